@@ -1,0 +1,164 @@
+"""Where the vault is, which project we are in, and the tunable numbers.
+
+Resolution order (DESIGN §1): vault ``--vault`` > ``VAULTMEM_VAULT`` > ``vault`` in the config file
+(``$XDG_CONFIG_HOME/vaultmem/config.toml``, else ``~/.config/vaultmem/config.toml``) >
+``~/.claude-memory``. Project: ``--project`` > the main repository of the git checkout (so every
+worktree shares one project) > the working directory's name; always slugged.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+from .names import slug
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+DEFAULT_GOTCHA_KEYWORDS = (
+    "fixed bug",
+    "troubleshot",
+    "resolved",
+    "root cause",
+    "workaround",
+    "gotcha",
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything a run needs to know that is not in the vault itself."""
+
+    vault: Path
+    project: str
+    namespace: str = "claude"
+    line_threshold: int = 500
+    age_threshold_days: int = 3
+    gotcha_keywords: tuple[str, ...] = DEFAULT_GOTCHA_KEYWORDS
+    default_entity: str = "Inbox"
+    extractor: str = "deterministic"  # or "llm"
+    model: str = "claude-haiku-4-5"
+    # Seconds the session-start hook may spend compacting notes left pending.
+    start_compaction_budget: float = 0.6
+    context_max_chars: int = 8000
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def with_project(self, project: str) -> Config:
+        """The same configuration for another project."""
+        return replace(self, project=slug(project))
+
+
+def config_file(env: Mapping[str, str] | None = None) -> Path:
+    """The config file path (it need not exist)."""
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME") or Path.home()) / ".config")
+    return Path(base) / "vaultmem" / "config.toml"
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """The parsed TOML config, or ``{}`` when there is none."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as err:
+        raise ConfigError(f"cannot read config: {err.strerror}", path=path) from None
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise ConfigError(f"invalid TOML: {err}", path=path) from None
+
+
+def detect_project(cwd: Path) -> str:
+    """The project slug of ``cwd``: its git repository's main checkout, else its own name."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+    except (OSError, subprocess.SubprocessError):
+        out = None
+    if out is not None and out.returncode == 0 and out.stdout.strip():
+        common = Path(out.stdout.strip())
+        # <repo>/.git for normal and worktree checkouts, <repo>.git for bare repositories.
+        repo = common.parent if common.name == ".git" else common
+        name = repo.name[:-4] if repo.name.endswith(".git") else repo.name
+        if name:
+            return slug(name)
+    return slug(cwd.resolve().name or "default")
+
+
+def _typed(data: Mapping[str, Any], key: str, kind: type, default: Any, path: Path) -> Any:
+    value = data.get(key, default)
+    if kind is tuple and isinstance(value, list):
+        value = tuple(str(v) for v in value)
+    if kind is float and isinstance(value, int):
+        value = float(value)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise ConfigError(f"'{key}' must be {kind.__name__}, got {value!r}", path=path)
+    return value
+
+
+def load_config(
+    *,
+    vault: str | Path | None = None,
+    project: str | None = None,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Config:
+    """Build the configuration from options, environment and the config file."""
+    env = os.environ if env is None else env
+    path = config_file(env)
+    data = read_config_file(path)
+    home = Path(env.get("HOME") or Path.home())
+    root_value = vault or env.get("VAULTMEM_VAULT") or data.get("vault") or home / ".claude-memory"
+    root = Path(os.path.expanduser(str(root_value))).absolute()
+    if project:
+        project_name = slug(project)
+    elif env.get("VAULTMEM_PROJECT"):
+        project_name = slug(env["VAULTMEM_PROJECT"])
+    else:
+        project_name = detect_project(cwd or Path.cwd())
+    if not project_name:
+        raise ConfigError(f"project name {project!r} has no usable characters")
+    namespace = str(data.get("namespace", "claude")).strip("/") or "claude"
+    return Config(
+        vault=root,
+        project=project_name,
+        namespace=namespace,
+        line_threshold=_typed(data, "line_threshold", int, 500, path),
+        age_threshold_days=_typed(data, "age_threshold_days", int, 3, path),
+        gotcha_keywords=_typed(data, "gotcha_keywords", tuple, DEFAULT_GOTCHA_KEYWORDS, path),
+        default_entity=_typed(data, "default_entity", str, "Inbox", path),
+        extractor=env.get("VAULTMEM_EXTRACTOR") or _typed(data, "extractor", str, "deterministic", path),
+        model=env.get("VAULTMEM_MODEL") or _typed(data, "model", str, "claude-haiku-4-5", path),
+        start_compaction_budget=_typed(data, "start_compaction_budget", float, 0.6, path),
+        context_max_chars=_typed(data, "context_max_chars", int, 8000, path),
+        extra={k: v for k, v in data.items() if k not in _KNOWN},
+    )
+
+
+_KNOWN = {
+    "vault",
+    "namespace",
+    "line_threshold",
+    "age_threshold_days",
+    "gotcha_keywords",
+    "default_entity",
+    "extractor",
+    "model",
+    "start_compaction_budget",
+    "context_max_chars",
+}

@@ -1,0 +1,42 @@
+"""What compaction extracts from a session note; shared by both extractors. Values only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["decision", "gotcha", "reference", "pattern"]
+KINDS: tuple[Kind, ...] = ("decision", "gotcha", "reference", "pattern")
+
+# The entity heading each kind is patched under (DESIGN §5 step 3).
+TARGET_HEADING: Mapping[Kind, str] = {
+    "decision": "Key Decisions",
+    "gotcha": "Gotchas & Troubleshooting",
+    "reference": "Recent Changes",
+    "pattern": "Recent Changes",
+}
+
+
+@dataclass(frozen=True)
+class Item:
+    """One piece of knowledge bound for entity notes."""
+
+    kind: Kind
+    text: str  # one line, <private> text removed, no block id
+    entities: tuple[str, ...]  # entity names, each valid per links.safe_entity_name
+    line: int  # 0-based line in the session note; -1 when it came from the LLM
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """The result of one extractor run."""
+
+    items: tuple[Item, ...]
+    extractor: str  # "deterministic" or "llm"
+    fallback_reason: str | None = None  # why the LLM was not used, when it was asked for
+    usage: Mapping[str, int] | None = None  # input/output tokens of the LLM call
+
+    def count(self, kind: Kind) -> int:
+        """How many items of one kind."""
+        return sum(1 for item in self.items if item.kind == kind)
