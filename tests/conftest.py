@@ -1,0 +1,58 @@
+"""Shared test set-up: no test touches the real home, config or vault."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CLAUDE_FIXTURES = FIXTURES / "claude-code"  # copied from shared/fixtures: real Claude Code 2.1 payloads
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", default=False, help="run long reliability tests")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="long run: use --slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point HOME and XDG_CONFIG_HOME at a temp dir and clear vaultmem's variables."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    for name in (
+        "VAULTMEM_VAULT",
+        "VAULTMEM_PROJECT",
+        "VAULTMEM_NOW",
+        "VAULTMEM_FAULT",
+        "VAULTMEM_EXTRACTOR",
+        "VAULTMEM_MODEL",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+    ):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def vault_root(tmp_path: Path) -> Path:
+    """An empty vault folder."""
+    root = tmp_path / "vault"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def now_env(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Fix the clock at 2026-11-22 10:30 local time."""
+    value = "2026-11-22T10:30:00"
+    monkeypatch.setenv("VAULTMEM_NOW", value)
+    return value

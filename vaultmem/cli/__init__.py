@@ -1,0 +1,132 @@
+"""The command line: a door. Each command builds the library object, makes one library call,
+renders the result, and turns a VaultmemError into one line on stderr with exit code 1.
+Usage errors are Typer's (exit code 2).
+
+Commands live in small modules of this package by area; each registers itself on ``app``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Optional, TypeVar
+
+import typer
+
+from ..errors import VaultmemError
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from ..vault import Vault
+
+app = typer.Typer(
+    name="vaultmem",
+    help="An Obsidian vault as the working memory of a coding agent.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+T = TypeVar("T")
+
+
+@dataclass
+class Globals:
+    """The global options, resolved into a Config on first use."""
+
+    vault: Optional[str] = None
+    project: Optional[str] = None
+    _config: Optional[Config] = None
+
+    def config(self) -> Config:
+        """The run's configuration (options > environment > config file)."""
+        if self._config is None:
+            from ..config import load_config
+
+            self._config = load_config(vault=self.vault, project=self.project)
+        return self._config
+
+    def vault_obj(self) -> Vault:
+        """The vault the run works on."""
+        from ..vault import Vault
+
+        config = self.config()
+        return Vault(config.vault, namespace=config.namespace)
+
+
+@app.callback()
+def _globals(
+    ctx: typer.Context,
+    vault: Optional[str] = typer.Option(
+        None, "--vault", help="Vault root (else VAULTMEM_VAULT, config file, ~/.claude-memory)."
+    ),
+    project: Optional[str] = typer.Option(
+        None, "--project", help="Project name (else the git repository, else the folder name)."
+    ),
+) -> None:
+    """vaultmem: session notes, compaction into entity notes, recall."""
+    ctx.obj = Globals(vault=vault, project=project)
+
+
+def globals_of(ctx: typer.Context) -> Globals:
+    """The global options of this invocation."""
+    obj = ctx.find_root().obj
+    return obj if isinstance(obj, Globals) else Globals()
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print one line on stderr and return the Exit to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+@contextmanager
+def errors_to_exit() -> Iterator[None]:
+    """Turn a VaultmemError into one stderr line and exit code 1."""
+    try:
+        yield
+    except VaultmemError as err:
+        raise fail(str(err)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted", 130) from None
+
+
+def run(call: Callable[[], T]) -> T:
+    """Run one library call with the CLI's error contract."""
+    with errors_to_exit():
+        return call()
+
+
+def echo_json(data: Any) -> None:
+    """Write a JSON document on stdout."""
+    import json
+
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def read_text_arg(text: Optional[str]) -> str:
+    """TEXT argument, or stdin when it is ``-`` or missing and stdin is piped."""
+    if text == "-" or (text is None and not sys.stdin.isatty()):
+        return sys.stdin.read()
+    if text is None:
+        raise typer.BadParameter("give TEXT or '-' to read it from stdin")
+    return text
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point. ``vaultmem hook ...`` skips Typer: hooks must start fast."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["hook"]:
+        from ..hooks import main as hook_main
+
+        raise SystemExit(hook_main(args[1:]))
+    _load_commands()
+    app(args=args, prog_name="vaultmem")
+
+
+def _load_commands() -> None:
+    # Each area module registers its commands on `app` when imported.
+    from . import notes  # noqa: F401
+
