@@ -1,0 +1,5 @@
+"""vaultmem: an Obsidian vault as the working memory of a coding agent."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

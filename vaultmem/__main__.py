@@ -1,0 +1,5 @@
+"""``python -m vaultmem``."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,99 @@
+"""Commands on single notes: init, show, set, patch."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from .. import editing
+from ..vault import WriteResult
+from . import app, echo_json, globals_of, read_text_arg, run
+
+
+def _render_write(result: WriteResult, *, as_json: bool) -> None:
+    if as_json:
+        echo_json(
+            {
+                "path": result.rel,
+                "status": result.status,
+                "changed": result.changed,
+                "created_headings": list(result.created_headings),
+                "diff": result.diff,
+            }
+        )
+        return
+    if result.status == "dry-run":
+        typer.echo(result.diff or f"{result.rel}: no change")
+        return
+    extra = f" (created {', '.join(result.created_headings)})" if result.created_headings else ""
+    typer.echo(f"{result.rel}: {result.status}{extra}")
+
+
+@app.command()
+def show(
+    ctx: typer.Context,
+    note: str = typer.Argument(..., help="Vault-relative path (with or without .md) or note name."),
+    as_json: bool = typer.Option(False, "--json", help="Frontmatter, headings and text as JSON."),
+) -> None:
+    """Print a note (resolved the Obsidian way)."""
+    vault = globals_of(ctx).vault_obj()
+    view = run(lambda: editing.show(vault, note))
+    if as_json:
+        echo_json(view.to_json())
+    else:
+        typer.echo(view.text, nl=False)
+
+
+@app.command("set")
+def set_(
+    ctx: typer.Context,
+    note: str = typer.Argument(..., help="Vault-relative path or note name."),
+    key: str = typer.Argument(..., help="Frontmatter key."),
+    value: str = typer.Argument(..., help="Value, read as YAML (`[a, b]`, `42`, `true`), else text."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the diff, write nothing."),
+    as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
+) -> None:
+    """Set one frontmatter key; only that key's lines change."""
+    from ..frontmatter import parse_value
+
+    vault = globals_of(ctx).vault_obj()
+    result = run(lambda: editing.set_property(vault, note, key, parse_value(value), dry_run=dry_run))
+    _render_write(result, as_json=as_json)
+
+
+@app.command()
+def patch(
+    ctx: typer.Context,
+    note: str = typer.Argument(..., help="Vault-relative path or note name."),
+    text: Optional[str] = typer.Argument(None, help="Content, or - to read stdin."),
+    heading: str = typer.Option(..., "--heading", help="Heading path, e.g. 'Parent::Child'."),
+    append: bool = typer.Option(False, "--append", help="Append to the section's own body."),
+    prepend: bool = typer.Option(False, "--prepend", help="Insert right after the heading."),
+    replace: bool = typer.Option(False, "--replace", help="Replace the section's body."),
+    subtree: bool = typer.Option(False, "--subtree", help="Include the subsections."),
+    create: bool = typer.Option(False, "--create", help="Create the heading when missing."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the diff, write nothing."),
+    as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
+) -> None:
+    """Append, prepend or replace under a heading, with conflict detection."""
+    from ..sections import parse_path
+
+    ops = [name for name, on in (("append", append), ("prepend", prepend), ("replace", replace)) if on]
+    if len(ops) != 1:
+        raise typer.BadParameter("give exactly one of --append, --prepend, --replace")
+    content = read_text_arg(text)
+    vault = globals_of(ctx).vault_obj()
+    result = run(
+        lambda: editing.patch_section(
+            vault,
+            note,
+            parse_path(heading),
+            ops[0],  # type: ignore[arg-type]
+            content,
+            subtree=subtree,
+            create=create,
+            dry_run=dry_run,
+        )
+    )
+    _render_write(result, as_json=as_json)

@@ -1,0 +1,91 @@
+"""Use-cases on one note: show, set a property, patch a section, initialise a vault."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from . import sections
+from .patch import Edit, Op, SectionPatch, SetProperty
+from .vault import Note, Vault, WriteResult
+
+
+@dataclass(frozen=True)
+class NoteView:
+    """What ``vaultmem show`` reports about a note."""
+
+    rel: str
+    text: str
+    frontmatter: dict[str, Any]
+    lines: int
+    headings: tuple[sections.Heading, ...]
+    sha256: str
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (dates as ISO strings)."""
+        return {
+            "path": self.rel,
+            "frontmatter": _jsonable(self.frontmatter),
+            "lines": self.lines,
+            "sha256": self.sha256,
+            "headings": [
+                {"level": h.level, "title": h.title, "line": h.line + 1, "path": list(h.path)}
+                for h in self.headings
+            ],
+            "text": self.text,
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+def show(vault: Vault, ref: str) -> NoteView:
+    """Load a note by path or name, with its parsed frontmatter and headings."""
+    note = vault.read(vault.resolve_note(ref))
+    return view(note)
+
+
+def view(note: Note) -> NoteView:
+    """The view of an already loaded note."""
+    return NoteView(
+        rel=note.rel,
+        text=note.text,
+        frontmatter=note.frontmatter(),
+        lines=note.lines,
+        headings=tuple(sections.headings(note.text)),
+        sha256=note.fingerprint.sha256,
+    )
+
+
+def set_property(
+    vault: Vault, ref: str, key: str, value: Any, *, dry_run: bool = False
+) -> WriteResult:
+    """Set one frontmatter key of a note, changing only that key's lines."""
+    rel = vault.resolve_note(ref)
+    return vault.update(rel, [SetProperty(key, value)], dry_run=dry_run, want_diff=dry_run)
+
+
+def patch_section(
+    vault: Vault,
+    ref: str,
+    heading: tuple[str, ...],
+    op: Op,
+    content: str,
+    *,
+    subtree: bool = False,
+    create: bool = False,
+    dry_run: bool = False,
+) -> WriteResult:
+    """Append, prepend or replace under a heading of a note."""
+    rel = vault.resolve_note(ref)
+    edit: Edit = SectionPatch(heading=heading, op=op, content=content, subtree=subtree, create=create)
+    return vault.update(rel, [edit], dry_run=dry_run, want_diff=dry_run, label="vaultmem patch")
+
