@@ -1,0 +1,315 @@
+"""Obsidian wikilinks: parse, format, resolve the way Obsidian does, rewrite (pure).
+
+This runs over every note in ``doctor`` and ``promote``, so it scans lines and backtick runs by
+hand instead of building a markdown-it token tree.
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from .errors import UnsafePath
+from .names import is_safe_filename, sanitize_filename
+
+
+@dataclass(frozen=True)
+class Link:
+    """One ``[[...]]`` or ``![[...]]`` in a text."""
+
+    target: str  # as written, surrounding spaces trimmed; "" for a link inside the same note
+    heading: str | None  # after '#'
+    block: str | None  # after '#^'
+    alias: str | None  # after '|' (or '\|' inside a table)
+    embed: bool  # ![[...]]
+    start: int  # character offset of '[' (or of '!' for an embed)
+    end: int  # character offset just after ']]'
+
+
+# The content of a wikilink never holds brackets or a line break.
+_LINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]*)\]\]")
+# A fence opener, also inside block quotes and list items (any indent).
+_FENCE_RE = re.compile(r"^(?:[ \t]*>)*[ \t]*(`{3,}|~{3,})(.*)$")
+_BACKTICKS_RE = re.compile(r"`+")
+
+
+def _fenced_and_paragraphs(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Character ranges of fenced code blocks, and of the runs of other non-blank lines."""
+    fences: list[tuple[int, int]] = []
+    paragraphs: list[tuple[int, int]] = []
+    fence: tuple[str, int, int] | None = None  # (fence char, fence length, start offset)
+    para_start: int | None = None
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        start, pos = pos, pos + len(line)
+        body = line.rstrip("\r\n")
+        if fence is not None:
+            char, length, fence_start = fence
+            m = _FENCE_RE.match(body)
+            if m and m.group(1)[0] == char and len(m.group(1)) >= length and not m.group(2).strip():
+                fences.append((fence_start, pos))
+                fence = None
+            continue
+        m = _FENCE_RE.match(body)
+        # A backtick fence's info string cannot hold a backtick (that is inline code).
+        if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+            if para_start is not None:
+                paragraphs.append((para_start, start))
+                para_start = None
+            fence = (m.group(1)[0], len(m.group(1)), start)
+            continue
+        if body.strip():
+            if para_start is None:
+                para_start = start
+        elif para_start is not None:
+            paragraphs.append((para_start, start))
+            para_start = None
+    if fence is not None:  # an unclosed fence runs to the end of the text (CommonMark)
+        fences.append((fence[2], len(text)))
+    if para_start is not None:
+        paragraphs.append((para_start, len(text)))
+    return fences, paragraphs
+
+
+def _code_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Inline code spans inside one paragraph: a backtick run closed by a run of equal length."""
+    runs = [(m.start(), m.end()) for m in _BACKTICKS_RE.finditer(text, start, end)]
+    i = 0
+    while i < len(runs):
+        open_start, open_end = runs[i]
+        if open_start > 0 and text[open_start - 1] == "\\":
+            open_start += 1  # an escaped backtick is literal; the rest of the run may still open
+            if open_start == open_end:
+                i += 1
+                continue
+        length = open_end - open_start
+        for j in range(i + 1, len(runs)):
+            if runs[j][1] - runs[j][0] == length:
+                yield (open_start, runs[j][1])
+                i = j + 1
+                break
+        else:
+            i += 1
+
+
+def _code_ranges(text: str) -> list[tuple[int, int]]:
+    """Sorted, non-overlapping character ranges that are code (fenced or inline)."""
+    fences, paragraphs = _fenced_and_paragraphs(text)
+    ranges = list(fences)
+    for start, end in paragraphs:
+        if "`" in text[start:end]:
+            ranges.extend(_code_spans(text, start, end))
+    ranges.sort()
+    return ranges
+
+
+@dataclass(frozen=True)
+class _Parts:
+    link: Link
+    target_start: int
+    target_end: int
+
+
+def _split(match: re.Match[str]) -> _Parts | None:
+    embed = bool(match.group(1))
+    inner = match.group(2)
+    inner_start = match.start(2)
+    alias: str | None = None
+    bar = inner.find("|")
+    if bar >= 0:
+        alias = inner[bar + 1 :] or None
+        # Inside a table the pipe is written '\|'; the backslash is part of the separator.
+        head = inner[: bar - 1] if bar > 0 and inner[bar - 1] == "\\" else inner[:bar]
+    else:
+        head = inner
+    heading: str | None = None
+    block: str | None = None
+    hash_at = head.find("#")
+    raw_target = head if hash_at < 0 else head[:hash_at]
+    if hash_at >= 0:
+        rest = head[hash_at + 1 :]
+        if rest.startswith("^"):
+            block = rest[1:] or None
+        else:
+            heading = rest or None
+    target = raw_target.strip()
+    if not target and heading is None and block is None:
+        return None  # "[[]]" or "[[|x]]" is not a link in Obsidian
+    lead = len(raw_target) - len(raw_target.lstrip())
+    target_start = inner_start + lead
+    link = Link(
+        target=target,
+        heading=heading,
+        block=block,
+        alias=alias,
+        embed=embed,
+        start=match.start(),
+        end=match.end(),
+    )
+    return _Parts(link, target_start, target_start + len(target))
+
+
+def _parts(text: str) -> list[_Parts]:
+    if "[[" not in text:
+        return []
+    code = _code_ranges(text)
+    starts = [s for s, _ in code]
+    found: list[_Parts] = []
+    for match in _LINK_RE.finditer(text):
+        i = bisect.bisect_right(starts, match.start()) - 1
+        if i >= 0 and code[i][0] <= match.start() < code[i][1]:
+            continue
+        parts = _split(match)
+        if parts is not None:
+            found.append(parts)
+    return found
+
+
+def parse(text: str) -> list[Link]:
+    """Every wikilink and embed in ``text``, in order, skipping fenced code and inline code."""
+    return [p.link for p in _parts(text)]
+
+
+def _check_target(target: str) -> None:
+    if any(bad in target for bad in ("[[", "]]", "|", "#", "\n")):
+        raise UnsafePath(f"a link target cannot contain [[, ]], |, # or a line break: {target!r}")
+
+
+def format(
+    target: str,
+    *,
+    heading: str | None = None,
+    block: str | None = None,
+    alias: str | None = None,
+) -> str:
+    """``[[target#heading|alias]]`` (or ``#^block``); UnsafePath if the target would break it."""
+    _check_target(target)
+    text = target
+    if heading:
+        text += "#" + heading
+    if block:
+        text += "#^" + block
+    if alias:
+        text += "|" + alias
+    return "[[" + text + "]]"
+
+
+def _key(path: str) -> str:
+    """Compare notes the way Obsidian does: without ``.md``, case-insensitive, NFC."""
+    if path.lower().endswith(".md"):
+        path = path[:-3]
+    return unicodedata.normalize("NFC", path).lower()
+
+
+class NoteIndex:
+    """Note paths indexed for repeated :func:`resolve` calls (build once per vault scan)."""
+
+    def __init__(self, notes: Iterable[str]) -> None:
+        self.notes = sorted(set(notes))
+        self._by_key: dict[str, list[str]] = {}
+        self._by_name: dict[str, list[str]] = {}
+        for note in self.notes:
+            key = _key(note)
+            self._by_key.setdefault(key, []).append(note)
+            self._by_name.setdefault(key.rsplit("/", 1)[-1], []).append(note)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.notes)
+
+    def exact(self, key: str) -> list[str]:
+        """Notes whose vault path (without ``.md``) equals ``key`` case-insensitively."""
+        return self._by_key.get(key, [])
+
+    def by_name(self, name: str) -> list[str]:
+        """Notes whose base name (without ``.md``) equals ``name`` case-insensitively."""
+        return self._by_name.get(name, [])
+
+    def resolve(self, target: str, source_rel: str | None = None) -> str | None:
+        """See :func:`resolve`."""
+        return resolve(target, source_rel, self)
+
+
+def _pick(candidates: list[str], target: str) -> str:
+    # Several case-insensitive twins (possible on a case-sensitive disk): the exact spelling
+    # of the name wins, then the first in sorted order.
+    name = posixpath.basename(target)
+    if name.lower().endswith(".md"):
+        name = name[:-3]
+    exact = [n for n in candidates if posixpath.basename(n)[:-3] == name]
+    return min(exact or candidates)
+
+
+def resolve(target: str, source_rel: str | None, notes: Iterable[str]) -> str | None:
+    """The note a link target points to, the Obsidian way; None when unresolved.
+
+    Order: the exact vault path (with or without ``.md``), then the source note's own folder,
+    then the shortest path whose trailing path (the base name for a bare name) matches, ties
+    broken by sorted order. All comparisons are case-insensitive. An empty target is the source.
+    """
+    index = notes if isinstance(notes, NoteIndex) else NoteIndex(notes)
+    target = target.strip()
+    if not target:
+        return source_rel
+    key = _key(target.lstrip("/"))
+    found = index.exact(key)
+    if found:
+        return _pick(found, target)
+    if source_rel is not None:
+        folder = posixpath.dirname(source_rel)
+        local = posixpath.normpath(posixpath.join(folder, key))
+        if not local.startswith("../") and local != "..":
+            found = index.exact(local)
+            if found:
+                return _pick(found, target)
+    name = key.rsplit("/", 1)[-1]
+    suffix = "/" + key
+    matches = [n for n in index.by_name(name) if ("/" + _key(n)).endswith(suffix)]
+    if not matches:
+        return None
+    shortest = min(len(n) for n in matches)
+    return _pick([n for n in matches if len(n) == shortest], target)
+
+
+def rewrite(text: str, mapping: Callable[[Link], str | None]) -> str:
+    """Replace link targets by ``mapping(link)`` (None keeps it); heading, block, alias and
+    the embed ``!`` stay exactly as written."""
+    out: list[str] = []
+    pos = 0
+    for parts in _parts(text):
+        new = mapping(parts.link)
+        if new is None or new == parts.link.target:
+            continue
+        _check_target(new)
+        out.append(text[pos : parts.target_start])
+        out.append(new)
+        pos = parts.target_end
+    if not out:
+        return text
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def safe_entity_name(name: str) -> str:
+    """The entity name of a link target (trimmed, NFC, no ``.md``); UnsafePath when it cannot
+    be a file name of its own in the entities folder."""
+    link = f"[[{name}]]"
+    cleaned = unicodedata.normalize("NFC", name.strip())
+    if cleaned.lower().endswith(".md"):
+        cleaned = cleaned[:-3].rstrip()
+    if not cleaned:
+        raise UnsafePath(f"empty entity name in link {link}")
+    if cleaned in (".", ".."):
+        raise UnsafePath(f"entity name {cleaned!r} in link {link} would leave the entities folder")
+    if "/" in cleaned or "\\" in cleaned:
+        raise UnsafePath(f"entity name in link {link} is a path; entity names are bare names")
+    if not is_safe_filename(cleaned):
+        try:
+            hint = f" (a safe spelling: {sanitize_filename(cleaned)!r})"
+        except UnsafePath:
+            hint = ""
+        raise UnsafePath(f"entity name in link {link} is not a name Obsidian can hold{hint}")
+    return cleaned
