@@ -1,0 +1,494 @@
+"""Claude Code transcripts -> turns: the real 2.1 transcript replayed, and every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vaultmem import transcript
+from vaultmem.transcript import FileChange, Turn
+
+CLAUDE_FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
+FIXTURE = CLAUDE_FIXTURES / "transcript.jsonl"
+
+
+def user(uuid: str, content: Any, **extra: Any) -> str:
+    """A user transcript line."""
+    line = {
+        "type": "user",
+        "uuid": uuid,
+        "timestamp": "2026-11-22T06:00:00.000Z",
+        "message": {"role": "user", "content": content},
+    }
+    line.update(extra)
+    return json.dumps(line)
+
+
+def assistant(uuid: str, blocks: list[dict[str, Any]], **extra: Any) -> str:
+    """An assistant transcript line."""
+    line = {
+        "type": "assistant",
+        "uuid": uuid,
+        "timestamp": "2026-11-22T06:00:01.000Z",
+        "message": {"role": "assistant", "content": blocks},
+    }
+    line.update(extra)
+    return json.dumps(line)
+
+
+def text(value: str) -> dict[str, Any]:
+    return {"type": "text", "text": value}
+
+
+def tool(name: str, **tool_input: Any) -> dict[str, Any]:
+    return {"type": "tool_use", "id": "toolu_1", "name": name, "input": tool_input}
+
+
+def everything(parsed: transcript.Transcript) -> str:
+    """Every string the parse produced, for leak checks."""
+    return repr(parsed)
+
+
+# --- the real Claude Code 2.1 transcript ---------------------------------------------------------
+
+
+def test_real_transcript_replays_to_exact_turns() -> None:
+    parsed = transcript.read(FIXTURE)
+
+    assert parsed.turns == (
+        Turn(
+            uuid="5231c4c3-b8dd-4392-93ab-2c21547b72b3",
+            timestamp="2026-11-22T06:03:38.762Z",
+            prompt="Add a login module and run the tests",
+        ),
+        Turn(
+            uuid="9ce55353-b9fe-4d4e-b2f0-f2c363d1780f",
+            timestamp="2026-11-22T06:03:38.832Z",
+            prompt=None,
+            files=(FileChange("/home/dev/work/shop/src/auth.py", "Write"),),
+        ),
+        Turn(
+            uuid="f070c3e8-3e3f-4161-8ae1-882c9055af45",
+            timestamp="2026-11-22T06:03:38.925Z",
+            prompt=None,
+            commands=("echo tests pass",),
+        ),
+        Turn(
+            uuid="99fe197e-6a24-4726-9401-b85ae9605c53",
+            timestamp="2026-11-22T06:03:39.038Z",
+            prompt=None,
+            decisions=("use RS256-signed JWTs because keys can rotate without redeploying.",),
+            gotchas=(
+                "fixed bug where the token clock skew broke login; resolved by allowing 30s leeway.",
+            ),
+        ),
+    )
+    assert parsed.first_prompt == "Add a login module and run the tests"
+    assert parsed.skipped_lines == 0
+    assert parsed.boundaries == 0
+
+
+def test_real_transcript_private_text_appears_nowhere() -> None:
+    parsed = transcript.read(FIXTURE)
+
+    assert "hunter2" in FIXTURE.read_text(encoding="utf-8")  # the fixture does carry the secret
+    assert "hunter2" not in everything(parsed)
+    assert "password" not in everything(parsed)
+
+
+def test_real_transcript_slash_command_and_meta_lines_give_no_turn() -> None:
+    parsed = transcript.read(FIXTURE)
+    uuids = {turn.uuid for turn in parsed.turns}
+
+    assert "7077e143-d0f1-4a10-92b6-e98ddbc461aa" not in uuids  # isMeta caveat
+    assert "65612c8e-38bf-43a4-b6bd-7a710145524a" not in uuids  # <command-name>/compact only
+    assert "compact" not in everything(parsed).lower().replace("compact_boundary", "")
+
+
+def test_stop_payload_last_assistant_message_has_one_decision_and_one_gotcha() -> None:
+    payload = json.loads((CLAUDE_FIXTURES / "hook-Stop.json").read_text(encoding="utf-8"))
+
+    decisions, gotchas = transcript.last_assistant_notes(payload["last_assistant_message"])
+
+    assert decisions == ("use RS256-signed JWTs because keys can rotate without redeploying.",)
+    assert gotchas == (
+        "fixed bug where the token clock skew broke login; resolved by allowing 30s leeway.",
+    )
+
+
+# --- tolerance -----------------------------------------------------------------------------------
+
+
+def test_partial_last_line_is_skipped_and_read_once_complete(tmp_path: Path) -> None:
+    complete = FIXTURE.read_bytes()
+    last = assistant("u-last", [tool("Bash", command="make test")])
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(complete + last.encode()[: len(last) // 2])
+
+    partial = transcript.read(path)
+    assert partial.skipped_lines == 1
+    assert len(partial.turns) == 4
+
+    path.write_bytes(complete + last.encode() + b"\n")
+    done = transcript.read(path, skip_uuids={t.uuid for t in partial.turns})
+    assert [t.commands for t in done.turns] == [("make test",)]
+    assert done.skipped_lines == 0
+
+
+def test_junk_lines_are_counted_and_the_rest_is_read() -> None:
+    lines = [
+        "not json at all",
+        '{"type": "user", ',
+        "[1, 2, 3]",
+        "42",
+        "null",
+        "",
+        "   ",
+        json.dumps({"type": "user", "uuid": "u1", "message": "a string, not a mapping"}),
+        json.dumps({"type": "assistant", "uuid": "u2", "message": {"content": 7}}),
+        json.dumps({"type": "assistant", "uuid": "u3", "message": {"content": [1, None, "x"]}}),
+        json.dumps(
+            {
+                "type": "assistant",
+                "uuid": "u4",
+                "message": {"content": [{"type": "tool_use", "name": "Write", "input": "x"}]},
+            }
+        ),
+        json.dumps(
+            {
+                "type": "assistant",
+                "uuid": "u5",
+                "message": {
+                    "content": [{"type": "tool_use", "name": "Edit", "input": {"file_path": 3}}]
+                },
+            }
+        ),
+        "[" * 100_000,  # deep nesting: json raises RecursionError
+        user("u6", "still works"),
+    ]
+
+    parsed = transcript.parse_lines(lines)
+
+    assert parsed.skipped_lines == 6
+    assert [t.prompt for t in parsed.turns] == ["still works"]
+
+
+def test_binary_garbage_and_non_utf8_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    good = user("u1", "caf\u00e9 ok").encode()
+    latin1 = json.dumps({"type": "user", "uuid": "u2", "message": {"content": "x"}}).encode()
+    latin1 = latin1.replace(b'"x"', b'"na\xefve"')  # a latin-1 byte inside a JSON string
+    path.write_bytes(b"\x00\xff\xfe\x89PNG\r\n\x1a\n" + good + b"\n" + latin1 + b"\n\xc3\x28\n")
+
+    parsed = transcript.read(path)
+
+    assert [t.prompt for t in parsed.turns] == ["caf\u00e9 ok", "na\ufffdve"]
+    assert parsed.skipped_lines == 3  # "\x00…PNG\r\n", "\x1a\n" and "\xc3\x28"
+
+
+def test_missing_file_is_an_empty_transcript(tmp_path: Path) -> None:
+    parsed = transcript.read(tmp_path / "nope.jsonl")
+    assert parsed == transcript.Transcript((), None, 0, 0)
+
+
+def test_a_directory_is_an_empty_transcript(tmp_path: Path) -> None:
+    assert transcript.read(tmp_path).turns == ()
+
+
+# --- content shapes ------------------------------------------------------------------------------
+
+
+def test_string_and_block_content_give_the_same_prompt() -> None:
+    parsed = transcript.parse_lines(
+        [
+            user("u1", "fix   the\nlogin"),
+            user("u2", [text("fix the"), {"type": "image", "source": {}}, text("login")]),
+            user("u3", [{"type": "tool_result", "tool_use_id": "t", "content": "fix the login"}]),
+        ]
+    )
+
+    assert [(t.uuid, t.prompt) for t in parsed.turns] == [
+        ("u1", "fix the login"),
+        ("u2", "fix the login"),
+    ]
+
+
+def test_is_meta_and_sidechain_lines_are_noise() -> None:
+    parsed = transcript.parse_lines(
+        [
+            user("u1", "caveat text", isMeta=True),
+            user("u2", "sub-agent prompt", isSidechain=True),
+            assistant("u3", [tool("Write", file_path="/x.py")], isSidechain=True),
+            user("u4", "real prompt", isMeta=False, isSidechain=False),
+        ]
+    )
+
+    assert [t.uuid for t in parsed.turns] == ["u4"]
+    assert parsed.first_prompt == "real prompt"
+
+
+def test_system_tags_and_private_text_are_removed_from_prompts() -> None:
+    prompt = (
+        "<system-reminder>\nYou are in plan mode.\n</system-reminder>"
+        "Refactor auth <PRIVATE>token=abc\nsecret</Private> please"
+        "<command-name>/x</command-name><local-command-stdout>out</local-command-stdout>"
+    )
+    parsed = transcript.parse_lines(
+        [user("u1", prompt), user("u2", "<private>only secret</private>")]
+    )
+
+    assert [t.prompt for t in parsed.turns] == ["Refactor auth please"]
+    assert "abc" not in everything(parsed) and "plan mode" not in everything(parsed)
+
+
+def test_private_span_split_across_blocks_is_removed() -> None:
+    parsed = transcript.parse_lines(
+        [
+            user("u1", [text("keep <private>hide"), text("also hide</private> this")]),
+        ]
+    )
+    assert parsed.turns[0].prompt == "keep this"
+
+
+def test_strip_private() -> None:
+    assert transcript.strip_private("a <private>b</private> c") == "a  c"
+    assert transcript.strip_private("a <Private>\nb\n</PRIVATE> c") == "a  c"
+    assert transcript.strip_private("a <private>b\nc\nd") == "a "
+    assert transcript.strip_private("a </private> b") == "a  b"
+    assert transcript.strip_private("x <private>1</private> y <private>2</private> z") == "x  y  z"
+    assert transcript.strip_private("no tags") == "no tags"
+
+
+def test_file_tools_and_bash_commands() -> None:
+    long = "pytest " + "-k x " * 100
+    parsed = transcript.parse_lines(
+        [
+            assistant(
+                "u1",
+                [
+                    tool("Write", file_path="/a.py", content="x"),
+                    tool("Edit", file_path="/b.py", old_string="a", new_string="b"),
+                    tool("MultiEdit", file_path="/c.py", edits=[]),
+                    tool("NotebookEdit", notebook_path="/d.ipynb", new_source=""),
+                    tool("Read", file_path="/e.py"),
+                    tool("Bash", command="cd /repo &&\n  make test", description="run"),
+                    tool("Bash", command=long),
+                    tool("Bash", command="export TOKEN=<private>s3cret</private>"),
+                    tool("Bash", command="   "),
+                ],
+            ),
+        ]
+    )
+
+    (turn,) = parsed.turns
+    assert turn.files == (
+        FileChange("/a.py", "Write"),
+        FileChange("/b.py", "Edit"),
+        FileChange("/c.py", "MultiEdit"),
+        FileChange("/d.ipynb", "NotebookEdit"),
+    )
+    assert turn.commands[0] == "cd /repo && …"
+    assert (
+        turn.commands[1].endswith(" …")
+        and len(turn.commands[1]) <= transcript.COMMAND_MAX_CHARS + 2
+    )
+    assert turn.commands[2] == "export TOKEN="
+    assert len(turn.commands) == 3
+
+
+def test_decisions_and_gotchas_from_assistant_text() -> None:
+    message = (
+        "Here is the plan.\n"
+        "- **Decision:** keep SQLite because the index is local. It needs no server.\n"
+        "1. Gotcha: FTS5 needs the trigram tokenizer! Decision: index titles too\n"
+        "We made no Decision: here mid-sentence\n"
+        "decision: lowercase labels do not count\n"
+        "Decision: <private>internal codename</private> ship it.\n"
+        "Gotcha:   \n"
+    )
+    decisions, gotchas = transcript.last_assistant_notes(message)
+
+    assert decisions == (
+        "keep SQLite because the index is local. It needs no server.",
+        "index titles too",
+        "ship it.",
+    )
+    assert gotchas == ("FTS5 needs the trigram tokenizer!",)
+
+
+def test_assistant_turn_with_plain_text_only_gives_no_turn() -> None:
+    parsed = transcript.parse_lines([assistant("u1", [text("All done, nothing to note.")])])
+    assert parsed.turns == ()
+
+
+# --- dedup, skip, boundaries ---------------------------------------------------------------------
+
+
+def test_same_uuid_twice_yields_one_turn() -> None:
+    line = user("u1", "hello")
+    parsed = transcript.parse_lines([line, line, user("u1", "changed text, same uuid")])
+    assert [(t.uuid, t.prompt) for t in parsed.turns] == [("u1", "hello")]
+
+
+def test_lines_without_uuid_dedup_by_content() -> None:
+    line = json.dumps({"type": "user", "message": {"content": "no id"}})
+    parsed = transcript.parse_lines([line, line])
+    assert len(parsed.turns) == 1
+    assert parsed.turns[0].uuid.startswith("sha256:")
+    again = transcript.parse_lines([line], skip_uuids={parsed.turns[0].uuid})
+    assert again.turns == ()
+
+
+def test_skip_uuids_leaves_only_new_turns_but_keeps_first_prompt() -> None:
+    first = transcript.read(FIXTURE)
+    skip = {t.uuid for t in first.turns[:2]}
+
+    rest = transcript.read(FIXTURE, skip_uuids=skip)
+
+    assert [t.uuid for t in rest.turns] == [t.uuid for t in first.turns[2:]]
+    assert rest.first_prompt == "Add a login module and run the tests"
+
+
+def test_compaction_boundary_is_counted_and_turns_continue() -> None:
+    boundary = json.dumps(
+        {
+            "type": "system",
+            "subtype": "compact_boundary",
+            "uuid": "b1",
+            "content": "Conversation compacted",
+            "compactMetadata": {"trigger": "manual", "preTokens": 9},
+        }
+    )
+    summary = user(
+        "u2",
+        "This session is being continued from a previous conversation.",
+        isCompactSummary=True,
+        isMeta=True,
+    )
+    parsed = transcript.parse_lines([user("u1", "before"), boundary, summary, user("u3", "after")])
+
+    assert parsed.boundaries == 1
+    assert [t.prompt for t in parsed.turns] == ["before", "after"]
+
+
+def test_unknown_line_types_are_skipped_without_counting() -> None:
+    lines = [
+        json.dumps({"type": "summary", "summary": "Decision: not from here", "leafUuid": "x"}),
+        json.dumps({"type": "attachment", "uuid": "a1", "attachment": {"type": "x"}}),
+        json.dumps({"type": "queue-operation", "content": "Decision: no"}),
+        json.dumps({"type": "last-prompt", "lastPrompt": "p"}),
+        json.dumps({"type": "mode", "mode": "normal"}),
+        json.dumps({"no": "type"}),
+    ]
+    parsed = transcript.parse_lines(lines)
+    assert parsed == transcript.Transcript((), None, 0, 0)
+
+
+def test_huge_file_streams(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    big_result = "x" * 200_000
+    with path.open("w", encoding="utf-8") as handle:
+        for index in range(100):
+            handle.write(user(f"u{index}", [{"type": "tool_result", "content": big_result}]) + "\n")
+        handle.write(user("last", "the end") + "\n")
+
+    parsed = transcript.read(path)
+
+    assert [t.prompt for t in parsed.turns] == ["the end"]
+
+
+# --- never raises --------------------------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "text",
+                    "name",
+                    "input",
+                    "content",
+                    "message",
+                    "uuid",
+                    "isMeta",
+                    "isSidechain",
+                    "file_path",
+                    "command",
+                    "subtype",
+                    "notebook_path",
+                    "timestamp",
+                ]
+            )
+            | st.text(max_size=8),
+            children,
+            max_size=6,
+        )
+    ),
+    max_leaves=12,
+)
+shaped = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(["user", "assistant", "system", "summary", "attachment"]),
+        "message": st.fixed_dictionaries(
+            {
+                "content": json_values
+                | st.lists(
+                    st.fixed_dictionaries(
+                        {
+                            "type": st.sampled_from(["text", "tool_use", "tool_result"]),
+                            "text": json_values,
+                            "name": st.sampled_from(
+                                ["Write", "Edit", "Bash", "NotebookEdit", "Other"]
+                            ),
+                            "input": json_values,
+                        }
+                    ),
+                    max_size=3,
+                )
+            }
+        ),
+    },
+    optional={
+        "uuid": json_values,
+        "isMeta": json_values,
+        "timestamp": json_values,
+        "subtype": st.sampled_from(["compact_boundary", "x"]),
+    },
+)
+lines_strategy = st.lists(
+    st.text(max_size=80)
+    | st.binary(max_size=80)
+    | json_values.map(json.dumps)
+    | shaped.map(json.dumps),
+    max_size=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines_strategy)
+def test_parse_lines_never_raises(lines: list[str | bytes]) -> None:
+    parsed = transcript.parse_lines(lines)
+
+    assert parsed.skipped_lines <= len(lines)
+    assert len({t.uuid for t in parsed.turns}) == len(parsed.turns)
+    for turn in parsed.turns:
+        assert turn.prompt is None or turn.prompt == turn.prompt.strip() != ""
+        assert all(isinstance(f.path, str) for f in turn.files)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_last_assistant_notes_never_raises_and_never_leaks_private(message: str) -> None:
+    secret = "zz-secret-zz"
+    decisions, gotchas = transcript.last_assistant_notes(
+        f"Decision: {message} <private>{secret}</private> done. Gotcha: {message}"
+    )
+    assert secret not in repr((decisions, gotchas))
+    assert all(note and note == note.strip() for note in decisions + gotchas)

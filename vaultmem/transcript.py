@@ -1,0 +1,256 @@
+"""Claude Code transcript (JSONL) -> turns: prompts, files changed, commands, decisions, gotchas.
+
+Pure and tolerant: nothing here raises on bad input. A line that is not a JSON object counts in
+``skipped_lines``; a line of a type vaultmem does not read (``attachment``, ``queue-operation``,
+``last-prompt``, ``system``, ``summary``, ...) is passed over silently. ``read`` is the only I/O.
+
+What a turn holds (DESIGN §6):
+- ``user`` lines: the prompt text (a string, or the ``text`` blocks of a list). ``tool_result``
+  blocks are not prompts. ``isMeta`` lines and ``isSidechain`` (sub-agent) lines are noise.
+  ``<private>`` text and Claude Code's own tags (``<system-reminder>``, ``<command-…>``,
+  ``<local-command-…>``) are removed together with their content.
+- ``assistant`` lines: ``tool_use`` blocks of the file-changing tools and of ``Bash``, and the
+  ``Decision:`` / ``Gotcha:`` notes of the text blocks.
+
+A note is the text after a ``Decision:`` or ``Gotcha:`` label (case-sensitive, optionally in
+``**bold**``). The label counts at the start of a line (after a list bullet or quote marker) or
+right after the end of a sentence (``.``, ``!`` or ``?`` then a space). The note runs up to the next
+such label or the end of the line, so ``Decision: use X because Y. Gotcha: Z.`` gives the decision
+``use X because Y.`` and the gotcha ``Z.``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
+from os import PathLike
+from typing import Any
+
+FILE_TOOLS = {
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+}
+COMMAND_MAX_CHARS = 200
+
+_PRIVATE_RE = re.compile(r"<private\b[^>]*>.*?(?:</private\s*>|\Z)", re.IGNORECASE | re.DOTALL)
+# A closing tag left over once its opening tag went (e.g. a private span split across blocks).
+_STRAY_PRIVATE_CLOSE_RE = re.compile(r"</private\s*>", re.IGNORECASE)
+_NOISE_TAG = r"system-reminder|command-[\w-]+|local-command-[\w-]+"
+_NOISE_RE = re.compile(rf"<({_NOISE_TAG})\b[^>]*>.*?(?:</\1\s*>|\Z)", re.IGNORECASE | re.DOTALL)
+_STRAY_NOISE_RE = re.compile(rf"</?(?:{_NOISE_TAG})\b[^>]*>", re.IGNORECASE)
+_SPACES_RE = re.compile(r"\s+")
+# Where a label may start: the start of a line (after bullets, quotes, numbering) or the end of a
+# sentence. The label may be in Markdown bold (``**Decision:**``, ``**Decision**:``).
+_LABEL_RE = re.compile(
+    r"(?:^[ \t]*(?:(?:[-*+>]|\d+[.)])[ \t]+)*|(?<=[.!?])[ \t]+)"
+    r"(?:\*\*|__)?(?P<label>Decision|Gotcha)(?:\*\*|__)?:(?:\*\*|__)?[ \t]*",
+    re.MULTILINE,
+)
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """A file written or edited by a tool call."""
+
+    path: str
+    tool: str  # Write, Edit, MultiEdit or NotebookEdit
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What one transcript line contributes to the session note."""
+
+    uuid: str
+    timestamp: str | None
+    prompt: str | None
+    files: tuple[FileChange, ...] = ()
+    commands: tuple[str, ...] = ()
+    decisions: tuple[str, ...] = ()
+    gotchas: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """The turns of a transcript, in file order, and what was passed over."""
+
+    turns: tuple[Turn, ...]
+    first_prompt: str | None  # the first prompt of the whole file, skipped uuids included
+    skipped_lines: int  # lines that are not a JSON object (partial, junk, binary)
+    boundaries: int  # compact_boundary system lines seen
+
+
+def strip_private(text: str) -> str:
+    """Remove ``<private>…</private>`` spans (multi-line, any case; an unclosed tag removes to the end)."""
+    return _STRAY_PRIVATE_CLOSE_RE.sub("", _PRIVATE_RE.sub("", text))
+
+
+def clean_prompt(text: str) -> str | None:
+    """Prompt text without private text and Claude Code's tags, whitespace collapsed; None if empty."""
+    text = _STRAY_NOISE_RE.sub("", _NOISE_RE.sub("", strip_private(text)))
+    text = _SPACES_RE.sub(" ", text).strip()
+    return text or None
+
+
+def last_assistant_notes(message: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The (decisions, gotchas) of an assistant message, e.g. the Stop payload's last message."""
+    if not isinstance(message, str):
+        return (), ()
+    return _notes(message)
+
+
+def parse_lines(lines: Iterable[str | bytes], *, skip_uuids: Collection[str] = ()) -> Transcript:
+    """Turns of the given JSONL lines; lines whose uuid is in ``skip_uuids`` give no turn."""
+    turns: list[Turn] = []
+    seen: set[str] = set()
+    first_prompt: str | None = None
+    skipped = 0
+    boundaries = 0
+    for raw in lines:
+        text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
+        if not text.strip():
+            continue
+        entry = _load(text)
+        if entry is None:
+            skipped += 1
+            continue
+        kind = entry.get("type")
+        if kind == "system" and entry.get("subtype") == "compact_boundary":
+            boundaries += 1
+            continue
+        if kind not in ("user", "assistant") or entry.get("isSidechain") is True:
+            continue
+        if entry.get("isMeta") is True:
+            continue
+        turn = _turn(entry, text)
+        if turn is None:
+            continue
+        if first_prompt is None and turn.prompt is not None:
+            first_prompt = turn.prompt
+        if turn.uuid in seen or turn.uuid in skip_uuids:
+            continue
+        seen.add(turn.uuid)
+        turns.append(turn)
+    return Transcript(tuple(turns), first_prompt, skipped, boundaries)
+
+
+def read(path: str | PathLike[str], *, skip_uuids: Collection[str] = ()) -> Transcript:
+    """Parse a transcript file, streaming; a missing or unreadable file is an empty transcript."""
+    try:
+        return parse_lines(_stream(path), skip_uuids=skip_uuids)
+    except OSError:
+        return Transcript((), None, 0, 0)
+
+
+def _stream(path: str | PathLike[str]) -> Iterator[bytes]:
+    with open(path, "rb") as handle:
+        yield from handle
+
+
+def _load(text: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _turn(entry: dict[str, Any], raw: str) -> Turn | None:
+    uuid = entry.get("uuid")
+    if not isinstance(uuid, str) or not uuid:
+        # Without a uuid, the line's own hash keeps dedup working across repeated reads.
+        uuid = "sha256:" + hashlib.sha256(raw.strip().encode("utf-8", "replace")).hexdigest()[:16]
+    stamp = entry.get("timestamp")
+    timestamp = stamp if isinstance(stamp, str) else None
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if entry.get("type") == "user":
+        prompt = _prompt(content)
+        return Turn(uuid, timestamp, prompt) if prompt is not None else None
+    files, commands, decisions, gotchas = _assistant(content)
+    if not (files or commands or decisions or gotchas):
+        return None
+    return Turn(uuid, timestamp, None, files, commands, decisions, gotchas)
+
+
+def _prompt(content: Any) -> str | None:
+    if isinstance(content, str):
+        return clean_prompt(content)
+    if not isinstance(content, list):
+        return None
+    texts = [
+        block["text"]
+        for block in content
+        if isinstance(block, dict)
+        and block.get("type") == "text"
+        and isinstance(block.get("text"), str)
+    ]
+    # Blocks are cleaned together: a private span may open in one block and close in the next.
+    return clean_prompt("\n".join(texts)) if texts else None
+
+
+def _assistant(
+    content: Any,
+) -> tuple[tuple[FileChange, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    if isinstance(content, str):
+        decisions, gotchas = _notes(content)
+        return (), (), decisions, gotchas
+    if not isinstance(content, list):
+        return (), (), (), ()
+    files: list[FileChange] = []
+    commands: list[str] = []
+    texts: list[str] = []
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text" and isinstance(block.get("text"), str):
+            texts.append(block["text"])
+        elif block.get("type") == "tool_use":
+            name = block.get("name")
+            tool_input = block.get("input")
+            if not isinstance(tool_input, dict) or not isinstance(name, str):
+                continue
+            key = FILE_TOOLS.get(name)
+            if key is not None:
+                path = tool_input.get(key)
+                if isinstance(path, str) and path.strip():
+                    files.append(FileChange(path.strip(), name))
+            elif name == "Bash":
+                command = _command(tool_input.get("command"))
+                if command is not None:
+                    commands.append(command)
+    decisions, gotchas = _notes("\n".join(texts))
+    return tuple(files), tuple(commands), decisions, gotchas
+
+
+def _command(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    lines = [line.strip() for line in strip_private(value).splitlines() if line.strip()]
+    if not lines:
+        return None
+    first = lines[0]
+    more = len(lines) > 1
+    if len(first) > COMMAND_MAX_CHARS:
+        first, more = first[: COMMAND_MAX_CHARS - 1].rstrip(), True
+    return first + " …" if more else first
+
+
+def _notes(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    decisions: list[str] = []
+    gotchas: list[str] = []
+    for line in strip_private(text).splitlines():
+        matches = list(_LABEL_RE.finditer(line))
+        for index, match in enumerate(matches):
+            end = matches[index + 1].start() if index + 1 < len(matches) else len(line)
+            note = _SPACES_RE.sub(" ", line[match.end() : end]).strip()
+            if not note:
+                continue
+            target = decisions if match.group("label") == "Decision" else gotchas
+            if note not in target:
+                target.append(note)
+    return tuple(decisions), tuple(gotchas)
