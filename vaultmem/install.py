@@ -1,0 +1,325 @@
+"""Merge vaultmem's hooks into a Claude Code ``settings.json``, and take them out again.
+
+``merge`` and ``unmerge`` are pure: a settings mapping in, a new one out; every other key and other
+tools' hooks stay as they are. ``install`` and ``uninstall`` are the I/O around them:
+
+- invalid JSON in the existing file raises ``ConfigError`` naming the file and line; nothing is
+  written;
+- a change first copies the old file to ``<name>.vaultmem-backup`` next to it (one backup, always
+  the file as it was just before vaultmem's latest change, so undoing is one ``mv``);
+- the new file is written atomically (unique temp file in the same folder, fsync, ``os.replace``,
+  file mode kept), JSON with a 2-space indent and a final newline; a symlinked settings file (a
+  dotfiles manager) is written through to its target;
+- a settings file whose content would not change is not written at all (no backup either).
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from .errors import ConfigError, WriteFailed
+
+Scope = Literal["user", "project", "local"]
+
+DEFAULT_COMMAND = "vaultmem"
+BACKUP_SUFFIX = ".vaultmem-backup"
+
+# Claude Code event -> (vaultmem hook name, timeout in seconds). Short on purpose: a hook never
+# waits on a network, and Claude Code cancels SessionEnd hooks after about 1.5 s anyway.
+HOOK_EVENTS: dict[str, tuple[str, int]] = {
+    "SessionStart": ("session-start", 10),
+    "Stop": ("stop", 10),
+    "PreCompact": ("pre-compact", 10),
+    "SessionEnd": ("session-end", 5),
+}
+
+
+@dataclass(frozen=True)
+class InstallResult:
+    """What install/uninstall did (or, on a dry run, would do) to one settings file."""
+
+    path: Path
+    changed: bool
+    backup: Path | None  # the backup written, None when nothing was written
+    diff: str  # unified diff of the file, "" when unchanged
+    dry_run: bool
+
+
+def settings_path(scope: Scope, *, home: Path, project_dir: Path) -> Path:
+    """The Claude Code settings file of a scope."""
+    if scope == "user":
+        return home / ".claude" / "settings.json"
+    if scope == "project":
+        return project_dir / ".claude" / "settings.json"
+    if scope == "local":
+        return project_dir / ".claude" / "settings.local.json"
+    raise ConfigError(f"unknown settings scope {scope!r} (use user, project or local)")
+
+
+def vaultmem_hooks(command: str = DEFAULT_COMMAND) -> dict[str, list[dict[str, Any]]]:
+    """The ``hooks`` block vaultmem adds: one command hook per event."""
+    return {
+        event: [
+            {
+                "hooks": [
+                    {"type": "command", "command": f"{command} hook {name}", "timeout": timeout}
+                ]
+            }
+        ]
+        for event, (name, timeout) in HOOK_EVENTS.items()
+    }
+
+
+def merge(settings: dict[str, Any], hooks: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Settings with ``hooks`` merged in: idempotent, other keys and other tools' hooks kept.
+
+    A vaultmem entry already present for the same hook (even under another command prefix or
+    with another timeout) is updated in place; later duplicates of it are dropped.
+    """
+    result = copy.deepcopy(settings)
+    current = _hooks_of(result)
+    if current is None:
+        current = {}
+        result["hooks"] = current
+    for event, groups in hooks.items():
+        entries = current.get(event)
+        if entries is None:
+            entries = []
+            current[event] = entries
+        if not isinstance(entries, list):
+            raise ConfigError(f"settings 'hooks.{event}' is not a list")
+        for group in groups:
+            for hook in group.get("hooks", []):
+                if not _update_in_place(entries, hook):
+                    entries.append(copy.deepcopy({**group, "hooks": [hook]}))
+    return result
+
+
+def unmerge(settings: dict[str, Any], *, command: str = DEFAULT_COMMAND) -> dict[str, Any]:
+    """Settings without vaultmem's hook entries; lists and a ``hooks`` key emptied by that go too."""
+    result = copy.deepcopy(settings)
+    current = _hooks_of(result)
+    if not current:
+        return result
+    for event in list(current):
+        entries = current[event]
+        if not isinstance(entries, list) or not entries:
+            continue
+        kept_groups = []
+        for group in entries:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(inner, list):
+                kept_groups.append(group)
+                continue
+            kept = [hook for hook in inner if _hook_name(hook, command) is None]
+            if len(kept) == len(inner):
+                kept_groups.append(group)
+            elif kept:
+                kept_groups.append({**group, "hooks": kept})
+        if kept_groups:
+            current[event] = kept_groups
+        else:
+            del current[event]
+    if not current:
+        del result["hooks"]
+    return result
+
+
+def install(
+    scope: Scope,
+    *,
+    home: Path,
+    project_dir: Path,
+    command: str = DEFAULT_COMMAND,
+    dry_run: bool = False,
+) -> InstallResult:
+    """Merge vaultmem's hooks into the scope's settings file (created when missing)."""
+    path = settings_path(scope, home=home, project_dir=project_dir)
+    return _rewrite(path, lambda settings: merge(settings, vaultmem_hooks(command)), dry_run)
+
+
+def uninstall(
+    scope: Scope,
+    *,
+    home: Path,
+    project_dir: Path,
+    command: str = DEFAULT_COMMAND,
+    dry_run: bool = False,
+) -> InstallResult:
+    """Remove vaultmem's hooks from the scope's settings file; a missing file is left missing."""
+    path = settings_path(scope, home=home, project_dir=project_dir)
+    if not path.exists():
+        return InstallResult(path, False, None, "", dry_run)
+    return _rewrite(path, lambda settings: unmerge(settings, command=command), dry_run)
+
+
+# --- pure helpers --------------------------------------------------------------------------------
+
+
+def _hooks_of(settings: dict[str, Any]) -> dict[str, Any] | None:
+    value = settings.get("hooks")
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ConfigError("settings 'hooks' is not an object")
+    return value
+
+
+def _hook_name(hook: Any, command: str = DEFAULT_COMMAND) -> str | None:
+    """The vaultmem hook an entry runs ("stop" ...), None when the entry is not vaultmem's.
+
+    vaultmem's entries are those whose command is ``<command> hook <name>`` for the configured
+    command, or for any program named ``vaultmem`` (``/usr/local/bin/vaultmem hook stop``).
+    """
+    if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
+        return None
+    text: str = hook["command"].strip()
+    prefix = f"{command} hook "
+    if text.startswith(prefix):
+        return text[len(prefix) :].strip() or None
+    words = text.split()
+    if len(words) >= 3 and words[1] == "hook" and os.path.basename(words[0]) == DEFAULT_COMMAND:
+        return " ".join(words[2:])
+    return None
+
+
+def _update_in_place(entries: list[Any], hook: dict[str, Any]) -> bool:
+    """Update the first existing entry for the same vaultmem hook and drop later duplicates."""
+    command = str(hook["command"]).rsplit(" hook ", 1)[0]
+    name = _hook_name(hook, command)
+    found = False
+    emptied: list[int] = []
+    for position, group in enumerate(entries):
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(inner, list) or not inner:
+            continue
+        kept = []
+        for existing in inner:
+            if _hook_name(existing, command) != name:
+                kept.append(existing)
+            elif not found:
+                kept.append({**existing, **hook})
+                found = True
+        inner[:] = kept
+        if not kept:
+            emptied.append(position)
+    for position in reversed(emptied):
+        del entries[position]
+    return found
+
+
+# --- I/O -----------------------------------------------------------------------------------------
+
+
+def _rewrite(
+    path: Path, change: Callable[[dict[str, Any]], dict[str, Any]], dry_run: bool
+) -> InstallResult:
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    old_bytes = _read_bytes(target)
+    old_text = _decode(old_bytes, path) if old_bytes is not None else ""
+    old = _parse(old_text, path) if old_bytes is not None else {}
+    new = change(old)
+    if old_bytes is not None and new == old:
+        return InstallResult(path, False, None, "", dry_run)
+    new_text = json.dumps(new, indent=2, ensure_ascii=False) + "\n"
+    diff = "".join(
+        difflib.unified_diff(
+            old_text.splitlines(keepends=True),
+            new_text.splitlines(keepends=True),
+            fromfile=str(path) if old_bytes is not None else "/dev/null",
+            tofile=str(path),
+        )
+    )
+    if dry_run:
+        return InstallResult(path, True, None, diff, True)
+    backup = None
+    if old_bytes is not None:
+        backup = target.with_name(target.name + BACKUP_SUFFIX)
+        _atomic_write(backup, old_bytes, mode_from=target)
+    # Someone (Claude Code itself, a person) may have saved the file while we worked: never
+    # overwrite what we did not read.
+    if _read_bytes(target) != old_bytes:
+        raise ConfigError(
+            "settings file changed while vaultmem was editing it; run again", path=path
+        )
+    _atomic_write(target, new_text.encode("utf-8"), mode_from=target)
+    return InstallResult(path, True, backup, diff, False)
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise ConfigError(f"cannot read settings: {err.strerror}", path=path) from None
+
+
+def _decode(data: bytes, path: Path) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ConfigError("settings file is not UTF-8 text", path=path) from None
+
+
+def _parse(text: str, path: Path) -> dict[str, Any]:
+    if not text.strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"invalid JSON: {err.msg}", path=path, line=err.lineno) from None
+    if not isinstance(value, dict):
+        raise ConfigError("settings file is not a JSON object", path=path, line=1)
+    _hooks_of(value)  # a "hooks" that is not an object is refused before anything is written
+    return value
+
+
+def _atomic_write(path: Path, data: bytes, *, mode_from: Path) -> None:
+    try:
+        mode = mode_from.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=".vmtmp")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+        tmp = None
+        _fsync_dir(path.parent)
+    except OSError as err:
+        raise WriteFailed(f"cannot write settings: {err.strerror or err}", path=path) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems refuse fsync on a directory; the rename is done either way
+    finally:
+        os.close(fd)
