@@ -1,0 +1,132 @@
+"""The Claude Code plugin shipped in this repository: manifests, hooks, skill and slash commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+import vaultmem
+from vaultmem import install
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMANDS = ("remember", "recall", "update-memory", "compact-memory")
+DEFAULT_CLAUDE = Path("/root/.cache/vaultmem-claude/node_modules/.bin/claude")
+
+
+def load_json(rel: str) -> Any:
+    return json.loads((ROOT / rel).read_text(encoding="utf-8"))
+
+
+def split_frontmatter(path: Path) -> tuple[dict[str, Any], str]:
+    """(frontmatter mapping, body) of a Markdown file; fails the test when there is none."""
+    text = path.read_text(encoding="utf-8")
+    match = re.match(r"---\n(.*?)\n---\n(.*)", text, re.DOTALL)
+    assert match, f"{path} has no frontmatter"
+    meta = yaml.safe_load(match.group(1))
+    assert isinstance(meta, dict), f"{path} frontmatter is not a mapping"
+    return meta, match.group(2)
+
+
+def test_plugin_manifest() -> None:
+    plugin = load_json(".claude-plugin/plugin.json")
+
+    assert plugin["name"] == "vaultmem"
+    assert plugin["version"] == vaultmem.__version__
+    assert plugin["description"] and plugin["author"]["name"]
+
+
+def test_marketplace_lists_this_plugin() -> None:
+    market = load_json(".claude-plugin/marketplace.json")
+    plugin = load_json(".claude-plugin/plugin.json")
+
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", market["name"])
+    assert market["owner"]["name"]
+    (entry,) = market["plugins"]
+    assert entry["name"] == plugin["name"] and entry["source"] == "./"
+    assert entry["version"] == plugin["version"]
+
+
+def test_plugin_hooks_are_the_ones_install_hooks_writes() -> None:
+    hooks = load_json("hooks/hooks.json")
+
+    assert hooks["hooks"] == install.vaultmem_hooks()
+    commands = [
+        h["command"] for groups in hooks["hooks"].values() for g in groups for h in g["hooks"]
+    ]
+    assert all(re.fullmatch(r"vaultmem hook [a-z-]+", c) for c in commands)
+    assert all(h["timeout"] <= 10 for gs in hooks["hooks"].values() for g in gs for h in g["hooks"])
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_slash_command_files(name: str) -> None:
+    meta, body = split_frontmatter(ROOT / "commands" / f"{name}.md")
+
+    assert isinstance(meta.get("description"), str) and meta["description"].strip()
+    assert isinstance(meta.get("argument-hint"), str) and meta["argument-hint"].strip()
+    assert meta.get("allowed-tools") == "Bash(vaultmem:*)"
+    assert "$ARGUMENTS" in body
+    assert "vaultmem " in body
+
+
+def test_no_other_command_files() -> None:
+    assert sorted(p.stem for p in (ROOT / "commands").glob("*.md")) == sorted(COMMANDS)
+
+
+def test_skill_frontmatter_and_cli_coverage() -> None:
+    skill_dir = ROOT / "skills" / "managing-working-memory"
+    meta, body = split_frontmatter(skill_dir / "SKILL.md")
+
+    assert meta["name"] == skill_dir.name
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", meta["name"]) and len(meta["name"]) <= 64
+    assert 0 < len(meta["description"]) <= 1024
+    assert set(meta) <= {"name", "description", "allowed-tools"}
+    for usage in (
+        "vaultmem session log ",
+        "vaultmem session decide ",
+        "--why ",
+        "--entity ",
+        "vaultmem recall ",
+        "--json",
+        "vaultmem show ",
+        "vaultmem status",
+        "vaultmem compact",
+    ):
+        assert usage in body, usage
+
+
+def claude_binary() -> Path | None:
+    configured = os.environ.get("VAULTMEM_CLAUDE_BIN")
+    for candidate in (Path(configured) if configured else None, DEFAULT_CLAUDE):
+        if candidate is not None and candidate.is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+@pytest.mark.parametrize(
+    "target", [".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"]
+)
+def test_claude_plugin_validate_passes(target: str, tmp_path: Path) -> None:
+    claude = claude_binary()
+    if claude is None:
+        pytest.skip("Claude Code CLI not installed (set VAULTMEM_CLAUDE_BIN)")
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / ".config")}
+
+    done = subprocess.run(
+        [str(claude), "plugin", "validate", "--strict", str(ROOT / target)],
+        check=False,
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Validation passed" in done.stdout
