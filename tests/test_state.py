@@ -1,0 +1,107 @@
+"""state.json: locked read-modify-write, atomic, corrupt files set aside."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from vaultmem.state import SessionEntry, State, StateData
+from vaultmem.vault import Vault
+
+
+def _state(root: Path) -> State:
+    return State(Vault(root), clock_now=lambda: datetime(2026, 11, 22, 10, 30))
+
+
+def _entry(sid: str = "s1") -> SessionEntry:
+    return SessionEntry(sid, "claude/projects/p/sessions/a.md", "p", "2026-11-22T10:30:00")
+
+
+def test_empty_state(vault_root: Path) -> None:
+    state = _state(vault_root)
+    assert state.get("nope") is None
+    assert state.current("p") is None
+    assert not (vault_root / ".vaultmem" / "state.json").exists()
+
+
+def test_round_trip_and_ingested(vault_root: Path) -> None:
+    state = _state(vault_root)
+
+    def start(data: StateData) -> None:
+        data.set_session(_entry())
+        data.set_current("p", "s1")
+
+    state.update(start)
+    state.update(lambda d: d.mark_ingested("s1", ["u2", "u1"], last_offset=42))
+    state.update(lambda d: d.mark_ingested("s1", ["u1", "u3"]))
+    entry = _state(vault_root).get("s1")
+    assert entry is not None
+    assert entry.ingested == frozenset({"u1", "u2", "u3"})
+    assert entry.last_offset == 42
+    assert _state(vault_root).current("p") == "s1"
+    doc = json.loads((vault_root / ".vaultmem" / "state.json").read_text())
+    assert doc["sessions"]["s1"]["ingested"] == ["u1", "u2", "u3"]
+    state.update(lambda d: d.clear_current("p", "other"))
+    assert state.current("p") == "s1"
+    state.update(lambda d: d.clear_current("p", "s1"))
+    assert state.current("p") is None
+
+
+def test_unchanged_state_is_not_rewritten(vault_root: Path) -> None:
+    state = _state(vault_root)
+    state.update(lambda d: d.set_session(_entry()))
+    path = vault_root / ".vaultmem" / "state.json"
+    before = path.stat().st_mtime_ns, path.stat().st_ino
+    state.update(lambda d: d.set_session(_entry()))
+    assert (path.stat().st_mtime_ns, path.stat().st_ino) == before
+
+
+def test_corrupt_state_is_set_aside(vault_root: Path) -> None:
+    path = vault_root / ".vaultmem" / "state.json"
+    path.parent.mkdir()
+    path.write_text("{not json")
+    state = _state(vault_root)
+    assert state.get("s1") is None
+    assert len(state.warnings) == 1 and "corrupt" in state.warnings[0]
+    aside = vault_root / ".vaultmem" / "state.json.corrupt-20261122T103000"
+    assert aside.read_text() == "{not json"
+    state.update(lambda d: d.set_session(_entry()))
+    assert _state(vault_root).get("s1") == _entry()
+
+
+def test_wrong_shape_is_corrupt_too(vault_root: Path) -> None:
+    path = vault_root / ".vaultmem" / "state.json"
+    path.parent.mkdir()
+    path.write_text('{"sessions": {"s1": {"note": 3}}}')
+    state = _state(vault_root)
+    assert state.load().sessions == {}
+    assert state.warnings
+
+
+_WORKER = """
+import sys
+from pathlib import Path
+from vaultmem.state import State, SessionEntry
+from vaultmem.vault import Vault
+state = State(Vault(Path(sys.argv[1])))
+n = sys.argv[2]
+state.update(lambda d: d.set_session(SessionEntry("s" + n, "x.md", "p", "t")))
+for i in range(20):
+    state.update(lambda d: d.sessions.setdefault("shared", SessionEntry("shared", "x.md", "p", "t")))
+    state.update(lambda d, i=i: d.mark_ingested("shared", [f"{n}-{i}"]))
+"""
+
+
+def test_concurrent_processes_lose_nothing(vault_root: Path) -> None:
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _WORKER, str(vault_root), str(n)],
+                         cwd=Path(__file__).parent.parent)
+        for n in range(4)
+    ]
+    assert [p.wait(timeout=60) for p in procs] == [0, 0, 0, 0]
+    data = _state(vault_root).load()
+    assert {f"s{n}" for n in range(4)} <= set(data.sessions)
+    assert data.sessions["shared"].ingested == {f"{n}-{i}" for n in range(4) for i in range(20)}

@@ -1,0 +1,218 @@
+"""Tool state in ``.vaultmem/state.json``: which note each Claude session writes to, which
+transcript lines were ingested, and the current session of each project.
+
+Every change is a read-modify-write under a file lock (``.vaultmem/locks/state.lock``) and an
+atomic replace, so concurrent hooks never lose each other's updates. A corrupt file never stops a
+session: it is moved aside to ``state.json.corrupt-<timestamp>``, state starts empty and
+:attr:`State.warnings` says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import filelock
+
+from . import clock
+from .errors import LockTimeout, WriteFailed
+
+if TYPE_CHECKING:
+    from .vault import Vault
+
+T = TypeVar("T")
+VERSION = 1
+STATE_FILE = "state.json"
+
+
+@dataclass(frozen=True)
+class SessionEntry:
+    """One Claude session: the note it writes to and what of its transcript is in the note."""
+
+    session_id: str
+    note: str  # vault-relative path of the session note
+    project: str
+    started: str  # ISO datetime
+    ingested: frozenset[str] = frozenset()  # transcript line uuids already in the note
+    last_offset: int | None = None  # byte offset of the transcript read so far, when known
+
+
+@dataclass
+class StateData:
+    """The whole state, mutable only inside :meth:`State.update`."""
+
+    sessions: dict[str, SessionEntry] = field(default_factory=dict)
+    current: dict[str, str] = field(default_factory=dict)  # project -> session id
+
+    def set_session(self, entry: SessionEntry) -> None:
+        """Add or replace a session entry."""
+        self.sessions[entry.session_id] = entry
+
+    def set_current(self, project: str, session_id: str) -> None:
+        """Make ``session_id`` the project's current session."""
+        self.current[project] = session_id
+
+    def clear_current(self, project: str, session_id: str) -> None:
+        """Forget the project's current session if it is ``session_id``."""
+        if self.current.get(project) == session_id:
+            del self.current[project]
+
+    def mark_ingested(
+        self, session_id: str, uuids: Iterable[str], *, last_offset: int | None = None
+    ) -> None:
+        """Record transcript line uuids (and the offset read up to) as ingested."""
+        entry = self.sessions[session_id]
+        offset = entry.last_offset if last_offset is None else last_offset
+        self.sessions[session_id] = replace(
+            entry, ingested=entry.ingested | frozenset(uuids), last_offset=offset
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON document (sorted, so an unchanged state serialises to the same bytes)."""
+        return {
+            "version": VERSION,
+            "sessions": {
+                sid: {
+                    "note": e.note,
+                    "project": e.project,
+                    "started": e.started,
+                    "ingested": sorted(e.ingested),
+                    "last_offset": e.last_offset,
+                }
+                for sid, e in sorted(self.sessions.items())
+            },
+            "current": dict(sorted(self.current.items())),
+        }
+
+
+def _entry(sid: str, raw: Any) -> SessionEntry:
+    if not isinstance(raw, dict):
+        raise TypeError(f"session {sid!r} is not an object")
+    note, project, started = raw.get("note"), raw.get("project"), raw.get("started", "")
+    if not isinstance(note, str) or not isinstance(project, str) or not isinstance(started, str):
+        raise TypeError(f"session {sid!r} lacks note/project")
+    ingested = raw.get("ingested") or []
+    offset = raw.get("last_offset")
+    if not isinstance(ingested, list) or not all(isinstance(u, str) for u in ingested):
+        raise TypeError(f"session {sid!r}: ingested is not a list of strings")
+    if offset is not None and (not isinstance(offset, int) or isinstance(offset, bool)):
+        raise TypeError(f"session {sid!r}: last_offset is not an integer")
+    return SessionEntry(sid, note, project, started, frozenset(ingested), offset)
+
+
+def from_json(doc: Any) -> StateData:
+    """Parse the JSON document; TypeError when its shape is wrong."""
+    if not isinstance(doc, dict):
+        raise TypeError("state is not a JSON object")
+    sessions, current = doc.get("sessions", {}), doc.get("current", {})
+    if not isinstance(sessions, dict) or not isinstance(current, dict):
+        raise TypeError("state has no sessions/current objects")
+    data = StateData()
+    for sid, raw in sessions.items():
+        data.sessions[str(sid)] = _entry(str(sid), raw)
+    for project, sid in current.items():
+        if not isinstance(sid, str):
+            raise TypeError(f"current session of {project!r} is not a string")
+        data.current[str(project)] = sid
+    return data
+
+
+class State:
+    """``.vaultmem/state.json`` of one vault."""
+
+    def __init__(
+        self,
+        vault: Vault,
+        *,
+        clock_now: Callable[[], datetime] = clock.now,
+        timeout: float = 10.0,
+    ) -> None:
+        self.dir: Path = vault.state_dir
+        self.path = self.dir / STATE_FILE
+        self._now = clock_now
+        self._timeout = timeout
+        self.warnings: list[str] = []
+
+    def _lock(self) -> filelock.BaseFileLock:
+        locks = self.dir / "locks"
+        locks.mkdir(parents=True, exist_ok=True)
+        return filelock.FileLock(str(locks / "state.lock"), timeout=self._timeout)
+
+    def _read(self) -> StateData:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return StateData()
+        except OSError as err:
+            raise WriteFailed(f"cannot read state: {err.strerror}", path=self.path) from None
+        try:
+            return from_json(json.loads(raw.decode("utf-8")))
+        except (ValueError, TypeError) as err:  # bad JSON, bad UTF-8, bad shape
+            return self._set_aside(str(err))
+
+    def _set_aside(self, why: str) -> StateData:
+        stamp = self._now().strftime("%Y%m%dT%H%M%S")
+        aside = self.path.with_name(f"{STATE_FILE}.corrupt-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.path.with_name(f"{STATE_FILE}.corrupt-{stamp}-{n}")
+        try:
+            os.replace(self.path, aside)
+        except OSError:
+            pass  # someone else moved it first; starting empty is still right
+        self.warnings.append(
+            f"{self.path}: corrupt state ({why.splitlines()[0] if why else 'unreadable'}); "
+            f"moved aside to {aside.name}, starting empty"
+        )
+        return StateData()
+
+    def _write(self, data: StateData) -> None:
+        payload = (json.dumps(data.to_json(), indent=1, ensure_ascii=False) + "\n").encode()
+        fd, tmp = tempfile.mkstemp(dir=self.dir, prefix="." + STATE_FILE + ".", suffix=".vmtmp")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(payload)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, self.path)
+        except OSError as err:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise WriteFailed(f"cannot write state: {err.strerror}", path=self.path) from None
+
+    def load(self) -> StateData:
+        """A snapshot of the state (a corrupt file is set aside under the lock)."""
+        if not self.path.exists():
+            return StateData()
+        return self.update(lambda data: data)
+
+    def get(self, session_id: str) -> SessionEntry | None:
+        """The entry of one session, or None."""
+        return self.load().sessions.get(session_id)
+
+    def current(self, project: str) -> str | None:
+        """The project's current session id, or None."""
+        return self.load().current.get(project)
+
+    def update(self, fn: Callable[[StateData], T]) -> T:
+        """Run ``fn`` on the state under the lock and save what it changed; returns fn's result."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        try:
+            with self._lock():
+                data = self._read()
+                before = data.to_json()
+                result = fn(data)
+                if data.to_json() != before:
+                    self._write(data)
+                return result
+        except filelock.Timeout:
+            raise LockTimeout("state is locked by another process", path=self.path) from None
