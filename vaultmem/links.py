@@ -243,6 +243,32 @@ def _pick(candidates: list[str], target: str) -> str:
     return min(exact or candidates)
 
 
+def candidates(target: str, source_rel: str | None, notes: Iterable[str]) -> list[str]:
+    """The notes the rule that decides ``target`` finds, sorted: the exact path (or its case
+    twins), else the note in the source's folder, else every match of the shortest length."""
+    index = notes if isinstance(notes, NoteIndex) else NoteIndex(notes)
+    target = target.strip()
+    if not target:
+        return [source_rel] if source_rel is not None else []
+    key = _key(target.lstrip("/"))
+    found = index.exact(key)
+    if found:
+        return list(found)
+    if source_rel is not None:
+        local = posixpath.normpath(posixpath.join(posixpath.dirname(source_rel), key))
+        if not local.startswith("../") and local != "..":
+            found = index.exact(local)
+            if found:
+                return list(found)
+    name = key.rsplit("/", 1)[-1]
+    suffix = "/" + key
+    matches = [n for n in index.by_name(name) if ("/" + _key(n)).endswith(suffix)]
+    if not matches:
+        return []
+    shortest = min(len(n) for n in matches)
+    return [n for n in matches if len(n) == shortest]
+
+
 def resolve(target: str, source_rel: str | None, notes: Iterable[str]) -> str | None:
     """The note a link target points to, the Obsidian way; None when unresolved.
 
@@ -250,28 +276,8 @@ def resolve(target: str, source_rel: str | None, notes: Iterable[str]) -> str | 
     then the shortest path whose trailing path (the base name for a bare name) matches, ties
     broken by sorted order. All comparisons are case-insensitive. An empty target is the source.
     """
-    index = notes if isinstance(notes, NoteIndex) else NoteIndex(notes)
-    target = target.strip()
-    if not target:
-        return source_rel
-    key = _key(target.lstrip("/"))
-    found = index.exact(key)
-    if found:
-        return _pick(found, target)
-    if source_rel is not None:
-        folder = posixpath.dirname(source_rel)
-        local = posixpath.normpath(posixpath.join(folder, key))
-        if not local.startswith("../") and local != "..":
-            found = index.exact(local)
-            if found:
-                return _pick(found, target)
-    name = key.rsplit("/", 1)[-1]
-    suffix = "/" + key
-    matches = [n for n in index.by_name(name) if ("/" + _key(n)).endswith(suffix)]
-    if not matches:
-        return None
-    shortest = min(len(n) for n in matches)
-    return _pick([n for n in matches if len(n) == shortest], target)
+    found = candidates(target, source_rel, notes)
+    return _pick(found, target.strip()) if found else None
 
 
 def rewrite(text: str, mapping: Callable[[Link], str | None]) -> str:

@@ -1,0 +1,525 @@
+"""The vault on disk: safe paths, reads with fingerprints, locks, atomic writes (DESIGN §4).
+
+This is the only module that touches note files. Every write goes through one atomic routine;
+every update of an existing note runs under that note's lock and detects a concurrent writer
+(a person in Obsidian, another Claude session) from the fingerprint taken when it was loaded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import hashlib
+import os
+import stat
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import filelock
+
+from . import faults, links
+from .errors import (
+    AmbiguousNote,
+    LockTimeout,
+    NoteExists,
+    NoteNotFound,
+    UnsafePath,
+    VaultmemError,
+    WriteFailed,
+)
+from .frontmatter import parse as parse_frontmatter
+from .layout import STATE_DIR, Layout
+from .patch import Edit, SectionPatch, apply, conflicted, rebaseable
+from .textio import DEFAULT_FORMAT, TextFormat, decode, encode
+
+TEMP_SUFFIX = ".vmtmp"
+NEW_FILE_MODE = 0o644
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What a note looked like when it was read: enough to notice any later change."""
+
+    mtime_ns: int
+    size: int
+    sha256: str
+    # Extension of the contract: vaultmem replaces files, so every write of ours makes a new
+    # inode; checking it closes the gap of two same-size writes within one mtime tick.
+    # Not part of equality (0 = unknown).
+    ino: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Note:
+    """A note as read: LF text without BOM, the file's format, and its fingerprint."""
+
+    rel: str  # vault-relative POSIX path with .md
+    text: str
+    fmt: TextFormat
+    fingerprint: Fingerprint
+
+    def frontmatter(self) -> dict[str, Any]:
+        """The frontmatter as Obsidian reads it; InvalidYaml names this note and the line."""
+        return parse_frontmatter(self.text, path=self.rel)
+
+    @property
+    def lines(self) -> int:
+        """The number of lines of the note."""
+        return len(self.text.splitlines())
+
+
+WriteStatus = Literal["written", "created", "unchanged", "rebased", "conflicted", "dry-run"]
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What a write did, for the CLI to print and ``--json`` to report."""
+
+    rel: str
+    status: WriteStatus
+    changed: bool
+    created_headings: tuple[str, ...] = ()
+    diff: str = ""  # unified diff: always for dry-run, else only when asked
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _umask() -> int:
+    # The only portable way to read the umask is to set it and put it back.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _fsync_dir(folder: Path) -> None:
+    # Makes the rename durable. Some filesystems refuse to fsync a directory; the rename has
+    # happened by then, so there is nothing to undo and nothing to report.
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _diff(rel: str, old: str, new: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=f"a/{rel}",
+            tofile=f"b/{rel}",
+        )
+    )
+
+
+def _failed(rel: str, err: OSError, doing: str) -> WriteFailed:
+    reason = err.strerror or str(err)
+    if isinstance(err, PermissionError):
+        reason += " (is the vault folder read-only?)"
+    return WriteFailed(f"could not {doing}: {reason}; the note is unchanged", path=rel)
+
+
+class Vault:
+    """One vault folder: notes addressed by vault-relative POSIX paths."""
+
+    def __init__(self, root: Path, *, namespace: str = "claude") -> None:
+        self.root = Path(os.path.abspath(Path(root).expanduser()))
+        self.layout = Layout(namespace)
+        self.state_dir = self.root / STATE_DIR
+        self._real_root = self.root.resolve()
+        # One FileLock per lock file, so a nested lock() of the same note in this process
+        # re-enters instead of waiting on itself.
+        self._locks: dict[Path, filelock.FileLock] = {}
+
+    # -- paths ---------------------------------------------------------------------------
+
+    def _normalise(self, rel: str) -> str:
+        if not rel or "\x00" in rel:
+            raise UnsafePath("empty path or NUL byte in a note path", path=rel or None)
+        if "\\" in rel:
+            raise UnsafePath("backslash in a note path (use '/')", path=rel)
+        if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
+            raise UnsafePath("absolute path; note paths are relative to the vault", path=rel)
+        parts = [p for p in rel.split("/") if p not in ("", ".")]
+        if ".." in parts:
+            raise UnsafePath("'..' in a note path would leave the vault", path=rel)
+        if not parts:
+            raise UnsafePath("a note path names the vault itself", path=rel)
+        return "/".join(parts)
+
+    def abspath(self, rel: str) -> Path:
+        """The absolute path of a vault-relative path; UnsafePath if it would leave the vault."""
+        norm = self._normalise(rel)
+        path = self.root / norm
+        real = Path(os.path.realpath(path))
+        if real != self._real_root and self._real_root not in real.parents:
+            raise UnsafePath(f"resolves outside the vault (to {real})", path=rel)
+        return path
+
+    def rel(self, path: Path) -> str:
+        """The vault-relative POSIX path of an absolute path inside the vault."""
+        path = Path(os.path.abspath(path))
+        for base in (self.root, self._real_root):
+            try:
+                return path.relative_to(base).as_posix()
+            except ValueError:
+                continue
+        real = Path(os.path.realpath(path))
+        try:
+            return real.relative_to(self._real_root).as_posix()
+        except ValueError:
+            raise UnsafePath(f"not inside the vault {self.root}", path=str(path)) from None
+
+    def exists(self, rel: str) -> bool:
+        """True when the note file exists."""
+        return self.abspath(rel).is_file()
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _read_raw(self, rel: str) -> tuple[bytes, Fingerprint] | None:
+        path = self.abspath(rel)
+        try:
+            with open(path, "rb") as f:
+                # The fingerprint describes the very bytes read: same open file.
+                st = os.fstat(f.fileno())
+                raw = f.read()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except IsADirectoryError:
+            raise NoteNotFound("is a folder, not a note", path=rel) from None
+        except OSError as err:
+            raise VaultmemError(f"cannot read: {err.strerror or err}", path=rel) from None
+        return raw, Fingerprint(st.st_mtime_ns, st.st_size, _sha256(raw), st.st_ino)
+
+    def _not_found(self, rel: str) -> NoteNotFound:
+        return NoteNotFound(f"no such note in the vault {self.root}", path=rel)
+
+    def read(self, rel: str) -> Note:
+        """Read a note with its fingerprint; NoteNotFound, NotUtf8 (YAML is not parsed)."""
+        got = self._read_raw(rel)
+        if got is None:
+            raise self._not_found(rel)
+        raw, fp = got
+        norm = self._normalise(rel)
+        text, fmt = decode(raw, path=norm)
+        return Note(rel=norm, text=text, fmt=fmt, fingerprint=fp)
+
+    def fingerprint(self, rel: str) -> Fingerprint | None:
+        """The note's current fingerprint, or None when it does not exist."""
+        got = self._read_raw(rel)
+        return None if got is None else got[1]
+
+    # -- locks ---------------------------------------------------------------------------
+
+    def _lock_path(self, rel: str) -> Path:
+        key = hashlib.sha1(self._normalise(rel).lower().encode("utf-8")).hexdigest()
+        return self.state_dir / "locks" / f"{key}.lock"
+
+    @contextlib.contextmanager
+    def _locked(self, rel: str, timeout: float) -> Iterator[None]:
+        path = self._lock_path(rel)
+        lock = self._locks.get(path)
+        if lock is None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise _failed(rel, err, "create the lock folder " + str(path.parent)) from None
+            lock = self._locks.setdefault(path, filelock.FileLock(path))
+        try:
+            lock.acquire(timeout=timeout)
+        except filelock.Timeout:
+            raise LockTimeout(
+                f"another process holds this note's lock ({path}) for more than {timeout:g}s",
+                path=rel,
+            ) from None
+        except OSError as err:
+            raise _failed(rel, err, "take the lock " + str(path)) from None
+        try:
+            yield
+        finally:
+            lock.release()
+
+    def lock(self, rel: str, timeout: float = 10.0) -> AbstractContextManager[None]:
+        """Hold the note's lock (``.vaultmem/locks/``); LockTimeout names the note."""
+        return self._locked(rel, timeout)
+
+    # -- writing -------------------------------------------------------------------------
+
+    def _atomic_write(self, rel: str, path: Path, data: bytes, mode: int | None) -> None:
+        """Unique temp file in the same folder, fsync, chmod, replace, fsync the folder."""
+        # Write through a symlinked note to its target, so the link survives.
+        dest = Path(os.path.realpath(path))
+        if mode is None:
+            mode = NEW_FILE_MODE & ~_umask()
+        tmp: str | None = None
+        try:
+            fd, tmp = tempfile.mkstemp(
+                dir=dest.parent, prefix="." + dest.name + ".", suffix=TEMP_SUFFIX
+            )
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, mode)
+            faults.checkpoint("write")
+            os.replace(tmp, dest)
+            tmp = None
+        except OSError as err:
+            raise _failed(rel, err, "write the note") from None
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+        _fsync_dir(dest.parent)
+
+    @staticmethod
+    def _mode(path: Path) -> int | None:
+        try:
+            return stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            return None
+
+    def _twin(self, path: Path) -> Path | None:
+        """An existing entry of ``path``'s folder whose name differs from it only in case."""
+        lower = path.name.lower()
+        try:
+            with os.scandir(path.parent) as entries:
+                for entry in entries:
+                    if entry.name != path.name and entry.name.lower() == lower:
+                        return path.parent / entry.name
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        return None
+
+    def _make_parents(self, rel: str, path: Path) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise _failed(rel, err, "create the folder " + str(path.parent)) from None
+
+    def update(
+        self,
+        rel: str,
+        edits: Sequence[Edit],
+        *,
+        base: Note | None = None,
+        dry_run: bool = False,
+        want_diff: bool = False,
+        label: str = "",
+    ) -> WriteResult:
+        """Apply edits to a note with conflict detection against ``base`` (DESIGN §4).
+
+        base None: read under the lock and apply (never conflicts). base given: if the note
+        moved since, rebaseable edits are re-applied to the fresh text ("rebased") and a
+        replace goes under the conflict heading ("conflicted"). No change: "unchanged".
+        """
+        rel = self._normalise(rel)
+        if dry_run:
+            # Read-only: no lock, so a dry run works in a read-only vault too.
+            return self._update_locked(rel, edits, base, True, want_diff, label)
+        with self.lock(rel):
+            return self._update_locked(rel, edits, base, False, want_diff, label)
+
+    def _current(self, rel: str, base: Note | None) -> tuple[Note, bool]:
+        """The note as it is now, and whether it moved since ``base``."""
+        if base is None:
+            return self.read(rel), False
+        path = self.abspath(rel)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            raise self._not_found(rel) from None
+        fp = base.fingerprint
+        # Fast path: same mtime and size (and inode, when known) -> not touched since.
+        if (st.st_mtime_ns, st.st_size) == (fp.mtime_ns, fp.size) and fp.ino in (0, st.st_ino):
+            return base, False
+        fresh = self.read(rel)
+        # Touched without a byte changing (a sync tool, `touch`): not a conflict.
+        return fresh, fresh.fingerprint.sha256 != fp.sha256
+
+    def _update_locked(
+        self,
+        rel: str,
+        edits: Sequence[Edit],
+        base: Note | None,
+        dry_run: bool,
+        want_diff: bool,
+        label: str,
+    ) -> WriteResult:
+        current, moved = self._current(rel, base)
+        # Invalid YAML is never rewritten (DESIGN §2): refuse before any edit.
+        parse_frontmatter(current.text, path=rel)
+        text = current.text
+        created: list[str] = []
+        any_conflict = False
+        for edit in edits:
+            if moved and not rebaseable(edit):
+                assert isinstance(edit, SectionPatch)
+                text = conflicted(text, edit, label=label or "vaultmem")
+                any_conflict = True
+                continue
+            try:
+                applied = apply(text, edit, file=rel)
+            except VaultmemError:
+                if not (moved and isinstance(edit, SectionPatch)):
+                    raise
+                # The person removed or renamed the section meanwhile: their edit wins, and
+                # Claude's text is kept where they will see it rather than lost.
+                text = conflicted(text, edit, label=label or "vaultmem")
+                any_conflict = True
+                continue
+            text = applied.text
+            created.extend(applied.created)
+        changed = text != current.text
+        diff = _diff(rel, current.text, text) if (dry_run or want_diff) and changed else ""
+        status: WriteStatus
+        if dry_run:
+            status = "dry-run"
+        elif not changed:
+            status = "unchanged"
+        else:
+            path = self.abspath(rel)
+            self._atomic_write(rel, path, encode(text, current.fmt), self._mode(path))
+            status = "conflicted" if any_conflict else "rebased" if moved else "written"
+        return WriteResult(rel, status, changed, tuple(created), diff)
+
+    def create(self, rel: str, text: str, *, exist_ok: bool = False) -> WriteResult:
+        """Create a new note (parent folders too); NoteExists when it or a case-insensitive
+        twin exists, unless ``exist_ok`` and the bytes are identical."""
+        rel = self._normalise(rel)
+        path = self.abspath(rel)
+        data = encode(text)
+        self._make_parents(rel, path)
+        with self.lock(rel):
+            twin = self._twin(path)
+            if twin is not None:
+                raise NoteExists(
+                    f"a note differing only in case exists: {self.rel(twin)}", path=rel
+                )
+            got = self._read_raw(rel)
+            if got is not None:
+                if exist_ok and got[0] == data:
+                    return WriteResult(rel, "unchanged", False)
+                raise NoteExists("the note exists already", path=rel)
+            self._atomic_write(rel, path, data, None)
+        return WriteResult(rel, "created", True)
+
+    def write_text(
+        self,
+        rel: str,
+        text: str,
+        *,
+        fmt: TextFormat = DEFAULT_FORMAT,
+        expected: Fingerprint | None = None,
+    ) -> WriteResult:
+        """Write a whole note atomically under its lock; "conflicted" and nothing written when
+        ``expected`` is given and the note no longer matches it."""
+        rel = self._normalise(rel)
+        path = self.abspath(rel)
+        data = encode(text, fmt)
+        self._make_parents(rel, path)
+        with self.lock(rel):
+            got = self._read_raw(rel)
+            if expected is not None and (got is None or got[1].sha256 != expected.sha256):
+                return WriteResult(rel, "conflicted", False)
+            if got is None:
+                twin = self._twin(path)
+                if twin is not None:
+                    raise NoteExists(
+                        f"a note differing only in case exists: {self.rel(twin)}", path=rel
+                    )
+                self._atomic_write(rel, path, data, None)
+                return WriteResult(rel, "created", True)
+            if got[0] == data:
+                return WriteResult(rel, "unchanged", False)
+            self._atomic_write(rel, path, data, self._mode(path))
+        return WriteResult(rel, "written", True)
+
+    def remove(self, rel: str) -> None:
+        """Delete a note under its lock; NoteNotFound when it is not there."""
+        rel = self._normalise(rel)
+        path = self.abspath(rel)
+        with self.lock(rel):
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                raise self._not_found(rel) from None
+            except OSError as err:
+                raise _failed(rel, err, "remove the note") from None
+        _fsync_dir(path.parent)
+
+    # -- listing and names ---------------------------------------------------------------
+
+    def iter_notes(self, under: str = "") -> Iterator[str]:
+        """Every ``*.md`` note (under a folder), sorted; hidden folders and files, and
+        symlinks leading out of the vault, are skipped."""
+        start = str(self.abspath(under)) if under.strip("/.") else str(self.root)
+        prefix = len(str(self.root)) + 1
+        found: list[str] = []
+        seen: set[str] = set()
+        # Real folders first, symlinked ones after: a folder reached both ways is listed under
+        # its real path, whatever order the disk returns entries in.
+        linked: list[str] = []
+        stack = [start]
+        while stack or linked:
+            folder = stack.pop() if stack else linked.pop(0)
+            real = os.path.realpath(folder)
+            if real in seen:
+                continue  # reached already, or a symlink loop
+            seen.add(real)
+            try:
+                with os.scandir(folder) as it:
+                    entries = sorted(it, key=lambda e: e.name, reverse=True)
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                try:
+                    symlink = entry.is_symlink()
+                    if symlink and not self._inside(entry.path):
+                        continue
+                    if entry.is_dir():
+                        (linked if symlink else stack).append(entry.path)
+                    elif entry.name.endswith(".md") and entry.is_file():
+                        found.append(entry.path[prefix:].replace(os.sep, "/"))
+                except OSError:
+                    continue
+        yield from sorted(found)
+
+    def _inside(self, path: str) -> bool:
+        real = Path(os.path.realpath(path))
+        return real == self._real_root or self._real_root in real.parents
+
+    def resolve_note(self, ref: str, *, source: str | None = None) -> str:
+        """The rel path of a NOTE argument: a vault path with or without ``.md``, else a name
+        resolved the Obsidian way. Several notes with the same name at the same (shortest)
+        path length raise AmbiguousNote listing them; a shorter path wins otherwise."""
+        ref = ref.strip()
+        if not ref:
+            raise NoteNotFound("empty note name")
+        rel = ref if ref.endswith(".md") else ref + ".md"
+        norm = self._normalise(rel)
+        if self.abspath(norm).is_file():
+            return norm
+        found = links.candidates(ref, source, self.iter_notes())
+        if not found:
+            raise NoteNotFound(f"no note {ref!r} in the vault {self.root}")
+        # Twins differing only in case are one name to Obsidian; resolve() picks among them.
+        if len({n.lower() for n in found}) > 1:
+            names = ", ".join(found)
+            raise AmbiguousNote(f"{ref!r} matches several notes: {names}; give the path")
+        resolved = links.resolve(ref, source, found)
+        assert resolved is not None
+        return resolved
