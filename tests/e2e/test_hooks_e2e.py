@@ -1,0 +1,201 @@
+"""vaultmem's hooks driven by the real Claude Code: installed into settings.json by
+``vaultmem install-hooks`` and shipped as this repository's plugin. The API is the stand-in; the
+vault, HOME and project are temp folders."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from .conftest import REPO_ROOT, Claude, Run
+from .standin import Text, ToolUse
+
+pytestmark = pytest.mark.e2e
+
+PROJECT = "e2e"
+PROMPT = "Add a login module <private>secret-xyz</private> and run the tests"
+SECRET = "secret-xyz"
+DECISION = "use RS256 because keys rotate."
+COMMAND = "python3 login.py"
+# Claude Code's default SessionEnd budget. Pinned, because a settings.json hook's own `timeout`
+# raises the budget, and plugin users do not get that: the hook must fit in the default.
+SESSION_END_BUDGET_MS = "1500"
+
+
+@dataclass(frozen=True)
+class VaultSandbox:
+    """Claude Code in a sandbox plus the vault its vaultmem hooks write to."""
+
+    claude: Claude
+    vault: Path
+
+    @property
+    def project_dir(self) -> Path:
+        """<vault>/claude/projects/e2e."""
+        return self.vault / "claude" / "projects" / PROJECT
+
+    def session_notes(self) -> list[Path]:
+        """The project's session notes (archive excluded)."""
+        return sorted((self.project_dir / "sessions").glob("*.md"))
+
+    def note_for(self, session_id: str) -> Path:
+        """The one session note whose frontmatter lists ``session_id``."""
+        found = [p for p in self.session_notes() if session_id in _meta(p).get("session_ids", [])]
+        assert len(found) == 1, f"notes for {session_id}: {found}\n{self.listing()}"
+        return found[0]
+
+    def listing(self) -> str:
+        """Every file of the vault, for failure messages."""
+        return "\n".join(str(p.relative_to(self.vault)) for p in sorted(self.vault.rglob("*")))
+
+    def install_hooks(self) -> None:
+        """``vaultmem install-hooks --scope user`` into the sandbox HOME; checks it worked."""
+        proc = self.claude.vaultmem("install-hooks", "--scope", "user")
+        assert proc.returncode == 0, proc.stderr
+        hooks = self.claude.settings()["hooks"]
+        for event in ("SessionStart", "Stop", "PreCompact", "SessionEnd"):
+            commands = [h["command"] for group in hooks[event] for h in group["hooks"]]
+            assert any("vaultmem" in c and " hook " in c for c in commands), (event, commands)
+
+    def login_session(self, prompt: str = PROMPT, *, extra_text: str = "") -> Run:
+        """A session that writes login.py, runs it with Bash, and ends with a decision."""
+        project = self.claude.project
+        self.claude.standin.enqueue(
+            [Text("I'll add the module."),
+             ToolUse("Write", {"file_path": str(project / "login.py"),
+                               "content": "open('ran.txt', 'w').write('login ok')\n"})],
+            [ToolUse("Bash", {"command": COMMAND, "description": "Run the tests"})],
+            [Text(f"Done. Decision: {DECISION}{extra_text}")],
+        )
+        run = self.claude.prompt(prompt)
+        assert (project / "ran.txt").read_text() == "login ok", "the Bash tool did not run"
+        return run
+
+
+def _meta(path: Path) -> dict[str, Any]:
+    match = re.match(r"---\n(.*?)\n---\n", path.read_text(encoding="utf-8"), re.DOTALL)
+    assert match, f"{path} has no frontmatter"
+    meta = yaml.safe_load(match.group(1))
+    assert isinstance(meta, dict)
+    return meta
+
+
+def _files_containing(root: Path, needle: str) -> list[Path]:
+    return [p for p in root.rglob("*")
+            if p.is_file() and needle.encode() in p.read_bytes()]
+
+
+def _keep_only(settings: dict[str, Any], events: Iterable[str]) -> dict[str, Any]:
+    keep = set(events)
+    return dict(settings, hooks={k: v for k, v in settings["hooks"].items() if k in keep})
+
+
+def _eventually(check: Any, what: str, *, attempts: int = 100) -> None:
+    # For work a hook may hand to a detached process: bounded, about 10 s at most.
+    for _ in range(attempts):
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"never happened: {what}")
+
+
+@pytest.fixture
+def sandbox(claude: Claude, tmp_path: Path) -> VaultSandbox:
+    """Claude Code with VAULTMEM_VAULT and VAULTMEM_PROJECT set for every hook it runs."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    claude.env.update({"VAULTMEM_VAULT": str(vault), "VAULTMEM_PROJECT": PROJECT})
+    return VaultSandbox(claude, vault)
+
+
+def test_installed_hooks_record_the_session_without_private_text(sandbox: VaultSandbox) -> None:
+    sandbox.install_hooks()
+
+    run = sandbox.login_session()
+
+    note = sandbox.note_for(run.session_id)
+    text = note.read_text(encoding="utf-8")
+    assert "Add a login module" in text and "and run the tests" in text
+    assert "login.py" in text
+    assert COMMAND in text
+    assert DECISION in text
+    assert _meta(note)["type"] == "session" and _meta(note)["project"] == PROJECT
+    assert _files_containing(sandbox.vault, SECRET) == []
+    assert "Hook cancelled" not in run.proc.stderr
+
+
+def test_plugin_from_this_repository_fires_the_hooks(sandbox: VaultSandbox) -> None:
+    spec = sandbox.claude.install_plugin(REPO_ROOT)
+    assert spec.startswith("vaultmem@")
+    assert "hooks" not in sandbox.claude.settings()  # only the plugin can have written the note
+
+    run = sandbox.login_session()
+
+    text = sandbox.note_for(run.session_id).read_text(encoding="utf-8")
+    assert "Add a login module" in text and COMMAND in text and DECISION in text
+    assert _files_containing(sandbox.vault, SECRET) == []
+    assert "Hook cancelled" not in run.proc.stderr
+
+
+def test_next_session_starts_with_the_previous_sessions_memory(sandbox: VaultSandbox) -> None:
+    sandbox.install_hooks()
+    first = sandbox.login_session()
+    sandbox.claude.standin.enqueue([Text("Noted.")])
+
+    second = sandbox.claude.prompt("What did we decide about tokens?")
+
+    assert second.session_id != first.session_id
+    injected = second.turns[0].text()
+    assert DECISION in injected
+    assert SECRET not in "\n".join(r.text() for r in second.requests)
+    assert sandbox.note_for(second.session_id) != sandbox.note_for(first.session_id)
+
+
+def test_session_end_compacts_an_over_threshold_note_within_the_budget(
+    sandbox: VaultSandbox,
+) -> None:
+    config = Path(sandbox.claude.env["XDG_CONFIG_HOME"]) / "vaultmem" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("line_threshold = 20\n")
+    sandbox.install_hooks()
+    sandbox.claude.env["CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"] = SESSION_END_BUDGET_MS
+
+    run = sandbox.login_session()
+
+    assert "Hook cancelled" not in run.proc.stderr
+    note = sandbox.note_for(run.session_id)
+    archive = sandbox.project_dir / "archive" / "sessions" / note.name
+    _eventually(lambda: archive.exists() and _meta(note).get("status") == "archived",
+                f"{note.name} archived\n{sandbox.listing()}")
+    assert _meta(archive)["status"] == "archived"
+    assert DECISION in archive.read_text(encoding="utf-8")
+    entities = sorted((sandbox.project_dir / "entities").glob("*.md"))
+    assert any(DECISION in p.read_text(encoding="utf-8") for p in entities), entities
+    assert _files_containing(sandbox.vault, SECRET) == []
+
+
+def test_compact_fires_pre_compact_which_ingests_the_transcript(sandbox: VaultSandbox) -> None:
+    sandbox.install_hooks()
+    installed = sandbox.claude.settings()
+    # Only SessionStart and PreCompact: nothing else may ingest the first session's turns.
+    sandbox.claude.write_settings(_keep_only(installed, ["SessionStart", "PreCompact"]))
+    first = sandbox.login_session()
+    note = sandbox.note_for(first.session_id)
+    assert DECISION not in note.read_text(encoding="utf-8")
+    # And for /compact only PreCompact, so a change can come from nowhere else.
+    sandbox.claude.write_settings(_keep_only(installed, ["PreCompact"]))
+
+    compacted = sandbox.claude.compact(first.session_id)
+
+    assert [r.kind for r in compacted.requests if r.kind != "unknown"] == ["compact"]
+    text = note.read_text(encoding="utf-8")
+    assert DECISION in text and COMMAND in text and "login.py" in text
+    assert "Add a login module" in text
+    assert _files_containing(sandbox.vault, SECRET) == []
