@@ -237,7 +237,8 @@ class Vault:
                 raise _failed(rel, err, "create the lock folder " + str(path.parent)) from None
             lock = self._locks.setdefault(path, filelock.FileLock(path))
         try:
-            lock.acquire(timeout=timeout)
+            # filelock polls; its 50 ms default makes a queue of writers crawl.
+            lock.acquire(timeout=timeout, poll_interval=0.01)
         except filelock.Timeout:
             raise LockTimeout(
                 f"another process holds this note's lock ({path}) for more than {timeout:g}s",
