@@ -104,8 +104,13 @@ class Claude:
             "#!/bin/sh\nexec " + " ".join(_sh_quote(a) for a in vaultmem_command()) + ' "$@"\n'
         )
         (shim / "vaultmem").chmod(0o755)
-        path = os.pathsep.join([str(shim), str(Path(sys.executable).parent),
-                                os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin")])
+        path = os.pathsep.join(
+            [
+                str(shim),
+                str(Path(sys.executable).parent),
+                os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            ]
+        )
         self.env = {
             "PATH": path,
             "HOME": str(self.home),
@@ -124,8 +129,10 @@ class Claude:
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             # `python -m vaultmem` from any folder, when the checkout is not pip-installed.
             "PYTHONPATH": str(REPO_ROOT),
-            "GIT_AUTHOR_NAME": "e2e", "GIT_AUTHOR_EMAIL": "e2e@example.invalid",
-            "GIT_COMMITTER_NAME": "e2e", "GIT_COMMITTER_EMAIL": "e2e@example.invalid",
+            "GIT_AUTHOR_NAME": "e2e",
+            "GIT_AUTHOR_EMAIL": "e2e@example.invalid",
+            "GIT_COMMITTER_NAME": "e2e",
+            "GIT_COMMITTER_EMAIL": "e2e@example.invalid",
         }
         return self
 
@@ -142,9 +149,14 @@ class Claude:
         argv = [*(command if command is not None else [str(self.bin)]), *args]
         # Own process group: a timeout kills Claude and the hooks it started, nothing else.
         proc = subprocess.Popen(
-            argv, cwd=cwd or self.project, env=self.env, text=True, start_new_session=True,
+            argv,
+            cwd=cwd or self.project,
+            env=self.env,
+            text=True,
+            start_new_session=True,
             stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
         try:
             out, err = proc.communicate(input, timeout=timeout)
@@ -155,7 +167,11 @@ class Claude:
         return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
     def prompt(
-        self, text: str, *, resume: str | None = None, extra: Sequence[str] = (),
+        self,
+        text: str,
+        *,
+        resume: str | None = None,
+        extra: Sequence[str] = (),
         timeout: float = 120,
     ) -> Run:
         """``claude -p TEXT --output-format json`` (optionally ``--resume ID``); must succeed."""
@@ -165,7 +181,9 @@ class Claude:
         before = len(self.standin.requests)
         proc = self.run([*args, *extra], timeout=timeout)
         requests = tuple(self.standin.requests[before:])
-        assert proc.returncode == 0, f"claude failed ({proc.returncode})\n{proc.stdout}\n{proc.stderr}"
+        assert proc.returncode == 0, (
+            f"claude failed ({proc.returncode})\n{proc.stdout}\n{proc.stderr}"
+        )
         try:
             result = json.loads(proc.stdout)
         except ValueError:
@@ -198,8 +216,10 @@ class Claude:
         manifest = json.loads((marketplace_dir / ".claude-plugin" / "marketplace.json").read_text())
         market = manifest["name"]
         plugin = manifest["plugins"][0]["name"]
-        for args in (["plugin", "marketplace", "add", str(marketplace_dir)],
-                     ["plugin", "install", f"{plugin}@{market}"]):
+        for args in (
+            ["plugin", "marketplace", "add", str(marketplace_dir)],
+            ["plugin", "install", f"{plugin}@{market}"],
+        ):
             proc = self.run(args, timeout=120)
             assert proc.returncode == 0, f"claude {' '.join(args)}\n{proc.stdout}\n{proc.stderr}"
         return f"{plugin}@{market}"

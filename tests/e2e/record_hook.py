@@ -33,8 +33,16 @@ def main(argv: list[str]) -> int:
     with log.open("a") as out:
         out.write(json.dumps(entry) + "\n")
     if payload.get("hook_event_name") == "SessionStart":
-        print(json.dumps({"hookSpecificOutput": {
-            "hookEventName": "SessionStart", "additionalContext": f"Harness context {MARKER}"}}))
+        print(
+            json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "SessionStart",
+                        "additionalContext": f"Harness context {MARKER}",
+                    }
+                }
+            )
+        )
     if sleep:
         time.sleep(sleep)
         with log.open("a") as out:

@@ -211,8 +211,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _unknown(self, body: Any) -> None:
         self._record("unknown", body)
-        self._send_json(404, {"type": "error", "error": {"type": "not_found_error",
-                                                          "message": "not in the stand-in"}})
+        self._send_json(
+            404,
+            {
+                "type": "error",
+                "error": {"type": "not_found_error", "message": "not in the stand-in"},
+            },
+        )
 
     def _messages(self, body: Any) -> None:
         request = body if isinstance(body, dict) else {}
@@ -226,14 +231,26 @@ class _Handler(BaseHTTPRequestHandler):
         message_id = self.owner._new_id("msg")
         blocks = [_content(block, self.owner) for block in reply]
         stop_reason = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
-        usage = {"input_tokens": _estimate_tokens(request), "output_tokens": 10,
-                 "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        usage = {
+            "input_tokens": _estimate_tokens(request),
+            "output_tokens": 10,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+        }
         if not request.get("stream"):
-            self._send_json(200, {
-                "id": message_id, "type": "message", "role": "assistant", "model": model,
-                "content": blocks, "stop_reason": stop_reason, "stop_sequence": None,
-                "usage": usage,
-            })
+            self._send_json(
+                200,
+                {
+                    "id": message_id,
+                    "type": "message",
+                    "role": "assistant",
+                    "model": model,
+                    "content": blocks,
+                    "stop_reason": stop_reason,
+                    "stop_sequence": None,
+                    "usage": usage,
+                },
+            )
             return
         events = list(_stream_events(message_id, model, blocks, stop_reason, usage))
         payload = "".join(
@@ -259,40 +276,92 @@ def _kind(request: Mapping[str, Any]) -> str:
 def _content(block: Block, owner: StandIn) -> dict[str, Any]:
     if isinstance(block, Text):
         return {"type": "text", "text": block.text}
-    return {"type": "tool_use", "id": owner._new_id("toolu"), "name": block.name,
-            "input": dict(block.input)}
+    return {
+        "type": "tool_use",
+        "id": owner._new_id("toolu"),
+        "name": block.name,
+        "input": dict(block.input),
+    }
 
 
 def _stream_events(
-    message_id: str, model: str, blocks: list[dict[str, Any]], stop_reason: str,
+    message_id: str,
+    model: str,
+    blocks: list[dict[str, Any]],
+    stop_reason: str,
     usage: Mapping[str, int],
 ) -> Iterable[tuple[str, dict[str, Any]]]:
     start_usage = dict(usage, output_tokens=1)
-    yield "message_start", {"type": "message_start", "message": {
-        "id": message_id, "type": "message", "role": "assistant", "model": model,
-        "content": [], "stop_reason": None, "stop_sequence": None, "usage": start_usage}}
+    yield (
+        "message_start",
+        {
+            "type": "message_start",
+            "message": {
+                "id": message_id,
+                "type": "message",
+                "role": "assistant",
+                "model": model,
+                "content": [],
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": start_usage,
+            },
+        },
+    )
     yield "ping", {"type": "ping"}
     for index, block in enumerate(blocks):
         if block["type"] == "text":
-            yield "content_block_start", {"type": "content_block_start", "index": index,
-                                          "content_block": {"type": "text", "text": ""}}
-            yield "content_block_delta", {"type": "content_block_delta", "index": index,
-                                          "delta": {"type": "text_delta", "text": block["text"]}}
+            yield (
+                "content_block_start",
+                {
+                    "type": "content_block_start",
+                    "index": index,
+                    "content_block": {"type": "text", "text": ""},
+                },
+            )
+            yield (
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "text_delta", "text": block["text"]},
+                },
+            )
         else:
-            yield "content_block_start", {"type": "content_block_start", "index": index,
-                                          "content_block": {"type": "tool_use", "id": block["id"],
-                                                            "name": block["name"], "input": {}}}
+            yield (
+                "content_block_start",
+                {
+                    "type": "content_block_start",
+                    "index": index,
+                    "content_block": {
+                        "type": "tool_use",
+                        "id": block["id"],
+                        "name": block["name"],
+                        "input": {},
+                    },
+                },
+            )
             # Split the JSON in two deltas, as the real API streams it in pieces.
             partial = json.dumps(block["input"])
             half = len(partial) // 2
             for piece in (partial[:half], partial[half:]):
-                yield "content_block_delta", {"type": "content_block_delta", "index": index,
-                                              "delta": {"type": "input_json_delta",
-                                                        "partial_json": piece}}
+                yield (
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": index,
+                        "delta": {"type": "input_json_delta", "partial_json": piece},
+                    },
+                )
         yield "content_block_stop", {"type": "content_block_stop", "index": index}
-    yield "message_delta", {"type": "message_delta",
-                            "delta": {"stop_reason": stop_reason, "stop_sequence": None},
-                            "usage": {"output_tokens": usage["output_tokens"]}}
+    yield (
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": stop_reason, "stop_sequence": None},
+            "usage": {"output_tokens": usage["output_tokens"]},
+        },
+    )
     yield "message_stop", {"type": "message_stop"}
 
 

@@ -50,8 +50,12 @@ def test_standin_streams_scripted_tool_use_then_text(standin: StandIn) -> None:
         [Text("Writing."), ToolUse("Write", {"file_path": "/p/a.py", "content": "x = 1\n"})],
         [Text("Done.")],
     )
-    turn = {"model": "m", "stream": True, "tools": [{"name": "Write"}],
-            "messages": [{"role": "user", "content": "go"}]}
+    turn = {
+        "model": "m",
+        "stream": True,
+        "tools": [{"name": "Write"}],
+        "messages": [{"role": "user", "content": "go"}],
+    }
 
     status, ctype, body = _post(standin.url + "/v1/messages", turn)
 
@@ -62,8 +66,11 @@ def test_standin_streams_scripted_tool_use_then_text(standin: StandIn) -> None:
     assert events[-2][1]["delta"]["stop_reason"] == "tool_use"
     starts = [data["content_block"] for name, data in events if name == "content_block_start"]
     assert [block["type"] for block in starts] == ["text", "tool_use"]
-    partial = "".join(data["delta"]["partial_json"] for name, data in events
-                      if name == "content_block_delta" and data["delta"]["type"] == "input_json_delta")
+    partial = "".join(
+        data["delta"]["partial_json"]
+        for name, data in events
+        if name == "content_block_delta" and data["delta"]["type"] == "input_json_delta"
+    )
     assert json.loads(partial) == {"file_path": "/p/a.py", "content": "x = 1\n"}
     assert standin.pending == 1
 
@@ -82,9 +89,21 @@ def test_standin_answers_side_compact_and_unknown_requests_without_using_the_scr
     standin: StandIn,
 ) -> None:
     standin.enqueue([Text("scripted")])
-    compact_turn = {"model": "m", "tools": [{"name": "Bash"}], "messages": [
-        {"role": "user", "content": [{"type": "text", "text":
-                                      "Summarise. Do NOT call any tools. Use a <summary> block."}]}]}
+    compact_turn = {
+        "model": "m",
+        "tools": [{"name": "Bash"}],
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "text",
+                        "text": "Summarise. Do NOT call any tools. Use a <summary> block.",
+                    }
+                ],
+            }
+        ],
+    }
 
     _, _, side = _post(standin.url + "/v1/messages", {"model": "haiku", "messages": []})
     _, _, compact = _post(standin.url + "/v1/messages", compact_turn)
@@ -109,8 +128,16 @@ def _hook(log: Path, *extra: str) -> str:
 
 def _record_settings(log: Path, *, session_end: tuple[str, ...] = ()) -> dict[str, Any]:
     hooks = {
-        event: [{"hooks": [{"type": "command",
-                            "command": _hook(log, *(session_end if event == "SessionEnd" else ()))}]}]
+        event: [
+            {
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": _hook(log, *(session_end if event == "SessionEnd" else ())),
+                    }
+                ]
+            }
+        ]
         for event in EVENTS
     }
     return {"hooks": hooks}
@@ -124,10 +151,21 @@ def _calls(log: Path) -> list[dict[str, Any]]:
 
 def _login_script(project: Path) -> list[list[Text | ToolUse]]:
     return [
-        [Text("I'll add it."), ToolUse("Write", {"file_path": str(project / "login.py"),
-                                                 "content": "print('login ok')\n"})],
-        [ToolUse("Bash", {"command": "python3 login.py > bash-ran.txt",
-                          "description": "Run the login module"})],
+        [
+            Text("I'll add it."),
+            ToolUse(
+                "Write", {"file_path": str(project / "login.py"), "content": "print('login ok')\n"}
+            ),
+        ],
+        [
+            ToolUse(
+                "Bash",
+                {
+                    "command": "python3 login.py > bash-ran.txt",
+                    "description": "Run the login module",
+                },
+            )
+        ],
         [Text("Done. Decision: use RS256 because keys rotate.")],
     ]
 
@@ -175,7 +213,12 @@ def test_pre_compact_fires_on_resume_compact(claude: Claude, tmp_path: Path) -> 
 
     calls = _calls(log)
     # Compaction starts the session again: a second SessionStart with source "compact".
-    assert [c["event"] for c in calls] == ["SessionStart", "PreCompact", "SessionStart", "SessionEnd"]
+    assert [c["event"] for c in calls] == [
+        "SessionStart",
+        "PreCompact",
+        "SessionStart",
+        "SessionEnd",
+    ]
     assert [calls[0]["payload"]["source"], calls[2]["payload"]["source"]] == ["resume", "compact"]
     assert {c["payload"]["session_id"] for c in calls} == {first.session_id}
     pre = calls[1]["payload"]
@@ -189,11 +232,20 @@ def _record_plugin(root: Path, log: Path) -> Path:
     (market / ".claude-plugin").mkdir(parents=True)
     (market / "hooks").mkdir()
     (market / "hooks" / "record_hook.py").write_text(RECORD_HOOK.read_text())
-    (market / ".claude-plugin" / "marketplace.json").write_text(json.dumps({
-        "name": "e2e-market", "owner": {"name": "e2e"},
-        "plugins": [{"name": "recorder", "source": "./", "description": "records hook calls"}]}))
-    (market / ".claude-plugin" / "plugin.json").write_text(json.dumps(
-        {"name": "recorder", "version": "0.1.0", "description": "records hook calls"}))
+    (market / ".claude-plugin" / "marketplace.json").write_text(
+        json.dumps(
+            {
+                "name": "e2e-market",
+                "owner": {"name": "e2e"},
+                "plugins": [
+                    {"name": "recorder", "source": "./", "description": "records hook calls"}
+                ],
+            }
+        )
+    )
+    (market / ".claude-plugin" / "plugin.json").write_text(
+        json.dumps({"name": "recorder", "version": "0.1.0", "description": "records hook calls"})
+    )
     # Claude Code copies the plugin into ~/.claude/plugins/cache and sets CLAUDE_PLUGIN_ROOT.
     command = f'{shlex.quote(sys.executable)} "${{CLAUDE_PLUGIN_ROOT}}/hooks/record_hook.py" {log}'
     hooks = {event: [{"hooks": [{"type": "command", "command": command}]}] for event in EVENTS}

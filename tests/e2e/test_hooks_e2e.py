@@ -68,9 +68,16 @@ class VaultSandbox:
         """A session that writes login.py, runs it with Bash, and ends with a decision."""
         project = self.claude.project
         self.claude.standin.enqueue(
-            [Text("I'll add the module."),
-             ToolUse("Write", {"file_path": str(project / "login.py"),
-                               "content": "open('ran.txt', 'w').write('login ok')\n"})],
+            [
+                Text("I'll add the module."),
+                ToolUse(
+                    "Write",
+                    {
+                        "file_path": str(project / "login.py"),
+                        "content": "open('ran.txt', 'w').write('login ok')\n",
+                    },
+                ),
+            ],
             [ToolUse("Bash", {"command": COMMAND, "description": "Run the tests"})],
             [Text(f"Done. Decision: {DECISION}{extra_text}")],
         )
@@ -88,8 +95,7 @@ def _meta(path: Path) -> dict[str, Any]:
 
 
 def _files_containing(root: Path, needle: str) -> list[Path]:
-    return [p for p in root.rglob("*")
-            if p.is_file() and needle.encode() in p.read_bytes()]
+    return [p for p in root.rglob("*") if p.is_file() and needle.encode() in p.read_bytes()]
 
 
 def _keep_only(settings: dict[str, Any], events: Iterable[str]) -> dict[str, Any]:
@@ -172,8 +178,10 @@ def test_session_end_compacts_an_over_threshold_note_within_the_budget(
     assert "Hook cancelled" not in run.proc.stderr
     note = sandbox.note_for(run.session_id)
     archive = sandbox.project_dir / "archive" / "sessions" / note.name
-    _eventually(lambda: archive.exists() and _meta(note).get("status") == "archived",
-                f"{note.name} archived\n{sandbox.listing()}")
+    _eventually(
+        lambda: archive.exists() and _meta(note).get("status") == "archived",
+        f"{note.name} archived\n{sandbox.listing()}",
+    )
     assert _meta(archive)["status"] == "archived"
     assert DECISION in archive.read_text(encoding="utf-8")
     entities = sorted((sandbox.project_dir / "entities").glob("*.md"))
