@@ -1,0 +1,205 @@
+"""Commands of the session lifecycle and compaction: session start|log|decide|end, compact, status.
+
+Exit codes: 0 ok; 1 a VaultmemError (one line on stderr) or a compaction that failed; 2 usage.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import typer
+
+from . import app, echo_json, globals_of, read_text_arg, run
+
+if TYPE_CHECKING:
+    from ..memory import CompactReport, Memory
+
+session_app = typer.Typer(help="Start, write to and end the session note.", no_args_is_help=True)
+app.add_typer(session_app, name="session")
+
+PROGRESS_MIN_NOTES = 10
+# A list option: B008 wants the call outside the signature.
+_ENTITY_OPTION = typer.Option(None, "--entity", help="Entity it concerns (repeatable).")
+
+
+def _memory(ctx: typer.Context) -> Memory:
+    from ..memory import Memory
+
+    g = globals_of(ctx)
+    return run(lambda: Memory(g.config(), g.vault_obj()))
+
+
+@session_app.command("start")
+def session_start(
+    ctx: typer.Context,
+    topic: str | None = typer.Option(None, "--topic", help="Topic of the note's name."),
+    session_id: str | None = typer.Option(None, "--session-id", help="Claude session id."),
+    as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
+) -> None:
+    """Create (or resume) the session note and make it the project's current session."""
+    memory = _memory(ctx)
+    result = run(lambda: memory.start_session(session_id, topic=topic))
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        typer.echo(f"{result.note}: {'resumed' if result.resumed else 'created'}")
+
+
+@session_app.command("log")
+def session_log(
+    ctx: typer.Context,
+    text: str | None = typer.Argument(None, help="What happened, or - to read stdin."),
+    title: str | None = typer.Option(None, "--title", help="Entry title (else its first words)."),
+    session_id: str | None = typer.Option(None, "--session-id", help="Claude session id."),
+    as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
+) -> None:
+    """Append a `### HH:MM - Title` entry to the Work Log."""
+    memory = _memory(ctx)
+    body = read_text_arg(text)
+    result = run(lambda: memory.log(body, title=title, session_id=session_id))
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        typer.echo(f"{result.note}: {result.status}")
+
+
+@session_app.command("decide")
+def session_decide(
+    ctx: typer.Context,
+    text: str = typer.Argument(..., help="The decision."),
+    why: str | None = typer.Option(None, "--why", help="The reason."),
+    entity: list[str] | None = _ENTITY_OPTION,
+    session_id: str | None = typer.Option(None, "--session-id", help="Claude session id."),
+    as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
+) -> None:
+    """Record a decision under Decisions Made (and its entities under Related Entities)."""
+    memory = _memory(ctx)
+    result = run(lambda: memory.decide(text, why=why, entities=entity or (), session_id=session_id))
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        typer.echo(f"{result.note}: {result.status}")
+
+
+@session_app.command("end")
+def session_end(
+    ctx: typer.Context,
+    reason: str = typer.Option(
+        "manual", "--reason", help="normal, compaction, clear, logout, manual, other..."
+    ),
+    no_compact: bool = typer.Option(False, "--no-compact", help="Do not compact, even if due."),
+    session_id: str | None = typer.Option(None, "--session-id", help="Claude session id."),
+    as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
+) -> None:
+    """Close the session note; compact it when the threshold is reached."""
+    memory = _memory(ctx)
+    result = run(
+        lambda: memory.end_session(reason=reason, compact=not no_compact, session_id=session_id)
+    )
+    if as_json:
+        echo_json(result.to_dict())
+        return
+    typer.echo(f"{result.note}: ended; {result.verdict}")
+    if result.report:
+        _render_report(result.report)
+
+
+def _render_report(report: CompactReport) -> None:
+    if report.status == "dry-run":
+        typer.echo(f"{report.note}: dry run ({report.verdict})")
+        for diff in report.diffs:
+            typer.echo(diff, nl=False)
+        return
+    typer.echo(f"{report.note}: {report.status} ({report.verdict})")
+    if report.status not in ("compacted", "failed"):
+        return
+    counts = ", ".join(f"{n} {kind}" for kind, n in report.counts.items())
+    extractor = report.extractor
+    if report.fallback_reason:
+        extractor += f" (fallback: {report.fallback_reason})"
+    typer.echo(f"  items: {counts or 'none'}; extractor: {extractor}")
+    typer.echo(f"  entities updated: {', '.join(report.entities_updated) or 'none'}")
+    typer.echo(f"  entities created: {', '.join(report.entities_created) or 'none'}")
+    moved = " (original removed)" if report.removed else ""
+    typer.echo(f"  archive: {report.archive or 'none'}{moved}; {report.duration_ms:.1f} ms")
+    for warning in report.warnings:
+        typer.echo(f"  warning: {warning}")
+
+
+def _compact_all(
+    memory: Memory, rels: Sequence[str], *, dry_run: bool, force: bool, move: bool,
+    extractor: str | None,
+) -> list[CompactReport]:
+    def one(rel: str) -> CompactReport:
+        return run(lambda: memory.compact_note(
+            rel, dry_run=dry_run, force=force, move=move, extractor=extractor
+        ))
+
+    if len(rels) < PROGRESS_MIN_NOTES:
+        return [one(rel) for rel in rels]
+    from rich.console import Console
+    from rich.progress import Progress
+
+    reports: list[CompactReport] = []
+    with Progress(console=Console(file=sys.stderr), transient=True) as progress:
+        task = progress.add_task("compacting", total=len(rels))
+        for rel in rels:
+            reports.append(one(rel))
+            progress.advance(task)
+    return reports
+
+
+@app.command()
+def compact(
+    ctx: typer.Context,
+    note: str | None = typer.Argument(None, help="Session note (path or name)."),
+    session_id: str | None = typer.Option(None, "--session", help="The note of this session id."),
+    all_projects: bool = typer.Option(False, "--all", help="Session notes of every project."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the diffs, write nothing."),
+    force: bool = typer.Option(False, "--force", help="Compact even below the threshold."),
+    move: bool = typer.Option(False, "--move", help="Remove the original once archived."),
+    extractor: str | None = typer.Option(
+        None, "--extractor", help="deterministic or llm (else the config's)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Reports as JSON."),
+) -> None:
+    """Compact session notes into entity notes and archive them (default: the project's notes)."""
+    if extractor not in (None, "deterministic", "llm"):
+        raise typer.BadParameter("deterministic or llm", param_hint="--extractor")
+    memory = _memory(ctx)
+    rels = run(lambda: memory.compact_targets(note, session_id=session_id,
+                                              all_projects=all_projects))
+    reports = _compact_all(memory, rels, dry_run=dry_run, force=force, move=move,
+                           extractor=extractor)
+    if as_json:
+        echo_json([r.to_dict() for r in reports])
+    else:
+        for report in reports:
+            _render_report(report)
+        if not reports:
+            typer.echo("no session notes to compact")
+    failed = [r for r in reports if r.status == "failed"]
+    if failed:
+        for r in failed:
+            typer.echo(f"error: {r.note}: {r.error}", err=True)
+        raise typer.Exit(1)
+
+
+@app.command()
+def status(
+    ctx: typer.Context,
+    as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
+) -> None:
+    """Session notes of the project with lines, age, status and threshold verdict."""
+    memory = _memory(ctx)
+    rows = run(memory.status)
+    if as_json:
+        echo_json([row.to_dict() for row in rows])
+        return
+    if not rows:
+        typer.echo(f"no session notes in project {memory.config.project}")
+    for row in rows:
+        typer.echo(f"{row.note}  {row.verdict}")
+
