@@ -129,4 +129,5 @@ def main(argv: list[str] | None = None) -> None:
 def _load_commands() -> None:
     # Each area module registers its commands on `app` when imported.
     from . import notes  # noqa: F401
+    from . import sessions  # noqa: F401
 
