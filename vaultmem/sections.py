@@ -126,7 +126,8 @@ def _is_tight(tokens: list[Token], open_index: int) -> bool:
     # markdown-it hides the paragraphs of a tight list's items; a loose list shows them.
     depth = 0
     item_level = tokens[open_index].level + 2
-    for token in tokens[open_index:]:
+    for index in range(open_index, len(tokens)):  # no slice: a copy per list would be quadratic
+        token = tokens[index]
         depth += token.nesting
         if token.type == "paragraph_open" and token.level == item_level and not token.hidden:
             return False
