@@ -1,0 +1,265 @@
+"""compaction.py: the threshold, the deterministic extractor and the plan (pure)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from vaultmem import compaction, names, patch
+from vaultmem.config import Config
+from vaultmem.extraction import Extraction, Item
+from vaultmem.layout import Layout
+
+CONFIG = Config(vault=Path("/nonexistent"), project="demo")
+TODAY = date(2026, 11, 22)
+REL = "claude/projects/demo/sessions/2026-11-20-auth.md"
+LAYOUT = Layout("claude")
+
+NOTE = """\
+---
+type: session
+project: demo
+created: 2026-11-20
+status: active
+continues: "[[Frontmatter Entity]]"
+---
+# Auth work
+
+## Context
+
+Working on [[Auth]] with [[claude/projects/demo/entities/Database|the db]]; see [[2026-11-19-prev]].
+A picture ![[Diagram]] and `[[InCode]]` are not entities.
+
+## Work Log
+
+### 10:30 - Fixed bug in token refresh
+
+Started looking. The Root Cause was a stale [[Cache]] entry. More text.
+
+### 10:45 - Plain work
+
+Edited `x.py`; see [[../../etc/passwd]] for nothing.
+
+### 11:00 - Quiet <private>resolved the password hunter2</private>
+
+Nothing to see.
+
+### 11:10 - WORKAROUND for flaky CI
+
+- Pinned the runner image.
+
+## Decisions Made
+
+- Use JWT for sessions — why: stateless ([[Auth]], [[Redis]])
+- Keep <private>secret sauce</private> the cache small
+  across restarts
+- Plain decision ^old-block
+
+## Open Questions
+
+## Next Steps
+
+## Related Entities
+
+- [[Auth]]
+- [[Lonely]]
+"""
+
+
+@pytest.mark.parametrize(
+    ("lines", "age", "due", "text", "reason"),
+    [
+        (600, 1, True, "due: 600 lines", "Compaction threshold exceeded (600 lines)"),
+        (300, 4, True, "due: 4 days old", "Compaction threshold exceeded (4 days old)"),
+        (600, 4, True, "due: 600 lines, 4 days old",
+         "Compaction threshold exceeded (600 lines, 4 days old)"),
+        (200, 1, False, "below threshold (200 lines, 1 day old)", ""),
+        (499, 0, False, "below threshold (499 lines, 0 days old)", ""),
+        (500, 0, True, "due: 500 lines", "Compaction threshold exceeded (500 lines)"),
+        (10, 2, False, "below threshold (10 lines, 2 days old)", ""),
+        (10, 3, True, "due: 3 days old", "Compaction threshold exceeded (3 days old)"),
+    ],
+)
+def test_verdict(lines: int, age: int, due: bool, text: str, reason: str) -> None:
+    v = compaction.verdict(lines, TODAY - timedelta(days=age), TODAY, CONFIG)
+    assert (v.due, v.text, v.reason, v.lines, v.age_days) == (due, text, reason, lines, age)
+
+
+def test_verdict_thresholds_are_configurable() -> None:
+    config = Config(vault=Path("/x"), project="p", line_threshold=50, age_threshold_days=1)
+    assert compaction.verdict(50, TODAY, TODAY, config).due
+    assert compaction.verdict(10, TODAY - timedelta(days=1), TODAY, config).due
+    assert not compaction.verdict(49, TODAY, TODAY, config).due
+
+
+def test_created_date_fallbacks() -> None:
+    assert compaction.created_date({"created": date(2026, 1, 2)}, REL, TODAY) == date(2026, 1, 2)
+    assert compaction.created_date({"created": "2026-01-03"}, REL, TODAY) == date(2026, 1, 3)
+    assert compaction.created_date({}, REL, TODAY) == date(2026, 11, 20)
+    assert compaction.created_date({}, "x/notes/free.md", TODAY) == TODAY
+
+
+def _extract() -> tuple[Extraction, tuple[str, ...]]:
+    return compaction.extract_report(NOTE, REL, CONFIG)
+
+
+def test_decisions() -> None:
+    ex, _ = _extract()
+    decisions = [i for i in ex.items if i.kind == "decision"]
+    assert [d.text for d in decisions] == [
+        "Use JWT for sessions — why: stateless",
+        "Keep the cache small across restarts",
+        "Plain decision",
+    ]
+    assert decisions[0].entities == ("Auth", "Redis")
+    # No link in the item: two entities under Related Entities -> the fallback entity.
+    assert decisions[1].entities == ("Inbox",)
+    assert NOTE.split("\n")[decisions[0].line] == "- Use JWT for sessions — why: stateless ([[Auth]], [[Redis]])"
+
+
+def test_gotchas_one_per_matching_entry() -> None:
+    ex, _ = _extract()
+    gotchas = [i for i in ex.items if i.kind == "gotcha"]
+    assert [g.text for g in gotchas] == [
+        "Fixed bug in token refresh: The Root Cause was a stale [[Cache]] entry.",
+        "WORKAROUND for flaky CI: Pinned the runner image.",
+    ]
+    assert gotchas[0].entities == ("Cache",)
+    assert gotchas[1].entities == ("Inbox",)
+
+
+def test_references_one_per_entity_outside_items() -> None:
+    ex, _ = _extract()
+    refs = {i.entities[0]: i for i in ex.items if i.kind == "reference"}
+    assert set(refs) == {"Auth", "Database", "Lonely"}
+    assert refs["Auth"].text.startswith("Working on [[Auth]] with")
+    assert refs["Database"].line == refs["Auth"].line
+    # Only ever linked bare, and no item goes to it: a plain reference.
+    assert refs["Lonely"].text == "Linked from the session"
+    # Session names, embeds, code, frontmatter and plain paths are not entities.
+    every = {e for i in ex.items for e in i.entities}
+    assert not every & {"2026-11-19-prev", "Diagram", "InCode", "Frontmatter Entity", "passwd"}
+
+
+def test_private_text_never_extracted() -> None:
+    ex, _ = _extract()
+    blob = "\n".join(i.text for i in ex.items)
+    assert "secret" not in blob and "hunter2" not in blob and "password" not in blob
+    # "resolved" only inside <private> does not make the 11:00 entry a gotcha.
+    assert not any("Quiet" in i.text for i in ex.items)
+
+
+def test_private_link_is_not_a_reference() -> None:
+    text = NOTE.replace("Nothing to see.", "<private>see [[Hidden Entity]]</private>")
+    ex = compaction.extract(text, REL, CONFIG)
+    assert not any("Hidden Entity" in i.entities for i in ex.items)
+
+
+def test_unsafe_link_is_refused_with_a_warning() -> None:
+    text = NOTE.replace("- Plain decision ^old-block", "- Read [[../../x]] first")
+    ex, warnings = compaction.extract_report(text, REL, CONFIG)
+    item = next(i for i in ex.items if i.text.startswith("Read"))
+    assert item.text == "Read ../../x first"
+    assert item.entities == ("Inbox",)
+    assert any("../../x" in w for w in warnings)
+    assert any("etc/passwd" in w for w in warnings)
+
+
+def test_single_related_entity_is_the_fallback() -> None:
+    text = NOTE.replace("- [[Lonely]]\n", "")
+    ex = compaction.extract(text, REL, CONFIG)
+    assert next(i for i in ex.items if i.text == "Plain decision").entities == ("Auth",)
+
+
+def test_keywords_are_configurable() -> None:
+    config = Config(vault=Path("/x"), project="demo", gotcha_keywords=("plain work",))
+    ex = compaction.extract(NOTE, REL, config)
+    assert [i.text.split(":")[0] for i in ex.items if i.kind == "gotcha"] == ["Plain work"]
+
+
+def test_assign_targets_guards_llm_items() -> None:
+    raw = Extraction(
+        (Item("pattern", "Use [[../../y]] wisely", ("../../y", "Good"), -1),
+         Item("decision", "No entity", (), -1)),
+        "llm",
+    )
+    out, warnings = compaction.assign_targets(raw, NOTE, REL, CONFIG)
+    assert out.items[0].entities == ("Good",)
+    assert out.items[0].text == "Use ../../y wisely"
+    assert out.items[1].entities == ("Inbox",)
+    assert len(warnings) == 2
+
+
+def test_canonical_undoes_a_failed_run() -> None:
+    failed = patch.apply_all(NOTE, compaction.failed_edits("boom")).text
+    assert failed != NOTE
+    assert compaction.canonical(failed) == NOTE
+    with_archive_error = patch.apply_all(
+        NOTE, [patch.SetProperty("archive_error", "Verification failed")]
+    ).text
+    assert compaction.canonical(with_archive_error) == NOTE
+
+
+def test_entity_targets_project_then_global_then_new() -> None:
+    known = [
+        "claude/projects/demo/entities/auth.md",
+        "claude/global/entities/Redis.md",
+        "claude/global/entities/Auth.md",
+        "claude/projects/other/entities/Cache.md",
+    ]
+    got = compaction.entity_targets(["Auth", "Redis", "Cache"], "demo", LAYOUT, known)
+    assert got == {
+        "Auth": "claude/projects/demo/entities/auth.md",
+        "Redis": "claude/global/entities/Redis.md",
+        "Cache": "claude/projects/demo/entities/Cache.md",
+    }
+
+
+def _plan(texts: dict[str, str]) -> compaction.Plan:
+    ex = compaction.extract(NOTE, REL, CONFIG)
+    names_ = {n for i in ex.items for n in i.entities}
+    targets = compaction.entity_targets(names_, "demo", LAYOUT, texts)
+    return compaction.plan(ex, REL, targets, texts, layout=LAYOUT, today=TODAY)
+
+
+def test_plan_lines_and_block_ids() -> None:
+    plan = _plan({})
+    assert plan.archive_rel == "claude/projects/demo/archive/sessions/2026-11-20-auth.md"
+    assert [e.name for e in plan.entities] == ["Auth", "Redis", "Inbox", "Cache", "Database",
+                                               "Lonely"]
+    auth = plan.entities[0]
+    assert auth.create and auth.create_text is not None
+    block = names.block_id("2026-11-20-auth.md", "decision",
+                           "use jwt for sessions — why: stateless")
+    line = ("- Use JWT for sessions — why: stateless "
+            "([[claude/projects/demo/archive/sessions/2026-11-20-auth|2026-11-20-auth]]) ^" + block)
+    assert auth.lines[0].line == line
+    assert line in auth.create_text
+    assert "## Key Decisions\n\n" + line + "\n" in auth.create_text
+    assert plan.counts == {"decision": 3, "gotcha": 2, "reference": 3, "pattern": 0}
+
+
+def test_plan_skips_lines_already_applied() -> None:
+    first = _plan({})
+    texts = {e.rel: e.create_text or "" for e in first.entities}
+    again = _plan(texts)
+    assert all(not e.create and not e.lines and not e.edits for e in again.entities)
+    assert sum(e.skipped for e in again.entities) == sum(len(e.lines) for e in first.entities)
+
+
+def test_backlink_once() -> None:
+    archive = "claude/projects/demo/archive/sessions/2026-11-20-auth.md"
+    entity = compaction.new_entity_text("Auth", "demo", TODAY, archive)
+    edits = compaction.backlink_edits(entity, archive, TODAY)
+    linked = patch.apply_all(entity, edits).text
+    assert ("## References\n\n- [[claude/projects/demo/archive/sessions/2026-11-20-auth|"
+            "2026-11-20-auth]] - Archived session (compacted)\n") in linked
+    assert compaction.backlink_edits(linked, archive, TODAY) == ()
+
+
+def test_session_project_refuses_other_paths() -> None:
+    assert compaction.session_project(REL) == "demo"
+    with pytest.raises(Exception, match="not a session note"):
+        compaction.session_project("notes/x.md")
