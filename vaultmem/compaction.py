@@ -122,8 +122,12 @@ def blank_private(text: str) -> str:
 def canonical(text: str) -> str:
     """The note as compaction sees it: a previous run's ``error``/``archive_error`` dropped and
     ``compaction_failed`` back to ``active``, so a failed run and its re-run archive the same bytes."""
-    out = frontmatter.delete_key(frontmatter.delete_key(text, "error"), "archive_error")
-    if frontmatter.parse(out).get("status") == "compaction_failed":
+    meta = frontmatter.parse(text)
+    out = text
+    for key in ("error", "archive_error"):
+        if key in meta:
+            out = frontmatter.delete_key(out, key)
+    if meta.get("status") == "compaction_failed":
         out = frontmatter.set_key(out, "status", "active")
     return out
 
@@ -275,6 +279,7 @@ def extract_report(
     split = frontmatter.split(text)
     text_lines = text.split("\n")
     all_links = _entity_links(text, split.body_start)
+    heads = sections.headings(text)
     warnings = [
         f"{session_rel}:{lk.line + 1}: {lk.error}; kept as plain text"
         for lk in all_links
@@ -288,7 +293,6 @@ def extract_report(
     def clean(raw: str) -> str:
         return one_line(neutralise(raw)[0])
 
-    heads = sections.headings(text)
     items: list[Item] = []
     claimed: list[tuple[int, int]] = []  # line ranges whose links belong to an item already
     for head in heads:
@@ -334,7 +338,8 @@ def extract_report(
             references[key] = Item("reference", "Linked from the session", (lk.name,), bare[key])
     items.extend(sorted(references.values(), key=lambda item: item.line))
     extraction = Extraction(tuple(items), "deterministic")
-    assigned, more = assign_targets(extraction, note_text, session_rel, config)
+    related = _related(heads, safe)
+    assigned, more = _assign(extraction, related, session_rel, config)
     return assigned, tuple(warnings + more)
 
 
@@ -343,19 +348,21 @@ def extract(note_text: str, session_rel: str, config: Config) -> Extraction:
     return extract_report(note_text, session_rel, config)[0]
 
 
+def _related(heads: Sequence[sections.Heading], found: Sequence[_EntityLink]) -> tuple[str, ...]:
+    names_: list[str] = []
+    for head in heads:
+        if head.title == RELATED_HEADING and len(head.path) <= 2:
+            names_.extend(
+                lk.name for lk in found if lk.name and head.body_start <= lk.line < head.subtree_end
+            )
+    return _unique(names_)
+
+
 def related_entities(note_text: str) -> tuple[str, ...]:
     """The safe entity names linked under ``## Related Entities``."""
     text = blank_private(note_text)
-    split = frontmatter.split(text)
-    found: list[str] = []
-    for head in sections.headings(text):
-        if head.title == RELATED_HEADING and len(head.path) <= 2:
-            found.extend(
-                lk.name
-                for lk in _entity_links(text, split.body_start)
-                if lk.name and head.body_start <= lk.line < head.subtree_end
-            )
-    return _unique(found)
+    found = _entity_links(text, frontmatter.split(text).body_start)
+    return _related(sections.headings(text), found)
 
 
 def assign_targets(
@@ -364,7 +371,12 @@ def assign_targets(
     """Every item given its entities (DESIGN §5 step 2): the ones it links; else the single
     entity under ``## Related Entities``; else ``config.default_entity``. Names are checked,
     refused links in the text are neutralised (this also guards LLM output)."""
-    related = related_entities(note_text)
+    return _assign(extraction, related_entities(note_text), session_rel, config)
+
+
+def _assign(
+    extraction: Extraction, related: tuple[str, ...], session_rel: str, config: Config
+) -> tuple[Extraction, list[str]]:
     fallback = (related[0],) if len(related) == 1 else (config.default_entity,)
     warnings: list[str] = []
     items: list[Item] = []
@@ -375,7 +387,7 @@ def assign_targets(
                 kept.append(links.safe_entity_name(name))
             except UnsafePath as err:
                 warnings.append(f"{session_rel}: {err.message}; item sent to another entity")
-        text, problems = neutralise(item.text)
+        text, problems = neutralise(item.text) if "[[" in item.text else (item.text, [])
         if item.line < 0:  # the deterministic extractor reported these already
             warnings.extend(f"{session_rel}: {p}" for p in problems)
         text = one_line(text)
@@ -537,14 +549,15 @@ def plan(
         for heading in dict.fromkeys(x.heading for x in lines):
             content = "\n".join(x.line for x in lines if x.heading == heading)
             edits.append(patch.SectionPatch((heading,), "append", content, create=True))
-        if edits:
-            edits.append(patch.SetProperty("updated", today))
         create = rel not in texts
         create_text = None
         if create:
             stem = posixpath.basename(rel)[:-3]
+            # The template's dates are today's already.
             base = new_entity_text(stem, project, today, archive)
             create_text = patch.apply_all(base, edits, file=rel).text
+        elif edits:
+            edits.append(patch.SetProperty("updated", today))
         steps.append(EntityPlan(names_of[rel], rel, create, lines, skipped[rel], tuple(edits),
                                 create_text, backlink_line(archive)))
     counts = {kind: extraction.count(kind) for kind in KINDS}
@@ -552,14 +565,12 @@ def plan(
 
 
 def backlink_edits(entity_text: str, archive: str, today: date) -> tuple[patch.Edit, ...]:
-    """The step 5 edits for one entity: nothing when the backlink is there already."""
+    """The step 5 edits for one entity: nothing when the backlink is there already.
+    (``updated`` was set with the entity's lines in step 3.)"""
     line = backlink_line(archive)
     if has_line(entity_text, line):
         return ()
-    return (
-        patch.SectionPatch((REFERENCES_HEADING,), "append", line, create=True),
-        patch.SetProperty("updated", today),
-    )
+    return (patch.SectionPatch((REFERENCES_HEADING,), "append", line, create=True),)
 
 
 def archive_text(canonical_text: str, reason: str, today: date) -> str:

@@ -695,7 +695,7 @@ class _Compaction:
             return self.report("already archived")
         canon = compaction.canonical(note.text)
         project = compaction.session_project(self.rel)
-        created = compaction.created_date(frontmatter.parse(canon), self.rel, self.today)
+        created = compaction.created_date(meta, self.rel, self.today)
         verdict = compaction.verdict(len(canon.splitlines()), created, self.today, self.m.config)
         self.verdict_text = verdict.text
         if not verdict.due and not self.force:
@@ -778,9 +778,8 @@ class _Compaction:
         known_set = set(known)
         for rel in dict.fromkeys(targets.values()):
             if rel in known_set:
-                note = self.vault.read(rel)
-                note.frontmatter()  # invalid YAML fails here, naming the entity
-                loaded[rel] = note
+                # Invalid YAML fails at its patch (vault.update), naming the entity.
+                loaded[rel] = self.vault.read(rel)
         plan = compaction.plan(
             extraction, self.rel, targets, {r: n.text for r, n in loaded.items()},
             layout=self.m.layout, today=self.today,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
@@ -76,24 +76,43 @@ def _yaml_value(value: Value) -> object:
 
 def render(kind: Kind, **values: Value) -> str:
     """The text of a new note of ``kind``; KeyError names a placeholder without a value."""
-    text = source(kind)
-    fields: list[tuple[str, str]] = []
-    head, body = "", text
-    if text.startswith("---\n"):
-        end = text.index("\n---\n", 3) + len("\n---\n")
-        head, body = text[:end], text[end:]
-        lines = head.split("\n")
-        for i, line in enumerate(lines):
-            m = _YAML_PLACEHOLDER.match(line)
-            if m:
-                fields.append((m.group(1), m.group(2)))
-                # A neutral value set_key will replace in place (keeping the key order).
-                lines[i] = f"{m.group(1)}: null"
-        head = "\n".join(lines)
-    body_values = _Strict(kind, {k: v for k, v in values.items() if isinstance(v, str)})
-    out = head + body.format_map(body_values)
-    for key, name in fields:
+    _, body, fields = _parts(kind)
+    for _, name in fields:
         if name not in values:
             raise KeyError(f"template {kind!r} needs a value for {{{name}}}")
-        out = frontmatter.set_key(out, key, _yaml_value(values[name]))
-    return out
+    yaml_values = tuple((key, _frozen(values[name])) for key, name in fields)
+    body_values = _Strict(kind, {k: v for k, v in values.items() if isinstance(v, str)})
+    return _head(kind, yaml_values) + body.format_map(body_values)
+
+
+def _frozen(value: Value) -> str | date | tuple[str, ...]:
+    return value if isinstance(value, (str, date)) else tuple(str(v) for v in value)
+
+
+@cache
+def _parts(kind: Kind) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+    """(frontmatter with neutral values, body, (key, placeholder) of each YAML field)."""
+    text = source(kind)
+    if not text.startswith("---\n"):
+        return "", text, ()
+    end = text.index("\n---\n", 3) + len("\n---\n")
+    lines = text[:end].split("\n")
+    fields: list[tuple[str, str]] = []
+    for i, line in enumerate(lines):
+        m = _YAML_PLACEHOLDER.match(line)
+        if m:
+            fields.append((m.group(1), m.group(2)))
+            # A neutral value set_key will replace in place (keeping the key order).
+            lines[i] = f"{m.group(1)}: null"
+    return "\n".join(lines), text[end:], tuple(fields)
+
+
+@lru_cache(maxsize=256)
+def _head(kind: Kind, yaml_values: tuple[tuple[str, str | date | tuple[str, ...]], ...]) -> str:
+    # set_key parses YAML (milliseconds): a compaction creating many entities reuses the head.
+    head = _parts(kind)[0]
+    for key, value in yaml_values:
+        head = frontmatter.set_key(
+            head, key, _yaml_value(list(value) if isinstance(value, tuple) else value)
+        )
+    return head
