@@ -47,10 +47,25 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def show(vault: Vault, ref: str) -> NoteView:
-    """Load a note by path or name, with its parsed frontmatter and headings."""
+def show(vault: Vault, ref: str, current_project: str | None = None) -> NoteView:
+    """Load a note by path or name, with its parsed frontmatter and headings.
+
+    With ``current_project``, loading an entity of another project records a cross-project
+    recall in it (once per project per day, DESIGN §7); the view is of the note as loaded.
+    """
     note = vault.read(vault.resolve_note(ref))
-    return view(note)
+    shown = view(note)
+    if current_project:
+        from . import clock
+        from .recall import record_cross_project
+
+        owner = shown.frontmatter.get("project")
+        foreign = owner not in (None, "global", current_project)
+        if shown.frontmatter.get("type") == "entity" and foreign:
+            record_cross_project(
+                vault, note.rel, project=current_project, today=clock.today(), context="show"
+            )
+    return shown
 
 
 def view(note: Note) -> NoteView:

@@ -1,0 +1,634 @@
+"""The search index: SQLite FTS5 in ``.vaultmem/index.sqlite``, refreshed lazily (DESIGN §7).
+
+``refresh`` stats every note, re-reads only notes whose ``(mtime_ns, size)`` moved, re-indexes only
+those whose sha256 moved, and drops rows of deleted notes, all in one transaction. Nothing is ever
+written into a note. The index is a cache: a corrupt or deleted file is moved aside and rebuilt
+silently, and a refresh that finds another process refreshing can return at once
+(``wait=False``) so a hook never waits on it; searching a slightly stale index is fine.
+
+Tokenizer: ``porter unicode61 remove_diacritics 2``. Notes are mostly English prose about code, so
+stemming lets "retries" find "retry"; unicode61 with diacritics removed lets "cafe" find "café".
+Made-up words and identifiers are stemmed the same way on both sides, so they still match.
+
+Concurrency: refreshers serialise on a file lock (``.vaultmem/locks/index.lock``) so two
+processes never do the same work; SQLite's WAL mode lets searches read a consistent snapshot
+while a refresh writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import filelock
+import yaml
+
+from . import frontmatter
+from .errors import VaultmemError
+from .vault import Vault
+
+INDEX_FILE = "index.sqlite"
+LOCK_NAME = "index.lock"
+# Bump when the schema or what is indexed changes: an index of another version is rebuilt.
+SCHEMA_VERSION = 1
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+# bm25 column weights: a hit in the title (file name and aliases) beats one in the tags, which
+# beats one in the body.
+BM25_WEIGHTS = (8.0, 3.0, 1.0)
+# SQLite waits this long for a lock held inside SQLite; the refresh lock is taken before that.
+BUSY_TIMEOUT_MS = 1000
+DEFAULT_WAIT_S = 30.0
+
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS notes (
+    id INTEGER PRIMARY KEY,          -- the rowid of the note's row in notes_fts
+    rel TEXT NOT NULL UNIQUE,
+    mtime_ns INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    type TEXT,
+    project TEXT,
+    title TEXT NOT NULL,
+    updated TEXT,                    -- YYYY-MM-DD or NULL
+    status TEXT
+);
+CREATE INDEX IF NOT EXISTS notes_project ON notes(project);
+CREATE VIRTUAL TABLE IF NOT EXISTS notes_fts USING fts5(
+    title, tags, body, tokenize = '{TOKENIZER}'
+);
+"""
+
+
+@dataclass(frozen=True)
+class RefreshStats:
+    """What a refresh did: counts of notes, and whether it was skipped or rebuilt the index."""
+
+    scanned: int  # notes found on disk
+    stat_changed: int  # new notes and notes whose (mtime_ns, size) moved
+    reread: int  # notes whose bytes were read
+    reindexed: int  # notes whose row was (re)written: new or sha256 moved
+    deleted: int  # rows dropped because the note is gone
+    duration_ms: float
+    skipped: bool = False  # another process held the refresh lock and wait=False
+    rebuilt: bool = False  # the index file was missing, corrupt or of another version
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "scanned": self.scanned,
+            "stat_changed": self.stat_changed,
+            "reread": self.reread,
+            "reindexed": self.reindexed,
+            "deleted": self.deleted,
+            "duration_ms": round(self.duration_ms, 1),
+            "skipped": self.skipped,
+            "rebuilt": self.rebuilt,
+        }
+
+
+@dataclass(frozen=True)
+class IndexHit:
+    """One search result row, before recall turns it into a Hit."""
+
+    rel: str
+    title: str
+    type: str | None
+    project: str | None
+    updated: str | None
+    status: str | None
+    snippet: str
+    bm25: float  # SQLite's bm25(): lower is better (negative)
+    score: float  # the combined score (higher is better), see ``search``
+
+
+class SearchIndexError(VaultmemError):
+    """The index could not be opened or written (other than corruption, which is repaired)."""
+
+
+# -- frontmatter, fast ------------------------------------------------------------------------
+
+try:
+    from yaml.constructor import SafeConstructor
+    from yaml.cyaml import CParser  # type: ignore[attr-defined]
+    from yaml.resolver import Resolver
+
+    class _FastLoader(CParser, frontmatter.ObsidianLoader):
+        """ObsidianLoader's resolvers and constructors over libyaml's C parser.
+
+        The index reads the frontmatter of every note on a cold build; the pure-Python parser
+        costs ~4 ms a note there, this ~0.5 ms, and reads every value the same way.
+        """
+
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+
+    _LOADER: type[Any] = _FastLoader
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _LOADER = frontmatter.ObsidianLoader
+
+
+_INDEXED_KEYS = frozenset({"type", "project", "updated", "status", "aliases", "tags"})
+_LIST_KEYS = frozenset({"aliases", "tags"})
+_KEY_LINE = re.compile(r"([A-Za-z_][\w-]*):(?:[ \t]+(.*?))?[ \t]*")
+_ITEM_LINE = re.compile(r"[ \t]*- (.*?)[ \t]*")
+# A plain scalar ObsidianLoader reads back as this very string (no quotes, flow, comments,
+# anchors, "key: value" inside, or null words); dates read as dates and print back the same.
+_PLAIN = re.compile(r"[\w.][\w./+-]*(?: [\w./+-]+)*")
+_NULLS = frozenset({"null", "Null", "NULL"})
+
+
+_CLOSERS = {'"': '"', "'": "'", "[": "]", "{": "}"}
+
+
+def _one_line_value(value: str) -> bool:
+    """True when a value of a key the index skips cannot continue on the next lines."""
+    first = value[0]
+    if first in _CLOSERS:
+        return len(value) > 1 and value.endswith(_CLOSERS[first])
+    return first not in "|>&*!%@`#"
+
+
+def _simple_meta(yaml_text: str) -> dict[str, Any] | None:
+    """The indexed keys of frontmatter written the simple way vaultmem writes it (``key: word``
+    and block lists of words), or None when anything needs the real YAML parser."""
+    data: dict[str, Any] = {}
+    current: str | None = None  # an indexed list key whose items follow
+    for line in yaml_text.split("\n"):
+        if not line.strip():
+            continue
+        if line[0] in " \t-":
+            if current is None:
+                continue  # a continuation of a key the index does not read
+            item = _ITEM_LINE.fullmatch(line)
+            if item is None or not _PLAIN.fullmatch(item.group(1)) or item.group(1) in _NULLS:
+                return None
+            data[current].append(item.group(1))
+            continue
+        m = _KEY_LINE.fullmatch(line)
+        if m is None:
+            return None
+        key, value = m.group(1), m.group(2) or ""
+        current = None
+        if key not in _INDEXED_KEYS:
+            if value and not _one_line_value(value):
+                return None  # may span lines in ways only YAML can tell
+            continue
+        if key in data:
+            return None  # a duplicate key is invalid YAML: let the parser say so
+        if not value:
+            if key in _LIST_KEYS:
+                data[key] = []
+                current = key
+            else:
+                data[key] = None
+            continue
+        if not _PLAIN.fullmatch(value) or value in _NULLS:
+            return None
+        data[key] = value
+    return data
+
+
+def read_meta(text: str) -> tuple[dict[str, Any] | None, str]:
+    """(frontmatter dict, body) of a note; the dict is None when the YAML is invalid or not a
+    mapping (the body is still returned so the note can be searched).
+
+    Frontmatter in the simple form vaultmem writes is read by a line scanner that returns only
+    the keys the index uses (type, project, updated, status, aliases, tags); anything else goes
+    through the YAML parser and returns every key.
+    """
+    parts = frontmatter.split(text)
+    if not parts.has_frontmatter:
+        return {}, text
+    simple = _simple_meta(parts.yaml_text)
+    if simple is not None:
+        return simple, parts.body
+    try:
+        data = yaml.load(parts.yaml_text, Loader=_LOADER)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return None, parts.body
+    if data is None:
+        return {}, parts.body
+    if not isinstance(data, dict):
+        return None, parts.body
+    return data, parts.body
+
+
+def _text_of(value: Any) -> str | None:
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()[:10]
+    return str(value)
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [str(v) for v in value if v is not None and not isinstance(v, (dict, list))]
+    text = _text_of(value)
+    return [text] if text else []
+
+
+def _path_kind(rel: str, namespace: str) -> tuple[str | None, str | None]:
+    """(type, project) told by where a note lives, for notes without usable frontmatter."""
+    parts = rel.split("/")
+    if parts[0] != namespace or len(parts) < 3:
+        return None, None
+    if parts[1] == "global":
+        kind = {"entities": "entity", "topics": "topic"}.get(parts[2])
+        return kind, "global"
+    if parts[1] == "projects" and len(parts) >= 4:
+        project = parts[2]
+        if parts[3] == "_index.md":
+            return "project-index", project
+        kind = {"entities": "entity", "sessions": "session", "archive": "session"}.get(parts[3])
+        return kind, project
+    return None, None
+
+
+@dataclass(frozen=True)
+class _Row:
+    type: str | None
+    project: str | None
+    title: str
+    updated: str | None
+    status: str | None
+    names: str  # the searchable title: file name and aliases
+    tags: str
+    body: str
+
+
+def _row(rel: str, raw: bytes, namespace: str) -> _Row:
+    """What the index keeps of a note; never raises on bad bytes or bad YAML."""
+    text = raw.decode("utf-8", errors="replace").lstrip("\ufeff").replace("\r\n", "\n")
+    meta, body = read_meta(text)
+    path_type, path_project = _path_kind(rel, namespace)
+    stem = rel.rsplit("/", 1)[-1][:-3]
+    meta = meta or {}
+    aliases = _strings(meta.get("aliases"))
+    return _Row(
+        type=_text_of(meta.get("type")) or path_type,
+        project=_text_of(meta.get("project")) or path_project,
+        title=stem,
+        updated=_text_of(meta.get("updated")),
+        status=_text_of(meta.get("status")),
+        names=" ".join([stem, *aliases]),
+        tags=" ".join(_strings(meta.get("tags"))),
+        body=body,
+    )
+
+
+# -- the database file -----------------------------------------------------------------------
+
+
+def index_path(vault: Vault) -> Path:
+    """Where the index of ``vault`` lives."""
+    return vault.state_dir / INDEX_FILE
+
+
+def _is_corrupt(err: sqlite3.DatabaseError) -> bool:
+    code = getattr(err, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+    text = str(err)
+    return "not a database" in text or "malformed" in text
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return conn
+
+
+def _open_for_write(path: Path) -> tuple[sqlite3.Connection, bool]:
+    """A connection to a usable index, creating or rebuilding it; (conn, rebuilt)."""
+    rebuilt = not path.exists()
+    for attempt in range(2):
+        conn = _connect(path)
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                # Empty (new) or another version: start from nothing.
+                conn.executescript("DROP TABLE IF EXISTS notes; DROP TABLE IF EXISTS notes_fts;")
+                rebuilt = True
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.executescript(_SCHEMA)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("SELECT count(*) FROM notes").fetchone()
+            return conn, rebuilt
+        except sqlite3.DatabaseError as err:
+            conn.close()
+            if attempt or not _is_corrupt(err):
+                raise
+            _move_aside(path)
+            rebuilt = True
+    raise AssertionError("unreachable")
+
+
+def _move_aside(path: Path) -> None:
+    """Keep a corrupt index for inspection (only the latest one) and start afresh."""
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(path) + suffix)
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(src, Path(str(path) + ".corrupt" + suffix))
+
+
+@contextlib.contextmanager
+def _refresh_lock(vault: Vault, wait: bool, timeout: float) -> Iterator[bool]:
+    """Hold the refresh lock; yields False when it is held elsewhere and we may not wait."""
+    lock_dir = vault.state_dir / "locks"
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    lock = filelock.FileLock(lock_dir / LOCK_NAME)
+    try:
+        lock.acquire(timeout=timeout if wait else 0)
+    except filelock.Timeout:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lock.release()
+
+
+# -- refresh ---------------------------------------------------------------------------------
+
+
+def refresh(vault: Vault, *, wait: bool = True, timeout: float = DEFAULT_WAIT_S) -> RefreshStats:
+    """Bring the index up to date with the notes on disk (see the module docstring).
+
+    ``wait=False``: when another process is refreshing, return at once with ``skipped=True``.
+    """
+    started = time.perf_counter()
+    try:
+        vault.state_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise SearchIndexError(f"cannot create {vault.state_dir}: {err.strerror}") from None
+    with _refresh_lock(vault, wait, timeout) as held:
+        if not held:
+            return RefreshStats(0, 0, 0, 0, 0, _ms(started), skipped=True)
+        path = index_path(vault)
+        try:
+            return _refresh_once(vault, path, started)
+        except sqlite3.DatabaseError as err:
+            if not _is_corrupt(err):
+                raise SearchIndexError(f"search index: {err}", path=path) from None
+            # Corruption found past the header (mid-table): rebuild from scratch, once.
+            _move_aside(path)
+            try:
+                stats = _refresh_once(vault, path, started)
+            except sqlite3.DatabaseError as again:
+                raise SearchIndexError(f"search index: {again}", path=path) from None
+            return _with(stats, rebuilt=True)
+
+
+def _with(stats: RefreshStats, *, rebuilt: bool) -> RefreshStats:
+    return RefreshStats(
+        stats.scanned,
+        stats.stat_changed,
+        stats.reread,
+        stats.reindexed,
+        stats.deleted,
+        stats.duration_ms,
+        stats.skipped,
+        rebuilt or stats.rebuilt,
+    )
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
+
+
+def _refresh_once(vault: Vault, path: Path, started: float) -> RefreshStats:
+    conn, rebuilt = _open_for_write(path)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            counts = _sync(conn, vault)
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.close()
+    scanned, stat_changed, reread, reindexed, deleted = counts
+    return RefreshStats(
+        scanned, stat_changed, reread, reindexed, deleted, _ms(started), rebuilt=rebuilt
+    )
+
+
+def _sync(conn: sqlite3.Connection, vault: Vault) -> tuple[int, int, int, int, int]:
+    known: dict[str, tuple[int, int, int, str]] = {
+        rel: (row_id, mtime_ns, size, sha)
+        for row_id, rel, mtime_ns, size, sha in conn.execute(
+            "SELECT id, rel, mtime_ns, size, sha256 FROM notes"
+        )
+    }
+    root = str(vault.root)
+    namespace = vault.layout.namespace
+    scanned = stat_changed = reread = reindexed = 0
+    seen: set[str] = set()
+    for rel in vault.iter_notes():
+        full = os.path.join(root, rel)
+        try:
+            st = os.stat(full)
+        except OSError:
+            continue  # gone since the listing: dropped below like any deleted note
+        scanned += 1
+        seen.add(rel)
+        old = known.get(rel)
+        if old is not None and (old[1], old[2]) == (st.st_mtime_ns, st.st_size):
+            continue
+        stat_changed += 1
+        try:
+            with open(full, "rb") as f:
+                # mtime and size of the very bytes read, so a write racing this one is seen
+                # as a change by the next refresh.
+                fst = os.fstat(f.fileno())
+                raw = f.read()
+        except OSError:
+            seen.discard(rel)
+            continue
+        reread += 1
+        sha = hashlib.sha256(raw).hexdigest()
+        if old is not None and old[3] == sha:
+            conn.execute(
+                "UPDATE notes SET mtime_ns = ?, size = ? WHERE id = ?",
+                (fst.st_mtime_ns, fst.st_size, old[0]),
+            )
+            continue
+        row = _row(rel, raw, namespace)
+        values = (
+            fst.st_mtime_ns,
+            fst.st_size,
+            sha,
+            row.type,
+            row.project,
+            row.title,
+            row.updated,
+            row.status,
+        )
+        if old is None:
+            cur = conn.execute(
+                "INSERT INTO notes (mtime_ns, size, sha256, type, project, title, updated, "
+                "status, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*values, rel),
+            )
+            row_id = cur.lastrowid
+        else:
+            row_id = old[0]
+            conn.execute(
+                "UPDATE notes SET mtime_ns = ?, size = ?, sha256 = ?, type = ?, project = ?, "
+                "title = ?, updated = ?, status = ? WHERE id = ?",
+                (*values, row_id),
+            )
+            conn.execute("DELETE FROM notes_fts WHERE rowid = ?", (row_id,))
+        conn.execute(
+            "INSERT INTO notes_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)",
+            (row_id, row.names, row.tags, row.body),
+        )
+        reindexed += 1
+    gone = [known[rel][0] for rel in known.keys() - seen]
+    for row_id in gone:
+        conn.execute("DELETE FROM notes WHERE id = ?", (row_id,))
+        conn.execute("DELETE FROM notes_fts WHERE rowid = ?", (row_id,))
+    return scanned, stat_changed, reread, reindexed, len(gone)
+
+
+# -- search ----------------------------------------------------------------------------------
+
+# Combined score (higher is better):
+#   relevance * (1 + type bonus + project bonus + recency bonus)
+# relevance = -bm25 (bm25 is negative, more negative = better match). Bonuses:
+#   type: entity 0.5, topic 0.3, session 0.25, anything else 0;
+#   project: the current project 0.25, global 0.1, others 0;
+#   recency: 0.2 * 0.5 ** (days since `updated` / 30): a 30-day half-life, 0 without a date.
+# The bonuses multiply relevance, so a much better text match still wins; between comparable
+# matches, entities come before sessions and the current project before the others.
+TYPE_BONUS = {"entity": 0.5, "topic": 0.3, "session": 0.25}
+CURRENT_PROJECT_BONUS = 0.25
+GLOBAL_BONUS = 0.1
+RECENCY_BONUS = 0.2
+RECENCY_HALF_LIFE_DAYS = 30.0
+
+
+def _boost(
+    kind: str | None, project: str | None, updated: str | None, current: str, today: str
+) -> float:
+    bonus = TYPE_BONUS.get(kind or "", 0.0)
+    if project is not None and project == current:
+        bonus += CURRENT_PROJECT_BONUS
+    elif project == "global":
+        bonus += GLOBAL_BONUS
+    if updated:
+        try:
+            age = (date.fromisoformat(today) - date.fromisoformat(updated)).days
+        except ValueError:
+            age = None
+        if age is not None:
+            bonus += RECENCY_BONUS * 0.5 ** (max(0, age) / RECENCY_HALF_LIFE_DAYS)
+    return 1.0 + bonus
+
+
+SNIPPET_OPEN = "\x02"
+SNIPPET_CLOSE = "\x03"
+SNIPPET_ELLIPSIS = "…"
+SNIPPET_TOKENS = 16
+
+
+def search(
+    vault: Vault,
+    match: str,
+    *,
+    current_project: str,
+    today: date,
+    projects: Sequence[str] | None = None,
+    types: Sequence[str] | None = None,
+    limit: int = 10,
+) -> list[IndexHit]:
+    """Notes matching the FTS5 expression ``match``, best first by the combined score.
+
+    ``projects`` None searches every note; otherwise only notes of those projects. The snippet
+    marks matched terms with ``SNIPPET_OPEN``/``SNIPPET_CLOSE``. A missing index gives [].
+    """
+    path = index_path(vault)
+    if not path.exists():
+        return []
+    where = ["notes_fts MATCH ?"]
+    params: list[Any] = [match]
+    if projects is not None:
+        where.append(f"n.project IN ({', '.join('?' * len(projects))})")
+        params.extend(projects)
+    if types:
+        where.append(f"n.type IN ({', '.join('?' * len(types))})")
+        params.extend(types)
+    w_title, w_tags, w_body = BM25_WEIGHTS
+    sql = (
+        "SELECT n.rel, n.title, n.type, n.project, n.updated, n.status, "
+        f"snippet(notes_fts, -1, ?, ?, ?, {SNIPPET_TOKENS}), "
+        f"bm25(notes_fts, {w_title}, {w_tags}, {w_body}) AS rank, "
+        "-bm25(notes_fts, {0}, {1}, {2}) * vm_boost(n.type, n.project, n.updated, ?, ?) AS score "
+        "FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid "
+        f"WHERE {' AND '.join(where)} "
+        "ORDER BY score DESC, n.rel LIMIT ?"
+    ).format(w_title, w_tags, w_body)
+    args = [SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS, current_project, today.isoformat()]
+    args += params + [max(1, limit)]
+    conn = _connect(path)
+    try:
+        conn.create_function("vm_boost", 5, _boost, deterministic=True)
+        rows = conn.execute(sql, args).fetchall()
+    except sqlite3.OperationalError as err:
+        if "no such table" in str(err):
+            return []  # created by a refresh that has not committed yet
+        if "fts5" in str(err) or "syntax" in str(err):
+            raise SearchIndexError(f"bad search expression {match!r}: {err}") from None
+        raise SearchIndexError(f"search index: {err}", path=path) from None
+    except sqlite3.DatabaseError as err:
+        raise SearchIndexError(f"search index: {err}", path=path) from None
+    finally:
+        conn.close()
+    return [
+        IndexHit(
+            rel=r[0],
+            title=r[1],
+            type=r[2],
+            project=r[3],
+            updated=r[4],
+            status=r[5],
+            snippet=r[6] or "",
+            bm25=float(r[7]),
+            score=float(r[8]),
+        )
+        for r in rows
+    ]
+
+
+def indexed(vault: Vault) -> dict[str, tuple[str | None, str | None]]:
+    """Every indexed note: rel -> (type, project). Empty when there is no index."""
+    path = index_path(vault)
+    if not path.exists():
+        return {}
+    conn = _connect(path)
+    try:
+        return {
+            rel: (kind, project)
+            for rel, kind, project in conn.execute("SELECT rel, type, project FROM notes")
+        }
+    except sqlite3.DatabaseError:
+        return {}
+    finally:
+        conn.close()
