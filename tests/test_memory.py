@@ -1,0 +1,366 @@
+"""memory.py: the session lifecycle and compaction use-cases on a real vault in a tmp dir."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from compaction_kit import PROJECT, build, entity_text, memory, now, snapshot
+from vaultmem import faults, frontmatter
+from vaultmem.errors import SessionError, UnsafePath
+
+SESSIONS = f"claude/projects/{PROJECT}/sessions"
+ENTITIES = f"claude/projects/{PROJECT}/entities"
+ARCHIVE = f"claude/projects/{PROJECT}/archive/sessions"
+
+
+def _meta(root: Path, rel: str) -> dict[str, object]:
+    return frontmatter.parse((root / rel).read_text())
+
+
+@pytest.fixture(autouse=True)
+def _disarm() -> object:
+    yield None
+    faults.disarm()
+
+
+# -- sessions -----------------------------------------------------------------------------
+
+
+def test_start_names_and_resume(vault_root: Path) -> None:
+    m = memory(vault_root)
+    a = m.start_session("s1", topic="Auth: JWT # work", now=now())
+    assert a.created and a.note == f"{SESSIONS}/2026-11-25-auth-jwt-work.md"
+    assert _meta(vault_root, a.note)["session_ids"] == ["s1"]
+    assert "\n# Auth: JWT # work\n" in (vault_root / a.note).read_text()
+    assert m.state.current(PROJECT) == "s1"
+    again = m.start_session("s1", topic="other", now=now())
+    assert again.resumed and again.note == a.note
+    b = m.start_session("s2", topic="auth jwt work", now=now())
+    assert b.note == f"{SESSIONS}/2026-11-25-auth-jwt-work-2.md"
+    c = m.start_session("s3", first_prompt="Please <private>x y</private> fix the login bug today ok",
+                        now=now())
+    assert c.note == f"{SESSIONS}/2026-11-25-please-fix-the-login-bug-today.md"
+    d = m.start_session(None, now=now())
+    assert d.note == f"{SESSIONS}/2026-11-25-session.md" and len(d.session_id) == 36
+    assert (vault_root / f"claude/projects/{PROJECT}/_index.md").is_file()
+
+
+def test_resumed_after_archive_continues_in_a_new_note(vault_root: Path) -> None:
+    m = memory(vault_root)
+    first = m.start_session("s1", topic="auth", now=now()).note
+    m.end_session(session_id="s1", compact=False, now=now())
+    assert m.compact_note(first, force=True, now=now()).status == "compacted"
+    later = now() + timedelta(days=1)
+    cont = m.start_session("s1", now=later)
+    assert cont.created and cont.note == f"{SESSIONS}/2026-11-26-auth.md"
+    assert cont.continues == f"{ARCHIVE}/2026-11-25-auth.md"
+    assert _meta(vault_root, cont.note)["continues"] == f"[[{ARCHIVE}/2026-11-25-auth]]"
+    # Writing to the session goes to the new note; the archived one never changes again.
+    before = (vault_root / first).read_bytes()
+    assert m.log("more", session_id="s1", now=later).note == cont.note
+    assert (vault_root / first).read_bytes() == before
+
+
+def test_archive_name_is_taken_too(vault_root: Path) -> None:
+    m = memory(vault_root)
+    first = m.start_session("s1", topic="auth", now=now()).note
+    m.end_session(session_id="s1", compact=False, now=now())
+    m.compact_note(first, force=True, move=True, now=now())
+    assert not (vault_root / first).exists()
+    assert m.start_session("s2", topic="auth", now=now()).note.endswith("2026-11-25-auth-2.md")
+
+
+def test_log_entry_and_dates_once_a_day(vault_root: Path) -> None:
+    m = memory(vault_root)
+    rel = m.start_session("s1", topic="t", now=now() - timedelta(days=1)).note
+    m.log("Did the thing.\nSecond line\n## not a heading", now=now())
+    text = (vault_root / rel).read_text()
+    assert "## Work Log\n\n### 10:30 - Did the thing. Second line ## not a\n\n" in text
+    assert "\\## not a heading" in text
+    assert _meta(vault_root, rel)["updated"] == now().date()
+    fm_before = text.split("---\n")[1]
+    m.log("short", title="Custom", now=now() + timedelta(hours=1))
+    text = (vault_root / rel).read_text()
+    assert text.split("---\n")[1] == fm_before  # same day: frontmatter untouched
+    assert "### 11:30 - Custom\n\nshort\n\n## Decisions Made" in text
+    m.log("short", now=now())
+    assert "### 10:30 - short\n\n## Decisions Made" in (vault_root / rel).read_text()
+
+
+def test_log_without_session_is_an_error(vault_root: Path) -> None:
+    with pytest.raises(SessionError, match="no current session"):
+        memory(vault_root).log("x", now=now())
+
+
+def test_decide_format_and_related_once(vault_root: Path) -> None:
+    m = memory(vault_root)
+    rel = m.start_session("s1", topic="t", now=now()).note
+    m.decide("Use JWT", why="stateless", entities=["Auth", "Redis"], now=now())
+    m.decide("Rotate keys", entities=["Auth"], now=now())
+    text = (vault_root / rel).read_text()
+    assert ("## Decisions Made\n\n- Use JWT — why: stateless ([[Auth]], [[Redis]])\n"
+            "- Rotate keys ([[Auth]])\n") in text
+    assert text.count("- [[Auth]]") == 1 and text.count("- [[Redis]]") == 1
+    with pytest.raises(UnsafePath):
+        m.decide("x", entities=["../../etc"], now=now())
+
+
+def test_end_session_compacts_when_due(vault_root: Path) -> None:
+    m = memory(vault_root, line_threshold=20)
+    rel = m.start_session("s1", topic="t", now=now()).note
+    m.decide("Use JWT", entities=["Auth"], now=now())
+    result = m.end_session(reason="logout", now=now())
+    assert result.report is not None and result.report.status == "compacted"
+    assert "### 10:30 - Session End\n\nReason: logout" in (vault_root / ARCHIVE / Path(rel).name).read_text()
+    assert m.state.current(PROJECT) is None
+    assert "Use JWT" in (vault_root / ENTITIES / "Auth.md").read_text()
+
+
+def test_end_session_below_threshold_does_not_compact(vault_root: Path) -> None:
+    m = memory(vault_root)
+    m.start_session("s1", topic="t", now=now())
+    result = m.end_session(now=now())
+    assert result.report is None and result.verdict.startswith("below threshold")
+
+
+# -- compaction ---------------------------------------------------------------------------
+
+
+def test_compaction_result(vault_root: Path) -> None:
+    rel = build(vault_root)
+    m = memory(vault_root)
+    report = m.compact_note(rel, now=now())
+    assert report.status == "compacted", report.error
+    assert report.verdict == "due: 603 lines"
+    assert len(report.entities_created) == 6
+    assert len(report.entities_updated) == 6
+    assert report.counts["decision"] > 0 and report.counts["gotcha"] > 0
+    archive = f"{ARCHIVE}/2026-11-25-big-session.md"
+    assert report.archive == archive
+    meta = _meta(vault_root, rel)
+    assert meta["status"] == "archived"
+    assert meta["archived_to"] == f"[[{ARCHIVE}/2026-11-25-big-session]]"
+    assert meta["archived_reason"] == "Compaction threshold exceeded (603 lines)"
+    assert _meta(vault_root, archive)["status"] == "archived"
+    glob = (vault_root / "claude/global/entities/Entity 06.md").read_text()
+    assert "^vm-" in glob and "Archived session (compacted)" in glob
+    assert not (vault_root / ENTITIES / "Entity 06.md").exists()
+    for path in (vault_root / ENTITIES).glob("*.md"):
+        text = path.read_text()
+        assert text.count("Archived session (compacted)") == 1
+        ids = re.findall(r"\^(vm-[0-9a-f]{8})$", text, re.MULTILINE)
+        assert ids and len(ids) == len(set(ids))
+
+
+def test_private_text_stays_in_the_session_and_archive(vault_root: Path) -> None:
+    rel = build(vault_root)
+    memory(vault_root).compact_note(rel, now=now())
+    for name, data in snapshot(vault_root).items():
+        if "/entities/" in name:
+            assert b"secret token" not in data and b"private" not in data, name
+    assert b"secret token 1" in (vault_root / ARCHIVE / Path(rel).name).read_bytes()
+
+
+def test_compacting_twice_changes_nothing(vault_root: Path) -> None:
+    rel = build(vault_root)
+    m = memory(vault_root)
+    m.compact_note(rel, now=now())
+    after = snapshot(vault_root)
+    assert m.compact_note(rel, now=now()).status == "already archived"
+    assert m.compact_note(rel, force=True, now=now()).status == "already archived"
+    assert snapshot(vault_root) == after
+
+
+def test_rerun_with_archive_and_entities_present_converges(vault_root: Path, tmp_path: Path) -> None:
+    rel = build(vault_root)
+    clean = tmp_path / "clean"
+    shutil.copytree(vault_root, clean)
+    m = memory(vault_root)
+    m.compact_note(rel, now=now())
+    expected = snapshot(vault_root)
+    # Put the original back as it was: every later step finds its work done.
+    shutil.copy(clean / rel, vault_root / rel)
+    report = m.compact_note(rel, now=now())
+    assert report.status == "compacted" and report.entities_created == ()
+    assert report.entities_updated == ()
+    assert snapshot(vault_root) == expected
+
+
+def test_dry_run_writes_nothing(vault_root: Path) -> None:
+    rel = build(vault_root)
+    before = snapshot(vault_root)
+    report = memory(vault_root).compact_note(rel, dry_run=True, now=now())
+    assert report.status == "dry-run"
+    assert snapshot(vault_root) == before
+    joined = "".join(report.diffs)
+    assert "+++ b/claude/projects/demo/entities/Entity 07.md" in joined
+    assert "+status: archived" in joined and "-status: active" in joined
+
+
+def test_below_threshold_writes_only_the_status(vault_root: Path) -> None:
+    m = memory(vault_root)
+    rel = m.start_session("s1", topic="t", now=now()).note
+    m.end_session(compact=False, now=now())
+    (vault_root / rel).write_text(
+        (vault_root / rel).read_text().replace("status: active", "status: compaction_failed\nerror: old")
+    )
+    before = snapshot(vault_root)
+    report = m.compact_note(rel, now=now())
+    assert report.status == "below threshold"
+    assert report.verdict.startswith("below threshold (")
+    after = snapshot(vault_root)
+    assert {k for k in after if after[k] != before.get(k)} == {rel}
+    meta = _meta(vault_root, rel)
+    assert meta["status"] == "active" and "error" not in meta
+
+
+def test_force_reason(vault_root: Path) -> None:
+    m = memory(vault_root)
+    rel = m.start_session("s1", topic="t", now=now()).note
+    m.end_session(compact=False, now=now())
+    assert m.compact_note(rel, force=True, now=now()).status == "compacted"
+    assert _meta(vault_root, rel)["archived_reason"] == "Manual compaction (--force)"
+
+
+def test_move_removes_the_original_after_verify(vault_root: Path) -> None:
+    rel = build(vault_root)
+    report = memory(vault_root).compact_note(rel, move=True, now=now())
+    assert report.removed and not (vault_root / rel).exists()
+    assert (vault_root / ARCHIVE / Path(rel).name).is_file()
+
+
+def test_concurrent_edit_of_an_entity_survives(vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rel = build(vault_root)
+    target = vault_root / ENTITIES / "Entity 01.md"
+    real = faults.checkpoint
+
+    def person_edits(name: str) -> None:
+        if name == "compact:entity-patch:Entity 01":
+            # Between plan and patch, a person edits the entity in Obsidian.
+            target.write_text(target.read_text().replace("What Entity 01 is.", "Edited by a person."))
+        real(name)
+
+    monkeypatch.setattr(faults, "checkpoint", person_edits)
+    report = memory(vault_root).compact_note(rel, now=now())
+    assert report.status == "compacted"
+    assert any("edited meanwhile" in w for w in report.warnings)
+    text = target.read_text()
+    assert "Edited by a person." in text
+    ids = re.findall(r"\^(vm-[0-9a-f]{8})$", text, re.MULTILINE)
+    assert ids and len(ids) == len(set(ids))
+
+
+def _entity_problem(root: Path, kind: str) -> Path:
+    path = root / ENTITIES / "Entity 02.md"
+    if kind == "invalid-yaml":
+        path.write_text("---\ntype: [entity\n---\n# Entity 02\n")
+    elif kind == "not-utf8":
+        path.write_bytes(b"---\ntype: entity\n---\n\xff\xfe broken\n")
+    elif kind == "folder":
+        path.unlink()
+        path = root / ENTITIES / "Entity 07.md"
+        path.mkdir(parents=True)
+    elif kind == "unreadable":
+        path.chmod(0)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["invalid-yaml", "not-utf8", "folder", "unreadable"])
+def test_broken_entity_fails_the_compaction(vault_root: Path, kind: str) -> None:
+    rel = build(vault_root)
+    if kind == "unreadable" and os.geteuid() == 0:
+        pytest.skip("root reads a chmod 000 file; not-utf8 and folder cover unreadable entities")
+    path = _entity_problem(vault_root, kind)
+    try:
+        report = memory(vault_root).compact_note(rel, now=now())
+    finally:
+        if kind == "unreadable":
+            path.chmod(0o644)
+    assert report.status == "failed"
+    assert path.name in (report.error or "")
+    meta = _meta(vault_root, rel)
+    assert meta["status"] == "compaction_failed"
+    assert path.name in str(meta["error"]) and "\n" not in str(meta["error"])
+    assert not (vault_root / ARCHIVE / Path(rel).name).exists()
+    if kind in ("invalid-yaml", "not-utf8"):
+        # The broken note is never rewritten.
+        assert path.read_bytes() == (
+            b"---\ntype: [entity\n---\n# Entity 02\n" if kind == "invalid-yaml"
+            else b"---\ntype: entity\n---\n\xff\xfe broken\n"
+        )
+    status = {s.note: s for s in memory(vault_root).status(now=now())}[rel]
+    assert status.verdict.startswith("compaction failed: ")
+
+
+def test_failed_then_fixed_converges(vault_root: Path, tmp_path: Path) -> None:
+    rel = build(vault_root)
+    reference = tmp_path / "ref"
+    shutil.copytree(vault_root, reference)
+    memory(reference).compact_note(rel, now=now())
+    path = _entity_problem(vault_root, "invalid-yaml")
+    assert memory(vault_root).compact_note(rel, now=now()).status == "failed"
+    path.write_text(entity_text("Entity 02"))
+    assert memory(vault_root).compact_note(rel, now=now()).status == "compacted"
+    assert snapshot(vault_root) == snapshot(reference)
+
+
+def test_archive_verification_failure(vault_root: Path, tmp_path: Path) -> None:
+    rel = build(vault_root)
+    reference = tmp_path / "ref"
+    shutil.copytree(vault_root, reference)
+    memory(reference).compact_note(rel, now=now())
+    faults.arm("compact:archive-verify")
+    report = memory(vault_root).compact_note(rel, now=now())
+    faults.disarm()
+    assert report.status == "failed" and report.error == "archive verification failed"
+    meta = _meta(vault_root, rel)
+    assert meta["status"] == "active" and meta["archive_error"] == "Verification failed"
+    assert not (vault_root / ARCHIVE / Path(rel).name).exists()
+    assert memory(vault_root).compact_note(rel, now=now()).status == "compacted"
+    assert snapshot(vault_root) == snapshot(reference)
+
+
+def test_different_archive_is_never_overwritten(vault_root: Path) -> None:
+    rel = build(vault_root)
+    archive = vault_root / ARCHIVE / Path(rel).name
+    archive.parent.mkdir(parents=True)
+    archive.write_text("someone else's archive\n")
+    report = memory(vault_root).compact_note(rel, now=now())
+    assert report.status == "failed" and "never overwritten" in (report.error or "")
+    assert archive.read_text() == "someone else's archive\n"
+    assert _meta(vault_root, rel)["status"] == "compaction_failed"
+
+
+# -- status and the lazy path -------------------------------------------------------------
+
+
+def test_status_and_pending(vault_root: Path) -> None:
+    m = memory(vault_root)
+    big = build(vault_root)
+    old = m.start_session("s-old", topic="old", now=now() - timedelta(days=4)).note
+    m.end_session(session_id="s-old", compact=False, now=now() - timedelta(days=4))
+    current = m.start_session("s-now", topic="now", now=now()).note
+    rows = {s.note: s for s in m.status(now=now())}
+    assert rows[big].verdict == "due: 603 lines" and rows[big].due
+    assert rows[old].verdict == "due: 4 days old" and rows[old].age_days == 4
+    assert rows[current].verdict.startswith("below threshold (") and not rows[current].due
+    assert rows[current].verdict.endswith(", 0 days old)")
+    assert m.pending(now=now()) == sorted([big, old])
+    assert m.compact_pending(budget_s=0, now=now()) == []
+    reports = m.compact_pending(budget_s=60, now=now())
+    assert [r.status for r in reports] == ["compacted", "compacted"]
+    assert m.pending(now=now()) == []
+    assert {s.note: s.verdict for s in m.status(now=now())}[old] == "archived"
+
+
+def test_bulk_compaction_skips_the_current_session(vault_root: Path) -> None:
+    m = memory(vault_root)
+    current = m.start_session("s1", topic="t", now=now()).note
+    assert current not in m.compact_targets()
+    assert m.compact_targets(current) == [current]
