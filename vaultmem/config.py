@@ -22,7 +22,7 @@ from .names import slug
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 DEFAULT_GOTCHA_KEYWORDS = (
     "fixed bug",
@@ -73,7 +73,8 @@ def read_config_file(path: Path) -> dict[str, Any]:
     except OSError as err:
         raise ConfigError(f"cannot read config: {err.strerror}", path=path) from None
     try:
-        return tomllib.loads(raw.decode("utf-8"))
+        data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
+        return data
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise ConfigError(f"invalid TOML: {err}", path=path) from None
 
@@ -94,7 +95,7 @@ def detect_project(cwd: Path) -> str:
         common = Path(out.stdout.strip())
         # <repo>/.git for normal and worktree checkouts, <repo>.git for bare repositories.
         repo = common.parent if common.name == ".git" else common
-        name = repo.name[:-4] if repo.name.endswith(".git") else repo.name
+        name = repo.name.removesuffix(".git")
         if name:
             return slug(name)
     return slug(cwd.resolve().name or "default")

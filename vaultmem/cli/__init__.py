@@ -7,11 +7,12 @@ Commands live in small modules of this package by area; each registers itself on
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
@@ -36,9 +37,9 @@ T = TypeVar("T")
 class Globals:
     """The global options, resolved into a Config on first use."""
 
-    vault: Optional[str] = None
-    project: Optional[str] = None
-    _config: Optional[Config] = None
+    vault: str | None = None
+    project: str | None = None
+    _config: Config | None = None
 
     def config(self) -> Config:
         """The run's configuration (options > environment > config file)."""
@@ -59,10 +60,10 @@ class Globals:
 @app.callback()
 def _globals(
     ctx: typer.Context,
-    vault: Optional[str] = typer.Option(
+    vault: str | None = typer.Option(
         None, "--vault", help="Vault root (else VAULTMEM_VAULT, config file, ~/.claude-memory)."
     ),
-    project: Optional[str] = typer.Option(
+    project: str | None = typer.Option(
         None, "--project", help="Project name (else the git repository, else the folder name)."
     ),
 ) -> None:
@@ -106,7 +107,7 @@ def echo_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
-def read_text_arg(text: Optional[str]) -> str:
+def read_text_arg(text: str | None) -> str:
     """TEXT argument, or stdin when it is ``-`` or missing and stdin is piped."""
     if text == "-" or (text is None and not sys.stdin.isatty()):
         return sys.stdin.read()
@@ -118,16 +119,38 @@ def read_text_arg(text: Optional[str]) -> str:
 def main(argv: list[str] | None = None) -> None:
     """Console entry point. ``vaultmem hook ...`` skips Typer: hooks must start fast."""
     args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["hook"]:
+    hook_args = _hook_fast_path(args)
+    if hook_args is not None:
         from ..hooks import main as hook_main
 
-        raise SystemExit(hook_main(args[1:]))
+        raise SystemExit(hook_main(hook_args))
     _load_commands()
     app(args=args, prog_name="vaultmem")
 
 
+def _hook_fast_path(args: list[str]) -> list[str] | None:
+    """The arguments after ``hook`` when this is a hook call, with global options moved into
+    the environment (hooks read the configuration from there); else None."""
+    env: dict[str, str] = {}
+    i = 0
+    while i < len(args) and args[i] in ("--vault", "--project") and i + 1 < len(args):
+        env["VAULTMEM_" + args[i][2:].upper()] = args[i + 1]
+        i += 2
+    while i < len(args) and args[i].startswith(("--vault=", "--project=")):
+        key, _, value = args[i][2:].partition("=")
+        env["VAULTMEM_" + key.upper()] = value
+        i += 1
+    if args[i : i + 1] != ["hook"] or "--help" in args[i + 1 :]:
+        return None
+    os.environ.update(env)
+    return args[i + 1 :]
+
+
 def _load_commands() -> None:
     # Each area module registers its commands on `app` when imported.
-    from . import notes  # noqa: F401
-    from . import sessions  # noqa: F401
+    from . import (  # noqa: F401
+        claude,
+        notes,
+        sessions,
+    )
 

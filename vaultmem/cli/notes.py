@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from .. import editing
@@ -66,7 +64,7 @@ def set_(
 def patch(
     ctx: typer.Context,
     note: str = typer.Argument(..., help="Vault-relative path or note name."),
-    text: Optional[str] = typer.Argument(None, help="Content, or - to read stdin."),
+    text: str | None = typer.Argument(None, help="Content, or - to read stdin."),
     heading: str = typer.Option(..., "--heading", help="Heading path, e.g. 'Parent::Child'."),
     append: bool = typer.Option(False, "--append", help="Append to the section's own body."),
     prepend: bool = typer.Option(False, "--prepend", help="Insert right after the heading."),

@@ -1,0 +1,170 @@
+"""The use-cases behind Claude Code's hooks: make sure the session has a note, record what the
+transcript says happened, close and compact, and brief the next session.
+
+Called by ``hooks.py`` (the door). Everything here is local and bounded: no network, no
+``anthropic``; the LLM extractor, when configured, runs in a detached ``vaultmem compact``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+
+from . import briefing, clock, ingest, names, patch, transcript
+from .config import Config, load_config
+from .errors import NoteExists, SessionError
+from .events import HookEvent, session_start_output
+from .memory import Memory
+from .state import StateData
+from .vault import Vault
+
+DEFAULT_STEM = re.compile(r"\d{4}-\d{2}-\d{2}-session(?:-\d+)?")
+RENAME_TRIES = 50
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """What one ingest added to the session note."""
+
+    note: str
+    turns: int
+    status: str  # the write status, or "nothing new"
+
+
+def _config(event: HookEvent) -> Config:
+    # A cwd that does not exist here still names the project (git detection then falls back
+    # to the folder's name).
+    return load_config(cwd=Path(event.cwd) if event.cwd else None)
+
+
+def _memory(event: HookEvent) -> Memory:
+    config = _config(event)
+    return Memory(config, Vault(config.vault, namespace=config.namespace))
+
+
+def _session_id(memory: Memory, event: HookEvent) -> str:
+    sid = event.session_id or memory.state.current(memory.config.project)
+    if not sid:
+        raise SessionError("the hook payload has no session_id and the project has no current session")
+    return sid
+
+
+def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime) -> IngestResult:
+    """Record the transcript lines not yet in the session note (dedup by line uuid)."""
+    memory.start_session(sid, now=now)  # a session whose SessionStart hook never ran
+
+    def apply(data: StateData) -> IngestResult:
+        entry = data.sessions[sid]
+        read = transcript.read(event.transcript_path, skip_uuids=entry.ingested) if (
+            event.transcript_path
+        ) else transcript.Transcript((), None, 0, 0)
+        turns = list(read.turns)
+        if not turns and not event.transcript_path and event.last_assistant_message:
+            # No transcript to read: the Stop payload's last message still carries its notes.
+            decisions, gotchas = transcript.last_assistant_notes(event.last_assistant_message)
+            digest = hashlib.sha256(event.last_assistant_message.encode()).hexdigest()[:16]
+            if f"last:{digest}" not in entry.ingested:
+                turns = [transcript.Turn(f"last:{digest}", None, None, decisions=decisions,
+                                         gotchas=gotchas)]
+        edits = ingest.edits_for_turns(turns, now=now, cwd=event.cwd)
+        status = "nothing new"
+        if edits:
+            edits += [patch.SetProperty("updated", now.date()),
+                      patch.SetProperty("claude_last_accessed", now.date())]
+            # The state lock is held while the note is written, so a Stop and a PreCompact
+            # racing on one session cannot both add the same turns.
+            status = memory.vault.update(entry.note, edits, label="vaultmem ingest").status
+        data.mark_ingested(sid, (t.uuid for t in turns))
+        note = _retopic(memory, data, sid, read.first_prompt) if read.first_prompt else entry.note
+        return IngestResult(note, len(turns), status)
+
+    return memory.state.update(apply)
+
+
+def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> str:
+    """Give a note started before its first prompt was known (``<date>-session``) its topic name.
+
+    Runs under the state lock. Order: write the new note, point the state at it, remove the old
+    one; nothing links to a note this young, and the text moves byte for byte.
+    """
+    entry = data.sessions[sid]
+    stem = posixpath.basename(entry.note)[:-3]
+    prompt = transcript.clean_prompt(first_prompt)
+    topic = names.slug(prompt, max_words=6) if prompt else ""
+    if not DEFAULT_STEM.fullmatch(stem) or not topic or topic == "session":
+        return entry.note
+    vault, layout = memory.vault, memory.layout
+    try:
+        note = vault.read(entry.note)
+        if str(note.frontmatter().get("status") or "active") != "active":
+            return entry.note
+    except Exception:  # noqa: BLE001 - a note we cannot read is left where it is
+        return entry.note
+    for n in range(1, RENAME_TRIES + 1):
+        name = f"{stem[:10]}-{topic}" + ("" if n == 1 else f"-{n}")
+        rel = layout.session(entry.project, name)
+        if vault.exists(layout.archive(entry.project, name)):
+            continue
+        try:
+            vault.create(rel, note.text)
+        except NoteExists:
+            continue
+        data.set_session(replace(entry, note=rel))
+        vault.remove(entry.note)
+        return rel
+    return entry.note
+
+
+def on_session_start(event: HookEvent) -> str:
+    """SessionStart: the note exists, pending notes get compacted (time-boxed), context printed."""
+    memory = _memory(event)
+    now = clock.now()
+    exclude: set[str] = set()
+    if event.session_id:
+        started = memory.start_session(event.session_id, now=now)
+        if started.created:
+            exclude.add(started.note)  # a brand-new note has nothing to tell yet
+    memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now)
+    text = briefing.build(memory.vault, memory.config, exclude=exclude)
+    return session_start_output(text)
+
+
+def on_stop(event: HookEvent) -> str:
+    """Stop and PreCompact: record the new transcript turns."""
+    memory = _memory(event)
+    record_transcript(memory, event, _session_id(memory, event), clock.now())
+    return ""
+
+
+def on_session_end(event: HookEvent) -> str:
+    """SessionEnd: record the rest, close the note, compact inline (or detached for the LLM)."""
+    memory = _memory(event)
+    now = clock.now()
+    sid = _session_id(memory, event)
+    record_transcript(memory, event, sid, now)
+    llm = memory.config.extractor == "llm"
+    result = memory.end_session(reason=event.reason or "other", compact=not llm,
+                                session_id=sid, now=now)
+    if llm and result.note in memory.pending(now=now):
+        spawn_compaction(memory.config, result.note)
+    return ""
+
+
+def spawn_compaction(config: Config, note: str) -> None:
+    """Start ``vaultmem compact NOTE --extractor llm`` detached: the hook does not wait for it."""
+    args = [sys.executable, "-m", "vaultmem", "--vault", str(config.vault), "--project",
+            config.project, "compact", note, "--extractor", "llm"]
+    subprocess.Popen(
+        args,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+    )
