@@ -202,6 +202,12 @@ def _simple_meta(yaml_text: str) -> dict[str, Any] | None:
     return data
 
 
+def load_yaml(yaml_text: str) -> Any:
+    """The YAML of a frontmatter block read as ObsidianLoader reads it (libyaml when present);
+    raises yaml.YAMLError (or ValueError/RecursionError) when invalid."""
+    return yaml.load(yaml_text, Loader=_LOADER)
+
+
 def read_meta(text: str) -> tuple[dict[str, Any] | None, str]:
     """(frontmatter dict, body) of a note; the dict is None when the YAML is invalid or not a
     mapping (the body is still returned so the note can be searched).
@@ -217,7 +223,7 @@ def read_meta(text: str) -> tuple[dict[str, Any] | None, str]:
     if simple is not None:
         return simple, parts.body
     try:
-        data = yaml.load(parts.yaml_text, Loader=_LOADER)
+        data = load_yaml(parts.yaml_text)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError):
         return None, parts.body
     if data is None:

@@ -1,0 +1,357 @@
+"""``vaultmem doctor``: what is wrong in the vault, one problem per line (DESIGN §7). Read-only.
+
+Kinds:
+- ``invalid-yaml``: the frontmatter does not parse (Obsidian shows no properties; vaultmem
+  refuses to edit the note).
+- ``not-utf8``: the note is not UTF-8 text.
+- ``unresolved-link``: a wikilink or embed Obsidian would not resolve (links.resolve over every
+  note; a target with another extension, such as ``image.png``, resolves against the vault's
+  other files). Links in code are not links.
+- ``compaction-failed``: a note with ``status: compaction_failed``, and its ``error``.
+- ``archived-without-archive``: a session with ``status: archived`` outside an archive folder
+  whose ``archived_to`` is missing or points to no note.
+- ``stale-lock``: a lock file in ``.vaultmem/locks`` older than an hour that another process
+  holds from the start to the end of the doctor run. Locks are ``flock`` locks: the kernel drops
+  them when their process dies, so a lock file nobody holds is harmless, and left in place by
+  design. A lock that stays held is a hung process: every write to that note times out.
+- ``sync-conflict``: a conflict copy made by a sync tool. Patterns (case-insensitive):
+  ``X (… conflicted copy …).md`` (Dropbox, Nextcloud/ownCloud, Obsidian Sync),
+  ``X.sync-conflict-YYYYMMDD-HHMMSS[-DEVICE].md`` (Syncthing), and ``X (1).md`` next to ``X.md``
+  (Google Drive, OneDrive, browsers). iCloud's ``X 2.md`` is not reported: names like
+  "Auth Service 2" are legitimate.
+- ``unsafe-name``: a note name Obsidian or another OS cannot hold (names.is_safe_filename).
+- ``case-collision``: notes in one folder whose names differ only by case (they collapse into
+  one on macOS and Windows, and Obsidian links cannot tell them apart).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import time
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from . import frontmatter, index, links, names
+from .config import Config
+from .errors import InvalidYaml, NoteNotFound, NotUtf8, VaultmemError
+from .vault import Vault
+
+Kind = Literal[
+    "invalid-yaml",
+    "not-utf8",
+    "unresolved-link",
+    "compaction-failed",
+    "archived-without-archive",
+    "stale-lock",
+    "sync-conflict",
+    "unsafe-name",
+    "case-collision",
+]
+
+STALE_LOCK_AGE_S = 3600.0
+
+_CONFLICTED_COPY = re.compile(r"\((?:[^()]*\s)?conflicted copy\b[^()]*\)", re.IGNORECASE)
+_SYNCTHING = re.compile(r"\.sync-conflict-\d{8}-\d{6}(?:-[A-Za-z0-9]+)?(?=\.|$)", re.IGNORECASE)
+_NUMBERED = re.compile(r"^(?P<base>.+?) \(\d+\)$")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong, where it is."""
+
+    kind: Kind
+    rel: str  # vault-relative path (a lock file's path for stale-lock)
+    line: int | None  # 1-based, when the problem has a line
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.rel}:{self.line or 0}: {self.kind}: {self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"kind": self.kind, "path": self.rel, "line": self.line, "message": self.message}
+
+
+@dataclass(frozen=True)
+class DoctorReport:
+    """Every problem found, sorted by path and line."""
+
+    problems: tuple[Problem, ...]
+    notes: int = 0  # notes checked
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing is wrong."""
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "ok": self.ok,
+            "notes": self.notes,
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+
+def doctor(vault: Vault, config: Config | None = None) -> DoctorReport:
+    """Check the whole vault; never writes anything."""
+    held_at_start = _held_locks(vault)
+    notes = list(vault.iter_notes())
+    note_index = links.NoteIndex(notes)
+    others = links.NoteIndex(_other_files(vault))
+    problems: list[Problem] = []
+    problems += _name_problems(notes, others.notes)
+    cache: dict[tuple[str, str], bool] = {}
+    for rel in notes:
+        problems += _note_problems(vault, rel, note_index, others, cache)
+    # Held from before the notes were read until after: not a write that happened to run now.
+    held = {k: v for k, v in _held_locks(vault).items() if k in held_at_start}
+    now = time.time()
+    for path, mtime in sorted(held.items()):
+        problems.append(
+            Problem(
+                "stale-lock",
+                path,
+                None,
+                f"held by another process, lock file {int((now - mtime) // 60)} min old; "
+                "if no vaultmem process is running, that process is hung: end it",
+            )
+        )
+    problems.sort(key=lambda p: (p.rel, p.line or 0, p.kind))
+    return DoctorReport(tuple(problems), len(notes))
+
+
+# -- files ------------------------------------------------------------------------------------
+
+
+def _walk(vault: Vault) -> Iterator[str]:
+    """Every non-hidden file of the vault (vault-relative), hidden folders skipped."""
+    root = str(vault.root)
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        rel_folder = os.path.relpath(folder, root).replace(os.sep, "/")
+        for name in files:
+            if not name.startswith("."):
+                yield name if rel_folder == "." else f"{rel_folder}/{name}"
+
+
+def _other_files(vault: Vault) -> list[str]:
+    return [rel for rel in _walk(vault) if not rel.lower().endswith(".md")]
+
+
+def _name_problems(notes: list[str], others: list[str]) -> list[Problem]:
+    problems: list[Problem] = []
+    by_folder: dict[str, dict[str, list[str]]] = {}
+    existing = {rel.lower() for rel in notes} | {rel.lower() for rel in others}
+    for rel in [*notes, *others]:
+        folder, _, name = rel.rpartition("/")
+        is_note = rel.lower().endswith(".md")
+        stem = name[:-3] if is_note else name
+        conflict = _sync_conflict(folder, name, existing)
+        if conflict:
+            problems.append(Problem("sync-conflict", rel, None, conflict))
+        if not is_note:
+            continue
+        if not names.is_safe_filename(stem):
+            problems.append(
+                Problem(
+                    "unsafe-name",
+                    rel,
+                    None,
+                    f"{stem!r} is not a name Obsidian and every OS can hold "
+                    '(no * " \\ / < > : | ? # ^ [ ] %, control characters, trailing dot or '
+                    "space; NFC; bounded length)",
+                )
+            )
+        key = unicodedata.normalize("NFC", name).lower()
+        by_folder.setdefault(folder, {}).setdefault(key, []).append(rel)
+    for group in by_folder.values():
+        for rels in group.values():
+            if len(rels) > 1:
+                for rel in rels:
+                    twins = ", ".join(r for r in rels if r != rel)
+                    problems.append(
+                        Problem("case-collision", rel, None, f"differs only by case from {twins}")
+                    )
+    return problems
+
+
+def _sync_conflict(folder: str, name: str, existing: set[str]) -> str | None:
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        stem, ext = name, ""
+    if _CONFLICTED_COPY.search(stem):
+        return "a sync tool's conflicted copy: merge it into the original and delete it"
+    if _SYNCTHING.search(name):
+        return "a Syncthing conflict copy: merge it into the original and delete it"
+    numbered = _NUMBERED.match(stem)
+    if numbered:
+        original = numbered.group("base") + (f".{ext}" if ext else "")
+        original_rel = f"{folder}/{original}" if folder else original
+        if original_rel.lower() in existing:
+            return f"a duplicate of {original_rel} made by a sync tool: merge it and delete it"
+    return None
+
+
+# -- notes -----------------------------------------------------------------------------------
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _resolves(
+    target: str,
+    rel: str,
+    folder: str,
+    notes: links.NoteIndex,
+    others: links.NoteIndex,
+    cache: dict[tuple[str, str], bool],
+) -> bool:
+    """True when the link resolves to a note, or to an attachment (image, PDF...) that exists."""
+    # Resolution depends on the source's folder only, and vaults repeat the same links a lot.
+    key = (target, folder)
+    hit = cache.get(key)
+    if hit is None:
+        hit = notes.resolve(target, rel) is not None or others.resolve(target, rel) is not None
+        cache[key] = hit
+    return hit
+
+
+def _note_problems(
+    vault: Vault,
+    rel: str,
+    notes: links.NoteIndex,
+    others: links.NoteIndex,
+    cache: dict[tuple[str, str], bool],
+) -> list[Problem]:
+    try:
+        note = vault.read(rel)
+    except NotUtf8 as err:
+        return [Problem("not-utf8", rel, err.line, err.message)]
+    except (NoteNotFound, VaultmemError):
+        return []  # removed or unreadable since the listing: nothing to say about its text
+    text = note.text
+    problems: list[Problem] = []
+    meta = _frontmatter(text, rel, problems)
+    skip_targets: set[str] = set()
+    if meta is not None:
+        problems += _status_problems(rel, meta, notes, skip_targets)
+    folder = rel.rpartition("/")[0]
+    for link in links.parse(text):
+        if not link.target or link.target in skip_targets:
+            continue
+        if _resolves(link.target, rel, folder, notes, others, cache):
+            continue
+        shown = text[link.start : link.end]
+        problems.append(
+            Problem(
+                "unresolved-link",
+                rel,
+                _line_of(text, link.start),
+                f"{shown} does not resolve to any note or file",
+            )
+        )
+    return problems
+
+
+def _frontmatter(text: str, rel: str, problems: list[Problem]) -> dict[str, Any] | None:
+    parts = frontmatter.split(text)
+    if not parts.has_frontmatter:
+        return {}
+    try:
+        data = index.load_yaml(parts.yaml_text)
+        if data is None or isinstance(data, dict):
+            return dict(data or {})
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        pass
+    # The fast parse refused it: the reference parser says where and why.
+    try:
+        return frontmatter.parse(text, path=rel)
+    except InvalidYaml as err:
+        problems.append(Problem("invalid-yaml", rel, err.line, err.message))
+        return None
+
+
+def _status_problems(
+    rel: str, meta: dict[str, Any], notes: links.NoteIndex, skip_targets: set[str]
+) -> list[Problem]:
+    status = meta.get("status")
+    if status == "compaction_failed":
+        error = " ".join(str(meta.get("error") or "no error recorded").split())
+        return [Problem("compaction-failed", rel, None, f"compaction failed: {error}")]
+    if status != "archived" or meta.get("type") not in (None, "session"):
+        return []
+    if "/archive/" in f"/{rel}":
+        return []  # the archive copy itself
+    value = meta.get("archived_to")
+    if not value:
+        return [
+            Problem(
+                "archived-without-archive",
+                rel,
+                None,
+                "status is archived but archived_to is not set",
+            )
+        ]
+    found = links.parse(str(value))
+    target = found[0].target if found else str(value).strip()
+    skip_targets.add(target)
+    if target and notes.resolve(target, rel) is not None:
+        return []
+    return [
+        Problem(
+            "archived-without-archive",
+            rel,
+            None,
+            f"status is archived but its archive {value} does not exist",
+        )
+    ]
+
+
+# -- locks -----------------------------------------------------------------------------------
+
+
+def _held_locks(vault: Vault) -> dict[str, float]:
+    """Lock files older than STALE_LOCK_AGE_S that another process holds: rel path -> mtime."""
+    folder = vault.state_dir / "locks"
+    held: dict[str, float] = {}
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return held
+    cutoff = time.time() - STALE_LOCK_AGE_S
+    for entry in entries:
+        if not entry.name.endswith(".lock") or not entry.is_file():
+            continue
+        with contextlib.suppress(OSError):
+            mtime = entry.stat().st_mtime
+            if mtime < cutoff and _is_held(Path(entry.path)):
+                held[f"{vault.rel(Path(entry.path))}"] = mtime
+    return held
+
+
+def _is_held(path: Path) -> bool:
+    """True when another process holds the flock on ``path`` (a non-blocking probe)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: filelock deletes a lock file on release
+        return True
+    # Read-only: probing must not create, truncate or touch the lock file.
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
