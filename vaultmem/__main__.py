@@ -1,5 +1,5 @@
 """``python -m vaultmem``."""
 
-from .cli import main
+from .launcher import main
 
 main()

@@ -7,7 +7,6 @@ Commands live in small modules of this package by area; each registers itself on
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -116,34 +115,10 @@ def read_text_arg(text: str | None) -> str:
     return text
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Console entry point. ``vaultmem hook ...`` skips Typer: hooks must start fast."""
-    args = sys.argv[1:] if argv is None else argv
-    hook_args = _hook_fast_path(args)
-    if hook_args is not None:
-        from ..hooks import main as hook_main
-
-        raise SystemExit(hook_main(hook_args))
+def run_app(args: list[str]) -> None:
+    """Run the Typer app with every command registered."""
     _load_commands()
     app(args=args, prog_name="vaultmem")
-
-
-def _hook_fast_path(args: list[str]) -> list[str] | None:
-    """The arguments after ``hook`` when this is a hook call, with global options moved into
-    the environment (hooks read the configuration from there); else None."""
-    env: dict[str, str] = {}
-    i = 0
-    while i < len(args) and args[i] in ("--vault", "--project") and i + 1 < len(args):
-        env["VAULTMEM_" + args[i][2:].upper()] = args[i + 1]
-        i += 2
-    while i < len(args) and args[i].startswith(("--vault=", "--project=")):
-        key, _, value = args[i][2:].partition("=")
-        env["VAULTMEM_" + key.upper()] = value
-        i += 1
-    if args[i : i + 1] != ["hook"] or "--help" in args[i + 1 :]:
-        return None
-    os.environ.update(env)
-    return args[i + 1 :]
 
 
 def _load_commands() -> None:

@@ -1,0 +1,41 @@
+"""Console entry point. Kept free of Typer and Rich: ``vaultmem hook …`` must start fast, so it
+goes straight to the hook door; everything else goes to the Typer app in ``vaultmem.cli``."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def _hook_fast_path(args: list[str]) -> list[str] | None:
+    """The arguments after ``hook`` when this is a hook call, with global options moved into
+    the environment (hooks read the configuration from there); else None."""
+    env: dict[str, str] = {}
+    i = 0
+    while i < len(args):
+        if args[i] in ("--vault", "--project") and i + 1 < len(args):
+            env["VAULTMEM_" + args[i][2:].upper()] = args[i + 1]
+            i += 2
+        elif args[i].startswith(("--vault=", "--project=")):
+            key, _, value = args[i][2:].partition("=")
+            env["VAULTMEM_" + key.upper()] = value
+            i += 1
+        else:
+            break
+    if args[i : i + 1] != ["hook"] or "--help" in args[i + 1 :]:
+        return None
+    os.environ.update(env)
+    return args[i + 1 :]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``vaultmem``: hooks straight to the door, every other command to the Typer app."""
+    args = sys.argv[1:] if argv is None else argv
+    hook_args = _hook_fast_path(args)
+    if hook_args is not None:
+        from .hooks import main as hook_main
+
+        raise SystemExit(hook_main(hook_args))
+    from .cli import run_app
+
+    run_app(args)
