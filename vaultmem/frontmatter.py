@@ -10,6 +10,20 @@ library and python-frontmatter never disagree on what is frontmatter (its own re
 Writing never re-renders the frontmatter: an edit replaces only the lines of one key (found from
 the composed YAML nodes, so keys are matched the way YAML reads them, quoted or not) and every
 edit is verified by parsing the result. Text is LF without BOM (see ``textio``).
+
+Decisions:
+- Fences: `---` (trailing blanks allowed) on line 1, closed by `---` or `...` at column 0; an
+  unclosed `---` is body. The key's lines are its key line plus everything up to the next key,
+  minus trailing blank lines and column-0 comments (those belong to no key and stay).
+- A trailing comment on the key line (`status: active  # why`) is kept when the new value still
+  starts on that line (a scalar, a flow list, or `key:` opening a block); it is dropped only when
+  the line cannot hold it (a multi-line quoted value).
+- Duplicate keys are invalid YAML here (YAML 1.2 and Obsidian reject them, and an edit could not
+  know which one to change). Frontmatter written as one flow mapping `{a: 1}` reads fine but is
+  refused for edits (InvalidYaml) rather than rewritten.
+- Emission: PyYAML decides the quoting; `[[links]]` are double-quoted; lists are block lists in
+  the note's own indentation (Obsidian's `  - item` by default); multi-line strings are `|`
+  blocks; no line that looks like a fence is ever written.
 """
 
 from __future__ import annotations
@@ -17,6 +31,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -27,6 +42,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from .errors import InvalidYaml
 
 __all__ = [
+    "HANDLER",
     "ObsidianLoader",
     "ObsidianYAMLHandler",
     "Split",
@@ -590,8 +606,15 @@ def _set(doc: _Doc, key: str, value: Any, path: str | None, *, flow: bool = Fals
     return _first_verified(texts, expected, path, key)
 
 
+def _check_key(key: str) -> None:
+    # A property name is one line of printable text in Obsidian; YAML would need `? |` blocks.
+    if any(unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp") for char in key):
+        raise ValueError(f"a property name must be one line of printable text, not {key!r}")
+
+
 def set_key(text: str, key: str, value: Any, *, path: str | None = None) -> str:
     """Set one property, changing only that key's lines; `text` itself when nothing changes."""
+    _check_key(key)
     doc = _load(text, path)
     value = _normalize(value)
     if key in doc.data and _same(doc.data[key], value):
@@ -607,6 +630,7 @@ def set_key(text: str, key: str, value: Any, *, path: str | None = None) -> str:
 
 def add_to_list(text: str, key: str, value: Any, *, path: str | None = None) -> str:
     """Append one item to a list property (block or flow kept); `text` itself when present."""
+    _check_key(key)
     doc = _load(text, path)
     item = _normalize(value)
     if key not in doc.data or doc.data[key] is None:
