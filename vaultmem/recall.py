@@ -55,7 +55,7 @@ class Hit:
             "project": self.project,
             "updated": self.updated,
             "snippet": self.snippet,
-            "score": round(self.score, 4),
+            "score": float(f"{self.score:.6g}"),
         }
 
 

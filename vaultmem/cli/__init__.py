@@ -126,6 +126,7 @@ def _load_commands() -> None:
     from . import (  # noqa: F401
         claude,
         notes,
+        reading,
         sessions,
     )
 

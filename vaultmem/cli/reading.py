@@ -1,0 +1,124 @@
+"""Commands that read the vault: recall, doctor, promote."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import typer
+
+from . import app, echo_json, globals_of, run
+
+
+class NoteType(str, Enum):
+    """The note types recall can filter on."""
+
+    session = "session"
+    entity = "entity"
+    topic = "topic"
+
+
+_TYPE_OPTION = typer.Option(None, "--type", help="Only notes of this type.")
+
+
+@app.command()
+def recall(
+    ctx: typer.Context,
+    query: str = typer.Argument(..., help="Words to find (all of them; any when none has all)."),
+    project: str | None = typer.Option(
+        None, "--project", help="Search this project (and global) instead of the current one."
+    ),
+    all_projects: bool = typer.Option(False, "--all-projects", help="Search every project."),
+    type_: NoteType | None = _TYPE_OPTION,
+    limit: int = typer.Option(10, "--limit", min=1, help="At most this many results."),
+    as_json: bool = typer.Option(False, "--json", help="Results as JSON (for skills)."),
+) -> None:
+    """Search the vault's notes, best first (entities, the current project and recent first)."""
+    from .. import recall as recall_mod
+    from ..names import slug
+
+    if project and all_projects:
+        raise typer.BadParameter("give --project or --all-projects, not both")
+    g = globals_of(ctx)
+    config = run(g.config)
+    vault = g.vault_obj()
+    result = run(
+        lambda: recall_mod.recall(
+            vault,
+            config,
+            query,
+            project=slug(project) if project else None,
+            all_projects=all_projects,
+            type=type_.value if type_ else None,
+            limit=limit,
+        )
+    )
+    if as_json:
+        echo_json(result.to_json())
+        return
+    if not result.hits:
+        typer.echo(f"no notes match {query!r}")
+    for n, hit in enumerate(result.hits, 1):
+        where = " · ".join(x for x in (hit.type, hit.project, hit.updated) if x)
+        typer.echo(f"{n}. {hit.title}  ({where})")
+        typer.echo(f"   {hit.rel}")
+        if hit.snippet:
+            typer.echo(f"   {hit.snippet}")
+    for suggestion in result.suggestions:
+        typer.echo(f"tip: {suggestion}")
+
+
+@app.command()
+def doctor(
+    ctx: typer.Context,
+    as_json: bool = typer.Option(False, "--json", help="Problems as JSON."),
+) -> None:
+    """Check the vault: YAML, links, failed compactions, archives, locks, sync conflicts, names.
+
+    Exit code 1 when there are problems; one line each, `path:line: kind: message`.
+    """
+    from .. import doctor as doctor_mod
+
+    g = globals_of(ctx)
+    vault = g.vault_obj()
+    report = run(lambda: doctor_mod.doctor(vault))
+    if as_json:
+        echo_json(report.to_json())
+    else:
+        for problem in report.problems:
+            typer.echo(str(problem))
+        if report.ok:
+            typer.echo(f"no problems in {report.notes} notes")
+        else:
+            typer.echo(f"{len(report.problems)} problems in {report.notes} notes", err=True)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@app.command()
+def promote(
+    ctx: typer.Context,
+    entity: str = typer.Argument(..., help="Entity name or vault path of a project entity."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+    as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
+) -> None:
+    """Move a project entity to global/entities and rewrite the links that pointed to it."""
+    from .. import promote as promote_mod
+
+    g = globals_of(ctx)
+    config = run(g.config)
+    vault = g.vault_obj()
+    result = run(lambda: promote_mod.promote(vault, config, entity, dry_run=dry_run))
+    if as_json:
+        echo_json(result.to_json())
+        return
+    if result.status == "already-global":
+        typer.echo(f"{result.target}: already global")
+        return
+    verb = "would move" if result.status == "dry-run" else "moved"
+    typer.echo(f"{verb} {result.source} -> {result.target}")
+    for change in result.changes:
+        typer.echo(f"  {change.rel}:{change.line}: [[{change.old}]] -> [[{change.new}]]")
+    done = "would rewrite" if result.status == "dry-run" else "rewrote"
+    typer.echo(f"{done} {len(result.changes)} links")
+    for rel, why in result.skipped:
+        typer.echo(f"warning: {rel}: {why}", err=True)
