@@ -125,6 +125,7 @@ def _load_commands() -> None:
     # Each area module registers its commands on `app` when imported.
     from . import (  # noqa: F401
         claude,
+        demo,
         notes,
         reading,
         sessions,

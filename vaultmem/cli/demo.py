@@ -1,0 +1,44 @@
+"""``vaultmem demo``: the main job on a built-in sample vault."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import typer
+
+from .. import clock
+from . import app, run
+
+
+@app.command()
+def demo(
+    folder: Path | None = typer.Argument(
+        None, help="An empty or new folder for the sample vault (default: a new temp folder)."
+    ),
+) -> None:
+    """Run the whole story on a sample vault: a session, its compaction, the next session's context."""
+    from ..demo import run_demo
+
+    root = folder or Path(tempfile.mkdtemp(prefix="vaultmem-demo-"))
+    report = run(lambda: run_demo(root, now=clock.now()))
+    echo = typer.echo
+    echo(f"Sample vault: {report.root}\n")
+    echo(f"1. A Claude session logged its work in {report.session_note}")
+    echo(f"   {report.lines_before} lines: {report.status_before}")
+    c = report.compaction
+    if c is not None:
+        counts = ", ".join(f"{n} {kind}s" for kind, n in c.counts.items() if n)
+        echo(f"2. Session end compacted it in {c.duration_ms:.0f} ms ({c.extractor} extractor): {counts}")
+        echo(f"   entities updated: {', '.join(c.entities_updated) or '-'}")
+        echo(f"   entities created: {', '.join(c.entities_created) or '-'}")
+        echo(f"   archived to:      {c.archive}")
+    echo("3. The vault now holds:")
+    for rel, lines in report.files:
+        echo(f"   {rel}  ({lines} lines)")
+    echo("\n4. The next session starts with this context (what `vaultmem context` prints):\n")
+    echo(report.context)
+    echo(
+        f"\nOpen it in Obsidian: 'Open folder as vault' -> {report.root}\n"
+        f"Try: vaultmem --vault {report.root} --project demo-shop status"
+    )

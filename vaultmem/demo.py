@@ -1,0 +1,133 @@
+"""``vaultmem demo``: the whole story on a sample vault, start to finish.
+
+A Claude session on a small shop project logs its work, records decisions, fixes a bug, passes
+the 500-line threshold, ends and is compacted into entity notes (one of which a person had
+already started in Obsidian); the next session starts with that memory as its context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from . import briefing, patch
+from .config import Config
+from .errors import VaultmemError
+from .memory import CompactReport, Memory
+from .vault import Vault
+
+PROJECT = "demo-shop"
+
+PERSON_AUTH_NOTE = """---
+type: entity
+project: demo-shop
+tags:
+  - claude/entity
+  - team/security   # added by a person in Obsidian
+created: 2026-10-01
+updated: 2026-10-01
+status: active
+---
+# Auth
+
+## Overview
+
+Login, sessions and tokens for the shop. Owner: Dana (written by hand in Obsidian).
+
+## Key Decisions
+
+- Passwords are hashed with argon2id (decided before vaultmem).
+
+## Gotchas & Troubleshooting
+
+## Recent Changes
+
+## Related Entities
+
+## References
+"""
+
+# (title, text) of work-log entries; the story's bug fix and workaround are among them.
+STORY = [
+    ("Read the login flow", "Walked through `src/auth/login.py` and the session middleware."),
+    ("Sketch token format", "Access token 15 min, refresh token 14 days, both JWT."),
+    ("Fixed bug: clock skew broke login",
+     "Root cause: the API gateway clock runs 20 s ahead, so fresh tokens were 'not yet valid'. "
+     "Allow 30 s leeway when checking `nbf`/`iat`.\n\n```python\njwt.decode(token, key, "
+     "leeway=30)\n```"),
+    ("Connection pool exhaustion under load",
+     "Troubleshot timeouts in the checkout tests: the pool had 5 connections for 20 workers. "
+     "Workaround: pool size from `DB_POOL_SIZE`, default 20."),
+    ("Wire refresh endpoint", "POST /auth/refresh rotates the refresh token and revokes the old one."),
+]
+
+
+@dataclass(frozen=True)
+class DemoReport:
+    """What the demo did, for the CLI to print."""
+
+    root: Path
+    session_note: str
+    lines_before: int
+    status_before: str
+    compaction: CompactReport | None
+    files: tuple[tuple[str, int], ...]  # (rel, lines) of every note in the vault
+    context: str
+
+
+def _filler(i: int) -> tuple[str, str]:
+    # Ordinary steps of a long session: what pushes a real note past the threshold.
+    topics = ["checkout tests", "cart service", "price rounding", "API schema", "logging",
+              "fixtures", "CI config", "error pages"]
+    topic = topics[i % len(topics)]
+    return (
+        f"Step {i + 1}: {topic}",
+        f"Worked on the {topic}; ran `pytest -q tests/{topic.replace(' ', '_')}` — all green.\n"
+        f"- Touched `src/{topic.replace(' ', '_')}.py`\n- Noted follow-up for the {topic}",
+    )
+
+
+def run_demo(root: Path, *, now: datetime) -> DemoReport:
+    """Build the sample vault in ``root`` (which must be empty or missing) and run the story."""
+    root = root.absolute()
+    if root.exists() and any(root.iterdir()):
+        raise VaultmemError(f"demo folder is not empty: {root} (give an empty or new folder)")
+    root.mkdir(parents=True, exist_ok=True)
+    config = Config(vault=root, project=PROJECT)
+    vault = Vault(root, namespace=config.namespace)
+    memory = Memory(config, vault, clock_now=lambda: now)
+    vault.create(vault.layout.entity(PROJECT, "Auth"), PERSON_AUTH_NOTE)
+
+    t = now - timedelta(hours=3)
+    started = memory.start_session("demo-session-1", topic="Login with JWT", now=t)
+    sid = started.session_id
+    entries = STORY[:2] + [_filler(i) for i in range(40)] + STORY[2:4] + [
+        _filler(i) for i in range(40, 80)
+    ] + STORY[4:]
+    for i, (title, text) in enumerate(entries):
+        memory.log(text, title=title, session_id=sid, now=t + timedelta(minutes=2 * i))
+    memory.decide("Use RS256-signed JWTs for access tokens", why="keys rotate without a redeploy",
+                  entities=["Auth"], session_id=sid, now=t)
+    memory.decide("Refresh tokens are single use and rotated on every refresh",
+                  why="a stolen token stops working after one use", entities=["Auth"],
+                  session_id=sid, now=t)
+    memory.decide("Database pool size comes from DB_POOL_SIZE (default 20)",
+                  why="tests run 20 workers", entities=["Database"], session_id=sid, now=t)
+    memory.decide("The API gateway forwards the client IP in X-Forwarded-For",
+                  entities=["API Gateway", "Auth"], session_id=sid, now=t)
+    vault.update(started.note, [
+        patch.SectionPatch(("Open Questions",), "append",
+                           "- Should refresh tokens be bound to a device id?"),
+        patch.SectionPatch(("Next Steps",), "append",
+                           "- Add rate limiting to POST /auth/login\n- Document the token "
+                           "lifetimes in the API docs"),
+    ])
+    before = memory.status(now=now)
+    mine = next(s for s in before if s.note == started.note)
+    ended = memory.end_session(reason="logout", session_id=sid, now=now)
+    memory.start_session("demo-session-2", topic="Rate limiting", now=now + timedelta(days=1))
+    context = briefing.build(vault, config, exclude={memory.state.get("demo-session-2").note}
+                             if memory.state.get("demo-session-2") else ())
+    files = tuple((rel, vault.read(rel).lines) for rel in vault.iter_notes())
+    return DemoReport(root, started.note, mine.lines, mine.verdict, ended.report, files, context)
