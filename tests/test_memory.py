@@ -364,3 +364,15 @@ def test_bulk_compaction_skips_the_current_session(vault_root: Path) -> None:
     current = m.start_session("s1", topic="t", now=now()).note
     assert current not in m.compact_targets()
     assert m.compact_targets(current) == [current]
+
+
+def test_llm_extractor_without_a_key_falls_back(vault_root: Path, tmp_path: Path) -> None:
+    rel = build(vault_root)
+    reference = tmp_path / "ref"
+    shutil.copytree(vault_root, reference)
+    memory(reference).compact_note(rel, now=now())
+    report = memory(vault_root).compact_note(rel, extractor="llm", now=now())
+    assert report.status == "compacted"
+    assert report.extractor == "deterministic" and report.fallback_reason
+    # The fallback is the deterministic extraction: the same vault as without the LLM.
+    assert snapshot(vault_root) == snapshot(reference)
