@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from compaction_kit import NOW, PROJECT, build, snapshot
 from typer.testing import CliRunner
 
-from compaction_kit import NOW, PROJECT, build, snapshot
 from vaultmem.cli import app, sessions  # noqa: F401  (registers the commands)
 
 SESSIONS = f"claude/projects/{PROJECT}/sessions"

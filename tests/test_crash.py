@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from compaction_kit import NOW, PROJECT, build, memory, now, snapshot
+
 from vaultmem import faults
 
 REPO = Path(__file__).resolve().parent.parent

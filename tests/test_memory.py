@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
-
 from compaction_kit import PROJECT, build, entity_text, memory, now, snapshot
+
 from vaultmem import faults, frontmatter
 from vaultmem.errors import SessionError, UnsafePath
 
