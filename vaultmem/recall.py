@@ -144,7 +144,8 @@ def recall(
         return index.search(
             vault,
             expr,
-            current_project=config.project,
+            # The project searched ranks first, so `--project P` reads like a recall from P.
+            current_project=project or config.project,
             today=day,
             projects=projects,
             types=types,
