@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from . import sections
+from .errors import InvalidValue
 from .patch import Edit, Op, SectionPatch, SetProperty
 from .vault import Note, Vault, WriteResult
 
@@ -85,7 +86,10 @@ def set_property(
 ) -> WriteResult:
     """Set one frontmatter key of a note, changing only that key's lines."""
     rel = vault.resolve_note(ref)
-    return vault.update(rel, [SetProperty(key, value)], dry_run=dry_run, want_diff=dry_run)
+    try:
+        return vault.update(rel, [SetProperty(key, value)], dry_run=dry_run, want_diff=dry_run)
+    except (TypeError, ValueError) as err:
+        raise InvalidValue(str(err), path=rel) from None
 
 
 def patch_section(

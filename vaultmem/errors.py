@@ -92,3 +92,7 @@ class SessionError(VaultmemError):
 
 class ExtractorError(VaultmemError):
     """The optional LLM extractor failed (the deterministic one is used instead)."""
+
+
+class InvalidValue(VaultmemError):
+    """A property name or value that YAML or Obsidian cannot hold."""
