@@ -195,15 +195,15 @@ def test_compact_fires_pre_compact_which_ingests_the_transcript(sandbox: VaultSa
     # Only SessionStart and PreCompact: nothing else may ingest the first session's turns.
     sandbox.claude.write_settings(_keep_only(installed, ["SessionStart", "PreCompact"]))
     first = sandbox.login_session()
-    note = sandbox.note_for(first.session_id)
-    assert DECISION not in note.read_text(encoding="utf-8")
+    assert DECISION not in sandbox.note_for(first.session_id).read_text(encoding="utf-8")
     # And for /compact only PreCompact, so a change can come from nowhere else.
     sandbox.claude.write_settings(_keep_only(installed, ["PreCompact"]))
 
     compacted = sandbox.claude.compact(first.session_id)
 
     assert [r.kind for r in compacted.requests if r.kind != "unknown"] == ["compact"]
-    text = note.read_text(encoding="utf-8")
+    # The note may be renamed once the first prompt gives it a topic: look it up again.
+    text = sandbox.note_for(first.session_id).read_text(encoding="utf-8")
     assert DECISION in text and COMMAND in text and "login.py" in text
     assert "Add a login module" in text
     assert _files_containing(sandbox.vault, SECRET) == []
