@@ -85,8 +85,8 @@ def test_unresolved_link_with_its_line(clean: Path) -> None:
     )
     write(clean, "assets/pic.png", b"\x89PNG")
     write(clean, "assets/doc.pdf", b"%PDF")
-    found = [p for p in problems(clean)]
-    assert [(p.kind, p.line) for p in found] == [("unresolved-link", 8), ("unresolved-link", 8)]
+    found = problems(clean)
+    assert [(p.kind, p.line) for p in found] == [("unresolved-link", 9), ("unresolved-link", 9)]
     assert "[[Missing Note|shown]]" in found[0].message
     assert "![[missing.png]]" in found[1].message
 
@@ -205,10 +205,7 @@ def test_unsafe_name(clean: Path) -> None:
 
 def test_case_collision(clean: Path) -> None:
     write(clean, f"{ENT}/auth.md", ENTITY)
-    if (
-        not (clean / ENT / "Auth.md").read_text(encoding="utf-8")
-        or len(list((clean / ENT).iterdir())) < 3
-    ):
+    if len(list((clean / ENT).iterdir())) < 3:
         pytest.skip("case-insensitive file system")
     assert [(k, r) for k, r, _ in kinds(clean)] == [
         ("case-collision", f"{ENT}/Auth.md"),
