@@ -1,0 +1,414 @@
+"""hooks.py: the fail-open door, driven the way Claude Code drives it (a real subprocess per event,
+the real Claude Code 2.1 payloads and transcript from tests/fixtures/claude-code)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from hook_kit import (
+    DAY,
+    EVENTS,
+    PROJECT,
+    SECRET,
+    SESSIONS,
+    SID,
+    copy_transcript,
+    hook_env,
+    payload,
+    run_hook,
+    session_notes,
+    snapshot,
+)
+from vaultmem import frontmatter, hooks
+
+TOPIC_NOTE = f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
+DEFAULT_NOTE = f"{SESSIONS}/{DAY}-session.md"
+PROMPT_LINE = "- Prompt: Add a login module and run the tests"
+WRITE_LINE = "- Write: `src/auth.py`"
+COMMAND_LINE = "- Ran `echo tests pass`"
+DECISION_LINE = "- use RS256-signed JWTs because keys can rotate without redeploying."
+GOTCHA_LINE = (
+    "Gotcha: fixed bug where the token clock skew broke login; resolved by allowing 30s leeway."
+)
+
+
+def _ok(proc: subprocess.CompletedProcess[bytes], *, stdout: bool = False) -> None:
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == b"", proc.stderr.decode()
+    if not stdout:
+        assert proc.stdout == b""
+
+
+def _one_line_at_most(proc: subprocess.CompletedProcess[bytes]) -> str:
+    assert proc.returncode == 0
+    err = proc.stderr.decode()
+    assert err.count("\n") <= 1, err
+    assert "Traceback" not in err
+    return err
+
+
+def _context(proc: subprocess.CompletedProcess[bytes]) -> str:
+    out = json.loads(proc.stdout)
+    specific = out["hookSpecificOutput"]
+    assert specific["hookEventName"] == "SessionStart"
+    text = specific["additionalContext"]
+    assert isinstance(text, str) and len(text) <= 8000
+    return text
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def transcript(tmp_path: Path) -> Path:
+    return copy_transcript(tmp_path)
+
+
+def _note(vault: Path) -> str:
+    notes = session_notes(vault)
+    assert len(notes) == 1, notes
+    return notes[0].read_text()
+
+
+def _populate(vault: Path, transcript: Path, tmp_path: Path, *events: str) -> None:
+    for event in events:
+        proc = run_hook(event, payload(event, transcript), vault, cwd=tmp_path)
+        assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+
+
+# -- the real sequence ------------------------------------------------------------------------
+
+
+def test_fixture_sequence_records_the_session(vault: Path, transcript: Path, tmp_path: Path) -> None:
+    start = run_hook("session-start", payload("session-start", transcript), vault, cwd=tmp_path)
+    _ok(start, stdout=True)
+    context = _context(start)
+    assert f"project `{PROJECT}`" in context
+    # Before the first prompt is known, the note has the default name.
+    assert [p.relative_to(vault).as_posix() for p in session_notes(vault)] == [DEFAULT_NOTE]
+
+    stop = run_hook("stop", payload("stop", transcript), vault, cwd=tmp_path)
+    _ok(stop)
+    # The first prompt gave the note its topic: renamed, the old name gone.
+    assert [p.relative_to(vault).as_posix() for p in session_notes(vault)] == [TOPIC_NOTE]
+    state = json.loads((vault / ".vaultmem/state.json").read_text())
+    assert state["sessions"][SID]["note"] == TOPIC_NOTE
+
+    _ok(run_hook("pre-compact", payload("pre-compact", transcript), vault, cwd=tmp_path))
+    _ok(run_hook("session-end", payload("session-end", transcript), vault, cwd=tmp_path))
+
+    text = (vault / TOPIC_NOTE).read_text()
+    for line in (PROMPT_LINE, WRITE_LINE, COMMAND_LINE, DECISION_LINE, GOTCHA_LINE):
+        assert text.count(line) == 1, line
+    assert "### 10:30 - Session End\n\nReason: other" in text
+    meta = frontmatter.parse(text)
+    assert meta["session_ids"] == [SID]
+    assert str(meta["updated"]) == DAY and str(meta["claude_last_accessed"]) == DAY
+    # Noise of the transcript stays out: the /compact command and the caveat meta line.
+    assert "compact</command" not in text and "Caveat" not in text
+    assert not (vault / DEFAULT_NOTE).exists()
+
+
+def test_private_text_is_written_nowhere(vault: Path, transcript: Path, tmp_path: Path) -> None:
+    _populate(vault, transcript, tmp_path, *EVENTS)
+    files = snapshot(vault)
+    assert ".vaultmem/state.json" in files
+    leaked = [rel for rel, data in files.items() if SECRET.encode() in data]
+    assert leaked == []
+    assert all(b"my password" not in data for data in files.values())
+
+
+# -- dedup ------------------------------------------------------------------------------------
+
+
+def test_stop_twice_changes_nothing_the_second_time(
+    vault: Path, transcript: Path, tmp_path: Path
+) -> None:
+    _populate(vault, transcript, tmp_path, "session-start", "stop")
+    before = snapshot(vault)
+    _populate(vault, transcript, tmp_path, "stop")
+    assert snapshot(vault) == before
+
+
+def test_every_event_after_stop_adds_each_turn_once(
+    vault: Path, transcript: Path, tmp_path: Path
+) -> None:
+    _populate(vault, transcript, tmp_path, "stop", "pre-compact", "session-end")
+    text = _note(vault)
+    for line in (PROMPT_LINE, WRITE_LINE, COMMAND_LINE, DECISION_LINE, GOTCHA_LINE):
+        assert text.count(line) == 1, line
+    assert text.count("### ") == 3  # prompt entry, gotcha entry, session end
+
+
+def test_a_growing_transcript_adds_only_the_new_turns(
+    vault: Path, tmp_path: Path
+) -> None:
+    # Up to the Write tool call (line 7); the command and the decision come later.
+    short = copy_transcript(tmp_path, lines=7)
+    _populate(vault, short, tmp_path, "session-start", "stop")
+    first = _note(vault)
+    assert first.count(PROMPT_LINE) == 1 and first.count(WRITE_LINE) == 1
+    assert COMMAND_LINE not in first and DECISION_LINE not in first
+
+    full = copy_transcript(tmp_path)
+    _populate(vault, full, tmp_path, "stop")
+    text = _note(vault)
+    for line in (PROMPT_LINE, WRITE_LINE, COMMAND_LINE, DECISION_LINE, GOTCHA_LINE):
+        assert text.count(line) == 1, line
+    # The new turns open no second prompt entry: the command joins a continuation entry.
+    assert text.count("### ") == 3
+
+
+def test_truncated_last_line_is_skipped_then_ingested_once_complete(
+    vault: Path, tmp_path: Path
+) -> None:
+    lines = (copy_transcript(tmp_path)).read_text().splitlines(keepends=True)
+    decision_line = next(i for i, line in enumerate(lines) if "Decision:" in line)
+    path = tmp_path / "transcript.jsonl"
+    path.write_text("".join(lines[:decision_line]) + lines[decision_line][: len(lines[decision_line]) // 2])
+    proc = run_hook("stop", payload("stop", path), vault, cwd=tmp_path)
+    _ok(proc)
+    text = _note(vault)
+    assert text.count(PROMPT_LINE) == 1 and text.count(COMMAND_LINE) == 1
+    assert DECISION_LINE not in text
+
+    path.write_text("".join(lines))
+    _ok(run_hook("stop", payload("stop", path), vault, cwd=tmp_path))
+    text = _note(vault)
+    assert text.count(DECISION_LINE) == 1 and text.count(COMMAND_LINE) == 1
+
+
+def test_missing_transcript_is_not_an_error(vault: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "nope.jsonl"
+    for event in EVENTS:
+        proc = run_hook(event, payload(event, missing), vault, cwd=tmp_path)
+        _ok(proc, stdout=event == "session-start")
+    text = _note(vault)
+    assert "Reason: other" in text
+    assert "Prompt:" not in text
+
+
+# -- fail-open --------------------------------------------------------------------------------
+
+JUNK = {
+    "not-json": b"this is { not json",
+    "binary": bytes(range(256)) * 8,
+    "json-list": b'[{"session_id": "x"}]',
+    "empty": b"",
+    "huge": b'{"session_id": "' + b"a" * (5 * 1024 * 1024) + b'"}',
+}
+
+
+@pytest.fixture(scope="module")
+def populated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A vault after session-start and stop, built once (the session is still current: a hook
+    without a session id falls back to it)."""
+    base = tmp_path_factory.mktemp("populated")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(base / "home"))
+        mp.setenv("XDG_CONFIG_HOME", str(base / "home/.config"))
+        for name in ("VAULTMEM_PROJECT", "VAULTMEM_EXTRACTOR", "VAULTMEM_FAULT"):
+            mp.delenv(name, raising=False)
+        root = base / "vault"
+        _populate(root, copy_transcript(base), base, "session-start", "stop")
+    return root
+
+
+@pytest.fixture
+def populated(populated_template: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "populated"
+    shutil.copytree(populated_template, root)
+    return root
+
+
+@pytest.mark.parametrize("event", list(EVENTS))
+@pytest.mark.parametrize("junk", list(JUNK))
+def test_junk_stdin_fails_open_and_writes_nothing(
+    populated: Path, tmp_path: Path, event: str, junk: str
+) -> None:
+    before = snapshot(populated)
+    proc = run_hook(event, JUNK[junk], populated, cwd=tmp_path)
+    _one_line_at_most(proc)
+    if event == "session-start":
+        _context(proc)
+    else:
+        assert proc.stdout == b""
+    assert snapshot(populated) == before
+
+
+def test_junk_stdin_without_a_current_session_says_so_in_one_line(
+    vault: Path, tmp_path: Path
+) -> None:
+    proc = run_hook("stop", b"junk", vault, cwd=tmp_path)
+    err = _one_line_at_most(proc)
+    assert err.startswith("vaultmem: ") and "session" in err
+    assert proc.stdout == b""
+
+
+def test_unknown_event_is_one_line(vault: Path, tmp_path: Path) -> None:
+    proc = run_hook("post-tool-use", b"{}", vault, cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout == b""
+    err = proc.stderr.decode()
+    assert err.count("\n") == 1 and "unknown hook event 'post-tool-use'" in err
+    assert not any(vault.iterdir())
+
+
+@contextmanager
+def _freeze(root: Path) -> Iterator[None]:
+    """Make ``root`` unwritable, even for root (immutable attribute), and undo it afterwards."""
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "-R", "+i", str(root)], check=True)
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-R", "-i", str(root)], check=True)
+    else:
+        paths = [Path(d) for d, _, _ in os.walk(root)]
+        for p in paths:
+            p.chmod(0o555)
+        try:
+            yield
+        finally:
+            for p in paths:
+                p.chmod(0o755)
+
+
+@pytest.mark.parametrize("event", list(EVENTS))
+def test_read_only_vault_is_one_line(
+    vault: Path, transcript: Path, tmp_path: Path, event: str
+) -> None:
+    _populate(vault, transcript, tmp_path, "session-start")
+    longer = copy_transcript(tmp_path)
+    before = snapshot(vault)
+    with _freeze(vault):
+        proc = run_hook(event, payload(event, longer, session_id="another-session"), vault,
+                        cwd=tmp_path)
+    err = _one_line_at_most(proc)
+    assert err.startswith("vaultmem: hook ") and err.count("\n") == 1
+    assert snapshot(vault) == before
+
+
+@pytest.mark.parametrize("event", list(EVENTS))
+def test_vault_path_that_is_a_file_is_one_line(
+    tmp_path: Path, transcript: Path, event: str
+) -> None:
+    not_a_dir = tmp_path / "vault-file"
+    not_a_dir.write_text("x")
+    proc = run_hook(event, payload(event, transcript), not_a_dir, cwd=tmp_path)
+    err = _one_line_at_most(proc)
+    assert err.count("\n") == 1 and proc.stdout == b""
+    assert not_a_dir.read_text() == "x"
+
+
+@pytest.mark.parametrize("event", ["stop", "pre-compact", "session-end"])
+def test_invalid_yaml_session_note_is_left_alone(
+    vault: Path, tmp_path: Path, event: str
+) -> None:
+    short = copy_transcript(tmp_path, lines=7)
+    _populate(vault, short, tmp_path, "session-start", "stop")
+    note = session_notes(vault)[0]
+    broken = note.read_text().replace("tags:\n", "tags: [unclosed\n", 1)
+    note.write_text(broken)
+    full = copy_transcript(tmp_path)  # new turns to record
+    proc = run_hook(event, payload(event, full), vault, cwd=tmp_path)
+    err = _one_line_at_most(proc)
+    assert err.count("\n") == 1 and str(note.name) in err
+    assert note.read_text() == broken
+
+
+# -- the launcher's fast path -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("form", ["separate", "equals"])
+def test_global_vault_option_reaches_the_hook(
+    tmp_path: Path, transcript: Path, form: str
+) -> None:
+    chosen = tmp_path / "chosen"
+    elsewhere = tmp_path / "elsewhere"
+    before = ["--vault", str(chosen)] if form == "separate" else [f"--vault={chosen}"]
+    for event in ("session-start", "stop"):
+        proc = run_hook(event, payload(event, transcript), elsewhere, cwd=tmp_path, before=before)
+        assert proc.returncode == 0 and proc.stderr == b""
+    assert (chosen / f"claude/projects/{PROJECT}/sessions" / Path(
+        f"{DAY}-add-a-login-module-and-run.md")).is_file()
+    assert not elsewhere.exists()
+
+
+def test_global_project_option_reaches_the_hook(
+    vault: Path, tmp_path: Path, transcript: Path
+) -> None:
+    before = ["--vault", str(vault), "--project", "Other Project"]
+    for event in EVENTS:
+        proc = run_hook(event, payload(event, transcript), vault, cwd=tmp_path, before=before)
+        assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    notes = sorted(p.relative_to(vault).as_posix()
+                   for p in (vault / "claude/projects").rglob("*.md"))
+    assert notes == [
+        "claude/projects/other-project/_index.md",
+        f"claude/projects/other-project/sessions/{DAY}-add-a-login-module-and-run.md",
+    ]
+
+
+HEAVY = ("typer", "click", "rich", "anthropic", "httpx", "httpx2")
+PROBE = """
+import json, sys
+from vaultmem import launcher
+try:
+    launcher.main(sys.argv[1:])
+except SystemExit as stop:
+    code = stop.code
+heavy = sorted({m.split(".")[0] for m in sys.modules} & set(json.loads(sys.argv[0])))
+sys.stderr.write(json.dumps({"code": code, "heavy": heavy}))
+"""
+
+
+@pytest.mark.parametrize("event", list(EVENTS))
+def test_hook_path_imports_no_typer_rich_or_anthropic(
+    vault: Path, transcript: Path, tmp_path: Path, event: str
+) -> None:
+    _populate(vault, transcript, tmp_path, "session-start")
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE.replace("sys.argv[0]", repr(json.dumps(HEAVY))),
+         "--vault", str(vault), "hook", event],
+        input=json.dumps(payload(event, transcript)).encode(),
+        capture_output=True, cwd=tmp_path, env=hook_env(vault), timeout=120,
+    )
+    report = json.loads(proc.stderr)
+    assert report == {"code": 0, "heavy": []}
+
+
+def test_importing_the_door_and_parsing_a_payload_stay_light() -> None:
+    code = (
+        "import sys; from vaultmem import hooks, events, capture; "
+        "events.parse_event('stop', b'{}'); "
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# -- the door in-process ----------------------------------------------------------------------
+
+
+def test_run_never_raises_and_names_the_event() -> None:
+    out, warnings = hooks.run("nope", b"{}")
+    assert out == "" and len(warnings) == 1 and "nope" in warnings[0]
+
+
+def test_help_is_printed_not_run(capsys: pytest.CaptureFixture[str]) -> None:
+    assert hooks.main(["--help"]) == 0
+    assert "session-start" in capsys.readouterr().out
