@@ -1,0 +1,174 @@
+"""CLI: recall, doctor, promote — exit codes, stdout and stderr, --json."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+from typer.testing import CliRunner
+
+from vaultmem.cli import app, reading  # noqa: F401  (registers the commands)
+
+ENT = "claude/projects/{}/entities"
+Invoke = Callable[..., Result]
+
+
+def entity(project: str, body: str) -> str:
+    return (
+        f"---\ntype: entity\nproject: {project}\ncreated: 2026-01-01\nupdated: 2026-11-20\n"
+        f"status: active\n---\n\n## Overview\n\n{body}\n"
+    )
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def cli(vault_root: Path, now_env: str) -> Invoke:
+    runner = CliRunner()
+
+    def invoke(*args: str, project: str = "web") -> Result:
+        return runner.invoke(app, ["--vault", str(vault_root), "--project", project, *args])
+
+    return invoke
+
+
+@pytest.fixture
+def vault(vault_root: Path) -> Path:
+    write(
+        vault_root, f"{ENT.format('web')}/Login Form.md", entity("web", "The guava token refresh.")
+    )
+    write(
+        vault_root, f"{ENT.format('api')}/Token Store.md", entity("api", "Guava tokens live here.")
+    )
+    write(vault_root, f"{ENT.format('web')}/Uses.md", entity("web", "Uses [[Token Store]]."))
+    return vault_root
+
+
+def test_every_command_has_help(cli: Invoke) -> None:
+    for command in ("recall", "doctor", "promote"):
+        result = cli(command, "--help")
+        assert result.exit_code == 0
+        assert len(result.stdout.strip().splitlines()) > 3
+
+
+def test_recall_for_people(cli: Invoke, vault: Path) -> None:
+    result = cli("recall", "guava")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "1. Login Form  (entity · web · 2026-11-20)"
+    assert lines[1] == f"   {ENT.format('web')}/Login Form.md"
+    assert "**guava**" in lines[2].lower()
+    assert "Token Store" not in result.stdout  # another project: not in the default scope
+    assert result.stderr == ""
+
+
+def test_recall_json_all_projects_and_type(cli: Invoke, vault: Path) -> None:
+    result = cli("recall", "guava", "--all-projects", "--type", "entity", "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert [h["title"] for h in doc["hits"]] == ["Login Form", "Token Store"]
+    assert doc["recorded_cross_project"] == [f"{ENT.format('api')}/Token Store.md"]
+    assert doc["suggestions"] == []
+    assert set(doc["hits"][0]) == {
+        "path",
+        "title",
+        "type",
+        "project",
+        "updated",
+        "snippet",
+        "score",
+    }
+    assert doc["index"]["scanned"] == 3
+
+
+def test_recall_own_project_option_filters_the_scope(cli: Invoke, vault: Path) -> None:
+    result = cli("recall", "guava", "--project", "api", "--json")
+    doc = json.loads(result.stdout)
+    assert [h["project"] for h in doc["hits"]] == ["api"]
+
+
+def test_recall_suggests_promotion_at_the_end(cli: Invoke, vault: Path) -> None:
+    for project in ("one", "two"):
+        assert cli("recall", "guava", "--all-projects", project=project).exit_code == 0
+    result = cli("recall", "guava", "--all-projects", project="three")
+    assert result.exit_code == 0
+    tips = [line for line in result.stdout.splitlines() if line.startswith("tip: ")]
+    assert result.stdout.splitlines()[-2:] == tips  # at the end
+    assert tips == [
+        "tip: Login Form was recalled from 3 other projects (one, three, two): "
+        'run `vaultmem promote "Login Form"` to make it global',
+        "tip: Token Store was recalled from 3 other projects (one, three, two): "
+        'run `vaultmem promote "Token Store"` to make it global',
+    ]
+
+
+def test_recall_errors(cli: Invoke, vault: Path) -> None:
+    empty = cli("recall", '""')
+    assert empty.exit_code == 1
+    assert empty.stdout == ""
+    assert empty.stderr.startswith("error: nothing to search for")
+    both = cli("recall", "x", "--project", "a", "--all-projects")
+    assert both.exit_code == 2
+    assert cli("recall", "x", "--limit", "0").exit_code == 2
+    none = cli("recall", "nothingmatchesthis")
+    assert none.exit_code == 0 and none.stdout == "no notes match 'nothingmatchesthis'\n"
+
+
+def test_doctor_clean_and_with_problems(cli: Invoke, vault: Path) -> None:
+    clean = cli("doctor")
+    assert clean.exit_code == 0
+    assert clean.stdout == "no problems in 3 notes\n"
+    write(vault, f"{ENT.format('web')}/Broken.md", "---\ntype: entity\n---\nSee [[Nowhere]].\n")
+    bad = cli("doctor")
+    assert bad.exit_code == 1
+    assert bad.stdout == (
+        f"{ENT.format('web')}/Broken.md:4: unresolved-link: [[Nowhere]] does not resolve to any "
+        "note or file\n"
+    )
+    assert bad.stderr == "1 problems in 4 notes\n"
+    as_json = cli("doctor", "--json")
+    assert as_json.exit_code == 1
+    doc = json.loads(as_json.stdout)
+    assert doc["ok"] is False
+    assert doc["problems"] == [
+        {
+            "kind": "unresolved-link",
+            "path": f"{ENT.format('web')}/Broken.md",
+            "line": 4,
+            "message": "[[Nowhere]] does not resolve to any note or file",
+        }
+    ]
+
+
+def test_promote_dry_run_then_real_then_again(cli: Invoke, vault: Path) -> None:
+    source = f"{ENT.format('api')}/Token Store.md"
+    dry = cli("promote", "Token Store", "--dry-run")
+    assert dry.exit_code == 0, dry.stderr
+    assert dry.stdout.startswith(f"would move {source} -> claude/global/entities/Token Store.md\n")
+    assert (vault / source).exists()
+    real = cli("promote", "Token Store", "--json")
+    assert real.exit_code == 0, real.stderr
+    doc = json.loads(real.stdout)
+    assert doc["status"] == "promoted" and doc["target"] == "claude/global/entities/Token Store.md"
+    assert not (vault / source).exists()
+    assert (vault / "claude/global/entities/Token Store.md").exists()
+    again = cli("promote", "Token Store")
+    assert again.exit_code == 0
+    assert again.stdout == "claude/global/entities/Token Store.md: already global\n"
+
+
+def test_promote_errors(cli: Invoke, vault: Path) -> None:
+    missing = cli("promote", "No Such Entity")
+    assert missing.exit_code == 1
+    assert missing.stderr.startswith("error: ") and "No Such Entity" in missing.stderr
+    write(vault, f"{ENT.format('web')}/Token Store.md", entity("web", "a twin"))
+    ambiguous = cli("promote", "Token Store")
+    assert ambiguous.exit_code == 1
+    assert "give the path" in ambiguous.stderr
