@@ -101,12 +101,15 @@ def test_recall_suggests_promotion_at_the_end(cli: Invoke, vault: Path) -> None:
     assert result.exit_code == 0
     tips = [line for line in result.stdout.splitlines() if line.startswith("tip: ")]
     assert result.stdout.splitlines()[-2:] == tips  # at the end
-    assert tips == [
+    login = (
         "tip: Login Form was recalled from 3 other projects (one, three, two): "
-        'run `vaultmem promote "Login Form"` to make it global',
+        'run `vaultmem promote "Login Form"` to make it global'
+    )
+    token = (
         "tip: Token Store was recalled from 3 other projects (one, three, two): "
-        'run `vaultmem promote "Token Store"` to make it global',
-    ]
+        'run `vaultmem promote "Token Store"` to make it global'
+    )
+    assert sorted(tips) == [login, token]
 
 
 def test_recall_errors(cli: Invoke, vault: Path) -> None:
