@@ -621,20 +621,3 @@ def search(
         )
         for r in rows
     ]
-
-
-def indexed(vault: Vault) -> dict[str, tuple[str | None, str | None]]:
-    """Every indexed note: rel -> (type, project). Empty when there is no index."""
-    path = index_path(vault)
-    if not path.exists():
-        return {}
-    conn = _connect(path)
-    try:
-        return {
-            rel: (kind, project)
-            for rel, kind, project in conn.execute("SELECT rel, type, project FROM notes")
-        }
-    except sqlite3.DatabaseError:
-        return {}
-    finally:
-        conn.close()
