@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from . import briefing, clock, ingest, names, patch, transcript
+from . import clock, ingest, names, patch, transcript
 from .config import Config, load_config
 from .errors import NoteExists, SessionError
 from .events import HookEvent, session_start_output
@@ -131,6 +131,8 @@ def on_session_start(event: HookEvent) -> str:
         if started.created:
             exclude.add(started.note)  # a brand-new note has nothing to tell yet
     memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now)
+    from . import briefing  # only session-start renders the briefing
+
     text = briefing.build(memory.vault, memory.config, exclude=exclude)
     return session_start_output(text)
 

@@ -42,6 +42,7 @@ from .errors import (
     NoteNotFound,
     SessionError,
     VaultmemError,
+    WriteFailed,
 )
 from .extraction import KINDS, Extraction
 from .layout import link_target
@@ -354,10 +355,34 @@ class Memory:
             return rel
         raise SessionError(f"no free note name for {stem!r} after {MAX_NAME_TRIES} tries")
 
-    def _ensure_index(self, project: str, today: date) -> None:
+    def init_project(self, *, now: datetime | None = None) -> list[str]:
+        """Create the project's folders and ``_index.md`` (and the global folders); returns the
+        vault-relative folders and notes that were created. Safe to re-run."""
+        now = self._time(now)
+        project = self.config.project
+        created: list[str] = []
+        for folder in (
+            self.layout.sessions_dir(project),
+            self.layout.entities_dir(project),
+            self.layout.archive_dir(project),
+            self.layout.global_entities_dir(),
+            posixpath.dirname(self.layout.global_topic("x")),
+        ):
+            path = self.vault.abspath(folder)
+            if not path.is_dir():
+                try:
+                    path.mkdir(parents=True, exist_ok=True)
+                except OSError as err:
+                    raise WriteFailed(f"cannot create folder: {err.strerror}", path=folder) from None
+                created.append(folder + "/")
+        if self._ensure_index(project, now.date()):
+            created.append(self.layout.project_index(project))
+        return created
+
+    def _ensure_index(self, project: str, today: date) -> bool:
         rel = self.layout.project_index(project)
         if self.vault.exists(rel):
-            return
+            return False
         text = templating.render(
             "project-index",
             project=project,
@@ -371,7 +396,8 @@ class Memory:
         try:
             self.vault.create(rel, text)
         except NoteExists:
-            pass  # created meanwhile by another session, or a person's own index
+            return False  # created meanwhile by another session, or a person's own index
+        return True
 
     def _session(self, session_id: str | None, now: datetime) -> tuple[str, str]:
         """(session id, note) a log entry goes to; an archived note continues in a new one."""

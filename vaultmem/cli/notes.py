@@ -60,7 +60,8 @@ def set_(
     _render_write(result, as_json=as_json)
 
 
-@app.command()
+# Markdown list items start with "-": unknown "options" are taken as TEXT, not rejected.
+@app.command(context_settings={"ignore_unknown_options": True})
 def patch(
     ctx: typer.Context,
     note: str = typer.Argument(..., help="Vault-relative path or note name."),
@@ -95,3 +96,17 @@ def patch(
         )
     )
     _render_write(result, as_json=as_json)
+
+
+@app.command()
+def init(ctx: typer.Context) -> None:
+    """Create the vault's folders and the project's _index.md (safe to re-run)."""
+    from ..memory import Memory
+
+    g = globals_of(ctx)
+    created = run(lambda: Memory(g.config(), g.vault_obj()).init_project())
+    config = g.config()
+    for rel in created:
+        typer.echo(f"created {rel}")
+    typer.echo(f"vault {config.vault} ready for project {config.project}"
+               + ("" if created else " (nothing to create)"))

@@ -47,7 +47,7 @@ def session_start(
         typer.echo(f"{result.note}: {'resumed' if result.resumed else 'created'}")
 
 
-@session_app.command("log")
+@session_app.command("log", context_settings={"ignore_unknown_options": True})
 def session_log(
     ctx: typer.Context,
     text: str | None = typer.Argument(None, help="What happened, or - to read stdin."),
@@ -65,7 +65,7 @@ def session_log(
         typer.echo(f"{result.note}: {result.status}")
 
 
-@session_app.command("decide")
+@session_app.command("decide", context_settings={"ignore_unknown_options": True})
 def session_decide(
     ctx: typer.Context,
     text: str = typer.Argument(..., help="The decision."),
