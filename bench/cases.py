@@ -1,0 +1,444 @@
+"""The rows: floors and vaultmem's hooks, compaction and recall, on generated vaults.
+
+Every vaultmem command runs as ``python -m vaultmem …`` (the same interpreter as the bench,
+``PYTHONPATH`` at this checkout) with an isolated ``HOME``, ``VAULTMEM_VAULT``,
+``VAULTMEM_PROJECT`` and ``VAULTMEM_NOW`` pinned to the generator's day. Each run's set-up
+(a fresh session id, the seeded session note, a deleted index, an edited note) is not timed;
+each run also checks afterwards that the command did what the row claims.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .generate import NOW_ISO, GeneratedVault, KnownAnswer, generate, session_note
+from .runner import REPO, Case, CommandFailed, Sample, Workspace, run_command, timed
+
+PY = sys.executable
+VAULTMEM = (PY, "-m", "vaultmem")
+TRANSCRIPT = REPO / "tests" / "fixtures" / "claude-code" / "transcript.jsonl"
+FLOOR_HASH_SCRIPT = (
+    "import hashlib, pathlib, sys\n"
+    "n = 0\n"
+    "for p in pathlib.Path(sys.argv[1]).rglob('*.md'):\n"
+    "    hashlib.sha256(p.read_bytes()).hexdigest(); n += 1\n"
+    "print(n)\n"
+)
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How big the vaults are: full runs use 10,000 notes, ``--quick`` smaller ones."""
+
+    large: int
+    small: int
+    peer: int
+    compaction_lines: tuple[int, ...]
+
+
+FULL = Sizes(large=10_000, small=1_000, peer=200, compaction_lines=(600, 6_000, 60_000))
+QUICK = Sizes(large=2_000, small=1_000, peer=100, compaction_lines=(600, 6_000))
+
+
+def notes_label(n: int) -> str:
+    """``10,000 notes``."""
+    return f"{n:,} notes"
+
+
+class VaultmemEnv:
+    """One generated vault and the environment vaultmem's commands run in against it."""
+
+    def __init__(self, ws: Workspace, name: str, notes: int, *, seed: int = 0) -> None:
+        self.root = ws.path(name) / "vault"
+        self.vault: GeneratedVault = generate(self.root, notes=notes, seed=seed)
+        self.project = self.vault.projects[0]
+        self.home = ws.path(f"{name}/home")
+        self.cwd = ws.path(f"{name}/cwd")  # not a git checkout: the project comes from the env
+        self.transcript = ws.path(name) / "transcript.jsonl"
+        shutil.copyfile(TRANSCRIPT, self.transcript)
+        self.env = _child_env(self.home, self.root, self.project)
+        self._memory: Any = None
+
+    def vaultmem(self, *args: str, stdin: bytes = b"") -> Sample:
+        """Run ``vaultmem ARGS`` as a child, timed."""
+        return run_command([*VAULTMEM, *args], env=self.env, cwd=self.cwd, stdin=stdin)
+
+    def output(self, *args: str) -> str:
+        """Run ``vaultmem ARGS`` untimed and return its stdout."""
+        import subprocess
+
+        out = subprocess.run(
+            [*VAULTMEM, *args],
+            env=self.env,
+            cwd=self.cwd,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        if out.returncode != 0:
+            raise CommandFailed(
+                f"vaultmem {' '.join(args)}: exit {out.returncode}: {out.stderr.strip()[-300:]}"
+            )
+        return out.stdout
+
+    def memory(self) -> Any:
+        """The library's ``Memory`` on this vault (imported lazily: the bench may run without)."""
+        if self._memory is None:
+            from vaultmem.config import load_config
+            from vaultmem.memory import Memory
+            from vaultmem.vault import Vault
+
+            config = load_config(vault=self.root, project=self.project, cwd=self.cwd, env=self.env)
+            self._memory = Memory(
+                config, Vault(config.vault, namespace=config.namespace), clock_now=_now
+            )
+        return self._memory
+
+    def status_of(self, rel: str) -> str:
+        """The ``status`` property of a note (read with the library's frontmatter parser)."""
+        from vaultmem.frontmatter import parse
+
+        return str(parse((self.root / rel).read_text(encoding="utf-8")).get("status"))
+
+    def entity_names(self) -> list[str]:
+        """Entity names of the project as they are on disk now."""
+        folder = self.root / "claude" / "projects" / self.project / "entities"
+        return sorted(p.stem for p in folder.glob("*.md"))
+
+    def answers(self) -> list[KnownAnswer]:
+        """Known answers inside the current project or global (recall's default scope)."""
+        prefixes = (f"claude/projects/{self.project}/", "claude/global/")
+        own = [a for a in self.vault.answers if a.rel.startswith(prefixes)]
+        if not own:
+            raise RuntimeError(f"no known answer in project {self.project}")
+        return own
+
+    def drop_index(self) -> None:
+        """Remove the search index so the next recall builds it from scratch."""
+        for path in (self.root / ".vaultmem").glob("index.sqlite*"):
+            path.unlink()
+
+
+def _now() -> datetime:
+    return datetime.fromisoformat(NOW_ISO).astimezone()
+
+
+def _child_env(home: Path, root: Path, project: str) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("VAULTMEM_", "ANTHROPIC_", "PYTHON"))
+    }
+    home.mkdir(parents=True, exist_ok=True)
+    env.update(
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        VAULTMEM_VAULT=str(root),
+        VAULTMEM_PROJECT=project,
+        VAULTMEM_NOW=NOW_ISO,
+        PYTHONPATH=str(REPO),
+    )
+    return env
+
+
+# -------------------------------------------------------------------------------------------
+# Floors
+
+
+def floor_cases(large: VaultmemEnv) -> list[Case]:
+    """What no Python tool can beat: interpreter start, imports, reading every note."""
+    root = large.root
+    n = notes_label(len(large.vault.notes))
+
+    def hash_all() -> None:
+        for path in root.rglob("*.md"):
+            hashlib.sha256(path.read_bytes()).hexdigest()
+
+    return [
+        Case(
+            "floor: python3 -c pass",
+            "floor",
+            lambda: run_command([PY, "-c", "pass"]),
+            note="interpreter start",
+        ),
+        Case(
+            "floor: import yaml, markdown_it, filelock",
+            "floor",
+            lambda: run_command([PY, "-c", "import yaml, markdown_it, filelock"]),
+            note="vaultmem's parsing dependencies",
+        ),
+        Case(
+            f"floor: read + sha256 every note, in-process ({n})",
+            "floor",
+            lambda: timed(hash_all),
+            note=f"{large.vault.bytes / 2**20:.0f} MiB, page cache warm",
+        ),
+        Case(
+            f"floor: read + sha256 every note, subprocess ({n})",
+            "floor",
+            lambda: run_command([PY, "-c", FLOOR_HASH_SCRIPT, str(root)]),
+            note="start + walk + hash",
+        ),
+    ]
+
+
+# -------------------------------------------------------------------------------------------
+# Hooks
+
+
+def _payload(event: str, sid: str, env: VaultmemEnv, **extra: str) -> bytes:
+    data = {
+        "session_id": sid,
+        "transcript_path": str(env.transcript),
+        "cwd": str(env.cwd),
+        "hook_event_name": event,
+        **extra,
+    }
+    return json.dumps(data).encode()
+
+
+def session_end_case(env: VaultmemEnv, *, lines: int, entities: int, new: int) -> Case:
+    """``vaultmem hook session-end`` on a seeded session note of ``lines`` lines."""
+    compacts = lines >= 500
+    counter = iter(range(1_000_000))
+
+    def run() -> Sample:
+        i = next(counter)
+        sid = str(uuid.uuid4())
+        started = env.memory().start_session(sid, topic=f"bench end {lines} {i}")
+        rel = started.note
+        existing = env.entity_names()
+        chosen = existing[i % 7 :][: entities - new]
+        text = session_note(
+            lines,
+            entities,
+            new,
+            project=env.project,
+            existing=chosen + [e for e in existing if e not in chosen],
+            seed=i,
+            session_id=sid,
+            created=env.vault.today,
+        )
+        (env.root / rel).write_text(text, encoding="utf-8")
+        sample = env.vaultmem(
+            "hook", "session-end", stdin=_payload("SessionEnd", sid, env, reason="other")
+        )
+        status = env.status_of(rel)
+        want = "archived" if compacts else "active"
+        if status != want:
+            raise RuntimeError(f"{rel}: status {status!r} after the hook, expected {want!r}")
+        return sample
+
+    if compacts:
+        name = f"hook session-end: {lines}-line note compacted into {entities} entities, {new} new"
+        note = "transcript ingested, Session End entry, inline compaction; budget 1.5 s"
+    else:
+        name = f"hook session-end: below threshold ({lines} lines)"
+        note = "transcript ingested, Session End entry, threshold check; budget 1.5 s"
+    return Case(name, "vaultmem", run, note=note)
+
+
+def session_start_case(env: VaultmemEnv) -> Case:
+    """``vaultmem hook session-start`` with a fresh session on the project."""
+    last_out: list[int] = []
+
+    def run() -> Sample:
+        sid = str(uuid.uuid4())
+        payload = _payload("SessionStart", sid, env, source="startup")
+        import subprocess
+
+        sample = env.vaultmem("hook", "session-start", stdin=payload)
+        # The timed run's output is not kept; an untimed resume checks the context is there.
+        out = subprocess.run(
+            [*VAULTMEM, "hook", "session-start"],
+            input=_payload("SessionStart", sid, env, source="resume"),
+            env=env.env,
+            cwd=env.cwd,
+            capture_output=True,
+            timeout=600,
+            check=False,
+        ).stdout.decode("utf-8", "replace")
+        if env.project not in out:
+            raise RuntimeError(f"session-start context does not name the project: {out[:200]!r}")
+        last_out[:] = [len(out)]
+        return sample
+
+    n = notes_label(len(env.vault.notes))
+    return Case(
+        f"hook session-start ({n})",
+        "vaultmem",
+        run,
+        note=f"{len(env.vault.project_notes(env.project)):,} notes in the project; "
+        "new session note + context",
+        check=lambda: f"context {last_out[0]:,} chars" if last_out else "",
+    )
+
+
+# -------------------------------------------------------------------------------------------
+# Compaction in-process
+
+
+def compaction_case(
+    env: VaultmemEnv, lines: int, *, entities: int = 12, new: int = 6, runs: int | None = None
+) -> Case:
+    """``Memory.compact_note`` on a ``lines``-line note, in the bench process."""
+    counter = iter(range(1_000_000))
+    reports: list[Any] = []
+
+    def run() -> Sample:
+        i = next(counter)
+        existing = env.entity_names()
+        chosen = existing[(3 * i) % 11 :][: entities - new]
+        text = session_note(
+            lines,
+            entities,
+            new,
+            project=env.project,
+            existing=chosen + [e for e in existing if e not in chosen],
+            seed=1000 + i,
+            created=env.vault.today,
+        )
+        rel = f"claude/projects/{env.project}/sessions/2026-11-22-compaction-{lines}-{i}.md"
+        (env.root / rel).write_text(text, encoding="utf-8")
+        memory = env.memory()
+        box: list[Any] = []
+        sample = timed(lambda: box.append(memory.compact_note(rel, now=_now())))
+        report = box[0]
+        if report.status != "compacted" or len(report.entities_created) != new:
+            raise RuntimeError(
+                f"{rel}: {report.status} ({report.verdict}), created "
+                f"{len(report.entities_created)} entities, error {report.error}"
+            )
+        reports[:] = [report]
+        return sample
+
+    def check() -> str:
+        if not reports:
+            return ""
+        counts = ", ".join(f"{v} {k}" for k, v in reports[-1].counts.items())
+        return f"items: {counts}"
+
+    return Case(
+        f"compaction in-process: {lines:,}-line note, {entities} entities ({new} new)",
+        "vaultmem",
+        run,
+        runs=runs,
+        check=check,
+        note="extract, patch entities, archive + verify, backlinks, mark original",
+    )
+
+
+# -------------------------------------------------------------------------------------------
+# Recall
+
+
+def recall_cases(env: VaultmemEnv, *, suffix: str = "") -> list[Case]:
+    """``vaultmem recall`` warm, with a cold index, and after one edit."""
+    answers = env.answers()
+    n = notes_label(len(env.vault.notes))
+    counter = iter(range(1_000_000))
+    found: dict[str, list[bool]] = {"warm": [], "cold": [], "edit": []}
+
+    def query(kind: str) -> Sample:
+        answer = answers[next(counter) % len(answers)]
+        sample = env.vaultmem("recall", answer.query, "--json", "--limit", "5")
+        hits = json.loads(env.output("recall", answer.query, "--json", "--limit", "5"))["hits"]
+        found[kind].append(bool(hits) and hits[0]["path"] == answer.rel)
+        return sample
+
+    def warm() -> Sample:
+        return query("warm")
+
+    def cold() -> Sample:
+        env.drop_index()
+        return query("cold")
+
+    edits = iter(range(1_000_000))
+
+    def after_edit() -> Sample:
+        rel = env.vault.entities[next(edits) % len(env.vault.entities)]
+        with (env.root / rel).open("a", encoding="utf-8") as fh:
+            fh.write("- Gotcha: one more line written by the benchmark\n")
+        return query("edit")
+
+    def verdict(kind: str) -> Callable[[], str]:
+        def check() -> str:
+            got = found[kind]
+            return f"known answer first {sum(got)}/{len(got)}"
+
+        return check
+
+    return [
+        Case(
+            f"recall, warm index ({n}){suffix}",
+            "vaultmem",
+            warm,
+            note="stat every note, query FTS5",
+            check=verdict("warm"),
+        ),
+        Case(
+            f"recall, cold index build ({n}){suffix}",
+            "vaultmem",
+            cold,
+            note="index.sqlite deleted before each run",
+            check=verdict("cold"),
+        ),
+        Case(
+            f"recall after one edit ({n}){suffix}",
+            "vaultmem",
+            after_edit,
+            note="one entity appended to before each run",
+            check=verdict("edit"),
+        ),
+    ]
+
+
+def patch_case(env: VaultmemEnv) -> Case:
+    """``vaultmem patch NOTE --heading 'Related Entities' --append TEXT``: a one-line append."""
+    note = env.vault.sessions[0]
+    counter = iter(range(1_000_000))
+
+    def run() -> Sample:
+        line = f"- [[Bench Entity {next(counter)}]]"
+        return env.vaultmem("patch", note, line, "--heading", "Related Entities", "--append")
+
+    return Case(
+        f"patch --append under a heading ({notes_label(len(env.vault.notes))})",
+        "vaultmem",
+        run,
+        note="lock, fingerprint, surgical append, atomic write",
+    )
+
+
+def all_vaultmem_cases(
+    ws: Workspace,
+    sizes: Sizes,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[list[Case], VaultmemEnv, VaultmemEnv]:
+    """The floors and every vaultmem row, with the vaults they run on."""
+    say = progress or (lambda _: None)
+    say(f"generating {sizes.large:,} and {sizes.small:,} notes")
+    large = VaultmemEnv(ws, "large", sizes.large)
+    small = VaultmemEnv(ws, "small", sizes.small)
+    cases = floor_cases(large)
+    cases.append(session_end_case(small, lines=120, entities=3, new=0))
+    cases.append(session_end_case(small, lines=600, entities=12, new=6))
+    cases.append(session_start_case(small))
+    cases.append(session_start_case(large))
+    for lines in sizes.compaction_lines:
+        cases.append(compaction_case(small, lines, runs=3 if lines >= 60_000 else None))
+    cases += recall_cases(large)
+    cases.append(patch_case(small))
+    return cases, large, small

@@ -1,0 +1,328 @@
+"""The benchmark framework: measure cases, print the table, write the JSON.
+
+A case is a callable that performs its own untimed set-up and returns one timed ``Sample``.
+Subprocess samples are timed with ``time.perf_counter`` around the child's whole life (start to
+reap) and carry the child's peak RSS from ``os.wait4`` (``ru_maxrss``, KiB on Linux). Each case
+runs once untimed (warm-up: page cache, ``.pyc`` files) and then ``runs`` times; the table shows
+median, min and max.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Literal
+
+Group = Literal["floor", "vaultmem", "peer"]
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_OUT = REPO / "bench" / "results" / "latest.json"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One timed run: wall seconds and, for a child process, its peak RSS in KiB."""
+
+    seconds: float
+    max_rss_kib: int | None = None
+
+
+@dataclass(frozen=True)
+class Case:
+    """One row of the table: ``run`` does its untimed set-up and returns a timed sample."""
+
+    name: str
+    group: Group
+    run: Callable[[], Sample]
+    note: str = ""
+    runs: int | None = None  # fixed count for cases that take minutes (peers)
+    warmup: bool = True
+    compare_to: str | None = None  # for a peer: the vaultmem row its ratio is taken against
+    check: Callable[[], str] | None = None  # after the runs: a one-line verdict for the notes
+
+
+@dataclass(frozen=True)
+class Row:
+    """A measured (or skipped) case."""
+
+    name: str
+    group: Group
+    seconds: tuple[float, ...] = ()
+    max_rss_kib: int | None = None
+    note: str = ""
+    error: str | None = None
+    compare_to: str | None = None
+    ratio: float | None = None  # vaultmem median / this row's median
+
+    @property
+    def median(self) -> float | None:
+        """Median wall time in seconds, None when nothing ran."""
+        return statistics.median(self.seconds) if self.seconds else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: milliseconds, MiB."""
+
+        def ms(value: float | None) -> float | None:
+            return None if value is None else round(value * 1000, 2)
+
+        return {
+            "name": self.name,
+            "group": self.group,
+            "median_ms": ms(self.median),
+            "min_ms": ms(min(self.seconds)) if self.seconds else None,
+            "max_ms": ms(max(self.seconds)) if self.seconds else None,
+            "runs": len(self.seconds),
+            "runs_ms": [ms(s) for s in self.seconds],
+            "peak_rss_mib": _mib(self.max_rss_kib),
+            "note": self.note,
+            "error": self.error,
+            "compare_to": self.compare_to,
+            "ratio_vaultmem_over_peer": None if self.ratio is None else round(self.ratio, 4),
+        }
+
+
+class CommandFailed(RuntimeError):
+    """A measured command exited non-zero or timed out."""
+
+
+@dataclass
+class Workspace:
+    """Scratch space of one benchmark run; removed at the end unless kept."""
+
+    root: Path
+    keep: bool = False
+    cleanups: list[Callable[[], None]] = field(default_factory=list)
+
+    def path(self, name: str) -> Path:
+        """A fresh sub-folder."""
+        path = self.root / name
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+
+def run_command(
+    argv: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    stdin: bytes = b"",
+    timeout: float = 900.0,
+) -> Sample:
+    """Run ``argv`` once; wall time around its whole life and its peak RSS. Raises on failure."""
+    with (
+        tempfile.TemporaryFile() as fin,
+        tempfile.TemporaryFile() as fout,
+        tempfile.TemporaryFile() as ferr,
+    ):
+        fin.write(stdin)
+        fin.seek(0)
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            list(argv),
+            stdin=fin,
+            stdout=fout,
+            stderr=ferr,
+            cwd=cwd,
+            env=None if env is None else dict(env),
+        )
+        # A bounded run: the timer kills a child that hangs; wait4 then reaps it.
+        timer = threading.Timer(timeout, proc.kill)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        elapsed = time.perf_counter() - started
+        code = os.waitstatus_to_exitcode(status)
+        proc.returncode = code  # reaped here: Popen must not wait for it again
+        if code != 0:
+            ferr.seek(0)
+            tail = ferr.read().decode("utf-8", "replace").strip().splitlines()[-3:]
+            what = "timed out" if code == -9 and elapsed >= timeout else f"exit {code}"
+            raise CommandFailed(f"{Path(argv[0]).name} {what}: {' | '.join(tail)[:300]}")
+        # Linux reports ru_maxrss in KiB (macOS in bytes).
+        rss = usage.ru_maxrss // 1024 if sys.platform == "darwin" else usage.ru_maxrss
+        return Sample(elapsed, rss)
+
+
+def timed(fn: Callable[[], object]) -> Sample:
+    """Time an in-process call."""
+    started = time.perf_counter()
+    fn()
+    return Sample(time.perf_counter() - started)
+
+
+def measure(case: Case, runs: int, *, progress: Callable[[str], None] | None = None) -> Row:
+    """Run a case (warm-up, then ``runs`` timed runs) into a row; an exception becomes the error."""
+    count = case.runs if case.runs is not None else runs
+    samples: list[Sample] = []
+    try:
+        if case.warmup:
+            case.run()
+        for _ in range(count):
+            samples.append(case.run())
+        verdict = case.check() if case.check else ""
+    except Exception as err:  # noqa: BLE001 - a broken row must not sink the table
+        return Row(
+            case.name,
+            case.group,
+            tuple(s.seconds for s in samples),
+            _peak(samples),
+            case.note,
+            f"{type(err).__name__}: {err}"[:400],
+            case.compare_to,
+        )
+    finally:
+        if progress:
+            progress(case.name)
+    note = "; ".join(part for part in (case.note, verdict) if part)
+    return Row(
+        case.name,
+        case.group,
+        tuple(s.seconds for s in samples),
+        _peak(samples),
+        note,
+        None,
+        case.compare_to,
+    )
+
+
+def skipped(name: str, group: Group, reason: str, *, compare_to: str | None = None) -> Row:
+    """A row that could not run (peer not installed, command missing)."""
+    return Row(name, group, error=reason, compare_to=compare_to)
+
+
+def with_ratios(rows: Sequence[Row]) -> list[Row]:
+    """Fill ``ratio`` (vaultmem median / peer median) on rows that name a vaultmem row."""
+    medians = {row.name: row.median for row in rows}
+    out: list[Row] = []
+    for row in rows:
+        ours = medians.get(row.compare_to) if row.compare_to else None
+        if ours is not None and row.median:
+            row = Row(
+                row.name,
+                row.group,
+                row.seconds,
+                row.max_rss_kib,
+                row.note,
+                row.error,
+                row.compare_to,
+                ours / row.median,
+            )
+        out.append(row)
+    return out
+
+
+def environment() -> dict[str, Any]:
+    """What the numbers were measured on."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    return {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "commit": commit or None,
+    }
+
+
+def write_json(path: Path, rows: Sequence[Row], meta: Mapping[str, Any]) -> None:
+    """Write the results document."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = {"meta": dict(meta), "rows": [row.to_json() for row in rows]}
+    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+
+
+def table_lines(rows: Sequence[Row]) -> list[list[str]]:
+    """The table as cells: header first."""
+    out = [["benchmark", "median", "min", "max", "runs", "peak RSS", "vs peer", "notes"]]
+    for row in rows:
+        if row.error and not row.seconds:
+            out.append([row.name, "-", "-", "-", "0", "-", "-", row.error])
+            continue
+        ratio = "-"
+        if row.ratio is not None:
+            ratio = f"vaultmem/peer {_fmt_ratio(row.ratio)}"
+        note = row.note if not row.error else f"{row.note}; FAILED: {row.error}".lstrip("; ")
+        out.append(
+            [
+                row.name,
+                _fmt_s(row.median),
+                _fmt_s(min(row.seconds)),
+                _fmt_s(max(row.seconds)),
+                str(len(row.seconds)),
+                "-" if row.max_rss_kib is None else f"{_mib(row.max_rss_kib):.0f} MiB",
+                ratio,
+                note,
+            ]
+        )
+    return out
+
+
+def markdown_table(rows: Sequence[Row]) -> str:
+    """The table as GitHub Markdown (for the README's performance section)."""
+    cells = table_lines(rows)
+    lines = ["| " + " | ".join(cells[0]) + " |", "|" + "---|" * len(cells[0])]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in cells[1:]]
+    return "\n".join(lines) + "\n"
+
+
+def print_table(rows: Sequence[Row], *, plain: bool = False) -> None:
+    """Print the table with rich when it is there, else as aligned text."""
+    cells = table_lines(rows)
+    if not plain:
+        try:
+            from rich.console import Console
+            from rich.table import Table
+        except ImportError:
+            plain = True
+    if not plain:
+        table = Table(show_lines=False)
+        for i, head in enumerate(cells[0]):
+            table.add_column(head, justify="right" if 1 <= i <= 5 else "left", overflow="fold")
+        for row in cells[1:]:
+            table.add_row(*row)
+        Console(width=max(160, Console().width)).print(table)
+        return
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]) - 1)]
+    for row in cells:
+        left = "  ".join(
+            c.ljust(w) if i in (0, 6) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))
+        )
+        print(f"{left}  {row[-1]}")
+
+
+def _peak(samples: Sequence[Sample]) -> int | None:
+    values = [s.max_rss_kib for s in samples if s.max_rss_kib is not None]
+    return max(values) if values else None
+
+
+def _mib(kib: int | None) -> float | None:
+    return None if kib is None else round(kib / 1024, 1)
+
+
+def _fmt_s(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    if seconds < 1:
+        return f"{seconds * 1000:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def _fmt_ratio(ratio: float) -> str:
+    return f"{ratio:.3f}x" if ratio < 0.1 else f"{ratio:.2f}x"
