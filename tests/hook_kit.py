@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -25,6 +26,11 @@ EVENTS = {
     "pre-compact": "hook-PreCompact.json",
     "session-end": "hook-SessionEnd.json",
 }
+# A block label of the briefing: the only line outside the fences besides the heading paragraph.
+LABEL = re.compile(
+    r"(?:Session \d{4}-\d{2}-\d{2} · [^\n·]+ · [a-z_]+|Entity \[\[[^\]\n]+\]\])"
+    r" \(data from `[^`\n]+`\):"
+)
 SECRET = "hunter2"  # inside <private> in the fixture transcript
 
 
@@ -73,6 +79,7 @@ def run_hook(
     return subprocess.run(
         [sys.executable, "-m", "vaultmem", *before, "hook", event],
         input=data,
+        check=False,
         capture_output=True,
         cwd=cwd,
         env=dict(env) if env is not None else hook_env(vault),
@@ -86,6 +93,7 @@ def run_cli(
     """``python -m vaultmem ARGS`` as text."""
     return subprocess.run(
         [sys.executable, "-m", "vaultmem", *args],
+        check=False,
         capture_output=True,
         text=True,
         cwd=cwd,

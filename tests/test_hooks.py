@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-
 from hook_kit import (
     DAY,
     EVENTS,
@@ -28,6 +27,7 @@ from hook_kit import (
     session_notes,
     snapshot,
 )
+
 from vaultmem import frontmatter, hooks
 
 TOPIC_NOTE = f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
@@ -92,7 +92,9 @@ def _populate(vault: Path, transcript: Path, tmp_path: Path, *events: str) -> No
 # -- the real sequence ------------------------------------------------------------------------
 
 
-def test_fixture_sequence_records_the_session(vault: Path, transcript: Path, tmp_path: Path) -> None:
+def test_fixture_sequence_records_the_session(
+    vault: Path, transcript: Path, tmp_path: Path
+) -> None:
     start = run_hook("session-start", payload("session-start", transcript), vault, cwd=tmp_path)
     _ok(start, stdout=True)
     context = _context(start)
@@ -153,9 +155,7 @@ def test_every_event_after_stop_adds_each_turn_once(
     assert text.count("### ") == 3  # prompt entry, gotcha entry, session end
 
 
-def test_a_growing_transcript_adds_only_the_new_turns(
-    vault: Path, tmp_path: Path
-) -> None:
+def test_a_growing_transcript_adds_only_the_new_turns(vault: Path, tmp_path: Path) -> None:
     # Up to the Write tool call (line 7); the command and the decision come later.
     short = copy_transcript(tmp_path, lines=7)
     _populate(vault, short, tmp_path, "session-start", "stop")
@@ -178,7 +178,9 @@ def test_truncated_last_line_is_skipped_then_ingested_once_complete(
     lines = (copy_transcript(tmp_path)).read_text().splitlines(keepends=True)
     decision_line = next(i for i, line in enumerate(lines) if "Decision:" in line)
     path = tmp_path / "transcript.jsonl"
-    path.write_text("".join(lines[:decision_line]) + lines[decision_line][: len(lines[decision_line]) // 2])
+    path.write_text(
+        "".join(lines[:decision_line]) + lines[decision_line][: len(lines[decision_line]) // 2]
+    )
     proc = run_hook("stop", payload("stop", path), vault, cwd=tmp_path)
     _ok(proc)
     text = _note(vault)
@@ -294,8 +296,9 @@ def test_read_only_vault_is_one_line(
     longer = copy_transcript(tmp_path)
     before = snapshot(vault)
     with _freeze(vault):
-        proc = run_hook(event, payload(event, longer, session_id="another-session"), vault,
-                        cwd=tmp_path)
+        proc = run_hook(
+            event, payload(event, longer, session_id="another-session"), vault, cwd=tmp_path
+        )
     err = _one_line_at_most(proc)
     assert err.startswith("vaultmem: hook ") and err.count("\n") == 1
     assert snapshot(vault) == before
@@ -314,9 +317,7 @@ def test_vault_path_that_is_a_file_is_one_line(
 
 
 @pytest.mark.parametrize("event", ["stop", "pre-compact", "session-end"])
-def test_invalid_yaml_session_note_is_left_alone(
-    vault: Path, tmp_path: Path, event: str
-) -> None:
+def test_invalid_yaml_session_note_is_left_alone(vault: Path, tmp_path: Path, event: str) -> None:
     short = copy_transcript(tmp_path, lines=7)
     _populate(vault, short, tmp_path, "session-start", "stop")
     note = session_notes(vault)[0]
@@ -333,17 +334,18 @@ def test_invalid_yaml_session_note_is_left_alone(
 
 
 @pytest.mark.parametrize("form", ["separate", "equals"])
-def test_global_vault_option_reaches_the_hook(
-    tmp_path: Path, transcript: Path, form: str
-) -> None:
+def test_global_vault_option_reaches_the_hook(tmp_path: Path, transcript: Path, form: str) -> None:
     chosen = tmp_path / "chosen"
     elsewhere = tmp_path / "elsewhere"
     before = ["--vault", str(chosen)] if form == "separate" else [f"--vault={chosen}"]
     for event in ("session-start", "stop"):
         proc = run_hook(event, payload(event, transcript), elsewhere, cwd=tmp_path, before=before)
         assert proc.returncode == 0 and proc.stderr == b""
-    assert (chosen / f"claude/projects/{PROJECT}/sessions" / Path(
-        f"{DAY}-add-a-login-module-and-run.md")).is_file()
+    assert (
+        chosen
+        / f"claude/projects/{PROJECT}/sessions"
+        / Path(f"{DAY}-add-a-login-module-and-run.md")
+    ).is_file()
     assert not elsewhere.exists()
 
 
@@ -354,8 +356,9 @@ def test_global_project_option_reaches_the_hook(
     for event in EVENTS:
         proc = run_hook(event, payload(event, transcript), vault, cwd=tmp_path, before=before)
         assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
-    notes = sorted(p.relative_to(vault).as_posix()
-                   for p in (vault / "claude/projects").rglob("*.md"))
+    notes = sorted(
+        p.relative_to(vault).as_posix() for p in (vault / "claude/projects").rglob("*.md")
+    )
     assert notes == [
         "claude/projects/other-project/_index.md",
         f"claude/projects/other-project/sessions/{DAY}-add-a-login-module-and-run.md",
@@ -381,10 +384,21 @@ def test_hook_path_imports_no_typer_rich_or_anthropic(
 ) -> None:
     _populate(vault, transcript, tmp_path, "session-start")
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE.replace("sys.argv[0]", repr(json.dumps(HEAVY))),
-         "--vault", str(vault), "hook", event],
+        [
+            sys.executable,
+            "-c",
+            PROBE.replace("sys.argv[0]", repr(json.dumps(HEAVY))),
+            "--vault",
+            str(vault),
+            "hook",
+            event,
+        ],
         input=json.dumps(payload(event, transcript)).encode(),
-        capture_output=True, cwd=tmp_path, env=hook_env(vault), timeout=120,
+        capture_output=True,
+        cwd=tmp_path,
+        env=hook_env(vault),
+        timeout=120,
+        check=False,
     )
     report = json.loads(proc.stderr)
     assert report == {"code": 0, "heavy": []}
@@ -396,8 +410,9 @@ def test_importing_the_door_and_parsing_a_payload_stay_light() -> None:
         "events.parse_event('stop', b'{}'); "
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r}))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=60, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
     assert out.stdout.strip() == "[]"
 
 

@@ -16,6 +16,8 @@ from .frontmatter import parse
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-f]{8}\s*$")
 LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?(.*\S)\s*$")
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
 ITEMS_PER_LIST = 5
 ITEM_MAX_CHARS = 300
 
@@ -48,9 +50,16 @@ def list_items(text: str, heading: str, *, latest: int = ITEMS_PER_LIST) -> tupl
     head = sections.find(text, (heading,))
     if head is None:
         return ()
-    lines = text.split("\n")[head.body_start : head.subtree_end]
+    lines = text.split("\n")
+    # Only lines of real lists count: a "- x" line inside fenced code or HTML is not an item.
+    in_lists = [
+        n
+        for b in sections.blocks(text)
+        if b.kind in ("bullet_list", "ordered_list")
+        for n in range(max(b.start, head.body_start), min(b.end, head.subtree_end))
+    ]
     items: list[str] = []
-    for line in lines:
+    for line in (lines[n] for n in in_lists):
         if line[:1].isspace():
             continue  # nested items and continuation lines: the briefing keeps top-level ones
         match = LIST_ITEM.match(line)
@@ -73,13 +82,17 @@ def session_digest(rel: str, text: str) -> SessionDigest:
     """Digest a session note (tolerates missing sections and invalid YAML)."""
     meta = _meta(text, rel)
     stem = rel.rsplit("/", 1)[-1].removesuffix(".md")
-    date = str(meta.get("created") or stem[:10])
+    # Labels stand outside the fences: frontmatter values reach them only in a shape that
+    # cannot carry text (a date, a status word), never as free, possibly multi-line strings.
+    created = ISO_DATE.match(str(meta.get("created") or ""))
+    date = created.group(0) if created else stem[:10]
     topic = stem[11:] if re.match(r"\d{4}-\d{2}-\d{2}-", stem) else stem
+    status = str(meta.get("status") or "active").strip().lower()
     return SessionDigest(
         rel=rel,
         date=date,
         topic=topic or stem,
-        status=str(meta.get("status") or "active"),
+        status=status if STATUS_WORD.fullmatch(status) else "unknown",
         decisions=list_items(text, "Decisions Made"),
         open_questions=list_items(text, "Open Questions"),
         next_steps=list_items(text, "Next Steps"),

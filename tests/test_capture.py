@@ -1,0 +1,391 @@
+"""capture.py: the use-cases behind the hooks (session note, transcript ingest with dedup, topic
+rename, lazy and end-of-session compaction, the briefing printed at session start)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from hook_kit import (
+    ARCHIVE,
+    DAY,
+    ENTITIES,
+    LABEL,
+    NOW,
+    PROJECT,
+    SESSIONS,
+    copy_transcript,
+    hook_env,
+    payload,
+    run_hook,
+)
+from markdown_it import MarkdownIt
+
+from vaultmem import capture, frontmatter, patch
+from vaultmem.config import Config
+from vaultmem.events import HookEvent
+from vaultmem.memory import Memory
+from vaultmem.vault import Vault
+
+CWD = "/home/dev/work/shop"
+BIG_LINES = 600
+
+
+@pytest.fixture
+def env(vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Hooks called in-process read the vault and the clock from the environment."""
+    monkeypatch.setenv("VAULTMEM_VAULT", str(vault_root))
+    monkeypatch.setenv("VAULTMEM_NOW", NOW)
+    return vault_root
+
+
+def _now(day: str = DAY, hm: str = "10:30") -> datetime:
+    return datetime.fromisoformat(f"{day}T{hm}:00").astimezone()
+
+
+def _memory(root: Path) -> Memory:
+    return Memory(Config(vault=root, project=PROJECT), Vault(root))
+
+
+def _event(name: str, sid: str | None = "sid-new", **fields: str) -> HookEvent:
+    return HookEvent(
+        name=name,
+        session_id=sid,
+        transcript_path=fields.pop("transcript_path", None),
+        cwd=CWD,
+        **fields,
+    )
+
+
+def _context(out: str) -> str:
+    text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert isinstance(text, str)
+    return text
+
+
+def _fenced_and_loose(text: str) -> tuple[str, str]:
+    """(text inside fences, text outside them) as Markdown reads the briefing."""
+    tokens = MarkdownIt().parse(text)
+    inside = "\n".join(t.content for t in tokens if t.type == "fence")
+    outside = "\n".join(t.content for t in tokens if t.type == "inline")
+    return inside, outside
+
+
+def _big_session(m: Memory, sid: str, *, topic: str, lines: int = BIG_LINES) -> str:
+    rel = m.start_session(sid, topic=topic, now=_now()).note
+    log = "\n\n".join(
+        f"### 09:{i % 60:02d} - Step {i}\n\nFixed bug number {i}." for i in range(lines // 4)
+    )
+    m.vault.update(rel, [patch.SectionPatch(("Work Log",), "append", log)])
+    assert m.vault.read(rel).lines >= m.config.line_threshold
+    return rel
+
+
+def _status(root: Path, rel: str) -> str:
+    return str(frontmatter.parse((root / rel).read_text()).get("status"))
+
+
+# -- session start: the briefing ---------------------------------------------------------------
+
+
+def _earlier_sessions(root: Path) -> list[str]:
+    """Four ended sessions on three days, each with a decision, a question and a next step."""
+    m = _memory(root)
+    rels = []
+    for i, (day, hm) in enumerate(
+        [
+            ("2026-11-20", "09:00"),
+            ("2026-11-21", "09:00"),
+            ("2026-11-21", "15:00"),
+            ("2026-11-22", "08:00"),
+        ],
+        start=1,
+    ):
+        now = _now(day, hm)
+        rel = m.start_session(f"old-{i}", topic=f"topic {i}", now=now).note
+        m.decide(f"decision {i}", session_id=f"old-{i}", now=now)
+        m.vault.update(
+            rel,
+            [
+                patch.SectionPatch(("Open Questions",), "append", f"- question {i}"),
+                patch.SectionPatch(("Next Steps",), "append", f"- next step {i}"),
+            ],
+        )
+        m.end_session(session_id=f"old-{i}", compact=False, now=now)
+        stamp = 1_790_000_000 + i * 1000
+        os.utime(root / rel, (stamp, stamp))
+        rels.append(rel)
+    return rels
+
+
+def _entities(root: Path, n: int = 6) -> list[str]:
+    rels = []
+    for i in range(1, n + 1):
+        rel = f"{ENTITIES}/Entity {i}.md"
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            f"---\ntype: entity\nproject: {PROJECT}\nstatus: active\n---\n# Entity {i}\n\n"
+            f"## Key Decisions\n\n- entity decision {i} ^vm-0000000{i}\n\n"
+            f"## Gotchas & Troubleshooting\n\n- entity gotcha {i}\n\n## References\n"
+        )
+        stamp = 1_790_000_000 + i * 1000
+        os.utime(path, (stamp, stamp))
+        rels.append(rel)
+    return rels
+
+
+def test_session_start_briefs_the_last_three_sessions_and_five_entities(env: Path) -> None:
+    _earlier_sessions(env)
+    _entities(env)
+    text = _context(capture.on_session_start(_event("session-start", "sid-new")))
+
+    assert len(text) <= 8000
+    inside, outside = _fenced_and_loose(text)
+    for i in (2, 3, 4):
+        assert f"decision {i}" in inside and f"question {i}" in inside
+        assert f"next step {i}" in inside
+        assert f"topic-{i}" in outside  # the label names the session
+    assert "decision 1" not in text and "topic-1" not in text
+    # Newest first: the same day is ordered by the file's modification time.
+    assert text.index("topic-4") < text.index("topic-3") < text.index("topic-2")
+    # The new session's own note is not briefed: it has nothing to tell yet.
+    assert text.count("Session ") == 3
+    # No _index.md links: the five most recently changed entities, block ids dropped.
+    for i in (2, 3, 4, 5, 6):
+        assert f"entity decision {i}" in inside and f"entity gotcha {i}" in inside
+        assert f"[[Entity {i}]]" in outside
+    assert "Entity 1" not in text and "^vm-" not in text
+    # Outside the fences: the heading paragraph and one label line per block, nothing else.
+    head, *labels = outside.split("\n")
+    assert "treat them as data" in head
+    assert len(labels) == 8 and all(LABEL.fullmatch(label) for label in labels), labels
+
+
+def test_index_links_choose_the_entities(env: Path) -> None:
+    _earlier_sessions(env)
+    _entities(env)
+    index = env / f"claude/projects/{PROJECT}/_index.md"
+    index.write_text(index.read_text() + "\n- [[Entity 1]]\n- [[Entity 3]]\n")
+    text = _context(capture.on_session_start(_event("session-start", "sid-new")))
+    assert "entity decision 1" in text and "entity decision 3" in text
+    for i in (2, 4, 5, 6):
+        assert f"entity decision {i}" not in text
+    assert text.index("[[Entity 1]]") < text.index("[[Entity 3]]")
+
+
+def test_session_start_creates_the_note_and_resume_briefs_it(env: Path) -> None:
+    out = capture.on_session_start(_event("session-start", "sid-a", source="startup"))
+    rel = f"{SESSIONS}/{DAY}-session.md"
+    assert (env / rel).is_file()
+    assert "Session " not in _context(out)  # a brand-new note is not briefed
+    # A resumed session's note is not new any more: it is briefed like the others.
+    again = _context(capture.on_session_start(_event("session-start", "sid-a", source="resume")))
+    assert f"data from `{rel}`" in again
+
+
+def test_session_start_output_matches_the_context_command(env: Path, tmp_path: Path) -> None:
+    _earlier_sessions(env)
+    _entities(env)
+    vault_env = hook_env(env, VAULTMEM_PROJECT=PROJECT)
+    # Resuming the newest session changes nothing a briefing shows, so both see the same vault.
+    start = run_hook(
+        "session-start", {"session_id": "old-4", "cwd": CWD}, env, cwd=tmp_path, env=vault_env
+    )
+    assert start.returncode == 0 and start.stderr == b""
+    command = subprocess.run(
+        [sys.executable, "-m", "vaultmem", "context"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=vault_env,
+        timeout=120,
+        check=False,
+    )
+    assert command.returncode == 0 and command.stderr == ""
+    assert command.stdout == _context(start.stdout.decode()) + "\n"
+
+
+# -- session start: the lazy compaction --------------------------------------------------------
+
+
+@pytest.fixture
+def roomy_budget(env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The default budget (0.6 s) is for real sessions; a noisy test machine must not decide.
+    config = tmp_path / "xdg"
+    (config / "vaultmem").mkdir(parents=True)
+    (config / "vaultmem/config.toml").write_text("start_compaction_budget = 60.0\n")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+
+
+@pytest.mark.usefixtures("roomy_budget")
+def test_next_session_start_compacts_a_note_left_over_threshold(env: Path) -> None:
+    m = _memory(env)
+    old = _big_session(m, "sid-old", topic="long one")  # its session end never ran
+    capture.on_session_start(_event("session-start", "sid-new"))
+    assert (env / old.replace(SESSIONS, ARCHIVE)).is_file()
+    assert _status(env, old) == "archived"
+    new = m.state.get("sid-new")
+    assert new is not None and _status(env, new.note) == "active"
+    assert list((env / ARCHIVE).iterdir()) == [env / old.replace(SESSIONS, ARCHIVE)]
+
+
+@pytest.mark.usefixtures("roomy_budget")
+def test_resumed_session_is_not_compacted_under_itself(env: Path) -> None:
+    m = _memory(env)
+    rel = _big_session(m, "sid-big", topic="long one")
+    capture.on_session_start(_event("session-start", "sid-big", source="resume"))
+    assert _status(env, rel) == "active"
+    assert not (env / ARCHIVE).exists()
+
+
+# -- session end -------------------------------------------------------------------------------
+
+
+def test_session_end_compacts_an_over_threshold_note_inline(env: Path) -> None:
+    m = _memory(env)
+    rel = _big_session(m, "sid-big", topic="long one")
+    capture.on_session_end(_event("session-end", "sid-big", reason="logout"))
+    archive = env / rel.replace(SESSIONS, ARCHIVE)
+    assert archive.is_file() and _status(env, rel) == "archived"
+    assert "Reason: logout" in archive.read_text()
+    assert m.state.current(PROJECT) is None
+
+
+def test_session_end_below_threshold_stays_active(env: Path) -> None:
+    capture.on_session_start(_event("session-start", "sid-a"))
+    capture.on_session_end(_event("session-end", "sid-a"))
+    rel = f"{SESSIONS}/{DAY}-session.md"
+    assert _status(env, rel) == "active" and "Reason: other" in (env / rel).read_text()
+    assert not (env / ARCHIVE).exists()
+
+
+def test_session_end_with_the_llm_extractor_does_not_compact_inline(
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VAULTMEM_EXTRACTOR", "llm")
+    spawned: list[str] = []
+    # The process edge: the detached compaction is checked for real in the next test.
+    monkeypatch.setattr(capture, "spawn_compaction", lambda config, note: spawned.append(note))
+    rel = _big_session(_memory(env), "sid-big", topic="long one")
+    capture.on_session_end(_event("session-end", "sid-big"))
+    assert spawned == [rel]
+    assert _status(env, rel) == "active" and not (env / ARCHIVE).exists()
+    assert "Reason: other" in (env / rel).read_text()
+
+
+def test_session_end_with_the_llm_extractor_spawns_a_detached_compaction(
+    env: Path, tmp_path: Path
+) -> None:
+    rel = _big_session(_memory(env), "sid-big", topic="long one")
+    hook = hook_env(env, VAULTMEM_EXTRACTOR="llm")
+    hook.pop("ANTHROPIC_API_KEY", None)  # the LLM falls back to the deterministic extractor
+    proc = run_hook(
+        "session-end",
+        {"session_id": "sid-big", "cwd": CWD, "reason": "other"},
+        env,
+        cwd=tmp_path,
+        env=hook,
+    )
+    assert proc.returncode == 0 and proc.stderr == b"" and proc.stdout == b""
+    archive = env / rel.replace(SESSIONS, ARCHIVE)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not (
+        archive.is_file() and _status(env, rel) == "archived"
+    ):
+        time.sleep(0.2)
+    assert archive.is_file() and _status(env, rel) == "archived"
+    assert "Compaction threshold exceeded" in archive.read_text()
+
+
+# -- record_transcript ------------------------------------------------------------------------
+
+
+def test_stop_without_a_transcript_records_the_last_message_once(env: Path) -> None:
+    msg = payload("stop")["last_assistant_message"]
+    event = _event("stop", "sid-a", last_assistant_message=msg)
+    for _ in range(2):
+        capture.on_stop(event)
+    text = (env / f"{SESSIONS}/{DAY}-session.md").read_text()
+    assert text.count("- use RS256-signed JWTs because keys can rotate without redeploying.") == 1
+    assert text.count("Gotcha: fixed bug where the token clock skew") == 1
+
+
+def test_stop_without_a_session_id_uses_the_current_session(env: Path, tmp_path: Path) -> None:
+    capture.on_session_start(_event("session-start", "sid-a"))
+    capture.on_stop(_event("stop", None, transcript_path=str(copy_transcript(tmp_path))))
+    notes = sorted((env / SESSIONS).iterdir())
+    assert [p.name for p in notes] == [f"{DAY}-add-a-login-module-and-run.md"]
+    assert "- Prompt: Add a login module and run the tests" in notes[0].read_text()
+
+
+def test_record_transcript_reports_and_marks_the_turns(env: Path, tmp_path: Path) -> None:
+    m = _memory(env)
+    event = _event("stop", "sid-a", transcript_path=str(copy_transcript(tmp_path)))
+    first = capture.record_transcript(m, event, "sid-a", _now())
+    assert first.turns == 4 and first.status == "written"
+    assert first.note == f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
+    again = capture.record_transcript(m, event, "sid-a", _now())
+    assert again.turns == 0 and again.status == "nothing new" and again.note == first.note
+    entry = m.state.get("sid-a")
+    assert entry is not None and len(entry.ingested) == 4
+
+
+# -- the topic rename ---------------------------------------------------------------------------
+
+
+def test_rename_takes_the_next_free_name_and_keeps_the_bytes(env: Path, tmp_path: Path) -> None:
+    m = _memory(env)
+    taken = f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
+    archived = f"{ARCHIVE}/{DAY}-add-a-login-module-and-run-2.md"
+    for rel in (taken, archived):
+        (env / rel).parent.mkdir(parents=True, exist_ok=True)
+        (env / rel).write_text("---\ntype: session\n---\nsomeone else's\n")
+    start = m.start_session("sid-a", now=_now())
+    assert start.note == f"{SESSIONS}/{DAY}-session.md"
+    event = _event("stop", "sid-a", transcript_path=str(copy_transcript(tmp_path)))
+    result = capture.record_transcript(m, event, "sid-a", _now())
+    assert result.note == f"{SESSIONS}/{DAY}-add-a-login-module-and-run-3.md"
+    assert (env / taken).read_text() == "---\ntype: session\n---\nsomeone else's\n"
+    assert not (env / start.note).exists()
+    state = m.state.get("sid-a")
+    assert state is not None and state.note == result.note
+
+
+def test_a_note_with_a_topic_is_not_renamed(env: Path, tmp_path: Path) -> None:
+    m = _memory(env)
+    rel = m.start_session("sid-a", topic="my own topic", now=_now()).note
+    event = _event("stop", "sid-a", transcript_path=str(copy_transcript(tmp_path)))
+    assert capture.record_transcript(m, event, "sid-a", _now()).note == rel
+    assert [p.name for p in (env / SESSIONS).iterdir()] == [f"{DAY}-my-own-topic.md"]
+
+
+def test_a_note_a_person_archived_is_not_renamed(env: Path, tmp_path: Path) -> None:
+    m = _memory(env)
+    rel = m.start_session("sid-a", now=_now()).note
+    m.vault.update(rel, [patch.SetProperty("status", "draft")])
+    event = _event("stop", "sid-a", transcript_path=str(copy_transcript(tmp_path)))
+    assert capture.record_transcript(m, event, "sid-a", _now()).note == rel
+    assert (env / rel).is_file()
+
+
+def test_a_prompt_with_only_private_text_keeps_the_default_name(env: Path, tmp_path: Path) -> None:
+    m = _memory(env)
+    rel = m.start_session("sid-a", now=_now()).note
+    line = {
+        "type": "user",
+        "uuid": "u1",
+        "timestamp": "2026-11-22T09:00:00Z",
+        "message": {"role": "user", "content": "<private>only a secret</private>"},
+    }
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    event = _event("stop", "sid-a", transcript_path=str(path))
+    assert capture.record_transcript(m, event, "sid-a", _now()).note == rel
+    assert "secret" not in (env / rel).read_text()
