@@ -8,6 +8,7 @@ it (the word "gotcha" is one of its keywords).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
@@ -55,8 +56,10 @@ def _time(stamp: str | None, fallback: datetime, tz: tzinfo | None) -> str:
 
 
 def _code(text: str) -> str:
-    # An inline code span that survives backticks inside the text.
-    fence = "``" if "`" in text else "`"
+    # An inline code span that survives backticks inside the text: its fence is longer than
+    # the longest run of backticks in it (CommonMark closes a span only on an equal run).
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
 
