@@ -1,0 +1,162 @@
+"""cli/claude.py: install-hooks, uninstall-hooks, context and hook as a person types them (a real
+subprocess each; HOME is the test's temp home, the working directory a temp git repository)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hook_kit import REPO, run_cli
+
+EVENTS = {"SessionStart", "Stop", "PreCompact", "SessionEnd"}
+OTHER: dict[str, Any] = {
+    "model": "opus",
+    "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "other-tool stop"}]}]},
+}
+
+
+@pytest.fixture
+def home() -> Path:
+    return Path(os.environ["HOME"])  # the autouse fixture's temp home
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    top = tmp_path / "repo"
+    (top / "src/deep").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(top)], check=True, timeout=30)
+    return top
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return run_cli(args, cwd=cwd, env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def _vaultmem_commands(settings: dict[str, Any]) -> dict[str, list[str]]:
+    return {
+        event: [h["command"] for g in groups for h in g["hooks"] if "vaultmem" in h["command"]]
+        for event, groups in settings.get("hooks", {}).items()
+    }
+
+
+def test_install_user_then_again_is_idempotent(home: Path, repo: Path) -> None:
+    settings = home / ".claude/settings.json"
+    first = _cli("install-hooks", "--scope", "user", cwd=repo)
+    assert first.returncode == 0 and first.stderr == ""
+    assert first.stdout == f"{settings}: installed\n"
+    data = json.loads(settings.read_text())
+    assert _vaultmem_commands(data) == {
+        "SessionStart": ["vaultmem hook session-start"],
+        "Stop": ["vaultmem hook stop"],
+        "PreCompact": ["vaultmem hook pre-compact"],
+        "SessionEnd": ["vaultmem hook session-end"],
+    }
+    before = settings.read_bytes()
+    again = _cli("install-hooks", "--scope", "user", cwd=repo)
+    assert again.returncode == 0 and again.stderr == ""
+    assert again.stdout == f"{settings}: already installed\n"
+    assert settings.read_bytes() == before
+    assert not (repo / ".claude").exists()
+
+
+def test_dry_run_prints_a_diff_and_writes_nothing(home: Path, repo: Path) -> None:
+    proc = _cli("install-hooks", "--dry-run", cwd=repo)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("---") and "+++" in proc.stdout
+    assert '+    "SessionStart": [' in proc.stdout and "vaultmem hook session-end" in proc.stdout
+    assert not (home / ".claude").exists()
+
+
+def test_project_scope_writes_at_the_git_top(home: Path, repo: Path) -> None:
+    proc = _cli("install-hooks", "--scope", "project", cwd=repo / "src/deep")
+    assert proc.returncode == 0 and proc.stderr == ""
+    target = repo / ".claude/settings.json"
+    assert proc.stdout == f"{target}: installed\n"
+    assert set(_vaultmem_commands(json.loads(target.read_text()))) == EVENTS
+    assert not (repo / "src/deep/.claude").exists() and not (home / ".claude").exists()
+    local = _cli("install-hooks", "--scope", "local", cwd=repo / "src")
+    assert local.returncode == 0 and (repo / ".claude/settings.local.json").is_file()
+
+
+def test_uninstall_restores_the_settings(home: Path, repo: Path) -> None:
+    settings = home / ".claude/settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps(OTHER, indent=2) + "\n")
+    assert _cli("install-hooks", "--command", "/opt/vm/bin/vaultmem", cwd=repo).returncode == 0
+    data = json.loads(settings.read_text())
+    assert data["model"] == "opus"
+    assert [h["command"] for g in data["hooks"]["Stop"] for h in g["hooks"]] == [
+        "other-tool stop",
+        "/opt/vm/bin/vaultmem hook stop",
+    ]
+    proc = _cli("uninstall-hooks", "--command", "/opt/vm/bin/vaultmem", cwd=repo)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith(f"{settings}: removed")
+    assert json.loads(settings.read_text()) == OTHER
+    nothing = _cli("uninstall-hooks", "--command", "/opt/vm/bin/vaultmem", cwd=repo)
+    assert nothing.returncode == 0 and nothing.stdout == f"{settings}: nothing to remove\n"
+
+
+def test_install_json_report(home: Path, repo: Path) -> None:
+    proc = _cli("install-hooks", "--json", cwd=repo)
+    assert proc.returncode == 0 and proc.stderr == ""
+    report = json.loads(proc.stdout)
+    assert report["path"] == str(home / ".claude/settings.json")
+    assert report["changed"] is True and report["dry_run"] is False and report["diff"]
+
+
+def test_invalid_settings_json_is_one_line_and_untouched(home: Path, repo: Path) -> None:
+    settings = home / ".claude/settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"model": "opus",\n  oops\n}\n')
+    before = settings.read_bytes()
+    for command in ("install-hooks", "uninstall-hooks"):
+        proc = _cli(command, cwd=repo)
+        assert proc.returncode == 1 and proc.stdout == ""
+        assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
+        assert "settings.json" in proc.stderr and "Traceback" not in proc.stderr
+    assert settings.read_bytes() == before
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+
+
+def test_bad_scope_is_a_usage_error(home: Path, repo: Path) -> None:
+    proc = _cli("install-hooks", "--scope", "global", cwd=repo)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "global" in proc.stderr
+    assert not (home / ".claude").exists()
+
+
+def test_hook_help_goes_to_typer_and_hook_through_typer_works(tmp_path: Path, repo: Path) -> None:
+    helped = _cli("hook", "--help", cwd=repo)
+    assert helped.returncode == 0 and "session-start" in helped.stdout
+    vault = tmp_path / "v"
+    # Through Typer (the launcher's fast path is bypassed by calling the app directly).
+    code = (
+        "import sys; from vaultmem.cli import run_app; "
+        "run_app(['--vault', sys.argv[1], '--project', 'Typer Way', 'hook', 'session-start'])"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(vault)],
+        input=b'{"session_id": "s1"}',
+        capture_output=True,
+        cwd=repo,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert proc.returncode == 0 and proc.stderr == b""
+    out = json.loads(proc.stdout)
+    assert "project `typer-way`" in out["hookSpecificOutput"]["additionalContext"]
+    assert (vault / "claude/projects/typer-way/_index.md").is_file()
+
+
+def test_context_command_on_an_empty_vault(tmp_path: Path, repo: Path) -> None:
+    proc = _cli("--vault", str(tmp_path / "v"), "--project", "demo", "context", cwd=repo)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("vaultmem memory for project `demo`.")
+    assert not (tmp_path / "v").exists()  # reading writes nothing
