@@ -35,8 +35,9 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Frontmatter, headings and text as JSON."),
 ) -> None:
     """Print a note (resolved the Obsidian way)."""
-    vault = globals_of(ctx).vault_obj()
-    view = run(lambda: editing.show(vault, note))
+    g = globals_of(ctx)
+    # Loading another project's entity records a cross-project recall in it (DESIGN §7).
+    view = run(lambda: editing.show(g.vault_obj(), note, current_project=g.config().project))
     if as_json:
         echo_json(view.to_json())
     else:
