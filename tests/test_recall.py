@@ -283,3 +283,18 @@ def test_show_records_a_cross_project_load(vault_root: Path, now_env: str) -> No
     editing.show(vault, ENTITY)
     editing.show(vault, ENTITY, current_project="origin")
     assert (vault_root / ENTITY).read_bytes() == before
+
+
+def test_a_compacted_session_is_one_hit_the_archive_copy(vault_root: Path) -> None:
+    body = "the gateway clock runs ahead"
+    original = "claude/projects/demo/sessions/2026-11-20-clock.md"
+    archive = "claude/projects/demo/archive/sessions/2026-11-20-clock.md"
+    write(vault_root, original, note("session", "demo", body).replace("active", "archived"))
+    write(vault_root, archive, note("session", "demo", body).replace("active", "archived"))
+    write(vault_root, "claude/projects/demo/sessions/2026-11-21-other.md",
+          note("session", "demo", "another clock story"))
+    result = recall.recall(Vault(vault_root), cfg(vault_root), "clock", limit=5,
+                           today=dt.date(2026, 11, 22))
+    assert archive in rels(result)
+    assert original not in rels(result)
+    assert "claude/projects/demo/sessions/2026-11-21-other.md" in rels(result)

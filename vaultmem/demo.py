@@ -15,6 +15,7 @@ from . import briefing, patch
 from .config import Config
 from .errors import VaultmemError
 from .memory import CompactReport, Memory
+from .recall import recall
 from .vault import Vault
 
 PROJECT = "demo-shop"
@@ -74,6 +75,8 @@ class DemoReport:
     compaction: CompactReport | None
     files: tuple[tuple[str, int], ...]  # (rel, lines) of every note in the vault
     context: str
+    recall_query: str
+    recall_hits: tuple[tuple[str, str, str], ...]  # (type, rel, snippet)
 
 
 def _filler(i: int) -> tuple[str, str]:
@@ -126,8 +129,12 @@ def run_demo(root: Path, *, now: datetime) -> DemoReport:
     before = memory.status(now=now)
     mine = next(s for s in before if s.note == started.note)
     ended = memory.end_session(reason="logout", session_id=sid, now=now)
-    memory.start_session("demo-session-2", topic="Rate limiting", now=now + timedelta(days=1))
-    context = briefing.build(vault, config, exclude={memory.state.get("demo-session-2").note}
-                             if memory.state.get("demo-session-2") else ())
+    second = memory.start_session("demo-session-2", topic="Rate limiting",
+                                  now=now + timedelta(days=1))
+    context = briefing.build(vault, config, exclude={second.note})
     files = tuple((rel, vault.read(rel).lines) for rel in vault.iter_notes())
-    return DemoReport(root, started.note, mine.lines, mine.verdict, ended.report, files, context)
+    query = "clock skew"
+    found = recall(vault, config, query, limit=3, today=now.date())
+    hits = tuple((hit.type, hit.rel, hit.snippet) for hit in found.hits)
+    return DemoReport(root, started.note, mine.lines, mine.verdict, ended.report, files, context,
+                      query, hits)

@@ -119,6 +119,17 @@ def scope(config: Config, project: str | None, all_projects: bool) -> tuple[str,
     return (project or config.project, "global")
 
 
+def without_archived_twins(rows: list[index.IndexHit]) -> list[index.IndexHit]:
+    """Drop a compacted original when its archive copy is among the hits: one session, one hit
+    (the archive copy is the one entity notes link to)."""
+    archived = {r.rel for r in rows if "/archive/sessions/" in r.rel}
+    return [
+        r for r in rows
+        if not ("/sessions/" in r.rel and r.rel.replace("/sessions/", "/archive/sessions/", 1)
+                in archived)
+    ]
+
+
 def recall(
     vault: Vault,
     config: Config,
@@ -149,7 +160,8 @@ def recall(
             today=day,
             projects=projects,
             types=types,
-            limit=limit,
+            # Room for the archived originals dropped below.
+            limit=limit * 2,
         )
 
     rows = run(match)
@@ -158,7 +170,7 @@ def recall(
         rows = run(match)
     hits = tuple(
         Hit(r.rel, r.title, r.type, r.project, r.updated, plain_snippet(r.snippet), r.score)
-        for r in rows
+        for r in without_archived_twins(rows)[:limit]
     )
     recorded: list[str] = []
     suggestions: list[str] = []

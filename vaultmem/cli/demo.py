@@ -36,7 +36,10 @@ def demo(
     echo("3. The vault now holds:")
     for rel, lines in report.files:
         echo(f"   {rel}  ({lines} lines)")
-    echo("\n4. The next session starts with this context (what `vaultmem context` prints):\n")
+    echo(f"\n4. `vaultmem recall \"{report.recall_query}\"` finds:")
+    for kind, rel, snippet in report.recall_hits:
+        echo(f"   [{kind}] {rel}\n       {snippet}")
+    echo("\n5. The next session starts with this context (what `vaultmem context` prints):\n")
     echo(report.context)
     echo(
         f"\nOpen it in Obsidian: 'Open folder as vault' -> {report.root}\n"
