@@ -427,3 +427,49 @@ def test_run_never_raises_and_names_the_event() -> None:
 def test_help_is_printed_not_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert hooks.main(["--help"]) == 0
     assert "session-start" in capsys.readouterr().out
+
+
+def test_racing_stop_and_pre_compact_add_each_turn_once(
+    vault: Path, transcript: Path, tmp_path: Path
+) -> None:
+    _populate(vault, transcript, tmp_path, "session-start")
+    env = hook_env(vault)
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "vaultmem", "hook", event],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=tmp_path,
+            env=env,
+        )
+        for event in ("stop", "pre-compact") * 3
+    ]
+    for proc in procs:
+        out, err = proc.communicate(json.dumps(payload("stop", transcript)).encode(), timeout=120)
+        assert proc.returncode == 0 and out == b"" and err == b"", err
+    text = _note(vault)
+    for line in (PROMPT_LINE, WRITE_LINE, COMMAND_LINE, DECISION_LINE, GOTCHA_LINE):
+        assert text.count(line) == 1, line
+    assert [p.name for p in session_notes(vault)] == [Path(TOPIC_NOTE).name]
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [("config", "line_threshold = 'many'\n"), ("config", "not toml ["), ("now", "yesterday")],
+)
+def test_configuration_errors_are_one_line(
+    vault: Path, transcript: Path, tmp_path: Path, setting: str, value: str
+) -> None:
+    env = hook_env(vault)
+    if setting == "config":
+        config = Path(env["XDG_CONFIG_HOME"]) / "vaultmem/config.toml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(value)
+    else:
+        env["VAULTMEM_NOW"] = value
+    for event in EVENTS:
+        proc = run_hook(event, payload(event, transcript), vault, cwd=tmp_path, env=env)
+        err = _one_line_at_most(proc)
+        assert err.count("\n") == 1 and proc.stdout == b"", err
+    assert not vault.exists() or not any(vault.iterdir())
