@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .generate import NOW_ISO, GeneratedVault, KnownAnswer, generate, session_note
-from .runner import REPO, Case, CommandFailed, Sample, Workspace, run_command, timed
+from .runner import REPO, Case, Sample, Workspace, run_command, timed
 
 PY = sys.executable
 VAULTMEM = (PY, "-m", "vaultmem")
@@ -72,25 +72,6 @@ class VaultmemEnv:
     def vaultmem(self, *args: str, stdin: bytes = b"") -> Sample:
         """Run ``vaultmem ARGS`` as a child, timed."""
         return run_command([*VAULTMEM, *args], env=self.env, cwd=self.cwd, stdin=stdin)
-
-    def output(self, *args: str) -> str:
-        """Run ``vaultmem ARGS`` untimed and return its stdout."""
-        import subprocess
-
-        out = subprocess.run(
-            [*VAULTMEM, *args],
-            env=self.env,
-            cwd=self.cwd,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-        if out.returncode != 0:
-            raise CommandFailed(
-                f"vaultmem {' '.join(args)}: exit {out.returncode}: {out.stderr.strip()[-300:]}"
-            )
-        return out.stdout
 
     def memory(self) -> Any:
         """The library's ``Memory`` on this vault (imported lazily: the bench may run without)."""
@@ -256,22 +237,10 @@ def session_start_case(env: VaultmemEnv) -> Case:
     def run() -> Sample:
         sid = str(uuid.uuid4())
         payload = _payload("SessionStart", sid, env, source="startup")
-        import subprocess
-
         sample = env.vaultmem("hook", "session-start", stdin=payload)
-        # The timed run's output is not kept; an untimed resume checks the context is there.
-        out = subprocess.run(
-            [*VAULTMEM, "hook", "session-start"],
-            input=_payload("SessionStart", sid, env, source="resume"),
-            env=env.env,
-            cwd=env.cwd,
-            capture_output=True,
-            timeout=600,
-            check=False,
-        ).stdout.decode("utf-8", "replace")
-        if env.project not in out:
-            raise RuntimeError(f"session-start context does not name the project: {out[:200]!r}")
-        last_out[:] = [len(out)]
+        if env.project not in sample.stdout:
+            raise RuntimeError(f"context does not name the project: {sample.stdout[:200]!r}")
+        last_out[:] = [len(sample.stdout)]
         return sample
 
     n = notes_label(len(env.vault.notes))
@@ -353,7 +322,7 @@ def recall_cases(env: VaultmemEnv, *, suffix: str = "") -> list[Case]:
     def query(kind: str) -> Sample:
         answer = answers[next(counter) % len(answers)]
         sample = env.vaultmem("recall", answer.query, "--json", "--limit", "5")
-        hits = json.loads(env.output("recall", answer.query, "--json", "--limit", "5"))["hits"]
+        hits = json.loads(sample.stdout)["hits"]
         found[kind].append(bool(hits) and hits[0]["path"] == answer.rel)
         return sample
 

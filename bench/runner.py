@@ -35,6 +35,7 @@ class Sample:
 
     seconds: float
     max_rss_kib: int | None = None
+    stdout: str = field(default="", repr=False)  # a child's output, for the row's check
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,8 @@ def run_command(
             raise CommandFailed(f"{Path(argv[0]).name} {what}: {' | '.join(tail)[:300]}")
         # Linux reports ru_maxrss in KiB (macOS in bytes).
         rss = usage.ru_maxrss // 1024 if sys.platform == "darwin" else usage.ru_maxrss
-        return Sample(elapsed, rss)
+        fout.seek(0)
+        return Sample(elapsed, rss, fout.read().decode("utf-8", "replace"))
 
 
 def timed(fn: Callable[[], object]) -> Sample:
