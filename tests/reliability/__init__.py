@@ -1,0 +1,1 @@
+"""The reliability suite: tries to lose a person's notes (concurrency, crashes, races, bad input)."""
