@@ -190,6 +190,7 @@ class CompactionCase:
     rel: str
     expected: dict[str, bytes]
     seconds: float  # wall time of that uninterrupted run, process start-up included
+    first_write: float  # when its first file landed in the vault (seconds after the start)
 
 
 def compact_args(root: Path, rel: str) -> list[str]:
@@ -204,8 +205,14 @@ def compaction_env() -> dict[str, str | None]:
     return {"VAULTMEM_NOW": compaction_kit.NOW, "VAULTMEM_FAULT": None}
 
 
+def _folders_stamp(folders: Sequence[Path]) -> tuple[int, ...]:
+    # Every atomic write renames into its folder, which moves the folder's mtime.
+    return tuple(p.stat().st_mtime_ns if p.exists() else 0 for p in folders)
+
+
 def compaction_case(base: Path, *, lines: int, entities: int = 12) -> CompactionCase:
-    """Build the session vault in ``base/initial`` and compact a copy in ``base/reference``."""
+    """Build the session vault in ``base/initial`` and compact a copy in ``base/reference``,
+    timing the whole run and its first write."""
     import shutil
     import time
 
@@ -216,11 +223,24 @@ def compaction_case(base: Path, *, lines: int, entities: int = 12) -> Compaction
     rel = build(initial, lines=lines, entities=entities)
     reference = base / "reference"
     shutil.copytree(initial, reference)
+    folders = [reference / ENTITIES, reference / "claude/global/entities",
+               reference / f"claude/projects/{PROJECT}/archive/sessions",
+               (reference / rel).parent]
+    stamp = _folders_stamp(folders)
+    first_write: float | None = None
     started = time.monotonic()
-    run = cli(compact_args(reference, rel), env=compaction_env())
+    proc = subprocess.Popen([sys.executable, "-m", "vaultmem", *compact_args(reference, rel)],
+                            cwd=REPO, env=run_env(**compaction_env()),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    while proc.poll() is None:
+        if first_write is None and _folders_stamp(folders) != stamp:
+            first_write = time.monotonic() - started
+        time.sleep(0.002)
     seconds = time.monotonic() - started
-    assert run.code == 0 and run.out.startswith(f"{rel}: compacted"), run
-    return CompactionCase(initial, rel, snapshot(reference), seconds)
+    out, err = proc.communicate()
+    assert proc.returncode == 0 and out.startswith(f"{rel}: compacted"), (out, err)
+    return CompactionCase(initial, rel, snapshot(reference), seconds,
+                          seconds if first_write is None else first_write)
 
 
 def ids_once(root: Path) -> None:
