@@ -49,4 +49,4 @@ class Layout:
 
 def link_target(rel: str) -> str:
     """The path form of a wikilink target for a vault-relative note path (no ``.md``)."""
-    return rel[:-3] if rel.endswith(".md") else rel
+    return rel.removesuffix(".md")
