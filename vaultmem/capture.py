@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import clock, ingest, names, patch, transcript
 from .config import Config, load_config
-from .errors import NoteExists, SessionError
+from .errors import NoteExists, SessionError, VaultmemError
 from .events import HookEvent, session_start_output
 from .memory import Memory
 from .state import StateData
@@ -121,30 +121,43 @@ def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> st
     return entry.note
 
 
-def on_session_start(event: HookEvent) -> str:
-    """SessionStart: the note exists, pending notes get compacted (time-boxed), context printed."""
+def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str:
+    """SessionStart: the note exists, pending notes get compacted (time-boxed), context printed.
+
+    The briefing is what Claude needs most: a note that cannot be written (invalid YAML a person
+    left, a read-only vault) or a compaction that stops adds to ``warnings`` instead of costing
+    the session its context.
+    """
     memory = _memory(event)
     now = clock.now()
     exclude: set[str] = set()
+    problems = warnings if warnings is not None else []
     if event.session_id:
-        started = memory.start_session(event.session_id, now=now)
-        if started.created:
-            exclude.add(started.note)  # a brand-new note has nothing to tell yet
-    memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now)
+        try:
+            started = memory.start_session(event.session_id, now=now)
+        except (VaultmemError, OSError) as err:
+            problems.append(f"session note not updated: {err}")
+        else:
+            if started.created:
+                exclude.add(started.note)  # a brand-new note has nothing to tell yet
+    try:
+        memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now)
+    except (VaultmemError, OSError) as err:
+        problems.append(f"pending compaction stopped: {err}")
     from . import briefing  # only session-start renders the briefing
 
     text = briefing.build(memory.vault, memory.config, exclude=exclude)
     return session_start_output(text)
 
 
-def on_stop(event: HookEvent) -> str:
+def on_stop(event: HookEvent, warnings: list[str] | None = None) -> str:
     """Stop and PreCompact: record the new transcript turns."""
     memory = _memory(event)
     record_transcript(memory, event, _session_id(memory, event), clock.now())
     return ""
 
 
-def on_session_end(event: HookEvent) -> str:
+def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     """SessionEnd: record the rest, close the note, compact inline (or detached for the LLM)."""
     memory = _memory(event)
     now = clock.now()

@@ -33,7 +33,7 @@ def _warn(message: str) -> None:
         pass
 
 
-def _handlers() -> dict[str, Callable[[HookEvent], str]]:
+def _handlers() -> dict[str, Callable[[HookEvent, list[str]], str]]:
     from . import capture
 
     return {
@@ -51,7 +51,7 @@ def run(name: str, raw: bytes | str) -> tuple[str, list[str]]:
         return "", [f"unknown hook event {name!r} (expected one of {', '.join(EVENTS)})"]
     event = parse_event(name, raw)
     try:
-        out = _handlers()[name](event)
+        out = _handlers()[name](event, warnings)
     except Exception as err:  # noqa: BLE001 - fail open: Claude Code must never be blocked
         from .errors import VaultmemError
 
@@ -69,8 +69,8 @@ def main(argv: list[str]) -> int:
         )
         return 0
     out, warnings = run(name, _read_stdin())
-    for message in warnings:
-        _warn(message)
+    if warnings:
+        _warn("; ".join(warnings))  # one line, however many things went wrong
     if out:
         try:
             sys.stdout.write(out)
