@@ -135,6 +135,6 @@ def run_demo(root: Path, *, now: datetime) -> DemoReport:
     files = tuple((rel, vault.read(rel).lines) for rel in vault.iter_notes())
     query = "clock skew"
     found = recall(vault, config, query, limit=3, today=now.date())
-    hits = tuple((hit.type, hit.rel, hit.snippet) for hit in found.hits)
+    hits = tuple((hit.type or "note", hit.rel, hit.snippet) for hit in found.hits)
     return DemoReport(root, started.note, mine.lines, mine.verdict, ended.report, files, context,
                       query, hits)
