@@ -21,6 +21,7 @@ if str(_REPO) not in sys.path:
 from bench.cases import FULL, QUICK, all_vaultmem_cases
 from bench.runner import (
     DEFAULT_OUT,
+    SPAWNER,
     Case,
     Row,
     Workspace,
@@ -78,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = _measure_all(cases, runs)
         rows = with_ratios(rows + decided)
     finally:
+        SPAWNER.close()
         if ws.keep:
             _log(f"scratch kept in {ws.root}")
         else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import uuid
@@ -25,6 +26,7 @@ from .generate import NOW_ISO, GeneratedVault, KnownAnswer, generate, session_no
 from .runner import REPO, Case, Sample, Workspace, run_command, timed
 
 PY = sys.executable
+LINK = re.compile(r"\[\[([^\]|#]+)")
 VAULTMEM = (PY, "-m", "vaultmem")
 TRANSCRIPT = REPO / "tests" / "fixtures" / "claude-code" / "transcript.jsonl"
 FLOOR_HASH_SCRIPT = (
@@ -219,6 +221,11 @@ def session_end_case(env: VaultmemEnv, *, lines: int, entities: int, new: int) -
         want = "archived" if compacts else "active"
         if status != want:
             raise RuntimeError(f"{rel}: status {status!r} after the hook, expected {want!r}")
+        # The note's new entities must exist now (the transcript may add others, e.g. Inbox).
+        wanted = set(LINK.findall(text)) - set(existing)
+        missing = wanted - set(env.entity_names())
+        if compacts and (len(wanted) != new or missing):
+            raise RuntimeError(f"{rel}: {len(wanted)} new entities linked, missing {missing}")
         return sample
 
     if compacts:

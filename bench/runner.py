@@ -2,7 +2,9 @@
 
 A case is a callable that performs its own untimed set-up and returns one timed ``Sample``.
 Subprocess samples are timed with ``time.perf_counter`` around the child's whole life (start to
-reap) and carry the child's peak RSS from ``os.wait4`` (``ru_maxrss``, KiB on Linux). Each case
+reap) and carry the child's peak RSS from ``os.wait4`` (``ru_maxrss``, KiB on Linux); children are
+started by a small helper process (``bench/spawner.py``) so that the bench's own size does not
+leak into their ``ru_maxrss``. Each case
 runs once untimed (warm-up: page cache, ``.pyc`` files) and then ``runs`` times; the table shows
 median, min and max.
 """
@@ -111,6 +113,46 @@ class Workspace:
         return path
 
 
+class _Spawner:
+    """The small helper process that starts measured children (see ``bench/spawner.py``)."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[str] | None = None
+        self._lock = threading.Lock()
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Send one request and wait for its answer."""
+        with self._lock:
+            if self._proc is None or self._proc.poll() is not None:
+                script = Path(__file__).with_name("spawner.py")
+                self._proc = subprocess.Popen(
+                    [sys.executable, "-I", "-S", str(script)],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                    env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+                )
+            assert self._proc.stdin is not None and self._proc.stdout is not None
+            self._proc.stdin.write(json.dumps(request) + "\n")
+            self._proc.stdin.flush()
+            line = self._proc.stdout.readline()
+        if not line:
+            raise CommandFailed("the spawner helper died")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def close(self) -> None:
+        """Stop the helper (it exits when its stdin closes)."""
+        with self._lock:
+            if self._proc is not None and self._proc.stdin is not None:
+                self._proc.stdin.close()
+                self._proc.wait(timeout=30)
+            self._proc = None
+
+
+SPAWNER = _Spawner()
+
+
 def run_command(
     argv: Sequence[str],
     *,
@@ -120,41 +162,29 @@ def run_command(
     timeout: float = 900.0,
 ) -> Sample:
     """Run ``argv`` once; wall time around its whole life and its peak RSS. Raises on failure."""
-    with (
-        tempfile.TemporaryFile() as fin,
-        tempfile.TemporaryFile() as fout,
-        tempfile.TemporaryFile() as ferr,
-    ):
-        fin.write(stdin)
-        fin.seek(0)
-        started = time.perf_counter()
-        proc = subprocess.Popen(
-            list(argv),
-            stdin=fin,
-            stdout=fout,
-            stderr=ferr,
-            cwd=cwd,
-            env=None if env is None else dict(env),
+    with tempfile.TemporaryDirectory(prefix="vaultmem-bench-io-") as tmp:
+        io = Path(tmp)
+        (io / "stdin").write_bytes(stdin)
+        answer = SPAWNER.ask(
+            {
+                "argv": list(argv),
+                "env": dict(os.environ if env is None else env),
+                "cwd": None if cwd is None else str(cwd),
+                "stdin": str(io / "stdin"),
+                "stdout": str(io / "stdout"),
+                "stderr": str(io / "stderr"),
+                "timeout": timeout,
+            }
         )
-        # A bounded run: the timer kills a child that hangs; wait4 then reaps it.
-        timer = threading.Timer(timeout, proc.kill)
-        timer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            timer.cancel()
-        elapsed = time.perf_counter() - started
-        code = os.waitstatus_to_exitcode(status)
-        proc.returncode = code  # reaped here: Popen must not wait for it again
+        if "error" in answer:
+            raise CommandFailed(f"{Path(argv[0]).name}: {answer['error']}")
+        code, elapsed = int(answer["code"]), float(answer["seconds"])
         if code != 0:
-            ferr.seek(0)
-            tail = ferr.read().decode("utf-8", "replace").strip().splitlines()[-3:]
+            tail = (io / "stderr").read_bytes().decode("utf-8", "replace").strip().splitlines()
             what = "timed out" if code == -9 and elapsed >= timeout else f"exit {code}"
-            raise CommandFailed(f"{Path(argv[0]).name} {what}: {' | '.join(tail)[:300]}")
-        # Linux reports ru_maxrss in KiB (macOS in bytes).
-        rss = usage.ru_maxrss // 1024 if sys.platform == "darwin" else usage.ru_maxrss
-        fout.seek(0)
-        return Sample(elapsed, rss, fout.read().decode("utf-8", "replace"))
+            raise CommandFailed(f"{Path(argv[0]).name} {what}: {' | '.join(tail[-3:])[:300]}")
+        out = (io / "stdout").read_bytes().decode("utf-8", "replace")
+        return Sample(elapsed, int(answer["maxrss_kib"]), out)
 
 
 def timed(fn: Callable[[], object]) -> Sample:
