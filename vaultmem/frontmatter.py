@@ -29,15 +29,19 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
 import yaml
 from frontmatter.default_handlers import YAMLHandler
+from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import Resolver
 
 from .errors import InvalidYaml
 
@@ -151,15 +155,80 @@ ObsidianLoader.add_implicit_resolver(
 ObsidianLoader.add_constructor(_TIMESTAMP, ObsidianLoader.construct_lenient_timestamp)
 
 
-def _load_nodes(yaml_text: str) -> tuple[Node | None, Any]:
-    """Compose and construct with ObsidianLoader; the node keeps every position for edits."""
-    loader = ObsidianLoader(yaml_text)
+def _compose(loader_class: type[Any], yaml_text: str) -> tuple[Node | None, Any]:
+    loader = loader_class(yaml_text)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     finally:
         loader.dispose()
     return node, data
+
+
+try:
+    from yaml.cyaml import CParser  # type: ignore[attr-defined,unused-ignore]
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _FastLoader: type[Any] | None = None
+else:
+
+    class _CLoader(CParser, ObsidianLoader):  # type: ignore[misc,unused-ignore]
+        """ObsidianLoader's resolvers and constructors over libyaml's parser (~10x faster)."""
+
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+
+    _FastLoader = _CLoader
+
+# libyaml and PyYAML's own parser disagree at the edges: libyaml accepts some things PyYAML
+# refuses (a `?` or a tag in odd places, tabs, a BOM, `|#`), differs on a few node positions in
+# flow collections, and crashes on nesting deep enough to make PyYAML raise RecursionError. So
+# libyaml only reads frontmatter in a subset where the two were fuzzed to agree (node kinds,
+# positions, styles, values): block style, no flow brackets, tags, anchors, complex keys, block
+# scalars, directives, escapes, tabs, CRs or special line breaks, and shallow lines.
+# Everything else, and anything libyaml refuses, goes through PyYAML, so results and error
+# messages are PyYAML's in every case.
+_NOT_FAST = re.compile(
+    r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+    r"|[!&*?|>\[\]{}%@`\\]"
+)
+_FAST_MAX_LINE_DEPTH = 30  # indentation + '-' + ':' on one line: a bound of its nesting
+
+
+def _fast_ok(yaml_text: str) -> bool:
+    if _FastLoader is None or _NOT_FAST.search(yaml_text):
+        return False
+    return all(
+        len(line) - len(line.lstrip(" ")) + line.count("-") + line.count(":")
+        <= _FAST_MAX_LINE_DEPTH
+        for line in yaml_text.split("\n")
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _load_nodes(yaml_text: str) -> tuple[Node | None, Any]:
+    """Compose and construct with ObsidianLoader; the node keeps every position for edits.
+
+    Cached by text: an edit reads the frontmatter it verified as the next edit's input, and the
+    section patches of a note leave its frontmatter as it was. Callers never mutate the result
+    (``parse`` hands out copies).
+    """
+    if _FastLoader is not None and _fast_ok(yaml_text):
+        try:
+            return _compose(_FastLoader, yaml_text)
+        except (yaml.YAMLError, RecursionError):
+            pass  # PyYAML decides, and words the error
+    return _compose(ObsidianLoader, yaml_text)
+
+
+def _copy(value: Any) -> Any:
+    """A copy of loaded YAML data that shares no list or dict with the cache."""
+    if isinstance(value, dict):
+        return {key: _copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy(item) for item in value]
+    return value
 
 
 class ObsidianYAMLHandler(YAMLHandler):
@@ -176,7 +245,7 @@ class ObsidianYAMLHandler(YAMLHandler):
 
     def load(self, fm: str, **kwargs: object) -> Any:
         """Read YAML text with ObsidianLoader."""
-        return _load_nodes(fm)[1]
+        return _copy(_load_nodes(fm)[1])
 
 
 HANDLER = ObsidianYAMLHandler()
@@ -283,18 +352,24 @@ def _load(text: str, path: str | None) -> _Doc:
 
 def parse(text: str, *, path: str | None = None) -> dict[str, Any]:
     """The frontmatter as a dict, read the way Obsidian reads it; {} when there is none."""
+    data = _data(text, path)
+    return {} if data is None else cast("dict[str, Any]", _copy(data))
+
+
+def _data(text: str, path: str | None) -> dict[str, Any] | None:
+    """The frontmatter mapping as cached (never to be mutated); None when there is none."""
     parts = split(text)
     if not parts.has_frontmatter:
-        return {}
+        return None
     try:
-        data = HANDLER.load(parts.yaml_text)
+        data = _load_nodes(parts.yaml_text)[1]
     except (yaml.YAMLError, RecursionError) as err:
         raise _invalid(err, parts, path) from None
     if data is None:
-        return {}
+        return None
     if not isinstance(data, dict):
-        return _load(text, path).data  # raises InvalidYaml naming the node's line
-    return dict(data)
+        _load(text, path)  # raises InvalidYaml naming the node's line
+    return cast("dict[str, Any]", data)
 
 
 def parse_value(raw: str) -> Any:
@@ -413,29 +488,36 @@ def _dump(
     return out
 
 
-def _emissions(key: str, value: Any, *, flat: bool, flow: bool, indent: int) -> list[list[str]]:
-    """Candidate line lists for `key: value`, best first (each one is verified by the caller)."""
-    key_part = _dump({key: None}, flat=flat).rstrip("\n").removesuffix(" null")
-    variants = []
+@functools.lru_cache(maxsize=256)
+def _key_part(key: str, flat: bool) -> str:
+    """`key:` as YAML writes the key (quoted when it must be)."""
+    return _dump({key: None}, flat=flat).rstrip("\n").removesuffix(" null")
+
+
+def _variants(key: str, value: Any, *, flat: bool, flow: bool) -> Iterator[str]:
+    # Lazily: the first variant nearly always verifies, and each one costs a YAML dump.
+    key_part = _key_part(key, flat)
     if flow:
         # Keep the note's `key: [a, b]` style.
         inner = _dump([value], flat=flat, flow=True).strip()
         if inner.startswith("[") and "\n" not in inner:
-            variants.append(f"{key_part} {inner[1:-1]}\n")
-    variants.append(_dump({key: value}, flat=flat))
-    variants.append(_dump({key: value}, flat=flat, multiline=None))
-    variants.append(_dump({key: value}, flat=flat, multiline='"'))
+            yield f"{key_part} {inner[1:-1]}\n"
+    yield _dump({key: value}, flat=flat)
+    yield _dump({key: value}, flat=flat, multiline=None)
+    yield _dump({key: value}, flat=flat, multiline='"')
     quoted = _dump(value, flat=flat, quoted=True)
     if quoted.count("\n") == 1:
         # Escaped and on one line: always possible for a scalar.
-        variants.append(f"{key_part} {quoted}")
-    variants.append(_dump({key: value}, flat=flat, quoted=True))
-    result: list[list[str]] = []
-    for variant in variants:
+        yield f"{key_part} {quoted}"
+    yield _dump({key: value}, flat=flat, quoted=True)
+
+
+def _emissions(key: str, value: Any, *, flat: bool, flow: bool, indent: int) -> Iterator[list[str]]:
+    """Candidate line lists for `key: value`, best first (each one is verified by the caller)."""
+    for variant in _variants(key, value, flat=flat, flow=flow):
         lines = [" " * indent + line for line in _lines(variant)]
         if not any(_FENCE_LIKE.fullmatch(line.rstrip("\n")) for line in lines):
-            result.append(lines)
-    return result
+            yield lines
 
 
 def _item_emission(item: Any, *, flat: bool, column: int) -> list[str]:
@@ -552,12 +634,12 @@ def _note_flat_style(doc: _Doc) -> bool:
 
 
 def _first_verified(
-    candidates: list[str], expected: dict[str, Any], path: str | None, key: str
+    candidates: Iterable[str], expected: dict[str, Any], path: str | None, key: str
 ) -> str:
     """The first candidate text whose frontmatter reads back as expected."""
     for candidate in candidates:
         try:
-            if _same_dict(parse(candidate), expected):
+            if _same_dict(_data(candidate, None) or {}, expected):
                 return candidate
         except InvalidYaml:
             continue
@@ -583,27 +665,30 @@ def _with_comment(lines: list[str], comment: str) -> list[str] | None:
 def _set(doc: _Doc, key: str, value: Any, path: str | None, *, flow: bool = False) -> str:
     expected = dict(doc.data)
     expected[key] = value
+    return _first_verified(_set_candidates(doc, key, value, flow), expected, path, key)
+
+
+def _set_candidates(doc: _Doc, key: str, value: Any, flow: bool) -> Iterator[str]:
+    """The texts `_set` tries, best first, built one at a time."""
     if not doc.parts.has_frontmatter:
-        emissions = _emissions(key, value, flat=False, flow=False, indent=0)
-        texts = ["---\n" + "".join(lines) + "---\n" + doc.parts.body for lines in emissions]
-        return _first_verified(texts, expected, path, key)
+        for lines in _emissions(key, value, flat=False, flow=False, indent=0):
+            yield "---\n" + "".join(lines) + "---\n" + doc.parts.body
+        return
     span = _find(doc, key)
     indent = _root_indent(doc)
-    texts = []
     if span is None:
         flat = _note_flat_style(doc)
         at = doc.parts.body_start - 1
         for lines in _emissions(key, value, flat=flat, flow=False, indent=indent):
-            texts.append(_replaced(doc, at, at, lines))
-    else:
-        own = _flat_list(doc, span)
-        flat = own if own is not None else _note_flat_style(doc)
-        for lines in _emissions(key, value, flat=flat, flow=flow, indent=indent):
-            commented = _with_comment(lines, span.comment)
-            if commented is not None:
-                texts.append(_replaced(doc, span.start, span.end, commented))
-            texts.append(_replaced(doc, span.start, span.end, lines))
-    return _first_verified(texts, expected, path, key)
+            yield _replaced(doc, at, at, lines)
+        return
+    own = _flat_list(doc, span)
+    flat = own if own is not None else _note_flat_style(doc)
+    for lines in _emissions(key, value, flat=flat, flow=flow, indent=indent):
+        commented = _with_comment(lines, span.comment)
+        if commented is not None:
+            yield _replaced(doc, span.start, span.end, commented)
+        yield _replaced(doc, span.start, span.end, lines)
 
 
 def _check_key(key: str) -> None:
