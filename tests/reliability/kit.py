@@ -10,7 +10,7 @@ import re
 import subprocess
 import sys
 import traceback
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -250,3 +250,40 @@ def ids_once(root: Path) -> None:
         ids = re.findall(r"\^(vm-[0-9a-f]{8})$", text, re.MULTILINE)
         assert len(ids) == len(set(ids)), path
         assert text.count("Archived session (compacted)") == 1, path
+
+
+def cli_as_nobody(
+    args: Sequence[str],
+    *,
+    warm_up: Callable[[], object],
+    stdin: bytes = b"",
+    env: Mapping[str, str | None] | None = None,
+) -> Run:
+    """:func:`cli_inproc` in a forked child running as ``nobody`` when this process is root
+    (root ignores file permissions), else in this process. The unprivileged child cannot read
+    the interpreter's files under /root, so ``warm_up`` first runs the same command here (on a
+    scratch vault), which imports everything it imports lazily."""
+    import json
+
+    if os.geteuid() != 0:
+        return cli_inproc(args, stdin=stdin, env=env)
+    warm_up()
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: report through the pipe, never return into pytest
+        try:
+            os.close(read_fd)
+            os.setgid(65534)
+            os.setuid(65534)
+            run = cli_inproc(args, stdin=stdin, env=env)
+            data = json.dumps([run.code, run.out, run.err])
+        except BaseException as failure:  # noqa: BLE001 - reported to the parent
+            data = json.dumps([99, "", f"child error: {failure!r}\n"])
+        os.write(write_fd, data.encode())
+        os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as pipe:
+        raw = pipe.read()
+    os.waitpid(pid, 0)
+    code, out, err = json.loads(raw)
+    return Run(code, out, err)

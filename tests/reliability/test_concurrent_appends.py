@@ -99,7 +99,7 @@ def test_eight_processes_append_to_one_note(vault_root: Path, mode: str) -> None
     reports = _race(vault_root, "append.py", mode, extra=["7"])
     statuses: Counter[str] = Counter()
     for report in reports:
-        statuses.update(report["statuses"])  # type: ignore[arg-type]
+        statuses.update(report["statuses"])  # type: ignore[call-overload]
     assert sum(statuses.values()) == PROCESSES * ENTRIES
     # An append is never a conflict; only the optimistic path can rebase.
     assert set(statuses) <= ({"written", "rebased"} if mode == "patch-base" else {"written"})
