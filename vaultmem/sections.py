@@ -4,11 +4,24 @@ Only top-level headings are sections: a ``#`` line inside a fence, an HTML block
 quote is content. Line numbers are 0-based and end-exclusive, like markdown-it's ``Token.map``, and
 lines are split on ``"\\n"`` only (``str.splitlines`` also splits on form feeds and friends, which
 would disagree with the parser's line numbers).
+
+A note is parsed many times in a row, one edit apart (each patch resolves its heading in the
+text the previous patch made), and every compaction parses entity notes made of the same sections.
+So a text is parsed in runs of lines cut before each column-0 ATX heading (``## x``), each run
+parsed on its own and cached by its text: an edit re-parses only the runs it touched. That is
+exact, not a guess: markdown-it starts afresh on the line after a block ends, and such a heading
+line ends every block before it except those that run to a closing line (fences, HTML blocks; and,
+to stay on the safe side, tables). When a run ends inside one of those, it is joined to the next
+run and parsed again; the front matter, whose rule looks ahead from the first line to its closing
+line, is joined the same way until it is found.
 """
 
 from __future__ import annotations
 
 import functools
+import re
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,6 +55,9 @@ class Block:
     tight: bool  # lists only: no blank line between items (False for every other kind)
 
 
+_Found = tuple[int, str, int, int]  # a heading as parsed: level, title, line, body_start
+
+
 @dataclass(frozen=True)
 class _Parsed:
     headings: tuple[Heading, ...]
@@ -69,12 +85,86 @@ def _title(inline: Token) -> str:
     return " ".join(part.strip() for part in inline.content.split("\n")).strip()
 
 
-@functools.lru_cache(maxsize=8)
+_ATX_LINE = re.compile(r"#{1,6}(?:[ \t]|$)")
+# Top-level blocks that end for good when the next line is a column-0 ATX heading, even when they
+# reach the end of their run. Fences and HTML blocks run on to their closing line; tables are left
+# out to stay on the safe side.
+_ENDED_BY_HEADING = frozenset(
+    {"paragraph", "heading", "bullet_list", "ordered_list", "blockquote", "code_block", "hr",
+     "front_matter"}
+)
+# Texts up to this many lines are parsed whole (cutting would not pay off).
+_RUN_MIN_LINES = 20
+
+
+@dataclass(frozen=True)
+class _Run:
+    """The parse of a run of lines on its own (lines relative to the run)."""
+
+    blocks: tuple[Block, ...]
+    found: tuple[_Found, ...]
+    open_end: bool  # its last block reaches its end and might go on into a following heading
+
+
+class _Lru:
+    """A small thread-safe LRU map bounded by entries and by the characters of the keys."""
+
+    def __init__(self, entries: int, chars: int) -> None:
+        self._data: OrderedDict[str, object] = OrderedDict()
+        self._entries = entries
+        self._chars = chars
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> object | None:
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
+
+    def cache_clear(self) -> None:
+        """Forget everything (as functools caches do)."""
+        with self._lock:
+            self._data.clear()
+            self._size = 0
+
+    def put(self, key: str, value: object) -> None:
+        with self._lock:
+            if key in self._data:
+                return
+            self._data[key] = value
+            self._size += len(key)
+            while len(self._data) > self._entries or (self._size > self._chars and self._data):
+                old, _ = self._data.popitem(last=False)
+                self._size -= len(old)
+
+
+_TEXTS = _Lru(entries=32, chars=4_000_000)  # whole texts -> _Parsed
+_RUNS = _Lru(entries=2048, chars=4_000_000)  # runs of lines -> _Run
+
+
 def _parse(text: str) -> _Parsed:
+    hit = _TEXTS.get(text)
+    if isinstance(hit, _Parsed):
+        return hit
     # markdown-it treats a lone "\r" as a line break; vaultmem's core does not (a mixed-ending
     # file keeps "\r" as a character), so blank it out to keep line numbers in step.
-    tokens = _parser().parse(text.replace("\r", " "))
-    found: list[tuple[int, str, int, int]] = []  # level, title, line, body_start
+    clean = text.replace("\r", " ")
+    total = line_count(text)
+    if total <= _RUN_MIN_LINES:
+        blocks, found = _scan(clean, 0)
+    else:
+        blocks, found = _scan_runs(clean, total)
+    parsed = _assemble(blocks, found, total)
+    _TEXTS.put(text, parsed)
+    return parsed
+
+
+def _scan(text: str, offset: int) -> tuple[list[Block], list[_Found]]:
+    """The top-level blocks and headings of ``text``, lines shifted by ``offset``."""
+    tokens = _parser().parse(text)
+    found: list[_Found] = []
     blocks: list[Block] = []
     for index, token in enumerate(tokens):
         if token.level != 0 or token.map is None or token.nesting == -1:
@@ -84,11 +174,69 @@ def _parse(text: str) -> _Parsed:
         tight = False
         if kind in ("bullet_list", "ordered_list"):
             tight = _is_tight(tokens, index)
-        blocks.append(Block(kind=kind, start=start, end=end, tight=tight))
+        blocks.append(Block(kind=kind, start=start + offset, end=end + offset, tight=tight))
         if token.type == "heading_open":
-            found.append((int(token.tag[1:]), _title(tokens[index + 1]), start, end))
+            found.append(
+                (int(token.tag[1:]), _title(tokens[index + 1]), start + offset, end + offset)
+            )
+    return blocks, found
 
-    total = line_count(text)
+
+def _run(text: str) -> _Run:
+    """The parse of a run of lines on its own, cached by its text."""
+    hit = _RUNS.get(text)
+    if isinstance(hit, _Run):
+        return hit
+    blocks, found = _scan(text, 0)
+    last = blocks[-1] if blocks else None
+    open_end = (
+        last is not None and last.end >= line_count(text) and last.kind not in _ENDED_BY_HEADING
+    )
+    run = _Run(tuple(blocks), tuple(found), open_end)
+    _RUNS.put(text, run)
+    return run
+
+
+def _scan_runs(clean: str, total: int) -> tuple[list[Block], list[_Found]]:
+    """What :func:`_scan` finds, parsed run by run (see the module docstring)."""
+    lines = clean.split("\n")
+    bounds = [0]
+    bounds.extend(
+        i for i in range(1, total) if lines[i].startswith("#") and _ATX_LINE.match(lines[i])
+    )
+    bounds.append(total)
+    # Front matter is open until its first block says it closed (its rule looks ahead from line 1).
+    front_open = clean.startswith("-")
+    blocks: list[Block] = []
+    found: list[_Found] = []
+    i = 0
+    while i < len(bounds) - 1:
+        start = bounds[i]
+        j = i + 1
+        while True:
+            end = bounds[j]
+            if end < total:
+                run = _run("\n".join(lines[start:end]) + "\n")
+            else:
+                run = _run("\n".join(lines[start:]))
+            if end == total:
+                break
+            if front_open and not (run.blocks and run.blocks[0].kind == "front_matter"):
+                j += 1
+                continue
+            front_open = False
+            if not run.open_end:
+                break
+            j += 1
+        blocks.extend(Block(b.kind, b.start + start, b.end + start, b.tight) for b in run.blocks)
+        found.extend((level, title, line + start, body + start)
+                     for level, title, line, body in run.found)
+        i = j
+    return blocks, found
+
+
+def _assemble(blocks: list[Block], found: list[_Found], total: int) -> _Parsed:
+    """Headings with their ranges and paths, from the top-level blocks and headings."""
     # subtree_end: the next heading of level <= this one, found with a monotonic stack from the
     # right so a 60,000-line note with thousands of headings stays linear.
     subtree_ends = [total] * len(found)

@@ -1,0 +1,79 @@
+"""sections parses long texts run by run (cut before column-0 ATX headings, cached by text):
+the result is always the whole-text parse, edit after edit."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vaultmem import sections
+
+# Lines that make markdown-it cut, join and reinterpret blocks: headings of every kind, fences,
+# HTML blocks, tables, lists, quotes, indented code, front matter fences, CRs.
+PIECES = [
+    "# Title", "## Key Decisions", "### 10:00 - entry", "#### deep", "#no-space", "   ## indented",
+    "#", "## ", "##\tTab", "# x #", "Setext", "===", "---", "- item", "  - nested", "* star",
+    "1. one", "2) two", "> quote", "> ## in quote", "```", "```bash", "~~~", "    code", "\tcode",
+    "<div>", "</div>", "<!-- c", "-->", "<pre>", "</pre>", "| a | b |", "|---|---|", "a | b",
+    "--|--", "[ref]: /url", "[ref]: /url 'ti", "tle'", "text line", "", "", "***", "- # in list",
+    "  continuation", "- ```", "...", "title: x", "- [[Link]] ^vm-12345678", "a\rb",
+]
+LINES = st.lists(st.sampled_from(PIECES), min_size=0, max_size=70)
+
+
+def whole(text: str) -> sections._Parsed:
+    """The parse of the whole text at once, as before runs existed."""
+    blocks, found = sections._scan(text.replace("\r", " "), 0)
+    return sections._assemble(blocks, found, sections.line_count(text))
+
+
+def render(lines: list[str], front: bool, final_newline: bool) -> str:
+    body = (["---", "type: x", "---"] if front else []) + lines
+    return "\n".join(body) + ("\n" if final_newline else "")
+
+
+@settings(deadline=None, max_examples=400)
+@given(
+    lines=LINES,
+    front=st.booleans(),
+    final_newline=st.booleans(),
+    edits=st.lists(
+        st.tuples(st.integers(0, 80), st.integers(0, 4), st.lists(st.sampled_from(PIECES),
+                                                                    max_size=5)),
+        min_size=1,
+        max_size=5,
+    ),
+)
+def test_runs_parse_like_the_whole_text(
+    lines: list[str], front: bool, final_newline: bool, edits: list[tuple[int, int, list[str]]]
+) -> None:
+    text = render(lines, front, final_newline)
+    assert sections._parse(text) == whole(text)
+    for at, removed, added in edits:
+        current = text.split("\n")
+        at = min(at, len(current))
+        text = "\n".join(current[:at] + added + current[at + removed :])
+        assert sections._parse(text) == whole(text)
+
+
+def test_a_fence_holding_heading_lines_is_one_run() -> None:
+    text = "---\na: 1\n---\n# T\n\n```bash\n" + "# not a heading\n" * 30 + "```\n\n## After\n"
+    assert [h.title for h in sections.headings(text)] == ["T", "After"]
+    assert sections._parse(text) == whole(text)
+
+
+def test_front_matter_holding_comment_lines_is_one_run() -> None:
+    text = "---\n# a YAML comment\n" + "k: v\n" * 25 + "---\n# Title\n\nbody\n"
+    assert [h.title for h in sections.headings(text)] == ["Title"]
+    assert sections._parse(text) == whole(text)
+
+
+def test_an_edit_reparses_only_the_runs_it_touched() -> None:
+    head = "---\ntype: entity\n---\n# E\n\n"
+    text = head + "".join(f"## S{i}\n\n- a\n- b\n\n" for i in range(12))
+    sections._parse(text)
+    edited = text.replace("## S5\n\n- a\n- b\n", "## S5\n\n- a\n- b\n- c\n")
+    parsed_before = sections._RUNS._data.copy()
+    assert sections._parse(edited) == whole(edited)
+    added = [key for key in sections._RUNS._data if key not in parsed_before]
+    assert added == ["## S5\n\n- a\n- b\n- c\n\n"]
