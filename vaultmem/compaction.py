@@ -23,6 +23,7 @@ Decisions made here, beyond the design:
 from __future__ import annotations
 
 import bisect
+import functools
 import posixpath
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -58,7 +59,6 @@ _DECIDE_LINKS_RE = re.compile(r"\s*\((?:\s*\[\[[^\[\]\n]*\]\]\s*,?)+\s*\)\s*$")
 _TRAILING_BLOCK_RE = re.compile(r"\s+\^[A-Za-z0-9-]+\s*$")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _SPACES_RE = re.compile(r"\s+")
-_MD = MarkdownIt("commonmark")
 
 
 # -- the threshold --------------------------------------------------------------------------
@@ -236,13 +236,22 @@ def _strip_markers(line: str) -> str:
     return _MARKER_RE.sub("", line, count=1).strip()
 
 
+@functools.lru_cache(maxsize=1)
+def _item_parser() -> MarkdownIt:
+    # Built on first use (building it costs milliseconds of start-up). Items are read from the
+    # inline tokens' raw content, which the block rules fill in: no inline parsing needed.
+    md = MarkdownIt("commonmark")
+    md.disable("inline")
+    return md
+
+
 def _decision_items(
     text_lines: list[str], heading: sections.Heading
 ) -> list[tuple[str, int, int]]:
     """(text, first line, end line) of each top-level list item of a section (file lines)."""
     offset = heading.body_start
     chunk = "\n".join(text_lines[heading.body_start : heading.subtree_end])
-    tokens = _MD.parse(chunk)
+    tokens = _item_parser().parse(chunk)
     items: list[tuple[str, int, int]] = []
     start: tuple[int, int] | None = None
     for token in tokens:
