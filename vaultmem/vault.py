@@ -8,7 +8,6 @@ every update of an existing note runs under that note's lock and detects a concu
 from __future__ import annotations
 
 import contextlib
-import difflib
 import hashlib
 import os
 import stat
@@ -113,6 +112,8 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def _diff(rel: str, old: str, new: str) -> str:
+    import difflib  # only dry runs and --diff need it: kept off the hooks' start-up
+
     return "".join(
         difflib.unified_diff(
             old.splitlines(keepends=True),
@@ -160,12 +161,16 @@ class Vault:
 
     def abspath(self, rel: str) -> Path:
         """The absolute path of a vault-relative path; UnsafePath if it would leave the vault."""
+        return self._resolve(rel)[0]
+
+    def _resolve(self, rel: str) -> tuple[Path, Path]:
+        """(absolute path, the real path it resolves to); UnsafePath outside the vault."""
         norm = self._normalise(rel)
         path = self.root / norm
         real = Path(os.path.realpath(path))
         if real != self._real_root and self._real_root not in real.parents:
             raise UnsafePath(f"resolves outside the vault (to {real})", path=rel)
-        return path
+        return path, real
 
     def rel(self, path: Path) -> str:
         """The vault-relative POSIX path of an absolute path inside the vault."""
@@ -187,8 +192,9 @@ class Vault:
 
     # -- reading -------------------------------------------------------------------------
 
-    def _read_raw(self, rel: str) -> tuple[bytes, Fingerprint] | None:
-        path = self.abspath(rel)
+    def _read_raw(self, rel: str, path: Path | None = None) -> tuple[bytes, Fingerprint] | None:
+        if path is None:
+            path = self.abspath(rel)
         try:
             with open(path, "rb") as f:
                 # The fingerprint describes the very bytes read: same open file.
@@ -207,7 +213,10 @@ class Vault:
 
     def read(self, rel: str) -> Note:
         """Read a note with its fingerprint; NoteNotFound, NotUtf8 (YAML is not parsed)."""
-        got = self._read_raw(rel)
+        return self._read(rel, None)
+
+    def _read(self, rel: str, path: Path | None) -> Note:
+        got = self._read_raw(rel, path)
         if got is None:
             raise self._not_found(rel)
         raw, fp = got
@@ -257,10 +266,14 @@ class Vault:
 
     # -- writing -------------------------------------------------------------------------
 
-    def _atomic_write(self, rel: str, path: Path, data: bytes, mode: int | None) -> None:
-        """Unique temp file in the same folder, fsync, chmod, replace, fsync the folder."""
+    def _atomic_write(
+        self, rel: str, path: Path, data: bytes, mode: int | None, real: Path | None = None
+    ) -> None:
+        """Unique temp file in the same folder, fsync, chmod, replace, fsync the folder.
+
+        ``real``: ``path`` resolved already (under the same lock), spared a second resolution."""
         # Write through a symlinked note to its target, so the link survives.
-        dest = Path(os.path.realpath(path))
+        dest = real if real is not None else Path(os.path.realpath(path))
         if mode is None:
             mode = NEW_FILE_MODE & ~_umask()
         tmp: str | None = None
@@ -332,11 +345,10 @@ class Vault:
         with self.lock(rel):
             return self._update_locked(rel, edits, base, False, want_diff, label)
 
-    def _current(self, rel: str, base: Note | None) -> tuple[Note, bool]:
+    def _current(self, rel: str, base: Note | None, path: Path) -> tuple[Note, bool]:
         """The note as it is now, and whether it moved since ``base``."""
         if base is None:
-            return self.read(rel), False
-        path = self.abspath(rel)
+            return self._read(rel, path), False
         try:
             st = os.stat(path)
         except FileNotFoundError:
@@ -345,7 +357,7 @@ class Vault:
         # Fast path: same mtime and size (and inode, when known) -> not touched since.
         if (st.st_mtime_ns, st.st_size) == (fp.mtime_ns, fp.size) and fp.ino in (0, st.st_ino):
             return base, False
-        fresh = self.read(rel)
+        fresh = self._read(rel, path)
         # Touched without a byte changing (a sync tool, `touch`): not a conflict.
         return fresh, fresh.fingerprint.sha256 != fp.sha256
 
@@ -358,7 +370,9 @@ class Vault:
         want_diff: bool,
         label: str,
     ) -> WriteResult:
-        current, moved = self._current(rel, base)
+        # Resolved once for the whole locked read-modify-write.
+        path, real = self._resolve(rel)
+        current, moved = self._current(rel, base, path)
         # Invalid YAML is never rewritten (DESIGN §2): refuse before any edit.
         parse_frontmatter(current.text, path=rel)
         text = current.text
@@ -390,8 +404,7 @@ class Vault:
         elif not changed:
             status = "unchanged"
         else:
-            path = self.abspath(rel)
-            self._atomic_write(rel, path, encode(text, current.fmt), self._mode(path))
+            self._atomic_write(rel, path, encode(text, current.fmt), self._mode(path), real)
             status = "conflicted" if any_conflict else "rebased" if moved else "written"
         return WriteResult(rel, status, changed, tuple(created), diff)
 
@@ -408,7 +421,7 @@ class Vault:
                 raise NoteExists(
                     f"a note differing only in case exists: {self.rel(twin)}", path=rel
                 )
-            got = self._read_raw(rel)
+            got = self._read_raw(rel, path)
             if got is not None:
                 if exist_ok and got[0] == data:
                     return WriteResult(rel, "unchanged", False)
@@ -431,7 +444,7 @@ class Vault:
         data = encode(text, fmt)
         self._make_parents(rel, path)
         with self.lock(rel):
-            got = self._read_raw(rel)
+            got = self._read_raw(rel, path)
             if expected is not None and (got is None or got[1].sha256 != expected.sha256):
                 return WriteResult(rel, "conflicted", False)
             if got is None:
