@@ -13,6 +13,7 @@ title still contains it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -26,6 +27,11 @@ Op = Literal["append", "prepend", "replace"]
 CONFLICT_HEADING = "Claude's Updates (conflicted)"
 
 _LISTS = ("bullet_list", "ordered_list")
+# A line markdown-it reads as a `-` list item (compaction's lines, backlinks, most hand-written
+# items): `- ` then a word character or `[`, no CR. Its first `|` cell holds more than dashes, so
+# it is never a table's delimiter row, and lines like it after one another are one tight bullet
+# list; only a delimiter row after it could make it a table header instead.
+_PLAIN_ITEM = re.compile(r"- [\w\[][^\r]*")
 _MAX_LEVEL = 6
 
 
@@ -274,11 +280,17 @@ def _ends_in_tight_list(lines: list[str], start: int, end: int) -> bool:
 
 
 def _ends_tight_list_text(lines: list[str]) -> bool:
+    if lines and all(_PLAIN_ITEM.fullmatch(line) for line in lines):
+        return True  # one tight bullet list, as markdown-it reads it (no parse needed)
     found = sections.blocks("\n".join(lines) + "\n")
     return bool(found) and found[-1].kind in _LISTS and found[-1].tight
 
 
 def _starts_list(lines: list[str]) -> bool:
+    if lines and _PLAIN_ITEM.fullmatch(lines[0]) and (
+        "|" not in lines[0] or len(lines) == 1 or _PLAIN_ITEM.fullmatch(lines[1])
+    ):
+        return True
     found = sections.blocks("\n".join(lines) + "\n")
     return bool(found) and found[0].kind in _LISTS
 
