@@ -41,11 +41,13 @@ class Globals:
     _config: Config | None = None
 
     def config(self) -> Config:
-        """The run's configuration (options > environment > config file)."""
+        """The run's configuration (options > environment > config file); a bad config file is
+        the CLI's one-line error, wherever a command asks for it."""
         if self._config is None:
             from ..config import load_config
 
-            self._config = load_config(vault=self.vault, project=self.project)
+            with errors_to_exit():
+                self._config = load_config(vault=self.vault, project=self.project)
         return self._config
 
     def vault_obj(self) -> Vault:
@@ -53,7 +55,8 @@ class Globals:
         from ..vault import Vault
 
         config = self.config()
-        return Vault(config.vault, namespace=config.namespace)
+        with errors_to_exit():
+            return Vault(config.vault, namespace=config.namespace)
 
 
 @app.callback()
