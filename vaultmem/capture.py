@@ -116,7 +116,7 @@ def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> st
         except NoteExists:
             continue
         data.set_session(replace(entry, note=rel))
-        vault.remove(entry.note)
+        vault.retire(entry.note, read=note, copy_to=rel, derive=lambda text: text)
         return rel
     return entry.note
 

@@ -159,7 +159,10 @@ def promote(
     assert project is not None
     note = vault.read(source)
     note.frontmatter()  # InvalidYaml: never rewrite a note whose YAML is broken
-    promoted = set_key(set_key(note.text, "project", "global"), PROMOTED_FROM, project)
+    def globalise(text: str) -> str:
+        return set_key(set_key(text, "project", "global"), PROMOTED_FROM, project)
+
+    promoted = globalise(note.text)
     twin = _global_twin(vault, _stem(source))
     if twin is not None and (twin != target or _promoted_from(vault, twin) != project):
         raise NoteExists(
@@ -174,7 +177,8 @@ def promote(
     if dry_run:
         return PromoteResult(source, target, "dry-run", changes, skipped)
     faults.checkpoint("promote:relinked")
-    vault.remove(source)
+    # A person's edit of the entity made meanwhile moves with it rather than being deleted.
+    vault.retire(source, read=note, copy_to=target, derive=globalise)
     faults.checkpoint("promote:removed")
     return PromoteResult(source, target, "promoted", changes, skipped)
 

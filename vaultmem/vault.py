@@ -12,7 +12,7 @@ import hashlib
 import os
 import stat
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,6 +122,26 @@ def _diff(rel: str, old: str, new: str) -> str:
             tofile=f"b/{rel}",
         )
     )
+
+
+RACE_RETRIES = 5
+
+
+class _MovedMeanwhile(Exception):
+    """The note changed between our fingerprint check and our replace (see _atomic_write)."""
+
+    def __init__(self, note: Note | None = None) -> None:
+        super().__init__("note changed during the write")
+        self.note = note
+
+
+def _moved(path: Path, fp: Fingerprint) -> bool:
+    """Whether the file at ``path`` is no longer the one fingerprinted (stat only)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return True
+    return (st.st_mtime_ns, st.st_size) != (fp.mtime_ns, fp.size) or fp.ino not in (0, st.st_ino)
 
 
 def _failed(rel: str, err: OSError, doing: str) -> WriteFailed:
@@ -267,11 +287,20 @@ class Vault:
     # -- writing -------------------------------------------------------------------------
 
     def _atomic_write(
-        self, rel: str, path: Path, data: bytes, mode: int | None, real: Path | None = None
+        self,
+        rel: str,
+        path: Path,
+        data: bytes,
+        mode: int | None,
+        real: Path | None = None,
+        expected: Fingerprint | None = None,
     ) -> None:
         """Unique temp file in the same folder, fsync, chmod, replace, fsync the folder.
 
-        ``real``: ``path`` resolved already (under the same lock), spared a second resolution."""
+        ``real``: ``path`` resolved already (under the same lock), spared a second resolution.
+        ``expected``: the note the data was made from; when the file moved since (a person's
+        editor does not take our lock), :class:`_MovedMeanwhile` is raised instead of replacing
+        it, so the caller can redo its edit on the fresh text."""
         # Write through a symlinked note to its target, so the link survives.
         dest = real if real is not None else Path(os.path.realpath(path))
         if mode is None:
@@ -287,6 +316,9 @@ class Vault:
                 os.fsync(f.fileno())
             os.chmod(tmp, mode)
             faults.checkpoint("write")
+            # The last look before the replace: the window left is the replace itself.
+            if expected is not None and _moved(dest, expected):
+                raise _MovedMeanwhile
             os.replace(tmp, dest)
             tmp = None
         except OSError as err:
@@ -343,7 +375,16 @@ class Vault:
             # Read-only: no lock, so a dry run works in a read-only vault too.
             return self._update_locked(rel, edits, base, True, want_diff, label)
         with self.lock(rel):
-            return self._update_locked(rel, edits, base, False, want_diff, label)
+            for _ in range(RACE_RETRIES):
+                try:
+                    return self._update_locked(rel, edits, base, False, want_diff, label)
+                except _MovedMeanwhile as race:
+                    # Someone wrote while we did: redo against the note we edited, so their
+                    # change is seen as a change (rebase, or the conflict heading).
+                    base = race.note
+            raise LockTimeout(
+                f"the note kept changing during {RACE_RETRIES} attempts to write it", path=rel
+            )
 
     def _current(self, rel: str, base: Note | None, path: Path) -> tuple[Note, bool]:
         """The note as it is now, and whether it moved since ``base``."""
@@ -404,7 +445,11 @@ class Vault:
         elif not changed:
             status = "unchanged"
         else:
-            self._atomic_write(rel, path, encode(text, current.fmt), self._mode(path), real)
+            try:
+                self._atomic_write(rel, path, encode(text, current.fmt), self._mode(path), real,
+                                   expected=current.fingerprint)
+            except _MovedMeanwhile:
+                raise _MovedMeanwhile(current) from None
             status = "conflicted" if any_conflict else "rebased" if moved else "written"
         return WriteResult(rel, status, changed, tuple(created), diff)
 
@@ -460,11 +505,21 @@ class Vault:
             self._atomic_write(rel, path, data, self._mode(path))
         return WriteResult(rel, "written", True)
 
-    def remove(self, rel: str) -> None:
-        """Delete a note under its lock; NoteNotFound when it is not there."""
+    def remove(self, rel: str, *, expected: Fingerprint | None = None) -> bool:
+        """Delete a note under its lock; NoteNotFound when it is not there.
+
+        With ``expected``, the note is removed only if its bytes are still those read
+        (sha256); otherwise nothing happens and False is returned: a person's edit is never
+        deleted with a note vaultmem moved elsewhere."""
         rel = self._normalise(rel)
         path = self.abspath(rel)
         with self.lock(rel):
+            if expected is not None:
+                now = self.fingerprint(rel)
+                if now is None:
+                    raise self._not_found(rel)
+                if now.sha256 != expected.sha256:
+                    return False
             try:
                 os.unlink(path)
             except FileNotFoundError:
@@ -472,6 +527,26 @@ class Vault:
             except OSError as err:
                 raise _failed(rel, err, "remove the note") from None
         _fsync_dir(path.parent)
+        return True
+
+    def retire(
+        self, rel: str, *, read: Note, copy_to: str, derive: Callable[[str], str]
+    ) -> None:
+        """Remove ``rel``, whose content lives on at ``copy_to`` as ``derive(text)``.
+
+        ``read`` is the version that was copied. When a person changed ``rel`` since, their
+        version is carried over to ``copy_to`` first, then ``rel`` is removed: a move never
+        deletes an edit."""
+        seen = read
+        for _ in range(RACE_RETRIES):
+            if self.remove(rel, expected=seen.fingerprint):
+                return
+            seen = self.read(rel)
+            self.write_text(copy_to, derive(seen.text), fmt=seen.fmt)
+        raise LockTimeout(
+            f"the note kept changing while it was moved to {copy_to}; it is left in place",
+            path=rel,
+        )
 
     # -- listing and names ---------------------------------------------------------------
 

@@ -219,9 +219,6 @@ def _show_other(root: Path, tmp: Path, mp: pytest.MonkeyPatch) -> object:
 HOOK_NOTE = f"claude/projects/{PROJECT}/sessions/2026-11-22-hooked.md"
 FRESH_NOTE = f"claude/projects/{PROJECT}/sessions/2026-11-22-session.md"
 RENAMED_NOTE = f"claude/projects/{PROJECT}/sessions/2026-11-22-add-a-login-module-and-run.md"
-LOST = ("the person's edit is lost: {what} re-checks nothing between its read of the note "
-        "and its removal")
-
 CASES = [
     Case("session-log", _log, Seam("update", SESSION), SESSION, "Work Log",
          "### 10:30 - Claude entry"),
@@ -258,10 +255,9 @@ CASES = [
     # The first Stop hook renames a <date>-session note after the first prompt.
     Case("hook-stop-rename", _hook_stop, Seam("remove", FRESH_NOTE), FRESH_NOTE, "Context",
          "- Prompt: Add a login module and run the tests", final=RENAMED_NOTE,
-         setup=_hook_session(None), xfail=LOST.format(what="capture._retopic")),
+         setup=_hook_session(None)),
     Case("promote-source", _promote, Seam("checkpoint", name="promote:relinked"), ENTITY,
-         "Key Decisions", "promoted_from: demo", final=GLOBAL_AUTH,
-         xfail=LOST.format(what="promote.promote")),
+         "Key Decisions", "promoted_from: demo", final=GLOBAL_AUTH),
     Case("promote-relink", _promote, Seam("write_text", LINKER), LINKER, "Links",
          "See [[claude/global/entities/Auth]].", setup=_linker),
     Case("cross-project-recall", _show_other, Seam("update", OTHER), OTHER, "Overview",
@@ -303,12 +299,8 @@ def test_person_edit_between_read_and_write_survives(
 
 # -- inside the write itself ---------------------------------------------------------------
 
-WINDOW = ("Vault._update_locked compares the fingerprint before it applies the edits and writes "
-          "the temp file; nothing re-checks the note after that, so an edit saved between that "
-          "check and os.replace (the 'write' checkpoint) is overwritten")
-
-
-@pytest.mark.xfail(strict=True, reason=WINDOW)
+# The atomic write re-stats the note right before os.replace and redoes the edit on the fresh
+# text when it moved; an edit saved at the 'write' checkpoint must survive.
 @pytest.mark.parametrize("case", [c for c in CASES if c.id in (
     "session-log", "session-decide", "patch-append", "set", "hook-stop-ingest")],
     ids=lambda c: c.id)
