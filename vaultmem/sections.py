@@ -64,12 +64,19 @@ class _Parsed:
     blocks: tuple[Block, ...]
 
 
+MAX_NESTING = 400
+
+
 @functools.lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     # Built once per process: sections are on hot paths (every patch resolves a heading).
     md = MarkdownIt("commonmark").use(front_matter_plugin).enable(["table", "strikethrough"])
     # Titles are the inline tokens' raw content; parsing inline markup would only cost time.
     md.disable("inline")
+    # Past maxNesting markdown-it stops reading blocks, so every heading after a list nested
+    # that deep would vanish. CommonMark's 20 is hit by a 10-deep list; 400 (about 200 list
+    # levels) stays inside Python's recursion limit; deeper still hides, never crashes.
+    md.options["maxNesting"] = MAX_NESTING
     return md
 
 

@@ -203,16 +203,29 @@ class State:
         """The project's current session id, or None."""
         return self.load().current.get(project)
 
-    def update(self, fn: Callable[[StateData], T]) -> T:
-        """Run ``fn`` on the state under the lock and save what it changed; returns fn's result."""
-        self.dir.mkdir(parents=True, exist_ok=True)
+    def _acquired(self) -> filelock.BaseFileLock:
+        """The state lock, taken; a read-only vault or a busy lock is a one-line error."""
         try:
-            with self._lock():
-                data = self._read()
-                before = data.to_json()
-                result = fn(data)
-                if data.to_json() != before:
-                    self._write(data)
-                return result
+            self.dir.mkdir(parents=True, exist_ok=True)
+            lock = self._lock()
+            lock.acquire()
         except filelock.Timeout:
             raise LockTimeout("state is locked by another process", path=self.path) from None
+        except OSError as err:
+            raise WriteFailed(
+                f"cannot take the state lock: {err.strerror}", path=self.dir / "locks" / "state.lock"
+            ) from None
+        return lock
+
+    def update(self, fn: Callable[[StateData], T]) -> T:
+        """Run ``fn`` on the state under the lock and save what it changed; returns fn's result."""
+        lock = self._acquired()
+        try:
+            data = self._read()
+            before = data.to_json()
+            result = fn(data)
+            if data.to_json() != before:
+                self._write(data)
+            return result
+        finally:
+            lock.release()
