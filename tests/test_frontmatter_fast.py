@@ -20,6 +20,7 @@ PIECES = [
     "k: ", "\n  - ", "\n- ", "\nk2: ", "abc", " # c", '"x"', "'y'", "\n", "  ", ":", "-", " ",
     "2026-01-02", "yes", "10:00", '"x: y"', "'a''b'", "\n  k3: v", "-\n", ":\n", "#", "é", "😀",
     ",", ".", "~", "null", "1.5", "0x1F", "\n---\n", "...", "<<: ", "=",
+    '"[[a|b]]"', '"{x} [y]"', '"!&*?"', '"%@`>"', '"a # b"', "\nup: ", "\n  - ",
     # and characters it refuses, so that a looser check would be caught
     "[", "]", "{", "}", "?", "!", "&", "*", "|", ">", "@", "`", "%", "\\", "\t", "\r", "\ufeff",
 ]
@@ -98,6 +99,15 @@ def test_vaultmem_frontmatter_takes_the_fast_path() -> None:
         "title: 'Auth: tokens'\nwhen: 10:00\n"
     )
     assert frontmatter._fast_ok(text)
+
+
+def test_links_in_double_quotes_take_the_fast_path() -> None:
+    text = 'archived_to: "[[claude/p/archive/s|s]]"\nup:\n  - "[[A]]"\n  - "[[B|b]]"\n'
+    assert frontmatter._fast_ok(text)
+    # ...but not with an escape, a comment after the quotes, or in a flow list
+    assert not frontmatter._fast_ok('up: "[[A]]\\n"\n')
+    assert not frontmatter._fast_ok('up: "[[A]]"  # x\n')
+    assert not frontmatter._fast_ok('up: ["[[A]]"]\n')
 
 
 def test_errors_are_worded_by_pyyaml() -> None:

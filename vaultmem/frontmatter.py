@@ -194,10 +194,21 @@ _NOT_FAST = re.compile(
     r"|[!&*?|>\[\]{}%@`\\]"
 )
 _FAST_MAX_LINE_DEPTH = 30  # indentation + '-' + ':' on one line: a bound of its nesting
+# A line that is a key or a list item whose whole value is a double-quoted string without escapes
+# (Obsidian's `up: "[[Note|alias]]"`, `  - "[[Note]]"`): inside the quotes the indicators above
+# are plain characters to both parsers, so the check does not count them there.
+_QUOTED_VALUE_LINE = re.compile(r'^([A-Za-z_][\w-]*:[ ]+| *- )"([^"\\\n]*)"(?=[ ]*$)', re.MULTILINE)
+_INDICATORS = str.maketrans(dict.fromkeys("!&*?|>[]{}%@`", "x"))
 
 
 def _fast_ok(yaml_text: str) -> bool:
-    if _FastLoader is None or _NOT_FAST.search(yaml_text):
+    if _FastLoader is None:
+        return False
+    if '"' in yaml_text:
+        yaml_text = _QUOTED_VALUE_LINE.sub(
+            lambda m: f'{m.group(1)}"{m.group(2).translate(_INDICATORS)}"', yaml_text
+        )
+    if _NOT_FAST.search(yaml_text):
         return False
     return all(
         len(line) - len(line.lstrip(" ")) + line.count("-") + line.count(":")
