@@ -284,17 +284,26 @@ def _lines(text: str) -> list[str]:
 
 def split(text: str) -> Split:
     """Find the frontmatter: `---` on the first line up to a `---` or `...` line at column 0."""
-    lines = _lines(text)
-    if lines and _OPEN_FENCE.fullmatch(lines[0].rstrip("\n")):
-        for index in range(1, len(lines)):
-            if _CLOSE_FENCE.fullmatch(lines[index].rstrip("\n")):
+    # Line by line from the top, without splitting the whole note: only "\n" ends a line.
+    end = text.find("\n")
+    if end >= 0 and _OPEN_FENCE.fullmatch(text, 0, end):
+        yaml_from = start = end + 1
+        index = 1
+        while start < len(text):
+            end = text.find("\n", start)
+            line_end = len(text) if end < 0 else end
+            if _CLOSE_FENCE.fullmatch(text, start, line_end):
                 return Split(
                     has_frontmatter=True,
-                    yaml_text="".join(lines[1:index]),
+                    yaml_text=text[yaml_from:start],
                     yaml_start=1,
                     body_start=index + 1,
-                    body="".join(lines[index + 1 :]),
+                    body=text[line_end + 1 :],
                 )
+            if end < 0:
+                break
+            start = end + 1
+            index += 1
     # An opening fence with no closing one is body text, as Obsidian shows it.
     return Split(has_frontmatter=False, yaml_text="", yaml_start=0, body_start=0, body=text)
 
