@@ -187,9 +187,10 @@ def classify(link: links.Link) -> str | None:
 
 def _entity_links(text: str, first_line: int) -> list[_EntityLink]:
     starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            starts.append(i + 1)
+    at = text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
     found: list[_EntityLink] = []
     for link in links.parse(text):
         line = bisect.bisect_right(starts, link.start) - 1
