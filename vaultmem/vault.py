@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import filelock
 
-from . import faults, links
+from . import faults
 from .errors import (
     AmbiguousNote,
     LockTimeout,
@@ -159,6 +159,8 @@ class Vault:
         self.layout = Layout(namespace)
         self.state_dir = self.root / STATE_DIR
         self._real_root = self.root.resolve()
+        real_root = str(self._real_root)
+        self._real_prefix = real_root if real_root.endswith(os.sep) else real_root + os.sep
         # One FileLock per lock file, so a nested lock() of the same note in this process
         # re-enters instead of waiting on itself.
         self._locks: dict[Path, filelock.FileLock] = {}
@@ -187,10 +189,19 @@ class Vault:
         """(absolute path, the real path it resolves to); UnsafePath outside the vault."""
         norm = self._normalise(rel)
         path = self.root / norm
-        real = Path(os.path.realpath(path))
-        if real != self._real_root and self._real_root not in real.parents:
+        real_str = os.path.realpath(path)
+        real = Path(real_str)
+        if not self._contains(real_str, real):
             raise UnsafePath(f"resolves outside the vault (to {real})", path=rel)
         return path, real
+
+    def _contains(self, real_str: str, real: Path) -> bool:
+        """Whether a real path is the vault's real root or inside it."""
+        # realpath() is normalised: a string prefix says "inside" as Path.parents would, without
+        # building every parent; anything else gets the Path comparison.
+        if real_str.startswith(self._real_prefix):
+            return True
+        return real == self._real_root or self._real_root in real.parents
 
     def rel(self, path: Path) -> str:
         """The vault-relative POSIX path of an absolute path inside the vault."""
@@ -588,8 +599,8 @@ class Vault:
         yield from sorted(found)
 
     def _inside(self, path: str) -> bool:
-        real = Path(os.path.realpath(path))
-        return real == self._real_root or self._real_root in real.parents
+        real_str = os.path.realpath(path)
+        return self._contains(real_str, Path(real_str))
 
     def resolve_note(self, ref: str, *, source: str | None = None) -> str:
         """The rel path of a NOTE argument: a vault path with or without ``.md``, else a name
@@ -602,6 +613,8 @@ class Vault:
         norm = self._normalise(rel)
         if self.abspath(norm).is_file():
             return norm
+        from . import links  # names are resolved by commands, not by the hooks
+
         found = links.candidates(ref, source, self.iter_notes())
         if not found:
             raise NoteNotFound(f"no note {ref!r} in the vault {self.root}")
