@@ -29,15 +29,22 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Any
 
 from markdown_it import MarkdownIt
 
-from . import frontmatter, links, names, patch, sections, templating
+from . import frontmatter, links, names, patch, sections, templating, threshold
 from .config import Config
 from .errors import UnsafePath
 from .extraction import KINDS, TARGET_HEADING, Extraction, Item, Kind
 from .layout import Layout, link_target
+
+# The threshold lives in a light module of its own (hooks ask "is it due?" without importing the
+# extractor and the planner); these names stay available here.
+Verdict = threshold.Verdict
+FORCED_REASON = threshold.FORCED_REASON
+verdict = threshold.verdict
+created_date = threshold.created_date
+canonical = threshold.canonical
 
 REFERENCES_HEADING = "References"
 DECISIONS_HEADING = "Decisions Made"
@@ -61,54 +68,6 @@ _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _SPACES_RE = re.compile(r"\s+")
 
 
-# -- the threshold --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """Whether a session note is due for compaction, and how to say it."""
-
-    due: bool
-    lines: int
-    age_days: int
-    text: str  # "below threshold (487 lines, 1 day old)" / "due: 623 lines" / "due: 4 days old"
-    reason: str  # archived_reason when due: "Compaction threshold exceeded (623 lines)"
-
-
-def _days(n: int) -> str:
-    return f"{n} day{'' if n == 1 else 's'} old"
-
-
-def verdict(lines: int, created: date, today: date, config: Config) -> Verdict:
-    """DESIGN §5: due when ``lines >= line_threshold`` or ``today - created >= age_threshold_days``."""
-    age = max((today - created).days, 0)
-    why: list[str] = []
-    if lines >= config.line_threshold:
-        why.append(f"{lines} lines")
-    if age >= config.age_threshold_days:
-        why.append(_days(age))
-    if why:
-        return Verdict(True, lines, age, "due: " + ", ".join(why),
-                       f"Compaction threshold exceeded ({', '.join(why)})")
-    return Verdict(False, lines, age, f"below threshold ({lines} lines, {_days(age)})", "")
-
-
-FORCED_REASON = "Manual compaction (--force)"
-
-
-def created_date(meta: Mapping[str, Any], rel: str, today: date) -> date:
-    """The note's ``created`` date, else the date its file name starts with, else today."""
-    value = meta.get("created")
-    if isinstance(value, date):
-        return value
-    for candidate in (str(value) if value is not None else "", posixpath.basename(rel)[:10]):
-        try:
-            return date.fromisoformat(candidate[:10])
-        except ValueError:
-            continue
-    return today
-
-
 # -- text helpers ---------------------------------------------------------------------------
 
 
@@ -117,19 +76,6 @@ def blank_private(text: str) -> str:
     numbers stay file-absolute (an unclosed tag removes to the end, like transcript.strip_private)."""
     blanked = _PRIVATE_RE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     return _STRAY_PRIVATE_CLOSE_RE.sub("", blanked)
-
-
-def canonical(text: str) -> str:
-    """The note as compaction sees it: a previous run's ``error``/``archive_error`` dropped and
-    ``compaction_failed`` back to ``active``, so a failed run and its re-run archive the same bytes."""
-    meta = frontmatter.parse(text)
-    out = text
-    for key in ("error", "archive_error"):
-        if key in meta:
-            out = frontmatter.delete_key(out, key)
-    if meta.get("status") == "compaction_failed":
-        out = frontmatter.set_key(out, "status", "active")
-    return out
 
 
 def one_line(text: str) -> str:

@@ -4,38 +4,25 @@
 entity notes, and reports their status. Time comes from ``now`` or the injected clock; the disk
 only through :class:`~vaultmem.vault.Vault` and :class:`~vaultmem.state.State`.
 
-Compaction runs the steps of DESIGN §5 with ``faults.checkpoint("compact:<step>")`` before each
-(``compact:<step>:<entity>`` as well for per-entity steps) so crash tests can stop it anywhere.
-Decisions beyond the design:
-- A failure while patching entities (steps 2-3), writing the archive or adding backlinks marks the
-  original ``status: compaction_failed`` + ``error``. An archive already written and verified
-  before a backlink failed stays: it is the exact copy a re-run computes again (the copy is made
-  from the note with ``error``/``archive_error`` removed and ``status`` back to ``active``), so the
-  re-run finds it identical and carries on. A failed verification removes the archive just
-  written and leaves ``status: active`` + ``archive_error: Verification failed``.
-- An existing archive with different bytes is never overwritten: ``compaction_failed``.
-- ``--move`` removes the original only when it still has the bytes that were compacted;
-  otherwise it is marked archived instead and the report warns.
-- Bulk compaction (no note named) and the lazy path skip the project's current session.
+A compaction run itself lives in ``compactor`` (its steps and decisions are described there),
+imported only when a note is compacted: the hooks that end a session below the threshold, or
+start one with nothing pending, do not pay for the extractor and the planner at start-up.
+Bulk compaction (no note named) and the lazy path skip the project's current session.
 """
 
 from __future__ import annotations
 
-import difflib
-import hashlib
 import posixpath
 import re
 import time
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from . import clock, compaction, faults, frontmatter, links, names, patch, templating, transcript
+from . import clock, frontmatter, names, patch, templating, threshold, transcript
 from .config import Config
 from .errors import (
-    CompactionError,
     InvalidYaml,
     LockTimeout,
     NoteExists,
@@ -44,10 +31,8 @@ from .errors import (
     VaultmemError,
     WriteFailed,
 )
-from .extraction import KINDS, Extraction
 from .layout import link_target
 from .state import SessionEntry, State, StateData
-from .textio import encode
 from .vault import Note, Vault, WriteStatus
 
 WORK_LOG = ("Work Log",)
@@ -60,8 +45,6 @@ COMPACTION_LOCK_TIMEOUT = 2.0
 
 _HEADING_LINE = re.compile(r"^(\s{0,3})(#{1,6})(\s|$)")
 _FENCE_LINE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-
-_StepErrors = (VaultmemError, OSError, faults.InjectedFault)
 
 
 @dataclass(frozen=True)
@@ -185,6 +168,12 @@ def _first_words(text: str, n: int) -> str:
     return " ".join(text.split()[:n])
 
 
+def _new_session_id() -> str:
+    import uuid  # hooks always bring Claude Code's session id: kept off their start-up
+
+    return str(uuid.uuid4())
+
+
 def _escape_headings(text: str) -> str:
     """Body text that cannot open a section of its own (headings outside code escaped)."""
     out: list[str] = []
@@ -198,17 +187,6 @@ def _escape_headings(text: str) -> str:
             line = _HEADING_LINE.sub(lambda h: f"{h.group(1)}\\{h.group(2)}{h.group(3)}", line)
         out.append(line)
     return "\n".join(out)
-
-
-def _diff(rel: str, old: str | None, new: str | None) -> str:
-    return "".join(
-        difflib.unified_diff(
-            (old or "").splitlines(keepends=True),
-            (new or "").splitlines(keepends=True),
-            fromfile=f"a/{rel}" if old is not None else "/dev/null",
-            tofile=f"b/{rel}" if new is not None else "/dev/null",
-        )
-    )
 
 
 class Memory:
@@ -243,7 +221,7 @@ class Memory:
     ) -> SessionResult:
         """Make sure the session has a note: resume its note, or start one (DESIGN §1)."""
         now = self._time(now)
-        sid = _one_line(session_id or "") or str(uuid.uuid4())
+        sid = _one_line(session_id or "") or _new_session_id()
         if len(sid) > 200:
             raise SessionError(f"session id longer than 200 characters: {sid[:40]}…")
         return self.state.update(lambda data: self._start(data, sid, topic, first_prompt, now))
@@ -296,6 +274,8 @@ class Memory:
             return ""
 
     def _archived_copy(self, rel: str, status: str | None) -> str | None:
+        from . import compaction  # a resumed session whose note was archived: rare
+
         archive = compaction.archive_rel(rel, self.layout)
         if self.vault.exists(archive):
             return archive
@@ -322,6 +302,8 @@ class Memory:
         continues: str | None,
         now: datetime,
     ) -> str:
+        from . import links  # only new notes and decisions format links: kept off the end hooks
+
         slug, title = self._topic(topic, first_prompt)
         today = now.date().isoformat()
         context = f"Project {links.format(link_target(self.layout.project_index(project)), alias=project)}"
@@ -461,6 +443,8 @@ class Memory:
     ) -> EntryResult:
         """Add ``- <text> — why: <why> ([[A]], [[B]])`` under ``## Decisions Made``; each
         entity once under ``## Related Entities``."""
+        from . import links
+
         now = self._time(now)
         decision = _one_line(text)
         if not decision:
@@ -472,6 +456,8 @@ class Memory:
         if entity_names:
             item += " (" + ", ".join(links.format(n) for n in entity_names) + ")"
         sid, rel = self._session(session_id, now)
+        from . import compaction  # not on the hooks' path
+
         note = self.vault.read(rel)
         have = {n.casefold() for n in compaction.related_entities(note.text)}
         edits: list[patch.Edit] = [
@@ -520,10 +506,10 @@ class Memory:
 
     # -- status ------------------------------------------------------------------------------
 
-    def _verdict(self, note: Note, today: date) -> compaction.Verdict:
-        text = compaction.canonical(note.text)
-        created = compaction.created_date(frontmatter.parse(text, path=note.rel), note.rel, today)
-        return compaction.verdict(len(text.splitlines()), created, today, self.config)
+    def _verdict(self, note: Note, today: date) -> threshold.Verdict:
+        text = threshold.canonical(note.text)
+        created = threshold.created_date(frontmatter.parse(text, path=note.rel), note.rel, today)
+        return threshold.verdict(len(text.splitlines()), created, today, self.config)
 
     def session_notes(self, project: str | None = None) -> list[str]:
         """The session notes of a project (not the archive), sorted."""
@@ -542,7 +528,7 @@ class Memory:
                 out.append(SessionStatus(rel, 0, 0, "invalid", f"unreadable: {err.message}", False))
                 continue
             status = str(meta.get("status") or "")
-            age = max((today - compaction.created_date(meta, rel, today)).days, 0)
+            age = max((today - threshold.created_date(meta, rel, today)).days, 0)
             if status == "archived":
                 out.append(SessionStatus(rel, note.lines, age, status, "archived", False))
             elif status == "compaction_failed":
@@ -640,288 +626,12 @@ class Memory:
         now: datetime | None = None,
     ) -> CompactReport:
         """Compact one session note (DESIGN §5); every step idempotent."""
-        run = _Compaction(self, rel, dry_run=dry_run, force=force, move=move,
-                          extractor=extractor or self.config.extractor, now=self._time(now))
+        from .compactor import CompactionRun  # only when a note is compacted (see the docstring)
+
+        run = CompactionRun(self, rel, dry_run=dry_run, force=force, move=move,
+                            extractor=extractor or self.config.extractor, now=self._time(now))
         try:
             with self.vault.lock(rel + ".compaction", timeout=COMPACTION_LOCK_TIMEOUT):
                 return run.run()
         except LockTimeout:
             return run.report("busy", "another process is compacting this note")
-
-
-class _Compaction:
-    """One compaction run; keeps what the report needs."""
-
-    def __init__(
-        self, memory: Memory, rel: str, *, dry_run: bool, force: bool, move: bool,
-        extractor: str, now: datetime,
-    ) -> None:
-        self.m = memory
-        self.vault = memory.vault
-        self.rel = rel
-        self.dry_run = dry_run
-        self.force = force
-        self.move = move
-        self.extractor = extractor
-        self.now = now
-        self.today = now.date()
-        self.started = time.perf_counter()
-        self.verdict_text = ""
-        self.counts: dict[str, int] = {}
-        self.updated: list[str] = []
-        self.created: list[str] = []
-        self.archive: str | None = None
-        self.warnings: list[str] = []
-        self.diffs: list[str] = []
-        self.fallback_reason: str | None = None
-        self.removed = False
-
-    def report(self, status: str, error: str | None = None) -> CompactReport:
-        return CompactReport(
-            note=self.rel,
-            status=status,
-            verdict=self.verdict_text or status,
-            counts=dict(self.counts),
-            entities_updated=tuple(dict.fromkeys(self.updated)),
-            entities_created=tuple(self.created),
-            archive=self.archive,
-            duration_ms=round((time.perf_counter() - self.started) * 1000, 1),
-            extractor=self.extractor,
-            fallback_reason=self.fallback_reason,
-            warnings=tuple(self.warnings),
-            diffs=tuple(self.diffs),
-            error=error,
-            removed=self.removed,
-        )
-
-    @staticmethod
-    def _step(name: str, detail: str | None = None) -> None:
-        faults.checkpoint(f"compact:{name}")
-        if detail is not None:
-            faults.checkpoint(f"compact:{name}:{detail}")
-
-    def _fail(self, note: Note, err: BaseException) -> CompactReport:
-        message = _one_line(str(err)) or type(err).__name__
-        try:
-            self.vault.update(self.rel, compaction.failed_edits(message), base=note,
-                              label="vaultmem compaction")
-        except VaultmemError as again:
-            self.warnings.append(f"could not mark the note compaction_failed: {again}")
-        return self.report("failed", message)
-
-    def run(self) -> CompactReport:
-        note = self.vault.read(self.rel)
-        try:
-            meta = note.frontmatter()
-        except InvalidYaml as err:
-            return self.report("failed", str(err))
-        status = str(meta.get("status") or "")
-        if status == "archived":
-            self.verdict_text = "archived"
-            return self.report("already archived")
-        canon = compaction.canonical(note.text)
-        project = compaction.session_project(self.rel)
-        created = compaction.created_date(meta, self.rel, self.today)
-        verdict = compaction.verdict(len(canon.splitlines()), created, self.today, self.m.config)
-        self.verdict_text = verdict.text
-        if not verdict.due and not self.force:
-            if status != "active" and not self.dry_run:
-                self.vault.update(self.rel, [patch.DeleteProperty("error"),
-                                             patch.DeleteProperty("archive_error"),
-                                             patch.SetProperty("status", "active")], base=note)
-            return self.report("below threshold")
-        reason = verdict.reason if verdict.due else compaction.FORCED_REASON
-        self.archive = compaction.archive_rel(self.rel, self.m.layout)
-        try:
-            self._step("extract")
-            extraction = self._extract(canon, project)
-            self.counts = {kind: extraction.count(kind) for kind in KINDS}
-            plan, loaded = self._plan(extraction, project)
-        except _StepErrors as err:
-            if self.dry_run:
-                return self.report("failed", _one_line(str(err)))
-            return self._fail(note, err)
-        if self.dry_run:
-            return self._dry_run(note, canon, plan, loaded, reason)
-        try:
-            self._patch_entities(plan, loaded)
-        except _StepErrors as err:
-            return self._fail(note, err)
-        try:
-            verified = self._write_archive(note, canon, reason)
-        except _StepErrors as err:
-            return self._fail(note, err)
-        if not verified:
-            return self.report("failed", "archive verification failed")
-        try:
-            self._backlinks(plan)
-        except _StepErrors as err:
-            return self._fail(note, err)
-        self._finish(note, reason)
-        return self.report("compacted")
-
-    def _extract(self, canon: str, project: str) -> Extraction:
-        config = self.m.config
-        if self.extractor != "llm":
-            extraction, warnings = compaction.extract_report(canon, self.rel, config)
-            self.warnings.extend(warnings)
-            return extraction
-        from . import llm  # the SDK costs seconds to import: only on this path
-
-        fallback_warnings: list[str] = []
-
-        def fallback() -> Extraction:
-            extraction, warnings = compaction.extract_report(canon, self.rel, config)
-            fallback_warnings.extend(warnings)
-            return extraction
-
-        known = [posixpath.basename(r)[:-3] for r in self._known_entities(project)]
-        raw = llm.extract(
-            compaction.blank_private(canon),
-            project=project,
-            known_entities=known,
-            settings=llm.settings_from_env(config.model),
-            fallback=fallback,
-        )
-        extraction, checked = compaction.assign_targets(raw, canon, self.rel, config)
-        self.warnings.extend(fallback_warnings or checked)
-        self.extractor = extraction.extractor
-        self.fallback_reason = extraction.fallback_reason
-        return extraction
-
-    def _known_entities(self, project: str) -> list[str]:
-        layout = self.m.layout
-        out: list[str] = []
-        for folder in (layout.entities_dir(project), layout.global_entities_dir()):
-            out.extend(r for r in self.vault.iter_notes(folder) if posixpath.dirname(r) == folder)
-        return out
-
-    def _plan(self, extraction: Extraction, project: str) -> tuple[compaction.Plan, dict[str, Note]]:
-        names_ = list(dict.fromkeys(n for item in extraction.items for n in item.entities))
-        known = self._known_entities(project)
-        targets = compaction.entity_targets(names_, project, self.m.layout, known)
-        loaded: dict[str, Note] = {}
-        known_set = set(known)
-        for rel in dict.fromkeys(targets.values()):
-            if rel in known_set:
-                # Invalid YAML fails at its patch (vault.update), naming the entity.
-                loaded[rel] = self.vault.read(rel)
-        plan = compaction.plan(
-            extraction, self.rel, targets, {r: n.text for r, n in loaded.items()},
-            layout=self.m.layout, today=self.today,
-        )
-        return plan, loaded
-
-    def _patch_entities(self, plan: compaction.Plan, loaded: Mapping[str, Note]) -> None:
-        for step in plan.entities:
-            stem = posixpath.basename(step.rel)[:-3]
-            if step.create and step.create_text is not None:
-                self._step("entity-create", stem)
-                try:
-                    self.vault.create(step.rel, step.create_text)
-                    self.created.append(step.rel)
-                    continue
-                except NoteExists:
-                    # Made meanwhile (a person in Obsidian): patch what is there.
-                    pass
-                result = self.vault.update(step.rel, step.edits, label="vaultmem compaction")
-            elif step.edits:
-                self._step("entity-patch", stem)
-                result = self.vault.update(step.rel, step.edits, base=loaded[step.rel],
-                                           label="vaultmem compaction")
-            else:
-                continue
-            if result.changed:
-                self.updated.append(step.rel)
-            if result.status == "rebased":
-                self.warnings.append(f"{step.rel}: edited meanwhile; lines added to the new text")
-
-    def _write_archive(self, note: Note, canon: str, reason: str) -> bool:
-        """Step 4; False when the verification failed (the note then says so)."""
-        assert self.archive is not None
-        text = compaction.archive_text(canon, reason, self.today)
-        digest = hashlib.sha256(encode(text, note.fmt)).hexdigest()
-        self._step("archive-write")
-        existing = self.vault.fingerprint(self.archive)
-        wrote = False
-        if existing is None:
-            self.vault.write_text(self.archive, text, fmt=note.fmt)
-            wrote = True
-        elif existing.sha256 != digest:
-            raise CompactionError(
-                "a different archive of this note exists; it is never overwritten",
-                path=self.archive,
-            )
-        try:
-            self._step("archive-verify")
-            back = self.vault.fingerprint(self.archive)
-            if back is None or back.sha256 != digest:
-                raise CompactionError("archive read back differs", path=self.archive)
-        except _StepErrors:
-            if wrote:
-                try:
-                    self.vault.remove(self.archive)
-                except VaultmemError as err:
-                    self.warnings.append(f"could not remove the unverified archive: {err}")
-            self.vault.update(
-                self.rel,
-                [patch.DeleteProperty("error"), patch.SetProperty("status", "active"),
-                 patch.SetProperty("archive_error", "Verification failed")],
-                base=note,
-            )
-            self.archive = None
-            return False
-        return True
-
-    def _backlinks(self, plan: compaction.Plan) -> None:
-        assert self.archive is not None
-        for step in plan.entities:
-            self._step("backlink", posixpath.basename(step.rel)[:-3])
-            current = self.vault.read(step.rel)
-            edits = compaction.backlink_edits(current.text, self.archive, self.today)
-            if edits:
-                result = self.vault.update(step.rel, edits, base=current,
-                                           label="vaultmem compaction")
-                if result.changed and step.rel not in self.created:
-                    self.updated.append(step.rel)
-
-    def _finish(self, note: Note, reason: str) -> None:
-        assert self.archive is not None
-        if self.move:
-            self._step("move-remove")
-            with self.vault.lock(self.rel):
-                now_fp = self.vault.fingerprint(self.rel)
-                if now_fp is not None and now_fp.sha256 == note.fingerprint.sha256:
-                    self.vault.remove(self.rel)
-                    self.removed = True
-                    return
-            self.warnings.append(f"{self.rel} changed while compacting; marked archived, not removed")
-        self._step("mark-original")
-        self.vault.update(self.rel, compaction.mark_edits(self.archive, reason, self.today),
-                          base=note, label="vaultmem compaction")
-
-    def _dry_run(
-        self, note: Note, canon: str, plan: compaction.Plan, loaded: Mapping[str, Note], reason: str
-    ) -> CompactReport:
-        assert self.archive is not None
-        for step in plan.entities:
-            old = loaded[step.rel].text if step.rel in loaded else None
-            new = step.create_text if old is None else patch.apply_all(
-                old, step.edits, file=step.rel).text
-            assert new is not None
-            new = patch.apply_all(new, compaction.backlink_edits(new, self.archive, self.today),
-                                  file=step.rel).text
-            if new != old:
-                self.diffs.append(_diff(step.rel, old, new))
-                (self.created if old is None else self.updated).append(step.rel)
-        archive_old = self.vault.read(self.archive).text if self.vault.exists(self.archive) else None
-        archive_new = compaction.archive_text(canon, reason, self.today)
-        if archive_old != archive_new:
-            self.diffs.append(_diff(self.archive, archive_old, archive_new))
-        if self.move:
-            self.diffs.append(_diff(self.rel, note.text, None))
-        else:
-            marked = patch.apply_all(note.text, compaction.mark_edits(self.archive, reason,
-                                                                       self.today)).text
-            self.diffs.append(_diff(self.rel, note.text, marked))
-        return self.report("dry-run")

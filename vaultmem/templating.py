@@ -16,12 +16,13 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 from functools import cache, lru_cache
-from importlib import resources
-from importlib.abc import Traversable
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from . import frontmatter
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
 Kind = Literal["session", "entity", "topic", "project-index"]
 KINDS: tuple[Kind, ...] = ("session", "entity", "topic", "project-index")
@@ -53,6 +54,8 @@ def source(kind: Kind) -> str:
 
 
 def _folder() -> Traversable:
+    from importlib import resources  # only when a template is first read
+
     try:
         # Installed: templates/ is the package data folder vaultmem.templates.
         return resources.files("vaultmem.templates")

@@ -1,0 +1,334 @@
+"""One compaction run (DESIGN §5): the shell around ``compaction`` that reads and writes.
+
+Imported by :meth:`Memory.compact_note <vaultmem.memory.Memory.compact_note>` only when a note is
+compacted, so that the hooks which end or start a session without compacting start faster.
+
+Compaction runs the steps of DESIGN §5 with ``faults.checkpoint("compact:<step>")`` before each
+(``compact:<step>:<entity>`` as well for per-entity steps) so crash tests can stop it anywhere.
+Decisions beyond the design:
+- A failure while patching entities (steps 2-3), writing the archive or adding backlinks marks the
+  original ``status: compaction_failed`` + ``error``. An archive already written and verified
+  before a backlink failed stays: it is the exact copy a re-run computes again (the copy is made
+  from the note with ``error``/``archive_error`` removed and ``status`` back to ``active``), so the
+  re-run finds it identical and carries on. A failed verification removes the archive just
+  written and leaves ``status: active`` + ``archive_error: Verification failed``.
+- An existing archive with different bytes is never overwritten: ``compaction_failed``.
+- ``--move`` removes the original only when it still has the bytes that were compacted;
+  otherwise it is marked archived instead and the report warns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import time
+from collections.abc import Mapping
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from . import compaction, faults, patch
+from .errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
+from .extraction import KINDS, Extraction
+from .memory import CompactReport
+from .textio import encode
+from .vault import Note
+
+if TYPE_CHECKING:
+    from .memory import Memory
+
+_StepErrors = (VaultmemError, OSError, faults.InjectedFault)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _diff(rel: str, old: str | None, new: str | None) -> str:
+    import difflib  # dry runs only: kept off the hooks' start-up
+
+    return "".join(
+        difflib.unified_diff(
+            (old or "").splitlines(keepends=True),
+            (new or "").splitlines(keepends=True),
+            fromfile=f"a/{rel}" if old is not None else "/dev/null",
+            tofile=f"b/{rel}" if new is not None else "/dev/null",
+        )
+    )
+
+
+class CompactionRun:
+    """One compaction run; keeps what the report needs."""
+
+    def __init__(
+        self, memory: Memory, rel: str, *, dry_run: bool, force: bool, move: bool,
+        extractor: str, now: datetime,
+    ) -> None:
+        self.m = memory
+        self.vault = memory.vault
+        self.rel = rel
+        self.dry_run = dry_run
+        self.force = force
+        self.move = move
+        self.extractor = extractor
+        self.now = now
+        self.today = now.date()
+        self.started = time.perf_counter()
+        self.verdict_text = ""
+        self.counts: dict[str, int] = {}
+        self.updated: list[str] = []
+        self.created: list[str] = []
+        self.archive: str | None = None
+        self.warnings: list[str] = []
+        self.diffs: list[str] = []
+        self.fallback_reason: str | None = None
+        self.removed = False
+
+    def report(self, status: str, error: str | None = None) -> CompactReport:
+        return CompactReport(
+            note=self.rel,
+            status=status,
+            verdict=self.verdict_text or status,
+            counts=dict(self.counts),
+            entities_updated=tuple(dict.fromkeys(self.updated)),
+            entities_created=tuple(self.created),
+            archive=self.archive,
+            duration_ms=round((time.perf_counter() - self.started) * 1000, 1),
+            extractor=self.extractor,
+            fallback_reason=self.fallback_reason,
+            warnings=tuple(self.warnings),
+            diffs=tuple(self.diffs),
+            error=error,
+            removed=self.removed,
+        )
+
+    @staticmethod
+    def _step(name: str, detail: str | None = None) -> None:
+        faults.checkpoint(f"compact:{name}")
+        if detail is not None:
+            faults.checkpoint(f"compact:{name}:{detail}")
+
+    def _fail(self, note: Note, err: BaseException) -> CompactReport:
+        message = _one_line(str(err)) or type(err).__name__
+        try:
+            self.vault.update(self.rel, compaction.failed_edits(message), base=note,
+                              label="vaultmem compaction")
+        except VaultmemError as again:
+            self.warnings.append(f"could not mark the note compaction_failed: {again}")
+        return self.report("failed", message)
+
+    def run(self) -> CompactReport:
+        note = self.vault.read(self.rel)
+        try:
+            meta = note.frontmatter()
+        except InvalidYaml as err:
+            return self.report("failed", str(err))
+        status = str(meta.get("status") or "")
+        if status == "archived":
+            self.verdict_text = "archived"
+            return self.report("already archived")
+        canon = compaction.canonical(note.text)
+        project = compaction.session_project(self.rel)
+        created = compaction.created_date(meta, self.rel, self.today)
+        verdict = compaction.verdict(len(canon.splitlines()), created, self.today, self.m.config)
+        self.verdict_text = verdict.text
+        if not verdict.due and not self.force:
+            if status != "active" and not self.dry_run:
+                self.vault.update(self.rel, [patch.DeleteProperty("error"),
+                                             patch.DeleteProperty("archive_error"),
+                                             patch.SetProperty("status", "active")], base=note)
+            return self.report("below threshold")
+        reason = verdict.reason if verdict.due else compaction.FORCED_REASON
+        self.archive = compaction.archive_rel(self.rel, self.m.layout)
+        try:
+            self._step("extract")
+            extraction = self._extract(canon, project)
+            self.counts = {kind: extraction.count(kind) for kind in KINDS}
+            plan, loaded = self._plan(extraction, project)
+        except _StepErrors as err:
+            if self.dry_run:
+                return self.report("failed", _one_line(str(err)))
+            return self._fail(note, err)
+        if self.dry_run:
+            return self._dry_run(note, canon, plan, loaded, reason)
+        try:
+            self._patch_entities(plan, loaded)
+        except _StepErrors as err:
+            return self._fail(note, err)
+        try:
+            verified = self._write_archive(note, canon, reason)
+        except _StepErrors as err:
+            return self._fail(note, err)
+        if not verified:
+            return self.report("failed", "archive verification failed")
+        try:
+            self._backlinks(plan)
+        except _StepErrors as err:
+            return self._fail(note, err)
+        self._finish(note, reason)
+        return self.report("compacted")
+
+    def _extract(self, canon: str, project: str) -> Extraction:
+        config = self.m.config
+        if self.extractor != "llm":
+            extraction, warnings = compaction.extract_report(canon, self.rel, config)
+            self.warnings.extend(warnings)
+            return extraction
+        from . import llm  # the SDK costs seconds to import: only on this path
+
+        fallback_warnings: list[str] = []
+
+        def fallback() -> Extraction:
+            extraction, warnings = compaction.extract_report(canon, self.rel, config)
+            fallback_warnings.extend(warnings)
+            return extraction
+
+        known = [posixpath.basename(r)[:-3] for r in self._known_entities(project)]
+        raw = llm.extract(
+            compaction.blank_private(canon),
+            project=project,
+            known_entities=known,
+            settings=llm.settings_from_env(config.model),
+            fallback=fallback,
+        )
+        extraction, checked = compaction.assign_targets(raw, canon, self.rel, config)
+        self.warnings.extend(fallback_warnings or checked)
+        self.extractor = extraction.extractor
+        self.fallback_reason = extraction.fallback_reason
+        return extraction
+
+    def _known_entities(self, project: str) -> list[str]:
+        layout = self.m.layout
+        out: list[str] = []
+        for folder in (layout.entities_dir(project), layout.global_entities_dir()):
+            out.extend(r for r in self.vault.iter_notes(folder) if posixpath.dirname(r) == folder)
+        return out
+
+    def _plan(self, extraction: Extraction, project: str) -> tuple[compaction.Plan, dict[str, Note]]:
+        names_ = list(dict.fromkeys(n for item in extraction.items for n in item.entities))
+        known = self._known_entities(project)
+        targets = compaction.entity_targets(names_, project, self.m.layout, known)
+        loaded: dict[str, Note] = {}
+        known_set = set(known)
+        for rel in dict.fromkeys(targets.values()):
+            if rel in known_set:
+                # Invalid YAML fails at its patch (vault.update), naming the entity.
+                loaded[rel] = self.vault.read(rel)
+        plan = compaction.plan(
+            extraction, self.rel, targets, {r: n.text for r, n in loaded.items()},
+            layout=self.m.layout, today=self.today,
+        )
+        return plan, loaded
+
+    def _patch_entities(self, plan: compaction.Plan, loaded: Mapping[str, Note]) -> None:
+        for step in plan.entities:
+            stem = posixpath.basename(step.rel)[:-3]
+            if step.create and step.create_text is not None:
+                self._step("entity-create", stem)
+                try:
+                    self.vault.create(step.rel, step.create_text)
+                    self.created.append(step.rel)
+                    continue
+                except NoteExists:
+                    # Made meanwhile (a person in Obsidian): patch what is there.
+                    pass
+                result = self.vault.update(step.rel, step.edits, label="vaultmem compaction")
+            elif step.edits:
+                self._step("entity-patch", stem)
+                result = self.vault.update(step.rel, step.edits, base=loaded[step.rel],
+                                           label="vaultmem compaction")
+            else:
+                continue
+            if result.changed:
+                self.updated.append(step.rel)
+            if result.status == "rebased":
+                self.warnings.append(f"{step.rel}: edited meanwhile; lines added to the new text")
+
+    def _write_archive(self, note: Note, canon: str, reason: str) -> bool:
+        """Step 4; False when the verification failed (the note then says so)."""
+        assert self.archive is not None
+        text = compaction.archive_text(canon, reason, self.today)
+        digest = hashlib.sha256(encode(text, note.fmt)).hexdigest()
+        self._step("archive-write")
+        existing = self.vault.fingerprint(self.archive)
+        wrote = False
+        if existing is None:
+            self.vault.write_text(self.archive, text, fmt=note.fmt)
+            wrote = True
+        elif existing.sha256 != digest:
+            raise CompactionError(
+                "a different archive of this note exists; it is never overwritten",
+                path=self.archive,
+            )
+        try:
+            self._step("archive-verify")
+            back = self.vault.fingerprint(self.archive)
+            if back is None or back.sha256 != digest:
+                raise CompactionError("archive read back differs", path=self.archive)
+        except _StepErrors:
+            if wrote:
+                try:
+                    self.vault.remove(self.archive)
+                except VaultmemError as err:
+                    self.warnings.append(f"could not remove the unverified archive: {err}")
+            self.vault.update(
+                self.rel,
+                [patch.DeleteProperty("error"), patch.SetProperty("status", "active"),
+                 patch.SetProperty("archive_error", "Verification failed")],
+                base=note,
+            )
+            self.archive = None
+            return False
+        return True
+
+    def _backlinks(self, plan: compaction.Plan) -> None:
+        assert self.archive is not None
+        for step in plan.entities:
+            self._step("backlink", posixpath.basename(step.rel)[:-3])
+            current = self.vault.read(step.rel)
+            edits = compaction.backlink_edits(current.text, self.archive, self.today)
+            if edits:
+                result = self.vault.update(step.rel, edits, base=current,
+                                           label="vaultmem compaction")
+                if result.changed and step.rel not in self.created:
+                    self.updated.append(step.rel)
+
+    def _finish(self, note: Note, reason: str) -> None:
+        assert self.archive is not None
+        if self.move:
+            self._step("move-remove")
+            with self.vault.lock(self.rel):
+                now_fp = self.vault.fingerprint(self.rel)
+                if now_fp is not None and now_fp.sha256 == note.fingerprint.sha256:
+                    self.vault.remove(self.rel)
+                    self.removed = True
+                    return
+            self.warnings.append(f"{self.rel} changed while compacting; marked archived, not removed")
+        self._step("mark-original")
+        self.vault.update(self.rel, compaction.mark_edits(self.archive, reason, self.today),
+                          base=note, label="vaultmem compaction")
+
+    def _dry_run(
+        self, note: Note, canon: str, plan: compaction.Plan, loaded: Mapping[str, Note], reason: str
+    ) -> CompactReport:
+        assert self.archive is not None
+        for step in plan.entities:
+            old = loaded[step.rel].text if step.rel in loaded else None
+            new = step.create_text if old is None else patch.apply_all(
+                old, step.edits, file=step.rel).text
+            assert new is not None
+            new = patch.apply_all(new, compaction.backlink_edits(new, self.archive, self.today),
+                                  file=step.rel).text
+            if new != old:
+                self.diffs.append(_diff(step.rel, old, new))
+                (self.created if old is None else self.updated).append(step.rel)
+        archive_old = self.vault.read(self.archive).text if self.vault.exists(self.archive) else None
+        archive_new = compaction.archive_text(canon, reason, self.today)
+        if archive_old != archive_new:
+            self.diffs.append(_diff(self.archive, archive_old, archive_new))
+        if self.move:
+            self.diffs.append(_diff(self.rel, note.text, None))
+        else:
+            marked = patch.apply_all(note.text, compaction.mark_edits(self.archive, reason,
+                                                                       self.today)).text
+            self.diffs.append(_diff(self.rel, note.text, marked))
+        return self.report("dry-run")
