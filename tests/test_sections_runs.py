@@ -77,3 +77,16 @@ def test_an_edit_reparses_only_the_runs_it_touched() -> None:
     assert sections._parse(edited) == whole(edited)
     added = [key for key in sections._RUNS._data if key not in parsed_before]
     assert added == ["## S5\n\n- a\n- b\n- c\n\n"]
+
+
+def test_a_run_nested_past_the_limit_hides_what_follows_as_the_whole_text_does() -> None:
+    # Past markdown-it's maxNesting the parser skips to the end of what it reads: the note's end
+    # for the whole text. A run must not bring the headings after it back.
+    outline = "".join("  " * i + f"- level {i}\n" for i in range(300))
+    text = (
+        "---\ntype: x\n---\n# T\n\n"
+        + "".join(f"## S{i}\n\ntext\n\n" for i in range(25))
+        + f"## Overview\n\n{outline}\n## Key Decisions\n\n- An older decision\n"
+    )
+    assert sections._parse(text) == whole(text)
+    assert "Key Decisions" not in [h.title for h in sections.headings(text)]

@@ -11,9 +11,10 @@ So a text is parsed in runs of lines cut before each column-0 ATX heading (``## 
 parsed on its own and cached by its text: an edit re-parses only the runs it touched. That is
 exact, not a guess: markdown-it starts afresh on the line after a block ends, and such a heading
 line ends every block before it except those that run to a closing line (fences, HTML blocks; and,
-to stay on the safe side, tables). When a run ends inside one of those, it is joined to the next
-run and parsed again; the front matter, whose rule looks ahead from the first line to its closing
-line, is joined the same way until it is found.
+to stay on the safe side, tables). When a run ends inside one of those, or nests so deep that
+markdown-it gives up on the rest of it, it is joined to the next run and parsed again; the front
+matter, whose rule looks ahead from the first line to its closing line, is joined the same way
+until it is found.
 """
 
 from __future__ import annotations
@@ -170,7 +171,10 @@ def _parse(text: str) -> _Parsed:
 
 def _scan(text: str, offset: int) -> tuple[list[Block], list[_Found]]:
     """The top-level blocks and headings of ``text``, lines shifted by ``offset``."""
-    tokens = _parser().parse(text)
+    return _scan_tokens(_parser().parse(text), offset)
+
+
+def _scan_tokens(tokens: list[Token], offset: int) -> tuple[list[Block], list[_Found]]:
     found: list[_Found] = []
     blocks: list[Block] = []
     for index, token in enumerate(tokens):
@@ -194,11 +198,14 @@ def _run(text: str) -> _Run:
     hit = _RUNS.get(text)
     if isinstance(hit, _Run):
         return hit
-    blocks, found = _scan(text, 0)
+    tokens = _parser().parse(text)
+    blocks, found = _scan_tokens(tokens, 0)
     last = blocks[-1] if blocks else None
     open_end = (
         last is not None and last.end >= line_count(text) and last.kind not in _ENDED_BY_HEADING
-    )
+    ) or any(token.level >= MAX_NESTING - 2 for token in tokens)
+    # (Nested past maxNesting, markdown-it skips to the end of what it parses: the end of the
+    # run here, the end of the note in the whole text. Such a run is joined to the next.)
     run = _Run(tuple(blocks), tuple(found), open_end)
     _RUNS.put(text, run)
     return run
