@@ -21,10 +21,19 @@ PIECES = [
 LINES = st.lists(st.sampled_from(PIECES), min_size=0, max_size=70)
 
 
-def whole(text: str) -> sections._Parsed:
+def whole(text: str) -> tuple[object, ...]:
     """The parse of the whole text at once, as before runs existed."""
     blocks, found = sections._scan(text.replace("\r", " "), 0)
-    return sections._assemble(blocks, found, sections.line_count(text))
+    return shape(sections._assemble(blocks, found, sections.line_count(text)))
+
+
+def runs(text: str) -> tuple[object, ...]:
+    """The parse sections uses (run by run for long texts)."""
+    return shape(sections._parse(text))
+
+
+def shape(parsed: sections._Parsed) -> tuple[object, ...]:
+    return parsed.headings, parsed.blocks
 
 
 def render(lines: list[str], front: bool, final_newline: bool) -> str:
@@ -48,24 +57,24 @@ def test_runs_parse_like_the_whole_text(
     lines: list[str], front: bool, final_newline: bool, edits: list[tuple[int, int, list[str]]]
 ) -> None:
     text = render(lines, front, final_newline)
-    assert sections._parse(text) == whole(text)
+    assert runs(text) == whole(text)
     for at, removed, added in edits:
         current = text.split("\n")
         at = min(at, len(current))
         text = "\n".join(current[:at] + added + current[at + removed :])
-        assert sections._parse(text) == whole(text)
+        assert runs(text) == whole(text)
 
 
 def test_a_fence_holding_heading_lines_is_one_run() -> None:
     text = "---\na: 1\n---\n# T\n\n```bash\n" + "# not a heading\n" * 30 + "```\n\n## After\n"
     assert [h.title for h in sections.headings(text)] == ["T", "After"]
-    assert sections._parse(text) == whole(text)
+    assert runs(text) == whole(text)
 
 
 def test_front_matter_holding_comment_lines_is_one_run() -> None:
     text = "---\n# a YAML comment\n" + "k: v\n" * 25 + "---\n# Title\n\nbody\n"
     assert [h.title for h in sections.headings(text)] == ["Title"]
-    assert sections._parse(text) == whole(text)
+    assert runs(text) == whole(text)
 
 
 def test_an_edit_reparses_only_the_runs_it_touched() -> None:
@@ -74,7 +83,7 @@ def test_an_edit_reparses_only_the_runs_it_touched() -> None:
     sections._parse(text)
     edited = text.replace("## S5\n\n- a\n- b\n", "## S5\n\n- a\n- b\n- c\n")
     parsed_before = sections._RUNS._data.copy()
-    assert sections._parse(edited) == whole(edited)
+    assert runs(edited) == whole(edited)
     added = [key for key in sections._RUNS._data if key not in parsed_before]
     assert added == ["## S5\n\n- a\n- b\n- c\n\n"]
 
@@ -88,5 +97,5 @@ def test_a_run_nested_past_the_limit_hides_what_follows_as_the_whole_text_does()
         + "".join(f"## S{i}\n\ntext\n\n" for i in range(25))
         + f"## Overview\n\n{outline}\n## Key Decisions\n\n- An older decision\n"
     )
-    assert sections._parse(text) == whole(text)
+    assert runs(text) == whole(text)
     assert "Key Decisions" not in [h.title for h in sections.headings(text)]

@@ -345,14 +345,20 @@ def _invalid(err: Exception, parts: Split, path: str | None) -> InvalidYaml:
     return InvalidYaml(f"invalid YAML in frontmatter: {message}", path=path, line=line)
 
 
-@dataclass(frozen=True)
 class _Doc:
     """A note's frontmatter, loaded, with positions for surgical edits."""
 
-    lines: list[str]
-    parts: Split
-    root: MappingNode | None  # None when the frontmatter is empty (or absent)
-    data: dict[str, Any]
+    # A plain class, not a dataclass (as _Span): creating a dataclass costs about a millisecond
+    # at import, and every hook imports this module.
+    __slots__ = ("data", "lines", "parts", "root")
+
+    def __init__(
+        self, lines: list[str], parts: Split, root: MappingNode | None, data: dict[str, Any]
+    ) -> None:
+        self.lines = lines
+        self.parts = parts
+        self.root = root  # None when the frontmatter is empty (or absent)
+        self.data = data
 
 
 def _load(text: str, path: str | None) -> _Doc:
@@ -560,16 +566,20 @@ def _flow_item(item: Any) -> str:
 # --- positions --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class _Span:
     """A top-level key's lines in the file: [start, end), 0-based, plus what is on its key line."""
 
-    key: str
-    start: int
-    end: int
-    key_node: Node
-    value_node: Node
-    comment: str  # a trailing "  # comment" of the key line, kept across scalar edits
+    __slots__ = ("comment", "end", "key", "key_node", "start", "value_node")
+
+    def __init__(
+        self, key: str, start: int, end: int, key_node: Node, value_node: Node, comment: str
+    ) -> None:
+        self.key = key
+        self.start = start
+        self.end = end
+        self.key_node = key_node
+        self.value_node = value_node
+        self.comment = comment  # a trailing "  # comment" of the key line, kept across edits
 
 
 def _content_end(node: Node) -> int:

@@ -59,10 +59,14 @@ class Block:
 _Found = tuple[int, str, int, int]  # a heading as parsed: level, title, line, body_start
 
 
-@dataclass(frozen=True)
 class _Parsed:
-    headings: tuple[Heading, ...]
-    blocks: tuple[Block, ...]
+    # Private records here and in frontmatter are plain classes, not dataclasses: creating a
+    # dataclass costs about a millisecond at import, and every hook imports these modules.
+    __slots__ = ("blocks", "headings")
+
+    def __init__(self, headings: tuple[Heading, ...], blocks: tuple[Block, ...]) -> None:
+        self.headings = headings
+        self.blocks = blocks
 
 
 MAX_NESTING = 400
@@ -105,13 +109,15 @@ _ENDED_BY_HEADING = frozenset(
 _RUN_MIN_LINES = 20
 
 
-@dataclass(frozen=True)
 class _Run:
     """The parse of a run of lines on its own (lines relative to the run)."""
 
-    blocks: tuple[Block, ...]
-    found: tuple[_Found, ...]
-    open_end: bool  # its last block reaches its end and might go on into a following heading
+    __slots__ = ("blocks", "found", "open_end")
+
+    def __init__(self, blocks: tuple[Block, ...], found: tuple[_Found, ...], open_end: bool) -> None:
+        self.blocks = blocks
+        self.found = found
+        self.open_end = open_end  # its last block reaches its end and may go on past it
 
 
 class _Lru:
