@@ -43,9 +43,13 @@ def _config(event: HookEvent) -> Config:
     return load_config(cwd=Path(event.cwd) if event.cwd else None)
 
 
-def _memory(event: HookEvent) -> Memory:
+def _memory(event: HookEvent, warnings: list[str] | None = None) -> Memory:
     config = _config(event)
-    return Memory(config, Vault(config.vault, namespace=config.namespace))
+    memory = Memory(config, Vault(config.vault, namespace=config.namespace))
+    if warnings is not None:
+        # What the state has to say (a corrupt state.json set aside) reaches the hook's stderr.
+        memory.state.warnings = warnings
+    return memory
 
 
 def _session_id(memory: Memory, event: HookEvent) -> str:
@@ -128,10 +132,10 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
     left, a read-only vault) or a compaction that stops adds to ``warnings`` instead of costing
     the session its context.
     """
-    memory = _memory(event)
+    problems = warnings if warnings is not None else []
+    memory = _memory(event, problems)
     now = clock.now()
     exclude: set[str] = set()
-    problems = warnings if warnings is not None else []
     if event.session_id:
         try:
             started = memory.start_session(event.session_id, now=now)
@@ -152,14 +156,14 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
 
 def on_stop(event: HookEvent, warnings: list[str] | None = None) -> str:
     """Stop and PreCompact: record the new transcript turns."""
-    memory = _memory(event)
+    memory = _memory(event, warnings)
     record_transcript(memory, event, _session_id(memory, event), clock.now())
     return ""
 
 
 def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     """SessionEnd: record the rest, close the note, compact inline (or detached for the LLM)."""
-    memory = _memory(event)
+    memory = _memory(event, warnings)
     now = clock.now()
     sid = _session_id(memory, event)
     record_transcript(memory, event, sid, now)

@@ -123,6 +123,34 @@ def from_json(doc: Any) -> StateData:
     return data
 
 
+def rebuild(vault: Vault) -> StateData:
+    """Session ids -> notes, read back from the session notes' ``session_ids`` properties.
+
+    What cannot be read back is which transcript lines were recorded: a session whose state
+    was lost may record some turns a second time (never lose one)."""
+    from .errors import VaultmemError
+    from .frontmatter import parse
+
+    data = StateData()
+    root = f"{vault.layout.namespace}/projects"
+    for rel in vault.iter_notes(root):
+        parts = rel.split("/")
+        if len(parts) != 5 or parts[3] != "sessions":
+            continue  # only live session notes: <ns>/projects/<p>/sessions/<name>.md
+        try:
+            meta = parse(vault.read(rel).text, path=rel)
+        except VaultmemError:
+            continue
+        ids = meta.get("session_ids")
+        if meta.get("status") == "archived" or not isinstance(ids, list):
+            continue
+        started = str(meta.get("created") or "")
+        for sid in ids:
+            if isinstance(sid, str) and sid:
+                data.set_session(SessionEntry(sid, rel, parts[2], started))
+    return data
+
+
 class State:
     """``.vaultmem/state.json`` of one vault."""
 
@@ -133,6 +161,7 @@ class State:
         clock_now: Callable[[], datetime] = clock.now,
         timeout: float = 10.0,
     ) -> None:
+        self.vault = vault
         self.dir: Path = vault.state_dir
         self.path = self.dir / STATE_FILE
         self._now = clock_now
@@ -167,11 +196,12 @@ class State:
             os.replace(self.path, aside)
         except OSError:
             pass  # someone else moved it first; starting empty is still right
+        data = rebuild(self.vault)
         self.warnings.append(
             f"{self.path}: corrupt state ({why.splitlines()[0] if why else 'unreadable'}); "
-            f"moved aside to {aside.name}, starting empty"
+            f"moved aside to {aside.name}, rebuilt {len(data.sessions)} sessions from the notes"
         )
-        return StateData()
+        return data
 
     def _write(self, data: StateData) -> None:
         payload = (json.dumps(data.to_json(), indent=1, ensure_ascii=False) + "\n").encode()

@@ -22,7 +22,8 @@ def _project_dir() -> Path:
     """The git checkout's top folder (project and local settings live there), else the cwd."""
     try:
         out = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, timeout=5
+            ["git", "rev-parse", "--show-toplevel"],
+            capture_output=True, text=True, timeout=5, check=False,
         )
         if out.returncode == 0 and out.stdout.strip():
             return Path(out.stdout.strip())

@@ -28,7 +28,14 @@ def _memory(ctx: typer.Context) -> Memory:
     from ..memory import Memory
 
     g = globals_of(ctx)
-    return run(lambda: Memory(g.config(), g.vault_obj()))
+    memory = run(lambda: Memory(g.config(), g.vault_obj()))
+
+    def warn() -> None:
+        for message in memory.state.warnings:  # e.g. a corrupt state.json set aside
+            typer.echo(f"warning: {message}", err=True)
+
+    ctx.call_on_close(warn)
+    return memory
 
 
 @session_app.command("start")
