@@ -88,6 +88,7 @@ def detect_project(cwd: Path) -> str:
             capture_output=True,
             text=True,
             timeout=5,
+            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         out = None

@@ -11,12 +11,13 @@ from .. import clock
 from . import app, run
 
 
+_FOLDER = typer.Argument(
+    None, help="An empty or new folder for the sample vault (default: a new temp folder)."
+)
+
+
 @app.command()
-def demo(
-    folder: Path | None = typer.Argument(
-        None, help="An empty or new folder for the sample vault (default: a new temp folder)."
-    ),
-) -> None:
+def demo(folder: Path | None = _FOLDER) -> None:
     """Run the whole story on a sample vault: a session, its compaction, the next session's context."""
     from ..demo import run_demo
 
