@@ -54,12 +54,12 @@ STORY = [
     ("Read the login flow", "Walked through `src/auth/login.py` and the session middleware."),
     ("Sketch token format", "Access token 15 min, refresh token 14 days, both JWT."),
     ("Fixed bug: clock skew broke login",
-     "Root cause: the API gateway clock runs 20 s ahead, so fresh tokens were 'not yet valid'. "
-     "Allow 30 s leeway when checking `nbf`/`iat`.\n\n```python\njwt.decode(token, key, "
-     "leeway=30)\n```"),
+     ("Root cause: the API gateway clock runs 20 s ahead, so fresh tokens were 'not yet valid'. "
+      "Allow 30 s leeway when checking `nbf`/`iat`.\n\n```python\njwt.decode(token, key, "
+      "leeway=30)\n```")),
     ("Connection pool exhaustion under load",
-     "Troubleshot timeouts in the checkout tests: the pool had 5 connections for 20 workers. "
-     "Workaround: pool size from `DB_POOL_SIZE`, default 20."),
+     ("Troubleshot timeouts in the checkout tests: the pool had 5 connections for 20 workers. "
+      "Workaround: pool size from `DB_POOL_SIZE`, default 20.")),
     ("Wire refresh endpoint", "POST /auth/refresh rotates the refresh token and revokes the old one."),
 ]
 

@@ -10,7 +10,6 @@ import typer
 from .. import clock
 from . import app, run
 
-
 _FOLDER = typer.Argument(
     None, help="An empty or new folder for the sample vault (default: a new temp folder)."
 )
