@@ -86,8 +86,8 @@ def _filler(i: int) -> tuple[str, str]:
     topic = topics[i % len(topics)]
     return (
         f"Step {i + 1}: {topic}",
-        f"Worked on the {topic}; ran `pytest -q tests/{topic.replace(' ', '_')}` — all green.\n"
-        f"- Touched `src/{topic.replace(' ', '_')}.py`\n- Noted follow-up for the {topic}",
+        (f"Worked on the {topic}; ran `pytest -q tests/{topic.replace(' ', '_')}` — all green.\n"
+         f"- Touched `src/{topic.replace(' ', '_')}.py`\n- Noted follow-up for the {topic}"),
     )
 
 
