@@ -32,6 +32,7 @@ _LISTS = ("bullet_list", "ordered_list")
 # it is never a table's delimiter row, and lines like it after one another are one tight bullet
 # list; only a delimiter row after it could make it a table header instead.
 _PLAIN_ITEM = re.compile(r"- [\w\[][^\r]*")
+_BLANK = re.compile(r"[ \t\r]*")  # blank to markdown-it (sections reads a CR as a space)
 _MAX_LEVEL = 6
 
 
@@ -280,7 +281,10 @@ def _ends_in_tight_list(lines: list[str], start: int, end: int) -> bool:
 
 
 def _ends_tight_list_text(lines: list[str]) -> bool:
-    if lines and all(_PLAIN_ITEM.fullmatch(line) for line in lines):
+    first = 0
+    while first < len(lines) and _BLANK.fullmatch(lines[first]):
+        first += 1  # blank lines before the first block make no block
+    if first < len(lines) and all(_PLAIN_ITEM.fullmatch(line) for line in lines[first:]):
         return True  # one tight bullet list, as markdown-it reads it (no parse needed)
     found = sections.blocks("\n".join(lines) + "\n")
     return bool(found) and found[-1].kind in _LISTS and found[-1].tight
