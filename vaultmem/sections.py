@@ -97,7 +97,7 @@ def _title(inline: Token) -> str:
     return " ".join(part.strip() for part in inline.content.split("\n")).strip()
 
 
-_ATX_LINE = re.compile(r"#{1,6}(?:[ \t]|$)")
+_ATX_LINES = re.compile(r"^#{1,6}(?:[ \t]|$)", re.MULTILINE)
 # Top-level blocks that end for good when the next line is a column-0 ATX heading, even when they
 # reach the end of their run. Fences and HTML blocks run on to their closing line; tables are left
 # out to stay on the safe side.
@@ -219,27 +219,30 @@ def _run(text: str) -> _Run:
 
 def _scan_runs(clean: str, total: int) -> tuple[list[Block], list[_Found]]:
     """What :func:`_scan` finds, parsed run by run (see the module docstring)."""
-    lines = clean.split("\n")
-    bounds = [0]
-    bounds.extend(
-        i for i in range(1, total) if lines[i].startswith("#") and _ATX_LINE.match(lines[i])
-    )
-    bounds.append(total)
+    # Where runs may start: (character offset, line) of every column-0 ATX line but the first.
+    offsets = [0]
+    lines = [0]
+    line = pos = 0
+    for match in _ATX_LINES.finditer(clean):
+        at = match.start()
+        if at:
+            line += clean.count("\n", pos, at)
+            pos = at
+            offsets.append(at)
+            lines.append(line)
+    offsets.append(len(clean))
+    lines.append(total)
+    last = len(offsets) - 1
     # Front matter is open until its first block says it closed (its rule looks ahead from line 1).
     front_open = clean.startswith("-")
     blocks: list[Block] = []
     found: list[_Found] = []
     i = 0
-    while i < len(bounds) - 1:
-        start = bounds[i]
+    while i < last:
         j = i + 1
         while True:
-            end = bounds[j]
-            if end < total:
-                run = _run("\n".join(lines[start:end]) + "\n")
-            else:
-                run = _run("\n".join(lines[start:]))
-            if end == total:
+            run = _run(clean[offsets[i] : offsets[j]])
+            if j == last:
                 break
             if front_open and not (run.blocks and run.blocks[0].kind == "front_matter"):
                 j += 1
@@ -248,9 +251,10 @@ def _scan_runs(clean: str, total: int) -> tuple[list[Block], list[_Found]]:
             if not run.open_end:
                 break
             j += 1
+        start = lines[i]
         blocks.extend(Block(b.kind, b.start + start, b.end + start, b.tight) for b in run.blocks)
-        found.extend((level, title, line + start, body + start)
-                     for level, title, line, body in run.found)
+        found.extend((level, title, at + start, body + start)
+                     for level, title, at, body in run.found)
         i = j
     return blocks, found
 
