@@ -51,7 +51,8 @@ def _stats(samples: Sequence[float], cpu: Sequence[float]) -> str:
     ms = [s * 1000 for s in samples]
     return (
         f"median {statistics.median(ms):7.1f} ms   min {min(ms):7.1f}   max {max(ms):7.1f}"
-        f"   cpu median {statistics.median(cpu) * 1000:7.1f} ms   (n={len(ms)})"
+        f"   cpu median {statistics.median(cpu) * 1000:7.1f} ms   min {min(cpu) * 1000:7.1f}"
+        f"   (n={len(ms)})"
     )
 
 
