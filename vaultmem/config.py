@@ -9,7 +9,6 @@ worktree shares one project) > the working directory's name; always slugged.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -18,11 +17,6 @@ from typing import Any
 
 from .errors import ConfigError
 from .names import slug
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 DEFAULT_GOTCHA_KEYWORDS = (
     "fixed bug",
@@ -72,6 +66,11 @@ def read_config_file(path: Path) -> dict[str, Any]:
         return {}
     except OSError as err:
         raise ConfigError(f"cannot read config: {err.strerror}", path=path) from None
+    # Imported only when there is a config file: hooks start faster without it.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
     try:
         data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
         return data
@@ -81,6 +80,8 @@ def read_config_file(path: Path) -> dict[str, Any]:
 
 def detect_project(cwd: Path) -> str:
     """The project slug of ``cwd``: its git repository's main checkout, else its own name."""
+    import subprocess  # only when the project is not given: it pulls in signal, selectors…
+
     try:
         out = subprocess.run(
             ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
