@@ -1,0 +1,83 @@
+"""Vault and project resolution (DESIGN §1) and the config file."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from vaultmem.config import config_file, detect_project, load_config
+from vaultmem.errors import ConfigError
+
+
+def _write_config(home: Path, text: str) -> Path:
+    path = config_file({"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_vault_resolution_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    assert load_config(project="p", env=env).vault == home / ".claude-memory"
+    _write_config(home, 'vault = "~/from-file"\n')
+    monkeypatch.setenv("HOME", str(home))
+    assert load_config(project="p", env=env).vault == home / "from-file"
+    env["VAULTMEM_VAULT"] = str(tmp_path / "from-env")
+    assert load_config(project="p", env=env).vault == tmp_path / "from-env"
+    assert load_config(vault=tmp_path / "opt", project="p", env=env).vault == tmp_path / "opt"
+
+
+def test_config_values_and_types(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    _write_config(home, 'namespace = "memory"\nline_threshold = 300\ndefault_entity = "Misc"\n')
+    config = load_config(project="p", env=env)
+    assert (config.namespace, config.line_threshold, config.default_entity) == ("memory", 300, "Misc")
+    assert config.age_threshold_days == 3
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("line_threshold = [\n", "invalid TOML"),
+    ('line_threshold = "many"\n', "'line_threshold' must be int"),
+    ("age_threshold_days = true\n", "'age_threshold_days' must be int"),
+])
+def test_bad_config_is_a_config_error_naming_the_file(tmp_path: Path, text: str, needle: str) -> None:
+    home = tmp_path / "home"
+    path = _write_config(home, text)
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    with pytest.raises(ConfigError) as err:
+        load_config(project="p", env=env)
+    assert needle in str(err.value) and str(path) in str(err.value)
+
+
+def test_project_option_env_and_slug(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "VAULTMEM_PROJECT": "Env Project"}
+    assert load_config(env=env).project == "env-project"
+    assert load_config(project="My Shop!", env=env).project == "my-shop"
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def test_worktrees_share_the_main_repository_project(tmp_path: Path) -> None:
+    repo = tmp_path / "Shop-App"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    _git(repo, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty",
+         "-m", "init")
+    _git(repo, "worktree", "add", "-q", str(tmp_path / "feature-x"))
+    (repo / "src").mkdir()
+    assert detect_project(repo) == "shop-app"
+    assert detect_project(repo / "src") == "shop-app"
+    assert detect_project(tmp_path / "feature-x") == "shop-app"
+
+
+def test_outside_git_the_folder_name_is_the_project(tmp_path: Path) -> None:
+    folder = tmp_path / "Plain Folder"
+    folder.mkdir()
+    assert detect_project(folder) == "plain-folder"
+    assert detect_project(tmp_path / "does-not-exist") == "does-not-exist"
