@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import ConfigError, WriteFailed
+from .vault import fsync_dir
 
 Scope = Literal["user", "project", "local"]
 
@@ -301,7 +302,7 @@ def _atomic_write(path: Path, data: bytes, *, mode_from: Path) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, path)
         tmp = None
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
     except OSError as err:
         raise WriteFailed(f"cannot write settings: {err.strerror or err}", path=path) from None
     finally:
@@ -310,16 +311,3 @@ def _atomic_write(path: Path, data: bytes, *, mode_from: Path) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems refuse fsync on a directory; the rename is done either way
-    finally:
-        os.close(fd)

@@ -96,7 +96,8 @@ def _umask() -> int:
     return mask
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
+    """fsync a folder so a rename in it is durable (quietly skipped where refused)."""
     # Makes the rename durable. Some filesystems refuse to fsync a directory; the rename has
     # happened by then, so there is nothing to undo and nothing to report.
     try:
@@ -338,7 +339,7 @@ class Vault:
             if tmp is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
-        _fsync_dir(dest.parent)
+        fsync_dir(dest.parent)
 
     @staticmethod
     def _mode(path: Path) -> int | None:
@@ -537,7 +538,7 @@ class Vault:
                 raise self._not_found(rel) from None
             except OSError as err:
                 raise _failed(rel, err, "remove the note") from None
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
         return True
 
     def retire(
