@@ -317,6 +317,37 @@ def test_stop_without_a_transcript_records_the_last_message_once(env: Path) -> N
     assert text.count("Gotcha: fixed bug where the token clock skew") == 1
 
 
+def test_stop_before_the_final_line_is_written_keeps_its_decision_once(
+    env: Path, tmp_path: Path
+) -> None:
+    """Claude Code ran Stop before the transcript held the final assistant line (seen in CI)."""
+    msg = payload("stop")["last_assistant_message"]
+    path = copy_transcript(tmp_path, lines=10)  # up to the Bash result, not the final message
+    assert "Decision:" not in path.read_text()
+    capture.on_stop(_event("stop", "sid-a", transcript_path=str(path), last_assistant_message=msg))
+    note = env / f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
+    decision = "- use RS256-signed JWTs because keys can rotate without redeploying."
+    assert note.read_text().count(decision) == 1
+    # The final line arrives; the next hooks read it and add nothing twice.
+    copy_transcript(tmp_path)
+    capture.on_stop(_event("stop", "sid-a", transcript_path=str(path), last_assistant_message=msg))
+    capture.on_session_end(_event("session-end", "sid-a", transcript_path=str(path)))
+    text = note.read_text()
+    assert text.count(decision) == 1
+    assert text.count("Gotcha: fixed bug where the token clock skew") == 1
+
+
+def test_stop_with_the_final_line_in_the_transcript_records_it_once(
+    env: Path, tmp_path: Path
+) -> None:
+    msg = payload("stop")["last_assistant_message"]
+    path = copy_transcript(tmp_path)
+    capture.on_stop(_event("stop", "sid-a", transcript_path=str(path), last_assistant_message=msg))
+    capture.on_session_end(_event("session-end", "sid-a", transcript_path=str(path)))
+    text = (env / f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md").read_text()
+    assert text.count("- use RS256-signed JWTs because keys can rotate without redeploying.") == 1
+
+
 def test_stop_without_a_session_id_uses_the_current_session(env: Path, tmp_path: Path) -> None:
     capture.on_session_start(_event("session-start", "sid-a"))
     capture.on_stop(_event("stop", None, transcript_path=str(copy_transcript(tmp_path))))

@@ -492,3 +492,35 @@ def test_last_assistant_notes_never_raises_and_never_leaks_private(message: str)
     )
     assert secret not in repr((decisions, gotchas))
     assert all(note and note == note.strip() for note in decisions + gotchas)
+
+
+# -- the Stop payload's last message beside the transcript -------------------------------------
+
+LAST = "Done. Decision: use RS256. Gotcha: clock skew."
+
+
+def test_with_last_message_adds_what_the_transcript_does_not_hold_yet() -> None:
+    prompt = Turn("u1", None, "Add login")
+    turns, keys = transcript.with_last_message([prompt], LAST, frozenset())
+    assert turns[0] == prompt
+    assert (turns[1].decisions, turns[1].gotchas) == (("use RS256.",), ("clock skew.",))
+    assert turns[1].uuid.startswith("last:") and len(turns) == 2
+    assert keys == {transcript.note_key("decision", "use RS256."),
+                    transcript.note_key("gotcha", "clock skew.")}
+
+
+def test_with_last_message_adds_nothing_the_transcript_holds() -> None:
+    final = Turn("a9", None, None, decisions=("use RS256.",), gotchas=("clock skew.",))
+    turns, keys = transcript.with_last_message([final], LAST, frozenset())
+    assert turns == (final,) and len(keys) == 2
+
+
+def test_a_line_read_after_its_payload_adds_no_note_twice() -> None:
+    _, keys = transcript.with_last_message([], LAST, frozenset())
+    late = Turn("a9", None, None, commands=("pytest",), decisions=("use RS256.", "new one."),
+                gotchas=("clock skew.",))
+    turns, _ = transcript.with_last_message([late], None, keys)
+    assert turns == (Turn("a9", None, None, commands=("pytest",), decisions=("new one.",)),)
+    # The same payload seen again (a second Stop) adds nothing either.
+    again, _ = transcript.with_last_message([], LAST, keys)
+    assert again == ()

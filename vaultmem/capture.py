@@ -7,7 +7,6 @@ Called by ``hooks.py`` (the door). Everything here is local and bounded: no netw
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 import re
 import subprocess
@@ -68,14 +67,9 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime)
         read = transcript.read(event.transcript_path, skip_uuids=entry.ingested) if (
             event.transcript_path
         ) else transcript.Transcript((), None, 0, 0)
-        turns = list(read.turns)
-        if not turns and not event.transcript_path and event.last_assistant_message:
-            # No transcript to read: the Stop payload's last message still carries its notes.
-            decisions, gotchas = transcript.last_assistant_notes(event.last_assistant_message)
-            digest = hashlib.sha256(event.last_assistant_message.encode()).hexdigest()[:16]
-            if f"last:{digest}" not in entry.ingested:
-                turns = [transcript.Turn(f"last:{digest}", None, None, decisions=decisions,
-                                         gotchas=gotchas)]
+        # The Stop payload's last message may be ahead of the transcript (or there is none).
+        turns, keys = transcript.with_last_message(
+            read.turns, event.last_assistant_message, entry.ingested)
         edits = ingest.edits_for_turns(turns, now=now, cwd=event.cwd)
         status = "nothing new"
         if edits:
@@ -84,7 +78,7 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime)
             # The state lock is held while the note is written, so a Stop and a PreCompact
             # racing on one session cannot both add the same turns.
             status = memory.vault.update(entry.note, edits, label="vaultmem ingest").status
-        data.mark_ingested(sid, (t.uuid for t in turns))
+        data.mark_ingested(sid, [*(t.uuid for t in turns), *keys])
         note = _retopic(memory, data, sid, read.first_prompt) if read.first_prompt else entry.note
         return IngestResult(note, len(turns), status)
 

@@ -25,7 +25,7 @@ import hashlib
 import json
 import re
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
 
@@ -101,6 +101,41 @@ def last_assistant_notes(message: str) -> tuple[tuple[str, ...], tuple[str, ...]
     if not isinstance(message, str):
         return (), ()
     return _notes(message)
+
+
+def note_key(kind: str, note: str) -> str:
+    """The dedup key of one decision or gotcha taken from a Stop payload (kept in ``ingested``)."""
+    return f"{kind}:" + hashlib.sha256(note.encode("utf-8")).hexdigest()[:16]
+
+
+def with_last_message(
+    turns: Iterable[Turn], message: str | None, ingested: Collection[str]
+) -> tuple[tuple[Turn, ...], frozenset[str]]:
+    """``turns`` plus what the Stop payload's last message adds; and the keys to mark ingested.
+
+    Claude Code can run the Stop hook before the final assistant line reaches the transcript.
+    The payload's ``last_assistant_message`` then carries that line's notes: those the transcript
+    turns do not hold come as one extra turn, and every note of the message gets a key
+    (:func:`note_key`) so the transcript line, when a later hook reads it, does not add them again.
+    """
+    decisions, gotchas = last_assistant_notes(message) if message else ((), ())
+    kept: list[Turn] = []
+    for turn in turns:
+        d = tuple(x for x in turn.decisions if note_key("decision", x) not in ingested)
+        g = tuple(x for x in turn.gotchas if note_key("gotcha", x) not in ingested)
+        kept.append(turn if (d, g) == (turn.decisions, turn.gotchas) else
+                    replace(turn, decisions=d, gotchas=g))
+    keys = frozenset(note_key("decision", x) for x in decisions) | frozenset(
+        note_key("gotcha", x) for x in gotchas)
+    seen_d = {x for t in kept for x in t.decisions}
+    seen_g = {x for t in kept for x in t.gotchas}
+    extra_d = tuple(x for x in decisions
+                    if x not in seen_d and note_key("decision", x) not in ingested)
+    extra_g = tuple(x for x in gotchas if x not in seen_g and note_key("gotcha", x) not in ingested)
+    if extra_d or extra_g:
+        digest = hashlib.sha256((message or "").encode("utf-8")).hexdigest()[:16]
+        kept.append(Turn(f"last:{digest}", None, None, decisions=extra_d, gotchas=extra_g))
+    return tuple(kept), keys
 
 
 def parse_lines(lines: Iterable[str | bytes], *, skip_uuids: Collection[str] = ()) -> Transcript:

@@ -189,10 +189,13 @@ def test_settings_hooks_fire_tools_run_and_start_context_reaches_the_api(
     # Paths are absolute and point at the real transcript; the project is the cwd.
     assert Path(start["transcript_path"]) == claude.transcript(run.session_id)
     assert Path(start["cwd"]).resolve() == claude.project.resolve()
-    # At SessionStart (startup) the transcript does not exist yet; at Stop it holds the final
-    # assistant message already.
+    # At SessionStart (startup) the transcript does not exist yet. At Stop it holds the prompt
+    # and the tool calls, but not always the final assistant line: a CI run caught Stop reading
+    # a transcript that ended with the Bash tool result. vaultmem therefore takes the final
+    # message's notes from the payload (transcript.with_last_message).
     assert calls[0]["transcript_types"] is None
-    assert calls[1]["transcript_types"][-1] == "assistant"
+    at_stop = calls[1]["transcript_types"]
+    assert at_stop[at_stop.index("user"):].count("assistant") >= 2  # Write and Bash at least
     transcript = claude.transcript(run.session_id).read_text()
     assert "Add a login module and run the tests" in transcript
     assert (claude.project / "login.py").read_text() == "print('login ok')\n"
