@@ -22,6 +22,7 @@ import filelock
 
 from . import clock
 from .errors import LockTimeout, WriteFailed
+from .locks import TurnLock
 
 if TYPE_CHECKING:
     from .vault import Vault
@@ -168,10 +169,10 @@ class State:
         self._timeout = timeout
         self.warnings: list[str] = []
 
-    def _lock(self) -> filelock.BaseFileLock:
+    def _lock(self) -> TurnLock:
         locks = self.dir / "locks"
         locks.mkdir(parents=True, exist_ok=True)
-        return filelock.FileLock(str(locks / "state.lock"), timeout=self._timeout)
+        return TurnLock(locks / "state.lock")
 
     def _read(self) -> StateData:
         try:
@@ -233,12 +234,12 @@ class State:
         """The project's current session id, or None."""
         return self.load().current.get(project)
 
-    def _acquired(self) -> filelock.BaseFileLock:
+    def _acquired(self) -> TurnLock:
         """The state lock, taken; a read-only vault or a busy lock is a one-line error."""
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
             lock = self._lock()
-            lock.acquire()
+            lock.acquire(self._timeout)
         except filelock.Timeout:
             raise LockTimeout("state is locked by another process", path=self.path) from None
         except OSError as err:

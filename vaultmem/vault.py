@@ -32,6 +32,7 @@ from .errors import (
 )
 from .frontmatter import parse as parse_frontmatter
 from .layout import STATE_DIR, Layout
+from .locks import TurnLock
 from .patch import Edit, SectionPatch, apply, conflicted, rebaseable
 from .textio import DEFAULT_FORMAT, TextFormat, decode, encode
 
@@ -164,7 +165,7 @@ class Vault:
         self._real_prefix = real_root if real_root.endswith(os.sep) else real_root + os.sep
         # One FileLock per lock file, so a nested lock() of the same note in this process
         # re-enters instead of waiting on itself.
-        self._locks: dict[Path, filelock.FileLock] = {}
+        self._locks: dict[Path, TurnLock] = {}
 
     # -- paths ---------------------------------------------------------------------------
 
@@ -276,10 +277,9 @@ class Vault:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as err:
                 raise _failed(rel, err, "create the lock folder " + str(path.parent)) from None
-            lock = self._locks.setdefault(path, filelock.FileLock(path))
+            lock = self._locks.setdefault(path, TurnLock(path))
         try:
-            # filelock polls; its 50 ms default makes a queue of writers crawl.
-            lock.acquire(timeout=timeout, poll_interval=0.01)
+            lock.acquire(timeout)
         except filelock.Timeout:
             raise LockTimeout(
                 f"another process holds this note's lock ({path}) for more than {timeout:g}s",
