@@ -42,6 +42,7 @@ TITLE_WORDS = 8
 TOPIC_MAX_CHARS = 60
 MAX_NAME_TRIES = 1000
 COMPACTION_LOCK_TIMEOUT = 2.0
+BUSY = "another process is compacting this note"
 
 _HEADING_LINE = re.compile(r"^(\s{0,3})(#{1,6})(\s|$)")
 _FENCE_LINE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -634,4 +635,5 @@ class Memory:
             with self.vault.lock(rel + ".compaction", timeout=COMPACTION_LOCK_TIMEOUT):
                 return run.run()
         except LockTimeout:
-            return run.report("busy", "another process is compacting this note")
+            run.verdict_text = BUSY
+            return run.report("busy", BUSY)

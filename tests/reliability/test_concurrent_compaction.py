@@ -96,6 +96,9 @@ def test_loser_that_finds_the_lock_held_reports_busy_and_writes_nothing(
     assert report["status"] == "busy"
     assert report["error"] == "another process is compacting this note"
     assert snapshot(work) == before
+    with Vault(work).lock(case.rel + ".compaction"):
+        text = cli(compact_args(work, case.rel), env=compaction_env())
+    assert text.out == f"{case.rel}: busy (another process is compacting this note)\n"
 
 
 def test_loser_that_comes_second_reports_already_archived_and_writes_nothing(
