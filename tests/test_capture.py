@@ -224,16 +224,46 @@ def roomy_budget(env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
 
 
+def _last_written(root: Path, rel: str, minutes_ago: float) -> None:
+    then = time.time() - minutes_ago * 60
+    os.utime(root / rel, (then, then))
+
+
 @pytest.mark.usefixtures("roomy_budget")
 def test_next_session_start_compacts_a_note_left_over_threshold(env: Path) -> None:
     m = _memory(env)
     old = _big_session(m, "sid-old", topic="long one")  # its session end never ran
+    _last_written(env, old, minutes_ago=31)
     capture.on_session_start(_event("session-start", "sid-new"))
     assert (env / old.replace(SESSIONS, ARCHIVE)).is_file()
     assert _status(env, old) == "archived"
     new = m.state.get("sid-new")
     assert new is not None and _status(env, new.note) == "active"
     assert list((env / ARCHIVE).iterdir()) == [env / old.replace(SESSIONS, ARCHIVE)]
+
+
+@pytest.mark.usefixtures("roomy_budget")
+def test_a_session_running_in_another_window_is_not_compacted_under_it(env: Path) -> None:
+    m = _memory(env)
+    other = _big_session(m, "sid-other", topic="long one")  # open, written a minute ago
+    _last_written(env, other, minutes_ago=1)
+    capture.on_session_start(_event("session-start", "sid-new"))
+    assert _status(env, other) == "active" and not (env / ARCHIVE).exists()
+    # Once it has been quiet for half an hour, the next session start takes it.
+    _last_written(env, other, minutes_ago=31)
+    capture.on_session_start(_event("session-start", "sid-third"))
+    assert _status(env, other) == "archived"
+
+
+@pytest.mark.usefixtures("roomy_budget")
+def test_an_ended_session_left_over_threshold_is_compacted_at_once(env: Path) -> None:
+    m = _memory(env)
+    rel = _big_session(m, "sid-ended", topic="long one")
+    m.end_session(session_id="sid-ended", compact=False)  # as if the hook was cut off
+    capture.on_session_start(_event("session-start", "sid-new"))
+    assert _status(env, rel) == "archived"
+    entry = m.state.get("sid-ended")
+    assert entry is not None and entry.ended is not None
 
 
 @pytest.mark.usefixtures("roomy_budget")

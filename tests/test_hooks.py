@@ -161,7 +161,9 @@ def test_a_growing_transcript_adds_only_the_new_turns(vault: Path, tmp_path: Pat
     _populate(vault, short, tmp_path, "session-start", "stop")
     first = _note(vault)
     assert first.count(PROMPT_LINE) == 1 and first.count(WRITE_LINE) == 1
-    assert COMMAND_LINE not in first and DECISION_LINE not in first
+    assert COMMAND_LINE not in first
+    # The Stop payload's last message carries the decision the transcript does not hold yet.
+    assert first.count(DECISION_LINE) == 1 and first.count(GOTCHA_LINE) == 1
 
     full = copy_transcript(tmp_path)
     _populate(vault, full, tmp_path, "stop")
@@ -185,7 +187,7 @@ def test_truncated_last_line_is_skipped_then_ingested_once_complete(
     _ok(proc)
     text = _note(vault)
     assert text.count(PROMPT_LINE) == 1 and text.count(COMMAND_LINE) == 1
-    assert DECISION_LINE not in text
+    assert text.count(DECISION_LINE) == 1  # from the Stop payload: the line is half written
 
     path.write_text("".join(lines))
     _ok(run_hook("stop", payload("stop", path), vault, cwd=tmp_path))

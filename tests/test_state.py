@@ -50,6 +50,37 @@ def test_round_trip_and_ingested(vault_root: Path) -> None:
     assert state.current("p") is None
 
 
+def test_an_ended_session_is_no_longer_current_until_reopened(vault_root: Path) -> None:
+    state = _state(vault_root)
+
+    def start(data: StateData) -> None:
+        data.set_session(_entry())
+        data.set_current("p", "s1")
+
+    state.update(start)
+    state.update(lambda d: d.end("s1", "2026-11-22T11:00:00"))
+    entry = _state(vault_root).get("s1")
+    assert entry is not None and entry.ended == "2026-11-22T11:00:00"
+    assert state.current("p") is None
+    doc = json.loads((vault_root / ".vaultmem" / "state.json").read_text())
+    assert doc["sessions"]["s1"]["ended"] == "2026-11-22T11:00:00"
+    state.update(lambda d: d.reopen("s1"))
+    reopened = _state(vault_root).get("s1")
+    assert reopened is not None and reopened.ended is None
+    assert "ended" not in json.loads((vault_root / ".vaultmem" / "state.json").read_text())[
+        "sessions"]["s1"]
+
+
+def test_an_ended_time_that_is_not_a_string_makes_the_state_corrupt(vault_root: Path) -> None:
+    path = vault_root / ".vaultmem" / "state.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"version": 1, "current": {}, "sessions": {"s1": {
+        "note": "a.md", "project": "p", "started": "", "ended": 5}}}))
+    state = _state(vault_root)
+    assert state.get("s1") is None
+    assert "ended is not a string" in state.warnings[0]
+
+
 def test_unchanged_state_is_not_rewritten(vault_root: Path) -> None:
     state = _state(vault_root)
     state.update(lambda d: d.set_session(_entry()))

@@ -43,6 +43,9 @@ TOPIC_MAX_CHARS = 60
 MAX_NAME_TRIES = 1000
 COMPACTION_LOCK_TIMEOUT = 2.0
 BUSY = "another process is compacting this note"
+# A note of an open session written this recently may belong to a session still running in
+# another window: the lazy compaction at session start leaves it to that session's own end.
+LIVE_SECONDS = 30 * 60
 
 _HEADING_LINE = re.compile(r"^(\s{0,3})(#{1,6})(\s|$)")
 _FENCE_LINE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -242,6 +245,7 @@ class Memory:
             status = self._note_status(entry.note)
             if status not in (None, "archived"):
                 self.vault.update(entry.note, [patch.SetProperty("claude_last_accessed", now.date())])
+                data.reopen(sid)
                 data.set_current(project, sid)
                 return SessionResult(sid, entry.note, created=False, resumed=True)
             continues = self._archived_copy(entry.note, status)
@@ -491,7 +495,7 @@ class Memory:
                 f"no session to end for project {self.config.project!r}"
                 + (f" (unknown session id {sid!r})" if sid else "")
             )
-        self.state.update(lambda data: data.clear_current(entry.project, sid))
+        self.state.update(lambda data: data.end(sid, now.isoformat(timespec="seconds")))
         if self._note_status(entry.note) in (None, "archived"):
             return EndResult(sid, entry.note, None, "archived", None)
         text = f"### {now:%H:%M} - Session End\n\nReason: {_one_line(reason) or 'other'}"
@@ -545,12 +549,21 @@ class Memory:
         return out
 
     def pending(self, project: str | None = None, *, now: datetime | None = None) -> list[str]:
-        """Notes due for compaction that nothing compacted (the current session excluded)."""
+        """Notes due for compaction that were left behind: not the current session's, and not
+        one another session may still be writing (open, and written in the last
+        ``LIVE_SECONDS``: two Claude Code windows on one project)."""
         project = project or self.config.project
-        current = self.state.current(project)
-        entry = self.state.get(current) if current else None
-        skip = entry.note if entry else None
-        return [s.note for s in self.status(project, now=now) if s.due and s.note != skip]
+        data = self.state.load()
+        current = data.sessions.get(data.current.get(project, ""))
+        ended = {e.note for e in data.sessions.values() if e.ended is not None}
+        return [s.note for s in self.status(project, now=now)
+                if s.due and (current is None or s.note != current.note)
+                and (s.note in ended or not self._recently_written(s.note))]
+
+    def _recently_written(self, rel: str) -> bool:
+        fingerprint = self.vault.fingerprint(rel)
+        return fingerprint is not None and (
+            time.time() - fingerprint.mtime_ns / 1e9 < LIVE_SECONDS)
 
     def compact_pending(
         self, project: str | None = None, *, budget_s: float | None = None,

@@ -42,6 +42,7 @@ class SessionEntry:
     started: str  # ISO datetime
     ingested: frozenset[str] = frozenset()  # transcript line uuids already in the note
     last_offset: int | None = None  # byte offset of the transcript read so far, when known
+    ended: str | None = None  # ISO datetime of its end (SessionEnd, ``session end``); None: open
 
 
 @dataclass
@@ -64,6 +65,18 @@ class StateData:
         if self.current.get(project) == session_id:
             del self.current[project]
 
+    def end(self, session_id: str, when: str) -> None:
+        """Record that the session ended (it is no longer its project's current session)."""
+        entry = self.sessions[session_id]
+        self.clear_current(entry.project, session_id)
+        self.sessions[session_id] = replace(entry, ended=when)
+
+    def reopen(self, session_id: str) -> None:
+        """A resumed session is open again."""
+        entry = self.sessions[session_id]
+        if entry.ended is not None:
+            self.sessions[session_id] = replace(entry, ended=None)
+
     def mark_ingested(
         self, session_id: str, uuids: Iterable[str], *, last_offset: int | None = None
     ) -> None:
@@ -85,6 +98,7 @@ class StateData:
                     "started": e.started,
                     "ingested": sorted(e.ingested),
                     "last_offset": e.last_offset,
+                    **({"ended": e.ended} if e.ended else {}),
                 }
                 for sid, e in sorted(self.sessions.items())
             },
@@ -104,7 +118,10 @@ def _entry(sid: str, raw: Any) -> SessionEntry:
         raise TypeError(f"session {sid!r}: ingested is not a list of strings")
     if offset is not None and (not isinstance(offset, int) or isinstance(offset, bool)):
         raise TypeError(f"session {sid!r}: last_offset is not an integer")
-    return SessionEntry(sid, note, project, started, frozenset(ingested), offset)
+    ended = raw.get("ended")
+    if ended is not None and not isinstance(ended, str):
+        raise TypeError(f"session {sid!r}: ended is not a string")
+    return SessionEntry(sid, note, project, started, frozenset(ingested), offset, ended)
 
 
 def from_json(doc: Any) -> StateData:
