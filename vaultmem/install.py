@@ -19,14 +19,13 @@ import copy
 import difflib
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from .atomic import replace_file
 from .errors import ConfigError, WriteFailed
-from .vault import fsync_dir
 
 Scope = Literal["user", "project", "local"]
 
@@ -286,28 +285,11 @@ def _parse(text: str, path: Path) -> dict[str, Any]:
 
 def _atomic_write(path: Path, data: bytes, *, mode_from: Path) -> None:
     try:
-        mode = mode_from.stat().st_mode & 0o7777
+        mode: int | None = mode_from.stat().st_mode & 0o7777
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    tmp: str | None = None
+        mode = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=".vmtmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-        tmp = None
-        fsync_dir(path.parent)
+        replace_file(path, data, mode)
     except OSError as err:
         raise WriteFailed(f"cannot write settings: {err.strerror or err}", path=path) from None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import filelock
 
 from . import clock
+from .atomic import replace_file
 from .errors import LockTimeout, WriteFailed
 from .locks import TurnLock
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 VERSION = 1
 STATE_FILE = "state.json"
+STATE_MODE = 0o600  # session ids and note paths: for the vault's owner
 
 
 @dataclass(frozen=True)
@@ -223,18 +224,9 @@ class State:
 
     def _write(self, data: StateData) -> None:
         payload = (json.dumps(data.to_json(), indent=1, ensure_ascii=False) + "\n").encode()
-        fd, tmp = tempfile.mkstemp(dir=self.dir, prefix="." + STATE_FILE + ".", suffix=".vmtmp")
         try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(payload)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, self.path)
+            replace_file(self.path, payload, STATE_MODE)
         except OSError as err:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
             raise WriteFailed(f"cannot write state: {err.strerror}", path=self.path) from None
 
     def load(self) -> StateData:

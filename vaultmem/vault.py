@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import os
 import stat
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any, Literal
 import filelock
 
 from . import faults
+from .atomic import fsync_dir, replace_file
 from .errors import (
     AmbiguousNote,
     LockTimeout,
@@ -35,9 +35,6 @@ from .layout import STATE_DIR, Layout
 from .locks import TurnLock
 from .patch import Edit, SectionPatch, apply, conflicted, rebaseable
 from .textio import DEFAULT_FORMAT, TextFormat, decode, encode
-
-TEMP_SUFFIX = ".vmtmp"
-NEW_FILE_MODE = 0o644
 
 
 @dataclass(frozen=True)
@@ -88,29 +85,6 @@ class WriteResult:
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _umask() -> int:
-    # The only portable way to read the umask is to set it and put it back.
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def fsync_dir(folder: Path) -> None:
-    """fsync a folder so a rename in it is durable (quietly skipped where refused)."""
-    # Makes the rename durable. Some filesystems refuse to fsync a directory; the rename has
-    # happened by then, so there is nothing to undo and nothing to report.
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _diff(rel: str, old: str, new: str) -> str:
@@ -315,31 +289,17 @@ class Vault:
         it, so the caller can redo its edit on the fresh text."""
         # Write through a symlinked note to its target, so the link survives.
         dest = real if real is not None else Path(os.path.realpath(path))
-        if mode is None:
-            mode = NEW_FILE_MODE & ~_umask()
-        tmp: str | None = None
-        try:
-            fd, tmp = tempfile.mkstemp(
-                dir=dest.parent, prefix="." + dest.name + ".", suffix=TEMP_SUFFIX
-            )
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, mode)
+
+        def last_look() -> None:
             faults.checkpoint("write")
             # The last look before the replace: the window left is the replace itself.
             if expected is not None and _moved(dest, expected):
                 raise _MovedMeanwhile
-            os.replace(tmp, dest)
-            tmp = None
+
+        try:
+            replace_file(dest, data, mode, before_replace=last_look)
         except OSError as err:
             raise _failed(rel, err, "write the note") from None
-        finally:
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-        fsync_dir(dest.parent)
 
     @staticmethod
     def _mode(path: Path) -> int | None:

@@ -20,7 +20,8 @@ from compaction_kit import entity_text, snapshot
 from vaultmem import faults
 from vaultmem.config import Config
 from vaultmem.memory import Memory
-from vaultmem.vault import TEMP_SUFFIX, Vault
+from vaultmem.atomic import TEMP_SUFFIX
+from vaultmem.vault import Vault
 
 REPO = Path(__file__).resolve().parents[2]
 WORKERS = Path(__file__).resolve().parent / "workers"

@@ -1,0 +1,72 @@
+"""Replace a file atomically: the one way vaultmem writes a file (notes, state.json, settings.json).
+
+A unique temp file beside the destination (``.<name>.<random>.vmtmp``), written and fsynced,
+given its mode, then ``os.replace`` and an fsync of the folder, so that after a crash or a full
+disk the destination holds either all of the old bytes or all of the new ones, and no temp file
+is left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+TEMP_SUFFIX = ".vmtmp"
+NEW_FILE_MODE = 0o644
+
+
+def _umask() -> int:
+    # The only portable way to read the umask is to set it and put it back.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def fsync_dir(folder: Path) -> None:
+    """fsync a folder so a rename in it is durable (quietly skipped where refused)."""
+    # Some filesystems refuse to fsync a directory; the rename has happened by then, so there
+    # is nothing to undo and nothing to report.
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def replace_file(
+    dest: Path,
+    data: bytes,
+    mode: int | None = None,
+    *,
+    before_replace: Callable[[], None] | None = None,
+) -> None:
+    """Write ``data`` to ``dest`` atomically; OSError when it cannot be done (dest untouched).
+
+    ``mode``: the new file's permission bits (None: 0o644 less the umask, as a new file gets).
+    ``before_replace``: called after the temp file is durable and right before the replace;
+    whatever it raises stops the write (the temp file is removed)."""
+    if mode is None:
+        mode = NEW_FILE_MODE & ~_umask()
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix="." + dest.name + ".", suffix=TEMP_SUFFIX)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, mode)
+        if before_replace is not None:
+            before_replace()
+        os.replace(tmp, dest)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(dest.parent)
