@@ -261,6 +261,72 @@ def session_start_case(env: VaultmemEnv) -> Case:
     )
 
 
+def long_transcript(path: Path, megabytes: int) -> None:
+    """The fixture transcript repeated (fresh uuids, 20 kB tool results) to ``megabytes`` MB."""
+    lines = [json.loads(line) for line in TRANSCRIPT.read_text(encoding="utf-8").splitlines()]
+    with path.open("w", encoding="utf-8") as out:
+        while out.tell() < megabytes * 1_000_000:
+            for entry in lines:
+                entry = json.loads(json.dumps(entry))
+                if "uuid" in entry:
+                    entry["uuid"] = str(uuid.uuid4())
+                content = (entry.get("message") or {}).get("content")
+                for block in content if isinstance(content, list) else []:
+                    if isinstance(block, dict) and block.get("type") == "tool_result":
+                        block["content"] = "x" * 20_000
+                out.write(json.dumps(entry) + "\n")
+
+
+def stop_case(env: VaultmemEnv, ws: Workspace, megabytes: int) -> list[Case]:
+    """``vaultmem hook stop`` with one new turn at the end of a long transcript."""
+    path = ws.path("long-transcript") / "transcript.jsonl"
+    sid = str(uuid.uuid4())
+    state: dict[str, bool] = {}
+
+    def payload() -> bytes:
+        data = json.loads(_payload("Stop", sid, env))
+        return json.dumps({**data, "transcript_path": str(path)}).encode()
+
+    def run() -> Sample:
+        if not state:  # the session so far, ingested once (untimed)
+            long_transcript(path, megabytes)
+            env.vaultmem("hook", "stop", stdin=payload())
+            state["ingested"] = True
+        turn = {"type": "assistant", "uuid": str(uuid.uuid4()), "message": {
+            "role": "assistant", "content": [{"type": "text", "text": "Done. Decision: bench."}]}}
+        with path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(turn) + "\n")
+        return env.vaultmem("hook", "stop", stdin=payload())
+
+    def floor() -> Sample:
+        if not state:
+            run()
+        return run_command([PY, "-c", PARSE_ALL_SCRIPT, str(path)])
+
+    return [
+        Case(
+            f"hook stop: one new turn after a {megabytes} MB transcript",
+            "vaultmem",
+            run,
+            note="reads on from the offset the last Stop stopped at",
+        ),
+        Case(
+            f"floor: read + json.loads every line of the {megabytes} MB transcript",
+            "floor",
+            floor,
+            note="what a Stop re-reading the whole transcript would spend on top",
+        ),
+    ]
+
+
+PARSE_ALL_SCRIPT = (
+    "import json, sys\n"
+    "with open(sys.argv[1], 'rb') as f:\n"
+    "    for line in f:\n"
+    "        json.loads(line)\n"
+)
+
+
 # -------------------------------------------------------------------------------------------
 # Compaction in-process
 
@@ -412,6 +478,7 @@ def all_vaultmem_cases(
     cases.append(session_end_case(small, lines=120, entities=3, new=0))
     cases.append(session_end_case(small, lines=600, entities=12, new=6))
     cases.append(session_start_case(small))
+    cases += stop_case(small, ws, 20)
     cases.append(session_start_case(large))
     for lines in sizes.compaction_lines:
         cases.append(compaction_case(small, lines, runs=3 if lines >= 60_000 else None))

@@ -398,6 +398,43 @@ def test_record_transcript_reports_and_marks_the_turns(env: Path, tmp_path: Path
     assert entry is not None and len(entry.ingested) == 4
 
 
+def test_each_stop_reads_on_from_where_the_last_one_ended(env: Path, tmp_path: Path) -> None:
+    m = _memory(env)
+    path = copy_transcript(tmp_path, lines=7)
+    event = _event("stop", "sid-a", transcript_path=str(path))
+    capture.record_transcript(m, event, "sid-a", _now())
+    entry = m.state.get("sid-a")
+    assert entry is not None
+    assert (entry.last_offset, entry.transcript) == (path.stat().st_size, str(path))
+    # Rewrite the prompt already read (same length, new uuid): a whole re-read would take it
+    # for a new turn; reading on from the offset never sees it.
+    head = path.read_text().replace("5231c4c3", "deadbeef")
+    full = copy_transcript(tmp_path).read_text()
+    path.write_text(head + full[len(head):])
+    again = capture.record_transcript(m, event, "sid-a", _now())
+    text = (env / again.note).read_text()
+    assert text.count("- Prompt: Add a login module") == 1
+    assert "- Ran `echo tests pass`" in text
+    after = m.state.get("sid-a")
+    assert after is not None and after.last_offset == path.stat().st_size
+
+
+def test_a_note_still_waiting_for_its_topic_reads_the_transcript_whole(
+    env: Path, tmp_path: Path
+) -> None:
+    m = _memory(env)
+    # The first Stop sees only attachments: no prompt yet, so the note keeps its date name.
+    lines = copy_transcript(tmp_path).read_text().splitlines(keepends=True)
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(lines[:2]))
+    event = _event("stop", "sid-a", transcript_path=str(path))
+    first = capture.record_transcript(m, event, "sid-a", _now())
+    assert first.note.endswith("-session.md")
+    path.write_text("".join(lines))
+    later = capture.record_transcript(m, event, "sid-a", _now())
+    assert later.note == f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
+
+
 # -- the topic rename ---------------------------------------------------------------------------
 
 

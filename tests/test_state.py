@@ -81,6 +81,17 @@ def test_an_ended_time_that_is_not_a_string_makes_the_state_corrupt(vault_root: 
     assert "ended is not a string" in state.warnings[0]
 
 
+def test_the_read_offset_belongs_to_one_transcript(vault_root: Path) -> None:
+    state = _state(vault_root)
+    state.update(lambda d: d.set_session(_entry()))
+    state.update(lambda d: d.mark_ingested("s1", ["u1"], last_offset=420, transcript="/t/a.jsonl"))
+    data = _state(vault_root).load()
+    assert data.resume_offset("s1", "/t/a.jsonl") == 420
+    assert data.resume_offset("s1", "/t/other.jsonl") == 0  # another file: from its start
+    doc = json.loads((vault_root / ".vaultmem" / "state.json").read_text())
+    assert doc["sessions"]["s1"]["transcript"] == "/t/a.jsonl"
+
+
 def test_unchanged_state_is_not_rewritten(vault_root: Path) -> None:
     state = _state(vault_root)
     state.update(lambda d: d.set_session(_entry()))

@@ -524,3 +524,44 @@ def test_a_line_read_after_its_payload_adds_no_note_twice() -> None:
     # The same payload seen again (a second Stop) adds nothing either.
     again, _ = transcript.with_last_message([], LAST, keys)
     assert again == ()
+
+
+# -- reading on from where the last read ended ------------------------------------------------
+
+FIXTURE = Path(__file__).parent / "fixtures" / "claude-code" / "transcript.jsonl"
+
+
+def test_a_read_from_the_last_end_gives_only_the_lines_appended_since(tmp_path: Path) -> None:
+    lines = FIXTURE.read_bytes().splitlines(keepends=True)
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"".join(lines[:7]))
+    first = transcript.read(path)
+    assert first.end == path.stat().st_size and first.first_prompt is not None
+    path.write_bytes(b"".join(lines))
+    rest = transcript.read(path, start=first.end)
+    whole = transcript.read(path)
+    assert rest.turns == tuple(t for t in whole.turns if t not in first.turns)
+    assert rest.first_prompt is None and rest.end == path.stat().st_size
+
+
+def test_a_half_written_last_line_is_left_for_the_next_read(tmp_path: Path) -> None:
+    lines = FIXTURE.read_bytes().splitlines(keepends=True)
+    decision = next(i for i, line in enumerate(lines) if b"Decision:" in line)
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"".join(lines[:decision]) + lines[decision][:40])
+    partial = transcript.read(path)
+    assert partial.end == len(b"".join(lines[:decision])) and partial.skipped_lines == 1
+    path.write_bytes(b"".join(lines))
+    later = transcript.read(path, start=partial.end)
+    assert any(t.decisions for t in later.turns)
+
+
+def test_a_file_replaced_since_the_last_read_is_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(FIXTURE.read_bytes())
+    whole = transcript.read(path)
+    # Shorter than the offset, or the offset not just past a newline: from the start.
+    assert transcript.read(path, start=whole.end + 10).turns == whole.turns
+    assert transcript.read(path, start=5).turns == whole.turns
+    assert transcript.read(tmp_path / "missing.jsonl", start=99) == transcript.Transcript(
+        (), None, 0, 0, 0)

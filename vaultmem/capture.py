@@ -64,9 +64,12 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime)
 
     def apply(data: StateData) -> IngestResult:
         entry = data.sessions[sid]
-        read = transcript.read(event.transcript_path, skip_uuids=entry.ingested) if (
-            event.transcript_path
-        ) else transcript.Transcript((), None, 0, 0)
+        path = event.transcript_path
+        # Go on from where the last read ended; from the start while the note still waits for
+        # its topic (the first prompt names it).
+        start = 0 if not path or _awaits_topic(entry.note) else data.resume_offset(sid, path)
+        read = transcript.read(path, skip_uuids=entry.ingested, start=start) if path else (
+            transcript.Transcript((), None, 0, 0))
         # The Stop payload's last message may be ahead of the transcript (or there is none).
         turns, keys = transcript.with_last_message(
             read.turns, event.last_assistant_message, entry.ingested)
@@ -78,11 +81,16 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime)
             # The state lock is held while the note is written, so a Stop and a PreCompact
             # racing on one session cannot both add the same turns.
             status = memory.vault.update(entry.note, edits, label="vaultmem ingest").status
-        data.mark_ingested(sid, [*(t.uuid for t in turns), *keys])
+        data.mark_ingested(sid, [*(t.uuid for t in turns), *keys],
+                           last_offset=read.end if path else None, transcript=path)
         note = _retopic(memory, data, sid, read.first_prompt) if read.first_prompt else entry.note
         return IngestResult(note, len(turns), status)
 
     return memory.state.update(apply)
+
+
+def _awaits_topic(note: str) -> bool:
+    return DEFAULT_STEM.fullmatch(posixpath.basename(note)[:-3]) is not None
 
 
 def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> str:
@@ -95,7 +103,7 @@ def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> st
     stem = posixpath.basename(entry.note)[:-3]
     prompt = transcript.clean_prompt(first_prompt)
     topic = names.slug(prompt, max_words=6) if prompt else ""
-    if not DEFAULT_STEM.fullmatch(stem) or not topic or topic == "session":
+    if not _awaits_topic(entry.note) or not topic or topic == "session":
         return entry.note
     vault, layout = memory.vault, memory.layout
     try:

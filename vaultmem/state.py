@@ -44,6 +44,7 @@ class SessionEntry:
     ingested: frozenset[str] = frozenset()  # transcript line uuids already in the note
     last_offset: int | None = None  # byte offset of the transcript read so far, when known
     ended: str | None = None  # ISO datetime of its end (SessionEnd, ``session end``); None: open
+    transcript: str | None = None  # the transcript file ``last_offset`` is an offset into
 
 
 @dataclass
@@ -79,14 +80,27 @@ class StateData:
             self.sessions[session_id] = replace(entry, ended=None)
 
     def mark_ingested(
-        self, session_id: str, uuids: Iterable[str], *, last_offset: int | None = None
+        self,
+        session_id: str,
+        uuids: Iterable[str],
+        *,
+        last_offset: int | None = None,
+        transcript: str | None = None,
     ) -> None:
-        """Record transcript line uuids (and the offset read up to) as ingested."""
+        """Record transcript line uuids (and the offset of ``transcript`` read up to) as ingested."""
         entry = self.sessions[session_id]
         offset = entry.last_offset if last_offset is None else last_offset
         self.sessions[session_id] = replace(
-            entry, ingested=entry.ingested | frozenset(uuids), last_offset=offset
+            entry, ingested=entry.ingested | frozenset(uuids), last_offset=offset,
+            transcript=transcript or entry.transcript,
         )
+
+    def resume_offset(self, session_id: str, transcript: str) -> int:
+        """Where to go on reading ``transcript`` for the session (0: from the start)."""
+        entry = self.sessions[session_id]
+        if entry.transcript != transcript or entry.last_offset is None:
+            return 0
+        return entry.last_offset
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document (sorted, so an unchanged state serialises to the same bytes)."""
@@ -100,6 +114,7 @@ class StateData:
                     "ingested": sorted(e.ingested),
                     "last_offset": e.last_offset,
                     **({"ended": e.ended} if e.ended else {}),
+                    **({"transcript": e.transcript} if e.transcript else {}),
                 }
                 for sid, e in sorted(self.sessions.items())
             },
@@ -122,7 +137,11 @@ def _entry(sid: str, raw: Any) -> SessionEntry:
     ended = raw.get("ended")
     if ended is not None and not isinstance(ended, str):
         raise TypeError(f"session {sid!r}: ended is not a string")
-    return SessionEntry(sid, note, project, started, frozenset(ingested), offset, ended)
+    transcript = raw.get("transcript")
+    if transcript is not None and not isinstance(transcript, str):
+        raise TypeError(f"session {sid!r}: transcript is not a string")
+    return SessionEntry(sid, note, project, started, frozenset(ingested), offset, ended,
+                        transcript)
 
 
 def from_json(doc: Any) -> StateData:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 from os import PathLike
-from typing import Any
+from typing import Any, BinaryIO
 
 FILE_TOOLS = {
     "Write": "file_path",
@@ -82,6 +82,7 @@ class Transcript:
     first_prompt: str | None  # the first prompt of the whole file, skipped uuids included
     skipped_lines: int  # lines that are not a JSON object (partial, junk, binary)
     boundaries: int  # compact_boundary system lines seen
+    end: int = 0  # byte offset just past the last complete line read (where the next read starts)
 
 
 def strip_private(text: str) -> str:
@@ -173,17 +174,43 @@ def parse_lines(lines: Iterable[str | bytes], *, skip_uuids: Collection[str] = (
     return Transcript(tuple(turns), first_prompt, skipped, boundaries)
 
 
-def read(path: str | PathLike[str], *, skip_uuids: Collection[str] = ()) -> Transcript:
-    """Parse a transcript file, streaming; a missing or unreadable file is an empty transcript."""
+def read(
+    path: str | PathLike[str], *, skip_uuids: Collection[str] = (), start: int = 0
+) -> Transcript:
+    """Parse a transcript file from byte ``start``, streaming; a missing or unreadable file is an
+    empty transcript.
+
+    ``start`` is where an earlier read ended (:attr:`Transcript.end`). Claude Code only appends
+    to a transcript, so the lines before it were read already; when the file is shorter than
+    ``start`` or ``start`` is not just past a newline (the file was replaced), it is read whole.
+    A partial last line is not consumed: ``end`` stops before it, and the next read sees it
+    complete.
+    """
     try:
-        return parse_lines(_stream(path), skip_uuids=skip_uuids)
-    except OSError:
+        with open(path, "rb") as handle:
+            start = _resume_at(handle, start)
+            handle.seek(start)
+            ends = [start]
+            parsed = parse_lines(_complete_lines(handle, ends), skip_uuids=skip_uuids)
+    except OSError:  # end 0: a file that shows up later is read from its start
         return Transcript((), None, 0, 0)
+    return replace(parsed, end=ends[0])
 
 
-def _stream(path: str | PathLike[str]) -> Iterator[bytes]:
-    with open(path, "rb") as handle:
-        yield from handle
+def _resume_at(handle: BinaryIO, start: int) -> int:
+    if start <= 0:
+        return 0
+    handle.seek(start - 1)
+    return start if handle.read(1) == b"\n" else 0
+
+
+def _complete_lines(handle: BinaryIO, end: list[int]) -> Iterator[bytes]:
+    """The lines of ``handle`` from where it stands; ``end[0]`` follows the last complete one.
+    A last line without its newline is still given (and skipped as partial JSON, or read)."""
+    for line in handle:
+        if line.endswith(b"\n"):
+            end[0] += len(line)
+        yield line
 
 
 def _load(text: str) -> dict[str, Any] | None:
