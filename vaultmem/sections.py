@@ -15,6 +15,10 @@ to stay on the safe side, tables). When a run ends inside one of those, or nests
 markdown-it gives up on the rest of it, it is joined to the next run and parsed again; the front
 matter, whose rule looks ahead from the first line to its closing line, is joined the same way
 until it is found.
+
+Most runs (a work-log entry, a ``## Key Decisions`` list) hold only paragraphs, ``- `` lists and
+fenced code: :mod:`plainruns` reads those line by line, for a few percent of the cost of
+markdown-it, and hands everything else to markdown-it.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from . import plainruns
 from .errors import AmbiguousHeading, HeadingNotFound
 
 
@@ -204,6 +209,13 @@ def _run(text: str) -> _Run:
     hit = _RUNS.get(text)
     if isinstance(hit, _Run):
         return hit
+    plain = plainruns.scan(text, line_count(text))
+    if plain is not None:
+        # Plain paragraphs and "- " lists (most runs): no block in them runs on past the run.
+        rows, headings_ = plain
+        run = _Run(tuple(Block(*row) for row in rows), tuple(headings_), False)
+        _RUNS.put(text, run)
+        return run
     tokens = _parser().parse(text)
     blocks, found = _scan_tokens(tokens, 0)
     last = blocks[-1] if blocks else None

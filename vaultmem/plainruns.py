@@ -1,0 +1,140 @@
+"""The common case of a run of lines, read without markdown-it: plain paragraphs and ``- `` lists.
+
+Most runs vaultmem parses (a ``### 10:30 - Title`` entry of a work log, ``## Key Decisions`` with
+its ``- decision ^vm-…`` lines) are made of three kinds of lines only. For such a run the block
+structure markdown-it would find is fixed, and reading it line by line costs a few percent of a
+markdown-it parse. Anything else returns None and markdown-it parses the run, so this is a fast
+path, never a second opinion: ``tests/test_plainruns.py`` compares the two on generated runs.
+
+A run qualifies when its first line is a column-0 ATX heading or a line of the kinds below, and
+every other line is one of:
+- blank (spaces only);
+- a paragraph line: starts with a character that cannot open any block (not whitespace, not a
+  digit, not one of ``#>-*+_`~<|=:\\$%``, see ``_PLAIN_START``);
+- a bullet item ``- `` followed by such a character.
+No line may hold a tab, ``]:`` (a reference definition) or ``$$`` / ``%%`` (kept for markdown-it,
+which treats them as text today, so a later plugin cannot silently disagree). Lines after the
+first never start with ``#``, so no other heading, and no line can be a setext underline,
+thematic break, table delimiter row, fence, HTML block, quote or indented code.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The characters a plain line may start with: everything except whitespace, digits and every
+# character that opens a block or could (ordered list markers, setext/thematic/table lines,
+# fences, HTML, quotes, reference definitions, escapes) — and a few more to stay well clear.
+_PLAIN_START = r"[^\s\d#>\-*+_`~<|=:\\$%]"
+_PLAIN = re.compile(_PLAIN_START + r"[^\t]*")
+_BULLET = re.compile(r"- " + _PLAIN_START + r"[^\t]*")
+_ATX = re.compile(r"(#{1,6})(?:[ ]+([^\t]*))?")
+_FORBIDDEN = ("]:", "$$", "%%", "\t", "\r")
+
+BLANK, PLAIN, BULLET, FENCE, FENCE_BODY = 0, 1, 2, 3, 4
+# A fence opens at column 0 (``` with an info string free of backticks, or ~~~) and closes at a
+# line of at least as many of the same character, indented up to 3 spaces, spaces after.
+_FENCE_OPEN = re.compile(r"(`{3,}|~{3,})[^\t]*")
+
+Found = tuple[int, str, int, int]  # level, title, line, body_start (as sections._Found)
+BlockRow = tuple[str, int, int, bool]  # kind, start, end, tight
+
+
+def _kind(line: str) -> int | None:
+    if not line.strip(" "):
+        return BLANK
+    if any(bad in line for bad in _FORBIDDEN):
+        return None
+    if line[0] == "-":
+        return BULLET if _BULLET.fullmatch(line) else None
+    return PLAIN if _PLAIN.fullmatch(line) else None
+
+
+def _fence_close(body: list[str], at: int, marker: str) -> int | None:
+    """The index of the line that closes the fence opened at ``at``, or None."""
+    if marker[0] == "`" and "`" in body[at][len(marker):]:
+        return None  # not a fence (a backtick in the info string): markdown-it's to say
+    closing = re.compile(" {0,3}" + re.escape(marker[0]) + "{" + str(len(marker)) + ",}[ \t]*")
+    for index in range(at + 1, len(body)):
+        if closing.fullmatch(body[index]):
+            return index
+    return None
+
+
+def _title(rest: str | None) -> str:
+    """An ATX heading's title as markdown-it gives it: closing ``#`` sequence and spaces cut."""
+    text = (rest or "").rstrip(" ")
+    stripped = text.rstrip("#")
+    if stripped != text and (not stripped or stripped.endswith(" ")):
+        text = stripped
+    return text.strip()
+
+
+def scan(text: str, total: int) -> tuple[list[BlockRow], list[Found]] | None:
+    """The top-level blocks and headings of a plain run of ``total`` lines, or None."""
+    lines = text.split("\n", total)[:total]
+    kinds: list[int] = []
+    blocks: list[BlockRow] = []
+    found: list[Found] = []
+    first = 0
+    if lines and lines[0].startswith("#"):
+        if any(bad in lines[0] for bad in _FORBIDDEN):
+            return None
+        match = _ATX.fullmatch(lines[0])
+        if match is None:
+            return None
+        found.append((len(match.group(1)), _title(match.group(2)), 0, 1))
+        blocks.append(("heading", 0, 1, False))
+        first = 1
+    body = lines[first:]
+    at = 0
+    while at < len(body):
+        opening = _FENCE_OPEN.fullmatch(body[at])
+        if opening is not None:
+            close = _fence_close(body, at, opening.group(1))
+            if close is None:
+                return None  # runs on past the run: markdown-it joins the runs
+            kinds.extend([FENCE] + [FENCE_BODY] * (close - at))
+            at = close + 1
+            continue
+        kind = _kind(body[at])
+        if kind is None:
+            return None
+        kinds.append(kind)
+        at += 1
+    if kinds and kinds[-1] == BLANK and not text.endswith("\n"):
+        kinds.pop()  # markdown-it has no line for trailing spaces after the last newline
+    i, n = 0, len(kinds)
+    while i < n:
+        kind = kinds[i]
+        if kind == BLANK:
+            i += 1
+        elif kind == FENCE:
+            start = i
+            i += 1
+            while i < n and kinds[i] == FENCE_BODY:
+                i += 1
+            blocks.append(("fence", start + first, i + first, False))
+        elif kind == PLAIN:
+            start = i
+            i += 1
+            while i < n and kinds[i] == PLAIN:
+                i += 1
+            blocks.append(("paragraph", start + first, i + first, False))
+        else:
+            start, tight = i, True
+            i += 1
+            while True:
+                while i < n and kinds[i] == PLAIN:  # lazy continuation of the item
+                    i += 1
+                j = i
+                while j < n and kinds[j] == BLANK:
+                    j += 1
+                if j < n and kinds[j] == BULLET:
+                    tight = tight and j == i
+                    i = j + 1
+                    continue
+                i = j  # the list takes the blank lines after it
+                break
+            blocks.append(("bullet_list", start + first, i + first, tight))
+    return blocks, found
