@@ -50,6 +50,13 @@ def _kind(line: str) -> int | None:
     return PLAIN if _PLAIN.fullmatch(line) else None
 
 
+def _past(kinds: list[int], i: int, kind: int) -> int:
+    """The first index from ``i`` on whose kind is not ``kind``."""
+    while i < len(kinds) and kinds[i] == kind:
+        i += 1
+    return i
+
+
 def _fence_close(body: list[str], at: int, marker: str) -> int | None:
     """The index of the line that closes the fence opened at ``at``, or None."""
     if marker[0] == "`" and "`" in body[at][len(marker):]:
@@ -109,27 +116,17 @@ def scan(text: str, total: int) -> tuple[list[BlockRow], list[Found]] | None:
         kind = kinds[i]
         if kind == BLANK:
             i += 1
-        elif kind == FENCE:
+        elif kind in (FENCE, PLAIN):
             start = i
-            i += 1
-            while i < n and kinds[i] == FENCE_BODY:
-                i += 1
-            blocks.append(("fence", start + first, i + first, False))
-        elif kind == PLAIN:
-            start = i
-            i += 1
-            while i < n and kinds[i] == PLAIN:
-                i += 1
-            blocks.append(("paragraph", start + first, i + first, False))
+            i = _past(kinds, i + 1, FENCE_BODY if kind == FENCE else PLAIN)
+            blocks.append(("fence" if kind == FENCE else "paragraph", start + first, i + first,
+                           False))
         else:
             start, tight = i, True
             i += 1
             while True:
-                while i < n and kinds[i] == PLAIN:  # lazy continuation of the item
-                    i += 1
-                j = i
-                while j < n and kinds[j] == BLANK:
-                    j += 1
+                i = _past(kinds, i, PLAIN)  # lazy continuation of the item
+                j = _past(kinds, i, BLANK)
                 if j < n and kinds[j] == BULLET:
                     tight = tight and j == i
                     i = j + 1
