@@ -243,8 +243,11 @@ def extract_report(
     ]
     safe = [lk for lk in all_links if lk.name is not None]
 
+    safe_lines = [lk.line for lk in safe]  # in line order, as links.parse finds them
+
     def names_in(first: int, end: int) -> tuple[str, ...]:
-        return _unique(lk.name for lk in safe if first <= lk.line < end and lk.name)
+        lo, hi = bisect.bisect_left(safe_lines, first), bisect.bisect_left(safe_lines, end)
+        return _unique(lk.name for lk in safe[lo:hi] if lk.name)
 
     def clean(raw: str) -> str:
         return one_line(neutralise(raw)[0])
@@ -275,9 +278,12 @@ def extract_report(
     targeted = {name.casefold() for item in items for name in item.entities}
     references: dict[str, Item] = {}
     bare: dict[str, int] = {}
+    in_item = bytearray(len(text_lines) + 1)  # 1 on the lines of a decision or gotcha
+    for first, end in claimed:
+        in_item[first:end] = b"\1" * (end - first)
     for lk in safe:
         assert lk.name is not None
-        if any(first <= lk.line < end for first, end in claimed):
+        if in_item[lk.line]:
             continue
         key = lk.name.casefold()
         if key in references:
@@ -440,9 +446,7 @@ def backlink_line(archive: str) -> str:
     return f"- {archive_link(archive)}{BACKLINK_SUFFIX}"
 
 
-def has_block(text: str, block: str) -> bool:
-    """True when ``text`` has a line ending in ``^block``."""
-    return re.search(rf"\^{re.escape(block)}[ \t]*$", text, re.MULTILINE) is not None
+_BLOCK_ID_RE = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 
 
 def has_line(text: str, line: str) -> bool:
@@ -482,6 +486,7 @@ def plan(
     by_rel: dict[str, list[EntityLine]] = {}
     skipped: dict[str, int] = {}
     names_of: dict[str, str] = {}
+    blocks_of: dict[str, set[str]] = {}  # block ids in the entity now or planned for it
     for item in extraction.items:
         block = names.block_id(filename, item.kind, normalised(item.text))
         line = EntityLine(item.kind, TARGET_HEADING[item.kind], block,
@@ -493,11 +498,13 @@ def plan(
                 by_rel[rel] = []
                 skipped[rel] = 0
                 names_of[rel] = name
-            current = texts.get(rel, "")
-            if has_block(current, block) or any(x.block == block for x in by_rel[rel]):
+            if rel not in blocks_of:
+                blocks_of[rel] = set(_BLOCK_ID_RE.findall(texts.get(rel, "")))
+            if block in blocks_of[rel]:
                 skipped[rel] += 1
             else:
                 by_rel[rel].append(line)
+                blocks_of[rel].add(block)
     steps: list[EntityPlan] = []
     for rel in order:
         lines = tuple(by_rel[rel])
