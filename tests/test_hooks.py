@@ -418,6 +418,22 @@ def test_hook_path_imports_no_typer_rich_or_anthropic(
     assert report == {"code": 0, "heavy": []}
 
 
+@pytest.mark.parametrize("event", ["stop", "session-end"])
+def test_notes_of_plain_markdown_are_read_without_markdown_it(
+    vault: Path, transcript: Path, tmp_path: Path, event: str
+) -> None:
+    """Session notes made by vaultmem are plain runs (plainruns): the hook spares the 40 ms of
+    importing markdown-it."""
+    _populate(vault, transcript, tmp_path, "session-start", "stop")
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE.replace("sys.argv[0]", repr(json.dumps(["markdown_it"]))),
+         "--vault", str(vault), "hook", event],
+        input=json.dumps(payload(event, transcript)).encode(),
+        capture_output=True, cwd=tmp_path, env=hook_env(vault), timeout=120, check=False,
+    )
+    assert json.loads(proc.stderr) == {"code": 0, "heavy": []}
+
+
 def test_importing_the_door_and_parsing_a_payload_stay_light() -> None:
     code = (
         "import sys; from vaultmem import hooks, events, capture; "

@@ -43,9 +43,16 @@ fence = st.builds(
     st.sampled_from([[], ["```"], ["~~~"], ["````"], ["   ```"], ["    ```"], ["``` x"],
                      ["```  "], ["~~~~~"]]),
 )
+front_matter = st.builds(
+    lambda opening, body, close: "\n".join([opening, *body, *close]),
+    st.sampled_from(["---", "----", "---x", "--- #"]),
+    st.lists(st.sampled_from(["a: 1", "", "--", "----", "  ---", "    ---", "....", "b: [x]",
+                              "c: |", "\td: 2", "...x"]), max_size=4),
+    st.sampled_from([[], ["---"], ["..."], ["...  "], ["----"], ["   ---"], ["---  "]]),
+)
 plain_run = st.builds(
     lambda head, lines, final: "\n".join(([head] if head else []) + lines) + final,
-    st.one_of(st.none(), heading_line),
+    st.one_of(st.none(), heading_line, front_matter),
     st.lists(st.one_of(plain_line, bullet_line, blank_line, fence), max_size=25),
     st.sampled_from(["", "\n", "\n\n"]),
 )
@@ -74,13 +81,14 @@ def test_the_runs_of_a_work_log_and_an_entity_are_plain() -> None:
         "- [ ] check the clock skew\n![[diagram.png]]\n\n"
     )
     fenced = "### 11:00 - Migrate\n\nRan it:\n```bash\n# not a heading\n\tmake\n```\n- done\n"
-    for text in (entry, decisions, fenced):
+    head = "---\ntype: session\ntags: [claude, session]\n---\n\n"
+    for text in (entry, decisions, fenced, head):
         assert _agrees(text)
 
 
 def test_what_only_markdown_it_can_read_is_left_to_it() -> None:
     for text in (
-        "---\ntitle: x\n---\n",  # front matter
+        "---\ntitle: x\n",  # front matter never closed
         "## A\n\n```\nnever closed\n",  # a fence running on past the run
         "## A\n\npara\n===\n",  # a setext heading
         "## A\n\n1. one\n2. two\n",  # an ordered list

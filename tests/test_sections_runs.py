@@ -1,5 +1,5 @@
-"""sections parses long texts run by run (cut before column-0 ATX headings, cached by text):
-the result is always the whole-text parse, edit after edit."""
+"""sections parses every text run by run (cut before column-0 ATX headings, cached by text, plain
+runs read without markdown-it): the result is always the whole-text parse, edit after edit."""
 
 from __future__ import annotations
 
@@ -23,12 +23,12 @@ LINES = st.lists(st.sampled_from(PIECES), min_size=0, max_size=70)
 
 def whole(text: str) -> tuple[object, ...]:
     """The parse of the whole text at once, as before runs existed."""
-    blocks, found = sections._scan(text.replace("\r", " "), 0)
+    blocks, found = sections._scan_tokens(sections._parser().parse(text.replace("\r", " ")), 0)
     return shape(sections._assemble(blocks, found, sections.line_count(text)))
 
 
 def runs(text: str) -> tuple[object, ...]:
-    """The parse sections uses (run by run for long texts)."""
+    """The parse sections uses (run by run; plain runs without markdown-it)."""
     return shape(sections._parse(text))
 
 

@@ -6,8 +6,8 @@ structure markdown-it would find is fixed, and reading it line by line costs a f
 markdown-it parse. Anything else returns None and markdown-it parses the run, so this is a fast
 path, never a second opinion: ``tests/test_plainruns.py`` compares the two on generated runs.
 
-A run qualifies when its first line is a column-0 ATX heading or a line of the kinds below, and
-every other line is one of:
+A run qualifies when it starts with front matter (the first run of a note), a column-0 ATX
+heading or a line of the kinds below, and every other line is one of:
 - blank (spaces only);
 - a paragraph line: starts with a character that cannot open any block (not whitespace, not a
   digit, not one of ``#>-*+_`~<|=:\\$%``, see ``_PLAIN_START``);
@@ -30,6 +30,10 @@ _PLAIN = re.compile(_PLAIN_START + r"[^\t]*")
 _BULLET = re.compile(r"- " + _PLAIN_START + r"[^\t]*")
 _ATX = re.compile(r"(#{1,6})(?:[ ]+([^\t]*))?")
 _FORBIDDEN = ("]:", "$$", "%%", "\t", "\r")
+# Front matter opens with 3 or more dashes at the very start of the note (whatever follows them
+# on that line) and closes at a line of at least as many dashes (indented up to 3 spaces) or
+# ``...``, spaces after.
+_FRONT_MATTER_OPEN = re.compile(r"-{3,}")
 
 BLANK, PLAIN, BULLET, FENCE, FENCE_BODY = 0, 1, 2, 3, 4
 # A fence opens at column 0 (``` with an info string free of backticks, or ~~~) and closes at a
@@ -48,6 +52,21 @@ def _kind(line: str) -> int | None:
     if line[0] == "-":
         return BULLET if _BULLET.fullmatch(line) else None
     return PLAIN if _PLAIN.fullmatch(line) else None
+
+
+def _front_matter_close(lines: list[str]) -> int | None:
+    """The closing line of front matter opened by line 0 (as mdit-py-plugins' rule finds it),
+    or None: not front matter, or a case left to markdown-it (unclosed, tabs)."""
+    opening = _FRONT_MATTER_OPEN.match(lines[0])
+    if opening is None:
+        return None
+    closing = re.compile(r"\.\.\. *| {0,3}-{" + str(len(opening.group())) + ",} *")
+    for index in range(1, len(lines)):
+        if "\t" in lines[index]:
+            return None
+        if closing.fullmatch(lines[index]):
+            return index
+    return None
 
 
 def _past(kinds: list[int], i: int, kind: int) -> int:
@@ -84,7 +103,13 @@ def scan(text: str, total: int) -> tuple[list[BlockRow], list[Found]] | None:
     blocks: list[BlockRow] = []
     found: list[Found] = []
     first = 0
-    if lines and lines[0].startswith("#"):
+    if lines and lines[0].startswith("-"):
+        close = _front_matter_close(lines)
+        if close is None:
+            return None
+        blocks.append(("front_matter", 0, close + 1, False))
+        first = close + 1
+    elif lines and lines[0].startswith("#"):
         if any(bad in lines[0] for bad in _FORBIDDEN):
             return None
         match = _ATX.fullmatch(lines[0])

@@ -29,13 +29,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from mdit_py_plugins.front_matter import front_matter_plugin
+from typing import TYPE_CHECKING
 
 from . import plainruns
 from .errors import AmbiguousHeading, HeadingNotFound
+
+if TYPE_CHECKING:  # markdown-it is imported when a run is not plain (see plainruns)
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,9 @@ MAX_NESTING = 400
 @functools.lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     # Built once per process: sections are on hot paths (every patch resolves a heading).
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
     md = MarkdownIt("commonmark").use(front_matter_plugin).enable(["table", "strikethrough"])
     # Titles are the inline tokens' raw content; parsing inline markup would only cost time.
     md.disable("inline")
@@ -110,8 +114,6 @@ _ENDED_BY_HEADING = frozenset(
     {"paragraph", "heading", "bullet_list", "ordered_list", "blockquote", "code_block", "hr",
      "front_matter"}
 )
-# Texts up to this many lines are parsed whole (cutting would not pay off).
-_RUN_MIN_LINES = 20
 
 
 class _Run:
@@ -171,18 +173,10 @@ def _parse(text: str) -> _Parsed:
     # file keeps "\r" as a character), so blank it out to keep line numbers in step.
     clean = text.replace("\r", " ")
     total = line_count(text)
-    if total <= _RUN_MIN_LINES:
-        blocks, found = _scan(clean, 0)
-    else:
-        blocks, found = _scan_runs(clean, total)
+    blocks, found = _scan_runs(clean, total)
     parsed = _assemble(blocks, found, total)
     _TEXTS.put(text, parsed)
     return parsed
-
-
-def _scan(text: str, offset: int) -> tuple[list[Block], list[_Found]]:
-    """The top-level blocks and headings of ``text``, lines shifted by ``offset``."""
-    return _scan_tokens(_parser().parse(text), offset)
 
 
 def _scan_tokens(tokens: list[Token], offset: int) -> tuple[list[Block], list[_Found]]:
@@ -230,7 +224,7 @@ def _run(text: str) -> _Run:
 
 
 def _scan_runs(clean: str, total: int) -> tuple[list[Block], list[_Found]]:
-    """What :func:`_scan` finds, parsed run by run (see the module docstring)."""
+    """The top-level blocks and headings of ``clean``, run by run (see the module docstring)."""
     # Where runs may start: (character offset, line) of every column-0 ATX line but the first.
     offsets = [0]
     lines = [0]
