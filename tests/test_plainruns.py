@@ -5,23 +5,20 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vaultmem import plainruns, sections
+from vaultmem import compaction, plainruns, sections
 
 TEXT_CHARS = "ab Z9|[]()*_`#-<>!:=~.\\/^$%&é "
 START_CHARS = "aZé([!]^&/.\""
 
 
-def _markdown_it(text: str) -> tuple[list[tuple[str, int, int, bool]], list[tuple[int, str, int, int]]]:
-    blocks, found = sections._scan_tokens(sections._parser().parse(text), 0)
-    return [(b.kind, b.start, b.end, b.tight) for b in blocks], found
-
-
 def _agrees(text: str) -> bool:
-    """Whether the plain reading (when it takes the run) is markdown-it's; True if it declines."""
-    got = plainruns.scan(text, sections.line_count(text))
-    if got is None:
+    """Whether plainruns takes the run; when it does, its reading must be markdown-it's."""
+    total = sections.line_count(text)
+    if plainruns.scan(text, total) is None:
         return False
-    assert got == _markdown_it(text), text
+    sections._RUNS.cache_clear()
+    got, want = sections._run(text), sections._run_markdown_it(text, total)
+    assert (got.blocks, got.found, got.open_end) == (want.blocks, want.found, want.open_end), text
     return True
 
 
@@ -82,14 +79,14 @@ def test_the_runs_of_a_work_log_and_an_entity_are_plain() -> None:
     )
     fenced = "### 11:00 - Migrate\n\nRan it:\n```bash\n# not a heading\n\tmake\n```\n- done\n"
     head = "---\ntype: session\ntags: [claude, session]\n---\n\n"
-    for text in (entry, decisions, fenced, head):
+    unclosed = "### 11:31 - Traced it\n\nText.\n\n```yaml\nretries: 3\n"  # a "# x" line cut it
+    for text in (entry, decisions, fenced, head, unclosed):
         assert _agrees(text)
 
 
 def test_what_only_markdown_it_can_read_is_left_to_it() -> None:
     for text in (
         "---\ntitle: x\n",  # front matter never closed
-        "## A\n\n```\nnever closed\n",  # a fence running on past the run
         "## A\n\npara\n===\n",  # a setext heading
         "## A\n\n1. one\n2. two\n",  # an ordered list
         "## A\n\n- a\n  - nested\n",  # indented content
@@ -106,3 +103,30 @@ def test_what_only_markdown_it_can_read_is_left_to_it() -> None:
 def test_an_atx_title_loses_its_closing_sequence_as_markdown_it_says() -> None:
     for text in ("## Title ##\n", "## Title#\n", "##   \n", "## #\n", "# a # b #  \n", "###\n"):
         assert _agrees(text), text
+
+
+# -- list items (the decisions of a session note) --------------------------------------------
+
+items_chunk = st.builds(
+    lambda head, lines, final: "\n".join(([head] if head else []) + lines) + final,
+    st.one_of(st.none(), heading_line, st.just("---"), st.just("--- x")),
+    st.lists(st.one_of(plain_line, bullet_line, bullet_line, blank_line, fence), max_size=20),
+    st.sampled_from(["", "\n", "\n\n"]),
+)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(items_chunk)
+def test_list_items_read_as_markdown_it_reads_them(text: str) -> None:
+    got = plainruns.list_items(text)
+    if got is not None:
+        assert got == compaction._list_items(text), text
+
+
+def test_the_items_of_a_decisions_section_are_read_plainly() -> None:
+    chunk = "\n- use RS256 because keys rotate ([[Auth]])  \n  \n- keep it\nlazy line\n\n\nafter\n"
+    assert plainruns.list_items(chunk) == compaction._list_items(chunk) == [
+        ("use RS256 because keys rotate ([[Auth]])", 1, 3),
+        ("keep it\nlazy line", 3, 7),
+    ]
+    assert plainruns.list_items("---\n- a\n") is None  # a thematic break: markdown-it's

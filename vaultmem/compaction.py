@@ -29,14 +29,16 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-
-from . import frontmatter, links, names, patch, sections, templating, threshold
+from . import frontmatter, links, names, patch, plainruns, sections, templating, threshold
 from .config import Config
 from .errors import UnsafePath
 from .extraction import KINDS, TARGET_HEADING, Extraction, Item, Kind
 from .layout import Layout, link_target
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 # The threshold lives in a light module of its own (hooks ask "is it due?" without importing the
 # extractor and the planner); these names stay available here.
@@ -185,8 +187,11 @@ def _strip_markers(line: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _item_parser() -> MarkdownIt:
-    # Built on first use (building it costs milliseconds of start-up). Items are read from the
-    # inline tokens' raw content, which the block rules fill in: no inline parsing needed.
+    # Built on first use (importing markdown-it costs 40 ms: plain sections never need it).
+    # Items are read from the inline tokens' raw content, which the block rules fill in: no
+    # inline parsing needed.
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark")
     md.disable("inline")
     return md
@@ -198,12 +203,20 @@ def _decision_items(
     """(text, first line, end line) of each top-level list item of a section (file lines)."""
     offset = heading.body_start
     chunk = "\n".join(text_lines[heading.body_start : heading.subtree_end])
+    plain = plainruns.list_items(chunk)
+    if plain is not None:
+        return [(text, start + offset, end + offset) for text, start, end in plain]
+    return [(text, start + offset, end + offset) for text, start, end in _list_items(chunk)]
+
+
+def _list_items(chunk: str) -> list[tuple[str, int, int]]:
+    """What :func:`plainruns.list_items` gives, read by markdown-it (any Markdown)."""
     tokens = _item_parser().parse(chunk)
     items: list[tuple[str, int, int]] = []
     start: tuple[int, int] | None = None
     for token in tokens:
         if token.type == "list_item_open" and token.level == 1 and token.map:
-            start = (token.map[0] + offset, token.map[1] + offset)
+            start = (token.map[0], token.map[1])
         elif token.type == "inline" and token.level == 3 and start is not None:
             items.append((token.content, start[0], start[1]))
             start = None

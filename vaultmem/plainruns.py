@@ -55,11 +55,10 @@ def _kind(line: str) -> int | None:
 
 
 def _front_matter_close(lines: list[str]) -> int | None:
-    """The closing line of front matter opened by line 0 (as mdit-py-plugins' rule finds it),
-    or None: not front matter, or a case left to markdown-it (unclosed, tabs)."""
+    """The closing line of the front matter line 0 opens (as mdit-py-plugins' rule finds it),
+    or None: a case left to markdown-it (unclosed, tabs)."""
     opening = _FRONT_MATTER_OPEN.match(lines[0])
-    if opening is None:
-        return None
+    assert opening is not None
     closing = re.compile(r"\.\.\. *| {0,3}-{" + str(len(opening.group())) + ",} *")
     for index in range(1, len(lines)):
         if "\t" in lines[index]:
@@ -77,9 +76,10 @@ def _past(kinds: list[int], i: int, kind: int) -> int:
 
 
 def _fence_close(body: list[str], at: int, marker: str) -> int | None:
-    """The index of the line that closes the fence opened at ``at``, or None."""
+    """The index of the line that closes the fence opened at ``at``; None when none does, -1
+    when the line opens no fence after all (a backtick in the info string: markdown-it's)."""
     if marker[0] == "`" and "`" in body[at][len(marker):]:
-        return None  # not a fence (a backtick in the info string): markdown-it's to say
+        return -1
     closing = re.compile(" {0,3}" + re.escape(marker[0]) + "{" + str(len(marker)) + ",}[ \t]*")
     for index in range(at + 1, len(body)):
         if closing.fullmatch(body[index]):
@@ -98,12 +98,39 @@ def _title(rest: str | None) -> str:
 
 def scan(text: str, total: int) -> tuple[list[BlockRow], list[Found]] | None:
     """The top-level blocks and headings of a plain run of ``total`` lines, or None."""
+    reading = _read(text, total)
+    return None if reading is None else (reading.blocks, reading.found)
+
+
+def list_items(text: str) -> list[tuple[str, int, int]] | None:
+    """(text, first line, end line) of each top-level ``- `` item of a plain run, as markdown-it
+    gives a list item's map and its paragraph's content; None when the run is not plain."""
+    total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    reading = _read(text, total, front_matter=False)
+    if reading is None:
+        return None
+    lines = reading.lines
+    return [("\n".join([lines[start][2:], *lines[start + 1 : text_end]]).strip(), start, end)
+            for start, text_end, end in reading.items]
+
+
+class _Reading:
+    __slots__ = ("blocks", "found", "items", "lines")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.blocks: list[BlockRow] = []
+        self.found: list[Found] = []
+        self.items: list[tuple[int, int, int]] = []  # item: first line, text end, end
+
+
+def _read(text: str, total: int, *, front_matter: bool = True) -> _Reading | None:
     lines = text.split("\n", total)[:total]
+    reading = _Reading(lines)
+    blocks, found, items = reading.blocks, reading.found, reading.items
     kinds: list[int] = []
-    blocks: list[BlockRow] = []
-    found: list[Found] = []
     first = 0
-    if lines and lines[0].startswith("-"):
+    if front_matter and lines and _FRONT_MATTER_OPEN.match(lines[0]):
         close = _front_matter_close(lines)
         if close is None:
             return None
@@ -119,13 +146,17 @@ def scan(text: str, total: int) -> tuple[list[BlockRow], list[Found]] | None:
         blocks.append(("heading", 0, 1, False))
         first = 1
     body = lines[first:]
+    if body and not body[-1].strip(" ") and not text.endswith("\n"):
+        body.pop()  # markdown-it has no line for spaces after the last newline
     at = 0
     while at < len(body):
         opening = _FENCE_OPEN.fullmatch(body[at])
         if opening is not None:
             close = _fence_close(body, at, opening.group(1))
-            if close is None:
-                return None  # runs on past the run: markdown-it joins the runs
+            if close == -1:
+                return None
+            if close is None:  # never closed: it runs to the end (and sections joins runs)
+                close = len(body) - 1
             kinds.extend([FENCE] + [FENCE_BODY] * (close - at))
             at = close + 1
             continue
@@ -134,8 +165,6 @@ def scan(text: str, total: int) -> tuple[list[BlockRow], list[Found]] | None:
             return None
         kinds.append(kind)
         at += 1
-    if kinds and kinds[-1] == BLANK and not text.endswith("\n"):
-        kinds.pop()  # markdown-it has no line for trailing spaces after the last newline
     i, n = 0, len(kinds)
     while i < n:
         kind = kinds[i]
@@ -148,15 +177,19 @@ def scan(text: str, total: int) -> tuple[list[BlockRow], list[Found]] | None:
                            False))
         else:
             start, tight = i, True
+            item = i
             i += 1
             while True:
                 i = _past(kinds, i, PLAIN)  # lazy continuation of the item
                 j = _past(kinds, i, BLANK)
+                # An item ends where the next begins, the last one where the list does.
+                items.append((item + first, i + first, j + first))
                 if j < n and kinds[j] == BULLET:
                     tight = tight and j == i
+                    item = j
                     i = j + 1
                     continue
                 i = j  # the list takes the blank lines after it
                 break
             blocks.append(("bullet_list", start + first, i + first, tight))
-    return blocks, found
+    return reading

@@ -203,24 +203,30 @@ def _run(text: str) -> _Run:
     hit = _RUNS.get(text)
     if isinstance(hit, _Run):
         return hit
-    plain = plainruns.scan(text, line_count(text))
+    total = line_count(text)
+    plain = plainruns.scan(text, total)
     if plain is not None:
-        # Plain paragraphs and "- " lists (most runs): no block in them runs on past the run.
+        # Paragraphs, "- " lists and fences (most runs), read line by line.
         rows, headings_ = plain
-        run = _Run(tuple(Block(*row) for row in rows), tuple(headings_), False)
-        _RUNS.put(text, run)
-        return run
+        last = rows[-1] if rows else None
+        run = _Run(tuple(Block(*row) for row in rows), tuple(headings_),
+                   last is not None and last[2] >= total and last[0] not in _ENDED_BY_HEADING)
+    else:
+        run = _run_markdown_it(text, total)
+    _RUNS.put(text, run)
+    return run
+
+
+def _run_markdown_it(text: str, total: int) -> _Run:
     tokens = _parser().parse(text)
     blocks, found = _scan_tokens(tokens, 0)
     last = blocks[-1] if blocks else None
     open_end = (
-        last is not None and last.end >= line_count(text) and last.kind not in _ENDED_BY_HEADING
+        last is not None and last.end >= total and last.kind not in _ENDED_BY_HEADING
     ) or any(token.level >= MAX_NESTING - 2 for token in tokens)
     # (Nested past maxNesting, markdown-it skips to the end of what it parses: the end of the
     # run here, the end of the note in the whole text. Such a run is joined to the next.)
-    run = _Run(tuple(blocks), tuple(found), open_end)
-    _RUNS.put(text, run)
-    return run
+    return _Run(tuple(blocks), tuple(found), open_end)
 
 
 def _scan_runs(clean: str, total: int) -> tuple[list[Block], list[_Found]]:
