@@ -418,13 +418,20 @@ def test_hook_path_imports_no_typer_rich_or_anthropic(
     assert report == {"code": 0, "heavy": []}
 
 
-@pytest.mark.parametrize("event", ["stop", "session-end"])
+@pytest.mark.parametrize("event", ["stop", "session-end", "session-end-compacting"])
 def test_notes_of_plain_markdown_are_read_without_markdown_it(
     vault: Path, transcript: Path, tmp_path: Path, event: str
 ) -> None:
     """Session notes made by vaultmem are plain runs (plainruns): the hook spares the 40 ms of
-    importing markdown-it."""
+    importing markdown-it, compaction included."""
     _populate(vault, transcript, tmp_path, "session-start", "stop")
+    note = session_notes(vault)[0]
+    compacting = event == "session-end-compacting"
+    if compacting:
+        event = "session-end"
+        entries = "".join(f"\n### 09:{i % 60:02d} - Step {i}\n\nFixed bug number {i} in "
+                          f"[[Auth]].\n\n```bash\n# retry\nmake test\n```\n" for i in range(60))
+        note.write_text(note.read_text() + entries)
     proc = subprocess.run(
         [sys.executable, "-c", PROBE.replace("sys.argv[0]", repr(json.dumps(["markdown_it"]))),
          "--vault", str(vault), "hook", event],
@@ -432,6 +439,8 @@ def test_notes_of_plain_markdown_are_read_without_markdown_it(
         capture_output=True, cwd=tmp_path, env=hook_env(vault), timeout=120, check=False,
     )
     assert json.loads(proc.stderr) == {"code": 0, "heavy": []}
+    status = frontmatter.parse(note.read_text())["status"]
+    assert status == ("archived" if compacting else "active")
 
 
 def test_importing_the_door_and_parsing_a_payload_stay_light() -> None:
