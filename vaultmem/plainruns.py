@@ -1,21 +1,24 @@
-"""The common case of a run of lines, read without markdown-it: plain paragraphs and ``- `` lists.
+"""The common case of a run of lines, read without markdown-it: paragraphs, ``- `` lists, fences.
 
 Most runs vaultmem parses (a ``### 10:30 - Title`` entry of a work log, ``## Key Decisions`` with
-its ``- decision ^vm-…`` lines) are made of three kinds of lines only. For such a run the block
-structure markdown-it would find is fixed, and reading it line by line costs a few percent of a
-markdown-it parse. Anything else returns None and markdown-it parses the run, so this is a fast
-path, never a second opinion: ``tests/test_plainruns.py`` compares the two on generated runs.
+its ``- decision ^vm-…`` lines, the front matter of a note) are made of a few kinds of lines
+only. For such a run the block structure markdown-it would find is fixed, and reading it line by
+line costs a few percent of a markdown-it parse (and spares hooks importing markdown-it at all).
+Anything else returns None and markdown-it parses the run, so this is a fast path, never a second
+opinion: ``tests/test_plainruns.py`` compares the two on generated runs, block for block.
 
-A run qualifies when it starts with front matter (the first run of a note), a column-0 ATX
-heading or a line of the kinds below, and every other line is one of:
+A run qualifies when it starts with front matter (line 0 of a note), a column-0 ATX heading or a
+line of the kinds below, and every other line is one of:
 - blank (spaces only);
 - a paragraph line: starts with a character that cannot open any block (not whitespace, not a
   digit, not one of ``#>-*+_`~<|=:\\$%``, see ``_PLAIN_START``);
-- a bullet item ``- `` followed by such a character.
-No line may hold a tab, ``]:`` (a reference definition) or ``$$`` / ``%%`` (kept for markdown-it,
-which treats them as text today, so a later plugin cannot silently disagree). Lines after the
-first never start with ``#``, so no other heading, and no line can be a setext underline,
-thematic break, table delimiter row, fence, HTML block, quote or indented code.
+- a bullet item ``- `` followed by such a character;
+- a fenced code block opened at column 0 (its lines may hold anything); one never closed runs to
+  the end of the run, which then joins the next (see ``sections``).
+Outside fences no line may hold a tab, ``]:`` (a reference definition) or ``$$`` / ``%%`` (kept
+for markdown-it, which treats them as text today, so a later plugin cannot silently disagree).
+Lines after the first never start with ``#``, so there is no other heading, and no line can be a
+setext underline, thematic break, table delimiter row, HTML block, quote or indented code.
 """
 
 from __future__ import annotations
