@@ -20,6 +20,12 @@ def _entry(sid: str = "s1") -> SessionEntry:
     return SessionEntry(sid, "claude/projects/p/sessions/a.md", "p", "2026-11-22T10:30:00")
 
 
+def _start(data: StateData) -> None:
+    """Session s1 of project p, its current session."""
+    data.set_session(_entry())
+    data.set_current("p", "s1")
+
+
 def test_empty_state(vault_root: Path) -> None:
     state = _state(vault_root)
     assert state.get("nope") is None
@@ -30,11 +36,7 @@ def test_empty_state(vault_root: Path) -> None:
 def test_round_trip_and_ingested(vault_root: Path) -> None:
     state = _state(vault_root)
 
-    def start(data: StateData) -> None:
-        data.set_session(_entry())
-        data.set_current("p", "s1")
-
-    state.update(start)
+    state.update(_start)
     state.update(lambda d: d.mark_ingested("s1", ["u2", "u1"], last_offset=42))
     state.update(lambda d: d.mark_ingested("s1", ["u1", "u3"]))
     entry = _state(vault_root).get("s1")
@@ -53,11 +55,7 @@ def test_round_trip_and_ingested(vault_root: Path) -> None:
 def test_an_ended_session_is_no_longer_current_until_reopened(vault_root: Path) -> None:
     state = _state(vault_root)
 
-    def start(data: StateData) -> None:
-        data.set_session(_entry())
-        data.set_current("p", "s1")
-
-    state.update(start)
+    state.update(_start)
     state.update(lambda d: d.end("s1", "2026-11-22T11:00:00"))
     entry = _state(vault_root).get("s1")
     assert entry is not None and entry.ended == "2026-11-22T11:00:00"
