@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -174,3 +176,20 @@ def test_promote_errors(cli: Invoke, vault: Path) -> None:
     ambiguous = cli("promote", "Token Store")
     assert ambiguous.exit_code == 1
     assert "give the path" in ambiguous.stderr
+
+
+def test_a_cli_call_imports_neither_pydantic_nor_anthropic(vault: Path) -> None:
+    """typer 0.29 builds pydantic adapters for every option (+0.2 s a call): pyproject keeps
+    typer below it, and nothing else on the CLI path may pull pydantic (anthropic's) in."""
+    code = (
+        "import sys\nfrom vaultmem import launcher\n"
+        "try:\n    launcher.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "sys.stderr.write(repr(sorted({m.split('.')[0] for m in sys.modules}"
+        " & {'pydantic', 'anthropic'})))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "--vault", str(vault), "--project", "web", "recall", "guava"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert proc.returncode == 0 and "Login Form" in proc.stdout, proc.stderr
+    assert proc.stderr.endswith("[]"), proc.stderr
