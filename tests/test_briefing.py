@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from vaultmem import briefing
+from vaultmem.claude import briefing
 from vaultmem.config import Config
 from vaultmem.vault import Vault
 

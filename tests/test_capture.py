@@ -27,9 +27,10 @@ from hook_kit import (
 )
 from markdown_it import MarkdownIt
 
-from vaultmem import capture, frontmatter, patch
+from vaultmem import frontmatter, patch
+from vaultmem.claude import capture
+from vaultmem.claude.events import HookEvent
 from vaultmem.config import Config
-from vaultmem.events import HookEvent
 from vaultmem.memory import Memory
 from vaultmem.vault import Vault
 

@@ -9,8 +9,8 @@ from typing import Any
 from hook_kit import LABEL
 from markdown_it import MarkdownIt
 
-from vaultmem import context
-from vaultmem.context import EntityDigest, SessionDigest
+from vaultmem.claude import context
+from vaultmem.claude.context import EntityDigest, SessionDigest
 
 SESSION_NOTE = """---
 type: session

@@ -28,7 +28,8 @@ from hook_kit import (
     snapshot,
 )
 
-from vaultmem import frontmatter, hooks
+from vaultmem import frontmatter
+from vaultmem.claude import hooks
 
 TOPIC_NOTE = f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
 DEFAULT_NOTE = f"{SESSIONS}/{DAY}-session.md"
@@ -445,7 +446,7 @@ def test_notes_of_plain_markdown_are_read_without_markdown_it(
 
 def test_importing_the_door_and_parsing_a_payload_stay_light() -> None:
     code = (
-        "import sys; from vaultmem import hooks, events, capture; "
+        "import sys; from vaultmem.claude import hooks, events, capture; "
         "events.parse_event('stop', b'{}'); "
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r}))"
     )

@@ -6,9 +6,10 @@ from datetime import datetime, timezone
 
 from markdown_it import MarkdownIt
 
-from vaultmem import ingest, patch
+from vaultmem import patch
+from vaultmem.claude import ingest
+from vaultmem.claude.transcript import FileChange, Turn
 from vaultmem.patch import SectionPatch
-from vaultmem.transcript import FileChange, Turn
 
 NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)
 CWD = "/home/dev/work/shop"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from vaultmem import install
+from vaultmem.claude import install
 from vaultmem.errors import ConfigError
 
 OTHER_TOOL = {

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 import vaultmem
-from vaultmem import install
+from vaultmem.claude import install
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMANDS = ("remember", "recall", "update-memory", "compact-memory")

@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultmem import transcript
-from vaultmem.transcript import FileChange, Turn
+from vaultmem.claude import transcript
+from vaultmem.claude.transcript import FileChange, Turn
 
 CLAUDE_FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 FIXTURE = CLAUDE_FIXTURES / "transcript.jsonl"

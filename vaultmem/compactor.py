@@ -29,12 +29,13 @@ from typing import TYPE_CHECKING
 from . import compaction, faults, patch
 from .errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
 from .extraction import KINDS, Extraction
-from .memory import CompactReport
+from .reports import CompactReport
 from .textio import encode
 from .vault import Note
 
 if TYPE_CHECKING:
-    from .memory import Memory
+    from .config import Config
+    from .vault import Vault
 
 _StepErrors = (VaultmemError, OSError, faults.InjectedFault)
 
@@ -60,11 +61,12 @@ class CompactionRun:
     """One compaction run; keeps what the report needs."""
 
     def __init__(
-        self, memory: Memory, rel: str, *, dry_run: bool, force: bool, move: bool,
+        self, vault: Vault, config: Config, rel: str, *, dry_run: bool, force: bool, move: bool,
         extractor: str, now: datetime,
     ) -> None:
-        self.m = memory
-        self.vault = memory.vault
+        self.vault = vault
+        self.config = config
+        self.layout = vault.layout
         self.rel = rel
         self.dry_run = dry_run
         self.force = force
@@ -129,7 +131,7 @@ class CompactionRun:
         canon = compaction.canonical(note.text)
         project = compaction.session_project(self.rel)
         created = compaction.created_date(meta, self.rel, self.today)
-        verdict = compaction.verdict(len(canon.splitlines()), created, self.today, self.m.config)
+        verdict = compaction.verdict(len(canon.splitlines()), created, self.today, self.config)
         self.verdict_text = verdict.text
         if not verdict.due and not self.force:
             if status != "active" and not self.dry_run:
@@ -138,7 +140,7 @@ class CompactionRun:
                                              patch.SetProperty("status", "active")], base=note)
             return self.report("below threshold")
         reason = verdict.reason if verdict.due else compaction.FORCED_REASON
-        self.archive = compaction.archive_rel(self.rel, self.m.layout)
+        self.archive = compaction.archive_rel(self.rel, self.layout)
         try:
             self._step("extract")
             extraction = self._extract(canon, project)
@@ -168,7 +170,7 @@ class CompactionRun:
         return self.report("compacted")
 
     def _extract(self, canon: str, project: str) -> Extraction:
-        config = self.m.config
+        config = self.config
         if self.extractor != "llm":
             extraction, warnings = compaction.extract_report(canon, self.rel, config)
             self.warnings.extend(warnings)
@@ -197,7 +199,7 @@ class CompactionRun:
         return extraction
 
     def _known_entities(self, project: str) -> list[str]:
-        layout = self.m.layout
+        layout = self.layout
         out: list[str] = []
         for folder in (layout.entities_dir(project), layout.global_entities_dir()):
             out.extend(r for r in self.vault.iter_notes(folder) if posixpath.dirname(r) == folder)
@@ -206,7 +208,7 @@ class CompactionRun:
     def _plan(self, extraction: Extraction, project: str) -> tuple[compaction.Plan, dict[str, Note]]:
         names_ = list(dict.fromkeys(n for item in extraction.items for n in item.entities))
         known = self._known_entities(project)
-        targets = compaction.entity_targets(names_, project, self.m.layout, known)
+        targets = compaction.entity_targets(names_, project, self.layout, known)
         loaded: dict[str, Note] = {}
         known_set = set(known)
         for rel in dict.fromkeys(targets.values()):
@@ -215,7 +217,7 @@ class CompactionRun:
                 loaded[rel] = self.vault.read(rel)
         plan = compaction.plan(
             extraction, self.rel, targets, {r: n.text for r, n in loaded.items()},
-            layout=self.m.layout, today=self.today,
+            layout=self.layout, today=self.today,
         )
         return plan, loaded
 

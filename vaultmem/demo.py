@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from . import briefing, patch
+from . import patch
+from .claude import briefing
 from .config import Config
 from .errors import VaultmemError
-from .memory import CompactReport, Memory
+from .memory import Memory
 from .recall import recall
+from .reports import CompactReport
 from .vault import Vault
 
 PROJECT = "demo-shop"

@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     hook_args = _hook_fast_path(args)
     if hook_args is not None:
-        from .hooks import main as hook_main
+        from .claude.hooks import main as hook_main
 
         raise SystemExit(hook_main(hook_args))
     from .cli import run_app

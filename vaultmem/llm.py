@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import ExtractorError, UnsafePath
 from .extraction import Extraction, Item, Kind
 from .links import safe_entity_name
-from .transcript import strip_private
+from .privacy import strip_private
 
 if TYPE_CHECKING:
     import httpx2

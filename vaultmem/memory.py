@@ -15,12 +15,12 @@ from __future__ import annotations
 import posixpath
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from . import clock, frontmatter, names, patch, templating, threshold, transcript
+from . import clock, frontmatter, names, patch, templating, threshold
 from .config import Config
 from .errors import (
     InvalidYaml,
@@ -32,6 +32,8 @@ from .errors import (
     WriteFailed,
 )
 from .layout import link_target
+from .privacy import clean_prompt
+from .reports import CompactReport
 from .state import SessionEntry, State, StateData
 from .vault import Note, Vault, WriteStatus
 
@@ -85,45 +87,6 @@ class EntryResult:
         """JSON-ready."""
         return {"session_id": self.session_id, "note": self.note, "status": self.status,
                 "entry": self.entry}
-
-
-@dataclass(frozen=True)
-class CompactReport:
-    """What one compaction did (or would do, for a dry run)."""
-
-    note: str
-    status: str  # compacted, below threshold, failed, dry-run, already archived, busy
-    verdict: str
-    counts: Mapping[str, int] = field(default_factory=dict)
-    entities_updated: tuple[str, ...] = ()
-    entities_created: tuple[str, ...] = ()
-    archive: str | None = None
-    duration_ms: float = 0.0
-    extractor: str = "deterministic"
-    fallback_reason: str | None = None
-    warnings: tuple[str, ...] = ()
-    diffs: tuple[str, ...] = ()
-    error: str | None = None
-    removed: bool = False  # --move removed the original
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {
-            "note": self.note,
-            "status": self.status,
-            "verdict": self.verdict,
-            "counts": dict(self.counts),
-            "entities_updated": list(self.entities_updated),
-            "entities_created": list(self.entities_created),
-            "archive": self.archive,
-            "duration_ms": self.duration_ms,
-            "extractor": self.extractor,
-            "fallback_reason": self.fallback_reason,
-            "warnings": list(self.warnings),
-            "diffs": list(self.diffs),
-            "error": self.error,
-            "removed": self.removed,
-        }
 
 
 @dataclass(frozen=True)
@@ -291,7 +254,7 @@ class Memory:
         if topic and names.slug(topic):
             slug = names.slug(topic)[:TOPIC_MAX_CHARS].rstrip("-")
             return slug, _one_line(topic)
-        prompt = transcript.clean_prompt(first_prompt) if first_prompt else None
+        prompt = clean_prompt(first_prompt) if first_prompt else None
         if prompt and names.slug(prompt, max_words=6):
             return names.slug(prompt, max_words=6)[:TOPIC_MAX_CHARS].rstrip("-"), _first_words(
                 prompt, 6
@@ -642,7 +605,7 @@ class Memory:
         """Compact one session note (DESIGN §5); every step idempotent."""
         from .compactor import CompactionRun  # only when a note is compacted (see the docstring)
 
-        run = CompactionRun(self, rel, dry_run=dry_run, force=force, move=move,
+        run = CompactionRun(self.vault, self.config, rel, dry_run=dry_run, force=force, move=move,
                             extractor=extractor or self.config.extractor, now=self._time(now))
         try:
             with self.vault.lock(rel + ".compaction", timeout=COMPACTION_LOCK_TIMEOUT):

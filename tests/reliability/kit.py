@@ -18,9 +18,9 @@ from pathlib import Path
 from compaction_kit import entity_text, snapshot
 
 from vaultmem import faults
+from vaultmem.atomic import TEMP_SUFFIX
 from vaultmem.config import Config
 from vaultmem.memory import Memory
-from vaultmem.atomic import TEMP_SUFFIX
 from vaultmem.vault import Vault
 
 REPO = Path(__file__).resolve().parents[2]

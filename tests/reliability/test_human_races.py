@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from vaultmem import editing, faults, hooks, patch
+from vaultmem import editing, faults, patch
+from vaultmem.claude import hooks
 from vaultmem.config import Config
 from vaultmem.frontmatter import parse
 from vaultmem.promote import promote

@@ -38,7 +38,7 @@ def hook(
     event: str = typer.Argument(..., help="session-start | stop | pre-compact | session-end"),
 ) -> None:
     """Handle a Claude Code hook event (payload JSON on stdin). Always exits 0."""
-    from ..hooks import main as hook_main
+    from ..claude.hooks import main as hook_main
 
     g = globals_of(ctx)
     # Hooks read their configuration from the environment; carry the global options there.
@@ -49,7 +49,7 @@ def hook(
 
 
 def _install(scope: Scope, command: str, dry_run: bool, as_json: bool, remove: bool) -> None:
-    from .. import install
+    from ..claude import install
 
     kwargs = {"home": Path.home(), "project_dir": _project_dir(), "command": command,
               "dry_run": dry_run}
@@ -94,7 +94,7 @@ def uninstall_hooks(scope: Scope = _SCOPE, command: str = _COMMAND, dry_run: boo
 @app.command()
 def context(ctx: typer.Context) -> None:
     """Print exactly what the session-start hook would inject into Claude's context."""
-    from .. import briefing
+    from ..claude import briefing
 
     g = globals_of(ctx)
     text = run(lambda: briefing.build(g.vault_obj(), g.config()))

@@ -14,7 +14,8 @@ import typer
 from . import app, echo_json, globals_of, read_text_arg, run
 
 if TYPE_CHECKING:
-    from ..memory import CompactReport, Memory
+    from ..memory import Memory
+    from ..reports import CompactReport
 
 session_app = typer.Typer(help="Start, write to and end the session note.", no_args_is_help=True)
 app.add_typer(session_app, name="session")

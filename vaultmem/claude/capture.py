@@ -15,13 +15,15 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from . import clock, ingest, names, patch, transcript
-from .config import Config, load_config
-from .errors import NoteExists, SessionError, VaultmemError
+from .. import clock, names, patch
+from ..config import Config, load_config
+from ..errors import NoteExists, SessionError, VaultmemError
+from ..memory import Memory
+from ..privacy import clean_prompt
+from ..state import StateData
+from ..vault import Vault
+from . import ingest, transcript
 from .events import HookEvent, session_start_output
-from .memory import Memory
-from .state import StateData
-from .vault import Vault
 
 DEFAULT_STEM = re.compile(r"\d{4}-\d{2}-\d{2}-session(?:-\d+)?")
 RENAME_TRIES = 50
@@ -101,7 +103,7 @@ def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> st
     """
     entry = data.sessions[sid]
     stem = posixpath.basename(entry.note)[:-3]
-    prompt = transcript.clean_prompt(first_prompt)
+    prompt = clean_prompt(first_prompt)
     topic = names.slug(prompt, max_words=6) if prompt else ""
     if not _awaits_topic(entry.note) or not topic or topic == "session":
         return entry.note

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .atomic import replace_file
-from .errors import ConfigError, WriteFailed
+from ..atomic import replace_file
+from ..errors import ConfigError, WriteFailed
 
 Scope = Literal["user", "project", "local"]
 

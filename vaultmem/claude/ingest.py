@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
-from .patch import Edit, SectionPatch
+from ..patch import Edit, SectionPatch
 from .transcript import Turn
 
 WORK_LOG = ("Work Log",)

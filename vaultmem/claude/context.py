@@ -10,9 +10,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import sections
-from .errors import VaultmemError
-from .frontmatter import parse
+from .. import sections
+from ..errors import VaultmemError
+from ..frontmatter import parse
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-f]{8}\s*$")
 LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?(.*\S)\s*$")

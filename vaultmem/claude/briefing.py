@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 from collections.abc import Collection
 
-from . import context, links
-from .config import Config
-from .errors import VaultmemError
-from .vault import Vault
+from .. import links
+from ..config import Config
+from ..errors import VaultmemError
+from ..vault import Vault
+from . import context
 
 RECENT_SESSIONS = 3
 MAX_ENTITIES = 5

@@ -29,6 +29,8 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any, BinaryIO
 
+from ..privacy import clean_prompt, strip_private
+
 FILE_TOOLS = {
     "Write": "file_path",
     "Edit": "file_path",
@@ -37,12 +39,6 @@ FILE_TOOLS = {
 }
 COMMAND_MAX_CHARS = 200
 
-_PRIVATE_RE = re.compile(r"<private\b[^>]*>.*?(?:</private\s*>|\Z)", re.IGNORECASE | re.DOTALL)
-# A closing tag left over once its opening tag went (e.g. a private span split across blocks).
-_STRAY_PRIVATE_CLOSE_RE = re.compile(r"</private\s*>", re.IGNORECASE)
-_NOISE_TAG = r"system-reminder|command-[\w-]+|local-command-[\w-]+"
-_NOISE_RE = re.compile(rf"<({_NOISE_TAG})\b[^>]*>.*?(?:</\1\s*>|\Z)", re.IGNORECASE | re.DOTALL)
-_STRAY_NOISE_RE = re.compile(rf"</?(?:{_NOISE_TAG})\b[^>]*>", re.IGNORECASE)
 _SPACES_RE = re.compile(r"\s+")
 # Where a label may start: the start of a line (after bullets, quotes, numbering) or the end of a
 # sentence. The label may be in Markdown bold (``**Decision:**``, ``**Decision**:``).
@@ -83,18 +79,6 @@ class Transcript:
     skipped_lines: int  # lines that are not a JSON object (partial, junk, binary)
     boundaries: int  # compact_boundary system lines seen
     end: int = 0  # byte offset just past the last complete line read (where the next read starts)
-
-
-def strip_private(text: str) -> str:
-    """Remove ``<private>…</private>`` spans (multi-line, any case; an unclosed tag removes to the end)."""
-    return _STRAY_PRIVATE_CLOSE_RE.sub("", _PRIVATE_RE.sub("", text))
-
-
-def clean_prompt(text: str) -> str | None:
-    """Prompt text without private text and Claude Code's tags, whitespace collapsed; None if empty."""
-    text = _STRAY_NOISE_RE.sub("", _NOISE_RE.sub("", strip_private(text)))
-    text = _SPACES_RE.sub(" ", text).strip()
-    return text or None
 
 
 def last_assistant_notes(message: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -53,7 +53,7 @@ def run(name: str, raw: bytes | str) -> tuple[str, list[str]]:
     try:
         out = _handlers()[name](event, warnings)
     except Exception as err:  # noqa: BLE001 - fail open: Claude Code must never be blocked
-        from .errors import VaultmemError
+        from ..errors import VaultmemError
 
         detail = str(err) if isinstance(err, VaultmemError) else f"{type(err).__name__}: {err}"
         return "", [f"hook {name} failed: {detail}"]

@@ -1,0 +1,46 @@
+"""What a compaction reports: a value shared by the use-case (memory) and the run (compactor)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CompactReport:
+    """What one compaction did (or would do, for a dry run)."""
+
+    note: str
+    status: str  # compacted, below threshold, failed, dry-run, already archived, busy
+    verdict: str
+    counts: Mapping[str, int] = field(default_factory=dict)
+    entities_updated: tuple[str, ...] = ()
+    entities_created: tuple[str, ...] = ()
+    archive: str | None = None
+    duration_ms: float = 0.0
+    extractor: str = "deterministic"
+    fallback_reason: str | None = None
+    warnings: tuple[str, ...] = ()
+    diffs: tuple[str, ...] = ()
+    error: str | None = None
+    removed: bool = False  # --move removed the original
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "note": self.note,
+            "status": self.status,
+            "verdict": self.verdict,
+            "counts": dict(self.counts),
+            "entities_updated": list(self.entities_updated),
+            "entities_created": list(self.entities_created),
+            "archive": self.archive,
+            "duration_ms": self.duration_ms,
+            "extractor": self.extractor,
+            "fallback_reason": self.fallback_reason,
+            "warnings": list(self.warnings),
+            "diffs": list(self.diffs),
+            "error": self.error,
+            "removed": self.removed,
+        }
