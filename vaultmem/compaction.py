@@ -36,6 +36,7 @@ from .config import Config
 from .errors import UnsafePath
 from .extraction import KINDS, TARGET_HEADING, Extraction, Item, Kind
 from .layout import Layout, link_target
+from .privacy import blank_private
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -55,8 +56,6 @@ RELATED_HEADING = "Related Entities"
 BACKLINK_SUFFIX = " - Archived session (compacted)"
 MAX_ITEM_CHARS = 400
 
-_PRIVATE_RE = re.compile(r"<private\b[^>]*>.*?(?:</private\s*>|\Z)", re.IGNORECASE | re.DOTALL)
-_STRAY_PRIVATE_CLOSE_RE = re.compile(r"</private\s*>", re.IGNORECASE)
 _SESSION_NAME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:-|$)")
 _ATTACHMENT_RE = re.compile(
     r"\.(?:png|jpe?g|gif|svg|webp|bmp|pdf|mp3|mp4|m4a|wav|ogg|webm|mov|canvas|base|zip)$",
@@ -71,13 +70,6 @@ _SPACES_RE = re.compile(r"\s+")
 
 
 # -- text helpers ---------------------------------------------------------------------------
-
-
-def blank_private(text: str) -> str:
-    """``<private>…</private>`` removed, each span replaced by its line breaks only, so line
-    numbers stay file-absolute (an unclosed tag removes to the end, like transcript.strip_private)."""
-    blanked = _PRIVATE_RE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
-    return _STRAY_PRIVATE_CLOSE_RE.sub("", blanked)
 
 
 def one_line(text: str) -> str:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from . import compaction, faults, patch
+from . import compaction, faults, patch, privacy
 from .errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
 from .extraction import KINDS, Extraction
 from .reports import CompactReport
@@ -186,7 +186,7 @@ class CompactionRun:
 
         known = [posixpath.basename(r)[:-3] for r in self._known_entities(project)]
         raw = llm.extract(
-            compaction.blank_private(canon),
+            privacy.blank_private(canon),
             project=project,
             known_entities=known,
             settings=llm.settings_from_env(config.model),
