@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultmem import sections
+from vaultmem import patch, sections
 from vaultmem.errors import AmbiguousHeading, HeadingNotFound, InvalidYaml
 from vaultmem.patch import (
     CONFLICT_HEADING,
@@ -463,3 +463,26 @@ def test_two_appends_land_in_order(text: str, data: st.DataObject, subtree: bool
     body = second.text.split("\n")[again.body_start : stop]
     assert body.index("- FIRST") < body.index("SECOND")
     assert body[-2:] == ["", "SECOND"] or body[-3:] == ["", "SECOND", ""]
+
+
+def test_a_lenient_patch_writes_under_the_first_of_duplicated_headings_and_warns() -> None:
+    text = "## Next Steps\n\n- a\n\n## Work\n\n## Next Steps\n\n- pasted\n"
+    edit = patch.SectionPatch(("Next Steps",), "append", "- b", create=True, prefer="first")
+    result = patch.apply(text, edit, file="n.md")
+    assert result.text == "## Next Steps\n\n- a\n- b\n\n## Work\n\n## Next Steps\n\n- pasted\n"
+    assert result.warnings == (
+        "n.md: heading 'Next Steps' appears 2 times (lines 1, 7); vaultmem wrote under the first",
+    )
+
+
+def test_a_lenient_patch_creates_under_the_first_of_duplicated_parents() -> None:
+    text = "## A\n\n## A\n"
+    edit = patch.SectionPatch(("A", "B"), "append", "x", create=True, prefer="first")
+    result = patch.apply(text, edit, file="n.md")
+    assert result.text == "## A\n\n### B\n\nx\n\n## A\n"
+    assert result.created == ("B",) and len(result.warnings) == 1
+
+
+def test_a_strict_patch_still_refuses_duplicated_headings() -> None:
+    with pytest.raises(AmbiguousHeading):
+        patch.apply("## X\n## X\n", patch.SectionPatch(("X",), "append", "y"), file="n.md")

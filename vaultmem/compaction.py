@@ -516,7 +516,7 @@ def plan(
         edits: list[patch.Edit] = []
         for heading in dict.fromkeys(x.heading for x in lines):
             content = "\n".join(x.line for x in lines if x.heading == heading)
-            edits.append(patch.SectionPatch((heading,), "append", content, create=True))
+            edits.append(patch.SectionPatch((heading,), "append", content, create=True, prefer="first"))
         create = rel not in texts
         create_text = None
         if create:
@@ -538,7 +538,7 @@ def backlink_edits(entity_text: str, archive: str, today: date) -> tuple[patch.E
     line = backlink_line(archive)
     if has_line(entity_text, line):
         return ()
-    return (patch.SectionPatch((REFERENCES_HEADING,), "append", line, create=True),)
+    return (patch.SectionPatch((REFERENCES_HEADING,), "append", line, create=True, prefer="first"),)
 
 
 def archive_text(canonical_text: str, reason: str, today: date) -> str:

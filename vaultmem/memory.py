@@ -386,7 +386,8 @@ class Memory:
             entry += "\n\n" + _escape_headings(body)
         sid, rel = self._session(session_id, now)
         edits: list[patch.Edit] = [
-            patch.SectionPatch(WORK_LOG, "append", entry, subtree=True, create=True),
+            patch.SectionPatch(WORK_LOG, "append", entry, subtree=True, create=True,
+                               prefer="first"),
             *self._touch(now),
         ]
         result = self.vault.update(rel, edits)
@@ -429,13 +430,14 @@ class Memory:
         note = self.vault.read(rel)
         have = {n.casefold() for n in compaction.related_entities(note.text)}
         edits: list[patch.Edit] = [
-            patch.SectionPatch(DECISIONS, "append", item, subtree=True, create=True)
+            patch.SectionPatch(DECISIONS, "append", item, subtree=True, create=True,
+                               prefer="first")
         ]
         for name in entity_names:
             if name.casefold() not in have:
                 edits.append(
                     patch.SectionPatch(RELATED, "append", f"- {links.format(name)}",
-                                       subtree=True, create=True)
+                                       subtree=True, create=True, prefer="first")
                 )
         edits.extend(self._touch(now))
         result = self.vault.update(rel, edits, base=note, label="vaultmem decide")
@@ -462,7 +464,8 @@ class Memory:
         if self._note_status(entry.note) in (None, "archived"):
             return EndResult(sid, entry.note, None, "archived", None)
         text = f"### {now:%H:%M} - Session End\n\nReason: {_one_line(reason) or 'other'}"
-        edits = [patch.SectionPatch(WORK_LOG, "append", text, subtree=True, create=True),
+        edits = [patch.SectionPatch(WORK_LOG, "append", text, subtree=True, create=True,
+                                    prefer="first"),
                  *self._touch(now)]
         written = self.vault.update(entry.note, edits)
         note = self.vault.read(entry.note)

@@ -45,6 +45,9 @@ class SectionPatch:
     content: str
     subtree: bool = False  # append after the subsections instead of before the first one
     create: bool = False  # create the heading when missing (under the resolved parent)
+    # "first": a path matching several sections writes under the first and warns (vaultmem's own
+    # writers); "only": AmbiguousHeading (a person's `vaultmem patch` says which it means).
+    prefer: sections.Prefer = "only"
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,7 @@ class Applied:
     text: str
     changed: bool
     created: tuple[str, ...]  # titles of the headings created, outermost first
+    warnings: tuple[str, ...] = ()  # e.g. a heading path that matched several sections
 
 
 def apply(text: str, edit: Edit, *, file: str | None = None) -> Applied:
@@ -104,11 +108,13 @@ def apply_all(text: str, edits: Sequence[Edit], *, file: str | None = None) -> A
     """Apply ``edits`` in order; ``created`` collects every heading created on the way."""
     current = text
     created: list[str] = []
+    warnings: list[str] = []
     for edit in edits:
         step = apply(current, edit, file=file)
         current = step.text
         created.extend(step.created)
-    return Applied(text=current, changed=current != text, created=tuple(created))
+        warnings.extend(w for w in step.warnings if w not in warnings)
+    return Applied(current, current != text, tuple(created), tuple(warnings))
 
 
 def rebaseable(edit: Edit) -> bool:
@@ -140,12 +146,13 @@ def _apply_section(text: str, edit: SectionPatch, file: str | None) -> Applied:
     content = _content_lines(edit.content)
     created: tuple[str, ...] = ()
     lines, final_nl = _split(text)
+    warnings = _ambiguity(text, edit, file)
     try:
-        target = sections.resolve(text, edit.heading, file=file)
+        target = sections.resolve(text, edit.heading, file=file, prefer=edit.prefer)
     except HeadingNotFound:
         if not edit.create or not edit.heading:
             raise
-        lines, final_nl, target, created = _create_path(text, edit.heading, file)
+        lines, final_nl, target, created = _create_path(text, edit.heading, file, edit.prefer)
 
     if edit.op in ("append", "prepend") and not content:
         pass  # nothing to add (a created heading still stands)
@@ -166,7 +173,25 @@ def _apply_section(text: str, edit: SectionPatch, file: str | None) -> Applied:
             middle.append("")
         lines, final_nl = _splice(lines, final_nl, target.body_start, end, middle)
     new = _join(lines, final_nl)
-    return Applied(text=new, changed=new != text, created=created)
+    return Applied(text=new, changed=new != text, created=created, warnings=warnings)
+
+
+def _ambiguity(text: str, edit: SectionPatch, file: str | None) -> tuple[str, ...]:
+    """The warning for a lenient patch whose path (or its parent's) matches several sections."""
+    if edit.prefer == "only":
+        return ()
+    for depth in range(len(edit.heading), 0, -1):
+        found = sections.matching(text, edit.heading[:depth])
+        if len(found) > 1:
+            spec = "::".join(edit.heading[:depth])
+            lines = ", ".join(str(h.line + 1) for h in found)
+            where = file or "the note"
+            warning = (f"{where}: heading '{spec}' appears {len(found)} times (lines {lines}); "
+                       "vaultmem wrote under the first")
+            return (warning,)
+        if found:
+            return ()
+    return ()
 
 
 def _append(
@@ -204,13 +229,13 @@ def _prepend(
 
 
 def _create_path(
-    text: str, path: tuple[str, ...], file: str | None
+    text: str, path: tuple[str, ...], file: str | None, prefer: sections.Prefer = "only"
 ) -> tuple[list[str], bool, Heading, tuple[str, ...]]:
     """Create the missing tail of ``path`` under its longest existing prefix."""
     parent: Heading | None = None
     depth = 0
     for depth in range(len(path) - 1, 0, -1):
-        parent = sections.find(text, path[:depth], file=file)
+        parent = sections.find(text, path[:depth], file=file, prefer=prefer)
         if parent is not None:
             break
     else:

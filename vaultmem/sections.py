@@ -29,7 +29,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from . import plainruns
 from .errors import AmbiguousHeading, HeadingNotFound
@@ -352,13 +352,27 @@ def _matches(found: Sequence[Heading], path: tuple[str, ...]) -> list[Heading]:
     ]
 
 
-def find(text: str, path: Sequence[str], *, file: str | None = None) -> Heading | None:
-    """The heading whose path ends with ``path`` or None; AmbiguousHeading when several match."""
+# How a heading path that matches several sections is taken. "only": AmbiguousHeading listing
+# them (a person's `patch` must say which). "first": the first of them, in document order
+# (vaultmem's own writers and readers: a duplicate heading a person pasted must not stop the
+# memory; callers warn with `matching`).
+Prefer = Literal["only", "first"]
+
+
+def matching(text: str, path: Sequence[str]) -> list[Heading]:
+    """Every heading whose path ends with ``path`` (exact case, else any case), in order."""
     wanted = tuple(path)
-    if not wanted:
-        return None
-    candidates = _matches(_parse(text).headings, wanted)
-    if len(candidates) > 1:
+    return _matches(_parse(text).headings, wanted) if wanted else []
+
+
+def find(
+    text: str, path: Sequence[str], *, file: str | None = None, prefer: Prefer = "only"
+) -> Heading | None:
+    """The heading whose path ends with ``path`` or None; when several match, AmbiguousHeading
+    (``prefer="only"``) or the first of them (``prefer="first"``)."""
+    candidates = matching(text, path)
+    if len(candidates) > 1 and prefer == "only":
+        wanted = tuple(path)
         listed = "; ".join(f"{' > '.join(h.path)} (line {h.line + 1})" for h in candidates)
         raise AmbiguousHeading(
             f"matches {len(candidates)} headings: {listed}; give a longer path (Parent::Child)",
@@ -368,9 +382,11 @@ def find(text: str, path: Sequence[str], *, file: str | None = None) -> Heading 
     return candidates[0] if candidates else None
 
 
-def resolve(text: str, path: Sequence[str], *, file: str | None = None) -> Heading:
+def resolve(
+    text: str, path: Sequence[str], *, file: str | None = None, prefer: Prefer = "only"
+) -> Heading:
     """The one heading whose path ends with ``path`` (exact case first, then any case)."""
-    found = find(text, path, file=file)
+    found = find(text, path, file=file, prefer=prefer)
     if found is None:
         message = "empty heading path" if not tuple(path) else "no such heading"
         raise HeadingNotFound(message, path=file, heading=_spec(path))

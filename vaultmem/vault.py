@@ -140,6 +140,9 @@ class Vault:
         # One FileLock per lock file, so a nested lock() of the same note in this process
         # re-enters instead of waiting on itself.
         self._locks: dict[Path, TurnLock] = {}
+        # What writes had to say without failing (a heading path that matched several sections,
+        # written under the first); each once. A hook passes its own list to print them.
+        self.warnings: list[str] = []
 
     # -- paths ---------------------------------------------------------------------------
 
@@ -409,6 +412,7 @@ class Vault:
                 continue
             text = applied.text
             created.extend(applied.created)
+            self.warnings.extend(w for w in applied.warnings if w not in self.warnings)
         changed = text != current.text
         diff = _diff(rel, current.text, text) if (dry_run or want_diff) and changed else ""
         status: WriteStatus

@@ -49,7 +49,7 @@ def _memory(event: HookEvent, warnings: list[str] | None = None) -> Memory:
     memory = Memory(config, Vault(config.vault, namespace=config.namespace))
     if warnings is not None:
         # What the state has to say (a corrupt state.json set aside) reaches the hook's stderr.
-        memory.state.warnings = warnings
+        memory.state.warnings = memory.vault.warnings = warnings
     return memory
 
 
