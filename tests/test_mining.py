@@ -1,0 +1,156 @@
+"""claude.mining: the tricky cases one by one; the corpus-wide targets are in test_mining_corpus."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vaultmem.claude.mining import TEXT_MAX_CHARS, Mined, mine
+
+
+def kinds(text: str) -> list[str]:
+    return [item.kind for item in mine(text)]
+
+
+def test_a_decision_with_its_reason_is_one_item_as_written() -> None:
+    text = "I went with argon2id over bcrypt because bcrypt truncates passwords at 72 bytes."
+    assert mine(text) == (Mined("decision", text),)
+
+
+def test_each_kind_from_plain_prose() -> None:
+    message = (
+        "The root cause was that the webhook handler parsed the JSON body before verifying the "
+        "signature. The tests need `REDIS_URL` set. Next, we should add the refund endpoint.\n\n"
+        "Should CI run against a real Postgres?"
+    )
+    assert kinds(message) == ["gotcha", "prerequisite", "next_step", "question"]
+
+
+def test_hedges_hypotheticals_and_questions_are_not_decisions() -> None:
+    for text in (
+        "Maybe we could switch the session store to Redis.",
+        "If we chose bcrypt, we would have to pre-hash long passwords.",
+        "We might go with Postgres later because of the JSON support.",
+        "Consider using argon2id instead of bcrypt.",
+        "Should we go with argon2id over bcrypt here, since it is memory-hard? Also, the tests pass.",
+    ):
+        assert "decision" not in kinds(text), text
+
+
+def test_tool_narration_is_not_knowledge() -> None:
+    for text in (
+        "Let me run the tests to find the root cause.",
+        "I'll read the file first.",
+        "Now let me check whether `REDIS_URL` needs to be set.",
+    ):
+        assert mine(text) == (), text
+
+
+def test_code_blocks_inline_code_tables_and_echoes_are_skipped() -> None:
+    message = (
+        "```python\n# I chose this because the root cause was X\nx = 1\n```\n"
+        "| choice | reason |\n|---|---|\n| I went with X over Y because | z |\n"
+        "$ pytest -q\nFAILED tests/test_a.py::test_b - the root cause was a typo\n"
+        "The comment reads `TODO: we decided to use X because Y`."
+    )
+    assert mine(message) == ()
+
+
+def test_quoted_text_is_not_a_decision() -> None:
+    assert kinds('The old README says "we decided to use bcrypt because it is standard".') == []
+
+
+def test_abbreviations_versions_and_file_names_do_not_split_sentences() -> None:
+    text = (
+        "I chose Python 3.11 over 3.9, e.g. for `tomllib`, because tokens.py needs it. "
+        "The tests pass."
+    )
+    assert mine(text) == (
+        Mined(
+            "decision",
+            "I chose Python 3.11 over 3.9, e.g. for `tomllib`, because tokens.py needs it.",
+        ),
+    )
+
+
+def test_emphasis_is_removed_and_code_spans_are_kept() -> None:
+    (item,) = mine("**Decision:** keep `__init__.py` exports __explicit and small__ for speed.")
+    assert item == Mined("decision", "keep `__init__.py` exports explicit and small for speed.")
+
+
+def test_labelled_notes_keep_working_label_removed() -> None:
+    assert mine("Decision: use X because Y. Gotcha: Z happens when the cache is cold.") == (
+        Mined("decision", "use X because Y."),
+        Mined("gotcha", "Z happens when the cache is cold."),
+    )
+    assert mine("- **Gotcha**: the fixture leaks a socket") == (
+        Mined("gotcha", "the fixture leaks a socket"),
+    )
+
+
+def test_a_list_under_a_kind_heading_takes_that_kind() -> None:
+    message = (
+        "Done. Here is what changed:\n\n- Added `refund()` in billing.py\n- Fixed the webhook\n\n"
+        "**Next steps:**\n- Add the refund endpoint\n- Write integration tests\n\n"
+        "## Open questions\n1. Postgres or SQLite in CI\n"
+    )
+    assert mine(message) == (
+        Mined("next_step", "Add the refund endpoint"),
+        Mined("next_step", "Write integration tests"),
+        Mined("question", "Postgres or SQLite in CI"),
+    )
+
+
+def test_only_the_question_left_to_the_user_counts() -> None:
+    message = (
+        "Why did the test fail at all? Because the fixture reused a closed connection.\n\n"
+        "Do you want me to also migrate the old bcrypt hashes?"
+    )
+    assert kinds(message) == ["question"]
+    assert mine(message)[0].text == "Do you want me to also migrate the old bcrypt hashes?"
+
+
+def test_long_text_is_trimmed_to_one_line() -> None:
+    text = "I went with argon2id because " + "it is memory-hard and " * 40 + "safe."
+    (item,) = mine(text)
+    assert len(item.text) <= TEXT_MAX_CHARS and item.text.endswith("…")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=600))
+def test_never_raises_and_gives_one_line_texts(text: str) -> None:
+    for item in mine(text):
+        assert "\n" not in item.text and "\r" not in item.text
+        assert item.text.strip() and len(item.text) <= TEXT_MAX_CHARS
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "I chose ",
+                "the root cause was ",
+                "`code` ",
+                "```\n",
+                "- ",
+                "## Next steps\n",
+                "\n",
+                "Decision: ",
+                "REDIS_URL ",
+                "must be set. ",
+                "? ",
+                '"quoted" ',
+                "e.g. ",
+                "**",
+                "> ",
+                "| ",
+                "\ue000",
+            ]
+        ),
+        max_size=30,
+    )
+)
+def test_never_raises_on_markdown_shaped_junk(parts: list[str]) -> None:
+    for item in mine("".join(parts)):
+        assert "\n" not in item.text and len(item.text) <= TEXT_MAX_CHARS
