@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,10 @@ from typing import Any
 
 import pytest
 from hook_kit import REPO, run_cli
+
+from vaultmem.claude import install
+
+RUNNER = shlex.join(install.runner(sys.executable))
 
 EVENTS = {"SessionStart", "Stop", "PreCompact", "SessionEnd"}
 OTHER: dict[str, Any] = {
@@ -50,11 +55,12 @@ def test_install_user_then_again_is_idempotent(home: Path, repo: Path) -> None:
     assert first.returncode == 0 and first.stderr == ""
     assert first.stdout == f"{settings}: installed\n"
     data = json.loads(settings.read_text())
+    # This installation by absolute path: Claude Code's PATH need not hold the venv.
     assert _vaultmem_commands(data) == {
-        "SessionStart": ["vaultmem hook session-start"],
-        "Stop": ["vaultmem hook stop"],
-        "PreCompact": ["vaultmem hook pre-compact"],
-        "SessionEnd": ["vaultmem hook session-end"],
+        "SessionStart": [f"{RUNNER} hook session-start"],
+        "Stop": [f"{RUNNER} hook stop"],
+        "PreCompact": [f"{RUNNER} hook pre-compact"],
+        "SessionEnd": [f"{RUNNER} hook session-end"],
     }
     before = settings.read_bytes()
     again = _cli("install-hooks", "--scope", "user", cwd=repo)
@@ -160,3 +166,71 @@ def test_context_command_on_an_empty_vault(tmp_path: Path, repo: Path) -> None:
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.startswith("vaultmem memory for project `demo`.")
     assert not (tmp_path / "v").exists()  # reading writes nothing
+
+
+def test_install_carries_the_vault_and_another_vault_replaces_it(
+    home: Path, repo: Path, tmp_path: Path
+) -> None:
+    settings = home / ".claude/settings.json"
+    first, second = tmp_path / "my vault", tmp_path / "work vault"
+    proc = _cli("--vault", str(first), "--project", "shop", "install-hooks", cwd=repo)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert _vaultmem_commands(json.loads(settings.read_text()))["Stop"] == [
+        f"{RUNNER} --vault {shlex.quote(str(first))} --project shop hook stop"
+    ]
+
+    again = _cli("--vault", str(second), "install-hooks", cwd=repo)
+
+    assert again.returncode == 0 and again.stderr == ""
+    commands = _vaultmem_commands(json.loads(settings.read_text()))
+    assert commands == {
+        event: [f"{RUNNER} --vault {shlex.quote(str(second))} hook {name}"]
+        for event, (name, _timeout) in install.HOOK_EVENTS.items()
+    }
+    gone = _cli("uninstall-hooks", cwd=repo)
+    assert gone.returncode == 0 and "hooks" not in json.loads(settings.read_text())
+
+
+def test_uninstall_removes_every_form_and_nothing_else(home: Path, repo: Path) -> None:
+    settings = home / ".claude/settings.json"
+    settings.parent.mkdir(parents=True)
+    ours = ["vaultmem hook stop", "/usr/local/bin/vaultmem hook stop",
+            "'/a b/bin/vaultmem' --vault '/v w' hook stop",
+            "/usr/bin/python3 -m vaultmem --project p hook stop"]
+    others = ["other-tool stop", "echo vaultmem hook stop", "vaultmem-notify hook stop"]
+    settings.write_text(json.dumps({"hooks": {"Stop": [
+        {"hooks": [{"type": "command", "command": c} for c in ours + others]}]}}))
+
+    proc = _cli("uninstall-hooks", cwd=repo)
+
+    assert proc.returncode == 0 and proc.stderr == ""
+    left = json.loads(settings.read_text())["hooks"]["Stop"][0]["hooks"]
+    assert [h["command"] for h in left] == others
+
+
+def test_check_says_when_the_installed_command_is_gone(home: Path, repo: Path) -> None:
+    settings = home / ".claude/settings.json"
+    assert _cli("install-hooks", "--command", "/removed/venv/bin/vaultmem", cwd=repo).returncode == 0
+
+    proc = _cli("install-hooks", "--check", cwd=repo)
+
+    assert proc.returncode == 1
+    assert proc.stdout.startswith(f"{settings}: hook-command-missing: ")
+    assert "/removed/venv/bin/vaultmem no longer exists" in proc.stdout
+    as_json = json.loads(_cli("install-hooks", "--check", "--json", cwd=repo).stdout)
+    assert [f["kind"] for f in as_json] == ["hook-command-missing"]
+
+
+def test_plugin_and_install_hooks_both_active_is_a_warning(home: Path, repo: Path) -> None:
+    settings = home / ".claude/settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"enabledPlugins": {"vaultmem@vaultmem": True}}))
+
+    proc = _cli("install-hooks", cwd=repo)
+
+    assert proc.returncode == 0 and proc.stdout == f"{settings}: installed (backup: {settings}"\
+        ".vaultmem-backup)\n"
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("warning: ")
+    assert "vaultmem@vaultmem" in proc.stderr and "twice" in proc.stderr
+    checked = _cli("install-hooks", "--check", cwd=repo)
+    assert checked.returncode == 1 and "hooks-twice" in checked.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 from pathlib import Path
 from typing import Any
@@ -336,3 +337,93 @@ def test_symlinked_settings_are_written_through(dirs: tuple[Path, Path], tmp_pat
     assert link.is_symlink()
     assert json.loads(real.read_text())["model"] == "opus"
     assert "hooks" in json.loads(real.read_text())
+
+
+# --- the command written, the forms recognised, the check ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("vaultmem hook stop", "stop"),  # what vaultmem wrote before it wrote paths
+        ("/usr/local/bin/vaultmem hook stop", "stop"),
+        ("'/home/a b/.venv/bin/vaultmem' --vault '/v x' --project shop hook session-end",
+         "session-end"),
+        ("/usr/bin/python3 -m vaultmem --vault=/v hook pre-compact", "pre-compact"),
+        ("'/opt/my py/bin/python3.12' -m vaultmem hook session-start", "session-start"),
+        ("echo vaultmem hook stop", None),
+        ("vaultmem-other hook stop", None),
+        ("vaultmem hook stopped", None),
+        ("vaultmem hook stop; rm -rf ~", None),
+        ("vaultmem --verbose hook stop", None),
+        ("'/unbalanced/vaultmem hook stop", None),
+        ("uvx vaultmem hook stop", None),
+    ],
+)
+def test_hook_name_recognises_every_form_vaultmem_wrote(text: str, name: str | None) -> None:
+    assert install.hook_name(text) == name
+
+
+def test_hook_prefix_quotes_for_the_shell_and_makes_the_vault_absolute(tmp_path: Path) -> None:
+    prefix = install.hook_prefix(["/a b/bin/vaultmem"], vault="rel vault", project="it's")
+    words = shlex.split(prefix)
+    assert words == ["/a b/bin/vaultmem", "--vault", os.path.abspath("rel vault"), "--project",
+                     "it's"]
+    assert install.hook_name(f"{prefix} hook stop") == "stop"
+
+
+def test_runner_is_the_console_script_next_to_the_interpreter_else_dash_m(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "a venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    python = bin_dir / "python"
+    python.write_text("")
+    assert install.runner(str(python)) == [str(python), "-m", "vaultmem"]
+    script = bin_dir / "vaultmem"
+    script.write_text("#!/bin/sh\nexec python -c 'from vaultmem.launcher import main'\n")
+    script.chmod(0o755)
+    assert install.runner(str(python)) == [str(script)]
+    script.write_text("#!/bin/sh\necho someone else's tool\n")  # not ours: not used
+    assert install.runner(str(python)) == [str(python), "-m", "vaultmem"]
+
+
+def test_merge_with_another_vault_replaces_and_unmerge_removes_every_form() -> None:
+    first = install.merge(ORIGINAL, install.vaultmem_hooks(install.hook_prefix(["/x/vaultmem"],
+                                                                               vault="/v1")))
+    second = install.merge(first, install.vaultmem_hooks(install.hook_prefix(["/x/vaultmem"],
+                                                                             vault="/v2")))
+    assert commands(second, "Stop") == ["/x/vaultmem --vault /v2 hook stop"]
+    mixed = install.merge(second, {"Stop": [{"hooks": [
+        {"type": "command", "command": "vaultmem hook stop"}]}]})
+    assert commands(mixed, "Stop") == ["vaultmem hook stop"]  # replaced again, not added
+    assert install.unmerge(second) == ORIGINAL
+
+
+def test_check_finds_a_gone_program_and_hooks_twice(dirs: tuple[Path, Path]) -> None:
+    home, project = dirs
+    user = home / ".claude/settings.json"
+    user.parent.mkdir(parents=True)
+    hooks = install.vaultmem_hooks("'/gone venv/bin/vaultmem' --vault /v")
+    user.write_text(json.dumps({"hooks": hooks, "enabledPlugins": {"vaultmem@vaultmem": True}}))
+
+    findings = install.check(home=home, project_dir=project)
+
+    assert [f.kind for f in findings] == ["hook-command-missing", "hooks-twice"]
+    assert "/gone venv/bin/vaultmem no longer exists" in findings[0].message
+    assert "vaultmem@vaultmem" in findings[1].message and "twice" in findings[1].message
+
+
+def test_check_runs_the_program(dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    home, project = dirs
+    broken = tmp_path / "bin" / "vaultmem"
+    broken.parent.mkdir()
+    broken.write_text("#!/bin/sh\necho 'ModuleNotFoundError: No module named vaultmem' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    local = project / ".claude/settings.local.json"
+    local.parent.mkdir(parents=True)
+    local.write_text(json.dumps({"hooks": install.vaultmem_hooks(str(broken))}))
+
+    (finding,) = install.check(home=home, project_dir=project)
+
+    assert finding.kind == "hook-command-fails" and finding.path == local
+    assert finding.message.endswith("does not run: ModuleNotFoundError: No module named vaultmem")
+    assert install.check(home=home, project_dir=project, run_commands=False) == []

@@ -130,3 +130,9 @@ def test_claude_plugin_validate_passes(target: str, tmp_path: Path) -> None:
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Validation passed" in done.stdout
+
+
+def test_plugin_hooks_say_what_they_need_on_path() -> None:
+    description = load_json("hooks/hooks.json")["description"]
+    assert "PATH" in description and "obsidian-vaultmem" in description
+    assert "install-hooks" in description and "twice" in description

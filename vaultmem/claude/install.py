@@ -11,6 +11,13 @@ tools' hooks stay as they are. ``install`` and ``uninstall`` are the I/O around 
   file mode kept), JSON with a 2-space indent and a final newline; a symlinked settings file (a
   dotfiles manager) is written through to its target;
 - a settings file whose content would not change is not written at all (no backup either).
+
+The command written runs the installation that wrote it (``runner``): the console script next
+to the interpreter, else ``"<interpreter>" -m vaultmem``, by absolute path and shell-quoted, so a
+hook works although Claude Code's PATH has no venv on it; the global options ``--vault`` and
+``--project`` given to ``install-hooks`` go into it (``hook_prefix``). Every form vaultmem ever
+wrote is recognised as vaultmem's (``hook_name``): re-installing replaces it, uninstalling
+removes it. ``check`` says what would stop the installed hooks from working.
 """
 
 from __future__ import annotations
@@ -19,7 +26,9 @@ import copy
 import difflib
 import json
 import os
-from collections.abc import Callable
+import shlex
+import subprocess
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -30,6 +39,8 @@ from ..errors import ConfigError, WriteFailed
 Scope = Literal["user", "project", "local"]
 
 DEFAULT_COMMAND = "vaultmem"
+PLUGIN_NAME = "vaultmem"
+SCOPES: tuple[Scope, ...] = ("user", "project", "local")
 BACKUP_SUFFIX = ".vaultmem-backup"
 
 # Claude Code event -> (vaultmem hook name, timeout in seconds). Short on purpose: a hook never
@@ -78,11 +89,17 @@ def vaultmem_hooks(command: str = DEFAULT_COMMAND) -> dict[str, list[dict[str, A
     }
 
 
-def merge(settings: dict[str, Any], hooks: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+def merge(
+    settings: dict[str, Any],
+    hooks: dict[str, list[dict[str, Any]]],
+    *,
+    command: str = DEFAULT_COMMAND,
+) -> dict[str, Any]:
     """Settings with ``hooks`` merged in: idempotent, other keys and other tools' hooks kept.
 
-    A vaultmem entry already present for the same hook (even under another command prefix or
-    with another timeout) is updated in place; later duplicates of it are dropped.
+    A vaultmem entry already present for the same hook (in any form vaultmem wrote, with any
+    vault or timeout; ``command`` is a custom program to recognise too) is updated in place;
+    later duplicates of it are dropped.
     """
     result = copy.deepcopy(settings)
     current = _hooks_of(result)
@@ -98,7 +115,7 @@ def merge(settings: dict[str, Any], hooks: dict[str, list[dict[str, Any]]]) -> d
             raise ConfigError(f"settings 'hooks.{event}' is not a list")
         for group in groups:
             for hook in group.get("hooks", []):
-                if not _update_in_place(entries, hook):
+                if not _update_in_place(entries, hook, command):
                     entries.append(copy.deepcopy({**group, "hooks": [hook]}))
     return result
 
@@ -139,11 +156,18 @@ def install(
     home: Path,
     project_dir: Path,
     command: str = DEFAULT_COMMAND,
+    vault: str | None = None,
+    project: str | None = None,
     dry_run: bool = False,
 ) -> InstallResult:
-    """Merge vaultmem's hooks into the scope's settings file (created when missing)."""
+    """Merge vaultmem's hooks into the scope's settings file (created when missing).
+
+    ``command`` runs vaultmem (shell text, see ``runner``); ``vault`` and ``project`` are
+    carried into every hook's command line.
+    """
     path = settings_path(scope, home=home, project_dir=project_dir)
-    return _rewrite(path, lambda settings: merge(settings, vaultmem_hooks(command)), dry_run)
+    hooks = vaultmem_hooks(hook_prefix(command, vault=vault, project=project))
+    return _rewrite(path, lambda settings: merge(settings, hooks, command=command), dry_run)
 
 
 def uninstall(
@@ -161,6 +185,143 @@ def uninstall(
     return _rewrite(path, lambda settings: unmerge(settings, command=command), dry_run)
 
 
+# --- what would stop the installed hooks --------------------------------------------------------
+
+FindingKind = Literal["hook-command-missing", "hook-command-fails", "hooks-twice"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A reason vaultmem's hooks would not run, or would run twice."""
+
+    kind: FindingKind
+    path: Path  # the settings file
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.kind}: {self.message}"
+
+    def to_json(self) -> dict[str, str]:
+        """A JSON-ready dict."""
+        return {"kind": self.kind, "path": str(self.path), "message": self.message}
+
+
+@dataclass(frozen=True)
+class Installed:
+    """One of vaultmem's hook commands in a settings file."""
+
+    path: Path
+    event: str
+    command: str
+    program: tuple[str, ...]
+
+
+def installed(path: Path) -> list[Installed]:
+    """vaultmem's hook commands in one settings file (none when it is missing or unreadable)."""
+    settings = _settings_or_empty(path)
+    hooks = settings.get("hooks")
+    found: list[Installed] = []
+    for event, groups in (hooks.items() if isinstance(hooks, dict) else ()):
+        for hook in _inner_hooks(groups):
+            text = hook.get("command")
+            parsed = parse_hook_command(text) if isinstance(text, str) else None
+            if parsed and isinstance(text, str):
+                found.append(Installed(path, str(event), text, tuple(parsed[0])))
+    return found
+
+
+def enabled_plugins(path: Path) -> list[str]:
+    """The vaultmem plugin specs (``vaultmem@<marketplace>``) a settings file enables."""
+    value = _settings_or_empty(path).get("enabledPlugins")
+    if not isinstance(value, dict):
+        return []
+    return [str(k) for k, on in value.items() if on is True and str(k).split("@")[0] == PLUGIN_NAME]
+
+
+def check(
+    *, home: Path, project_dir: Path, run_commands: bool = True, timeout: float = 10.0
+) -> list[Finding]:
+    """What would stop vaultmem's hooks from working for ``project_dir``: a hook program that is
+    gone or does not run (``run_commands``: runs ``<program> --version``), and hooks that would
+    run twice (the plugin and ``install-hooks`` both, or two settings scopes)."""
+    paths = [settings_path(scope, home=home, project_dir=project_dir) for scope in SCOPES]
+    entries = {path: installed(path) for path in paths}
+    findings: list[Finding] = []
+    checked: set[tuple[str, ...]] = set()
+    for item in (e for found in entries.values() for e in found):
+        if item.program in checked:
+            continue
+        checked.add(item.program)
+        problem = _program_problem(item.program, run_commands=run_commands, timeout=timeout)
+        if problem:
+            findings.append(Finding(problem[0], item.path, f"{item.command!r}: {problem[1]}"))
+    with_hooks = [path for path, found in entries.items() if found]
+    plugins = [(path, spec) for path in paths for spec in enabled_plugins(path)]
+    if plugins and with_hooks:
+        path, spec = plugins[0]
+        findings.append(Finding(
+            "hooks-twice", with_hooks[0],
+            f"the {spec} plugin (enabled in {path}) runs the same hooks: every hook would run "
+            f"twice; use one (vaultmem uninstall-hooks, or claude plugin uninstall {spec})",
+        ))
+    elif len(with_hooks) > 1:
+        findings.append(Finding(
+            "hooks-twice", with_hooks[1],
+            f"vaultmem's hooks are installed in {with_hooks[0]} too: every hook would run "
+            "twice; uninstall one scope (vaultmem uninstall-hooks --scope …)",
+        ))
+    return findings
+
+
+def _program_problem(
+    program: Sequence[str], *, run_commands: bool, timeout: float
+) -> tuple[FindingKind, str] | None:
+    first = program[0]
+    if not os.path.isabs(first):
+        import shutil
+
+        if shutil.which(first) is None:
+            return "hook-command-missing", (
+                f"{first!r} is not on PATH here (Claude Code must find it on its own PATH); "
+                "run vaultmem install-hooks again to write an absolute path"
+            )
+        return None
+    if not (os.path.isfile(first) and os.access(first, os.X_OK)):
+        return "hook-command-missing", (
+            f"{first} no longer exists (a removed or moved virtual environment?); "
+            "run install-hooks again from the vaultmem you use"
+        )
+    if not run_commands:
+        return None
+    try:
+        done = subprocess.run(
+            [*program, "--version"], capture_output=True, text=True, timeout=timeout, check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError) as err:
+        return "hook-command-fails", f"does not run: {err}"
+    if done.returncode != 0 or not done.stdout.startswith("vaultmem "):
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        return "hook-command-fails", f"does not run: {lines[-1] if lines else done.returncode}"
+    return None
+
+
+def _settings_or_empty(path: Path) -> dict[str, Any]:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _inner_hooks(groups: Any) -> Iterator[dict[str, Any]]:
+    for group in groups if isinstance(groups, list) else ():
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        for hook in inner if isinstance(inner, list) else ():
+            if isinstance(hook, dict):
+                yield hook
+
+
 # --- pure helpers --------------------------------------------------------------------------------
 
 
@@ -174,26 +335,96 @@ def _hooks_of(settings: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _hook_name(hook: Any, command: str = DEFAULT_COMMAND) -> str | None:
-    """The vaultmem hook an entry runs ("stop" ...), None when the entry is not vaultmem's.
-
-    vaultmem's entries are those whose command is ``<command> hook <name>`` for the configured
-    command, or for any program named ``vaultmem`` (``/usr/local/bin/vaultmem hook stop``).
-    """
+    """The vaultmem hook an entry runs ("stop" ...), None when the entry is not vaultmem's."""
     if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
         return None
-    text: str = hook["command"].strip()
-    prefix = f"{command} hook "
-    if text.startswith(prefix):
-        return text[len(prefix) :].strip() or None
-    words = text.split()
-    if len(words) >= 3 and words[1] == "hook" and os.path.basename(words[0]) == DEFAULT_COMMAND:
-        return " ".join(words[2:])
+    return hook_name(hook["command"], command)
+
+
+def hook_name(text: str, command: str = DEFAULT_COMMAND) -> str | None:
+    """The vaultmem hook a command line runs, None when it is not one vaultmem writes.
+
+    vaultmem's forms: ``<command> hook <name>`` for a configured ``--command``; a program named
+    ``vaultmem`` (bare or by path, quoted or not) or ``<python> -m vaultmem``, then any of the
+    global options ``--vault X`` / ``--project P``, then ``hook <name>`` with a hook vaultmem has.
+    """
+    parsed = parse_hook_command(text, command)
+    return parsed[1] if parsed else None
+
+
+def parse_hook_command(text: str, command: str = DEFAULT_COMMAND) -> tuple[list[str], str] | None:
+    """(the program's argv, the hook name) of one of vaultmem's hook commands, else None."""
+    text = text.strip()
+    if command != DEFAULT_COMMAND and text.startswith(command + " "):
+        program, rest = _split(command) or [command], _split(text[len(command) :])
+    else:
+        words = _split(text)
+        start = _program_length(words) if words else None
+        if start is None:
+            return None
+        program, rest = words[:start], words[start:]
+    i = 0
+    while i < len(rest) and rest[i].split("=", 1)[0] in ("--vault", "--project"):
+        i += 1 if "=" in rest[i] else 2
+    if rest[i : i + 1] == ["hook"] and len(rest) == i + 2 and rest[i + 1] in _NAMES:
+        return program, rest[i + 1]
     return None
 
 
-def _update_in_place(entries: list[Any], hook: dict[str, Any]) -> bool:
+_NAMES = frozenset(name for name, _timeout in HOOK_EVENTS.values())
+
+
+def _split(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError:  # unbalanced quotes: not a command vaultmem wrote
+        return []
+
+
+def _program_length(words: Sequence[str]) -> int | None:
+    """How many words name the program: 1 for ``…/vaultmem``, 3 for ``<python> -m vaultmem``."""
+    if os.path.basename(words[0]) == DEFAULT_COMMAND:
+        return 1
+    if os.path.basename(words[0]).startswith("python") and list(words[1:3]) == ["-m", "vaultmem"]:
+        return 3
+    return None
+
+
+def runner(executable: str) -> list[str]:
+    """The argv that runs the vaultmem installed for ``executable`` (an interpreter's path).
+
+    The console script next to the interpreter when it is vaultmem's, else the interpreter with
+    ``-m vaultmem``. The interpreter's path is kept as given (a venv's ``bin/python`` is often a
+    symlink to the base interpreter, which would lose the venv).
+    """
+    interpreter = os.path.abspath(executable)
+    script = os.path.join(os.path.dirname(interpreter), DEFAULT_COMMAND)
+    try:
+        with open(script, "rb") as handle:
+            head = handle.read(4096)
+        if b"vaultmem" in head and os.access(script, os.X_OK):
+            return [script]
+    except OSError:
+        pass
+    return [interpreter, "-m", "vaultmem"]
+
+
+def hook_prefix(
+    program: Sequence[str] | str, *, vault: str | None = None, project: str | None = None
+) -> str:
+    """The shell text before ``hook <name>``: the program (argv, shell-quoted; or a command line
+    as given) and the global options, the vault as an absolute path."""
+    head = program if isinstance(program, str) else shlex.join(program)
+    options: list[str] = []
+    if vault:
+        options += ["--vault", os.path.abspath(os.path.expanduser(vault))]
+    if project:
+        options += ["--project", project]
+    return " ".join([head, *map(shlex.quote, options)])
+
+
+def _update_in_place(entries: list[Any], hook: dict[str, Any], command: str) -> bool:
     """Update the first existing entry for the same vaultmem hook and drop later duplicates."""
-    command = str(hook["command"]).rsplit(" hook ", 1)[0]
     name = _hook_name(hook, command)
     found = False
     emptied: list[int] = []

@@ -59,6 +59,14 @@ class Globals:
             return Vault(config.vault, namespace=config.namespace)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"vaultmem {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _globals(
     ctx: typer.Context,
@@ -67,6 +75,9 @@ def _globals(
     ),
     project: str | None = typer.Option(
         None, "--project", help="Project name (else the git repository, else the folder name)."
+    ),
+    _version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_print_version, help="Print the version."
     ),
 ) -> None:
     """vaultmem: session notes, compaction into entity notes, recall."""

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
+import sys
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from . import app, echo_json, globals_of, run
+
+if TYPE_CHECKING:
+    from ..claude.install import Finding
 
 
 class Scope(str, Enum):
@@ -48,15 +54,21 @@ def hook(
     raise typer.Exit(hook_main([event]))
 
 
-def _install(scope: Scope, command: str, dry_run: bool, as_json: bool, remove: bool) -> None:
+def _install(ctx: typer.Context, scope: Scope, command: str | None, dry_run: bool,
+             as_json: bool, remove: bool) -> None:
     from ..claude import install
 
-    kwargs = {"home": Path.home(), "project_dir": _project_dir(), "command": command,
-              "dry_run": dry_run}
+    home, project_dir = Path.home(), _project_dir()
     if remove:
-        result = run(lambda: install.uninstall(scope.value, **kwargs))  # type: ignore[arg-type]
+        result = run(lambda: install.uninstall(
+            scope.value, home=home, project_dir=project_dir,
+            command=command or install.DEFAULT_COMMAND, dry_run=dry_run))
     else:
-        result = run(lambda: install.install(scope.value, **kwargs))  # type: ignore[arg-type]
+        g = globals_of(ctx)
+        program = command or shlex.join(install.runner(sys.executable))
+        result = run(lambda: install.install(
+            scope.value, home=home, project_dir=project_dir, command=program, vault=g.vault,
+            project=g.project, dry_run=dry_run))
     if as_json:
         echo_json({"path": str(result.path), "changed": result.changed,
                    "backup": str(result.backup) if result.backup else None,
@@ -68,27 +80,59 @@ def _install(scope: Scope, command: str, dry_run: bool, as_json: bool, remove: b
     else:
         backup = f" (backup: {result.backup})" if result.backup else ""
         typer.echo(f"{result.path}: {'removed' if remove else 'installed'}{backup}")
+    if not remove and not dry_run:
+        for finding in install.check(home=home, project_dir=project_dir, run_commands=False):
+            typer.echo(f"warning: {finding}", err=True)
 
 
 _SCOPE = typer.Option(Scope.user, "--scope", help="user: ~/.claude/settings.json; project: "
                       ".claude/settings.json; local: .claude/settings.local.json")
-_COMMAND = typer.Option("vaultmem", "--command", help="How Claude Code should call vaultmem.")
+_COMMAND = typer.Option(None, "--command", help="How Claude Code should call vaultmem (default: "
+                        "this installation, by absolute path).")
 _DRY = typer.Option(False, "--dry-run", help="Print the diff, write nothing.")
 _JSON = typer.Option(False, "--json", help="Report as JSON.")
 
 
 @app.command("install-hooks")
-def install_hooks(scope: Scope = _SCOPE, command: str = _COMMAND, dry_run: bool = _DRY,
-                  as_json: bool = _JSON) -> None:
-    """Add vaultmem's hooks to Claude Code's settings (keeps everything else; idempotent)."""
-    _install(scope, command, dry_run, as_json, remove=False)
+def install_hooks(ctx: typer.Context, scope: Scope = _SCOPE, command: str | None = _COMMAND,
+                  dry_run: bool = _DRY, as_json: bool = _JSON,
+                  check: bool = typer.Option(False, "--check", help="Only check the installed "
+                                             "hooks run (and run once); exit 1 when not.")) -> None:
+    """Add vaultmem's hooks to Claude Code's settings (keeps everything else; idempotent).
+
+    The hooks run this installation by absolute path, with the --vault and --project given.
+    """
+    if check:
+        _check(as_json)
+        return
+    _install(ctx, scope, command, dry_run, as_json, remove=False)
+
+
+def hook_findings() -> list[Finding]:
+    """What would stop vaultmem's hooks for the current folder (doctor shows these too)."""
+    from ..claude import install
+
+    return install.check(home=Path.home(), project_dir=_project_dir())
+
+
+def _check(as_json: bool) -> None:
+    findings = hook_findings()
+    if as_json:
+        echo_json([f.to_json() for f in findings])
+    else:
+        for finding in findings:
+            typer.echo(str(finding))
+        if not findings:
+            typer.echo("hooks: no problems")
+    if findings:
+        raise typer.Exit(1)
 
 
 @app.command("uninstall-hooks")
-def uninstall_hooks(scope: Scope = _SCOPE, command: str = _COMMAND, dry_run: bool = _DRY,
-                    as_json: bool = _JSON) -> None:
-    """Remove exactly the hooks install-hooks added."""
-    _install(scope, command, dry_run, as_json, remove=True)
+def uninstall_hooks(ctx: typer.Context, scope: Scope = _SCOPE, command: str | None = _COMMAND,
+                    dry_run: bool = _DRY, as_json: bool = _JSON) -> None:
+    """Remove vaultmem's hooks, in every form vaultmem ever wrote (and a custom --command)."""
+    _install(ctx, scope, command, dry_run, as_json, remove=True)
 
 
 @app.command()
