@@ -216,3 +216,12 @@ def test_case_collision(clean: Path) -> None:
 def test_problem_line_format() -> None:
     problem = Problem("unresolved-link", "a/b.md", 3, "[[x]] does not resolve")
     assert str(problem) == "a/b.md:3: unresolved-link: [[x]] does not resolve"
+
+
+def test_alias_bomb_is_reported_as_invalid_yaml(clean: Path) -> None:
+    bomb = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    bomb += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+    write(clean, f"{ENT}/Bomb.md", "---\n" + "\n".join(bomb) + "\n---\nbody\n")
+    found = problems(clean)
+    assert [(p.kind, p.rel) for p in found] == [("invalid-yaml", f"{ENT}/Bomb.md")]
+    assert "alias" in found[0].message

@@ -552,3 +552,34 @@ def test_property_decode_encode_round_trip(
     # an edit that sets the same value leaves the bytes as they were
     if frontmatter.split(text).has_frontmatter:
         assert textio.encode(frontmatter.set_key(text, "a", 1), fmt) == raw
+
+
+def _alias_bomb(levels: int = 9, width: int = 9) -> str:
+    lines = ["a0: &a0 [" + ", ".join(["lol"] * width) + "]"]
+    for level in range(1, levels + 1):
+        lines.append(f"a{level}: &a{level} [" + ", ".join([f"*a{level - 1}"] * width) + "]")
+    return "---\n" + "\n".join(lines) + "\n---\nbody\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _alias_bomb(),
+        "---\na: &a [x, *a]\n---\n",  # an alias inside its own anchor
+        # wide, not deep: 5 x 5,000 aliases of a mapping
+        "---\nb: &b {k: 1}\nbig: &big [" + ", ".join(["*b"] * 5000) + "]\nall: [*big, *big, *big, *big, *big]\n---\n",
+        # merge keys expand too
+        "---\nb: &b {k: [1, 2, 3]}\n" + "".join(f"m{i}: &m{i}\n  <<: [*{'b' if i == 0 else f'm{i - 1}'}]\n  v{i}: [*b, *b]\n" for i in range(9)) + "top: [" + ", ".join("*m8" for _ in range(4000)) + "]\n---\n",
+    ],
+)
+def test_alias_bombs_are_refused_before_anything_is_built(text: str) -> None:
+    with pytest.raises(InvalidYaml) as info:
+        frontmatter.parse(text, path="bomb.md")
+    assert info.value.path == "bomb.md" and "alias" in info.value.message
+    with pytest.raises(InvalidYaml):
+        frontmatter.set_key(text, "status", "active", path="bomb.md")
+
+
+def test_aliases_within_the_bound_still_read() -> None:
+    text = "---\nbase: &b [1, 2]\nagain: *b\nmerged:\n  <<: {k: 1}\n---\n"
+    assert frontmatter.parse(text) == {"base": [1, 2], "again": [1, 2], "merged": {"k": 1}}

@@ -73,8 +73,60 @@ _FENCE_LIKE = re.compile(r"[ \t]*(?:-{3,}|\.\.\.)[ \t]*")
 _NULL_WORDS = frozenset({"~", "null", "Null", "NULL"})
 
 
+# A YAML alias repeats a node: nested aliases ("billion laughs") make a few lines of frontmatter
+# stand for billions of values, and anything that walks them (a copy, the index, JSON) runs until
+# killed. Real frontmatter holds tens of values; a document that expands past this is refused.
+MAX_EXPANDED_NODES = 10_000
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return list(node.value)
+    if isinstance(node, MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def _expanded_size(root: Node, limit: int) -> int | None:
+    """The nodes of the document once every alias is expanded; None past ``limit`` or when an
+    alias sits inside its own anchor (endless). Linear in the distinct nodes, never expands."""
+    sizes: dict[int, int] = {}
+    open_: set[int] = set()  # nodes whose children are being counted: the ancestors
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        if finished:
+            open_.discard(key)
+            total = 1 + sum(sizes[id(child)] for child in _children(node))
+            if total > limit:
+                return None
+            sizes[key] = total
+        elif key in open_:
+            return None
+        elif key not in sizes:
+            open_.add(key)
+            stack.append((node, True))
+            stack.extend((child, False) for child in _children(node))
+    return sizes[id(root)]
+
+
 class ObsidianLoader(yaml.SafeLoader):
-    """SafeLoader reading scalars as Obsidian does; duplicate keys are an error."""
+    """SafeLoader reading scalars as Obsidian does; duplicate keys are an error; a document whose
+    aliases expand past MAX_EXPANDED_NODES is an error, found before anything is constructed."""
+
+    def construct_document(self, node: Node) -> Any:
+        """Refuse an alias bomb, then construct as SafeLoader does (every loader of vaultmem,
+        libyaml's included, constructs through here)."""
+        if _expanded_size(node, MAX_EXPANDED_NODES) is None:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"aliases expand to more than {MAX_EXPANDED_NODES:,} values, or into themselves "
+                "(an alias bomb?); vaultmem does not read it",
+                node.start_mark,
+            )
+        return super().construct_document(node)
 
     def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Any, Any]:
         """Build a mapping; scalar keys keep their text (Obsidian keys are strings)."""
