@@ -193,3 +193,26 @@ def test_a_cli_call_imports_neither_pydantic_nor_anthropic(vault: Path) -> None:
     )
     assert proc.returncode == 0 and "Login Form" in proc.stdout, proc.stderr
     assert proc.stderr.endswith("[]"), proc.stderr
+
+
+def test_all_projects_stays_in_vaultmems_folder_whole_vault_reads_the_rest(
+    cli: Invoke, vault: Path
+) -> None:
+    # A person's own notes beside vaultmem's, one even with a `project` property.
+    write(vault, "Diary/2026-11-20.md", "Dinner, then guava jam.\n")
+    write(vault, "Work/Guava notes.md", entity("web", "My guava thoughts."))
+
+    scoped = json.loads(cli("recall", "guava", "--all-projects", "--json").stdout)
+    default = json.loads(cli("recall", "guava", "--json").stdout)
+    whole = cli("recall", "guava", "--whole-vault", "--json")
+
+    assert sorted(h["path"] for h in scoped["hits"]) == [
+        f"{ENT.format('api')}/Token Store.md", f"{ENT.format('web')}/Login Form.md"]
+    assert [h["path"] for h in default["hits"]] == [f"{ENT.format('web')}/Login Form.md"]
+    assert whole.exit_code == 0
+    found = {h["path"] for h in json.loads(whole.stdout)["hits"]}
+    assert {"Diary/2026-11-20.md", "Work/Guava notes.md"} <= found and len(found) == 4
+    assert "Work/Guava notes.md" not in json.loads(whole.stdout).get("recorded", [])
+    assert "cross_project_recalls" not in (vault / "Work/Guava notes.md").read_text()
+    both = cli("recall", "guava", "--project", "web", "--whole-vault")
+    assert both.exit_code == 2

@@ -124,3 +124,37 @@ def test_every_command_has_help(cli) -> None:  # type: ignore[no-untyped-def]
         result = cli(*args, "--help")
         assert result.exit_code == 0
         assert "Usage:" in result.stdout and len(result.stdout.splitlines()) > 4
+
+
+def test_start_twice_resumes_the_open_session(cli, vault_root: Path) -> None:  # type: ignore[no-untyped-def]
+    first = cli("session", "start", "--topic", "Auth work")
+    second = cli("session", "start")
+    assert first.exit_code == second.exit_code == 0
+    assert first.stdout == f"{SESSIONS}/2026-11-25-auth-work.md: created\n"
+    assert second.stdout == f"{SESSIONS}/2026-11-25-auth-work.md: resumed\n"
+    assert [p.name for p in (vault_root / SESSIONS).iterdir()] == ["2026-11-25-auth-work.md"]
+    assert cli("session", "end", "--no-compact").exit_code == 0
+    third = cli("session", "start", "--topic", "Auth work")  # the last one ended: a new session
+    assert third.stdout == f"{SESSIONS}/2026-11-25-auth-work-2.md: created\n"
+
+
+def test_log_after_compaction_says_it_starts_a_new_note_and_never_doubles_the_suffix(
+    cli, vault_root: Path
+) -> None:  # type: ignore[no-untyped-def]
+    archive = f"claude/projects/{PROJECT}/archive/sessions"
+    assert cli("session", "start", "--topic", "Auth").exit_code == 0
+    names = []
+    for n in range(3):
+        logged = cli("session", "log", f"step {n}")
+        assert logged.exit_code == 0, logged.stderr
+        names.append(logged.stdout)
+        compacted = cli("compact", logged.stdout.split(":")[0], "--force")
+        assert compacted.exit_code == 0, compacted.stderr
+    assert names[0] == f"{SESSIONS}/2026-11-25-auth.md: written\n"
+    assert names[1] == (f"{SESSIONS}/2026-11-25-auth-2.md: written (a new note: "
+                        f"{archive}/2026-11-25-auth.md was compacted and archived)\n")
+    assert names[2].startswith(f"{SESSIONS}/2026-11-25-auth-3.md: written (a new note: "
+                               f"{archive}/2026-11-25-auth-2.md")
+    doc = json.loads(cli("session", "decide", "Use JWT", "--json").stdout)
+    assert doc["note"] == f"{SESSIONS}/2026-11-25-auth-4.md"
+    assert doc["continues"] == f"{archive}/2026-11-25-auth-3.md"

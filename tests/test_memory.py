@@ -46,8 +46,11 @@ def test_start_names_and_resume(vault_root: Path) -> None:
     c = m.start_session("s3", first_prompt="Please <private>x y</private> fix the login bug today ok",
                         now=now())
     assert c.note == f"{SESSIONS}/2026-11-25-please-fix-the-login-bug-today.md"
-    d = m.start_session(None, now=now())
-    assert d.note == f"{SESSIONS}/2026-11-25-session.md" and len(d.session_id) == 36
+    d = m.start_session(None, now=now())  # no id: the project's open session resumes
+    assert d.resumed and (d.session_id, d.note) == ("s3", c.note)
+    m.end_session(compact=False, now=now())
+    e = m.start_session(None, now=now())
+    assert e.note == f"{SESSIONS}/2026-11-25-session.md" and len(e.session_id) == 36
     assert (vault_root / f"claude/projects/{PROJECT}/_index.md").is_file()
 
 

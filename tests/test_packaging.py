@@ -27,6 +27,15 @@ except ModuleNotFoundError:  # Python 3.10
 DIST = "obsidian-vaultmem"  # `vaultmem` on the package index is an unrelated project
 
 
+@pytest.fixture(autouse=True)
+def _installed_under_the_new_name() -> None:
+    try:
+        importlib.metadata.distribution(DIST)
+    except importlib.metadata.PackageNotFoundError:
+        pytest.fail(f"this venv holds no {DIST} distribution: the distribution was renamed from "
+                    "vaultmem; run `pip install -e '.[test]'` again")
+
+
 def pyproject() -> dict[str, object]:
     return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 

@@ -564,10 +564,12 @@ def search(
     projects: Sequence[str] | None = None,
     types: Sequence[str] | None = None,
     limit: int = 10,
+    under: str | None = None,
 ) -> list[IndexHit]:
     """Notes matching the FTS5 expression ``match``, best first by the combined score.
 
-    ``projects`` None searches every note; otherwise only notes of those projects. The snippet
+    ``projects`` None searches every note; otherwise only notes of those projects. ``under``
+    (a folder, e.g. the namespace) keeps notes whose path is inside it. The snippet
     marks matched terms with ``SNIPPET_OPEN``/``SNIPPET_CLOSE``. A missing index gives [].
     """
     path = index_path(vault)
@@ -581,6 +583,10 @@ def search(
     if types:
         where.append(f"n.type IN ({', '.join('?' * len(types))})")
         params.extend(types)
+    if under:
+        prefix = under.rstrip("/") + "/"
+        where.append("substr(n.rel, 1, ?) = ?")
+        params.extend([len(prefix), prefix])
     w_title, w_tags, w_body = BM25_WEIGHTS
     sql = (
         "SELECT n.rel, n.title, n.type, n.project, n.updated, n.status, "

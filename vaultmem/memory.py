@@ -82,11 +82,12 @@ class EntryResult:
     note: str
     status: WriteStatus
     entry: str  # the text added
+    continues: str | None = None  # the archived note, when this entry started a new note
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {"session_id": self.session_id, "note": self.note, "status": self.status,
-                "entry": self.entry}
+                "entry": self.entry, "continues": self.continues}
 
 
 @dataclass(frozen=True)
@@ -186,12 +187,27 @@ class Memory:
         first_prompt: str | None = None,
         now: datetime | None = None,
     ) -> SessionResult:
-        """Make sure the session has a note: resume its note, or start one (DESIGN §1)."""
+        """Make sure the session has a note: resume its note, or start one (DESIGN §1).
+
+        Without a session id, the project's current session resumes while it is open (not
+        ended): running ``session start`` twice writes one note, not two.
+        """
         now = self._time(now)
-        sid = _one_line(session_id or "") or _new_session_id()
-        if len(sid) > 200:
-            raise SessionError(f"session id longer than 200 characters: {sid[:40]}…")
-        return self.state.update(lambda data: self._start(data, sid, topic, first_prompt, now))
+        given = _one_line(session_id or "")
+        if len(given) > 200:
+            raise SessionError(f"session id longer than 200 characters: {given[:40]}…")
+
+        def start(data: StateData) -> SessionResult:
+            sid = given or self._open_current(data) or _new_session_id()
+            return self._start(data, sid, topic, first_prompt, now)
+
+        return self.state.update(start)
+
+    def _open_current(self, data: StateData) -> str | None:
+        """The project's current session id while it is open, else None."""
+        sid = data.current.get(self.config.project)
+        entry = data.sessions.get(sid) if sid else None
+        return sid if entry is not None and entry.ended is None else None
 
     def _start(
         self,
@@ -213,8 +229,7 @@ class Memory:
                 return SessionResult(sid, entry.note, created=False, resumed=True)
             continues = self._archived_copy(entry.note, status)
             if not topic:
-                # The continuation keeps the topic of the note it continues.
-                topic = posixpath.basename(entry.note)[11:-3] or None
+                topic = self._continued_topic(project, entry.note)
         self._ensure_index(project, now.date())
         rel = self._create_note(project, sid, topic, first_prompt, continues, now)
         data.set_session(
@@ -229,6 +244,20 @@ class Memory:
         )
         data.set_current(project, sid)
         return SessionResult(sid, rel, created=True, resumed=False, continues=continues)
+
+    def _continued_topic(self, project: str, rel: str) -> str | None:
+        """The topic a continuation keeps: the continued note's, without the ``-N`` a name
+        clash gave it (the continuation of ``x-2`` is ``x-3``, not ``x-2-2``)."""
+        stem = posixpath.basename(rel)[:-3]
+        day, topic = stem[:10], stem[11:]
+        match = re.fullmatch(r"(.+)-\d+", topic)
+        if match:
+            base = f"{day}-{match.group(1)}"
+            if self.vault.exists(self.layout.archive(project, base)) or self.vault.exists(
+                self.layout.session(project, base)
+            ):
+                return match.group(1)
+        return topic or None
 
     def _note_status(self, rel: str) -> str | None:
         """The note's status property; None when the note is gone ("" when it has none)."""
@@ -349,8 +378,9 @@ class Memory:
             return False  # created meanwhile by another session, or a person's own index
         return True
 
-    def _session(self, session_id: str | None, now: datetime) -> tuple[str, str]:
-        """(session id, note) a log entry goes to; an archived note continues in a new one."""
+    def _session(self, session_id: str | None, now: datetime) -> tuple[str, str, str | None]:
+        """(session id, note, the archived note it continues or None) a log entry goes to; an
+        archived note continues in a new one."""
         sid = session_id or self.state.current(self.config.project)
         if not sid:
             raise SessionError(
@@ -359,8 +389,9 @@ class Memory:
             )
         entry = self.state.get(sid)
         if entry is None or self._note_status(entry.note) in (None, "archived"):
-            return sid, self.start_session(sid, now=now).note
-        return sid, entry.note
+            started = self.start_session(sid, now=now)
+            return sid, started.note, started.continues
+        return sid, entry.note, None
 
     def current_session(self) -> SessionEntry | None:
         """The project's current session, if any."""
@@ -384,14 +415,14 @@ class Memory:
         entry = f"### {now:%H:%M} - {heading}"
         if body and (title or _one_line(body) != heading):
             entry += "\n\n" + _escape_headings(body)
-        sid, rel = self._session(session_id, now)
+        sid, rel, continues = self._session(session_id, now)
         edits: list[patch.Edit] = [
             patch.SectionPatch(WORK_LOG, "append", entry, subtree=True, create=True,
                                prefer="first"),
             *self._touch(now),
         ]
         result = self.vault.update(rel, edits)
-        return EntryResult(sid, rel, result.status, entry)
+        return EntryResult(sid, rel, result.status, entry, continues)
 
     @staticmethod
     def _touch(now: datetime) -> list[patch.Edit]:
@@ -424,7 +455,7 @@ class Memory:
             item += f" — why: {_one_line(why)}"
         if entity_names:
             item += " (" + ", ".join(links.format(n) for n in entity_names) + ")"
-        sid, rel = self._session(session_id, now)
+        sid, rel, continues = self._session(session_id, now)
         from . import compaction  # not on the hooks' path
 
         note = self.vault.read(rel)
@@ -441,7 +472,7 @@ class Memory:
                 )
         edits.extend(self._touch(now))
         result = self.vault.update(rel, edits, base=note, label="vaultmem decide")
-        return EntryResult(sid, rel, result.status, item)
+        return EntryResult(sid, rel, result.status, item, continues)
 
     def end_session(
         self,

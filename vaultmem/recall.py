@@ -141,14 +141,18 @@ def recall(
     limit: int = 10,
     today: date | None = None,
     wait: bool = True,
+    whole_vault: bool = False,
 ) -> RecallResult:
-    """Search the vault (current project + global by default) and record cross-project recalls."""
+    """Search vaultmem's notes (current project + global by default, every project with
+    ``all_projects``) and record cross-project recalls. ``whole_vault`` searches every note of
+    the vault, a person's own notes outside vaultmem's folder included."""
     if limit < 1:
         raise QueryError(f"--limit must be at least 1, not {limit}")
     day = today or clock.today()
     match = fts_query(query)
     stats = index.refresh(vault, wait=wait)
-    projects = scope(config, project, all_projects)
+    projects = None if whole_vault else scope(config, project, all_projects)
+    under = None if whole_vault else vault.layout.namespace
     types = (type,) if type else None
 
     def run(expr: str) -> list[index.IndexHit]:
@@ -162,6 +166,7 @@ def recall(
             types=types,
             # Room for the archived originals dropped below.
             limit=limit * 2,
+            under=under,
         )
 
     rows = run(match)
@@ -174,8 +179,12 @@ def recall(
     )
     recorded: list[str] = []
     suggestions: list[str] = []
+    namespace = vault.layout.namespace + "/"
     for hit in hits:
-        if not _foreign_entity(hit.type, hit.project, config.project):
+        # Only vaultmem's own entities carry its cross-project records.
+        if not hit.rel.startswith(namespace) or not _foreign_entity(
+            hit.type, hit.project, config.project
+        ):
             continue
         try:
             projects_seen = record_cross_project(

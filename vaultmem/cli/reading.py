@@ -27,7 +27,13 @@ def recall(
     project: str | None = typer.Option(
         None, "--project", help="Search this project (and global) instead of the current one."
     ),
-    all_projects: bool = typer.Option(False, "--all-projects", help="Search every project."),
+    all_projects: bool = typer.Option(
+        False, "--all-projects", help="Search every project (vaultmem's notes only)."
+    ),
+    whole_vault: bool = typer.Option(
+        False, "--whole-vault",
+        help="Search every note of the vault, your own notes outside vaultmem's folder too.",
+    ),
     type_: NoteType | None = _TYPE_OPTION,
     limit: int = typer.Option(10, "--limit", min=1, help="At most this many results."),
     as_json: bool = typer.Option(False, "--json", help="Results as JSON (for skills)."),
@@ -36,8 +42,8 @@ def recall(
     from .. import recall as recall_mod
     from ..names import slug
 
-    if project and all_projects:
-        raise typer.BadParameter("give --project or --all-projects, not both")
+    if project and (all_projects or whole_vault):
+        raise typer.BadParameter("give --project or --all-projects/--whole-vault, not both")
     g = globals_of(ctx)
     config = run(g.config)
     vault = g.vault_obj()
@@ -50,6 +56,7 @@ def recall(
             all_projects=all_projects,
             type=type_.value if type_ else None,
             limit=limit,
+            whole_vault=whole_vault,
         )
     )
     if as_json:

@@ -39,6 +39,11 @@ def _memory(ctx: typer.Context) -> Memory:
     return memory
 
 
+def _continuing(archived: str | None) -> str:
+    """Said when the session's note was compacted and a new note continues it."""
+    return f" (a new note: {archived} was compacted and archived)" if archived else ""
+
+
 @session_app.command("start")
 def session_start(
     ctx: typer.Context,
@@ -52,7 +57,8 @@ def session_start(
     if as_json:
         echo_json(result.to_dict())
     else:
-        typer.echo(f"{result.note}: {'resumed' if result.resumed else 'created'}")
+        typer.echo(f"{result.note}: {'resumed' if result.resumed else 'created'}"
+                   + _continuing(result.continues))
 
 
 @session_app.command("log", context_settings={"ignore_unknown_options": True})
@@ -70,7 +76,7 @@ def session_log(
     if as_json:
         echo_json(result.to_dict())
     else:
-        typer.echo(f"{result.note}: {result.status}")
+        typer.echo(f"{result.note}: {result.status}" + _continuing(result.continues))
 
 
 @session_app.command("decide", context_settings={"ignore_unknown_options": True})
@@ -88,7 +94,7 @@ def session_decide(
     if as_json:
         echo_json(result.to_dict())
     else:
-        typer.echo(f"{result.note}: {result.status}")
+        typer.echo(f"{result.note}: {result.status}" + _continuing(result.continues))
 
 
 @session_app.command("end")
