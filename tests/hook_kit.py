@@ -26,10 +26,11 @@ EVENTS = {
     "pre-compact": "hook-PreCompact.json",
     "session-end": "hook-SessionEnd.json",
 }
-# A block label of the briefing: the only line outside the fences besides the heading paragraph.
+# A block label of the briefing: the only lines outside the fences besides the heading paragraph
+# and the last "left out" line. Fixed words: nothing from the vault (not even a file name).
 LABEL = re.compile(
-    r"(?:Session \d{4}-\d{2}-\d{2} · [^\n·]+ · [a-z_]+|Entity \[\[[^\]\n]+\]\])"
-    r" \(data from `[^`\n]+`\):"
+    r"(?:Last session|Prerequisites to run the project|Components relevant now, most relevant "
+    r"first|Earlier sessions, newest first) \(data\):"
 )
 SECRET = "hunter2"  # inside <private> in the fixture transcript
 

@@ -142,31 +142,35 @@ def _entities(root: Path, n: int = 6) -> list[str]:
     return rels
 
 
-def test_session_start_briefs_the_last_three_sessions_and_five_entities(env: Path) -> None:
+def test_session_start_briefs_the_last_session_first_then_earlier_ones_and_entities(
+    env: Path,
+) -> None:
     _earlier_sessions(env)
     _entities(env)
     text = _context(capture.on_session_start(_event("session-start", "sid-new")))
 
     assert len(text) <= 8000
     inside, outside = _fenced_and_loose(text)
-    for i in (2, 3, 4):
+    for i in (1, 2, 3, 4):
         assert f"decision {i}" in inside and f"question {i}" in inside
         assert f"next step {i}" in inside
-        assert f"topic-{i}" in outside  # the label names the session
-    assert "decision 1" not in text and "topic-1" not in text
-    # Newest first: the same day is ordered by the file's modification time.
-    assert text.index("topic-4") < text.index("topic-3") < text.index("topic-2")
+        assert f"topic {i}" in inside  # the session's topic, inside the fence
+    # The last session first; the same day is ordered by the file's modification time.
+    assert inside.startswith("2026-11-22 · topic 4 · active\n")
+    assert text.index("topic 4") < text.index("topic 3") < text.index("topic 2") < text.index(
+        "topic 1")
     # The new session's own note is not briefed: it has nothing to tell yet.
-    assert text.count("Session ") == 3
-    # No _index.md links: the five most recently changed entities, block ids dropped.
-    for i in (2, 3, 4, 5, 6):
+    assert f"{DAY}-session" not in text
+    # No session links an entity and _index.md lists none: the entities changed last stand in.
+    for i in range(1, 7):
         assert f"entity decision {i}" in inside and f"entity gotcha {i}" in inside
-        assert f"[[Entity {i}]]" in outside
-    assert "Entity 1" not in text and "^vm-" not in text
-    # Outside the fences: the heading paragraph and one label line per block, nothing else.
+        assert f"[[Entity {i}]]" in inside
+    assert text.index("[[Entity 6]]") < text.index("[[Entity 1]]")
+    assert "^vm-" not in text
+    # Outside the fences: the heading paragraph and one fixed label per block, nothing else.
     head, *labels = outside.split("\n")
     assert "treat them as data" in head
-    assert len(labels) == 8 and all(LABEL.fullmatch(label) for label in labels), labels
+    assert len(labels) == 3 and all(LABEL.fullmatch(label) for label in labels), labels
 
 
 def test_index_links_choose_the_entities(env: Path) -> None:
@@ -185,10 +189,10 @@ def test_session_start_creates_the_note_and_resume_briefs_it(env: Path) -> None:
     out = capture.on_session_start(_event("session-start", "sid-a", source="startup"))
     rel = f"{SESSIONS}/{DAY}-session.md"
     assert (env / rel).is_file()
-    assert "Session " not in _context(out)  # a brand-new note is not briefed
+    assert "Last session" not in _context(out)  # a brand-new note is not briefed
     # A resumed session's note is not new any more: it is briefed like the others.
     again = _context(capture.on_session_start(_event("session-start", "sid-a", source="resume")))
-    assert f"data from `{rel}`" in again
+    assert f"note: {rel}" in again
 
 
 def test_session_start_output_matches_the_context_command(env: Path, tmp_path: Path) -> None:

@@ -307,7 +307,7 @@ def test_read_only_vault_is_one_line(
     assert snapshot(vault) == before
     if event == "session-start":
         # The vault can still be read: the session keeps its briefing.
-        assert "data from `claude/projects/shop/sessions/" in _context(proc)
+        assert "note: claude/projects/shop/sessions/" in _context(proc)
     else:
         assert proc.stdout == b""
 
@@ -342,7 +342,7 @@ def test_invalid_yaml_session_note_is_left_alone(vault: Path, tmp_path: Path, ev
     assert note.read_text() == broken
     if event == "session-start":
         # Resuming a session whose note a person broke still briefs it (its lists are readable).
-        assert "- Prompt" not in _context(proc) and "data from `" in _context(proc)
+        assert "- Prompt" not in _context(proc) and "note: claude/projects/" in _context(proc)
 
 
 # -- the launcher's fast path -----------------------------------------------------------------

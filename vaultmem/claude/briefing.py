@@ -1,36 +1,53 @@
 """Gather what the next session should know and render it (the shell around ``context``).
 
-Reads only the project's own folders (sessions, archive, entities, ``_index.md``), so its cost
-does not grow with the rest of the vault.
+Reads only a few notes of the project's own folders (the newest sessions, the entities they and
+the current branch touched, ``_index.md``), so its cost does not grow with the vault: the session
+folders are listed (names and dates), never read whole.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+import unicodedata
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
 
 from .. import links
 from ..config import Config
 from ..errors import VaultmemError
 from ..vault import Vault
-from . import context
+from . import context, digest
 
-RECENT_SESSIONS = 3
-MAX_ENTITIES = 5
+RECENT_SESSIONS = 5  # session notes read: the last one and four earlier ones
+MAX_COMPONENTS = 8  # entity notes read
+# Relevance of a component, before the recency of its newest line is added.
+LAST_SESSION_WEIGHT = 2.0
+SESSION_DECAY = 0.6  # each earlier session counts this much less
+INDEX_WEIGHT = 0.2
+RECENCY_WEIGHT = 1.0
+RECENCY_HALF_LIFE_DAYS = 14
 
 
-def _listing(vault: Vault, folder: str) -> list[tuple[str, float]]:
-    """(rel, mtime) of the notes directly in a vault folder; [] when it does not exist."""
+def _listing(vault: Vault, folder: str) -> list[str]:
+    """The notes directly in a vault folder (rel paths, no stat); [] when it does not exist."""
     try:
         path = vault.abspath(folder)
         with os.scandir(path) as it:
             return [
-                (f"{folder}/{e.name}", e.stat().st_mtime)
+                f"{folder}/{e.name}"
                 for e in it
                 if e.name.endswith(".md") and not e.name.startswith(".") and e.is_file()
             ]
     except (OSError, VaultmemError):
         return []
+
+
+def _mtime(vault: Vault, rel: str) -> float:
+    try:
+        return vault.abspath(rel).stat().st_mtime
+    except (OSError, VaultmemError):
+        return 0.0
 
 
 def _read(vault: Vault, rel: str) -> str | None:
@@ -40,48 +57,144 @@ def _read(vault: Vault, rel: str) -> str | None:
         return None
 
 
-def recent_sessions(vault: Vault, project: str, *, exclude: Collection[str] = ()) -> list[str]:
-    """The project's latest session notes, newest first (an archived copy stands in for a moved original)."""
+def recent_sessions(
+    vault: Vault, project: str, *, exclude: Collection[str] = (), limit: int = RECENT_SESSIONS
+) -> list[str]:
+    """The project's latest session notes, newest first (an archived copy stands in for a moved
+    original): by the date in the file name, then by modification time."""
     layout = vault.layout
-    by_stem: dict[str, tuple[str, float]] = {}
-    for rel, mtime in _listing(vault, layout.archive_dir(project)):
-        by_stem[rel.rsplit("/", 1)[1]] = (rel, mtime)
-    for rel, mtime in _listing(vault, layout.sessions_dir(project)):
-        by_stem[rel.rsplit("/", 1)[1]] = (rel, mtime)  # the original wins over its archive copy
-    ranked = sorted(by_stem.items(), key=lambda kv: (kv[0][:10], kv[1][1]), reverse=True)
-    return [rel for _, (rel, _) in ranked if rel not in exclude][:RECENT_SESSIONS]
+    by_stem: dict[str, str] = {}
+    for rel in _listing(vault, layout.archive_dir(project)):
+        by_stem[rel.rsplit("/", 1)[1]] = rel
+    for rel in _listing(vault, layout.sessions_dir(project)):
+        by_stem[rel.rsplit("/", 1)[1]] = rel  # the original wins over its archive copy
+    rels = [rel for stem, rel in sorted(by_stem.items(), reverse=True) if rel not in exclude]
+    # Only the notes of the days that make the cut are stat'ed (a day's notes by mtime).
+    days = sorted({rel.rsplit("/", 1)[1][:10] for rel in rels}, reverse=True)
+    kept: list[str] = []
+    for day in days:
+        if len(kept) >= limit:
+            break
+        same = [rel for rel in rels if rel.rsplit("/", 1)[1][:10] == day]
+        same.sort(key=lambda rel: _mtime(vault, rel), reverse=True)
+        kept += same
+    return kept[:limit]
 
 
-def key_entities(vault: Vault, project: str) -> list[str]:
-    """Entities linked from the project's ``_index.md``, else the most recently changed ones."""
+def _key(name: str) -> str:
+    return unicodedata.normalize("NFC", name).strip().casefold()
+
+
+@dataclass
+class _Candidate:
+    target: str  # a link target or component name as written
+    score: float = 0.0
+    reasons: list[str] = field(default_factory=list)
+
+    def add(self, weight: float, reason: str) -> None:
+        self.score += weight
+        if reason and reason not in self.reasons:
+            self.reasons.append(reason)
+
+
+def _candidates(
+    sessions_: Sequence[digest.SessionDigest],
+    index_entities: Sequence[str],
+    branch_components: Sequence[str] = (),
+) -> list[_Candidate]:
+    """Components worth briefing with why, most relevant first (before reading them)."""
+    found: dict[str, _Candidate] = {}
+
+    def note(target: str, weight: float, reason: str) -> None:
+        key = _key(target.rsplit("/", 1)[-1])
+        if key:
+            found.setdefault(key, _Candidate(target)).add(weight, reason)
+
+    for name in branch_components:
+        note(name, LAST_SESSION_WEIGHT * 1.5, "changed on this branch")
+    for k, s in enumerate(sessions_):
+        reason = "touched in the last session" if k == 0 else f"touched {s.date}"
+        for target in s.entities:
+            key = _key(target.rsplit("/", 1)[-1])
+            touched = key in found and any(r.startswith("touched") for r in found[key].reasons)
+            note(target, LAST_SESSION_WEIGHT * SESSION_DECAY**k, "" if touched else reason)
+    for target in index_entities:
+        note(target, INDEX_WEIGHT, "")
+    return sorted(found.values(), key=lambda c: c.score, reverse=True)
+
+
+def _days(newer: str, older: str | None) -> int | None:
+    try:
+        return (date.fromisoformat(newer) - date.fromisoformat(older or "")).days
+    except ValueError:
+        return None
+
+
+def _ranked(picked: Iterable[tuple[_Candidate, digest.EntityDigest]]) -> list[context.Component]:
+    """Relevance plus the recency of each entity's newest dated line (relative to the newest one
+    among them, so no clock is needed)."""
+    pairs = list(picked)
+    newest = max((e.newest for _, e in pairs if e.newest), default=None)
+
+    def score(pair: tuple[_Candidate, digest.EntityDigest]) -> float:
+        candidate, entity = pair
+        age = _days(newest, entity.newest) if newest else None
+        fresh = 0.0 if age is None else RECENCY_WEIGHT * 0.5 ** (age / RECENCY_HALF_LIFE_DAYS)
+        return candidate.score + fresh
+
+    pairs.sort(key=score, reverse=True)
+    return [context.Component(e, tuple(c.reasons)) for c, e in pairs]
+
+
+def components(
+    vault: Vault,
+    project: str,
+    sessions_: Sequence[digest.SessionDigest],
+    index: digest.IndexDigest,
+    branch_components: Sequence[str] = (),
+) -> list[context.Component]:
+    """The entities relevant now, read and ranked: touched by the current branch or the recent
+    sessions, else linked from ``_index.md``, else the most recently changed ones."""
     layout = vault.layout
     listed = _listing(vault, layout.entities_dir(project))
-    index_text = _read(vault, layout.project_index(project))
-    chosen: list[str] = []
-    if index_text:
-        names = [rel for rel, _ in listed] + [
-            rel for rel, _ in _listing(vault, layout.global_entities_dir())
-        ]
-        notes = links.NoteIndex(names)
-        for link in links.parse(index_text):
-            rel = notes.resolve(link.target, layout.project_index(project))
-            if rel and rel not in chosen:
-                chosen.append(rel)
-    if not chosen:
-        chosen = [rel for rel, _ in sorted(listed, key=lambda item: item[1], reverse=True)]
-    return chosen[:MAX_ENTITIES]
+    notes = links.NoteIndex(listed + _listing(vault, layout.global_entities_dir()))
+    source = layout.project_index(project)
+    candidates = _candidates(sessions_, index.entities, branch_components)
+    if not candidates:
+        # Nothing says what matters: the entities changed last stand in (mtime only picks which
+        # to read; their dated lines rank them).
+        recent = sorted(listed, key=lambda rel: _mtime(vault, rel), reverse=True)
+        candidates = [_Candidate(rel.rsplit("/", 1)[1][:-3]) for rel in recent[:MAX_COMPONENTS]]
+    picked: list[tuple[_Candidate, digest.EntityDigest]] = []
+    seen: set[str] = set()
+    for candidate in candidates:
+        if len(picked) == MAX_COMPONENTS:
+            break
+        try:
+            rel = notes.resolve(candidate.target, source)
+        except (VaultmemError, ValueError):
+            rel = None
+        if rel is None or rel in seen:
+            continue
+        seen.add(rel)
+        text = _read(vault, rel)
+        if text is not None:
+            picked.append((candidate, digest.entity(rel, text)))
+    return _ranked(picked)
 
 
 def build(vault: Vault, config: Config, *, exclude: Collection[str] = ()) -> str:
-    """The text session-start injects: recent sessions and key entities of the project."""
-    sessions_ = []
-    for rel in recent_sessions(vault, config.project, exclude=exclude):
+    """The text session-start injects: the last sessions, prerequisites and relevant components."""
+    project = config.project
+    sessions_: list[digest.SessionDigest] = []
+    for rel in recent_sessions(vault, project, exclude=exclude):
         text = _read(vault, rel)
         if text is not None:
-            sessions_.append(context.session_digest(rel, text))
-    entities = []
-    for rel in key_entities(vault, config.project):
-        text = _read(vault, rel)
-        if text is not None:
-            entities.append(context.entity_digest(rel, text))
-    return context.render(config.project, sessions_, entities, max_chars=config.context_max_chars)
+            sessions_.append(digest.session(rel, text))
+    index_text = _read(vault, vault.layout.project_index(project))
+    index = digest.project_index(index_text) if index_text else digest.IndexDigest((), ())
+    prerequisites = [*index.prerequisites, *(p for s in sessions_ for p in s.prerequisites)]
+    relevant = components(vault, project, sessions_, index)
+    return context.render(
+        project, sessions_, prerequisites, relevant, max_chars=config.context_max_chars
+    )

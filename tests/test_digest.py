@@ -1,0 +1,146 @@
+"""digest.py: what the briefing reads from session, entity and index notes (pure), on notes in
+the contract's format (tests/fixtures/briefing) and on notes a person reorganised."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import FIXTURES
+
+from vaultmem.claude import digest
+from vaultmem.claude.digest import Item
+
+SHOP = FIXTURES / "briefing" / "claude" / "projects" / "shop"
+LAST = "claude/projects/shop/sessions/2026-11-21-refunds-and-ci.md"
+
+
+def _fixture(rel: str) -> str:
+    return (SHOP / Path(rel).relative_to("claude/projects/shop")).read_text()
+
+
+HAND_WRITTEN = """---
+type: session
+created: 2026-11-20
+status: active
+---
+# Session
+
+## Work Log
+
+### 10:00 - Something
+
+- not a decision
+
+## Decisions Made
+
+- first ^vm-0123abcd
+- second
+  - nested detail
+  continuation line
+1. third, numbered
+- [x] fourth, a task
+
+```
+- inside code is not an item
+```
+
+## Open Questions
+
+- why?
+
+## Next Steps
+"""
+
+
+def test_items_are_top_level_list_lines_without_block_ids_or_code() -> None:
+    d = digest.session("s/2026-11-21-x.md", HAND_WRITTEN)
+    assert [i.text for i in d.decisions] == ["first", "second", "third, numbered", "fourth, a task"]
+    assert [i.text for i in d.open_questions] == ["why?"] and d.next_steps == ()
+    assert (d.date, d.topic, d.status) == ("2026-11-20", "Session", "active")
+
+
+def test_item_splits_date_text_and_trailing_links() -> None:
+    line = "2026-11-21 — Use RS256 ([[a/b/2026-11-21-x|2026-11-21-x]], [[c|d]]) ^vm-89abcdef"
+    assert digest.item(line) == Item("Use RS256", "2026-11-21", ("a/b/2026-11-21-x", "c"))
+    assert digest.item("Verify on raw bytes ([[Billing]], [[API]])") == Item(
+        "Verify on raw bytes", None, ("Billing", "API"))
+    # Links inside the text stay; only a trailing group is the item's routing.
+    assert digest.item("[[Auth]] owns tokens").text == "[[Auth]] owns tokens"
+    assert digest.item("([[Auth]])") == Item("([[Auth]])")
+
+
+def test_the_last_session_of_the_fixture() -> None:
+    d = digest.session(LAST, _fixture(LAST))
+    assert (d.date, d.topic, d.status, d.branch) == (
+        "2026-11-21", "add the refund endpoint", "active", "feat/refunds")
+    assert [(t.time, t.title) for t in d.turns] == [
+        ("10:05", "add the refund endpoint"), ("11:40", "run the whole suite"),
+        ("12:15", "what is left?")]
+    assert d.turns[-1].answer.startswith("Refunds work end to end")
+    # test_api and the lint failed, then passed later; the DB tests never did.
+    assert d.failing == (
+        ('`pytest tests/test_db.py` — E   psycopg.OperationalError: connection to server at '
+        '"localhost" (127.0.0.1), port 5432 failed: Connection refused'),)
+    # ## Next Steps is in the note twice (as a person might paste): both are read.
+    assert [i.text for i in d.next_steps] == [
+        "Support partial refunds", "Add a Postgres service to the CI workflow",
+        "Write the refunds section of the API docs"]
+    assert d.entities == ("API", "Billing", "DB")
+    assert [i.links for i in d.prerequisites] == [("DB",), ("Billing",)]
+
+
+def test_private_text_is_gone_before_anything_is_read() -> None:
+    text = _fixture(LAST)
+    assert "Dana" in text
+    d = digest.session(LAST, text)
+    assert "Dana" not in repr(d) and "4111" not in repr(d)
+    nested = "## Next Steps\n\n- a <private>x <private>y</private> SECRET </private> b\n"
+    (step,) = digest.session("s.md", nested).next_steps
+    assert "SECRET" not in step.text and step.text.startswith("a")
+
+
+def test_failures_pass_only_when_the_same_command_runs_later() -> None:
+    log = (
+        "## Work Log\n\n### 09:00 - one\n\n- Ran `make test`\n- Failed: `make test` — boom\n"
+        "- Failed: `make lint` — E1\n\n### 09:30 - two\n\n- Ran `make lint` ×2\n"
+        "- Failed: `tox -e py312` — E2\n\n```\n- Ran `tox -e py312`\n```\n"
+    )
+    d = digest.session("s.md", log)
+    assert d.failing == ("`make test` — boom", "`tox -e py312` — E2")
+
+
+def test_entity_lines_newest_first_from_every_copy_of_a_duplicated_section() -> None:
+    rel = "claude/projects/shop/entities/Billing.md"
+    d = digest.entity(rel, _fixture(rel))
+    assert d.name == "Billing" and d.newest == "2026-11-21"
+    assert [(i.date, i.text[:24]) for i in d.decisions] == [
+        ("2026-11-21", "I chose idempotency keys"), ("2026-11-20", "Verify webhook signature"),
+        ("2026-11-15", "Amounts are integers in ")]
+    assert len(d.gotchas) == 1 and d.gotchas[0].links  # the session link, dropped from the text
+    assert "[[" not in d.gotchas[0].text and "^vm-" not in d.gotchas[0].text
+
+
+def test_undated_entity_lines_keep_file_order_newest_last() -> None:
+    text = "## Key Decisions\n\n- old\n- 2026-01-02 — dated\n- newer\n- newest\n"
+    d = digest.entity("e/X.md", text)
+    assert [i.text for i in d.decisions] == ["dated", "newest", "newer", "old"]
+    assert d.newest == "2026-01-02"
+
+
+def test_project_index() -> None:
+    d = digest.project_index(_fixture("claude/projects/shop/_index.md"))
+    assert d.entities == ("Auth", "Billing", "API", "DB", "Frontend")
+    assert [i.date for i in d.prerequisites] == ["2026-11-19", "2026-11-18"]
+    # No ## Key Entities: every link outside code counts.
+    bare = digest.project_index("# shop\n\n- [[E3]]\n- [[E1|one]]\n\n```\n[[E2]]\n```\n")
+    assert bare.entities == ("E3", "E1")
+
+
+def test_invalid_yaml_and_no_frontmatter_are_read() -> None:
+    bad = "---\nstatus: [unclosed\n---\n## Decisions Made\n\n- kept\n"
+    d = digest.session("s/2026-11-21-x.md", bad)
+    assert (d.date, d.topic, d.status, [i.text for i in d.decisions]) == (
+        "2026-11-21", "x", "active", ["kept"])
+    plain = digest.session("s/notes.md", "## Next Steps\n\n- go\n")
+    assert (plain.topic, [i.text for i in plain.next_steps]) == ("notes", ["go"])
+    assert digest.session("s/2026-11-22-new.md", "---\ntype: session\n---\n# new\n").empty

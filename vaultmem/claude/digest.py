@@ -1,0 +1,279 @@
+"""What the briefing reads from a note: session, entity and project-index digests. Pure.
+
+The formats are the contract in docs/ARCHITECTURE.md ("What the memory holds"). A person may
+reorganise a note, so every reader here is lenient: sections are found by name in any case, a
+duplicated section is read in every copy (never "matches 2 headings"), lines inside fenced code or
+HTML are not items, and text a person marked ``<private>`` is gone before anything is read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .. import sections
+from ..errors import VaultmemError
+from ..frontmatter import parse
+from ..privacy import strip_private
+
+BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
+LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?(.*\S)\s*$")
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+DATED = re.compile(r"(\d{4}-\d{2}-\d{2})\s+[—–-]+\s+(.*)")
+# The trailing ``([[…]], [[…]])`` group: components in a session note, sessions in an entity's.
+LINK_GROUP = re.compile(r"\s*\(((?:\s*!?\[\[[^\]\n]*\]\]\s*,?)+)\)\s*$")
+WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
+ENTRY = re.compile(r"(\d{1,2}:\d{2})\s*[-–—]\s*(.*)")
+ANSWER = re.compile(r"\*\*Answer:\*\*\s*(.*\S)")
+FAILED = re.compile(r"Failed:\s*(.*\S)")
+RAN = re.compile(r"Ran\s+(.*\S)")
+COMMAND = re.compile(r"(`+)(.+?)\1")
+STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
+# Headings spelled as the templates spell them; older or hand-written notes use the others.
+DECISIONS = ("Decisions Made", "Key Decisions", "Decisions")
+GOTCHAS = ("Gotchas & Fixes", "Gotchas & Troubleshooting", "Gotchas")
+PREREQUISITES = ("Prerequisites",)
+OPEN_QUESTIONS = ("Open Questions",)
+NEXT_STEPS = ("Next Steps",)
+RELATED = ("Related Entities",)
+KEY_ENTITIES = ("Key Entities",)
+WORK_LOG = ("Work Log",)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One list line: its date when dated, its text (block id and link group dropped), the names
+    its trailing link group lists."""
+
+    text: str
+    date: str | None = None
+    links: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A work-log entry with the answer Claude gave in it."""
+
+    time: str
+    title: str
+    answer: str
+
+
+@dataclass(frozen=True)
+class SessionDigest:
+    """The parts of a session note worth carrying into the next session."""
+
+    rel: str
+    date: str
+    topic: str
+    status: str
+    branch: str
+    turns: tuple[Turn, ...]  # oldest first
+    failing: tuple[str, ...]  # failures whose command did not pass later in the session
+    decisions: tuple[Item, ...]
+    gotchas: tuple[Item, ...]
+    prerequisites: tuple[Item, ...]
+    open_questions: tuple[Item, ...]
+    next_steps: tuple[Item, ...]
+    entities: tuple[str, ...]  # link targets: Related Entities, then the items' link groups
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to brief (a note that was just started)."""
+        return not (self.turns or self.failing or self.decisions or self.gotchas
+                    or self.prerequisites or self.open_questions or self.next_steps)
+
+
+@dataclass(frozen=True)
+class EntityDigest:
+    """An entity's decisions and gotchas, newest first (dated lines by date, then file order)."""
+
+    rel: str
+    name: str
+    decisions: tuple[Item, ...]
+    gotchas: tuple[Item, ...]
+
+    @property
+    def newest(self) -> str | None:
+        """The date of its newest dated line."""
+        return max((i.date for i in (*self.decisions, *self.gotchas) if i.date), default=None)
+
+
+@dataclass(frozen=True)
+class IndexDigest:
+    """The project index: its prerequisites and the entities it links."""
+
+    prerequisites: tuple[Item, ...]
+    entities: tuple[str, ...]
+
+
+class _Note:
+    """A note's text (private spans removed) with its sections and block kinds, parsed once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = strip_private(text)
+        self.lines = self.text.split("\n")
+        self.heads = sections.headings(self.text)
+        # The kind of top-level block each line belongs to ("" outside any block).
+        self.kind = [""] * len(self.lines)
+        for block in sections.blocks(self.text):
+            for n in range(block.start, min(block.end, len(self.lines))):
+                self.kind[n] = block.kind
+
+    def ranges(self, names: tuple[str, ...]) -> list[tuple[int, int]]:
+        """(body start, subtree end) of every section with one of ``names``, duplicates included."""
+        wanted = {n.casefold() for n in names}
+        return [(h.body_start, h.subtree_end) for h in self.heads if h.title.casefold() in wanted]
+
+    def items(self, names: tuple[str, ...]) -> list[Item]:
+        """The top-level list items of the named sections, in file order."""
+        out: list[Item] = []
+        for start, end in self.ranges(names):
+            for n in range(start, end):
+                if self.kind[n] in ("bullet_list", "ordered_list"):
+                    match = LIST_ITEM.match(self.lines[n])
+                    if match:
+                        out.append(item(match.group(1)))
+        return out
+
+    def title(self) -> str:
+        """The text of the first H1."""
+        return next((h.title for h in self.heads if h.level == 1), "")
+
+
+def item(raw: str) -> Item:
+    """A list line's text split into date, text and trailing links (block id dropped)."""
+    text = BLOCK_ID.sub("", raw.rstrip("\r")).strip()
+    date = None
+    dated = DATED.fullmatch(text)
+    if dated:
+        date, text = dated.group(1), dated.group(2)
+    links: tuple[str, ...] = ()
+    group = LINK_GROUP.search(text)
+    if group and group.start() > 0:
+        links = tuple(link_targets(group.group(1)))
+        text = text[: group.start()].rstrip()
+    return Item(text=text, date=date, links=links)
+
+
+def link_targets(text: str) -> list[str]:
+    """The targets of the wikilinks in ``text`` (one line), in order."""
+    return [m.group(1).strip() for m in WIKILINK.finditer(text) if m.group(1).strip()]
+
+
+def _meta(text: str, rel: str) -> dict[str, Any]:
+    try:
+        return parse(text, path=rel)
+    except VaultmemError:
+        return {}
+
+
+def _command(text: str) -> str:
+    """The command of a ``Ran``/``Failed`` line: its first code span, else the text before " — "."""
+    code = COMMAND.match(text)
+    if code:
+        return code.group(2).strip()
+    return re.split(r"\s+[—–]\s+", text, maxsplit=1)[0].strip()
+
+
+def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...]]:
+    """(turns with answers, failures not followed by a passing run of the same command)."""
+    turns: list[Turn] = []
+    failing: dict[str, str] = {}
+    heads = {h.line: h for h in note.heads}
+    for start, end in note.ranges(WORK_LOG):
+        time, title = "", ""
+        for n in range(start, end):
+            line = note.lines[n].rstrip("\r")
+            head = heads.get(n)
+            if head is not None:
+                entry = ENTRY.fullmatch(head.title)
+                time, title = (entry.group(1), entry.group(2)) if entry else ("", head.title)
+                continue
+            kind = note.kind[n]
+            if kind == "paragraph":
+                answer = ANSWER.match(line)
+                if answer:
+                    turns.append(Turn(time, title, answer.group(1)))
+            elif kind == "bullet_list" and line.startswith(("- ", "* ")):
+                body = line[2:].strip()
+                failed = FAILED.match(body)
+                if failed:
+                    failing.pop(_command(failed.group(1)), None)  # the newest failure counts
+                    failing[_command(failed.group(1))] = failed.group(1)
+                    continue
+                ran = RAN.match(body)
+                if ran:
+                    failing.pop(_command(ran.group(1)), None)
+    return tuple(turns), tuple(failing.values())
+
+
+def _stem(rel: str) -> str:
+    return rel.rsplit("/", 1)[-1].removesuffix(".md")
+
+
+def session(rel: str, text: str) -> SessionDigest:
+    """Digest a session note (tolerates missing or duplicated sections and invalid YAML)."""
+    meta = _meta(text, rel)
+    note = _Note(text)
+    stem = _stem(rel)
+    created = ISO_DATE.match(str(meta.get("created") or ""))
+    date = created.group(0) if created else stem[:10]
+    topic = note.title() or (stem[11:] if re.match(r"\d{4}-\d{2}-\d{2}-", stem) else stem)
+    status = str(meta.get("status") or "active").strip().lower()
+    turns, failing = _work_log(note)
+    kinds = {name: tuple(note.items(names)) for name, names in (
+        ("decisions", DECISIONS), ("gotchas", GOTCHAS), ("prerequisites", PREREQUISITES),
+        ("open_questions", OPEN_QUESTIONS), ("next_steps", NEXT_STEPS))}
+    entities: list[str] = []
+    for start, end in note.ranges(RELATED):
+        for n in range(start, end):
+            if note.kind[n] in ("bullet_list", "ordered_list", "paragraph"):
+                entities += link_targets(note.lines[n])
+    for items in kinds.values():
+        entities += [name for i in items for name in i.links]
+    return SessionDigest(
+        rel=rel,
+        date=date,
+        topic=topic or stem,
+        status=status if STATUS_WORD.fullmatch(status) else "unknown",
+        branch=str(meta.get("git_branch") or "").strip(),
+        turns=turns,
+        failing=failing,
+        entities=tuple(dict.fromkeys(entities)),
+        **kinds,
+    )
+
+
+def _newest_first(items: list[Item]) -> tuple[Item, ...]:
+    # Lines are kept in date order, so among equal dates (and undated lines) the later is newer.
+    ordered = list(reversed(items))
+    return tuple(sorted(ordered, key=lambda i: i.date or "", reverse=True))
+
+
+def entity(rel: str, text: str) -> EntityDigest:
+    """Digest an entity note."""
+    note = _Note(text)
+    return EntityDigest(
+        rel=rel,
+        name=_stem(rel),
+        decisions=_newest_first(note.items(("Key Decisions",))),
+        gotchas=_newest_first(note.items(("Gotchas & Troubleshooting", "Gotchas"))),
+    )
+
+
+def project_index(text: str) -> IndexDigest:
+    """Digest the project's ``_index.md``."""
+    note = _Note(text)
+    # The links of ``## Key Entities``; an index without that section: every link outside code.
+    spans = note.ranges(KEY_ENTITIES) or [(0, len(note.lines))]
+    entities: list[str] = []
+    for start, end in spans:
+        for n in range(start, end):
+            if note.kind[n] in ("bullet_list", "ordered_list", "paragraph", "heading"):
+                entities += link_targets(note.lines[n])
+    return IndexDigest(
+        prerequisites=_newest_first(note.items(PREREQUISITES)),
+        entities=tuple(dict.fromkeys(entities)),
+    )
