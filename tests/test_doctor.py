@@ -58,7 +58,11 @@ def test_generated_vault_is_clean(tmp_path: Path) -> None:
     vault = Vault(generated.root)
     with vault.lock(generated.entities[0]):
         pass
-    assert doctor(vault).problems == ()
+    # The generator writes bare [[Entity]] links, as vaultmem did before it path-qualified a
+    # name several projects hold: those are ambiguous, and nothing else is wrong.
+    problems = doctor(vault).problems
+    assert {p.kind for p in problems} == {"ambiguous-link"}
+    assert all("/" not in p.message.split("]]")[0] for p in problems)
 
 
 def test_invalid_yaml(clean: Path) -> None:

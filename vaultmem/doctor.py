@@ -7,6 +7,9 @@ Kinds:
 - ``unresolved-link``: a wikilink or embed Obsidian would not resolve (links.resolve over every
   note; a target with another extension, such as ``image.png``, resolves against the vault's
   other files). Links in code are not links.
+- ``ambiguous-link``: a bare ``[[Name]]`` that several notes of the vault are named (one
+  ``Auth`` per project): Obsidian opens whichever it picks (the shortest path), not necessarily
+  the one meant. vaultmem writes ``[[claude/projects/p/entities/Auth|Auth]]`` for such names.
 - ``compaction-failed``: a note with ``status: compaction_failed``, and its ``error``.
 - ``archived-without-archive``: a session with ``status: archived`` outside an archive folder
   whose ``archived_to`` is missing or points to no note.
@@ -47,6 +50,7 @@ Kind = Literal[
     "invalid-yaml",
     "not-utf8",
     "unresolved-link",
+    "ambiguous-link",
     "compaction-failed",
     "archived-without-archive",
     "stale-lock",
@@ -248,9 +252,16 @@ def _note_problems(
     for link in links.parse(text):
         if not link.target or link.target in skip_targets:
             continue
-        if _resolves(link.target, rel, folder, notes, others, cache):
-            continue
         shown = text[link.start : link.end]
+        if _resolves(link.target, rel, folder, notes, others, cache):
+            same = links.ambiguous(link.target, rel, notes)
+            if same:
+                problems.append(Problem(
+                    "ambiguous-link", rel, _line_of(text, link.start),
+                    f"{shown} could mean {len(same)} notes ({', '.join(same)}); Obsidian opens "
+                    f"{notes.resolve(link.target, rel)}: link by path, [[path|{link.target}]]",
+                ))
+            continue
         problems.append(
             Problem(
                 "unresolved-link",

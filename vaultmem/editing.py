@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -48,13 +49,35 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def resolve(vault: Vault, ref: str, project: str | None = None) -> str:
+    """The note a NOTE argument means. A bare name is looked up in the current ``project``'s
+    folder first, then in global, then the Obsidian way over the whole vault (another
+    project's note, a person's own note): with one ``Auth`` per project, ``--project shop2
+    show Auth`` opens shop2's."""
+    name = ref.strip()
+    if project and name and "/" not in name and not vault.exists(
+        name if name.endswith(".md") else name + ".md"
+    ):
+        from . import links
+
+        layout = vault.layout
+        found = links.scoped(
+            name.removesuffix(".md"),
+            (layout.project_dir(project), posixpath.dirname(layout.global_entities_dir())),
+            vault.iter_notes(layout.namespace),
+        )
+        if found:
+            return found
+    return vault.resolve_note(ref)
+
+
 def show(vault: Vault, ref: str, current_project: str | None = None) -> NoteView:
-    """Load a note by path or name, with its parsed frontmatter and headings.
+    """Load a note by path or name (``resolve``), with its parsed frontmatter and headings.
 
     With ``current_project``, loading an entity of another project records a cross-project
     recall in it (once per project per day, DESIGN §7); the view is of the note as loaded.
     """
-    note = vault.read(vault.resolve_note(ref))
+    note = vault.read(resolve(vault, ref, current_project))
     shown = view(note)
     if current_project:
         from . import clock
@@ -82,10 +105,11 @@ def view(note: Note) -> NoteView:
 
 
 def set_property(
-    vault: Vault, ref: str, key: str, value: Any, *, dry_run: bool = False
+    vault: Vault, ref: str, key: str, value: Any, *, dry_run: bool = False,
+    project: str | None = None,
 ) -> WriteResult:
     """Set one frontmatter key of a note, changing only that key's lines."""
-    rel = vault.resolve_note(ref)
+    rel = resolve(vault, ref, project)
     try:
         return vault.update(rel, [SetProperty(key, value)], dry_run=dry_run, want_diff=dry_run)
     except (TypeError, ValueError) as err:
@@ -102,9 +126,10 @@ def patch_section(
     subtree: bool = False,
     create: bool = False,
     dry_run: bool = False,
+    project: str | None = None,
 ) -> WriteResult:
-    """Append, prepend or replace under a heading of a note."""
-    rel = vault.resolve_note(ref)
+    """Append, prepend or replace under a heading of a note; the result carries the diff."""
+    rel = resolve(vault, ref, project)
     edit: Edit = SectionPatch(heading=heading, op=op, content=content, subtree=subtree, create=create)
-    return vault.update(rel, [edit], dry_run=dry_run, want_diff=dry_run, label="vaultmem patch")
+    return vault.update(rel, [edit], dry_run=dry_run, want_diff=True, label="vaultmem patch")
 

@@ -10,7 +10,7 @@ import bisect
 import posixpath
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .errors import UnsafePath
@@ -278,6 +278,51 @@ def resolve(target: str, source_rel: str | None, notes: Iterable[str]) -> str | 
     """
     found = candidates(target, source_rel, notes)
     return _pick(found, target.strip()) if found else None
+
+
+def named(name: str, notes: Iterable[str]) -> list[str]:
+    """Every note whose base name is ``name`` (case-insensitive, NFC), sorted."""
+    index = notes if isinstance(notes, NoteIndex) else NoteIndex(notes)
+    return list(index.by_name(_key(name.strip())))
+
+
+def ambiguous(target: str, source_rel: str | None, notes: Iterable[str]) -> list[str]:
+    """The notes a bare ``[[target]]`` could mean when Obsidian's choice is not unique: several
+    notes with that name and none decided by an exact path or the source's folder; else []."""
+    index = notes if isinstance(notes, NoteIndex) else NoteIndex(notes)
+    if "/" in target or not target.strip():
+        return []
+    same = named(target, index)
+    if len({n.lower() for n in same}) < 2:
+        return []
+    decided = candidates(target, source_rel, index)
+    if len(decided) == 1 and (index.exact(_key(target.strip())) or posixpath.dirname(decided[0])
+                              == posixpath.dirname(source_rel or "")):
+        return []
+    return same
+
+
+def scoped(name: str, scopes: Sequence[str], notes: Iterable[str]) -> str | None:
+    """The note named ``name`` in the first folder of ``scopes`` that holds one (vaultmem's
+    order for a bare name: the current project, then global); None when none does."""
+    same = named(name, notes)
+    for folder in scopes:
+        prefix = folder.rstrip("/") + "/"
+        inside = [n for n in same if n.startswith(prefix)]
+        if inside:
+            return resolve(name, None, inside)
+    return None
+
+
+def entity_link(name: str, rel: str, notes: Iterable[str]) -> str:
+    """The link vaultmem writes for the entity note ``rel`` shown as ``name``: ``[[name]]`` when
+    no other note in the vault has that name (so it resolves from anywhere), else the path with
+    the name as alias, ``[[claude/projects/p/entities/Auth|Auth]]`` (one ``Auth`` per project).
+    ``rel`` need not exist yet (an entity compaction will create)."""
+    others = [n for n in named(name, notes) if n.lower() != rel.lower()]
+    if not others:
+        return format(name)
+    return format(rel[:-3] if rel.lower().endswith(".md") else rel, alias=name)
 
 
 def rewrite(text: str, mapping: Callable[[Link], str | None]) -> str:

@@ -449,14 +449,17 @@ class Memory:
         decision = _one_line(text)
         if not decision:
             raise SessionError("nothing to decide: the text is empty")
+        from . import compaction  # not on the hooks' path
+
         entity_names = list(dict.fromkeys(links.safe_entity_name(e) for e in entities))
+        sid, rel, continues = self._session(session_id, now)
+        entity_links = self._entity_links(entity_names, posixpath.basename(posixpath.dirname(
+            posixpath.dirname(rel))))
         item = f"- {decision}"
         if why and _one_line(why):
             item += f" — why: {_one_line(why)}"
         if entity_names:
-            item += " (" + ", ".join(links.format(n) for n in entity_names) + ")"
-        sid, rel, continues = self._session(session_id, now)
-        from . import compaction  # not on the hooks' path
+            item += " (" + ", ".join(entity_links.values()) + ")"
 
         note = self.vault.read(rel)
         have = {n.casefold() for n in compaction.related_entities(note.text)}
@@ -467,12 +470,24 @@ class Memory:
         for name in entity_names:
             if name.casefold() not in have:
                 edits.append(
-                    patch.SectionPatch(RELATED, "append", f"- {links.format(name)}",
+                    patch.SectionPatch(RELATED, "append", f"- {entity_links[name]}",
                                        subtree=True, create=True, prefer="first")
                 )
         edits.extend(self._touch(now))
         result = self.vault.update(rel, edits, base=note, label="vaultmem decide")
         return EntryResult(sid, rel, result.status, item, continues)
+
+    def _entity_links(self, entity_names: Sequence[str], project: str) -> dict[str, str]:
+        """Name -> the link to the entity compaction will file under (the project's, else the
+        global one, else a new one in the project): bare when the name is unique in the vault,
+        path-qualified with the name as alias when not (links.entity_link)."""
+        if not entity_names:
+            return {}
+        from . import compaction, links
+
+        notes = links.NoteIndex(self.vault.iter_notes())
+        targets = compaction.entity_targets(entity_names, project, self.layout, notes)
+        return {name: links.entity_link(name, targets[name], notes) for name in entity_names}
 
     def end_session(
         self,

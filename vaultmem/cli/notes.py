@@ -56,8 +56,10 @@ def set_(
     """Set one frontmatter key; only that key's lines change."""
     from ..frontmatter import parse_value
 
-    vault = globals_of(ctx).vault_obj()
-    result = run(lambda: editing.set_property(vault, note, key, parse_value(value), dry_run=dry_run))
+    g = globals_of(ctx)
+    vault, project = g.vault_obj(), g.config().project
+    result = run(lambda: editing.set_property(vault, note, key, parse_value(value),
+                                              dry_run=dry_run, project=project))
     _render_write(result, as_json=as_json)
 
 
@@ -83,7 +85,8 @@ def patch(
     if len(ops) != 1:
         raise typer.BadParameter("give exactly one of --append, --prepend, --replace")
     content = read_text_arg(text)
-    vault = globals_of(ctx).vault_obj()
+    g = globals_of(ctx)
+    vault, project = g.vault_obj(), g.config().project
     result = run(
         lambda: editing.patch_section(
             vault,
@@ -94,6 +97,7 @@ def patch(
             subtree=subtree,
             create=create,
             dry_run=dry_run,
+            project=project,
         )
     )
     _render_write(result, as_json=as_json)
