@@ -379,3 +379,27 @@ def test_llm_extractor_without_a_key_falls_back(vault_root: Path, tmp_path: Path
     assert report.extractor == "deterministic" and report.fallback_reason
     # The fallback is the deterministic extraction: the same vault as without the LLM.
     assert snapshot(vault_root) == snapshot(reference)
+
+
+def test_a_machine_that_never_saw_a_session_compacts_it_by_its_note(
+    vault_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two machines share the vault (git, a sync tool): each has its own state. Machine B
+    compacts A's session once A's note says it ended, never while A's note says A runs it."""
+    monkeypatch.setenv("VAULTMEM_HOST", "machine-a")
+    a = memory(vault_root)
+    ended = a.start_session("s-ended", topic="ended", now=now() - timedelta(days=4)).note
+    a.end_session(session_id="s-ended", compact=False, now=now() - timedelta(days=4))
+    running = a.start_session("s-running", topic="running", now=now() - timedelta(days=4)).note
+    a.log("still at it", session_id="s-running", now=now() - timedelta(days=4))
+    (vault_root / running).write_text(
+        frontmatter.set_key((vault_root / running).read_text(), "host", "machine-a"))
+    synced = now().timestamp() - 3 * 3600  # pulled long ago: the mtime says nothing
+    for rel in (ended, running):
+        os.utime(vault_root / rel, (synced, synced))
+    monkeypatch.setenv("VAULTMEM_HOST", "machine-b")
+    b = memory(vault_root)
+    assert b.current_session() is None  # A's current session is A's
+    assert b.pending(now=now()) == [ended]
+    monkeypatch.setenv("VAULTMEM_HOST", "machine-a")
+    assert sorted(memory(vault_root).pending(now=now())) == [ended]  # its own current one: not yet

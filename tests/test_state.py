@@ -8,6 +8,8 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from vaultmem.state import SessionEntry, State, StateData
 from vaultmem.vault import Vault
 
@@ -30,7 +32,7 @@ def test_empty_state(vault_root: Path) -> None:
     state = _state(vault_root)
     assert state.get("nope") is None
     assert state.current("p") is None
-    assert not (vault_root / ".vaultmem" / "state.json").exists()
+    assert not (vault_root / ".vaultmem").exists()
 
 
 def test_round_trip_and_ingested(vault_root: Path) -> None:
@@ -44,7 +46,7 @@ def test_round_trip_and_ingested(vault_root: Path) -> None:
     assert entry.ingested == frozenset({"u1", "u2", "u3"})
     assert entry.last_offset == 42
     assert _state(vault_root).current("p") == "s1"
-    doc = json.loads((vault_root / ".vaultmem" / "state.json").read_text())
+    doc = json.loads(_state(vault_root).path.read_text())
     assert doc["sessions"]["s1"]["ingested"] == ["u1", "u2", "u3"]
     state.update(lambda d: d.clear_current("p", "other"))
     assert state.current("p") == "s1"
@@ -60,12 +62,12 @@ def test_an_ended_session_is_no_longer_current_until_reopened(vault_root: Path) 
     entry = _state(vault_root).get("s1")
     assert entry is not None and entry.ended == "2026-11-22T11:00:00"
     assert state.current("p") is None
-    doc = json.loads((vault_root / ".vaultmem" / "state.json").read_text())
+    doc = json.loads(_state(vault_root).path.read_text())
     assert doc["sessions"]["s1"]["ended"] == "2026-11-22T11:00:00"
     state.update(lambda d: d.reopen("s1"))
     reopened = _state(vault_root).get("s1")
     assert reopened is not None and reopened.ended is None
-    assert "ended" not in json.loads((vault_root / ".vaultmem" / "state.json").read_text())[
+    assert "ended" not in json.loads(_state(vault_root).path.read_text())[
         "sessions"]["s1"]
 
 
@@ -86,14 +88,14 @@ def test_the_read_offset_belongs_to_one_transcript(vault_root: Path) -> None:
     data = _state(vault_root).load()
     assert data.resume_offset("s1", "/t/a.jsonl") == 420
     assert data.resume_offset("s1", "/t/other.jsonl") == 0  # another file: from its start
-    doc = json.loads((vault_root / ".vaultmem" / "state.json").read_text())
+    doc = json.loads(_state(vault_root).path.read_text())
     assert doc["sessions"]["s1"]["transcript"] == "/t/a.jsonl"
 
 
 def test_unchanged_state_is_not_rewritten(vault_root: Path) -> None:
     state = _state(vault_root)
     state.update(lambda d: d.set_session(_entry()))
-    path = vault_root / ".vaultmem" / "state.json"
+    path = state.path
     before = path.stat().st_mtime_ns, path.stat().st_ino
     state.update(lambda d: d.set_session(_entry()))
     assert (path.stat().st_mtime_ns, path.stat().st_ino) == before
@@ -124,6 +126,8 @@ def test_wrong_shape_is_corrupt_too(vault_root: Path) -> None:
 _WORKER = """
 import sys
 from pathlib import Path
+import pytest
+
 from vaultmem.state import State, SessionEntry
 from vaultmem.vault import Vault
 state = State(Vault(Path(sys.argv[1])))
@@ -145,3 +149,34 @@ def test_concurrent_processes_lose_nothing(vault_root: Path) -> None:
     data = _state(vault_root).load()
     assert {f"s{n}" for n in range(4)} <= set(data.sessions)
     assert data.sessions["shared"].ingested == {f"{n}-{i}" for n in range(4) for i in range(20)}
+
+
+def test_the_state_is_this_hosts_and_the_folder_is_git_ignored(
+    vault_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VAULTMEM_HOST", "Laptop.local")
+    state = _state(vault_root)
+    state.update(_start)
+    assert state.path == vault_root / ".vaultmem" / "hosts" / "laptop.local" / "state.json"
+    assert (vault_root / ".vaultmem" / ".gitignore").read_text().splitlines()[-1] == "*"
+    monkeypatch.setenv("VAULTMEM_HOST", "desktop")
+    other = _state(vault_root)
+    assert other.get("s1") is None  # another machine's sessions are not this one's
+    other.update(lambda d: d.set_session(_entry("s2")))
+    assert _state(vault_root).get("s2") is not None
+    monkeypatch.setenv("VAULTMEM_HOST", "Laptop.local")
+    assert _state(vault_root).get("s2") is None and _state(vault_root).current("p") == "s1"
+
+
+def test_a_shared_state_json_moves_into_this_hosts_folder(vault_root: Path) -> None:
+    legacy = vault_root / ".vaultmem" / "state.json"
+    legacy.parent.mkdir(parents=True)
+    doc = StateData()
+    _start(doc)
+    legacy.write_text(json.dumps(doc.to_json()))
+    state = _state(vault_root)
+    assert state.current("p") == "s1" and state.get("s1") == _entry()
+    assert not legacy.exists()
+    assert (vault_root / ".vaultmem" / "state.json.migrated").exists()
+    assert json.loads(state.path.read_text())["current"] == {"p": "s1"}
+    assert state.warnings == []

@@ -32,7 +32,7 @@ from typing import Any
 import filelock
 import yaml
 
-from . import frontmatter
+from . import frontmatter, machine
 from .errors import VaultmemError
 from .vault import Vault
 
@@ -379,7 +379,7 @@ def refresh(vault: Vault, *, wait: bool = True, timeout: float = DEFAULT_WAIT_S)
     """
     started = time.perf_counter()
     try:
-        vault.state_dir.mkdir(parents=True, exist_ok=True)
+        machine.ensure_state_dir(vault.state_dir)
     except OSError as err:
         raise SearchIndexError(f"cannot create {vault.state_dir}: {err.strerror}") from None
     with _refresh_lock(vault, wait, timeout) as held:

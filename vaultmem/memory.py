@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from . import clock, frontmatter, names, patch, templating, threshold
+from . import clock, frontmatter, machine, names, patch, templating, threshold
 from .config import Config
 from .errors import (
     InvalidYaml,
@@ -31,7 +31,7 @@ from .errors import (
     VaultmemError,
     WriteFailed,
 )
-from .layout import link_target
+from .layout import STATE_DIR, link_target
 from .privacy import clean_prompt
 from .reports import CompactReport
 from .state import SessionEntry, State, StateData
@@ -48,6 +48,10 @@ BUSY = "another process is compacting this note"
 # A note of an open session written this recently may belong to a session still running in
 # another window: the lazy compaction at session start leaves it to that session's own end.
 LIVE_SECONDS = 30 * 60
+# What a machine that never saw a session reads in its note (see pending): the machine the
+# session runs on (property written by capture), and whether its last work-log entry is the end.
+HOST = "host"
+_LAST_ENTRY = re.compile(r"^### \d\d:\d\d - (.*)$", re.MULTILINE)
 
 _HEADING_LINE = re.compile(r"^(\s{0,3})(#{1,6})(\s|$)")
 _FENCE_LINE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -340,6 +344,10 @@ class Memory:
         now = self._time(now)
         project = self.config.project
         created: list[str] = []
+        try:  # machine-local state, git-ignored from the start (see machine)
+            machine.ensure_state_dir(self.vault.state_dir)
+        except OSError as err:
+            raise WriteFailed(f"cannot create folder: {err.strerror}", path=STATE_DIR) from None
         for folder in (
             self.layout.sessions_dir(project),
             self.layout.entities_dir(project),
@@ -570,7 +578,25 @@ class Memory:
         ended = {e.note for e in data.sessions.values() if e.ended is not None}
         return [s.note for s in self.status(project, now=now)
                 if s.due and (current is None or s.note != current.note)
-                and (s.note in ended or not self._recently_written(s.note))]
+                and (s.note in ended or self._left_behind(s.note))]
+
+    def _left_behind(self, rel: str) -> bool:
+        """A note this machine's state does not call ended: ended by its own last work-log entry, or
+        left unwritten for ``LIVE_SECONDS`` by a session of this machine. A session another
+        machine runs (the vault shared through git or a sync tool) is that machine's to compact
+        until its note says it ended."""
+        try:
+            note = self.vault.read(rel)
+            meta = note.frontmatter()
+        except VaultmemError:
+            return not self._recently_written(rel)
+        entries = _LAST_ENTRY.findall(note.text)
+        if entries and entries[-1].strip() == "Session End":
+            return True
+        host = meta.get(HOST)
+        if isinstance(host, str) and host and host != machine.host_name():
+            return False
+        return not self._recently_written(rel)
 
     def _recently_written(self, rel: str) -> bool:
         fingerprint = self.vault.fingerprint(rel)

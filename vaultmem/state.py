@@ -1,5 +1,10 @@
-"""Tool state in ``.vaultmem/state.json``: which note each Claude session writes to, which
-transcript lines were ingested, and the current session of each project.
+"""Tool state of this machine in ``.vaultmem/hosts/<host>/state.json``: which note each Claude
+session writes to, which transcript lines were ingested, and the current session of each project.
+
+The state belongs to one machine (see ``machine``): a vault shared through git or a sync tool has
+one state file per host, never committed, so two machines never rewrite the same file. What a
+machine that never saw a session needs (its id, whether it ended) is in the session note itself.
+A ``.vaultmem/state.json`` of an older vaultmem is moved into this host's folder on first use.
 
 Every change is a read-modify-write under a file lock (``.vaultmem/locks/state.lock``) and an
 atomic replace, so concurrent hooks never lose each other's updates. A corrupt file never stops a
@@ -9,6 +14,7 @@ session: it is moved aside to ``state.json.corrupt-<timestamp>``, state starts e
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Iterable
@@ -19,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import filelock
 
-from . import clock
+from . import clock, machine
 from .atomic import replace_file
 from .errors import LockTimeout, WriteFailed
 from .locks import TurnLock
@@ -30,6 +36,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 VERSION = 1
 STATE_FILE = "state.json"
+LEGACY_SUFFIX = ".migrated"  # an older shared state.json, once moved into a host's folder
 STATE_MODE = 0o600  # session ids and note paths: for the vault's owner
 
 
@@ -201,7 +208,8 @@ class State:
     ) -> None:
         self.vault = vault
         self.dir: Path = vault.state_dir
-        self.path = self.dir / STATE_FILE
+        self.path = machine.host_dir(self.dir) / STATE_FILE
+        self.legacy = self.dir / STATE_FILE  # where vaultmem before per-host state kept it
         self._now = clock_now
         self._timeout = timeout
         self.warnings: list[str] = []
@@ -215,7 +223,7 @@ class State:
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
-            return StateData()
+            return self._migrate()
         except OSError as err:
             raise WriteFailed(f"cannot read state: {err.strerror}", path=self.path) from None
         try:
@@ -223,20 +231,37 @@ class State:
         except (ValueError, TypeError) as err:  # bad JSON, bad UTF-8, bad shape
             return self._set_aside(str(err))
 
-    def _set_aside(self, why: str) -> StateData:
+    def _migrate(self) -> StateData:
+        """Move a shared ``.vaultmem/state.json`` into this host's folder (under the lock)."""
+        try:
+            raw = self.legacy.read_bytes()
+        except OSError:
+            return StateData()
+        try:
+            data = from_json(json.loads(raw.decode("utf-8")))
+        except (ValueError, TypeError) as err:
+            data = self._set_aside(str(err), self.legacy)
+        else:
+            with contextlib.suppress(OSError):  # read-only: this host's file wins from now on
+                os.replace(self.legacy, self.legacy.with_name(STATE_FILE + LEGACY_SUFFIX))
+        self._write(data)
+        return data
+
+    def _set_aside(self, why: str, path: Path | None = None) -> StateData:
+        path = path or self.path
         stamp = self._now().strftime("%Y%m%dT%H%M%S")
-        aside = self.path.with_name(f"{STATE_FILE}.corrupt-{stamp}")
+        aside = path.with_name(f"{STATE_FILE}.corrupt-{stamp}")
         n = 1
         while aside.exists():
             n += 1
-            aside = self.path.with_name(f"{STATE_FILE}.corrupt-{stamp}-{n}")
+            aside = path.with_name(f"{STATE_FILE}.corrupt-{stamp}-{n}")
         try:
-            os.replace(self.path, aside)
+            os.replace(path, aside)
         except OSError:
             pass  # someone else moved it first; starting empty is still right
         data = rebuild(self.vault)
         self.warnings.append(
-            f"{self.path}: corrupt state ({why.splitlines()[0] if why else 'unreadable'}); "
+            f"{path}: corrupt state ({why.splitlines()[0] if why else 'unreadable'}); "
             f"moved aside to {aside.name}, rebuilt {len(data.sessions)} sessions from the notes"
         )
         return data
@@ -250,7 +275,7 @@ class State:
 
     def load(self) -> StateData:
         """A snapshot of the state (a corrupt file is set aside under the lock)."""
-        if not self.path.exists():
+        if not self.path.exists() and not self.legacy.exists():
             return StateData()
         return self.update(lambda data: data)
 
@@ -265,7 +290,8 @@ class State:
     def _acquired(self) -> TurnLock:
         """The state lock, taken; a read-only vault or a busy lock is a one-line error."""
         try:
-            self.dir.mkdir(parents=True, exist_ok=True)
+            machine.ensure_state_dir(self.dir)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             lock = self._lock()
             lock.acquire(self._timeout)
         except filelock.Timeout:

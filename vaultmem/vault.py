@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import filelock
 
-from . import faults
+from . import faults, machine
 from .atomic import fsync_dir, replace_file
 from .errors import (
     AmbiguousNote,
@@ -251,6 +251,7 @@ class Vault:
         lock = self._locks.get(path)
         if lock is None:
             try:
+                machine.ensure_state_dir(self.state_dir)
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as err:
                 raise _failed(rel, err, "create the lock folder " + str(path.parent)) from None

@@ -148,8 +148,9 @@ def garbage_index(root: Path) -> None:
 
 
 def corrupt_state(root: Path) -> None:
-    """Set-up: a state.json that is not JSON."""
-    (root / ".vaultmem" / "state.json").write_text('{"version": 1, "sessions": {"s-ra')
+    """Set-up: this machine's state.json that is not JSON."""
+    (state_file,) = (root / ".vaultmem" / "hosts").glob("*/state.json")
+    state_file.write_text('{"version": 1, "sessions": {"s-ra')
 
 
 # -- expected changes ------------------------------------------------------------------------
@@ -240,7 +241,7 @@ def state_set_aside(before: Snap, after: Snap, root: Path) -> None:
     once in the session's own note; the corrupt state is kept aside, not deleted."""
     assert changed(before, after) == {SESSION}
     assert after[SESSION].count(b"### 10:30 - x") == 1
-    assert len(list((root / ".vaultmem").glob("state.json.corrupt-*"))) == 1
+    assert len(list((root / ".vaultmem" / "hosts").glob("*/state.json.corrupt-*"))) == 1
 
 
 def index_rebuilt(before: Snap, after: Snap, root: Path) -> None:

@@ -1,0 +1,58 @@
+"""What in ``.vaultmem/`` belongs to one machine, and which machine this is.
+
+Everything in ``.vaultmem/`` is machine-local: the state (which Claude session writes which note,
+how far its transcript was read), lock files, the search index, temp files and archived
+sync-conflict copies. Whenever vaultmem creates the folder it writes ``.vaultmem/.gitignore``
+(``*``), so git never commits any of it, not even the ``.gitignore`` itself. Sync tools that do not
+read ``.gitignore`` (Syncthing, Dropbox) may still copy the folder; the state is therefore kept
+per host (``.vaultmem/hosts/<host>/state.json``), so two machines never rewrite the same file.
+Locks are kernel locks (flock) and the index is rebuilt from the notes, so a copy of either from
+another machine is harmless.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+HOST_ENV = "VAULTMEM_HOST"
+HOSTS_DIR = "hosts"
+GITIGNORE = (
+    "# Written by vaultmem: everything in .vaultmem/ belongs to this machine (state, locks,\n"
+    "# search index, temp files). Never commit or sync it.\n"
+    "*\n"
+)
+
+_UNSAFE = re.compile(r"[^a-z0-9_.-]+")
+
+
+def host_name() -> str:
+    """This machine's name for per-host state: ``$VAULTMEM_HOST``, else the short host name."""
+    name = os.environ.get(HOST_ENV, "")
+    if not name.strip():
+        import socket
+
+        name = socket.gethostname().split(".")[0]
+    slug = _UNSAFE.sub("-", name.strip().lower()).strip(".-")
+    return slug[:64] or "localhost"
+
+
+def ensure_state_dir(state_dir: Path) -> Path:
+    """Create ``.vaultmem/`` (parents too) with its ``.gitignore``; OSError when it cannot."""
+    ignore = state_dir / ".gitignore"
+    if ignore.exists():
+        return state_dir
+    state_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        return state_dir  # another process wrote it first
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(GITIGNORE)
+    return state_dir
+
+
+def host_dir(state_dir: Path) -> Path:
+    """This machine's own folder inside ``.vaultmem/`` (not created)."""
+    return state_dir / HOSTS_DIR / host_name()
