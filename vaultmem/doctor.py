@@ -25,6 +25,11 @@ Kinds:
 - ``unsafe-name``: a note name Obsidian or another OS cannot hold (names.is_safe_filename).
 - ``case-collision``: notes in one folder whose names differ only by case (they collapse into
   one on macOS and Windows, and Obsidian links cannot tell them apart).
+- ``merge-conflict``: git's conflict markers (a ``<<<<<<<`` line, outside code fences) left in a
+  note by a merge, or a ``> [!conflict]`` callout in which vaultmem's merge kept both versions of
+  a text two machines changed (see gitshare and notemerge).
+
+``vaultmem doctor --fix`` merges sync-conflict copies into their notes (see syncfix).
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ Kind = Literal[
     "sync-conflict",
     "unsafe-name",
     "case-collision",
+    "merge-conflict",
 ]
 
 STALE_LOCK_AGE_S = 3600.0
@@ -64,6 +70,9 @@ STALE_LOCK_AGE_S = 3600.0
 _CONFLICTED_COPY = re.compile(r"\((?:[^()]*\s)?conflicted copy\b[^()]*\)", re.IGNORECASE)
 _SYNCTHING = re.compile(r"\.sync-conflict-\d{8}-\d{6}(?:-[A-Za-z0-9]+)?(?=\.|$)", re.IGNORECASE)
 _NUMBERED = re.compile(r"^(?P<base>.+?) \(\d+\)$")
+_MARKER = re.compile(r"^(<{7}(?: |$)|\|{7}(?: |$)|={7}$|>{7}(?: |$))")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_CONFLICT_CALLOUT = re.compile(r"^>\s*\[!conflict\]", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -204,6 +213,52 @@ def _sync_conflict(folder: str, name: str, existing: set[str]) -> str | None:
     return None
 
 
+def original_of(rel: str) -> str | None:
+    """The note a sync tool's conflict copy belongs to (vault-relative), by its name alone."""
+    folder, _, name = rel.rpartition("/")
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        stem, ext = name, ""
+    suffix = f".{ext}" if ext else ""
+    original: str | None = None
+    if _CONFLICTED_COPY.search(stem):
+        original = _CONFLICTED_COPY.sub("", stem).rstrip() + suffix
+    elif _SYNCTHING.search(name):
+        original = _SYNCTHING.sub("", name)
+    else:
+        numbered = _NUMBERED.match(stem)
+        if numbered:
+            original = numbered.group("base") + suffix
+    if not original or original == name:
+        return None
+    return f"{folder}/{original}" if folder else original
+
+
+def _merge_problems(rel: str, text: str) -> list[Problem]:
+    """Git conflict markers and unresolved [!conflict] callouts, outside fenced code."""
+    problems: list[Problem] = []
+    fence: str | None = None
+    for number, line in enumerate(text.split("\n"), start=1):
+        fenced = _FENCE.match(line)
+        if fenced:
+            mark = fenced.group(1)
+            fence = mark if fence is None else (None if mark[0] == fence[0] else fence)
+            continue
+        if fence is not None:
+            continue
+        if line.startswith("<<<<<<<") and _MARKER.match(line):
+            problems.append(Problem(
+                "merge-conflict", rel, number,
+                "git conflict markers (<<<<<<< ... >>>>>>>): a merge left both versions; keep "
+                "the right text, delete the markers, then `git add` the note"))
+        elif _CONFLICT_CALLOUT.match(line):
+            problems.append(Problem(
+                "merge-conflict", rel, number,
+                "a [!conflict] callout: a merge kept both versions of a text changed on two "
+                "machines; keep one, delete the other and the callout"))
+    return problems
+
+
 # -- notes -----------------------------------------------------------------------------------
 
 
@@ -244,6 +299,8 @@ def _note_problems(
         return []  # removed or unreadable since the listing: nothing to say about its text
     text = note.text
     problems: list[Problem] = []
+    if "<<<<<<<" in text or "[!conflict]" in text.lower():
+        problems += _merge_problems(rel, text)
     meta = _frontmatter(text, rel, problems)
     skip_targets: set[str] = set()
     if meta is not None:

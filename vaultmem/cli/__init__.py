@@ -143,5 +143,6 @@ def _load_commands() -> None:
         notes,
         reading,
         sessions,
+        sharing,
     )
 

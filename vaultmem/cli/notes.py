@@ -104,9 +104,14 @@ def patch(
 
 
 @app.command()
-def init(ctx: typer.Context) -> None:
+def init(
+    ctx: typer.Context,
+    git: bool = typer.Option(False, "--git", help="Also merge the notes through git: "
+                             ".gitattributes and this repository's merge driver (each machine)."),
+) -> None:
     """Create the vault's folders and the project's _index.md (safe to re-run)."""
     from ..memory import Memory
+    from .sharing import git_after_init
 
     g = globals_of(ctx)
     created = run(lambda: Memory(g.config(), g.vault_obj()).init_project())
@@ -115,3 +120,4 @@ def init(ctx: typer.Context) -> None:
         typer.echo(f"created {rel}")
     typer.echo(f"vault {config.vault} ready for project {config.project}"
                + ("" if created else " (nothing to create)"))
+    git_after_init(config, setup=git)

@@ -78,8 +78,11 @@ def recall(
 def doctor(
     ctx: typer.Context,
     as_json: bool = typer.Option(False, "--json", help="Problems as JSON."),
+    fix: bool = typer.Option(False, "--fix", help="Merge sync-conflict copies into their notes "
+                             "and move the copies to .vaultmem/conflicts/ (never deleted)."),
 ) -> None:
-    """Check the vault: YAML, links, failed compactions, archives, locks, sync conflicts, names.
+    """Check the vault: YAML, links, failed compactions, archives, locks, sync conflicts, names,
+    merge conflicts.
 
     Exit code 1 when there are problems; one line each, `path:line: kind: message`.
     """
@@ -88,6 +91,14 @@ def doctor(
     g = globals_of(ctx)
     vault = g.vault_obj()
     report = run(lambda: doctor_mod.doctor(vault))
+    if fix:
+        from ..clock import now
+        from ..syncfix import fix_sync_conflicts
+
+        copies = [p.rel for p in report.problems if p.kind == "sync-conflict"]
+        for done in run(lambda: fix_sync_conflicts(vault, copies, now=now())):
+            typer.echo(str(done), err=as_json)
+        report = run(lambda: doctor_mod.doctor(vault))
     if as_json:
         echo_json(report.to_json())
     else:

@@ -1,0 +1,57 @@
+"""Commands for a vault shared between machines: git's merge driver."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from . import app, run
+
+if TYPE_CHECKING:
+    from ..config import Config
+
+
+@app.command("merge-driver")
+def merge_driver(
+    base: str = typer.Argument(..., help="The common ancestor (git's %O)."),
+    ours: str = typer.Argument(..., help="This side (git's %A); the merged note replaces it."),
+    theirs: str = typer.Argument(..., help="The other side (git's %B)."),
+    name: str | None = typer.Argument(None, help="The note's path in the repository (%P)."),
+) -> None:
+    """Git's merge driver for vaultmem notes (set up by `vaultmem init --git`).
+
+    Exit code 0 when merged; non-zero (git's own merge, conflict markers) when a side is not a
+    note it can read, so git reports the conflict.
+    """
+    from ..gitshare import merge_driver as drive
+
+    outcome = drive(Path(base), Path(ours), Path(theirs), name)
+    if outcome.message:
+        typer.echo(outcome.message, err=True)
+    raise typer.Exit(outcome.code)
+
+
+def git_after_init(config: Config, *, setup: bool) -> None:
+    """``init --git``: set git merging up and say what changed; plain ``init`` in a git
+    repository without it: suggest it."""
+    from .. import gitshare
+
+    root = config.vault
+    if not setup:
+        if gitshare.in_git_repo(root) and not gitshare.is_set_up(root, config.namespace):
+            typer.echo("the vault is a git repository: run `vaultmem init --git` so its notes "
+                       "merge without conflicts (on each machine)")
+        return
+    from ..claude.install import runner
+
+    done = run(lambda: gitshare.setup(root, config.namespace, runner(sys.executable)))
+    typer.echo(f"git: {done.attributes.name} routes {gitshare.attributes_line(config.namespace)}"
+               + ("" if done.attributes_written else " (already there)"))
+    typer.echo("git: merge driver registered in this repository's config"
+               + ("" if done.config_written else " (already there)"))
+    if done.untracked:
+        typer.echo(f"git: {done.untracked} machine-local files of .vaultmem/ no longer tracked "
+                   "(still on disk): commit that")
