@@ -19,6 +19,7 @@ from hook_kit import (
     LABEL,
     NOW,
     PROJECT,
+    SECRET,
     SESSIONS,
     copy_transcript,
     hook_env,
@@ -492,3 +493,86 @@ def test_a_prompt_with_only_private_text_keeps_the_default_name(env: Path, tmp_p
     event = _event("stop", "sid-a", transcript_path=str(path))
     assert capture.record_transcript(m, event, "sid-a", _now()).note == rel
     assert "secret" not in (env / rel).read_text()
+
+
+# -- session metadata, the title, a resumed session ---------------------------------------------
+
+
+def _git(cwd: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@x", "GIT_CONFIG_GLOBAL": "/dev/null"}
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True,
+                          env=env).stdout.strip()
+
+
+def test_metadata_records_cwd_branch_heads_and_host(env: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "shop"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "feature/login")
+    _git(repo, "commit", "-q", "--allow-empty", "-m", "one")
+    first = _git(repo, "rev-parse", "HEAD")
+    start = HookEvent(name="session-start", session_id="sid-a", transcript_path=None,
+                      cwd=str(repo), source="startup")
+    capture.on_session_start(start)
+    rel = f"{SESSIONS}/{DAY}-session.md"
+    meta = frontmatter.parse((env / rel).read_text())
+    assert (meta["cwd"], meta["git_branch"]) == (str(repo), "feature/login")
+    assert meta["git_head_start"] == meta["git_head_end"] == first
+    assert meta["host"] == os.uname().nodename
+    assert f"Working directory `{repo}`, branch `feature/login`." in (env / rel).read_text()
+    # Claude commits during the session: the end moves, the start stays.
+    _git(repo, "commit", "-q", "--allow-empty", "-m", "two")
+    second = _git(repo, "rev-parse", "HEAD")
+    stop = HookEvent(name="stop", session_id="sid-a", cwd=str(repo),
+                     transcript_path=str(copy_transcript(tmp_path)))
+    capture.on_stop(stop)
+    note = env / f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
+    meta = frontmatter.parse(note.read_text())
+    assert (meta["git_head_start"], meta["git_head_end"]) == (first, second)
+    _git(repo, "commit", "-q", "--allow-empty", "-m", "three")
+    capture.on_session_end(HookEvent(name="session-end", session_id="sid-a", cwd=str(repo),
+                                     transcript_path=stop.transcript_path, reason="exit"))
+    assert frontmatter.parse(note.read_text())["git_head_end"] == _git(repo, "rev-parse", "HEAD")
+
+
+def test_without_git_the_git_keys_are_absent(env: Path, tmp_path: Path) -> None:
+    cwd = tmp_path / PROJECT
+    cwd.mkdir()
+    capture.on_session_start(HookEvent(name="session-start", session_id="sid-a",
+                                       transcript_path=None, cwd=str(cwd)))
+    meta = frontmatter.parse((env / f"{SESSIONS}/{DAY}-session.md").read_text())
+    assert meta["cwd"] == str(cwd)
+    assert not [k for k in meta if k.startswith("git_")]
+
+
+def test_the_first_prompt_names_the_note_and_its_title(env: Path, tmp_path: Path) -> None:
+    capture.on_session_start(_event("session-start", "sid-a"))
+    capture.on_stop(_event("stop", "sid-a", transcript_path=str(copy_transcript(tmp_path))))
+    text = (env / f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md").read_text()
+    assert "\n# Add a login module and run the tests\n" in text
+    assert "# Session " not in text and SECRET not in text
+
+
+def test_a_private_topic_never_names_the_file(env: Path) -> None:
+    m = _memory(env)
+    rel = m.start_session("sid-a", topic="fix <private>acme-secret</private> login",
+                          now=_now()).note
+    assert rel == f"{SESSIONS}/{DAY}-fix-login.md"
+    assert "acme-secret" not in (env / rel).read_text()
+
+
+def test_a_resumed_session_goes_on_in_its_note(env: Path, tmp_path: Path) -> None:
+    path = copy_transcript(tmp_path)
+    capture.on_session_start(_event("session-start", "sid-a", source="startup"))
+    capture.on_stop(_event("stop", "sid-a", transcript_path=str(path)))
+    capture.on_session_end(_event("session-end", "sid-a", transcript_path=str(path),
+                                  reason="exit"))
+    capture.on_session_start(_event("session-start", "sid-a", source="resume"))
+    capture.on_stop(_event("stop", "sid-a", transcript_path=str(path)))
+    notes = list((env / SESSIONS).iterdir())
+    assert len(notes) == 1
+    text = notes[0].read_text()
+    assert text.index("Session End") < text.index("### 10:30 - Resumed")
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert len(headings) == len(set(headings))
+    assert text.count("### 10:30 - Resumed") == 1

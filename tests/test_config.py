@@ -39,10 +39,22 @@ def test_config_values_and_types(tmp_path: Path) -> None:
     assert config.age_threshold_days == 3
 
 
+def test_components_table_keeps_its_order(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    _write_config(home, '[components]\n"services/pay*/**" = "Billing"\n"src/**" = "Core"\n')
+    config = load_config(project="p", env=env)
+    assert list(config.components.items()) == [("services/pay*/**", "Billing"), ("src/**", "Core")]
+    assert "components" not in config.extra
+    assert load_config(project="p", env={"HOME": str(tmp_path / "none")}).components == {}
+
+
 @pytest.mark.parametrize("text,needle", [
     ("line_threshold = [\n", "invalid TOML"),
     ('line_threshold = "many"\n', "'line_threshold' must be int"),
     ("age_threshold_days = true\n", "'age_threshold_days' must be int"),
+    ('components = "src/*"\n', "'components' must be a table"),
+    ('[components]\n"src/*" = 3\n', "'components' must be a table"),
 ])
 def test_bad_config_is_a_config_error_naming_the_file(tmp_path: Path, text: str, needle: str) -> None:
     home = tmp_path / "home"

@@ -44,6 +44,8 @@ class Config:
     # Seconds the session-start hook may spend compacting notes left pending.
     start_compaction_budget: float = 0.6
     context_max_chars: int = 8000
+    # ``[components]``: glob -> component name, in the file's order (see claude/components.py).
+    components: Mapping[str, str] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def with_project(self, project: str) -> Config:
@@ -149,11 +151,21 @@ def load_config(
         model=env.get("VAULTMEM_MODEL") or _typed(data, "model", str, "claude-haiku-4-5", path),
         start_compaction_budget=_typed(data, "start_compaction_budget", float, 0.6, path),
         context_max_chars=_typed(data, "context_max_chars", int, 8000, path),
+        components=_components(data.get("components", {}), path),
         extra={k: v for k, v in data.items() if k not in _KNOWN},
     )
 
 
+def _components(table: Any, path: Path) -> dict[str, str]:
+    if not isinstance(table, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in table.items()
+    ):
+        raise ConfigError("'components' must be a table of glob = \"Name\" strings", path=path)
+    return dict(table)
+
+
 _KNOWN = {
+    "components",
     "vault",
     "namespace",
     "line_threshold",

@@ -15,12 +15,12 @@ from __future__ import annotations
 import posixpath
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from . import clock, frontmatter, machine, names, patch, templating, threshold
+from . import clock, frontmatter, inline, machine, names, patch, templating, threshold
 from .config import Config
 from .errors import (
     InvalidYaml,
@@ -190,11 +190,15 @@ class Memory:
         topic: str | None = None,
         first_prompt: str | None = None,
         now: datetime | None = None,
+        meta: Mapping[str, str] | None = None,
     ) -> SessionResult:
         """Make sure the session has a note: resume its note, or start one (DESIGN §1).
 
         Without a session id, the project's current session resumes while it is open (not
         ended): running ``session start`` twice writes one note, not two.
+
+        ``meta``: flat frontmatter strings (``cwd``, ``git_branch``, ``git_head_start``...) a
+        new note starts with (a resumed note keeps its own).
         """
         now = self._time(now)
         given = _one_line(session_id or "")
@@ -203,7 +207,7 @@ class Memory:
 
         def start(data: StateData) -> SessionResult:
             sid = given or self._open_current(data) or _new_session_id()
-            return self._start(data, sid, topic, first_prompt, now)
+            return self._start(data, sid, topic, first_prompt, now, meta or {})
 
         return self.state.update(start)
 
@@ -220,6 +224,7 @@ class Memory:
         topic: str | None,
         first_prompt: str | None,
         now: datetime,
+        meta: Mapping[str, str],
     ) -> SessionResult:
         entry = data.sessions.get(sid)
         project = entry.project if entry else self.config.project
@@ -235,7 +240,7 @@ class Memory:
             if not topic:
                 topic = self._continued_topic(project, entry.note)
         self._ensure_index(project, now.date())
-        rel = self._create_note(project, sid, topic, first_prompt, continues, now)
+        rel = self._create_note(project, sid, topic, first_prompt, continues, now, meta)
         data.set_session(
             SessionEntry(
                 sid,
@@ -283,7 +288,8 @@ class Memory:
         return rel if status == "archived" else None
 
     def _topic(self, topic: str | None, first_prompt: str | None) -> tuple[str, str]:
-        """(slug, title) of a new session note."""
+        """(slug, title) of a new session note; private text never names a file."""
+        topic = clean_prompt(topic) if topic else None
         if topic and names.slug(topic):
             slug = names.slug(topic)[:TOPIC_MAX_CHARS].rstrip("-")
             return slug, _one_line(topic)
@@ -302,6 +308,7 @@ class Memory:
         first_prompt: str | None,
         continues: str | None,
         now: datetime,
+        meta: Mapping[str, str] | None = None,
     ) -> str:
         from . import links  # only new notes and decisions format links: kept off the end hooks
 
@@ -312,6 +319,12 @@ class Memory:
         if continues:
             target = link_target(continues)
             context += f" Continues {links.format(target, alias=posixpath.basename(target))}."
+        meta = meta or {}
+        if meta.get("cwd"):
+            context += f" Working directory {inline.code_span(inline.one_line(meta['cwd']))}"
+            if meta.get("git_branch"):
+                context += f", branch {inline.code_span(inline.one_line(meta['git_branch']))}"
+            context += "."
         text = templating.render(
             "session",
             project=project,
@@ -324,6 +337,8 @@ class Memory:
         )
         if continues:
             text = frontmatter.set_key(text, "continues", links.format(link_target(continues)))
+        for key, value in meta.items():
+            text = frontmatter.set_key(text, key, value)
         stem = f"{today}-{slug}"
         for n in range(1, MAX_NAME_TRIES + 1):
             name = stem if n == 1 else f"{stem}-{n}"

@@ -15,17 +15,18 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from .. import clock, names, patch
+from .. import clock, inline, names, patch
 from ..config import Config, load_config
 from ..errors import NoteExists, SessionError, VaultmemError
 from ..memory import Memory
 from ..privacy import clean_prompt
 from ..state import StateData
 from ..vault import Vault
-from . import ingest, transcript
+from . import gitinfo, ingest, transcript
 from .events import HookEvent, session_start_output
 
 DEFAULT_STEM = re.compile(r"\d{4}-\d{2}-\d{2}-session(?:-\d+)?")
+DEFAULT_TITLE = re.compile(r"^# Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$", re.MULTILINE)
 RENAME_TRIES = 50
 
 
@@ -60,9 +61,37 @@ def _session_id(memory: Memory, event: HookEvent) -> str:
     return sid
 
 
-def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime) -> IngestResult:
-    """Record the transcript lines not yet in the session note (dedup by line uuid)."""
-    memory.start_session(sid, now=now)  # a session whose SessionStart hook never ran
+def session_meta(event: HookEvent) -> dict[str, str]:
+    """The session note's flat metadata: cwd, git branch and HEAD (start and end), host.
+
+    Keys whose value is unknown are left out (no git checkout: no ``git_*`` keys)."""
+    meta: dict[str, str] = {}
+    if event.cwd:
+        meta["cwd"] = inline.one_line(event.cwd)
+        git = gitinfo.read(event.cwd)
+        if git is not None and git.branch:
+            meta["git_branch"] = inline.one_line(git.branch)
+        if git is not None and git.head:
+            meta["git_head_start"] = meta["git_head_end"] = git.head
+    host = gitinfo.host()
+    if host:
+        meta["host"] = inline.one_line(host)
+    return meta
+
+
+def _meta_edits(meta: dict[str, str]) -> list[patch.Edit]:
+    # What a Stop or SessionEnd updates; the *_start keys stay as the session began.
+    return [patch.SetProperty(k, v) for k, v in meta.items() if not k.endswith("_start")]
+
+
+def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime, *,
+                      closing: bool = False) -> IngestResult:
+    """Record the transcript lines not yet in the session note (dedup by line uuid).
+
+    ``closing`` (SessionEnd): the metadata (``git_head_end``...) is brought up to date even
+    when the transcript has nothing new."""
+    meta = session_meta(event)
+    memory.start_session(sid, now=now, meta=meta)  # a session whose SessionStart never ran
 
     def apply(data: StateData) -> IngestResult:
         entry = data.sessions[sid]
@@ -80,9 +109,12 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime)
         if edits:
             edits += [patch.SetProperty("updated", now.date()),
                       patch.SetProperty("claude_last_accessed", now.date())]
+        if edits or closing:
             # The state lock is held while the note is written, so a Stop and a PreCompact
             # racing on one session cannot both add the same turns.
-            status = memory.vault.update(entry.note, edits, label="vaultmem ingest").status
+            written = memory.vault.update(entry.note, [*edits, *_meta_edits(meta)],
+                                          label="vaultmem ingest")
+            status = written.status if edits else status
         data.mark_ingested(sid, [*(t.uuid for t in turns), *keys],
                            last_offset=read.end if path else None, transcript=path)
         note = _retopic(memory, data, sid, read.first_prompt) if read.first_prompt else entry.note
@@ -105,6 +137,7 @@ def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> st
     stem = posixpath.basename(entry.note)[:-3]
     prompt = clean_prompt(first_prompt)
     topic = names.slug(prompt, max_words=6) if prompt else ""
+    title = ingest.title_of(prompt) if prompt else ""
     if not _awaits_topic(entry.note) or not topic or topic == "session":
         return entry.note
     vault, layout = memory.vault, memory.layout
@@ -120,13 +153,18 @@ def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> st
         if vault.exists(layout.archive(entry.project, name)):
             continue
         try:
-            vault.create(rel, note.text)
+            vault.create(rel, _retitled(note.text, title))
         except NoteExists:
             continue
         data.set_session(replace(entry, note=rel))
-        vault.retire(entry.note, read=note, copy_to=rel, derive=lambda text: text)
+        vault.retire(entry.note, read=note, copy_to=rel, derive=lambda text: _retitled(text, title))
         return rel
     return entry.note
+
+
+def _retitled(text: str, title: str) -> str:
+    """The note with its default H1 (``# Session <date> <time>``) replaced by the topic."""
+    return DEFAULT_TITLE.sub(lambda _: f"# {title}", text, count=1) if title else text
 
 
 def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str:
@@ -142,7 +180,12 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
     exclude: set[str] = set()
     if event.session_id:
         try:
-            started = memory.start_session(event.session_id, now=now)
+            started = memory.start_session(event.session_id, now=now, meta=session_meta(event))
+            if started.resumed and event.source == "resume":
+                # The same story goes on: one marker, the note's sections stay as they are.
+                memory.vault.update(started.note, [patch.SectionPatch(
+                    ingest.WORK_LOG, "append", f"### {now:%H:%M} - Resumed", subtree=True,
+                    create=True)], label="vaultmem resume")
         except (VaultmemError, OSError) as err:
             problems.append(f"session note not updated: {err}")
         else:
@@ -170,7 +213,7 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     memory = _memory(event, warnings)
     now = clock.now()
     sid = _session_id(memory, event)
-    record_transcript(memory, event, sid, now)
+    record_transcript(memory, event, sid, now, closing=True)
     llm = memory.config.extractor == "llm"
     result = memory.end_session(reason=event.reason or "other", compact=not llm,
                                 session_id=sid, now=now)

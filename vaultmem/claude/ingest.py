@@ -8,11 +8,11 @@ it (the word "gotcha" is one of its keywords).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
+from ..inline import code_span
 from ..patch import Edit, SectionPatch
 from .transcript import Turn
 
@@ -55,15 +55,6 @@ def _time(stamp: str | None, fallback: datetime, tz: tzinfo | None) -> str:
     return moment.strftime("%H:%M")
 
 
-def _code(text: str) -> str:
-    # An inline code span that survives backticks inside the text: its fence is longer than
-    # the longest run of backticks in it (CommonMark closes a span only on an equal run).
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
 def _shown(path: str, cwd: str | None) -> str:
     # Paths under the session's working directory read better relative to it.
     if cwd and path.startswith(cwd.rstrip("/") + "/"):
@@ -87,8 +78,8 @@ def edits_for_turns(
             if current is None:
                 current = _Entry(when, "Continued work")
                 entries.append(current)
-            current.lines.extend(f"- {f.tool}: {_code(_shown(f.path, cwd))}" for f in turn.files)
-            current.lines.extend(f"- Ran {_code(c)}" for c in turn.commands)
+            current.lines.extend(f"- {f.tool}: {code_span(_shown(f.path, cwd))}" for f in turn.files)
+            current.lines.extend(f"- Ran {code_span(c)}" for c in turn.commands)
         decisions.extend(f"- {d}" for d in turn.decisions)
         entries.extend(_Entry(when, "Gotcha", [f"Gotcha: {g}"]) for g in turn.gotchas)
     edits: list[Edit] = []

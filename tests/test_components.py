@@ -1,0 +1,96 @@
+"""components.py: file paths -> component names (the default rule and config rules)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vaultmem import names
+from vaultmem.claude.components import component_of
+
+ROOT = "/home/dev/work/shop"
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("src/auth/tokens.py", "Auth"),
+        ("app/billing/x.py", "Billing"),
+        ("packages/api/src/routes.ts", "API"),
+        ("lib/db/repos/repo_01.py", "DB"),
+        ("auth/session.go", "Auth"),
+        ("src/auth.py", "Auth"),
+        ("src/billing_webhooks/handler.py", "Billing Webhooks"),
+        ("src/billingWebhooks/handler.ts", "Billing Webhooks"),
+        ("apps/web/pages/index.tsx", "Web"),
+        ("internal/oauth/client.go", "OAuth"),
+        ("cmd/server/main.go", None),  # "server" is a container name: nothing after it
+        ("cmd/worker/main.go", "Worker"),
+        # tests named after a module
+        ("tests/test_auth.py", "Auth"),
+        ("tests/auth/test_x.py", "Auth"),
+        ("tests/unit/test_billing.py", "Billing"),
+        ("src/auth.test.ts", "Auth"),
+        ("auth.test.ts", "Auth"),
+        ("pkg/auth/auth_test.go", "Auth"),
+        ("auth_test.go", "Auth"),
+        ("src/__tests__/cart.spec.js", "Cart"),
+        # nothing to name
+        ("src/main.py", None),
+        ("README.md", None),
+        ("pyproject.toml", None),
+        ("docs/architecture.md", None),
+        ("config/settings.yaml", None),
+        (".github/workflows/ci.yml", None),
+        ("tests/conftest.py", None),
+        ("tests/test_utils.py", None),
+        ("src/utils.py", None),
+        ("", None),
+        ("../elsewhere/x.py", None),
+    ],
+)
+def test_default_rule(path: str, expected: str | None) -> None:
+    assert component_of(path) == expected
+    assert component_of(f"{ROOT}/{path}", root=ROOT) == expected
+
+
+def test_absolute_paths_outside_the_root_have_no_component() -> None:
+    assert component_of("/etc/hosts", root=ROOT) is None
+    assert component_of(f"{ROOT}-other/src/auth/x.py", root=ROOT) is None
+    assert component_of("/src/auth/x.py") is None
+
+
+def test_the_project_s_own_package_folder_is_skipped() -> None:
+    root = "/home/dev/vaultmem"
+    assert component_of(f"{root}/vaultmem/claude/capture.py", root=root) == "Claude"
+    assert component_of(f"{root}/src/vaultmem/claude/capture.py", root=root) == "Claude"
+    assert component_of(f"{root}/vaultmem/memory.py", root=root) == "Memory"
+    assert component_of(f"{root}/vaultmem/__init__.py", root=root) is None
+    assert component_of(f"{root}/tests/test_memory.py", root=root) == "Memory"
+
+
+def test_rules_win_in_their_order() -> None:
+    rules = {"services/pay*/**": "Billing", "src/auth/legacy/*": "", "src/**": "Core"}
+    assert component_of("services/payments/api.py", rules=rules) == "Billing"
+    assert component_of(f"{ROOT}/services/payouts/x.py", root=ROOT, rules=rules) == "Billing"
+    assert component_of("src/auth/legacy/old.py", rules=rules) is None  # "" = no component
+    assert component_of("src/auth/tokens.py", rules=rules) == "Core"
+    assert component_of("lib/db/x.py", rules=rules) == "DB"  # no rule: the default
+    assert component_of("docs/x.md", rules={"docs": "Docs"}) == "Docs"  # a folder rule
+
+
+def test_names_are_nfc_and_safe_file_names() -> None:
+    nfd = unicodedata.normalize("NFD", "src/café/x.py")
+    assert component_of(nfd) == "Café" == unicodedata.normalize("NFC", "Café")
+    assert component_of("src/a:b|c/x.py") == "A B C"
+    assert component_of("x.py", rules={"*": "We[ir]d/Name"}) == "We ir d Name"  # a rule's name is kept as written, cleaned
+
+
+@given(st.text(max_size=60), st.sampled_from([None, ROOT, "/", ""]))
+def test_never_raises_and_always_a_safe_name(path: str, root: str | None) -> None:
+    name = component_of(path, root=root)
+    assert name is None or (names.is_safe_filename(name) and name == name.strip())
+    assert name is None or unicodedata.is_normalized("NFC", name)

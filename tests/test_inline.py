@@ -1,0 +1,47 @@
+"""inline.py: captured text as one line of Markdown that opens no block of its own."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from vaultmem.inline import block_safe, code_span, one_line
+
+MD = MarkdownIt()
+HOSTILE = st.text(alphabet=st.sampled_from(list("#`~>|-+*=_<1.) \n\tab")), max_size=30)
+
+
+def test_one_line_collapses_and_caps() -> None:
+    assert one_line("  a\n\n b\tc  ") == "a b c"
+    assert one_line("x" * 30, max_chars=10) == "x" * 10 + " … 20 characters more"
+    assert one_line("short", max_chars=10) == "short"
+
+
+def test_block_openers_are_escaped() -> None:
+    assert block_safe("## Decisions Made") == "\\## Decisions Made"
+    assert block_safe("```python") == "\\```python"
+    assert block_safe("- item") == "\\- item"
+    assert block_safe("> quote") == "\\> quote"
+    assert block_safe("| a | b |") == "\\| a | b |"
+    assert block_safe("1. first") == "1\\. first"
+    assert block_safe("plain text") == "plain text"
+
+
+@settings(max_examples=300, deadline=None)
+@given(HOSTILE)
+def test_a_list_item_of_any_text_stays_one_item_with_one_paragraph(text: str) -> None:
+    tokens = MD.parse(f"- {block_safe(text)}\n- next\n")
+    kinds = [t.type for t in tokens if t.nesting == 1]
+    assert kinds.count("bullet_list_open") == 1
+    assert kinds.count("list_item_open") == 2
+    assert set(kinds) <= {"bullet_list_open", "list_item_open", "paragraph_open"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=30))
+def test_code_spans_read_back_whatever_they_hold(text: str) -> None:
+    line = one_line(text)
+    children = MD.parseInline(f"x {code_span(line)} y")[0].children or []
+    spans = [t.content for t in children if t.type == "code_inline"]
+    assert spans == [line] or (not line.strip() and len(spans) <= 1)

@@ -1,0 +1,46 @@
+"""Captured text made into one line of Markdown that cannot change a note's structure. Pure.
+
+Text vaultmem did not write itself (a prompt, a command, a file path, a tool's error output)
+goes into a note as one line: whitespace runs (newlines included) become one space, and either
+it sits in an inline code span (:func:`code_span`) or its start is escaped so that it cannot open
+a heading, fence, list, block quote or table (:func:`block_safe`).
+"""
+
+from __future__ import annotations
+
+import re
+
+_SPACES = re.compile(r"\s+")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
+_BACKTICKS = re.compile(r"`+")
+# What may open a block at the start of a line: ATX heading, fence, block quote, table row,
+# list bullet or ordered list marker, thematic break/setext underline, HTML block.
+_BLOCK_START = re.compile(r"^(?:#|`{3}|~{3}|>|\||[-+*](?:\s|$)|[=_-]{3}|<)")
+_ORDERED = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
+
+
+def one_line(text: str, max_chars: int | None = None) -> str:
+    """``text`` with every whitespace run as one space, control characters dropped; cut to ``max_chars`` with
+    "… N characters more" when longer."""
+    line = _SPACES.sub(" ", _CONTROL.sub("", text)).strip()
+    if max_chars is not None and len(line) > max_chars:
+        rest = len(line) - max_chars
+        line = f"{line[:max_chars].rstrip()} … {rest} characters more"
+    return line
+
+
+def code_span(text: str) -> str:
+    """``text`` (one line) as an inline code span whatever backticks it holds: the fence is
+    longer than its longest backtick run (CommonMark closes a span only on an equal run)."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def block_safe(text: str) -> str:
+    """One line that, put at the start of a line or after ``- ``, opens no block of its own."""
+    line = one_line(text)
+    if _ORDERED.match(line):  # "1. x": a backslash before a digit would show, not escape
+        return _ORDERED.sub(lambda m: f"{m.group(1)}\\{m.group(2)}", line, count=1)
+    return "\\" + line if _BLOCK_START.match(line) else line
