@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from .. import clock, inline, names, patch
+from .. import clock, inline, machine, names, patch
 from ..config import Config, load_config
 from ..errors import NoteExists, SessionError, VaultmemError
 from ..memory import Memory
@@ -73,9 +73,8 @@ def session_meta(event: HookEvent) -> dict[str, str]:
             meta["git_branch"] = inline.one_line(git.branch)
         if git is not None and git.head:
             meta["git_head_start"] = meta["git_head_end"] = git.head
-    host = gitinfo.host()
-    if host:
-        meta["host"] = inline.one_line(host)
+    # The name the per-host state and the lazy compaction compare notes by (machine.py).
+    meta["host"] = machine.host_name()
     return meta
 
 

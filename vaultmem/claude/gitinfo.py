@@ -99,10 +99,3 @@ def _read(path: Path) -> str:
     with open(path, "rb") as handle:
         return handle.read(MAX_READ).decode("utf-8", errors="replace")
 
-
-def host() -> str | None:
-    """This machine's name (no socket import: os.uname is enough where hooks run)."""
-    try:
-        return os.uname().nodename or None
-    except AttributeError:  # pragma: no cover - Windows
-        return os.environ.get("COMPUTERNAME") or None
