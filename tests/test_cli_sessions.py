@@ -71,7 +71,7 @@ def test_compact_json_and_status(cli, vault_root: Path) -> None:  # type: ignore
                            "fallback_reason", "warnings", "diffs", "error", "removed"}
     assert report["status"] == "compacted" and report["extractor"] == "deterministic"
     assert len(report["entities_created"]) == 6 and len(report["entities_updated"]) == 6
-    assert set(report["counts"]) == {"decision", "gotcha", "reference", "pattern"}
+    assert set(report["counts"]) == {"decision", "gotcha", "reference", "pattern", "prerequisite"}
     assert isinstance(report["duration_ms"], float)
     text = cli("status")
     assert text.stdout == f"{rel}  archived\n"

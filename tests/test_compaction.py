@@ -114,8 +114,10 @@ def test_decisions() -> None:
         "Plain decision",
     ]
     assert decisions[0].entities == ("Auth", "Redis")
-    # No link in the item: two entities under Related Entities -> the fallback entity.
-    assert decisions[1].entities == ("Inbox",)
+    # No link in the item, but it mentions the cache the session links: [[Cache]].
+    assert decisions[1].entities == ("Cache",)
+    # Nothing known: two entities under Related Entities -> the fallback entity.
+    assert decisions[2].entities == ("Inbox",)
     assert NOTE.split("\n")[decisions[0].line] == "- Use JWT for sessions — why: stateless ([[Auth]], [[Redis]])"
 
 
@@ -217,46 +219,63 @@ def test_entity_targets_project_then_global_then_new() -> None:
     }
 
 
-def _plan(texts: dict[str, str]) -> compaction.Plan:
-    ex = compaction.extract(NOTE, REL, CONFIG)
+def _plan(texts: dict[str, str], note: str = NOTE, rel: str = REL) -> compaction.Plan:
+    ex = compaction.extract(note, rel, CONFIG)
     names_ = {n for i in ex.items for n in i.entities}
     targets = compaction.entity_targets(names_, "demo", LAYOUT, texts)
-    return compaction.plan(ex, REL, targets, texts, layout=LAYOUT, today=TODAY)
+    return compaction.plan(ex, rel, targets, texts, layout=LAYOUT, today=TODAY,
+                           day=date(2026, 11, 20), components_=compaction.components(note))
+
+
+def _composed(plan: compaction.Plan, texts: dict[str, str]) -> dict[str, str]:
+    out = {}
+    for e in plan.entities:
+        base = texts.get(e.rel, e.create_text)
+        assert base is not None
+        out[e.rel] = e.compose(base, TODAY).text
+    return out
 
 
 def test_plan_lines_and_block_ids() -> None:
     plan = _plan({})
     assert plan.archive_rel == "claude/projects/demo/archive/sessions/2026-11-20-auth.md"
-    assert [e.name for e in plan.entities] == ["Auth", "Redis", "Inbox", "Cache", "Database",
+    assert [e.name for e in plan.entities] == ["Auth", "Redis", "Cache", "Inbox", "Database",
                                                "Lonely"]
     auth = plan.entities[0]
     assert auth.create and auth.create_text is not None
-    block = names.block_id("2026-11-20-auth.md", "decision",
-                           "use jwt for sessions — why: stateless")
-    line = ("- Use JWT for sessions — why: stateless "
+    # The id depends on the kind and the fact, not on the session.
+    block = names.block_id("decision", "use jwt for sessions — why: stateless")
+    line = ("- 2026-11-20 — Use JWT for sessions — why: stateless "
             "([[claude/projects/demo/archive/sessions/2026-11-20-auth|2026-11-20-auth]]) ^" + block)
-    assert auth.lines[0].line == line
-    assert line in auth.create_text
-    assert "## Key Decisions\n\n" + line + "\n" in auth.create_text
-    assert plan.counts == {"decision": 3, "gotcha": 2, "reference": 3, "pattern": 0}
+    assert auth.lines[0].render() == line
+    text = _composed(plan, {})[auth.rel]
+    assert "## Key Decisions\n\n" + line + "\n" in text
+    assert plan.counts == {"decision": 3, "gotcha": 2, "reference": 3, "pattern": 0,
+                           "prerequisite": 0}
+    # Inbox is no component: no overview, no related links.
+    inbox = next(e for e in plan.entities if e.name == "Inbox")
+    assert inbox.overview is None and inbox.related == ()
+    assert auth.related == ("[[Redis]]", "[[Cache]]", "[[Database]]", "[[Lonely]]")
 
 
-def test_plan_skips_lines_already_applied() -> None:
+def test_plan_applied_twice_changes_nothing() -> None:
     first = _plan({})
-    texts = {e.rel: e.create_text or "" for e in first.entities}
+    texts = _composed(first, {})
     again = _plan(texts)
-    assert all(not e.create and not e.lines and not e.edits for e in again.entities)
-    assert sum(e.skipped for e in again.entities) == sum(len(e.lines) for e in first.entities)
+    assert all(not e.create for e in again.entities)
+    for e in again.entities:
+        composed = e.compose(texts[e.rel], TODAY)
+        assert composed.text == texts[e.rel]
+        assert composed.added == composed.merged == 0
+        assert composed.present == len(e.lines)
 
 
 def test_backlink_once() -> None:
-    archive = "claude/projects/demo/archive/sessions/2026-11-20-auth.md"
-    entity = compaction.new_entity_text("Auth", "demo", TODAY, archive)
-    edits = compaction.backlink_edits(entity, archive, TODAY)
-    linked = patch.apply_all(entity, edits).text
+    plan = _plan({})
+    text = _composed(plan, {})[plan.entities[0].rel]
     assert ("## References\n\n- [[claude/projects/demo/archive/sessions/2026-11-20-auth|"
-            "2026-11-20-auth]] - Archived session (compacted)\n") in linked
-    assert compaction.backlink_edits(linked, archive, TODAY) == ()
+            "2026-11-20-auth]] - Archived session (compacted)\n") in text
+    assert text.count("Archived session (compacted)") == 1
 
 
 def test_session_project_refuses_other_paths() -> None:

@@ -71,10 +71,12 @@ def test_exception_at_every_checkpoint_then_rerun(
     names = _recorded(reference, rel, monkeypatch, move=move)
     expected = snapshot(reference)
     # Every kind of step boundary is there, per entity too.
-    for step in ("extract", "entity-create", "entity-patch", "archive-write", "archive-verify",
-                 "backlink", "move-remove" if move else "mark-original"):
+    for step in ("extract", "entity-create", "entity-patch", "index", "archive-write",
+                 "archive-verify", "move-remove" if move else "mark-original"):
         assert f"compact:{step}" in names
-    assert sum(n.startswith("compact:backlink:") for n in names) == 8
+    # Each entity is written once (its lines, related links, overview and backlink together).
+    assert sum(n.startswith(("compact:entity-create:", "compact:entity-patch:"))
+               for n in names) == 8
     for name in names:
         work = tmp_path / "work"
         shutil.rmtree(work, ignore_errors=True)
@@ -132,7 +134,8 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict[str, 
         "write",  # inside the first atomic write, before os.replace
         "compact:archive-write",
         "compact:archive-verify",
-        "compact:backlink:Entity 12",
+        "compact:entity-create:Entity 12",
+        "compact:index",
         "compact:mark-original",
     ],
 )

@@ -22,7 +22,10 @@ def _agrees(text: str) -> bool:
     return True
 
 
-plain_line = st.builds(lambda c, rest: c + rest, st.sampled_from(START_CHARS),
+# Digits open an ordered list only before "." or ")": dated lines ("2026-01-01 — …") are plain.
+DIGIT_STARTS = ["2026-01-01 — ", "1", "12", "1.", "1)", "12.", "3 ", "2026-", "1234567890.", "0)"]
+plain_line = st.builds(lambda c, rest: c + rest,
+                       st.one_of(st.sampled_from(START_CHARS), st.sampled_from(DIGIT_STARTS)),
                        st.text(TEXT_CHARS, max_size=30))
 bullet_line = plain_line.map(lambda line: "- " + line)
 blank_line = st.sampled_from(["", " ", "   "])
@@ -80,7 +83,13 @@ def test_the_runs_of_a_work_log_and_an_entity_are_plain() -> None:
     fenced = "### 11:00 - Migrate\n\nRan it:\n```bash\n# not a heading\n\tmake\n```\n- done\n"
     head = "---\ntype: session\ntags: [claude, session]\n---\n\n"
     unclosed = "### 11:31 - Traced it\n\nText.\n\n```yaml\nretries: 3\n"  # a "# x" line cut it
-    for text in (entry, decisions, fenced, head, unclosed):
+    dated = (
+        "## Key Decisions\n\n- 2026-03-02 — use RS256 because keys rotate "
+        "([[claude/projects/shop/archive/sessions/2026-03-02-a|2026-03-02-a]], "
+        "[[claude/projects/shop/archive/sessions/2026-03-05-b|2026-03-05-b]]) ^vm-1a2b3c4d\n"
+        "- 2026-03-04 — keep the pool small ([[x|y]]) ^vm-00ff00ff\n2026 was the year.\n\n"
+    )
+    for text in (entry, decisions, fenced, head, unclosed, dated):
         assert _agrees(text)
 
 
@@ -89,6 +98,8 @@ def test_what_only_markdown_it_can_read_is_left_to_it() -> None:
         "---\ntitle: x\n",  # front matter never closed
         "## A\n\npara\n===\n",  # a setext heading
         "## A\n\n1. one\n2. two\n",  # an ordered list
+        "## A\n\n- 1. nested ordered\n",  # an ordered list inside a bullet item
+        "## A\n\n- 2026) x\n",
         "## A\n\n- a\n  - nested\n",  # indented content
         "## A\n\n> quote\n",
         "## A\n\n| a | b |\n|---|---|\n",  # a table

@@ -31,12 +31,24 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING
 
-from . import frontmatter, links, names, patch, plainruns, sections, templating, threshold
+from . import (
+    entitynote,
+    frontmatter,
+    links,
+    names,
+    patch,
+    plainruns,
+    routing,
+    sections,
+    templating,
+    threshold,
+)
 from .config import Config
 from .errors import UnsafePath
 from .extraction import KINDS, TARGET_HEADING, Extraction, Item, Kind
 from .layout import Layout, link_target
 from .privacy import blank_private
+from .routing import Known
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -164,8 +176,9 @@ def _unique(names_: Iterable[str]) -> tuple[str, ...]:
     seen: set[str] = set()
     out: list[str] = []
     for name in names_:
-        if name.casefold() not in seen:
-            seen.add(name.casefold())
+        key = names.name_key(name)
+        if key not in seen:
+            seen.add(key)
             out.append(name)
     return tuple(out)
 
@@ -215,8 +228,35 @@ def _list_items(chunk: str) -> list[tuple[str, int, int]]:
     return items
 
 
-def _gotcha_text(title: str, body: list[str], keywords: Sequence[str]) -> str:
-    title = _TIME_PREFIX_RE.sub("", title).strip()
+# Labels a line may carry before what it says ("Gotcha: Gotcha: x", "**Decision:** x").
+_LABEL_RE = re.compile(
+    r"^(?:\**\s*(?:decision|gotcha|prerequisite|prereq)s?\s*:\s*\**\s*)+", re.IGNORECASE
+)
+_LABEL_ONLY_RE = re.compile(r"^(?:decision|gotcha|prerequisite|note)s?\s*:?$", re.IGNORECASE)
+# The labels capture puts on a turn's lines: such an entry is a record of a turn, mined by
+# capture itself into the sections below, not a hand-written log entry.
+_CAPTURED_RE = re.compile(r"^\s*(?:[-*]\s+)?\*\*(?:Prompt|Answer):\*\*", re.MULTILINE)
+_LINKS_ANY_RE = re.compile(r"!?\[\[[^\[\]\n]*\]\]")
+_FOLDER_RE = re.compile(r"^[\w.@+~-]*/[\w./@+~-]*$")
+
+# Session note sections whose list items are items of a kind (titles compare case-insensitively).
+SECTION_KINDS: Mapping[str, Kind] = {
+    DECISIONS_HEADING.casefold(): "decision",
+    "gotchas & fixes": "gotcha",
+    "prerequisites": "prerequisite",
+}
+
+
+def unlabel(text: str) -> str:
+    """``text`` without the labels it starts with (``Gotcha: Gotcha: x`` -> ``x``)."""
+    return _LABEL_RE.sub("", text).strip()
+
+
+def _gotcha_text(title: str, body: list[str], keywords: Sequence[str]) -> tuple[str, str]:
+    """(item text, the sentence it was found by) of a work-log entry."""
+    title = unlabel(_TIME_PREFIX_RE.sub("", title).strip())
+    if _LABEL_ONLY_RE.match(title):
+        title = ""  # an entry titled "Gotcha" says nothing its sentence does not
     lines = [line for line in (_strip_markers(raw) for raw in body) if line]
 
     def hit(text: str) -> bool:
@@ -224,18 +264,66 @@ def _gotcha_text(title: str, body: list[str], keywords: Sequence[str]) -> str:
 
     sentences = [s for line in lines for s in _SENTENCE_END_RE.split(line) if s]
     # The title says what the gotcha is about; the body adds the sentence that names it.
-    sentence = next((s for s in sentences if hit(s)), "")
+    sentence = unlabel(next((s for s in sentences if hit(s)), ""))
     if not sentence and sentences:
-        sentence = sentences[0]
-    if title and sentence:
-        return f"{title}: {sentence}"
-    return title or sentence
+        sentence = unlabel(sentences[0])
+    if title and sentence and entitynote.fact_key(sentence) != entitynote.fact_key(title):
+        return f"{title}: {sentence}", sentence
+    return title or sentence, sentence or title
+
+
+@dataclass(frozen=True)
+class Component:
+    """A component the session's ``## Related Entities`` names, and the folders it gives."""
+
+    name: str
+    folders: tuple[str, ...]
+    said: str  # the text after the link ("src/auth/, tests/auth/"), one line
+
+
+def components(note_text: str) -> tuple[Component, ...]:
+    """The entities under ``## Related Entities`` (``- [[Auth]] — src/auth/``), in order."""
+    text = blank_private(note_text)
+    found = _entity_links(text, frontmatter.split(text).body_start)
+    return _components(text.split("\n"), sections.headings(text), found)
+
+
+def _components(text_lines: Sequence[str], heads: Sequence[sections.Heading],
+                found: Sequence[_EntityLink]) -> tuple[Component, ...]:
+    out: dict[str, Component] = {}
+    for head in heads:
+        if head.title != RELATED_HEADING or len(head.path) > 2:
+            continue
+        for lk in found:
+            if lk.name and head.body_start <= lk.line < head.subtree_end:
+                said = _strip_markers(_LINKS_ANY_RE.sub("", text_lines[lk.line]))
+                said = one_line(said.lstrip("—–-:, ").replace("`", ""))
+                folders = tuple(part for part in (p.strip() for p in said.split(","))
+                                if _FOLDER_RE.match(part))
+                key = names.name_key(lk.name)
+                if key not in out:
+                    out[key] = Component(lk.name, folders, said)
+    return tuple(out.values())
+
+
+
+def _topic(heads: Sequence[sections.Heading]) -> str:
+    return next((h.title for h in heads if h.level == 1), "")
+
+
+def _content_lines(text_lines: Sequence[str], heads: Sequence[sections.Heading],
+                   body_start: int) -> int:
+    """Lines that say something: not blank, not a heading, not the frontmatter."""
+    heading_lines = {h.line for h in heads}
+    return sum(1 for i in range(body_start, len(text_lines))
+               if text_lines[i].strip() and i not in heading_lines)
 
 
 def extract_report(
-    note_text: str, session_rel: str, config: Config
+    note_text: str, session_rel: str, config: Config, *, known: Sequence[Known] = ()
 ) -> tuple[Extraction, tuple[str, ...]]:
-    """The deterministic extraction of a session note, and warnings (refused links)."""
+    """The deterministic extraction of a session note, and warnings (refused links, nothing
+    found). ``known``: the entities that exist (names and aliases), found by mention."""
     text = blank_private(note_text)
     split = frontmatter.split(text)
     text_lines = text.split("\n")
@@ -255,43 +343,65 @@ def extract_report(
         return _unique(lk.name for lk in safe[lo:hi] if lk.name)
 
     def clean(raw: str) -> str:
-        return one_line(neutralise(raw)[0])
+        return one_line(unlabel(neutralise(raw)[0]))
 
     items: list[Item] = []
+    facts: set[tuple[str, str]] = set()  # (kind, fact key): one item per fact and kind
     claimed: list[tuple[int, int]] = []  # line ranges whose links belong to an item already
     for head in heads:
-        if head.title != DECISIONS_HEADING or len(head.path) > 2:
+        kind = SECTION_KINDS.get(head.title.casefold())
+        if kind is None or len(head.path) > 2:
             continue
         for raw, first, end in _decision_items(text_lines, head):
             body = _TRAILING_BLOCK_RE.sub("", _DECIDE_LINKS_RE.sub("", raw))
             item_text = clean(body)
             claimed.append((first, end))
-            if item_text:
-                items.append(Item("decision", item_text, names_in(first, end), first))
+            fact = (kind, entitynote.fact_key(item_text))
+            if item_text and fact not in facts:
+                facts.add(fact)
+                entities = () if kind == "prerequisite" else names_in(first, end)
+                items.append(Item(kind, item_text, entities, first))
+    said = [key for _, key in facts]
     keywords = tuple(k.casefold() for k in config.gotcha_keywords if k.strip())
     for head in heads:
         if len(head.path) < 2 or head.path[-2] != WORK_LOG_HEADING:
             continue
-        entry = "\n".join(text_lines[head.line : head.subtree_end]).casefold()
-        if not any(k in entry for k in keywords):
+        entry = "\n".join(text_lines[head.line : head.subtree_end])
+        if _CAPTURED_RE.search(entry) or not any(k in entry.casefold() for k in keywords):
             continue
         entry_body = text_lines[head.body_start : head.subtree_end]
-        item_text = clean(_gotcha_text(head.title, entry_body, keywords))
+        raw_text, sentence = _gotcha_text(head.title, entry_body, keywords)
+        item_text = clean(raw_text)
         claimed.append((head.line, head.subtree_end))
-        if item_text:
-            items.append(Item("gotcha", item_text, names_in(head.line, head.subtree_end), head.line))
-    targeted = {name.casefold() for item in items for name in item.entities}
+        key, found_by = entitynote.fact_key(item_text), entitynote.fact_key(clean(sentence))
+        # The same text under a section of the note: one item (the section's).
+        if not item_text or any(found_by in k or k in key for k in said if k) or \
+                ("gotcha", key) in facts:
+            continue
+        facts.add(("gotcha", key))
+        items.append(Item("gotcha", item_text, names_in(head.line, head.subtree_end), head.line))
+    targeted = {names.name_key(name) for item in items for name in item.entities}
+    found_components = _components(text_lines, heads, safe)
+    changed = {names.name_key(c.name): c for c in found_components if c.said}
+    topic = one_line(unlabel(_topic(heads)))
     references: dict[str, Item] = {}
     bare: dict[str, int] = {}
-    in_item = bytearray(len(text_lines) + 1)  # 1 on the lines of a decision or gotcha
+    in_item = bytearray(len(text_lines) + 1)  # 1 on the lines of an item
     for first, end in claimed:
         in_item[first:end] = b"\1" * (end - first)
+    related_lines = {h.line for h in heads if h.title == RELATED_HEADING}
     for lk in safe:
         assert lk.name is not None
         if in_item[lk.line]:
             continue
-        key = lk.name.casefold()
+        key = names.name_key(lk.name)
         if key in references:
+            continue
+        component = changed.get(key)
+        if component is not None and _under(heads, lk.line, related_lines):
+            # "- [[Auth]] — src/auth/": what changed in this session.
+            what = f"{topic}: {component.said}" if topic else f"Changed {component.said}"
+            references[key] = Item("reference", clean(what), (lk.name,), lk.line)
             continue
         line_text = _TIME_PREFIX_RE.sub("", _strip_markers(text_lines[lk.line]))
         if _has_words(line_text):
@@ -300,14 +410,25 @@ def extract_report(
             bare.setdefault(key, lk.line)
     for lk in safe:
         assert lk.name is not None
-        key = lk.name.casefold()
+        key = names.name_key(lk.name)
         if key in bare and key not in references and key not in targeted:
             references[key] = Item("reference", "Linked from the session", (lk.name,), bare[key])
     items.extend(sorted(references.values(), key=lambda item: item.line))
     extraction = Extraction(tuple(items), "deterministic")
-    related = _related(heads, safe)
-    assigned, more = _assign(extraction, related, session_rel, config)
+    related = tuple(c.name for c in found_components)
+    if not any(item.kind in ("decision", "gotcha", "prerequisite") for item in items):
+        lines = _content_lines(text_lines, heads, split.body_start)
+        if lines:
+            warnings.append(f"no decisions, gotchas or prerequisites found in {lines} lines")
+    mentions = routing.Mentions.of([*known, *((n, ()) for n in _unique(
+        lk.name for lk in safe if lk.name))], exclude=config.default_entity)
+    assigned, more = _assign(extraction, related, session_rel, config, mentions)
     return assigned, tuple(warnings + more)
+
+
+def _under(heads: Sequence[sections.Heading], line: int, titles_at: set[int]) -> bool:
+    """Whether ``line`` is in the body of one of the headings starting at ``titles_at``."""
+    return any(h.line in titles_at and h.body_start <= line < h.subtree_end for h in heads)
 
 
 def extract(note_text: str, session_rel: str, config: Config) -> Extraction:
@@ -315,34 +436,28 @@ def extract(note_text: str, session_rel: str, config: Config) -> Extraction:
     return extract_report(note_text, session_rel, config)[0]
 
 
-def _related(heads: Sequence[sections.Heading], found: Sequence[_EntityLink]) -> tuple[str, ...]:
-    names_: list[str] = []
-    for head in heads:
-        if head.title == RELATED_HEADING and len(head.path) <= 2:
-            names_.extend(
-                lk.name for lk in found if lk.name and head.body_start <= lk.line < head.subtree_end
-            )
-    return _unique(names_)
-
-
 def related_entities(note_text: str) -> tuple[str, ...]:
     """The safe entity names linked under ``## Related Entities``."""
-    text = blank_private(note_text)
-    found = _entity_links(text, frontmatter.split(text).body_start)
-    return _related(sections.headings(text), found)
+    return tuple(c.name for c in components(note_text))
 
 
 def assign_targets(
-    extraction: Extraction, note_text: str, session_rel: str, config: Config
+    extraction: Extraction, note_text: str, session_rel: str, config: Config,
+    *, known: Sequence[Known] = (),
 ) -> tuple[Extraction, list[str]]:
-    """Every item given its entities (DESIGN §5 step 2): the ones it links; else the single
-    entity under ``## Related Entities``; else ``config.default_entity``. Names are checked,
-    refused links in the text are neutralised (this also guards LLM output)."""
-    return _assign(extraction, related_entities(note_text), session_rel, config)
+    """Every item given its entities (DESIGN §5 step 2, §9): the ones it links, and the known
+    entities it mentions; else the single entity under ``## Related Entities``; else
+    ``config.default_entity``. Names are checked, refused links in the text are neutralised
+    (this also guards LLM output)."""
+    related = related_entities(note_text)
+    mentions = routing.Mentions.of([*known, *((n, ()) for n in related)],
+                                   exclude=config.default_entity)
+    return _assign(extraction, related, session_rel, config, mentions)
 
 
 def _assign(
-    extraction: Extraction, related: tuple[str, ...], session_rel: str, config: Config
+    extraction: Extraction, related: tuple[str, ...], session_rel: str, config: Config,
+    mentions: routing.Mentions,
 ) -> tuple[Extraction, list[str]]:
     fallback = (related[0],) if len(related) == 1 else (config.default_entity,)
     warnings: list[str] = []
@@ -357,9 +472,14 @@ def _assign(
         text, problems = neutralise(item.text) if "[[" in item.text else (item.text, [])
         if item.line < 0:  # the deterministic extractor reported these already
             warnings.extend(f"{session_rel}: {p}" for p in problems)
-        text = one_line(text)
+        text = one_line(unlabel(text))
         if not text:
             continue
+        if item.kind == "prerequisite":
+            items.append(replace(item, text=text, entities=()))
+            continue
+        if item.kind != "reference":
+            kept.extend(mentions.find(text))
         items.append(replace(item, text=text, entities=_unique(kept) or fallback))
     return replace(extraction, items=tuple(items)), warnings
 
@@ -367,50 +487,26 @@ def _assign(
 # -- the plan -----------------------------------------------------------------------------
 
 
-def entity_targets(
-    names_: Iterable[str], project: str, layout: Layout, known: Iterable[str]
-) -> dict[str, str]:
-    """Entity name -> note rel: the project's entity, else the global one, else a new note in
-    the project. Names compare case-insensitively, as Obsidian does."""
-    project_dir = layout.entities_dir(project) + "/"
-    global_dir = layout.global_entities_dir() + "/"
-    in_project: dict[str, str] = {}
-    in_global: dict[str, str] = {}
-    for rel in sorted(known):
-        stem = posixpath.basename(rel)[:-3].casefold()
-        if rel.startswith(project_dir) and "/" not in rel[len(project_dir):]:
-            in_project.setdefault(stem, rel)
-        elif rel.startswith(global_dir) and "/" not in rel[len(global_dir):]:
-            in_global.setdefault(stem, rel)
-    out: dict[str, str] = {}
-    for name in names_:
-        key = name.casefold()
-        out[name] = in_project.get(key) or in_global.get(key) or layout.entity(project, name)
-    return out
-
-
-@dataclass(frozen=True)
-class EntityLine:
-    """One line bound for an entity."""
-
-    kind: Kind
-    heading: str
-    block: str
-    line: str  # "- text ([[archive|stem]]) ^vm-xxxxxxxx"
+entity_targets = routing.entity_targets
 
 
 @dataclass(frozen=True)
 class EntityPlan:
-    """What compaction does to one entity note."""
+    """What compaction does to one entity note, in one rewrite (see :mod:`entitynote`)."""
 
     name: str
     rel: str
     create: bool  # the note did not exist when the plan was made
-    lines: tuple[EntityLine, ...]  # lines not present yet, in extraction order
-    skipped: int  # lines already present (applied by an earlier run)
-    edits: tuple[patch.Edit, ...]  # the step 3 patch (empty when nothing to add)
-    create_text: str | None  # the whole new note (template + lines) when create
-    backlink: str  # the step 5 line under ## References
+    lines: tuple[entitynote.Line, ...]  # every line bound for it (present ones are skipped)
+    related: tuple[str, ...]  # links to the other components of the session
+    overview: entitynote.Overview | None
+    backlink: str  # the line under ## References
+    create_text: str | None  # the note from the template when create (before the lines)
+
+    def compose(self, text: str, today: date) -> entitynote.Composed:
+        """The note's new text from its current one (pure; re-applied on a person's edit)."""
+        return entitynote.compose(text, self.lines, related=self.related,
+                                  overview=self.overview, backlink=self.backlink, today=today)
 
 
 @dataclass(frozen=True)
@@ -421,6 +517,8 @@ class Plan:
     archive_rel: str
     entities: tuple[EntityPlan, ...]
     counts: Mapping[Kind, int]
+    index_rel: str = ""  # the project's _index.md
+    prerequisites: tuple[entitynote.Line, ...] = ()
 
 
 def session_project(session_rel: str) -> str:
@@ -451,14 +549,6 @@ def backlink_line(archive: str) -> str:
     return f"- {archive_link(archive)}{BACKLINK_SUFFIX}"
 
 
-_BLOCK_ID_RE = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
-
-
-def has_line(text: str, line: str) -> bool:
-    """True when ``text`` has ``line`` as a whole line (trailing spaces ignored)."""
-    return any(existing.rstrip() == line for existing in text.split("\n"))
-
-
 def new_entity_text(name: str, project: str, today: date, archive: str) -> str:
     """A new entity note from the template, as compaction creates it."""
     return templating.render(
@@ -472,6 +562,15 @@ def new_entity_text(name: str, project: str, today: date, archive: str) -> str:
     )
 
 
+def entity_line(item: Item, day: str, link: str, filename: str) -> entitynote.Line:
+    """The dated line of an item (DESIGN §9): its block id depends on the kind and the fact
+    only; ``old_block`` is the id the format before dates gave this session's line."""
+    return entitynote.Line(
+        TARGET_HEADING[item.kind], day, item.text,
+        names.block_id(item.kind, entitynote.fact_key(item.text)),
+        names.block_id(filename, item.kind, normalised(item.text)), link)
+
+
 def plan(
     extraction: Extraction,
     session_rel: str,
@@ -480,65 +579,56 @@ def plan(
     *,
     layout: Layout,
     today: date,
+    day: date | None = None,
+    components_: Sequence[Component] = (),
+    default_entity: str = "Inbox",
 ) -> Plan:
     """The entity steps of a compaction. ``targets`` maps each entity name of the extraction to
-    its note (see :func:`entity_targets`); ``texts`` holds the current text of those that exist."""
+    its note (see :func:`entity_targets`); ``texts`` holds the current text of those that exist;
+    ``day`` is the session's date (its lines' date), ``components_`` what ``## Related
+    Entities`` says of each component."""
     archive = archive_rel(session_rel, layout)
     project = session_project(session_rel)
     filename = posixpath.basename(session_rel)
     link = archive_link(archive)
+    stamp = (day or today).isoformat()
     order: list[str] = []  # rels, in order of first use
-    by_rel: dict[str, list[EntityLine]] = {}
-    skipped: dict[str, int] = {}
+    by_rel: dict[str, list[entitynote.Line]] = {}
     names_of: dict[str, str] = {}
-    blocks_of: dict[str, set[str]] = {}  # block ids in the entity now or planned for it
+    prerequisites: list[entitynote.Line] = []
     for item in extraction.items:
-        block = names.block_id(filename, item.kind, normalised(item.text))
-        line = EntityLine(item.kind, TARGET_HEADING[item.kind], block,
-                          f"- {item.text} ({link}) ^{block}")
+        line = entity_line(item, stamp, link, filename)
+        if item.kind == "prerequisite":
+            prerequisites.append(line)
+            continue
         for name in item.entities:
             rel = targets[name]
             if rel not in by_rel:
                 order.append(rel)
                 by_rel[rel] = []
-                skipped[rel] = 0
                 names_of[rel] = name
-            if rel not in blocks_of:
-                blocks_of[rel] = set(_BLOCK_ID_RE.findall(texts.get(rel, "")))
-            if block in blocks_of[rel]:
-                skipped[rel] += 1
-            else:
+            if line not in by_rel[rel]:
                 by_rel[rel].append(line)
-                blocks_of[rel].add(block)
+    folders = {names.name_key(c.name): c.folders for c in components_}
+    fallback = names.name_key(default_entity)
+    stem_of = {rel: posixpath.basename(rel)[:-3] for rel in order}
+    parts = [rel for rel in order if names.name_key(stem_of[rel]) != fallback]
     steps: list[EntityPlan] = []
     for rel in order:
-        lines = tuple(by_rel[rel])
-        edits: list[patch.Edit] = []
-        for heading in dict.fromkeys(x.heading for x in lines):
-            content = "\n".join(x.line for x in lines if x.heading == heading)
-            edits.append(patch.SectionPatch((heading,), "append", content, create=True, prefer="first"))
-        create = rel not in texts
-        create_text = None
-        if create:
-            stem = posixpath.basename(rel)[:-3]
-            # The template's dates are today's already.
-            base = new_entity_text(stem, project, today, archive)
-            create_text = patch.apply_all(base, edits, file=rel).text
-        elif edits:
-            edits.append(patch.SetProperty("updated", today))
-        steps.append(EntityPlan(names_of[rel], rel, create, lines, skipped[rel], tuple(edits),
-                                create_text, backlink_line(archive)))
+        stem = stem_of[rel]
+        related: tuple[str, ...] = ()
+        overview = None
+        if rel in parts:
+            related = tuple(links.format(stem_of[r]) for r in parts if r != rel)
+            seen = folders.get(names.name_key(stem)) or folders.get(names.name_key(names_of[rel]))
+            overview = entitynote.Overview(seen or (), stamp, link)
+        # The template's dates are today's already.
+        base = new_entity_text(stem, project, today, archive) if rel not in texts else None
+        steps.append(EntityPlan(names_of[rel], rel, base is not None, tuple(by_rel[rel]),
+                                related, overview, backlink_line(archive), base))
     counts = {kind: extraction.count(kind) for kind in KINDS}
-    return Plan(session_rel, archive, tuple(steps), counts)
-
-
-def backlink_edits(entity_text: str, archive: str, today: date) -> tuple[patch.Edit, ...]:
-    """The step 5 edits for one entity: nothing when the backlink is there already.
-    (``updated`` was set with the entity's lines in step 3.)"""
-    line = backlink_line(archive)
-    if has_line(entity_text, line):
-        return ()
-    return (patch.SectionPatch((REFERENCES_HEADING,), "append", line, create=True, prefer="first"),)
+    return Plan(session_rel, archive, tuple(steps), counts, layout.project_index(project),
+                tuple(prerequisites))
 
 
 def archive_text(canonical_text: str, reason: str, today: date) -> str:

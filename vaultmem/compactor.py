@@ -23,21 +23,38 @@ import hashlib
 import posixpath
 import time
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from . import compaction, faults, patch, privacy
+from . import compaction, entitynote, faults, patch, privacy, templating
 from .errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
 from .extraction import KINDS, Extraction
+from .names import name_key
 from .reports import CompactReport
 from .textio import encode
 from .vault import Note
 
 if TYPE_CHECKING:
     from .config import Config
+    from .routing import Known
     from .vault import Vault
 
 _StepErrors = (VaultmemError, OSError, faults.InjectedFault)
+
+
+def _known(rel: str, note: Note) -> Known:
+    """An entity's name (its file name) and the aliases its frontmatter gives."""
+    name = posixpath.basename(rel)[:-3]
+    head = note.text[: note.text.find("\n---", 3)] if note.text.startswith("---") else ""
+    if "alias" not in head:
+        return name, ()
+    try:
+        meta = note.frontmatter()
+    except InvalidYaml:
+        return name, ()  # its own patch names the problem, if it is patched at all
+    raw = meta.get("aliases", meta.get("alias"))
+    values = raw if isinstance(raw, list) else [raw] if isinstance(raw, str) else []
+    return name, tuple(str(v) for v in values if isinstance(v, (str, int, float)) and str(v))
 
 
 def _one_line(text: str) -> str:
@@ -143,17 +160,24 @@ class CompactionRun:
         self.archive = compaction.archive_rel(self.rel, self.layout)
         try:
             self._step("extract")
-            extraction = self._extract(canon, project)
+            known = self._load_known(project)
+            extraction = self._extract(canon, project, known)
             self.counts = {kind: extraction.count(kind) for kind in KINDS}
-            plan, loaded = self._plan(extraction, project)
+            plan = self._plan(extraction, project, known, canon, created)
         except _StepErrors as err:
             if self.dry_run:
                 return self.report("failed", _one_line(str(err)))
             return self._fail(note, err)
         if self.dry_run:
-            return self._dry_run(note, canon, plan, loaded, reason)
+            return self._dry_run(note, canon, plan, known, reason)
         try:
-            self._patch_entities(plan, loaded)
+            summaries = self._patch_entities(plan, known)
+            self._step("index")
+            try:
+                self._patch_index(plan, project, known, summaries)
+            except VaultmemError as err:
+                # The index only summarises: a person's broken _index.md never stops the memory.
+                self.warnings.append(f"{plan.index_rel} not updated: {_one_line(str(err))}")
         except _StepErrors as err:
             return self._fail(note, err)
         try:
@@ -162,17 +186,14 @@ class CompactionRun:
             return self._fail(note, err)
         if not verified:
             return self.report("failed", "archive verification failed")
-        try:
-            self._backlinks(plan)
-        except _StepErrors as err:
-            return self._fail(note, err)
         self._finish(note, reason)
         return self.report("compacted")
 
-    def _extract(self, canon: str, project: str) -> Extraction:
+    def _extract(self, canon: str, project: str, loaded: Mapping[str, Note]) -> Extraction:
         config = self.config
+        known = [_known(rel, note) for rel, note in loaded.items()]
         if self.extractor != "llm":
-            extraction, warnings = compaction.extract_report(canon, self.rel, config)
+            extraction, warnings = compaction.extract_report(canon, self.rel, config, known=known)
             self.warnings.extend(warnings)
             return extraction
         from . import llm  # the SDK costs seconds to import: only on this path
@@ -180,19 +201,18 @@ class CompactionRun:
         fallback_warnings: list[str] = []
 
         def fallback() -> Extraction:
-            extraction, warnings = compaction.extract_report(canon, self.rel, config)
+            extraction, warnings = compaction.extract_report(canon, self.rel, config, known=known)
             fallback_warnings.extend(warnings)
             return extraction
 
-        known = [posixpath.basename(r)[:-3] for r in self._known_entities(project)]
         raw = llm.extract(
             privacy.blank_private(canon),
             project=project,
-            known_entities=known,
+            known_entities=[name for name, _ in known],
             settings=llm.settings_from_env(config.model),
             fallback=fallback,
         )
-        extraction, checked = compaction.assign_targets(raw, canon, self.rel, config)
+        extraction, checked = compaction.assign_targets(raw, canon, self.rel, config, known=known)
         self.warnings.extend(fallback_warnings or checked)
         self.extractor = extraction.extractor
         self.fallback_reason = extraction.fallback_reason
@@ -205,45 +225,91 @@ class CompactionRun:
             out.extend(r for r in self.vault.iter_notes(folder) if posixpath.dirname(r) == folder)
         return out
 
-    def _plan(self, extraction: Extraction, project: str) -> tuple[compaction.Plan, dict[str, Note]]:
-        names_ = list(dict.fromkeys(n for item in extraction.items for n in item.entities))
-        known = self._known_entities(project)
-        targets = compaction.entity_targets(names_, project, self.layout, known)
-        loaded: dict[str, Note] = {}
-        known_set = set(known)
-        for rel in dict.fromkeys(targets.values()):
-            if rel in known_set:
-                # Invalid YAML fails at its patch (vault.update), naming the entity.
-                loaded[rel] = self.vault.read(rel)
-        plan = compaction.plan(
-            extraction, self.rel, targets, {r: n.text for r, n in loaded.items()},
-            layout=self.layout, today=self.today,
-        )
-        return plan, loaded
+    def _load_known(self, project: str) -> dict[str, Note]:
+        """Every entity of the project and the global ones, read once for the whole run."""
+        return {rel: self.vault.read(rel) for rel in self._known_entities(project)}
 
-    def _patch_entities(self, plan: compaction.Plan, loaded: Mapping[str, Note]) -> None:
+    def _plan(self, extraction: Extraction, project: str, known: Mapping[str, Note], canon: str,
+              day: date) -> compaction.Plan:
+        names_ = list(dict.fromkeys(n for item in extraction.items for n in item.entities))
+        targets = compaction.entity_targets(names_, project, self.layout, known)
+        return compaction.plan(
+            extraction, self.rel, targets, {r: n.text for r, n in known.items()},
+            layout=self.layout, today=self.today, day=day,
+            components_=compaction.components(canon), default_entity=self.config.default_entity,
+        )
+
+    def _patch_entities(self, plan: compaction.Plan, loaded: Mapping[str, Note]) -> dict[str, str]:
+        """Step 3 (and 5: the backlink): each entity rewritten once; its summary by rel."""
+        summaries: dict[str, str] = {}
         for step in plan.entities:
             stem = posixpath.basename(step.rel)[:-3]
+
+            def rewrite(text: str, step: compaction.EntityPlan = step) -> str:
+                composed = step.compose(text, self.today)
+                summaries[step.rel] = composed.summary
+                return composed.text
+
             if step.create and step.create_text is not None:
                 self._step("entity-create", stem)
                 try:
-                    self.vault.create(step.rel, step.create_text)
+                    self.vault.create(step.rel, rewrite(step.create_text))
                     self.created.append(step.rel)
                     continue
                 except NoteExists:
-                    # Made meanwhile (a person in Obsidian): patch what is there.
+                    # Made meanwhile (a person in Obsidian): rewrite what is there.
                     pass
-                result = self.vault.update(step.rel, step.edits, label="vaultmem compaction")
-            elif step.edits:
-                self._step("entity-patch", stem)
-                result = self.vault.update(step.rel, step.edits, base=loaded[step.rel],
+                result = self.vault.update(step.rel, [patch.Rewrite(rewrite)],
                                            label="vaultmem compaction")
             else:
-                continue
+                self._step("entity-patch", stem)
+                result = self.vault.update(step.rel, [patch.Rewrite(rewrite)],
+                                           base=loaded[step.rel], label="vaultmem compaction")
             if result.changed:
                 self.updated.append(step.rel)
             if result.status == "rebased":
                 self.warnings.append(f"{step.rel}: edited meanwhile; lines added to the new text")
+        return summaries
+
+    def _index_rows(self, project: str, index_text: str, known: Mapping[str, Note],
+                    summaries: Mapping[str, str]) -> dict[str, str]:
+        """The Key Entities rows: one per entity of the project; an entity this run did not
+        touch keeps its row."""
+        rows = entitynote.key_entity_rows(index_text)
+        folder = self.layout.entities_dir(project)
+        out: dict[str, str] = {}
+        for rel in self.vault.iter_notes(folder):
+            if posixpath.dirname(rel) != folder:
+                continue
+            stem = posixpath.basename(rel)[:-3]
+            key = name_key(stem)
+            if rel in summaries:
+                out[key] = entitynote.key_entity_row(stem, summaries[rel])
+            elif key in rows:
+                out[key] = rows[key]
+            else:
+                text = known[rel].text if rel in known else self.vault.read(rel).text
+                out[key] = entitynote.key_entity_row(stem, entitynote.summary(text))
+        return out
+
+    def _patch_index(self, plan: compaction.Plan, project: str, known: Mapping[str, Note],
+                     summaries: Mapping[str, str]) -> None:
+        """The project's _index.md: prerequisites and Key Entities kept current."""
+        rel = plan.index_rel
+        fresh = templating.project_index(project, self.today)
+
+        def rewrite(text: str) -> str:
+            rows = self._index_rows(project, text, known, summaries)
+            return entitynote.compose_index(text, plan.prerequisites, rows,
+                                            today=self.today).text
+
+        if not self.vault.exists(rel):
+            try:
+                self.vault.create(rel, rewrite(fresh))
+                return
+            except NoteExists:
+                pass
+        self.vault.update(rel, [patch.Rewrite(rewrite)], label="vaultmem compaction")
 
     def _write_archive(self, note: Note, canon: str, reason: str) -> bool:
         """Step 4; False when the verification failed (the note then says so)."""
@@ -282,18 +348,6 @@ class CompactionRun:
             return False
         return True
 
-    def _backlinks(self, plan: compaction.Plan) -> None:
-        assert self.archive is not None
-        for step in plan.entities:
-            self._step("backlink", posixpath.basename(step.rel)[:-3])
-            current = self.vault.read(step.rel)
-            edits = compaction.backlink_edits(current.text, self.archive, self.today)
-            if edits:
-                result = self.vault.update(step.rel, edits, base=current,
-                                           label="vaultmem compaction")
-                if result.changed and step.rel not in self.created:
-                    self.updated.append(step.rel)
-
     def _finish(self, note: Note, reason: str) -> None:
         assert self.archive is not None
         if self.move:
@@ -313,16 +367,26 @@ class CompactionRun:
         self, note: Note, canon: str, plan: compaction.Plan, loaded: Mapping[str, Note], reason: str
     ) -> CompactReport:
         assert self.archive is not None
+        summaries: dict[str, str] = {}
         for step in plan.entities:
             old = loaded[step.rel].text if step.rel in loaded else None
-            new = step.create_text if old is None else patch.apply_all(
-                old, step.edits, file=step.rel).text
-            assert new is not None
-            new = patch.apply_all(new, compaction.backlink_edits(new, self.archive, self.today),
-                                  file=step.rel).text
-            if new != old:
-                self.diffs.append(_diff(step.rel, old, new))
+            base = old if old is not None else step.create_text
+            assert base is not None
+            composed = step.compose(base, self.today)
+            summaries[step.rel] = composed.summary
+            if composed.text != old:
+                self.diffs.append(_diff(step.rel, old, composed.text))
                 (self.created if old is None else self.updated).append(step.rel)
+        index = plan.index_rel
+        project = compaction.session_project(self.rel)
+        index_old = self.vault.read(index).text if self.vault.exists(index) else None
+        base_index = index_old if index_old is not None else templating.project_index(
+            project, self.today)
+        rows = self._index_rows(project, base_index, loaded, summaries)
+        index_new = entitynote.compose_index(base_index, plan.prerequisites, rows,
+                                             today=self.today).text
+        if index_new != index_old:
+            self.diffs.append(_diff(index, index_old, index_new))
         archive_old = self.vault.read(self.archive).text if self.vault.exists(self.archive) else None
         archive_new = compaction.archive_text(canon, reason, self.today)
         if archive_old != archive_new:

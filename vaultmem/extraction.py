@@ -6,15 +6,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-Kind = Literal["decision", "gotcha", "reference", "pattern"]
-KINDS: tuple[Kind, ...] = ("decision", "gotcha", "reference", "pattern")
+Kind = Literal["decision", "gotcha", "reference", "pattern", "prerequisite"]
+KINDS: tuple[Kind, ...] = ("decision", "gotcha", "reference", "pattern", "prerequisite")
 
-# The entity heading each kind is patched under (DESIGN §5 step 3).
+# The entity heading each kind is patched under (DESIGN §5 step 3); prerequisites go under this
+# heading of the project's ``_index.md`` instead of an entity.
 TARGET_HEADING: Mapping[Kind, str] = {
     "decision": "Key Decisions",
     "gotcha": "Gotchas & Troubleshooting",
     "reference": "Recent Changes",
     "pattern": "Recent Changes",
+    "prerequisite": "Prerequisites",
 }
 
 
@@ -24,7 +26,8 @@ class Item:
 
     kind: Kind
     text: str  # one line, <private> text removed, no block id
-    entities: tuple[str, ...]  # entity names, each valid per links.safe_entity_name
+    entities: tuple[str, ...]  # entity names, each valid per links.safe_entity_name (none for
+    # a prerequisite: those go to the project's _index.md)
     line: int  # 0-based line in the session note; -1 when it came from the LLM
 
 

@@ -385,16 +385,7 @@ class Memory:
         rel = self.layout.project_index(project)
         if self.vault.exists(rel):
             return False
-        text = templating.render(
-            "project-index",
-            project=project,
-            created=today.isoformat(),
-            updated=today.isoformat(),
-            claude_last_accessed=today.isoformat(),
-            title=project,
-            overview=f"Working memory of the project {project}: session notes in `sessions/`, "
-            "what they taught in `entities/`.",
-        )
+        text = templating.project_index(project, today)
         try:
             self.vault.create(rel, text)
         except NoteExists:

@@ -118,6 +118,12 @@ def is_safe_filename(name: str) -> bool:
     )
 
 
+def name_key(name: str) -> str:
+    """How Obsidian and people compare note names: case-insensitively, after Unicode NFC
+    (``[[auth]]`` is ``Auth.md``; an NFD ``Café.md`` is ``[[Café]]``)."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
 def block_id(*parts: str) -> str:
     """A stable Obsidian block id, ``vm-`` + 8 hex digits of sha256 of the parts."""
     digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()

@@ -14,7 +14,7 @@ title still contains it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -73,7 +73,16 @@ class DeleteProperty:
     key: str
 
 
-Edit = SectionPatch | SetProperty | AddToProperty | DeleteProperty
+@dataclass(frozen=True)
+class Rewrite:
+    """The whole text replaced by ``fn(text)``. ``fn`` computes its change from the text it is
+    given (a pure function), so the edit is re-applied to a note a person changed meanwhile
+    like an append is: compaction rewrites an entity in one pass this way (one parse, one write)."""
+
+    fn: Callable[[str], str]
+
+
+Edit = SectionPatch | SetProperty | AddToProperty | DeleteProperty | Rewrite
 
 
 @dataclass(frozen=True)
@@ -90,6 +99,9 @@ def apply(text: str, edit: Edit, *, file: str | None = None) -> Applied:
     """Apply one edit to ``text`` (pure); ``file`` only names the note in errors."""
     if isinstance(edit, SectionPatch):
         return _apply_section(text, edit, file)
+    if isinstance(edit, Rewrite):
+        new = edit.fn(text)
+        return Applied(text=new, changed=new != text, created=())
     try:
         if isinstance(edit, SetProperty):
             new = frontmatter.set_key(text, edit.key, edit.value, path=file)

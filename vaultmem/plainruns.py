@@ -11,7 +11,8 @@ A run qualifies when it starts with front matter (line 0 of a note), a column-0 
 line of the kinds below, and every other line is one of:
 - blank (spaces only);
 - a paragraph line: starts with a character that cannot open any block (not whitespace, not a
-  digit, not one of ``#>-*+_`~<|=:\\$%``, see ``_PLAIN_START``);
+  digit, not one of ``#>-*+_`~<|=:\\$%``, see ``_PLAIN_START``), or with digits that do not end
+  in ``.`` or ``)`` (so are no ordered-list marker: ``2026-01-01 — …``);
 - a bullet item ``- `` followed by such a character;
 - a fenced code block opened at column 0 (its lines may hold anything); one never closed runs to
   the end of the run, which then joins the next (see ``sections``).
@@ -29,8 +30,11 @@ import re
 # character that opens a block or could (ordered list markers, setext/thematic/table lines,
 # fences, HTML, quotes, reference definitions, escapes) — and a few more to stay well clear.
 _PLAIN_START = r"[^\s\d#>\-*+_`~<|=:\\$%]"
-_PLAIN = re.compile(_PLAIN_START + r"[^\t]*")
-_BULLET = re.compile(r"- " + _PLAIN_START + r"[^\t]*")
+# Or digits not followed by another digit, ``.`` or ``)``: never an ordered list marker, so a dated
+# line (``2026-01-01 — …``, vaultmem's entity lines after ``- ``) is plain too.
+_START = r"(?:" + _PLAIN_START + r"|\d+(?![\d.)]))"
+_PLAIN = re.compile(_START + r"[^\t]*")
+_BULLET = re.compile(r"- " + _START + r"[^\t]*")
 _ATX = re.compile(r"(#{1,6})(?:[ ]+([^\t]*))?")
 _FORBIDDEN = ("]:", "$$", "%%", "\t", "\r")
 # Front matter opens with 3 or more dashes at the very start of the note (whatever follows them

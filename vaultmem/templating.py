@@ -88,6 +88,20 @@ def render(kind: Kind, **values: Value) -> str:
     return _head(kind, yaml_values) + body.format_map(body_values)
 
 
+def project_index(project: str, today: date) -> str:
+    """A project's ``_index.md`` as vaultmem creates it (``init``, a session start, compaction)."""
+    return render(
+        "project-index",
+        project=project,
+        created=today.isoformat(),
+        updated=today.isoformat(),
+        claude_last_accessed=today.isoformat(),
+        title=project,
+        overview=f"Working memory of the project {project}: session notes in `sessions/`, "
+        "what they taught in `entities/`.",
+    )
+
+
 def _frozen(value: Value) -> str | date | tuple[str, ...]:
     return value if isinstance(value, (str, date)) else tuple(str(v) for v in value)
 

@@ -48,6 +48,7 @@ TRANSCRIPT = (FIXTURES / "transcript.jsonl").read_bytes()
 SESSIONS = f"claude/projects/{PROJECT}/sessions"
 ARCHIVE = f"claude/projects/{PROJECT}/archive/sessions/2026-11-22-race.md"
 INBOX = f"{ENTITIES}/Inbox.md"
+INDEX = f"claude/projects/{PROJECT}/_index.md"
 Snap = Mapping[str, bytes]
 
 
@@ -218,7 +219,8 @@ def marked_failed(contains: str) -> Callable[[Snap, Snap, Path], None]:
 def compacted_into(entity: str) -> Callable[[Snap, Snap, Path], None]:
     """Expected change of a compaction whose one decision lands in ``entity``."""
     def expect(before: Snap, after: Snap, root: Path) -> None:
-        assert changed(before, after) == {SESSION, ARCHIVE, entity}
+        # The project's _index.md lists the entities (Key Entities).
+        assert changed(before, after) == {SESSION, ARCHIVE, entity, INDEX}
         assert parse(after[SESSION].decode())["status"] == "archived"
         text = after[entity].decode()
         assert text.count("^vm-") == 1

@@ -1,0 +1,168 @@
+"""entitynote.py: dated unique lines, related links, the overview and Key Entities (pure)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from vaultmem import entitynote, names
+from vaultmem.entitynote import Line, Overview
+
+TODAY = date(2026, 11, 22)
+ENTITY = """\
+---
+type: entity
+updated: 2026-10-01
+---
+# Auth
+
+## Overview
+
+Created by vaultmem when compacting [[a/2026-11-01-x|2026-11-01-x]].
+
+## Key Decisions
+
+- An older decision
+- 2026-11-01 — Use argon2 ([[a/2026-11-01-x|2026-11-01-x]]) ^vm-aaaaaaaa
+- old fact ([[a/2026-10-01-y|2026-10-01-y]]) ^vm-bbbbbbbb
+- 2026-11-10 — later ([[a/2026-11-10-z|2026-11-10-z]]) ^vm-cccccccc
+
+## Gotchas & Troubleshooting
+
+## References
+"""
+
+
+def _line(text: str, day: str, stem: str, heading: str = "Key Decisions") -> Line:
+    key = entitynote.fact_key(text)
+    return Line(heading, day, text, names.block_id("decision", key),
+                names.block_id(f"{stem}.md", "decision", key), f"[[a/{stem}|{stem}]]")
+
+
+def test_fact_key_ignores_case_space_and_trailing_punctuation() -> None:
+    assert entitynote.fact_key("Use  Argon2id.") == entitynote.fact_key("use argon2id")
+    assert entitynote.fact_key("Cafe\u0301!") == entitynote.fact_key("café")
+    assert entitynote.fact_key("a b") != entitynote.fact_key("ab")
+
+
+def test_new_lines_go_in_date_order_and_a_known_fact_gets_a_second_link() -> None:
+    new = [_line("brand new", "2026-11-05", "2026-11-05-w"),
+           _line("newest", "2026-11-20", "2026-11-20-v"),
+           Line("Key Decisions", "2026-11-05", "use argon2.", "vm-aaaaaaaa", "vm-00000000",
+                "[[a/2026-11-05-w|2026-11-05-w]]")]
+    got = entitynote.compose(ENTITY, new, today=TODAY)
+    lines = got.text.split("\n")
+    body = lines[lines.index("## Key Decisions") + 2 : lines.index("## Gotchas & Troubleshooting") - 1]
+    assert body == [
+        "- An older decision",
+        "- 2026-11-01 — Use argon2 ([[a/2026-11-01-x|2026-11-01-x]], "
+        "[[a/2026-11-05-w|2026-11-05-w]]) ^vm-aaaaaaaa",
+        "- old fact ([[a/2026-10-01-y|2026-10-01-y]]) ^vm-bbbbbbbb",
+        "- 2026-11-05 — brand new ([[a/2026-11-05-w|2026-11-05-w]]) ^" + new[0].block,
+        "- 2026-11-10 — later ([[a/2026-11-10-z|2026-11-10-z]]) ^vm-cccccccc",
+        "- 2026-11-20 — newest ([[a/2026-11-20-v|2026-11-20-v]]) ^" + new[1].block,
+    ]
+    assert (got.added, got.merged, got.present) == (2, 1, 0)
+    assert "updated: 2026-11-22" in got.text
+    assert got.summary == "newest"
+    again = entitynote.compose(got.text, new, today=TODAY)
+    assert again.text == got.text and (again.added, again.merged, again.present) == (0, 0, 3)
+
+
+def test_an_old_format_line_is_recognised_and_takes_the_first_date() -> None:
+    # The same fact again: the old line gets the link, and the date of its first session.
+    again = _line("Old fact", "2026-11-05", "2026-11-05-w")
+    got = entitynote.compose(ENTITY, [again], today=TODAY)
+    assert ("- 2026-10-01 — old fact ([[a/2026-10-01-y|2026-10-01-y]], "
+            "[[a/2026-11-05-w|2026-11-05-w]]) ^vm-bbbbbbbb") in got.text.split("\n")
+    # This session's own line in the old format (its id from the session's file name): there.
+    old_id = names.block_id("2026-10-01-y.md", "decision", "old fact")
+    text = ENTITY.replace("^vm-bbbbbbbb", "^" + old_id)
+    same = _line("old fact", "2026-10-01", "2026-10-01-y")
+    assert same.old_block == old_id
+    got = entitynote.compose(text, [same], today=TODAY)
+    assert got.present == 1 and got.added == 0
+    assert got.text == text
+
+
+def test_a_persons_line_with_the_same_fact_is_left_alone() -> None:
+    got = entitynote.compose(ENTITY, [_line("an older decision.", "2026-11-05", "s")],
+                             today=TODAY)
+    assert got.text == ENTITY and got.present == 1
+
+
+def test_an_earlier_session_moves_the_line_up() -> None:
+    text = ("# X\n\n## Key Decisions\n\n- 2026-11-01 — a ([[a/s1|s1]]) ^vm-11111111\n"
+            "- 2026-11-10 — b ([[a/s2|s2]]) ^vm-22222222\n")
+    late = Line("Key Decisions", "2026-10-01", "B", "vm-22222222", "vm-0", "[[a/s0|s0]]")
+    got = entitynote.compose(text, [late], today=TODAY)
+    assert got.text.endswith("## Key Decisions\n\n- 2026-10-01 — b ([[a/s0|s0]], [[a/s2|s2]]) "
+                             "^vm-22222222\n- 2026-11-01 — a ([[a/s1|s1]]) ^vm-11111111\n")
+
+
+def test_lines_inside_a_fence_are_not_read() -> None:
+    text = ("# X\n\n## Key Decisions\n\n```\n- 2026-11-01 — a ([[a/s1|s1]]) ^vm-11111111\n```\n")
+    line = Line("Key Decisions", "2026-11-01", "a", "vm-11111111", "vm-0", "[[a/s2|s2]]")
+    got = entitynote.compose(text, [line], today=TODAY)
+    assert got.added == 0 and got.present == 1  # the id is in the note: never twice
+    other = Line("Key Decisions", "2026-11-01", "c", "vm-33333333", "vm-0", "[[a/s2|s2]]")
+    got = entitynote.compose(text, [other], today=TODAY)
+    assert got.text.endswith("```\n\n- 2026-11-01 — c ([[a/s2|s2]]) ^vm-33333333\n")
+
+
+def test_missing_sections_are_added_and_the_rest_keeps_its_bytes() -> None:
+    text = "---\nupdated: 2026-01-01\n---\n# Mine\n\nMy own words.\n\n## Notes\n\nKeep me.\n"
+    got = entitynote.compose(
+        text, [_line("x", "2026-11-05", "s", "Gotchas & Troubleshooting")],
+        related=("[[Billing]]", "[[billing]]", "[[API]]"),
+        backlink="- [[a/s|s]] - Archived session (compacted)", today=TODAY)
+    assert got.text.startswith("---\nupdated: 2026-11-22\n---\n# Mine\n\nMy own words.\n\n"
+                               "## Notes\n\nKeep me.\n\n## Gotchas & Troubleshooting\n\n- 2026")
+    assert got.text.endswith("\n\n## Related Entities\n\n- [[Billing]]\n- [[API]]\n\n"
+                             "## References\n\n- [[a/s|s]] - Archived session (compacted)\n")
+    again = entitynote.compose(got.text, [], related=("[[API]]",),
+                               backlink="- [[a/s|s]] - Archived session (compacted)",
+                               today=TODAY)
+    assert again.text == got.text
+
+
+def test_the_overview_fills_a_placeholder_and_keeps_a_persons_words() -> None:
+    seen = Overview(("src/auth/", "tests/auth/"), "2026-11-05", "[[a/2026-11-05-w|2026-11-05-w]]")
+    got = entitynote.compose(ENTITY, [], overview=seen, today=TODAY)
+    line = ("Code in `src/auth/`, `tests/auth/`. Sessions: [[a/2026-11-01-x|2026-11-01-x]] "
+            "(2026-11-01) to [[a/2026-11-05-w|2026-11-05-w]] (2026-11-05). ^vm-overview")
+    assert "## Overview\n\n" + line + "\n\n## Key Decisions" in got.text
+    later = Overview(("src/auth/jwt/",), "2026-11-20", "[[a/2026-11-20-v|2026-11-20-v]]")
+    got2 = entitynote.compose(got.text, [], overview=later, today=TODAY)
+    assert ("Code in `src/auth/`, `src/auth/jwt/`, `tests/auth/`. Sessions: "
+            "[[a/2026-11-01-x|2026-11-01-x]] (2026-11-01) to [[a/2026-11-20-v|2026-11-20-v]] "
+            "(2026-11-20). ^vm-overview") in got2.text
+    assert entitynote.compose(got2.text, [], overview=later, today=TODAY).text == got2.text
+    person = ENTITY.replace("Created by vaultmem when compacting [[a/2026-11-01-x|2026-11-01-x]].",
+                            "Auth is the login flow. I wrote this.")
+    assert entitynote.compose(person, [], overview=seen, today=TODAY).text == person
+    empty = ENTITY.replace("Created by vaultmem when compacting [[a/2026-11-01-x|2026-11-01-x]].\n\n",
+                           "")
+    got3 = entitynote.compose(empty, [], overview=seen, today=TODAY)
+    assert ("## Overview\n\nCode in `src/auth/`, `tests/auth/`. Sessions: "
+            "[[a/2026-11-05-w|2026-11-05-w]] (2026-11-05). ^vm-overview\n\n## Key") in got3.text
+    assert entitynote.summary(got3.text) == "later"  # the newest decision
+
+
+def test_key_entities_rows_replace_ours_and_keep_a_persons() -> None:
+    index = ("---\ntype: project-index\n---\n# shop\n\n## Overview\n\nMy project.\n\n"
+             "## Key Entities\n\nThe parts I care about:\n- [[Auth]] — old summary\n"
+             "- [[Elsewhere]] — a note of mine\n\n## Mine\n\nText.\n")
+    rows = {"auth": "- [[Auth]] — Use argon2", "billing": "- [[Billing]]"}
+    prereq = Line("Prerequisites", "2026-11-05", "The tests need `REDIS_URL` set", "vm-12345678",
+                  "vm-0", "[[a/s|s]]")
+    got = entitynote.compose_index(index, [prereq], rows, today=TODAY)
+    assert got.text == (
+        "---\ntype: project-index\nupdated: 2026-11-22\n---\n# shop\n\n## Overview\n\n"
+        "My project.\n\n## Key Entities\n\nThe parts I care about:\n"
+        "- [[Elsewhere]] — a note of mine\n- [[Auth]] — Use argon2\n- [[Billing]]\n\n"
+        "## Mine\n\nText.\n\n## Prerequisites\n\n"
+        "- 2026-11-05 — The tests need `REDIS_URL` set ([[a/s|s]]) ^vm-12345678\n")
+    assert entitynote.key_entity_rows(got.text) == {
+        "auth": "- [[Auth]] — Use argon2", "billing": "- [[Billing]]",
+        "elsewhere": "- [[Elsewhere]] — a note of mine"}
+    assert entitynote.compose_index(got.text, [prereq], rows, today=TODAY).text == got.text

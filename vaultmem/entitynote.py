@@ -1,0 +1,517 @@
+"""The parts of an entity note (and of a project's ``_index.md``) that compaction keeps, rewritten
+in one pass over the note's text (pure). See docs/ARCHITECTURE.md "What the memory holds".
+
+- **Dated lines** ``- YYYY-MM-DD — <text> ([[<archive>|<stem>]]) ^vm-<8 hex>`` go into their
+  section in date order. The block id depends on the kind and the fact only, so the same fact from
+  another session finds its line: the session's link is added inside the parentheses (and the line
+  takes the earlier date, moving up) instead of a second line. Lines of the format before dates
+  (``- <text> ([[…]]) ^vm-…``, their id made from the session's file name) are recognised: their
+  session's line is "there already", and a later session's link joins them. A person's line
+  saying the same (no block id) is left alone and counts as there already.
+- **Related Entities**: a link to each other component that changed in the same session, once.
+- **Overview**: a vaultmem-owned line (ending in ``^vm-overview``) saying which folders the
+  component covers and its first and last session. It fills an empty overview or the placeholder
+  of a note vaultmem created; a person's overview is never replaced.
+- **References**: the backlink to the archived session, once.
+Everything outside the lines touched keeps its bytes; a missing section is added at the end.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from . import frontmatter, names, sections
+
+OVERVIEW = "Overview"
+RELATED = "Related Entities"
+REFERENCES = "References"
+KEY_DECISIONS = "Key Decisions"
+KEY_ENTITIES = "Key Entities"
+OVERVIEW_ID = "vm-overview"
+SUMMARY_CHARS = 160
+
+_DATE = r"\d{4}-\d{2}-\d{2}"
+_LINKS_GROUP = re.compile(r" \((\[\[[^\[\]\n]*\]\](?:, \[\[[^\[\]\n]*\]\])*)\)$")
+_ONE_LINK = re.compile(r"\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
+_BLOCK = re.compile(r" \^([A-Za-z0-9-]+)[ \t]*$")
+_VM_BLOCKS = re.compile(r"\s\^(vm-[A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
+_DATED = re.compile(r"(" + _DATE + r")(?: — |: | - )")
+_WHITESPACE = re.compile(r"\s+")
+_TRAILING_PUNCT = re.compile(r"[\s.!?;:,…]+$")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_LIST_LINE = re.compile(r"\s*(?:[-*+]|\d+[.)])(?:\s|$)")
+_PLACEHOLDER = re.compile(r"Created by vaultmem when compacting .*")
+_OVERVIEW_SESSION = re.compile(r"(\[\[[^\[\]\n]*\]\]) \((" + _DATE + r")\)")
+_CODE = re.compile(r"`([^`\n]+)`")
+_KEY_ROW = re.compile(r"- \[\[([^\[\]\n|#]+)(?:\|[^\[\]\n]*)?\]\](?: — .*)?$")
+
+
+def fact_key(text: str) -> str:
+    """The form two statements of one fact share: NFC, case-folded, whitespace collapsed, no
+    trailing punctuation."""
+    folded = unicodedata.normalize("NFC", text).casefold()
+    return _TRAILING_PUNCT.sub("", _WHITESPACE.sub(" ", folded).strip())
+
+
+def plain(text: str) -> str:
+    """``text`` without wikilink brackets (the alias or target stays) and a block id."""
+    text = _BLOCK.sub("", text)
+    return _ONE_LINK.sub(lambda m: m.group(2) or m.group(1), text).strip()
+
+
+@dataclass(frozen=True)
+class Line:
+    """One fact bound for a section of a note."""
+
+    heading: str
+    day: str  # YYYY-MM-DD, the session's date
+    text: str
+    block: str  # vm-xxxxxxxx, from the kind and the fact
+    old_block: str  # the id the format before dates gave this session's line
+    link: str  # [[<archive>|<stem>]]
+
+    @property
+    def key(self) -> str:
+        return fact_key(self.text)
+
+    def render(self, links_: Sequence[str] | None = None, day: str | None = None) -> str:
+        group = ", ".join(links_ or [self.link])
+        return f"- {day or self.day} — {self.text} ({group}) ^{self.block}"
+
+
+@dataclass(frozen=True)
+class Overview:
+    """What this session says about a component: its folders, and the session itself."""
+
+    folders: tuple[str, ...]
+    day: str
+    link: str  # [[<archive>|<stem>]]
+
+
+@dataclass(frozen=True)
+class Composed:
+    """A note rewritten: its text and what happened to the lines asked for."""
+
+    text: str
+    added: int = 0
+    merged: int = 0  # a session link added to a line of the same fact
+    present: int = 0  # there already (a re-run, or a person wrote it)
+    summary: str = ""  # the newest decision, else the overview (for _index Key Entities)
+
+
+# -- reading lines --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Row:
+    day: str | None
+    text: str
+    links: tuple[str, ...]
+    block: str | None
+
+
+def _row(line: str) -> _Row | None:
+    """A ``- `` list line read as vaultmem writes them (any part may be missing)."""
+    if not line.startswith("- "):
+        return None
+    body = line[2:].rstrip()
+    block = None
+    found = _BLOCK.search(body)
+    if found:
+        block = found.group(1)
+        body = body[: found.start()]
+    group = _LINKS_GROUP.search(body)
+    links_: tuple[str, ...] = ()
+    if group:
+        links_ = tuple(m.group(0) for m in _ONE_LINK.finditer(group.group(1)))
+        body = body[: group.start()]
+    day = None
+    dated = _DATED.match(body)
+    if dated:
+        day = dated.group(1)
+        body = body[dated.end():]
+    return _Row(day, body.strip(), links_, block)
+
+
+def _link_key(link: str) -> str:
+    found = _ONE_LINK.fullmatch(link)
+    return names.name_key(found.group(1).strip() if found else link)
+
+
+def _link_sort(link: str) -> str:
+    found = _ONE_LINK.fullmatch(link)
+    if not found:
+        return link
+    return (found.group(2) or found.group(1).rsplit("/", 1)[-1]).strip()
+
+
+def _outside_fences(rows: Sequence[str]) -> list[bool]:
+    """For each row, whether it is outside a fenced code block."""
+    out: list[bool] = []
+    fence: str | None = None
+    for row in rows:
+        opening = _FENCE.match(row)
+        if fence is None:
+            out.append(opening is None)
+            if opening:
+                fence = opening.group(1)
+        else:
+            out.append(False)
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence) \
+                    and not row.strip()[len(opening.group(1)):].strip():
+                fence = None
+    return out
+
+
+def _content_end(rows: Sequence[str]) -> int:
+    end = len(rows)
+    while end > 0 and not rows[end - 1].strip():
+        end -= 1
+    return end
+
+
+def _with_tail(rows: list[str], at: int, new: Sequence[str]) -> list[str]:
+    """``new`` lines put at ``at`` (the end of the content), a blank line apart from a block
+    that is not a list, and one after the heading."""
+    if not new:
+        return rows
+    if at == 0:
+        return ["", *new, *rows]
+    sep = [] if _LIST_LINE.match(rows[at - 1]) else [""]
+    return [*rows[:at], *sep, *new, *rows[at:]]
+
+
+# -- sections -------------------------------------------------------------------------------
+
+
+class _Note:
+    """A note's lines with the sections compaction touches; edits collected, applied once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = text.split("\n")
+        self.heads = sections.headings(text)
+        self.bodies: dict[str, list[str]] = {}  # title key -> new body rows
+        self.spans: dict[str, tuple[int, int]] = {}
+        self.missing: list[str] = []
+
+    def section(self, title: str) -> list[str]:
+        """The body rows of the first section of that title (created at the end if missing);
+        the list returned is the one written back."""
+        key = title.casefold()
+        if key in self.bodies:
+            return self.bodies[key]
+        head = next((h for h in self.heads if h.title.casefold() == key and len(h.path) <= 2),
+                    None)
+        if head is None:
+            self.missing.append(title)
+            rows: list[str] = []
+        else:
+            self.spans[key] = (head.body_start, head.own_end)
+            rows = self.lines[head.body_start : head.own_end]
+        self.bodies[key] = rows
+        return rows
+
+    def peek(self, title: str) -> list[str]:
+        """The body rows of the first section of that title, or none (nothing created)."""
+        key = title.casefold()
+        if key in self.bodies:
+            return self.bodies[key]
+        head = next((h for h in self.heads if h.title.casefold() == key and len(h.path) <= 2),
+                    None)
+        return [] if head is None else self.lines[head.body_start : head.own_end]
+
+    def level(self) -> int:
+        h1 = [h for h in self.heads if h.level == 1]
+        rest = [h.level for h in self.heads if h.level > 1 or len(h1) != 1]
+        return min(rest) if rest else 2
+
+    def render(self) -> str:
+        lines = list(self.lines)
+        final_nl = bool(lines) and lines[-1] == "" and len(lines) > 1
+        for key, (start, end) in sorted(self.spans.items(), key=lambda kv: -kv[1][0]):
+            rows = self.bodies[key]
+            if end < len(lines) - (1 if final_nl else 0) and rows and rows[-1].strip():
+                rows = [*rows, ""]  # a blank line before the next heading
+            lines[start:end] = rows
+        if self.missing:
+            if final_nl:
+                lines.pop()
+            while lines and not lines[-1].strip():
+                lines.pop()
+            for title in self.missing:
+                rows = self.bodies[title.casefold()]
+                lines += ["", "#" * self.level() + " " + title]
+                if rows:
+                    lines += rows if rows[0] == "" else ["", *rows]
+            final_nl = True
+        text = "\n".join(lines)
+        return text if not final_nl or text.endswith("\n") else text + "\n"
+
+
+def _dated(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int, int, int]:
+    """Merge ``new`` into ``rows`` in date order (in place); (added, merged, present)."""
+    outside = _outside_fences(rows)
+    parsed: dict[int, _Row] = {}
+    for i, row in enumerate(rows):
+        if outside[i] and row.startswith("- "):
+            got = _row(row)
+            if got is not None:
+                parsed[i] = got
+    by_block: dict[str, int] = {}
+    ours: dict[str, int] = {}
+    theirs: set[str] = set()
+    dated: list[tuple[str, int]] = []
+    for i, got in parsed.items():
+        if got.block and got.block.startswith("vm-"):
+            by_block.setdefault(got.block, i)
+            ours.setdefault(fact_key(got.text), i)
+        else:
+            theirs.add(fact_key(got.text))
+        if got.day:
+            dated.append((got.day, i))
+    # The first dated row later than a day: where prefix maxima pass it (bisect works on them
+    # even when a person put dates out of order).
+    highs: list[str] = []
+    for day, _ in dated:
+        highs.append(max(day, highs[-1]) if highs else day)
+    replaced: dict[int, str] = {}
+    removed: set[int] = set()
+    inserts: dict[int, list[tuple[str, str]]] = {}
+    tail: list[tuple[str, str]] = []
+    added = merged = present = 0
+
+    def place(day: str, text: str) -> None:
+        at = bisect.bisect_right(highs, day)
+        if at < len(dated):
+            inserts.setdefault(dated[at][1], []).append((day, text))
+        else:
+            tail.append((day, text))
+
+    for line in new:
+        if line.old_block in blocks:
+            present += 1
+            continue
+        at = by_block.get(line.block, ours.get(line.key))
+        if at is None:
+            if line.block in blocks or line.key in theirs:
+                present += 1  # there already: elsewhere in the note, or a person's line
+                continue
+            place(line.day, line.render())
+            blocks.add(line.block)
+            added += 1
+            continue
+        got = parsed[at]
+        keys = {_link_key(x) for x in got.links}
+        if _link_key(line.link) in keys:
+            present += 1
+            continue
+        group = sorted([*got.links, line.link], key=_link_sort)
+        # A line of the format before dates takes the date of its first session.
+        first = got.day or min((link_day(x) for x in got.links if link_day(x)), default=line.day)
+        day = min(first, line.day)
+        block = got.block or line.block
+        text = f"- {day} — {got.text} ({', '.join(group)}) ^{block}"
+        parsed[at] = _Row(day, got.text, tuple(group), block)
+        if got.day and day < got.day:
+            removed.add(at)
+            place(day, text)
+        else:
+            replaced[at] = text
+        merged += 1
+    if not (replaced or removed or inserts or tail):
+        return added, merged, present
+    out: list[str] = []
+    for i, row in enumerate(rows):
+        out.extend(text for _, text in sorted(inserts.get(i, []), key=lambda x: x[0]))
+        if i not in removed:
+            out.append(replaced.get(i, row))
+    end = _content_end(out)
+    rows[:] = _with_tail(out, end, [text for _, text in sorted(tail, key=lambda x: x[0])])
+    return added, merged, present
+
+
+def _newest(rows: Sequence[str]) -> str:
+    best: tuple[str, int, str] | None = None  # the last of the latest date
+    for i, row in enumerate(rows):
+        got = _row(row)
+        if got is not None and got.day and got.text and (best is None or got.day >= best[0]):
+            best = (got.day, i, got.text)
+    return best[2] if best else ""
+
+
+def summary_line(text: str) -> str:
+    """One line, at most SUMMARY_CHARS, without links."""
+    text = _WHITESPACE.sub(" ", plain(text)).strip()
+    if len(text) <= SUMMARY_CHARS:
+        return text
+    return text[:SUMMARY_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:") + " …"
+
+
+def _overview_summary(rows: Sequence[str]) -> str:
+    for row in rows:
+        if not row.strip():
+            continue
+        if row.rstrip().endswith("^" + OVERVIEW_ID):
+            folders = _CODE.findall(row.split("Sessions:")[0])
+            return ("Code in " + ", ".join(folders)) if folders else ""
+        if _PLACEHOLDER.fullmatch(row.strip()):
+            return ""
+        return row
+    return ""
+
+
+def summary(text: str) -> str:
+    """What ``_index.md`` says of an entity: its newest dated decision, else its overview."""
+    return _summary(_Note(text))
+
+
+def _summary(note: _Note) -> str:
+    return summary_line(_newest(note.peek(KEY_DECISIONS)) or
+                        _overview_summary(note.peek(OVERVIEW)))
+
+
+def _overview_line(folders: Iterable[str], sessions_: Sequence[tuple[str, str]]) -> str:
+    code = sorted(set(folders))
+    first, last = sessions_[0], sessions_[-1]
+    said = f"Sessions: {first[1]} ({first[0]})"
+    if last != first:
+        said += f" to {last[1]} ({last[0]})"
+    lead = ("Code in " + ", ".join(f"`{f}`" for f in code) + ". ") if code else ""
+    return f"{lead}{said}. ^{OVERVIEW_ID}"
+
+
+def _overview(rows: list[str], seen: Overview) -> None:
+    content = [i for i, row in enumerate(rows) if row.strip()]
+    ours = [i for i in content if rows[i].rstrip().endswith("^" + OVERVIEW_ID)]
+    placeholder = bool(content) and all(_PLACEHOLDER.fullmatch(rows[i].strip()) for i in content)
+    if content and not ours and not placeholder:
+        return  # a person's overview
+    folders = set(seen.folders)
+    found: list[tuple[str, str]] = [(seen.day, seen.link)]
+    for i in ours or content:
+        old = rows[i]
+        folders.update(_CODE.findall(old.split("Sessions:")[0]) if i in ours else ())
+        if i in ours:
+            found.extend((day, link) for link, day in _OVERVIEW_SESSION.findall(old))
+        else:
+            found.extend((link_day(m.group(0)), m.group(0)) for m in _ONE_LINK.finditer(old))
+    first_day: dict[str, tuple[str, str]] = {}  # one entry per session, its earliest date
+    for day, link in found:
+        key = _link_key(link)
+        if key not in first_day or (day and day < first_day[key][0]):
+            first_day[key] = (day, link)
+    line = _overview_line(folders, sorted(first_day.values(),
+                                          key=lambda s: (s[0], _link_sort(s[1]))))
+    if ours:
+        rows[ours[0]] = line
+        for i in reversed(ours[1:]):
+            del rows[i]
+    elif content:
+        rows[content[0] : content[-1] + 1] = [line]
+    else:
+        rows[:] = ["", line, *[r for r in rows if not r.strip()][1:]]
+
+
+def link_day(link: str) -> str:
+    """The date a session link's name starts with (``…|2026-11-20-auth]]``), else ""."""
+    found = re.match(_DATE, _link_sort(link))
+    return found.group(0) if found else ""
+
+
+def _related(rows: list[str], links_: Sequence[str]) -> None:
+    have = {_link_key(m.group(0)) for row in rows for m in _ONE_LINK.finditer(row)}
+    new: list[str] = []
+    for link in links_:
+        key = _link_key(link)
+        if key not in have:
+            have.add(key)
+            new.append(f"- {link}")
+    rows[:] = _with_tail(rows, _content_end(rows), new)
+
+
+def _has_line(lines: Sequence[str], line: str) -> bool:
+    return any(existing.rstrip() == line for existing in lines)
+
+
+def compose(
+    text: str,
+    new: Sequence[Line],
+    *,
+    related: Sequence[str] = (),
+    overview: Overview | None = None,
+    backlink: str | None = None,
+    today: date,
+) -> Composed:
+    """An entity note with ``new`` lines merged into their sections, the ``related`` links under
+    Related Entities, the overview kept and the backlink under References; ``updated`` is set
+    when anything changed."""
+    note = _Note(text)
+    blocks = set(_VM_BLOCKS.findall(text))
+    added = merged = present = 0
+    for heading in dict.fromkeys(line.heading for line in new):
+        counts = _dated(note.section(heading), [x for x in new if x.heading == heading], blocks)
+        added, merged, present = added + counts[0], merged + counts[1], present + counts[2]
+    if overview is not None:
+        _overview(note.section(OVERVIEW), overview)
+    if related:
+        _related(note.section(RELATED), related)
+    if backlink is not None and not _has_line(note.lines, backlink):
+        rows = note.section(REFERENCES)
+        rows[:] = _with_tail(rows, _content_end(rows), [backlink])
+    out = note.render()
+    if out != text:
+        out = frontmatter.set_key(out, "updated", today)
+    return Composed(out, added, merged, present, _summary(note))
+
+
+# -- the project's _index.md ----------------------------------------------------------------
+
+
+def key_entity_rows(text: str) -> dict[str, str]:
+    """The ``- [[Name]] — summary`` rows under Key Entities, by name key."""
+    out: dict[str, str] = {}
+    for row in _Note(text).peek(KEY_ENTITIES):
+        found = _KEY_ROW.match(row.rstrip())
+        if found:
+            out.setdefault(names.name_key(found.group(1).strip()), row.rstrip())
+    return out
+
+
+def key_entity_row(stem: str, said: str) -> str:
+    """The Key Entities row of one entity."""
+    return f"- [[{stem}]] — {said}" if said else f"- [[{stem}]]"
+
+
+def compose_index(
+    text: str, new: Sequence[Line], rows: Mapping[str, str], *, today: date
+) -> Composed:
+    """The project's ``_index.md`` with the prerequisites merged (dated, unique) and Key Entities
+    holding ``rows`` (name key -> row, one per entity of the project, sorted by name) after the
+    lines a person wrote there."""
+    note = _Note(text)
+    blocks = set(_VM_BLOCKS.findall(text))
+    added, merged, present = _dated(note.section(new[0].heading), list(new), blocks) if new \
+        else (0, 0, 0)
+    body = note.section(KEY_ENTITIES)
+    kept: list[str] = []
+    for row in body:
+        found = _KEY_ROW.match(row.rstrip())
+        if found and names.name_key(found.group(1).strip()) in rows:
+            continue
+        kept.append(row)
+    end = _content_end(kept)
+    ordered = [rows[k] for k in sorted(rows)]
+    if end:
+        body[:] = _with_tail(kept[:end], end, ordered) + kept[end:]
+    elif ordered:
+        body[:] = ["", *ordered]
+    out = note.render()
+    if out != text:
+        out = frontmatter.set_key(out, "updated", today)
+    return Composed(out, added, merged, present)
