@@ -282,3 +282,23 @@ def test_session_project_refuses_other_paths() -> None:
     assert compaction.session_project(REL) == "demo"
     with pytest.raises(Exception, match="not a session note"):
         compaction.session_project("notes/x.md")
+
+
+def test_entity_targets_match_case_and_nfc_and_reuse_the_file_name() -> None:
+    nfd = "claude/projects/demo/entities/Cafe\u0301.md"
+    got = compaction.entity_targets(["auth", "Auth", "Caf\u00e9", "New", "NEW"], "demo", LAYOUT,
+                                    [nfd, "claude/global/entities/AUTH.md"])
+    assert got == {
+        "auth": "claude/global/entities/AUTH.md",
+        "Auth": "claude/global/entities/AUTH.md",
+        "Caf\u00e9": nfd,
+        "New": "claude/projects/demo/entities/New.md",
+        "NEW": "claude/projects/demo/entities/New.md",
+    }
+
+
+def test_doubled_labels_are_stripped() -> None:
+    assert compaction.unlabel("Gotcha: Gotcha: the webhook") == "the webhook"
+    assert compaction.unlabel("**Decision:** use X") == "use X"
+    assert compaction.unlabel("Decisions: a") == "a"
+    assert compaction.unlabel("Root cause: stale key") == "Root cause: stale key"

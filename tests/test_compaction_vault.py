@@ -1,0 +1,310 @@
+"""Compaction of captured session notes into a real temp vault: what the entities and the
+project's _index.md hold afterwards (issue 9 items 2-3, issue 10 item 8)."""
+
+from __future__ import annotations
+
+import shutil
+import unicodedata
+from pathlib import Path
+
+import pytest
+from compaction_kit import PROJECT, memory, now, snapshot
+
+from vaultmem import faults
+
+SESSIONS = f"claude/projects/{PROJECT}/sessions"
+ENTITIES = f"claude/projects/{PROJECT}/entities"
+INDEX = f"claude/projects/{PROJECT}/_index.md"
+ARCHIVE = f"claude/projects/{PROJECT}/archive/sessions"
+
+CAPTURED = """\
+---
+type: session
+project: demo
+created: {day}
+status: active
+---
+# {topic}
+
+## Context
+
+Project demo, cwd /src/shop, branch main
+
+## Work Log
+
+### 10:30 - add token refresh
+
+**Prompt:** add token refresh and fix the failing test
+**Answer:** I fixed the bug in the refresh: the root cause was a stale key.
+- Edited `src/auth/`: tokens.py (1 file)
+- Failed: `pytest -q` — AssertionError
+
+### 11:00 - Gotcha
+
+Gotcha: Gotcha: the webhook needs the raw bytes
+
+### 11:10 - Fixed bug in payments rounding
+
+The root cause was float money. We round once now.
+
+## Decisions Made
+
+- Decision: Use argon2id over bcrypt because it is memory-hard ([[Auth]])
+- Store money as integer cents ([[Billing]])
+
+## Gotchas & Fixes
+
+- Gotcha: Gotcha: the webhook needs the raw bytes ([[Billing]])
+- The root cause was a stale signing key in the cache ([[Auth]], [[Billing]])
+
+## Prerequisites
+
+- The tests need `REDIS_URL` set
+
+## Open Questions
+
+- Should we run Postgres in CI?
+
+## Next Steps
+
+- Next, add the refund endpoint
+
+## Related Entities
+
+- [[Auth]] — src/auth/, tests/auth/
+- [[Billing]] — src/billing/
+"""
+
+
+def _session(root: Path, stem: str, text: str) -> str:
+    rel = f"{SESSIONS}/{stem}.md"
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return rel
+
+
+def _captured(root: Path, stem: str, *, day: str = "2026-11-20", topic: str = "Token refresh",
+              **replacements: str) -> str:
+    text = CAPTURED.format(day=day, topic=topic)
+    for old, new in replacements.items():
+        text = text.replace(old.replace("_", " "), new)
+    return _session(root, stem, text)
+
+
+def _compact(root: Path, rel: str) -> object:
+    report = memory(root).compact_note(rel, force=True, now=now())
+    assert report.status == "compacted", report.error
+    return report
+
+
+def _read(root: Path, rel: str) -> str:
+    return (root / rel).read_text()
+
+
+def _entity(name: str, *, aliases: str = "", overview: str = "What it is.") -> str:
+    extra = f"aliases: [{aliases}]\n" if aliases else ""
+    return (f"---\ntype: entity\nproject: {PROJECT}\n{extra}---\n# {name}\n\n## Overview\n\n"
+            f"{overview}\n\n## Key Decisions\n\n## Gotchas & Troubleshooting\n\n"
+            f"## Recent Changes\n\n## References\n")
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_a_captured_session_files_each_kind_where_it_belongs(tmp_path: Path) -> None:
+    rel = _captured(tmp_path, "2026-11-20-token-refresh")
+    report = _compact(tmp_path, rel)
+    counts = report.counts  # type: ignore[attr-defined]
+    assert (counts["decision"], counts["gotcha"], counts["prerequisite"]) == (2, 3, 1)
+    auth = _read(tmp_path, f"{ENTITIES}/Auth.md")
+    billing = _read(tmp_path, f"{ENTITIES}/Billing.md")
+    link = f"([[{ARCHIVE}/2026-11-20-token-refresh|2026-11-20-token-refresh]])"
+    assert f"- 2026-11-20 — Use argon2id over bcrypt because it is memory-hard {link} ^vm-" in auth
+    assert f"- 2026-11-20 — the webhook needs the raw bytes {link} ^vm-" in billing
+    # No doubled or leftover labels anywhere, and one line per fact.
+    for text in (auth, billing):
+        assert "Gotcha:" not in text and "Decision:" not in text
+    assert billing.count("the webhook needs the raw bytes") == 1
+    # The hand-written work-log gotcha is routed by its mention of nothing known -> Inbox? No:
+    # "payments" is no entity, so the single-entity rule does not apply (two components).
+    inbox = _read(tmp_path, f"{ENTITIES}/Inbox.md")
+    assert "Fixed bug in payments rounding: The root cause was float money." in inbox
+    # The captured turn's answer is no gotcha of its own (capture mined it already).
+    assert "I fixed the bug" not in auth + billing + inbox
+    # Next steps and open questions stay in the session note.
+    assert "refund endpoint" not in auth + billing + inbox
+    # Overview, related components, recent changes.
+    assert ("Code in `src/auth/`, `tests/auth/`. Sessions: "
+            f"[[{ARCHIVE}/2026-11-20-token-refresh|2026-11-20-token-refresh]] (2026-11-20). "
+            "^vm-overview") in auth
+    assert "## Related Entities\n\n- [[Billing]]\n" in auth
+    assert "## Related Entities\n\n- [[Auth]]\n" in billing
+    assert f"- 2026-11-20 — Token refresh: src/auth/, tests/auth/ {link} ^vm-" in auth
+    # Prerequisites in _index.md, Key Entities linking every entity.
+    index = _read(tmp_path, INDEX)
+    assert f"## Prerequisites\n\n- 2026-11-20 — The tests need `REDIS_URL` set {link} ^vm-" in index
+    assert ("## Key Entities\n\n- [[Auth]] — Use argon2id over bcrypt because it is memory-hard\n"
+            "- [[Billing]] — Store money as integer cents\n- [[Inbox]]\n") in index
+
+
+def test_the_same_fact_from_two_sessions_is_one_line_with_two_links(tmp_path: Path) -> None:
+    first = _captured(tmp_path, "2026-11-20-a")
+    _compact(tmp_path, first)
+    second = _captured(tmp_path, "2026-11-24-b", day="2026-11-24", topic="Other work",
+                       Decision_="decision: ",
+                       memory_hard="memory-hard.")
+    _compact(tmp_path, second)
+    auth = _read(tmp_path, f"{ENTITIES}/Auth.md")
+    lines = [ln for ln in auth.split("\n") if "argon2id" in ln]
+    assert lines == [
+        f"- 2026-11-20 — Use argon2id over bcrypt because it is memory-hard "
+        f"([[{ARCHIVE}/2026-11-20-a|2026-11-20-a]], [[{ARCHIVE}/2026-11-24-b|2026-11-24-b]]) "
+        + lines[0].rsplit(" ", 1)[1]
+    ]
+    # Each session's own change is a line of its own, in date order.
+    changes = [ln for ln in auth.split("\n") if "src/auth/, tests/auth/" in ln]
+    assert [ln[:13] for ln in changes] == ["- 2026-11-20 ", "- 2026-11-24 "]
+    assert "Sessions: [[" in auth and "(2026-11-20) to [[" in auth and "(2026-11-24)." in auth
+    index = _read(tmp_path, INDEX)
+    assert index.count("REDIS_URL") == 1
+    assert index.count("[[Auth]]") == 1
+
+
+def test_case_and_nfc_twins_are_one_entity(tmp_path: Path) -> None:
+    nfd = unicodedata.normalize("NFD", "Café")
+    _write(tmp_path, f"{ENTITIES}/{nfd}.md", _entity(nfd))
+    text = CAPTURED.format(day="2026-11-20", topic="Twins").replace(
+        "([[Billing]])\n- The root", "([[billing]])\n- The root").replace(
+        "- Store money as integer cents ([[Billing]])",
+        "- Store money as integer cents ([[Billing]])\n- Brew it strong ([[Café]])")
+    assert "[[Café]]" in text and unicodedata.is_normalized("NFC", "Café")
+    rel = _session(tmp_path, "2026-11-20-twins", text)
+    _compact(tmp_path, rel)
+    files = sorted(p.name for p in (tmp_path / ENTITIES).iterdir())
+    assert files == sorted(["Auth.md", "Billing.md", f"{nfd}.md", "Inbox.md"])
+    assert "Brew it strong" in _read(tmp_path, f"{ENTITIES}/{nfd}.md")
+    billing = _read(tmp_path, f"{ENTITIES}/Billing.md")
+    assert "the webhook needs the raw bytes" in billing
+
+
+def test_decide_with_auth_and_Auth_in_one_session_compacts(tmp_path: Path) -> None:  # noqa: N802
+    m = memory(tmp_path)
+    m.start_session("s1", topic="twins", now=now())
+    m.decide("Use sessions", entities=["auth"], session_id="s1", now=now())
+    m.decide("Rotate keys", entities=["Auth"], session_id="s1", now=now())
+    nfd = unicodedata.normalize("NFD", "Café")
+    _write(tmp_path, f"{ENTITIES}/{nfd}.md", _entity(nfd))
+    m.decide("Grind finer", entities=["Café"], session_id="s1", now=now())
+    rel = m.end_session(compact=False, session_id="s1", now=now()).note
+    _compact(tmp_path, rel)
+    names = sorted(p.name for p in (tmp_path / ENTITIES).iterdir())
+    assert names == sorted(["auth.md", f"{nfd}.md"])
+    auth = _read(tmp_path, f"{ENTITIES}/auth.md")
+    assert "Use sessions" in auth and "Rotate keys" in auth
+    assert "Grind finer" in _read(tmp_path, f"{ENTITIES}/{nfd}.md")
+
+
+def test_routing_by_mention_alias_component_link_and_inbox_last(tmp_path: Path) -> None:
+    _write(tmp_path, f"{ENTITIES}/Billing.md", _entity("Billing", aliases="payments, invoices"))
+    _write(tmp_path, "claude/global/entities/Redis.md", _entity("Redis"))
+    note = """\
+---
+type: session
+project: demo
+created: 2026-11-20
+---
+# Routing
+
+## Decisions Made
+
+- Round payments once, at the end ([[Auth]])
+- Keep redis connections pooled
+- Invoices are immutable
+- Prefer small functions
+- Authors write tests first
+
+## Related Entities
+
+- [[Auth]] — src/auth/
+- [[API]] — src/api/
+"""
+    rel = _session(tmp_path, "2026-11-20-routing", note)
+    _compact(tmp_path, rel)
+    billing = _read(tmp_path, f"{ENTITIES}/Billing.md")
+    auth = _read(tmp_path, f"{ENTITIES}/Auth.md")
+    redis = _read(tmp_path, "claude/global/entities/Redis.md")
+    inbox = _read(tmp_path, f"{ENTITIES}/Inbox.md")
+    # By the component link and by the alias it mentions.
+    assert "Round payments once" in auth and "Round payments once" in billing
+    assert "Invoices are immutable" in billing and "Invoices are immutable" not in inbox
+    # A global entity by its name, as a word (case-insensitively).
+    assert "Keep redis connections pooled" in redis
+    # Nothing known: Inbox, the last resort. "Authors" is not the word "Auth".
+    assert "Prefer small functions" in inbox and "Authors write tests first" in inbox
+    assert "Authors" not in auth
+    index = _read(tmp_path, INDEX)
+    assert "- [[Billing]] — Invoices are immutable" in index
+
+
+def test_index_key_entities_kept_current_and_a_persons_text_survives(tmp_path: Path) -> None:
+    index = ("---\ntype: project-index\nproject: demo\n---\n# demo\n\n## Overview\n\n"
+             "My own overview of the shop.\n\n## Key Entities\n\nThe parts:\n\n"
+             "## Runbook\n\n1. start redis\n2. run it\n")
+    _write(tmp_path, INDEX, index)
+    _write(tmp_path, f"{ENTITIES}/Search.md", _entity("Search", overview="Full-text search."))
+    _compact(tmp_path, _captured(tmp_path, "2026-11-20-a"))
+    got = _read(tmp_path, INDEX)
+    assert "My own overview of the shop." in got
+    assert got.endswith("## Runbook\n\n1. start redis\n2. run it\n\n## Prerequisites\n\n"
+                        f"- 2026-11-20 — The tests need `REDIS_URL` set ([[{ARCHIVE}/2026-11-20-a|"
+                        "2026-11-20-a]]) ^" + got.rsplit("^", 1)[1])
+    assert ("## Key Entities\n\nThe parts:\n\n- [[Auth]] — Use argon2id over bcrypt because it is "
+            "memory-hard\n- [[Billing]] — Store money as integer cents\n- [[Inbox]]\n"
+            "- [[Search]] — Full-text search.\n\n## Runbook") in got
+    # A later session with a newer decision updates the row of Auth only.
+    later = CAPTURED.format(day="2026-11-24", topic="Later").replace(
+        "- Decision: Use argon2id", "- Rotate signing keys weekly ([[Auth]])\n- Use argon2id")
+    _compact(tmp_path, _session(tmp_path, "2026-11-24-b", later))
+    got = _read(tmp_path, INDEX)
+    assert "- [[Auth]] — Rotate signing keys weekly\n" in got
+    assert got.count("[[Auth]]") == 1 and "The parts:" in got
+
+
+def test_nothing_found_is_said_in_the_report(tmp_path: Path) -> None:
+    note = ("---\ntype: session\nproject: demo\ncreated: 2026-11-20\n---\n# Chat\n\n## Work Log\n\n"
+            "### 10:00 - talk\n\n**Prompt:** hello\n**Answer:** hi there\n\n## Decisions Made\n")
+    report = _compact(tmp_path, _session(tmp_path, "2026-11-20-chat", note))
+    warnings = report.warnings  # type: ignore[attr-defined]
+    assert "no decisions, gotchas or prerequisites found in 2 lines" in warnings
+
+
+@pytest.mark.parametrize("fault", ["compact:entity-patch:Auth", "compact:entity-patch:Billing",
+                                   "compact:index", "compact:archive-write", "write"])
+def test_a_rerun_after_a_crash_converges(tmp_path: Path, fault: str) -> None:
+    initial = tmp_path / "initial"
+    _write(initial, f"{ENTITIES}/Auth.md", _entity("Auth"))
+    _compact(initial, _captured(initial, "2026-11-20-a"))
+    rel = _captured(initial, "2026-11-24-b", day="2026-11-24", topic="Again")
+    reference = tmp_path / "reference"
+    shutil.copytree(initial, reference)
+    _compact(reference, rel)
+    expected = snapshot(reference)
+    work = tmp_path / "work"
+    shutil.copytree(initial, work)
+    faults.arm(fault)
+    try:
+        memory(work).compact_note(rel, force=True, now=now())
+    except faults.InjectedFault:
+        pass
+    finally:
+        faults.disarm()
+    assert snapshot(work) != expected
+    _compact(work, rel)
+    assert snapshot(work) == expected
+    # And once more: nothing changes.
+    memory(work).compact_note(f"{ARCHIVE}/2026-11-24-b.md", force=True, now=now())
+    assert snapshot(work) == expected
