@@ -486,8 +486,14 @@ def test_racing_stop_and_pre_compact_add_each_turn_once(
         )
         for event in ("stop", "pre-compact") * 3
     ]
+    # Claude Code writes the payload as it starts a hook (a hook waits 2 s at most for it).
     for proc in procs:
-        out, err = proc.communicate(json.dumps(payload("stop", transcript)).encode(), timeout=120)
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(payload("stop", transcript)).encode())
+        proc.stdin.close()
+        proc.stdin = None  # communicate() below must not flush it again
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0 and out == b"" and err == b"", err
     text = _note(vault)
     for line in (PROMPT_LINE, WRITE_LINE, COMMAND_LINE, DECISION_LINE, GOTCHA_LINE):

@@ -565,3 +565,35 @@ def test_a_file_replaced_since_the_last_read_is_read_whole(tmp_path: Path) -> No
     assert transcript.read(path, start=5).turns == whole.turns
     assert transcript.read(tmp_path / "missing.jsonl", start=99) == transcript.Transcript(
         (), None, 0, 0, 0)
+
+
+def test_a_fifo_or_a_device_is_an_empty_transcript(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "t.fifo"
+    os.mkfifo(fifo)  # nobody writes: opening it for reading would wait forever
+    for path in (str(fifo), "/dev/zero", "/dev/urandom", str(tmp_path)):
+        assert transcript.read(path) == transcript.Transcript((), None, 0, 0)
+        assert transcript.is_regular_file(path) is False
+    assert transcript.is_regular_file(tmp_path / "missing") is None
+
+
+def test_an_overlong_line_is_passed_over_and_the_read_is_capped(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(transcript, "MAX_LINE_BYTES", 400)
+    monkeypatch.setattr(transcript, "_SKIP_CHUNK", 16)
+    monkeypatch.setattr(transcript, "MAX_READ_BYTES", 10_000)
+    long_line = json.dumps({"type": "user", "uuid": "big", "message": {"content": "x" * 2000}})
+    lines = [user("u1", "first"), long_line, user("u2", "second")]
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    read = transcript.read(path)
+    assert [t.prompt for t in read.turns] == ["first", "second"]
+    assert read.skipped_lines == 1 and read.end == path.stat().st_size
+
+    monkeypatch.setattr(transcript, "MAX_READ_BYTES", len(lines[0]) + 1)
+    first = transcript.read(path)
+    assert [t.prompt for t in first.turns] == ["first"] and first.end == len(lines[0]) + 1
+    rest = transcript.read(path, start=first.end)
+    assert rest.end > first.end  # the next read goes on from there

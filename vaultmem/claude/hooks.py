@@ -7,22 +7,74 @@ Claude Code reads as context. Nothing here imports ``anthropic`` or waits on a n
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
+import select
 import sys
+import time
 from collections.abc import Callable
 
 from .events import HookEvent, parse_event
 
 EVENTS = ("session-start", "stop", "pre-compact", "session-end")
 MAX_STDIN_BYTES = 4 * 1024 * 1024
+# Claude Code writes the payload and closes stdin at once. A stdin that stays open is read until
+# it holds a whole JSON object, or for this long at most: a hook never waits on its input.
+STDIN_SECONDS = 2.0
+_CHUNK = 64 * 1024
 
 
-def _read_stdin() -> bytes:
+def _read_stdin(deadline_s: float = STDIN_SECONDS) -> tuple[bytes, bool]:
+    """The payload bytes, and whether the deadline cut the read short."""
     try:
         if sys.stdin is None or sys.stdin.isatty():
-            return b""
-        return sys.stdin.buffer.read(MAX_STDIN_BYTES)
+            return b"", False
     except (OSError, ValueError):
-        return b""
+        return b"", False
+    try:
+        fd = sys.stdin.fileno()
+    except (OSError, ValueError, AttributeError):
+        # Not a real file (an in-memory stream, as tests and embedders pass): it cannot block.
+        try:
+            return sys.stdin.buffer.read(MAX_STDIN_BYTES), False
+        except (OSError, ValueError, AttributeError):
+            return b"", False
+    data = bytearray()
+    deadline = time.monotonic() + deadline_s
+    try:
+        while len(data) < MAX_STDIN_BYTES:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return bytes(data), not _whole_object(data)
+            chunk = os.read(fd, min(_CHUNK, MAX_STDIN_BYTES - len(data)))
+            if not chunk:
+                break
+            data += chunk
+            if chunk.rstrip().endswith(b"}") and _whole_object(data):
+                break  # the payload is complete: no need to wait for the end of the stream
+    except (OSError, ValueError):
+        pass
+    return bytes(data), False
+
+
+def _whole_object(data: bytes | bytearray) -> bool:
+    try:
+        return isinstance(json.loads(data), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+def _readable_transcript(event: HookEvent, warnings: list[str]) -> HookEvent:
+    """The event, without a ``transcript_path`` that is not a regular file (a FIFO, a device
+    such as /dev/zero, a folder): reading those would wait or never end."""
+    from .transcript import is_regular_file
+
+    path = event.transcript_path
+    if path is None or is_regular_file(path) is not False:
+        return event
+    warnings.append(f"transcript_path {path!r} is not a regular file; not read")
+    return dataclasses.replace(event, transcript_path=None)
 
 
 def _warn(message: str) -> None:
@@ -49,7 +101,7 @@ def run(name: str, raw: bytes | str) -> tuple[str, list[str]]:
     warnings: list[str] = []
     if name not in EVENTS:
         return "", [f"unknown hook event {name!r} (expected one of {', '.join(EVENTS)})"]
-    event = parse_event(name, raw)
+    event = _readable_transcript(parse_event(name, raw), warnings)
     try:
         out = _handlers()[name](event, warnings)
     except Exception as err:  # noqa: BLE001 - fail open: Claude Code must never be blocked
@@ -68,9 +120,12 @@ def main(argv: list[str]) -> int:
             "usage: vaultmem hook {session-start|stop|pre-compact|session-end} < payload.json\n"
         )
         return 0
-    out, warnings = run(name, _read_stdin())
+    raw, cut = _read_stdin()
+    out, warnings = run(name, raw)
+    if cut:
+        warnings.insert(0, f"no complete payload on stdin within {STDIN_SECONDS:g}s")
     if warnings:
-        _warn("; ".join(warnings))  # one line, however many things went wrong
+        _warn("; ".join(dict.fromkeys(warnings)))  # one line, each thing said once
     if out:
         try:
             sys.stdout.write(out)

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import stat
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 from os import PathLike
@@ -158,25 +160,54 @@ def parse_lines(lines: Iterable[str | bytes], *, skip_uuids: Collection[str] = (
     return Transcript(tuple(turns), first_prompt, skipped, boundaries)
 
 
+# One hook reads at most this much of a transcript (the next one goes on from where it stopped),
+# and a line longer than MAX_LINE_BYTES is passed over unread: memory stays bounded whatever file
+# a payload names.
+MAX_READ_BYTES = 64 * 1024 * 1024
+MAX_LINE_BYTES = 16 * 1024 * 1024
+# Passing over an overlong line only reads (no parse, no memory): it may go this far past the
+# read budget, so such a line is consumed in one go (one longer still is left for ever unread).
+MAX_SKIP_BYTES = 256 * 1024 * 1024
+_SKIP_CHUNK = 1024 * 1024
+
+
+def is_regular_file(path: str | PathLike[str]) -> bool | None:
+    """Whether ``path`` is a regular file (symlinks followed); None when it does not exist.
+    A FIFO, a device (``/dev/zero``) or a folder is never read as a transcript."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return False
+
+
 def read(
     path: str | PathLike[str], *, skip_uuids: Collection[str] = (), start: int = 0
 ) -> Transcript:
-    """Parse a transcript file from byte ``start``, streaming; a missing or unreadable file is an
-    empty transcript.
+    """Parse a transcript file from byte ``start``, streaming; a missing or unreadable file, or
+    one that is not a regular file (a FIFO, a device), is an empty transcript.
 
     ``start`` is where an earlier read ended (:attr:`Transcript.end`). Claude Code only appends
     to a transcript, so the lines before it were read already; when the file is shorter than
     ``start`` or ``start`` is not just past a newline (the file was replaced), it is read whole.
     A partial last line is not consumed: ``end`` stops before it, and the next read sees it
-    complete.
+    complete. At most MAX_READ_BYTES are read (``end`` says where to go on).
     """
     try:
-        with open(path, "rb") as handle:
+        # O_NONBLOCK: opening a FIFO for reading would wait for a writer; a regular file ignores it.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (OSError, ValueError):  # end 0: a file that shows up later is read from its start
+        return Transcript((), None, 0, 0)
+    try:
+        with open(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return Transcript((), None, 0, 0)
             start = _resume_at(handle, start)
             handle.seek(start)
             ends = [start]
             parsed = parse_lines(_complete_lines(handle, ends), skip_uuids=skip_uuids)
-    except OSError:  # end 0: a file that shows up later is read from its start
+    except OSError:
         return Transcript((), None, 0, 0)
     return replace(parsed, end=ends[0])
 
@@ -190,11 +221,40 @@ def _resume_at(handle: BinaryIO, start: int) -> int:
 
 def _complete_lines(handle: BinaryIO, end: list[int]) -> Iterator[bytes]:
     """The lines of ``handle`` from where it stands; ``end[0]`` follows the last complete one.
-    A last line without its newline is still given (and skipped as partial JSON, or read)."""
-    for line in handle:
+    A last line without its newline is still given (and skipped as partial JSON, or read).
+    Stops after MAX_READ_BYTES; a line over MAX_LINE_BYTES is given as ``b"?"`` (not JSON)."""
+    budget = MAX_READ_BYTES
+    while budget > 0:
+        line = handle.readline(MAX_LINE_BYTES)
+        if not line:
+            return
+        budget -= len(line)
         if line.endswith(b"\n"):
             end[0] += len(line)
-        yield line
+            yield line
+        elif len(line) < MAX_LINE_BYTES:
+            yield line  # the partial last line
+            return
+        else:
+            rest = _skip_line(handle, MAX_SKIP_BYTES)
+            if rest is None:
+                return  # no newline yet (or ever): the next read looks again
+            end[0] += len(line) + rest
+            yield b"?"
+
+
+def _skip_line(handle: BinaryIO, budget: int) -> int | None:
+    """Read past the rest of a line: the bytes it had with its newline, or None (no newline
+    within ``budget``)."""
+    skipped = 0
+    while skipped < budget:
+        chunk = handle.readline(_SKIP_CHUNK)
+        if not chunk:
+            return None
+        skipped += len(chunk)
+        if chunk.endswith(b"\n"):
+            return skipped
+    return None
 
 
 def _load(text: str) -> dict[str, Any] | None:
