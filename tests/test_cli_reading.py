@@ -216,3 +216,47 @@ def test_all_projects_stays_in_vaultmems_folder_whole_vault_reads_the_rest(
     assert "cross_project_recalls" not in (vault / "Work/Guava notes.md").read_text()
     both = cli("recall", "guava", "--project", "web", "--whole-vault")
     assert both.exit_code == 2
+
+
+def test_doctor_on_a_vault_with_a_persons_own_notes(
+    cli: Invoke, vault: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(vault, "Ideas.md", "Later: [[A note I have not written yet]].\n")
+    write(vault, "Diary/Bad.md", "---\ntags: [a, b\n---\ntext\n")
+
+    plain = cli("doctor")
+    listed = cli("doctor", "--all")
+    doc = json.loads(cli("doctor", "--json").stdout)
+
+    assert plain.exit_code == 0 and plain.stderr == ""
+    assert plain.stdout == (
+        "outside claude/ (your own notes, not counted): 1 invalid-yaml, 1 unresolved-link; "
+        "`vaultmem doctor --all` lists them\nno problems in 5 notes\n"
+    )
+    assert listed.exit_code == 1 and listed.stderr == "2 problems in 5 notes\n"
+    assert listed.stdout.splitlines()[0].startswith("Diary/Bad.md:2: invalid-yaml: ")
+    assert listed.stdout.splitlines()[1].startswith("Ideas.md:1: unresolved-link: ")
+    assert doc["ok"] is True and doc["problems"] == [] and doc["hooks"] == []
+    assert [p["path"] for p in doc["outside"]] == ["Diary/Bad.md", "Ideas.md"]
+
+
+def test_doctor_reports_hooks_that_no_longer_run(
+    cli: Invoke, vault: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import os
+
+    from vaultmem.claude import install
+
+    monkeypatch.chdir(tmp_path)
+    settings = Path(os.environ["HOME"]) / ".claude/settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"hooks": install.vaultmem_hooks(
+        install.hook_prefix(["/deleted venv/bin/vaultmem"]))}))
+
+    result = cli("doctor")
+
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"{settings}: hook-command-missing: ")
+    assert "/deleted venv/bin/vaultmem no longer exists" in result.stdout
+    assert result.stderr == "1 problems in 3 notes\n"

@@ -98,19 +98,34 @@ class DoctorReport:
 
     problems: tuple[Problem, ...]
     notes: int = 0  # notes checked
+    namespace: str = "claude"  # vaultmem's folder: problems elsewhere are a person's own notes'
 
     @property
     def ok(self) -> bool:
         """True when nothing is wrong."""
         return not self.problems
 
+    def ours(self) -> tuple[Problem, ...]:
+        """Problems in vaultmem's folder and its state (``.vaultmem/``): vaultmem's to fix."""
+        return tuple(p for p in self.problems if _is_ours(p.rel, self.namespace))
+
+    def outside(self) -> tuple[Problem, ...]:
+        """Problems in the person's own notes, outside vaultmem's folder (their links to notes
+        not written yet are often intentional): reported apart."""
+        return tuple(p for p in self.problems if not _is_ours(p.rel, self.namespace))
+
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
+        """A JSON-ready dict: ``problems`` in vaultmem's folder, ``outside`` the rest."""
         return {
-            "ok": self.ok,
+            "ok": not self.ours(),
             "notes": self.notes,
-            "problems": [p.to_json() for p in self.problems],
+            "problems": [p.to_json() for p in self.ours()],
+            "outside": [p.to_json() for p in self.outside()],
         }
+
+
+def _is_ours(rel: str, namespace: str) -> bool:
+    return rel.startswith((namespace.rstrip("/") + "/", ".vaultmem/"))
 
 
 def doctor(vault: Vault, config: Config | None = None) -> DoctorReport:
@@ -138,7 +153,7 @@ def doctor(vault: Vault, config: Config | None = None) -> DoctorReport:
             )
         )
     problems.sort(key=lambda p: (p.rel, p.line or 0, p.kind))
-    return DoctorReport(tuple(problems), len(notes))
+    return DoctorReport(tuple(problems), len(notes), vault.layout.namespace)
 
 
 # -- files ------------------------------------------------------------------------------------

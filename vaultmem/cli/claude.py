@@ -136,10 +136,16 @@ def uninstall_hooks(ctx: typer.Context, scope: Scope = _SCOPE, command: str | No
 
 
 @app.command()
-def context(ctx: typer.Context) -> None:
+def context(ctx: typer.Context, as_json: bool = _JSON) -> None:
     """Print exactly what the session-start hook would inject into Claude's context."""
     from ..claude import briefing
 
     g = globals_of(ctx)
-    text = run(lambda: briefing.build(g.vault_obj(), g.config()))
+    vault, config = g.vault_obj(), g.config()
+    text = run(lambda: briefing.build(vault, config))
+    if as_json:
+        echo_json({"vault": str(config.vault), "project": config.project, "text": text,
+                   "chars": len(text), "max_chars": config.context_max_chars,
+                   "sessions": run(lambda: briefing.recent_sessions(vault, config.project))})
+        return
     typer.echo(text)

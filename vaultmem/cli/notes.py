@@ -108,14 +108,20 @@ def init(
     ctx: typer.Context,
     git: bool = typer.Option(False, "--git", help="Also merge the notes through git: "
                              ".gitattributes and this repository's merge driver (each machine)."),
+    as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
 ) -> None:
     """Create the vault's folders and the project's _index.md (safe to re-run)."""
     from ..memory import Memory
     from .sharing import git_after_init
 
+    if as_json and git:
+        raise typer.BadParameter("--json reports init alone: run `init --git` apart")
     g = globals_of(ctx)
     created = run(lambda: Memory(g.config(), g.vault_obj()).init_project())
     config = g.config()
+    if as_json:
+        echo_json({"vault": str(config.vault), "project": config.project, "created": created})
+        return
     for rel in created:
         typer.echo(f"created {rel}")
     typer.echo(f"vault {config.vault} ready for project {config.project}"

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
+from typing import TYPE_CHECKING
 
 import typer
 
 from . import app, echo_json, globals_of, run
+
+if TYPE_CHECKING:
+    from ..claude.install import Finding
+    from ..doctor import DoctorReport
 
 
 class NoteType(str, Enum):
@@ -80,13 +86,18 @@ def doctor(
     as_json: bool = typer.Option(False, "--json", help="Problems as JSON."),
     fix: bool = typer.Option(False, "--fix", help="Merge sync-conflict copies into their notes "
                              "and move the copies to .vaultmem/conflicts/ (never deleted)."),
+    all_notes: bool = typer.Option(
+        False, "--all", help="List and count problems in your own notes outside vaultmem's folder."
+    ),
 ) -> None:
     """Check the vault: YAML, links, failed compactions, archives, locks, sync conflicts, names,
-    merge conflicts.
+    merge conflicts, and whether Claude Code's hooks run vaultmem (once).
 
-    Exit code 1 when there are problems; one line each, `path:line: kind: message`.
+    One line each, `path:line: kind: message`. Exit code 1 for a problem in vaultmem's folder
+    or its hooks; problems in your own notes are summed up apart and count only with --all.
     """
     from .. import doctor as doctor_mod
+    from .claude import hook_findings
 
     g = globals_of(ctx)
     vault = g.vault_obj()
@@ -99,17 +110,34 @@ def doctor(
         for done in run(lambda: fix_sync_conflicts(vault, copies, now=now())):
             typer.echo(str(done), err=as_json)
         report = run(lambda: doctor_mod.doctor(vault))
-    if as_json:
-        echo_json(report.to_json())
-    else:
-        for problem in report.problems:
-            typer.echo(str(problem))
-        if report.ok:
-            typer.echo(f"no problems in {report.notes} notes")
-        else:
-            typer.echo(f"{len(report.problems)} problems in {report.notes} notes", err=True)
-    if not report.ok:
+    if _render_doctor(report, hook_findings(), all_notes=all_notes, as_json=as_json):
         raise typer.Exit(1)
+
+
+def _render_doctor(
+    report: DoctorReport, hooks: Sequence[Finding], *, all_notes: bool, as_json: bool
+) -> int:
+    """Print the report; returns how many problems count towards the exit code."""
+    from collections import Counter
+
+    ours, outside = report.ours(), report.outside()
+    counted = len(ours) + len(hooks) + (len(outside) if all_notes else 0)
+    if as_json:
+        echo_json({**report.to_json(), "ok": counted == 0,
+                   "hooks": [f.to_json() for f in hooks]})
+        return counted
+    for line in [*ours, *hooks, *(outside if all_notes else ())]:
+        typer.echo(str(line))
+    if outside and not all_notes:
+        kinds = Counter(p.kind for p in outside)
+        summary = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+        typer.echo(f"outside {report.namespace}/ (your own notes, not counted): {summary}; "
+                   "`vaultmem doctor --all` lists them")
+    if counted == 0:
+        typer.echo(f"no problems in {report.notes} notes")
+    else:
+        typer.echo(f"{counted} problems in {report.notes} notes", err=True)
+    return counted
 
 
 @app.command()
