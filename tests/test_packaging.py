@@ -165,3 +165,13 @@ def test_demo_runs_from_the_installed_wheel(fresh_venv: Path, tmp_path: Path) ->
     )
     assert proc.returncode == 0, proc.stderr
     assert "compacted it" in proc.stdout and "The next session starts with this context" in proc.stdout
+
+
+def test_readme_starts_with_the_two_commands_and_ci_runs_the_test_one_verbatim() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```bash\n", 1)[1].split("```", 1)[0]
+    commands = [line.split("#")[0].strip() for line in block.splitlines()]
+    assert commands == ["pip install . && vaultmem demo", "pip install -e '.[test]' && pytest -q"]
+    assert "git clone" in readme.split("```bash\n", 1)[0]  # the step before them
+    ci = (REPO / ".ci/run").read_text(encoding="utf-8").splitlines()
+    assert commands[1] in ci
