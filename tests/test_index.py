@@ -352,3 +352,32 @@ def test_simple_meta_falls_back_on_anything_unusual() -> None:
         "# a comment\ntype: entity\n",
     ):
         assert index._simple_meta(yaml_text) is None, yaml_text
+
+
+def _index_bytes(vault: Vault) -> bytes:
+    return b"".join(
+        p.read_bytes() for p in vault.state_dir.glob(index.INDEX_FILE + "*") if p.is_file()
+    )
+
+
+def test_private_text_never_reaches_the_index_file(vault_root: Path) -> None:
+    vault = Vault(vault_root)
+    rel = "claude/projects/demo/entities/Auth.md"
+    write(vault_root, rel, entity("Auth", "public words zebrafish"))
+    index.refresh(vault)
+    assert find(vault, "zebrafish") == [rel]
+    # The same note, now with the word inside nested, unclosed and attribute-laden spans.
+    body = (
+        "public <private>a <private>b</private> zebrafish </private> shown\n"
+        '<PRIVATE class="x">wombatcode</Private > and <private>kangaroopass'
+    )
+    write(vault_root, rel, entity("Auth", body).replace("  - claude/entity", "  - claude/entity\n  - '<private>tagsecret</private>'"))
+    index.refresh(vault)
+    assert find(vault, "shown") == [rel]
+    for word in ("zebrafish", "wombatcode", "kangaroopass", "tagsecret"):
+        assert find(vault, word) == [], word
+    with sqlite3.connect(index.index_path(vault)) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = _index_bytes(vault)
+    for word in (b"zebrafish", b"wombatcode", b"kangaroopass", b"tagsecret"):
+        assert word not in data, word

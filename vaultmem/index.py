@@ -34,12 +34,13 @@ import yaml
 
 from . import frontmatter, machine
 from .errors import VaultmemError
+from .privacy import PrivateStream, has_private, strip_private
 from .vault import Vault
 
 INDEX_FILE = "index.sqlite"
 LOCK_NAME = "index.lock"
 # Bump when the schema or what is indexed changes: an index of another version is rebuilt.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: private text is no longer indexed (rebuilds indexes that held it)
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 # bm25 column weights: a hit in the title (file name and aliases) beats one in the tags, which
 # beats one in the body.
@@ -284,16 +285,20 @@ def _row(rel: str, raw: bytes, namespace: str) -> _Row:
     path_type, path_project = _path_kind(rel, namespace)
     stem = rel.rsplit("/", 1)[-1][:-3]
     meta = meta or {}
+    # Private text is never indexed: not searchable, not in a snippet, not in the file. A span
+    # left open in the frontmatter keeps the body private too.
+    private = PrivateStream()
+    private.feed(text[: len(text) - len(body)])
     aliases = _strings(meta.get("aliases"))
     return _Row(
         type=_text_of(meta.get("type")) or path_type,
         project=_text_of(meta.get("project")) or path_project,
-        title=stem,
+        title=strip_private(stem),
         updated=_text_of(meta.get("updated")),
         status=_text_of(meta.get("status")),
-        names=" ".join([stem, *aliases]),
-        tags=" ".join(_strings(meta.get("tags"))),
-        body=body,
+        names=strip_private(" ".join([stem, *aliases])),
+        tags=strip_private(" ".join(_strings(meta.get("tags")))),
+        body=private.feed(body),
     )
 
 
@@ -316,6 +321,9 @@ def _is_corrupt(err: sqlite3.DatabaseError) -> bool:
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    # Rows replaced or dropped are zeroed on disk, so an edit that made text private (or the
+    # rebuild of an index from before privacy was kept out of it) leaves none of it in the file.
+    conn.execute("PRAGMA secure_delete = ON")
     return conn
 
 
@@ -446,6 +454,7 @@ def _sync(conn: sqlite3.Connection, vault: Vault) -> tuple[int, int, int, int, i
     root = str(vault.root)
     namespace = vault.layout.namespace
     scanned = stat_changed = reread = reindexed = 0
+    scrub = False  # a note re-indexed with private text: its old terms must leave the file
     seen: set[str] = set()
     for rel in vault.iter_notes():
         full = os.path.join(root, rel)
@@ -502,6 +511,7 @@ def _sync(conn: sqlite3.Connection, vault: Vault) -> tuple[int, int, int, int, i
                 (*values, row_id),
             )
             conn.execute("DELETE FROM notes_fts WHERE rowid = ?", (row_id,))
+            scrub = scrub or has_private(raw.decode("utf-8", errors="replace"))
         conn.execute(
             "INSERT INTO notes_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)",
             (row_id, row.names, row.tags, row.body),
@@ -511,6 +521,10 @@ def _sync(conn: sqlite3.Connection, vault: Vault) -> tuple[int, int, int, int, i
     for row_id in gone:
         conn.execute("DELETE FROM notes WHERE id = ?", (row_id,))
         conn.execute("DELETE FROM notes_fts WHERE rowid = ?", (row_id,))
+    if scrub:
+        # FTS5 keeps a replaced row's terms in its old segments until they are merged (its
+        # secure-delete option needs SQLite 3.42): merge them now; secure_delete zeroes the rest.
+        conn.execute("INSERT INTO notes_fts (notes_fts) VALUES ('optimize')")
     return scanned, stat_changed, reread, reindexed, len(gone)
 
 
