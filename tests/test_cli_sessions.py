@@ -60,15 +60,18 @@ def test_compact_json_and_status(cli, vault_root: Path) -> None:  # type: ignore
     rel = build(vault_root)
     status = cli("status", "--json")
     assert status.exit_code == 0
-    rows = json.loads(status.stdout)
-    assert rows == [{"note": rel, "lines": 603, "age_days": 0, "status": "active",
-                     "verdict": "due: 603 lines", "due": True}]
+    doc = json.loads(status.stdout)
+    assert doc == {"project": "demo",
+                   "sessions": [{"note": rel, "lines": 603, "age_days": 0, "status": "active",
+                                 "verdict": "due: 603 lines", "due": True}],
+                   "extraction_cost": {"project": "demo", "notes": 0, "total_usd": 0.0}}
     result = cli("compact", "--json")
     assert result.exit_code == 0, result.stderr
     (report,) = json.loads(result.stdout)
     assert set(report) == {"note", "status", "verdict", "counts", "entities_updated",
                            "entities_created", "archive", "duration_ms", "extractor",
-                           "fallback_reason", "warnings", "diffs", "error", "removed"}
+                           "fallback_reason", "warnings", "diffs", "error", "removed",
+                           "extraction_cost_usd"}
     assert report["status"] == "compacted" and report["extractor"] == "deterministic"
     assert len(report["entities_created"]) == 6 and len(report["entities_updated"]) == 6
     assert set(report["counts"]) == {"decision", "gotcha", "reference", "pattern", "prerequisite"}

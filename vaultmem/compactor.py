@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from .vault import Vault
 
 _StepErrors = (VaultmemError, OSError, faults.InjectedFault)
+MODEL_EXTRACTORS = ("llm", "claude")
 
 
 def _known(rel: str, note: Note) -> Known:
@@ -79,7 +80,7 @@ class CompactionRun:
 
     def __init__(
         self, vault: Vault, config: Config, rel: str, *, dry_run: bool, force: bool, move: bool,
-        extractor: str, now: datetime,
+        extractor: str, now: datetime, session_text: Callable[[str, int], str | None] | None = None,
     ) -> None:
         self.vault = vault
         self.config = config
@@ -101,6 +102,10 @@ class CompactionRun:
         self.diffs: list[str] = []
         self.fallback_reason: str | None = None
         self.removed = False
+        self.session_text = session_text
+        self.cost_usd: float | None = None
+        self.extraction_edits: tuple[patch.Edit, ...] = ()
+        self.expected_sha: str | None = None
 
     def report(self, status: str, error: str | None = None) -> CompactReport:
         return CompactReport(
@@ -118,6 +123,7 @@ class CompactionRun:
             diffs=tuple(self.diffs),
             error=error,
             removed=self.removed,
+            cost_usd=self.cost_usd,
         )
 
     @staticmethod
@@ -192,31 +198,75 @@ class CompactionRun:
     def _extract(self, canon: str, project: str, loaded: Mapping[str, Note]) -> Extraction:
         config = self.config
         known = [_known(rel, note) for rel, note in loaded.items()]
-        if self.extractor != "llm":
+        asked = self.extractor
+        if asked not in MODEL_EXTRACTORS:
             extraction, warnings = compaction.extract_report(canon, self.rel, config, known=known)
             self.warnings.extend(warnings)
             return extraction
-        from . import llm  # the SDK costs seconds to import: only on this path
-
         fallback_warnings: list[str] = []
 
         def fallback() -> Extraction:
             extraction, warnings = compaction.extract_report(canon, self.rel, config, known=known)
-            fallback_warnings.extend(warnings)
+            fallback_warnings[:] = warnings
             return extraction
 
-        raw = llm.extract(
-            privacy.blank_private(canon),
-            project=project,
-            known_entities=[name for name, _ in known],
-            settings=llm.settings_from_env(config.model),
-            fallback=fallback,
-        )
+        names = [name for name, _ in known]
+        if asked == "claude":
+            from . import claudecli  # runs the user's Claude Code: only on this path
+
+            aliases = dict(known)
+            budget = config.claude_input_tokens * claudecli.CHARS_PER_TOKEN
+            source = self.session_text(self.rel, budget) if self.session_text else None
+            raw = claudecli.extract(
+                claudecli.prompt(source or privacy.blank_private(canon), project=project,
+                                 entities=aliases, transcript=source is not None,
+                                 max_tokens=config.claude_input_tokens),
+                settings=claudecli.settings_from_config(config),
+                fallback=fallback,
+                known_entities=names,
+                aliases=aliases,
+            )
+        else:
+            from . import llm  # the SDK costs seconds to import: only on this path
+
+            raw = llm.extract(
+                privacy.blank_private(canon),
+                project=project,
+                known_entities=names,
+                settings=llm.settings_from_env(config.model),
+                fallback=fallback,
+            )
         extraction, checked = compaction.assign_targets(raw, canon, self.rel, config, known=known)
         self.warnings.extend(fallback_warnings or checked)
         self.extractor = extraction.extractor
         self.fallback_reason = extraction.fallback_reason
+        self.cost_usd = extraction.cost_usd
+        if asked == "claude" and not self.dry_run:
+            self._record_extraction(extraction)
         return extraction
+
+    def _record_extraction(self, extraction: Extraction) -> None:
+        """The model's run on the session note: which extractor, why it fell back, what it cost.
+
+        Written as soon as the model has answered, so money spent is on record even when a
+        later step fails; a re-run adds its own cost. ``canonical`` leaves these keys out of the
+        archive, whose bytes must not depend on how often the model ran.
+        """
+        before = self.vault.read(self.rel).frontmatter().get("extraction_cost_usd")
+        spent = before if isinstance(before, (int, float)) and not isinstance(before, bool) else 0
+        edits: list[patch.Edit] = [patch.SetProperty("extractor", extraction.extractor)]
+        if extraction.cost_usd is not None:
+            edits.append(patch.SetProperty("extraction_cost_usd",
+                                           round(spent + extraction.cost_usd, 6)))
+        if extraction.fallback_reason:
+            edits.append(patch.SetProperty("fallback_reason", extraction.fallback_reason))
+        else:
+            edits.append(patch.DeleteProperty("fallback_reason"))
+        self.extraction_edits = tuple(edits)
+        self.vault.update(self.rel, edits, label="vaultmem compaction")
+        # --move removes the original only when it is what compaction last saw: this write too.
+        written = self.vault.fingerprint(self.rel)
+        self.expected_sha = written.sha256 if written is not None else None
 
     def _known_entities(self, project: str) -> list[str]:
         layout = self.layout
@@ -354,10 +404,15 @@ class CompactionRun:
             self._step("move-remove")
             with self.vault.lock(self.rel):
                 now_fp = self.vault.fingerprint(self.rel)
-                if now_fp is not None and now_fp.sha256 == note.fingerprint.sha256:
+                expected = self.expected_sha or note.fingerprint.sha256
+                if now_fp is not None and now_fp.sha256 == expected:
                     self.vault.remove(self.rel)
                     self.removed = True
-                    return
+            if self.removed:
+                if self.extraction_edits:  # the cost stays on record, on the archive now
+                    self.vault.update(self.archive, self.extraction_edits,
+                                      label="vaultmem compaction")
+                return
             self.warnings.append(f"{self.rel} changed while compacting; marked archived, not removed")
         self._step("mark-original")
         self.vault.update(self.rel, compaction.mark_edits(self.archive, reason, self.today),

@@ -39,8 +39,12 @@ class Config:
     age_threshold_days: int = 3
     gotcha_keywords: tuple[str, ...] = DEFAULT_GOTCHA_KEYWORDS
     default_entity: str = "Inbox"
-    extractor: str = "deterministic"  # or "llm"
+    extractor: str = "deterministic"  # or "llm" (the API) or "claude" (the user's Claude Code)
     model: str = "claude-haiku-4-5"
+    claude_bin: str = "claude"  # the Claude Code CLI the claude extractor runs
+    claude_timeout: float = 180.0  # seconds, then the extraction is killed
+    claude_max_budget_usd: float = 0.25  # --max-budget-usd of one extraction (0: no cap)
+    claude_input_tokens: int = 20000  # the session transcript is cut to about this many tokens
     # Seconds the session-start hook may spend compacting notes left pending.
     start_compaction_budget: float = 0.6
     context_max_chars: int = 8000
@@ -149,6 +153,10 @@ def load_config(
         default_entity=_typed(data, "default_entity", str, "Inbox", path),
         extractor=env.get("VAULTMEM_EXTRACTOR") or _typed(data, "extractor", str, "deterministic", path),
         model=env.get("VAULTMEM_MODEL") or _typed(data, "model", str, "claude-haiku-4-5", path),
+        claude_bin=_typed(data, "claude_bin", str, "claude", path),
+        claude_timeout=_typed(data, "claude_timeout", float, 180.0, path),
+        claude_max_budget_usd=_typed(data, "claude_max_budget_usd", float, 0.25, path),
+        claude_input_tokens=_typed(data, "claude_input_tokens", int, 20000, path),
         start_compaction_budget=_typed(data, "start_compaction_budget", float, 0.6, path),
         context_max_chars=_typed(data, "context_max_chars", int, 8000, path),
         components=_components(data.get("components", {}), path),
@@ -174,6 +182,10 @@ _KNOWN = {
     "default_entity",
     "extractor",
     "model",
+    "claude_bin",
+    "claude_timeout",
+    "claude_max_budget_usd",
+    "claude_input_tokens",
     "start_compaction_budget",
     "context_max_chars",
 }

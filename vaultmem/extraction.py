@@ -36,9 +36,10 @@ class Extraction:
     """The result of one extractor run."""
 
     items: tuple[Item, ...]
-    extractor: str  # "deterministic" or "llm"
+    extractor: str  # "deterministic", "llm" (the API) or "claude" (the Claude Code CLI)
     fallback_reason: str | None = None  # why the LLM was not used, when it was asked for
     usage: Mapping[str, int] | None = None  # input/output tokens of the LLM call
+    cost_usd: float | None = None  # what the model run cost (claude: its total_cost_usd)
 
     def count(self, kind: Kind) -> int:
         """How many items of one kind."""

@@ -52,6 +52,8 @@ LIVE_SECONDS = 30 * 60
 # session runs on (property written by capture), and whether its last work-log entry is the end.
 HOST = "host"
 _LAST_ENTRY = re.compile(r"^### \d\d:\d\d - (.*)$", re.MULTILINE)
+# (transcript paths, max characters) -> the sessions' condensed text, None when unreadable.
+TranscriptReader = Callable[[Sequence[str], int], "str | None"]
 
 _HEADING_LINE = re.compile(r"^(\s{0,3})(#{1,6})(\s|$)")
 _FENCE_LINE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -161,6 +163,19 @@ def _escape_headings(text: str) -> str:
     return "\n".join(out)
 
 
+@dataclass(frozen=True)
+class ExtractionCosts:
+    """What a project's model extractions cost (``vaultmem status``)."""
+
+    project: str
+    notes: int  # session notes with a recorded cost
+    total_usd: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {"project": self.project, "notes": self.notes, "total_usd": self.total_usd}
+
+
 class Memory:
     """The use-cases over one vault for one configuration."""
 
@@ -171,12 +186,16 @@ class Memory:
         *,
         clock_now: Callable[[], datetime] = clock.now,
         state: State | None = None,
+        transcripts: TranscriptReader | None = None,
     ) -> None:
         self.config = config
         self.vault = vault
         self.layout = vault.layout
         self._now = clock_now
         self.state = state or State(vault, clock_now=clock_now)
+        # How a model extractor reads a session's transcripts (Claude Code's side gives it;
+        # without it, the claude extractor reads the session note).
+        self.transcripts = transcripts
 
     def _time(self, now: datetime | None) -> datetime:
         return now if now is not None else self._now()
@@ -620,8 +639,42 @@ class Memory:
         for rel in self.pending(project, now=now):
             if time.monotonic() - start >= budget:
                 break
-            reports.append(self.compact_note(rel, extractor="deterministic", now=now))
+            # A note another process is compacting (a detached model extraction) is left to it:
+            # session start does not wait.
+            reports.append(self.compact_note(rel, extractor="deterministic", now=now,
+                                             lock_timeout=0))
         return reports
+
+    def _session_text(self, rel: str, max_chars: int) -> str | None:
+        """The condensed transcripts of the sessions that wrote ``rel`` (see ``transcripts``)."""
+        if self.transcripts is None:
+            return None
+        entries = sorted((e for e in self.state.load().sessions.values()
+                          if e.note == rel and e.transcript), key=lambda e: e.started)
+        paths = [e.transcript for e in entries if e.transcript]
+        return self.transcripts(paths, max_chars) if paths else None
+
+    def extraction_costs(self, project: str | None = None) -> ExtractionCosts:
+        """What model extraction has cost the project: ``extraction_cost_usd`` of its session
+        notes, and of archived copies whose original was removed (``--move``)."""
+        project = project or self.config.project
+        seen: set[str] = set()
+        runs, total = 0, 0.0
+        folders = (self.layout.sessions_dir(project), self.layout.archive_dir(project))
+        for folder in folders:
+            for rel in self.vault.iter_notes(folder):
+                name = posixpath.basename(rel)
+                if posixpath.dirname(rel) != folder or name in seen:
+                    continue
+                seen.add(name)
+                try:
+                    cost = self.vault.read(rel).frontmatter().get("extraction_cost_usd")
+                except VaultmemError:
+                    continue
+                if isinstance(cost, (int, float)) and not isinstance(cost, bool):
+                    runs += 1
+                    total += float(cost)
+        return ExtractionCosts(project, runs, round(total, 6))
 
     # -- compaction ------------------------------------------------------------------------
 
@@ -682,14 +735,17 @@ class Memory:
         move: bool = False,
         extractor: str | None = None,
         now: datetime | None = None,
+        lock_timeout: float = COMPACTION_LOCK_TIMEOUT,
     ) -> CompactReport:
-        """Compact one session note (DESIGN §5); every step idempotent."""
+        """Compact one session note (DESIGN §5); every step idempotent. One compaction of a
+        note at a time: another waits ``lock_timeout`` seconds, then reports ``busy``."""
         from .compactor import CompactionRun  # only when a note is compacted (see the docstring)
 
         run = CompactionRun(self.vault, self.config, rel, dry_run=dry_run, force=force, move=move,
-                            extractor=extractor or self.config.extractor, now=self._time(now))
+                            extractor=extractor or self.config.extractor, now=self._time(now),
+                            session_text=self._session_text if self.transcripts else None)
         try:
-            with self.vault.lock(rel + ".compaction", timeout=COMPACTION_LOCK_TIMEOUT):
+            with self.vault.lock(rel + ".compaction", timeout=lock_timeout):
                 return run.run()
         except LockTimeout:
             run.verdict_text = BUSY

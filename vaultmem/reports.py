@@ -25,6 +25,7 @@ class CompactReport:
     diffs: tuple[str, ...] = ()
     error: str | None = None
     removed: bool = False  # --move removed the original
+    cost_usd: float | None = None  # the model run's cost (claude extractor), when it ran
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -43,4 +44,5 @@ class CompactReport:
             "diffs": list(self.diffs),
             "error": self.error,
             "removed": self.removed,
+            "extraction_cost_usd": self.cost_usd,
         }

@@ -17,6 +17,8 @@ from . import frontmatter
 from .config import Config
 
 FORCED_REASON = "Manual compaction (--force)"
+# Frontmatter keys a model extractor's run writes on the session note (compactor).
+EXTRACTION_KEYS = ("extractor", "extraction_cost_usd", "fallback_reason")
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,12 @@ def created_date(meta: Mapping[str, Any], rel: str, today: date) -> date:
 
 def canonical(text: str) -> str:
     """The note as compaction sees it: a previous run's ``error``/``archive_error`` dropped and
-    ``compaction_failed`` back to ``active``, so a failed run and its re-run archive the same bytes."""
+    ``compaction_failed`` back to ``active``, so a failed run and its re-run archive the same bytes.
+    What a model extractor's run recorded (``extractor``, ``extraction_cost_usd``,
+    ``fallback_reason``) is left out for the same reason: a re-run asks the model again."""
     meta = frontmatter.parse(text)
     out = text
-    for key in ("error", "archive_error"):
+    for key in ("error", "archive_error", *EXTRACTION_KEYS):
         if key in meta:
             out = frontmatter.delete_key(out, key)
     if meta.get("status") == "compaction_failed":

@@ -12,6 +12,15 @@ conversation, with the tools, plus an instruction to answer with an ``<analysis>
 ``COMPACT_SUMMARY``, again without consuming the script. A turn that arrives when the script is
 empty gets ``DEFAULT_TEXT``. Anything else (other paths, other methods; Claude Code sends a
 ``HEAD /`` probe on start) is recorded as ``"unknown"`` and answered harmlessly.
+
+``claude -p --json-schema`` (vaultmem's claude extractor) offers the model one tool,
+``StructuredOutput``, whose input schema is the JSON schema; Claude Code validates the tool input
+against it, puts it in the result's ``structured_output`` and sends one more request with the
+tool result. Such requests (kind ``"structured"``) are answered from a queue of their own
+(``enqueue_structured``): a mapping becomes the ``StructuredOutput`` call, a ``Text`` a prose
+answer (which Claude Code answers by insisting), a ``Fail`` an HTTP error and a ``Stall`` a
+reply that comes too late. The request that carries the tool result gets ``DEFAULT_TEXT``
+without consuming the queue; an empty queue gives an empty answer for every kind.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,8 +58,28 @@ class ToolUse:
     input: Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class Fail:
+    """An HTTP error answer to a structured request (e.g. 401: not logged in)."""
+
+    status: int
+    type: str = "authentication_error"
+    message: str = "invalid x-api-key"
+
+
+@dataclass(frozen=True)
+class Stall:
+    """Wait ``seconds`` before answering (a hung model, for timeouts)."""
+
+    seconds: float
+    then: Mapping[str, Any] | None = None
+
+
 Block = Text | ToolUse
 Reply = tuple[Block, ...]
+Structured = Mapping[str, Any] | Text | Fail | Stall
+STRUCTURED_TOOL = "StructuredOutput"
+EMPTY_STRUCTURED: Mapping[str, Any] = {"decisions": [], "gotchas": [], "patterns": []}
 
 
 @dataclass(frozen=True)
@@ -85,6 +115,7 @@ class StandIn:
     host: str = "127.0.0.1"
     requests: list[Recorded] = field(default_factory=list)
     _script: deque[Reply] = field(default_factory=deque)
+    _structured: deque[Structured] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _ids: itertools.count[int] = field(default_factory=itertools.count)
     _server: ThreadingHTTPServer | None = None
@@ -100,6 +131,16 @@ class StandIn:
         """Add replies to the script; each is the content of one assistant message."""
         with self._lock:
             self._script.extend(tuple(reply) for reply in replies)
+
+    def enqueue_structured(self, *answers: Structured) -> None:
+        """Answers to ``--json-schema`` runs, one per run, in order (see the module docstring)."""
+        with self._lock:
+            self._structured.extend(answers)
+
+    @property
+    def structured(self) -> list[Recorded]:
+        """The requests of ``--json-schema`` runs."""
+        return [r for r in self.requests if r.kind == "structured"]
 
     @property
     def pending(self) -> int:
@@ -153,6 +194,12 @@ class StandIn:
             if self._script:
                 return self._script.popleft()
         return (Text(DEFAULT_TEXT),)
+
+    def _next_structured(self) -> Structured:
+        with self._lock:
+            if self._structured:
+                return self._structured.popleft()
+        return EMPTY_STRUCTURED
 
     def _new_id(self, prefix: str) -> str:
         return f"{prefix}_e2e{next(self._ids):06d}"
@@ -223,7 +270,21 @@ class _Handler(BaseHTTPRequestHandler):
         request = body if isinstance(body, dict) else {}
         kind = _kind(request)
         self._record(kind, body)
-        if kind == "turn":
+        if kind == "structured":
+            if _answers_tool_result(request):
+                reply: Reply = (Text(DEFAULT_TEXT),)
+            else:
+                answer = self.owner._next_structured()
+                if isinstance(answer, Stall):
+                    time.sleep(answer.seconds)
+                    answer = answer.then if answer.then is not None else EMPTY_STRUCTURED
+                if isinstance(answer, Fail):
+                    self._send_json(answer.status, {"type": "error", "error": {
+                        "type": answer.type, "message": answer.message}})
+                    return
+                reply = (answer,) if isinstance(answer, Text) else (
+                    ToolUse(STRUCTURED_TOOL, dict(answer)),)
+        elif kind == "turn":
             reply = self.owner._next_reply()
         else:
             reply = (Text(COMPACT_SUMMARY if kind == "compact" else SIDE_TEXT),)
@@ -265,12 +326,25 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _kind(request: Mapping[str, Any]) -> str:
-    if not request.get("tools"):
+    tools = request.get("tools")
+    if not tools:
         return "side"
+    if [t.get("name") for t in tools if isinstance(t, Mapping)] == [STRUCTURED_TOOL]:
+        return "structured"
     messages = request.get("messages") or []
     last = messages[-1] if messages and isinstance(messages[-1], Mapping) else {}
     text = "\n".join(_strings(last.get("content")))
     return "compact" if all(marker in text for marker in _COMPACT_MARKERS) else "turn"
+
+
+def _answers_tool_result(request: Mapping[str, Any]) -> bool:
+    """The request sends the StructuredOutput call's (successful) result back."""
+    messages = request.get("messages") or []
+    last = messages[-1] if messages and isinstance(messages[-1], Mapping) else {}
+    content = last.get("content")
+    return isinstance(content, list) and any(
+        isinstance(b, Mapping) and b.get("type") == "tool_result" and not b.get("is_error")
+        for b in content)
 
 
 def _content(block: Block, owner: StandIn) -> dict[str, Any]:

@@ -213,18 +213,19 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     now = clock.now()
     sid = _session_id(memory, event)
     record_transcript(memory, event, sid, now, closing=True)
-    llm = memory.config.extractor == "llm"
-    result = memory.end_session(reason=event.reason or "other", compact=not llm,
+    # A model extractor (the API, or the user's own claude) runs detached: never in the hook.
+    detached = memory.config.extractor in ("llm", "claude")
+    result = memory.end_session(reason=event.reason or "other", compact=not detached,
                                 session_id=sid, now=now)
-    if llm and result.note in memory.pending(now=now):
-        spawn_compaction(memory.config, result.note)
+    if detached and result.note in memory.pending(now=now):
+        spawn_compaction(memory.config, result.note, memory.config.extractor)
     return ""
 
 
-def spawn_compaction(config: Config, note: str) -> None:
-    """Start ``vaultmem compact NOTE --extractor llm`` detached: the hook does not wait for it."""
+def spawn_compaction(config: Config, note: str, extractor: str = "llm") -> None:
+    """Start ``vaultmem compact NOTE --extractor X`` detached: the hook does not wait for it."""
     args = [sys.executable, "-m", "vaultmem", "--vault", str(config.vault), "--project",
-            config.project, "compact", note, "--extractor", "llm"]
+            config.project, "compact", note, "--extractor", extractor]
     subprocess.Popen(
         args,
         stdin=subprocess.DEVNULL,

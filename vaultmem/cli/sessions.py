@@ -21,15 +21,22 @@ session_app = typer.Typer(help="Start, write to and end the session note.", no_a
 app.add_typer(session_app, name="session")
 
 PROGRESS_MIN_NOTES = 10
+EXTRACTORS = ("deterministic", "llm", "claude")
 # A list option: B008 wants the call outside the signature.
 _ENTITY_OPTION = typer.Option(None, "--entity", help="Entity it concerns (repeatable).")
+
+
+def _read_transcripts(paths: Sequence[str], max_chars: int) -> str | None:
+    from ..claude import condensed  # only when the claude extractor reads a session
+
+    return condensed.read(paths, max_chars)
 
 
 def _memory(ctx: typer.Context) -> Memory:
     from ..memory import Memory
 
     g = globals_of(ctx)
-    memory = run(lambda: Memory(g.config(), g.vault_obj()))
+    memory = run(lambda: Memory(g.config(), g.vault_obj(), transcripts=_read_transcripts))
 
     def warn() -> None:
         for message in memory.state.warnings:  # e.g. a corrupt state.json set aside
@@ -133,6 +140,8 @@ def _render_report(report: CompactReport) -> None:
     extractor = report.extractor
     if report.fallback_reason:
         extractor += f" (fallback: {report.fallback_reason})"
+    if report.cost_usd is not None:
+        extractor += f"; cost ${report.cost_usd:.4f}"
     typer.echo(f"  items: {counts or 'none'}; extractor: {extractor}")
     typer.echo(f"  entities updated: {', '.join(report.entities_updated) or 'none'}")
     typer.echo(f"  entities created: {', '.join(report.entities_created) or 'none'}")
@@ -175,13 +184,13 @@ def compact(
     force: bool = typer.Option(False, "--force", help="Compact even below the threshold."),
     move: bool = typer.Option(False, "--move", help="Remove the original once archived."),
     extractor: str | None = typer.Option(
-        None, "--extractor", help="deterministic or llm (else the config's)."
+        None, "--extractor", help="deterministic, llm or claude (else the config's)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Reports as JSON."),
 ) -> None:
     """Compact session notes into entity notes and archive them (default: the project's notes)."""
-    if extractor not in (None, "deterministic", "llm"):
-        raise typer.BadParameter("deterministic or llm", param_hint="--extractor")
+    if extractor not in (None, *EXTRACTORS):
+        raise typer.BadParameter(", ".join(EXTRACTORS), param_hint="--extractor")
     memory = _memory(ctx)
     rels = run(lambda: memory.compact_targets(note, session_id=session_id,
                                               all_projects=all_projects))
@@ -206,14 +215,20 @@ def status(
     ctx: typer.Context,
     as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
 ) -> None:
-    """Session notes of the project with lines, age, status and threshold verdict."""
+    """Session notes of the project with lines, age, status and threshold verdict, and what
+    model extraction has cost the project."""
     memory = _memory(ctx)
     rows = run(memory.status)
+    costs = run(memory.extraction_costs)
     if as_json:
-        echo_json([row.to_dict() for row in rows])
+        echo_json({"project": memory.config.project, "sessions": [r.to_dict() for r in rows],
+                   "extraction_cost": costs.to_dict()})
         return
     if not rows:
         typer.echo(f"no session notes in project {memory.config.project}")
     for row in rows:
         typer.echo(f"{row.note}  {row.verdict}")
+    if costs.notes:
+        typer.echo(f"extraction cost: ${costs.total_usd:.4f} over {costs.notes} "
+                   f"session{'s' if costs.notes != 1 else ''} (project {costs.project})")
 

@@ -1,0 +1,210 @@
+"""A session's transcripts condensed for a model extractor: what was asked, answered, run, broken.
+
+Pure except :func:`read`. The session note keeps a few hundred characters of each answer; a
+model extractor is given more of the session than that, within a budget: per turn the prompt,
+Claude's prose, the commands it ran (repeats counted), the failures with their first error
+line, and the files it changed. ``<private>`` text and Claude Code's own tags are removed
+before anything else. Over the budget, the oldest turns go first: the end of a session says
+where it stopped, which is what the next session needs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from os import PathLike
+from typing import Any
+
+from ..privacy import clean_prompt, strip_private
+from .transcript import FILE_TOOLS
+
+ANSWER_MAX_CHARS = 2000  # of one assistant message's prose
+PROMPT_MAX_CHARS = 1000
+COMMAND_MAX_CHARS = 200
+ERROR_MAX_CHARS = 240
+# A result fails when the tool says so (Bash: a non-zero exit) or its output is a failure's.
+_FAILED_RE = re.compile(r"^Traceback \(most recent call last\)|\bFAILED\b|^Exit code [1-9]",
+                        re.MULTILINE)
+# The line that says what went wrong.
+_ERROR_RE = re.compile(r"\w*(?:Error|Exception)\b|\bFAILED\b|\berror:|command not found|"
+                       r"No such file")
+_SPACES_RE = re.compile(r"[ \t]+")
+_BLANKS_RE = re.compile(r"\n{3,}")
+
+
+@dataclass
+class Turn:
+    """One prompt and everything up to the next."""
+
+    prompt: str | None = None
+    timestamp: str | None = None
+    said: list[str] = field(default_factory=list)
+    commands: dict[str, int] = field(default_factory=dict)  # command -> times run, in order
+    failures: list[str] = field(default_factory=list)
+    files: dict[str, None] = field(default_factory=dict)
+
+    def render(self) -> str:
+        """The turn as a few labelled lines."""
+        when = f" ({self.timestamp[:16].replace('T', ' ')})" if self.timestamp else ""
+        out = [f"### Turn{when}"]
+        if self.prompt:
+            out.append(f"User: {self.prompt}")
+        out.extend(f"Claude: {text}" for text in self.said)
+        out.extend(f"Ran: `{c}`" + (f" ×{n}" if n > 1 else "") for c, n in self.commands.items())
+        out.extend(f"Failed: {failure}" for failure in self.failures)
+        if self.files:
+            out.append("Changed: " + ", ".join(self.files))
+        return "\n".join(out)
+
+    def empty(self) -> bool:
+        """Nothing worth sending."""
+        return not (self.prompt or self.said or self.commands or self.failures or self.files)
+
+
+def turns(lines: Iterable[str | bytes]) -> list[Turn]:
+    """The turns of JSONL transcript lines; lines that are not JSON objects are skipped."""
+    out: list[Turn] = [Turn()]
+    tools: dict[str, str] = {}  # tool_use id -> what it ran, for its result
+    for raw in lines:
+        entry = _load(raw)
+        if entry is None or entry.get("isSidechain") is True or entry.get("isMeta") is True:
+            continue
+        message = entry.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        stamp = entry.get("timestamp") if isinstance(entry.get("timestamp"), str) else None
+        if entry.get("type") == "user":
+            prompt = _prompt(content)
+            if prompt is not None:
+                out.append(Turn(prompt=_clip(prompt, PROMPT_MAX_CHARS), timestamp=stamp))
+            else:
+                _results(content, tools, out[-1])
+        elif entry.get("type") == "assistant":
+            cwd = entry.get("cwd")
+            _assistant(content, tools, out[-1], cwd if isinstance(cwd, str) else "")
+    return [turn for turn in out if not turn.empty()]
+
+
+def render(items: Sequence[Turn], max_chars: int) -> str:
+    """The turns as text of at most about ``max_chars``, newest kept; "" when there are none."""
+    blocks = [turn.render() for turn in items]
+    kept: list[str] = []
+    used = 0
+    for block in reversed(blocks):
+        if used + len(block) + 2 > max_chars and kept:
+            break
+        kept.append(block[-max_chars:] if not kept and len(block) > max_chars else block)
+        used += len(block) + 2
+    left = len(blocks) - len(kept)
+    head = [f"[{left} earlier turn{'s' if left != 1 else ''} left out]"] if left else []
+    return "\n\n".join(head + kept[::-1])
+
+
+def read(paths: Sequence[str | PathLike[str]], max_chars: int) -> str | None:
+    """The condensed text of the transcripts, in order; None when none could be read."""
+    found: list[Turn] = []
+    readable = False
+    for path in dict.fromkeys(paths):
+        try:
+            with open(path, "rb") as handle:
+                found.extend(turns(handle))
+            readable = True
+        except OSError:
+            continue
+    if not readable or not found:
+        return None
+    return render(found, max_chars)
+
+
+def _load(raw: str | bytes) -> dict[str, Any] | None:
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    if not text.strip():
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _prompt(content: Any) -> str | None:
+    if isinstance(content, str):
+        return clean_prompt(content)
+    if not isinstance(content, list):
+        return None
+    texts = [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text"
+             and isinstance(b.get("text"), str)]
+    return clean_prompt("\n".join(texts)) if texts else None
+
+
+def _assistant(content: Any, tools: dict[str, str], turn: Turn, cwd: str) -> None:
+    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    if not isinstance(blocks, list):
+        return
+    for block in blocks:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text" and isinstance(block.get("text"), str):
+            text = _prose(block["text"])
+            if text:
+                turn.said.append(_clip(text, ANSWER_MAX_CHARS))
+        elif block.get("type") == "tool_use":
+            _tool_use(block, tools, turn, cwd)
+
+
+def _tool_use(block: dict[str, Any], tools: dict[str, str], turn: Turn, cwd: str) -> None:
+    name, tool_input = block.get("name"), block.get("input")
+    if not isinstance(name, str) or not isinstance(tool_input, dict):
+        return
+    what = name
+    key = FILE_TOOLS.get(name)
+    if key is not None and isinstance(tool_input.get(key), str):
+        path = strip_private(tool_input[key]).strip()
+        root = cwd.rstrip("/") + "/"
+        if cwd and path.startswith(root):
+            path = path[len(root):]  # as the project knows it, and shorter
+        if path:
+            turn.files[path] = None
+            what = f"{name} {path}"
+    elif name == "Bash" and isinstance(tool_input.get("command"), str):
+        command = _clip(" ".join(strip_private(tool_input["command"]).split()), COMMAND_MAX_CHARS)
+        if command:
+            turn.commands[command] = turn.commands.get(command, 0) + 1
+            what = f"`{command}`"
+    if isinstance(block.get("id"), str):
+        tools[block["id"]] = what
+
+
+def _results(content: Any, tools: dict[str, str], turn: Turn) -> None:
+    if not isinstance(content, list):
+        return
+    for block in content:
+        if not isinstance(block, dict) or block.get("type") != "tool_result":
+            continue
+        text = strip_private(_result_text(block.get("content")))
+        if block.get("is_error") is True or _FAILED_RE.search(text):
+            lines = [line.strip() for line in text.splitlines() if line.strip()]
+            first = next((ln for ln in lines if _ERROR_RE.search(ln)), lines[0] if lines else "")
+            what = tools.get(str(block.get("tool_use_id")), "a tool")
+            turn.failures.append(_clip(f"{what} — {first}" if first else what,
+                                       ERROR_MAX_CHARS + COMMAND_MAX_CHARS))
+
+
+def _result_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(b["text"] for b in content if isinstance(b, dict)
+                         and isinstance(b.get("text"), str))
+    return ""
+
+
+def _prose(text: str) -> str:
+    text = strip_private(text)
+    text = _SPACES_RE.sub(" ", text)
+    return _BLANKS_RE.sub("\n\n", text).strip()
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
