@@ -302,16 +302,19 @@ def test_session_end_below_threshold_stays_active(env: Path) -> None:
     assert not (env / ARCHIVE).exists()
 
 
-def test_session_end_with_the_llm_extractor_does_not_compact_inline(
-    env: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("extractor", ["llm", "claude"])
+def test_session_end_with_a_model_extractor_does_not_compact_inline(
+    env: Path, monkeypatch: pytest.MonkeyPatch, extractor: str
 ) -> None:
-    monkeypatch.setenv("VAULTMEM_EXTRACTOR", "llm")
-    spawned: list[str] = []
-    # The process edge: the detached compaction is checked for real in the next test.
-    monkeypatch.setattr(capture, "spawn_compaction", lambda config, note: spawned.append(note))
+    monkeypatch.setenv("VAULTMEM_EXTRACTOR", extractor)
+    spawned: list[tuple[str, str]] = []
+    # The process edge: the detached compaction is checked for real in the next test (and for
+    # claude in tests/test_claude_extractor.py).
+    monkeypatch.setattr(capture, "spawn_compaction",
+                        lambda config, note, which: spawned.append((note, which)))
     rel = _big_session(_memory(env), "sid-big", topic="long one")
     capture.on_session_end(_event("session-end", "sid-big"))
-    assert spawned == [rel]
+    assert spawned == [(rel, extractor)]
     assert _status(env, rel) == "active" and not (env / ARCHIVE).exists()
     assert "Reason: other" in (env / rel).read_text()
 

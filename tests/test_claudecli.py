@@ -183,7 +183,7 @@ def test_an_empty_answer_for_a_session_with_content_keeps_the_deterministic_item
          "claude exited 1 without a JSON result: error: unknown option '--json-schema'"),
         (json.dumps(result(None, is_error=True, subtype="error_max_turns", result=None,
                            errors=["Reached maximum number of turns (4)"])), 1,
-         "claude failed (Reached maximum number of turns (4))"),
+         "claude failed (error_max_turns: Reached maximum number of turns (4))"),
     ],
 )
 def test_read_result_says_what_went_wrong(stdout: str, code: int, reason: str) -> None:

@@ -221,7 +221,10 @@ def _error_reason(data: Mapping[str, Any], returncode: int | None) -> str:
     detail = _first_line(result) if isinstance(result, str) else ""
     if not detail and isinstance(errors, list) and errors:
         detail = _first_line(str(errors[0]))
-    detail = detail or str(data.get("subtype") or f"exit {returncode}")
+    subtype = str(data.get("subtype") or "")
+    if subtype.startswith("error") and detail:
+        detail = f"{subtype}: {detail}"  # error_max_turns, error_max_budget_usd...
+    detail = detail or subtype or f"exit {returncode}"
     if status == 401 or "not logged in" in detail.casefold() or "/login" in detail:
         return f"claude is not logged in ({f'HTTP {status}: ' if status else ''}{detail})"
     return f"claude failed ({f'HTTP {status}: ' if status else ''}{detail})"
@@ -282,7 +285,7 @@ def extract(
         items = parse_tool_input(outcome.structured, known_entities=known_entities)
     except ExtractorError as err:
         return _fall_back(fallback, f"invalid output: {err}", outcome)
-    items = _by_alias(items, aliases or {})
+    items = _by_alias(items, aliases or {name: () for name in known_entities})
     if not items:
         deterministic = fallback()
         if deterministic.items:
@@ -294,13 +297,14 @@ def extract(
 
 
 def _by_alias(items: tuple[Item, ...], aliases: Mapping[str, Sequence[str]]) -> tuple[Item, ...]:
-    """Entity names the model gave as an alias of a known entity become that entity's name."""
-    owner = {alias.casefold(): name for name, names in aliases.items() for alias in names}
-    if not owner:
-        return items
+    """One spelling per entity across the reply: an alias of a known entity becomes its name,
+    and ``auth`` beside ``Auth`` becomes the first spelling (entity names match
+    case-insensitively; two spellings would be two notes)."""
+    spelling = {alias.casefold(): name for name, names in aliases.items() for alias in names}
+    spelling.update({name.casefold(): name for name in aliases})
     out: list[Item] = []
     for item in items:
-        names = tuple(dict.fromkeys(owner.get(n.casefold(), n) for n in item.entities))
+        names = tuple(dict.fromkeys(spelling.setdefault(n.casefold(), n) for n in item.entities))
         out.append(item if names == item.entities else replace(item, entities=names))
     return tuple(out)
 
