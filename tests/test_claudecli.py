@@ -10,13 +10,12 @@ import os
 import time
 from pathlib import Path
 
+import claude_fake
 import pytest
+from claude_fake import GOOD, result
 
 from vaultmem import claudecli
 from vaultmem.extraction import Extraction, Item
-
-import claude_fake
-from claude_fake import GOOD, result
 
 DETERMINISTIC = Extraction(
     items=(Item("decision", "Use JWT", ("Auth",), 3),), extractor="deterministic")
