@@ -191,10 +191,21 @@ def _payload(event: str, sid: str, env: VaultmemEnv, **extra: str) -> bytes:
     return json.dumps(data).encode()
 
 
-def session_end_case(env: VaultmemEnv, *, lines: int, entities: int, new: int) -> Case:
-    """``vaultmem hook session-end`` on a seeded session note of ``lines`` lines."""
+def session_end_case(
+    env: VaultmemEnv, *, lines: int, entities: int, new: int, extractor: str | None = None
+) -> Case:
+    """``vaultmem hook session-end`` on a seeded session note of ``lines`` lines.
+
+    With ``extractor="claude"`` the hook only starts the detached compaction; the row waits for
+    it (untimed) before the next run. No ``claude`` is on that child's PATH, so the detached run
+    falls back at once and a benchmark never spends money on a model.
+    """
     compacts = lines >= 500
     counter = iter(range(1_000_000))
+    child_env = env.env
+    if extractor is not None:
+        child_env = dict(env.env, VAULTMEM_EXTRACTOR=extractor,
+                         PATH=os.pathsep.join([str(Path(PY).parent), "/usr/bin", "/bin"]))
 
     def run() -> Sample:
         i = next(counter)
@@ -214,9 +225,12 @@ def session_end_case(env: VaultmemEnv, *, lines: int, entities: int, new: int) -
             created=env.vault.today,
         )
         (env.root / rel).write_text(text, encoding="utf-8")
-        sample = env.vaultmem(
-            "hook", "session-end", stdin=_payload("SessionEnd", sid, env, reason="other")
+        sample = run_command(
+            [*VAULTMEM, "hook", "session-end"], env=child_env, cwd=env.cwd,
+            stdin=_payload("SessionEnd", sid, env, reason="other"),
         )
+        if extractor is not None:
+            _wait_for(lambda: env.status_of(rel) != "active", f"{rel}: detached compaction")
         status = env.status_of(rel)
         want = "archived" if compacts else "active"
         if status != want:
@@ -228,13 +242,26 @@ def session_end_case(env: VaultmemEnv, *, lines: int, entities: int, new: int) -
             raise RuntimeError(f"{rel}: {len(wanted)} new entities linked, missing {missing}")
         return sample
 
-    if compacts:
+    if extractor is not None:
+        name = f"hook session-end: {lines}-line note, extractor={extractor} (compaction detached)"
+        note = "transcript ingested, Session End entry, threshold check, detached spawn"
+    elif compacts:
         name = f"hook session-end: {lines}-line note compacted into {entities} entities, {new} new"
         note = "transcript ingested, Session End entry, inline compaction; budget 1.5 s"
     else:
         name = f"hook session-end: below threshold ({lines} lines)"
         note = "transcript ingested, Session End entry, threshold check; budget 1.5 s"
     return Case(name, "vaultmem", run, note=note)
+
+
+def _wait_for(check: Callable[[], bool], what: str, seconds: float = 120.0) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"never happened: {what}")
+        time.sleep(0.1)
 
 
 def session_start_case(env: VaultmemEnv) -> Case:
@@ -477,6 +504,7 @@ def all_vaultmem_cases(
     cases = floor_cases(large)
     cases.append(session_end_case(small, lines=120, entities=3, new=0))
     cases.append(session_end_case(small, lines=600, entities=12, new=6))
+    cases.append(session_end_case(small, lines=600, entities=12, new=6, extractor="claude"))
     cases.append(session_start_case(small))
     cases += stop_case(small, ws, 20)
     cases.append(session_start_case(large))
