@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
 
-from ..privacy import clean_prompt, strip_private
+from ..privacy import PrivateStream, clean_text, strip_private
 from .transcript import FILE_TOOLS
 
 ANSWER_MAX_CHARS = 2000  # of one assistant message's prose
@@ -65,25 +65,13 @@ class Turn:
 
 def turns(lines: Iterable[str | bytes]) -> list[Turn]:
     """The turns of JSONL transcript lines; lines that are not JSON objects are skipped."""
-    out: list[Turn] = [Turn()]
-    tools: dict[str, str] = {}  # tool_use id -> what it ran, for its result
+    reader = _Reader()
     for raw in lines:
         entry = _load(raw)
         if entry is None or entry.get("isSidechain") is True or entry.get("isMeta") is True:
             continue
-        message = entry.get("message")
-        content = message.get("content") if isinstance(message, dict) else None
-        stamp = entry.get("timestamp") if isinstance(entry.get("timestamp"), str) else None
-        if entry.get("type") == "user":
-            prompt = _prompt(content)
-            if prompt is not None:
-                out.append(Turn(prompt=_clip(prompt, PROMPT_MAX_CHARS), timestamp=stamp))
-            else:
-                _results(content, tools, out[-1])
-        elif entry.get("type") == "assistant":
-            cwd = entry.get("cwd")
-            _assistant(content, tools, out[-1], cwd if isinstance(cwd, str) else "")
-    return [turn for turn in out if not turn.empty()]
+        reader.entry(entry)
+    return [turn for turn in reader.turns if not turn.empty()]
 
 
 def render(items: Sequence[Turn], max_chars: int) -> str:
@@ -117,6 +105,91 @@ def read(paths: Sequence[str | PathLike[str]], max_chars: int) -> str | None:
     return render(found, max_chars)
 
 
+class _Reader:
+    """The transcript's lines in order. One private stream runs through the prompts and the
+    prose, so a span a person opened in one message and closed in a later one stays private in
+    between; while it is open, commands, paths and tool output are left out as well."""
+
+    def __init__(self) -> None:
+        self.turns: list[Turn] = [Turn()]
+        self.tools: dict[str, str] = {}  # tool_use id -> what it ran, for its result
+        self.private = PrivateStream()
+
+    def entry(self, entry: dict[str, Any]) -> None:
+        message = entry.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if entry.get("type") == "user":
+            texts = _texts(content)
+            if texts is not None:
+                prompt = clean_text(self.private.feed("\n".join(texts)))
+                if prompt is not None:
+                    stamp = entry.get("timestamp")
+                    self.turns.append(Turn(prompt=_clip(prompt, PROMPT_MAX_CHARS),
+                                           timestamp=stamp if isinstance(stamp, str) else None))
+            else:
+                self._results(content)
+        elif entry.get("type") == "assistant":
+            cwd = entry.get("cwd")
+            self._assistant(content, cwd if isinstance(cwd, str) else "")
+
+    def _public(self, text: str) -> str:
+        """Text outside prose (a command, a path, tool output): none while a span is open."""
+        return "" if self.private.inside else strip_private(text)
+
+    def _assistant(self, content: Any, cwd: str) -> None:
+        turn = self.turns[-1]
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        if not isinstance(blocks, list):
+            return
+        for block in blocks:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "text" and isinstance(block.get("text"), str):
+                text = _prose(self.private.feed(block["text"]))
+                if text:
+                    turn.said.append(_clip(text, ANSWER_MAX_CHARS))
+            elif block.get("type") == "tool_use":
+                self._tool_use(block, turn, cwd)
+
+    def _tool_use(self, block: dict[str, Any], turn: Turn, cwd: str) -> None:
+        name, tool_input = block.get("name"), block.get("input")
+        if not isinstance(name, str) or not isinstance(tool_input, dict):
+            return
+        what = name
+        key = FILE_TOOLS.get(name)
+        if key is not None and isinstance(tool_input.get(key), str):
+            path = self._public(tool_input[key]).strip()
+            root = cwd.rstrip("/") + "/"
+            if cwd and path.startswith(root):
+                path = path[len(root):]  # as the project knows it, and shorter
+            if path:
+                turn.files[path] = None
+                what = f"{name} {path}"
+        elif name == "Bash" and isinstance(tool_input.get("command"), str):
+            command = _clip(" ".join(self._public(tool_input["command"]).split()),
+                            COMMAND_MAX_CHARS)
+            if command:
+                turn.commands[command] = turn.commands.get(command, 0) + 1
+                what = f"`{command}`"
+        if isinstance(block.get("id"), str):
+            self.tools[block["id"]] = what
+
+    def _results(self, content: Any) -> None:
+        if not isinstance(content, list):
+            return
+        for block in content:
+            if not isinstance(block, dict) or block.get("type") != "tool_result":
+                continue
+            text = self._public(_result_text(block.get("content")))
+            if block.get("is_error") is True or _FAILED_RE.search(text):
+                lines = [line.strip() for line in text.splitlines() if line.strip()]
+                first = next((ln for ln in lines if _ERROR_RE.search(ln)),
+                             lines[0] if lines else "")
+                what = self.tools.get(str(block.get("tool_use_id")), "a tool")
+                self.turns[-1].failures.append(_clip(f"{what} — {first}" if first else what,
+                                                     ERROR_MAX_CHARS + COMMAND_MAX_CHARS))
+
+
 def _load(raw: str | bytes) -> dict[str, Any] | None:
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     if not text.strip():
@@ -128,67 +201,15 @@ def _load(raw: str | bytes) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _prompt(content: Any) -> str | None:
+def _texts(content: Any) -> list[str] | None:
+    """The text of a prompt (a string, or the text blocks of a list); None for tool results."""
     if isinstance(content, str):
-        return clean_prompt(content)
+        return [content]
     if not isinstance(content, list):
         return None
     texts = [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text"
              and isinstance(b.get("text"), str)]
-    return clean_prompt("\n".join(texts)) if texts else None
-
-
-def _assistant(content: Any, tools: dict[str, str], turn: Turn, cwd: str) -> None:
-    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-    if not isinstance(blocks, list):
-        return
-    for block in blocks:
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text" and isinstance(block.get("text"), str):
-            text = _prose(block["text"])
-            if text:
-                turn.said.append(_clip(text, ANSWER_MAX_CHARS))
-        elif block.get("type") == "tool_use":
-            _tool_use(block, tools, turn, cwd)
-
-
-def _tool_use(block: dict[str, Any], tools: dict[str, str], turn: Turn, cwd: str) -> None:
-    name, tool_input = block.get("name"), block.get("input")
-    if not isinstance(name, str) or not isinstance(tool_input, dict):
-        return
-    what = name
-    key = FILE_TOOLS.get(name)
-    if key is not None and isinstance(tool_input.get(key), str):
-        path = strip_private(tool_input[key]).strip()
-        root = cwd.rstrip("/") + "/"
-        if cwd and path.startswith(root):
-            path = path[len(root):]  # as the project knows it, and shorter
-        if path:
-            turn.files[path] = None
-            what = f"{name} {path}"
-    elif name == "Bash" and isinstance(tool_input.get("command"), str):
-        command = _clip(" ".join(strip_private(tool_input["command"]).split()), COMMAND_MAX_CHARS)
-        if command:
-            turn.commands[command] = turn.commands.get(command, 0) + 1
-            what = f"`{command}`"
-    if isinstance(block.get("id"), str):
-        tools[block["id"]] = what
-
-
-def _results(content: Any, tools: dict[str, str], turn: Turn) -> None:
-    if not isinstance(content, list):
-        return
-    for block in content:
-        if not isinstance(block, dict) or block.get("type") != "tool_result":
-            continue
-        text = strip_private(_result_text(block.get("content")))
-        if block.get("is_error") is True or _FAILED_RE.search(text):
-            lines = [line.strip() for line in text.splitlines() if line.strip()]
-            first = next((ln for ln in lines if _ERROR_RE.search(ln)), lines[0] if lines else "")
-            what = tools.get(str(block.get("tool_use_id")), "a tool")
-            turn.failures.append(_clip(f"{what} — {first}" if first else what,
-                                       ERROR_MAX_CHARS + COMMAND_MAX_CHARS))
+    return texts or None
 
 
 def _result_text(content: Any) -> str:
@@ -201,7 +222,6 @@ def _result_text(content: Any) -> str:
 
 
 def _prose(text: str) -> str:
-    text = strip_private(text)
     text = _SPACES_RE.sub(" ", text)
     return _BLANKS_RE.sub("\n\n", text).strip()
 
