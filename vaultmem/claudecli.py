@@ -156,7 +156,8 @@ def run(prompt: str, settings: ClaudeSettings, *, env: Mapping[str, str] | None 
     """Run the CLI once on ``prompt``; never raises for a failed run, and leaves no process."""
     binary = find_command(settings.command, env)
     if binary is None:
-        return Outcome(None, None, f"claude CLI not found ({settings.command!r} is not on PATH)")
+        where = ("no executable there" if os.sep in settings.command else "is not on PATH")
+        return Outcome(None, None, f"claude CLI not found ({settings.command!r} {where})")
     args = command_line(binary, settings, SYSTEM_PROMPT)
     # A folder of its own: no project CLAUDE.md, nothing of the user's project in reach.
     with tempfile.TemporaryDirectory(prefix="vaultmem-extract-") as cwd:
