@@ -136,8 +136,8 @@ def test_a_resumed_session_past_the_age_rule_is_extracted_by_claude_detached(
     assert "expire after 15 minutes" in tokens and "expire after 15 minutes" in auth
     # The extraction run recorded nothing: one session, one note, hooks silent.
     assert sandbox.session_notes() == [note]
-    state = json.loads((sandbox.vault / ".vaultmem" / "state.json").read_text())
-    assert list(state["sessions"]) == [first.session_id]
+    [state_file] = (sandbox.vault / ".vaultmem" / "hosts").glob("*/state.json")  # this machine's
+    assert list(json.loads(state_file.read_text())["sessions"]) == [first.session_id]
     [asked] = claude.standin.structured
     sent = asked.text()
     assert "Add password hashing" in sent and "Make login tokens expire" in sent
