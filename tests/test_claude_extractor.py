@@ -41,6 +41,7 @@ ANSWER = {
     "gotchas": [{"text": "python3 login.py must run from the project root",
                  "entities": ["login"]}],
     "patterns": [],
+    "prerequisites": [{"text": "The tests need REDIS_URL set", "entities": ["Redis"]}],
 }
 
 
@@ -93,6 +94,9 @@ def test_compaction_sends_the_transcript_and_files_the_models_items(
     assert "signed with RS256 because keys rotate" in login  # JWT is Login's alias
     assert "must run from the project root" in login  # "login" matched case-insensitively
     assert not (vault / ENTITIES / "JWT.md").exists()
+    index = (vault / ENTITIES).parent / "_index.md"
+    assert "The tests need REDIS_URL set" in index.read_text()  # the project's, not an entity's
+    assert not (vault / ENTITIES / "Redis.md").exists()
     archived = vault / ARCHIVE / note.name
     assert meta(note)["extractor"] == "claude" and meta(note)["extraction_cost_usd"] == 0.0123
     assert "extraction_cost_usd" not in meta(archived)

@@ -51,6 +51,11 @@ def test_the_models_items_come_back_with_the_cost(fake: Path, tmp_path: Path) ->
         Item("gotcha", "The webhook needs the raw body bytes", ("Billing",), -1),
     )
     assert out.usage is not None and out.usage["input_tokens"] == 4200
+
+    with_prerequisite = dict(GOOD, prerequisites=[{"text": "Needs Postgres 16 running",
+                                                   "entities": ["Postgres"]}])
+    more, _ = run(fake, tmp_path, result(with_prerequisite))
+    assert more.items[-1] == Item("prerequisite", "Needs Postgres 16 running", (), -1)
     assert call["stdin"] == "User: add auth <x>"
 
 

@@ -68,6 +68,8 @@ what it says happened. You have no tools besides StructuredOutput; call it exact
 - decisions: choices that were made, with the reason when the record gives one.
 - gotchas: bugs fixed, root causes, failures and how they were fixed, traps to avoid next time.
 - patterns: reusable practices or approaches worth applying again.
+- prerequisites (optional): what it takes to build, run or test the project (environment \
+variables, services, system packages).
 
 Each item is one concise line (at most 300 characters) that makes sense on its own, without \
 markdown headings, list markers or block ids. For each item, list in `entities` the names of \

@@ -31,6 +31,8 @@ _MAX_REASON_CHARS = 200
 
 # Tool input key -> the Item kind it produces.
 _KINDS: Mapping[str, Kind] = {"decisions": "decision", "gotchas": "gotcha", "patterns": "pattern"}
+# Keys a reply may leave out (added after the first schema; a model that omits them is fine).
+_OPTIONAL_KINDS: Mapping[str, Kind] = {"prerequisites": "prerequisite"}
 
 
 def _item_schema(what: str) -> dict[str, Any]:
@@ -67,6 +69,8 @@ TOOL_SCHEMA: Mapping[str, Any] = {
         "decisions": _item_schema("Choices made in the session and why."),
         "gotchas": _item_schema("Bugs fixed, root causes, workarounds, traps to avoid next time."),
         "patterns": _item_schema("Reusable practices or approaches worth applying again."),
+        "prerequisites": _item_schema("What it takes to build, run or test the project: "
+                                      "environment variables, services, system packages."),
     },
     "required": list(_KINDS),
     "additionalProperties": False,
@@ -82,6 +86,8 @@ Call the record_knowledge tool exactly once:
 - decisions: choices that were made, with the reason when the note gives one.
 - gotchas: bugs fixed, root causes, workarounds, traps to avoid next time.
 - patterns: reusable practices or approaches worth applying again.
+- prerequisites (optional): what it takes to build, run or test the project (environment \
+variables, services, system packages).
 
 Each item is one concise line (at most 300 characters) that makes sense on its own, without \
 markdown headings, list markers or block ids. For each item, list in `entities` the names of \
@@ -199,8 +205,10 @@ def parse_tool_input(data: Any, *, known_entities: Sequence[str] = ()) -> tuple[
         raise ExtractorError(f"tool input is {type(data).__name__}, not an object")
     known = {name.casefold(): name for name in known_entities}
     items: list[Item] = []
-    for key, kind in _KINDS.items():
+    for key, kind in {**_KINDS, **_OPTIONAL_KINDS}.items():
         if key not in data:
+            if key in _OPTIONAL_KINDS:
+                continue
             raise ExtractorError(f"missing '{key}'")
         entries = data[key]
         if not isinstance(entries, list):
@@ -220,7 +228,9 @@ def parse_tool_input(data: Any, *, known_entities: Sequence[str] = ()) -> tuple[
             names = entry.get("entities", [])
             if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
                 raise ExtractorError(f"{where}.entities is not a list of strings")
-            items.append(Item(kind=kind, text=line, entities=_entities(names, known), line=-1))
+            # A prerequisite belongs to the project (its _index.md), not to an entity.
+            entities = () if kind == "prerequisite" else _entities(names, known)
+            items.append(Item(kind=kind, text=line, entities=entities, line=-1))
     return tuple(items)
 
 
