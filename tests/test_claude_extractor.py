@@ -166,6 +166,12 @@ def test_the_session_end_hook_hands_the_extraction_to_a_detached_process(
         time.sleep(0.05)
     assert claude_fake.calls(setup["log"]), "the detached compaction never ran claude"
     assert meta(note)["status"] == "active"
+    # The next session starts meanwhile: its lazy compaction leaves the note to the extraction
+    # (it holds the note's compaction lock) instead of waiting for it or compacting it twice.
+    started = run_hook("session-start", payload("session-start", session_id="next-session"),
+                       vault, cwd=setup["cwd"], env=setup["env"])
+    assert started.returncode == 0 and started.stderr == b"", started.stderr
+    assert meta(note)["status"] == "active" and len(claude_fake.calls(setup["log"])) == 1
     release.write_text("go")
     for _ in range(600):
         if meta(note).get("status") == "archived":
