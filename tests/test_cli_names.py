@@ -63,6 +63,9 @@ def test_set_and_patch_write_the_current_projects_note(vault: Path) -> None:
                   "Overview", "--append", "--json")
 
     assert done.exit_code == 0 and done.stdout == f"{P.format('shop2')}: written\n"
+    as_json = json.loads(cli(vault, "shop2", "set", "Auth", "status", "active", "--json").stdout)
+    assert "-status: draft" in as_json["diff"] and "+status: active" in as_json["diff"]
+    assert cli(vault, "shop2", "set", "Auth", "status", "draft").exit_code == 0
     assert patched.exit_code == 0, patched.stderr
     report = json.loads(patched.stdout)
     assert report["path"] == P.format("shop2") and report["status"] == "written"

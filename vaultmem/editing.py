@@ -111,7 +111,7 @@ def set_property(
     """Set one frontmatter key of a note, changing only that key's lines."""
     rel = resolve(vault, ref, project)
     try:
-        return vault.update(rel, [SetProperty(key, value)], dry_run=dry_run, want_diff=dry_run)
+        return vault.update(rel, [SetProperty(key, value)], dry_run=dry_run, want_diff=True)
     except (TypeError, ValueError) as err:
         raise InvalidValue(str(err), path=rel) from None
 
