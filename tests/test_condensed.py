@@ -87,3 +87,16 @@ def test_read_takes_the_sessions_transcripts_in_order_and_none_when_unreadable(
     assert out is not None and out.index("first prompt") < out.index("second prompt")
     assert out.count("first prompt") == 1
     assert condensed.read([str(tmp_path / "missing.jsonl")], 10_000) is None
+
+
+def test_a_path_that_is_not_a_regular_file_is_passed_over(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "transcript.fifo"
+    os.mkfifo(fifo)  # nobody writes to it: opening it the plain way would wait forever
+    good = tmp_path / "good.jsonl"
+    good.write_text(user("the real prompt") + "\n")
+
+    out = condensed.read([str(fifo), str(tmp_path), str(good)], 10_000)
+
+    assert out is not None and "the real prompt" in out

@@ -186,3 +186,24 @@ def test_each_failure_falls_back_to_the_deterministic_items_and_says_so(
     [note] = sandbox.session_notes()
     assert _meta(note)["fallback_reason"] == reason
     assert not _sandbox_processes(claude.home), "a process of the extraction run survived"
+
+
+def test_under_the_marker_the_installed_hooks_record_nothing(sandbox: Sandbox) -> None:
+    """The second guard, alone: a real Claude Code run with vaultmem's hooks installed and on,
+    but ``VAULTMEM_EXTRACTING=1`` in its environment (as the extractor's run has), leaves no
+    trace in the vault; the same run without it is recorded (the control)."""
+    claude = sandbox.claude
+    sandbox.vaultmem("install-hooks", "--scope", "user")
+    claude.standin.enqueue([Text("Noted.")], [Text("Noted again.")])
+    claude.prompt("Record this one")
+    [recorded] = sandbox.session_notes()
+    before = {p: p.read_bytes() for p in sandbox.vault.rglob("*.md")}
+    claude.env["VAULTMEM_EXTRACTING"] = "1"
+
+    run = claude.prompt("Remember nothing of this")
+
+    assert not run.proc.stderr.strip()
+    assert sandbox.session_notes() == [recorded]
+    assert {p: p.read_bytes() for p in sandbox.vault.rglob("*.md")} == before
+    [state] = (sandbox.vault / ".vaultmem" / "hosts").glob("*/state.json")
+    assert run.session_id not in json.loads(state.read_text())["sessions"]

@@ -11,7 +11,9 @@ where it stopped, which is what the next session needs.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
@@ -24,6 +26,7 @@ ANSWER_MAX_CHARS = 2000  # of one assistant message's prose
 PROMPT_MAX_CHARS = 1000
 COMMAND_MAX_CHARS = 200
 ERROR_MAX_CHARS = 240
+LINE_MAX_BYTES = 4 * 1024 * 1024  # a longer line is a tool's output or a file's content: skipped
 # A result fails when the tool says so (Bash: a non-zero exit) or its output is a failure's.
 _FAILED_RE = re.compile(r"^Traceback \(most recent call last\)|\bFAILED\b|^Exit code [1-9]",
                         re.MULTILINE)
@@ -90,14 +93,22 @@ def render(items: Sequence[Turn], max_chars: int) -> str:
 
 
 def read(paths: Sequence[str | PathLike[str]], max_chars: int) -> str | None:
-    """The condensed text of the transcripts, in order; None when none could be read."""
+    """The condensed text of the transcripts, in order; None when none could be read. A path
+    that is not a regular file (a FIFO, a device) is passed over, never waited on."""
     found: list[Turn] = []
     readable = False
     for path in dict.fromkeys(paths):
         try:
-            with open(path, "rb") as handle:
-                found.extend(turns(handle))
-            readable = True
+            # O_NONBLOCK: opening a FIFO would wait for a writer; a regular file ignores it.
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        except (OSError, ValueError):
+            continue
+        try:
+            with open(fd, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    continue
+                found.extend(turns(line for line in handle if len(line) <= LINE_MAX_BYTES))
+                readable = True
         except OSError:
             continue
     if not readable or not found:
