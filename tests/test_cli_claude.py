@@ -189,6 +189,11 @@ def test_install_carries_the_vault_and_another_vault_replaces_it(
     }
     gone = _cli("uninstall-hooks", cwd=repo)
     assert gone.returncode == 0 and "hooks" not in json.loads(settings.read_text())
+    from_env = run_cli(["install-hooks"], cwd=repo,
+                       env={**os.environ, "PYTHONPATH": str(REPO), "VAULTMEM_VAULT": str(first)})
+    assert from_env.returncode == 0
+    assert _vaultmem_commands(json.loads(settings.read_text()))["Stop"] == [
+        f"{RUNNER} --vault {shlex.quote(str(first))} hook stop"]
 
 
 def test_uninstall_removes_every_form_and_nothing_else(home: Path, repo: Path) -> None:

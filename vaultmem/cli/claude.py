@@ -65,9 +65,12 @@ def _install(ctx: typer.Context, scope: Scope, command: str | None, dry_run: boo
             command=command or install.DEFAULT_COMMAND, dry_run=dry_run))
     else:
         g = globals_of(ctx)
+        # A vault named for this run (option or VAULTMEM_VAULT) goes into the hooks: Claude
+        # Code may not have the variable. One from the config file the hooks read themselves.
+        vault = g.vault or os.environ.get("VAULTMEM_VAULT") or None
         program = command or shlex.join(install.runner(sys.executable))
         result = run(lambda: install.install(
-            scope.value, home=home, project_dir=project_dir, command=program, vault=g.vault,
+            scope.value, home=home, project_dir=project_dir, command=program, vault=vault,
             project=g.project, dry_run=dry_run))
     if as_json:
         echo_json({"path": str(result.path), "changed": result.changed,
