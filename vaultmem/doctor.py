@@ -136,7 +136,7 @@ def doctor(vault: Vault, config: Config | None = None) -> DoctorReport:
     others = links.NoteIndex(_other_files(vault))
     problems: list[Problem] = []
     problems += _name_problems(notes, others.notes)
-    cache: dict[tuple[str, str], bool] = {}
+    cache: dict[tuple[str, str], tuple[bool, str]] = {}
     for rel in notes:
         problems += _note_problems(vault, rel, note_index, others, cache)
     # Held from before the notes were read until after: not a write that happened to run now.
@@ -287,14 +287,19 @@ def _resolves(
     folder: str,
     notes: links.NoteIndex,
     others: links.NoteIndex,
-    cache: dict[tuple[str, str], bool],
-) -> bool:
-    """True when the link resolves to a note, or to an attachment (image, PDF...) that exists."""
+    cache: dict[tuple[str, str], tuple[bool, str]],
+) -> tuple[bool, str]:
+    """(whether the link resolves to a note or an existing attachment (image, PDF...), why a
+    bare link is ambiguous or "")."""
     # Resolution depends on the source's folder only, and vaults repeat the same links a lot.
     key = (target, folder)
     hit = cache.get(key)
     if hit is None:
-        hit = notes.resolve(target, rel) is not None or others.resolve(target, rel) is not None
+        found = notes.resolve(target, rel)
+        same = links.ambiguous(target, rel, notes) if found else []
+        why = (f"could mean {len(same)} notes ({', '.join(same)}); Obsidian opens {found}: link "
+               f"by path, [[path|{target}]]") if same else ""
+        hit = (found is not None or others.resolve(target, rel) is not None, why)
         cache[key] = hit
     return hit
 
@@ -304,7 +309,7 @@ def _note_problems(
     rel: str,
     notes: links.NoteIndex,
     others: links.NoteIndex,
-    cache: dict[tuple[str, str], bool],
+    cache: dict[tuple[str, str], tuple[bool, str]],
 ) -> list[Problem]:
     try:
         note = vault.read(rel)
@@ -325,14 +330,12 @@ def _note_problems(
         if not link.target or link.target in skip_targets:
             continue
         shown = text[link.start : link.end]
-        if _resolves(link.target, rel, folder, notes, others, cache):
-            same = links.ambiguous(link.target, rel, notes)
-            if same:
-                problems.append(Problem(
-                    "ambiguous-link", rel, _line_of(text, link.start),
-                    f"{shown} could mean {len(same)} notes ({', '.join(same)}); Obsidian opens "
-                    f"{notes.resolve(link.target, rel)}: link by path, [[path|{link.target}]]",
-                ))
+        resolves, ambiguous = _resolves(link.target, rel, folder, notes, others, cache)
+        if ambiguous:
+            problems.append(
+                Problem("ambiguous-link", rel, _line_of(text, link.start), f"{shown} {ambiguous}")
+            )
+        if resolves:
             continue
         problems.append(
             Problem(
