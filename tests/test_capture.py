@@ -392,19 +392,19 @@ def test_stop_without_a_session_id_uses_the_current_session(env: Path, tmp_path:
     capture.on_stop(_event("stop", None, transcript_path=str(copy_transcript(tmp_path))))
     notes = sorted((env / SESSIONS).iterdir())
     assert [p.name for p in notes] == [f"{DAY}-add-a-login-module-and-run.md"]
-    assert "- Prompt: Add a login module and run the tests" in notes[0].read_text()
+    assert "**Prompt:** Add a login module and run the tests" in notes[0].read_text()
 
 
 def test_record_transcript_reports_and_marks_the_turns(env: Path, tmp_path: Path) -> None:
     m = _memory(env)
     event = _event("stop", "sid-a", transcript_path=str(copy_transcript(tmp_path)))
     first = capture.record_transcript(m, event, "sid-a", _now())
-    assert first.turns == 4 and first.status == "written"
+    assert first.turns == 7 and first.status == "written"
     assert first.note == f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
     again = capture.record_transcript(m, event, "sid-a", _now())
     assert again.turns == 0 and again.status == "nothing new" and again.note == first.note
     entry = m.state.get("sid-a")
-    assert entry is not None and len(entry.ingested) == 4
+    assert entry is not None and len(entry.ingested) == 7
 
 
 def test_each_stop_reads_on_from_where_the_last_one_ended(env: Path, tmp_path: Path) -> None:
@@ -422,7 +422,7 @@ def test_each_stop_reads_on_from_where_the_last_one_ended(env: Path, tmp_path: P
     path.write_text(head + full[len(head):])
     again = capture.record_transcript(m, event, "sid-a", _now())
     text = (env / again.note).read_text()
-    assert text.count("- Prompt: Add a login module") == 1
+    assert text.count("**Prompt:** Add a login module") == 1
     assert "- Ran `echo tests pass`" in text
     after = m.state.get("sid-a")
     assert after is not None and after.last_offset == path.stat().st_size
@@ -579,3 +579,102 @@ def test_a_resumed_session_goes_on_in_its_note(env: Path, tmp_path: Path) -> Non
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     assert len(headings) == len(set(headings))
     assert text.count("### 10:30 - Resumed") == 1
+
+
+# -- the story of a session: collapsing, components, private spans, a reorganised note -----------
+
+
+def _line(kind: str, uuid: str, content: object, stamp: str = "2026-11-22T09:00:00Z") -> str:
+    return json.dumps({"type": kind, "uuid": uuid, "timestamp": stamp,
+                       "message": {"role": kind, "content": content}})
+
+
+def _tool(ident: str, name: str, **tool_input: str) -> dict[str, object]:
+    return {"type": "tool_use", "id": ident, "name": name, "input": tool_input}
+
+
+def _result(ident: str, output: str, is_error: bool = False) -> dict[str, object]:
+    return {"type": "tool_result", "tool_use_id": ident, "content": output, "is_error": is_error}
+
+
+def test_300_writes_and_160_greps_make_a_short_note(env: Path, tmp_path: Path) -> None:
+    lines = [_line("user", "u0", "Generate the repositories for every table")]
+    for i in range(300):
+        lines.append(_line("assistant", f"w{i}", [_tool(f"t{i}", "Write",
+                     file_path=f"{CWD}/src/db/repos/repo_{i:03}.py", content="x")]))
+        lines.append(_line("user", f"r{i}", [_result(f"t{i}", "File created")]))
+    for i in range(160):
+        lines.append(_line("assistant", f"g{i}", [_tool(f"g{i}", "Bash",
+                     command=f"grep -rn 'def get' src/db/repos | head -{i % 5}")]))
+        lines.append(_line("user", f"s{i}", [_result(f"g{i}", "src/db/repos/x.py:1:def get")]))
+    lines.append(_line("assistant", "done", [{"type": "text", "text": (
+        "All 300 repositories are generated. I chose one file per table because imports stay "
+        "cheap. Next, we should add the migrations.")}]))
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    capture.on_stop(_event("stop", "sid-a", transcript_path=str(path)))
+    (note,) = list((env / SESSIONS).iterdir())
+    text = note.read_text()
+    assert len(text.splitlines()) < 60, text  # the empty note alone is 38 lines
+    assert "(300 files)" in text and text.count("- Ran `grep") == 5
+    assert "×32" in text
+    assert "- I chose one file per table because imports stay cheap. ([[DB]])" in text
+    assert "- Next, we should add the migrations. ([[DB]])" in text
+    assert "- [[DB]] — `src/db/repos/`" in text
+
+
+def test_components_follow_the_config_rules(env: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "xdg"
+    (config / "vaultmem").mkdir(parents=True)
+    (config / "vaultmem/config.toml").write_text('[components]\n"src/*.py" = "Login Flow"\n')
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    capture.on_stop(_event("stop", "sid-a", transcript_path=str(copy_transcript(tmp_path))))
+    text = (env / f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md").read_text()
+    assert "- use RS256-signed JWTs because keys can rotate without redeploying. " \
+        "([[Login Flow]])" in text
+    assert "- [[Login Flow]] — `src/`" in text
+
+
+def test_a_private_span_open_across_two_stops_stays_private(env: Path, tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(_line("user", "u1", "deploy with key <private>sk-live-one") + "\n")
+    event = _event("stop", "sid-a", transcript_path=str(path))
+    capture.on_stop(event)
+    with path.open("a") as handle:
+        handle.write(_line("user", "u2", "sk-live-two</private> and then run the tests") + "\n")
+        handle.write(_line("assistant", "a2", [{"type": "text", "text": "Done."}]) + "\n")
+    capture.on_stop(event)
+    texts = "".join(p.read_text() for p in (env / SESSIONS).iterdir())
+    assert "sk-live" not in texts
+    assert "**Prompt:** deploy with key" in texts and "**Prompt:** and then run the tests" in texts
+    assert "sk-live" not in (env / ".vaultmem").joinpath(
+        *[p for p in ("hosts", machine.host_name(), "state.json")]).read_text()
+
+
+def test_a_reorganised_note_still_takes_every_turn(env: Path, tmp_path: Path) -> None:
+    m = _memory(env)
+    rel = m.start_session("sid-a", topic="mine", now=_now()).note
+    person = (env / rel).read_text().replace("## Work Log", "## What happened").replace(
+        "## Next Steps", "## Next Steps\n\n- a person's step\n\n## Next Steps")
+    person = person.replace("## Decisions Made", "## Decisions")
+    (env / rel).write_text(person)
+    warnings: list[str] = []
+    capture.on_stop(_event("stop", "sid-a", transcript_path=str(copy_transcript(tmp_path))),
+                    warnings)
+    text = (env / rel).read_text()
+    assert "**Prompt:** Add a login module and run the tests" in text
+    assert text.count("## Decisions Made") == 1 and "- use RS256-signed JWTs" in text
+    assert "- a person's step" in text
+
+
+def test_the_answer_of_a_turn_stopped_early_is_written_once(env: Path, tmp_path: Path) -> None:
+    msg = payload("stop")["last_assistant_message"]
+    path = copy_transcript(tmp_path, lines=10)
+    event = _event("stop", "sid-a", transcript_path=str(path), last_assistant_message=msg)
+    capture.on_stop(event)
+    copy_transcript(tmp_path)
+    capture.on_stop(event)
+    capture.on_session_end(_event("session-end", "sid-a", transcript_path=str(path)))
+    text = (env / f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md").read_text()
+    assert text.count("**Answer:**") == 1 and text.count("### ") == 2

@@ -33,12 +33,13 @@ from vaultmem.claude import hooks
 
 TOPIC_NOTE = f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
 DEFAULT_NOTE = f"{SESSIONS}/{DAY}-session.md"
-PROMPT_LINE = "- Prompt: Add a login module and run the tests"
-WRITE_LINE = "- Write: `src/auth.py`"
+PROMPT_LINE = "**Prompt:** Add a login module and run the tests"
+WRITE_LINE = "- Edited `src/auth.py`"
 COMMAND_LINE = "- Ran `echo tests pass`"
-DECISION_LINE = "- use RS256-signed JWTs because keys can rotate without redeploying."
+DECISION_LINE = "- use RS256-signed JWTs because keys can rotate without redeploying. ([[Auth]])"
 GOTCHA_LINE = (
-    "Gotcha: fixed bug where the token clock skew broke login; resolved by allowing 30s leeway."
+    "- fixed bug where the token clock skew broke login; resolved by allowing 30s leeway."
+    " ([[Auth]])"
 )
 
 
@@ -154,7 +155,7 @@ def test_every_event_after_stop_adds_each_turn_once(
     text = _note(vault)
     for line in (PROMPT_LINE, WRITE_LINE, COMMAND_LINE, DECISION_LINE, GOTCHA_LINE):
         assert text.count(line) == 1, line
-    assert text.count("### ") == 3  # prompt entry, gotcha entry, session end
+    assert text.count("### ") == 2  # the turn's entry, session end
 
 
 def test_a_growing_transcript_adds_only_the_new_turns(vault: Path, tmp_path: Path) -> None:
@@ -173,7 +174,7 @@ def test_a_growing_transcript_adds_only_the_new_turns(vault: Path, tmp_path: Pat
     for line in (PROMPT_LINE, WRITE_LINE, COMMAND_LINE, DECISION_LINE, GOTCHA_LINE):
         assert text.count(line) == 1, line
     # The new turns open no second prompt entry: the command joins a continuation entry.
-    assert text.count("### ") == 3
+    assert text.count("### ") == 2
 
 
 def test_truncated_last_line_is_skipped_then_ingested_once_complete(

@@ -1,14 +1,17 @@
-"""ingest.py: transcript turns -> section patches of the session note (pure)."""
+"""ingest.py: transcript lines -> one entry per turn and mined items, as section patches (pure)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
+from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from vaultmem import patch
+from vaultmem import patch, sections
 from vaultmem.claude import ingest
-from vaultmem.claude.transcript import FileChange, Turn
+from vaultmem.claude.transcript import Outcome, ToolCall, Turn
 from vaultmem.patch import SectionPatch
 
 NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)
@@ -34,57 +37,99 @@ type: session
 """
 
 
-def _turn(uuid: str, stamp: str | None = "2026-11-22T09:15:00Z", **kw: object) -> Turn:
-    return Turn(uuid, stamp, kw.pop("prompt", None), **kw)  # type: ignore[arg-type]
+def _turn(uuid: str, stamp: str | None = "2026-11-22T09:15:00Z", **kw: Any) -> Turn:
+    return Turn(uuid, stamp, kw.pop("prompt", None), **kw)
+
+
+def _write(ident: str, path: str, tool: str = "Write") -> ToolCall:
+    return ToolCall(ident, tool, path=path)
+
+
+def _bash(ident: str, command: str) -> ToolCall:
+    return ToolCall(ident, "Bash", command=command)
+
+
+def _edits(turns: list[Turn], note: str = "", **kw: Any) -> list[patch.Edit]:
+    return ingest.edits_for(ingest.story(turns, now=NOW, **kw), note)
 
 
 def _only(edits: list[patch.Edit], heading: str) -> SectionPatch:
     found = [e for e in edits if isinstance(e, SectionPatch) and e.heading == (heading,)]
-    assert len(found) == 1
+    assert len(found) == 1, edits
     return found[0]
 
 
 def test_no_turns_no_edits() -> None:
-    assert ingest.edits_for_turns([], now=NOW) == []
+    assert _edits([]) == []
 
 
 def test_a_prompt_opens_a_work_log_entry() -> None:
-    edits = ingest.edits_for_turns([_turn("u1", prompt="Add a login module please")], now=NOW)
+    edits = _edits([_turn("u1", prompt="Add a login module please")])
     log = _only(edits, "Work Log")
-    assert (
-        log.content
-        == "### 09:15 - Add a login module please\n\n- Prompt: Add a login module please"
+    assert log.content == (
+        "### 09:15 - Add a login module please\n\n**Prompt:** Add a login module please"
     )
-    assert (log.op, log.subtree, log.create) == ("append", True, True)
-    assert len(edits) == 1  # no decisions: Decisions Made is not touched
+    assert (log.op, log.subtree, log.create, log.prefer) == ("append", True, True, "first")
+    assert len(edits) == 1  # nothing mined: no other section is touched
 
 
-def test_files_relative_to_cwd_and_commands_join_the_prompt_entry() -> None:
+def test_the_answer_is_the_turn_s_final_prose_condensed_to_one_line() -> None:
+    final = (
+        "## Summary\n\nI added the login module and\nwired it into the app.\n\n"
+        "```python\ndef login(): ...\n```\n\n"
+        "Some details nobody needs later. I went with argon2id over bcrypt because it is "
+        "memory-hard. Next, we should add the refund endpoint."
+    )
+    turns = [_turn("u1", prompt="add login"), _turn("a1", text="Let me look first."),
+             _turn("a2", text=final)]
+    log = _only(_edits(turns), "Work Log")
+    answer = next(line for line in log.content.split("\n") if line.startswith("**Answer:**"))
+    assert answer == (
+        "**Answer:** I added the login module and wired it into the app. I went with argon2id "
+        "over bcrypt because it is memory-hard. Next, we should add the refund endpoint."
+    )
+    assert "Let me look first" not in log.content
+
+
+def test_answers_are_cut_to_a_few_hundred_characters() -> None:
+    long = " ".join(f"Sentence number {i} says a little more." for i in range(60))
+    answer = ingest.condense(long, ["x" * 50])
+    assert len(answer) <= ingest.ANSWER_MAX_CHARS and answer.endswith(".")
+    assert ingest.condense("a" * 1000, []).endswith("…")
+
+
+def test_a_long_prompt_is_capped_with_what_was_left_out() -> None:
+    prompt = "word " * 2000
+    log = _only(_edits([_turn("u1", prompt=prompt)]), "Work Log")
+    line = next(x for x in log.content.split("\n") if x.startswith("**Prompt:**"))
+    rest = len(prompt.strip()) - ingest.PROMPT_MAX_CHARS
+    assert line.endswith(f" … {rest} characters more")
+    assert len(line) < ingest.PROMPT_MAX_CHARS + 60
+
+
+def test_files_are_one_line_per_folder_and_commands_counted() -> None:
+    calls = tuple(_write(f"w{i}", f"{CWD}/src/db/repos/repo_{i:02}.py") for i in range(42))
     turns = [
         _turn("u1", prompt="fix it"),
-        _turn(
-            "a1",
-            files=(
-                FileChange(f"{CWD}/src/auth.py", "Write"),
-                FileChange("/etc/hosts", "Edit"),
-                FileChange(f"{CWD}-other/x.py", "MultiEdit"),
-                FileChange(f"{CWD}/nb.ipynb", "NotebookEdit"),
-            ),
-        ),
-        _turn("a2", commands=("pytest -q", "echo `date`", "`weird`")),
+        _turn("a1", calls=calls + (_write("e1", "/etc/hosts", "Edit"),
+                                   _write("e2", f"{CWD}/nb.ipynb", "NotebookEdit"))),
+        _turn("a2", calls=(_bash("b1", "pytest -q"), _bash("b2", "echo `date`"),
+                           _bash("b3", "pytest -q"), _bash("b4", "pytest -q"))),
     ]
-    log = _only(ingest.edits_for_turns(turns, now=NOW, cwd=CWD + "/"), "Work Log")
+    log = _only(_edits(turns, cwd=CWD + "/"), "Work Log")
     assert log.content == (
-        "### 09:15 - fix it\n\n- Prompt: fix it\n"
-        "- Write: `src/auth.py`\n- Edit: `/etc/hosts`\n"
-        f"- MultiEdit: `{CWD}-other/x.py`\n- NotebookEdit: `nb.ipynb`\n"
-        "- Ran `pytest -q`\n- Ran `` echo `date` ``\n- Ran `` `weird` ``"
+        "### 09:15 - fix it\n\n**Prompt:** fix it\n\n"
+        "- Edited `src/db/repos/`: `repo_00.py`, `repo_01.py`, `repo_02.py`, `repo_03.py`, "
+        "`repo_04.py`, … (42 files)\n"
+        "- Edited `/etc/hosts`\n- Edited `nb.ipynb`\n"
+        "- Ran `pytest -q` ×3\n- Ran `` echo `date` ``"
     )
 
 
 def test_code_spans_survive_any_run_of_backticks() -> None:
     commands = ("a ``b`` c", "x ```y", "plain")
-    log = _only(ingest.edits_for_turns([_turn("a1", commands=commands)], now=NOW), "Work Log")
+    calls = tuple(_bash(f"b{i}", c) for i, c in enumerate(commands))
+    log = _only(_edits([_turn("a1", calls=calls)]), "Work Log")
     spans = [
         t
         for t in MarkdownIt().parseInline(log.content)[0].children or []
@@ -94,39 +139,120 @@ def test_code_spans_survive_any_run_of_backticks() -> None:
 
 
 def test_work_without_a_prompt_goes_to_a_continuation_entry() -> None:
-    turns = [_turn("a1", stamp="2026-11-22T09:40:00Z", commands=("make",))]
-    log = _only(ingest.edits_for_turns(turns, now=NOW), "Work Log")
-    assert log.content == "### 09:40 - Continued work\n\n- Ran `make`"
+    turns = [_turn("a1", stamp="2026-11-22T09:40:00Z", calls=(_bash("b1", "make"),))]
+    log = _only(_edits(turns), "Work Log")
+    assert log.content == "### 09:40 - Continued\n\n- Ran `make`"
 
 
-def test_decisions_and_gotchas() -> None:
+def test_failures_are_one_line_with_their_first_error() -> None:
     turns = [
-        _turn("u1", prompt="go"),
-        _turn("a1", decisions=("use RS256", "keep sessions short"), gotchas=("clock skew",)),
-        _turn("a2", stamp=None, gotchas=("second gotcha",)),
+        _turn("u1", prompt="run the tests"),
+        _turn("a1", calls=(_bash("b1", "pytest -q"),)),
+        _turn("r1", outcomes=(Outcome("b1", True, "E   assert None == 'jwt'"),)),
+        _turn("a2", calls=(_bash("b2", "pytest -q"), _write("w1", f"{CWD}/x.py", "Edit"))),
+        _turn("r2", outcomes=(Outcome("b2", True, "E   assert None == 'jwt'"),
+                              Outcome("w1", True, "String to replace not found in file."))),
+        _turn("a3", calls=(_bash("b3", "grep -rn Error src"),)),
+        _turn("r3", outcomes=(Outcome("b3", False, None), Outcome("unknown", True, "x"))),
     ]
-    edits = ingest.edits_for_turns(turns, now=NOW)
-    decisions = _only(edits, "Decisions Made")
-    assert decisions.content == "- use RS256\n- keep sessions short"
-    assert (decisions.op, decisions.create) == ("append", True)
-    log = _only(edits, "Work Log")
-    # Each gotcha is an entry of its own (compaction finds the keyword there); no timestamp
-    # falls back to now.
-    assert log.content == (
-        "### 09:15 - go\n\n- Prompt: go\n\n"
-        "### 09:15 - Gotcha\n\nGotcha: clock skew\n\n"
-        "### 10:30 - Gotcha\n\nGotcha: second gotcha"
+    log = _only(_edits(turns, cwd=CWD), "Work Log")
+    assert log.content.endswith(
+        "- Edited `x.py`\n- Ran `pytest -q` ×2\n- Ran `grep -rn Error src`\n"
+        "- Failed ×2: `pytest -q` — `E assert None == 'jwt'`\n"
+        "- Failed: Edit `x.py` — `String to replace not found in file.`"
     )
 
 
+def test_a_failure_fixed_by_an_edit_is_a_gotcha_of_the_turn_s_components() -> None:
+    turns = [
+        _turn("u1", prompt="fix the webhook"),
+        _turn("a1", calls=(_bash("b1", "pytest tests/test_billing.py"),)),
+        _turn("r1", outcomes=(Outcome("b1", True, "E   KeyError: 'signature'"),)),
+        _turn("a2", calls=(_write("w1", f"{CWD}/src/billing/webhook.py", "Edit"),)),
+        _turn("a3", calls=(_bash("b2", "pytest tests/test_billing.py"),)),
+        _turn("r3", outcomes=(Outcome("b2", False, None),)),
+        # Passing again later is not a second fix.
+        _turn("a4", calls=(_bash("b3", "pytest tests/test_billing.py"),)),
+        _turn("r4", outcomes=(Outcome("b3", False, None),)),
+    ]
+    edits = _edits(turns, cwd=CWD)
+    assert _only(edits, "Gotchas & Fixes").content == (
+        "- `pytest tests/test_billing.py` failed (`E KeyError: 'signature'`); it passed after "
+        "editing `src/billing/webhook.py` ([[Billing]])"
+    )
+    assert _only(edits, "Related Entities").content == "- [[Billing]] — `src/billing/`"
+
+
+def test_a_failure_with_no_edit_before_the_pass_is_no_gotcha() -> None:
+    turns = [
+        _turn("a1", calls=(_bash("b1", "make"),)),
+        _turn("r1", outcomes=(Outcome("b1", True, "flaky"),)),
+        _turn("a2", calls=(_bash("b2", "make"),)),
+        _turn("r2", outcomes=(Outcome("b2", False, None),)),
+    ]
+    assert not [e for e in _edits(turns) if isinstance(e, SectionPatch)
+                and e.heading == ("Gotchas & Fixes",)]
+
+
+PROSE = (
+    "I went with argon2id over bcrypt because it is memory-hard. The root cause was that the "
+    "webhook parsed the body before verifying the signature. The tests need REDIS_URL set. "
+    "Next, we should add the refund endpoint. Maybe we could cache tokens."
+)
+
+
+def test_mined_knowledge_goes_under_its_sections_with_the_turn_s_components() -> None:
+    turns = [
+        _turn("u1", prompt="harden auth"),
+        _turn("a1", calls=(_write("w1", f"{CWD}/src/auth/hashing.py", "Edit"),
+                           _write("w2", f"{CWD}/tests/test_billing.py", "Edit"))),
+        _turn("a2", text=PROSE + "\n\nShould Postgres run in CI?"),
+    ]
+    edits = _edits(turns, cwd=CWD)
+    comps = " ([[Auth]], [[Billing]])"
+    assert _only(edits, "Decisions Made").content == (
+        "- I went with argon2id over bcrypt because it is memory-hard." + comps)
+    assert _only(edits, "Gotchas & Fixes").content == (
+        "- The root cause was that the webhook parsed the body before verifying the signature."
+        + comps)
+    assert _only(edits, "Prerequisites").content == "- The tests need REDIS_URL set." + comps
+    assert _only(edits, "Next Steps").content == (
+        "- Next, we should add the refund endpoint." + comps)
+    assert _only(edits, "Open Questions").content == "- Should Postgres run in CI?" + comps
+    assert _only(edits, "Related Entities").content == (
+        "- [[Auth]] — `src/auth/`\n- [[Billing]] — `tests/`")
+    assert "Maybe we could" not in repr([e for e in edits if e.heading != ("Work Log",)])
+
+
+def test_items_and_components_the_note_holds_are_not_added_again() -> None:
+    turns = [_turn("a1", calls=(_write("w1", f"{CWD}/src/auth/x.py", "Edit"),)),
+             _turn("a2", text=PROSE)]
+    first = patch.apply_all(NOTE, _edits(turns, cwd=CWD)).text
+    # The same knowledge stated again in a later turn, and a person's own copy of one item.
+    person = first.replace("## Open Questions", "## Open Questions\n\n- The tests need X set.")
+    again = [_turn("u9", prompt="again"), _turn("a9", text=PROSE + " The tests need X set."),
+             _turn("a8", calls=(_write("w2", f"{CWD}/src/auth/y.py", "Edit"),))]
+    edits = _edits(again, person, cwd=CWD)
+    assert [e.heading for e in edits if isinstance(e, SectionPatch)] == [("Work Log",)]
+    text = patch.apply_all(person, edits).text
+    assert text.count("- I went with argon2id") == 1 and text.count("[[Auth]] —") == 1
+
+
+def test_the_same_item_twice_in_one_batch_is_added_once() -> None:
+    turns = [_turn("u1", prompt="a"), _turn("a1", text=PROSE),
+             _turn("u2", prompt="b"), _turn("a2", text=PROSE)]
+    decisions = _only(_edits(turns), "Decisions Made")
+    assert decisions.content.count("argon2id") == 1
+
+
 def test_timestamps_are_shown_in_the_clock_s_zone_and_bad_ones_fall_back() -> None:
-    plus2 = timezone(__import__("datetime").timedelta(hours=2))
+    plus2 = timezone(timedelta(hours=2))
     now = datetime(2026, 11, 22, 12, 0, tzinfo=plus2)
     turns = [
         _turn("u1", stamp="2026-11-22T09:15:00Z", prompt="a"),
         _turn("u2", stamp="yesterday", prompt="b"),
     ]
-    log = _only(ingest.edits_for_turns(turns, now=now), "Work Log")
+    log = _only(ingest.edits_for(ingest.story(turns, now=now)), "Work Log")
     assert "### 11:15 - a" in log.content and "### 12:00 - b" in log.content
 
 
@@ -142,20 +268,64 @@ def test_titles_are_short_and_cannot_break_the_heading() -> None:
 def test_edits_apply_to_a_session_note() -> None:
     turns = [
         _turn("u1", prompt="add login"),
-        _turn("a1", decisions=("use JWT",), files=(FileChange(f"{CWD}/a.py", "Edit"),)),
+        _turn("a1", text="Decision: use JWT.", calls=(_write("w1", f"{CWD}/a.py", "Edit"),)),
     ]
-    text = patch.apply_all(NOTE, ingest.edits_for_turns(turns, now=NOW, cwd=CWD)).text
+    text = patch.apply_all(NOTE, _edits(turns, cwd=CWD)).text
     assert text == NOTE.replace(
         "- an older entry\n",
-        "- an older entry\n\n### 09:15 - add login\n\n- Prompt: add login\n- Edit: `a.py`\n",
-    ).replace("- an older decision\n", "- an older decision\n- use JWT\n")
+        "- an older entry\n\n### 09:15 - add login\n\n**Prompt:** add login\n"
+        "**Answer:** Decision: use JWT.\n\n- Edited `a.py`\n",
+    ).replace("- an older decision\n", "- an older decision\n- use JWT.\n")
 
 
 def test_missing_sections_are_created() -> None:
     text = "---\ntype: session\n---\n# S\n"
-    turns = [_turn("u1", prompt="p"), _turn("a1", decisions=("d",))]
-    out = patch.apply_all(text, ingest.edits_for_turns(turns, now=NOW)).text
-    assert (
-        out == "---\ntype: session\n---\n# S\n\n## Work Log\n\n### 09:15 - p\n\n- Prompt: p\n\n"
-        "## Decisions Made\n\n- d\n"
+    turns = [_turn("u1", prompt="p"), _turn("a1", text="Decision: use JWT.")]
+    out = patch.apply_all(text, _edits(turns)).text
+    assert out == (
+        "---\ntype: session\n---\n# S\n\n## Work Log\n\n### 09:15 - p\n\n**Prompt:** p\n"
+        "**Answer:** Decision: use JWT.\n\n## Decisions Made\n\n- use JWT.\n"
     )
+
+
+def test_a_note_with_duplicated_and_moved_sections_still_takes_the_turn() -> None:
+    person = (
+        "---\ntype: session\n---\n# S\n\n## Decisions Made\n\n- mine\n\n## Work Log\n\n"
+        "## Decisions Made\n\n- pasted twice\n\n## Notes\n"
+    )
+    turns = [_turn("u1", prompt="p"), _turn("a1", text="Decision: use JWT.")]
+    out = patch.apply_all(person, _edits(turns, person)).text
+    assert out.startswith(
+        "---\ntype: session\n---\n# S\n\n## Decisions Made\n\n- mine\n- use JWT.\n")
+    assert "### 09:15 - p" in out
+
+
+# -- captured text cannot change the note's structure ------------------------------------------
+
+HOSTILE = st.text(alphabet=st.sampled_from(list("#`~>|-*=_[]<!\n ax1.")), min_size=1, max_size=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(HOSTILE, HOSTILE, HOSTILE, HOSTILE, HOSTILE)
+def test_no_captured_field_opens_a_heading_fence_list_or_quote(
+    prompt: str, path: str, command: str, error: str, prose: str
+) -> None:
+    turns = [
+        _turn("u1", prompt=prompt),
+        _turn("a1", calls=(_write("w1", path), _bash("b1", command))),
+        _turn("r1", outcomes=(Outcome("b1", True, error),)),
+        _turn("a2", text=f"Decision: {prose}. Next, {prose}."),
+    ]
+    edits = _edits(turns)
+    before = "---\ntype: session\n---\n# S\n\n## Work Log\n\n## Decisions Made\n\n## Next Steps\n"
+    out = patch.apply_all(before, edits).text
+    titles = [(h.level, h.title) for h in sections.headings(out)]
+    assert titles[:2] == [(1, "S"), (2, "Work Log")]
+    assert [t for t in titles if t[0] != 3] == [
+        (1, "S"), (2, "Work Log"), (2, "Decisions Made"), (2, "Next Steps")]
+    tokens = MarkdownIt().parse(out)
+    assert not [t for t in tokens if t.type in ("fence", "blockquote_open", "code_block")]
+    for edit in edits:
+        assert isinstance(edit, SectionPatch)
+        for line in edit.content.split("\n"):
+            assert not line.startswith(("#", ">", "```", "~~~", "|")) or line.startswith("### ")

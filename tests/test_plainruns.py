@@ -24,8 +24,11 @@ def _agrees(text: str) -> bool:
 
 # Digits open an ordered list only before "." or ")": dated lines ("2026-01-01 — …") are plain.
 DIGIT_STARTS = ["2026-01-01 — ", "1", "12", "1.", "1)", "12.", "3 ", "2026-", "1234567890.", "0)"]
+# A bold label ("**Prompt:** …") is plain; "** x" and "***" are not.
+BOLD_STARTS = ["**P", "**(", "**é", "**_", "**-", "** ", "***", "**"]
 plain_line = st.builds(lambda c, rest: c + rest,
-                       st.one_of(st.sampled_from(START_CHARS), st.sampled_from(DIGIT_STARTS)),
+                       st.one_of(st.sampled_from(START_CHARS), st.sampled_from(DIGIT_STARTS),
+                                 st.sampled_from(BOLD_STARTS)),
                        st.text(TEXT_CHARS, max_size=30))
 bullet_line = plain_line.map(lambda line: "- " + line)
 blank_line = st.sampled_from(["", " ", "   "])

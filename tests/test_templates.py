@@ -29,8 +29,8 @@ def test_session_template_has_schema_and_sections() -> None:
     assert meta["session_ids"] == ["abc-123"]
     assert "session_ids:\n  - abc-123\n" in text  # a block list
     assert _titles(text) == [
-        "Context", "Work Log", "Decisions Made", "Open Questions", "Next Steps",
-        "Related Entities",
+        "Context", "Work Log", "Decisions Made", "Gotchas & Fixes", "Prerequisites",
+        "Open Questions", "Next Steps", "Related Entities",
     ]
     assert "\n# Auth work\n\n## Context\n\nStarted.\n\n## Work Log\n\n## Decisions Made\n" in text
     assert text.endswith("## Related Entities\n") and "\n\n\n" not in text

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vaultmem.claude import transcript
-from vaultmem.claude.transcript import FileChange, Turn
+from vaultmem.claude.mining import mine
+from vaultmem.claude.transcript import FileChange, Outcome, ToolCall, Turn
 
 CLAUDE_FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 FIXTURE = CLAUDE_FIXTURES / "transcript.jsonl"
@@ -59,34 +60,39 @@ def everything(parsed: transcript.Transcript) -> str:
 def test_real_transcript_replays_to_exact_turns() -> None:
     parsed = transcript.read(FIXTURE)
 
+    final = (
+        "Done. Decision: use RS256-signed JWTs because keys can rotate without redeploying. "
+        "Gotcha: fixed bug where the token clock skew broke login; resolved by allowing 30s leeway."
+    )
     assert parsed.turns == (
         Turn(
             uuid="5231c4c3-b8dd-4392-93ab-2c21547b72b3",
             timestamp="2026-11-22T06:03:38.762Z",
             prompt="Add a login module and run the tests",
         ),
+        Turn("b8c109cc-1b2d-4e04-b183-80d9d1c2d502", "2026-11-22T06:03:38.827Z", None,
+             text="I'll create the auth module."),
         Turn(
             uuid="9ce55353-b9fe-4d4e-b2f0-f2c363d1780f",
             timestamp="2026-11-22T06:03:38.832Z",
             prompt=None,
-            files=(FileChange("/home/dev/work/shop/src/auth.py", "Write"),),
+            calls=(ToolCall("toolu_0001", "Write", path="/home/dev/work/shop/src/auth.py"),),
         ),
+        Turn("4b4ee970-2d3a-4c03-bda4-a6712a187afb", "2026-11-22T06:03:38.886Z", None,
+             outcomes=(Outcome("toolu_0001", False),)),
         Turn(
             uuid="f070c3e8-3e3f-4161-8ae1-882c9055af45",
             timestamp="2026-11-22T06:03:38.925Z",
             prompt=None,
-            commands=("echo tests pass",),
+            calls=(ToolCall("toolu_0002", "Bash", command="echo tests pass"),),
         ),
-        Turn(
-            uuid="99fe197e-6a24-4726-9401-b85ae9605c53",
-            timestamp="2026-11-22T06:03:39.038Z",
-            prompt=None,
-            decisions=("use RS256-signed JWTs because keys can rotate without redeploying.",),
-            gotchas=(
-                "fixed bug where the token clock skew broke login; resolved by allowing 30s leeway.",
-            ),
-        ),
+        Turn("45f406fb-d888-4291-b3d4-871249c646bd", "2026-11-22T06:03:39.004Z", None,
+             outcomes=(Outcome("toolu_0002", False),)),
+        Turn("99fe197e-6a24-4726-9401-b85ae9605c53", "2026-11-22T06:03:39.038Z", None,
+             text=final),
     )
+    assert parsed.turns[2].files == (FileChange("/home/dev/work/shop/src/auth.py", "Write"),)
+    assert parsed.turns[4].commands == ("echo tests pass",)
     assert parsed.first_prompt == "Add a login module and run the tests"
     assert parsed.skipped_lines == 0
     assert parsed.boundaries == 0
@@ -112,12 +118,16 @@ def test_real_transcript_slash_command_and_meta_lines_give_no_turn() -> None:
 def test_stop_payload_last_assistant_message_has_one_decision_and_one_gotcha() -> None:
     payload = json.loads((CLAUDE_FIXTURES / "hook-Stop.json").read_text(encoding="utf-8"))
 
-    decisions, gotchas = transcript.last_assistant_notes(payload["last_assistant_message"])
-
-    assert decisions == ("use RS256-signed JWTs because keys can rotate without redeploying.",)
-    assert gotchas == (
-        "fixed bug where the token clock skew broke login; resolved by allowing 30s leeway.",
-    )
+    # The transcript without its final line: the payload's message is the turn's answer.
+    head = transcript.read(FIXTURE).turns[:-1]
+    turns, _ = transcript.with_last_message(head, payload["last_assistant_message"], frozenset())
+    assert turns[:-1] == head
+    mined = mine(turns[-1].text or "")
+    assert [(m.kind, m.text) for m in mined] == [
+        ("decision", "use RS256-signed JWTs because keys can rotate without redeploying."),
+        ("gotcha",
+         "fixed bug where the token clock skew broke login; resolved by allowing 30s leeway."),
+    ]
 
 
 # --- tolerance -----------------------------------------------------------------------------------
@@ -131,7 +141,7 @@ def test_partial_last_line_is_skipped_and_read_once_complete(tmp_path: Path) -> 
 
     partial = transcript.read(path)
     assert partial.skipped_lines == 1
-    assert len(partial.turns) == 4
+    assert len(partial.turns) == 7
 
     path.write_bytes(complete + last.encode() + b"\n")
     done = transcript.read(path, skip_uuids={t.uuid for t in partial.turns})
@@ -211,10 +221,11 @@ def test_string_and_block_content_give_the_same_prompt() -> None:
         ]
     )
 
-    assert [(t.uuid, t.prompt) for t in parsed.turns] == [
+    assert [(t.uuid, t.prompt) for t in parsed.turns if t.prompt] == [
         ("u1", "fix the login"),
         ("u2", "fix the login"),
     ]
+    assert parsed.turns[2].outcomes == (Outcome("t", False),)  # a tool result, not a prompt
 
 
 def test_is_meta_and_sidechain_lines_are_noise() -> None:
@@ -300,29 +311,26 @@ def test_file_tools_and_bash_commands() -> None:
     assert len(turn.commands) == 3
 
 
-def test_decisions_and_gotchas_from_assistant_text() -> None:
+def test_assistant_prose_is_kept_whole_without_private_text() -> None:
     message = (
-        "Here is the plan.\n"
-        "- **Decision:** keep SQLite because the index is local. It needs no server.\n"
-        "1. Gotcha: FTS5 needs the trigram tokenizer! Decision: index titles too\n"
-        "We made no Decision: here mid-sentence\n"
-        "decision: lowercase labels do not count\n"
+        "Here is the plan.\n\n"
+        "- **Decision:** keep SQLite because the index is local.\n"
         "Decision: <private>internal codename</private> ship it.\n"
-        "Gotcha:   \n"
     )
-    decisions, gotchas = transcript.last_assistant_notes(message)
-
-    assert decisions == (
-        "keep SQLite because the index is local. It needs no server.",
-        "index titles too",
-        "ship it.",
+    parsed = transcript.parse_lines([assistant("u1", [text(message), text("Second block.")])])
+    (turn,) = parsed.turns
+    assert turn.text == (
+        "Here is the plan.\n\n- **Decision:** keep SQLite because the index is local.\n"
+        "Decision:  ship it.\n\n\nSecond block."
     )
-    assert gotchas == ("FTS5 needs the trigram tokenizer!",)
 
 
-def test_assistant_turn_with_plain_text_only_gives_no_turn() -> None:
-    parsed = transcript.parse_lines([assistant("u1", [text("All done, nothing to note.")])])
-    assert parsed.turns == ()
+def test_assistant_line_with_plain_text_only_gives_its_prose_and_blank_gives_none() -> None:
+    parsed = transcript.parse_lines([
+        assistant("u1", [text("All done, nothing to note.")]),
+        assistant("u2", [text("   \n"), text("<private>all of it</private>")]),
+    ])
+    assert [(t.uuid, t.text) for t in parsed.turns] == [("u1", "All done, nothing to note.")]
 
 
 # --- dedup, skip, boundaries ---------------------------------------------------------------------
@@ -484,14 +492,14 @@ def test_parse_lines_never_raises(lines: list[str | bytes]) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(max_size=200))
-def test_last_assistant_notes_never_raises_and_never_leaks_private(message: str) -> None:
+@given(st.text(max_size=200), st.integers(0, 2))
+def test_with_last_message_never_raises_and_never_leaks_private(message: str, open_: int) -> None:
     secret = "zz-secret-zz"
-    decisions, gotchas = transcript.last_assistant_notes(
-        f"Decision: {message} <private>{secret}</private> done. Gotcha: {message}"
-    )
-    assert secret not in repr((decisions, gotchas))
-    assert all(note and note == note.strip() for note in decisions + gotchas)
+    turns, keys = transcript.with_last_message(
+        [], f"Decision: {message} <private>{secret}</private> done. {message}", frozenset(),
+        private=open_)
+    assert secret not in repr(turns)
+    assert len(keys) == 1 and len(turns) <= 1
 
 
 # -- the Stop payload's last message beside the transcript -------------------------------------
@@ -503,24 +511,22 @@ def test_with_last_message_adds_what_the_transcript_does_not_hold_yet() -> None:
     prompt = Turn("u1", None, "Add login")
     turns, keys = transcript.with_last_message([prompt], LAST, frozenset())
     assert turns[0] == prompt
-    assert (turns[1].decisions, turns[1].gotchas) == (("use RS256.",), ("clock skew.",))
+    assert turns[1].text == LAST and turns[1].prompt is None
     assert turns[1].uuid.startswith("last:") and len(turns) == 2
-    assert keys == {transcript.note_key("decision", "use RS256."),
-                    transcript.note_key("gotcha", "clock skew.")}
+    assert keys == {transcript.text_key(LAST)}
 
 
 def test_with_last_message_adds_nothing_the_transcript_holds() -> None:
-    final = Turn("a9", None, None, decisions=("use RS256.",), gotchas=("clock skew.",))
+    final = Turn("a9", None, None, text="Done.  Decision: use RS256.\nGotcha: clock skew.")
     turns, keys = transcript.with_last_message([final], LAST, frozenset())
-    assert turns == (final,) and len(keys) == 2
+    assert turns == (final,) and keys == {transcript.text_key(LAST)}
 
 
-def test_a_line_read_after_its_payload_adds_no_note_twice() -> None:
+def test_a_line_read_after_its_payload_adds_no_prose_twice() -> None:
     _, keys = transcript.with_last_message([], LAST, frozenset())
-    late = Turn("a9", None, None, commands=("pytest",), decisions=("use RS256.", "new one."),
-                gotchas=("clock skew.",))
+    late = Turn("a9", None, None, text=LAST, calls=(ToolCall("t1", "Bash", command="pytest"),))
     turns, _ = transcript.with_last_message([late], None, keys)
-    assert turns == (Turn("a9", None, None, commands=("pytest",), decisions=("new one.",)),)
+    assert turns == (Turn("a9", None, None, calls=(ToolCall("t1", "Bash", command="pytest"),)),)
     # The same payload seen again (a second Stop) adds nothing either.
     again, _ = transcript.with_last_message([], LAST, keys)
     assert again == ()
@@ -553,7 +559,7 @@ def test_a_half_written_last_line_is_left_for_the_next_read(tmp_path: Path) -> N
     assert partial.end == len(b"".join(lines[:decision])) and partial.skipped_lines == 1
     path.write_bytes(b"".join(lines))
     later = transcript.read(path, start=partial.end)
-    assert any(t.decisions for t in later.turns)
+    assert any(t.text and "Decision:" in t.text for t in later.turns)
 
 
 def test_a_file_replaced_since_the_last_read_is_read_whole(tmp_path: Path) -> None:
@@ -597,3 +603,87 @@ def test_an_overlong_line_is_passed_over_and_the_read_is_capped(
     assert [t.prompt for t in first.turns] == ["first"] and first.end == len(lines[0]) + 1
     rest = transcript.read(path, start=first.end)
     assert rest.end > first.end  # the next read goes on from there
+
+
+# -- tool outcomes ---------------------------------------------------------------------------------
+
+
+def result(uuid: str, tool_use_id: str, content: Any, is_error: bool | None = None) -> str:
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
+    if is_error is not None:
+        block["is_error"] = is_error
+    return user(uuid, [block])
+
+
+PYTEST_FAIL = (
+    "Exit code 1\n============ test session starts ============\ncollected 3 items\n\n"
+    "tests/test_auth.py .F.\n\n=== FAILURES ===\n___ test_login ___\n"
+    "    def test_login():\n>       assert login() == 'jwt'\n"
+    "E       AssertionError: assert None == 'jwt'\n\n"
+    "FAILED tests/test_auth.py::test_login - AssertionError: assert None == 'jwt'\n"
+    "======= 1 failed, 2 passed in 0.12s =======\n"
+)
+
+
+def test_outcomes_say_what_failed_and_its_first_error_line() -> None:
+    traceback = ("Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n"
+                 "    import redis\nModuleNotFoundError: No module named 'redis'\n")
+    parsed = transcript.parse_lines([
+        result("r1", "t1", PYTEST_FAIL, is_error=True),
+        result("r2", "t2", [{"type": "text", "text": traceback}]),
+        result("r3", "t3", "src/errors.py:3:class AuthError(Exception):\nok"),  # grep output
+        result("r4", "t4", "<tool_use_error>String to replace not found in file.</tool_use_error>",
+               is_error=True),
+        result("r5", "t5", "Exit code 2\n\nmake: *** No rule to make target 'tset'."),
+        result("r6", "t6", "3 passed in 0.1s", is_error=False),
+        result("r7", "t7", "x" * 500 + "Error", is_error=True),
+    ])
+    outcomes = [o for t in parsed.turns for o in t.outcomes]
+    assert outcomes[0] == Outcome("t1", True, "E       AssertionError: assert None == 'jwt'")
+    assert outcomes[1] == Outcome("t2", False, "ModuleNotFoundError: No module named 'redis'")
+    assert outcomes[2] == Outcome("t3", False, None)
+    assert outcomes[3] == Outcome("t4", True, "String to replace not found in file.")
+    assert outcomes[4] == Outcome("t5", True, "make: *** No rule to make target 'tset'.")
+    assert outcomes[5] == Outcome("t6", False, None)
+    assert outcomes[6].is_error and len(outcomes[6].error or "") <= transcript.ERROR_MAX_CHARS
+
+
+def test_tool_calls_of_any_tool_keep_their_id_and_target() -> None:
+    parsed = transcript.parse_lines([assistant("a1", [
+        {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/r.py"}},
+        {"type": "tool_use", "id": "t2", "name": "Grep", "input": {"pattern": "x"}},
+        {"type": "tool_use", "id": "t3", "name": "Write", "input": {"file_path": "a\nb.py"}},
+    ])])
+    assert parsed.turns[0].calls == (
+        ToolCall("t1", "Read", path="/r.py"), ToolCall("t2", "Grep"),
+        ToolCall("t3", "Write", path="a b.py"),  # one line, always
+    )
+
+
+# -- private spans across messages and reads -----------------------------------------------------
+
+
+def test_a_private_span_split_across_two_messages_stays_private() -> None:
+    parsed = transcript.parse_lines([
+        user("u1", "my key is <private>sk-live-1"),
+        assistant("a1", [text("Noted. <private>Claude echoes sk-live-2")]),
+        user("u2", "sk-live-3 still private</private> and this is public"),
+        assistant("a2", [text("still hidden sk-live-4</private> Done.")]),
+    ])
+    assert "sk-live" not in everything(parsed)
+    assert [t.prompt or t.text for t in parsed.turns] == [
+        "my key is", "Noted.", "and this is public", "Done."]
+    assert parsed.private == (0, 0)
+
+
+def test_an_open_span_is_carried_to_the_next_read(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(user("u1", "go <private>secret-a") + "\n")
+    first = transcript.read(path)
+    assert first.private == (1, 0)
+    with path.open("a") as handle:
+        handle.write(user("u2", "secret-b</private> visible") + "\n")
+    later = transcript.read(path, start=first.end, private=first.private)
+    assert [t.prompt for t in later.turns] == ["visible"] and later.private == (0, 0)
+    # Read whole again (the file was replaced), the span is found from the start.
+    assert [t.prompt for t in transcript.read(path, private=(3, 3)).turns] == ["go", "visible"]

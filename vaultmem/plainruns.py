@@ -12,7 +12,8 @@ line of the kinds below, and every other line is one of:
 - blank (spaces only);
 - a paragraph line: starts with a character that cannot open any block (not whitespace, not a
   digit, not one of ``#>-*+_`~<|=:\\$%``, see ``_PLAIN_START``), or with digits that do not end
-  in ``.`` or ``)`` (so are no ordered-list marker: ``2026-01-01 — …``);
+  in ``.`` or ``)`` (so are no ordered-list marker: ``2026-01-01 — …``), or with ``**`` and
+  then neither whitespace nor ``*`` (a bold label: ``**Prompt:** …``);
 - a bullet item ``- `` followed by such a character;
 - a fenced code block opened at column 0 (its lines may hold anything); one never closed runs to
   the end of the run, which then joins the next (see ``sections``).
@@ -31,8 +32,10 @@ import re
 # fences, HTML, quotes, reference definitions, escapes) — and a few more to stay well clear.
 _PLAIN_START = r"[^\s\d#>\-*+_`~<|=:\\$%]"
 # Or digits not followed by another digit, ``.`` or ``)``: never an ordered list marker, so a dated
-# line (``2026-01-01 — …``, vaultmem's entity lines after ``- ``) is plain too.
-_START = r"(?:" + _PLAIN_START + r"|\d+(?![\d.)]))"
+# line (``2026-01-01 — …``, vaultmem's entity lines after ``- ``) is plain too. Or a bold label
+# (``**Prompt:** …``, the work-log entries capture writes): ``**`` then neither space nor ``*``
+# opens no list item, thematic break or other block.
+_START = r"(?:" + _PLAIN_START + r"|\d+(?![\d.)])|\*\*[^\s*])"
 _PLAIN = re.compile(_START + r"[^\t]*")
 _BULLET = re.compile(r"- " + _START + r"[^\t]*")
 _ATX = re.compile(r"(#{1,6})(?:[ ]+([^\t]*))?")

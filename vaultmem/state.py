@@ -52,6 +52,8 @@ class SessionEntry:
     last_offset: int | None = None  # byte offset of the transcript read so far, when known
     ended: str | None = None  # ISO datetime of its end (SessionEnd, ``session end``); None: open
     transcript: str | None = None  # the transcript file ``last_offset`` is an offset into
+    # <private> spans left open at ``last_offset`` by the (user, assistant) messages before it
+    private: tuple[int, int] = (0, 0)
 
 
 @dataclass
@@ -93,13 +95,16 @@ class StateData:
         *,
         last_offset: int | None = None,
         transcript: str | None = None,
+        private: tuple[int, int] | None = None,
     ) -> None:
-        """Record transcript line uuids (and the offset of ``transcript`` read up to) as ingested."""
+        """Record transcript line uuids (and the offset of ``transcript`` read up to, with the
+        private spans open there) as ingested."""
         entry = self.sessions[session_id]
         offset = entry.last_offset if last_offset is None else last_offset
         self.sessions[session_id] = replace(
             entry, ingested=entry.ingested | frozenset(uuids), last_offset=offset,
             transcript=transcript or entry.transcript,
+            private=entry.private if private is None else private,
         )
 
     def resume_offset(self, session_id: str, transcript: str) -> int:
@@ -122,6 +127,7 @@ class StateData:
                     "last_offset": e.last_offset,
                     **({"ended": e.ended} if e.ended else {}),
                     **({"transcript": e.transcript} if e.transcript else {}),
+                    **({"private": list(e.private)} if any(e.private) else {}),
                 }
                 for sid, e in sorted(self.sessions.items())
             },
@@ -147,8 +153,13 @@ def _entry(sid: str, raw: Any) -> SessionEntry:
     transcript = raw.get("transcript")
     if transcript is not None and not isinstance(transcript, str):
         raise TypeError(f"session {sid!r}: transcript is not a string")
+    private = raw.get("private") or [0, 0]
+    if (not isinstance(private, list) or len(private) != 2
+            or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0
+                       for d in private)):
+        raise TypeError(f"session {sid!r}: private is not two counts")
     return SessionEntry(sid, note, project, started, frozenset(ingested), offset, ended,
-                        transcript)
+                        transcript, (private[0], private[1]))
 
 
 def from_json(doc: Any) -> StateData:

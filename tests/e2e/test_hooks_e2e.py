@@ -131,7 +131,8 @@ def test_installed_hooks_record_the_session_without_private_text(sandbox: VaultS
     assert "Add a login module" in text and "and run the tests" in text
     assert "login.py" in text
     assert COMMAND in text
-    assert text.count(DECISION) == 1  # from the Stop payload or the transcript, never both
+    # From the Stop payload or the transcript, never both: one item, one answer.
+    assert text.count(f"- {DECISION}") == 1 and text.count("**Answer:**") == 1
     assert _meta(note)["type"] == "session" and _meta(note)["project"] == PROJECT
     assert _files_containing(sandbox.vault, SECRET) == []
     assert "Hook cancelled" not in run.proc.stderr

@@ -280,7 +280,7 @@ def huge_set(old: bytes, new: bytes) -> None:
 def transcript_prefix(old: bytes, new: bytes) -> None:
     """Check: the complete lines of a transcript are recorded, the cut one is not."""
     added = b"".join(inserted(old, new))
-    assert b"- Prompt: Add a login module and run the tests" in added
+    assert b"**Prompt:** Add a login module and run the tests" in added
     assert b"- Ran `echo tests pass`" in added
     assert b"RS256" not in added  # that turn's line is the one cut in half
     assert b"hunter2" not in added
@@ -570,7 +570,7 @@ def test_truncated_transcript_line_is_recorded_once_when_complete(base: Path, tm
     path.write_bytes(b"".join(lines))  # the line completed, and the rest of the session
     assert cli_inproc(["hook", "stop"], stdin=stdin, env=env) == Run(0, "", "")
     text = (root / SESSION).read_text()
-    assert text.count("- Prompt: Add a login module and run the tests") == 1
+    assert text.count("**Prompt:** Add a login module and run the tests") == 1
     assert text.count("- Ran `echo tests pass`") == 1
     assert text.count("- use RS256-signed JWTs because keys can rotate without redeploying.") == 1
     assert text.count("Gotcha: fixed bug where the token clock skew broke login") == 1

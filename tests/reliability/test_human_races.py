@@ -256,7 +256,7 @@ CASES = [
          setup=_hook_session("hooked")),
     # The first Stop hook renames a <date>-session note after the first prompt.
     Case("hook-stop-rename", _hook_stop, Seam("remove", FRESH_NOTE), FRESH_NOTE, "Context",
-         "- Prompt: Add a login module and run the tests", final=RENAMED_NOTE,
+         "**Prompt:** Add a login module and run the tests", final=RENAMED_NOTE,
          setup=_hook_session(None)),
     Case("promote-source", _promote, Seam("checkpoint", name="promote:relinked"), ENTITY,
          "Key Decisions", "promoted_from: demo", final=GLOBAL_AUTH),

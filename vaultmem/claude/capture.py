@@ -98,12 +98,15 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         # Go on from where the last read ended; from the start while the note still waits for
         # its topic (the first prompt names it).
         start = 0 if not path or _awaits_topic(entry.note) else data.resume_offset(sid, path)
-        read = transcript.read(path, skip_uuids=entry.ingested, start=start) if path else (
-            transcript.Transcript((), None, 0, 0))
+        read = transcript.read(path, skip_uuids=entry.ingested, start=start,
+                               private=entry.private) if path else (
+            transcript.Transcript((), None, 0, 0, private=entry.private))
         # The Stop payload's last message may be ahead of the transcript (or there is none).
         turns, keys = transcript.with_last_message(
-            read.turns, event.last_assistant_message, entry.ingested)
-        edits = ingest.edits_for_turns(turns, now=now, cwd=event.cwd)
+            read.turns, event.last_assistant_message, entry.ingested, private=read.private[1])
+        told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components)
+        base = memory.vault.read(entry.note) if told.entries or told.items else None
+        edits = ingest.edits_for(told, base.text if base else "")
         status = "nothing new"
         if edits:
             edits += [patch.SetProperty("updated", now.date()),
@@ -112,10 +115,11 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
             # The state lock is held while the note is written, so a Stop and a PreCompact
             # racing on one session cannot both add the same turns.
             written = memory.vault.update(entry.note, [*edits, *_meta_edits(meta)],
-                                          label="vaultmem ingest")
+                                          base=base, label="vaultmem ingest")
             status = written.status if edits else status
         data.mark_ingested(sid, [*(t.uuid for t in turns), *keys],
-                           last_offset=read.end if path else None, transcript=path)
+                           last_offset=read.end if path else None, transcript=path,
+                           private=read.private if path else None)
         note = _retopic(memory, data, sid, read.first_prompt) if read.first_prompt else entry.note
         return IngestResult(note, len(turns), status)
 

@@ -1,36 +1,107 @@
-"""Transcript turns -> edits of the session note (pure).
+"""Transcript lines -> edits of the session note: one readable entry per turn, and the knowledge
+mined from Claude's prose (pure).
 
-A user prompt opens a work-log entry ``### HH:MM - <first words>``; the files written and
-commands run by the assistant turns after it are listed in that entry. ``Decision:`` lines go to
-``## Decisions Made``; each ``Gotcha:`` line gets its own work-log entry, so that compaction finds
-it (the word "gotcha" is one of its keywords).
+A turn is a prompt and everything until the next prompt. Its work-log entry (``### HH:MM -
+<prompt's first words>``) holds the prompt, Claude's answer condensed to one line (the final
+message's first paragraph plus the sentences that carry knowledge), and the tool work collapsed:
+files touched as one line per folder, each command once with a count, each failure once with its
+first error line. Lines before the first prompt of a read (a turn a hook saw half of) go to a
+``Continued`` entry.
+
+Knowledge (``claude.mining``) and failure-then-fix patterns (a command failed, files were edited,
+the same command passed) become one-line items under the sections of their kind, each followed by
+the ``([[Component]], …)`` group of the components its turn touched (``claude.components``); an
+item whose text the note already holds is not added again. ``## Related Entities`` lists each
+component once, with its folders.
+
+Every captured field is one line; text that is not Claude's prose sits in code spans, and any
+item's start is escaped so that it cannot open a heading, fence, list, quote or table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import posixpath
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
-from ..inline import code_span
+from ..inline import block_safe, code_span, one_line
 from ..patch import Edit, SectionPatch
-from .transcript import Turn
+from .components import component_of
+from .mining import mine
+from .transcript import FILE_TOOLS, READ_TOOLS, ToolCall, Turn
 
 WORK_LOG = ("Work Log",)
 DECISIONS = ("Decisions Made",)
+GOTCHAS = ("Gotchas & Fixes",)
+PREREQUISITES = ("Prerequisites",)
+QUESTIONS = ("Open Questions",)
+NEXT_STEPS = ("Next Steps",)
+RELATED = ("Related Entities",)
+SECTION_OF_KIND: dict[str, tuple[str, ...]] = {
+    "decision": DECISIONS,
+    "gotcha": GOTCHAS,
+    "prerequisite": PREREQUISITES,
+    "question": QUESTIONS,
+    "next_step": NEXT_STEPS,
+}
+ITEM_ORDER = ("decision", "gotcha", "prerequisite", "question", "next_step")
 TITLE_WORDS = 8
 TITLE_CHARS = 80
+PROMPT_MAX_CHARS = 1500
+ANSWER_MAX_CHARS = 400
+FILES_SHOWN = 5  # file names listed per folder
+FOLDERS_SHOWN = 8  # folder lines per turn
+COMMANDS_SHOWN = 8  # command lines per turn
+FAILURES_SHOWN = 5  # failure lines per turn
+FOLDERS_PER_COMPONENT = 3
+
+Miner = Callable[[str], Sequence[tuple[str, str]]]  # prose -> (kind, text) pairs
+
+
+def _mine(text: str) -> list[tuple[str, str]]:
+    return [(m.kind, m.text) for m in mine(text)]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line of knowledge for a section of the note."""
+
+    kind: str  # decision, gotcha, prerequisite, question, next_step
+    text: str
+    components: tuple[str, ...]
+
+    def render(self) -> str:
+        """``- <text> ([[A]], [[B]])``."""
+        links = ", ".join(f"[[{c}]]" for c in self.components)
+        return f"- {block_safe(self.text)}" + (f" ({links})" if links else "")
 
 
 @dataclass
-class _Entry:
+class _Turn:
+    """One turn being collected."""
+
     time: str
     title: str
-    lines: list[str] = field(default_factory=list)
+    prompt: str | None
+    answer: str | None = None
+    prose: list[str] = field(default_factory=list)
+    calls: dict[str, ToolCall] = field(default_factory=dict)
+    edited: list[str] = field(default_factory=list)  # paths as shown, first touch first
+    read: list[str] = field(default_factory=list)
+    commands: dict[str, int] = field(default_factory=dict)  # command -> runs
+    failures: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # label -> error, n
+    fixes: list[str] = field(default_factory=list)  # failure-then-fix gotchas
 
-    def render(self) -> str:
-        body = "\n".join(self.lines)
-        return f"### {self.time} - {self.title}\n\n{body}" if body else f"### {self.time} - {self.title}"
+
+@dataclass(frozen=True)
+class Story:
+    """What a batch of transcript lines adds to the note, before dedup against it."""
+
+    entries: tuple[str, ...]  # rendered work-log entries
+    items: tuple[Item, ...]
+    components: Mapping[str, tuple[str, ...]]  # component -> folders (as shown)
 
 
 def title_of(text: str) -> str:
@@ -62,30 +133,290 @@ def _shown(path: str, cwd: str | None) -> str:
     return path
 
 
-def edits_for_turns(
-    turns: Sequence[Turn], *, now: datetime, cwd: str | None = None
-) -> list[Edit]:
-    """The section patches that record ``turns`` in a session note (empty when nothing to say)."""
-    entries: list[_Entry] = []
-    decisions: list[str] = []
-    current: _Entry | None = None
-    for turn in turns:
-        when = _time(turn.timestamp, now, now.tzinfo)
-        if turn.prompt:
-            current = _Entry(when, title_of(turn.prompt), [f"- Prompt: {turn.prompt}"])
-            entries.append(current)
-        if turn.files or turn.commands:
-            if current is None:
-                current = _Entry(when, "Continued work")
-                entries.append(current)
-            current.lines.extend(f"- {f.tool}: {code_span(_shown(f.path, cwd))}" for f in turn.files)
-            current.lines.extend(f"- Ran {code_span(c)}" for c in turn.commands)
-        decisions.extend(f"- {d}" for d in turn.decisions)
-        entries.extend(_Entry(when, "Gotcha", [f"Gotcha: {g}"]) for g in turn.gotchas)
+def story(
+    turns: Sequence[Turn],
+    *,
+    now: datetime,
+    cwd: str | None = None,
+    rules: Mapping[str, str] | None = None,
+    miner: Miner | None = None,
+) -> Story:
+    """The entries, items and components of ``turns`` (transcript lines, in order)."""
+    collected: list[_Turn] = []
+    current: _Turn | None = None
+    runs: dict[str, list[tuple[int, bool, str | None]]] = {}  # command -> (event no, failed, err)
+    edits_at: list[tuple[int, str]] = []  # (event no, path shown)
+    calls: dict[str, ToolCall] = {}
+    for number, line in enumerate(turns):
+        when = _time(line.timestamp, now, now.tzinfo)
+        if line.prompt:
+            current = _Turn(when, title_of(line.prompt), line.prompt)
+            collected.append(current)
+        elif current is None:
+            current = _Turn(when, "Continued", None)
+            collected.append(current)
+        if line.text:
+            current.prose.append(line.text)
+            current.answer = line.text
+        for call in line.calls:
+            calls[call.id] = call
+            if call.path is not None:
+                shown = _shown(call.path, cwd)
+                if call.tool in FILE_TOOLS:
+                    _add(current.edited, shown)
+                    edits_at.append((number, shown))
+                elif call.tool in READ_TOOLS:
+                    _add(current.read, shown)
+            if call.command is not None:
+                command = one_line(call.command)
+                current.commands[command] = current.commands.get(command, 0) + 1
+        for outcome in line.outcomes:
+            made = calls.get(outcome.tool_use_id)
+            if made is None:
+                continue
+            failed = outcome.is_error or (made.tool == "Bash" and outcome.error is not None)
+            if made.command is not None:
+                command = one_line(made.command)
+                runs.setdefault(command, []).append((number, failed, outcome.error))
+                if not failed:
+                    _fixed(current, command, runs[command], edits_at)
+            if failed:
+                label = _label(made, cwd)
+                error, count = current.failures.get(label, (outcome.error, 0))
+                current.failures[label] = (error, count + 1)
+    items: list[Item] = []
+    folders: dict[str, list[str]] = {}
+    entries: list[str] = []
+    for turn in collected:
+        touched = turn.edited or turn.read
+        names = _components(touched, cwd, rules, folders)
+        mined = [m for text in turn.prose for m in (miner or _mine)(text)]
+        for kind, text in mined:
+            items.append(Item(kind, one_line(text), names))
+        items.extend(Item("gotcha", fix, names) for fix in turn.fixes)
+        entry = _entry(turn, [text for _, text in mined])
+        if entry is not None:
+            entries.append(entry)
+    where = {name: tuple(paths[:FOLDERS_PER_COMPONENT]) for name, paths in folders.items()}
+    return Story(tuple(entries), tuple(items), where)
+
+
+def _add(seq: list[str], value: str) -> None:
+    if value not in seq:
+        seq.append(value)
+
+
+def _label(call: ToolCall, cwd: str | None) -> str:
+    if call.command is not None:
+        return code_span(one_line(call.command))
+    if call.path is not None:
+        return f"{call.tool} {code_span(one_line(_shown(call.path, cwd)))}"
+    return call.tool
+
+
+def _fixed(turn: _Turn, command: str, history: list[tuple[int, bool, str | None]],
+           edits_at: list[tuple[int, str]]) -> None:
+    """A passing run of ``command`` after a failure and an edit in between: a gotcha candidate."""
+    passed_at = history[-1][0]
+    failures = [(n, err) for n, failed, err in history[:-1] if failed]
+    if not failures:
+        return
+    failed_at, error = failures[-1]
+    if any(n > failed_at and not failed for n, failed, _ in history[:-1]):
+        return  # it passed before already: that pass was the fix
+    files = list(dict.fromkeys(p for n, p in edits_at if failed_at < n < passed_at))
+    if not files:
+        return
+    named = ", ".join(code_span(one_line(p)) for p in files[:FILES_SHOWN])
+    more = f" and {len(files) - FILES_SHOWN} more" if len(files) > FILES_SHOWN else ""
+    why = f" ({code_span(one_line(error))})" if error else ""
+    text = f"{code_span(command)} failed{why}; it passed after editing {named}{more}"
+    if text not in turn.fixes:
+        turn.fixes.append(text)
+
+
+def _components(paths: Sequence[str], cwd: str | None, rules: Mapping[str, str] | None,
+                folders: dict[str, list[str]]) -> tuple[str, ...]:
+    names: list[str] = []
+    for path in paths:
+        name = component_of(path, root=cwd, rules=rules)
+        if name is None:
+            continue
+        key = _name_key(name)
+        known = next((n for n in folders if _name_key(n) == key), None)
+        name = known or name
+        folder = posixpath.dirname(path)
+        _add(folders.setdefault(name, []), folder + "/" if folder else "./")
+        if name not in names:
+            names.append(name)
+    return tuple(names)
+
+
+def _name_key(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def condense(answer: str, knowledge: Sequence[str], limit: int = ANSWER_MAX_CHARS) -> str:
+    """Claude's answer as one line: its first paragraph, then the knowledge sentences it does
+    not hold yet, up to about ``limit`` characters (cut at a sentence end when it can)."""
+    first = one_line(_first_paragraph(answer))
+    line = _cut(first, limit)
+    for sentence in knowledge:
+        sentence = one_line(sentence)
+        if not sentence or sentence in line:
+            continue
+        if len(line) + 1 + len(sentence) > limit:
+            break
+        line = f"{line} {sentence}".strip()
+    return line
+
+
+def _first_paragraph(text: str) -> str:
+    lines: list[str] = []
+    fence: str | None = None
+    for raw in text.split("\n"):
+        stripped = raw.strip()
+        if fence is not None:
+            if stripped.startswith(fence):
+                fence = None
+            continue
+        if stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+            if lines:
+                break
+            continue
+        if not stripped:
+            if lines:
+                break
+            continue
+        if stripped.startswith(("#", "|", "<")) and not lines:
+            continue  # a heading, a table or HTML before any prose
+        lines.append(stripped.lstrip("-*+> ").strip() if not lines else stripped)
+    return " ".join(lines)
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
+    return head[: end + 1] if end >= limit // 2 else head.rstrip() + "…"
+
+
+def _entry(turn: _Turn, knowledge: Sequence[str]) -> str | None:
+    head: list[str] = []
+    if turn.prompt:
+        head.append(f"**Prompt:** {one_line(turn.prompt, PROMPT_MAX_CHARS)}")
+    if turn.answer:
+        answer = condense(turn.answer, knowledge)
+        if answer:
+            head.append(f"**Answer:** {answer}")
+    work = _work_lines(turn)
+    if not head and not work:
+        return None
+    parts = [f"### {turn.time} - {turn.title}"]
+    if head:
+        parts.append("\n".join(head))
+    if work:
+        parts.append("\n".join(work))
+    return "\n\n".join(parts)
+
+
+def _work_lines(turn: _Turn) -> list[str]:
+    lines = _folder_lines(turn.edited)
+    commands = list(turn.commands.items())
+    for command, runs in commands[:COMMANDS_SHOWN]:
+        lines.append(f"- Ran {code_span(command)}" + (f" ×{runs}" if runs > 1 else ""))
+    if len(commands) > COMMANDS_SHOWN:
+        rest = commands[COMMANDS_SHOWN:]
+        lines.append(f"- Ran {len(rest)} more commands ({sum(n for _, n in rest)} runs)")
+    failures = list(turn.failures.items())
+    for label, (error, count) in failures[:FAILURES_SHOWN]:
+        times = f" ×{count}" if count > 1 else ""
+        why = f" — {code_span(one_line(error))}" if error else ""
+        lines.append(f"- Failed{times}: {label}{why}")
+    if len(failures) > FAILURES_SHOWN:
+        lines.append(f"- {len(failures) - FAILURES_SHOWN} more failures")
+    return lines
+
+
+def _folder_lines(paths: Sequence[str]) -> list[str]:
+    by_folder: dict[str, list[str]] = {}
+    for path in paths:
+        folder, name = posixpath.split(path)
+        by_folder.setdefault(folder, []).append(name)
+    lines: list[str] = []
+    for folder, files in list(by_folder.items())[:FOLDERS_SHOWN]:
+        if len(files) == 1:
+            lines.append(f"- Edited {code_span(one_line(posixpath.join(folder, files[0])))}")
+            continue
+        names = ", ".join(code_span(one_line(f)) for f in files[:FILES_SHOWN])
+        more = ", …" if len(files) > FILES_SHOWN else ""
+        where = code_span(one_line(folder + "/")) if folder else "the project root"
+        lines.append(f"- Edited {where}: {names}{more} ({len(files)} files)")
+    if len(by_folder) > FOLDERS_SHOWN:
+        rest = list(by_folder.values())[FOLDERS_SHOWN:]
+        lines.append(f"- Edited {sum(len(f) for f in rest)} more files in {len(rest)} folders")
+    return lines
+
+
+def known_items(note_text: str) -> tuple[set[str], set[str]]:
+    """(item texts, component names casefolded) the note already lists: every ``- `` line, its
+    trailing ``([[…]])`` group taken off; and every ``[[Name]]`` of those lines."""
+    texts: set[str] = set()
+    names: set[str] = set()
+    for line in note_text.split("\n"):
+        if not line.startswith("- "):
+            continue
+        body = line[2:].rstrip()
+        group = body.rfind(" ([[")
+        if group != -1 and body.endswith("]])"):
+            names.update(_name_key(n) for n in _linked(body[group:]))
+            body = body[:group]
+        elif body.startswith("[["):
+            names.update(_name_key(n) for n in _linked(body.split(" ")[0]))
+        texts.add(body)
+    return texts, names
+
+
+def _linked(text: str) -> list[str]:
+    found: list[str] = []
+    for chunk in text.split("[[")[1:]:
+        target = chunk.split("]]", 1)[0].split("|", 1)[0].split("#", 1)[0].strip()
+        if target:
+            found.append(target)
+    return found
+
+
+def edits_for(told: Story, note_text: str = "") -> list[Edit]:
+    """The section patches that add ``told`` to a note holding ``note_text`` (empty: nothing
+    to say). Items and components the note already lists are left out."""
+    texts, names = known_items(note_text)
     edits: list[Edit] = []
-    if entries:
-        log = "\n\n".join(e.render() for e in entries)
-        edits.append(SectionPatch(WORK_LOG, "append", log, subtree=True, create=True))
-    if decisions:
-        edits.append(SectionPatch(DECISIONS, "append", "\n".join(decisions), create=True))
+    if told.entries:
+        edits.append(_append(WORK_LOG, "\n\n".join(told.entries)))
+    by_kind: dict[str, list[str]] = {}
+    for item in told.items:
+        line = item.render()
+        body = line[2:].split(" ([[", 1)[0] if item.components else line[2:]
+        if body in texts:
+            continue
+        texts.add(body)
+        by_kind.setdefault(item.kind, []).append(line)
+    for kind in ITEM_ORDER:
+        if by_kind.get(kind):
+            edits.append(_append(SECTION_OF_KIND[kind], "\n".join(by_kind[kind])))
+    related = []
+    for name, folders in told.components.items():
+        if _name_key(name) in names:
+            continue
+        names.add(_name_key(name))
+        where = ", ".join(code_span(one_line(f)) for f in folders)
+        related.append(f"- [[{name}]]" + (f" — {where}" if where else ""))
+    if related:
+        edits.append(_append(RELATED, "\n".join(related)))
     return edits
+
+
+def _append(heading: tuple[str, ...], content: str) -> SectionPatch:
+    return SectionPatch(heading, "append", content, subtree=True, create=True, prefer="first")

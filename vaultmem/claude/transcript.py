@@ -1,22 +1,22 @@
-"""Claude Code transcript (JSONL) -> turns: prompts, files changed, commands, decisions, gotchas.
+"""Claude Code transcript (JSONL) -> what each line says: prompts, Claude's prose, tool calls and
+their outcomes.
 
 Pure and tolerant: nothing here raises on bad input. A line that is not a JSON object counts in
 ``skipped_lines``; a line of a type vaultmem does not read (``attachment``, ``queue-operation``,
 ``last-prompt``, ``system``, ``summary``, ...) is passed over silently. ``read`` is the only I/O.
 
-What a turn holds (DESIGN §6):
-- ``user`` lines: the prompt text (a string, or the ``text`` blocks of a list). ``tool_result``
-  blocks are not prompts. ``isMeta`` lines and ``isSidechain`` (sub-agent) lines are noise.
-  ``<private>`` text and Claude Code's own tags (``<system-reminder>``, ``<command-…>``,
-  ``<local-command-…>``) are removed together with their content.
-- ``assistant`` lines: ``tool_use`` blocks of the file-changing tools and of ``Bash``, and the
-  ``Decision:`` / ``Gotcha:`` notes of the text blocks.
+What a line holds (DESIGN §6, §9):
+- ``user`` lines: the prompt text (a string, or the ``text`` blocks of a list), with Claude Code's
+  own tags (``<system-reminder>``, ``<command-…>``, ``<local-command-…>``) removed; and the
+  ``tool_result`` blocks, each an outcome of an earlier ``tool_use`` (matched by id): failed or
+  not, and its first error line. ``isMeta`` and ``isSidechain`` (sub-agent) lines are noise.
+- ``assistant`` lines: the prose of the ``text`` blocks, and the ``tool_use`` blocks (the
+  command of a ``Bash`` call, the file of a ``Write``/``Edit``/``Read``...).
 
-A note is the text after a ``Decision:`` or ``Gotcha:`` label (case-sensitive, optionally in
-``**bold**``). The label counts at the start of a line (after a list bullet or quote marker) or
-right after the end of a sentence (``.``, ``!`` or ``?`` then a space). The note runs up to the next
-such label or the end of the line, so ``Decision: use X because Y. Gotcha: Z.`` gives the decision
-``use X because Y.`` and the gotcha ``Z.``.
+``<private>…</private>`` text is removed everywhere, nesting balanced; a span left open at the end
+of a message stays private in the next messages of the same speaker until it is closed
+(:class:`~vaultmem.privacy.PrivateStream`; the open depth is carried from read to read in
+:attr:`Transcript.private`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any, BinaryIO
 
-from ..privacy import clean_prompt, strip_private
+from ..privacy import PrivateStream, clean_text, strip_private
 
 FILE_TOOLS = {
     "Write": "file_path",
@@ -39,16 +39,21 @@ FILE_TOOLS = {
     "MultiEdit": "file_path",
     "NotebookEdit": "notebook_path",
 }
+READ_TOOLS = {"Read": "file_path"}
 COMMAND_MAX_CHARS = 200
+ERROR_MAX_CHARS = 200
+RESULT_SCAN_CHARS = 64 * 1024  # of a tool's output, read for its error line
 
 _SPACES_RE = re.compile(r"\s+")
-# Where a label may start: the start of a line (after bullets, quotes, numbering) or the end of a
-# sentence. The label may be in Markdown bold (``**Decision:**``, ``**Decision**:``).
-_LABEL_RE = re.compile(
-    r"(?:^[ \t]*(?:(?:[-*+>]|\d+[.)])[ \t]+)*|(?<=[.!?])[ \t]+)"
-    r"(?:\*\*|__)?(?P<label>Decision|Gotcha)(?:\*\*|__)?:(?:\*\*|__)?[ \t]*",
-    re.MULTILINE,
+_EXIT_RE = re.compile(r"\AExit code (\d+)")
+_TAGS_RE = re.compile(r"</?[\w-]+>")
+# Lines that say a command failed (anchored at the line start, so that grep output quoting
+# "Error" in a source line does not count): pytest, Python, compilers, npm, Go, Rust.
+_ERROR_LINE_RE = re.compile(
+    r"^(?:FAILED\b|ERROR\b|E {2,}\S|[\w.]*(?:Error|Exception)\b|error(?:\[\w+\])?:|fatal:|"
+    r"npm ERR!|panic:|--- FAIL|FAIL\b|=+ .*\b\d+ (?:failed|errors?)\b)"
 )
+_TRACEBACK = "Traceback (most recent call last)"
 
 
 @dataclass(frozen=True)
@@ -60,78 +65,106 @@ class FileChange:
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    """One ``tool_use`` block of an assistant line."""
+
+    id: str  # the tool_use id ("" when the block has none)
+    tool: str  # Bash, Write, Edit, Read, Grep...
+    command: str | None = None  # Bash: the command, one line, capped
+    path: str | None = None  # file tools and Read: the file
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One ``tool_result`` block: how the call with ``tool_use_id`` ended."""
+
+    tool_use_id: str
+    is_error: bool  # the result says so (``is_error``) or a non-zero ``Exit code``
+    # The first error line: of a failure, or a line of the output that reads like one (a
+    # FAILED, Traceback, ``…Error:`` line); a Bash command with one failed. One line, capped.
+    error: str | None = None
+
+
+@dataclass(frozen=True)
 class Turn:
     """What one transcript line contributes to the session note."""
 
     uuid: str
     timestamp: str | None
     prompt: str | None
-    files: tuple[FileChange, ...] = ()
-    commands: tuple[str, ...] = ()
-    decisions: tuple[str, ...] = ()
-    gotchas: tuple[str, ...] = ()
+    text: str | None = None  # Claude's prose (assistant text blocks), private text removed
+    calls: tuple[ToolCall, ...] = ()
+    outcomes: tuple[Outcome, ...] = ()
+
+    @property
+    def files(self) -> tuple[FileChange, ...]:
+        """The files this line's tool calls write or edit."""
+        return tuple(FileChange(c.path, c.tool) for c in self.calls
+                     if c.path is not None and c.tool in FILE_TOOLS)
+
+    @property
+    def commands(self) -> tuple[str, ...]:
+        """The Bash commands this line runs."""
+        return tuple(c.command for c in self.calls if c.command is not None)
 
 
 @dataclass(frozen=True)
 class Transcript:
-    """The turns of a transcript, in file order, and what was passed over."""
+    """The lines of a transcript that say something, in file order, and what was passed over."""
 
     turns: tuple[Turn, ...]
-    first_prompt: str | None  # the first prompt of the whole file, skipped uuids included
+    first_prompt: str | None  # the first prompt of the whole read, skipped uuids included
     skipped_lines: int  # lines that are not a JSON object (partial, junk, binary)
     boundaries: int  # compact_boundary system lines seen
     end: int = 0  # byte offset just past the last complete line read (where the next read starts)
+    private: tuple[int, int] = (0, 0)  # private spans left open (user, assistant) at ``end``
 
 
-def last_assistant_notes(message: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The (decisions, gotchas) of an assistant message, e.g. the Stop payload's last message."""
-    if not isinstance(message, str):
-        return (), ()
-    return _notes(message)
-
-
-def note_key(kind: str, note: str) -> str:
-    """The dedup key of one decision or gotcha taken from a Stop payload (kept in ``ingested``)."""
-    return f"{kind}:" + hashlib.sha256(note.encode("utf-8")).hexdigest()[:16]
+def text_key(message: str) -> str:
+    """The dedup key of an assistant message's prose (whitespace-insensitive)."""
+    normal = _SPACES_RE.sub(" ", message).strip()
+    return "text:" + hashlib.sha256(normal.encode("utf-8")).hexdigest()[:16]
 
 
 def with_last_message(
-    turns: Iterable[Turn], message: str | None, ingested: Collection[str]
+    turns: Iterable[Turn], message: str | None, ingested: Collection[str],
+    *, private: int = 0,
 ) -> tuple[tuple[Turn, ...], frozenset[str]]:
-    """``turns`` plus what the Stop payload's last message adds; and the keys to mark ingested.
+    """``turns`` plus the Stop payload's last message when the transcript does not hold it yet;
+    and the keys to mark ingested.
 
     Claude Code can run the Stop hook before the final assistant line reaches the transcript.
-    The payload's ``last_assistant_message`` then carries that line's notes: those the transcript
-    turns do not hold come as one extra turn, and every note of the message gets a key
-    (:func:`note_key`) so the transcript line, when a later hook reads it, does not add them again.
+    The payload's ``last_assistant_message`` then comes as one extra line at the end (the turn's
+    answer), and its :func:`text_key` is recorded, so that the transcript line, when a later read
+    meets it, does not add the same prose again. ``private``: spans Claude left open before it.
     """
-    decisions, gotchas = last_assistant_notes(message) if message else ((), ())
-    kept: list[Turn] = []
-    for turn in turns:
-        d = tuple(x for x in turn.decisions if note_key("decision", x) not in ingested)
-        g = tuple(x for x in turn.gotchas if note_key("gotcha", x) not in ingested)
-        kept.append(turn if (d, g) == (turn.decisions, turn.gotchas) else
-                    replace(turn, decisions=d, gotchas=g))
-    keys = frozenset(note_key("decision", x) for x in decisions) | frozenset(
-        note_key("gotcha", x) for x in gotchas)
-    seen_d = {x for t in kept for x in t.decisions}
-    seen_g = {x for t in kept for x in t.gotchas}
-    extra_d = tuple(x for x in decisions
-                    if x not in seen_d and note_key("decision", x) not in ingested)
-    extra_g = tuple(x for x in gotchas if x not in seen_g and note_key("gotcha", x) not in ingested)
-    if extra_d or extra_g:
-        digest = hashlib.sha256((message or "").encode("utf-8")).hexdigest()[:16]
-        kept.append(Turn(f"last:{digest}", None, None, decisions=extra_d, gotchas=extra_g))
-    return tuple(kept), keys
+    kept = [t if t.text is None or text_key(t.text) not in ingested else replace(t, text=None)
+            for t in turns]
+    if not message or not message.strip():
+        return tuple(kept), frozenset()
+    public = PrivateStream(private).feed(message)
+    key = text_key(public)
+    held = any(t.text is not None and text_key(t.text) == key for t in kept)
+    if not held and key not in ingested and public.strip():
+        kept.append(Turn(f"last:{key[5:]}", None, None, text=public))
+    return tuple(kept), frozenset({key})
 
 
-def parse_lines(lines: Iterable[str | bytes], *, skip_uuids: Collection[str] = ()) -> Transcript:
-    """Turns of the given JSONL lines; lines whose uuid is in ``skip_uuids`` give no turn."""
+def parse_lines(
+    lines: Iterable[str | bytes],
+    *,
+    skip_uuids: Collection[str] = (),
+    private: tuple[int, int] = (0, 0),
+) -> Transcript:
+    """Turns of the given JSONL lines; lines whose uuid is in ``skip_uuids`` give no turn.
+
+    ``private``: the (user, assistant) private spans left open by the lines before these."""
     turns: list[Turn] = []
     seen: set[str] = set()
     first_prompt: str | None = None
     skipped = 0
     boundaries = 0
+    streams = (PrivateStream(private[0]), PrivateStream(private[1]))
     for raw in lines:
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
         if not text.strip():
@@ -148,7 +181,9 @@ def parse_lines(lines: Iterable[str | bytes], *, skip_uuids: Collection[str] = (
             continue
         if entry.get("isMeta") is True:
             continue
-        turn = _turn(entry, text)
+        # Lines already recorded still go through the private streams: a span they opened
+        # is open in the lines after them.
+        turn = _turn(entry, text, streams)
         if turn is None:
             continue
         if first_prompt is None and turn.prompt is not None:
@@ -157,7 +192,8 @@ def parse_lines(lines: Iterable[str | bytes], *, skip_uuids: Collection[str] = (
             continue
         seen.add(turn.uuid)
         turns.append(turn)
-    return Transcript(tuple(turns), first_prompt, skipped, boundaries)
+    depths = (streams[0].depth, streams[1].depth)
+    return Transcript(tuple(turns), first_prompt, skipped, boundaries, private=depths)
 
 
 # One hook reads at most this much of a transcript (the next one goes on from where it stopped),
@@ -183,16 +219,21 @@ def is_regular_file(path: str | PathLike[str]) -> bool | None:
 
 
 def read(
-    path: str | PathLike[str], *, skip_uuids: Collection[str] = (), start: int = 0
+    path: str | PathLike[str],
+    *,
+    skip_uuids: Collection[str] = (),
+    start: int = 0,
+    private: tuple[int, int] = (0, 0),
 ) -> Transcript:
     """Parse a transcript file from byte ``start``, streaming; a missing or unreadable file, or
     one that is not a regular file (a FIFO, a device), is an empty transcript.
 
-    ``start`` is where an earlier read ended (:attr:`Transcript.end`). Claude Code only appends
-    to a transcript, so the lines before it were read already; when the file is shorter than
-    ``start`` or ``start`` is not just past a newline (the file was replaced), it is read whole.
-    A partial last line is not consumed: ``end`` stops before it, and the next read sees it
-    complete. At most MAX_READ_BYTES are read (``end`` says where to go on).
+    ``start`` is where an earlier read ended (:attr:`Transcript.end`), ``private`` the private
+    spans it left open. Claude Code only appends to a transcript, so the lines before it were read
+    already; when the file is shorter than ``start`` or ``start`` is not just past a newline (the
+    file was replaced), it is read whole (and ``private`` starts closed). A partial last line is
+    not consumed: ``end`` stops before it, and the next read sees it complete. At most
+    MAX_READ_BYTES are read (``end`` says where to go on).
     """
     try:
         # O_NONBLOCK: opening a FIFO for reading would wait for a writer; a regular file ignores it.
@@ -203,10 +244,11 @@ def read(
         with open(fd, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return Transcript((), None, 0, 0)
-            start = _resume_at(handle, start)
-            handle.seek(start)
-            ends = [start]
-            parsed = parse_lines(_complete_lines(handle, ends), skip_uuids=skip_uuids)
+            at = _resume_at(handle, start)
+            handle.seek(at)
+            ends = [at]
+            parsed = parse_lines(_complete_lines(handle, ends), skip_uuids=skip_uuids,
+                                 private=private if at else (0, 0))
     except OSError:
         return Transcript((), None, 0, 0)
     return replace(parsed, end=ends[0])
@@ -265,7 +307,8 @@ def _load(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _turn(entry: dict[str, Any], raw: str) -> Turn | None:
+def _turn(entry: dict[str, Any], raw: str, streams: tuple[PrivateStream, PrivateStream]
+          ) -> Turn | None:
     uuid = entry.get("uuid")
     if not isinstance(uuid, str) or not uuid:
         # Without a uuid, the line's own hash keeps dedup working across repeated reads.
@@ -275,62 +318,62 @@ def _turn(entry: dict[str, Any], raw: str) -> Turn | None:
     message = entry.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if entry.get("type") == "user":
-        prompt = _prompt(content)
-        return Turn(uuid, timestamp, prompt) if prompt is not None else None
-    files, commands, decisions, gotchas = _assistant(content)
-    if not (files or commands or decisions or gotchas):
+        prompt = _prompt(content, streams[0])
+        outcomes = _outcomes(content)
+        if prompt is None and not outcomes:
+            return None
+        return Turn(uuid, timestamp, prompt, outcomes=outcomes)
+    prose, calls = _assistant(content, streams[1])
+    if prose is None and not calls:
         return None
-    return Turn(uuid, timestamp, None, files, commands, decisions, gotchas)
+    return Turn(uuid, timestamp, None, text=prose, calls=calls)
 
 
-def _prompt(content: Any) -> str | None:
+def _texts(content: Any) -> list[str]:
     if isinstance(content, str):
-        return clean_prompt(content)
+        return [content]
     if not isinstance(content, list):
+        return []
+    return [block["text"] for block in content
+            if isinstance(block, dict) and block.get("type") == "text"
+            and isinstance(block.get("text"), str)]
+
+
+def _prompt(content: Any, stream: PrivateStream) -> str | None:
+    texts = _texts(content)
+    if not texts:
         return None
-    texts = [
-        block["text"]
-        for block in content
-        if isinstance(block, dict)
-        and block.get("type") == "text"
-        and isinstance(block.get("text"), str)
-    ]
-    # Blocks are cleaned together: a private span may open in one block and close in the next.
-    return clean_prompt("\n".join(texts)) if texts else None
+    # Blocks are one message: a private span may open in one block and close in the next.
+    return clean_text(stream.feed("\n".join(texts)))
 
 
-def _assistant(
-    content: Any,
-) -> tuple[tuple[FileChange, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    if isinstance(content, str):
-        decisions, gotchas = _notes(content)
-        return (), (), decisions, gotchas
-    if not isinstance(content, list):
-        return (), (), (), ()
-    files: list[FileChange] = []
-    commands: list[str] = []
-    texts: list[str] = []
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text" and isinstance(block.get("text"), str):
-            texts.append(block["text"])
-        elif block.get("type") == "tool_use":
-            name = block.get("name")
-            tool_input = block.get("input")
-            if not isinstance(tool_input, dict) or not isinstance(name, str):
-                continue
-            key = FILE_TOOLS.get(name)
-            if key is not None:
-                path = tool_input.get(key)
-                if isinstance(path, str) and path.strip():
-                    files.append(FileChange(path.strip(), name))
-            elif name == "Bash":
-                command = _command(tool_input.get("command"))
-                if command is not None:
-                    commands.append(command)
-    decisions, gotchas = _notes("\n".join(texts))
-    return tuple(files), tuple(commands), decisions, gotchas
+def _assistant(content: Any, stream: PrivateStream) -> tuple[str | None, tuple[ToolCall, ...]]:
+    texts = _texts(content)
+    prose = stream.feed("\n\n".join(texts)).strip() if texts else ""
+    calls: list[ToolCall] = []
+    for block in content if isinstance(content, list) else []:
+        if isinstance(block, dict) and block.get("type") == "tool_use":
+            call = _call(block)
+            if call is not None:
+                calls.append(call)
+    return prose or None, tuple(calls)
+
+
+def _call(block: dict[str, Any]) -> ToolCall | None:
+    name, tool_input = block.get("name"), block.get("input")
+    if not isinstance(name, str) or not isinstance(tool_input, dict):
+        return None
+    ident = block.get("id") if isinstance(block.get("id"), str) else ""
+    key = FILE_TOOLS.get(name) or READ_TOOLS.get(name)
+    if key is not None:
+        path = tool_input.get(key)
+        if not isinstance(path, str) or not strip_private(path).strip():
+            return None
+        return ToolCall(str(ident), name, path=_SPACES_RE.sub(" ", strip_private(path)).strip())
+    if name == "Bash":
+        command = _command(tool_input.get("command"))
+        return ToolCall(str(ident), name, command=command) if command is not None else None
+    return ToolCall(str(ident), name)
 
 
 def _command(value: Any) -> str | None:
@@ -339,24 +382,61 @@ def _command(value: Any) -> str | None:
     lines = [line.strip() for line in strip_private(value).splitlines() if line.strip()]
     if not lines:
         return None
-    first = lines[0]
+    first = _SPACES_RE.sub(" ", lines[0])
     more = len(lines) > 1
     if len(first) > COMMAND_MAX_CHARS:
         first, more = first[: COMMAND_MAX_CHARS - 1].rstrip(), True
     return first + " …" if more else first
 
 
-def _notes(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    decisions: list[str] = []
-    gotchas: list[str] = []
-    for line in strip_private(text).splitlines():
-        matches = list(_LABEL_RE.finditer(line))
-        for index, match in enumerate(matches):
-            end = matches[index + 1].start() if index + 1 < len(matches) else len(line)
-            note = _SPACES_RE.sub(" ", line[match.end() : end]).strip()
-            if not note:
-                continue
-            target = decisions if match.group("label") == "Decision" else gotchas
-            if note not in target:
-                target.append(note)
-    return tuple(decisions), tuple(gotchas)
+def _outcomes(content: Any) -> tuple[Outcome, ...]:
+    if not isinstance(content, list):
+        return ()
+    found: list[Outcome] = []
+    for block in content:
+        if not isinstance(block, dict) or block.get("type") != "tool_result":
+            continue
+        ident = block.get("tool_use_id")
+        if not isinstance(ident, str) or not ident:
+            continue
+        output = _result_text(block.get("content"))
+        failed, error = _failure(output, block.get("is_error") is True)
+        found.append(Outcome(ident, failed, error))
+    return tuple(found)
+
+
+def _result_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content[:RESULT_SCAN_CHARS]
+    parts: list[str] = []
+    size = 0
+    for text in _texts(content):
+        parts.append(text[: RESULT_SCAN_CHARS - size])
+        size += len(parts[-1])
+        if size >= RESULT_SCAN_CHARS:
+            break
+    return "\n".join(parts)
+
+
+def _failure(output: str, is_error: bool) -> tuple[bool, str | None]:
+    """(whether the result says it failed, its first error line or None)."""
+    exit_code = _EXIT_RE.match(output)
+    failed = is_error or (exit_code is not None and exit_code.group(1) != "0")
+    first_error: str | None = None
+    first_line: str | None = None
+    for line in strip_private(output).splitlines():
+        line = _TAGS_RE.sub("", line).strip()
+        if not line or _EXIT_RE.match(line):
+            continue
+        if first_line is None:
+            first_line = line
+        if line.startswith(_TRACEBACK):
+            first_error = first_error or line  # the exception line below it says more
+            continue
+        if _ERROR_LINE_RE.match(line):
+            first_error = line
+            break
+    error = first_error or (first_line if failed else None)
+    if error is not None and len(error) > ERROR_MAX_CHARS:
+        error = error[: ERROR_MAX_CHARS - 1].rstrip() + "…"
+    return failed, error
