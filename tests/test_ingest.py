@@ -158,7 +158,7 @@ def test_failures_are_one_line_with_their_first_error() -> None:
     log = _only(_edits(turns, cwd=CWD), "Work Log")
     assert log.content.endswith(
         "- Edited `x.py`\n- Ran `pytest -q` ×2\n- Ran `grep -rn Error src`\n"
-        "- Failed ×2: `pytest -q` — `E assert None == 'jwt'`\n"
+        "- Failed: `pytest -q` ×2 — `E assert None == 'jwt'`\n"
         "- Failed: Edit `x.py` — `String to replace not found in file.`"
     )
 

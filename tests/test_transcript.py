@@ -687,3 +687,19 @@ def test_an_open_span_is_carried_to_the_next_read(tmp_path: Path) -> None:
     assert [t.prompt for t in later.turns] == ["visible"] and later.private == (0, 0)
     # Read whole again (the file was replaced), the span is found from the start.
     assert [t.prompt for t in transcript.read(path, private=(3, 3)).turns] == ["go", "visible"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines_strategy)
+def test_any_lines_make_a_story_that_applies_to_a_note(lines: list[str | bytes]) -> None:
+    from datetime import datetime, timezone
+
+    from vaultmem import patch, sections
+    from vaultmem.claude import ingest
+
+    parsed = transcript.parse_lines(lines)
+    told = ingest.story(parsed.turns, now=datetime(2026, 11, 22, tzinfo=timezone.utc), cwd="/r")
+    note = "---\ntype: session\n---\n# S\n\n## Work Log\n"
+    out = patch.apply_all(note, ingest.edits_for(told, note)).text
+    levels = [h.level for h in sections.headings(out)]
+    assert levels[:2] == [1, 2] and all(level in (2, 3) for level in levels[1:])

@@ -334,7 +334,7 @@ def _work_lines(turn: _Turn) -> list[str]:
     for label, (error, count) in failures[:FAILURES_SHOWN]:
         times = f" ×{count}" if count > 1 else ""
         why = f" — {code_span(one_line(error))}" if error else ""
-        lines.append(f"- Failed{times}: {label}{why}")
+        lines.append(f"- Failed: {label}{times}{why}")
     if len(failures) > FAILURES_SHOWN:
         lines.append(f"- {len(failures) - FAILURES_SHOWN} more failures")
     return lines
