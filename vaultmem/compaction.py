@@ -1,17 +1,24 @@
-"""Compaction, the pure part (DESIGN §5): the threshold verdict, the deterministic extractor,
-the entity each item goes to, and the plan of entity patches. No disk, no clock.
+"""Compaction, the pure part (DESIGN §5, §9): the threshold verdict, the deterministic
+extractor, the entity each item goes to, and the plan of entity rewrites. No disk, no clock.
 
 Decisions made here, beyond the design:
-- A decision is the first paragraph of a top-level list item under ``## Decisions Made``; the
-  ``([[A]], [[B]])`` group that ``vaultmem session decide`` appends is dropped from the text (the
-  links still choose the entities) and a trailing block id is dropped too.
-- A gotcha is a ``### HH:MM - Title`` work-log entry whose text holds a keyword. Its text is the
-  title (time dropped) plus the sentence holding the keyword (else the first sentence of the
-  entry).
-- A reference is one item per entity linked outside decision items and gotcha entries, with the
-  line of its first mention that says something besides links. An entity whose only mentions are
-  bare links (``- [[Auth]]`` under ``## Related Entities``) gets a "Linked from the session"
-  reference only when no decision or gotcha goes to it.
+- An item is the first paragraph of a top-level list item under ``## Decisions Made``
+  (decision), ``## Gotchas & Fixes`` (gotcha) or ``## Prerequisites`` (prerequisite); the
+  trailing ``([[A]], [[B]])`` group (capture's components of the turn, ``session decide``'s
+  entities) is dropped from the text (the links still choose the entities), and so are a trailing
+  block id and leading labels (``Gotcha: Gotcha:``). One item per kind and fact.
+- A work-log gotcha is a hand-written ``### HH:MM - Title`` entry (one without capture's
+  ``**Prompt:**``/``**Answer:**`` lines, whose knowledge capture mines itself) whose text holds a
+  keyword. Its text is the title (time and a bare "Gotcha" title dropped) plus the sentence
+  holding the keyword (else the first sentence); skipped when a section item says the same.
+- A reference is one item per entity linked outside items and gotcha entries, with the line of
+  its first mention that says something besides links; under ``## Related Entities``
+  (``- [[Auth]] — src/auth/``) it is "<topic>: <what the line says>". An entity whose only
+  mentions are bare links gets a "Linked from the session" reference only when no other item
+  goes to it.
+- Routing (:mod:`routing`): an item goes to the entities it links and to the known entities
+  (existing ones, and those this session links) whose name or alias it mentions as a word;
+  prerequisites go to the project's ``_index.md`` instead.
 - An entity link is a bare name (not a dated session name, not ``_index``, not an attachment) or
   a path whose folder is ``entities``. A link that could point outside the entities folder
   (``[[../../x]]``, a name Obsidian cannot hold) is refused: it becomes plain text in the item and
@@ -233,9 +240,12 @@ _LABEL_RE = re.compile(
     r"^(?:\**\s*(?:decision|gotcha|prerequisite|prereq)s?\s*:\s*\**\s*)+", re.IGNORECASE
 )
 _LABEL_ONLY_RE = re.compile(r"^(?:decision|gotcha|prerequisite|note)s?\s*:?$", re.IGNORECASE)
-# The labels capture puts on a turn's lines: such an entry is a record of a turn, mined by
-# capture itself into the sections below, not a hand-written log entry.
-_CAPTURED_RE = re.compile(r"^\s*(?:[-*]\s+)?\*\*(?:Prompt|Answer):\*\*", re.MULTILINE)
+# The labels capture puts on a turn's lines (``**Prompt:**``, ``**Answer:**``; ``- Prompt:`` before
+# issue 9): such an entry is a record of a turn, mined by capture itself into the sections
+# below, not a hand-written log entry.
+_CAPTURED_RE = re.compile(
+    r"^\s*(?:[-*]\s+)?(?:\*\*(?:Prompt|Answer):\*\*|Prompt: )", re.MULTILINE
+)
 _LINKS_ANY_RE = re.compile(r"!?\[\[[^\[\]\n]*\]\]")
 _FOLDER_RE = re.compile(r"^[\w.@+~-]*/[\w./@+~-]*$")
 

@@ -6,12 +6,20 @@ compacted, so that the hooks which end or start a session without compacting sta
 Compaction runs the steps of DESIGN §5 with ``faults.checkpoint("compact:<step>")`` before each
 (``compact:<step>:<entity>`` as well for per-entity steps) so crash tests can stop it anywhere.
 Decisions beyond the design:
-- A failure while patching entities (steps 2-3), writing the archive or adding backlinks marks the
-  original ``status: compaction_failed`` + ``error``. An archive already written and verified
-  before a backlink failed stays: it is the exact copy a re-run computes again (the copy is made
-  from the note with ``error``/``archive_error`` removed and ``status`` back to ``active``), so the
-  re-run finds it identical and carries on. A failed verification removes the archive just
-  written and leaves ``status: active`` + ``archive_error: Verification failed``.
+- Every entity of the project and the global ones is read once (names and aliases for routing
+  by mention); each target entity is then rewritten once (``patch.Rewrite`` of
+  ``EntityPlan.compose``: lines, related components, overview and backlink in one write), then
+  the project's ``_index.md`` (prerequisites, Key Entities). The archive comes after, so a re-run
+  after a crash anywhere recomputes the same texts: every composition is idempotent.
+- Entities the session links count as known for routing by mention even before they exist, so a
+  re-run (when the first run created them) routes exactly as an uninterrupted run.
+- A failure while rewriting entities or writing the archive marks the original
+  ``status: compaction_failed`` + ``error``; an ``_index.md`` that cannot be read or written
+  (invalid YAML) only warns. An archive already written and verified stays: it is the exact
+  copy a re-run computes again (the copy is made from the note with ``error``/``archive_error``
+  removed and ``status`` back to ``active``), so the re-run finds it identical and carries on.
+  A failed verification removes the archive just written and leaves ``status: active`` +
+  ``archive_error: Verification failed``.
 - An existing archive with different bytes is never overwritten: ``compaction_failed``.
 - ``--move`` removes the original only when it still has the bytes that were compacted;
   otherwise it is marked archived instead and the report warns.
