@@ -39,8 +39,9 @@ _DATE = r"\d{4}-\d{2}-\d{2}"
 _LINKS_GROUP = re.compile(r" \((\[\[[^\[\]\n]*\]\](?:, \[\[[^\[\]\n]*\]\])*)\)$")
 _ONE_LINK = re.compile(r"\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
 _BLOCK = re.compile(r" \^([A-Za-z0-9-]+)[ \t]*$")
-_VM_BLOCKS = re.compile(r"\s\^(vm-[A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
+_ID = re.compile(r"[A-Za-z0-9-]+")
 _DATED = re.compile(r"(" + _DATE + r")(?: — |: | - )")
+_DATED_ROW = re.compile(r"^- (" + _DATE + r")(?: — |: | - )", re.MULTILINE)
 _WHITESPACE = re.compile(r"\s+")
 _TRAILING_PUNCT = re.compile(r"[\s.!?;:,…]+$")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
@@ -254,27 +255,54 @@ class _Note:
         return text if not final_nl or text.endswith("\n") else text + "\n"
 
 
+def _vm_ids(text: str) -> set[str]:
+    """The ``^vm-…`` ids that end a line of ``text`` (split, not a regex scan: notes are long)."""
+    out: set[str] = set()
+    for part in text.split(" ^vm-")[1:]:
+        end = part.find("\n")
+        ident = (part if end < 0 else part[:end]).rstrip(" \t")
+        if _ID.fullmatch(ident):
+            out.add("vm-" + ident)
+    return out
+
+
+def _day(row: str) -> str | None:
+    """The date a ``- YYYY-MM-DD — …`` row starts with (no other parsing)."""
+    found = _DATED.match(row, 2)
+    return found.group(1) if found else None
+
+
+def _vm_block(row: str) -> str | None:
+    """The ``^vm-…`` id a row ends with (no other parsing)."""
+    at = row.rfind(" ^vm-")
+    if at < 0:
+        return None
+    found = _BLOCK.match(row, at)
+    return found.group(1) if found else None
+
+
 def _dated(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int, int, int]:
     """Merge ``new`` into ``rows`` in date order (in place); (added, merged, present)."""
     outside = _outside_fences(rows)
-    parsed: dict[int, _Row] = {}
+    by_block: dict[str, int] = {}
+    ours: dict[str, int] = {}  # fact key -> row, of our rows in the format before dates
+    theirs: set[str] = set()  # fact keys of a person's rows
+    dated: list[tuple[str, int]] = []
     for i, row in enumerate(rows):
-        if outside[i] and row.startswith("- "):
+        if not (outside[i] and row.startswith("- ")):
+            continue
+        day, block = _day(row), _vm_block(row)
+        if day:
+            dated.append((day, i))
+        if block:
+            by_block.setdefault(block, i)
+        # A dated line of ours is found by its id (made from its fact): only the others are
+        # read to the end, for their text.
+        if not (day and block):
             got = _row(row)
             if got is not None:
-                parsed[i] = got
-    by_block: dict[str, int] = {}
-    ours: dict[str, int] = {}
-    theirs: set[str] = set()
-    dated: list[tuple[str, int]] = []
-    for i, got in parsed.items():
-        if got.block and got.block.startswith("vm-"):
-            by_block.setdefault(got.block, i)
-            ours.setdefault(fact_key(got.text), i)
-        else:
-            theirs.add(fact_key(got.text))
-        if got.day:
-            dated.append((got.day, i))
+                (ours.setdefault(fact_key(got.text), i) if block else
+                 theirs.add(fact_key(got.text)))
     # The first dated row later than a day: where prefix maxima pass it (bisect works on them
     # even when a person put dates out of order).
     highs: list[str] = []
@@ -306,18 +334,16 @@ def _dated(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int,
             blocks.add(line.block)
             added += 1
             continue
-        got = parsed[at]
-        keys = {_link_key(x) for x in got.links}
-        if _link_key(line.link) in keys:
+        got = _row(replaced.get(at, rows[at]))
+        assert got is not None
+        if _link_key(line.link) in {_link_key(x) for x in got.links}:
             present += 1
             continue
         group = sorted([*got.links, line.link], key=_link_sort)
         # A line of the format before dates takes the date of its first session.
         first = got.day or min((link_day(x) for x in got.links if link_day(x)), default=line.day)
         day = min(first, line.day)
-        block = got.block or line.block
-        text = f"- {day} — {got.text} ({', '.join(group)}) ^{block}"
-        parsed[at] = _Row(day, got.text, tuple(group), block)
+        text = f"- {day} — {got.text} ({', '.join(group)}) ^{got.block or line.block}"
         if got.day and day < got.day:
             removed.add(at)
             place(day, text)
@@ -337,12 +363,17 @@ def _dated(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int,
 
 
 def _newest(rows: Sequence[str]) -> str:
-    best: tuple[str, int, str] | None = None  # the last of the latest date
-    for i, row in enumerate(rows):
-        got = _row(row)
-        if got is not None and got.day and got.text and (best is None or got.day >= best[0]):
-            best = (got.day, i, got.text)
-    return best[2] if best else ""
+    """The text of the last row of the latest date."""
+    best: tuple[str, int] | None = None
+    for found in _DATED_ROW.finditer("\n".join(rows)):
+        if best is None or found.group(1) >= best[0]:
+            best = (found.group(1), found.start())
+    if best is None:
+        return ""
+    chunk = "\n".join(rows)
+    end = chunk.find("\n", best[1])
+    got = _row(chunk[best[1] : end if end >= 0 else len(chunk)])
+    return got.text if got else ""
 
 
 def summary_line(text: str) -> str:
@@ -439,6 +470,18 @@ def _has_line(lines: Sequence[str], line: str) -> bool:
     return any(existing.rstrip() == line for existing in lines)
 
 
+def _stamped(out: str, text: str, today: date) -> str:
+    """``out`` with ``updated: today`` when it differs from ``text`` (only the frontmatter is
+    rewritten, so the cost does not grow with the note)."""
+    if out == text:
+        return out
+    split = frontmatter.split(out)
+    if not split.has_frontmatter:
+        return frontmatter.set_key(out, "updated", today)
+    head = out[: len(out) - len(split.body)]
+    return frontmatter.set_key(head, "updated", today) + split.body
+
+
 def compose(
     text: str,
     new: Sequence[Line],
@@ -452,7 +495,7 @@ def compose(
     Related Entities, the overview kept and the backlink under References; ``updated`` is set
     when anything changed."""
     note = _Note(text)
-    blocks = set(_VM_BLOCKS.findall(text))
+    blocks = _vm_ids(text)
     added = merged = present = 0
     for heading in dict.fromkeys(line.heading for line in new):
         counts = _dated(note.section(heading), [x for x in new if x.heading == heading], blocks)
@@ -464,10 +507,8 @@ def compose(
     if backlink is not None and not _has_line(note.lines, backlink):
         rows = note.section(REFERENCES)
         rows[:] = _with_tail(rows, _content_end(rows), [backlink])
-    out = note.render()
-    if out != text:
-        out = frontmatter.set_key(out, "updated", today)
-    return Composed(out, added, merged, present, _summary(note))
+    return Composed(_stamped(note.render(), text, today), added, merged, present,
+                    _summary(note))
 
 
 # -- the project's _index.md ----------------------------------------------------------------
@@ -495,7 +536,7 @@ def compose_index(
     holding ``rows`` (name key -> row, one per entity of the project, sorted by name) after the
     lines a person wrote there."""
     note = _Note(text)
-    blocks = set(_VM_BLOCKS.findall(text))
+    blocks = _vm_ids(text)
     added, merged, present = _dated(note.section(new[0].heading), list(new), blocks) if new \
         else (0, 0, 0)
     body = note.section(KEY_ENTITIES)
@@ -511,7 +552,4 @@ def compose_index(
         body[:] = _with_tail(kept[:end], end, ordered) + kept[end:]
     elif ordered:
         body[:] = ["", *ordered]
-    out = note.render()
-    if out != text:
-        out = frontmatter.set_key(out, "updated", today)
-    return Composed(out, added, merged, present)
+    return Composed(_stamped(note.render(), text, today), added, merged, present)
