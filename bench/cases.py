@@ -404,7 +404,7 @@ def compaction_case(
         run,
         runs=runs,
         check=check,
-        note="extract, patch entities, archive + verify, backlinks, mark original",
+        note="extract, rewrite each entity once, _index.md, archive + verify, mark original",
     )
 
 
