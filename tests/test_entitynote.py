@@ -63,7 +63,7 @@ def test_new_lines_go_in_date_order_and_a_known_fact_gets_a_second_link() -> Non
     ]
     assert (got.added, got.merged, got.present) == (2, 1, 0)
     assert "updated: 2026-11-22" in got.text
-    assert got.summary == "newest"
+    assert got.summary == ("^" + new[1].block, "newest")
     again = entitynote.compose(got.text, new, today=TODAY)
     assert again.text == got.text and (again.added, again.merged, again.present) == (0, 0, 3)
 
@@ -128,14 +128,20 @@ def test_missing_sections_are_added_and_the_rest_keeps_its_bytes() -> None:
 def test_the_overview_fills_a_placeholder_and_keeps_a_persons_words() -> None:
     seen = Overview(("src/auth/", "tests/auth/"), "2026-11-05", "[[a/2026-11-05-w|2026-11-05-w]]")
     got = entitynote.compose(ENTITY, [], overview=seen, today=TODAY)
-    line = ("Code in `src/auth/`, `tests/auth/`. Sessions: [[a/2026-11-01-x|2026-11-01-x]] "
-            "(2026-11-01) to [[a/2026-11-05-w|2026-11-05-w]] (2026-11-05). ^vm-overview")
+    # One text whatever the sessions (notemerge unites the links of two machines' lines).
+    line = ("Code in `src/auth/`, `tests/auth/`. Sessions, first and last "
+            "([[a/2026-11-01-x|2026-11-01-x]], [[a/2026-11-05-w|2026-11-05-w]]) ^vm-overview")
     assert "## Overview\n\n" + line + "\n\n## Key Decisions" in got.text
     later = Overview(("src/auth/jwt/",), "2026-11-20", "[[a/2026-11-20-v|2026-11-20-v]]")
     got2 = entitynote.compose(got.text, [], overview=later, today=TODAY)
-    assert ("Code in `src/auth/`, `src/auth/jwt/`, `tests/auth/`. Sessions: "
-            "[[a/2026-11-01-x|2026-11-01-x]] (2026-11-01) to [[a/2026-11-20-v|2026-11-20-v]] "
-            "(2026-11-20). ^vm-overview") in got2.text
+    assert ("Code in `src/auth/`, `src/auth/jwt/`, `tests/auth/`. Sessions, first and last "
+            "([[a/2026-11-01-x|2026-11-01-x]], [[a/2026-11-20-v|2026-11-20-v]]) ^vm-overview"
+            ) in got2.text
+    # A merged line holding more sessions is read back to its first and last.
+    merged = got2.text.replace("[[a/2026-11-20-v|2026-11-20-v]]) ^vm-overview",
+                               "[[a/2026-11-20-v|2026-11-20-v]], [[a/2026-11-07-u|2026-11-07-u]])"
+                               " ^vm-overview")
+    assert entitynote.compose(merged, [], overview=later, today=TODAY).text == got2.text
     assert entitynote.compose(got2.text, [], overview=later, today=TODAY).text == got2.text
     person = ENTITY.replace("Created by vaultmem when compacting [[a/2026-11-01-x|2026-11-01-x]].",
                             "Auth is the login flow. I wrote this.")
@@ -143,26 +149,32 @@ def test_the_overview_fills_a_placeholder_and_keeps_a_persons_words() -> None:
     empty = ENTITY.replace("Created by vaultmem when compacting [[a/2026-11-01-x|2026-11-01-x]].\n\n",
                            "")
     got3 = entitynote.compose(empty, [], overview=seen, today=TODAY)
-    assert ("## Overview\n\nCode in `src/auth/`, `tests/auth/`. Sessions: "
-            "[[a/2026-11-05-w|2026-11-05-w]] (2026-11-05). ^vm-overview\n\n## Key") in got3.text
-    assert entitynote.summary(got3.text) == "later"  # the newest decision
+    assert ("## Overview\n\nCode in `src/auth/`, `tests/auth/`. Sessions, first and last "
+            "([[a/2026-11-05-w|2026-11-05-w]]) ^vm-overview\n\n## Key") in got3.text
+    assert entitynote.summary(got3.text) == ("^vm-cccccccc", "later")  # the newest decision
+    assert entitynote.summary(person.replace("- 2026", "- x")) == (
+        "Overview", "Auth is the login flow. I wrote this.")
 
 
 def test_key_entities_rows_replace_ours_and_keep_a_persons() -> None:
     index = ("---\ntype: project-index\n---\n# shop\n\n## Overview\n\nMy project.\n\n"
              "## Key Entities\n\nThe parts I care about:\n- [[Auth]] — old summary\n"
              "- [[Elsewhere]] — a note of mine\n\n## Mine\n\nText.\n")
-    rows = {"auth": "- [[Auth]] — Use argon2", "billing": "- [[Billing]]"}
+    auth = entitynote.key_entity_row("Auth", ("^vm-aaaaaaaa", "Use [argon2] | fast"))
+    billing = entitynote.key_entity_row("Billing", ("", ""))
+    row_id = names.block_id("key-entity", "auth")
+    assert auth == f"- [[Auth]] ([[Auth#^vm-aaaaaaaa|Use (argon2) / fast]]) ^{row_id}"
+    assert billing == "- [[Billing]] ^" + names.block_id("key-entity", "billing")
+    rows = {"auth": auth, "billing": billing}
     prereq = Line("Prerequisites", "2026-11-05", "The tests need `REDIS_URL` set", "vm-12345678",
                   "vm-0", "[[a/s|s]]")
     got = entitynote.compose_index(index, [prereq], rows, today=TODAY)
     assert got.text == (
         "---\ntype: project-index\nupdated: 2026-11-22\n---\n# shop\n\n## Overview\n\n"
         "My project.\n\n## Key Entities\n\nThe parts I care about:\n"
-        "- [[Elsewhere]] — a note of mine\n- [[Auth]] — Use argon2\n- [[Billing]]\n\n"
+        f"- [[Elsewhere]] — a note of mine\n{auth}\n{billing}\n\n"
         "## Mine\n\nText.\n\n## Prerequisites\n\n"
         "- 2026-11-05 — The tests need `REDIS_URL` set ([[a/s|s]]) ^vm-12345678\n")
     assert entitynote.key_entity_rows(got.text) == {
-        "auth": "- [[Auth]] — Use argon2", "billing": "- [[Billing]]",
-        "elsewhere": "- [[Elsewhere]] — a note of mine"}
+        "auth": auth, "billing": billing, "elsewhere": "- [[Elsewhere]] — a note of mine"}
     assert entitynote.compose_index(got.text, [prereq], rows, today=TODAY).text == got.text

@@ -277,9 +277,11 @@ def _gotcha_text(title: str, body: list[str], keywords: Sequence[str]) -> tuple[
     sentence = unlabel(next((s for s in sentences if hit(s)), ""))
     if not sentence and sentences:
         sentence = unlabel(sentences[0])
-    if title and sentence and entitynote.fact_key(sentence) != entitynote.fact_key(title):
+    said, named = entitynote.fact_key(sentence), entitynote.fact_key(title.rstrip("…. "))
+    # A title made of the entry's first words ("Fixed bug in X: root cause") adds nothing.
+    if title and sentence and not said.startswith(named):
         return f"{title}: {sentence}", sentence
-    return title or sentence, sentence or title
+    return sentence or title, sentence or title
 
 
 @dataclass(frozen=True)

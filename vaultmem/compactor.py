@@ -297,9 +297,9 @@ class CompactionRun:
             components_=compaction.components(canon), default_entity=self.config.default_entity,
         )
 
-    def _patch_entities(self, plan: compaction.Plan, loaded: Mapping[str, Note]) -> dict[str, str]:
+    def _patch_entities(self, plan: compaction.Plan, loaded: Mapping[str, Note]) -> dict[str, entitynote.Summary]:
         """Step 3 (and 5: the backlink): each entity rewritten once; its summary by rel."""
-        summaries: dict[str, str] = {}
+        summaries: dict[str, entitynote.Summary] = {}
         for step in plan.entities:
             stem = posixpath.basename(step.rel)[:-3]
 
@@ -330,7 +330,7 @@ class CompactionRun:
         return summaries
 
     def _index_rows(self, project: str, index_text: str, known: Mapping[str, Note],
-                    summaries: Mapping[str, str]) -> dict[str, str]:
+                    summaries: Mapping[str, entitynote.Summary]) -> dict[str, str]:
         """The Key Entities rows: one per entity of the project; an entity this run did not
         touch keeps its row."""
         rows = entitynote.key_entity_rows(index_text)
@@ -351,7 +351,7 @@ class CompactionRun:
         return out
 
     def _patch_index(self, plan: compaction.Plan, project: str, known: Mapping[str, Note],
-                     summaries: Mapping[str, str]) -> None:
+                     summaries: Mapping[str, entitynote.Summary]) -> None:
         """The project's _index.md: prerequisites and Key Entities kept current."""
         rel = plan.index_rel
         fresh = templating.project_index(project, self.today)
@@ -430,7 +430,7 @@ class CompactionRun:
         self, note: Note, canon: str, plan: compaction.Plan, loaded: Mapping[str, Note], reason: str
     ) -> CompactReport:
         assert self.archive is not None
-        summaries: dict[str, str] = {}
+        summaries: dict[str, entitynote.Summary] = {}
         for step in plan.entities:
             old = loaded[step.rel].text if step.rel in loaded else None
             base = old if old is not None else step.create_text

@@ -33,6 +33,7 @@ REFERENCES = "References"
 KEY_DECISIONS = "Key Decisions"
 KEY_ENTITIES = "Key Entities"
 OVERVIEW_ID = "vm-overview"
+SESSIONS_SAID = "Sessions, first and last"
 SUMMARY_CHARS = 160
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
@@ -47,9 +48,8 @@ _TRAILING_PUNCT = re.compile(r"[\s.!?;:,…]+$")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _LIST_LINE = re.compile(r"\s*(?:[-*+]|\d+[.)])(?:\s|$)")
 _PLACEHOLDER = re.compile(r"Created by vaultmem when compacting .*")
-_OVERVIEW_SESSION = re.compile(r"(\[\[[^\[\]\n]*\]\]) \((" + _DATE + r")\)")
 _CODE = re.compile(r"`([^`\n]+)`")
-_KEY_ROW = re.compile(r"- \[\[([^\[\]\n|#]+)(?:\|[^\[\]\n]*)?\]\](?: — .*)?$")
+_KEY_ROW = re.compile(r"- \[\[([^\[\]\n|#]+)(?:\|[^\[\]\n]*)?\]\](?: .*)?$")
 
 
 def fact_key(text: str) -> str:
@@ -102,7 +102,7 @@ class Composed:
     added: int = 0
     merged: int = 0  # a session link added to a line of the same fact
     present: int = 0  # there already (a re-run, or a person wrote it)
-    summary: str = ""  # the newest decision, else the overview (for _index Key Entities)
+    summary: tuple[str, str] = ("", "")  # the newest decision, else the overview (see summary)
 
 
 # -- reading lines --------------------------------------------------------------------------
@@ -362,18 +362,18 @@ def _dated(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int,
     return added, merged, present
 
 
-def _newest(rows: Sequence[str]) -> str:
-    """The text of the last row of the latest date."""
+def _newest(rows: Sequence[str]) -> tuple[str, str]:
+    """(block id, text) of the last row of the latest date."""
     best: tuple[str, int] | None = None
-    for found in _DATED_ROW.finditer("\n".join(rows)):
+    chunk = "\n".join(rows)
+    for found in _DATED_ROW.finditer(chunk):
         if best is None or found.group(1) >= best[0]:
             best = (found.group(1), found.start())
     if best is None:
-        return ""
-    chunk = "\n".join(rows)
+        return "", ""
     end = chunk.find("\n", best[1])
     got = _row(chunk[best[1] : end if end >= 0 else len(chunk)])
-    return got.text if got else ""
+    return (got.block or "", got.text) if got else ("", "")
 
 
 def summary_line(text: str) -> str:
@@ -389,7 +389,7 @@ def _overview_summary(rows: Sequence[str]) -> str:
         if not row.strip():
             continue
         if row.rstrip().endswith("^" + OVERVIEW_ID):
-            folders = _CODE.findall(row.split("Sessions:")[0])
+            folders = _CODE.findall(row.split(SESSIONS_SAID)[0])
             return ("Code in " + ", ".join(folders)) if folders else ""
         if _PLACEHOLDER.fullmatch(row.strip()):
             return ""
@@ -397,24 +397,29 @@ def _overview_summary(rows: Sequence[str]) -> str:
     return ""
 
 
-def summary(text: str) -> str:
+Summary = tuple[str, str]  # (where in the entity note: "^vm-…" or a heading, one line)
+
+
+def summary(text: str) -> Summary:
     """What ``_index.md`` says of an entity: its newest dated decision, else its overview."""
     return _summary(_Note(text))
 
 
-def _summary(note: _Note) -> str:
-    return summary_line(_newest(note.peek(KEY_DECISIONS)) or
-                        _overview_summary(note.peek(OVERVIEW)))
+def _summary(note: _Note) -> Summary:
+    block, text = _newest(note.peek(KEY_DECISIONS))
+    if text:
+        return ("^" + block if block else KEY_DECISIONS), summary_line(text)
+    said = summary_line(_overview_summary(note.peek(OVERVIEW)))
+    return (OVERVIEW if said else ""), said
 
 
 def _overview_line(folders: Iterable[str], sessions_: Sequence[tuple[str, str]]) -> str:
+    # "<text> (<links>) ^vm-…" with a text that does not change with each session: the form
+    # notemerge unites when two machines add a session each.
     code = sorted(set(folders))
-    first, last = sessions_[0], sessions_[-1]
-    said = f"Sessions: {first[1]} ({first[0]})"
-    if last != first:
-        said += f" to {last[1]} ({last[0]})"
+    links_ = [sessions_[0][1]] + ([sessions_[-1][1]] if len(sessions_) > 1 else [])
     lead = ("Code in " + ", ".join(f"`{f}`" for f in code) + ". ") if code else ""
-    return f"{lead}{said}. ^{OVERVIEW_ID}"
+    return f"{lead}{SESSIONS_SAID} ({', '.join(links_)}) ^{OVERVIEW_ID}"
 
 
 def _overview(rows: list[str], seen: Overview) -> None:
@@ -427,11 +432,9 @@ def _overview(rows: list[str], seen: Overview) -> None:
     found: list[tuple[str, str]] = [(seen.day, seen.link)]
     for i in ours or content:
         old = rows[i]
-        folders.update(_CODE.findall(old.split("Sessions:")[0]) if i in ours else ())
         if i in ours:
-            found.extend((day, link) for link, day in _OVERVIEW_SESSION.findall(old))
-        else:
-            found.extend((link_day(m.group(0)), m.group(0)) for m in _ONE_LINK.finditer(old))
+            folders.update(_CODE.findall(old.split(SESSIONS_SAID)[0]))
+        found.extend((link_day(m.group(0)), m.group(0)) for m in _ONE_LINK.finditer(old))
     first_day: dict[str, tuple[str, str]] = {}  # one entry per session, its earliest date
     for day, link in found:
         key = _link_key(link)
@@ -515,7 +518,7 @@ def compose(
 
 
 def key_entity_rows(text: str) -> dict[str, str]:
-    """The ``- [[Name]] — summary`` rows under Key Entities, by name key."""
+    """The ``- [[Name]] …`` rows under Key Entities, by name key."""
     out: dict[str, str] = {}
     for row in _Note(text).peek(KEY_ENTITIES):
         found = _KEY_ROW.match(row.rstrip())
@@ -524,9 +527,19 @@ def key_entity_rows(text: str) -> dict[str, str]:
     return out
 
 
-def key_entity_row(stem: str, said: str) -> str:
-    """The Key Entities row of one entity."""
-    return f"- [[{stem}]] — {said}" if said else f"- [[{stem}]]"
+_ALIAS_UNSAFE = str.maketrans({"[": "(", "]": ")", "|": "/", "\n": " "})
+
+
+def key_entity_row(stem: str, said: Summary) -> str:
+    """The Key Entities row of one entity: ``- [[Auth]] ([[Auth#^vm-…|<newest decision>]])
+    ^vm-…``. Its text never changes and the summary is a link, with an id of its own: the form
+    notemerge unites when two machines changed the summary (one row, both links)."""
+    block = names.block_id("key-entity", names.name_key(stem))
+    anchor, text = said
+    if not text:
+        return f"- [[{stem}]] ^{block}"
+    alias = text.translate(_ALIAS_UNSAFE)
+    return f"- [[{stem}]] ([[{stem}#{anchor}|{alias}]]) ^{block}"
 
 
 def compose_index(
