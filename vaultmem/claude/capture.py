@@ -18,7 +18,7 @@ from pathlib import Path
 from .. import clock, inline, machine, names, patch
 from ..config import Config, load_config
 from ..errors import NoteExists, SessionError, VaultmemError
-from ..memory import Memory
+from ..memory import TOPIC_MAX_CHARS, Memory
 from ..privacy import clean_prompt
 from ..state import StateData
 from ..vault import Vault
@@ -139,7 +139,8 @@ def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> st
     entry = data.sessions[sid]
     stem = posixpath.basename(entry.note)[:-3]
     prompt = clean_prompt(first_prompt)
-    topic = names.slug(prompt, max_words=6) if prompt else ""
+    # Cut like a new note's topic: a first "word" of 300,000 characters must not name a file.
+    topic = names.slug(prompt, max_words=6)[:TOPIC_MAX_CHARS].rstrip("-") if prompt else ""
     title = ingest.title_of(prompt) if prompt else ""
     if not _awaits_topic(entry.note) or not topic or topic == "session":
         return entry.note
