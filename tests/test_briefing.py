@@ -117,7 +117,8 @@ def test_the_briefing_carries_on_from_the_last_session(shop: Path) -> None:
     assert f"note: {LAST}" in last
     # Its outcome (the answers, in order), what still fails, its next steps and questions.
     assert last.index("Added POST /api/refunds") < last.index("Refunds work end to end")
-    assert "`pytest tests/test_db.py` — E   psycopg.OperationalError" in last
+    assert "`pytest tests/test_db.py` — `E   psycopg.OperationalError" in last
+    assert "String to replace" not in last  # a failed edit is not a command that still fails
     assert "test_api.py" not in last and "npm run lint" not in last  # they passed later
     for step in ("Support partial refunds", "Add a Postgres service to the CI workflow",
                  "Write the refunds section of the API docs", "Should CI run a Postgres service"):

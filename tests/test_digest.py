@@ -79,8 +79,8 @@ def test_the_last_session_of_the_fixture() -> None:
     assert d.turns[-1].answer.startswith("Refunds work end to end")
     # test_api and the lint failed, then passed later; the DB tests never did.
     assert d.failing == (
-        ('`pytest tests/test_db.py` — E   psycopg.OperationalError: connection to server at '
-        '"localhost" (127.0.0.1), port 5432 failed: Connection refused'),)
+        ('`pytest tests/test_db.py` — `E   psycopg.OperationalError: connection to server at '
+         '"localhost" (127.0.0.1), port 5432 failed: Connection refused`'),)
     # ## Next Steps is in the note twice (as a person might paste): both are read.
     assert [i.text for i in d.next_steps] == [
         "Support partial refunds", "Add a Postgres service to the CI workflow",
@@ -99,14 +99,24 @@ def test_private_text_is_gone_before_anything_is_read() -> None:
     assert "SECRET" not in step.text and step.text.startswith("a")
 
 
-def test_failures_pass_only_when_the_same_command_runs_later() -> None:
+def test_failures_pass_only_when_the_same_command_passes_later() -> None:
+    # Capture's form: per entry, `Ran` counts every run of a command (failed ones too), then
+    # `Failed ×n` counts its failures.
     log = (
-        "## Work Log\n\n### 09:00 - one\n\n- Ran `make test`\n- Failed: `make test` — boom\n"
-        "- Failed: `make lint` — E1\n\n### 09:30 - two\n\n- Ran `make lint` ×2\n"
-        "- Failed: `tox -e py312` — E2\n\n```\n- Ran `tox -e py312`\n```\n"
+        "## Work Log\n\n### 09:00 - one\n\n- Ran `make test`\n- Ran `make lint`\n"
+        "- Ran `make e2e` ×3\n"
+        "- Failed: `make test` — `boom`\n- Failed: `make lint` — `E1`\n"
+        "- Failed ×2: `make e2e` — `E0`\n- Failed: Edit `a.py` — `no match`\n\n"
+        "### 09:30 - two\n\n- Ran `make lint` ×2\n- Ran `tox -e py312` ×2\n"
+        "- Failed ×2: `tox -e py312` — `E2`\n\n```\n- Ran `tox -e py312`\n```\n"
     )
     d = digest.session("s.md", log)
-    assert d.failing == ("`make test` — boom", "`tox -e py312` — E2")
+    # make e2e failed twice of three runs (then passed); lint passed in the next entry; the
+    # failed edit is not a command; the `Ran` in code is not a run.
+    assert d.failing == ("`make test` — `boom`", "`tox -e py312` — `E2`")
+    # The older form (a `Ran` line after the `Failed` line, no counts) reads the same way.
+    old = "## Work Log\n\n### 09:00 - x\n\n- Failed: `a` — e\n- Ran `a`\n- Failed: `b` — f\n"
+    assert digest.session("s.md", old).failing == ("`b` — f",)
 
 
 def test_entity_lines_newest_first_from_every_copy_of_a_duplicated_section() -> None:
@@ -125,6 +135,9 @@ def test_undated_entity_lines_keep_file_order_newest_last() -> None:
     d = digest.entity("e/X.md", text)
     assert [i.text for i in d.decisions] == ["dated", "newest", "newer", "old"]
     assert d.newest == "2026-01-02"
+    # The older dated forms compaction also reads: "date: text" and "date - text".
+    other = digest.entity("e/Y.md", "## Key Decisions\n\n- 2026-01-03: a\n- 2026-01-04 - b\n")
+    assert [(i.date, i.text) for i in other.decisions] == [("2026-01-04", "b"), ("2026-01-03", "a")]
 
 
 def test_project_index() -> None:

@@ -96,7 +96,7 @@ def _cut(text: str, limit: int) -> str:
 
 
 _WORD = re.compile(r"[^\w]+")
-_LEADING_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}\s+[—–-]+\s+")
+_LEADING_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:\s+[—–-]+\s+|:\s+)")
 _TRAILING_GROUP = re.compile(r"\s*\([^()]*\)\s*$")
 
 

@@ -20,15 +20,15 @@ from ..privacy import strip_private
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
 LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?(.*\S)\s*$")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-DATED = re.compile(r"(\d{4}-\d{2}-\d{2})\s+[—–-]+\s+(.*)")
+DATED = re.compile(r"(\d{4}-\d{2}-\d{2})(?:\s+[—–-]+\s+|:\s+)(.*)")
 # The trailing ``([[…]], [[…]])`` group: components in a session note, sessions in an entity's.
 LINK_GROUP = re.compile(r"\s*\(((?:\s*!?\[\[[^\]\n]*\]\]\s*,?)+)\)\s*$")
 WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
 ENTRY = re.compile(r"(\d{1,2}:\d{2})\s*[-–—]\s*(.*)")
 ANSWER = re.compile(r"\*\*Answer:\*\*\s*(.*\S)")
-FAILED = re.compile(r"Failed:\s*(.*\S)")
-RAN = re.compile(r"Ran\s+(.*\S)")
-COMMAND = re.compile(r"(`+)(.+?)\1")
+# ``- Failed ×2: `pytest -q` — `E   assert 1 == 2```; ``- Ran `pytest -q` ×3`` (failed runs count).
+FAILED = re.compile(r"Failed(?:\s*×\s*(\d+))?:\s*((`+)(.+?)\3.*)")
+RAN = re.compile(r"Ran\s+(`+)(.+?)\1(?:\s*×\s*(\d+))?")
 STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
 # Headings spelled as the templates spell them; older or hand-written notes use the others.
 DECISIONS = ("Decisions Made", "Key Decisions", "Decisions")
@@ -169,18 +169,33 @@ def _meta(text: str, rel: str) -> dict[str, Any]:
         return {}
 
 
-def _command(text: str) -> str:
-    """The command of a ``Ran``/``Failed`` line: its first code span, else the text before " — "."""
-    code = COMMAND.match(text)
-    if code:
-        return code.group(2).strip()
-    return re.split(r"\s+[—–]\s+", text, maxsplit=1)[0].strip()
+class _Runs:
+    """A command's runs and failures in one work-log entry."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+        self.failures = 0
+        self.line = ""
+
+
+def _settle(entry: dict[str, _Runs], failing: dict[str, str]) -> None:
+    """Fold one entry into ``failing``: a command that ran more often than it failed passed in
+    that entry (a failure, a fix, a pass is how a turn goes), one that only failed still fails."""
+    for command, seen in entry.items():
+        failing.pop(command, None)
+        if seen.failures and seen.runs <= seen.failures:
+            failing[command] = seen.line  # the newest failure last
+    entry.clear()
 
 
 def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...]]:
-    """(turns with answers, failures not followed by a passing run of the same command)."""
+    """(turns with answers, command failures no later run of that command passed).
+
+    Only commands count: a tool that failed (an edit that did not apply) has no later "pass".
+    """
     turns: list[Turn] = []
     failing: dict[str, str] = {}
+    entry: dict[str, _Runs] = {}
     heads = {h.line: h for h in note.heads}
     for start, end in note.ranges(WORK_LOG):
         time, title = "", ""
@@ -188,8 +203,9 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...]]:
             line = note.lines[n].rstrip("\r")
             head = heads.get(n)
             if head is not None:
-                entry = ENTRY.fullmatch(head.title)
-                time, title = (entry.group(1), entry.group(2)) if entry else ("", head.title)
+                _settle(entry, failing)
+                match = ENTRY.fullmatch(head.title)
+                time, title = (match.group(1), match.group(2)) if match else ("", head.title)
                 continue
             kind = note.kind[n]
             if kind == "paragraph":
@@ -200,12 +216,16 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...]]:
                 body = line[2:].strip()
                 failed = FAILED.match(body)
                 if failed:
-                    failing.pop(_command(failed.group(1)), None)  # the newest failure counts
-                    failing[_command(failed.group(1))] = failed.group(1)
+                    seen = entry.setdefault(failed.group(4).strip(), _Runs())
+                    seen.failures += int(failed.group(1) or 1)
+                    seen.runs = max(seen.runs, seen.failures)  # a failed run is a run
+                    seen.line = failed.group(2)
                     continue
                 ran = RAN.match(body)
                 if ran:
-                    failing.pop(_command(ran.group(1)), None)
+                    seen = entry.setdefault(ran.group(2).strip(), _Runs())
+                    seen.runs += int(ran.group(3) or 1)
+        _settle(entry, failing)
     return tuple(turns), tuple(failing.values())
 
 
