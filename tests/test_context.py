@@ -103,13 +103,14 @@ def test_no_line_twice_after_normalising() -> None:
                  decisions=(Item("verify webhook signatures on the raw bytes", "2026-11-20"),))],
     )
     assert text.casefold().count("verify webhook signatures") == 1
+    # The component that had nothing new to say is not listed for nothing.
+    assert "[[Billing]]" not in text
     # A sentence an answer already holds is not said again; a short common phrase is.
     chose = "I chose argon2id over bcrypt because it is memory-hard"
     text = context.render("p", [_session(
         turns=(Turn("10:00", "fix it", f"Fixed. {chose}."),),
         decisions=(Item(chose), Item("Fixed")))], [], [])
-    assert text.count("argon2id") == 1 and "- Fixed\n" in text    # The component that had nothing new to say is not listed for nothing.
-    assert "[[Billing]]" not in text
+    assert text.count("argon2id") == 1 and "- Fixed\n" in text
 
 
 def test_nothing_recorded_is_only_the_heading() -> None:
