@@ -129,7 +129,7 @@ def test_the_briefing_carries_on_from_the_last_session(shop: Path) -> None:
     assert prereqs.count("Postgres 16 must be running") == 1
     # Components touched last are first; the one nothing touched lately comes last.
     comps = text[text.index("Components relevant"):text.index("Earlier sessions")]
-    order = [comps.index(f"[[{n}]]") for n in ("Billing", "DB", "Auth", "Frontend")]
+    order = [comps.index(f"[[{n}]]") for n in ("Billing", "DB", "Auth", "Checkout")]
     assert order == sorted(order) and comps.index("[[API]]") < comps.index("[[Auth]]")
     assert "Routes are registered in routes.py" in comps
     assert "Amounts are integers in cents" in comps  # from the second ## Key Decisions
@@ -154,10 +154,10 @@ def test_no_line_twice_and_private_text_never_briefed(shop: Path) -> None:
 
 
 def test_relevance_and_recency_rank_components_not_mtime(shop: Path) -> None:
-    # Touching Frontend's file now does not make it relevant.
-    os.utime(shop / f"{ENTITIES}/Frontend.md", (2_000_000_000, 2_000_000_000))
+    # Touching Checkout's file now does not make it relevant.
+    os.utime(shop / f"{ENTITIES}/Checkout.md", (2_000_000_000, 2_000_000_000))
     text = _build(shop)
-    assert text.index("[[Frontend]]") > text.index("[[Auth]]") > text.index("[[Billing]]")
+    assert text.index("[[Checkout]]") > text.index("[[Auth]]") > text.index("[[Billing]]")
 
 
 def test_without_sessions_the_entities_rank_by_their_newest_dated_line(vault_root: Path) -> None:

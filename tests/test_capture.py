@@ -186,23 +186,27 @@ def test_index_links_choose_the_entities(env: Path) -> None:
     assert text.index("[[Entity 1]]") < text.index("[[Entity 3]]")
 
 
-def test_session_start_creates_the_note_and_resume_briefs_it(env: Path) -> None:
+def test_session_start_briefs_every_session_but_its_own(env: Path) -> None:
+    rels = _earlier_sessions(env)
     out = capture.on_session_start(_event("session-start", "sid-a", source="startup"))
     rel = f"{SESSIONS}/{DAY}-session.md"
     assert (env / rel).is_file()
-    assert "Last session" not in _context(out)  # a brand-new note is not briefed
-    # A resumed session's note is not new any more: it is briefed like the others.
-    again = _context(capture.on_session_start(_event("session-start", "sid-a", source="resume")))
-    assert f"note: {rel}" in again
+    assert rel not in _context(out)  # a brand-new note has nothing to tell
+    assert f"note: {rels[-1]}" in _context(out).split("Earlier sessions")[0]
+    # A resumed (or compacted) session's own story is in Claude's context already: the last
+    # session briefed is still the one before it.
+    resumed = _context(capture.on_session_start(_event("session-start", "old-4", source="resume")))
+    assert rels[-1] not in resumed
+    assert f"note: {rels[-2]}" in resumed.split("Earlier sessions")[0]
 
 
 def test_session_start_output_matches_the_context_command(env: Path, tmp_path: Path) -> None:
     _earlier_sessions(env)
     _entities(env)
     vault_env = hook_env(env, VAULTMEM_PROJECT=PROJECT)
-    # Resuming the newest session changes nothing a briefing shows, so both see the same vault.
+    # A new session: its note is new and empty, so `vaultmem context` leaves it out as well.
     start = run_hook(
-        "session-start", {"session_id": "old-4", "cwd": CWD}, env, cwd=tmp_path, env=vault_env
+        "session-start", {"session_id": "new-1", "cwd": CWD}, env, cwd=tmp_path, env=vault_env
     )
     assert start.returncode == 0 and start.stderr == b""
     command = subprocess.run(

@@ -142,7 +142,7 @@ def test_undated_entity_lines_keep_file_order_newest_last() -> None:
 
 def test_project_index() -> None:
     d = digest.project_index(_fixture("claude/projects/shop/_index.md"))
-    assert d.entities == ("Auth", "Billing", "API", "DB", "Frontend")
+    assert d.entities == ("Auth", "Billing", "API", "DB", "Checkout")
     assert [i.date for i in d.prerequisites] == ["2026-11-19", "2026-11-18"]
     # No ## Key Entities: every link outside code counts.
     bare = digest.project_index("# shop\n\n- [[E3]]\n- [[E1|one]]\n\n```\n[[E2]]\n```\n")

@@ -12,18 +12,24 @@ import unicodedata
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 
 from .. import links
 from ..config import Config
 from ..errors import VaultmemError
 from ..vault import Vault
-from . import context, digest
+from . import branch, context, digest
+from .components import component_of
 
 RECENT_SESSIONS = 5  # session notes read: the last one and four earlier ones
 MAX_COMPONENTS = 8  # entity notes read
-# Relevance of a component, before the recency of its newest line is added.
+# Relevance of a component, before the recency of its newest line (up to RECENCY_WEIGHT) is
+# added: what the current branch changes is the work now; then the newest session that touched
+# it (each earlier session counts SESSION_DECAY as much), a little more for every other one.
+BRANCH_WEIGHT = 4.0
 LAST_SESSION_WEIGHT = 2.0
-SESSION_DECAY = 0.6  # each earlier session counts this much less
+SESSION_DECAY = 0.6
+REPEAT_WEIGHT = 0.1
 INDEX_WEIGHT = 0.2
 RECENCY_WEIGHT = 1.0
 RECENCY_HALF_LIFE_DAYS = 14
@@ -111,13 +117,15 @@ def _candidates(
             found.setdefault(key, _Candidate(target)).add(weight, reason)
 
     for name in branch_components:
-        note(name, LAST_SESSION_WEIGHT * 1.5, "changed on this branch")
+        note(name, BRANCH_WEIGHT, "changed on this branch")
     for k, s in enumerate(sessions_):
         reason = "touched in the last session" if k == 0 else f"touched {s.date}"
         for target in s.entities:
             key = _key(target.rsplit("/", 1)[-1])
-            touched = key in found and any(r.startswith("touched") for r in found[key].reasons)
-            note(target, LAST_SESSION_WEIGHT * SESSION_DECAY**k, "" if touched else reason)
+            if key in found and any(r.startswith("touched") for r in found[key].reasons):
+                note(target, REPEAT_WEIGHT, "")
+            else:
+                note(target, LAST_SESSION_WEIGHT * SESSION_DECAY**k, reason)
     for target in index_entities:
         note(target, INDEX_WEIGHT, "")
     return sorted(found.values(), key=lambda c: c.score, reverse=True)
@@ -183,18 +191,40 @@ def components(
     return _ranked(picked)
 
 
-def build(vault: Vault, config: Config, *, exclude: Collection[str] = ()) -> str:
-    """The text session-start injects: the last sessions, prerequisites and relevant components."""
+def branch_components(cwd: Path | None, config: Config) -> list[str]:
+    """The components of the files the current git branch changed, most files first."""
+    found = branch.changed_files(cwd)
+    if not found:
+        return []
+    root, paths = found
+    counts: dict[str, int] = {}
+    for path in paths:
+        name = component_of(path, root=str(root), rules=config.components)
+        if name:
+            counts[name] = counts.get(name, 0) + 1
+    return sorted(counts, key=lambda name: counts[name], reverse=True)
+
+
+def build(
+    vault: Vault, config: Config, *, exclude: Collection[str] = (), cwd: Path | None = None
+) -> str:
+    """The text session-start injects: the last sessions, prerequisites and relevant components
+    (``cwd``: the working directory, whose git branch's changes count as relevant)."""
     project = config.project
     sessions_: list[digest.SessionDigest] = []
-    for rel in recent_sessions(vault, project, exclude=exclude):
+    # A note just started (another window's, or this one's seen by `vaultmem context`) has
+    # nothing to tell: the next one stands in, a few reads at most.
+    for rel in recent_sessions(vault, project, exclude=exclude, limit=RECENT_SESSIONS + 3):
         text = _read(vault, rel)
-        if text is not None:
-            sessions_.append(digest.session(rel, text))
+        found = digest.session(rel, text) if text is not None else None
+        if found is not None and not found.empty:
+            sessions_.append(found)
+        if len(sessions_) == RECENT_SESSIONS:
+            break
     index_text = _read(vault, vault.layout.project_index(project))
     index = digest.project_index(index_text) if index_text else digest.IndexDigest((), ())
     prerequisites = [*index.prerequisites, *(p for s in sessions_ for p in s.prerequisites)]
-    relevant = components(vault, project, sessions_, index)
+    relevant = components(vault, project, sessions_, index, branch_components(cwd, config))
     return context.render(
         project, sessions_, prerequisites, relevant, max_chars=config.context_max_chars
     )

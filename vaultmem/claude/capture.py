@@ -193,15 +193,17 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
         except (VaultmemError, OSError) as err:
             problems.append(f"session note not updated: {err}")
         else:
-            if started.created:
-                exclude.add(started.note)  # a brand-new note has nothing to tell yet
+            # The briefing tells what Claude does not know: a resumed or compacted session's own
+            # story is in its context already; a new note has nothing to tell yet.
+            exclude.add(started.note)
     try:
         memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now)
     except (VaultmemError, OSError) as err:
         problems.append(f"pending compaction stopped: {err}")
     from . import briefing  # only session-start renders the briefing
 
-    text = briefing.build(memory.vault, memory.config, exclude=exclude)
+    cwd = Path(event.cwd) if event.cwd else None
+    text = briefing.build(memory.vault, memory.config, exclude=exclude, cwd=cwd)
     return session_start_output(text)
 
 

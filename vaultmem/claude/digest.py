@@ -77,11 +77,12 @@ class SessionDigest:
     open_questions: tuple[Item, ...]
     next_steps: tuple[Item, ...]
     entities: tuple[str, ...]  # link targets: Related Entities, then the items' link groups
+    logged: int = 0  # work-log entries
 
     @property
     def empty(self) -> bool:
         """Nothing to brief (a note that was just started)."""
-        return not (self.turns or self.failing or self.decisions or self.gotchas
+        return not (self.logged or self.turns or self.failing or self.decisions or self.gotchas
                     or self.prerequisites or self.open_questions or self.next_steps)
 
 
@@ -188,7 +189,7 @@ def _settle(entry: dict[str, _Runs], failing: dict[str, str]) -> None:
     entry.clear()
 
 
-def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...]]:
+def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
     """(turns with answers, command failures no later run of that command passed).
 
     Only commands count: a tool that failed (an edit that did not apply) has no later "pass".
@@ -196,6 +197,7 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...]]:
     turns: list[Turn] = []
     failing: dict[str, str] = {}
     entry: dict[str, _Runs] = {}
+    logged = 0
     heads = {h.line: h for h in note.heads}
     for start, end in note.ranges(WORK_LOG):
         time, title = "", ""
@@ -204,6 +206,7 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...]]:
             head = heads.get(n)
             if head is not None:
                 _settle(entry, failing)
+                logged += 1
                 match = ENTRY.fullmatch(head.title)
                 time, title = (match.group(1), match.group(2)) if match else ("", head.title)
                 continue
@@ -226,7 +229,7 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...]]:
                     seen = entry.setdefault(ran.group(2).strip(), _Runs())
                     seen.runs += int(ran.group(3) or 1)
         _settle(entry, failing)
-    return tuple(turns), tuple(failing.values())
+    return tuple(turns), tuple(failing.values()), logged
 
 
 def _stem(rel: str) -> str:
@@ -242,7 +245,7 @@ def session(rel: str, text: str) -> SessionDigest:
     date = created.group(0) if created else stem[:10]
     topic = note.title() or (stem[11:] if re.match(r"\d{4}-\d{2}-\d{2}-", stem) else stem)
     status = str(meta.get("status") or "active").strip().lower()
-    turns, failing = _work_log(note)
+    turns, failing, logged = _work_log(note)
     kinds = {name: tuple(note.items(names)) for name, names in (
         ("decisions", DECISIONS), ("gotchas", GOTCHAS), ("prerequisites", PREREQUISITES),
         ("open_questions", OPEN_QUESTIONS), ("next_steps", NEXT_STEPS))}
@@ -262,6 +265,7 @@ def session(rel: str, text: str) -> SessionDigest:
         turns=turns,
         failing=failing,
         entities=tuple(dict.fromkeys(entities)),
+        logged=logged,
         **kinds,
     )
 

@@ -145,7 +145,7 @@ def context(ctx: typer.Context, as_json: bool = _JSON) -> None:
 
     g = globals_of(ctx)
     vault, config = g.vault_obj(), g.config()
-    text = run(lambda: briefing.build(vault, config))
+    text = run(lambda: briefing.build(vault, config, cwd=Path.cwd()))
     if as_json:
         echo_json({"vault": str(config.vault), "project": config.project, "text": text,
                    "chars": len(text), "max_chars": config.context_max_chars,
