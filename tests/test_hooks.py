@@ -297,7 +297,8 @@ def _freeze(root: Path) -> Iterator[None]:
 def test_read_only_vault_is_one_line(
     vault: Path, transcript: Path, tmp_path: Path, event: str
 ) -> None:
-    _populate(vault, transcript, tmp_path, "session-start")
+    # A session with something recorded, so a read-only vault still has a briefing to give.
+    _populate(vault, transcript, tmp_path, "session-start", "stop")
     longer = copy_transcript(tmp_path)
     before = snapshot(vault)
     with _freeze(vault):
