@@ -106,7 +106,7 @@ def test_failures_pass_only_when_the_same_command_passes_later() -> None:
         "## Work Log\n\n### 09:00 - one\n\n- Ran `make test`\n- Ran `make lint`\n"
         "- Ran `make e2e` ×3\n"
         "- Failed: `make test` — `boom`\n- Failed: `make lint` — `E1`\n"
-        "- Failed ×2: `make e2e` — `E0`\n- Failed: Edit `a.py` — `no match`\n\n"
+        "- Failed: `make e2e` ×2 — `E0`\n- Failed: Edit `a.py` — `no match`\n\n"
         "### 09:30 - two\n\n- Ran `make lint` ×2\n- Ran `tox -e py312` ×2\n"
         "- Failed ×2: `tox -e py312` — `E2`\n\n```\n- Ran `tox -e py312`\n```\n"
     )
@@ -114,7 +114,9 @@ def test_failures_pass_only_when_the_same_command_passes_later() -> None:
     # make e2e failed twice of three runs (then passed); lint passed in the next entry; the
     # failed edit is not a command; the `Ran` in code is not a run.
     assert d.failing == ("`make test` — `boom`", "`tox -e py312` — `E2`")
-    # The older form (a `Ran` line after the `Failed` line, no counts) reads the same way.
+    # Older forms: the count first; a `Ran` line after the `Failed` line, no counts.
+    first = "## Work Log\n\n### 09:00 - x\n\n- Ran `c` ×2\n- Failed ×2: `c` — e\n"
+    assert digest.session("s.md", first).failing == ("`c` — e",)
     old = "## Work Log\n\n### 09:00 - x\n\n- Failed: `a` — e\n- Ran `a`\n- Failed: `b` — f\n"
     assert digest.session("s.md", old).failing == ("`b` — f",)
 

@@ -26,8 +26,9 @@ LINK_GROUP = re.compile(r"\s*\(((?:\s*!?\[\[[^\]\n]*\]\]\s*,?)+)\)\s*$")
 WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
 ENTRY = re.compile(r"(\d{1,2}:\d{2})\s*[-–—]\s*(.*)")
 ANSWER = re.compile(r"\*\*Answer:\*\*\s*(.*\S)")
-# ``- Failed ×2: `pytest -q` — `E   assert 1 == 2```; ``- Ran `pytest -q` ×3`` (failed runs count).
-FAILED = re.compile(r"Failed(?:\s*×\s*(\d+))?:\s*((`+)(.+?)\3.*)")
+# ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2```; ``- Ran `pytest -q` ×3`` (failed runs
+# count). An older form put the count first: ``- Failed ×2: `pytest -q` — …``.
+FAILED = re.compile(r"Failed(?:\s*×\s*(\d+))?:\s*((`+)(.+?)\3(?:\s*×\s*(\d+))?.*)")
 RAN = re.compile(r"Ran\s+(`+)(.+?)\1(?:\s*×\s*(\d+))?")
 STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
 # Headings spelled as the templates spell them; older or hand-written notes use the others.
@@ -220,7 +221,7 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
                 failed = FAILED.match(body)
                 if failed:
                     seen = entry.setdefault(failed.group(4).strip(), _Runs())
-                    seen.failures += int(failed.group(1) or 1)
+                    seen.failures += int(failed.group(1) or failed.group(5) or 1)
                     seen.runs = max(seen.runs, seen.failures)  # a failed run is a run
                     seen.line = failed.group(2)
                     continue
