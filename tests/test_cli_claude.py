@@ -53,7 +53,9 @@ def test_install_user_then_again_is_idempotent(home: Path, repo: Path) -> None:
     settings = home / ".claude/settings.json"
     first = _cli("install-hooks", "--scope", "user", cwd=repo)
     assert first.returncode == 0 and first.stderr == ""
-    assert first.stdout == f"{settings}: installed\n"
+    assert first.stdout == (
+        f"{settings}: installed\nsessions go to the vault {home}/.claude-memory (the default: "
+        "name yours with --vault or `vault` in config.toml)\n")
     data = json.loads(settings.read_text())
     # This installation by absolute path: Claude Code's PATH need not hold the venv.
     assert _vaultmem_commands(data) == {
@@ -65,7 +67,7 @@ def test_install_user_then_again_is_idempotent(home: Path, repo: Path) -> None:
     before = settings.read_bytes()
     again = _cli("install-hooks", "--scope", "user", cwd=repo)
     assert again.returncode == 0 and again.stderr == ""
-    assert again.stdout == f"{settings}: already installed\n"
+    assert again.stdout.startswith(f"{settings}: already installed\nsessions go to ")
     assert settings.read_bytes() == before
     assert not (repo / ".claude").exists()
 
@@ -82,7 +84,7 @@ def test_project_scope_writes_at_the_git_top(home: Path, repo: Path) -> None:
     proc = _cli("install-hooks", "--scope", "project", cwd=repo / "src/deep")
     assert proc.returncode == 0 and proc.stderr == ""
     target = repo / ".claude/settings.json"
-    assert proc.stdout == f"{target}: installed\n"
+    assert proc.stdout.startswith(f"{target}: installed\n")
     assert set(_vaultmem_commands(json.loads(target.read_text()))) == EVENTS
     assert not (repo / "src/deep/.claude").exists() and not (home / ".claude").exists()
     local = _cli("install-hooks", "--scope", "local", cwd=repo / "src")
@@ -175,6 +177,7 @@ def test_install_carries_the_vault_and_another_vault_replaces_it(
     first, second = tmp_path / "my vault", tmp_path / "work vault"
     proc = _cli("--vault", str(first), "--project", "shop", "install-hooks", cwd=repo)
     assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.endswith(f"sessions go to the vault {first} (named in the hooks)\n")
     assert _vaultmem_commands(json.loads(settings.read_text()))["Stop"] == [
         f"{RUNNER} --vault {shlex.quote(str(first))} --project shop hook stop"
     ]
@@ -233,8 +236,8 @@ def test_plugin_and_install_hooks_both_active_is_a_warning(home: Path, repo: Pat
 
     proc = _cli("install-hooks", cwd=repo)
 
-    assert proc.returncode == 0 and proc.stdout == f"{settings}: installed (backup: {settings}"\
-        ".vaultmem-backup)\n"
+    assert proc.returncode == 0 and proc.stdout.startswith(
+        f"{settings}: installed (backup: {settings}.vaultmem-backup)\n")
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("warning: ")
     assert "vaultmem@vaultmem" in proc.stderr and "twice" in proc.stderr
     checked = _cli("install-hooks", "--check", cwd=repo)

@@ -15,7 +15,7 @@ import typer
 from . import app, echo_json, globals_of, run
 
 if TYPE_CHECKING:
-    from ..claude.install import Finding
+    from ..claude.install import Finding, InstallResult
 
 
 class Scope(str, Enum):
@@ -63,29 +63,40 @@ def _install(ctx: typer.Context, scope: Scope, command: str | None, dry_run: boo
         result = run(lambda: install.uninstall(
             scope.value, home=home, project_dir=project_dir,
             command=command or install.DEFAULT_COMMAND, dry_run=dry_run))
-    else:
-        g = globals_of(ctx)
-        # A vault named for this run (option or VAULTMEM_VAULT) goes into the hooks: Claude
-        # Code may not have the variable. One from the config file the hooks read themselves.
-        vault = g.vault or os.environ.get("VAULTMEM_VAULT") or None
-        program = command or shlex.join(install.runner(sys.executable))
-        result = run(lambda: install.install(
-            scope.value, home=home, project_dir=project_dir, command=program, vault=vault,
-            project=g.project, dry_run=dry_run))
+        _render_install(result, as_json=as_json, verb="removed", same="nothing to remove")
+        return
+    g = globals_of(ctx)
+    # A vault named for this run (option or VAULTMEM_VAULT) goes into the hooks: Claude Code
+    # may not have the variable. One from the config file the hooks read themselves.
+    vault = g.vault or os.environ.get("VAULTMEM_VAULT") or None
+    program = command or shlex.join(install.runner(sys.executable))
+    result = run(lambda: install.install(
+        scope.value, home=home, project_dir=project_dir, command=program, vault=vault,
+        project=g.project, dry_run=dry_run))
+    _render_install(result, as_json=as_json, verb="installed", same="already installed")
+    if dry_run or as_json:
+        return
+    root = g.config().vault
+    where = ("named in the hooks" if vault else "from config.toml, read by each hook"
+             if root != Path.home() / ".claude-memory"
+             else "the default: name yours with --vault or `vault` in config.toml")
+    typer.echo(f"sessions go to the vault {root} ({where})")
+    for finding in install.check(home=home, project_dir=project_dir, run_commands=False):
+        typer.echo(f"warning: {finding}", err=True)
+
+
+def _render_install(result: InstallResult, *, as_json: bool, verb: str, same: str) -> None:
     if as_json:
         echo_json({"path": str(result.path), "changed": result.changed,
                    "backup": str(result.backup) if result.backup else None,
                    "diff": result.diff, "dry_run": result.dry_run})
-    elif dry_run:
+    elif result.dry_run:
         typer.echo(result.diff or f"{result.path}: no change")
     elif not result.changed:
-        typer.echo(f"{result.path}: {'nothing to remove' if remove else 'already installed'}")
+        typer.echo(f"{result.path}: {same}")
     else:
         backup = f" (backup: {result.backup})" if result.backup else ""
-        typer.echo(f"{result.path}: {'removed' if remove else 'installed'}{backup}")
-    if not remove and not dry_run:
-        for finding in install.check(home=home, project_dir=project_dir, run_commands=False):
-            typer.echo(f"warning: {finding}", err=True)
+        typer.echo(f"{result.path}: {verb}{backup}")
 
 
 _SCOPE = typer.Option(Scope.user, "--scope", help="user: ~/.claude/settings.json; project: "
