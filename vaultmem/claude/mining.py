@@ -122,7 +122,9 @@ _LABEL_RE = re.compile(
 _SECTION = {
     "decision": r"(?:key |design )?decisions?(?: made)?",
     "gotcha": r"gotchas?|root causes?|what went wrong|pitfalls|caveats|known issues|fixes",
-    "prerequisite": r"prerequisites|requirements|before you (?:start|run)|setup|set-up",
+    "prerequisite": r"prerequisites|requirements|before you (?:start|run)(?: \w+){0,3}|"
+    r"(?:local |dev |development )?set-?up|getting started|installation|how to run(?: \w+){0,3}|"
+    r"to run (?:the |this )?(?:\w+ ){0,2}(?:locally|on your machine)",
     "next_step": r"(?:suggested |possible |recommended )?next steps?|next up|todos?|to-dos?|"
     r"follow[ -]ups?|remaining(?: work| items| tasks)?|still to do|what'?s left|not (?:yet )?done",
     "question": r"open questions?|questions(?: for you)?|unresolved|unknowns|to decide",
@@ -142,6 +144,8 @@ _ABBREV_RE = re.compile(
     r"ca|al)|\b[A-Z])\.[\"')\]]*$"
 )
 _WS_RE = re.compile(r"\s+")
+# A short bold or plain topic before a colon ("**Hashing:** went with …", "Auth: …").
+_TOPIC_RE = re.compile(r"^(?:\*\*|__)?[\w`' /-]{1,30}(?:\*\*|__)?:(?:\*\*|__)?\s+(?=\S)")
 
 
 def mine(text: str) -> tuple[Mined, ...]:
@@ -151,11 +155,14 @@ def mine(text: str) -> tuple[Mined, ...]:
     text = strip_private(text).replace(_OPEN, " ").replace(_CLOSE, " ")
     masks = _Masks()
     units = list(_units(text, masks))
-    last_block = max((u.block for u in units), default=-1)
+    # The questions Claude leaves the user with: the run of "?" sentences that ends the message.
+    trailing_from = len(units)
+    while trailing_from > 0 and _plain(units[trailing_from - 1].text).endswith("?"):
+        trailing_from -= 1
     found: list[Mined] = []
     seen: set[tuple[str, str]] = set()
-    for unit in units:
-        kind = _classify(unit, masks, last_block)
+    for index, unit in enumerate(units):
+        kind = _classify(unit, masks, index >= trailing_from)
         if kind is None:
             continue
         line = _clean(masks.restore(unit.text))
@@ -305,31 +312,42 @@ def _cue(pattern: str) -> re.Pattern[str]:
 # Tool narration: what Claude is about to do in this very turn, not knowledge.
 _NARRATION = _cue(
     r"^(?:(?:ok(?:ay)?|now|first|great|good|perfect|alright|next|then|so)[,!.]?\s+)*"
-    r"(?:let me|let's (?:run|check|look|see|read|open|try|verify|start|find|search|take)|"
+    r"(?:let me|let's (?:run|check|look|see|read|open|try|verify|start|find|search|take|dig)|"
     r"i(?:'ll| will| am going to|'m going to)\s+(?:now\s+)?(?:run|check|look|read|open|search|"
     r"grep|inspect|examine|explore|view|verify|start by|begin by|investigate|find|see|try|"
-    r"take a look|dig|scan|trace|test|re-?run)\b|i(?:'m| am) (?:now )?(?:going to )?"
-    r"(?:running|checking|looking|reading|searching|investigating|examining|exploring)|"
-    r"(?:running|checking|reading|looking at|searching|opening|inspecting)\b)"
+    r"take a look|dig|scan|trace|test|re-?run|make the changes|update|fix)\b|i(?:'m| am) (?:now )?"
+    r"(?:going to )?(?:running|checking|looking|reading|searching|investigating|examining|"
+    r"exploring)|(?:running|checking|reading|looking at|searching|opening|inspecting)\b)"
 )
-# Hedges and hypotheticals: a sentence that holds any is not a decision, gotcha or prerequisite.
+# Where a sentence's main clause ends: hedges after it ("because X might…") do not hedge it.
+_CLAUSE_END_RE = re.compile(
+    r"\b(?:because|since|unless|so that|otherwise|which|when|so)\b|[;:—(]| - |, so\b|\.\s",
+    re.IGNORECASE,
+)
+# Hedges and hypotheticals in the main clause: not a decision, gotcha or prerequisite.
 _HEDGE = _cue(
-    r"\b(?:maybe|perhaps|possibly|might|may be|could|would|should we|if we|if you|if i|"
-    r"whether|consider(?:ing)?|option(?:s|ally)?|alternatively|suppose|hypothetical(?:ly)?|"
-    r"probably|likely|i suspect|i think|i guess|i believe|seems?|appears? to|not sure|"
-    r"unclear|unless|in theory|one approach|another approach|worth (?:trying|considering|exploring)|"
-    r"we can|you can|can be|try(?:ing)? to|was going to|were going to|wondering)\b|^\s*if\b"
+    r"\b(?:maybe|perhaps|possibly|might|may|could|would|should we|if we|if you|if i|whether|"
+    r"consider(?:ing)?|options?|optionally|alternatively|suppose|hypothetical(?:ly)?|probably|"
+    r"likely|i suspect|i think|i guess|i believe|seems?|appears? to|not sure|unclear|in theory|"
+    r"one approach|another approach|worth (?:trying|considering|exploring)|we can|you can|"
+    r"try(?:ing)? to|was going to|were going to|wondering|i'd|we'd|recommend|suggest)\b|"
+    r"^\s*(?:if|once|when|to figure out|to find)\b"
 )
 _QUESTION_OPEN = _cue(
-    r"\b(?:it'?s (?:still )?(?:unclear|not clear)|(?:still )?unclear (?:whether|if|why|how|what|"
-    r"which|who|when)|(?:i'?m|i am|we'?re|we are) (?:still )?not (?:yet )?sure (?:whether|if|why|"
-    r"how|what|which)|not (?:yet )?sure (?:whether|if)|i (?:don'?t|do not) (?:yet )?know "
-    r"(?:whether|if|why|how)|(?:i|we) couldn'?t (?:determine|tell|figure out|confirm|verify) "
-    r"(?:whether|if|why|how|what)|remains? (?:to be seen|unclear|open)|(?:is|are|remains?) "
-    r"(?:still )?an open question|open question|needs? (?:a )?decision|undecided|tbd\b|"
-    r"(?:you|we) (?:still )?need to decide|up to you (?:whether|which|if))"
+    r"\bit'?s (?:still )?(?:unclear|not clear)\b|\b(?:still )?unclear (?:whether|if|why|how|what|"
+    r"which|who|when)\b|\bnot (?:yet |entirely |100% )?sure(?: yet)? (?:whether|if|why|how|what|"
+    r"which|about)\b|\b(?:don'?t|do not) (?:yet )?know(?: yet)? (?:whether|if|why|how)\b|"
+    r"\b(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not) (?:determine|tell|figure out|work out|"
+    r"confirm|verify|find out)(?: \w+){0,2} (?:whether|if|why|how|what|which)\b|"
+    r"\bremains? (?:to be seen|unclear|open)\b|\b(?:is|are|remains?) (?:still )?an open question\b|"
+    r"\bopen question\b|\bneeds? (?:a )?decision\b|\bundecided\b|\btbd\b|"
+    r"\b(?:you|we) (?:still )?(?:need|have) to decide\b|\bup to you (?:whether|which|if)\b|"
+    r"\bhaven'?t (?:yet )?decided\b"
 )
-_RESOLVED = _cue(r"\b(?:so i (?:checked|looked|verified|tested)|turns? out|turned out|confirmed)\b")
+_RESOLVED = _cue(
+    r"\b(?:so i (?:checked|looked|verified|tested)|turns? out|turned out|confirmed)\b|"
+    r"^i wasn'?t sure"
+)
 # Asked of the user directly: worth keeping wherever it stands.
 _ASK_USER = _cue(
     r"^(?:(?:also|and|so|one more thing|lastly|finally)[,:]?\s+)?(?:should|shall) (?:i|we)\b|"
@@ -338,140 +356,239 @@ _ASK_USER = _cue(
     r"of these|would you|do you)|^(?:is|are) (?:it|that|this|these) (?:ok|okay|fine|acceptable)|"
     r"^how would you like|^what would you like|^do you have a preference"
 )
-_LET_ME_KNOW = _cue(r"^(?:please )?let me know (?:whether|which|how you'?d like)")
+# Closing courtesies are not questions ("Anything else?", "Let me know if you'd like changes").
+_COURTESY = _cue(
+    r"\banything else\b|\bany (?:other |more |further )?(?:questions|changes|adjustments|tweaks)\b|"
+    r"\bif anything is unclear\b"
+)
+_LET_ME_KNOW = _cue(
+    r"^(?:please )?let me know (?:whether|which|how you'?d like|what you'?d prefer)"
+)
+_BUILD_VERB = (
+    r"(?:add|implement|write|create|build|wire|hook up|migrate|handle|fix|refactor|remove|drop|"
+    r"backfill|support|port|finish|revisit|extend|expose|cover|test|document|update|replace|"
+    r"move|split|rename|deprecate|delete|enable|set up|integrate|connect|switch|rotate|clean up)"
+)
 _NEXT = _cue(
-    r"^(?:as (?:a|the) )?next(?: step)?s?\s*[,:—-]\s*(?!let me\b|i'?ll (?:run|check|look|read|open|"
-    r"search|verify|inspect|examine|view)\b)|"
-    r"\bnext steps? (?:is|are|would be|will be|:)|\bthe next (?:thing|task|piece|step)\b|"
+    r"^(?:as (?:a|the) )?next(?: steps?)?\b,?\s*[:—-]?\s*(?!let me\b)|"
+    r"\bnext steps? (?:is|are|would be|will be|:)|\bthe next (?:thing|task|piece|step)s?\b|"
     r"\bnext up\b|\bstill (?:need|needs|have|has) to\b|\bstill (?:missing|to do|todo|pending|"
-    r"unimplemented|open)\b|\bremaining (?:work|tasks?|items?|steps?)\b|\bwhat(?:'s| is) left\b|"
-    r"\bis left to\b|\bleft to do\b|\bnot (?:yet )?(?:implemented|wired(?: up)?|done|handled|"
-    r"covered|hooked up|built)(?: yet)?\b|\bhaven'?t (?:yet )?(?:added|implemented|written|wired|"
-    r"built|done|handled|migrated|touched|covered)\b|\b(?:is|are) (?:still )?(?:a )?(?:stubs?|"
-    r"placeholders?)\b|\bin a follow[- ]up\b|\bfollow[- ]up (?:pr|task|work|change)\b|"
-    r"\b(?:next|in the next) session\b|\b(?:should|need to|needs to|will|we'?ll|i'?ll|want to) "
-    r"(?:\w+ ){1,8}next\b|\bTODO\b|\byet to be\b|\bafter that,? (?:we|i) (?:can|should|need)\b"
+    r"unimplemented|open|outstanding)\b|\bremaining (?:work|tasks?|items?|steps?|pieces?)\b|"
+    r"\bwhat(?:'s| is) (?:still )?left\b|\bwhat remains\b|\bis left to\b|\bleft to do\b|"
+    r"\bleft for later\b|\b(?:last|remaining|final|only|missing) (?:piece|part|bit|step|thing)s? "
+    r"(?:still )?(?:is|are|left|missing|remaining)\b|"
+    r"(?:\bnot|n'?t) (?:yet )?(?:been )?(?:implemented|wired|done|handled|covered|hooked up|built|"
+    r"written|added|migrated|tested)\b(?: up)?(?: yet)?|\bhaven'?t (?:yet )?(?:added|implemented|"
+    r"written|wired|built|done|handled|migrated|touched|covered|tested)\b|\b(?:is|are) (?:still )?"
+    r"(?:a |just )?(?:stubs?|placeholders?|stubbed)\b|\bfollow[- ]up\b|\b(?:next|in the next) "
+    r"session\b|\b(?:should|need to|needs to|will|we'?ll|i'?ll|want to) (?:\S+ ){1,8}next\b|"
+    r"\bTODO\b|\byet to be\b|\bafter that,? (?:we|i) (?:can|should|need)\b|"
+    r"\b(?:we|i)(?:'ll| will) (?:still )?need to " + _BUILD_VERB + r"\b"
 )
 _NEXT_HEDGE = _cue(r"\b(?:maybe|perhaps|might|could|would be nice|if you want|optionally)\b")
 # Root causes and fixes stated as found. Strong cues win over a decision in the same sentence;
-# weak ones ("silently truncates", "that's why") only count when nothing else does.
+# weak ones ("silently truncates", "heads up") only count when nothing else does.
+_SYMPTOM = (
+    r"(?:fail(?:s|ed|ing|ure)?|br(?:oke|eaks?|oken)|hang(?:s|ing)?|hung|crash(?:es|ed|ing)?|"
+    r"rejected|timed out|time ?outs?|timing out|leak(?:s|ed|ing)?|flak(?:y|iness)|deadlock(?:s|ed)?|"
+    r"duplicat(?:e|ed|es)|errors?|exceptions?|[45]\d\ds?|regression|bug|wrong|missing|empty|"
+    r"stale|slow|early|late|twice|never)"
+)
 _GOTCHA = _cue(
-    r"\broot[ -]cause\b|\bturn(?:s|ed) out\b|\b(?:was|were|is|are) (?:actually )?caused by\b|"
-    r"\bthe (?:actual |real |underlying )?(?:fix|solution|workaround) (?:was|is|turned out)\b|"
-    r"\bthe (?:actual |real |underlying )?(?:problem|issue|bug|culprit|cause) (?:was|is)\b|"
-    r"\b(?:fails?|failed|failing|breaks?|broke|crashe[sd]|errors?(?:ed)? out|hangs?|hung|"
-    r"timed out|times out) (?:\w+ ){0,4}because\b|\bthe culprit\b|"
-    r"\bfixed (?:it|this|that|the \w+(?: \w+)?) by\b|\bfix(?:ed)? was to\b|"
-    r"\bthe reason (?:it|this|that|the \w+) (?:failed|fails|broke|breaks|was failing)\b|"
-    r"\bwas the cause\b|\bbecause of (?:a|an|the) (?:bug|race|typo|missing|stale|wrong)\b"
+    r"\broot[ -]cause\b|\bturn(?:s|ed) out\b|\b(?:was|were|is|are) (?:actually |all )?caused by\b|"
+    r"\b(?:the|what) (?:actual |real |underlying )?(?:fix|solution|workaround|fixed it|solved it) "
+    r"(?:was|is|turned out)\b|\bthe (?:actual |real |underlying )?(?:problem|issue|bug|culprit|"
+    r"cause|reason)(?: here)? (?:was|is|wasn'?t)\b(?! (?:now |finally )?(?:fixed|solved|resolved|gone))|"
+    r"\b" + _SYMPTOM + r"\b(?: \S+){0,6} (?:because|due to|came from|comes from|stems? from)\b|"
+    r"\b(?:happens|happened|occurs|occurred) (?:because|when)\b|\bthe culprit\b|"
+    r"\b(?:fixed|resolved|solved|worked around) (?:it|this|that|the \S+(?: \S+){0,3}) by\b|"
+    r"^(?:fixed|resolved|solved|worked around) by\b|\bfix(?:ed)? was to\b|\bthe reason\b.{0,60}"
+    r"\b(?:fail|failed|fails|broke|breaks|was failing|hung|happened|is that|was that)\b|"
+    r"\bwas the cause\b|\bbecause of (?:a|an|the) (?:bug|race|typo|missing|stale|wrong)\b|"
+    r"^(?:found it|mystery solved|solved)\s*[:—-]\s*\S|\bwas due to\b|"
+    r"\bit was (?:a|an) (?:\S+ ){0,2}(?:issue|problem|bug) after all\b|\bafter all\b.{0,20}\bwas\b"
 )
 _GOTCHA_WEAK = _cue(
     r"\bthat'?s why\b|\bwhich (?:is|was) why\b|\bwas (?:silently )?(?:swallowing|truncating|"
     r"dropping|ignoring)\b|\bsilently (?:truncates|drops|ignores|swallows|fails|returns)\b|"
-    r"\bgotcha\b|\bwatch out\b|\bbeware\b|\bthe trick (?:was|is)\b"
+    r"\bgotcha\b|\bwatch out\b|\bbeware\b|\bthe trick (?:was|is)\b|^heads[- ]up\b|^careful\b"
+)
+# A test described, not a failure explained ("checks that login fails because of …").
+_TEST_INTENT = _cue(
+    r"\b(?:checks|verifies|asserts|ensures|makes sure|tests) that\b|\bsupposed to\b|"
+    r"\bexpected to\b|\bby design\b|\bis intended\b|\bthe point of\b|\bshould fail\b"
 )
 _DECISION = _cue(
-    r"\b(?:i|we)(?:'ve| have)?\s+(?:finally |ultimately |eventually )?(?:chose|chosen|picked|"
-    r"opted (?:for|to)|went with|gone with|decided (?:to|on|against)|settled on|standardi[sz]ed on|"
-    r"ended up (?:using|going with|with)|switched (?:\w+ ){0,5}(?:to|from)|replaced (?:\w+ ){0,5}"
-    r"with|moved (?:\w+ ){0,5}(?:to|from|off)|kept (?:\w+ ){0,5}(?:instead|rather|over|because))\b|"
+    r"\b(?:i|we)(?:'ve| have)?\s+(?:finally |ultimately |eventually |also )?(?:chose|chosen|picked|"
+    r"opted (?:for|to|against|not)|went (?:with|for)|gone (?:with|for)|decided (?:to|on|against)|"
+    r"settled on|standardi[sz]ed (?:\S+ ){0,4}on|ended up (?:using|going with|with)|"
+    r"switched (?:\S+ ){0,5}(?:to|from)|replaced (?:\S+ ){0,5}with|stuck with)\b|"
     r"\b(?:i|we)(?:'ll| will| are going to|'re going to|'m going to| am going to)\s+(?:use|go with|"
     r"stick with|keep|adopt)\b(?=.*\b(?:because|since|instead of|rather than|over|so that|as it|"
-    r"as they|given)\b)|"
+    r"as they|given)\b)|\b(?:i|we)(?:'m| am|'re| are) (?:going with|sticking with|keeping)\b|"
     r"^(?:let'?s|we'?ll) (?:use|go with|stick with|keep)\b|"
-    r"^(?:chose|picked|went with|opted for|switched (?:\w+ ){0,5}to|settled on|decided to)\b|"
-    r"\bthe decision (?:was|is) to\b|\bi(?:'m| am) going with\b|\bwe'?re going with\b|"
+    r"^(?:chose|picked|went (?:with|for)|going with|opted (?:for|to)|switched (?:\S+ ){0,5}to|"
+    r"settled on|decided (?:to|on|against)|sticking with)\b|\bthe decision (?:was|is) to\b|"
     r"\b(?:using|uses|use) \S+(?: \S+){0,4} (?:instead of|rather than|over) \S+(?: \S+){0,6} "
     r"(?:because|since|as|so)\b|\bin favou?r of\b"
 )
+# "I <did X> instead of / rather than Y": a choice between two ways, stated as made.
+_CONTRAST = _cue(r"\b(?:instead of|rather than|in place of)\b")
+_FIRST_PERSON = _cue(r"\b(?:i|we)(?:'ve|'ll|'m|'re)?\b")
+_CONTRAST_LEAD = _cue(r"^(?:instead of|rather than)\b[^,]{3,120},\s*(?:i|we)\b")
+_DONE_VERB = _cue(
+    r"\b(?:i|we)(?:'ve| have)? (?:used|made|kept|put|moved|split|changed|stored|modell?ed|went|set|"
+    r"built|implemented|wrote|defined|chose|picked|added|switched|replaced|return(?:ed)?|"
+    r"structured|designed|placed|handled|left)\b|^(?:auth|billing|\S+) now (?:uses|stores|returns)\b|"
+    r"\bnow (?:uses|stores|returns)\b"
+)
+_DESIGN_VERB = _cue(
+    r"\b(?:i|we)(?:'ve| have)? (?:moved|split|made|kept|put|stored|structured|designed|modell?ed|"
+    r"separated|isolated|pulled|extracted)\b"
+)
+_DESIGN_REASON = _cue(r"\b(?:because|since|so that|to avoid|to keep|which keeps)\b|, so\b")
+_PREREQ_SETUP = _cue(
+    r"^(?:please |remember to |don'?t forget to |be sure to |first,? )?(?:install|set|export|start|"
+    r"create|copy|configure|run|launch|bring up|log ?in|define|add)\b"
+)
 _PREREQ = _cue(
-    r"\b(?:need|needs|require|requires|required|must have|must be|has to be|have to be)\b.{0,80}"
-    r"\b(?:set|exported|installed|running|started|up|available|configured|defined|present|"
-    r"logged in|on (?:the )?path|reachable)\b|"
+    r"\b(?:need|needs|require|requires|required|must have|must be|has to be|have to be|expects?|"
+    r"depends? on)\b.{0,80}\b(?:set|exported|installed|running|started|up|available|configured|"
+    r"defined|present|logged in|on (?:the )?path|reachable|listening)\b|"
     r"\bmake sure (?:that )?.{1,80}\b(?:is|are)\s+(?:\w+ )?(?:running|installed|set|started|up|"
-    r"exported|configured|available|reachable)\b|"
+    r"exported|configured|available|reachable|listening)\b|"
     r"\b(?:you'?ll|you will|you) (?:need|have) to (?:install|set|export|start|run|have|create|"
-    r"configure|log in|add)\b|\brequires? (?:python|node|postgres|postgresql|redis|docker|java|"
-    r"ruby|go|rust|a running|an? \S+ (?:server|service|daemon|instance|database))\b|"
-    r"\b(?:before|to) (?:running|run) (?:the )?(?:tests?|suite|app|server|migrations?)\b.{0,60}"
-    r"\b(?:start|run|install|set|export|create)\b|"
-    r"\b(?:must|needs? to|has to|have to) be (?:installed|running|set|started|exported|configured)\b|"
-    r"\bprerequisites?\b|\b(?:apt(?:-get)?|brew|dnf|yum|apk) install\b|"
-    r"\bonly (?:works|runs|passes) (?:with|when|if)\b|\bdepends? on .{1,60}\b(?:running|installed|"
-    r"being set)\b"
-)
-_ENV_VAR_RE = re.compile(r"\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b")
-_ENV_VERB = _cue(
-    r"\b(?:set|export|needs?|requires?|required|must|define|provide|point(?:s|ing)? at|"
-    r"configured?|missing|unset|\.env)\b"
-)
-_PREREQ_THING = _cue(
-    r"\b(?:redis|postgres(?:ql)?|mysql|docker|database|db|server|service|daemon|env(?:ironment)? "
-    r"var(?:iable)?s?|python|node|npm|pnpm|yarn|ffmpeg|lib\w+-dev|openssl|cli|toolchain|sdk|"
-    r"migrations?|\.env|api key|token|credentials|stripe|localstack|minio|rabbitmq|kafka|"
-    r"elasticsearch|chrome|playwright|browser|java|jdk|ruby|gcc|make|cmake|package|binary|"
-    r"extension|container|compose)\b"
+    r"configure|log in|add)\b|\b(?:is|are) required (?:for|to|by)\b|"
+    r"\brequires? (?:python|node|postgres|postgresql|redis|docker|java|ruby|go|rust|a running|"
+    r"an? \S+ (?:server|service|daemon|instance|database))\b|"
+    r"\b(?:expects?|needs?|requires?) (?:an? |the )?\S+ (?:database|server|service|instance|"
+    r"compiler|key|token|secret|account|bucket|queue|role|user)\b|"
+    r"^before (?:running|starting|you run|you start|using|testing|deploying|building)\b|"
+    r"\b(?:must|needs? to|has to|have to) be (?:installed|running|set|started|exported|configured|"
+    r"listening|reachable)\b|\bprerequisites?\b|\b(?:apt(?:-get)?|brew|dnf|yum|apk) install\b|"
+    r"\bonly (?:works|runs|passes) (?:with|when|if)\b|^without\b.{0,80}\b(?:installed|running|set|"
+    r"on (?:the )?path|available)\b|\bunless\b.{0,80}\b(?:running|installed|set|exported)\b|"
+    r"\b(?:needs?|requires?) (?:seed data|fixtures|a migration)\b"
 )
 _NEEDED = _cue(
     r"\b(?:must|need|needs|needed|require|requires|required|make sure|has to|have to|before|"
-    r"without)\b"
+    r"without|unless|expects?|depends? on|otherwise|remember)\b"
+)
+_NEEDED_STRONG = _cue(
+    r"\b(?:must|need|needs|needed|require|requires|required|make sure|has to|have to|expects?)\b"
+)
+_NOT_NEEDED = _cue(
+    r"\b(?:no longer|don'?t|do not|doesn'?t|does not|won'?t) (?:need|have to|require)|"
+    r"\bno need\b|\bnot (?:required|needed)\b|\bisn'?t (?:required|needed)\b"
+)
+_ENV_VAR_RE = re.compile(r"\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b")
+_PREREQ_THING = _cue(
+    r"\b(?:redis|postgres(?:ql)?|mysql|mongo(?:db)?|docker(?: desktop)?|database|db|server|"
+    r"service|daemon|env(?:ironment)? var(?:iable)?s?|python|node|npm|pnpm|yarn|ffmpeg|lib\S+-dev|"
+    r"openssl|cli|toolchain|sdk|migrations?|\.env|api key|token|secret|credentials|stripe|"
+    r"localstack|minio|rabbitmq|kafka|elasticsearch|chrome|chromium|playwright|browsers?|java|jdk|"
+    r"ruby|gcc|compiler|make|cmake|package|binary|extension|container|compose|mailhog|port \d+|"
+    r"wheel|seed data|registry|alembic|uvicorn|apt(?:-get)?|brew|pip|createdb|psql|"
+    r"(?:apt(?:-get)?|brew|dnf|yum|apk|pip|npm|cargo) install)\b"
+)
+# "requires `libpq-dev`": a named package or tool as the object of a need.
+_REQUIRES_CODE = _cue(
+    r"\b(?:requires?|needs?|depends? on) (?:an? |the )?`(?:lib[\w.+-]+-dev|[\w.+-]+-(?:cli|sdk)|"
+    r"(?:apt(?:-get)?|brew|pip|npm) install [^`]+|docker|redis|postgres(?:ql)?|node(?:js)? ?\d*|"
+    r"python ?3[\d.]*|ffmpeg|openssl|make|gcc)`"
 )
 _PREREQ_NARRATION = _cue(
-    r"\b(?:i|we)(?:'ve| have)? (?:set|installed|started|exported|added|configured)\b"
+    r"\b(?:i|we)(?:'ve| have)? (?:set|installed|started|exported|added|configured|created)\b"
 )
 
 
-def _classify(unit: _Unit, masks: _Masks, last_block: int) -> MinedKind | None:
+def _classify(unit: _Unit, masks: _Masks, trailing: bool) -> MinedKind | None:
     if unit.label is not None:
         return unit.label
     text = _plain(unit.text)
     if not text:
         return None
+    topic = _TOPIC_RE.match(text)
+    bare = text[topic.end() :] if topic else text  # "**Hashing:** went with X" -> "went with X"
     if text.endswith("?"):
-        return _question(unit, text, last_block)
+        return _question(unit, bare, trailing)
     if unit.section is not None and unit.item:
         return unit.section
-    if _NARRATION.search(text):
+    forms = (bare, text) if topic else (text,)
+    if _LET_ME_KNOW.search(bare):
+        return "question"
+    if _NARRATION.search(bare):
         return None
-    if _LET_ME_KNOW.search(text):
+    if _QUESTION_OPEN.search(bare) and not _RESOLVED.search(bare):
         return "question"
-    if _QUESTION_OPEN.search(text) and not _RESOLVED.search(text):
-        return "question"
-    if _NEXT.search(text) and not _NEXT_HEDGE.search(text):
+    if _any(_NEXT, forms) and not _NEXT_HEDGE.search(bare):
         return "next_step"
-    hedged = _HEDGE.search(text) is not None
-    if hedged:
+    if _HEDGE.search(_main_clause(bare)):
         return None
-    if _GOTCHA.search(text):
+    full = _plain(masks.restore(unit.text))
+    if _any(_GOTCHA, forms) and not _TEST_INTENT.search(bare):
         return "gotcha"
-    if _DECISION.search(text):
+    if _is_decision(bare):
         return "decision"
-    if _GOTCHA_WEAK.search(text):
+    if _any(_GOTCHA_WEAK, forms):
         return "gotcha"
-    if _is_prerequisite(text, masks, unit.text):
+    if _is_prerequisite(bare, full, masks, unit.text):
         return "prerequisite"
     return None
 
 
-def _question(unit: _Unit, text: str, last_block: int) -> MinedKind | None:
+def _any(pattern: re.Pattern[str], forms: tuple[str, ...]) -> bool:
+    return any(pattern.search(form) for form in forms)
+
+
+def _main_clause(text: str) -> str:
+    """The sentence up to its first reason or subordinate clause (where hedges matter)."""
+    end = _CLAUSE_END_RE.search(text, 1)
+    return text[: end.start()] if end else text
+
+
+def _is_decision(text: str) -> bool:
+    if _DECISION.search(text):
+        return True
+    if _CONTRAST_LEAD.search(text):
+        return True
+    contrast = _CONTRAST.search(text)
+    if contrast and _DONE_VERB.search(text[: contrast.start()]):
+        return True
+    # A design move with its reason: "I moved X into Y, so the handlers can be tested …".
+    reason = _DESIGN_REASON.search(text)
+    return bool(reason and _DESIGN_VERB.search(text[: reason.start()]))
+
+
+def _question(unit: _Unit, text: str, trailing: bool) -> MinedKind | None:
     words = text.split()
-    if len(words) < 3 or _NARRATION.search(text):
+    if len(words) < 3 or _NARRATION.search(text) or _COURTESY.search(text):
         return None
-    if unit.section == "question" or unit.block == last_block or _ASK_USER.search(text):
+    if unit.section == "question" or trailing or _ASK_USER.search(text):
         return "question"
     if _QUESTION_OPEN.search(text):
         return "question"
     return None
 
 
-def _is_prerequisite(text: str, masks: _Masks, masked: str) -> bool:
+def _is_prerequisite(text: str, full: str, masks: _Masks, masked: str) -> bool:
+    """``text`` has code masked; ``full`` has it restored (package and tool names live there)."""
+    if _NOT_NEEDED.search(text):
+        return False
     needed = _NEEDED.search(text) is not None
     if _PREREQ_NARRATION.search(text) and not needed:
         return False  # "I've set REDIS_URL in .env": what was done, not what is needed
     env_var = _env_var(masked, masks)
-    if _PREREQ.search(text) and (env_var or _PREREQ_THING.search(text)):
+    thing = env_var or _PREREQ_THING.search(full) is not None
+    if thing and (_PREREQ.search(text) or _PREREQ.search(full)):
         return True
-    return env_var and needed and _ENV_VERB.search(text) is not None
+    if _PREREQ_SETUP.search(text) and (env_var or (thing and needed)):
+        return True
+    if _PREREQ_SETUP.search(text) and re.match(r"(?i)install\b", text):
+        return True
+    if _REQUIRES_CODE.search(full):
+        return True
+    return env_var and _NEEDED_STRONG.search(text) is not None
 
 
 def _env_var(masked: str, masks: _Masks) -> bool:
@@ -497,7 +614,7 @@ def _unbold(text: str) -> str:
 
 def _plain(masked: str) -> str:
     """The masked unit as cue phrases see it: emphasis, links and list markers gone."""
-    text = _LINK_RE.sub(r"\1", masked)
+    text = _LINK_RE.sub(r"\1", masked).replace("\u2019", "'")
     text = _ITALIC_RE.sub(r"\1", _unbold(text))
     return _WS_RE.sub(" ", text).strip()
 
