@@ -154,3 +154,52 @@ def test_never_raises_and_gives_one_line_texts(text: str) -> None:
 def test_never_raises_on_markdown_shaped_junk(parts: list[str]) -> None:
     for item in mine("".join(parts)):
         assert "\n" not in item.text and len(item.text) <= TEXT_MAX_CHARS
+
+
+def test_a_hedge_in_the_reason_does_not_hide_the_decision() -> None:
+    text = "I chose an additive migration because rewriting the table would lock it for minutes."
+    assert kinds(text) == ["decision"]
+    assert kinds("The root cause might be a race between the two workers.") == []
+    assert kinds("It crashed, which means it might be due to a stale build.") == []
+
+
+def test_contrast_with_a_first_person_act_is_a_decision_but_not_a_description() -> None:
+    assert kinds("I made `Money` a value type rather than passing floats around.") == ["decision"]
+    assert kinds("Every request now hits Redis once instead of Postgres twice.") == []
+    assert kinds("Instead of guessing, I'll check the logs first.") == []
+
+
+def test_status_lines_without_substance_are_not_gotchas() -> None:
+    for text in (
+        "The problem is clear now.",
+        "The fix is already in place.",
+        "Root cause found and fixed.",
+    ):
+        assert mine(text) == (), text
+    assert kinds("The issue is that BSD sed doesn't understand `\\s` in patterns.") == ["gotcha"]
+
+
+def test_a_question_claude_asks_itself_is_not_left_to_the_user() -> None:
+    assert mine("I checked the worker logs.\n\nIs the worker even picking up the job?") == ()
+    assert kinds("Tests pass.\n\nShould refunds go through the same queue as charges?") == [
+        "question"
+    ]
+    assert mine("Want me to commit this?") == ()
+
+
+def test_environment_variables_by_name_or_context_but_not_constants() -> None:
+    assert kinds("For the seed script you must set `PGPASSWORD` first.") == ["prerequisite"]
+    assert kinds("`ENABLE_FAST_PATH` is a compile-time constant and must be a power of two.") == []
+    assert kinds("I set `REDIS_URL` in the fixture, so you no longer need to export it.") == []
+
+
+def test_next_steps_and_narration_of_the_next_action() -> None:
+    assert kinds("Next, we should add the refund endpoint.") == ["next_step"]
+    assert kinds("Password reset emails aren't wired up yet.") == ["next_step"]
+    for text in (
+        "Next, let me run the migrations.",
+        "Next time the scheduler runs, it picks up the new interval.",
+        "While the migrations run, let me work on the remaining endpoints.",
+        "There's no remaining work on the auth side.",
+    ):
+        assert mine(text) == (), text

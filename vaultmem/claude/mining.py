@@ -108,7 +108,8 @@ _LABEL = {
     "decision": r"decisions?|decided",
     "gotcha": r"gotchas?|root[ -]cause|cause|the fix|fix|fixed|pitfall|caveat|watch out",
     "prerequisite": r"prerequisites?|requirements?|requires|setup|set-up",
-    "next_step": r"next steps?|next up|todo|to-do|follow[ -]ups?|remaining(?: work)?|still to do",
+    "next_step": r"next steps?|next up|todo|to-do|follow[ -]ups?|remaining(?: work)?|still to do|"
+    r"outstanding|left for later|open items",
     "question": r"open questions?|questions?|unresolved|unknowns?",
 }
 _LABEL_RE = re.compile(
@@ -126,7 +127,10 @@ _SECTION = {
     r"(?:local |dev |development )?set-?up|getting started|installation|how to run(?: \w+){0,3}|"
     r"to run (?:the |this )?(?:\w+ ){0,2}(?:locally|on your machine)",
     "next_step": r"(?:suggested |possible |recommended )?next steps?|next up|todos?|to-dos?|"
-    r"follow[ -]ups?|remaining(?: work| items| tasks)?|still to do|what'?s left|not (?:yet )?done",
+    r"follow[ -]ups?|remaining(?: work| items| tasks)?|still to do|what'?s left|not (?:yet )?done|"
+    r"outstanding(?: work| items)?|left for later|open items|"
+    r"(?:the )?(?:remaining|outstanding) (?:work|items|tasks)(?: (?:is|are))?|"
+    r"(?:here'?s |here is )?what(?:'s| is)? (?:still )?(?:left|remains)(?: to do| open)?",
     "question": r"open questions?|questions(?: for you)?|unresolved|unknowns|to decide",
 }
 _SECTION_RE = re.compile(
@@ -144,6 +148,7 @@ _ABBREV_RE = re.compile(
     r"ca|al)|\b[A-Z])\.[\"')\]]*$"
 )
 _WS_RE = re.compile(r"\s+")
+_PAREN_RE = re.compile(r"\([^()]*\)")
 # A short bold or plain topic before a colon ("**Hashing:** went with …", "Auth: …").
 _TOPIC_RE = re.compile(r"^(?:\*\*|__)?[\w`' /-]{1,30}(?:\*\*|__)?:(?:\*\*|__)?\s+(?=\S)")
 
@@ -311,8 +316,8 @@ def _cue(pattern: str) -> re.Pattern[str]:
 
 # Tool narration: what Claude is about to do in this very turn, not knowledge.
 _NARRATION = _cue(
-    r"^(?:(?:ok(?:ay)?|now|first|great|good|perfect|alright|next|then|so)[,!.]?\s+)*"
-    r"(?:let me|let's (?:run|check|look|see|read|open|try|verify|start|find|search|take|dig)|"
+    r"\blet me (?!know\b)|^(?:(?:ok(?:ay)?|now|first|great|good|perfect|alright|next|then|so)[,!.]?\s+)*"
+    r"(?:let's (?:run|check|look|see|read|open|try|verify|start|find|search|take|dig)|"
     r"i(?:'ll| will| am going to|'m going to)\s+(?:now\s+)?(?:run|check|look|read|open|search|"
     r"grep|inspect|examine|explore|view|verify|start by|begin by|investigate|find|see|try|"
     r"take a look|dig|scan|trace|test|re-?run|make the changes|update|fix)\b|i(?:'m| am) (?:now )?"
@@ -336,7 +341,8 @@ _HEDGE = _cue(
 _QUESTION_OPEN = _cue(
     r"\bit'?s (?:still )?(?:unclear|not clear)\b|\b(?:still )?unclear (?:whether|if|why|how|what|"
     r"which|who|when)\b|\bnot (?:yet |entirely |100% )?sure(?: yet)? (?:whether|if|why|how|what|"
-    r"which|about)\b|\b(?:don'?t|do not) (?:yet )?know(?: yet)? (?:whether|if|why|how)\b|"
+    r"which|about)\b|\bunsure (?:whether|if|why|how|what|which|about)\b|"
+    r"\b(?:don'?t|do not) (?:yet )?know(?: yet)? (?:whether|if|why|how)\b|"
     r"\b(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not) (?:determine|tell|figure out|work out|"
     r"confirm|verify|find out)(?: \w+){0,2} (?:whether|if|why|how|what|which)\b|"
     r"\bremains? (?:to be seen|unclear|open)\b|\b(?:is|are|remains?) (?:still )?an open question\b|"
@@ -359,8 +365,13 @@ _ASK_USER = _cue(
 # Closing courtesies are not questions ("Anything else?", "Let me know if you'd like changes").
 _COURTESY = _cue(
     r"\banything else\b|\bany (?:other |more |further )?(?:questions|changes|adjustments|tweaks)\b|"
-    r"\bif anything is unclear\b"
+    r"\bif anything is unclear\b|\bwhat would you like (?:me )?to do next\b|"
+    r"^(?:(?:do you )?want me to|shall i|should i) (?:go ahead and )?(?:commit|push|proceed|continue)"
+    r"(?: (?:this|these|it|that|them|the changes|these changes|now))?\s*\?$"
 )
+# A question at the end is left to the user when it asks for a choice or a wish, not when Claude
+# wonders aloud before its next tool call ("Is the actor spawning?").
+_TO_USER = _cue(r"\b(?:you|your|should|shall|prefer|want|ok|okay|acceptable)\b|,? or\b")
 _LET_ME_KNOW = _cue(
     r"^(?:please )?let me know (?:whether|which|how you'?d like|what you'?d prefer)"
 )
@@ -370,22 +381,30 @@ _BUILD_VERB = (
     r"move|split|rename|deprecate|delete|enable|set up|integrate|connect|switch|rotate|clean up)"
 )
 _NEXT = _cue(
-    r"^(?:as (?:a|the) )?next(?: steps?)?\b,?\s*[:—-]?\s*(?!let me\b)|"
-    r"\bnext steps? (?:is|are|would be|will be|:)|\bthe next (?:thing|task|piece|step)s?\b|"
+    r"^(?:as (?:a|the) )?next(?: steps?| up| session)?\s*[,:—–-]\s*(?!let me\b)|"
+    r"^next,? (?:we|i|you)(?:'ll| will| should| need| can| must| have)\b|"
+    r"\bnext steps? (?:is|are|would be|will be|:)|\bthe next (?:thing|task|piece|step)s? "
+    r"(?:is|are|would be|will be|to|:)|"
     r"\bnext up\b|\bstill (?:need|needs|have|has) to\b|\bstill (?:missing|to do|todo|pending|"
     r"unimplemented|open|outstanding)\b|\bremaining (?:work|tasks?|items?|steps?|pieces?)\b|"
     r"\bwhat(?:'s| is) (?:still )?left\b|\bwhat remains\b|\bis left to\b|\bleft to do\b|"
     r"\bleft for later\b|\b(?:last|remaining|final|only|missing) (?:piece|part|bit|step|thing)s? "
     r"(?:still )?(?:is|are|left|missing|remaining)\b|"
-    r"(?:\bnot|n'?t) (?:yet )?(?:been )?(?:implemented|wired|done|handled|covered|hooked up|built|"
-    r"written|added|migrated|tested)\b(?: up)?(?: yet)?|\bhaven'?t (?:yet )?(?:added|implemented|"
-    r"written|wired|built|done|handled|migrated|touched|covered|tested)\b|\b(?:is|are) (?:still )?"
+    r"(?:\bnot|n'?t) (?:yet )?(?:been )?(?:implemented|wired|hooked up|built)\b|"
+    r"(?:\bnot|n'?t) (?:yet )?(?:been )?(?:done|handled|covered|written|added|migrated|tested)\b"
+    r"(?: up)? yet\b|(?:\bnot|n'?t) yet (?:been )?\w+ed\b|\bhaven'?t (?:yet )?(?:added|implemented|"
+    r"written|wired|built|done|handled|migrated|covered|tested)\b|\b(?:is|are) (?:still )?"
     r"(?:a |just )?(?:stubs?|placeholders?|stubbed)\b|\bfollow[- ]up\b|\b(?:next|in the next) "
-    r"session\b|\b(?:should|need to|needs to|will|we'?ll|i'?ll|want to) (?:\S+ ){1,8}next\b|"
-    r"\bTODO\b|\byet to be\b|\bafter that,? (?:we|i) (?:can|should|need)\b|"
+    r"session\b|\b(?:should|need to|needs to|will|we'?ll|i'?ll|want to) (?:\S+ ){1,8}next\b"
+    r"(?=\s*(?:[.,;:!)]|$))|"
+    r"\bTODO\b|\byet to be\b|\bstill needs?\b(?! (?:\S+ )?(?:running|installed|set)\b)|"
+    r"\boutstanding\s*[:—-]|\bafter that,? (?:we|i) (?:can|should|need)\b|"
     r"\b(?:we|i)(?:'ll| will) (?:still )?need to " + _BUILD_VERB + r"\b"
 )
-_NEXT_HEDGE = _cue(r"\b(?:maybe|perhaps|might|could|would be nice|if you want|optionally)\b")
+_NEXT_HEDGE = _cue(
+    r"\b(?:maybe|perhaps|might|could|would be nice|if you want|optionally)\b|"
+    r"\bno (?:remaining|more|further|outstanding)\b|\bnothing (?:left|remaining|outstanding)\b"
+)
 # Root causes and fixes stated as found. Strong cues win over a decision in the same sentence;
 # weak ones ("silently truncates", "heads up") only count when nothing else does.
 _SYMPTOM = (
@@ -394,41 +413,58 @@ _SYMPTOM = (
     r"duplicat(?:e|ed|es)|errors?|exceptions?|[45]\d\ds?|regression|bug|wrong|missing|empty|"
     r"stale|slow|early|late|twice|never)"
 )
+# "The issue is that …", "The fix was: …"; not "The problem is clear." or "The fix is already in".
+_SUBSTANCE = (
+    r"(?! (?:already|now|still|needed|in place|clear|obvious|done|applied|unknown)\b)"
+    r"(?=\s*[:—–-]\s*\S|(?: [^\s.]+){3})"
+)
 _GOTCHA = _cue(
-    r"\broot[ -]cause\b|\bturn(?:s|ed) out\b|\b(?:was|were|is|are) (?:actually |all )?caused by\b|"
+    r"\broot[ -]cause\b(?! (?:found|fixed|identified|confirmed|analysis|unknown)\b)|\bturn(?:s|ed) out\b|\b(?:was|were|is|are) (?:actually |all )?caused by\b|"
     r"\b(?:the|what) (?:actual |real |underlying )?(?:fix|solution|workaround|fixed it|solved it) "
-    r"(?:was|is|turned out)\b|\bthe (?:actual |real |underlying )?(?:problem|issue|bug|culprit|"
-    r"cause|reason)(?: here)? (?:was|is|wasn'?t)\b(?! (?:now |finally )?(?:fixed|solved|resolved|gone))|"
+    r"(?:was|is|turned out)\b"
+    + _SUBSTANCE
+    + r"|\bthe (?:actual |real |underlying )?(?:problem|issue|"
+    r"bug|culprit|cause|reason)(?: here)? (?:was|is|wasn'?t)\b(?! (?:now |finally )?(?:fixed|solved|"
+    r"resolved|gone))" + _SUBSTANCE + r"|"
     r"\b" + _SYMPTOM + r"\b(?: \S+){0,6} (?:because|due to|came from|comes from|stems? from)\b|"
     r"\b(?:happens|happened|occurs|occurred) (?:because|when)\b|\bthe culprit\b|"
     r"\b(?:fixed|resolved|solved|worked around) (?:it|this|that|the \S+(?: \S+){0,3}) by\b|"
     r"^(?:fixed|resolved|solved|worked around) by\b|\bfix(?:ed)? was to\b|\bthe reason\b.{0,60}"
     r"\b(?:fail|failed|fails|broke|breaks|was failing|hung|happened|is that|was that)\b|"
-    r"\bwas the cause\b|\bbecause of (?:a|an|the) (?:bug|race|typo|missing|stale|wrong)\b|"
+    r"\bwas the cause\b|\b(?:tracked|traced|narrowed) (?:\S+ ){0,6}(?:down |back )?to\b|"
+    r"\bso\b(?: (?!no longer|not|never)\S+){0,10} (?:raised|threw|crashed|failed|broke|hung|"
+    r"timed out|returned (?:a |an )?(?:error|[45]\d\d|none|null))\b|"
+    r"\bbecause of (?:a|an|the) (?:bug|race|typo|missing|stale|wrong)\b|"
     r"^(?:found it|mystery solved|solved)\s*[:—-]\s*\S|\bwas due to\b|"
     r"\bit was (?:a|an) (?:\S+ ){0,2}(?:issue|problem|bug) after all\b|\bafter all\b.{0,20}\bwas\b"
 )
 _GOTCHA_WEAK = _cue(
-    r"\bthat'?s why\b|\bwhich (?:is|was) why\b|\bwas (?:silently )?(?:swallowing|truncating|"
+    r"\bwhich (?:is|was) why\b|\bwas (?:silently )?(?:swallowing|truncating|"
     r"dropping|ignoring)\b|\bsilently (?:truncates|drops|ignores|swallows|fails|returns)\b|"
-    r"\bgotcha\b|\bwatch out\b|\bbeware\b|\bthe trick (?:was|is)\b|^heads[- ]up\b|^careful\b"
+    r"\bwatch out\b|\bbeware\b|\bthe trick (?:was|is)\b|^heads[- ]up\b|^careful\b"
 )
 # A test described, not a failure explained ("checks that login fails because of …").
 _TEST_INTENT = _cue(
-    r"\b(?:checks|verifies|asserts|ensures|makes sure|tests) that\b|\bsupposed to\b|"
+    r"\b(?:checks|verifies|asserts|ensures|tests) that\b|\bmakes sure\b|"
+    r"\btests?(?: \S+)? (?:checks|verifies|asserts|ensures|expects)\b|\bsupposed to\b|"
     r"\bexpected to\b|\bby design\b|\bis intended\b|\bthe point of\b|\bshould fail\b"
 )
+_CHOSE = (
+    r"(?:chose|chosen|picked|opted (?:for|to|against|not)|went (?:ahead )?(?:with|for)|"
+    r"gone (?:ahead )?(?:with|for)|decided(?! (?:whether|if|how|which|what|yet)\b)|settled on|"
+    r"standardi[sz]ed (?:\S+ ){0,4}on|ended up (?:using|going with|with)|"
+    r"switched (?:\S+ ){0,5}(?:to|from)|replaced (?:\S+ ){0,5}with|stuck with)"
+)
 _DECISION = _cue(
-    r"\b(?:i|we)(?:'ve| have)?\s+(?:finally |ultimately |eventually |also )?(?:chose|chosen|picked|"
-    r"opted (?:for|to|against|not)|went (?:with|for)|gone (?:with|for)|decided (?:to|on|against)|"
-    r"settled on|standardi[sz]ed (?:\S+ ){0,4}on|ended up (?:using|going with|with)|"
-    r"switched (?:\S+ ){0,5}(?:to|from)|replaced (?:\S+ ){0,5}with|stuck with)\b|"
+    r"\b(?:i|we)(?:'ve| have)?\s+(?:finally |ultimately |eventually |also |instead )?"
+    + _CHOSE
+    + r"\b|"
+    r"^(?:finally,? |ultimately,? |in the end,? )?" + _CHOSE + r"\b|"
     r"\b(?:i|we)(?:'ll| will| are going to|'re going to|'m going to| am going to)\s+(?:use|go with|"
     r"stick with|keep|adopt)\b(?=.*\b(?:because|since|instead of|rather than|over|so that|as it|"
     r"as they|given)\b)|\b(?:i|we)(?:'m| am|'re| are) (?:going with|sticking with|keeping)\b|"
-    r"^(?:let'?s|we'?ll) (?:use|go with|stick with|keep)\b|"
-    r"^(?:chose|picked|went (?:with|for)|going with|opted (?:for|to)|switched (?:\S+ ){0,5}to|"
-    r"settled on|decided (?:to|on|against)|sticking with)\b|\bthe decision (?:was|is) to\b|"
+    r"^(?:let'?s|we'?ll) (?:use|go with|stick with)\b|"
+    r"^(?:going with|sticking with|ending up with)\b|\bthe decision (?:was|is) to\b|"
     r"\b(?:using|uses|use) \S+(?: \S+){0,4} (?:instead of|rather than|over) \S+(?: \S+){0,6} "
     r"(?:because|since|as|so)\b|\bin favou?r of\b"
 )
@@ -439,26 +475,32 @@ _CONTRAST_LEAD = _cue(r"^(?:instead of|rather than)\b[^,]{3,120},\s*(?:i|we)\b")
 _DONE_VERB = _cue(
     r"\b(?:i|we)(?:'ve| have)? (?:used|made|kept|put|moved|split|changed|stored|modell?ed|went|set|"
     r"built|implemented|wrote|defined|chose|picked|added|switched|replaced|return(?:ed)?|"
-    r"structured|designed|placed|handled|left)\b|^(?:auth|billing|\S+) now (?:uses|stores|returns)\b|"
-    r"\bnow (?:uses|stores|returns)\b"
+    r"structured|designed|placed|handled|left)\b"
 )
 _DESIGN_VERB = _cue(
     r"\b(?:i|we)(?:'ve| have)? (?:moved|split|made|kept|put|stored|structured|designed|modell?ed|"
-    r"separated|isolated|pulled|extracted)\b"
+    r"separated|isolated|pulled|extracted)\b|\bnow (?:uses|stores|returns|keeps)\b"
 )
 _DESIGN_REASON = _cue(r"\b(?:because|since|so that|to avoid|to keep|which keeps)\b|, so\b")
 _PREREQ_SETUP = _cue(
     r"^(?:please |remember to |don'?t forget to |be sure to |first,? )?(?:install|set|export|start|"
     r"create|copy|configure|run|launch|bring up|log ?in|define|add)\b"
 )
+_INFRA = (
+    r"(?:docker|redis|postgres(?:ql)?|mysql|mongo(?:db)?|java|jdk|node(?:\.?js)?|python|ruby|"
+    r"golang|rust|elasticsearch|kafka|rabbitmq|ffmpeg|compiler|chrom(?:e|ium)|a running|"
+    r"(?:\S+ )?(?:server|daemon|cli|sdk|toolchain) (?:installed|running|configured))"
+)
 _PREREQ = _cue(
     r"\b(?:need|needs|require|requires|required|must have|must be|has to be|have to be|expects?|"
-    r"depends? on)\b.{0,80}\b(?:set|exported|installed|running|started|up|available|configured|"
+    r"depends? on)\b(?! (?:actually |also )?\w+ing\b).{0,80}(?<!before )(?<!after )(?<!when )"
+    r"(?<!while )(?<!by )\b(?:set|exported|installed|running|started|up|available|configured|"
     r"defined|present|logged in|on (?:the )?path|reachable|listening)\b|"
     r"\bmake sure (?:that )?.{1,80}\b(?:is|are)\s+(?:\w+ )?(?:running|installed|set|started|up|"
     r"exported|configured|available|reachable|listening)\b|"
     r"\b(?:you'?ll|you will|you) (?:need|have) to (?:install|set|export|start|run|have|create|"
-    r"configure|log in|add)\b|\b(?:is|are) required (?:for|to|by)\b|"
+    r"configure|log in|add)\b|\b(?:is|are) (?:required|needed) (?:for|to|by)\b|"
+    r"\b(?:needs?|requires?|needed|required)\b (?:an? |the |at least )?(?:\S+ )?" + _INFRA + r"\b|"
     r"\brequires? (?:python|node|postgres|postgresql|redis|docker|java|ruby|go|rust|a running|"
     r"an? \S+ (?:server|service|daemon|instance|database))\b|"
     r"\b(?:expects?|needs?|requires?) (?:an? |the )?\S+ (?:database|server|service|instance|"
@@ -474,6 +516,15 @@ _NEEDED = _cue(
     r"\b(?:must|need|needs|needed|require|requires|required|make sure|has to|have to|before|"
     r"without|unless|expects?|depends? on|otherwise|remember)\b"
 )
+# Needed and in a state only the environment can be in: no named service or tool required.
+_PREREQ_STRONG = _cue(
+    r"\b(?:need|needs|require|requires|required|must have|must be|has to be|have to be)\b"
+    r"(?! (?:actually |also )?(?:running|installing|killing))"
+    r".{0,80}(?<!before )(?<!after )(?<!when )(?<!while )(?<!by )"
+    r"\b(?:installed|running|logged in|on (?:the )?path|listening on)\b"
+)
+# Claude talking about its own next move ("I need to rebuild before running") is no prerequisite.
+_SELF_NEED = _cue(r"^(?:(?:first|now|but|so|ok(?:ay)?),? )?(?:i|i'll|i will) (?:need|have|must)\b")
 _NEEDED_STRONG = _cue(
     r"\b(?:must|need|needs|needed|require|requires|required|make sure|has to|have to|expects?)\b"
 )
@@ -482,12 +533,28 @@ _NOT_NEEDED = _cue(
     r"\bno need\b|\bnot (?:required|needed)\b|\bisn'?t (?:required|needed)\b"
 )
 _ENV_VAR_RE = re.compile(r"\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b")
+_CODE_ENV_RE = re.compile(r"[A-Z][A-Z0-9]{3,}")
+_ENV_SUFFIX_RE = re.compile(
+    r"(?:_(?:URL|URI|DSN|KEY|SECRET|TOKEN|HOST|PORT|PATH|DIR|HOME|ID|PASSWORD|PASS|USER|ENV|"
+    r"MODE|LEVEL|REGION|PROFILE|BUCKET|ENDPOINT|DB|DATABASE)|PASSWORD)$"
+)
+_NOT_ENV_CONTEXT = _cue(
+    r"\b(?:constant|macro|enum|compile-time|#define|preprocessor|class|struct|column)\b"
+)
+_ENV_CONTEXT = _cue(
+    r"\b(?:set|export(?:ed)?|env(?:ironment)?|variables?|shell|points? (?:at|to))\b|\.env\b"
+)
+_NOT_ENV = frozenset(
+    ("NULL", "TRUE", "FALSE", "NONE", "JSON", "YAML", "HTML", "HTTP", "HTTPS", "POST", "PATCH")
+    + ("DELETE", "HEAD", "SELECT", "INSERT", "UPDATE", "WHERE", "FROM", "JOIN", "TODO", "FIXME")
+    + ("NOTE", "UTF8", "ASCII", "UUID", "README", "LICENSE")
+)
 _PREREQ_THING = _cue(
     r"\b(?:redis|postgres(?:ql)?|mysql|mongo(?:db)?|docker(?: desktop)?|database|db|server|"
     r"service|daemon|env(?:ironment)? var(?:iable)?s?|python|node|npm|pnpm|yarn|ffmpeg|lib\S+-dev|"
     r"openssl|cli|toolchain|sdk|migrations?|\.env|api key|token|secret|credentials|stripe|"
     r"localstack|minio|rabbitmq|kafka|elasticsearch|chrome|chromium|playwright|browsers?|java|jdk|"
-    r"ruby|gcc|compiler|make|cmake|package|binary|extension|container|compose|mailhog|port \d+|"
+    r"ruby|gcc|compiler|extension|container|compose|mailhog|port \d+|"
     r"wheel|seed data|registry|alembic|uvicorn|apt(?:-get)?|brew|pip|createdb|psql|"
     r"(?:apt(?:-get)?|brew|dnf|yum|apk|pip|npm|cargo) install)\b"
 )
@@ -511,14 +578,18 @@ def _classify(unit: _Unit, masks: _Masks, trailing: bool) -> MinedKind | None:
     topic = _TOPIC_RE.match(text)
     bare = text[topic.end() :] if topic else text  # "**Hashing:** went with X" -> "went with X"
     if text.endswith("?"):
-        return _question(unit, bare, trailing)
+        return _question(unit, bare, text, trailing)
     if unit.section is not None and unit.item:
         return unit.section
-    forms = (bare, text) if topic else (text,)
+    if text.endswith(":") or len(text.split()) < 4:
+        return None  # a lead-in to what follows, or too short to carry knowledge
     if _LET_ME_KNOW.search(bare):
         return "question"
-    if _NARRATION.search(bare):
+    if _NARRATION.search(text) or _NARRATION.search(bare):
         return None
+    # Asides in parentheses do not carry the sentence's cue ("(… defined but not wired)").
+    bare = _WS_RE.sub(" ", _PAREN_RE.sub(" ", bare)).strip()
+    forms = (bare, text) if topic else (bare,)
     if _QUESTION_OPEN.search(bare) and not _RESOLVED.search(bare):
         return "question"
     if _any(_NEXT, forms) and not _NEXT_HEDGE.search(bare):
@@ -526,7 +597,8 @@ def _classify(unit: _Unit, masks: _Masks, trailing: bool) -> MinedKind | None:
     if _HEDGE.search(_main_clause(bare)):
         return None
     full = _plain(masks.restore(unit.text))
-    if _any(_GOTCHA, forms) and not _TEST_INTENT.search(bare):
+    gotcha = _GOTCHA.search(bare) or (_GOTCHA.search(text) if topic else None)
+    if gotcha and not _TEST_INTENT.search(bare) and not _hedged_near(gotcha):
         return "gotcha"
     if _is_decision(bare):
         return "decision"
@@ -535,6 +607,15 @@ def _classify(unit: _Unit, masks: _Masks, trailing: bool) -> MinedKind | None:
     if _is_prerequisite(bare, full, masks, unit.text):
         return "prerequisite"
     return None
+
+
+def _hedged_near(match: re.Match[str]) -> bool:
+    """Whether the clause around a cue hedges it ("…, which means it might be due to …")."""
+    text = match.string
+    start = 0
+    for boundary in _CLAUSE_END_RE.finditer(text, 0, match.start()):
+        start = boundary.start()
+    return _HEDGE.search(text[start : match.end() + 20]) is not None
 
 
 def _any(pattern: re.Pattern[str], forms: tuple[str, ...]) -> bool:
@@ -550,8 +631,9 @@ def _main_clause(text: str) -> str:
 def _is_decision(text: str) -> bool:
     if _DECISION.search(text):
         return True
-    if _CONTRAST_LEAD.search(text):
-        return True
+    lead = _CONTRAST_LEAD.search(text)
+    if lead:
+        return _NARRATION.search(text[lead.end() - 2 :].lstrip(" ,")) is None
     contrast = _CONTRAST.search(text)
     if contrast and _DONE_VERB.search(text[: contrast.start()]):
         return True
@@ -560,11 +642,15 @@ def _is_decision(text: str) -> bool:
     return bool(reason and _DESIGN_VERB.search(text[: reason.start()]))
 
 
-def _question(unit: _Unit, text: str, trailing: bool) -> MinedKind | None:
+def _question(unit: _Unit, text: str, whole: str, trailing: bool) -> MinedKind | None:
     words = text.split()
-    if len(words) < 3 or _NARRATION.search(text) or _COURTESY.search(text):
+    if len(words) < 3 or _NARRATION.search(whole) or _NARRATION.search(text):
         return None
-    if unit.section == "question" or trailing or _ASK_USER.search(text):
+    if _COURTESY.search(text):
+        return None
+    if unit.section == "question" or _ASK_USER.search(text):
+        return "question"
+    if trailing and _TO_USER.search(text):
         return "question"
     if _QUESTION_OPEN.search(text):
         return "question"
@@ -573,14 +659,16 @@ def _question(unit: _Unit, text: str, trailing: bool) -> MinedKind | None:
 
 def _is_prerequisite(text: str, full: str, masks: _Masks, masked: str) -> bool:
     """``text`` has code masked; ``full`` has it restored (package and tool names live there)."""
-    if _NOT_NEEDED.search(text):
+    if _NOT_NEEDED.search(text) or _SELF_NEED.search(text):
         return False
     needed = _NEEDED.search(text) is not None
     if _PREREQ_NARRATION.search(text) and not needed:
         return False  # "I've set REDIS_URL in .env": what was done, not what is needed
-    env_var = _env_var(masked, masks)
+    env_var = _env_var(masked, masks, text)
     thing = env_var or _PREREQ_THING.search(full) is not None
     if thing and (_PREREQ.search(text) or _PREREQ.search(full)):
+        return True
+    if _PREREQ_STRONG.search(text):
         return True
     if _PREREQ_SETUP.search(text) and (env_var or (thing and needed)):
         return True
@@ -591,11 +679,25 @@ def _is_prerequisite(text: str, full: str, masks: _Masks, masked: str) -> bool:
     return env_var and _NEEDED_STRONG.search(text) is not None
 
 
-def _env_var(masked: str, masks: _Masks) -> bool:
+def _env_var(masked: str, masks: _Masks, text: str) -> bool:
+    """An environment variable named in the sentence: by its name (``REDIS_URL``) or its context
+    (``set PGPASSWORD``); not a constant or macro (``SIMPLE_AUTOMATION_TEST``)."""
     plain = _PLACEHOLDER_RE.sub(" ", masked)
-    if _ENV_VAR_RE.search(plain):
+    names = [m.group(0).lstrip("$") for m in _ENV_VAR_RE.finditer(plain)]
+    names += [code.lstrip("$").split("=")[0] for code in masks.code(masked)]
+    names = [name for name in names if _is_env_name(name)]
+    if _NOT_ENV_CONTEXT.search(text):
+        return False
+    if any(_ENV_SUFFIX_RE.search(name) for name in names):
         return True
-    return any(_ENV_VAR_RE.fullmatch(code.lstrip("$").split("=")[0]) for code in masks.code(masked))
+    return bool(names) and _ENV_CONTEXT.search(text) is not None
+
+
+def _is_env_name(name: str) -> bool:
+    """``REDIS_URL``; in a code span also ``PGPASSWORD`` (all capitals, not an SQL/HTTP word)."""
+    if _ENV_VAR_RE.fullmatch(name):
+        return True
+    return _CODE_ENV_RE.fullmatch(name) is not None and name not in _NOT_ENV
 
 
 # ---- text ------------------------------------------------------------------------------------
