@@ -1,6 +1,6 @@
 """``python -m bench.eval_mining [--corpus DIR] [--misses]``: precision and recall of mining.
 
-Reads the labelled corpus (``tests/corpus/mining/*.yaml``: a list of ``{kinds, text}``; a kind
+Reads the labelled corpus (``tests/corpus/mining/**/*.yaml``: a list of ``{kinds, text}``; a kind
 is ``decision`` or ``decision: substring``), runs ``vaultmem.claude.mining.mine`` on each text and
 prints precision and recall per kind and overall. A mined item counts as correct when an expected
 item of the same kind is still unmatched and the mined text contains its substring (any text when
@@ -65,7 +65,7 @@ class Score:
 def load(corpus: Path = CORPUS) -> list[Case]:
     """Every labelled case of the corpus directory, in file order."""
     cases = []
-    for path in sorted(corpus.glob("*.yaml")):
+    for path in sorted(corpus.rglob("*.yaml")):
         for index, entry in enumerate(yaml.safe_load(path.read_text(encoding="utf-8")) or []):
             expected = []
             for label in entry["kinds"]:

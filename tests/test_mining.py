@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.eval_mining import load
+from vaultmem.claude import mining
 from vaultmem.claude.mining import TEXT_MAX_CHARS, Mined, mine
 
 
@@ -203,3 +207,37 @@ def test_next_steps_and_narration_of_the_next_action() -> None:
         "There's no remaining work on the auth side.",
     ):
         assert mine(text) == (), text
+
+
+def _gated_cues() -> list[tuple[str, mining._Cue]]:
+    return [
+        (name, value)
+        for name, value in vars(mining).items()
+        if isinstance(value, mining._Cue) and value.gate
+    ]
+
+
+def _vocabulary() -> list[str]:
+    words: set[str] = set()
+    for _, cue in _gated_cues():
+        words.update(w for w in re.split(r"[^a-z'-]+", cue.pattern.pattern.lower()) if len(w) > 1)
+    return sorted(words)
+
+
+def test_cue_gates_are_sound_on_the_corpus() -> None:
+    texts = [case.text for case in load()]
+    sentences = [s for text in texts for s in re.split(r"(?<=[.!?:])\s+|\n", text)]
+    for name, cue in _gated_cues():
+        for sentence in sentences:
+            if cue.pattern.search(sentence):
+                assert cue.search(sentence), (name, sentence)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_vocabulary()), min_size=1, max_size=12), st.booleans())
+def test_cue_gates_are_sound_on_cue_words(words: list[str], capital: bool) -> None:
+    sentence = " ".join(words)
+    sentence = sentence.capitalize() if capital else sentence
+    for name, cue in _gated_cues():
+        if cue.pattern.search(sentence):
+            assert cue.search(sentence), (name, sentence)

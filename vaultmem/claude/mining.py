@@ -106,10 +106,11 @@ _ECHO_RE = re.compile(
 )
 _LABEL = {
     "decision": r"decisions?|decided",
-    "gotcha": r"gotchas?|root[ -]cause|cause|the fix|fix|fixed|pitfall|caveat|watch out",
+    "gotcha": r"gotchas?|root[ -]cause|cause|the fix|fix|fixed|pitfall|caveat|watch out|"
+    r"lessons? learned|the catch|til",
     "prerequisite": r"prerequisites?|requirements?|requires|setup|set-up",
     "next_step": r"next steps?|next up|todo|to-do|follow[ -]ups?|remaining(?: work)?|still to do|"
-    r"outstanding|left for later|open items",
+    r"outstanding|left for later|open items|tomorrow|future work|for later|next time",
     "question": r"open questions?|questions?|unresolved|unknowns?",
 }
 _LABEL_RE = re.compile(
@@ -150,7 +151,11 @@ _ABBREV_RE = re.compile(
 _WS_RE = re.compile(r"\s+")
 _PAREN_RE = re.compile(r"\([^()]*\)")
 # A short bold or plain topic before a colon ("**Hashing:** went with …", "Auth: …").
-_TOPIC_RE = re.compile(r"^(?:\*\*|__)?[\w`' /-]{1,30}(?:\*\*|__)?:(?:\*\*|__)?\s+(?=\S)")
+_TOPIC_RE = re.compile(
+    r"^(?:\*\*|__)?(?!(?:i|we|i'[a-z]+|we'[a-z]+|my|our)\b)[\w`'/-]+(?: [\w`'/-]+){0,3}"
+    r"(?:\*\*|__)?:(?:\*\*|__)?\s+(?=\S)",
+    re.IGNORECASE,
+)
 
 
 def mine(text: str) -> tuple[Mined, ...]:
@@ -310,13 +315,36 @@ def _sentences(text: str, section: MinedKind | None, block: int, item: bool) -> 
 
 
 # ---- classification --------------------------------------------------------------------------
-def _cue(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
+class _Cue:
+    """A case-blind cue pattern behind a cheap gate: words one of which any match must contain.
+
+    Python's ``re`` tries every alternative at every position, so a big cue costs ~100 µs a
+    sentence; most sentences hold none of the gate's words and skip it. The gate must be sound
+    (a match implies a gate word); tests/test_mining.py checks that on the corpus.
+    """
+
+    __slots__ = ("gate", "pattern")
+
+    def __init__(self, pattern: str, gate: str | None) -> None:
+        self.pattern = re.compile(pattern, re.IGNORECASE)
+        self.gate = tuple(gate.split("|")) if gate else ()
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if self.gate:
+            low = text.lower()
+            if not any(word in low for word in self.gate):
+                return None
+        return self.pattern.search(text)
+
+
+def _cue(pattern: str, gate: str | None = None) -> _Cue:
+    return _Cue(pattern, gate)
 
 
 # Tool narration: what Claude is about to do in this very turn, not knowledge.
 _NARRATION = _cue(
-    r"\blet me (?!know\b)|^(?:(?:ok(?:ay)?|now|first|great|good|perfect|alright|next|then|so)[,!.]?\s+)*"
+    r"\blet me (?!know\b)|^(?:(?:now|first|but|so|ok(?:ay)?),? )?i (?:need|have|want) to (?:check|look|"
+    r"see|verify|find|figure out|confirm|understand|read|inspect|think|investigate)\b|^(?:(?:ok(?:ay)?|now|first|great|good|perfect|alright|next|then|so)[,!.]?\s+)*"
     r"(?:let's (?:run|check|look|see|read|open|try|verify|start|find|search|take|dig)|"
     r"i(?:'ll| will| am going to|'m going to)\s+(?:now\s+)?(?:run|check|look|read|open|search|"
     r"grep|inspect|examine|explore|view|verify|start by|begin by|investigate|find|see|try|"
@@ -336,15 +364,17 @@ _HEDGE = _cue(
     r"likely|i suspect|i think|i guess|i believe|seems?|appears? to|not sure|unclear|in theory|"
     r"one approach|another approach|worth (?:trying|considering|exploring)|we can|you can|"
     r"try(?:ing)? to|was going to|were going to|wondering|i'd|we'd|recommend|suggest)\b|"
-    r"^\s*(?:if|once|when|to figure out|to find)\b"
+    r"^\s*(?:if|once|when|to figure out|to find)\b",
+    "maybe|perhaps|possibl|might|may|could|would|should we|if|whether|consider|option|alternative|suppos|hypothetical|probabl|likely|suspect|think|guess|believe|seem|appear|not sure|unclear|in theory|approach|worth|we can|you can|try|going to|wondering|i'd|we'd|recommend|suggest|once|when|to figure out|to find",
 )
 _QUESTION_OPEN = _cue(
     r"\bit'?s (?:still )?(?:unclear|not clear)\b|\b(?:still )?unclear (?:whether|if|why|how|what|"
     r"which|who|when)\b|\bnot (?:yet |entirely |100% )?sure(?: yet)? (?:whether|if|why|how|what|"
     r"which|about)\b|\bunsure (?:whether|if|why|how|what|which|about)\b|"
     r"\b(?:don'?t|do not) (?:yet )?know(?: yet)? (?:whether|if|why|how)\b|"
-    r"\b(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not) (?:determine|tell|figure out|work out|"
-    r"confirm|verify|find out)(?: \w+){0,2} (?:whether|if|why|how|what|which)\b|"
+    r"\b(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not|(?:wasn'?t|weren'?t|was not|"
+    r"were not|am not|not) able to|unable to|no way to) (?:determine|tell|figure out|work out|"
+    r"confirm|verify|find out|know|see)(?: \w+){0,2} (?:whether|if|why|how|what|which)\b|"
     r"\bremains? (?:to be seen|unclear|open)\b|\b(?:is|are|remains?) (?:still )?an open question\b|"
     r"\bopen question\b|\bneeds? (?:a )?decision\b|\bundecided\b|\btbd\b|"
     r"\b(?:you|we) (?:still )?(?:need|have) to decide\b|\bup to you (?:whether|which|if)\b|"
@@ -371,7 +401,10 @@ _COURTESY = _cue(
 )
 # A question at the end is left to the user when it asks for a choice or a wish, not when Claude
 # wonders aloud before its next tool call ("Is the actor spawning?").
-_TO_USER = _cue(r"\b(?:you|your|should|shall|prefer|want|ok|okay|acceptable)\b|,? or\b")
+_TO_USER = _cue(
+    r"\b(?:you|your|should|shall|prefer|want|ok|okay|acceptable|needs?)\b|,? or\b|"
+    r"\b(?:do|does|should|can|will|are) we\b"
+)
 _LET_ME_KNOW = _cue(
     r"^(?:please )?let me know (?:whether|which|how you'?d like|what you'?d prefer)"
 )
@@ -397,9 +430,11 @@ _NEXT = _cue(
     r"(?:a |just )?(?:stubs?|placeholders?|stubbed)\b|\bfollow[- ]up\b|\b(?:next|in the next) "
     r"session\b|\b(?:should|need to|needs to|will|we'?ll|i'?ll|want to) (?:\S+ ){1,8}next\b"
     r"(?=\s*(?:[.,;:!)]|$))|"
-    r"\bTODO\b|\byet to be\b|\bstill needs?\b(?! (?:\S+ )?(?:running|installed|set)\b)|"
+    r"\bTODO\b|\byet to be\b|\b(?:only )?(?:half|partially) (?:done|finished|implemented|wired)\b|"
+    r"\b(?:unfinished|incomplete|work in progress|WIP)\b|(?:\bnot|n't) yet(?=\s*(?:[.,;)]|$))|\bstill needs?\b(?! (?:\S+ )?(?:running|installed|set)\b)|"
     r"\boutstanding\s*[:—-]|\bafter that,? (?:we|i) (?:can|should|need)\b|"
-    r"\b(?:we|i)(?:'ll| will) (?:still )?need to " + _BUILD_VERB + r"\b"
+    r"\b(?:we|i)(?:'ll| will) (?:still )?need to " + _BUILD_VERB + r"\b",
+    "next|still|remaining|left|remains|piece|part|bit|step|thing|implemented|wired|hooked up|built|yet|haven|stub|placeholder|follow|todo|half|partially|unfinished|incomplete|work in progress|wip|after that|need to|outstanding",
 )
 _NEXT_HEDGE = _cue(
     r"\b(?:maybe|perhaps|might|could|would be nice|if you want|optionally)\b|"
@@ -435,8 +470,11 @@ _GOTCHA = _cue(
     r"\bso\b(?: (?!no longer|not|never)\S+){0,10} (?:raised|threw|crashed|failed|broke|hung|"
     r"timed out|returned (?:a |an )?(?:error|[45]\d\d|none|null))\b|"
     r"\bbecause of (?:a|an|the) (?:bug|race|typo|missing|stale|wrong)\b|"
-    r"^(?:found it|mystery solved|solved)\s*[:—-]\s*\S|\bwas due to\b|"
-    r"\bit was (?:a|an) (?:\S+ ){0,2}(?:issue|problem|bug) after all\b|\bafter all\b.{0,20}\bwas\b"
+    r"^(?:found it|figured it out|mystery solved|solved|lessons? learned|the catch|key insight|"
+    r"til)\s*[:—-]\s*\S|"
+    r"\b(?:lost|dropped|skipped|duplicated|failed|broke|crashed|hung|leaked)\b[^:]{0,60}:(?: \S+){5}|\bwas due to\b|"
+    r"\bit was (?:a|an) (?:\S+ ){0,2}(?:issue|problem|bug) after all\b|\bafter all\b.{0,20}\bwas\b",
+    "root|turn|caus|fix|solution|workaround|solved|problem|issue|bug|culprit|reason|because|due to|came from|comes from|stem|happen|occur|resolved|worked around|tracked|traced|narrowed|raised|threw|crash|fail|broke|hung|timed out|returned|found it|figured|lesson|catch|insight|til|lost|dropped|skipped|duplicated|leak|after all",
 )
 _GOTCHA_WEAK = _cue(
     r"\bwhich (?:is|was) why\b|\bwas (?:silently )?(?:swallowing|truncating|"
@@ -450,7 +488,7 @@ _TEST_INTENT = _cue(
     r"\bexpected to\b|\bby design\b|\bis intended\b|\bthe point of\b|\bshould fail\b"
 )
 _CHOSE = (
-    r"(?:chose|chosen|picked|opted (?:for|to|against|not)|went (?:ahead )?(?:with|for)|"
+    r"(?:chose|chosen|picked|agreed (?:to|on)|opted (?:for|to|against|not)|went (?:ahead )?(?:with|for)|"
     r"gone (?:ahead )?(?:with|for)|decided(?! (?:whether|if|how|which|what|yet)\b)|settled on|"
     r"standardi[sz]ed (?:\S+ ){0,4}on|ended up (?:using|going with|with)|"
     r"switched (?:\S+ ){0,5}(?:to|from)|replaced (?:\S+ ){0,5}with|stuck with)"
@@ -465,8 +503,11 @@ _DECISION = _cue(
     r"as they|given)\b)|\b(?:i|we)(?:'m| am|'re| are) (?:going with|sticking with|keeping)\b|"
     r"^(?:let'?s|we'?ll) (?:use|go with|stick with)\b|"
     r"^(?:going with|sticking with|ending up with)\b|\bthe decision (?:was|is) to\b|"
+    r"\b(?:my|our) (?:choice|decision|pick|call) (?:was|is|here)\b|"
+    r"\bthe (?:approach|route|option|design) (?:i|we) (?:took|chose|picked|went with|settled on)\b|"
     r"\b(?:using|uses|use) \S+(?: \S+){0,4} (?:instead of|rather than|over) \S+(?: \S+){0,6} "
-    r"(?:because|since|as|so)\b|\bin favou?r of\b"
+    r"(?:because|since|as|so)\b|\bin favou?r of\b",
+    "chose|pick|agreed|opted|went|gone|decided|decision|settled|standardi|ended up|ending up|switched|replaced|stuck|stick|us|go with|going with|keep|adopt|choice|call|approach|route|option|design|in favo",
 )
 # "I <did X> instead of / rather than Y": a choice between two ways, stated as made.
 _CONTRAST = _cue(r"\b(?:instead of|rather than|in place of)\b")
@@ -476,6 +517,20 @@ _DONE_VERB = _cue(
     r"\b(?:i|we)(?:'ve| have)? (?:used|made|kept|put|moved|split|changed|stored|modell?ed|went|set|"
     r"built|implemented|wrote|defined|chose|picked|added|switched|replaced|return(?:ed)?|"
     r"structured|designed|placed|handled|left)\b"
+)
+# Who did what before "instead of": a first-person actor with any verb but looking around
+# ("I read the file instead of …" is narration), or a summary line opening on a past-tense verb.
+_LOOKING = (
+    r"(?:read|checked|looked|ran|run|searched|grepped|tried|tested|inspected|opened|saw|found)"
+)
+_ACTOR_ACT = _cue(
+    r"\b(?:i|we)(?:'ve|'m|'re| have| am| are)? (?!"
+    + _LOOKING
+    + r"\b)(?:also |now |just )?\w+(?:ed|ing)\b|"
+    r"\b(?:i|we)(?:'ve| have)? (?!" + _LOOKING + r"\b)(?:made|kept|put|built|wrote|set|split|"
+    r"chose|went|took|gave|left|let|held|drew|threw)\b|"
+    r"^(?:went ahead and |also )?(?!" + _LOOKING + r"\b)(?:used|made|kept|moved|stored|modell?ed|"
+    r"switched|changed|split|put|wrapped|replaced|returned|implemented|built|wrote)\b"
 )
 _DESIGN_VERB = _cue(
     r"\b(?:i|we)(?:'ve| have)? (?:moved|split|made|kept|put|stored|structured|designed|modell?ed|"
@@ -500,7 +555,11 @@ _PREREQ = _cue(
     r"exported|configured|available|reachable|listening)\b|"
     r"\b(?:you'?ll|you will|you) (?:need|have) to (?:install|set|export|start|run|have|create|"
     r"configure|log in|add)\b|\b(?:is|are) (?:required|needed) (?:for|to|by)\b|"
-    r"\b(?:needs?|requires?|needed|required)\b (?:an? |the |at least )?(?:\S+ )?" + _INFRA + r"\b|"
+    r"\b(?:needs?|requires?|needed|required|expects?)\b (?:an? |the |at least )?(?:\S+ )?"
+    + _INFRA
+    + r"\b|"
+    r"\b(?:make sure|be sure|remember|don'?t forget)(?: to| that)? (?:you(?:'ve| have)? )?"
+    r"(?:run|install|set|export|start|create|have|copy|configure|log in)\b|"
     r"\brequires? (?:python|node|postgres|postgresql|redis|docker|java|ruby|go|rust|a running|"
     r"an? \S+ (?:server|service|daemon|instance|database))\b|"
     r"\b(?:expects?|needs?|requires?) (?:an? |the )?\S+ (?:database|server|service|instance|"
@@ -510,7 +569,8 @@ _PREREQ = _cue(
     r"listening|reachable)\b|\bprerequisites?\b|\b(?:apt(?:-get)?|brew|dnf|yum|apk) install\b|"
     r"\bonly (?:works|runs|passes) (?:with|when|if)\b|^without\b.{0,80}\b(?:installed|running|set|"
     r"on (?:the )?path|available)\b|\bunless\b.{0,80}\b(?:running|installed|set|exported)\b|"
-    r"\b(?:needs?|requires?) (?:seed data|fixtures|a migration)\b"
+    r"\b(?:needs?|requires?) (?:seed data|fixtures|a migration)\b",
+    "need|require|must|has to|have to|expect|depend|make sure|you|before|prerequisite|apt|brew|dnf|yum|apk|only|without|unless|be sure|remember|forget",
 )
 _NEEDED = _cue(
     r"\b(?:must|need|needs|needed|require|requires|required|make sure|has to|have to|before|"
@@ -521,7 +581,9 @@ _PREREQ_STRONG = _cue(
     r"\b(?:need|needs|require|requires|required|must have|must be|has to be|have to be)\b"
     r"(?! (?:actually |also )?(?:running|installing|killing))"
     r".{0,80}(?<!before )(?<!after )(?<!when )(?<!while )(?<!by )"
-    r"\b(?:installed|running|logged in|on (?:the )?path|listening on)\b"
+    r"\b(?:installed|running|logged in|on (?:the )?path|listening on)\b|"
+    r"\b(?:must|needs? to|has to|have to) be (?:installed|running|started|exported|listening)\b|"
+    r"\b(?:to|must|should) have (?!to\b).{1,60}\b(?:installed|running|set up)\b"
 )
 # Claude talking about its own next move ("I need to rebuild before running") is no prerequisite.
 _SELF_NEED = _cue(r"^(?:(?:first|now|but|so|ok(?:ay)?),? )?(?:i|i'll|i will) (?:need|have|must)\b")
@@ -555,7 +617,7 @@ _PREREQ_THING = _cue(
     r"openssl|cli|toolchain|sdk|migrations?|\.env|api key|token|secret|credentials|stripe|"
     r"localstack|minio|rabbitmq|kafka|elasticsearch|chrome|chromium|playwright|browsers?|java|jdk|"
     r"ruby|gcc|compiler|extension|container|compose|mailhog|port \d+|"
-    r"wheel|seed data|registry|alembic|uvicorn|apt(?:-get)?|brew|pip|createdb|psql|"
+    r"wheel|seed data|registry|alembic|uvicorn|worker|celery|broker|queue|apt(?:-get)?|brew|pip|createdb|psql|"
     r"(?:apt(?:-get)?|brew|dnf|yum|apk|pip|npm|cargo) install)\b"
 )
 # "requires `libpq-dev`": a named package or tool as the object of a need.
@@ -602,10 +664,10 @@ def _classify(unit: _Unit, masks: _Masks, trailing: bool) -> MinedKind | None:
         return "gotcha"
     if _is_decision(bare):
         return "decision"
-    if _any(_GOTCHA_WEAK, forms):
-        return "gotcha"
     if _is_prerequisite(bare, full, masks, unit.text):
         return "prerequisite"
+    if _any(_GOTCHA_WEAK, forms):
+        return "gotcha"
     return None
 
 
@@ -618,7 +680,7 @@ def _hedged_near(match: re.Match[str]) -> bool:
     return _HEDGE.search(text[start : match.end() + 20]) is not None
 
 
-def _any(pattern: re.Pattern[str], forms: tuple[str, ...]) -> bool:
+def _any(pattern: _Cue, forms: tuple[str, ...]) -> bool:
     return any(pattern.search(form) for form in forms)
 
 
@@ -630,6 +692,9 @@ def _main_clause(text: str) -> str:
 
 def _is_decision(text: str) -> bool:
     if _DECISION.search(text):
+        return True
+    contrast = _CONTRAST.search(text)
+    if contrast and _ACTOR_ACT.search(text[: contrast.start()]):
         return True
     lead = _CONTRAST_LEAD.search(text)
     if lead:
@@ -665,8 +730,9 @@ def _is_prerequisite(text: str, full: str, masks: _Masks, masked: str) -> bool:
     if _PREREQ_NARRATION.search(text) and not needed:
         return False  # "I've set REDIS_URL in .env": what was done, not what is needed
     env_var = _env_var(masked, masks, text)
-    thing = env_var or _PREREQ_THING.search(full) is not None
-    if thing and (_PREREQ.search(text) or _PREREQ.search(full)):
+    prereq = _PREREQ.search(text) or _PREREQ.search(full)
+    thing = env_var or ((prereq or needed) and _PREREQ_THING.search(full) is not None)
+    if thing and prereq:
         return True
     if _PREREQ_STRONG.search(text):
         return True
