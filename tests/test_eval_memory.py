@@ -1,0 +1,61 @@
+"""bench.eval_memory: the recorded week replays through the real hooks; what the memory holds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench import memory_scenario
+from bench.eval_memory import TARGETS, evaluate, main
+from vaultmem.claude.mining import mine
+
+
+def test_the_recorded_transcripts_are_the_scenario(tmp_path: Path) -> None:
+    written = memory_scenario.write(tmp_path)
+    recorded = sorted(memory_scenario.FIXTURES.glob("*.jsonl"))
+    assert [p.name for p in written] == [p.name for p in recorded]
+    for new, old in zip(written, recorded, strict=True):
+        assert new.read_bytes() == old.read_bytes(), old.name
+        for line in old.read_text(encoding="utf-8").splitlines():
+            assert json.loads(line)["cwd"] == memory_scenario.CWD
+
+
+def test_every_fact_is_stated_in_prose_and_mined_from_it() -> None:
+    mined = [
+        item.text.casefold()
+        for session in memory_scenario.SESSIONS
+        for turn in session.turns
+        for item in mine(turn.answer)
+    ]
+    assert len(memory_scenario.FACTS) == 14
+    for fact in memory_scenario.FACTS:
+        assert any(fact.probe.casefold() in text for text in mined), fact.name
+    for session in memory_scenario.SESSIONS:
+        for turn in session.turns:
+            assert "Decision:" not in turn.answer and "Gotcha:" not in turn.answer
+
+
+def test_the_replay_runs_through_the_hooks_without_warnings_or_garbled_lines(
+    tmp_path: Path,
+) -> None:
+    result = evaluate(tmp_path)
+    assert result.warnings == []
+    assert result.garbled == []
+    assert len(list((tmp_path / "vault").rglob("*.md"))) >= 5
+    assert TARGETS == {"recall": 12, "briefing": 7, "components": 4, "garbled": 0}
+
+
+def test_eval_command_prints_the_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--keep", str(tmp_path / "kept")])
+    out = capsys.readouterr().out
+    for measure in (
+        "facts found by recall",
+        "facts in the next briefing",
+        "component entities",
+        "garbled lines",
+        "open next step",
+    ):
+        assert measure in out
+    assert (tmp_path / "kept" / "vault").is_dir()
