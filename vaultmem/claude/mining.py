@@ -128,7 +128,8 @@ _SECTION = {
     r"(?:local |dev |development )?set-?up|getting started|installation|how to run(?: \w+){0,3}|"
     r"to run (?:the |this )?(?:\w+ ){0,2}(?:locally|on your machine)",
     "next_step": r"(?:suggested |possible |recommended )?next steps?|next up|todos?|to-dos?|"
-    r"follow[ -]ups?|remaining(?: work| items| tasks)?|still to do|what'?s left|not (?:yet )?done|"
+    r"follow[ -]ups?|remaining(?: work| items| tasks)?|still to do|what'?s left|"
+    r"not (?:yet )?(?:done|finished|implemented)(?: yet)?|pending|"
     r"outstanding(?: work| items)?|left for later|open items|"
     r"(?:the )?(?:remaining|outstanding) (?:work|items|tasks)(?: (?:is|are))?|"
     r"(?:here'?s |here is )?what(?:'s| is)? (?:still )?(?:left|remains)(?: to do| open)?",
@@ -370,7 +371,8 @@ _HEDGE = _cue(
 _QUESTION_OPEN = _cue(
     r"\bit'?s (?:still )?(?:unclear|not clear)\b|\b(?:still )?unclear (?:whether|if|why|how|what|"
     r"which|who|when)\b|\bnot (?:yet |entirely |100% )?sure(?: yet)? (?:whether|if|why|how|what|"
-    r"which|about)\b|\bunsure (?:whether|if|why|how|what|which|about)\b|"
+    r"which|about)\b|\b(?:unsure|uncertain|not (?:yet )?certain) (?:whether|if|why|how|what|which|"
+    r"about)\b|"
     r"\b(?:don'?t|do not) (?:yet )?know(?: yet)? (?:whether|if|why|how)\b|"
     r"\b(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not|(?:wasn'?t|weren'?t|was not|"
     r"were not|am not|not) able to|unable to|no way to) (?:determine|tell|figure out|work out|"
@@ -384,7 +386,7 @@ _RESOLVED = _cue(
     r"\b(?:so i (?:checked|looked|verified|tested)|turns? out|turned out|confirmed)\b|"
     r"^i wasn'?t sure"
 )
-# Asked of the user directly: worth keeping wherever it stands.
+# Asked of the user directly (kept when nothing but questions follows it).
 _ASK_USER = _cue(
     r"^(?:(?:also|and|so|one more thing|lastly|finally)[,:]?\s+)?(?:should|shall) (?:i|we)\b|"
     r"^(?:(?:also|and|so)[,:]?\s+)?(?:do|would) you (?:want|prefer|like)|^want me to\b|"
@@ -454,7 +456,8 @@ _SUBSTANCE = (
     r"(?=\s*[:—–-]\s*\S|(?: [^\s.]+){3})"
 )
 _GOTCHA = _cue(
-    r"\broot[ -]cause\b(?! (?:found|fixed|identified|confirmed|analysis|unknown)\b)|\bturn(?:s|ed) out\b|\b(?:was|were|is|are) (?:actually |all )?caused by\b|"
+    r"(?<!same )(?<!a )(?<!another )(?<!different )\broot[ -]cause\b"
+    r"(?! (?:found|fixed|identified|confirmed|analysis|unknown)\b)|\bturn(?:s|ed) out\b|\b(?:was|were|is|are) (?:actually |all )?caused by\b|"
     r"\b(?:the|what) (?:actual |real |underlying )?(?:fix|solution|workaround|fixed it|solved it) "
     r"(?:was|is|turned out)\b"
     + _SUBSTANCE
@@ -470,7 +473,8 @@ _GOTCHA = _cue(
     r"\bso\b(?: (?!no longer|not|never)\S+){0,10} (?:raised|threw|crashed|failed|broke|hung|"
     r"timed out|returned (?:a |an )?(?:error|[45]\d\d|none|null))\b|"
     r"\bbecause of (?:a|an|the) (?:bug|race|typo|missing|stale|wrong)\b|"
-    r"^(?:found it|figured it out|mystery solved|solved|lessons? learned|the catch|key insight|"
+    r"^(?:found it|found the (?:problem|issue|bug|cause|culprit)|figured it out|mystery solved|"
+    r"solved|lessons? learned|the catch|key insight|"
     r"til)\s*[:—-]\s*\S|"
     r"\b(?:lost|dropped|skipped|duplicated|failed|broke|crashed|hung|leaked)\b[^:]{0,60}:(?: \S+){5}|\bwas due to\b|"
     r"\bit was (?:a|an) (?:\S+ ){0,2}(?:issue|problem|bug) after all\b|\bafter all\b.{0,20}\bwas\b",
@@ -713,9 +717,9 @@ def _question(unit: _Unit, text: str, whole: str, trailing: bool) -> MinedKind |
         return None
     if _COURTESY.search(text):
         return None
-    if unit.section == "question" or _ASK_USER.search(text):
+    if unit.section == "question":
         return "question"
-    if trailing and _TO_USER.search(text):
+    if trailing and (_ASK_USER.search(text) or _TO_USER.search(text)):
         return "question"
     if _QUESTION_OPEN.search(text):
         return "question"
