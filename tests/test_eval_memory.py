@@ -59,3 +59,11 @@ def test_eval_command_prints_the_counts(tmp_path: Path, capsys: pytest.CaptureFi
     ):
         assert measure in out
     assert (tmp_path / "kept" / "vault").is_dir()
+
+
+def test_the_recorded_week_meets_the_targets(tmp_path: Path) -> None:
+    result = evaluate(tmp_path)
+    assert result.failures() == []
+    assert len(result.recall_found) >= 12 and len(result.briefing_found) >= 7
+    assert result.open_next_step and len(result.components) >= 4
+    assert 0 < result.briefing_chars <= 8000
