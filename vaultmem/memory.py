@@ -105,6 +105,9 @@ class EndResult:
     status: WriteStatus | None  # of the Session End entry; None when the note was archived
     verdict: str
     report: CompactReport | None
+    # Due for compaction and not compacted here (a failed earlier compaction is not retried by
+    # a session end): what a SessionEnd hook hands to a detached compaction.
+    due: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -552,7 +555,9 @@ class Memory:
         report = None
         if compact and verdict.due:
             report = self.compact_note(entry.note, extractor="deterministic", now=now)
-        return EndResult(sid, entry.note, written.status, verdict.text, report)
+        left = verdict.due and report is None and (
+            frontmatter.parse(note.text, path=note.rel).get("status") != "compaction_failed")
+        return EndResult(sid, entry.note, written.status, verdict.text, report, due=left)
 
     # -- status ------------------------------------------------------------------------------
 

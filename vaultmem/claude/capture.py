@@ -224,7 +224,7 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     detached = memory.config.extractor in ("llm", "claude")
     result = memory.end_session(reason=event.reason or "other", compact=not detached,
                                 session_id=sid, now=now)
-    if detached and result.note in memory.pending(now=now):
+    if detached and result.due:  # not memory.pending(): that reads every session note
         spawn_compaction(memory.config, result.note, memory.config.extractor)
     return ""
 
