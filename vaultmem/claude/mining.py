@@ -344,7 +344,8 @@ def _cue(pattern: str, gate: str | None = None) -> _Cue:
 
 # Tool narration: what Claude is about to do in this very turn, not knowledge.
 _NARRATION = _cue(
-    r"\blet me (?!know\b)|^(?:(?:now|first|but|so|ok(?:ay)?),? )?i (?:need|have|want) to (?:check|look|"
+    r"\blet me (?!know\b)|\bsibling (?:tool )?(?:call )?errors?\b|^(?:now|first|then|next),? i (?:need|have|want) to\b|"
+    r"^(?:(?:now|first|but|so|ok(?:ay)?),? )?i (?:need|have|want) to (?:check|look|"
     r"see|verify|find|figure out|confirm|understand|read|inspect|think|investigate)\b|^(?:(?:ok(?:ay)?|now|first|great|good|perfect|alright|next|then|so)[,!.]?\s+)*"
     r"(?:let's (?:run|check|look|see|read|open|try|verify|start|find|search|take|dig)|"
     r"i(?:'ll| will| am going to|'m going to)\s+(?:now\s+)?(?:run|check|look|read|open|search|"
@@ -397,7 +398,8 @@ _ASK_USER = _cue(
 # Closing courtesies are not questions ("Anything else?", "Let me know if you'd like changes").
 _COURTESY = _cue(
     r"\banything else\b|\bany (?:other |more |further )?(?:questions|changes|adjustments|tweaks)\b|"
-    r"\bif anything is unclear\b|\bwhat would you like (?:me )?to do next\b|"
+    r"\bif anything is unclear\b|\bwhat (?:would|do) you (?:like|want) (?:me )?to do next\b|"
+    r"\bsibling (?:tool )?(?:call )?errors?\b|"
     r"^(?:(?:do you )?want me to|shall i|should i) (?:go ahead and )?(?:commit|push|proceed|continue)"
     r"(?: (?:this|these|it|that|them|the changes|these changes|now))?\s*\?$"
 )
@@ -429,11 +431,12 @@ _NEXT = _cue(
     r"(?:\bnot|n'?t) (?:yet )?(?:been )?(?:done|handled|covered|written|added|migrated|tested)\b"
     r"(?: up)? yet\b|(?:\bnot|n'?t) yet (?:been )?\w+ed\b|\bhaven'?t (?:yet )?(?:added|implemented|"
     r"written|wired|built|done|handled|migrated|covered|tested)\b|\b(?:is|are) (?:still )?"
-    r"(?:a |just )?(?:stubs?|placeholders?|stubbed)\b|\bfollow[- ]up\b|\b(?:next|in the next) "
+    r"(?:a |just )?(?:stubs?|placeholders?|stubbed)\b|\b(?:as a|the|in a) follow[- ]ups?\b|"
+    r"\bfollow[- ]up (?:pr|task|work|ticket|issue|change|commit)s?\b|\b(?:next|in the next) "
     r"session\b|\b(?:should|need to|needs to|will|we'?ll|i'?ll|want to) (?:\S+ ){1,8}next\b"
     r"(?=\s*(?:[.,;:!)]|$))|"
     r"\bTODO\b|\byet to be\b|\b(?:only )?(?:half|partially) (?:done|finished|implemented|wired)\b|"
-    r"\b(?:unfinished|incomplete|work in progress|WIP)\b|(?:\bnot|n't) yet(?=\s*(?:[.,;)]|$))|\bstill needs?\b(?! (?:\S+ )?(?:running|installed|set)\b)|"
+    r"\b(?:unfinished|incomplete)\b|\bstill needs?\b(?! (?:\S+ )?(?:running|installed|set)\b)|"
     r"\boutstanding\s*[:—-]|\bafter that,? (?:we|i) (?:can|should|need)\b|"
     r"\b(?:we|i)(?:'ll| will) (?:still )?need to " + _BUILD_VERB + r"\b",
     "next|still|remaining|left|remains|piece|part|bit|step|thing|implemented|wired|hooked up|built|yet|haven|stub|placeholder|follow|todo|half|partially|unfinished|incomplete|work in progress|wip|after that|need to|outstanding",
@@ -452,12 +455,13 @@ _SYMPTOM = (
 )
 # "The issue is that …", "The fix was: …"; not "The problem is clear." or "The fix is already in".
 _SUBSTANCE = (
-    r"(?! (?:already|now|still|needed|in place|clear|obvious|done|applied|unknown)\b)"
+    r"(?! (?:already|now|still|needed|in place|clear|obvious|done|applied|unknown|here|there|"
+    r"(?:at|on|in) line)\b)"
     r"(?=\s*[:—–-]\s*\S|(?: [^\s.]+){3})"
 )
 _GOTCHA = _cue(
     r"(?<!same )(?<!a )(?<!another )(?<!different )\broot[ -]cause\b"
-    r"(?! (?:found|fixed|identified|confirmed|analysis|unknown)\b)|\bturn(?:s|ed) out\b|\b(?:was|were|is|are) (?:actually |all )?caused by\b|"
+    r"(?! (?:found|fixed|identified|confirmed|analysis|unknown|hypothes[ie]s)\b)|\bturn(?:s|ed) out\b|\b(?:was|were|is|are) (?:actually |all )?caused by\b|"
     r"\b(?:the|what) (?:actual |real |underlying )?(?:fix|solution|workaround|fixed it|solved it) "
     r"(?:was|is|turned out)\b"
     + _SUBSTANCE
@@ -474,7 +478,7 @@ _GOTCHA = _cue(
     r"timed out|returned (?:a |an )?(?:error|[45]\d\d|none|null))\b|"
     r"\bbecause of (?:a|an|the) (?:bug|race|typo|missing|stale|wrong)\b|"
     r"^(?:found it|found the (?:problem|issue|bug|cause|culprit)|figured it out|mystery solved|"
-    r"solved|lessons? learned|the catch|key insight|"
+    r"solved|lessons? learned|the catch|"
     r"til)\s*[:—-]\s*\S|"
     r"\b(?:lost|dropped|skipped|duplicated|failed|broke|crashed|hung|leaked)\b[^:]{0,60}:(?: \S+){5}|\bwas due to\b|"
     r"\bit was (?:a|an) (?:\S+ ){0,2}(?:issue|problem|bug) after all\b|\bafter all\b.{0,20}\bwas\b",
@@ -488,7 +492,8 @@ _GOTCHA_WEAK = _cue(
 # A test described, not a failure explained ("checks that login fails because of …").
 _TEST_INTENT = _cue(
     r"\b(?:checks|verifies|asserts|ensures|tests) that\b|\bmakes sure\b|"
-    r"\btests?(?: \S+)? (?:checks|verifies|asserts|ensures|expects)\b|\bsupposed to\b|"
+    r"\btests?(?: \S+)? (?:checks|verifies|asserts|ensures|expects)\b|"
+    r"\bwill (?:correctly |still )?fail\b|\bcorrectly fails?\b|\bsupposed to\b|"
     r"\bexpected to\b|\bby design\b|\bis intended\b|\bthe point of\b|\bshould fail\b"
 )
 _CHOSE = (
@@ -553,7 +558,8 @@ _INFRA = (
 _PREREQ = _cue(
     r"\b(?:need|needs|require|requires|required|must have|must be|has to be|have to be|expects?|"
     r"depends? on)\b(?! (?:actually |also )?\w+ing\b).{0,80}(?<!before )(?<!after )(?<!when )"
-    r"(?<!while )(?<!by )\b(?:set|exported|installed|running|started|up|available|configured|"
+    r"(?<!while )(?<!by )(?<!the )(?<!a )\b(?:set|exported|installed|running|started|"
+    r"(?:(?<=be )|(?<=is )|(?<=are ))up|available|configured|"
     r"defined|present|logged in|on (?:the )?path|reachable|listening)\b|"
     r"\bmake sure (?:that )?.{1,80}\b(?:is|are)\s+(?:\w+ )?(?:running|installed|set|started|up|"
     r"exported|configured|available|reachable|listening)\b|"
@@ -584,7 +590,7 @@ _NEEDED = _cue(
 _PREREQ_STRONG = _cue(
     r"\b(?:need|needs|require|requires|required|must have|must be|has to be|have to be)\b"
     r"(?! (?:actually |also )?(?:running|installing|killing))"
-    r".{0,80}(?<!before )(?<!after )(?<!when )(?<!while )(?<!by )"
+    r".{0,80}(?<!before )(?<!after )(?<!when )(?<!while )(?<!by )(?<!the )(?<!a )"
     r"\b(?:installed|running|logged in|on (?:the )?path|listening on)\b|"
     r"\b(?:must|needs? to|has to|have to) be (?:installed|running|started|exported|listening)\b|"
     r"\b(?:to|must|should) have (?!to\b).{1,60}\b(?:installed|running|set up)\b"
