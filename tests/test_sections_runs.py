@@ -17,6 +17,9 @@ PIECES = [
     "<div>", "</div>", "<!-- c", "-->", "<pre>", "</pre>", "| a | b |", "|---|---|", "a | b",
     "--|--", "[ref]: /url", "[ref]: /url 'ti", "tle'", "text line", "", "", "***", "- # in list",
     "  continuation", "- ```", "...", "title: x", "- [[Link]] ^vm-12345678", "a\rb",
+    # Dated entity lines and lines starting with digits (plain unless "." or ")" follows them).
+    "- 2026-03-02 — a fact ([[a/s|s]]) ^vm-1a2b3c4d", "- 2026-01-01: old form ^x", "2026 text",
+    "- 1. nested", "- 12) x", "- 7 days",
 ]
 LINES = st.lists(st.sampled_from(PIECES), min_size=0, max_size=70)
 
