@@ -322,3 +322,19 @@ def test_a_rerun_after_a_crash_converges(tmp_path: Path, fault: str) -> None:
     # And once more: nothing changes.
     memory(work).compact_note(f"{ARCHIVE}/2026-11-24-b.md", force=True, now=now())
     assert snapshot(work) == expected
+
+
+def test_an_unreadable_entity_stops_only_a_compaction_that_writes_into_it(tmp_path: Path) -> None:
+    broken = tmp_path / ENTITIES / "Broken.md"
+    broken.parent.mkdir(parents=True)
+    broken.write_bytes(b"---\ntype: entity\n---\n# Broken\n\n\xff\xfe not UTF-8\n")
+    before = broken.read_bytes()
+    _compact(tmp_path, _captured(tmp_path, "2026-11-20-a"))
+    assert broken.read_bytes() == before
+    assert re.search(_row("Broken"), _read(tmp_path, INDEX))
+    note = CAPTURED.format(day="2026-11-21", topic="Broken").replace(
+        "- Store money as integer cents ([[Billing]])", "- Fix it ([[Broken]])")
+    rel = _session(tmp_path, "2026-11-21-b", note)
+    report = memory(tmp_path).compact_note(rel, force=True, now=now())
+    assert report.status == "failed" and "Broken.md" in (report.error or "")
+    assert broken.read_bytes() == before

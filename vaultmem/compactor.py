@@ -110,6 +110,7 @@ class CompactionRun:
         self.diffs: list[str] = []
         self.fallback_reason: str | None = None
         self.removed = False
+        self.unread: list[str] = []  # entity notes that could not be read
         self.session_text = session_text
         self.cost_usd: float | None = None
         self.extraction_edits: tuple[patch.Edit, ...] = ()
@@ -206,6 +207,7 @@ class CompactionRun:
     def _extract(self, canon: str, project: str, loaded: Mapping[str, Note]) -> Extraction:
         config = self.config
         known = [_known(rel, note) for rel, note in loaded.items()]
+        known += [(posixpath.basename(rel)[:-3], ()) for rel in self.unread]
         asked = self.extractor
         if asked not in MODEL_EXTRACTORS:
             extraction, warnings = compaction.extract_report(canon, self.rel, config, known=known)
@@ -284,13 +286,21 @@ class CompactionRun:
         return out
 
     def _load_known(self, project: str) -> dict[str, Note]:
-        """Every entity of the project and the global ones, read once for the whole run."""
-        return {rel: self.vault.read(rel) for rel in self._known_entities(project)}
+        """Every entity of the project and the global ones, read once for the whole run. One
+        that cannot be read (not UTF-8) stops nothing here: it is known by its name
+        (``self.unread``), and fails the run only if an item goes to it."""
+        out: dict[str, Note] = {}
+        for rel in self._known_entities(project):
+            try:
+                out[rel] = self.vault.read(rel)
+            except VaultmemError:
+                self.unread.append(rel)
+        return out
 
     def _plan(self, extraction: Extraction, project: str, known: Mapping[str, Note], canon: str,
               day: date) -> compaction.Plan:
         names_ = list(dict.fromkeys(n for item in extraction.items for n in item.entities))
-        targets = compaction.entity_targets(names_, project, self.layout, known)
+        targets = compaction.entity_targets(names_, project, self.layout, [*known, *self.unread])
         return compaction.plan(
             extraction, self.rel, targets, {r: n.text for r, n in known.items()},
             layout=self.layout, today=self.today, day=day,
@@ -346,7 +356,10 @@ class CompactionRun:
             elif key in rows:
                 out[key] = rows[key]
             else:
-                text = known[rel].text if rel in known else self.vault.read(rel).text
+                try:
+                    text = known[rel].text if rel in known else self.vault.read(rel).text
+                except VaultmemError:
+                    text = ""  # listed, without a summary
                 out[key] = entitynote.key_entity_row(stem, entitynote.summary(text))
         return out
 
