@@ -329,3 +329,26 @@ def test_no_captured_field_opens_a_heading_fence_list_or_quote(
         assert isinstance(edit, SectionPatch)
         for line in edit.content.split("\n"):
             assert not line.startswith(("#", ">", "```", "~~~", "|")) or line.startswith("### ")
+
+
+def test_the_log_reads_in_time_order_so_the_briefing_knows_what_still_fails() -> None:
+    from vaultmem.claude import digest
+
+    turns = [
+        _turn("u1", prompt="fix things"),
+        _turn("a1", calls=(_bash("b1", "pytest -q"), _bash("b2", "make lint"),
+                           _write("w1", f"{CWD}/x.py", "Edit"))),
+        _turn("r1", outcomes=(Outcome("b1", True, "E   boom"), Outcome("b2", True, "lint: bad"),
+                              Outcome("w1", True, "String to replace not found in file."))),
+        _turn("a2", calls=(_write("w2", f"{CWD}/x.py", "Edit"), _bash("b3", "pytest -q"))),
+        _turn("r2", outcomes=(Outcome("w2", False), Outcome("b3", False))),
+    ]
+    log = _only(_edits(turns, cwd=CWD), "Work Log").content
+    assert log.split("\n\n")[-1] == (
+        "- Edited `x.py`\n"
+        "- Failed: `pytest -q` — `E boom`\n"  # fixed in the turn: before its passing run
+        "- Ran `pytest -q` ×2\n- Ran `make lint`\n"
+        "- Failed: `make lint` — `lint: bad`"  # still failing: after its run
+    )  # the retried Edit's failure is chatter: left out
+    note = patch.apply_all(NOTE, _edits(turns, cwd=CWD)).text
+    assert digest.session("s.md", note).failing == ("`make lint` — `lint: bad`",)

@@ -92,6 +92,8 @@ class _Turn:
     read: list[str] = field(default_factory=list)
     commands: dict[str, int] = field(default_factory=dict)  # command -> runs
     failures: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # label -> error, n
+    still_failing: dict[str, bool] = field(default_factory=dict)  # label -> its last call failed
+    commands_failed: set[str] = field(default_factory=set)  # labels of Bash commands
     fixes: list[str] = field(default_factory=list)  # failure-then-fix gotchas
 
 
@@ -180,10 +182,14 @@ def story(
                 runs.setdefault(command, []).append((number, failed, outcome.error))
                 if not failed:
                     _fixed(current, command, runs[command], edits_at)
+            label = _label(made, cwd)
             if failed:
-                label = _label(made, cwd)
                 error, count = current.failures.get(label, (outcome.error, 0))
                 current.failures[label] = (error, count + 1)
+                if made.command is not None:
+                    current.commands_failed.add(label)
+            if label in current.failures:
+                current.still_failing[label] = failed
     items: list[Item] = []
     folders: dict[str, list[str]] = {}
     entries: list[str] = []
@@ -323,21 +329,34 @@ def _entry(turn: _Turn, knowledge: Sequence[str]) -> str | None:
 
 
 def _work_lines(turn: _Turn) -> list[str]:
+    """Files, then commands; the log reads in time order, so a command that failed and then
+    passed has its ``Failed`` line before its ``Ran`` line, one still failing after it. A tool
+    call that failed and then worked (an Edit retried) is left out: it was chatter."""
     lines = _folder_lines(turn.edited)
+    fixed, failing = [], []
+    for label, (error, count) in turn.failures.items():
+        if turn.still_failing.get(label, True):
+            failing.append(_failure_line(label, error, count))
+        elif label in turn.commands_failed:
+            fixed.append(_failure_line(label, error, count))
+    shown = (fixed + failing)[:FAILURES_SHOWN]
+    lines.extend(line for line in fixed if line in shown)
     commands = list(turn.commands.items())
     for command, runs in commands[:COMMANDS_SHOWN]:
         lines.append(f"- Ran {code_span(command)}" + (f" ×{runs}" if runs > 1 else ""))
     if len(commands) > COMMANDS_SHOWN:
         rest = commands[COMMANDS_SHOWN:]
         lines.append(f"- Ran {len(rest)} more commands ({sum(n for _, n in rest)} runs)")
-    failures = list(turn.failures.items())
-    for label, (error, count) in failures[:FAILURES_SHOWN]:
-        times = f" ×{count}" if count > 1 else ""
-        why = f" — {code_span(one_line(error))}" if error else ""
-        lines.append(f"- Failed: {label}{times}{why}")
-    if len(failures) > FAILURES_SHOWN:
-        lines.append(f"- {len(failures) - FAILURES_SHOWN} more failures")
+    lines.extend(line for line in failing if line in shown)
+    if len(fixed) + len(failing) > FAILURES_SHOWN:
+        lines.append(f"- {len(fixed) + len(failing) - FAILURES_SHOWN} more failures")
     return lines
+
+
+def _failure_line(label: str, error: str | None, count: int) -> str:
+    times = f" ×{count}" if count > 1 else ""
+    why = f" — {code_span(one_line(error))}" if error else ""
+    return f"- Failed: {label}{times}{why}"
 
 
 def _folder_lines(paths: Sequence[str]) -> list[str]:
