@@ -671,9 +671,24 @@ def test_a_private_span_split_across_two_messages_stays_private() -> None:
         assistant("a2", [text("still hidden sk-live-4</private> Done.")]),
     ])
     assert "sk-live" not in everything(parsed)
-    assert [t.prompt or t.text for t in parsed.turns] == [
-        "my key is", "Noted.", "and this is public", "Done."]
+    # Claude's reply while the person's span is open is private too (a1 is gone whole).
+    assert [t.prompt or t.text for t in parsed.turns] == ["my key is", "and this is public", "Done."]
     assert parsed.private == (0, 0)
+
+
+def test_claude_s_lines_while_a_person_s_span_is_open_are_private() -> None:
+    parsed = transcript.parse_lines([
+        user("u1", "use <private>tok-123"),
+        assistant("a1", [text("Using tok-123 now."),
+                         {"type": "tool_use", "id": "t1", "name": "Bash",
+                          "input": {"command": "curl -H 'X: tok-123' x"}}]),
+        user("r1", [{"type": "tool_result", "tool_use_id": "t1", "content": "Error: tok-123",
+                     "is_error": True}]),
+        user("u2", "tok-123</private> ok"),
+        assistant("a2", [text("Done.")]),
+    ])
+    assert "tok-123" not in everything(parsed)
+    assert [t.uuid for t in parsed.turns] == ["u1", "u2", "a2"]
 
 
 def test_an_open_span_is_carried_to_the_next_read(tmp_path: Path) -> None:

@@ -103,7 +103,7 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
             transcript.Transcript((), None, 0, 0, private=entry.private))
         # The Stop payload's last message may be ahead of the transcript (or there is none).
         turns, keys = transcript.with_last_message(
-            read.turns, event.last_assistant_message, entry.ingested, private=read.private[1])
+            read.turns, event.last_assistant_message, entry.ingested, private=max(read.private))
         told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components)
         base = memory.vault.read(entry.note) if told.entries or told.items else None
         edits = ingest.edits_for(told, base.text if base else "")

@@ -16,7 +16,8 @@ What a line holds (DESIGN §6, §9):
 ``<private>…</private>`` text is removed everywhere, nesting balanced; a span left open at the end
 of a message stays private in the next messages of the same speaker until it is closed
 (:class:`~vaultmem.privacy.PrivateStream`; the open depth is carried from read to read in
-:attr:`Transcript.private`).
+:attr:`Transcript.private`). While a span the person opened is open, Claude's lines and the tool
+output in between are private too (Claude may repeat what the span holds).
 """
 
 from __future__ import annotations
@@ -319,11 +320,16 @@ def _turn(entry: dict[str, Any], raw: str, streams: tuple[PrivateStream, Private
     content = message.get("content") if isinstance(message, dict) else None
     if entry.get("type") == "user":
         prompt = _prompt(content, streams[0])
-        outcomes = _outcomes(content)
+        # Tool output while a person's private span is open is theirs too (its calls are gone).
+        outcomes = () if streams[0].inside else _outcomes(content)
         if prompt is None and not outcomes:
             return None
         return Turn(uuid, timestamp, prompt, outcomes=outcomes)
     prose, calls = _assistant(content, streams[1])
+    if streams[0].inside:
+        # A span the person left open hides everything until they close it: Claude's reply and
+        # commands may repeat what it holds.
+        return None
     if prose is None and not calls:
         return None
     return Turn(uuid, timestamp, None, text=prose, calls=calls)
