@@ -682,3 +682,28 @@ def test_the_answer_of_a_turn_stopped_early_is_written_once(env: Path, tmp_path:
     capture.on_session_end(_event("session-end", "sid-a", transcript_path=str(path)))
     text = (env / f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md").read_text()
     assert text.count("**Answer:**") == 1 and text.count("### ") == 2
+
+
+def test_a_failure_fixed_after_the_next_prompt_is_a_gotcha(env: Path, tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join([
+        _line("user", "u1", "run the auth tests"),
+        _line("assistant", "a1", [_tool("t1", "Bash", command="pytest tests/test_auth.py")]),
+        _line("user", "r1", [_result("t1", "Exit code 1\nE   ImportError: argon2", True)]),
+        _line("assistant", "a2", [{"type": "text", "text": "The tests fail: argon2 is missing."}]),
+    ]) + "\n")
+    event = _event("stop", "sid-a", transcript_path=str(path))
+    capture.on_stop(event)
+    with path.open("a") as handle:
+        handle.write("\n".join([
+            _line("user", "u2", "fix it"),
+            _line("assistant", "a3", [_tool("t2", "Edit", file_path=f"{CWD}/src/auth/deps.py",
+                                            old_string="a", new_string="b")]),
+            _line("user", "r2", [_result("t2", "ok")]),
+            _line("assistant", "a4", [_tool("t3", "Bash", command="pytest tests/test_auth.py")]),
+            _line("user", "r3", [_result("t3", "3 passed")]),
+        ]) + "\n")
+    capture.on_stop(event)
+    (note,) = list((env / SESSIONS).iterdir())
+    assert ("- `pytest tests/test_auth.py` failed (`E ImportError: argon2`); it passed after "
+            "editing `src/auth/deps.py` ([[Auth]])") in note.read_text()

@@ -352,3 +352,25 @@ def test_the_log_reads_in_time_order_so_the_briefing_knows_what_still_fails() ->
     )  # the retried Edit's failure is chatter: left out
     note = patch.apply_all(NOTE, _edits(turns, cwd=CWD)).text
     assert digest.session("s.md", note).failing == ("`make lint` — `lint: bad`",)
+
+
+def test_a_failure_an_earlier_hook_recorded_then_fixed_now_is_a_gotcha() -> None:
+    first = [_turn("u1", prompt="run the billing tests"),
+             _turn("a1", calls=(_bash("b1", "pytest tests/billing -q"),
+                                _bash("e1", "echo `x`"))),
+             _turn("r1", outcomes=(Outcome("b1", True, "E   KeyError: 'sig'"),
+                                   Outcome("e1", True, "boom")))]
+    note = patch.apply_all(NOTE, _edits(first, cwd=CWD)).text
+    assert ingest.open_failures(note) == {"pytest tests/billing -q": "E KeyError: 'sig'",
+                                          "echo `x`": "boom"}
+    later = [_turn("u2", prompt="fix it"),
+             _turn("a2", calls=(_write("w1", f"{CWD}/app/billing/webhook.py", "Edit"),
+                                _bash("b2", "pytest tests/billing -q"))),
+             _turn("r2", outcomes=(Outcome("b2", False),))]
+    told = ingest.story(later, now=NOW, cwd=CWD, failing=ingest.open_failures(note))
+    gotchas = _only(ingest.edits_for(told, note), "Gotchas & Fixes")
+    assert gotchas.content == (
+        "- `pytest tests/billing -q` failed (`E KeyError: 'sig'`); it passed after editing "
+        "`app/billing/webhook.py` ([[Billing]])")
+    after = patch.apply_all(note, ingest.edits_for(told, note)).text
+    assert ingest.open_failures(after) == {"echo `x`": "boom"}

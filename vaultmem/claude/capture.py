@@ -104,9 +104,11 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         # The Stop payload's last message may be ahead of the transcript (or there is none).
         turns, keys = transcript.with_last_message(
             read.turns, event.last_assistant_message, entry.ingested, private=max(read.private))
-        told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components)
-        base = memory.vault.read(entry.note) if told.entries or told.items else None
-        edits = ingest.edits_for(told, base.text if base else "")
+        base = memory.vault.read(entry.note) if turns else None
+        text = base.text if base else ""
+        told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
+                            failing=ingest.open_failures(text))
+        edits = ingest.edits_for(told, text)
         status = "nothing new"
         if edits:
             edits += [patch.SetProperty("updated", now.date()),

@@ -21,6 +21,7 @@ item's start is escaped so that it cannot open a heading, fence, list, quote or 
 from __future__ import annotations
 
 import posixpath
+import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,6 +57,8 @@ FOLDERS_SHOWN = 8  # folder lines per turn
 COMMANDS_SHOWN = 8  # command lines per turn
 FAILURES_SHOWN = 5  # failure lines per turn
 FOLDERS_PER_COMPONENT = 3
+OPEN_FAILURE_LINES = 400  # of a note's end, read for commands still failing
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1(?!`)")
 
 Miner = Callable[[str], Sequence[tuple[str, str]]]  # prose -> (kind, text) pairs
 
@@ -142,11 +145,17 @@ def story(
     cwd: str | None = None,
     rules: Mapping[str, str] | None = None,
     miner: Miner | None = None,
+    failing: Mapping[str, str | None] | None = None,
 ) -> Story:
-    """The entries, items and components of ``turns`` (transcript lines, in order)."""
+    """The entries, items and components of ``turns`` (transcript lines, in order).
+
+    ``failing``: commands the note says still fail (:func:`open_failures`), so that a fix in
+    these turns of a failure an earlier hook recorded is a gotcha too."""
     collected: list[_Turn] = []
     current: _Turn | None = None
-    runs: dict[str, list[tuple[int, bool, str | None]]] = {}  # command -> (event no, failed, err)
+    # command -> (event no, failed, error); an earlier failure is event -1
+    runs: dict[str, list[tuple[int, bool, str | None]]] = {
+        command: [(-1, True, error)] for command, error in (failing or {}).items()}
     edits_at: list[tuple[int, str]] = []  # (event no, path shown)
     calls: dict[str, ToolCall] = {}
     for number, line in enumerate(turns):
@@ -377,6 +386,28 @@ def _folder_lines(paths: Sequence[str]) -> list[str]:
         rest = list(by_folder.values())[FOLDERS_SHOWN:]
         lines.append(f"- Edited {sum(len(f) for f in rest)} more files in {len(rest)} folders")
     return lines
+
+
+def open_failures(note_text: str) -> dict[str, str | None]:
+    """Commands whose last line in the note's work log is a ``- Failed:`` line (no ``- Ran``
+    after it): command -> its error line. Read from the last entries only."""
+    failing: dict[str, str | None] = {}
+    for line in note_text.split("\n")[-OPEN_FAILURE_LINES:]:
+        failed = line.startswith("- Failed: `")
+        if not (failed or line.startswith("- Ran `")):
+            continue  # a tool's failure ("- Failed: Edit `x.py`") is no command
+        spans = _CODE_SPAN.findall(line)
+        if not spans:
+            continue
+        command = _unpad(spans[0][1])
+        failing.pop(command, None)
+        if failed:
+            failing[command] = _unpad(spans[1][1]) if len(spans) > 1 else None
+    return failing
+
+
+def _unpad(span: str) -> str:
+    return span[1:-1] if len(span) > 1 and span[0] == span[-1] == " " else span
 
 
 def known_items(note_text: str) -> tuple[set[str], set[str]]:
