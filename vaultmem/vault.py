@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import filelock
 
-from . import faults, machine
+from . import faults, flux, machine
 from .atomic import fsync_dir, replace_file
 from .errors import (
     AmbiguousNote,
@@ -111,13 +111,20 @@ class _MovedMeanwhile(Exception):
         self.note = note
 
 
-def _moved(path: Path, fp: Fingerprint) -> bool:
-    """Whether the file at ``path`` is no longer the one fingerprinted (stat only)."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return True
+class _Orphaned(Exception):
+    """Someone wrote into the file our replace took out of the vault (an editor's two-step save
+    that began in that instant): ``note`` holds what they wrote, to redo the edit on."""
+
+    def __init__(self, note: Note) -> None:
+        super().__init__("note written during the replace")
+        self.note = note
+
+
+def _stat_moved(st: os.stat_result, fp: Fingerprint) -> bool:
+    """Whether ``st`` is no longer the file fingerprinted (stat only)."""
     return (st.st_mtime_ns, st.st_size) != (fp.mtime_ns, fp.size) or fp.ino not in (0, st.st_ino)
+
+
 
 
 def _failed(rel: str, err: OSError, doing: str) -> WriteFailed:
@@ -293,17 +300,52 @@ class Vault:
         it, so the caller can redo its edit on the fresh text."""
         # Write through a symlinked note to its target, so the link survives.
         dest = real if real is not None else Path(os.path.realpath(path))
+        looked: list[tuple[int, os.stat_result]] = []  # the replaced file, open, and its stat
 
         def last_look() -> None:
             faults.checkpoint("write")
-            # The last look before the replace: the window left is the replace itself.
-            if expected is not None and _moved(dest, expected):
+            if expected is None:
+                return
+            # The last look before the replace: the window left is the replace itself. Stat,
+            # then the bytes' hash (a same-size edit within one mtime tick), through a
+            # descriptor kept open to see whether anyone writes into the file being replaced.
+            try:
+                fd = os.open(dest, os.O_RDONLY)
+            except FileNotFoundError:
+                raise _MovedMeanwhile from None
+            st = os.fstat(fd)
+            looked.append((fd, st))
+            if _stat_moved(st, expected) or _sha256(flux.read_all(fd)) != expected.sha256:
                 raise _MovedMeanwhile
 
         try:
             replace_file(dest, data, mode, before_replace=last_look)
+            written = looked[0][0] if looked else None
+            lost = flux.orphaned(written, looked[0][1]) if written is not None else None
         except OSError as err:
             raise _failed(rel, err, "write the note") from None
+        finally:
+            for fd, _ in looked:
+                os.close(fd)
+        flux.record(self._marker(rel), dest)
+        if lost is not None:
+            self._redo_on(rel, dest, lost)
+
+    def _marker(self, rel: str) -> Path:
+        """Where the stamp of vaultmem's last write of ``rel`` is kept (beside its lock)."""
+        lock = self._lock_path(rel)
+        return lock.with_name(lock.stem + ".last")
+
+    def _redo_on(self, rel: str, dest: Path, lost: bytes) -> None:
+        """Raise _Orphaned with what an editor wrote into the replaced file (when readable)."""
+        try:
+            text, fmt = decode(lost, path=rel)
+            st = os.stat(dest)
+            now = dest.read_bytes()
+        except (VaultmemError, OSError):
+            return  # half-written or gone: nothing that can be redone on
+        fp = Fingerprint(st.st_mtime_ns, st.st_size, _sha256(now), st.st_ino)
+        raise _Orphaned(Note(rel=rel, text=text, fmt=fmt, fingerprint=fp))
 
     @staticmethod
     def _mode(path: Path) -> int | None:
@@ -351,13 +393,18 @@ class Vault:
             # Read-only: no lock, so a dry run works in a read-only vault too.
             return self._update_locked(rel, edits, base, True, want_diff, label)
         with self.lock(rel):
+            override: Note | None = None
             for _ in range(RACE_RETRIES):
                 try:
-                    return self._update_locked(rel, edits, base, False, want_diff, label)
+                    return self._update_locked(rel, edits, base, False, want_diff, label, override)
                 except _MovedMeanwhile as race:
                     # Someone wrote while we did: redo against the note we edited, so their
                     # change is seen as a change (rebase, or the conflict heading).
-                    base = race.note
+                    base, override = race.note, None
+                except _Orphaned as lost:
+                    # An editor saved into the file our replace took away: their text is the
+                    # note now, and our edit is redone on it.
+                    override = lost.note
             raise LockTimeout(
                 f"the note kept changing during {RACE_RETRIES} attempts to write it", path=rel
             )
@@ -386,10 +433,17 @@ class Vault:
         dry_run: bool,
         want_diff: bool,
         label: str,
+        override: Note | None = None,
     ) -> WriteResult:
         # Resolved once for the whole locked read-modify-write.
         path, real = self._resolve(rel)
-        current, moved = self._current(rel, base, path)
+        if override is not None:
+            current, moved = override, True
+        else:
+            if not dry_run:
+                # An editor may be half-way through a save: read the note once it is still.
+                flux.settle(real, flux.recorded(self._marker(rel)))
+            current, moved = self._current(rel, base, path)
         # Invalid YAML is never rewritten (DESIGN §2): refuse before any edit.
         parse_frontmatter(current.text, path=rel)
         text = current.text
@@ -466,6 +520,7 @@ class Vault:
         data = encode(text, fmt)
         self._make_parents(rel, path)
         with self.lock(rel):
+            flux.settle(Path(os.path.realpath(path)), flux.recorded(self._marker(rel)))
             got = self._read_raw(rel, path)
             if expected is not None and (got is None or got[1].sha256 != expected.sha256):
                 return WriteResult(rel, "conflicted", False)

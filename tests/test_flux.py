@@ -1,0 +1,85 @@
+"""flux: a note an editor is saving right now is read once it is still; a save into the file a
+replace took away is redone on."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from vaultmem import atomic, flux
+from vaultmem.patch import SectionPatch
+from vaultmem.vault import Vault
+
+REL = "notes/n.md"
+APPEND = SectionPatch(("A",), "append", "- vaultmem")
+
+
+def _note(vault: Vault, text: str) -> Path:
+    path = vault.root / REL
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_a_note_only_vaultmem_wrote_never_waits(vault_root: Path) -> None:
+    vault = Vault(vault_root)
+    path = _note(vault, "## A\n")
+    vault.update(REL, [APPEND])  # the first write may wait: the note was just made by hand
+    started = time.monotonic()
+    assert not flux.settle(path, flux.recorded(vault._marker(REL)))
+    vault.update(REL, [SectionPatch(("A",), "append", "- again")])
+    assert time.monotonic() - started < flux.SETTLE_SECONDS / 2
+
+
+def test_a_half_saved_note_is_read_once_the_save_ends(vault_root: Path) -> None:
+    vault = Vault(vault_root)
+    path = _note(vault, "## A\n\n- old\n")
+    vault.update(REL, [APPEND])
+    full = path.read_bytes() + b"- the person's line\n"
+
+    def editor() -> None:
+        with open(path, "r+b") as f:
+            f.truncate()
+            f.flush()
+            time.sleep(0.05)  # vaultmem's write comes in here
+            f.write(full)
+
+    thread = threading.Thread(target=editor)
+    thread.start()
+    time.sleep(0.01)
+    vault.update(REL, [SectionPatch(("A",), "append", "- second")])
+    thread.join()
+    text = path.read_text()
+    assert text.count("- the person's line") == 1 and text.count("- second") == 1
+    assert text.count("- old") == 1
+
+
+def test_a_save_into_the_replaced_file_is_redone_on(
+    vault_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault = Vault(vault_root)
+    path = _note(vault, "## A\n\n- old\n")
+    vault.update(REL, [APPEND])
+    real_replace = os.replace
+    fired = []
+
+    def replace_after_a_save(src: str, dst: str) -> None:
+        if not fired and str(dst) == os.path.realpath(path):
+            fired.append(True)
+            # The editor saves after vaultmem's last look: into the file about to be replaced.
+            with open(dst, "r+b") as f:
+                data = f.read() + b"- saved in the instant\n"
+                f.seek(0)
+                f.truncate()
+                f.write(data)
+        real_replace(src, dst)
+
+    monkeypatch.setattr(atomic.os, "replace", replace_after_a_save)
+    result = vault.update(REL, [SectionPatch(("A",), "append", "- third")])
+    text = path.read_text()
+    assert fired and result.status == "rebased"
+    assert text.count("- saved in the instant") == 1 and text.count("- third") == 1
