@@ -50,3 +50,22 @@ def test_a_missing_folder_is_an_oserror_and_writes_nothing(tmp_path: Path) -> No
     with pytest.raises(OSError):
         replace_file(tmp_path / "nope" / "note.md", b"new")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_write_removes_stale_temp_files_of_killed_writes_only(tmp_path: Path) -> None:
+    import time
+
+    from vaultmem.atomic import STALE_TEMP_SECONDS
+
+    old = time.time() - STALE_TEMP_SECONDS - 5
+    stale = tmp_path / ".Auth.md.ab12cd34.vmtmp"  # a killed write's
+    fresh = tmp_path / ".Auth.md.zz99yy88.vmtmp"  # a write in progress
+    foreign = tmp_path / ".Auth.md.backup.vmtmp.txt"  # not ours
+    person = tmp_path / "notes.vmtmp"  # not ours either (not hidden, no random part)
+    for path in (stale, fresh, foreign, person):
+        path.write_bytes(b"x")
+    for path in (stale, foreign, person):
+        os.utime(path, (old, old))
+    replace_file(tmp_path / "Auth.md", b"new")
+    assert not stale.exists()
+    assert fresh.exists() and foreign.exists() and person.exists()

@@ -229,3 +229,28 @@ def test_alias_bomb_is_reported_as_invalid_yaml(clean: Path) -> None:
     found = problems(clean)
     assert [(p.kind, p.rel) for p in found] == [("invalid-yaml", f"{ENT}/Bomb.md")]
     assert "alias" in found[0].message
+
+
+def test_stale_temp_files_and_symlinks_out_of_the_vault(clean: Path, tmp_path: Path) -> None:
+    from vaultmem.atomic import STALE_TEMP_SECONDS
+
+    left = clean / ENT / ".Auth.md.ab12cd34.vmtmp"
+    left.write_text("half a note")
+    old = time.time() - STALE_TEMP_SECONDS - 5
+    os.utime(left, (old, old))
+    state_left = clean / ".vaultmem" / ".state.json.qq11ww22.vmtmp"
+    state_left.parent.mkdir(exist_ok=True)
+    state_left.write_text("{")
+    os.utime(state_left, (old, old))
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "Far.md").write_text("# Far\n")
+    os.symlink(outside, clean / ENT / "linked")
+    os.symlink(outside / "Far.md", clean / ENT / "Far.md")
+    os.symlink(clean / "claude", clean / "inside-link")  # inside the vault: fine
+    found = kinds(clean)
+    assert (("temp-file", f"{ENT}/.Auth.md.ab12cd34.vmtmp", None) in found)
+    assert (("temp-file", ".vaultmem/.state.json.qq11ww22.vmtmp", None) in found)
+    assert ("outside-link", f"{ENT}/linked", None) in found
+    assert ("outside-link", f"{ENT}/Far.md", None) in found
+    assert not any(rel == "inside-link" for _, rel, _ in found)

@@ -3,19 +3,52 @@
 A unique temp file beside the destination (``.<name>.<random>.vmtmp``), written and fsynced,
 given its mode, then ``os.replace`` and an fsync of the folder, so that after a crash or a full
 disk the destination holds either all of the old bytes or all of the new ones, and no temp file
-is left behind.
+is left behind. A temp file a killed process left (``kill -9`` between its creation and the
+replace) is removed by the next write to that folder once it is STALE_TEMP_SECONDS old; only
+vaultmem's own temp names are touched.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 TEMP_SUFFIX = ".vmtmp"
 NEW_FILE_MODE = 0o644
+# Older than any write in progress could make it (a write takes milliseconds; a slow fsync,
+# seconds): only a process that died leaves one this old.
+STALE_TEMP_SECONDS = 15.0
+# mkstemp's names: "." + the destination's name + "." + 8 random characters + the suffix.
+_TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+
+
+def is_temp_name(name: str) -> bool:
+    """Whether ``name`` is one of vaultmem's atomic-write temp files."""
+    return _TEMP_NAME.fullmatch(name) is not None
+
+
+def stale_temp_files(folder: Path, now: float | None = None) -> list[Path]:
+    """vaultmem's temp files in ``folder`` older than STALE_TEMP_SECONDS (left by a killed write)."""
+    now = time.time() if now is None else now
+    found: list[Path] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not entry.name.endswith(TEMP_SUFFIX) or not is_temp_name(entry.name):
+                    continue
+                with contextlib.suppress(OSError):
+                    if entry.is_file(follow_symlinks=False) and (
+                        now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS
+                    ):
+                        found.append(Path(entry.path))
+    except OSError:
+        return []
+    return found
 
 
 def _umask() -> int:
@@ -70,3 +103,6 @@ def replace_file(
             os.unlink(tmp)
         raise
     fsync_dir(dest.parent)
+    for stale in stale_temp_files(dest.parent):
+        with contextlib.suppress(OSError):
+            os.unlink(stale)

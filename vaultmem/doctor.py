@@ -29,6 +29,11 @@ Kinds:
   note by a merge, or a ``> [!conflict]`` callout in which vaultmem's merge kept both versions of
   a text two machines changed (see gitshare and notemerge).
 
+- ``temp-file``: a temp file of vaultmem's atomic writes left by a killed process, older than
+  atomic.STALE_TEMP_SECONDS (the next write to its folder removes it).
+- ``outside-link``: a folder (or note) of the vault that is a symlink to a place outside the
+  vault: vaultmem neither reads nor writes through it, so what it holds is not in the memory.
+
 ``vaultmem doctor --fix`` merges sync-conflict copies into their notes (see syncfix).
 """
 
@@ -47,8 +52,10 @@ from typing import Any, Literal
 import yaml
 
 from . import frontmatter, index, links, names
+from .atomic import stale_temp_files
 from .config import Config
 from .errors import InvalidYaml, NoteNotFound, NotUtf8, VaultmemError
+from .layout import STATE_DIR
 from .vault import Vault
 
 Kind = Literal[
@@ -63,6 +70,8 @@ Kind = Literal[
     "unsafe-name",
     "case-collision",
     "merge-conflict",
+    "temp-file",
+    "outside-link",
 ]
 
 STALE_LOCK_AGE_S = 3600.0
@@ -136,6 +145,7 @@ def doctor(vault: Vault, config: Config | None = None) -> DoctorReport:
     others = links.NoteIndex(_other_files(vault))
     problems: list[Problem] = []
     problems += _name_problems(notes, others.notes)
+    problems += _leftover_problems(vault)
     cache: dict[tuple[str, str], tuple[bool, str]] = {}
     for rel in notes:
         problems += _note_problems(vault, rel, note_index, others, cache)
@@ -168,6 +178,27 @@ def _walk(vault: Vault) -> Iterator[str]:
         for name in files:
             if not name.startswith("."):
                 yield name if rel_folder == "." else f"{rel_folder}/{name}"
+
+
+def _leftover_problems(vault: Vault) -> list[Problem]:
+    """Temp files left by killed writes, and symlinks that lead out of the vault."""
+    problems: list[Problem] = []
+    root = str(vault.root)
+    for folder, dirs, files in os.walk(root):
+        rel_folder = os.path.relpath(folder, root).replace(os.sep, "/")
+        prefix = "" if rel_folder == "." else rel_folder + "/"
+        dirs[:] = [d for d in dirs if not d.startswith(".") or d == STATE_DIR]
+        for stale in stale_temp_files(Path(folder)):
+            problems.append(Problem("temp-file", prefix + stale.name, None,
+                                    "left by a vaultmem write that was killed; safe to delete"))
+        for name in [*dirs, *(f for f in files if f.lower().endswith(".md"))]:
+            path = os.path.join(folder, name)
+            if os.path.islink(path) and not vault.contains(path):
+                problems.append(Problem(
+                    "outside-link", prefix + name, None,
+                    f"a symlink to {os.path.realpath(path)}, outside the vault: vaultmem does "
+                    "not read or write there"))
+    return problems
 
 
 def _other_files(vault: Vault) -> list[str]:

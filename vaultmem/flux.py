@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 QUIET_SECONDS = 0.1  # a note untouched this long (by mtime and by our polls) has settled
-SETTLE_SECONDS = 2.0  # the longest a write waits for a note to settle
+SETTLE_SECONDS = 1.0  # the longest a write waits for a note to settle (hooks have budgets)
 POLL_SECONDS = 0.01
 
 Stamp = tuple[int, int, int]  # (inode, mtime_ns, size)

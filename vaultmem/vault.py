@@ -619,6 +619,10 @@ class Vault:
                     continue
         yield from sorted(found)
 
+    def contains(self, path: str) -> bool:
+        """Whether ``path`` (symlinks followed) is inside the vault."""
+        return self._inside(path)
+
     def _inside(self, path: str) -> bool:
         real_str = os.path.realpath(path)
         return self._contains(real_str, Path(real_str))
