@@ -191,7 +191,7 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
                 # The same story goes on: one marker, the note's sections stay as they are.
                 memory.vault.update(started.note, [patch.SectionPatch(
                     ingest.WORK_LOG, "append", f"### {now:%H:%M} - Resumed", subtree=True,
-                    create=True)], label="vaultmem resume")
+                    create=True, prefer="first")], label="vaultmem resume")
         except (VaultmemError, OSError) as err:
             problems.append(f"session note not updated: {err}")
         else:
