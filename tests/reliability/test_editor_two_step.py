@@ -26,8 +26,6 @@ SAVES = 60  # the editor's
 GAP_MS = "4"  # between the editor's truncate and its write
 PAUSE_MS = "200"  # between the editor's saves
 
-ATTACKS = 2  # counted in the README's promises
-
 
 @pytest.mark.parametrize("mode", ["patch", "log"])
 def test_editor_two_step_saves_lose_nothing(vault_root: Path, mode: str) -> None:
