@@ -13,6 +13,11 @@ in one pass over the note's text (pure). See docs/ARCHITECTURE.md "What the memo
   component covers and its first and last session. It fills an empty overview or the placeholder
   of a note vaultmem created; a person's overview is never replaced.
 - **References**: the backlink to the archived session, once.
+- **_index.md**: prerequisites as dated lines; under Key Entities one row per entity,
+  ``- [[Auth]] ([[Auth#^vm-…|<newest decision>]]) ^vm-…``, after a person's own lines there.
+Lines whose content changes from session to session (the overview, Key Entities rows) keep one
+text and carry the changing part as links: ``notemerge`` unites such lines when two machines
+sharing the vault through git both changed them, where two texts would be a conflict.
 Everything outside the lines touched keeps its bytes; a missing section is added at the end.
 """
 
