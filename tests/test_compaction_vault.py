@@ -338,3 +338,22 @@ def test_an_unreadable_entity_stops_only_a_compaction_that_writes_into_it(tmp_pa
     report = memory(tmp_path).compact_note(rel, force=True, now=now())
     assert report.status == "failed" and "Broken.md" in (report.error or "")
     assert broken.read_bytes() == before
+
+
+def test_a_reorganised_entity_is_written_under_the_first_of_duplicated_sections(
+    tmp_path: Path,
+) -> None:
+    text = (f"---\ntype: entity\nproject: {PROJECT}\n---\n# Auth\n\n## Key Decisions\n\n"
+            "- Mine, first\n\n## Notes\n\nA person's notes.\n\n## key decisions\n\n"
+            "- Mine, pasted again\n")
+    _write(tmp_path, f"{ENTITIES}/Auth.md", text)
+    _compact(tmp_path, _captured(tmp_path, "2026-11-20-a"))
+    got = _read(tmp_path, f"{ENTITIES}/Auth.md")
+    first = got.index("## Key Decisions")
+    second = got.index("## key decisions")
+    line = got.index("— Use argon2id over bcrypt")
+    assert first < line < got.index("## Notes") < second
+    assert got.count("Use argon2id over bcrypt") == 1
+    assert "- Mine, first\n" in got and "A person's notes." in got
+    assert got.endswith("## key decisions\n\n- Mine, pasted again\n") or \
+        "## key decisions\n\n- Mine, pasted again\n\n## " in got
