@@ -53,7 +53,16 @@ def main(argv: list[str] | None = None) -> int:
         "--no-peers", action="store_true", help="skip basic-memory and obsidiantools (no install)"
     )
     parser.add_argument(
-        "--only", default=None, help="run only the rows whose name contains this text"
+        "--only",
+        action="append",
+        default=None,
+        help="run only the rows whose name contains this text (repeat: any of them)",
+    )
+    parser.add_argument(
+        "--skip",
+        action="append",
+        default=None,
+        help="leave out the rows whose name contains this text (repeatable)",
     )
     parser.add_argument("--plain", action="store_true", help="plain-text table even with rich")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
@@ -74,8 +83,13 @@ def main(argv: list[str] | None = None) -> int:
             peer_cases, decided = peer_rows_and_cases(ws, sizes.peer, log=_log)
             cases += peer_cases
         if args.only:
-            cases = [c for c in cases if args.only.lower() in c.name.lower()]
-            decided = [r for r in decided if args.only.lower() in r.name.lower()]
+            wanted = [text.lower() for text in args.only]
+            cases = [c for c in cases if any(w in c.name.lower() for w in wanted)]
+            decided = [r for r in decided if any(w in r.name.lower() for w in wanted)]
+        if args.skip:
+            unwanted = [text.lower() for text in args.skip]
+            cases = [c for c in cases if not any(w in c.name.lower() for w in unwanted)]
+            decided = [r for r in decided if not any(w in r.name.lower() for w in unwanted)]
         rows = _measure_all(cases, runs)
         rows = with_ratios(rows + decided)
     finally:

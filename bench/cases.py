@@ -46,10 +46,29 @@ class Sizes:
     small: int
     peer: int
     compaction_lines: tuple[int, ...]
+    scale: tuple[int, ...]  # doctor and cold index build (bench/scale.py)
+    recall_vault: int  # one project recalled alone and inside a vault this big
+    entity_items: int  # items per entity in the compaction-into-old-entities row
 
 
-FULL = Sizes(large=10_000, small=1_000, peer=200, compaction_lines=(600, 6_000, 60_000))
-QUICK = Sizes(large=2_000, small=1_000, peer=100, compaction_lines=(600, 6_000))
+FULL = Sizes(
+    large=10_000,
+    small=1_000,
+    peer=200,
+    compaction_lines=(600, 6_000, 60_000),
+    scale=(1_000, 10_000, 50_000),
+    recall_vault=30_000,
+    entity_items=5_000,
+)
+QUICK = Sizes(
+    large=2_000,
+    small=1_000,
+    peer=100,
+    compaction_lines=(600, 6_000),
+    scale=(1_000, 2_000),
+    recall_vault=5_000,
+    entity_items=1_000,
+)
 
 
 def notes_label(n: int) -> str:
@@ -60,9 +79,18 @@ def notes_label(n: int) -> str:
 class VaultmemEnv:
     """One generated vault and the environment vaultmem's commands run in against it."""
 
-    def __init__(self, ws: Workspace, name: str, notes: int, *, seed: int = 0) -> None:
+    def __init__(
+        self,
+        ws: Workspace,
+        name: str,
+        notes: int,
+        *,
+        seed: int = 0,
+        vault: GeneratedVault | None = None,
+    ) -> None:
         self.root = ws.path(name) / "vault"
-        self.vault: GeneratedVault = generate(self.root, notes=notes, seed=seed)
+        # A vault already on disk at root (a copy), or one generated now.
+        self.vault: GeneratedVault = vault or generate(self.root, notes=notes, seed=seed)
         self.project = self.vault.projects[0]
         self.home = ws.path(f"{name}/home")
         self.cwd = ws.path(f"{name}/cwd")  # not a git checkout: the project comes from the env
@@ -74,6 +102,10 @@ class VaultmemEnv:
     def vaultmem(self, *args: str, stdin: bytes = b"") -> Sample:
         """Run ``vaultmem ARGS`` as a child, timed."""
         return run_command([*VAULTMEM, *args], env=self.env, cwd=self.cwd, stdin=stdin)
+
+    def vaultmem_codes(self, ok_codes: tuple[int, ...], *args: str) -> Sample:
+        """``vaultmem ARGS`` where each of ``ok_codes`` is a success (doctor exits 1 on findings)."""
+        return run_command([*VAULTMEM, *args], env=self.env, cwd=self.cwd, ok_codes=ok_codes)
 
     def memory(self) -> Any:
         """The library's ``Memory`` on this vault (imported lazily: the bench may run without)."""
@@ -359,28 +391,43 @@ PARSE_ALL_SCRIPT = (
 
 
 def compaction_case(
-    env: VaultmemEnv, lines: int, *, entities: int = 12, new: int = 6, runs: int | None = None
+    env: VaultmemEnv | None,
+    lines: int,
+    *,
+    entities: int = 12,
+    new: int = 6,
+    runs: int | None = None,
+    env_of: Callable[[], VaultmemEnv] | None = None,
+    pick: Callable[[int], list[str]] | None = None,
+    name: str | None = None,
 ) -> Case:
-    """``Memory.compact_note`` on a ``lines``-line note, in the bench process."""
+    """``Memory.compact_note`` on a ``lines``-line note, in the bench process. ``env_of``
+    gives the environment on first use instead of ``env``; ``pick(i)`` the existing entities
+    the i-th run's note links (default: a window moving over the project's entities)."""
     counter = iter(range(1_000_000))
     reports: list[Any] = []
 
     def run() -> Sample:
         i = next(counter)
-        existing = env.entity_names()
-        chosen = existing[(3 * i) % 11 :][: entities - new]
+        here = env_of() if env_of else env
+        assert here is not None
+        existing = here.entity_names()
+        if pick is not None:
+            chosen = pick(i)
+        else:
+            chosen = existing[(3 * i) % 11 :][: entities - new]
         text = session_note(
             lines,
             entities,
             new,
-            project=env.project,
+            project=here.project,
             existing=chosen + [e for e in existing if e not in chosen],
             seed=1000 + i,
-            created=env.vault.today,
+            created=here.vault.today,
         )
-        rel = f"claude/projects/{env.project}/sessions/2026-11-22-compaction-{lines}-{i}.md"
-        (env.root / rel).write_text(text, encoding="utf-8")
-        memory = env.memory()
+        rel = f"claude/projects/{here.project}/sessions/2026-11-22-compaction-{lines}-{entities}-{new}-{i}.md"
+        (here.root / rel).write_text(text, encoding="utf-8")
+        memory = here.memory()
         box: list[Any] = []
         sample = timed(lambda: box.append(memory.compact_note(rel, now=_now())))
         report = box[0]
@@ -399,7 +446,7 @@ def compaction_case(
         return f"items: {counts}"
 
     return Case(
-        f"compaction in-process: {lines:,}-line note, {entities} entities ({new} new)",
+        name or f"compaction in-process: {lines:,}-line note, {entities} entities ({new} new)",
         "vaultmem",
         run,
         runs=runs,
@@ -512,4 +559,7 @@ def all_vaultmem_cases(
         cases.append(compaction_case(small, lines, runs=3 if lines >= 60_000 else None))
     cases += recall_cases(large)
     cases.append(patch_case(small))
+    from .scale import scale_cases  # it builds on this module's rows
+
+    cases += scale_cases(ws, sizes.scale, sizes.recall_vault, sizes.entity_items)
     return cases, large, small

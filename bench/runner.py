@@ -38,6 +38,9 @@ class Sample:
     seconds: float
     max_rss_kib: int | None = None
     stdout: str = field(default="", repr=False)  # a child's output, for the row's check
+    # CPU seconds (user + system) of the child, or of this process for an in-process row: on a
+    # shared machine other work stretches wall time, much less the CPU a run needs.
+    cpu: float | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class Case:
     warmup: bool = True
     compare_to: str | None = None  # for a peer: the vaultmem row its ratio is taken against
     check: Callable[[], str] | None = None  # after the runs: a one-line verdict for the notes
+    per_notes: int | None = None  # the vault's size: the note adds the median per 1,000 notes
 
 
 @dataclass(frozen=True)
@@ -66,11 +70,17 @@ class Row:
     error: str | None = None
     compare_to: str | None = None
     ratio: float | None = None  # vaultmem median / this row's median
+    cpu: tuple[float, ...] = ()  # CPU seconds of each timed run (when measured)
 
     @property
     def median(self) -> float | None:
         """Median wall time in seconds, None when nothing ran."""
         return statistics.median(self.seconds) if self.seconds else None
+
+    @property
+    def cpu_median(self) -> float | None:
+        """Median CPU time in seconds, None when not measured."""
+        return statistics.median(self.cpu) if self.cpu else None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form: milliseconds, MiB."""
@@ -86,6 +96,8 @@ class Row:
             "max_ms": ms(max(self.seconds)) if self.seconds else None,
             "runs": len(self.seconds),
             "runs_ms": [ms(s) for s in self.seconds],
+            "cpu_median_ms": ms(self.cpu_median),
+            "cpu_runs_ms": [ms(s) for s in self.cpu],
             "peak_rss_mib": _mib(self.max_rss_kib),
             "note": self.note,
             "error": self.error,
@@ -160,8 +172,10 @@ def run_command(
     cwd: Path | None = None,
     stdin: bytes = b"",
     timeout: float = 900.0,
+    ok_codes: tuple[int, ...] = (0,),
 ) -> Sample:
-    """Run ``argv`` once; wall time around its whole life and its peak RSS. Raises on failure."""
+    """Run ``argv`` once; wall time around its whole life and its peak RSS. Raises on failure
+    (an exit code outside ``ok_codes``: doctor exits 1 when it finds problems)."""
     with tempfile.TemporaryDirectory(prefix="vaultmem-bench-io-") as tmp:
         io = Path(tmp)
         (io / "stdin").write_bytes(stdin)
@@ -179,19 +193,20 @@ def run_command(
         if "error" in answer:
             raise CommandFailed(f"{Path(argv[0]).name}: {answer['error']}")
         code, elapsed = int(answer["code"]), float(answer["seconds"])
-        if code != 0:
+        if code not in ok_codes:
             tail = (io / "stderr").read_bytes().decode("utf-8", "replace").strip().splitlines()
             what = "timed out" if code == -9 and elapsed >= timeout else f"exit {code}"
             raise CommandFailed(f"{Path(argv[0]).name} {what}: {' | '.join(tail[-3:])[:300]}")
         out = (io / "stdout").read_bytes().decode("utf-8", "replace")
-        return Sample(elapsed, int(answer["maxrss_kib"]), out)
+        cpu = answer.get("cpu_seconds")
+        return Sample(elapsed, int(answer["maxrss_kib"]), out, None if cpu is None else float(cpu))
 
 
 def timed(fn: Callable[[], object]) -> Sample:
     """Time an in-process call."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     fn()
-    return Sample(time.perf_counter() - started)
+    return Sample(time.perf_counter() - started, cpu=time.process_time() - cpu)
 
 
 def measure(case: Case, runs: int, *, progress: Callable[[str], None] | None = None) -> Row:
@@ -213,11 +228,19 @@ def measure(case: Case, runs: int, *, progress: Callable[[str], None] | None = N
             case.note,
             f"{type(err).__name__}: {err}"[:400],
             case.compare_to,
+            cpu=_cpu(samples),
         )
     finally:
         if progress:
             progress(case.name)
-    note = "; ".join(part for part in (case.note, verdict) if part)
+    per = ""
+    if case.per_notes and samples:
+        each = statistics.median(s.seconds for s in samples) / case.per_notes * 1000
+        per = f"{_fmt_s(each)} per 1,000 notes"
+        cpus = _cpu(samples)
+        if cpus:
+            per += f" (cpu {_fmt_s(statistics.median(cpus) / case.per_notes * 1000)})"
+    note = "; ".join(part for part in (case.note, verdict, per) if part)
     return Row(
         case.name,
         case.group,
@@ -226,6 +249,7 @@ def measure(case: Case, runs: int, *, progress: Callable[[str], None] | None = N
         note,
         None,
         case.compare_to,
+        cpu=_cpu(samples),
     )
 
 
@@ -250,6 +274,7 @@ def with_ratios(rows: Sequence[Row]) -> list[Row]:
                 row.error,
                 row.compare_to,
                 ours / row.median,
+                row.cpu,
             )
         out.append(row)
     return out
@@ -282,10 +307,10 @@ def write_json(path: Path, rows: Sequence[Row], meta: Mapping[str, Any]) -> None
 
 def table_lines(rows: Sequence[Row]) -> list[list[str]]:
     """The table as cells: header first."""
-    out = [["benchmark", "median", "min", "max", "runs", "peak RSS", "vs peer", "notes"]]
+    out = [["benchmark", "median", "min", "max", "cpu", "runs", "peak RSS", "vs peer", "notes"]]
     for row in rows:
         if row.error and not row.seconds:
-            out.append([row.name, "-", "-", "-", "0", "-", "-", row.error])
+            out.append([row.name, "-", "-", "-", "-", "0", "-", "-", row.error])
             continue
         ratio = "-"
         if row.ratio is not None:
@@ -297,6 +322,7 @@ def table_lines(rows: Sequence[Row]) -> list[list[str]]:
                 _fmt_s(row.median),
                 _fmt_s(min(row.seconds)),
                 _fmt_s(max(row.seconds)),
+                _fmt_s(row.cpu_median),
                 str(len(row.seconds)),
                 "-" if row.max_rss_kib is None else f"{_mib(row.max_rss_kib):.0f} MiB",
                 ratio,
@@ -326,7 +352,7 @@ def print_table(rows: Sequence[Row], *, plain: bool = False) -> None:
     if not plain:
         table = Table(show_lines=False)
         for i, head in enumerate(cells[0]):
-            table.add_column(head, justify="right" if 1 <= i <= 5 else "left", overflow="fold")
+            table.add_column(head, justify="right" if 1 <= i <= 6 else "left", overflow="fold")
         for row in cells[1:]:
             table.add_row(*row)
         Console(width=max(160, Console().width)).print(table)
@@ -334,9 +360,14 @@ def print_table(rows: Sequence[Row], *, plain: bool = False) -> None:
     widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]) - 1)]
     for row in cells:
         left = "  ".join(
-            c.ljust(w) if i in (0, 6) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))
+            c.ljust(w) if i in (0, 7) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))
         )
         print(f"{left}  {row[-1]}")
+
+
+def _cpu(samples: Sequence[Sample]) -> tuple[float, ...]:
+    values = tuple(s.cpu for s in samples if s.cpu is not None)
+    return values if len(values) == len(samples) else ()
 
 
 def _peak(samples: Sequence[Sample]) -> int | None:

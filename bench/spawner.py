@@ -24,7 +24,8 @@ from typing import Any
 
 
 def measure_child(request: dict[str, Any]) -> dict[str, Any]:
-    """Run one command: wall time from spawn to reap, peak RSS (KiB) and exit code."""
+    """Run one command: wall time from spawn to reap, peak RSS (KiB), CPU time (user + system)
+    and exit code."""
     fds = [
         os.open(request["stdin"], os.O_RDONLY),
         os.open(request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
@@ -59,7 +60,12 @@ def measure_child(request: dict[str, Any]) -> dict[str, Any]:
             os.close(fd)
     # Linux reports ru_maxrss in KiB, macOS in bytes.
     rss = usage.ru_maxrss // 1024 if sys.platform == "darwin" else usage.ru_maxrss
-    return {"seconds": elapsed, "maxrss_kib": rss, "code": os.waitstatus_to_exitcode(status)}
+    return {
+        "seconds": elapsed,
+        "maxrss_kib": rss,
+        "cpu_seconds": usage.ru_utime + usage.ru_stime,
+        "code": os.waitstatus_to_exitcode(status),
+    }
 
 
 def main() -> int:

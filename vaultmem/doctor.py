@@ -51,10 +51,10 @@ from typing import Any, Literal
 
 import yaml
 
-from . import frontmatter, index, links, names
+from . import frontmatter, index, links, names, textio
 from .atomic import stale_temp_files
 from .config import Config
-from .errors import InvalidYaml, NoteNotFound, NotUtf8, VaultmemError
+from .errors import InvalidYaml, NotUtf8
 from .layout import STATE_DIR
 from .vault import Vault
 
@@ -335,6 +335,17 @@ def _resolves(
     return hit
 
 
+def _read_listed(vault: Vault, rel: str) -> str | None:
+    """The text of a note ``iter_notes`` just listed (so inside the vault: no path resolution,
+    no fingerprint); None when it is gone or unreadable. NotUtf8 as ``Vault.read``."""
+    try:
+        with open(os.path.join(vault.root, rel), "rb") as f:
+            raw = f.read()
+    except OSError:
+        return None
+    return textio.decode(raw, path=rel)[0]
+
+
 def _note_problems(
     vault: Vault,
     rel: str,
@@ -343,12 +354,11 @@ def _note_problems(
     cache: dict[tuple[str, str], tuple[bool, str]],
 ) -> list[Problem]:
     try:
-        note = vault.read(rel)
+        text = _read_listed(vault, rel)
     except NotUtf8 as err:
         return [Problem("not-utf8", rel, err.line, err.message)]
-    except (NoteNotFound, VaultmemError):
+    if text is None:
         return []  # removed or unreadable since the listing: nothing to say about its text
-    text = note.text
     problems: list[Problem] = []
     if "<<<<<<<" in text or "[!conflict]" in text.lower():
         problems += _merge_problems(rel, text)
@@ -379,10 +389,80 @@ def _note_problems(
     return problems
 
 
+# Frontmatter made only of lines like these is valid YAML, read without a YAML parser: no
+# quotes with escapes, no flow collections, anchors, tags, comments or multi-line scalars.
+_KEY_LINE = re.compile(r"([A-Za-z_][\w-]*):(?: +(.*?))? *")
+_ITEM_LINE = re.compile(r"( *)- (.*?) *")
+# Values that make the YAML parser neither fail nor read them as anything but themselves (or a
+# date, uuid, number for digit-led ones): a letter-led plain scalar of printable characters
+# without ":" or "#" (in block context nothing else ends it), a digit-led token with a hyphen
+# inside (dates, which read leniently, and uuids), digits only, or a quoted string without
+# escapes. YAML refuses control characters and reads \x85, \u2028, \u2029 as line breaks.
+_PRINTABLE = r"\x00-\x1f\x7f-\xa0\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff"
+_PLAIN_VALUE = re.compile(
+    rf"[A-Za-z_][^{_PRINTABLE}:#]*|\d[\w./+]*-[\w./+-]*|\d+"
+    rf"|'[^{_PRINTABLE}']*'|\"[^{_PRINTABLE}\"\\]*\""
+)
+
+
+# The keys doctor reads (see _status_problems).
+_READ_KEYS = frozenset({"status", "type", "archived_to", "error"})
+_NULLS = frozenset({"null", "Null", "NULL"})
+_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False,
+          "FALSE": False}
+
+
+def _scalar(value: str) -> Any:
+    """What ObsidianLoader makes of a quoted or a letter-led plain value."""
+    if value[:1] in ("'", '"'):
+        return value[1:-1]
+    if value in _NULLS:
+        return None
+    return _BOOLS.get(value, value)
+
+
+def _plain_meta(yaml_text: str) -> dict[str, Any] | None:
+    """The keys doctor reads from frontmatter in the plain form vaultmem writes (``key: word``,
+    ``key: "text"``, dates, uuids, block lists of such values, unique keys); None when the YAML
+    parser must read it. Frontmatter of that form always parses, and these values read the
+    same as the parser reads them (a read key that is empty or digit-led goes to the parser)."""
+    meta: dict[str, Any] = {}
+    keys: set[str] = set()
+    list_indent: int | None = -1  # -1: no list may follow; None: a list may start
+    for line in yaml_text.split("\n"):
+        if not line.strip(" "):
+            continue
+        item = _ITEM_LINE.fullmatch(line)
+        if item is not None:
+            indent = len(item.group(1))
+            if list_indent == -1 or (list_indent is not None and indent != list_indent):
+                return None
+            list_indent = indent
+            if not _PLAIN_VALUE.fullmatch(item.group(2)):
+                return None
+            continue
+        m = _KEY_LINE.fullmatch(line)
+        if m is None or m.group(1) in keys:
+            return None
+        key, value = m.group(1), m.group(2) or ""
+        keys.add(key)
+        if value and not _PLAIN_VALUE.fullmatch(value):
+            return None
+        list_indent = -1 if value else None
+        if key in _READ_KEYS:
+            if not value or value[0].isdigit():
+                return None
+            meta[key] = _scalar(value)
+    return meta
+
+
 def _frontmatter(text: str, rel: str, problems: list[Problem]) -> dict[str, Any] | None:
     parts = frontmatter.split(text)
     if not parts.has_frontmatter:
         return {}
+    plain = _plain_meta(parts.yaml_text)
+    if plain is not None:
+        return plain
     try:
         data = index.load_yaml(parts.yaml_text)
         if data is None or isinstance(data, dict):

@@ -34,7 +34,6 @@ import math
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any, cast
 
 import yaml
@@ -44,6 +43,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
 from .errors import InvalidYaml
+from .fences import Split, split
 
 __all__ = [
     "HANDLER",
@@ -64,9 +64,6 @@ _FLOAT = "tag:yaml.org,2002:float"
 _STR = "tag:yaml.org,2002:str"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
-# Fence lines: column 0, trailing blanks tolerated (a stray "\r" survives in mixed-ending files).
-_OPEN_FENCE = re.compile(r"---[ \t\r]*")
-_CLOSE_FENCE = re.compile(r"(?:---|\.\.\.)[ \t\r]*")
 # A line vaultmem must never emit inside frontmatter: markdown-it's front-matter rule (used by
 # sections.py) closes the block on an *indented* fence too.
 _FENCE_LIKE = re.compile(r"[ \t]*(?:-{3,}|\.\.\.)[ \t]*")
@@ -320,17 +317,6 @@ class ObsidianYAMLHandler(YAMLHandler):
 HANDLER = ObsidianYAMLHandler()
 
 
-@dataclass(frozen=True)
-class Split:
-    """Where the frontmatter and the body are; 0-based lines."""
-
-    has_frontmatter: bool
-    yaml_text: str  # text between the fences, "" when none
-    yaml_start: int  # 0-based line of the first YAML line (1 when there is frontmatter)
-    body_start: int  # 0-based line where the body starts (after the closing fence)
-    body: str  # the text from body_start on
-
-
 def _lines(text: str) -> list[str]:
     """Lines with their "\\n"; only "\\n" breaks a line (str.splitlines also breaks on \\x85...)."""
     parts = text.split("\n")
@@ -338,32 +324,6 @@ def _lines(text: str) -> list[str]:
     if parts[-1]:
         lines.append(parts[-1])
     return lines
-
-
-def split(text: str) -> Split:
-    """Find the frontmatter: `---` on the first line up to a `---` or `...` line at column 0."""
-    # Line by line from the top, without splitting the whole note: only "\n" ends a line.
-    end = text.find("\n")
-    if end >= 0 and _OPEN_FENCE.fullmatch(text, 0, end):
-        yaml_from = start = end + 1
-        index = 1
-        while start < len(text):
-            end = text.find("\n", start)
-            line_end = len(text) if end < 0 else end
-            if _CLOSE_FENCE.fullmatch(text, start, line_end):
-                return Split(
-                    has_frontmatter=True,
-                    yaml_text=text[yaml_from:start],
-                    yaml_start=1,
-                    body_start=index + 1,
-                    body=text[line_end + 1 :],
-                )
-            if end < 0:
-                break
-            start = end + 1
-            index += 1
-    # An opening fence with no closing one is body text, as Obsidian shows it.
-    return Split(has_frontmatter=False, yaml_text="", yaml_start=0, body_start=0, body=text)
 
 
 def _line_of(yaml_text: str, index: int) -> int:

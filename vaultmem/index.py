@@ -18,6 +18,7 @@ while a refresh writes.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import re
@@ -30,9 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import filelock
-import yaml
 
-from . import frontmatter, machine
+from . import fences, machine
 from .errors import VaultmemError
 from .privacy import PrivateStream, has_private, strip_private
 from .vault import Vault
@@ -120,26 +120,30 @@ class SearchIndexError(VaultmemError):
 
 # -- frontmatter, fast ------------------------------------------------------------------------
 
-try:
-    from yaml.constructor import SafeConstructor
-    from yaml.cyaml import CParser  # type: ignore[attr-defined]
-    from yaml.resolver import Resolver
+@functools.cache
+def _loader() -> type[Any]:
+    """ObsidianLoader's resolvers and constructors over libyaml's C parser when there is one.
+
+    The index reads the frontmatter of every note on a cold build; the pure-Python parser
+    costs ~4 ms a note there, this ~0.5 ms, and reads every value the same way. Built on first
+    use: most notes never need a YAML parser (see ``_simple_meta``), and recall imports none.
+    """
+    from . import frontmatter
+
+    try:
+        from yaml.constructor import SafeConstructor
+        from yaml.cyaml import CParser  # type: ignore[attr-defined]
+        from yaml.resolver import Resolver
+    except ImportError:  # pragma: no cover - PyYAML built without libyaml
+        return frontmatter.ObsidianLoader
 
     class _FastLoader(CParser, frontmatter.ObsidianLoader):
-        """ObsidianLoader's resolvers and constructors over libyaml's C parser.
-
-        The index reads the frontmatter of every note on a cold build; the pure-Python parser
-        costs ~4 ms a note there, this ~0.5 ms, and reads every value the same way.
-        """
-
         def __init__(self, stream: str) -> None:
             CParser.__init__(self, stream)
             SafeConstructor.__init__(self)
             Resolver.__init__(self)
 
-    _LOADER: type[Any] = _FastLoader
-except ImportError:  # pragma: no cover - PyYAML built without libyaml
-    _LOADER = frontmatter.ObsidianLoader
+    return _FastLoader
 
 
 _INDEXED_KEYS = frozenset({"type", "project", "updated", "status", "aliases", "tags"})
@@ -206,7 +210,9 @@ def _simple_meta(yaml_text: str) -> dict[str, Any] | None:
 def load_yaml(yaml_text: str) -> Any:
     """The YAML of a frontmatter block read as ObsidianLoader reads it (libyaml when present);
     raises yaml.YAMLError (or ValueError/RecursionError) when invalid."""
-    return yaml.load(yaml_text, Loader=_LOADER)
+    import yaml
+
+    return yaml.load(yaml_text, Loader=_loader())
 
 
 def read_meta(text: str) -> tuple[dict[str, Any] | None, str]:
@@ -217,12 +223,14 @@ def read_meta(text: str) -> tuple[dict[str, Any] | None, str]:
     the keys the index uses (type, project, updated, status, aliases, tags); anything else goes
     through the YAML parser and returns every key.
     """
-    parts = frontmatter.split(text)
+    parts = fences.split(text)
     if not parts.has_frontmatter:
         return {}, text
     simple = _simple_meta(parts.yaml_text)
     if simple is not None:
         return simple, parts.body
+    import yaml
+
     try:
         data = load_yaml(parts.yaml_text)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError):
@@ -380,10 +388,19 @@ def _refresh_lock(vault: Vault, wait: bool, timeout: float) -> Iterator[bool]:
 # -- refresh ---------------------------------------------------------------------------------
 
 
-def refresh(vault: Vault, *, wait: bool = True, timeout: float = DEFAULT_WAIT_S) -> RefreshStats:
+def refresh(
+    vault: Vault,
+    *,
+    wait: bool = True,
+    timeout: float = DEFAULT_WAIT_S,
+    folders: Sequence[str] | None = None,
+) -> RefreshStats:
     """Bring the index up to date with the notes on disk (see the module docstring).
 
     ``wait=False``: when another process is refreshing, return at once with ``skipped=True``.
+    ``folders`` (vault-relative): refresh only the notes inside them, so a search scoped to one
+    project costs what that project costs, not what the vault does; rows of other notes stay
+    as the last refresh of their folder left them.
     """
     started = time.perf_counter()
     try:
@@ -395,14 +412,14 @@ def refresh(vault: Vault, *, wait: bool = True, timeout: float = DEFAULT_WAIT_S)
             return RefreshStats(0, 0, 0, 0, 0, _ms(started), skipped=True)
         path = index_path(vault)
         try:
-            return _refresh_once(vault, path, started)
+            return _refresh_once(vault, path, started, folders)
         except sqlite3.DatabaseError as err:
             if not _is_corrupt(err):
                 raise SearchIndexError(f"search index: {err}", path=path) from None
             # Corruption found past the header (mid-table): rebuild from scratch, once.
             _move_aside(path)
             try:
-                stats = _refresh_once(vault, path, started)
+                stats = _refresh_once(vault, path, started, folders)
             except sqlite3.DatabaseError as again:
                 raise SearchIndexError(f"search index: {again}", path=path) from None
             return _with(stats, rebuilt=True)
@@ -425,12 +442,44 @@ def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def _refresh_once(vault: Vault, path: Path, started: float) -> RefreshStats:
+def _build_aside(
+    vault: Vault, path: Path, started: float, folders: Sequence[str] | None
+) -> RefreshStats:
+    """A missing index is built in a file of its own without a journal (nothing to roll back:
+    a failed build is just deleted), switched to WAL and renamed into place, so the notes are
+    written once instead of through the WAL, and a search sees no index or a whole one."""
+    build = path.with_name(path.name + ".build")
+    for stale in (build, Path(str(build) + "-journal")):
+        stale.unlink(missing_ok=True)
+    conn = _connect(build)
+    try:
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.executescript(_SCHEMA)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("BEGIN IMMEDIATE")
+        counts = _sync(conn, vault, folders)
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.close()
+        os.replace(build, path)
+    except BaseException:
+        conn.close()
+        build.unlink(missing_ok=True)
+        raise
+    return RefreshStats(*counts, _ms(started), rebuilt=True)
+
+
+def _refresh_once(
+    vault: Vault, path: Path, started: float, folders: Sequence[str] | None
+) -> RefreshStats:
+    if not path.exists():
+        return _build_aside(vault, path, started, folders)
     conn, rebuilt = _open_for_write(path)
     try:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            counts = _sync(conn, vault)
+            counts = _sync(conn, vault, folders)
             conn.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
@@ -444,30 +493,62 @@ def _refresh_once(vault: Vault, path: Path, started: float) -> RefreshStats:
     )
 
 
-def _sync(conn: sqlite3.Connection, vault: Vault) -> tuple[int, int, int, int, int]:
-    known: dict[str, tuple[int, int, int, str]] = {
-        rel: (row_id, mtime_ns, size, sha)
-        for row_id, rel, mtime_ns, size, sha in conn.execute(
-            "SELECT id, rel, mtime_ns, size, sha256 FROM notes"
-        )
-    }
+def _known(
+    conn: sqlite3.Connection, folders: Sequence[str] | None
+) -> dict[str, tuple[int, int, int, str]]:
+    """rel -> (id, mtime_ns, size, sha256) of the rows of the notes in ``folders`` (all: None)."""
+    query = "SELECT id, rel, mtime_ns, size, sha256 FROM notes"
+    if folders is None:
+        rows = list(conn.execute(query))
+    else:
+        rows = []
+        for folder in folders:
+            # rel's UNIQUE index answers the range: "a/b/" <= rel < "a/b0" ("0" follows "/").
+            prefix = folder.rstrip("/") + "/"
+            rows += conn.execute(
+                f"{query} WHERE rel >= ? AND rel < ?", (prefix, prefix[:-1] + "0")
+            )
+    return {rel: (row_id, mtime_ns, size, sha) for row_id, rel, mtime_ns, size, sha in rows}
+
+
+def _listing(vault: Vault, folders: Sequence[str] | None) -> list[str]:
+    if folders is None:
+        return list(vault.iter_notes())
+    found: dict[str, None] = {}  # folders may overlap: each note once
+    for folder in folders:
+        found.update(dict.fromkeys(vault.iter_notes(folder)))
+    return list(found)
+
+
+def _sync(
+    conn: sqlite3.Connection, vault: Vault, folders: Sequence[str] | None = None
+) -> tuple[int, int, int, int, int]:
+    """Bring the rows of the notes in ``folders`` (every note: None) up to date."""
+    known = _known(conn, folders)
     root = str(vault.root)
     namespace = vault.layout.namespace
-    scanned = stat_changed = reread = reindexed = 0
+    scanned = stat_changed = reread = 0
     scrub = False  # a note re-indexed with private text: its old terms must leave the file
     seen: set[str] = set()
-    for rel in vault.iter_notes():
+    next_id = (conn.execute("SELECT max(id) FROM notes").fetchone()[0] or 0) + 1
+    inserts: list[tuple[Any, ...]] = []  # new notes: their notes row and fts row, batched
+    fts_inserts: list[tuple[int, str, str, str]] = []
+    touched: list[tuple[int, int, int]] = []  # same bytes, new mtime/size
+    updates: list[tuple[Any, ...]] = []  # changed notes: their notes row
+    fts_deletes: list[tuple[int]] = []
+    for rel in _listing(vault, folders):
         full = os.path.join(root, rel)
-        try:
-            st = os.stat(full)
-        except OSError:
-            continue  # gone since the listing: dropped below like any deleted note
-        scanned += 1
-        seen.add(rel)
         old = known.get(rel)
-        if old is not None and (old[1], old[2]) == (st.st_mtime_ns, st.st_size):
-            continue
-        stat_changed += 1
+        if old is not None:
+            try:
+                st = os.stat(full)
+            except OSError:
+                continue  # gone since the listing: dropped below like any deleted note
+            if (old[1], old[2]) == (st.st_mtime_ns, st.st_size):
+                scanned += 1
+                seen.add(rel)
+                continue
+        # A new note needs no stat of its own: the fstat of the open file is the one kept.
         try:
             with open(full, "rb") as f:
                 # mtime and size of the very bytes read, so a write racing this one is seen
@@ -475,15 +556,14 @@ def _sync(conn: sqlite3.Connection, vault: Vault) -> tuple[int, int, int, int, i
                 fst = os.fstat(f.fileno())
                 raw = f.read()
         except OSError:
-            seen.discard(rel)
             continue
+        scanned += 1
+        seen.add(rel)
+        stat_changed += 1
         reread += 1
         sha = hashlib.sha256(raw).hexdigest()
         if old is not None and old[3] == sha:
-            conn.execute(
-                "UPDATE notes SET mtime_ns = ?, size = ? WHERE id = ?",
-                (fst.st_mtime_ns, fst.st_size, old[0]),
-            )
+            touched.append((fst.st_mtime_ns, fst.st_size, old[0]))
             continue
         row = _row(rel, raw, namespace)
         values = (
@@ -497,35 +577,37 @@ def _sync(conn: sqlite3.Connection, vault: Vault) -> tuple[int, int, int, int, i
             row.status,
         )
         if old is None:
-            cur = conn.execute(
-                "INSERT INTO notes (mtime_ns, size, sha256, type, project, title, updated, "
-                "status, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*values, rel),
-            )
-            row_id = cur.lastrowid
+            row_id = next_id
+            next_id += 1
+            inserts.append((row_id, *values, rel))
         else:
             row_id = old[0]
-            conn.execute(
-                "UPDATE notes SET mtime_ns = ?, size = ?, sha256 = ?, type = ?, project = ?, "
-                "title = ?, updated = ?, status = ? WHERE id = ?",
-                (*values, row_id),
-            )
-            conn.execute("DELETE FROM notes_fts WHERE rowid = ?", (row_id,))
+            updates.append((*values, row_id))
+            fts_deletes.append((row_id,))
             scrub = scrub or has_private(raw.decode("utf-8", errors="replace"))
-        conn.execute(
-            "INSERT INTO notes_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)",
-            (row_id, row.names, row.tags, row.body),
-        )
-        reindexed += 1
-    gone = [known[rel][0] for rel in known.keys() - seen]
-    for row_id in gone:
-        conn.execute("DELETE FROM notes WHERE id = ?", (row_id,))
-        conn.execute("DELETE FROM notes_fts WHERE rowid = ?", (row_id,))
+        fts_inserts.append((row_id, row.names, row.tags, row.body))
+    gone = [(known[rel][0],) for rel in known.keys() - seen]
+    conn.executemany("UPDATE notes SET mtime_ns = ?, size = ? WHERE id = ?", touched)
+    conn.executemany("DELETE FROM notes WHERE id = ?", gone)
+    conn.executemany("DELETE FROM notes_fts WHERE rowid = ?", gone + fts_deletes)
+    conn.executemany(
+        "UPDATE notes SET mtime_ns = ?, size = ?, sha256 = ?, type = ?, project = ?, "
+        "title = ?, updated = ?, status = ? WHERE id = ?",
+        updates,
+    )
+    conn.executemany(
+        "INSERT INTO notes (id, mtime_ns, size, sha256, type, project, title, updated, "
+        "status, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        inserts,
+    )
+    conn.executemany(
+        "INSERT INTO notes_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)", fts_inserts
+    )
     if scrub:
         # FTS5 keeps a replaced row's terms in its old segments until they are merged (its
         # secure-delete option needs SQLite 3.42): merge them now; secure_delete zeroes the rest.
         conn.execute("INSERT INTO notes_fts (notes_fts) VALUES ('optimize')")
-    return scanned, stat_changed, reread, reindexed, len(gone)
+    return scanned, stat_changed, reread, len(fts_inserts), len(gone)
 
 
 # -- search ----------------------------------------------------------------------------------
@@ -579,11 +661,13 @@ def search(
     types: Sequence[str] | None = None,
     limit: int = 10,
     under: str | None = None,
+    folders: Sequence[str] | None = None,
 ) -> list[IndexHit]:
     """Notes matching the FTS5 expression ``match``, best first by the combined score.
 
     ``projects`` None searches every note; otherwise only notes of those projects. ``under``
-    (a folder, e.g. the namespace) keeps notes whose path is inside it. The snippet
+    (a folder, e.g. the namespace) keeps notes whose path is inside it; ``folders`` keeps notes
+    inside any of them (the folders a scoped refresh brought up to date). The snippet
     marks matched terms with ``SNIPPET_OPEN``/``SNIPPET_CLOSE``. A missing index gives [].
     """
     path = index_path(vault)
@@ -601,6 +685,13 @@ def search(
         prefix = under.rstrip("/") + "/"
         where.append("substr(n.rel, 1, ?) = ?")
         params.extend([len(prefix), prefix])
+    if folders is not None:
+        inside = []
+        for folder in folders:
+            prefix = folder.rstrip("/") + "/"
+            inside.append("(n.rel >= ? AND n.rel < ?)")
+            params.extend([prefix, prefix[:-1] + "0"])
+        where.append("(" + (" OR ".join(inside) or "0") + ")")
     w_title, w_tags, w_body = BM25_WEIGHTS
     sql = (
         "SELECT n.rel, n.title, n.type, n.project, n.updated, n.status, "

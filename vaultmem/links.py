@@ -47,14 +47,18 @@ def _fenced_and_paragraphs(text: str) -> tuple[list[tuple[int, int]], list[tuple
     for line in text.splitlines(keepends=True):
         start, pos = pos, pos + len(line)
         body = line.rstrip("\r\n")
+        # Only a line holding ``` or ~~~ can open or close a fence: the rest skip the regex.
+        maybe_fence = "```" in body or "~~~" in body
         if fence is not None:
+            if not maybe_fence:
+                continue
             char, length, fence_start = fence
             m = _FENCE_RE.match(body)
             if m and m.group(1)[0] == char and len(m.group(1)) >= length and not m.group(2).strip():
                 fences.append((fence_start, pos))
                 fence = None
             continue
-        m = _FENCE_RE.match(body)
+        m = _FENCE_RE.match(body) if maybe_fence else None
         # A backtick fence's info string cannot hold a backtick (that is inline code).
         if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
             if para_start is not None:

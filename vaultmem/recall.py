@@ -21,7 +21,6 @@ from typing import Any
 from . import clock, index
 from .config import Config
 from .errors import AmbiguousNote, NoteNotFound, VaultmemError
-from .patch import AddToProperty
 from .vault import Vault
 
 PROMOTE_AT = 3  # distinct other projects that recalled an entity before promotion is suggested
@@ -119,6 +118,22 @@ def scope(config: Config, project: str | None, all_projects: bool) -> tuple[str,
     return (project or config.project, "global")
 
 
+def scope_folders(
+    vault: Vault, projects: tuple[str, ...] | None, whole_vault: bool
+) -> tuple[str, ...] | None:
+    """The folders a recall refreshes and searches: None for the whole vault, vaultmem's folder
+    for every project, else each project's folder and the global folder. A scoped recall costs
+    what its project costs, however big the vault around it is."""
+    if whole_vault:
+        return None
+    layout = vault.layout
+    if projects is None:
+        return (layout.namespace,)
+    return tuple(
+        f"{layout.namespace}/global" if p == "global" else layout.project_dir(p) for p in projects
+    )
+
+
 def without_archived_twins(rows: list[index.IndexHit]) -> list[index.IndexHit]:
     """Drop a compacted original when its archive copy is among the hits: one session, one hit
     (the archive copy is the one entity notes link to)."""
@@ -150,9 +165,9 @@ def recall(
         raise QueryError(f"--limit must be at least 1, not {limit}")
     day = today or clock.today()
     match = fts_query(query)
-    stats = index.refresh(vault, wait=wait)
     projects = None if whole_vault else scope(config, project, all_projects)
-    under = None if whole_vault else vault.layout.namespace
+    folders = scope_folders(vault, projects, whole_vault)
+    stats = index.refresh(vault, wait=wait, folders=folders)
     types = (type,) if type else None
 
     def run(expr: str) -> list[index.IndexHit]:
@@ -166,7 +181,7 @@ def recall(
             types=types,
             # Room for the archived originals dropped below.
             limit=limit * 2,
-            under=under,
+            folders=folders,
         )
 
     rows = run(match)
@@ -232,6 +247,8 @@ def record_cross_project(
     Returns (whether an entry was added, the distinct other projects that recalled it), or None
     when ``rel`` is not an entity of another project.
     """
+    from .patch import AddToProperty  # the one write recall makes, rarely
+
     with vault.lock(rel):
         note = vault.read(rel)
         meta = note.frontmatter()

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import filelock
 
@@ -30,11 +30,12 @@ from .errors import (
     VaultmemError,
     WriteFailed,
 )
-from .frontmatter import parse as parse_frontmatter
 from .layout import STATE_DIR, Layout
 from .locks import TurnLock
-from .patch import Edit, SectionPatch, apply, conflicted, rebaseable
 from .textio import DEFAULT_FORMAT, TextFormat, decode, encode
+
+if TYPE_CHECKING:
+    from .patch import Edit
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,9 @@ class Note:
 
     def frontmatter(self) -> dict[str, Any]:
         """The frontmatter as Obsidian reads it; InvalidYaml names this note and the line."""
-        return parse_frontmatter(self.text, path=self.rel)
+        from .frontmatter import parse  # YAML is imported by what reads properties, not by all
+
+        return parse(self.text, path=self.rel)
 
     @property
     def lines(self) -> int:
@@ -435,6 +438,9 @@ class Vault:
         label: str,
         override: Note | None = None,
     ) -> WriteResult:
+        from .frontmatter import parse as parse_frontmatter
+        from .patch import SectionPatch, apply, conflicted, rebaseable  # writers only
+
         # Resolved once for the whole locked read-modify-write.
         path, real = self._resolve(rel)
         if override is not None:

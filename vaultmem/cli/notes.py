@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
-from .. import editing
-from ..vault import WriteResult
 from . import app, echo_json, globals_of, read_text_arg, run
+
+if TYPE_CHECKING:
+    from ..vault import WriteResult
 
 
 def _render_write(result: WriteResult, *, as_json: bool) -> None:
@@ -35,6 +38,8 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Frontmatter, headings and text as JSON."),
 ) -> None:
     """Print a note (resolved the Obsidian way)."""
+    from .. import editing  # each command imports what it uses: `vaultmem --version` stays light
+
     g = globals_of(ctx)
     # Loading another project's entity records a cross-project recall in it (DESIGN §7).
     view = run(lambda: editing.show(g.vault_obj(), note, current_project=g.config().project))
@@ -54,6 +59,7 @@ def set_(
     as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
 ) -> None:
     """Set one frontmatter key; only that key's lines change."""
+    from .. import editing
     from ..frontmatter import parse_value
 
     g = globals_of(ctx)
@@ -79,6 +85,7 @@ def patch(
     as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
 ) -> None:
     """Append, prepend or replace under a heading, with conflict detection."""
+    from .. import editing
     from ..sections import parse_path
 
     ops = [name for name, on in (("append", append), ("prepend", prepend), ("replace", replace)) if on]

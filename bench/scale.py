@@ -1,0 +1,264 @@
+"""The scale rows (issue 14): costs that should grow with the project, not with the vault.
+
+- ``doctor`` and a cold index build (``recall --all-projects`` after deleting the index) on
+  vaults of 1,000 / 10,000 / 50,000 notes; each row's note says the median per 1,000 notes.
+- ``recall`` in one project: the project alone (its folder and the global notes copied out of
+  the big vault) against the same project inside the big vault (30,000 notes), and
+  ``--all-projects`` after a note of another project was edited while scoped recalls ran.
+- Compaction of the same session note into 12 entities of 5,000 dated items each against 12
+  fresh entities.
+
+Vaults are generated on a row's first run, so ``--only`` pays only for the vaults it needs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections.abc import Callable
+from dataclasses import replace
+
+from .cases import VaultmemEnv, compaction_case, notes_label
+from .generate import NAMESPACE, TODAY
+from .runner import Case, Sample, Workspace
+
+ENTITIES = 12
+
+
+class LazyEnv:
+    """A generated vault made on first use (generating 50,000 notes takes a minute)."""
+
+    def __init__(self, ws: Workspace, name: str, notes: int, *, seed: int = 0) -> None:
+        self.ws, self.name, self.notes, self.seed = ws, name, notes, seed
+        self._env: VaultmemEnv | None = None
+
+    def get(self) -> VaultmemEnv:
+        """The environment, generating the vault the first time."""
+        if self._env is None:
+            self._env = VaultmemEnv(self.ws, self.name, self.notes, seed=self.seed)
+        return self._env
+
+
+def doctor_case(lazy: LazyEnv) -> Case:
+    """``vaultmem doctor --json`` over the whole vault (exit 1: the vault has findings)."""
+    seen: list[int] = []
+
+    def run() -> Sample:
+        env = lazy.get()
+        sample = env.vaultmem_codes((0, 1), "doctor", "--json")
+        report = json.loads(sample.stdout)
+        if report["notes"] != len(env.vault.notes):
+            raise RuntimeError(f"doctor checked {report['notes']} notes of {len(env.vault.notes)}")
+        seen[:] = [len(report["problems"])]
+        return sample
+
+    return Case(
+        f"doctor ({notes_label(lazy.notes)})",
+        "vaultmem",
+        run,
+        note="every note: YAML, links, names, archives, conflicts",
+        check=lambda: f"{seen[0]:,} findings" if seen else "",
+        per_notes=lazy.notes,
+        runs=3 if lazy.notes > 10_000 else None,
+    )
+
+
+def cold_index_case(lazy: LazyEnv) -> Case:
+    """``vaultmem recall --all-projects`` after deleting the index: the whole vault indexed."""
+    scanned: list[int] = []
+
+    def run() -> Sample:
+        env = lazy.get()
+        env.drop_index()
+        answer = env.vault.answers[0]
+        sample = env.vaultmem("recall", answer.query, "--all-projects", "--json", "--limit", "5")
+        doc = json.loads(sample.stdout)
+        if not doc["hits"] or doc["hits"][0]["path"] != answer.rel:
+            raise RuntimeError(f"{answer.query!r}: {answer.rel} not first")
+        scanned[:] = [doc["index"]["scanned"]]
+        return sample
+
+    return Case(
+        f"index cold build: recall --all-projects ({notes_label(lazy.notes)})",
+        "vaultmem",
+        run,
+        note="index.sqlite deleted before each run",
+        check=lambda: f"{scanned[0]:,} notes indexed" if scanned else "",
+        per_notes=lazy.notes,
+        runs=3 if lazy.notes > 10_000 else None,
+    )
+
+
+class ProjectAlone:
+    """The big vault's first project and the global notes, copied into a vault of their own."""
+
+    def __init__(self, ws: Workspace, big: LazyEnv) -> None:
+        self.ws, self.big = ws, big
+        self._env: VaultmemEnv | None = None
+
+    def get(self) -> VaultmemEnv:
+        """The environment, copied out of the big vault the first time."""
+        if self._env is None:
+            big = self.big.get()
+            root = self.ws.path("alone") / "vault"
+            keep = (f"{NAMESPACE}/projects/{big.project}/", f"{NAMESPACE}/global/")
+            for folder in keep:
+                shutil.copytree(big.root / folder, root / folder)
+            g = big.vault
+
+            def mine(rels: tuple[str, ...]) -> tuple[str, ...]:
+                return tuple(r for r in rels if r.startswith(keep))
+
+            vault = replace(
+                g,
+                root=root,
+                projects=(big.project,),
+                sessions=mine(g.sessions),
+                archives=mine(g.archives),
+                entities=mine(g.entities),
+                topics=mine(g.topics),
+                indexes=mine(g.indexes),
+                answers=tuple(a for a in g.answers if a.rel.startswith(keep)),
+            )
+            self._env = VaultmemEnv(self.ws, "alone", 0, vault=vault)
+        return self._env
+
+
+def _scoped_recall(get: Callable[[], VaultmemEnv], found: list[bool]) -> Callable[[], Sample]:
+    counter = iter(range(1_000_000))
+
+    def run() -> Sample:
+        env = get()
+        answers = env.answers()
+        answer = answers[next(counter) % len(answers)]
+        sample = env.vaultmem("recall", answer.query, "--json", "--limit", "5")
+        hits = json.loads(sample.stdout)["hits"]
+        found.append(bool(hits) and hits[0]["path"] == answer.rel)
+        return sample
+
+    return run
+
+
+def recall_scale_cases(big: LazyEnv, alone: ProjectAlone) -> list[Case]:
+    """Recall in one project alone, the same in the big vault, and --all-projects after edits."""
+    n = notes_label(big.notes)
+    found_alone: list[bool] = []
+    found_big: list[bool] = []
+    found_all: list[bool] = []
+    edits = iter(range(1_000_000))
+
+    def after_edit_elsewhere() -> Sample:
+        env = big.get()
+        others = [a for a in env.vault.answers if not a.rel.startswith(
+            (f"{NAMESPACE}/projects/{env.project}/", f"{NAMESPACE}/global/"))]
+        i = next(edits)
+        target = others[i % len(others)].rel
+        word = f"scaleword{i}x{hashlib.sha256(target.encode()).hexdigest()[:6]}"
+        with (env.root / target).open("a", encoding="utf-8") as fh:
+            fh.write(f"- Gotcha: {word} appended by the benchmark\n")
+        # A scoped recall first (untimed): it must not hide the edit from the next full one.
+        env.vaultmem("recall", env.answers()[0].query, "--json")
+        sample = env.vaultmem("recall", word, "--all-projects", "--json", "--limit", "5")
+        hits = json.loads(sample.stdout)["hits"]
+        found_all.append(bool(hits) and hits[0]["path"] == target)
+        return sample
+
+    def verdict(found: list[bool], what: str) -> Callable[[], str]:
+        return lambda: f"{what} {sum(found)}/{len(found)}"
+
+    def alone_note() -> str:
+        env = alone.get()
+        return f"{len(env.vault.notes):,} notes; " + verdict(found_alone, "known answer first")()
+
+    return [
+        Case(
+            "recall in one project, the project alone",
+            "vaultmem",
+            _scoped_recall(alone.get, found_alone),
+            note="the big vault's first project and global notes, copied out",
+            check=alone_note,
+        ),
+        Case(
+            f"recall in one project of a {n} vault",
+            "vaultmem",
+            _scoped_recall(big.get, found_big),
+            note="the same project and queries; refresh of the project and global only",
+            check=verdict(found_big, "known answer first"),
+        ),
+        Case(
+            f"recall --all-projects after an edit in another project ({n})",
+            "vaultmem",
+            after_edit_elsewhere,
+            note="a note of another project appended to, a scoped recall run, then timed",
+            check=verdict(found_all, "edited note first"),
+        ),
+    ]
+
+
+def dated_items(name: str, count: int) -> str:
+    """``count`` entity lines in vaultmem's dated form, one per past fact."""
+    out = []
+    for i in range(count):
+        day = TODAY.replace(year=TODAY.year - 1 - i // 365 % 3).isoformat()
+        block = hashlib.sha256(f"{name}:{i}".encode()).hexdigest()[:8]
+        out.append(
+            f"- {day} — Kept item {i} of {name}: retry the call after the token refresh "
+            f"([[2025-01-01-session-{i % 97}|2025-01-01-session-{i % 97}]]) ^vm-{block}\n"
+        )
+    return "".join(out)
+
+
+def big_entities(env: VaultmemEnv, items: int) -> list[str]:
+    """Grow the project's first 12 entities to ``items`` dated decision lines each (once)."""
+    chosen = env.entity_names()[:ENTITIES]
+    folder = env.root / NAMESPACE / "projects" / env.project / "entities"
+    for name in chosen:
+        path = folder / f"{name}.md"
+        text = path.read_text(encoding="utf-8")
+        head, mark, rest = text.partition("## Key Decisions\n\n")
+        if not mark:
+            raise RuntimeError(f"{path}: no Key Decisions section")
+        path.write_text(head + mark + dated_items(name, items) + rest, encoding="utf-8")
+    return chosen
+
+
+def compaction_scale_cases(lazy: LazyEnv, items: int, lines: int = 600) -> list[Case]:
+    """The same session note compacted into 12 fresh entities and into 12 of ``items`` items."""
+    grown: list[str] = []
+
+    def fresh_env() -> VaultmemEnv:
+        return lazy.get()
+
+    def pick_big(_: int) -> list[str]:
+        if not grown:
+            grown.extend(big_entities(lazy.get(), items))
+        return list(grown)
+
+    fresh = compaction_case(
+        None, lines, entities=ENTITIES, new=ENTITIES, env_of=fresh_env,
+        name=f"compaction in-process: {lines}-line note into {ENTITIES} fresh entities",
+    )
+    big = compaction_case(
+        None, lines, entities=ENTITIES, new=0, env_of=fresh_env, pick=pick_big,
+        name=f"compaction in-process: {lines}-line note into {ENTITIES} entities of "
+        f"{items:,} items",
+    )
+    return [fresh, big]
+
+
+def scale_cases(
+    ws: Workspace, sizes: tuple[int, ...], recall_vault: int, entity_items: int
+) -> list[Case]:
+    """Every scale row, each size on a vault of its own made on first use."""
+    # Vaults of their own: the other rows add notes to theirs.
+    envs = [LazyEnv(ws, f"scale-{notes}", notes) for notes in sizes]
+    cases: list[Case] = []
+    for lazy in envs:
+        cases.append(doctor_case(lazy))
+    for lazy in envs:
+        cases.append(cold_index_case(lazy))
+    big = LazyEnv(ws, f"recall-{recall_vault}", recall_vault)
+    cases += recall_scale_cases(big, ProjectAlone(ws, big))
+    cases += compaction_scale_cases(LazyEnv(ws, "entities", 1_000, seed=1), entity_items)
+    return cases
