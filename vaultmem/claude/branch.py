@@ -75,7 +75,10 @@ def changed_files(cwd: Path | None) -> tuple[Path, tuple[str, ...]] | None:
     head = _read(gitdir / "HEAD")
     on_default = base is None or head in (f"ref: refs/heads/{base}",
                                           f"ref: refs/heads/{base.split('/', 1)[-1]}")
-    args = ["git", "-C", str(root), "diff", "--name-only", "--no-renames", "--no-ext-diff", "-z"]
+    # --no-optional-locks: comparing with the work tree must not take the index lock a person's
+    # own git command may be waiting for.
+    args = ["git", "--no-optional-locks", "-C", str(root), "diff", "--name-only", "--no-renames",
+            "--no-ext-diff", "-z"]
     args += ["HEAD"] if on_default else ["--merge-base", str(base)]
     try:
         proc = subprocess.run(args, capture_output=True, timeout=TIMEOUT_S, check=False,

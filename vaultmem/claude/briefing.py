@@ -21,7 +21,8 @@ from ..vault import Vault
 from . import branch, context, digest
 from .components import component_of
 
-RECENT_SESSIONS = 5  # session notes read: the last one and four earlier ones
+RECENT_SESSIONS = 5  # session notes briefed: the last one and four earlier ones
+MAX_SESSION_READS = 25  # notes read to find them (sessions started and left empty are skipped)
 MAX_COMPONENTS = 8  # entity notes read
 # Relevance of a component, before the recency of its newest line (up to RECENCY_WEIGHT) is
 # added: what the current branch changes is the work now; then the newest session that touched
@@ -212,9 +213,9 @@ def build(
     (``cwd``: the working directory, whose git branch's changes count as relevant)."""
     project = config.project
     sessions_: list[digest.SessionDigest] = []
-    # A note just started (another window's, or this one's seen by `vaultmem context`) has
-    # nothing to tell: the next one stands in, a few reads at most.
-    for rel in recent_sessions(vault, project, exclude=exclude, limit=RECENT_SESSIONS + 3):
+    # A note just started (another window's, a session opened and closed before any prompt, or
+    # this one's seen by `vaultmem context`) has nothing to tell: the next one stands in.
+    for rel in recent_sessions(vault, project, exclude=exclude, limit=MAX_SESSION_READS):
         text = _read(vault, rel)
         found = digest.session(rel, text) if text is not None else None
         if found is not None and not found.empty:
