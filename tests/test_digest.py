@@ -67,6 +67,8 @@ def test_item_splits_date_text_and_trailing_links() -> None:
     # Links inside the text stay; only a trailing group is the item's routing.
     assert digest.item("[[Auth]] owns tokens").text == "[[Auth]] owns tokens"
     assert digest.item("([[Auth]])") == Item("([[Auth]])")
+    filed = digest.item("2026-11-17 — Next, add refunds. ([[Billing]]) ([[a/s|s]]) ^vm-01234567")
+    assert filed == Item("Next, add refunds.", "2026-11-17", ("a/s",))
 
 
 def test_the_last_session_of_the_fixture() -> None:
@@ -129,6 +131,7 @@ def test_entity_lines_newest_first_from_every_copy_of_a_duplicated_section() -> 
         ("2026-11-21", "I chose idempotency keys"), ("2026-11-20", "Verify webhook signature"),
         ("2026-11-15", "Amounts are integers in ")]
     assert len(d.gotchas) == 1 and d.gotchas[0].links  # the session link, dropped from the text
+    assert d.changes == ()
     assert "[[" not in d.gotchas[0].text and "^vm-" not in d.gotchas[0].text
 
 

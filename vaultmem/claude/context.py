@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .digest import EntityDigest, Item, SessionDigest
@@ -54,6 +54,7 @@ class _Leaf:
     tier: int  # 0 always shown, then 1, 2, 3 as room allows
     key: str | None = None  # normalised text for "no line twice"; None for headers
     chosen: bool = False
+    knowledge: bool = False  # a decision or gotcha: left out when a longer line holds it
 
 
 @dataclass
@@ -69,11 +70,13 @@ class _Group:
             else:
                 yield from child.leaves()
 
-    def add(self, title: str, items: Sequence[str], tiers: Sequence[int]) -> None:
+    def add(self, title: str, items: Sequence[str], tiers: Sequence[int],
+            *, knowledge: bool = False) -> None:
         """A titled list of items; item ``i`` gets ``tiers[i]`` (the last tier for the rest)."""
         if items:
             leaves: list[_Group | _Leaf] = [
-                _Leaf(f"- {text}", tiers[min(i, len(tiers) - 1)], key=normalise(text))
+                _Leaf(f"- {text}", tiers[min(i, len(tiers) - 1)], key=normalise(text),
+                      knowledge=knowledge)
                 for i, text in enumerate(items)
             ]
             self.children.append(_Group(title, leaves))
@@ -121,9 +124,32 @@ def _items(items: Sequence[Item], *, dated: bool = False) -> list[str]:
     return [_item(i, dated=dated) for i in items if i.text.strip()]
 
 
-def _turn(t_time: str, title: str, answer: str) -> str:
-    head = " ".join(p for p in (t_time, _cut(title, TITLE_MAX_CHARS)) if p)
-    return _cut(f"{head} → {answer}" if head else answer, ANSWER_MAX_CHARS)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _turns(s: SessionDigest, known: Collection[str]) -> list[str]:
+    """The session's answers as lines; a sentence the briefing lists as an item anyway (a
+    decision, a next step, a prerequisite mined from this very answer) is said there only."""
+    out: list[str] = []
+    for t in s.turns:
+        kept = [x for x in _SENTENCE_END.split(t.answer) if normalise(x) not in known]
+        if not kept:
+            continue
+        answer = " ".join(kept)
+        head = " ".join(p for p in (t.time, _cut(t.title, TITLE_MAX_CHARS)) if p)
+        out.append(_cut(f"{head} → {answer}" if head else answer, ANSWER_MAX_CHARS))
+    return out
+
+
+def _known(sessions_: Sequence[SessionDigest], prerequisites: Sequence[Item],
+           components: Sequence[Component]) -> set[str]:
+    """The normalised text of every item the briefing may list."""
+    items = [*prerequisites]
+    for s in sessions_:
+        items += [*s.decisions, *s.gotchas, *s.prerequisites, *s.open_questions, *s.next_steps]
+    for c in components:
+        items += [*c.digest.decisions, *c.digest.gotchas]
+    return {normalise(i.text) for i in items}
 
 
 def _fence(body: str) -> str:
@@ -142,9 +168,9 @@ def _session_header(s: SessionDigest) -> list[_Group | _Leaf]:
     return [_Leaf(first, 0), _Leaf(f"note: {one_line(s.rel)}", 0)]
 
 
-def _last_session(s: SessionDigest) -> _Group:
+def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     block = _Group(None, _session_header(s))
-    turns = [_turn(t.time, t.title, t.answer) for t in s.turns]
+    turns = _turns(s, known)
     n = len(turns)
     # The last three answers first, then three more, then the rest; shown in session order.
     block.add("Outcome (its last answers, in order):", turns,
@@ -152,8 +178,8 @@ def _last_session(s: SessionDigest) -> _Group:
     block.add("Failed and not passing since:", [_cut(f, ITEM_MAX_CHARS) for f in s.failing], [1])
     block.add("Next steps:", _items(s.next_steps), [1, 1, 1, 1, 1, 1, 1, 1, 2])
     block.add("Open questions:", _items(s.open_questions), [1, 1, 1, 1, 1, 1, 2])
-    block.add("Decisions:", _items(s.decisions), [2, 2, 2, 2, 2, 3])
-    block.add("Gotchas and fixes:", _items(s.gotchas), [2, 2, 2, 2, 2, 3])
+    block.add("Decisions:", _items(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True)
+    block.add("Gotchas and fixes:", _items(s.gotchas), [2, 2, 2, 2, 2, 3], knowledge=True)
     return block
 
 
@@ -175,34 +201,36 @@ def _components(components: Sequence[Component]) -> _Group:
         title = f"[[{one_line(e.name)}]]{why} · note: {one_line(e.rel)}"
         top = 1 if rank < 5 else 2
         part = _Group(title, gap=rank > 0)
-        part.add("decisions:", _items(e.decisions, dated=True), [top, top, 2, 2, 2, 3])
-        part.add("gotchas:", _items(e.gotchas, dated=True), [top, top, 2, 2, 2, 3])
+        part.add("decisions:", _items(e.decisions, dated=True), [top, top, 2, 2, 2, 3], knowledge=True)
+        part.add("gotchas:", _items(e.gotchas, dated=True), [top, top, 2, 2, 2, 3], knowledge=True)
+        part.add("recent changes:", _items(e.changes, dated=True), [3, 3, 3, 3])
         block.children.append(part)
     return block
 
 
-def _earlier(sessions_: Sequence[SessionDigest]) -> _Group:
+def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str]) -> _Group:
     block = _Group(None)
     for rank, s in enumerate(sessions_):
         first = " · ".join([s.date, _cut(s.topic, 120), s.status])
         part = _Group(f"{first} · note: {one_line(s.rel)}", gap=rank > 0)
-        turns = [_turn(t.time, t.title, t.answer) for t in s.turns]
+        turns = _turns(s, known)
         tier = 2 if rank < 3 else 3
         part.add("outcome:", turns[-1:], [tier])
         part.add("next steps:", _items(s.next_steps), [tier, tier, tier, 3])
         part.add("open questions:", _items(s.open_questions), [tier, tier, 3])
         part.add("failed then:", [_cut(f, ITEM_MAX_CHARS) for f in s.failing], [3])
-        part.add("decisions:", _items(s.decisions), [3])
-        part.add("gotchas and fixes:", _items(s.gotchas), [3])
+        part.add("decisions:", _items(s.decisions), [3], knowledge=True)
+        part.add("gotchas and fixes:", _items(s.gotchas), [3], knowledge=True)
         block.children.append(part)
     return block
 
 
-def _said(key: str, seen: dict[str, _Leaf]) -> _Leaf | None:
-    """The leaf that already says ``key``: the same text, or (for a sentence long enough to
-    mean something) a longer line that holds it, as an answer holds the decision it states."""
+def _said(leaf: _Leaf, key: str, seen: dict[str, _Leaf]) -> _Leaf | None:
+    """The leaf that already says ``key``: the same text, or for a decision or gotcha long
+    enough to mean something, a longer line that holds it, as an answer holds the decision it
+    states (next steps, questions, failures and prerequisites stay listed as such)."""
     same = seen.get(key)
-    if same is not None or len(key) < CONTAINED_MIN_CHARS:
+    if same is not None or not leaf.knowledge or len(key) < CONTAINED_MIN_CHARS:
         return same
     return next((leaf for k, leaf in seen.items() if len(k) > len(key) and key in k), None)
 
@@ -218,7 +246,7 @@ def _dedup(blocks: Sequence[_Group]) -> None:
                 if isinstance(child, _Leaf) and child.key is not None:
                     if not child.key:
                         continue
-                    first = _said(child.key, seen)
+                    first = _said(child, child.key, seen)
                     if first is not None:
                         first.tier = min(first.tier, child.tier)
                         continue
@@ -330,12 +358,13 @@ def render(
     """The briefing text, at most ``max_chars`` characters. ``sessions_[0]`` is the last
     session, the others are earlier ones, newest first."""
     head = HEAD.format(project=_PROJECT_UNSAFE.sub("-", project))
+    known = _known(sessions_, prerequisites, components)
     blocks: list[tuple[str, _Group]] = []
     if sessions_:
-        blocks.append((LAST_SESSION, _last_session(sessions_[0])))
+        blocks.append((LAST_SESSION, _last_session(sessions_[0], known)))
     blocks.append((PREREQUISITES, _prerequisites(prerequisites)))
     blocks.append((COMPONENTS, _components(components)))
-    blocks.append((EARLIER, _earlier(sessions_[1:])))
+    blocks.append((EARLIER, _earlier(sessions_[1:], known)))
     _dedup([b for _, b in blocks])
     placed = _placed(blocks)
     for leaf, _, _ in placed:

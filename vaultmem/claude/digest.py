@@ -95,11 +95,13 @@ class EntityDigest:
     name: str
     decisions: tuple[Item, ...]
     gotchas: tuple[Item, ...]
+    changes: tuple[Item, ...] = ()  # ## Recent Changes
 
     @property
     def newest(self) -> str | None:
         """The date of its newest dated line."""
-        return max((i.date for i in (*self.decisions, *self.gotchas) if i.date), default=None)
+        lines = (*self.decisions, *self.gotchas, *self.changes)
+        return max((i.date for i in lines if i.date), default=None)
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,10 @@ def item(raw: str) -> Item:
     if group and group.start() > 0:
         links = tuple(link_targets(group.group(1)))
         text = text[: group.start()].rstrip()
+        # A session's "text ([[Billing]])" filed into an entity: its components are not text.
+        inner = LINK_GROUP.search(text)
+        if inner and inner.start() > 0:
+            text = text[: inner.start()].rstrip()
     return Item(text=text, date=date, links=links)
 
 
@@ -285,6 +291,7 @@ def entity(rel: str, text: str) -> EntityDigest:
         name=_stem(rel),
         decisions=_newest_first(note.items(("Key Decisions",))),
         gotchas=_newest_first(note.items(("Gotchas & Troubleshooting", "Gotchas"))),
+        changes=_newest_first(note.items(("Recent Changes",))),
     )
 
 
