@@ -87,39 +87,39 @@ WEEK: list[tuple[str, str, list[tuple[str, Any]]]] = [
         ("prompt", "Set up password hashing for the user model"),
         ("edit", "src/auth/hashing.py"),
         ("run", ("pytest tests/test_auth.py", "3 passed", True)),
-        ("answer", "Password hashing is in place. I went with argon2id over bcrypt because it is "
+        ("answer", ("Password hashing is in place. I went with argon2id over bcrypt because it is "
                    "memory-hard and the OWASP recommendation. The tests need `REDIS_URL` set, "
-                   "since sessions live in Redis."),
+                   "since sessions live in Redis.")),
     ]),
     ("s2", "2026-11-17", [
         ("prompt", "The stripe webhook rejects every event, fix it"),
         ("edit", "src/billing/webhook.py"),
-        ("run", ("pytest tests/test_billing.py", "FAILED tests/test_billing.py::test_sig - "
-                 "SignatureVerificationError", False)),
+        ("run", ("pytest tests/test_billing.py", ("FAILED tests/test_billing.py::test_sig - "
+                 "SignatureVerificationError"), False)),
         ("edit", "src/billing/webhook.py"),
         ("run", ("pytest tests/test_billing.py", "4 passed", True)),
-        ("answer", "Fixed. The root cause was that the handler parsed the JSON body before "
+        ("answer", ("Fixed. The root cause was that the handler parsed the JSON body before "
                    "verifying the signature, while Stripe signs the raw bytes. Next, we should "
-                   "add the refund endpoint."),
+                   "add the refund endpoint.")),
     ]),
     ("s3", "2026-11-19", [
         ("prompt", "Add the refund endpoint"),
         ("edit", "src/api/refunds.py"),
         ("edit", "src/billing/refunds.py"),
         ("run", ("pytest tests/test_api.py", "5 passed", True)),
-        ("answer", "The refund endpoint is done: POST /api/refunds checks the charge belongs "
+        ("answer", ("The refund endpoint is done: POST /api/refunds checks the charge belongs "
                    "to the user and calls Stripe with an idempotency key. I chose idempotency "
                    "keys derived from the charge id over random UUIDs because a retried request "
-                   "must not refund twice."),
+                   "must not refund twice.")),
     ]),
     ("s4", "2026-11-21", [
         ("prompt", "Run the whole test suite and tell me what is left"),
-        ("run", ("pytest tests/test_db.py", "E   psycopg.OperationalError: connection to server "
-                 "at localhost port 5432 failed: Connection refused", False)),
-        ("answer", "Everything passes except the database tests, which cannot reach Postgres "
+        ("run", ("pytest tests/test_db.py", ("E   psycopg.OperationalError: connection to server "
+                 "at localhost port 5432 failed: Connection refused"), False)),
+        ("answer", ("Everything passes except the database tests, which cannot reach Postgres "
                    "here. The DB tests need Postgres 16 running locally. Next, we should add a "
                    "Postgres service to the CI workflow. Should CI use a Postgres service, or "
-                   "should the DB tests fall back to SQLite there?"),
+                   "should the DB tests fall back to SQLite there?")),
     ]),
 ]
 
