@@ -430,6 +430,17 @@ def test_a_transcript_path_that_is_not_a_transcript(box: Box, source: str) -> No
     assert note.read_text().count("Session End") == 1
 
 
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_a_device_as_stdin_is_read_bounded(box: Box, device: str) -> None:
+    started = time.monotonic()
+    with open(device, "rb") as stdin:
+        proc = subprocess.run([sys.executable, "-m", "vaultmem", "hook", "stop"], stdin=stdin,
+                              capture_output=True, cwd=box.cwd, env=env(box),
+                              timeout=HOOK_DEADLINE, check=False)
+    assert proc.returncode == 0 and len(proc.stderr.splitlines()) <= MAX_STDERR_LINES
+    assert time.monotonic() - started < HOOK_DEADLINE
+
+
 def test_a_huge_stdin_is_read_bounded(box: Box) -> None:
     junk = b'{"session_id": "' + b"x" * (16 * 1024 * 1024) + b'"}'
     hook(box, "stop", junk)
