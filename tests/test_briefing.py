@@ -228,6 +228,21 @@ def test_build_survives_unreadable_notes(vault_root: Path) -> None:
     assert "- still read" in text and "- good" in text and "binary" not in text
 
 
+def test_a_note_that_cannot_be_parsed_costs_only_that_note(
+    shop: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = briefing.digest.entity
+
+    def fragile(rel: str, text: str) -> briefing.digest.EntityDigest:
+        if rel.endswith("/Billing.md"):
+            raise RecursionError("maximum recursion depth exceeded")  # a parser's limit
+        return real(rel, text)
+
+    monkeypatch.setattr(briefing.digest, "entity", fragile)
+    text = _build(shop)
+    assert "[[Billing]]" not in text and "[[Auth]]" in text and "Support partial refunds" in text
+
+
 def test_build_respects_the_configured_cap(shop: Path) -> None:
     text = _build(shop, context_max_chars=1500)
     assert len(text) <= 1500 and "more items left out" in text

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TypeVar
 
 from .. import links
 from ..config import Config
@@ -60,7 +61,21 @@ def _mtime(vault: Vault, rel: str) -> float:
 def _read(vault: Vault, rel: str) -> str | None:
     try:
         return vault.read(rel).text
-    except VaultmemError:
+    except (VaultmemError, OSError):
+        return None
+
+
+T = TypeVar("T")
+
+
+def _digest(read: Callable[[str, str], T], rel: str, text: str | None) -> T | None:
+    """``read(rel, text)``, or None for a note nothing can be read from: one note a person (or
+    an attacker) made unparseable costs the briefing that note, never the whole briefing."""
+    if text is None:
+        return None
+    try:
+        return read(rel, text)
+    except Exception:  # noqa: BLE001 - see above; the other notes are still briefed
         return None
 
 
@@ -186,9 +201,9 @@ def components(
         if rel is None or rel in seen:
             continue
         seen.add(rel)
-        text = _read(vault, rel)
-        if text is not None:
-            picked.append((candidate, digest.entity(rel, text)))
+        found = _digest(digest.entity, rel, _read(vault, rel))
+        if found is not None:
+            picked.append((candidate, found))
     return _ranked(picked)
 
 
@@ -216,14 +231,14 @@ def build(
     # A note just started (another window's, a session opened and closed before any prompt, or
     # this one's seen by `vaultmem context`) has nothing to tell: the next one stands in.
     for rel in recent_sessions(vault, project, exclude=exclude, limit=MAX_SESSION_READS):
-        text = _read(vault, rel)
-        found = digest.session(rel, text) if text is not None else None
+        found = _digest(digest.session, rel, _read(vault, rel))
         if found is not None and not found.empty:
             sessions_.append(found)
         if len(sessions_) == RECENT_SESSIONS:
             break
     index_text = _read(vault, vault.layout.project_index(project))
-    index = digest.project_index(index_text) if index_text else digest.IndexDigest((), ())
+    index = _digest(lambda _, text: digest.project_index(text), "_index.md", index_text)
+    index = index or digest.IndexDigest((), ())
     prerequisites = [*index.prerequisites, *(p for s in sessions_ for p in s.prerequisites)]
     relevant = components(vault, project, sessions_, index, branch_components(cwd, config))
     return context.render(
