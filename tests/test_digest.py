@@ -102,25 +102,19 @@ def test_private_text_is_gone_before_anything_is_read() -> None:
 
 
 def test_failures_pass_only_when_the_same_command_passes_later() -> None:
-    # Capture's form: per entry, `Ran` counts every run of a command (failed ones too), then
-    # `Failed ×n` counts its failures.
+    # Capture's form, in time order: a command that failed then passed has its Failed line
+    # before its Ran line; one still failing has it after.
     log = (
-        "## Work Log\n\n### 09:00 - one\n\n- Ran `make test`\n- Ran `make lint`\n"
-        "- Ran `make e2e` ×3\n"
-        "- Failed: `make test` — `boom`\n- Failed: `make lint` — `E1`\n"
-        "- Failed: `make e2e` ×2 — `E0`\n- Failed: Edit `a.py` — `no match`\n\n"
+        "## Work Log\n\n### 09:00 - one\n\n- Failed: `make e2e` ×2 — `E0`\n"
+        "- Ran `make e2e` ×3\n- Ran `make test`\n- Failed: `make test` — `boom`\n"
+        "- Ran `make lint`\n- Failed: `make lint` — `E1`\n- Failed: Edit `a.py` — `no match`\n\n"
         "### 09:30 - two\n\n- Ran `make lint` ×2\n- Ran `tox -e py312` ×2\n"
-        "- Failed ×2: `tox -e py312` — `E2`\n\n```\n- Ran `tox -e py312`\n```\n"
+        "- Failed: `tox -e py312` ×2 — `E2`\n\n```\n- Ran `tox -e py312`\n```\n"
     )
     d = digest.session("s.md", log)
-    # make e2e failed twice of three runs (then passed); lint passed in the next entry; the
-    # failed edit is not a command; the `Ran` in code is not a run.
-    assert d.failing == ("`make test` — `boom`", "`tox -e py312` — `E2`")
-    # Older forms: the count first; a `Ran` line after the `Failed` line, no counts.
-    first = "## Work Log\n\n### 09:00 - x\n\n- Ran `c` ×2\n- Failed ×2: `c` — e\n"
-    assert digest.session("s.md", first).failing == ("`c` — e",)
-    old = "## Work Log\n\n### 09:00 - x\n\n- Failed: `a` — e\n- Ran `a`\n- Failed: `b` — f\n"
-    assert digest.session("s.md", old).failing == ("`b` — f",)
+    # e2e was fixed in its turn; lint passed in the next entry; the failed edit is not a
+    # command; the `Ran` in code is not a run.
+    assert d.failing == ("`make test` — `boom`", "`tox -e py312` ×2 — `E2`")
 
 
 def test_entity_lines_newest_first_from_every_copy_of_a_duplicated_section() -> None:

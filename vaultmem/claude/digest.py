@@ -26,10 +26,10 @@ LINK_GROUP = re.compile(r"\s*\(((?:\s*!?\[\[[^\]\n]*\]\]\s*,?)+)\)\s*$")
 WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
 ENTRY = re.compile(r"(\d{1,2}:\d{2})\s*[-–—]\s*(.*)")
 ANSWER = re.compile(r"\*\*Answer:\*\*\s*(.*\S)")
-# ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2```; ``- Ran `pytest -q` ×3`` (failed runs
-# count). An older form put the count first: ``- Failed ×2: `pytest -q` — …``.
-FAILED = re.compile(r"Failed(?:\s*×\s*(\d+))?:\s*((`+)(.+?)\3(?:\s*×\s*(\d+))?.*)")
-RAN = re.compile(r"Ran\s+(`+)(.+?)\1(?:\s*×\s*(\d+))?")
+# ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
+# a command that failed and then passed has its Failed line before its Ran line.
+FAILED = re.compile(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")
+RAN = re.compile(r"Ran\s+(`+)(.+?)\1")
 STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
 # Headings spelled as the templates spell them; older or hand-written notes use the others.
 DECISIONS = ("Decisions Made", "Key Decisions", "Decisions")
@@ -177,33 +177,14 @@ def _meta(text: str, rel: str) -> dict[str, Any]:
         return {}
 
 
-class _Runs:
-    """A command's runs and failures in one work-log entry."""
-
-    def __init__(self) -> None:
-        self.runs = 0
-        self.failures = 0
-        self.line = ""
-
-
-def _settle(entry: dict[str, _Runs], failing: dict[str, str]) -> None:
-    """Fold one entry into ``failing``: a command that ran more often than it failed passed in
-    that entry (a failure, a fix, a pass is how a turn goes), one that only failed still fails."""
-    for command, seen in entry.items():
-        failing.pop(command, None)
-        if seen.failures and seen.runs <= seen.failures:
-            failing[command] = seen.line  # the newest failure last
-    entry.clear()
-
-
 def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
-    """(turns with answers, command failures no later run of that command passed).
+    """(turns with answers, command failures no later run of that command passed, entries).
 
-    Only commands count: a tool that failed (an edit that did not apply) has no later "pass".
+    The log reads in time order: a ``Ran`` line after a command's ``Failed`` line is a run that
+    passed. Only commands count: a tool that failed (an edit that did not apply) has no "pass".
     """
     turns: list[Turn] = []
     failing: dict[str, str] = {}
-    entry: dict[str, _Runs] = {}
     logged = 0
     heads = {h.line: h for h in note.heads}
     for start, end in note.ranges(WORK_LOG):
@@ -212,7 +193,6 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
             line = note.lines[n].rstrip("\r")
             head = heads.get(n)
             if head is not None:
-                _settle(entry, failing)
                 logged += 1
                 match = ENTRY.fullmatch(head.title)
                 time, title = (match.group(1), match.group(2)) if match else ("", head.title)
@@ -225,17 +205,13 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
             elif kind == "bullet_list" and line.startswith(("- ", "* ")):
                 body = line[2:].strip()
                 failed = FAILED.match(body)
+                ran = None if failed else RAN.match(body)
                 if failed:
-                    seen = entry.setdefault(failed.group(4).strip(), _Runs())
-                    seen.failures += int(failed.group(1) or failed.group(5) or 1)
-                    seen.runs = max(seen.runs, seen.failures)  # a failed run is a run
-                    seen.line = failed.group(2)
-                    continue
-                ran = RAN.match(body)
-                if ran:
-                    seen = entry.setdefault(ran.group(2).strip(), _Runs())
-                    seen.runs += int(ran.group(3) or 1)
-        _settle(entry, failing)
+                    command = failed.group(3).strip()
+                    failing.pop(command, None)  # the newest failure last
+                    failing[command] = failed.group(1)
+                elif ran:
+                    failing.pop(ran.group(2).strip(), None)
     return tuple(turns), tuple(failing.values()), logged
 
 
