@@ -30,7 +30,9 @@ plain_line = st.builds(lambda c, rest: c + rest,
                        st.one_of(st.sampled_from(START_CHARS), st.sampled_from(DIGIT_STARTS),
                                  st.sampled_from(BOLD_STARTS)),
                        st.text(TEXT_CHARS, max_size=30))
-bullet_line = plain_line.map(lambda line: "- " + line)
+# Every common list form: bullets of each character, ordered items of each delimiter.
+MARKERS = ["- ", "- ", "* ", "+ ", "1. ", "2. ", "1) ", "10. ", "123456789. ", "0) "]
+bullet_line = st.builds(lambda marker, line: marker + line, st.sampled_from(MARKERS), plain_line)
 blank_line = st.sampled_from(["", " ", "   "])
 heading_line = st.builds(
     lambda level, title, closing: "#" * level + ("" if not title and not closing else " ")
@@ -92,15 +94,23 @@ def test_the_runs_of_a_work_log_and_an_entity_are_plain() -> None:
         "[[claude/projects/shop/archive/sessions/2026-03-05-b|2026-03-05-b]]) ^vm-1a2b3c4d\n"
         "- 2026-03-04 — keep the pool small ([[x|y]]) ^vm-00ff00ff\n2026 was the year.\n\n"
     )
-    for text in (entry, decisions, fenced, head, unclosed, dated):
+    lists = (
+        "## Steps\n\n1. install it\n2. run `vaultmem init`\n10) no: another list\n",
+        "## Notes\n\n* a [[Link|alias]] ^vm-0a0a0a0a\n* 2026-01-01 — dated\n\nText.\n+ plus\n",
+    )
+    for text in (entry, decisions, fenced, head, unclosed, dated, lists[1]):
         assert _agrees(text)
+    assert _agrees("## Steps\n\n1. install it\n2. run `vaultmem init`\n") is True
+    assert plainruns.scan(lists[0], sections.line_count(lists[0])) is None
 
 
 def test_what_only_markdown_it_can_read_is_left_to_it() -> None:
     for text in (
         "---\ntitle: x\n",  # front matter never closed
         "## A\n\npara\n===\n",  # a setext heading
-        "## A\n\n1. one\n2. two\n",  # an ordered list
+        "## A\n\npara\n1. one\n",  # an ordered list interrupting a paragraph
+        "## A\n\n- one\n* two\n",  # a list of another marker right after one
+        "## A\n\n1. one\n\n2) two\n",
         "## A\n\n- 1. nested ordered\n",  # an ordered list inside a bullet item
         "## A\n\n- 2026) x\n",
         "## A\n\n- a\n  - nested\n",  # indented content

@@ -37,7 +37,9 @@ _PLAIN_START = r"[^\s\d#>\-*+_`~<|=:\\$%]"
 # opens no list item, thematic break or other block.
 _START = r"(?:" + _PLAIN_START + r"|\d+(?![\d.)])|\*\*[^\s*])"
 _PLAIN = re.compile(_START + r"[^\t]*")
-_BULLET = re.compile(r"- " + _START + r"[^\t]*")
+# A list item: a bullet (``-``, ``*``, ``+``) or an ordered marker (1 to 9 digits, ``.`` or
+# ``)``), one space, then what a plain line may start with. The marker is group 1.
+_ITEM = re.compile(r"([-*+]|\d{1,9}[.)]) " + _START + r"[^\t]*")
 _ATX = re.compile(r"(#{1,6})(?:[ ]+([^\t]*))?")
 _FORBIDDEN = ("]:", "$$", "%%", "\t", "\r")
 # Front matter opens with 3 or more dashes at the very start of the note (whatever follows them
@@ -59,9 +61,22 @@ def _kind(line: str) -> int | None:
         return BLANK
     if any(bad in line for bad in _FORBIDDEN):
         return None
-    if line[0] == "-":
-        return BULLET if _BULLET.fullmatch(line) else None
+    if line[0] in "-*+" or (line[0].isdigit() and _ITEM.match(line)):
+        return BULLET if _ITEM.fullmatch(line) else None
     return PLAIN if _PLAIN.fullmatch(line) else None
+
+
+def _marker(line: str) -> str:
+    """A list item's marker: ``-``, ``*``, ``+``, or ``1.``/``1)`` (ordered; digits kept)."""
+    return line[: line.index(" ")]
+
+
+def _same_list(a: str, b: str) -> bool:
+    """Whether items with these markers belong to one list: the same bullet character, or
+    ordered markers with the same delimiter."""
+    if a[-1] in ".)" and b[-1] in ".)":
+        return a[-1] == b[-1]
+    return a == b
 
 
 def _front_matter_close(lines: list[str]) -> int | None:
@@ -120,8 +135,15 @@ def list_items(text: str) -> list[tuple[str, int, int]] | None:
     if reading is None:
         return None
     lines = reading.lines
-    return [("\n".join([lines[start][2:], *lines[start + 1 : text_end]]).strip(), start, end)
-            for start, text_end, end in reading.items]
+    return [
+        (
+            "\n".join([lines[start][len(_marker(lines[start])) + 1 :],
+                       *lines[start + 1 : text_end]]).strip(),
+            start,
+            end,
+        )
+        for start, text_end, end in reading.items
+    ]
 
 
 class _Reading:
@@ -173,6 +195,8 @@ def _read(text: str, total: int, *, front_matter: bool = True) -> _Reading | Non
         kind = _kind(body[at])
         if kind is None:
             return None
+        if kind == BULLET and body[at][0].isdigit() and kinds and kinds[-1] == PLAIN:
+            return None  # an ordered item after paragraph text: markdown-it's rules decide
         kinds.append(kind)
         at += 1
     i, n = 0, len(kinds)
@@ -188,6 +212,7 @@ def _read(text: str, total: int, *, front_matter: bool = True) -> _Reading | Non
         else:
             start, tight = i, True
             item = i
+            marker = _marker(body[i])
             i += 1
             while True:
                 i = _past(kinds, i, PLAIN)  # lazy continuation of the item
@@ -195,11 +220,14 @@ def _read(text: str, total: int, *, front_matter: bool = True) -> _Reading | Non
                 # An item ends where the next begins, the last one where the list does.
                 items.append((item + first, i + first, j + first))
                 if j < n and kinds[j] == BULLET:
+                    if not _same_list(marker, _marker(body[j])):
+                        return None  # another kind of list follows: markdown-it's to split
                     tight = tight and j == i
                     item = j
                     i = j + 1
                     continue
                 i = j  # the list takes the blank lines after it
                 break
-            blocks.append(("bullet_list", start + first, i + first, tight))
+            kind_name = "ordered_list" if marker[-1] in ".)" else "bullet_list"
+            blocks.append((kind_name, start + first, i + first, tight))
     return reading
