@@ -101,6 +101,7 @@ def test_the_runs_of_a_work_log_and_an_entity_are_plain() -> None:
     for text in (entry, decisions, fenced, head, unclosed, dated, lists[1]):
         assert _agrees(text)
     assert _agrees("## Steps\n\n1. install it\n2. run `vaultmem init`\n") is True
+    assert _agrees("### 10:30 - Fix\n\n**Prompt:** fix it\n* a\n**Ran:** `x`\n") is True
     assert plainruns.scan(lists[0], sections.line_count(lists[0])) is None
 
 

@@ -61,8 +61,11 @@ def _kind(line: str) -> int | None:
         return BLANK
     if any(bad in line for bad in _FORBIDDEN):
         return None
-    if line[0] in "-*+" or (line[0].isdigit() and _ITEM.match(line)):
-        return BULLET if _ITEM.fullmatch(line) else None
+    if _ITEM.fullmatch(line):
+        return BULLET
+    if line[0] == "-" or (line[0].isdigit() and _ITEM.match(line)):
+        return None  # a list item whose text is not plain
+    # Not an item: a paragraph line if plain (``**Label:**`` and ``2026-…`` lines are).
     return PLAIN if _PLAIN.fullmatch(line) else None
 
 
