@@ -39,6 +39,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from . import (
+    anchors,
     entitynote,
     frontmatter,
     links,
@@ -366,7 +367,10 @@ def extract_report(
             continue
         for raw, first, end in _decision_items(text_lines, head):
             body = _TRAILING_BLOCK_RE.sub("", _DECIDE_LINKS_RE.sub("", raw))
+            # The anchor rides along uncut after the text (anchors.py); never part of the fact.
+            body, anchor = anchors.split(body)
             item_text = clean(body)
+            item_text = f"{item_text} {anchor}" if item_text and anchor else item_text
             claimed.append((first, end))
             fact = (kind, entitynote.fact_key(item_text))
             if item_text and fact not in facts:

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from . import frontmatter, names, sections
+from . import anchors, frontmatter, names, sections
 
 OVERVIEW = "Overview"
 RELATED = "Related Entities"
@@ -60,13 +60,13 @@ _KEY_ROW = re.compile(r"- \[\[([^\[\]\n|#]+)(?:\|[^\[\]\n]*)?\]\](?: .*)?$")
 def fact_key(text: str) -> str:
     """The form two statements of one fact share: NFC, case-folded, whitespace collapsed, no
     trailing punctuation."""
-    folded = unicodedata.normalize("NFC", text).casefold()
+    folded = unicodedata.normalize("NFC", anchors.strip(text)).casefold()
     return _TRAILING_PUNCT.sub("", _WHITESPACE.sub(" ", folded).strip())
 
 
 def plain(text: str) -> str:
     """``text`` without wikilink brackets (the alias or target stays) and a block id."""
-    text = _BLOCK.sub("", text)
+    text = _BLOCK.sub("", anchors.strip(text))
     return _ONE_LINK.sub(lambda m: m.group(2) or m.group(1), text).strip()
 
 

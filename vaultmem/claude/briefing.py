@@ -19,7 +19,7 @@ from .. import links
 from ..config import Config
 from ..errors import VaultmemError
 from ..vault import Vault
-from . import branch, context, digest
+from . import branch, context, digest, staleness
 from .components import component_of
 
 RECENT_SESSIONS = 5  # session notes briefed: the last one and four earlier ones
@@ -241,6 +241,8 @@ def build(
     index = index or digest.IndexDigest((), ())
     prerequisites = [*index.prerequisites, *(p for s in sessions_ for p in s.prerequisites)]
     relevant = components(vault, project, sessions_, index, branch_components(cwd, config))
+    # Items whose code changed since are marked, retired ones left out (one git call, bounded).
+    sessions_, relevant = staleness.vet(sessions_, relevant, cwd)
     return context.render(
         project, sessions_, prerequisites, relevant, max_chars=config.context_max_chars
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from .. import clock, inline, machine, names, patch
+from .. import anchors, clock, inline, machine, names, patch
 from ..config import Config, load_config
 from ..errors import NoteExists, SessionError, VaultmemError
 from ..memory import TOPIC_MAX_CHARS, Memory
@@ -108,6 +108,7 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         text = base.text if base else ""
         told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
                             failing=ingest.open_failures(text))
+        told = anchored(told, event.cwd)
         edits = ingest.edits_for(told, text)
         status = "nothing new"
         if edits:
@@ -126,6 +127,30 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         return IngestResult(note, len(turns), status)
 
     return memory.state.update(apply)
+
+
+def anchored(told: ingest.Story, cwd: str | None) -> ingest.Story:
+    """The story with each item that came from a turn touching files anchored to them (their
+    content now and HEAD; one ``git rev-parse`` when there is anything to anchor)."""
+    if not any(item.files for item in told.items):
+        return told
+    repo = anchors.repo(cwd)
+    if repo is None:
+        return told
+    items = []
+    for item in told.items:
+        anchor = anchors.anchor_for(item.files, repo, cwd) if item.files else None
+        items.append(replace(item, anchor=anchor.render()) if anchor else item)
+    return replace(told, items=tuple(items))
+
+
+def reanchor_note(memory: Memory, note: str, cwd: str | None) -> None:
+    """SessionEnd: the note's anchors re-taken, so they hold the content the session ended with."""
+    repo = anchors.repo(cwd)
+    if repo is None or "%%vm-anchor" not in memory.vault.read(note).text:
+        return
+    memory.vault.update(note, [patch.Rewrite(lambda text: anchors.reanchor(text, repo))],
+                        label="vaultmem anchors")
 
 
 def _awaits_topic(note: str) -> bool:
@@ -221,7 +246,11 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     memory = _memory(event, warnings)
     now = clock.now()
     sid = _session_id(memory, event)
-    record_transcript(memory, event, sid, now, closing=True)
+    ended = record_transcript(memory, event, sid, now, closing=True)
+    try:
+        reanchor_note(memory, ended.note, event.cwd)
+    except (VaultmemError, OSError) as err:
+        memory.vault.warnings.append(f"anchors not re-taken: {err}")
     # A model extractor (the API, or the user's own claude) runs detached: never in the hook.
     detached = memory.config.extractor in ("llm", "claude")
     result = memory.end_session(reason=event.reason or "other", compact=not detached,

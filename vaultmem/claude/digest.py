@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .. import sections
+from .. import anchors, sections
 from ..errors import VaultmemError
 from ..frontmatter import parse
 from ..privacy import strip_private
@@ -50,6 +50,7 @@ class Item:
     text: str
     date: str | None = None
     links: tuple[str, ...] = ()
+    anchor: str = ""  # its ``%%vm-anchor …%%`` comment (anchors.py), taken out of the text
 
 
 @dataclass(frozen=True)
@@ -158,11 +159,13 @@ def item(raw: str) -> Item:
     if group and group.start() > 0:
         links = tuple(link_targets(group.group(1)))
         text = text[: group.start()].rstrip()
+    text, anchor = anchors.split(text)
+    if group and group.start() > 0:
         # A session's "text ([[Billing]])" filed into an entity: its components are not text.
         inner = LINK_GROUP.search(text)
         if inner and inner.start() > 0:
             text = text[: inner.start()].rstrip()
-    return Item(text=text, date=date, links=links)
+    return Item(text=text.rstrip(), date=date, links=links, anchor=anchor)
 
 
 def link_targets(text: str) -> list[str]:

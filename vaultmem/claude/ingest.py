@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
+from .. import anchors
 from ..inline import block_safe, code_span, one_line
 from ..patch import Edit, SectionPatch
 from .components import component_of
@@ -74,11 +75,14 @@ class Item:
     kind: str  # decision, gotcha, prerequisite, question, next_step
     text: str
     components: tuple[str, ...]
+    files: tuple[str, ...] = ()  # the paths the turn touched, as shown (anchors.py)
+    anchor: str = ""  # their ``%%vm-anchor …%%`` comment, set by capture
 
     def render(self) -> str:
-        """``- <text> ([[A]], [[B]])``."""
+        """``- <text> %%vm-anchor …%% ([[A]], [[B]])``."""
         links = ", ".join(f"[[{c}]]" for c in self.components)
-        return f"- {block_safe(self.text)}" + (f" ({links})" if links else "")
+        anchor = f" {self.anchor}" if self.anchor else ""
+        return f"- {block_safe(self.text)}{anchor}" + (f" ({links})" if links else "")
 
 
 @dataclass
@@ -206,9 +210,10 @@ def story(
         touched = turn.edited or turn.read
         names = _components(touched, cwd, rules, folders)
         mined = [m for text in turn.prose for m in (miner or _mine)(text)]
+        files = tuple(touched)
         for kind, text in mined:
-            items.append(Item(kind, one_line(text), names))
-        items.extend(Item("gotcha", fix, names) for fix in turn.fixes)
+            items.append(Item(kind, one_line(text), names, files))
+        items.extend(Item("gotcha", fix, names, files) for fix in turn.fixes)
         entry = _entry(turn, [text for _, text in mined])
         if entry is not None:
             entries.append(entry)
@@ -425,7 +430,7 @@ def known_items(note_text: str) -> tuple[set[str], set[str]]:
             body = body[:group]
         elif body.startswith("[["):
             names.update(_name_key(n) for n in _linked(body.split(" ")[0]))
-        texts.add(body)
+        texts.add(anchors.strip(body))
     return texts, names
 
 
@@ -448,7 +453,7 @@ def edits_for(told: Story, note_text: str = "") -> list[Edit]:
     by_kind: dict[str, list[str]] = {}
     for item in told.items:
         line = item.render()
-        body = line[2:].split(" ([[", 1)[0] if item.components else line[2:]
+        body = anchors.strip(line[2:].split(" ([[", 1)[0] if item.components else line[2:])
         if body in texts:
             continue
         texts.add(body)

@@ -150,6 +150,35 @@ def uninstall_hooks(ctx: typer.Context, scope: Scope = _SCOPE, command: str | No
 
 
 @app.command()
+def review(
+    ctx: typer.Context,
+    confirm: str = typer.Option("", "--confirm", help="Re-anchor this block id to the code now."),
+    retire: str = typer.Option("", "--retire", help="Strike this block id through (kept, out of the briefing)."),
+    as_json: bool = _JSON,
+) -> None:
+    """List remembered decisions and gotchas whose code changed since; confirm or retire one."""
+    from ..claude import staleness
+
+    g = globals_of(ctx)
+    vault, config = g.vault_obj(), g.config()
+    if confirm or retire:
+        rel = run(lambda: staleness.confirm(vault, config, confirm, Path.cwd()) if confirm
+                  else staleness.retire(vault, config, retire))
+        typer.echo(f"{'confirmed' if confirm else 'retired'} ^{(confirm or retire).lstrip('^')} in {rel}")
+        return
+    flags = run(lambda: staleness.review(vault, config, Path.cwd()))
+    if as_json:
+        echo_json([{"note": f.rel, "block": f.block, "text": f.text, "commit": f.commit,
+                    "files": list(f.files)} for f in flags])
+        return
+    for f in flags:
+        typer.echo(f"^{f.block}  {f.text}  (changed since {f.commit[:7] or 'anchored'}: "
+                   f"{', '.join(f.files)})  [{f.rel}]")
+    if not flags:
+        typer.echo("no remembered item's code changed since it was anchored")
+
+
+@app.command()
 def context(ctx: typer.Context, as_json: bool = _JSON) -> None:
     """Print exactly what the session-start hook would inject into Claude's context."""
     from ..claude import briefing
