@@ -562,4 +562,7 @@ def all_vaultmem_cases(
     from .scale import scale_cases  # it builds on this module's rows
 
     cases += scale_cases(ws, sizes.scale, sizes.recall_vault, sizes.entity_items)
+    from .anchors_check import anchor_cases
+
+    cases += anchor_cases(ws)
     return cases, large, small

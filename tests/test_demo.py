@@ -48,6 +48,13 @@ def test_demo_runs_the_story(tmp_path: Path) -> None:
     # The next session's context carries the first session's decisions, fenced as data.
     assert "Use RS256-signed JWTs for access tokens" in result.stdout
     assert "~~~text" in result.stdout
+    # The decision anchored to tokens.py, the code changed after the session: review lists it
+    # and the briefing marks it, with the commit the session ended on.
+    start = subprocess.run(["git", "rev-list", "--max-parents=0", "HEAD"], cwd=root / "shop-code",
+                           capture_output=True, text=True, check=True).stdout.strip()[:7]
+    assert "%%vm-anchor src/auth/tokens.py@" in auth
+    flag = f"Access tokens live 15 minutes (ACCESS_TOKEN_MINUTES in tokens.py) (changed since {start}: src/auth/tokens.py)"
+    assert result.stdout.count(flag) >= 2
 
 
 def test_demo_refuses_a_folder_with_files(tmp_path: Path) -> None:

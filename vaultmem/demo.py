@@ -7,12 +7,13 @@ already started in Obsidian); the next session starts with that memory as its co
 
 from __future__ import annotations
 
+import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from . import patch
-from .claude import briefing
+from .claude import briefing, staleness
 from .config import Config
 from .errors import VaultmemError
 from .memory import Memory
@@ -79,6 +80,8 @@ class DemoReport:
     context: str
     recall_query: str
     recall_hits: tuple[tuple[str, str, str], ...]  # (type, rel, snippet)
+    code: Path | None = None  # the sample code repository (None: git is not installed)
+    flagged: tuple[str, ...] = ()  # what `vaultmem review` lists after the code changed
 
 
 def _filler(i: int) -> tuple[str, str]:
@@ -128,15 +131,52 @@ def run_demo(root: Path, *, now: datetime) -> DemoReport:
                            "- Add rate limiting to POST /auth/login\n- Document the token "
                            "lifetimes in the API docs"),
     ])
+    code = _code_decision(root / "shop-code", memory, started.note)
     before = memory.status(now=now)
     mine = next(s for s in before if s.note == started.note)
     ended = memory.end_session(reason="logout", session_id=sid, now=now)
+    flagged: tuple[str, ...] = ()
+    if code is not None:  # someone changes the code the decision was made on, after the session
+        (code / CODE_FILE).write_text("ACCESS_TOKEN_MINUTES = 60  # longer for the mobile app\n")
+        _git(code, "commit", "-qam", "Tokens live an hour")
+        flagged = tuple(f"^{f.block} {f.text} (changed since {f.commit}: {', '.join(f.files)})"
+                        for f in staleness.review(vault, config, code))
     second = memory.start_session("demo-session-2", topic="Rate limiting",
                                   now=now + timedelta(days=1))
-    context = briefing.build(vault, config, exclude={second.note})
+    context = briefing.build(vault, config, exclude={second.note}, cwd=code)
     files = tuple((rel, vault.read(rel).lines) for rel in vault.iter_notes())
     query = "clock skew"
     found = recall(vault, config, query, limit=3, today=now.date())
     hits = tuple((hit.type or "note", hit.rel, hit.snippet) for hit in found.hits)
     return DemoReport(root, started.note, mine.lines, mine.verdict, ended.report, files, context,
-                      query, hits)
+                      query, hits, code, flagged)
+
+
+CODE_FILE = "src/auth/tokens.py"
+CODE_DECISION = "Access tokens live 15 minutes (ACCESS_TOKEN_MINUTES in tokens.py)"
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=vaultmem demo", "-c", "user.email=demo@example.invalid",
+                    "-c", "commit.gpgsign=false", *args],
+                   cwd=repo, check=True, capture_output=True, timeout=30)
+
+
+def _code_decision(code: Path, memory: Memory, note: str) -> Path | None:
+    """A small git repository, and a decision captured from a turn that edited its tokens.py:
+    the session note's item is anchored to the file's content and the commit (capture's own
+    path). None when git is not installed."""
+    from .claude import capture, ingest
+
+    try:
+        (code / CODE_FILE).parent.mkdir(parents=True)
+        (code / CODE_FILE).write_text("ACCESS_TOKEN_MINUTES = 15\n")
+        _git(code, "init", "-q")
+        _git(code, "add", ".")
+        _git(code, "commit", "-qm", "Token lifetime")
+    except (OSError, subprocess.SubprocessError):
+        return None
+    item = ingest.Item("decision", CODE_DECISION, ("Auth",), files=(str(code / CODE_FILE),))
+    told = capture.anchored(ingest.Story((), (item,), {}), str(code))
+    memory.vault.update(note, ingest.edits_for(told, memory.vault.read(note).text))
+    return code

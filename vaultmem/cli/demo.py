@@ -39,7 +39,12 @@ def demo(folder: Path | None = _FOLDER) -> None:
     echo(f"\n4. `vaultmem recall \"{report.recall_query}\"` finds:")
     for kind, rel, snippet in report.recall_hits:
         echo(f"   [{kind}] {rel}\n       {snippet}")
-    echo("\n5. The next session starts with this context (what `vaultmem context` prints):\n")
+    if report.code is not None:
+        echo(f"\n5. The code changed after the session ({report.code}): `vaultmem review` lists")
+        for line in report.flagged:
+            echo(f"   {line}")
+    echo("\n6. The next session starts with this context (what `vaultmem context` prints;")
+    echo("   an item whose code changed since is marked `changed since`):\n")
     echo(report.context)
     echo(
         f"\nOpen it in Obsidian: 'Open folder as vault' -> {report.root}\n"
