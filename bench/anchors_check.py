@@ -1,8 +1,8 @@
 """The SessionStart staleness check (issue 13): 1,000 anchored items on a 10,000-file repository.
 
-Rows: the check as the briefing runs it (``staleness.vet``: one ``git rev-parse``, the anchored
-files hashed within the budget), beside its floors: that one git call alone, and reading and
-hashing the anchored files in-process. One file in ten was changed and committed after the items
+Rows: the check as the briefing runs it (``staleness.vet``: the work tree found by its ``.git``,
+no git process; the anchored files hashed within the budget), beside its floors: one git call
+(what the check avoids), and reading and hashing the anchored files in-process. One file in ten was changed and committed after the items
 were anchored; the row's check counts the marks.
 """
 
@@ -76,7 +76,7 @@ def anchor_cases(ws: Workspace) -> list[Case]:
     return [
         Case("floor: git rev-parse --show-toplevel HEAD", "floor",
              lambda: run_command(["git", "rev-parse", "--show-toplevel", "HEAD"], cwd=root),
-             note="the check's one git call"),
+             note="one git call (the check makes none)"),
         Case(f"floor: read + blob-hash the {ITEMS:,} anchored files, in-process", "floor",
              lambda: timed(hash_floor), note=label),
         Case(f"SessionStart anchor check ({label})", "vaultmem", check_run,

@@ -242,3 +242,18 @@ def test_review_cli_lists_and_retires(env: Path, repo: Path, tmp_path: Path) -> 
     assert retired.returncode == 0 and f"retired ^{block}" in retired.stdout
     again = run_cli(args, cwd=repo, env=environ)
     assert "no remembered item" in again.stdout
+
+
+def test_the_check_finds_the_work_tree_from_a_subfolder_and_a_linked_worktree(
+        repo: Path, tmp_path: Path) -> None:
+    assert anchors.work_tree(repo / "src" / "auth") == repo
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", str(linked))
+    assert (linked / ".git").is_file() and anchors.work_tree(linked / "src") == linked
+    assert anchors.work_tree(tmp_path) is None
+
+
+def test_files_past_the_budget_are_not_flagged(repo: Path) -> None:
+    old = anchors.Anchor(((FILE, "000000000000"),), "abc1234")
+    assert staleness.current([old], repo) == {FILE: git(repo, "hash-object", FILE)[:12]}
+    assert staleness.current([old], repo, budget_s=-1.0) == {}

@@ -15,7 +15,7 @@ fact's identity (``entitynote.fact_key`` strips it), so re-anchoring keeps the b
 A retired item is struck through (``~~text~~``): kept in the note, out of the briefing.
 
 Pure core (parse, render, compare) + a thin shell (``repo``, ``hashes``) that reads files and
-runs one ``git rev-parse``.
+runs one ``git rev-parse`` (capture) or none (the SessionStart check).
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def relative(path: str, repo: Repo, cwd: str | None) -> str | None:
     """``path`` (absolute, or relative to ``cwd``) relative to the repository root; None outside."""
     full = Path(path) if os.path.isabs(path) else Path(cwd or repo.root) / path
     try:
-        return Path(os.path.normpath(full)).relative_to(repo.root).as_posix()
+        return Path(os.path.realpath(full)).relative_to(os.path.realpath(repo.root)).as_posix()
     except ValueError:
         return None
 
@@ -152,6 +152,18 @@ def repo(cwd: str | Path | None) -> Repo | None:
         return Repo(Path(os.path.realpath(cwd)))
     head = lines[1].strip() if done.returncode == 0 and len(lines) > 1 else ""
     return Repo(Path(lines[0].strip()), head[:7], git=True)
+
+
+def work_tree(cwd: str | Path | None) -> Path | None:
+    """The git work tree holding ``cwd``, found by its ``.git`` (a folder, or a file in a linked
+    worktree or submodule) without running git; None outside git."""
+    if not cwd:
+        return None
+    here = Path(os.path.abspath(cwd))
+    for folder in (here, *here.parents):
+        if os.path.exists(folder / ".git"):
+            return folder
+    return None
 
 
 def hashes(root: Path, paths: Iterable[str], *, budget_s: float | None = None) -> dict[str, str]:

@@ -1,8 +1,8 @@
 """Which remembered decisions and gotchas the code has changed under: the briefing's marks and
 ``vaultmem review`` (list, confirm, retire).
 
-The check runs only inside a git work tree (one ``git rev-parse`` for the root and HEAD, then
-the anchored files hashed within a time budget); outside git nothing is flagged. The session's
+The check runs only inside a git work tree (found by its ``.git``, no git process), hashing the
+anchored files within a time budget; outside git nothing is flagged. The session's
 own edits committed later are no change: the anchor holds the content, not the commit.
 """
 
@@ -26,15 +26,12 @@ _LINE = re.compile(
 
 
 def current(anchors_: Sequence[anchors.Anchor], cwd: Path | str | None,
-            budget_s: float = anchors.CHECK_BUDGET_S) -> tuple[anchors.Repo | None, dict[str, str]]:
-    """(the repository, path -> hash now) of every anchored file; ({}) outside git."""
-    if not anchors_:
-        return None, {}
-    repo = anchors.repo(cwd)
-    if repo is None or not repo.git:
-        return repo, {}
-    paths = [path for a in anchors_ for path, _ in a.files]
-    return repo, anchors.hashes(repo.root, paths, budget_s=budget_s)
+            budget_s: float = anchors.CHECK_BUDGET_S) -> dict[str, str]:
+    """Path -> hash now of every anchored file ({} outside a git work tree)."""
+    root = anchors.work_tree(cwd) if anchors_ else None
+    if root is None:
+        return {}
+    return anchors.hashes(root, [path for a in anchors_ for path, _ in a.files], budget_s=budget_s)
 
 
 def _vetted(items: Sequence[digest.Item], now: dict[str, str]) -> tuple[digest.Item, ...]:
@@ -56,7 +53,7 @@ def vet(sessions_: Sequence[digest.SessionDigest], components: Sequence[context.
     found = [anchors.parse(i.anchor) for s in sessions_ for i in (*s.decisions, *s.gotchas)]
     found += [anchors.parse(i.anchor) for c in components
               for i in (*c.digest.decisions, *c.digest.gotchas)]
-    _, now = current([a for a in found if a is not None], cwd)
+    now = current([a for a in found if a is not None], cwd)
     sessions_out = [replace(s, decisions=_vetted(s.decisions, now), gotchas=_vetted(s.gotchas, now))
                     for s in sessions_]
     components_out = [replace(c, digest=replace(c.digest, decisions=_vetted(c.digest.decisions, now),
@@ -105,7 +102,7 @@ def _anchored_lines(vault: Vault, project: str) -> list[tuple[str, re.Match[str]
 def review(vault: Vault, config: Config, cwd: Path | str | None) -> list[Flag]:
     """The project's anchored entity and index lines whose files changed since (not retired)."""
     lines = _anchored_lines(vault, config.project)
-    _, now = current([a for _, _, a in lines], cwd, budget_s=60.0)
+    now = current([a for _, _, a in lines], cwd, budget_s=60.0)
     flags = []
     for rel, found, anchor in lines:
         files = anchors.changed(anchor, now)
