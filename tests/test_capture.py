@@ -356,7 +356,7 @@ def test_stop_without_a_transcript_records_the_last_message_once(env: Path) -> N
     for _ in range(2):
         capture.on_stop(event)
     text = (env / f"{SESSIONS}/{DAY}-session.md").read_text()
-    assert text.count("- use RS256-signed JWTs because keys can rotate without redeploying.") == 1
+    assert text.count("- Use RS256-signed JWTs because keys can rotate without redeploying.") == 1
     assert text.count("Gotcha: fixed bug where the token clock skew") == 1
 
 
@@ -369,7 +369,7 @@ def test_stop_before_the_final_line_is_written_keeps_its_decision_once(
     assert "Decision:" not in path.read_text()
     capture.on_stop(_event("stop", "sid-a", transcript_path=str(path), last_assistant_message=msg))
     note = env / f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
-    decision = "- use RS256-signed JWTs because keys can rotate without redeploying."
+    decision = "- Use RS256-signed JWTs because keys can rotate without redeploying."
     assert note.read_text().count(decision) == 1
     # The final line arrives; the next hooks read it and add nothing twice.
     copy_transcript(tmp_path)
@@ -388,7 +388,7 @@ def test_stop_with_the_final_line_in_the_transcript_records_it_once(
     capture.on_stop(_event("stop", "sid-a", transcript_path=str(path), last_assistant_message=msg))
     capture.on_session_end(_event("session-end", "sid-a", transcript_path=str(path)))
     text = (env / f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md").read_text()
-    assert text.count("- use RS256-signed JWTs because keys can rotate without redeploying.") == 1
+    assert text.count("- Use RS256-signed JWTs because keys can rotate without redeploying.") == 1
 
 
 def test_stop_without_a_session_id_uses_the_current_session(env: Path, tmp_path: Path) -> None:
@@ -635,7 +635,7 @@ def test_components_follow_the_config_rules(env: Path, tmp_path: Path,
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     capture.on_stop(_event("stop", "sid-a", transcript_path=str(copy_transcript(tmp_path))))
     text = (env / f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md").read_text()
-    assert "- use RS256-signed JWTs because keys can rotate without redeploying. " \
+    assert "- Use RS256-signed JWTs because keys can rotate without redeploying. " \
         "([[Login Flow]])" in text
     assert "- [[Login Flow]] — `src/`" in text
 
@@ -668,7 +668,7 @@ def test_a_reorganised_note_still_takes_every_turn(env: Path, tmp_path: Path) ->
                     warnings)
     text = (env / rel).read_text()
     assert "**Prompt:** Add a login module and run the tests" in text
-    assert text.count("## Decisions Made") == 1 and "- use RS256-signed JWTs" in text
+    assert text.count("## Decisions Made") == 1 and "- Use RS256-signed JWTs" in text
     assert "- a person's step" in text
 
 

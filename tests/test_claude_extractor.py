@@ -7,6 +7,7 @@ against the Messages API stand-in is in tests/e2e/test_claude_extractor_e2e.py.
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -226,6 +227,36 @@ def test_the_fixture_transcript_condensed() -> None:
     assert text.startswith("### Turn (2026-11-22 06:03)\nUser: Add a login module and run")
     assert SECRET not in text
     assert "Changed: src/auth.py" in text
+
+
+class _ProbedFile(io.BytesIO):
+    """A file that remembers the largest piece any one read returned."""
+
+    largest = 0
+
+    def readline(self, size: int | None = -1) -> bytes:
+        line = super().readline(size)
+        self.largest = max(self.largest, len(line))
+        return line
+
+
+def test_condensed_reads_a_newline_less_file_bounded(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(condensed, "LINE_MAX_BYTES", 1000)
+    monkeypatch.setattr(condensed, "READ_MAX_BYTES", 20_000)
+    monkeypatch.setattr(condensed, "_SKIP_CHUNK", 500)
+    turn = json.dumps({"type": "user", "message": {"role": "user", "content": "Fix the login"}})
+    overlong = tmp_path / "overlong.jsonl"
+    overlong.write_text(turn + "\n" + "x" * 5000 + "\n" + turn.replace("login", "logout") + "\n")
+    flat = _ProbedFile(b"y" * 50_000)  # no newline at all: one "line" past every cap
+
+    text = condensed.read([str(overlong)], 10_000)
+
+    assert text is not None and "User: Fix the login" in text and "User: Fix the logout" in text
+    assert "xxx" not in text
+    assert list(condensed._bounded_lines(flat)) == []
+    assert flat.largest <= 1001 and flat.tell() <= 20_000  # never held whole, nor read to the end
+    many = _ProbedFile((turn + "\n").encode() * 1000)
+    assert len(list(condensed._bounded_lines(many))) < 1000  # the read stops at its budget
 
 
 def copy_transcript_path() -> Path:

@@ -302,3 +302,19 @@ def test_doubled_labels_are_stripped() -> None:
     assert compaction.unlabel("**Decision:** use X") == "use X"
     assert compaction.unlabel("Decisions: a") == "a"
     assert compaction.unlabel("Root cause: stale key") == "Root cause: stale key"
+
+
+def test_what_is_left_to_do_makes_no_reference_and_no_line_keeps_its_link_group() -> None:
+    note = (
+        "---\ntype: session\ncreated: 2026-11-13\n---\n# Refunds\n\n## Work Log\n\n"
+        "### 09:00 - Start on refunds\n\n- Edited `src/billing/`: refunds.py ([[Billing]])\n"
+        "- Looked at the schema ([[DB]], [[Orders]]) ^ab12\n\n"
+        "## Open Questions\n\n- Should CI use a real Postgres? ([[Billing]], [[Refunds]])\n\n"
+        "## Next Steps\n\n- Add the refund endpoint ([[Refunds]])\n"
+    )
+    ex, _ = compaction.extract_report(note, REL, CONFIG)
+    refs = {i.entities[0]: i.text for i in ex.items if i.kind == "reference"}
+    assert refs["Billing"].startswith("Edited `src/billing/`: refunds.py")
+    assert refs["DB"] == refs["Orders"] == "Looked at the schema"
+    assert "Refunds" not in refs  # linked only from what is left to do
+    assert not any("[[" in text for text in refs.values())

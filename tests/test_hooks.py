@@ -36,9 +36,9 @@ DEFAULT_NOTE = f"{SESSIONS}/{DAY}-session.md"
 PROMPT_LINE = "**Prompt:** Add a login module and run the tests"
 WRITE_LINE = "- Edited `src/auth.py`"
 COMMAND_LINE = "- Ran `echo tests pass`"
-DECISION_LINE = "- use RS256-signed JWTs because keys can rotate without redeploying. ([[Auth]])"
+DECISION_LINE = "- Use RS256-signed JWTs because keys can rotate without redeploying. ([[Auth]])"
 GOTCHA_LINE = (
-    "- fixed bug where the token clock skew broke login; resolved by allowing 30s leeway."
+    "- Fixed bug where the token clock skew broke login; resolved by allowing 30s leeway."
     " ([[Auth]])"
 )
 

@@ -275,7 +275,7 @@ def test_edits_apply_to_a_session_note() -> None:
         "- an older entry\n",
         "- an older entry\n\n### 09:15 - add login\n\n**Prompt:** add login\n"
         "**Answer:** Decision: use JWT.\n\n- Edited `a.py`\n",
-    ).replace("- an older decision\n", "- an older decision\n- use JWT.\n")
+    ).replace("- an older decision\n", "- an older decision\n- Use JWT.\n")
 
 
 def test_missing_sections_are_created() -> None:
@@ -284,7 +284,7 @@ def test_missing_sections_are_created() -> None:
     out = patch.apply_all(text, _edits(turns)).text
     assert out == (
         "---\ntype: session\n---\n# S\n\n## Work Log\n\n### 09:15 - p\n\n**Prompt:** p\n"
-        "**Answer:** Decision: use JWT.\n\n## Decisions Made\n\n- use JWT.\n"
+        "**Answer:** Decision: use JWT.\n\n## Decisions Made\n\n- Use JWT.\n"
     )
 
 
@@ -296,7 +296,7 @@ def test_a_note_with_duplicated_and_moved_sections_still_takes_the_turn() -> Non
     turns = [_turn("u1", prompt="p"), _turn("a1", text="Decision: use JWT.")]
     out = patch.apply_all(person, _edits(turns, person)).text
     assert out.startswith(
-        "---\ntype: session\n---\n# S\n\n## Decisions Made\n\n- mine\n- use JWT.\n")
+        "---\ntype: session\n---\n# S\n\n## Decisions Made\n\n- mine\n- Use JWT.\n")
     assert "### 09:15 - p" in out
 
 

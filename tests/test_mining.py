@@ -79,16 +79,16 @@ def test_abbreviations_versions_and_file_names_do_not_split_sentences() -> None:
 
 def test_emphasis_is_removed_and_code_spans_are_kept() -> None:
     (item,) = mine("**Decision:** keep `__init__.py` exports __explicit and small__ for speed.")
-    assert item == Mined("decision", "keep `__init__.py` exports explicit and small for speed.")
+    assert item == Mined("decision", "Keep `__init__.py` exports explicit and small for speed.")
 
 
 def test_labelled_notes_keep_working_label_removed() -> None:
     assert mine("Decision: use X because Y. Gotcha: Z happens when the cache is cold.") == (
-        Mined("decision", "use X because Y."),
+        Mined("decision", "Use X because Y."),
         Mined("gotcha", "Z happens when the cache is cold."),
     )
     assert mine("- **Gotcha**: the fixture leaks a socket") == (
-        Mined("gotcha", "the fixture leaks a socket"),
+        Mined("gotcha", "The fixture leaks a socket"),
     )
 
 
@@ -241,3 +241,15 @@ def test_cue_gates_are_sound_on_cue_words(words: list[str], capital: bool) -> No
     for name, cue in _gated_cues():
         if cue.pattern.search(sentence):
             assert cue.search(sentence), (name, sentence)
+
+
+def test_a_label_removed_leaves_a_capital_unless_the_text_starts_with_code() -> None:
+    assert mine("Decision: use RS256 because keys rotate.") == (
+        Mined("decision", "Use RS256 because keys rotate."),
+    )
+    assert mine("Gotcha: npm_config_cache must be writable.") == (
+        Mined("gotcha", "npm_config_cache must be writable."),
+    )
+    assert mine("Decision: `uv` over pip for installs.") == (
+        Mined("decision", "`uv` over pip for installs."),
+    )

@@ -124,9 +124,9 @@ def test_stop_payload_last_assistant_message_has_one_decision_and_one_gotcha() -
     assert turns[:-1] == head
     mined = mine(turns[-1].text or "")
     assert [(m.kind, m.text) for m in mined] == [
-        ("decision", "use RS256-signed JWTs because keys can rotate without redeploying."),
+        ("decision", "Use RS256-signed JWTs because keys can rotate without redeploying."),
         ("gotcha",
-         "fixed bug where the token clock skew broke login; resolved by allowing 30s leeway."),
+         "Fixed bug where the token clock skew broke login; resolved by allowing 30s leeway."),
     ]
 
 

@@ -12,7 +12,9 @@ Decisions made here, beyond the design:
   keyword. Its text is the title (time and a bare "Gotcha" title dropped) plus the sentence
   holding the keyword (else the first sentence); skipped when a section item says the same.
 - A reference is one item per entity linked outside items and gotcha entries, with the line of
-  its first mention that says something besides links; under ``## Related Entities``
+  its first mention that says something besides links (a trailing link group dropped, the way
+  items drop theirs). Items under ``## Open Questions`` and ``## Next Steps`` are what is left to
+  do, read by the briefing from the session note: their links make no reference; under ``## Related Entities``
   (``- [[Auth]] — src/auth/``) it is "<topic>: <what the line says>". An entity whose only
   mentions are bare links gets a "Linked from the session" reference only when no other item
   goes to it.
@@ -256,6 +258,8 @@ SECTION_KINDS: Mapping[str, Kind] = {
     "gotchas & fixes": "gotcha",
     "prerequisites": "prerequisite",
 }
+# Sections of what is left to do: their items are no entity's recent change.
+FOLLOW_UP_SECTIONS = frozenset({"open questions", "next steps"})
 
 
 def unlabel(text: str) -> str:
@@ -362,6 +366,9 @@ def extract_report(
     facts: set[tuple[str, str]] = set()  # (kind, fact key): one item per fact and kind
     claimed: list[tuple[int, int]] = []  # line ranges whose links belong to an item already
     for head in heads:
+        if head.title.casefold() in FOLLOW_UP_SECTIONS and len(head.path) <= 2:
+            claimed.extend((first, end) for _, first, end in _decision_items(text_lines, head))
+            continue
         kind = SECTION_KINDS.get(head.title.casefold())
         if kind is None or len(head.path) > 2:
             continue
@@ -420,6 +427,7 @@ def extract_report(
             references[key] = Item("reference", clean(what), (lk.name,), lk.line)
             continue
         line_text = _TIME_PREFIX_RE.sub("", _strip_markers(text_lines[lk.line]))
+        line_text = _DECIDE_LINKS_RE.sub("", _TRAILING_BLOCK_RE.sub("", line_text))
         if _has_words(line_text):
             references[key] = Item("reference", clean(line_text), (lk.name,), lk.line)
         else:

@@ -23,6 +23,7 @@ PROJECT = "e2e"
 PROMPT = "Add a login module <private>secret-xyz</private> and run the tests"
 SECRET = "secret-xyz"
 DECISION = "use RS256 because keys rotate."
+DECISION_ITEM = "Use RS256 because keys rotate."  # the label removed, the first letter capitalised
 COMMAND = "python3 login.py"
 # Claude Code's default SessionEnd budget. Pinned, because a settings.json hook's own `timeout`
 # raises the budget, and plugin users do not get that: the hook must fit in the default.
@@ -132,7 +133,7 @@ def test_installed_hooks_record_the_session_without_private_text(sandbox: VaultS
     assert "login.py" in text
     assert COMMAND in text
     # From the Stop payload or the transcript, never both: one item, one answer.
-    assert text.count(f"- {DECISION}") == 1 and text.count("**Answer:**") == 1
+    assert text.count(f"- {DECISION_ITEM}") == 1 and text.count("**Answer:**") == 1
     assert _meta(note)["type"] == "session" and _meta(note)["project"] == PROJECT
     assert _files_containing(sandbox.vault, SECRET) == []
     assert "Hook cancelled" not in run.proc.stderr
@@ -186,7 +187,7 @@ def test_session_end_compacts_an_over_threshold_note_within_the_budget(
     assert _meta(archive)["status"] == "archived"
     assert DECISION in archive.read_text(encoding="utf-8")
     entities = sorted((sandbox.project_dir / "entities").glob("*.md"))
-    assert any(DECISION in p.read_text(encoding="utf-8") for p in entities), entities
+    assert any(DECISION_ITEM in p.read_text(encoding="utf-8") for p in entities), entities
     assert _files_containing(sandbox.vault, SECRET) == []
 
 

@@ -572,7 +572,7 @@ def test_truncated_transcript_line_is_recorded_once_when_complete(base: Path, tm
     text = (root / SESSION).read_text()
     assert text.count("**Prompt:** Add a login module and run the tests") == 1
     assert text.count("- Ran `echo tests pass`") == 1
-    assert text.count("- use RS256-signed JWTs because keys can rotate without redeploying.") == 1
+    assert text.count("- Use RS256-signed JWTs because keys can rotate without redeploying.") == 1
     assert text.count("Gotcha: fixed bug where the token clock skew broke login") == 1
 
 

@@ -252,7 +252,7 @@ CASES = [
     Case("compaction-mark-original", _compact, Seam("update", SESSION), SESSION, "Next Steps",
          "status: archived", setup=_session_with_decisions),
     Case("hook-stop-ingest", _hook_stop, Seam("update", HOOK_NOTE, sections_only=True), HOOK_NOTE,
-         "Decisions Made", "- use RS256-signed JWTs because keys can rotate without redeploying.",
+         "Decisions Made", "- Use RS256-signed JWTs because keys can rotate without redeploying.",
          setup=_hook_session("hooked")),
     # The first Stop hook renames a <date>-session note after the first prompt.
     Case("hook-stop-rename", _hook_stop, Seam("remove", FRESH_NOTE), FRESH_NOTE, "Context",

@@ -14,7 +14,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
@@ -27,6 +27,8 @@ PROMPT_MAX_CHARS = 1000
 COMMAND_MAX_CHARS = 200
 ERROR_MAX_CHARS = 240
 LINE_MAX_BYTES = 4 * 1024 * 1024  # a longer line is a tool's output or a file's content: skipped
+READ_MAX_BYTES = 64 * 1024 * 1024  # of one transcript; whatever file a session names
+_SKIP_CHUNK = 1024 * 1024
 # A result fails when the tool says so (Bash: a non-zero exit) or its output is a failure's.
 _FAILED_RE = re.compile(r"^Traceback \(most recent call last\)|\bFAILED\b|^Exit code [1-9]",
                         re.MULTILINE)
@@ -107,13 +109,32 @@ def read(paths: Sequence[str | PathLike[str]], max_chars: int) -> str | None:
             with open(fd, "rb") as handle:
                 if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                     continue
-                found.extend(turns(line for line in handle if len(line) <= LINE_MAX_BYTES))
+                found.extend(turns(_bounded_lines(handle)))
                 readable = True
         except OSError:
             continue
     if not readable or not found:
         return None
     return render(found, max_chars)
+
+
+def _bounded_lines(handle: Any) -> Iterator[bytes]:
+    """The lines of a binary file, each at most LINE_MAX_BYTES (a longer one is passed over in
+    chunks, never held whole), until READ_MAX_BYTES have been read."""
+    budget = READ_MAX_BYTES
+    while budget > 0:
+        line = handle.readline(min(LINE_MAX_BYTES + 1, budget))
+        if not line:
+            return
+        budget -= len(line)
+        if len(line) <= LINE_MAX_BYTES:
+            yield line
+            continue
+        while budget > 0 and not line.endswith(b"\n"):  # the rest of an overlong line
+            line = handle.readline(min(_SKIP_CHUNK, budget))
+            if not line:
+                return
+            budget -= len(line)
 
 
 class _Reader:

@@ -283,7 +283,8 @@ def condense(answer: str, knowledge: Sequence[str], limit: int = ANSWER_MAX_CHAR
     line = _cut(first, limit)
     for sentence in knowledge:
         sentence = one_line(sentence)
-        if not sentence or sentence in line:
+        # Case folded: a mined item may start upper-case where its label stood ("Decision: use").
+        if not sentence or sentence.casefold() in line.casefold():
             continue
         if len(line) + 1 + len(sentence) > limit:
             break

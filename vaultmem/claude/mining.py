@@ -177,6 +177,8 @@ def mine(text: str) -> tuple[Mined, ...]:
         if kind is None:
             continue
         line = _clean(masks.restore(unit.text))
+        if unit.label is not None:
+            line = _capitalised(line)  # "Decision: use RS256" reads "Use RS256" without it
         if len(line) < 8 or (kind, line.casefold()) in seen:
             continue
         seen.add((kind, line.casefold()))
@@ -784,6 +786,16 @@ _EMPHASIS_RE = re.compile(
 _ITALIC_RE = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
 _LINK_RE = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*\)")
 _LEADING_RE = re.compile(r"^(?:[-*+>#]|\d{1,3}[.)])\s+")
+
+
+# A first word that is a plain lowercase word (not `code`, a path, a flag or an identifier).
+_PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?=[\s,;:]|$)")
+
+
+def _capitalised(text: str) -> str:
+    """``text`` with its first letter upper-case when its first word is a plain word."""
+    word = _PLAIN_WORD_RE.match(text)
+    return text[0].upper() + text[1:] if word and text[0].islower() else text
 
 
 def _unbold(text: str) -> str:
