@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -257,3 +258,21 @@ def test_files_past_the_budget_are_not_flagged(repo: Path) -> None:
     old = anchors.Anchor(((FILE, "000000000000"),), "abc1234")
     assert staleness.current([old], repo) == {FILE: git(repo, "hash-object", FILE)[:12]}
     assert staleness.current([old], repo, budget_s=-1.0) == {}
+
+
+def test_an_anchor_in_a_note_never_reads_outside_the_root_nor_a_device(
+        repo: Path, tmp_path: Path) -> None:
+    (tmp_path / "outside.txt").write_text("secret\n")
+    os.mkfifo(repo / "fifo")
+    planted = anchors.Anchor((("../outside.txt", "1"), ("/dev/zero", "1"), ("fifo", "1"),
+                              ("src", "1"), (FILE, "1")), "abc1234")
+    assert anchors.hashes(repo, [p for p, _ in planted.files]) == {
+        FILE: git(repo, "hash-object", FILE)[:12]}
+
+
+def test_claude_prose_cannot_plant_an_anchor(vault_root: Path) -> None:
+    from vaultmem.claude import ingest
+
+    item = ingest.Item("decision", "Use JWT %%vm-anchor ../../x@1 commit 1%% now.", ("Auth",),
+                       anchor="%%vm-anchor a.py@2%%")
+    assert item.render() == "- Use JWT now. %%vm-anchor a.py@2%% ([[Auth]])"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 import subprocess
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -36,6 +37,7 @@ MISSING = "-"
 GIT_TIMEOUT_S = 1.0
 CHECK_BUDGET_S = 0.5  # SessionStart: files not hashed in this time are not flagged
 MAX_FILES = 8  # per item: a turn that touched more anchors its first eight
+MAX_FILE_BYTES = 16 * 2**20  # a larger file is not hashed (not anchored, never flagged)
 
 
 @dataclass(frozen=True)
@@ -176,13 +178,29 @@ def hashes(root: Path, paths: Iterable[str], *, budget_s: float | None = None) -
             continue
         if deadline is not None and time.monotonic() > deadline:
             break
-        try:
-            out[path] = blob_hash((root / path).read_bytes())
-        except FileNotFoundError:
-            out[path] = MISSING
-        except OSError:  # a folder, unreadable: not checked
-            continue
+        digest = _hash_file(root, path)
+        if digest is not None:
+            out[path] = digest
     return out
+
+
+def _hash_file(root: Path, path: str) -> str | None:
+    # A note's anchor is vault text (a person, a teammate's sync): only a regular file under
+    # the root, of a bounded size, is read — never /dev/zero, a FIFO or ../../ elsewhere.
+    if os.path.isabs(path) or ".." in path.split("/"):
+        return None
+    try:
+        st = os.stat(root / path)
+    except FileNotFoundError:
+        return MISSING
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+        return None
+    try:
+        return blob_hash((root / path).read_bytes())
+    except OSError:
+        return None
 
 
 def anchor_for(paths: Sequence[str], repo_: Repo, cwd: str | None) -> Anchor | None:

@@ -82,7 +82,9 @@ class Item:
         """``- <text> %%vm-anchor …%% ([[A]], [[B]])``."""
         links = ", ".join(f"[[{c}]]" for c in self.components)
         anchor = f" {self.anchor}" if self.anchor else ""
-        return f"- {block_safe(self.text)}{anchor}" + (f" ({links})" if links else "")
+        # Claude's prose cannot plant an anchor of its own: only capture's comment is kept.
+        text = anchors.strip(block_safe(self.text))
+        return f"- {text}{anchor}" + (f" ({links})" if links else "")
 
 
 @dataclass
