@@ -24,13 +24,14 @@ Everything outside the lines touched keeps its bytes; a missing section is added
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from . import anchors, frontmatter, names, sections
+from . import anchors, frontmatter, names, plainruns, sections
 
 OVERVIEW = "Overview"
 RELATED = "Related Entities"
@@ -47,7 +48,6 @@ _ONE_LINK = re.compile(r"\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
 _BLOCK = re.compile(r" \^([A-Za-z0-9-]+)[ \t]*$")
 _ID = re.compile(r"[A-Za-z0-9-]+")
 _DATED = re.compile(r"(" + _DATE + r")(?: — |: | - )")
-_DATED_ROW = re.compile(r"^- (" + _DATE + r")(?: — |: | - )", re.MULTILINE)
 _WHITESPACE = re.compile(r"\s+")
 _TRAILING_PUNCT = re.compile(r"[\s.!?;:,…]+$")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
@@ -194,6 +194,62 @@ def _with_tail(rows: list[str], at: int, new: Sequence[str]) -> list[str]:
 
 # -- sections -------------------------------------------------------------------------------
 
+# An entity note grows by one line per fact, for years; parsing it whole for each compaction
+# would make compaction as slow as the note is long. Past its first run of lines (front matter,
+# title), a vaultmem-shaped note holds only column-0 ATX headings, blank lines, and paragraph
+# and ``- `` lines that open no block: exactly the lines ``plainruns`` reads as such. When one
+# regex finds no other line, ``sections`` would cut the note into runs at those headings and
+# read each run as one heading and plain lines, so the headings are those lines, found without
+# reading the rest. Anything else (a fence, HTML, a quote, a table, indented code, a setext
+# underline, a tab, a carriage return...) takes the full parse; tests/test_entitynote_fast.py
+# compares the two on generated notes.
+_HEADING_AT = re.compile(r"\n#{1,6}(?= |\n|\Z)")  # a column-0 ATX line after the first
+_UNUSUAL_LINE = re.compile(
+    r"\n(?! *(?:\n|$)|#{1,6}(?: |\n|$)|(?:- )?" + plainruns._START + r")"
+)
+_FRONT_CLOSE = re.compile(r"\n(?:\.\.\.| {0,3}-{3,}) *(?=\n|$)")
+_UNUSUAL_TEXT = ("]:", "$$", "%%", "\t", "\r")
+
+
+def _fast_headings(text: str) -> list[sections.Heading] | None:
+    """``sections.headings(text)`` for a vaultmem-shaped note, read by a line scan; None for
+    any other note."""
+    if "\r" in text:
+        return None
+    start = 0
+    if text.startswith("-"):  # front matter: its lines may start with "#"
+        close = _FRONT_CLOSE.search(text)
+        if not text.startswith("---\n") or close is None:
+            return None
+        start = close.end()
+    after = _HEADING_AT.search(text, start)
+    cut = after.start() + 1 if after else len(text)
+    rest = text[cut - 1 :] if cut < len(text) else ""
+    if any(bad in rest for bad in _UNUSUAL_TEXT) or _UNUSUAL_LINE.search(rest):
+        return None
+    first = text[:cut]
+    first_lines = sections.line_count(first)
+    read = plainruns.scan(first, first_lines)
+    if read is None:
+        return None
+    first_blocks, found = read
+    kinds = [kind for kind, *_ in first_blocks]
+    if "fence" in kinds or (text.startswith("-") and kinds[:1] != ["front_matter"]):
+        return None  # sections would join this run to the next
+    line = first_lines
+    pos = cut
+    for match in _HEADING_AT.finditer(text, cut - 1):
+        line += text.count("\n", pos, match.start() + 1)
+        pos = match.start() + 1
+        end = text.find("\n", pos)
+        heading = plainruns.scan(text[pos : end if end >= 0 else len(text)], 1)
+        assert heading is not None and len(heading[1]) == 1
+        level, title, _, _ = heading[1][0]
+        found.append((level, title, line, line + 1))
+    # The headings' ranges and paths exactly as sections.headings makes them from the same list.
+    return list(sections._assemble([], found, sections.line_count(text)).headings)
+
+
 
 class _Note:
     """A note's lines with the sections compaction touches; edits collected, applied once."""
@@ -201,7 +257,8 @@ class _Note:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = text.split("\n")
-        self.heads = sections.headings(text)
+        fast = _fast_headings(text)
+        self.heads = sections.headings(text) if fast is None else fast
         self.bodies: dict[str, list[str]] = {}  # title key -> new body rows
         self.spans: dict[str, tuple[int, int]] = {}
         self.missing: list[str] = []
@@ -260,15 +317,13 @@ class _Note:
         return text if not final_nl or text.endswith("\n") else text + "\n"
 
 
+_VM_IDS = re.compile(r" \^(vm-[A-Za-z0-9-]+)[ \t]*(?=\n| \^vm-|\Z)")
+
+
 def _vm_ids(text: str) -> set[str]:
-    """The ``^vm-…`` ids that end a line of ``text`` (split, not a regex scan: notes are long)."""
-    out: set[str] = set()
-    for part in text.split(" ^vm-")[1:]:
-        end = part.find("\n")
-        ident = (part if end < 0 else part[:end]).rstrip(" \t")
-        if _ID.fullmatch(ident):
-            out.add("vm-" + ident)
-    return out
+    """The ``^vm-…`` ids that end a line of ``text`` (or a stretch of it up to the next
+    `` ^vm-``), in one regex pass: notes are long."""
+    return set(_VM_IDS.findall(text))
 
 
 def _day(row: str) -> str | None:
@@ -288,6 +343,108 @@ def _vm_block(row: str) -> str | None:
 
 def _dated(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int, int, int]:
     """Merge ``new`` into ``rows`` in date order (in place); (added, merged, present)."""
+    quick = _dated_new(rows, new, blocks)
+    return quick if quick is not None else _dated_rows(rows, new, blocks)
+
+
+_FENCE_LINE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
+_DATED_OURS = _DATE + r"(?: — |: | - )[^\n]* \^vm-[A-Za-z0-9-]*[ \t]*(?:\n|\Z)"
+# A "- " row that is not a dated line of ours ending in its id (those are found by the id).
+_OTHER_ROW = re.compile(r"\n(- (?!" + _DATED_OURS + r")[^\n]*)")
+_DAY_AT = re.compile(r"\n- (" + _DATE + r")(?: — |: | - )")
+_FEW_ROWS = 64
+
+
+def _row_keys(row: str) -> str | None:
+    """The fact key ``_dated_rows`` reads a row for (not a dated line of ours), else None."""
+    if _day(row) and _vm_block(row):
+        return None
+    got = _row(row)
+    return None if got is None else fact_key(got.text)
+
+
+class _OtherKeys:
+    """Whether a fact key is that of a row read for its text (``_dated_rows``' ours and theirs),
+    answered without reading every row: a row with key ``k`` holds the words of ``k`` in order,
+    so when the case-folded rows lack them no row has it."""
+
+    def __init__(self, lined: str) -> None:
+        self.rows = [m.group(1) for m in _OTHER_ROW.finditer(lined)]
+        self.keys: set[str | None] | None = None
+        self.folded: str | None = None
+        # An anchor comment (left out of a fact's key) may part a key's words: read every row.
+        if len(self.rows) <= _FEW_ROWS or any("%%vm-anchor" in row for row in self.rows):
+            self.keys = {_row_keys(row) for row in self.rows}
+
+    def __contains__(self, key: object) -> bool:
+        if self.keys is None:
+            assert isinstance(key, str)
+            if self.folded is None:
+                self.folded = unicodedata.normalize("NFC", "\n".join(self.rows)).casefold()
+            words = r"\s+".join(re.escape(word) for word in key.split(" "))
+            if not re.search(words, self.folded):
+                return False
+            self.keys = {_row_keys(row) for row in self.rows}
+        return key in self.keys
+
+
+def _dated_new(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int, int, int] | None:
+    """``_dated_rows`` when no line of ``new`` merges into a row (the common case: new facts),
+    in a few regex passes over the section instead of a read of each row; None (nothing
+    changed) when one might, or the section holds a fence."""
+    if not rows:
+        return None
+    chunk = "\n".join(rows)
+    if _FENCE_LINE.search(chunk):
+        return None
+    lined = "\n" + chunk
+    others: _OtherKeys | None = None
+    adds: list[tuple[str, str]] = []
+    added: set[str] = set()
+    present = 0
+    for line in new:
+        if line.old_block in blocks or line.old_block in added:
+            present += 1
+            continue
+        if line.block in blocks:
+            return None  # its row may be here
+        others = others or _OtherKeys(lined)
+        if line.key in others:
+            return None  # a row of the same fact
+        if line.block in added:
+            present += 1
+            continue
+        adds.append((line.day, line.render()))
+        added.add(line.block)
+    if not adds:
+        return 0, 0, present
+    # The first dated row later than a day: where prefix maxima pass it (as in _dated_rows).
+    highs = list(itertools.accumulate(_DAY_AT.findall(lined), max))
+    inserts: dict[int, list[tuple[str, str]]] = {}
+    tail: list[tuple[str, str]] = []
+    offsets: list[int] = []  # of the dated rows in chunk, read only when a line goes before one
+    for day, text in adds:
+        at = bisect.bisect_right(highs, day)
+        if at < len(highs):
+            offsets = offsets or [m.start() for m in _DAY_AT.finditer(lined)]
+            inserts.setdefault(offsets[at], []).append((day, text))
+        else:
+            tail.append((day, text))
+    pieces: list[str] = []
+    done = 0
+    for offset in sorted(inserts):
+        pieces.append(chunk[done:offset])
+        pieces.extend(text + "\n" for _, text in sorted(inserts[offset], key=lambda x: x[0]))
+        done = offset
+    pieces.append(chunk[done:])
+    out = "".join(pieces).split("\n")
+    rows[:] = _with_tail(out, _content_end(out), [text for _, text in sorted(tail, key=lambda x: x[0])])
+    blocks.update(added)
+    return len(adds), 0, present
+
+
+def _dated_rows(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int, int, int]:
+    """``_dated``, reading every row."""
     outside = _outside_fences(rows)
     by_block: dict[str, int] = {}
     ours: dict[str, int] = {}  # fact key -> row, of our rows in the format before dates
@@ -369,15 +526,16 @@ def _dated(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int,
 
 def _newest(rows: Sequence[str]) -> tuple[str, str]:
     """(block id, text) of the last row of the latest date."""
-    best: tuple[str, int] | None = None
-    chunk = "\n".join(rows)
-    for found in _DATED_ROW.finditer(chunk):
-        if best is None or found.group(1) >= best[0]:
-            best = (found.group(1), found.start())
-    if best is None:
+    lined = "\n" + "\n".join(rows)
+    days = _DAY_AT.findall(lined)
+    if not days:
         return "", ""
-    end = chunk.find("\n", best[1])
-    got = _row(chunk[best[1] : end if end >= 0 else len(chunk)])
+    latest = max(days)
+    start = 0
+    for found in re.finditer(r"\n- " + latest + r"(?: — |: | - )", lined):
+        start = found.start() + 1
+    end = lined.find("\n", start)
+    got = _row(lined[start : end if end >= 0 else len(lined)])
     return (got.block or "", got.text) if got else ("", "")
 
 
@@ -474,8 +632,8 @@ def _related(rows: list[str], links_: Sequence[str]) -> None:
     rows[:] = _with_tail(rows, _content_end(rows), new)
 
 
-def _has_line(lines: Sequence[str], line: str) -> bool:
-    return any(existing.rstrip() == line for existing in lines)
+def _has_line(text: str, lines: Sequence[str], line: str) -> bool:
+    return line in text and any(existing.rstrip() == line for existing in lines)
 
 
 def _stamped(out: str, text: str, today: date) -> str:
@@ -512,7 +670,7 @@ def compose(
         _overview(note.section(OVERVIEW), overview)
     if related:
         _related(note.section(RELATED), related)
-    if backlink is not None and not _has_line(note.lines, backlink):
+    if backlink is not None and not _has_line(text, note.lines, backlink):
         rows = note.section(REFERENCES)
         rows[:] = _with_tail(rows, _content_end(rows), [backlink])
     return Composed(_stamped(note.render(), text, today), added, merged, present,

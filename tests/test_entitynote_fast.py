@@ -1,0 +1,166 @@
+"""entitynote's line scan for headings gives exactly what sections.headings gives: on generated
+vaultmem-shaped notes (where it answers) and on notes with anything unusual (where it must
+decline or agree)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vaultmem import entitynote, names, sections
+from vaultmem.entitynote import Line, Overview
+
+TODAY = date(2026, 11, 22)
+
+
+def _line(text: str, day: str, stem: str, heading: str = "Key Decisions") -> Line:
+    key = entitynote.fact_key(text)
+    return Line(heading, day, text, names.block_id("decision", key),
+                names.block_id(f"{stem}.md", "decision", key), f"[[a/{stem}|{stem}]]")
+
+_LINES = [
+    "", "   ", "# Auth", "## Key Decisions", "### Sub", "####### seven", "#hashtag", "##",
+    "## Closing ##", "- 2026-01-01 — Use argon2 ([[a/2026-01-01-x|2026-01-01-x]]) ^vm-aaaa1111",
+    "- Use argon2 ([[a/x|x]]) ^vm-bbbb2222", "- 2026-01-01: dated colon ^id-1", "Plain words.",
+    "2026-01-01 — a paragraph", "1. ordered", "* star", "+ plus", "**Bold:** label", "> quote",
+    "```", "```python", "~~~", "    indented", "\tTab", "<div>", "---", "===", "| a | b |",
+    "[ref]: http://x", "$$", "%% comment %%", "- - nested", "-", "- ", "  - item", "x\ry",
+    "Setext", "-----", "[[Link]] first", "1) paren", "2026 alone",
+]
+_FRONT = ["---\ntype: entity\ntags:\n  - claude/entity\n# not a heading\n---\n", "",
+          "---\nunclosed: yes\n", "--- x\na: 1\n---\n", "- list first\n"]
+
+
+def _note(front: str, picks: list[int], final_newline: bool) -> str:
+    body = "\n".join(_LINES[i] for i in picks)
+    return front + body + ("\n" if final_newline else "")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(_FRONT), st.lists(st.integers(0, len(_LINES) - 1), max_size=30),
+       st.booleans())
+def test_fast_headings_agree_with_sections(front: str, picks: list[int], nl: bool) -> None:
+    text = _note(front, picks, nl)
+    fast = entitynote._fast_headings(text)
+    if fast is not None:
+        assert fast == sections.headings(text)
+
+
+_SAFE = [0, 1, 2, 3, 4, 7, 8, 9, 10, 11, 12, 13, 17, 38, 40]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([_FRONT[0], "# Title\n", "Words\n"]), st.lists(st.sampled_from(_SAFE), max_size=40),
+       st.booleans())
+def test_vaultmem_shaped_notes_take_the_fast_path(front: str, picks: list[int], nl: bool) -> None:
+    text = _note(front, picks, nl)
+    fast = entitynote._fast_headings(text)
+    assert fast is not None
+    assert fast == sections.headings(text)
+
+
+def test_unusual_notes_take_the_full_parse() -> None:
+    base = "---\na: 1\n---\n# T\n\n## Key Decisions\n\n- one\n"
+    assert entitynote._fast_headings(base) is not None
+    for extra in ("```\n## not\n```\n", "<div>\n## x\n</div>\n", "Title\n===\n", "    code\n",
+                  "> q\n", "| a |\n|---|\n", "x\r\n", "\tx\n", "[a]: b\n"):
+        assert entitynote._fast_headings(base + extra) is None, extra
+
+
+# -- compose: the quick paths against the full reads, on generated entities ------------------
+
+_FACTS = ["Use argon2", "use  ARGON2.", "Retry the call after the token refresh", "Cache tokens",
+          "Straße wird gesperrt", "STRASSE wird gesperrt", "Ünïcode fact", "Prefer [[Db]] pools",
+          "Retry the call", "token refresh"]
+_DAYS = ["2025-01-01", "2026-03-04", "2026-11-20", "2026-11-22", "2024-12-31"]
+
+
+def _old_vm_ids(text: str) -> set[str]:
+    out: set[str] = set()
+    for part in text.split(" ^vm-")[1:]:
+        end = part.find("\n")
+        ident = (part if end < 0 else part[:end]).rstrip(" \t")
+        if re.fullmatch(r"[A-Za-z0-9-]+", ident):
+            out.add("vm-" + ident)
+    return out
+
+
+def _old_newest(rows: list[str]) -> tuple[str, str]:
+    best: tuple[str, int] | None = None
+    chunk = "\n".join(rows)
+    for found in re.finditer(r"^- (\d{4}-\d{2}-\d{2})(?: — |: | - )", chunk, re.MULTILINE):
+        if best is None or found.group(1) >= best[0]:
+            best = (found.group(1), found.start())
+    if best is None:
+        return "", ""
+    end = chunk.find("\n", best[1])
+    got = entitynote._row(chunk[best[1] : end if end >= 0 else len(chunk)])
+    return (got.block or "", got.text) if got else ("", "")
+
+
+def _entity_row(kind: int, fact: str, day: str, n: int) -> str:
+    stem = f"{day}-s{n % 3}"
+    link = f"[[a/{stem}|{stem}]]"
+    block = names.block_id("decision", entitynote.fact_key(fact))
+    return [
+        f"- {day} — {fact} ({link}) ^{block}",  # ours, dated
+        f"- {fact} ({link}) ^{names.block_id(f'{stem}.md', 'decision', entitynote.fact_key(fact))}",
+        f"- {fact}",  # a person's
+        f"- {day}: {fact} ^vm-{n:08x}",
+        f"Prose about {fact}.",
+        "",
+        f"- {day} — {fact} ({link}) ^{block} ^vm-dead{n:04x}",
+        "```", f"- {day} — {fact} ^{block}",
+    ][kind]
+
+
+_ROW = st.tuples(st.integers(0, 8), st.sampled_from(_FACTS), st.sampled_from(_DAYS),
+                 st.integers(0, 9))
+_NEW = st.tuples(st.sampled_from(_FACTS), st.sampled_from(_DAYS), st.integers(0, 3),
+                 st.sampled_from(["Key Decisions", "Gotchas & Troubleshooting"]))
+
+
+def _compose_both(text: str, new: list[Line]) -> tuple[entitynote.Composed, entitynote.Composed]:
+    fast = entitynote.compose(text, new, related=["[[Db]]"], backlink="- [[a/x|x]]", today=TODAY,
+                              overview=Overview(("src/auth",), "2026-11-22", "[[a/x|x]]"))
+    saved = (entitynote._fast_headings, entitynote._dated_new, entitynote._vm_ids,
+             entitynote._newest)
+    try:
+        entitynote._fast_headings = lambda text: None  # type: ignore[assignment]
+        entitynote._dated_new = lambda rows, new, blocks: None  # type: ignore[assignment]
+        entitynote._vm_ids = _old_vm_ids  # type: ignore[assignment]
+        entitynote._newest = _old_newest  # type: ignore[assignment]
+        slow = entitynote.compose(text, new, related=["[[Db]]"], backlink="- [[a/x|x]]",
+                                  today=TODAY,
+                                  overview=Overview(("src/auth",), "2026-11-22", "[[a/x|x]]"))
+    finally:
+        (entitynote._fast_headings, entitynote._dated_new, entitynote._vm_ids,
+         entitynote._newest) = saved
+    return fast, slow
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ROW, max_size=40), st.lists(_ROW, max_size=8), st.lists(_NEW, min_size=1,
+       max_size=8), st.booleans())
+def test_compose_quick_paths_write_the_same_bytes(
+    decisions: list[tuple[int, str, str, int]], gotchas: list[tuple[int, str, str, int]],
+    new: list[tuple[str, str, int, str]], many: bool,
+) -> None:
+    rows = [_entity_row(*r) for r in decisions]
+    if many:  # past _OtherKeys' few rows: the folded-words check
+        rows += [f"- Filler {i} ([[a/f|f]]) ^vm-{i:08x}" for i in range(70)]
+    text = ("---\ntype: entity\nupdated: 2026-10-01\n---\n# Auth\n\n## Overview\n\n"
+            "## Key Decisions\n\n" + "\n".join(rows) + "\n\n## Gotchas & Troubleshooting\n\n"
+            + "\n".join(_entity_row(*r) for r in gotchas) + "\n\n## References\n")
+    lines = [_line(fact, day, f"{day}-s{n}", heading) for fact, day, n, heading in new]
+    fast, slow = _compose_both(text, lines)
+    assert fast == slow
+
+
+def test_vm_ids_as_the_split_found_them() -> None:
+    for text in ("- a ^vm-abc ^vm-def\n", "x ^vm- ^vm-abc\r\n- b ^vm-x1  \n", "^vm-a",
+                 " ^vm-abc  x\n ^vm-ok\t", " ^vm-a ^vm-b"):
+        assert entitynote._vm_ids(text) == _old_vm_ids(text), text
