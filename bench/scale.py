@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import statistics
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -209,8 +210,22 @@ def dated_items(name: str, count: int) -> str:
     return "".join(out)
 
 
-def big_entities(env: VaultmemEnv, items: int) -> list[str]:
-    """Grow the project's first 12 entities to ``items`` dated decision lines each (once)."""
+def own_items(name: str, count: int) -> str:
+    """``count`` entity lines in vaultmem's own form before dates (``- text ([[…|…]]) ^vm-…``)."""
+    out = []
+    for i in range(count):
+        block = hashlib.sha256(f"{name}:{i}".encode()).hexdigest()[:8]
+        out.append(
+            f"- Kept item {i} of {name}: retry the call after the token refresh "
+            f"([[2025-01-01-session-{i % 97}|2025-01-01-session-{i % 97}]]) ^vm-{block}\n"
+        )
+    return "".join(out)
+
+
+def big_entities(
+    env: VaultmemEnv, items: int, lines: Callable[[str, int], str] = dated_items
+) -> list[str]:
+    """Grow the project's first 12 entities to ``items`` decision lines each (once)."""
     chosen = env.entity_names()[:ENTITIES]
     folder = env.root / NAMESPACE / "projects" / env.project / "entities"
     for name in chosen:
@@ -219,32 +234,80 @@ def big_entities(env: VaultmemEnv, items: int) -> list[str]:
         head, mark, rest = text.partition("## Key Decisions\n\n")
         if not mark:
             raise RuntimeError(f"{path}: no Key Decisions section")
-        path.write_text(head + mark + dated_items(name, items) + rest, encoding="utf-8")
+        path.write_text(head + mark + lines(name, items) + rest, encoding="utf-8")
     return chosen
 
 
-def compaction_scale_cases(lazy: LazyEnv, items: int, lines: int = 600) -> list[Case]:
-    """The same session note compacted into 12 fresh entities and into 12 of ``items`` items."""
-    grown: list[str] = []
+class _Timings:
+    """The samples of the fresh row, so each big row's note says its ratio to it."""
 
-    def fresh_env() -> VaultmemEnv:
-        return lazy.get()
+    def __init__(self) -> None:
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
 
-    def pick_big(_: int) -> list[str]:
-        if not grown:
-            grown.extend(big_entities(lazy.get(), items))
-        return list(grown)
+    def recorded(self, run: Callable[[], Sample], into: _Timings) -> Callable[[], Sample]:
+        def timed_run() -> Sample:
+            sample = run()
+            into.wall.append(sample.seconds)
+            into.cpu.append(sample.cpu or 0.0)
+            return sample
+
+        return timed_run
+
+    def ratio(self, mine: _Timings) -> str:
+        if not (self.wall and mine.wall):
+            return ""
+        # The first sample of each is the untimed warm-up.
+        wall = statistics.median(mine.wall[1:] or mine.wall) / statistics.median(
+            self.wall[1:] or self.wall)
+        cpu = statistics.median(mine.cpu[1:] or mine.cpu) / max(
+            statistics.median(self.cpu[1:] or self.cpu), 1e-9)
+        return f"{wall:.2f}x fresh (cpu {cpu:.2f}x)"
+
+
+def compaction_scale_cases(
+    lazy: LazyEnv, own: LazyEnv, items: int, lines: int = 600
+) -> list[Case]:
+    """The same session note compacted into 12 fresh entities and into 12 of ``items`` items,
+    dated (``lazy``'s vault) and in vaultmem's form before dates (``own``'s); the big rows'
+    notes give their median over the fresh row's, measured in the same run."""
+    fresh_times = _Timings()
+
+    def grown(env: LazyEnv, form: Callable[[str, int], str]) -> Callable[[int], list[str]]:
+        chosen: list[str] = []
+
+        def pick(_: int) -> list[str]:
+            if not chosen:
+                chosen.extend(big_entities(env.get(), items, form))
+            return list(chosen)
+
+        return pick
+
+    def with_ratio(case: Case, times: _Timings) -> Case:
+        check = case.check
+
+        def both() -> str:
+            said = check() if check else ""
+            return "; ".join(x for x in (fresh_times.ratio(times), said) if x)
+
+        return replace(case, run=fresh_times.recorded(case.run, times), check=both)
 
     fresh = compaction_case(
-        None, lines, entities=ENTITIES, new=ENTITIES, env_of=fresh_env,
+        None, lines, entities=ENTITIES, new=ENTITIES, env_of=lazy.get,
         name=f"compaction in-process: {lines}-line note into {ENTITIES} fresh entities",
     )
-    big = compaction_case(
-        None, lines, entities=ENTITIES, new=0, env_of=fresh_env, pick=pick_big,
+    fresh = replace(fresh, run=fresh_times.recorded(fresh.run, fresh_times))
+    dated = compaction_case(
+        None, lines, entities=ENTITIES, new=0, env_of=lazy.get, pick=grown(lazy, dated_items),
         name=f"compaction in-process: {lines}-line note into {ENTITIES} entities of "
         f"{items:,} items",
     )
-    return [fresh, big]
+    undated = compaction_case(
+        None, lines, entities=ENTITIES, new=0, env_of=own.get, pick=grown(own, own_items),
+        name=f"compaction in-process: {lines}-line note into {ENTITIES} entities of "
+        f"{items:,} items before dates",
+    )
+    return [fresh, with_ratio(dated, _Timings()), with_ratio(undated, _Timings())]
 
 
 def scale_cases(
@@ -260,5 +323,6 @@ def scale_cases(
         cases.append(cold_index_case(lazy))
     big = LazyEnv(ws, f"recall-{recall_vault}", recall_vault)
     cases += recall_scale_cases(big, ProjectAlone(ws, big))
-    cases += compaction_scale_cases(LazyEnv(ws, "entities", 1_000, seed=1), entity_items)
+    cases += compaction_scale_cases(LazyEnv(ws, "entities", 1_000, seed=1),
+                                    LazyEnv(ws, "entities-own", 1_000, seed=1), entity_items)
     return cases

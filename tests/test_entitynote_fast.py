@@ -114,10 +114,11 @@ def _entity_row(kind: int, fact: str, day: str, n: int) -> str:
         "",
         f"- {day} — {fact} ({link}) ^{block} ^vm-dead{n:04x}",
         "```", f"- {day} — {fact} ^{block}",
+        f"- {day}{fact} ({link})",  # a date without its separator: not a dated line
     ][kind]
 
 
-_ROW = st.tuples(st.integers(0, 8), st.sampled_from(_FACTS), st.sampled_from(_DAYS),
+_ROW = st.tuples(st.integers(0, 9), st.sampled_from(_FACTS), st.sampled_from(_DAYS),
                  st.integers(0, 9))
 _NEW = st.tuples(st.sampled_from(_FACTS), st.sampled_from(_DAYS), st.integers(0, 3),
                  st.sampled_from(["Key Decisions", "Gotchas & Troubleshooting"]))

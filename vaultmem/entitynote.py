@@ -347,7 +347,7 @@ def _dated(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int,
     return quick if quick is not None else _dated_rows(rows, new, blocks)
 
 
-_FENCE_LINE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
+_FENCE_LINE = re.compile(r"\n {0,3}(?:`{3,}|~{3,})")  # in "\n" + the rows
 _DATED_OURS = _DATE + r"(?: — |: | - )[^\n]* \^vm-[A-Za-z0-9-]*[ \t]*(?:\n|\Z)"
 # A "- " row that is not a dated line of ours ending in its id (those are found by the id).
 _OTHER_ROW = re.compile(r"\n(- (?!" + _DATED_OURS + r")[^\n]*)")
@@ -395,9 +395,9 @@ def _dated_new(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[
     if not rows:
         return None
     chunk = "\n".join(rows)
-    if _FENCE_LINE.search(chunk):
-        return None
     lined = "\n" + chunk
+    if _FENCE_LINE.search(lined):
+        return None
     others: _OtherKeys | None = None
     adds: list[tuple[str, str]] = []
     added: set[str] = set()
@@ -531,9 +531,13 @@ def _newest(rows: Sequence[str]) -> tuple[str, str]:
     if not days:
         return "", ""
     latest = max(days)
-    start = 0
-    for found in re.finditer(r"\n- " + latest + r"(?: — |: | - )", lined):
-        start = found.start() + 1
+    at = len(lined)
+    while True:  # the last row of that date, found from the end
+        at = lined.rfind("\n- " + latest, 0, at)
+        found = _DAY_AT.match(lined, at)
+        if found and found.group(1) == latest:
+            break
+    start = at + 1
     end = lined.find("\n", start)
     got = _row(lined[start : end if end >= 0 else len(lined)])
     return (got.block or "", got.text) if got else ("", "")
