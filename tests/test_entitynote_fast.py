@@ -115,10 +115,11 @@ def _entity_row(kind: int, fact: str, day: str, n: int) -> str:
         f"- {day} — {fact} ({link}) ^{block} ^vm-dead{n:04x}",
         "```", f"- {day} — {fact} ^{block}",
         f"- {day}{fact} ({link})",  # a date without its separator: not a dated line
+        f"- {fact[:5]} %%vm-anchor src/a.py@abc1 def2%%{fact[5:]}",  # an anchor parting words
     ][kind]
 
 
-_ROW = st.tuples(st.integers(0, 9), st.sampled_from(_FACTS), st.sampled_from(_DAYS),
+_ROW = st.tuples(st.integers(0, 10), st.sampled_from(_FACTS), st.sampled_from(_DAYS),
                  st.integers(0, 9))
 _NEW = st.tuples(st.sampled_from(_FACTS), st.sampled_from(_DAYS), st.integers(0, 3),
                  st.sampled_from(["Key Decisions", "Gotchas & Troubleshooting"]))
@@ -165,3 +166,12 @@ def test_vm_ids_as_the_split_found_them() -> None:
     for text in ("- a ^vm-abc ^vm-def\n", "x ^vm- ^vm-abc\r\n- b ^vm-x1  \n", "^vm-a",
                  " ^vm-abc  x\n ^vm-ok\t", " ^vm-a ^vm-b"):
         assert entitynote._vm_ids(text) == _old_vm_ids(text), text
+
+
+def test_a_fact_parted_by_an_anchor_is_there_already_among_many_rows() -> None:
+    rows = [f"- Filler {i} ([[a/f|f]]) ^vm-{i:08x}" for i in range(70)]
+    rows.append("- Use a %%vm-anchor src/a.py@abc1 def2%%rgon2")  # a person's line: "Use argon2"
+    text = "# Auth\n\n## Key Decisions\n\n" + "\n".join(rows) + "\n"
+    fast, slow = _compose_both(text, [_line("Use argon2", "2026-11-22", "2026-11-22-s")])
+    assert fast == slow
+    assert fast.present == 1 and fast.added == 0

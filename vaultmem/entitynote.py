@@ -373,7 +373,7 @@ class _OtherKeys:
         self.keys: set[str | None] | None = None
         self.folded: str | None = None
         # An anchor comment (left out of a fact's key) may part a key's words: read every row.
-        if len(self.rows) <= _FEW_ROWS or any("%%vm-anchor" in row for row in self.rows):
+        if len(self.rows) <= _FEW_ROWS or "%%vm-anchor" in lined:
             self.keys = {_row_keys(row) for row in self.rows}
 
     def __contains__(self, key: object) -> bool:
