@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from . import compaction, entitynote, faults, patch, privacy, templating
+from . import bases, compaction, entitynote, faults, patch, privacy, templating
 from .errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
 from .extraction import KINDS, Extraction
 from .names import name_key
@@ -202,6 +202,10 @@ class CompactionRun:
         if not verified:
             return self.report("failed", "archive verification failed")
         self._finish(note, reason)
+        try:  # the Obsidian views of the memory: re-made only when a person deleted one
+            bases.ensure(self.vault)
+        except (VaultmemError, OSError) as err:
+            self.warnings.append(f"Bases views not written: {_one_line(str(err))}")
         return self.report("compacted")
 
     def _extract(self, canon: str, project: str, loaded: Mapping[str, Note]) -> Extraction:
@@ -363,6 +367,19 @@ class CompactionRun:
                 out[key] = entitynote.key_entity_row(stem, entitynote.summary(text))
         return out
 
+    def _recent_sessions(self, project: str) -> list[str]:
+        """The project's newest session notes, newest first: the archive copy of a compacted
+        one (this run's note included), the note itself otherwise."""
+        found: dict[str, str] = {}
+        for folder in (self.layout.archive_dir(project), self.layout.sessions_dir(project)):
+            for rel in self.vault.iter_notes(folder):
+                if posixpath.dirname(rel) == folder:
+                    stem = posixpath.basename(rel)[:-3]
+                    found.setdefault(stem, self.archive if rel == self.rel and self.archive
+                                     else rel)
+        newest = sorted(found, reverse=True)[: entitynote.RECENT_SESSIONS_SHOWN]
+        return [found[stem] for stem in newest]
+
     def _patch_index(self, plan: compaction.Plan, project: str, known: Mapping[str, Note],
                      summaries: Mapping[str, entitynote.Summary]) -> None:
         """The project's _index.md: prerequisites and Key Entities kept current."""
@@ -371,8 +388,8 @@ class CompactionRun:
 
         def rewrite(text: str) -> str:
             rows = self._index_rows(project, text, known, summaries)
-            return entitynote.compose_index(text, plan.prerequisites, rows,
-                                            today=self.today).text
+            return entitynote.compose_index(text, plan.prerequisites, rows, today=self.today,
+                                            sessions=self._recent_sessions(project)).text
 
         if not self.vault.exists(rel):
             try:
@@ -460,7 +477,8 @@ class CompactionRun:
             project, self.today)
         rows = self._index_rows(project, base_index, loaded, summaries)
         index_new = entitynote.compose_index(base_index, plan.prerequisites, rows,
-                                             today=self.today).text
+                                             today=self.today,
+                                             sessions=self._recent_sessions(project)).text
         if index_new != index_old:
             self.diffs.append(_diff(index, index_old, index_new))
         archive_old = self.vault.read(self.archive).text if self.vault.exists(self.archive) else None

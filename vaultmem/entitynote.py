@@ -37,7 +37,10 @@ OVERVIEW = "Overview"
 RELATED = "Related Entities"
 REFERENCES = "References"
 KEY_DECISIONS = "Key Decisions"
+GOTCHAS = "Gotchas & Troubleshooting"
 KEY_ENTITIES = "Key Entities"
+RECENT_SESSIONS = "Recent Sessions"
+RECENT_SESSIONS_SHOWN = 10
 OVERVIEW_ID = "vm-overview"
 SESSIONS_SAID = "Sessions, first and last"
 SUMMARY_CHARS = 160
@@ -54,6 +57,7 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _LIST_LINE = re.compile(r"\s*(?:[-*+]|\d+[.)])(?:\s|$)")
 _PLACEHOLDER = re.compile(r"Created by vaultmem when compacting .*")
 _CODE = re.compile(r"`([^`\n]+)`")
+_SESSION_ROW = re.compile(r"- \[\[[^\[\]\n|#]*/sessions/[^\[\]\n|#]+\|[^\[\]\n]*\]\] \^vm-[0-9a-f]{8}$")
 _KEY_ROW = re.compile(r"- \[\[([^\[\]\n|#]+)(?:\|[^\[\]\n]*)?\]\](?: .*)?$")
 
 
@@ -640,16 +644,24 @@ def _has_line(text: str, lines: Sequence[str], line: str) -> bool:
     return line in text and any(existing.rstrip() == line for existing in lines)
 
 
-def _stamped(out: str, text: str, today: date) -> str:
-    """``out`` with ``updated: today`` when it differs from ``text`` (only the frontmatter is
-    rewritten, so the cost does not grow with the note)."""
+def _stamped(out: str, text: str, today: date, counts: Mapping[str, int]) -> str:
+    """``out`` with ``updated: today`` and the item ``counts`` (``decisions``, ``gotchas``: flat
+    numbers Obsidian Bases and Dataview read) when it differs from ``text`` (only the
+    frontmatter is rewritten, so the cost does not grow with the note)."""
     if out == text:
         return out
     split = frontmatter.split(out)
-    if not split.has_frontmatter:
-        return frontmatter.set_key(out, "updated", today)
-    head = out[: len(out) - len(split.body)]
-    return frontmatter.set_key(head, "updated", today) + split.body
+    head = out[: len(out) - len(split.body)] if split.has_frontmatter else out
+    head = frontmatter.set_key(head, "updated", today)
+    for key, value in counts.items():
+        head = frontmatter.set_key(head, key, value)
+    return head + split.body if split.has_frontmatter else head
+
+
+def _counts(note: _Note) -> dict[str, int]:
+    """How many top-level items the Key Decisions and Gotchas sections hold."""
+    return {key: sum(1 for row in note.peek(title) if row.startswith(("- ", "* ", "+ ")))
+            for key, title in (("decisions", KEY_DECISIONS), ("gotchas", GOTCHAS))}
 
 
 def compose(
@@ -677,7 +689,7 @@ def compose(
     if backlink is not None and not _has_line(text, note.lines, backlink):
         rows = note.section(REFERENCES)
         rows[:] = _with_tail(rows, _content_end(rows), [backlink])
-    return Composed(_stamped(note.render(), text, today), added, merged, present,
+    return Composed(_stamped(note.render(), text, today, _counts(note)), added, merged, present,
                     _summary(note))
 
 
@@ -709,8 +721,25 @@ def key_entity_row(stem: str, said: Summary) -> str:
     return f"- [[{stem}]] ([[{stem}#{anchor}|{alias}]]) ^{block}"
 
 
+def session_row(rel: str) -> str:
+    """A Recent Sessions row of ``_index.md``: a path link to the session note (its archive copy
+    once compacted) with its stem as the alias; the block id lets a merge unite two machines'
+    lists."""
+    stem = rel.rsplit("/", 1)[-1].removesuffix(".md")
+    return f"- [[{rel.removesuffix('.md')}|{stem}]] ^{names.block_id('recent-session', stem)}"
+
+
+def _recent(body: list[str], sessions: Sequence[str]) -> None:
+    """``body`` (Recent Sessions) with vaultmem's rows replaced by ``sessions``' rows, newest
+    first; lines a person wrote there stay, ahead of the list."""
+    kept = [row for row in body if not _SESSION_ROW.match(row.rstrip())]
+    end = _content_end(kept)
+    body[:] = _with_tail(kept[:end], end, [session_row(rel) for rel in sessions]) + kept[end:]
+
+
 def compose_index(
-    text: str, new: Sequence[Line], rows: Mapping[str, str], *, today: date
+    text: str, new: Sequence[Line], rows: Mapping[str, str], *, today: date,
+    sessions: Sequence[str] | None = None,
 ) -> Composed:
     """The project's ``_index.md`` with the prerequisites merged (dated, unique) and Key Entities
     holding ``rows`` (name key -> row, one per entity of the project, sorted by name) after the
@@ -732,4 +761,6 @@ def compose_index(
         body[:] = _with_tail(kept[:end], end, ordered) + kept[end:]
     elif ordered:
         body[:] = ["", *ordered]
-    return Composed(_stamped(note.render(), text, today), added, merged, present)
+    if sessions is not None:
+        _recent(note.section(RECENT_SESSIONS), sessions)
+    return Composed(_stamped(note.render(), text, today, {}), added, merged, present)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from . import clock, frontmatter, inline, machine, names, patch, templating, threshold
+from . import bases, clock, frontmatter, inline, machine, names, patch, templating, threshold
 from .config import Config
 from .errors import (
     InvalidYaml,
@@ -401,6 +401,7 @@ class Memory:
                 created.append(folder + "/")
         if self._ensure_index(project, now.date()):
             created.append(self.layout.project_index(project))
+        created.extend(bases.ensure(self.vault))
         return created
 
     def _ensure_index(self, project: str, today: date) -> bool:
@@ -466,6 +467,7 @@ class Memory:
         return [
             patch.SetProperty("updated", now.date()),
             patch.SetProperty("claude_last_accessed", now.date()),
+            patch.Rewrite(threshold.with_line_count),
         ]
 
     def decide(

@@ -24,6 +24,7 @@ from .sections import Heading
 
 Op = Literal["append", "prepend", "replace"]
 
+CONFLICT_PROPERTY = "conflicted"
 CONFLICT_HEADING = "Claude's Updates (conflicted)"
 
 _LISTS = ("bullet_list", "ordered_list")
@@ -148,7 +149,12 @@ def conflicted(text: str, edit: SectionPatch, *, label: str) -> str:
     if content:
         entry += [""] + content
     lines, final_nl = _append(lines, final_nl, box.body_start, box.subtree_end, entry)
-    return _join(lines, final_nl)
+    out = _join(lines, final_nl)
+    # A flat flag Obsidian Bases can filter on (attention.base); a person deletes it with the
+    # section. A note without properties is not given any.
+    if frontmatter.split(out).has_frontmatter:
+        out = frontmatter.set_key(out, CONFLICT_PROPERTY, True)
+    return out
 
 
 # --- section patches ---------------------------------------------------------------------------

@@ -36,6 +36,17 @@ def _days(n: int) -> str:
     return f"{n} day{'' if n == 1 else 's'} old"
 
 
+def with_line_count(text: str) -> str:
+    """``text`` with ``lines: <its line count>`` in the frontmatter (the count the rule uses,
+    the new key's own line included), so Obsidian Bases and Dataview can show it."""
+    for _ in range(3):  # adding the key adds a line: settles on the second pass
+        new = frontmatter.set_key(text, "lines", len(text.splitlines()))
+        if new == text:
+            break
+        text = new
+    return text
+
+
 def verdict(lines: int, created: date, today: date, config: Config) -> Verdict:
     """DESIGN §5: due when ``lines >= line_threshold`` or ``today - created >= age_threshold_days``."""
     age = max((today - created).days, 0)
