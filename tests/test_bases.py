@@ -107,12 +107,15 @@ def test_a_compaction_brings_back_a_deleted_view(tmp_path: Path) -> None:
     assert (tmp_path / "claude" / bases.ENTITIES).read_text() == bases.entities("claude")
 
 
-def test_a_session_note_carries_its_line_count(tmp_path: Path) -> None:
+def test_a_session_note_carries_its_line_count_from_its_end(tmp_path: Path) -> None:
     m = memory(tmp_path)
     m.start_session("s1", topic="counting", now=now())
     for i in range(5):
         m.log(f"entry {i}", title=f"Step {i}", now=now())
-    text = (tmp_path / m.state.load().sessions["s1"].note).read_text()
+    note = tmp_path / m.state.load().sessions["s1"].note
+    assert "lines" not in frontmatter.parse(note.read_text())  # a log only adds lines
+    m.end_session(reason="done", compact=False, now=now())
+    text = note.read_text()
     assert frontmatter.parse(text)["lines"] == len(text.splitlines())
 
 

@@ -178,7 +178,8 @@ def test_index_links_choose_the_entities(env: Path) -> None:
     _earlier_sessions(env)
     _entities(env)
     index = env / f"claude/projects/{PROJECT}/_index.md"
-    index.write_text(index.read_text() + "\n- [[Entity 1]]\n- [[Entity 3]]\n")
+    index.write_text(index.read_text().replace(
+        "## Key Entities\n", "## Key Entities\n\n- [[Entity 1]]\n- [[Entity 3]]\n"))
     text = _context(capture.on_session_start(_event("session-start", "sid-new")))
     assert "entity decision 1" in text and "entity decision 3" in text
     for i in (2, 4, 5, 6):

@@ -62,8 +62,8 @@ def test_compact_json_and_status(cli, vault_root: Path) -> None:  # type: ignore
     assert status.exit_code == 0
     doc = json.loads(status.stdout)
     assert doc == {"project": "demo",
-                   "sessions": [{"note": rel, "lines": 607, "age_days": 0, "status": "active",
-                                 "verdict": "due: 607 lines", "due": True}],
+                   "sessions": [{"note": rel, "lines": 608, "age_days": 0, "status": "active",
+                                 "verdict": "due: 608 lines", "due": True}],
                    "extraction_cost": {"project": "demo", "notes": 0, "total_usd": 0.0}}
     result = cli("compact", "--json")
     assert result.exit_code == 0, result.stderr
@@ -85,7 +85,7 @@ def test_compact_text_report(cli, vault_root: Path) -> None:  # type: ignore[no-
     result = cli("compact", rel)
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == f"{rel}: compacted (due: 607 lines)"
+    assert lines[0] == f"{rel}: compacted (due: 608 lines)"
     assert lines[1].startswith("  items: ") and "decision" in lines[1]
     assert lines[3].startswith("  entities created: claude/projects/demo/entities/Entity 07.md")
     assert lines[4].startswith("  archive: claude/projects/demo/archive/sessions/")
@@ -97,7 +97,7 @@ def test_dry_run_writes_nothing(cli, vault_root: Path) -> None:  # type: ignore[
     before = snapshot(vault_root)
     result = cli("compact", rel, "--dry-run")
     assert result.exit_code == 0
-    assert result.stdout.startswith(f"{rel}: dry run (due: 607 lines)\n")
+    assert result.stdout.startswith(f"{rel}: dry run (due: 608 lines)\n")
     assert "+++ b/claude/projects/demo/entities/Entity 07.md" in result.stdout
     assert snapshot(vault_root) == before
 

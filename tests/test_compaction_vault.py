@@ -271,9 +271,12 @@ def test_index_key_entities_kept_current_and_a_persons_text_survives(tmp_path: P
     _compact(tmp_path, _captured(tmp_path, "2026-11-20-a"))
     got = _read(tmp_path, INDEX)
     assert "My own overview of the shop." in got
-    assert got.endswith("## Runbook\n\n1. start redis\n2. run it\n\n## Prerequisites\n\n"
-                        f"- 2026-11-20 — The tests need `REDIS_URL` set ([[{ARCHIVE}/2026-11-20-a|"
-                        "2026-11-20-a]]) ^" + got.rsplit("^", 1)[1])
+    assert ("## Runbook\n\n1. start redis\n2. run it\n\n## Prerequisites\n\n"
+            f"- 2026-11-20 — The tests need `REDIS_URL` set ([[{ARCHIVE}/2026-11-20-a|"
+            "2026-11-20-a]]) ^vm-") in got
+    # The sections vaultmem keeps and the note lacked come at the end, after the person's.
+    assert got.endswith(f"## Recent Sessions\n\n- [[{ARCHIVE}/2026-11-20-a|2026-11-20-a]] ^"
+                        + got.rsplit("^", 1)[1])
     assert re.search(
         "## Key Entities\n\nThe parts:\n\n"
         + _row("Auth", "Use argon2id over bcrypt because it is memory-hard") + "\n"

@@ -115,7 +115,8 @@ def test_missing_sections_are_added_and_the_rest_keeps_its_bytes() -> None:
         text, [_line("x", "2026-11-05", "s", "Gotchas & Troubleshooting")],
         related=("[[Billing]]", "[[billing]]", "[[API]]"),
         backlink="- [[a/s|s]] - Archived session (compacted)", today=TODAY)
-    assert got.text.startswith("---\nupdated: 2026-11-22\n---\n# Mine\n\nMy own words.\n\n"
+    assert got.text.startswith("---\nupdated: 2026-11-22\ndecisions: 0\ngotchas: 1\n---\n"
+                               "# Mine\n\nMy own words.\n\n"
                                "## Notes\n\nKeep me.\n\n## Gotchas & Troubleshooting\n\n- 2026")
     assert got.text.endswith("\n\n## Related Entities\n\n- [[Billing]]\n- [[API]]\n\n"
                              "## References\n\n- [[a/s|s]] - Archived session (compacted)\n")

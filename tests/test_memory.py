@@ -140,7 +140,7 @@ def test_compaction_result(vault_root: Path) -> None:
     m = memory(vault_root)
     report = m.compact_note(rel, now=now())
     assert report.status == "compacted", report.error
-    assert report.verdict == "due: 607 lines"
+    assert report.verdict == "due: 608 lines"
     assert len(report.entities_created) == 6
     assert len(report.entities_updated) == 6
     assert report.counts["decision"] > 0 and report.counts["gotcha"] > 0
@@ -149,7 +149,7 @@ def test_compaction_result(vault_root: Path) -> None:
     meta = _meta(vault_root, rel)
     assert meta["status"] == "archived"
     assert meta["archived_to"] == f"[[{ARCHIVE}/2026-11-25-big-session]]"
-    assert meta["archived_reason"] == "Compaction threshold exceeded (607 lines)"
+    assert meta["archived_reason"] == "Compaction threshold exceeded (608 lines)"
     assert _meta(vault_root, archive)["status"] == "archived"
     glob = (vault_root / "claude/global/entities/Entity 06.md").read_text()
     assert "^vm-" in glob and "Archived session (compacted)" in glob
@@ -350,7 +350,7 @@ def test_status_and_pending(vault_root: Path) -> None:
     m.end_session(session_id="s-old", compact=False, now=now() - timedelta(days=4))
     current = m.start_session("s-now", topic="now", now=now()).note
     rows = {s.note: s for s in m.status(now=now())}
-    assert rows[big].verdict == "due: 607 lines" and rows[big].due
+    assert rows[big].verdict == "due: 608 lines" and rows[big].due
     assert rows[old].verdict == "due: 4 days old" and rows[old].age_days == 4
     assert rows[current].verdict.startswith("below threshold (") and not rows[current].due
     assert rows[current].verdict.endswith(", 0 days old)")

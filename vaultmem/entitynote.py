@@ -734,7 +734,11 @@ def _recent(body: list[str], sessions: Sequence[str]) -> None:
     first; lines a person wrote there stay, ahead of the list."""
     kept = [row for row in body if not _SESSION_ROW.match(row.rstrip())]
     end = _content_end(kept)
-    body[:] = _with_tail(kept[:end], end, [session_row(rel) for rel in sessions]) + kept[end:]
+    rows = [session_row(rel) for rel in sessions]
+    if end:
+        body[:] = _with_tail(kept[:end], end, rows) + kept[end:]
+    elif rows:
+        body[:] = ["", *rows]
 
 
 def compose_index(

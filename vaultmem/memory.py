@@ -467,7 +467,6 @@ class Memory:
         return [
             patch.SetProperty("updated", now.date()),
             patch.SetProperty("claude_last_accessed", now.date()),
-            patch.Rewrite(threshold.with_line_count),
         ]
 
     def decide(
@@ -550,7 +549,10 @@ class Memory:
         text = f"### {now:%H:%M} - Session End\n\nReason: {_one_line(reason) or 'other'}"
         edits = [patch.SectionPatch(WORK_LOG, "append", text, subtree=True, create=True,
                                     prefer="first"),
-                 *self._touch(now)]
+                 *self._touch(now),
+                 # The size the Bases view shows, as of the end (not on every entry: a log only
+                 # adds lines, and the note's frontmatter does not churn while Claude works).
+                 patch.Rewrite(threshold.with_line_count)]
         written = self.vault.update(entry.note, edits)
         note = self.vault.read(entry.note)
         verdict = self._verdict(note, now.date())

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from .. import anchors, clock, inline, machine, names, patch, threshold
+from .. import anchors, clock, inline, machine, names, patch
 from ..config import Config, load_config
 from ..errors import NoteExists, SessionError, VaultmemError
 from ..memory import TOPIC_MAX_CHARS, Memory
@@ -114,11 +114,10 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         if edits:
             edits += [patch.SetProperty("updated", now.date()),
                       patch.SetProperty("claude_last_accessed", now.date())]
-        tail: list[patch.Edit] = [patch.Rewrite(threshold.with_line_count)] if edits else []
         if edits or closing:
             # The state lock is held while the note is written, so a Stop and a PreCompact
             # racing on one session cannot both add the same turns.
-            written = memory.vault.update(entry.note, [*edits, *_meta_edits(meta), *tail],
+            written = memory.vault.update(entry.note, [*edits, *_meta_edits(meta)],
                                           base=base, label="vaultmem ingest")
             status = written.status if edits else status
         data.mark_ingested(sid, [*(t.uuid for t in turns), *keys],
