@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
@@ -26,6 +27,13 @@ def test_block_openers_are_escaped() -> None:
     assert block_safe("| a | b |") == "\\| a | b |"
     assert block_safe("1. first") == "1\\. first"
     assert block_safe("plain text") == "plain text"
+
+
+@pytest.mark.parametrize("text", ["--", "- -", "-- -", "-  -"])
+def test_hyphens_after_a_bullet_are_not_a_thematic_break(text: str) -> None:
+    # "- " + "--" is "- --": three hyphens, a thematic break that would end the list.
+    tokens = MD.parse(f"- {block_safe(text)}\n- next\n")
+    assert [t.type for t in tokens if t.nesting == 1].count("list_item_open") == 2
 
 
 @settings(max_examples=300, deadline=None)
