@@ -269,3 +269,17 @@ def test_idempotent(text: str) -> None:
 def test_a_side_equal_to_the_base_yields_the_other(triple: tuple) -> None:  # type: ignore[type-arg]
     b, o = triple[:2]
     assert merge(b, b, o).text == o and merge(b, o, b).text == o
+
+
+def test_counts_vaultmem_derives_are_recounted_not_conflicted() -> None:
+    def entity(*items: str) -> str:
+        rows = "".join(f"- 2026-11-0{i + 1} — {text} ^vm-0000000{i}\n" for i, text in items)
+        return (f"---\ntype: entity\ndecisions: {len(items)}\ngotchas: 0\n---\n# Auth\n\n"
+                f"## Key Decisions\n\n{rows}\n## Gotchas & Troubleshooting\n")
+
+    base = entity((0, "a"))
+    ours, theirs = entity((0, "a"), (1, "b")), entity((0, "a"), (2, "c"))
+    got = merge(base, ours, theirs)
+    assert got.conflicts == 0 and "[!conflict]" not in got.text
+    assert "decisions: 3\n" in got.text and "gotchas: 0\n" in got.text
+    assert all(f"— {x} ^" in got.text for x in "abc")

@@ -38,6 +38,8 @@ RELATED = "Related Entities"
 REFERENCES = "References"
 KEY_DECISIONS = "Key Decisions"
 GOTCHAS = "Gotchas & Troubleshooting"
+# The flat counts an entity carries for Obsidian Bases (property -> the section counted).
+COUNTED = {"decisions": KEY_DECISIONS, "gotchas": GOTCHAS}
 KEY_ENTITIES = "Key Entities"
 RECENT_SESSIONS = "Recent Sessions"
 RECENT_SESSIONS_SHOWN = 10
@@ -661,7 +663,12 @@ def _stamped(out: str, text: str, today: date, counts: Mapping[str, int]) -> str
 def _counts(note: _Note) -> dict[str, int]:
     """How many top-level items the Key Decisions and Gotchas sections hold."""
     return {key: sum(1 for row in note.peek(title) if row.startswith(("- ", "* ", "+ ")))
-            for key, title in (("decisions", KEY_DECISIONS), ("gotchas", GOTCHAS))}
+            for key, title in COUNTED.items()}
+
+
+def item_counts(text: str) -> dict[str, int]:
+    """The ``decisions`` and ``gotchas`` counts an entity note's frontmatter carries."""
+    return _counts(_Note(text))
 
 
 def compose(

@@ -32,13 +32,15 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
-from . import frontmatter
+from . import entitynote, frontmatter, threshold
 from .errors import InvalidYaml, NotUtf8, VaultmemError
 from .textio import decode, encode
 
 CALLOUT = "[!conflict]"
 # Dates where the earlier one is the truth; every other date property takes the later.
 EARLIEST_DATES = frozenset({"created"})
+# Counts vaultmem derives from a note's text; recounted after a merge.
+DERIVED = frozenset({"decisions", "gotchas", "lines"})
 # A note's life, in order: when both sides changed `status`, the later stage wins.
 STATUS_ORDER = ("draft", "active", "compaction_failed", "archived")
 REFERENCES = "references"
@@ -100,7 +102,19 @@ def merge(base: str, ours: str, theirs: str, *, path: str | None = None) -> Merg
                            "(this side's values kept)", conflicts) if conflicts else []
     text = head + _join([*lines, *([""] if lines and body and body[0] != "" else []), *body],
                         o.final_newline or (not o.body and t.final_newline))
-    return MergeResult(text, n + len(conflicts))
+    return MergeResult(_recounted(text, o.meta, path), n + len(conflicts))
+
+
+def _recounted(text: str, meta: dict[str, Any], path: str | None) -> str:
+    """Counts vaultmem derives from the text (an entity's ``decisions``/``gotchas``, a session's
+    ``lines``) computed again on the merged text: both sides changing them is no conflict."""
+    if "decisions" in meta or "gotchas" in meta:
+        for key, value in entitynote.item_counts(text).items():
+            if key in meta:
+                text = _set(text, key, value, path)
+    if "lines" in meta:
+        text = threshold.with_line_count(text)
+    return text
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -173,6 +187,8 @@ def _both_changed(key: str, bv: Any, ov: Any, tv: Any) -> Any:
     if od is not None and td is not None:
         pick = min if key in EARLIEST_DATES else max
         return ov if pick(od, td) == od else tv
+    if key in DERIVED:  # recounted on the merged text (_recounted)
+        return ov
     if key == "status" and ov in STATUS_ORDER and tv in STATUS_ORDER:
         return ov if STATUS_ORDER.index(ov) >= STATUS_ORDER.index(tv) else tv
     if _listish(ov) and _listish(tv) and (isinstance(ov, list) or isinstance(tv, list)):
