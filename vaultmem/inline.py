@@ -15,7 +15,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _BACKTICKS = re.compile(r"`+")
 # What may open a block at the start of a line: ATX heading, fence, block quote, table row,
 # list bullet or ordered list marker, thematic break/setext underline, HTML block.
-_BLOCK_START = re.compile(r"^(?:#|`{3}|~{3}|>|\||[-+*](?:\s|$)|[=_-]{3}|<)")
+_BLOCK_START = re.compile(r"^(?:#|`{3}|~{3}|>|\||[-+*](?:\s|$)|[=_-]{3}|-[-\s]*$|<)")
 _ORDERED = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 # Hyphens only ("--", "- -"): after a list bullet the line reads "- --", a thematic break.
 _HYPHENS = re.compile(r"^-[\s-]*-[\s-]*$")
