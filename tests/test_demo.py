@@ -55,6 +55,15 @@ def test_demo_runs_the_story(tmp_path: Path) -> None:
     assert "%%vm-anchor src/auth/tokens.py@" in auth
     flag = f"Access tokens live 15 minutes (ACCESS_TOKEN_MINUTES in tokens.py) (changed since {start}: src/auth/tokens.py)"
     assert result.stdout.count(flag) >= 2
+    # The project index as a map, shown and written; the Bases views in the namespace folder.
+    index = (root / PROJECT / "_index.md").read_text()
+    for name in ("API Gateway", "Auth", "Database"):
+        assert f"- [[{name}]] ([[{name}#^vm-" in index
+        assert f"     - [[{name}]] ([[{name}#^vm-" in result.stdout
+    assert f"- [[{PROJECT}/archive/sessions/{stem}|{stem}]] ^vm-" in index
+    assert "     ## Recent Sessions" in result.stdout
+    for view in ("sessions.base", "entities.base", "attention.base"):
+        assert (root / "claude" / view).is_file() and f"claude/{view}" in result.stdout
 
 
 def test_demo_refuses_a_folder_with_files(tmp_path: Path) -> None:

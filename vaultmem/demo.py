@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from . import patch
+from . import bases, patch, sections
 from .claude import briefing, staleness
 from .config import Config
 from .errors import VaultmemError
@@ -82,6 +82,8 @@ class DemoReport:
     recall_hits: tuple[tuple[str, str, str], ...]  # (type, rel, snippet)
     code: Path | None = None  # the sample code repository (None: git is not installed)
     flagged: tuple[str, ...] = ()  # what `vaultmem review` lists after the code changed
+    index_map: tuple[str, ...] = ()  # _index.md's Key Entities and Recent Sessions, as written
+    views: tuple[str, ...] = ()  # the Obsidian Bases files
 
 
 def _filler(i: int) -> tuple[str, str]:
@@ -148,8 +150,21 @@ def run_demo(root: Path, *, now: datetime) -> DemoReport:
     query = "clock skew"
     found = recall(vault, config, query, limit=3, today=now.date())
     hits = tuple((hit.type or "note", hit.rel, hit.snippet) for hit in found.hits)
+    index = vault.read(vault.layout.project_index(PROJECT)).text
+    views = tuple(rel for rel in bases.files(config.namespace) if vault.exists(rel))
     return DemoReport(root, started.note, mine.lines, mine.verdict, ended.report, files, context,
-                      query, hits, code, flagged)
+                      query, hits, code, flagged, _index_map(index), views)
+
+
+def _index_map(text: str) -> tuple[str, ...]:
+    """The headings and rows of the project index's map sections, as the note holds them."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for head in sections.headings(text):
+        if head.title in ("Key Entities", "Recent Sessions"):
+            out.append(lines[head.line])
+            out.extend(row for row in lines[head.body_start:head.own_end] if row.strip())
+    return tuple(out)
 
 
 CODE_FILE = "src/auth/tokens.py"

@@ -17,8 +17,6 @@ _BACKTICKS = re.compile(r"`+")
 # list bullet or ordered list marker, thematic break/setext underline, HTML block.
 _BLOCK_START = re.compile(r"^(?:#|`{3}|~{3}|>|\||[-+*](?:\s|$)|[=_-]{3}|-[-\s]*$|<)")
 _ORDERED = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
-# Hyphens only ("--", "- -"): after a list bullet the line reads "- --", a thematic break.
-_HYPHENS = re.compile(r"^-[\s-]*-[\s-]*$")
 
 
 def one_line(text: str, max_chars: int | None = None) -> str:
@@ -45,4 +43,4 @@ def block_safe(text: str) -> str:
     line = one_line(text)
     if _ORDERED.match(line):  # "1. x": a backslash before a digit would show, not escape
         return _ORDERED.sub(lambda m: f"{m.group(1)}\\{m.group(2)}", line, count=1)
-    return "\\" + line if _BLOCK_START.match(line) or _HYPHENS.match(line) else line
+    return "\\" + line if _BLOCK_START.match(line) else line

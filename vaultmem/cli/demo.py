@@ -36,6 +36,12 @@ def demo(folder: Path | None = _FOLDER) -> None:
     echo("3. The vault now holds:")
     for rel, lines in report.files:
         echo(f"   {rel}  ({lines} lines)")
+    if report.index_map:
+        echo("   The project index maps it (kept by every compaction):")
+        for line in report.index_map:
+            echo(f"     {line}")
+    if report.views:
+        echo(f"   Obsidian Bases views: {', '.join(report.views)}")
     echo(f"\n4. `vaultmem recall \"{report.recall_query}\"` finds:")
     for kind, rel, snippet in report.recall_hits:
         echo(f"   [{kind}] {rel}\n       {snippet}")
