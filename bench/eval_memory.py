@@ -44,9 +44,11 @@ from vaultmem.vault import Vault
 TARGETS = {"recall": 12, "briefing": 7, "components": 4, "garbled": 0}
 _GARBLED = re.compile(
     r"\b(\w+):\s+\1:|^\s*[-*] [-*] |\"(?:type|tool_use_id|uuid)\"\s*:|^\s*[-*]\s*$|"
-    r"\b(Decision|Gotcha|Prerequisite|Next step|Open question):\s*$",
+    r"\b(Decision|Gotcha|Prerequisite|Next step|Open question):\s*$|"
+    r"\(\[\[[^\n]*\]\]\)[^\n]*\(\[\[",  # two link groups on one line
     re.IGNORECASE,
 )
+_LINK_RE = re.compile(r"\[\[([^\[\]\n]*)\]\]")
 
 
 @dataclass
@@ -214,11 +216,28 @@ def evaluate(root: Path) -> Result:
     result.open_next_step = OPEN_NEXT_STEP.casefold() in folded
     entities = sorted(vault_dir.rglob(f"projects/{PROJECT}/entities/*.md"))
     result.components = [p.stem for p in entities if p.stem.casefold() != "inbox"]
-    for note in sorted(vault_dir.rglob("*.md")):
-        for number, line in enumerate(note.read_text(encoding="utf-8").splitlines(), 1):
-            if _GARBLED.search(line):
-                result.garbled.append(f"{note.relative_to(vault_dir)}:{number}: {line[:120]}")
+    result.garbled = garbled_lines(vault_dir)
     return result
+
+
+def garbled_lines(vault_dir: Path) -> list[str]:
+    """``note:line: text`` of every garbled line of the vault's notes: a doubled label or bullet,
+    a JSON fragment, an empty item, two link groups on one line, or a broken wikilink (unclosed,
+    empty, or a path naming no note of the vault)."""
+    notes = sorted(vault_dir.rglob("*.md"))
+    paths = {p.relative_to(vault_dir).with_suffix("").as_posix().casefold() for p in notes}
+    found = []
+    for note in notes:
+        for number, line in enumerate(note.read_text(encoding="utf-8").splitlines(), 1):
+            targets = [m.group(1).split("|")[0].split("#")[0].strip()
+                       for m in _LINK_RE.finditer(line)]
+            # A bare name may be an entity compaction has yet to create; a path must resolve.
+            broken = line.count("[[") != line.count("]]") or any(
+                not t or ("/" in t and t.casefold() not in paths) for t in targets
+            )
+            if broken or _GARBLED.search(line):
+                found.append(f"{note.relative_to(vault_dir)}:{number}: {line[:160]}")
+    return found
 
 
 def report(result: Result) -> str:
