@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bench import memory_scenario
-from bench.eval_memory import TARGETS, evaluate, main
+from bench.eval_memory import TARGETS, evaluate, garbled_lines, main
 from vaultmem.claude.mining import mine
 
 
@@ -67,3 +67,27 @@ def test_the_recorded_week_meets_the_targets(tmp_path: Path) -> None:
     assert len(result.recall_found) >= 12 and len(result.briefing_found) >= 7
     assert result.open_next_step and len(result.components) >= 4
     assert 0 < result.briefing_chars <= 8000
+
+
+def test_garbled_lines_are_found_and_sound_lines_pass(tmp_path: Path) -> None:
+    entities = tmp_path / "claude" / "projects" / "p" / "entities"
+    entities.mkdir(parents=True)
+    (tmp_path / "claude" / "projects" / "p" / "s.md").write_text("# s\n")
+    sound = [
+        "- 2026-11-13 — Add the endpoint ([[claude/projects/p/s|s]]) ^vm-1",
+        "- [[Auth]] — `src/auth/`",  # an entity compaction has yet to create
+        "- 2026-11-13 — Two sessions ([[claude/projects/p/s|s]], [[claude/projects/p/s|t]])",
+    ]
+    garbled = [
+        "- Gotcha: Gotcha: the webhook",
+        "- - doubled bullet",
+        "- Why? ([[Billing]], [[Refunds]]) ([[claude/projects/p/s|s]]) ^vm-2",
+        "- see [[claude/projects/p/missing|missing]]",
+        "- an unclosed [[Auth link",
+        "- empty [[]] link",
+    ]
+    (entities / "A.md").write_text("\n".join(sound + garbled) + "\n")
+
+    found = garbled_lines(tmp_path)
+
+    assert [line.split(": ", 1)[1] for line in found] == garbled
