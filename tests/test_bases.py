@@ -184,3 +184,20 @@ def test_vault_layout_namespace_reaches_the_views(tmp_path: Path) -> None:
     m = Memory(config, Vault(tmp_path, namespace="agent"))
     m.init_project(now=now())
     assert 'file.inFolder("agent")' in (tmp_path / "agent" / bases.SESSIONS).read_text()
+
+
+def test_recent_sessions_leaves_out_a_note_still_awaiting_its_topic(tmp_path: Path) -> None:
+    m = memory(tmp_path)
+    m.init_project(now=now())
+    m.start_session("s0", topic="alpha", now=now())
+    m.log("Fixed bug: root cause was [[Auth]]", title="t", now=now())
+    m.end_session(reason="done", compact=False, now=now())
+    note = m.state.load().sessions["s0"].note
+    m.start_session("s1", now=now())  # before its first prompt: `<date>-session`, renamed soon
+    untitled = m.state.load().sessions["s1"].note
+    assert untitled.endswith("-session.md")
+
+    assert m.compact_note(note, force=True, now=now()).status == "compacted"
+
+    section = (tmp_path / INDEX).read_text().split("## Recent Sessions", 1)[1]
+    assert untitled[:-3] not in section and "alpha" in section

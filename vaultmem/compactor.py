@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
+import re
 import time
 from collections.abc import Callable, Mapping
 from datetime import date, datetime
@@ -49,6 +50,9 @@ if TYPE_CHECKING:
 
 _StepErrors = (VaultmemError, OSError, faults.InjectedFault)
 MODEL_EXTRACTORS = ("llm", "claude")
+
+# A session note started before its first prompt (claude.capture.DEFAULT_STEM): renamed soon.
+_UNTITLED_SESSION = re.compile(r"\d{4}-\d{2}-\d{2}-session(?:-\d+)?")
 
 
 def _known(rel: str, note: Note) -> Known:
@@ -369,12 +373,16 @@ class CompactionRun:
 
     def _recent_sessions(self, project: str) -> list[str]:
         """The project's newest session notes, newest first: the archive copy of a compacted
-        one (this run's note included), the note itself otherwise."""
+        one (this run's note included), the note itself otherwise. A note still awaiting its
+        topic (``<date>-session``) is left out: capture renames it at its first prompt, and a
+        link to it would break."""
         found: dict[str, str] = {}
         for folder in (self.layout.archive_dir(project), self.layout.sessions_dir(project)):
             for rel in self.vault.iter_notes(folder):
                 if posixpath.dirname(rel) == folder:
                     stem = posixpath.basename(rel)[:-3]
+                    if _UNTITLED_SESSION.fullmatch(stem):
+                        continue
                     found.setdefault(stem, self.archive if rel == self.rel and self.archive
                                      else rel)
         newest = sorted(found, reverse=True)[: entitynote.RECENT_SESSIONS_SHOWN]
