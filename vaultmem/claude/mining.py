@@ -486,6 +486,28 @@ _GOTCHA = _cue(
     r"\bit was (?:a|an) (?:\S+ ){0,2}(?:issue|problem|bug) after all\b|\bafter all\b.{0,20}\bwas\b",
     "root|turn|caus|fix|solution|workaround|solved|problem|issue|bug|culprit|reason|because|due to|came from|comes from|stem|happen|occur|resolved|worked around|tracked|traced|narrowed|raised|threw|crash|fail|broke|hung|timed out|returned|found it|figured|lesson|catch|insight|til|lost|dropped|skipped|duplicated|leak|after all",
 )
+# A cause stated without a cue word: "The failing test was a rounding problem: …".
+_CAUSE_STATED = _cue(
+    r"^(?:the |this |that )?(?:\S+ )?(?:failing|failed|broken|flaky|red|hanging) (?:\S+ ){0,2}"
+    r"(?:was|were) (?:just |really |actually )?(?:a|an) (?:\S+ ){0,3}(?:problem|issue|bug|mistake)"
+    r"(?=\s*[:—–-]\s*\S| (?:in|with|on|at|around) \S)|"
+    r"^the (?:failures?|crash(?:es)?|hang|breakage|regression|flakiness) (?:was|were) (?:just |"
+    r"really |actually )?(?:a|an) (?:\S+ ){0,3}(?:problem|issue|bug|mistake)"
+    r"(?=\s*[:—–-]\s*\S| (?:in|with|on|at|around) \S)",
+    "fail|broke|flak|red|hang|crash|regression",
+)
+# A fix stated by its effect: "Switching the connection to WAL mode fixed it." The subject is the
+# change, not Claude ("I fixed the test" is a progress report), and nothing negates it.
+_FIX_STATED = _cue(
+    r"^(?!(?:i|we|i've|we've|this|that|it|which|nothing|none|neither|hopefully)\b)"
+    r"(?!.*\b(?:not|never|no|n't)\b)(?:\S+ ){2,}(?:(?:finally|actually|also) )?"
+    r"(?:fixed|solved|resolved|cured) (?:it|this|that|the (?:\S+ ){0,2}(?:failures?|problem|issue|"
+    r"bug|errors?|crash|hang|flake|flakiness|tests?|build|deadlock|race))\b(?! by\b)|"
+    r"^(?!(?:i|we|i've|we've|this|that|it|which|nothing|none|neither|hopefully)\b)"
+    r"(?!.*\b(?:not|never|no|n't)\b)(?:\S+ ){2,}made (?:the |all |both )?(?:\S+ ){0,2}"
+    r"(?:tests?|suite|build|ci|checks?) (?:pass|green|go green)\b",
+    "fixed|solved|resolved|cured|made",
+)
 _GOTCHA_WEAK = _cue(
     r"\bwhich (?:is|was) why\b|\bwas (?:silently )?(?:swallowing|truncating|"
     r"dropping|ignoring)\b|\bsilently (?:truncates|drops|ignores|swallows|fails|returns)\b|"
@@ -497,6 +519,15 @@ _TEST_INTENT = _cue(
     r"\btests?(?: \S+)? (?:checks|verifies|asserts|ensures|expects)\b|"
     r"\bwill (?:correctly |still )?fail\b|\bcorrectly fails?\b|\bsupposed to\b|"
     r"\bexpected to\b|\bby design\b|\bis intended\b|\bthe point of\b|\bshould fail\b"
+)
+# A choice stated in the passive with its alternative: "Money is kept as integer cents instead
+# of floats" (without the contrast it only describes: "values are stored as strings").
+_PASSIVE_CHOICE = _cue(
+    r"^(?!(?:i|we|it|this|that)\b)(?:[\w`'/.-]+ ){1,5}(?:is|are) (?:now |always |deliberately )?"
+    r"(?:kept|stored|represented|handled|modell?ed|serialized|serialised|persisted|encoded|saved|"
+    r"tracked|computed|passed|recorded|held) (?:as|in|at|by|through|via) [^,;]{1,80}"
+    r"\b(?:instead of|rather than|not as)\b",
+    "instead of|rather than|not as",
 )
 _CHOSE = (
     r"(?:chose|chosen|picked|agreed (?:to|on)|opted (?:for|to|against|not)|went (?:ahead )?(?:with|for)|"
@@ -638,6 +669,19 @@ _REQUIRES_CODE = _cue(
     r"(?:apt(?:-get)?|brew|pip|npm) install [^`]+|docker|redis|postgres(?:ql)?|node(?:js)? ?\d*|"
     r"python ?3[\d.]*|ffmpeg|openssl|make|gcc)`"
 )
+# An order the environment imposes, as an imperative: "Start Redis before running the worker.",
+# "Run `make migrate` first — the API tests expect the table."
+_PREREQ_ORDER = _cue(
+    r"^(?:always |please |remember to |be sure to )?(?:run|start|launch|install|apply|load|seed|"
+    r"export|set|create|bring up|spin up|build|compile|generate|source|activate|migrate|pull)\b"
+    r"(?:(?! before\b).){1,80} before (?:(?:you |we )?(?:run(?:ning)?|start(?:ing)?|"
+    r"use|using|test(?:ing)?|launch(?:ing)?|deploy(?:ing)?|build(?:ing)?|open(?:ing)?|call(?:ing)?)\b|"
+    r"(?:the|any|a) )|"
+    r"^(?:always |please |remember to |be sure to )?(?:run|start|launch|install|apply|load|seed|"
+    r"export|set|create|bring up|spin up|build|compile|generate|source|activate|migrate|pull)\b"
+    r".{1,80} first(?=\s*(?:[,;:—–]|-\s|$))",
+    "before|first",
+)
 _PREREQ_NARRATION = _cue(
     r"\b(?:i|we)(?:'ve| have)? (?:set|installed|started|exported|added|configured|created)\b"
 )
@@ -671,7 +715,12 @@ def _classify(unit: _Unit, masks: _Masks, trailing: bool) -> MinedKind | None:
     if _HEDGE.search(_main_clause(bare)):
         return None
     full = _plain(masks.restore(unit.text))
-    gotcha = _GOTCHA.search(bare) or (_GOTCHA.search(text) if topic else None)
+    gotcha = (
+        _GOTCHA.search(bare)
+        or (_GOTCHA.search(text) if topic else None)
+        or _CAUSE_STATED.search(bare)
+        or _FIX_STATED.search(bare)
+    )
     if gotcha and not _TEST_INTENT.search(bare) and not _hedged_near(gotcha):
         return "gotcha"
     if _is_decision(bare):
@@ -703,7 +752,7 @@ def _main_clause(text: str) -> str:
 
 
 def _is_decision(text: str) -> bool:
-    if _DECISION.search(text):
+    if _DECISION.search(text) or _PASSIVE_CHOICE.search(text):
         return True
     contrast = _CONTRAST.search(text)
     if contrast and _ACTOR_ACT.search(text[: contrast.start()]):
@@ -738,6 +787,8 @@ def _is_prerequisite(text: str, full: str, masks: _Masks, masked: str) -> bool:
     """``text`` has code masked; ``full`` has it restored (package and tool names live there)."""
     if _NOT_NEEDED.search(text) or _SELF_NEED.search(text):
         return False
+    if _PREREQ_ORDER.search(text):
+        return True
     needed = _NEEDED.search(text) is not None
     if _PREREQ_NARRATION.search(text) and not needed:
         return False  # "I've set REDIS_URL in .env": what was done, not what is needed
