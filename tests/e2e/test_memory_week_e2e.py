@@ -30,11 +30,11 @@ pytestmark = pytest.mark.e2e
 PROJECT = "ledger"
 BRIEFING_MARKER = "SessionStart hook additional context"
 _CLAUDE_CODE_LISTS = "\n\nAvailable agent types for the Agent tool"
-# The target is TARGETS["recall"] (12). This week reaches 10: four facts are stated in phrasings
-# the miner does not take (a passive "is kept as X instead of Y" decision, "was a rounding
-# problem: …", "… fixed it", an imperative "Run `make migrate` before …"), and the miner was
-# not tuned to them. The floor catches a regression; the printed counts show the gap.
-RECALL_FLOOR = 10
+# The target is TARGETS["recall"] (12). Four facts are stated in phrasings the miner first missed
+# (a passive "is kept as X instead of Y" decision, "was a rounding problem: …", "… fixed it", an
+# imperative "Run `make migrate` before …"); general rules for those structures (tuned on the
+# labelled corpus, not on these sentences) brought the week to 14/14. The floor is the target.
+RECALL_FLOOR = 12
 
 FACTS: tuple[Fact, ...] = (
     Fact("reset tokens signed, no table", "reset tokens", "URLSafeTimedSerializer"),

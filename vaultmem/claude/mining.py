@@ -18,6 +18,10 @@ How a message is read:
   (``Let me run the tests``) and questions are never decisions, gotchas or prerequisites. A
   question counts when it is stated as open (``unclear whether``) or left to the user (a ``?``
   sentence at the end of the message, or one asking the user directly).
+- Some knowledge carries no cue word and is read from the sentence's structure: a passive choice
+  with its alternative (``Money is kept as cents instead of floats``), a cause put as ``the
+  failing test was a rounding problem: …``, a fix put by its effect (``Pinning X fixed it``, not
+  ``I fixed …``) and an imperative with an order (``Start Redis before running the worker``).
 """
 
 from __future__ import annotations
