@@ -10,52 +10,22 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from .gitinfo import git_dirs, read_small
+
 TIMEOUT_S = 0.5
 MAX_FILES = 2000
 DEFAULTS = ("main", "master", "trunk", "develop")
 
 
-MAX_READ = 1 << 20  # bytes of any one file under .git (packed-refs can be long)
-
-
-def _read(path: Path) -> str:
-    # Regular files only: a FIFO or device put there would block or never end.
-    try:
-        if not path.is_file():
-            return ""
-        with open(path, "rb") as handle:
-            return handle.read(MAX_READ).decode("utf-8", errors="replace").strip()
-    except OSError:
-        return ""
-
-
-def git_dirs(cwd: Path) -> tuple[Path, Path, Path] | None:
-    """(work tree root, git dir, common dir) of the checkout holding ``cwd``; None outside one."""
-    if not cwd.is_absolute():  # hooks give absolute paths; a relative one names nothing
-        return None
-    for folder in (cwd, *cwd.parents):
-        dot = folder / ".git"
-        if dot.is_dir():
-            return folder, dot, dot
-        if dot.is_file():  # a worktree or submodule: "gitdir: <path>"
-            line = _read(dot)
-            if not line.startswith("gitdir:"):
-                return None
-            gitdir = (folder / line[len("gitdir:"):].strip()).resolve()
-            common = _read(gitdir / "commondir")
-            return folder, gitdir, (gitdir / common).resolve() if common else gitdir
-    return None
-
-
 def _has_ref(common: Path, ref: str) -> bool:
     if (common / ref).is_file():
         return True
-    return any(line.endswith(" " + ref) for line in _read(common / "packed-refs").splitlines())
+    return any(line.endswith(" " + ref) for line in read_small(common / "packed-refs").splitlines())
 
 
 def default_branch(common: Path) -> str | None:
     """The branch work merges into: origin's HEAD, else the first of DEFAULTS that exists."""
-    origin = _read(common / "refs/remotes/origin/HEAD")
+    origin = read_small(common / "refs/remotes/origin/HEAD")
     if origin.startswith("ref: refs/remotes/"):
         return origin[len("ref: refs/remotes/"):]
     return next((b for b in DEFAULTS if _has_ref(common, f"refs/heads/{b}")), None)
@@ -72,7 +42,7 @@ def changed_files(cwd: Path | None) -> tuple[Path, tuple[str, ...]] | None:
         return None
     root, gitdir, common = found
     base = default_branch(common)
-    head = _read(gitdir / "HEAD")
+    head = read_small(gitdir / "HEAD")
     on_default = base is None or head in (f"ref: refs/heads/{base}",
                                           f"ref: refs/heads/{base.split('/', 1)[-1]}")
     # --no-optional-locks: comparing with the work tree must not take the index lock a person's

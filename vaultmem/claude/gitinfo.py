@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-MAX_DEPTH = 64  # folders walked up looking for .git
 MAX_READ = 1 << 20  # bytes read of any one file (packed-refs can be long)
 _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
@@ -27,75 +26,60 @@ class GitInfo:
 
 def read(cwd: str | os.PathLike[str]) -> GitInfo | None:
     """The checkout's branch and HEAD commit, or None when ``cwd`` is in no git checkout."""
-    start = Path(cwd)
-    if not start.is_absolute():  # hooks give absolute paths; a relative one names nothing
+    found = git_dirs(Path(cwd))
+    if found is None:
         return None
-    try:
-        gitdir = _gitdir(start)
-        if gitdir is None:
-            return None
-        head = _read(gitdir / "HEAD").strip()
-    except (OSError, ValueError):
-        return None
+    _, gitdir, common = found
+    head = read_small(gitdir / "HEAD")
     if _SHA.fullmatch(head):
         return GitInfo(None, head)
     if not head.startswith("ref:"):
         return None
     ref = head[4:].strip()
     branch = ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None
-    return GitInfo(branch, _resolve(gitdir, ref))
+    return GitInfo(branch, _resolve((gitdir, common), ref))
 
 
-def _gitdir(start: Path) -> Path | None:
-    folder = start
-    for _ in range(MAX_DEPTH):
+def git_dirs(cwd: Path) -> tuple[Path, Path, Path] | None:
+    """(work tree root, git dir, common dir) of the checkout holding ``cwd``; None outside one."""
+    if not cwd.is_absolute():  # hooks give absolute paths; a relative one names nothing
+        return None
+    for folder in (cwd, *cwd.parents):
         dot = folder / ".git"
         if dot.is_dir():
-            return dot
+            return folder, dot, dot
         if dot.is_file():  # a worktree or submodule: "gitdir: <path>"
-            text = _read(dot).strip()
-            if not text.startswith("gitdir:"):
+            line = read_small(dot)
+            if not line.startswith("gitdir:"):
                 return None
-            target = Path(text[7:].strip())
-            return target if target.is_absolute() else (folder / target)
-        if folder.parent == folder:
-            return None
-        folder = folder.parent
+            gitdir = (folder / line[len("gitdir:"):].strip()).resolve()
+            common = read_small(gitdir / "commondir")
+            return folder, gitdir, (gitdir / common).resolve() if common else gitdir
     return None
 
 
-def _resolve(gitdir: Path, ref: str) -> str | None:
+def _resolve(dirs: tuple[Path, Path], ref: str) -> str | None:
     if ".." in ref.split("/"):
         return None
-    dirs = [gitdir]
-    try:
-        common = _read(gitdir / "commondir").strip()
-    except OSError:
-        common = ""
-    if common:
-        dirs.append(Path(common) if Path(common).is_absolute() else gitdir / common)
-    for base in dirs:
-        try:
-            value = _read(base / ref).strip()
-        except OSError:
-            continue
+    for base in dict.fromkeys(dirs):
+        value = read_small(base / ref)
         if _SHA.fullmatch(value):
             return value
-    for base in dirs:
-        try:
-            packed = _read(base / "packed-refs")
-        except OSError:
-            continue
-        for line in packed.splitlines():
+    for base in dict.fromkeys(dirs):
+        for line in read_small(base / "packed-refs").splitlines():
             sha, _, name = line.partition(" ")
             if name.strip() == ref and _SHA.fullmatch(sha):
                 return sha
     return None
 
 
-def _read(path: Path) -> str:
-    if not path.is_file():  # a FIFO or device would block or never end
-        raise OSError(f"not a regular file: {path}")
-    with open(path, "rb") as handle:
-        return handle.read(MAX_READ).decode("utf-8", errors="replace")
-
+def read_small(path: Path) -> str:
+    """A small file under ``.git``, stripped; "" when it is missing, unreadable or not a regular
+    file (a FIFO or device put there would block or never end)."""
+    try:
+        if not path.is_file():
+            return ""
+        with open(path, "rb") as handle:
+            return handle.read(MAX_READ).decode("utf-8", errors="replace").strip()
+    except OSError:
+        return ""
