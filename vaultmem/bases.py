@@ -40,23 +40,28 @@ def _quoted(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _in_folder(namespace: str) -> str:
-    return _quoted(f'file.inFolder("{namespace}")')
+def _start(what: str, namespace: str, condition: str) -> str:
+    """The header and the filters: notes in the namespace folder that meet ``condition`` (one
+    YAML list item, already indented)."""
+    folder = _quoted(f'file.inFolder("{namespace}")')
+    return _HEADER.format(what=what) + f"filters:\n  and:\n    - {folder}\n" + condition
+
+
+def _columns(names: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
+    """The ``properties`` block (each column's display name) and the column order, one source."""
+    rows = "".join(f"  {key}:\n    displayName: {_quoted(name)}\n" for key, name in names.items())
+    return "properties:\n" + rows, tuple(names)
 
 
 def sessions(namespace: str) -> str:
     """``sessions.base``: every session note, newest first, and the same grouped by project."""
-    order = ("file.name", "note.created", "note.project", "note.status", "note.lines",
-             "note.git_branch", "note.host", "note.extraction_cost_usd")
+    display, order = _columns({
+        "file.name": "Session", "note.created": "Date", "note.project": "Project",
+        "note.status": "Status", "note.lines": "Lines", "note.git_branch": "Branch",
+        "note.host": "Host", "note.extraction_cost_usd": "Cost (USD)"})
     return (
-        _HEADER.format(what="session notes")
-        + "filters:\n  and:\n"
-        + f"    - {_in_folder(namespace)}\n"
-        + "    - " + _quoted('type == "session"') + "\n"
-        + _display({"file.name": "Session", "note.created": "Date", "note.project": "Project",
-                    "note.status": "Status", "note.lines": "Lines", "note.git_branch": "Branch",
-                    "note.host": "Host", "note.extraction_cost_usd": "Cost (USD)"})
-        + "views:\n"
+        _start("session notes", namespace, "    - " + _quoted('type == "session"') + "\n")
+        + display + "views:\n"
         + _table("Recent sessions", order, sort="note.created")
         + _table("By project", order, sort="note.created", group="note.project")
     )
@@ -64,17 +69,12 @@ def sessions(namespace: str) -> str:
 
 def entities(namespace: str) -> str:
     """``entities.base``: every entity (component or concept) with its counts."""
-    order = ("file.name", "note.project", "note.updated", "note.decisions", "note.gotchas",
-             "note.created")
+    display, order = _columns({
+        "file.name": "Entity", "note.project": "Project", "note.updated": "Last updated",
+        "note.decisions": "Decisions", "note.gotchas": "Gotchas", "note.created": "Since"})
     return (
-        _HEADER.format(what="entity notes")
-        + "filters:\n  and:\n"
-        + f"    - {_in_folder(namespace)}\n"
-        + "    - " + _quoted('type == "entity"') + "\n"
-        + _display({"file.name": "Entity", "note.project": "Project",
-                    "note.updated": "Last updated", "note.decisions": "Decisions",
-                    "note.gotchas": "Gotchas", "note.created": "Since"})
-        + "views:\n"
+        _start("entity notes", namespace, "    - " + _quoted('type == "entity"') + "\n")
+        + display + "views:\n"
         + _table("Entities", order, sort="note.updated")
         + _table("By project", order, sort="note.updated", group="note.project")
     )
@@ -83,22 +83,16 @@ def entities(namespace: str) -> str:
 def attention(namespace: str) -> str:
     """``attention.base``: notes a person should look at — failed compactions, archive errors,
     sections vaultmem could not write without overriding a person (``conflicted``)."""
-    order = ("file.name", "note.type", "note.project", "note.status", "note.error",
-             "note.archive_error", "note.conflicted", "note.updated")
+    display, order = _columns({
+        "file.name": "Note", "note.type": "Type", "note.project": "Project",
+        "note.status": "Status", "note.error": "Error", "note.archive_error": "Archive error",
+        "note.conflicted": "Conflicted", "note.updated": "Updated"})
+    needs = ('status == "compaction_failed"', 'file.hasProperty("error")',
+             'file.hasProperty("archive_error")', "conflicted == true")
     return (
-        _HEADER.format(what="what needs a person")
-        + "filters:\n  and:\n"
-        + f"    - {_in_folder(namespace)}\n"
-        + "    - or:\n"
-        + "        - " + _quoted('status == "compaction_failed"') + "\n"
-        + "        - " + _quoted('file.hasProperty("error")') + "\n"
-        + "        - " + _quoted('file.hasProperty("archive_error")') + "\n"
-        + "        - " + _quoted("conflicted == true") + "\n"
-        + _display({"file.name": "Note", "note.type": "Type", "note.project": "Project",
-                    "note.status": "Status", "note.error": "Error",
-                    "note.archive_error": "Archive error", "note.conflicted": "Conflicted",
-                    "note.updated": "Updated"})
-        + "views:\n"
+        _start("what needs a person", namespace,
+               "    - or:\n" + "".join(f"        - {_quoted(c)}\n" for c in needs))
+        + display + "views:\n"
         + _table("Needs attention", order, sort="note.updated")
     )
 
@@ -110,11 +104,6 @@ def files(namespace: str) -> dict[str, str]:
         f"{namespace}/{ENTITIES}": entities(namespace),
         f"{namespace}/{ATTENTION}": attention(namespace),
     }
-
-
-def _display(names: Mapping[str, str]) -> str:
-    rows = "".join(f"  {key}:\n    displayName: {_quoted(name)}\n" for key, name in names.items())
-    return "properties:\n" + rows
 
 
 def _table(name: str, order: tuple[str, ...], *, sort: str, group: str | None = None) -> str:
