@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
-import re
 import time
 from collections.abc import Callable, Mapping
 from datetime import date, datetime
@@ -38,6 +37,7 @@ from typing import TYPE_CHECKING
 from . import bases, compaction, entitynote, faults, patch, privacy, templating
 from .errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
 from .extraction import KINDS, Extraction
+from .layout import UNTITLED_SESSION
 from .names import name_key
 from .reports import CompactReport
 from .textio import encode
@@ -50,9 +50,6 @@ if TYPE_CHECKING:
 
 _StepErrors = (VaultmemError, OSError, faults.InjectedFault)
 MODEL_EXTRACTORS = ("llm", "claude")
-
-# A session note started before its first prompt (claude.capture.DEFAULT_STEM): renamed soon.
-_UNTITLED_SESSION = re.compile(r"\d{4}-\d{2}-\d{2}-session(?:-\d+)?")
 
 
 def _known(rel: str, note: Note) -> Known:
@@ -381,7 +378,7 @@ class CompactionRun:
             for rel in self.vault.iter_notes(folder):
                 if posixpath.dirname(rel) == folder:
                     stem = posixpath.basename(rel)[:-3]
-                    if _UNTITLED_SESSION.fullmatch(stem):
+                    if UNTITLED_SESSION.fullmatch(stem):
                         continue
                     found.setdefault(stem, self.archive if rel == self.rel and self.archive
                                      else rel)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 STATE_DIR = ".vaultmem"
+# The stem of a session note started before its first prompt was known (``<date>-session``,
+# ``-2``...): capture renames it to its topic at the first prompt.
+UNTITLED_SESSION = re.compile(r"\d{4}-\d{2}-\d{2}-session(?:-\d+)?")
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from pathlib import Path
 from .. import anchors, clock, inline, machine, names, patch
 from ..config import Config, load_config
 from ..errors import NoteExists, SessionError, VaultmemError
+from ..layout import UNTITLED_SESSION
 from ..memory import TOPIC_MAX_CHARS, Memory
 from ..privacy import clean_prompt
 from ..state import StateData
@@ -25,7 +26,6 @@ from ..vault import Vault
 from . import gitinfo, ingest, transcript
 from .events import HookEvent, session_start_output
 
-DEFAULT_STEM = re.compile(r"\d{4}-\d{2}-\d{2}-session(?:-\d+)?")
 DEFAULT_TITLE = re.compile(r"^# Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$", re.MULTILINE)
 RENAME_TRIES = 50
 
@@ -154,7 +154,7 @@ def reanchor_note(memory: Memory, note: str, cwd: str | None) -> None:
 
 
 def _awaits_topic(note: str) -> bool:
-    return DEFAULT_STEM.fullmatch(posixpath.basename(note)[:-3]) is not None
+    return UNTITLED_SESSION.fullmatch(posixpath.basename(note)[:-3]) is not None
 
 
 def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> str:
