@@ -390,11 +390,12 @@ class CompactionRun:
         """The project's _index.md: prerequisites and Key Entities kept current."""
         rel = plan.index_rel
         fresh = templating.project_index(project, self.today)
+        recent = self._recent_sessions(project)  # listed once, not again when the edit is redone
 
         def rewrite(text: str) -> str:
             rows = self._index_rows(project, text, known, summaries)
             return entitynote.compose_index(text, plan.prerequisites, rows, today=self.today,
-                                            sessions=self._recent_sessions(project)).text
+                                            sessions=recent).text
 
         if not self.vault.exists(rel):
             try:
