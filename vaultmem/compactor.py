@@ -196,6 +196,12 @@ class CompactionRun:
                 self.warnings.append(f"{plan.index_rel} not updated: {_one_line(str(err))}")
         except _StepErrors as err:
             return self._fail(note, err)
+        # The Obsidian views, re-made only when a person deleted one. Before the original is
+        # marked: a run killed after that ends as "already archived" and would not make them.
+        try:
+            bases.ensure(self.vault)
+        except (VaultmemError, OSError) as err:
+            self.warnings.append(f"Bases views not written: {_one_line(str(err))}")
         try:
             verified = self._write_archive(note, canon, reason)
         except _StepErrors as err:
@@ -203,10 +209,6 @@ class CompactionRun:
         if not verified:
             return self.report("failed", "archive verification failed")
         self._finish(note, reason)
-        try:  # the Obsidian views of the memory: re-made only when a person deleted one
-            bases.ensure(self.vault)
-        except (VaultmemError, OSError) as err:
-            self.warnings.append(f"Bases views not written: {_one_line(str(err))}")
         return self.report("compacted")
 
     def _extract(self, canon: str, project: str, loaded: Mapping[str, Note]) -> Extraction:
