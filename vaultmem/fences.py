@@ -9,6 +9,8 @@ from dataclasses import dataclass
 # Fence lines: column 0, trailing blanks tolerated (a stray "\r" survives in mixed-ending files).
 _OPEN_FENCE = re.compile(r"---[ \t\r]*")
 _CLOSE_FENCE = re.compile(r"(?:---|\.\.\.)[ \t\r]*")
+# The same as a whole line after a "\n" (a literal first character lets the search skip ahead).
+_CLOSE_LINE = re.compile(r"\n" + _CLOSE_FENCE.pattern + r"(?=\n|\Z)")
 
 
 @dataclass(frozen=True)
@@ -24,25 +26,19 @@ class Split:
 
 def split(text: str) -> Split:
     """Find the frontmatter: `---` on the first line up to a `---` or `...` line at column 0."""
-    # Line by line from the top, without splitting the whole note: only "\n" ends a line.
+    # Only "\n" ends a line. The closing fence is searched for, not found line by line: every
+    # reader of every note comes through here.
     end = text.find("\n")
     if end >= 0 and _OPEN_FENCE.fullmatch(text, 0, end):
-        yaml_from = start = end + 1
-        index = 1
-        while start < len(text):
-            end = text.find("\n", start)
-            line_end = len(text) if end < 0 else end
-            if _CLOSE_FENCE.fullmatch(text, start, line_end):
-                return Split(
-                    has_frontmatter=True,
-                    yaml_text=text[yaml_from:start],
-                    yaml_start=1,
-                    body_start=index + 1,
-                    body=text[line_end + 1 :],
-                )
-            if end < 0:
-                break
-            start = end + 1
-            index += 1
+        close = _CLOSE_LINE.search(text, end)
+        if close is not None:
+            start = close.start() + 1
+            return Split(
+                has_frontmatter=True,
+                yaml_text=text[end + 1 : start],
+                yaml_start=1,
+                body_start=text.count("\n", end + 1, start) + 2,
+                body=text[close.end() + 1 :],
+            )
     # An opening fence with no closing one is body text, as Obsidian shows it.
     return Split(has_frontmatter=False, yaml_text="", yaml_start=0, body_start=0, body=text)
