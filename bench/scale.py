@@ -16,13 +16,14 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import sqlite3
 import statistics
 from collections.abc import Callable
 from dataclasses import replace
 
 from .cases import VaultmemEnv, compaction_case, notes_label
 from .generate import NAMESPACE, TODAY
-from .runner import Case, Sample, Workspace
+from .runner import Case, Sample, Workspace, timed
 
 ENTITIES = 12
 
@@ -86,6 +87,65 @@ def cold_index_case(lazy: LazyEnv) -> Case:
         run,
         note="index.sqlite deleted before each run",
         check=lambda: f"{scanned[0]:,} notes indexed" if scanned else "",
+        per_notes=lazy.notes,
+        runs=3 if lazy.notes > 10_000 else None,
+    )
+
+
+def _indexed_texts(env: VaultmemEnv) -> list[tuple[int, str, str, str]]:
+    """(rowid, title, tags, body) of every note a cold build indexes, as it indexes them."""
+    from vaultmem import index
+    from vaultmem.vault import Vault
+
+    vault = Vault(env.root)
+    namespace = vault.layout.namespace
+    texts = []
+    for rowid, rel in enumerate(vault.iter_notes(namespace), 1):
+        row = index._row(rel, (env.root / rel).read_bytes(), namespace)
+        texts.append((rowid, row.names, row.tags, row.body))
+    return texts
+
+
+def fts_floor_case(lazy: LazyEnv) -> Case:
+    """The SQLite FTS5 cost alone: the cold build's texts (prepared untimed) inserted in-process
+    into a fresh FTS5 table with the same tokenizer and build settings, in one transaction."""
+    inserted: list[int] = []
+
+    def run() -> Sample:
+        from vaultmem import index
+
+        env = lazy.get()
+        texts = _indexed_texts(env)
+        db = lazy.ws.path(f"{lazy.name}-fts-floor") / "floor.sqlite"
+        db.unlink(missing_ok=True)
+
+        def insert() -> None:
+            conn = sqlite3.connect(db, isolation_level=None)
+            conn.execute(f"PRAGMA page_size = {index.BUILD_PAGE_SIZE}")
+            conn.execute("PRAGMA journal_mode = OFF")
+            conn.execute("PRAGMA synchronous = OFF")
+            conn.execute(f"CREATE VIRTUAL TABLE t USING fts5(title, tags, body, "
+                         f"tokenize = '{index.TOKENIZER}')")
+            conn.execute("BEGIN")
+            conn.execute("INSERT INTO t (t, rank) VALUES ('automerge', ?)",
+                         (index.BUILD_AUTOMERGE,))
+            conn.executemany("INSERT INTO t (rowid, title, tags, body) VALUES (?, ?, ?, ?)",
+                             texts)
+            conn.execute("COMMIT")
+            conn.close()
+
+        sample = timed(insert)
+        inserted[:] = [len(texts)]
+        db.unlink()
+        return sample
+
+    return Case(
+        f"floor: index cold build's FTS5 inserts alone, in-process ({notes_label(lazy.notes)})",
+        "floor",
+        run,
+        note="the texts vaultmem indexes (made untimed) into a fresh FTS5 table: same tokenizer, "
+        "page size and automerge, one transaction",
+        check=lambda: f"{inserted[0]:,} notes" if inserted else "",
         per_notes=lazy.notes,
         runs=3 if lazy.notes > 10_000 else None,
     )
@@ -320,7 +380,7 @@ def scale_cases(
     for lazy in envs:
         cases.append(doctor_case(lazy))
     for lazy in envs:
-        cases.append(cold_index_case(lazy))
+        cases += [cold_index_case(lazy), fts_floor_case(lazy)]
     big = LazyEnv(ws, f"recall-{recall_vault}", recall_vault)
     cases += recall_scale_cases(big, ProjectAlone(ws, big))
     cases += compaction_scale_cases(LazyEnv(ws, "entities", 1_000, seed=1),
