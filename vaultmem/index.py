@@ -49,7 +49,7 @@ BM25_WEIGHTS = (8.0, 3.0, 1.0)
 # the page writes, and the pages of a segment lie together for searches. It lets 16 segments of
 # a level gather before merging them (FTS5's default is 4, set back once the build is done):
 # fewer rewrites of the same terms. Together they take about a quarter off SQLite's share of a
-# cold build; searches give the same rows and scores (bench: "floor: FTS5 insert").
+# cold build; searches give the same rows and scores (tests/test_index_build.py).
 BUILD_PAGE_SIZE = 16384
 BUILD_AUTOMERGE = 16
 FTS5_AUTOMERGE = 4
