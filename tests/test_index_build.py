@@ -294,3 +294,10 @@ def test_an_edit_after_a_cold_build_is_found_as_before(generated: GeneratedVault
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
         conn.close()
+
+
+def test_the_line_cache_stays_bounded() -> None:
+    for i in range(index._LINES_KEPT + 50):
+        assert index._simple_meta(f"type: entity\ncreated: 2026-01-{i}\ntags:\n  - t{i}\n") == {
+            "type": "entity", "tags": [f"t{i}"]}
+    assert len(index._LINES) <= index._LINES_KEPT

@@ -157,11 +157,6 @@ def _loader() -> type[Any]:
 _INDEXED_KEYS = frozenset({"type", "project", "updated", "status", "aliases", "tags"})
 _LIST_KEYS = frozenset({"aliases", "tags"})
 _KEY = re.compile(r"[A-Za-z_][\w-]*")
-# Keys vaultmem writes: known to be plain YAML keys without asking _KEY.
-_WRITTEN_KEYS = _INDEXED_KEYS | {
-    "created", "session_ids", "archived_to", "archived_date", "archived_reason", "continues",
-    "compacted_into", "error",
-}
 # A plain scalar ObsidianLoader reads back as this very string (no quotes, flow, comments,
 # anchors, "key: value" inside, or null words); dates read as dates and print back the same.
 _PLAIN = re.compile(r"[\w.][\w./+-]*(?: [\w./+-]+)*")
@@ -179,57 +174,86 @@ def _one_line_value(value: str) -> bool:
     return first not in "|>&*!%@`#"
 
 
+# What one frontmatter line says read on its own (what to do with it depends on the lines
+# before it; what it says does not): (kind, key, value).
+_BLANK, _ITEM, _BAD, _OTHER_KEY, _LIST_KEY, _EMPTY_KEY, _KEY_VALUE = range(7)
+_LINES: dict[str, tuple[int, str, str]] = {}
+# The lines vaultmem writes repeat from note to note (type, project, tags and their items,
+# status): each is read once per process, the rest looked up. Bounded: past this many different
+# lines, new ones are read every time.
+_LINES_KEPT = 4096
+
+
+def _line(line: str) -> tuple[int, str, str]:
+    """What a non-empty frontmatter line says to the fast reader (see ``_simple_meta``)."""
+    if not line.strip():
+        return _BLANK, "", ""  # blank but for whitespace ("\r", form feed…)
+    if line[0] in " \t-":
+        item = line.lstrip(" \t")
+        if item[:2] != "- ":
+            return _BAD, "", ""
+        value = item[2:].rstrip(" \t")
+        if value in _NULLS or not _PLAIN.fullmatch(value):
+            return _BAD, "", ""
+        return _ITEM, "", value
+    key, colon, rest = line.partition(":")
+    if not colon or (rest and rest[0] not in " \t") or not _KEY.fullmatch(key):
+        return _BAD, "", ""
+    value = rest.strip(" \t")
+    if key not in _INDEXED_KEYS:
+        if value and not _one_line_value(value):
+            return _BAD, "", ""  # may span lines in ways only YAML can tell
+        return _OTHER_KEY, key, ""
+    if not value:
+        return (_LIST_KEY if key in _LIST_KEYS else _EMPTY_KEY), key, ""
+    if value in _NULLS or not _PLAIN.fullmatch(value):
+        return _BAD, "", ""
+    return _KEY_VALUE, key, value
+
+
 def _simple_meta(yaml_text: str) -> dict[str, Any] | None:
     """The indexed keys of frontmatter written the simple way vaultmem writes it (``key: word``
     and block lists of words), or None when anything needs the real YAML parser.
 
-    Lines are taken apart with str methods rather than regexes (a cold build reads every
-    note's frontmatter): a key line is ``key:`` then nothing or blanks and a value, an item line
-    ``- value`` after blanks; a value is what is left once blanks are stripped from both ends."""
+    A key line is ``key:`` then nothing, or blanks and a value; an item line is ``- value``
+    after blanks; a value is what is left once blanks are stripped from both ends. Lines are
+    taken apart with str methods, and each different line once (``_LINES``): a cold build
+    reads the frontmatter of every note."""
     data: dict[str, Any] = {}
-    current: str | None = None  # an indexed list key whose items follow
+    items: list[str] | None = None  # the list of an indexed list key whose items follow
     for line in yaml_text.split("\n"):
         if not line:
             continue
-        if line[0] in " \t-":
-            if current is None or not line.strip():
-                continue  # a blank line, or a continuation of a key the index does not read
-            item = line.lstrip(" \t")
-            if item[:2] != "- ":
-                return None
-            value = item[2:].rstrip(" \t")
-            if value in _NULLS or not _PLAIN.fullmatch(value):
-                return None
-            data[current].append(value)
+        indented = line[0] in " \t-"
+        if indented and items is None:
+            continue  # a continuation of a key the index does not read (or a blank line)
+        kind, key, value = _LINES.get(line) or _read_line(line)
+        if kind == _BLANK:
             continue
-        key, colon, rest = line.partition(":")
-        if (
-            not colon
-            or (rest and rest[0] not in " \t")
-            or (key not in _WRITTEN_KEYS and not _KEY.fullmatch(key))
-        ):
-            if not line.strip():
-                continue  # blank but for other whitespace ("\r", form feed…)
+        if indented:
+            if kind != _ITEM or items is None:
+                return None
+            items.append(value)
+            continue
+        if kind == _BAD:
             return None
-        value = rest.strip(" \t")
-        current = None
-        if key not in _INDEXED_KEYS:
-            if value and not _one_line_value(value):
-                return None  # may span lines in ways only YAML can tell
+        items = None
+        if kind == _OTHER_KEY:
             continue
         if key in data:
             return None  # a duplicate key is invalid YAML: let the parser say so
-        if not value:
-            if key in _LIST_KEYS:
-                data[key] = []
-                current = key
-            else:
-                data[key] = None
-            continue
-        if value in _NULLS or not _PLAIN.fullmatch(value):
-            return None
-        data[key] = value
+        if kind == _LIST_KEY:
+            data[key] = items = []
+        else:
+            data[key] = value if kind == _KEY_VALUE else None
     return data
+
+
+def _read_line(line: str) -> tuple[int, str, str]:
+    said = _line(line)
+    if len(_LINES) < _LINES_KEPT:
+        _LINES[line] = said
+    return said
 
 
 def load_yaml(yaml_text: str) -> Any:
@@ -335,10 +359,12 @@ def _row(rel: str, raw: bytes, namespace: str) -> _Row:
     path_type, path_project = _path_kind(rel, namespace)
     stem = rel.rsplit("/", 1)[-1][:-3]
     meta = meta or {}
-    # Private text is never indexed: not searchable, not in a snippet, not in the file. A span
-    # left open in the frontmatter keeps the body private too.
-    private = PrivateStream()
-    private.feed(text[: len(text) - len(body)])
+    if "<" in text:  # no tag, no private text (one memchr rather than two slices and feeds)
+        # Private text is never indexed: not searchable, not in a snippet, not in the file. A
+        # span left open in the frontmatter keeps the body private too.
+        private = PrivateStream()
+        private.feed(text[: len(text) - len(body)])
+        body = private.feed(body)
     aliases = _strings(meta.get("aliases"))
     return _Row(
         type=_text_of(meta.get("type")) or path_type,
@@ -348,7 +374,7 @@ def _row(rel: str, raw: bytes, namespace: str) -> _Row:
         status=_text_of(meta.get("status")),
         names=strip_private(" ".join([stem, *aliases])),
         tags=strip_private(" ".join(_strings(meta.get("tags")))),
-        body=private.feed(body),
+        body=body,
     )
 
 
@@ -594,7 +620,7 @@ def _sync(
 ) -> tuple[int, int, int, int, int]:
     """Bring the rows of the notes in ``folders`` (every note: None) up to date."""
     known = _known(conn, folders)
-    root = str(vault.root)
+    root = os.path.join(vault.root, "")  # then root + rel: a concatenation, not a join, per note
     namespace = vault.layout.namespace
     scanned = stat_changed = reread = 0
     scrub = False  # a note re-indexed with private text: its old terms must leave the file
@@ -606,7 +632,7 @@ def _sync(
     updates: list[tuple[Any, ...]] = []  # changed notes: their notes row
     fts_deletes: list[tuple[int]] = []
     for rel in _listing(vault, folders):
-        full = os.path.join(root, rel)
+        full = root + rel
         old = known.get(rel)
         if old is not None:
             try:
