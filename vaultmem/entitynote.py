@@ -203,23 +203,37 @@ def _with_tail(rows: list[str], at: int, new: Sequence[str]) -> list[str]:
 # An entity note grows by one line per fact, for years; parsing it whole for each compaction
 # would make compaction as slow as the note is long. Past its first run of lines (front matter,
 # title), a vaultmem-shaped note holds only column-0 ATX headings, blank lines, and paragraph
-# and ``- `` lines that open no block: exactly the lines ``plainruns`` reads as such. When one
-# regex finds no other line, ``sections`` would cut the note into runs at those headings and
-# read each run as one heading and plain lines, so the headings are those lines, found without
-# reading the rest. Anything else (a fence, HTML, a quote, a table, indented code, a setext
-# underline, a tab, a carriage return...) takes the full parse; tests/test_entitynote_fast.py
-# compares the two on generated notes.
+# and list lines (``- ``, ``* ``, ``+ ``, ``1. ``, ``1) ``) that open no block: exactly the lines
+# ``plainruns`` reads as such. When a few cheap scans find no other line, ``sections`` would cut
+# the note into runs at those headings and read each run as one heading and plain lines, so the
+# headings are those lines, found without reading the rest. Anything else (a fence, HTML, a
+# quote, a table, indented code, a setext underline, a tab, a carriage return, a line that may
+# open a reference definition...) takes the full parse; tests/test_entitynote_fast.py compares
+# the two on generated notes.
 _HEADING_AT = re.compile(r"\n#{1,6}(?= |\n|\Z)")  # a column-0 ATX line after the first
+# A line whose text (after a list marker) starts with "[" may open a reference definition, whose
+# title can run over the next lines: unusual, unless it starts a wikilink ("[[", never a label)
+# or a task box ("[ ] ", "[x] ").
 _UNUSUAL_LINE = re.compile(
-    r"\n(?! *(?:\n|$)|#{1,6}(?: |\n|$)|(?:- )?" + plainruns._START + r")"
+    r"\n(?! *(?:\n|$)|#{1,6}(?: |\n|$)|(?:[-*+] |\d{1,9}[.)] )?"
+    r"(?!\[(?!\[|[ xX]\] ))" + plainruns._START + r")"
 )
 _FRONT_CLOSE = re.compile(r"\n(?:\.\.\.| {0,3}-{3,}) *(?=\n|$)")
-_UNUSUAL_TEXT = ("]:", "$$", "%%", "\t", "\r")
 
 
-def _fast_headings(text: str) -> list[sections.Heading] | None:
-    """``sections.headings(text)`` for a vaultmem-shaped note, read by a line scan; None for
-    any other note."""
+def _unusual_text(text: str) -> bool:
+    """Whether ``text`` holds a character plain runs leave to markdown-it: a tab, a carriage
+    return, ``$$`` (single characters are searched first: on a long note each multi-character
+    search is a pass of its own)."""
+    return "\t" in text or "\r" in text or ("$" in text and "$$" in text)
+
+
+Offsets = dict[int, int]  # line number -> where it starts in the text (see _Note)
+
+
+def _fast_headings(text: str) -> tuple[list[sections.Heading], Offsets] | None:
+    """``sections.headings(text)`` for a vaultmem-shaped note, read by a line scan, with where
+    each heading line starts; None for any other note."""
     if "\r" in text:
         return None
     start = 0
@@ -230,8 +244,7 @@ def _fast_headings(text: str) -> list[sections.Heading] | None:
         start = close.end()
     after = _HEADING_AT.search(text, start)
     cut = after.start() + 1 if after else len(text)
-    rest = text[cut - 1 :] if cut < len(text) else ""
-    if any(bad in rest for bad in _UNUSUAL_TEXT) or _UNUSUAL_LINE.search(rest):
+    if _unusual_text(text[cut:]) or _UNUSUAL_LINE.search(text, cut - 1 if cut else 0):
         return None
     first = text[:cut]
     first_lines = sections.line_count(first)
@@ -242,6 +255,8 @@ def _fast_headings(text: str) -> list[sections.Heading] | None:
     kinds = [kind for kind, *_ in first_blocks]
     if "fence" in kinds or (text.startswith("-") and kinds[:1] != ["front_matter"]):
         return None  # sections would join this run to the next
+    first_starts = [0, *(m.end() for m in re.finditer("\n", first))]
+    offsets: Offsets = {line: first_starts[line] for _, _, line, _ in found}
     line = first_lines
     pos = cut
     for match in _HEADING_AT.finditer(text, cut - 1):
@@ -252,84 +267,167 @@ def _fast_headings(text: str) -> list[sections.Heading] | None:
         assert heading is not None and len(heading[1]) == 1
         level, title, _, _ = heading[1][0]
         found.append((level, title, line, line + 1))
+        offsets[line] = pos
     # The headings' ranges and paths exactly as sections.headings makes them from the same list.
-    return list(sections._assemble([], found, sections.line_count(text)).headings)
+    return list(sections._assemble([], found, sections.line_count(text)).headings), offsets
 
+
+def _terminated(text: str) -> str:
+    """``text`` with every line ending in "\\n" (the last one too)."""
+    return text + "\n" if text and not text.endswith("\n") else text
+
+
+def _rows(body: str) -> list[str]:
+    """The rows of a body held as text whose every row ends in "\\n"."""
+    return body.split("\n")[:-1]
+
+
+def _joined(rows: Sequence[str]) -> str:
+    return "".join(row + "\n" for row in rows)
 
 
 class _Note:
-    """A note's lines with the sections compaction touches; edits collected, applied once."""
+    """A note with the sections compaction touches; edits collected, applied once.
+
+    A section's body is held as text whose every row ends in "\\n" (``""`` is no row, ``"\\n"``
+    one blank row), cut out of the note by character offsets: the dated sections of a long
+    entity are most of the note, and they are merged as text, never split into rows and joined
+    again. ``section`` gives the rows of the small sections as a list to edit in place."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = text.split("\n")
+        # Every line ends in "\n" here; render takes the added one away again.
+        self._whole = _terminated(text)
         fast = _fast_headings(text)
-        self.heads = sections.headings(text) if fast is None else fast
-        self.bodies: dict[str, list[str]] = {}  # title key -> new body rows
-        self.spans: dict[str, tuple[int, int]] = {}
+        if fast is None:
+            self.heads = sections.headings(text)
+            starts = [0, *(m.end() for m in re.finditer("\n", self._whole))]
+            self._starts: Offsets | list[int] = starts
+        else:
+            self.heads, self._starts = fast
+        self.total = sections.line_count(text)
+        self.bodies: dict[str, str | list[str]] = {}  # title key -> new body
+        self.spans: dict[str, tuple[int, int]] = {}  # title key -> its body's character span
         self.missing: list[str] = []
+        self.latest: dict[str, str] = {}  # title key -> the latest date, when a merge knew it
+
+    def _offset(self, line: int, after: sections.Heading) -> int:
+        """Where ``line`` starts in the text (``after``'s body start, or a heading line, or the
+        end)."""
+        if line >= self.total:
+            return len(self._whole)
+        if isinstance(self._starts, list):
+            return self._starts[line]
+        if line in self._starts:
+            return self._starts[line]
+        assert line == after.line + 1  # the line after a heading (its body start)
+        end = self._whole.find("\n", self._starts[after.line])
+        return end + 1
+
+    def _head(self, key: str) -> sections.Heading | None:
+        return next((h for h in self.heads if h.title.casefold() == key and len(h.path) <= 2),
+                    None)
+
+    def _span(self, head: sections.Heading) -> tuple[int, int]:
+        return self._offset(head.body_start, head), self._offset(head.own_end, head)
+
+    def chunk(self, title: str) -> str:
+        """The body of the first section of that title as text (created at the end if
+        missing); ``put`` writes it back. A list ``section`` gave before is detached."""
+        key = title.casefold()
+        body = self.bodies.get(key)
+        if isinstance(body, list):
+            body = self.bodies[key] = _joined(body)
+        if body is not None:
+            return body
+        head = self._head(key)
+        if head is None:
+            self.missing.append(title)
+            body = ""
+        else:
+            self.spans[key] = self._span(head)
+            start, end = self.spans[key]
+            body = self._whole[start:end]
+        self.bodies[key] = body
+        return body
+
+    def put(self, title: str, body: str) -> None:
+        """Write back the body of a section ``chunk`` gave."""
+        self.bodies[title.casefold()] = body
 
     def section(self, title: str) -> list[str]:
         """The body rows of the first section of that title (created at the end if missing);
         the list returned is the one written back."""
         key = title.casefold()
-        if key in self.bodies:
-            return self.bodies[key]
-        head = next((h for h in self.heads if h.title.casefold() == key and len(h.path) <= 2),
-                    None)
-        if head is None:
-            self.missing.append(title)
-            rows: list[str] = []
-        else:
-            self.spans[key] = (head.body_start, head.own_end)
-            rows = self.lines[head.body_start : head.own_end]
+        body = self.bodies.get(key)
+        if isinstance(body, list):
+            return body
+        rows = _rows(self.chunk(title))
         self.bodies[key] = rows
         return rows
 
+    def peek_chunk(self, title: str) -> str:
+        """The body of the first section of that title as text, or "" (nothing created)."""
+        key = title.casefold()
+        body = self.bodies.get(key)
+        if body is not None:
+            return _joined(body) if isinstance(body, list) else body
+        head = self._head(key)
+        if head is None:
+            return ""
+        start, end = self._span(head)
+        return self._whole[start:end]
+
     def peek(self, title: str) -> list[str]:
         """The body rows of the first section of that title, or none (nothing created)."""
-        key = title.casefold()
-        if key in self.bodies:
-            return self.bodies[key]
-        head = next((h for h in self.heads if h.title.casefold() == key and len(h.path) <= 2),
-                    None)
-        return [] if head is None else self.lines[head.body_start : head.own_end]
+        body = self.bodies.get(title.casefold())
+        return body if isinstance(body, list) else _rows(self.peek_chunk(title))
 
     def level(self) -> int:
         h1 = [h for h in self.heads if h.level == 1]
         rest = [h.level for h in self.heads if h.level > 1 or len(h1) != 1]
         return min(rest) if rest else 2
 
+    def _body(self, key: str) -> str:
+        body = self.bodies[key]
+        return _joined(body) if isinstance(body, list) else body
+
     def render(self) -> str:
-        lines = list(self.lines)
-        final_nl = bool(lines) and lines[-1] == "" and len(lines) > 1
-        for key, (start, end) in sorted(self.spans.items(), key=lambda kv: -kv[1][0]):
-            rows = self.bodies[key]
-            if end < len(lines) - (1 if final_nl else 0) and rows and rows[-1].strip():
-                rows = [*rows, ""]  # a blank line before the next heading
-            lines[start:end] = rows
-        if self.missing:
-            if final_nl:
-                lines.pop()
-            while lines and not lines[-1].strip():
-                lines.pop()
-            for title in self.missing:
-                rows = self.bodies[title.casefold()]
-                lines += ["", "#" * self.level() + " " + title]
-                if rows:
-                    lines += rows if rows[0] == "" else ["", *rows]
-            final_nl = True
-        text = "\n".join(lines)
-        return text if not final_nl or text.endswith("\n") else text + "\n"
+        whole = self._whole
+        pieces: list[str] = []
+        done = 0
+        for key, (start, end) in sorted(self.spans.items(), key=lambda kv: kv[1][0]):
+            body = self._body(key)
+            last = body[body.rfind("\n", 0, len(body) - 1) + 1 :]
+            if end < len(whole) and last.strip():
+                body += "\n"  # a blank line before the next heading
+            pieces += [whole[done:start], body]
+            done = end
+        pieces.append(whole[done:])
+        out = "".join(pieces)
+        if not self.missing:
+            return out if self.text.endswith("\n") else out[:-1]
+        # Blank rows at the end go; each missing section follows a blank line.
+        stripped = out.rstrip()
+        out = out[: out.find("\n", len(stripped)) + 1] if stripped else ""
+        for title in self.missing:
+            body = self._body(title.casefold())
+            out += "\n" + "#" * self.level() + " " + title + "\n"
+            if body:
+                out += body if body.startswith("\n") else "\n" + body
+        return out
 
 
-_VM_IDS = re.compile(r" \^(vm-[A-Za-z0-9-]+)[ \t]*(?=\n| \^vm-|\Z)")
-
-
-def _vm_ids(text: str) -> set[str]:
-    """The ``^vm-…`` ids that end a line of ``text`` (or a stretch of it up to the next
-    `` ^vm-``), in one regex pass: notes are long."""
-    return set(_VM_IDS.findall(text))
+def _ids_present(text: str, ids: Iterable[str]) -> set[str]:
+    """Which of the ``vm-…`` ``ids`` end a line of ``text`` (or a stretch of it up to the next
+    `` ^vm-``), in one regex pass for all of them: notes are long, and only the ids of the new
+    lines are asked about."""
+    wanted = sorted({i for i in ids if i.startswith("vm-") and len(i) > 3 and _ID.fullmatch(i)})
+    if not wanted:
+        return set()
+    alternatives = "|".join(re.escape(i[3:]) for i in wanted)
+    found = re.findall(r" \^vm-(" + alternatives + r")[ \t]*(?=\n| \^vm-|\Z)", text)
+    return {"vm-" + i for i in found}
 
 
 def _day(row: str) -> str | None:
@@ -347,10 +445,18 @@ def _vm_block(row: str) -> str | None:
     return found.group(1) if found else None
 
 
-def _dated(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int, int, int]:
-    """Merge ``new`` into ``rows`` in date order (in place); (added, merged, present)."""
-    quick = _dated_new(rows, new, blocks)
-    return quick if quick is not None else _dated_rows(rows, new, blocks)
+def _dated(note: _Note, heading: str, new: Sequence[Line], blocks: set[str]) -> tuple[int, int, int]:
+    """Merge ``new`` into the section ``heading`` of ``note`` in date order; (added, merged,
+    present)."""
+    body = note.chunk(heading)
+    quick = _dated_new(body, new, blocks)
+    if quick is not None:
+        merged_body, latest, counts = quick
+        note.put(heading, merged_body)
+        if latest is not None:
+            note.latest[heading.casefold()] = latest
+        return counts
+    return _dated_rows(note.section(heading), new, blocks)
 
 
 _FENCE_LINE = re.compile(r"\n {0,3}(?:`{3,}|~{3,})")  # in "\n" + the rows
@@ -372,17 +478,22 @@ def _row_keys(row: str) -> str | None:
 class _OtherKeys:
     """Whether a fact key is that of a row read for its text (``_dated_rows``' ours and theirs),
     answered without reading every row: a row with key ``k`` holds the words of ``k`` in order,
-    so when the case-folded rows lack them no row has it."""
+    so when the case-folded rows lack them no row has it. Rows holding an anchor comment (left
+    out of a fact's key, it may part a key's words) are read whole."""
 
     def __init__(self, lined: str) -> None:
-        self.rows = [m.group(1) for m in _OTHER_ROW.finditer(lined)]
+        rows = [m.group(1) for m in _OTHER_ROW.finditer(lined)]
+        anchored = [row for row in rows if "%%vm-anchor" in row]
+        self.rows = [row for row in rows if "%%vm-anchor" not in row]
+        self.anchored = {_row_keys(row) for row in anchored}
         self.keys: set[str | None] | None = None
         self.folded: str | None = None
-        # An anchor comment (left out of a fact's key) may part a key's words: read every row.
-        if len(self.rows) <= _FEW_ROWS or "%%vm-anchor" in lined:
+        if len(self.rows) <= _FEW_ROWS:
             self.keys = {_row_keys(row) for row in self.rows}
 
     def __contains__(self, key: object) -> bool:
+        if key in self.anchored:
+            return True
         if self.keys is None:
             assert isinstance(key, str)
             if self.folded is None:
@@ -394,15 +505,16 @@ class _OtherKeys:
         return key in self.keys
 
 
-def _dated_new(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int, int, int] | None:
+def _dated_new(body: str, new: Sequence[Line], blocks: set[str]
+               ) -> tuple[str, str | None, tuple[int, int, int]] | None:
     """``_dated_rows`` when no line of ``new`` merges into a row (the common case: new facts),
-    in a few regex passes over the section instead of a read of each row; None (nothing
-    changed) when one might, or the section holds a fence."""
-    if not rows:
+    in a few regex passes over the section's text instead of a read of each row: (the merged
+    body, its latest date when lines were added, the counts); None when a line might merge,
+    or the section holds a fence."""
+    if not body:
         return None
-    chunk = "\n".join(rows)
-    lined = "\n" + chunk
-    if _FENCE_LINE.search(lined):
+    lined = "\n" + body
+    if ("`" in lined or "~" in lined) and _FENCE_LINE.search(lined):
         return None
     others: _OtherKeys | None = None
     adds: list[tuple[str, str]] = []
@@ -423,12 +535,12 @@ def _dated_new(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[
         adds.append((line.day, line.render()))
         added.add(line.block)
     if not adds:
-        return 0, 0, present
+        return body, None, (0, 0, present)
     # The first dated row later than a day: where prefix maxima pass it (as in _dated_rows).
     highs = list(itertools.accumulate(_DAY_AT.findall(lined), max))
     inserts: dict[int, list[tuple[str, str]]] = {}
     tail: list[tuple[str, str]] = []
-    offsets: list[int] = []  # of the dated rows in chunk, read only when a line goes before one
+    offsets: list[int] = []  # of the dated rows in body, read only when a line goes before one
     for day, text in adds:
         at = bisect.bisect_right(highs, day)
         if at < len(highs):
@@ -439,14 +551,28 @@ def _dated_new(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[
     pieces: list[str] = []
     done = 0
     for offset in sorted(inserts):
-        pieces.append(chunk[done:offset])
+        pieces.append(body[done:offset])
         pieces.extend(text + "\n" for _, text in sorted(inserts[offset], key=lambda x: x[0]))
         done = offset
-    pieces.append(chunk[done:])
-    out = "".join(pieces).split("\n")
-    rows[:] = _with_tail(out, _content_end(out), [text for _, text in sorted(tail, key=lambda x: x[0])])
+    pieces.append(body[done:])
+    merged = _body_with_tail("".join(pieces), [text for _, text in sorted(tail, key=lambda x: x[0])])
     blocks.update(added)
-    return len(adds), 0, present
+    latest = max([*highs[-1:], *(day for day, _ in adds)])
+    return merged, latest, (len(adds), 0, present)
+
+
+def _body_with_tail(body: str, new: Sequence[str]) -> str:
+    """``_with_tail`` on a body held as text: ``new`` rows after the last row that is not
+    blank."""
+    if not new:
+        return body
+    stripped = body.rstrip()
+    if not stripped:
+        return "\n" + _joined(new) + body
+    at = body.find("\n", len(stripped)) + 1
+    last = body[body.rfind("\n", 0, at - 1) + 1 : at - 1]
+    sep = "" if _LIST_LINE.match(last) else "\n"
+    return body[:at] + sep + _joined(new) + body[at:]
 
 
 def _dated_rows(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int, int, int]:
@@ -530,16 +656,19 @@ def _dated_rows(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple
     return added, merged, present
 
 
-def _newest(rows: Sequence[str]) -> tuple[str, str]:
-    """(block id, text) of the last row of the latest date."""
-    lined = "\n" + "\n".join(rows)
-    days = _DAY_AT.findall(lined)
-    if not days:
-        return "", ""
-    latest = max(days)
+def _newest(body: str, latest: str | None = None) -> tuple[str, str]:
+    """(block id, text) of the last row of the latest date (``latest``, when a merge knew it)."""
+    lined = "\n" + body
+    if latest is None:
+        days = _DAY_AT.findall(lined)
+        if not days:
+            return "", ""
+        latest = max(days)
     at = len(lined)
     while True:  # the last row of that date, found from the end
         at = lined.rfind("\n- " + latest, 0, at)
+        if at < 0:
+            return "", ""
         found = _DAY_AT.match(lined, at)
         if found and found.group(1) == latest:
             break
@@ -579,7 +708,7 @@ def summary(text: str) -> Summary:
 
 
 def _summary(note: _Note) -> Summary:
-    block, text = _newest(note.peek(KEY_DECISIONS))
+    block, text = _newest(note.peek_chunk(KEY_DECISIONS), note.latest.get(KEY_DECISIONS.casefold()))
     if text:
         return ("^" + block if block else KEY_DECISIONS), summary_line(text)
     said = summary_line(_overview_summary(note.peek(OVERVIEW)))
@@ -642,8 +771,21 @@ def _related(rows: list[str], links_: Sequence[str]) -> None:
     rows[:] = _with_tail(rows, _content_end(rows), new)
 
 
-def _has_line(text: str, lines: Sequence[str], line: str) -> bool:
-    return line in text and any(existing.rstrip() == line for existing in lines)
+def _has_line(text: str, line: str) -> bool:
+    """Whether a line of ``text`` is ``line`` (spaces after it aside)."""
+    at = text.find(line)
+    while at >= 0:
+        end = text.find("\n", at)
+        if (at == 0 or text[at - 1] == "\n") and text[at : end if end >= 0 else len(text)].rstrip() == line:
+            return True
+        at = text.find(line, at + 1)
+    return False
+
+
+def _ids_of(new: Iterable[Line]) -> list[str]:
+    """The block ids the lines of ``new`` may already have in a note (theirs and the older
+    form's)."""
+    return [i for line in new for i in (line.block, line.old_block)]
 
 
 def _stamped(out: str, text: str, today: date, counts: Mapping[str, int]) -> str:
@@ -662,8 +804,14 @@ def _stamped(out: str, text: str, today: date, counts: Mapping[str, int]) -> str
 
 def _counts(note: _Note) -> dict[str, int]:
     """How many top-level items the Key Decisions and Gotchas sections hold."""
-    return {key: sum(1 for row in note.peek(title) if row.startswith(("- ", "* ", "+ ")))
-            for key, title in COUNTED.items()}
+    return {key: _items(note.peek_chunk(title)) for key, title in COUNTED.items()}
+
+
+def _items(body: str) -> int:
+    """How many rows of a section's text start a top-level item (``- ``, ``* ``, ``+ ``); the
+    rarer markers are counted only when their character occurs at all."""
+    lined = "\n" + body
+    return lined.count("\n- ") + sum(lined.count("\n" + c + " ") for c in "*+" if c in body)
 
 
 def item_counts(text: str) -> dict[str, int]:
@@ -684,16 +832,16 @@ def compose(
     Related Entities, the overview kept and the backlink under References; ``updated`` is set
     when anything changed."""
     note = _Note(text)
-    blocks = _vm_ids(text)
+    blocks = _ids_present(text, _ids_of(new))
     added = merged = present = 0
     for heading in dict.fromkeys(line.heading for line in new):
-        counts = _dated(note.section(heading), [x for x in new if x.heading == heading], blocks)
+        counts = _dated(note, heading, [x for x in new if x.heading == heading], blocks)
         added, merged, present = added + counts[0], merged + counts[1], present + counts[2]
     if overview is not None:
         _overview(note.section(OVERVIEW), overview)
     if related:
         _related(note.section(RELATED), related)
-    if backlink is not None and not _has_line(text, note.lines, backlink):
+    if backlink is not None and not _has_line(text, backlink):
         rows = note.section(REFERENCES)
         rows[:] = _with_tail(rows, _content_end(rows), [backlink])
     return Composed(_stamped(note.render(), text, today, _counts(note)), added, merged, present,
@@ -756,8 +904,8 @@ def compose_index(
     holding ``rows`` (name key -> row, one per entity of the project, sorted by name) after the
     lines a person wrote there."""
     note = _Note(text)
-    blocks = _vm_ids(text)
-    added, merged, present = _dated(note.section(new[0].heading), list(new), blocks) if new \
+    blocks = _ids_present(text, _ids_of(new))
+    added, merged, present = _dated(note, new[0].heading, list(new), blocks) if new \
         else (0, 0, 0)
     body = note.section(KEY_ENTITIES)
     kept: list[str] = []

@@ -42,3 +42,13 @@ def split(text: str) -> Split:
             )
     # An opening fence with no closing one is body text, as Obsidian shows it.
     return Split(has_frontmatter=False, yaml_text="", yaml_start=0, body_start=0, body=text)
+
+
+def body_offset(text: str) -> int:
+    """Where the body starts in ``text`` (0 without frontmatter), found without copying it."""
+    end = text.find("\n")
+    if end >= 0 and _OPEN_FENCE.fullmatch(text, 0, end):
+        close = _CLOSE_LINE.search(text, end)
+        if close is not None:
+            return min(close.end() + 1, len(text))
+    return 0

@@ -17,8 +17,10 @@ line of the kinds below, and every other line is one of:
 - a bullet item ``- `` followed by such a character;
 - a fenced code block opened at column 0 (its lines may hold anything); one never closed runs to
   the end of the run, which then joins the next (see ``sections``).
-Outside fences no line may hold a tab, ``]:`` (a reference definition) or ``$$`` / ``%%`` (kept
-for markdown-it, which treats them as text today, so a later plugin cannot silently disagree).
+Outside fences no line may hold a tab, ``]:`` (a reference definition) or ``$$`` (kept for
+markdown-it, which treats it as text today, so a later plugin cannot silently disagree). ``%%``
+inside a line (an Obsidian comment: the anchors vaultmem writes into entity lines) is text to
+markdown-it and here alike; a line starting with ``%`` is still left to markdown-it.
 Lines after the first never start with ``#``, so there is no other heading, and no line can be a
 setext underline, thematic break, table delimiter row, HTML block, quote or indented code.
 """
@@ -41,7 +43,7 @@ _PLAIN = re.compile(_START + r"[^\t]*")
 # ``)``), one space, then what a plain line may start with. The marker is group 1.
 _ITEM = re.compile(r"([-*+]|\d{1,9}[.)]) " + _START + r"[^\t]*")
 _ATX = re.compile(r"(#{1,6})(?:[ ]+([^\t]*))?")
-_FORBIDDEN = ("]:", "$$", "%%", "\t", "\r")
+_FORBIDDEN = ("]:", "$$", "\t", "\r")
 # Front matter opens with 3 or more dashes at the very start of the note (whatever follows them
 # on that line) and closes at a line of at least as many dashes (indented up to 3 spaces) or
 # ``...``, spaces after.

@@ -41,7 +41,8 @@ def decode(raw: bytes, path: str | None = None) -> tuple[str, TextFormat]:
     bom = text.startswith(BOM)
     if bom:
         text = text[1:]
-    crlf = text.count("\r\n")
+    # "\r" is looked for first: a one-character search is far quicker on a long note.
+    crlf = text.count("\r\n") if "\r" in text else 0
     # Mixed endings stay as they are (\r is then just a character of the line), so the
     # round trip is still byte-identical.
     if crlf and crlf == text.count("\n"):
