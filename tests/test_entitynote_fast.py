@@ -120,8 +120,9 @@ def _old_vm_ids(text: str) -> set[str]:
     return out
 
 
-def _old_newest(chunk: str, latest: str | None = None) -> tuple[str, str]:
+def _old_newest(text: str, start: int, end: int, latest: str | None = None) -> tuple[str, str]:
     best: tuple[str, int] | None = None
+    chunk = text[start:end]
     for found in re.finditer(r"^- (\d{4}-\d{2}-\d{2})(?: — |: | - )", chunk, re.MULTILINE):
         if best is None or found.group(1) >= best[0]:
             best = (found.group(1), found.start())
@@ -170,7 +171,7 @@ def _compose_both(text: str, new: list[Line]) -> tuple[entitynote.Composed, enti
              entitynote._newest)
     try:
         entitynote._fast_headings = lambda text: None  # type: ignore[assignment]
-        entitynote._dated_new = lambda body, new, blocks: None  # type: ignore[assignment]
+        entitynote._dated_new = lambda *args: None  # type: ignore[assignment]
         entitynote._ids_present = lambda text, ids: _old_vm_ids(text)  # type: ignore[assignment]
         entitynote._newest = _old_newest  # type: ignore[assignment]
         slow = entitynote.compose(text, new, related=["[[Db]]"], backlink="- [[a/x|x]]",

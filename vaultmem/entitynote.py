@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from . import anchors, frontmatter, names, plainruns, sections
+from . import anchors, fences, frontmatter, names, plainruns, sections
 
 OVERVIEW = "Overview"
 RELATED = "Related Entities"
@@ -286,74 +286,77 @@ def _joined(rows: Sequence[str]) -> str:
     return "".join(row + "\n" for row in rows)
 
 
+class _Text:
+    """A section body as pieces (of the note's text, and new rows), every row ending in "\\n":
+    joined once, with the rest of the note, when the note is rendered. ``same``: the pieces are
+    the body as it was."""
+
+    __slots__ = ("pieces", "same")
+
+    def __init__(self, pieces: list[str], same: bool) -> None:
+        self.pieces, self.same = pieces, same
+
+    def last_piece(self) -> str:
+        return next((piece for piece in reversed(self.pieces) if piece), "")
+
+
+Facts = tuple[int, tuple[str, str]]  # a merged section's items and newest dated row (block, text)
+
+
 class _Note:
     """A note with the sections compaction touches; edits collected, applied once.
 
-    A section's body is held as text whose every row ends in "\\n" (``""`` is no row, ``"\\n"``
-    one blank row), cut out of the note by character offsets: the dated sections of a long
-    entity are most of the note, and they are merged as text, never split into rows and joined
-    again. ``section`` gives the rows of the small sections as a list to edit in place."""
+    Sections are cut out of the note by character offsets, every row ending in "\\n" (the last
+    line of a note without a final newline is given one here, and render takes it away again):
+    the dated sections of a long entity are most of the note, so they are merged as pieces of
+    its text and joined once, never split into rows. ``section`` gives the rows of the small
+    sections as a list to edit in place."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # Every line ends in "\n" here; render takes the added one away again.
-        self._whole = _terminated(text)
+        self.whole = _terminated(text)
         fast = _fast_headings(text)
         if fast is None:
             self.heads = sections.headings(text)
-            starts = [0, *(m.end() for m in re.finditer("\n", self._whole))]
+            starts = [0, *(m.end() for m in re.finditer("\n", self.whole))]
             self._starts: Offsets | list[int] = starts
         else:
             self.heads, self._starts = fast
         self.total = sections.line_count(text)
-        self.bodies: dict[str, str | list[str]] = {}  # title key -> new body
-        self.spans: dict[str, tuple[int, int]] = {}  # title key -> its body's character span
+        self.bodies: dict[str, list[str] | _Text] = {}  # title key -> the new body
+        self.spans: dict[str, tuple[int, int]] = {}  # title key -> where its body was
         self.missing: list[str] = []
-        self.latest: dict[str, str] = {}  # title key -> the latest date, when a merge knew it
+        self.facts: dict[str, Facts] = {}  # title key -> what a quick merge knew of its body
 
     def _offset(self, line: int, after: sections.Heading) -> int:
-        """Where ``line`` starts in the text (``after``'s body start, or a heading line, or the
-        end)."""
+        """Where ``line`` starts: a heading line, the line after ``after`` (its body), or the
+        end."""
         if line >= self.total:
-            return len(self._whole)
+            return len(self.whole)
         if isinstance(self._starts, list):
             return self._starts[line]
         if line in self._starts:
             return self._starts[line]
-        assert line == after.line + 1  # the line after a heading (its body start)
-        end = self._whole.find("\n", self._starts[after.line])
-        return end + 1
+        assert line == after.line + 1
+        return self.whole.find("\n", self._starts[after.line]) + 1
 
-    def _head(self, key: str) -> sections.Heading | None:
-        return next((h for h in self.heads if h.title.casefold() == key and len(h.path) <= 2),
+    def span(self, title: str) -> tuple[int, int] | None:
+        """Where the body of the first section of that title is in ``whole``, or None."""
+        key = title.casefold()
+        head = next((h for h in self.heads if h.title.casefold() == key and len(h.path) <= 2),
                     None)
-
-    def _span(self, head: sections.Heading) -> tuple[int, int]:
+        if head is None:
+            return None
         return self._offset(head.body_start, head), self._offset(head.own_end, head)
 
-    def chunk(self, title: str) -> str:
-        """The body of the first section of that title as text (created at the end if
-        missing); ``put`` writes it back. A list ``section`` gave before is detached."""
+    def put(self, title: str, body: _Text, facts: Facts | None = None) -> None:
+        """Take ``body`` as the new body of the section (found by ``span``)."""
         key = title.casefold()
-        body = self.bodies.get(key)
-        if isinstance(body, list):
-            body = self.bodies[key] = _joined(body)
-        if body is not None:
-            return body
-        head = self._head(key)
-        if head is None:
-            self.missing.append(title)
-            body = ""
-        else:
-            self.spans[key] = self._span(head)
-            start, end = self.spans[key]
-            body = self._whole[start:end]
-        self.bodies[key] = body
-        return body
-
-    def put(self, title: str, body: str) -> None:
-        """Write back the body of a section ``chunk`` gave."""
-        self.bodies[title.casefold()] = body
+        found = self.span(title)
+        assert found is not None and key not in self.bodies
+        self.spans[key], self.bodies[key] = found, body
+        if facts is not None:
+            self.facts[key] = facts
 
     def section(self, title: str) -> list[str]:
         """The body rows of the first section of that title (created at the end if missing);
@@ -362,60 +365,83 @@ class _Note:
         body = self.bodies.get(key)
         if isinstance(body, list):
             return body
-        rows = _rows(self.chunk(title))
+        if body is None:
+            found = self.span(title)
+            if found is None:
+                self.missing.append(title)
+            else:
+                self.spans[key] = found
+        text, start, end = self.view(title)
+        rows = _rows(text[start:end])
         self.bodies[key] = rows
+        self.facts.pop(key, None)
         return rows
 
-    def peek_chunk(self, title: str) -> str:
-        """The body of the first section of that title as text, or "" (nothing created)."""
+    def view(self, title: str) -> tuple[str, int, int]:
+        """The body of the first section of that title as it is now: a text, and where the body
+        is in it; a "\\n" always comes just before (nothing created)."""
         key = title.casefold()
         body = self.bodies.get(key)
         if body is not None:
-            return _joined(body) if isinstance(body, list) else body
-        head = self._head(key)
-        if head is None:
-            return ""
-        start, end = self._span(head)
-        return self._whole[start:end]
-
-    def peek(self, title: str) -> list[str]:
-        """The body rows of the first section of that title, or none (nothing created)."""
-        body = self.bodies.get(title.casefold())
-        return body if isinstance(body, list) else _rows(self.peek_chunk(title))
+            joined = "\n" + ("".join(body.pieces) if isinstance(body, _Text) else _joined(body))
+            return joined, 1, len(joined)
+        found = self.span(title)
+        if found is None:
+            return "\n", 1, 1
+        return self.whole, found[0], found[1]
 
     def level(self) -> int:
         h1 = [h for h in self.heads if h.level == 1]
         rest = [h.level for h in self.heads if h.level > 1 or len(h1) != 1]
         return min(rest) if rest else 2
 
-    def _body(self, key: str) -> str:
+    def _pieces(self, key: str, closed: bool) -> tuple[list[str], bool]:
+        """A section's new body as pieces and whether it differs from the body it replaces;
+        ``closed``: a heading follows, and gets a blank line before it."""
         body = self.bodies[key]
-        return _joined(body) if isinstance(body, list) else body
+        start, end = self.spans.get(key, (0, 0))
+        if isinstance(body, _Text):
+            pieces, same, last = list(body.pieces), body.same, body.last_piece()
+        else:
+            text = _joined(body)
+            pieces, last = [text], text
+            same = key in self.spans and text == self.whole[start:end]
+        if closed and last[last.rfind("\n", 0, len(last) - 1) + 1 :].strip():
+            pieces.append("\n")
+            same = False
+        return pieces, same
 
-    def render(self) -> str:
-        whole = self._whole
-        pieces: list[str] = []
-        done = 0
+    def changed(self) -> bool:
+        """Whether rendering gives another text."""
+        return bool(self.missing) or any(
+            not self._pieces(key, end < len(self.whole))[1] for key, (_, end) in self.spans.items()
+        )
+
+    def render(self, head: str | None = None, head_end: int = 0) -> str:
+        """The note with the new bodies; ``head`` replaces its first ``head_end`` characters
+        (the frontmatter, which no section holds)."""
+        whole = self.whole
+        out: list[str] = [] if head is None else [head]
+        done = 0 if head is None else head_end
         for key, (start, end) in sorted(self.spans.items(), key=lambda kv: kv[1][0]):
-            body = self._body(key)
-            last = body[body.rfind("\n", 0, len(body) - 1) + 1 :]
-            if end < len(whole) and last.strip():
-                body += "\n"  # a blank line before the next heading
-            pieces += [whole[done:start], body]
+            out.append(whole[done:start])
+            out += self._pieces(key, end < len(whole))[0]
             done = end
-        pieces.append(whole[done:])
-        out = "".join(pieces)
+        out.append(whole[done:])
         if not self.missing:
-            return out if self.text.endswith("\n") else out[:-1]
+            text = "".join(out)
+            return text if self.text.endswith("\n") else text[:-1]
         # Blank rows at the end go; each missing section follows a blank line.
-        stripped = out.rstrip()
-        out = out[: out.find("\n", len(stripped)) + 1] if stripped else ""
+        text = "".join(out)
+        stripped = text.rstrip()
+        text = text[: text.find("\n", len(stripped)) + 1] if stripped else ""
         for title in self.missing:
-            body = self._body(title.casefold())
-            out += "\n" + "#" * self.level() + " " + title + "\n"
-            if body:
-                out += body if body.startswith("\n") else "\n" + body
-        return out
+            body = self.bodies[title.casefold()]
+            rows = _joined(body) if isinstance(body, list) else "".join(body.pieces)
+            text += "\n" + "#" * self.level() + " " + title + "\n"
+            if rows:
+                text += rows if rows.startswith("\n") else "\n" + rows
+        return text
 
 
 def _ids_present(text: str, ids: Iterable[str]) -> set[str]:
@@ -448,14 +474,13 @@ def _vm_block(row: str) -> str | None:
 def _dated(note: _Note, heading: str, new: Sequence[Line], blocks: set[str]) -> tuple[int, int, int]:
     """Merge ``new`` into the section ``heading`` of ``note`` in date order; (added, merged,
     present)."""
-    body = note.chunk(heading)
-    quick = _dated_new(body, new, blocks)
-    if quick is not None:
-        merged_body, latest, counts = quick
-        note.put(heading, merged_body)
-        if latest is not None:
-            note.latest[heading.casefold()] = latest
-        return counts
+    found = note.span(heading) if heading.casefold() not in note.bodies else None
+    if found is not None:
+        quick = _dated_new(note.whole, *found, new, blocks)
+        if quick is not None:
+            body, facts, counts = quick
+            note.put(heading, body, facts)
+            return counts
     return _dated_rows(note.section(heading), new, blocks)
 
 
@@ -481,11 +506,10 @@ class _OtherKeys:
     so when the case-folded rows lack them no row has it. Rows holding an anchor comment (left
     out of a fact's key, it may part a key's words) are read whole."""
 
-    def __init__(self, lined: str) -> None:
-        rows = [m.group(1) for m in _OTHER_ROW.finditer(lined)]
-        anchored = [row for row in rows if "%%vm-anchor" in row]
+    def __init__(self, text: str, start: int, end: int) -> None:
+        rows = [m.group(1) for m in _OTHER_ROW.finditer(text, start - 1, end)]
+        self.anchored = {_row_keys(row) for row in rows if "%%vm-anchor" in row}
         self.rows = [row for row in rows if "%%vm-anchor" not in row]
-        self.anchored = {_row_keys(row) for row in anchored}
         self.keys: set[str | None] | None = None
         self.folded: str | None = None
         if len(self.rows) <= _FEW_ROWS:
@@ -505,16 +529,17 @@ class _OtherKeys:
         return key in self.keys
 
 
-def _dated_new(body: str, new: Sequence[Line], blocks: set[str]
-               ) -> tuple[str, str | None, tuple[int, int, int]] | None:
-    """``_dated_rows`` when no line of ``new`` merges into a row (the common case: new facts),
-    in a few regex passes over the section's text instead of a read of each row: (the merged
-    body, its latest date when lines were added, the counts); None when a line might merge,
-    or the section holds a fence."""
-    if not body:
+def _dated_new(text: str, start: int, end: int, new: Sequence[Line], blocks: set[str]
+               ) -> tuple[_Text, Facts | None, tuple[int, int, int]] | None:
+    """``_dated_rows`` on the body ``text[start:end]`` (rows ending in "\\n", one just before)
+    when no line of ``new`` merges into a row (the common case: new facts), in a few regex
+    passes instead of a read of each row: (the merged body, its items and newest row when
+    lines were added, the counts); None when a line might merge, or the body holds a fence."""
+    if start == end:
         return None
-    lined = "\n" + body
-    if ("`" in lined or "~" in lined) and _FENCE_LINE.search(lined):
+    assert text[start - 1] == "\n"
+    if (text.find("`", start, end) >= 0 or text.find("~", start, end) >= 0) \
+            and _FENCE_LINE.search(text, start - 1, end):
         return None
     others: _OtherKeys | None = None
     adds: list[tuple[str, str]] = []
@@ -526,7 +551,7 @@ def _dated_new(body: str, new: Sequence[Line], blocks: set[str]
             continue
         if line.block in blocks:
             return None  # its row may be here
-        others = others or _OtherKeys(lined)
+        others = others or _OtherKeys(text, start, end)
         if line.key in others:
             return None  # a row of the same fact
         if line.block in added:
@@ -535,44 +560,58 @@ def _dated_new(body: str, new: Sequence[Line], blocks: set[str]
         adds.append((line.day, line.render()))
         added.add(line.block)
     if not adds:
-        return body, None, (0, 0, present)
+        return _Text([text[start:end]], same=True), None, (0, 0, present)
     # The first dated row later than a day: where prefix maxima pass it (as in _dated_rows).
-    highs = list(itertools.accumulate(_DAY_AT.findall(lined), max))
+    highs = list(itertools.accumulate(_DAY_AT.findall(text, start - 1, end), max))
     inserts: dict[int, list[tuple[str, str]]] = {}
     tail: list[tuple[str, str]] = []
-    offsets: list[int] = []  # of the dated rows in body, read only when a line goes before one
-    for day, text in adds:
+    offsets: list[int] = []  # where the dated rows start, read only when a line goes before one
+    for day, row in adds:
         at = bisect.bisect_right(highs, day)
         if at < len(highs):
-            offsets = offsets or [m.start() for m in _DAY_AT.finditer(lined)]
-            inserts.setdefault(offsets[at], []).append((day, text))
+            offsets = offsets or [m.start() + 1 for m in _DAY_AT.finditer(text, start - 1, end)]
+            inserts.setdefault(offsets[at], []).append((day, row))
         else:
-            tail.append((day, text))
+            tail.append((day, row))
+    tail.sort(key=lambda x: x[0])
     pieces: list[str] = []
-    done = 0
+    done = start
     for offset in sorted(inserts):
-        pieces.append(body[done:offset])
-        pieces.extend(text + "\n" for _, text in sorted(inserts[offset], key=lambda x: x[0]))
+        pieces.append(text[done:offset])
+        pieces.extend(row + "\n" for _, row in sorted(inserts[offset], key=lambda x: x[0]))
         done = offset
-    pieces.append(body[done:])
-    merged = _body_with_tail("".join(pieces), [text for _, text in sorted(tail, key=lambda x: x[0])])
+    if tail:  # after the last row that is not blank (inserted rows all come before it)
+        at, last = _content_end_at(text, start, end)
+        if last is None:
+            pieces.append("\n")
+        else:
+            pieces.append(text[done:at])
+            done = at
+            if not _LIST_LINE.match(text, last, at - 1):
+                pieces.append("\n")
+        pieces.extend(row + "\n" for _, row in tail)
+    pieces.append(text[done:end])
     blocks.update(added)
-    latest = max([*highs[-1:], *(day for day, _ in adds)])
-    return merged, latest, (len(adds), 0, present)
+    items = _items(text, start, end) + len(adds)
+    top = max(day for day, _ in adds)
+    if not highs or top >= highs[-1]:  # the newest is the last added row of that day
+        got = _row([row for day, row in tail if day == top][-1])
+        newest = (got.block or "", got.text) if got else ("", "")
+    else:
+        newest = _newest(text, start, end, highs[-1])
+    return _Text(pieces, same=False), (items, newest), (len(adds), 0, present)
 
 
-def _body_with_tail(body: str, new: Sequence[str]) -> str:
-    """``_with_tail`` on a body held as text: ``new`` rows after the last row that is not
-    blank."""
-    if not new:
-        return body
-    stripped = body.rstrip()
-    if not stripped:
-        return "\n" + _joined(new) + body
-    at = body.find("\n", len(stripped)) + 1
-    last = body[body.rfind("\n", 0, at - 1) + 1 : at - 1]
-    sep = "" if _LIST_LINE.match(last) else "\n"
-    return body[:at] + sep + _joined(new) + body[at:]
+def _content_end_at(text: str, start: int, end: int) -> tuple[int, int | None]:
+    """Where the rows of ``text[start:end]`` after the last one that is not blank begin, and
+    where that row starts (None when every row is blank: then ``start``)."""
+    at = end
+    while at > start:
+        row = text.rfind("\n", start, at - 1) + 1 or start
+        if text[row : at - 1].strip():
+            return at, row
+        at = row
+    return start, None
 
 
 def _dated_rows(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple[int, int, int]:
@@ -656,25 +695,24 @@ def _dated_rows(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple
     return added, merged, present
 
 
-def _newest(body: str, latest: str | None = None) -> tuple[str, str]:
-    """(block id, text) of the last row of the latest date (``latest``, when a merge knew it)."""
-    lined = "\n" + body
+def _newest(text: str, start: int, end: int, latest: str | None = None) -> tuple[str, str]:
+    """(block id, text) of the last row of the latest date (``latest``, when known) in the body
+    ``text[start:end]`` (a "\n" just before it)."""
     if latest is None:
-        days = _DAY_AT.findall(lined)
+        days = _DAY_AT.findall(text, start - 1, end)
         if not days:
             return "", ""
         latest = max(days)
-    at = len(lined)
+    at = end
     while True:  # the last row of that date, found from the end
-        at = lined.rfind("\n- " + latest, 0, at)
+        at = text.rfind("\n- " + latest, start - 1, at)
         if at < 0:
             return "", ""
-        found = _DAY_AT.match(lined, at)
+        found = _DAY_AT.match(text, at, end)
         if found and found.group(1) == latest:
             break
-    start = at + 1
-    end = lined.find("\n", start)
-    got = _row(lined[start : end if end >= 0 else len(lined)])
+    row = at + 1
+    got = _row(text[row : text.find("\n", row, end) if text.find("\n", row, end) >= 0 else end])
     return (got.block or "", got.text) if got else ("", "")
 
 
@@ -708,10 +746,11 @@ def summary(text: str) -> Summary:
 
 
 def _summary(note: _Note) -> Summary:
-    block, text = _newest(note.peek_chunk(KEY_DECISIONS), note.latest.get(KEY_DECISIONS.casefold()))
+    facts = note.facts.get(KEY_DECISIONS.casefold())
+    block, text = facts[1] if facts else _newest(*note.view(KEY_DECISIONS))
     if text:
         return ("^" + block if block else KEY_DECISIONS), summary_line(text)
-    said = summary_line(_overview_summary(note.peek(OVERVIEW)))
+    said = summary_line(_overview_summary(_peek(note, OVERVIEW)))
     return (OVERVIEW if said else ""), said
 
 
@@ -788,30 +827,47 @@ def _ids_of(new: Iterable[Line]) -> list[str]:
     return [i for line in new for i in (line.block, line.old_block)]
 
 
-def _stamped(out: str, text: str, today: date, counts: Mapping[str, int]) -> str:
-    """``out`` with ``updated: today`` and the item ``counts`` (``decisions``, ``gotchas``: flat
-    numbers Obsidian Bases and Dataview read) when it differs from ``text`` (only the
-    frontmatter is rewritten, so the cost does not grow with the note)."""
-    if out == text:
-        return out
-    split = frontmatter.split(out)
-    head = out[: len(out) - len(split.body)] if split.has_frontmatter else out
+def _written(note: _Note, today: date, counts: Mapping[str, int]) -> str:
+    """The note rendered, with ``updated: today`` and the item ``counts`` (``decisions``,
+    ``gotchas``: flat numbers Obsidian Bases and Dataview read) when it changed; only the
+    frontmatter is rewritten, and the note joined once, so the cost does not grow with it."""
+    if not note.changed():
+        return note.text
+    head_end = fences.body_offset(note.text)
+    if any(start < head_end for start, _ in note.spans.values()):
+        # The fences close past a heading (markdown-it closed the frontmatter earlier): the
+        # frontmatter is read from the text as rendered, as the fences see it there.
+        out = note.render()
+        head_end = fences.body_offset(out)
+        return _stamp(out[:head_end], today, counts) + out[head_end:]
+    return note.render(_stamp(note.text[:head_end], today, counts), head_end)
+
+
+def _stamp(head: str, today: date, counts: Mapping[str, int]) -> str:
     head = frontmatter.set_key(head, "updated", today)
     for key, value in counts.items():
         head = frontmatter.set_key(head, key, value)
-    return head + split.body if split.has_frontmatter else head
+    return head
+
+
+def _peek(note: _Note, title: str) -> list[str]:
+    """The body rows of the first section of that title as they are now (nothing created)."""
+    text, start, end = note.view(title)
+    return _rows(text[start:end])
 
 
 def _counts(note: _Note) -> dict[str, int]:
     """How many top-level items the Key Decisions and Gotchas sections hold."""
-    return {key: _items(note.peek_chunk(title)) for key, title in COUNTED.items()}
+    return {key: facts[0] if (facts := note.facts.get(title.casefold())) else _items(*note.view(title))
+            for key, title in COUNTED.items()}
 
 
-def _items(body: str) -> int:
-    """How many rows of a section's text start a top-level item (``- ``, ``* ``, ``+ ``); the
-    rarer markers are counted only when their character occurs at all."""
-    lined = "\n" + body
-    return lined.count("\n- ") + sum(lined.count("\n" + c + " ") for c in "*+" if c in body)
+def _items(text: str, start: int, end: int) -> int:
+    """How many rows of the body ``text[start:end]`` (a "\n" just before it) start a top-level
+    item (``- ``, ``* ``, ``+ ``); the rarer markers are counted only when their character
+    occurs at all."""
+    return text.count("\n- ", start - 1, end) + sum(
+        text.count("\n" + c + " ", start - 1, end) for c in "*+" if text.find(c, start, end) >= 0)
 
 
 def item_counts(text: str) -> dict[str, int]:
@@ -844,8 +900,7 @@ def compose(
     if backlink is not None and not _has_line(text, backlink):
         rows = note.section(REFERENCES)
         rows[:] = _with_tail(rows, _content_end(rows), [backlink])
-    return Composed(_stamped(note.render(), text, today, _counts(note)), added, merged, present,
-                    _summary(note))
+    return Composed(_written(note, today, _counts(note)), added, merged, present, _summary(note))
 
 
 # -- the project's _index.md ----------------------------------------------------------------
@@ -854,7 +909,7 @@ def compose(
 def key_entity_rows(text: str) -> dict[str, str]:
     """The ``- [[Name]] …`` rows under Key Entities, by name key."""
     out: dict[str, str] = {}
-    for row in _Note(text).peek(KEY_ENTITIES):
+    for row in _peek(_Note(text), KEY_ENTITIES):
         found = _KEY_ROW.match(row.rstrip())
         if found:
             out.setdefault(names.name_key(found.group(1).strip()), row.rstrip())
@@ -922,4 +977,4 @@ def compose_index(
         body[:] = ["", *ordered]
     if sessions is not None:
         _recent(note.section(RECENT_SESSIONS), sessions)
-    return Composed(_stamped(note.render(), text, today, {}), added, merged, present)
+    return Composed(_written(note, today, {}), added, merged, present)
