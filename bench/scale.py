@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import sqlite3
 import statistics
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from .cases import VaultmemEnv, compaction_case, notes_label
 from .generate import NAMESPACE, TODAY
@@ -258,14 +260,17 @@ def recall_scale_cases(big: LazyEnv, alone: ProjectAlone) -> list[Case]:
 
 
 def dated_items(name: str, count: int) -> str:
-    """``count`` entity lines in vaultmem's dated form, one per past fact."""
+    """``count`` entity lines in vaultmem's dated form, one per past fact; every other one
+    anchored to the file it was mined beside (``%%vm-anchor …%%``), as compaction writes them."""
     out = []
     for i in range(count):
         day = TODAY.replace(year=TODAY.year - 1 - i // 365 % 3).isoformat()
-        block = hashlib.sha256(f"{name}:{i}".encode()).hexdigest()[:8]
+        digest = hashlib.sha256(f"{name}:{i}".encode()).hexdigest()
+        anchor = (f" %%vm-anchor src/{name.lower()}/part{i % 7}.py@{digest[8:20]} "
+                  f"commit {digest[20:27]}%%") if i % 2 else ""
         out.append(
-            f"- {day} — Kept item {i} of {name}: retry the call after the token refresh "
-            f"([[2025-01-01-session-{i % 97}|2025-01-01-session-{i % 97}]]) ^vm-{block}\n"
+            f"- {day} — Kept item {i} of {name}: retry the call after the token refresh{anchor} "
+            f"([[2025-01-01-session-{i % 97}|2025-01-01-session-{i % 97}]]) ^vm-{digest[:8]}\n"
         )
     return "".join(out)
 
@@ -357,8 +362,9 @@ def compaction_scale_cases(
         name=f"compaction in-process: {lines}-line note into {ENTITIES} fresh entities",
     )
     fresh = replace(fresh, run=fresh_times.recorded(fresh.run, fresh_times))
+    dated_pick = grown(lazy, dated_items)  # grows the entities once, on its first call
     dated = compaction_case(
-        None, lines, entities=ENTITIES, new=0, env_of=lazy.get, pick=grown(lazy, dated_items),
+        None, lines, entities=ENTITIES, new=0, env_of=lazy.get, pick=dated_pick,
         name=f"compaction in-process: {lines}-line note into {ENTITIES} entities of "
         f"{items:,} items",
     )
@@ -367,7 +373,46 @@ def compaction_scale_cases(
         name=f"compaction in-process: {lines}-line note into {ENTITIES} entities of "
         f"{items:,} items before dates",
     )
-    return [fresh, with_ratio(dated, _Timings()), with_ratio(undated, _Timings())]
+    floor = Case(
+        f"floor: read, hash twice and write back the {ENTITIES} entities of {items:,} items",
+        "floor",
+        _rewrite_floor(lambda: dated_pick(0), lazy),
+        note="what compaction cannot do without: each entity read, decoded, hashed (at the read "
+        "and again just before the replace), encoded and written durably",
+    )
+    return [fresh, with_ratio(dated, _Timings()), with_ratio(undated, _Timings()), floor]
+
+
+def _rewrite_floor(chosen: Callable[[], list[str]], lazy: LazyEnv) -> Callable[[], Sample]:
+    """The grown entities each read, decoded and hashed, hashed again from the file, encoded and
+    written to a temporary file (fsync), moved into place (fsync of the folder): the work of
+    a compaction that added nothing to parse, in-process."""
+
+    def rewrite(path: Path) -> None:
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
+        hashlib.sha256(raw).hexdigest()
+        hashlib.sha256(path.read_bytes()).hexdigest()  # the look just before the replace
+        tmp = path.with_name("." + path.name + ".floor")
+        with open(tmp, "wb") as out:
+            out.write(text.encode("utf-8"))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
+    def run() -> Sample:
+        names = chosen()
+        env = lazy.get()
+        folder = env.root / NAMESPACE / "projects" / env.project / "entities"
+        paths = [folder / f"{name}.md" for name in names]
+        return timed(lambda: [rewrite(path) for path in paths])
+
+    return run
 
 
 def scale_cases(

@@ -59,7 +59,7 @@ def _note(front: str, picks: list[int], final_newline: bool) -> str:
        st.booleans())
 def test_fast_headings_agree_with_sections(front: str, picks: list[int], nl: bool) -> None:
     text = _note(front, picks, nl)
-    fast = entitynote._fast_headings(text)
+    fast = entitynote._fast_headings(text, sections.line_count(text))
     if fast is not None:
         assert fast[0] == sections.headings(text)
         _offsets_are_line_starts(text, fast[1])
@@ -76,7 +76,7 @@ _SAFE_PAST_A_HEADING = [*_SAFE, 14, 15, 16, 39, 43, 44, 45, 50, 62]
        st.booleans())
 def test_vaultmem_shaped_notes_take_the_fast_path(front: str, picks: list[int], nl: bool) -> None:
     text = _note(front, picks, nl)
-    fast = entitynote._fast_headings(text)
+    fast = entitynote._fast_headings(text, sections.line_count(text))
     assert fast is not None
     assert fast[0] == sections.headings(text)
     _offsets_are_line_starts(text, fast[1])
@@ -87,7 +87,7 @@ def test_vaultmem_shaped_notes_take_the_fast_path(front: str, picks: list[int], 
        max_size=40), st.booleans())
 def test_every_common_list_form_takes_the_fast_path(front: str, picks: list[int], nl: bool) -> None:
     text = _note(front + "# Auth\n\n## Key Decisions\n", picks, nl)
-    fast = entitynote._fast_headings(text)
+    fast = entitynote._fast_headings(text, sections.line_count(text))
     assert fast is not None
     assert fast[0] == sections.headings(text)
     _offsets_are_line_starts(text, fast[1])
@@ -95,11 +95,11 @@ def test_every_common_list_form_takes_the_fast_path(front: str, picks: list[int]
 
 def test_unusual_notes_take_the_full_parse() -> None:
     base = "---\na: 1\n---\n# T\n\n## Key Decisions\n\n- one\n"
-    assert entitynote._fast_headings(base) is not None
+    assert entitynote._fast_headings(base, sections.line_count(base)) is not None
     for extra in ("```\n## not\n```\n", "<div>\n## x\n</div>\n", "Title\n===\n", "    code\n",
                   "> q\n", "| a |\n|---|\n", "x\r\n", "\tx\n", "[a]: b\n", "- [a]: b\n",
                   "1. [a\nb]: c\n", "$$\nx\n$$\n", "%% x\n"):
-        assert entitynote._fast_headings(base + extra) is None, extra
+        assert entitynote._fast_headings(base + extra, sections.line_count(base + extra)) is None, extra
 
 
 # -- compose: the quick paths against the full reads, on generated entities ------------------
@@ -170,7 +170,7 @@ def _compose_both(text: str, new: list[Line]) -> tuple[entitynote.Composed, enti
     saved = (entitynote._fast_headings, entitynote._dated_new, entitynote._ids_present,
              entitynote._newest)
     try:
-        entitynote._fast_headings = lambda text: None  # type: ignore[assignment]
+        entitynote._fast_headings = lambda *args: None  # type: ignore[assignment]
         entitynote._dated_new = lambda *args: None  # type: ignore[assignment]
         entitynote._ids_present = lambda text, ids: _old_vm_ids(text)  # type: ignore[assignment]
         entitynote._newest = _old_newest  # type: ignore[assignment]

@@ -61,8 +61,10 @@ def changed_old_range(old: str, new: str) -> tuple[int, int]:
 def test_split_finds_fences_and_body() -> None:
     parts = frontmatter.split("---\na: 1\nb: 2\n---\n# Body\n")
     assert parts == frontmatter.Split(
-        has_frontmatter=True, yaml_text="a: 1\nb: 2\n", yaml_start=1, body_start=4, body="# Body\n"
+        has_frontmatter=True, yaml_text="a: 1\nb: 2\n", yaml_start=1, body_start=4, body_offset=18,
+        text="",
     )
+    assert parts.body == "# Body\n"
 
 
 @pytest.mark.parametrize(

@@ -41,12 +41,13 @@ def _old_split(text: str) -> fences.Split:
             end = text.find("\n", start)
             line_end = len(text) if end < 0 else end
             if _OLD_CLOSE_FENCE.fullmatch(text, start, line_end):
-                return fences.Split(True, text[yaml_from:start], 1, line + 1, text[line_end + 1 :])
+                return fences.Split(True, text[yaml_from:start], 1, line + 1,
+                                    min(line_end + 1, len(text)), text)
             if end < 0:
                 break
             start = end + 1
             line += 1
-    return fences.Split(False, "", 0, 0, text)
+    return fences.Split(False, "", 0, 0, 0, text)
 
 
 _OLD_KEY_LINE = re.compile(r"([A-Za-z_][\w-]*):(?:[ \t]+(.*?))?[ \t]*")

@@ -221,19 +221,20 @@ _UNUSUAL_LINE = re.compile(
 _FRONT_CLOSE = re.compile(r"\n(?:\.\.\.| {0,3}-{3,}) *(?=\n|$)")
 
 
-def _unusual_text(text: str) -> bool:
-    """Whether ``text`` holds a character plain runs leave to markdown-it: a tab, a carriage
-    return, ``$$`` (single characters are searched first: on a long note each multi-character
-    search is a pass of its own)."""
-    return "\t" in text or "\r" in text or ("$" in text and "$$" in text)
+def _unusual_text(text: str, start: int) -> bool:
+    """Whether ``text`` holds from ``start`` on a character plain runs leave to markdown-it: a
+    tab, a carriage return, ``$$`` (single characters are searched first: on a long note each
+    multi-character search is a pass of its own)."""
+    return any(text.find(c, start) >= 0 for c in "\t\r") or (
+        text.find("$", start) >= 0 and text.find("$$", start) >= 0)
 
 
 Offsets = dict[int, int]  # line number -> where it starts in the text (see _Note)
 
 
-def _fast_headings(text: str) -> tuple[list[sections.Heading], Offsets] | None:
-    """``sections.headings(text)`` for a vaultmem-shaped note, read by a line scan, with where
-    each heading line starts; None for any other note."""
+def _fast_headings(text: str, total: int) -> tuple[list[sections.Heading], Offsets] | None:
+    """``sections.headings(text)`` for a vaultmem-shaped note of ``total`` lines, read by a line
+    scan, with where each heading line starts; None for any other note."""
     if "\r" in text:
         return None
     start = 0
@@ -244,7 +245,7 @@ def _fast_headings(text: str) -> tuple[list[sections.Heading], Offsets] | None:
         start = close.end()
     after = _HEADING_AT.search(text, start)
     cut = after.start() + 1 if after else len(text)
-    if _unusual_text(text[cut:]) or _UNUSUAL_LINE.search(text, cut - 1 if cut else 0):
+    if _unusual_text(text, cut) or _UNUSUAL_LINE.search(text, cut - 1 if cut else 0):
         return None
     first = text[:cut]
     first_lines = sections.line_count(first)
@@ -269,7 +270,7 @@ def _fast_headings(text: str) -> tuple[list[sections.Heading], Offsets] | None:
         found.append((level, title, line, line + 1))
         offsets[line] = pos
     # The headings' ranges and paths exactly as sections.headings makes them from the same list.
-    return list(sections._assemble([], found, sections.line_count(text)).headings), offsets
+    return list(sections._assemble([], found, total).headings), offsets
 
 
 def _terminated(text: str) -> str:
@@ -315,14 +316,14 @@ class _Note:
     def __init__(self, text: str) -> None:
         self.text = text
         self.whole = _terminated(text)
-        fast = _fast_headings(text)
+        self.total = sections.line_count(text)
+        fast = _fast_headings(text, self.total)
         if fast is None:
             self.heads = sections.headings(text)
             starts = [0, *(m.end() for m in re.finditer("\n", self.whole))]
             self._starts: Offsets | list[int] = starts
         else:
             self.heads, self._starts = fast
-        self.total = sections.line_count(text)
         self.bodies: dict[str, list[str] | _Text] = {}  # title key -> the new body
         self.spans: dict[str, tuple[int, int]] = {}  # title key -> where its body was
         self.missing: list[str] = []
@@ -508,6 +509,7 @@ class _OtherKeys:
 
     def __init__(self, text: str, start: int, end: int) -> None:
         rows = [m.group(1) for m in _OTHER_ROW.finditer(text, start - 1, end)]
+        self.undated = sum(1 for row in rows if _DATED.match(row, 2) is None)
         self.anchored = {_row_keys(row) for row in rows if "%%vm-anchor" in row}
         self.rows = [row for row in rows if "%%vm-anchor" not in row]
         self.keys: set[str | None] | None = None
@@ -592,7 +594,9 @@ def _dated_new(text: str, start: int, end: int, new: Sequence[Line], blocks: set
         pieces.extend(row + "\n" for _, row in tail)
     pieces.append(text[done:end])
     blocks.update(added)
-    items = _items(text, start, end) + len(adds)
+    # The "- " rows: the dated ones and the others' undated ones, when the others were read.
+    dashes = len(highs) + others.undated if others is not None else None
+    items = _items(text, start, end, dashes) + len(adds)
     top = max(day for day, _ in adds)
     if not highs or top >= highs[-1]:  # the newest is the last added row of that day
         got = _row([row for day, row in tail if day == top][-1])
@@ -833,12 +837,12 @@ def _written(note: _Note, today: date, counts: Mapping[str, int]) -> str:
     frontmatter is rewritten, and the note joined once, so the cost does not grow with it."""
     if not note.changed():
         return note.text
-    head_end = fences.body_offset(note.text)
+    head_end = fences.split(note.text).body_offset
     if any(start < head_end for start, _ in note.spans.values()):
         # The fences close past a heading (markdown-it closed the frontmatter earlier): the
         # frontmatter is read from the text as rendered, as the fences see it there.
         out = note.render()
-        head_end = fences.body_offset(out)
+        head_end = fences.split(out).body_offset
         return _stamp(out[:head_end], today, counts) + out[head_end:]
     return note.render(_stamp(note.text[:head_end], today, counts), head_end)
 
@@ -862,11 +866,13 @@ def _counts(note: _Note) -> dict[str, int]:
             for key, title in COUNTED.items()}
 
 
-def _items(text: str, start: int, end: int) -> int:
+def _items(text: str, start: int, end: int, dashes: int | None = None) -> int:
     """How many rows of the body ``text[start:end]`` (a "\n" just before it) start a top-level
-    item (``- ``, ``* ``, ``+ ``); the rarer markers are counted only when their character
-    occurs at all."""
-    return text.count("\n- ", start - 1, end) + sum(
+    item (``- ``, ``* ``, ``+ ``; ``dashes``: the ``- `` ones, when known); the rarer markers
+    are counted only when their character occurs at all."""
+    if dashes is None:
+        dashes = text.count("\n- ", start - 1, end)
+    return dashes + sum(
         text.count("\n" + c + " ", start - 1, end) for c in "*+" if text.find(c, start, end) >= 0)
 
 

@@ -4,7 +4,7 @@ without importing a YAML parser). :mod:`vaultmem.frontmatter` reads and edits wh
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # Fence lines: column 0, trailing blanks tolerated (a stray "\r" survives in mixed-ending files).
 _OPEN_FENCE = re.compile(r"---[ \t\r]*")
@@ -21,7 +21,13 @@ class Split:
     yaml_text: str  # text between the fences, "" when none
     yaml_start: int  # 0-based line of the first YAML line (1 when there is frontmatter)
     body_start: int  # 0-based line where the body starts (after the closing fence)
-    body: str  # the text from body_start on
+    body_offset: int  # where the body starts in the text
+    text: str = field(repr=False, compare=False)
+
+    @property
+    def body(self) -> str:
+        """The text from body_start on (copied when asked: a long note's body is rarely needed)."""
+        return self.text[self.body_offset :]
 
 
 def split(text: str) -> Split:
@@ -38,17 +44,9 @@ def split(text: str) -> Split:
                 yaml_text=text[end + 1 : start],
                 yaml_start=1,
                 body_start=text.count("\n", end + 1, start) + 2,
-                body=text[close.end() + 1 :],
+                body_offset=min(close.end() + 1, len(text)),
+                text=text,
             )
     # An opening fence with no closing one is body text, as Obsidian shows it.
-    return Split(has_frontmatter=False, yaml_text="", yaml_start=0, body_start=0, body=text)
-
-
-def body_offset(text: str) -> int:
-    """Where the body starts in ``text`` (0 without frontmatter), found without copying it."""
-    end = text.find("\n")
-    if end >= 0 and _OPEN_FENCE.fullmatch(text, 0, end):
-        close = _CLOSE_LINE.search(text, end)
-        if close is not None:
-            return min(close.end() + 1, len(text))
-    return 0
+    return Split(has_frontmatter=False, yaml_text="", yaml_start=0, body_start=0, body_offset=0,
+                 text=text)
