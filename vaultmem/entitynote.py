@@ -509,9 +509,14 @@ class _OtherKeys:
 
     def __init__(self, text: str, start: int, end: int) -> None:
         rows = [m.group(1) for m in _OTHER_ROW.finditer(text, start - 1, end)]
-        self.undated = sum(1 for row in rows if _DATED.match(row, 2) is None)
-        self.anchored = {_row_keys(row) for row in rows if "%%vm-anchor" in row}
-        self.rows = [row for row in rows if "%%vm-anchor" not in row]
+        self.joined = "\n".join(rows)
+        anchored = "%" in self.joined and "%%vm-anchor" in self.joined
+        self.anchored = {_row_keys(row) for row in rows if "%%vm-anchor" in row} if anchored \
+            else set()
+        self.rows = [row for row in rows if "%%vm-anchor" not in row] if anchored else rows
+        # The undated ones among them (the "- " rows the merge did not find dated), when few.
+        self.undated = None if len(rows) > _FEW_ROWS else \
+            sum(1 for row in rows if _DATED.match(row, 2) is None)
         self.keys: set[str | None] | None = None
         self.folded: str | None = None
         if len(self.rows) <= _FEW_ROWS:
@@ -523,7 +528,11 @@ class _OtherKeys:
         if self.keys is None:
             assert isinstance(key, str)
             if self.folded is None:
-                self.folded = unicodedata.normalize("NFC", "\n".join(self.rows)).casefold()
+                joined = "\n".join(self.rows) if self.anchored else self.joined
+                self.folded = unicodedata.normalize("NFC", joined).casefold()
+            # Its longest word first: one substring search, far quicker than the regex.
+            if max(key.split(" "), key=len) not in self.folded:
+                return False
             words = r"\s+".join(re.escape(word) for word in key.split(" "))
             if not re.search(words, self.folded):
                 return False
@@ -595,7 +604,8 @@ def _dated_new(text: str, start: int, end: int, new: Sequence[Line], blocks: set
     pieces.append(text[done:end])
     blocks.update(added)
     # The "- " rows: the dated ones and the others' undated ones, when the others were read.
-    dashes = len(highs) + others.undated if others is not None else None
+    dashes = len(highs) + others.undated if others is not None and others.undated is not None \
+        else None
     items = _items(text, start, end, dashes) + len(adds)
     top = max(day for day, _ in adds)
     if not highs or top >= highs[-1]:  # the newest is the last added row of that day

@@ -362,7 +362,7 @@ class _Doc:
 
     # A plain class, not a dataclass (as _Span): creating a dataclass costs about a millisecond
     # at import, and every hook imports this module.
-    __slots__ = ("data", "lines", "parts", "root")
+    __slots__ = ("data", "lines", "parts", "root", "spans")
 
     def __init__(
         self, lines: list[str], parts: Split, root: MappingNode | None, data: dict[str, Any]
@@ -371,6 +371,7 @@ class _Doc:
         self.parts = parts
         self.root = root  # None when the frontmatter is empty (or absent)
         self.data = data
+        self.spans: list[_Span] | None = None  # read once, by _spans
 
 
 def _load(text: str, path: str | None) -> _Doc:
@@ -606,6 +607,13 @@ def _content_end(node: Node) -> int:
 
 
 def _spans(doc: _Doc) -> list[_Span]:
+    """The top-level keys' spans, read on first use (an edit looks them up several times)."""
+    if doc.spans is None:
+        doc.spans = _read_spans(doc)
+    return doc.spans
+
+
+def _read_spans(doc: _Doc) -> list[_Span]:
     if doc.root is None:
         return []
     yaml_text = doc.parts.yaml_text

@@ -59,6 +59,9 @@ class Note:
     text: str
     fmt: TextFormat
     fingerprint: Fingerprint
+    # The bytes read, when kept: the last look before a replace compares them (a long note's
+    # second sha256 is a pass of its own). Not part of equality.
+    raw: bytes = field(default=b"", repr=False, compare=False)
 
     def frontmatter(self) -> dict[str, Any]:
         """The frontmatter as Obsidian reads it; InvalidYaml names this note and the line."""
@@ -242,7 +245,7 @@ class Vault:
         raw, fp = got
         norm = self._normalise(rel)
         text, fmt = decode(raw, path=norm)
-        return Note(rel=norm, text=text, fmt=fmt, fingerprint=fp)
+        return Note(rel=norm, text=text, fmt=fmt, fingerprint=fp, raw=raw)
 
     def fingerprint(self, rel: str) -> Fingerprint | None:
         """The note's current fingerprint, or None when it does not exist."""
@@ -294,13 +297,15 @@ class Vault:
         mode: int | None,
         real: Path | None = None,
         expected: Fingerprint | None = None,
+        expected_raw: bytes = b"",
     ) -> None:
         """Unique temp file in the same folder, fsync, chmod, replace, fsync the folder.
 
         ``real``: ``path`` resolved already (under the same lock), spared a second resolution.
         ``expected``: the note the data was made from; when the file moved since (a person's
         editor does not take our lock), :class:`_MovedMeanwhile` is raised instead of replacing
-        it, so the caller can redo its edit on the fresh text."""
+        it, so the caller can redo its edit on the fresh text. ``expected_raw``: that note's
+        bytes, when kept: compared instead of hashed."""
         # Write through a symlinked note to its target, so the link survives.
         dest = real if real is not None else Path(os.path.realpath(path))
         looked: list[tuple[int, os.stat_result]] = []  # the replaced file, open, and its stat
@@ -318,7 +323,10 @@ class Vault:
                 raise _MovedMeanwhile from None
             st = os.fstat(fd)
             looked.append((fd, st))
-            if _stat_moved(st, expected) or _sha256(flux.read_all(fd)) != expected.sha256:
+            if _stat_moved(st, expected):
+                raise _MovedMeanwhile
+            now = flux.read_all(fd)
+            if (now != expected_raw) if expected_raw else (_sha256(now) != expected.sha256):
                 raise _MovedMeanwhile
 
         try:
@@ -484,7 +492,7 @@ class Vault:
         else:
             try:
                 self._atomic_write(rel, path, encode(text, current.fmt), self._mode(path), real,
-                                   expected=current.fingerprint)
+                                   expected=current.fingerprint, expected_raw=current.raw)
             except _MovedMeanwhile:
                 raise _MovedMeanwhile(current) from None
             status = "conflicted" if any_conflict else "rebased" if moved else "written"
