@@ -254,10 +254,14 @@ def _pragma(vault: Vault, sql: str) -> Any:
         conn.close()
 
 
-def test_cold_build_searches_like_the_note_by_note_index(generated: GeneratedVault) -> None:
+def test_cold_build_searches_like_the_note_by_note_index(
+    generated: GeneratedVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
     vault = Vault(generated.root)
     index.index_path(vault).unlink(missing_ok=True)
-    cold = index.refresh(vault)
+    with monkeypatch.context() as patch:
+        patch.setattr(index, "WRITE_BATCH", 97)  # written in batches, the last one short
+        cold = index.refresh(vault)
     assert cold.rebuilt and cold.reindexed == len(generated.notes) + len(ODD_NOTES)
     assert _pragma(vault, "PRAGMA page_size") == index.BUILD_PAGE_SIZE
     assert _pragma(vault, "SELECT v FROM notes_fts_config WHERE k = 'automerge'") == (
@@ -266,7 +270,7 @@ def test_cold_build_searches_like_the_note_by_note_index(generated: GeneratedVau
     built, rows = _searches(vault, generated), _rows(vault)
 
     # The path before the aside build: an existing (here empty, unversioned) file on SQLite's
-    # default pages, filled through the incremental refresh.
+    # default pages, filled through the incremental refresh in one batch.
     index.index_path(vault).unlink()
     sqlite3.connect(index.index_path(vault)).close()
     slow = index.refresh(vault)
@@ -302,3 +306,28 @@ def test_the_line_cache_stays_bounded() -> None:
         assert index._simple_meta(f"type: entity\ncreated: 2026-01-{i}\ntags:\n  - t{i}\n") == {
             "type": "entity", "tags": [f"t{i}"]}
     assert len(index._LINES) <= index._LINES_KEPT
+
+
+def test_new_changed_and_deleted_notes_in_batches_index_as_a_cold_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = generate(tmp_path / "v", notes=300, seed=3, projects=3)
+    vault = Vault(g.root)
+    index.refresh(vault)
+    for i, rel in enumerate(g.notes[:120]):  # new notes: three batches and a short one
+        text = (g.root / rel).read_text(encoding="utf-8")
+        (g.root / rel).with_name(f"copy-{i}.md").write_text(text + f"\nnewword{i}\n")
+    for rel in g.notes[150:160]:
+        path = g.root / rel
+        path.write_text(path.read_text(encoding="utf-8") + "\nchangedword <private>hid</private>\n")
+    for rel in g.notes[200:210]:
+        (g.root / rel).unlink()
+    monkeypatch.setattr(index, "WRITE_BATCH", 40)
+    stats = index.refresh(vault)
+    assert (stats.reindexed, stats.deleted) == (130, 10)
+    incremental = _searches(vault, g), sorted(row[1:] for row in _rows(vault))
+    assert len(index.search(vault, '"changedword"', current_project="p0", today=TODAY,
+                            limit=50)) == 10
+    index.index_path(vault).unlink()
+    index.refresh(vault)
+    assert (_searches(vault, g), sorted(row[1:] for row in _rows(vault))) == incremental

@@ -53,6 +53,9 @@ BM25_WEIGHTS = (8.0, 3.0, 1.0)
 BUILD_PAGE_SIZE = 16384
 BUILD_AUTOMERGE = 16
 FTS5_AUTOMERGE = 4
+# New notes are written this many at a time, so a cold build holds a batch's text in memory,
+# not the vault's (the writes cost the same: FTS5 buffers its own).
+WRITE_BATCH = 1000
 # SQLite waits this long for a lock held inside SQLite; the refresh lock is taken before that.
 BUSY_TIMEOUT_MS = 1000
 DEFAULT_WAIT_S = 30.0
@@ -639,8 +642,10 @@ def _sync(
     scrub = False  # a note re-indexed with private text: its old terms must leave the file
     seen: set[str] = set()
     next_id = (conn.execute("SELECT max(id) FROM notes").fetchone()[0] or 0) + 1
-    inserts: list[tuple[Any, ...]] = []  # new notes: their notes row and fts row, batched
-    fts_inserts: list[tuple[int, str, str, str]] = []
+    inserts: list[tuple[Any, ...]] = []  # new notes: their notes rows and texts, batched
+    new_texts: list[tuple[int, str, str, str]] = []
+    added = 0  # new notes written so far
+    fts_changed: list[tuple[int, str, str, str]] = []  # changed notes: their new texts
     touched: list[tuple[int, int, int]] = []  # same bytes, new mtime/size
     updates: list[tuple[Any, ...]] = []  # changed notes: their notes row
     fts_deletes: list[tuple[int]] = []
@@ -681,15 +686,17 @@ def _sync(
             row.status,
         )
         if old is None:
-            row_id = next_id
+            inserts.append((next_id, *values, rel))
+            new_texts.append((next_id, row.names, row.tags, row.body))
             next_id += 1
-            inserts.append((row_id, *values, rel))
+            if len(inserts) == WRITE_BATCH:
+                added += _insert(conn, inserts, new_texts)
         else:
             row_id = old[0]
             updates.append((*values, row_id))
             fts_deletes.append((row_id,))
+            fts_changed.append((row_id, row.names, row.tags, row.body))
             scrub = scrub or has_private(raw.decode("utf-8", errors="replace"))
-        fts_inserts.append((row_id, row.names, row.tags, row.body))
     gone = [(known[rel][0],) for rel in known.keys() - seen]
     conn.executemany("UPDATE notes SET mtime_ns = ?, size = ? WHERE id = ?", touched)
     conn.executemany("DELETE FROM notes WHERE id = ?", gone)
@@ -699,19 +706,34 @@ def _sync(
         "title = ?, updated = ?, status = ? WHERE id = ?",
         updates,
     )
-    conn.executemany(
-        "INSERT INTO notes (id, mtime_ns, size, sha256, type, project, title, updated, "
-        "status, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        inserts,
-    )
-    conn.executemany(
-        "INSERT INTO notes_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)", fts_inserts
-    )
+    added += _insert(conn, inserts, new_texts)
+    conn.executemany(_INSERT_TEXTS, fts_changed)
     if scrub:
         # FTS5 keeps a replaced row's terms in its old segments until they are merged (its
         # secure-delete option needs SQLite 3.42): merge them now; secure_delete zeroes the rest.
         conn.execute("INSERT INTO notes_fts (notes_fts) VALUES ('optimize')")
-    return scanned, stat_changed, reread, len(fts_inserts), len(gone)
+    return scanned, stat_changed, reread, added + len(fts_changed), len(gone)
+
+
+_INSERT_TEXTS = "INSERT INTO notes_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)"
+
+
+def _insert(
+    conn: sqlite3.Connection,
+    rows: list[tuple[Any, ...]],
+    texts: list[tuple[int, str, str, str]],
+) -> int:
+    """Write new notes' rows and texts and empty both lists; how many were written."""
+    conn.executemany(
+        "INSERT INTO notes (id, mtime_ns, size, sha256, type, project, title, updated, "
+        "status, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    conn.executemany(_INSERT_TEXTS, texts)
+    count = len(rows)
+    rows.clear()
+    texts.clear()
+    return count
 
 
 # -- search ----------------------------------------------------------------------------------
