@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from .cases import VaultmemEnv, compaction_case, notes_label
+from .cases import VaultmemEnv, compaction_case, notes_label, session_start_case
 from .generate import NAMESPACE, TODAY
 from .runner import Case, Sample, Workspace, timed
 
@@ -380,7 +380,29 @@ def compaction_scale_cases(
         note="what compaction cannot do without: each entity read, decoded, hashed (at the read "
         "and again just before the replace), encoded and written durably",
     )
-    return [fresh, with_ratio(dated, _Timings()), with_ratio(undated, _Timings()), floor]
+    return [fresh, with_ratio(dated, _Timings()), with_ratio(undated, _Timings()), floor,
+            _session_start_on(lazy, lambda: dated_pick(0), items)]
+
+
+def _session_start_on(lazy: LazyEnv, grow: Callable[[], object], items: int) -> Case:
+    """``hook session-start`` once the project's first 12 entities hold ``items`` lines each:
+    the briefing reads the most relevant components, each for its newest lines only."""
+    inner: list[Case] = []
+
+    def run() -> Sample:
+        grow()
+        if not inner:
+            inner.append(session_start_case(lazy.get()))
+        return inner[0].run()
+
+    return Case(
+        f"hook session-start, {ENTITIES} entities of {items:,} items",
+        "vaultmem",
+        run,
+        note="compare: hook session-start (1,000 notes); the components' newest "
+        "lines are read, whatever their age",
+        check=lambda: inner[0].check() if inner and inner[0].check else "",
+    )
 
 
 def _rewrite_floor(chosen: Callable[[], list[str]], lazy: LazyEnv) -> Callable[[], Sample]:

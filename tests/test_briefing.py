@@ -233,10 +233,10 @@ def test_a_note_that_cannot_be_parsed_costs_only_that_note(
 ) -> None:
     real = briefing.digest.entity
 
-    def fragile(rel: str, text: str) -> briefing.digest.EntityDigest:
+    def fragile(rel: str, text: str, limit: int | None = None) -> briefing.digest.EntityDigest:
         if rel.endswith("/Billing.md"):
             raise RecursionError("maximum recursion depth exceeded")  # a parser's limit
-        return real(rel, text)
+        return real(rel, text, limit)
 
     monkeypatch.setattr(briefing.digest, "entity", fragile)
     text = _build(shop)

@@ -7,6 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from hook_kit import LABEL
 from markdown_it import MarkdownIt
 
@@ -201,3 +204,35 @@ def test_tiny_cap_is_respected() -> None:
         assert len(text) <= cap
         fences, _ = _parts(text)
         assert text.count("~~~text") == len(fences)
+
+
+def test_lines_a_long_lived_component_never_brought_are_counted_as_left_out() -> None:
+    comp = _entity("Auth", decisions=(Item("newest decision", "2026-11-19"),))
+    comp = replace(comp, digest=replace(comp.digest, left_out=4970))
+    text = context.render("p", [SESSION], (), [comp], max_chars=8000)
+    assert len(text) <= 8000 and "newest decision" in text
+    tail = text.rsplit("\n\n", 1)[1]
+    assert tail.startswith("(4970 more items left out")
+
+
+_WORDS = ["use", "argon2", "hashes", "for", "the", "tokens", "us", "e", "argon"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=9), max_size=25),
+       st.lists(st.sampled_from(_WORDS), min_size=1, max_size=9))
+def test_a_line_inside_a_longer_one_is_found_as_a_scan_of_every_line_finds_it(
+    said: list[list[str]], line: list[str]
+) -> None:
+    seen = context._Seen()
+    leaves = {}
+    for words in said:
+        key = " ".join(words)
+        if key not in seen.first:
+            leaves[key] = context._Leaf(f"- {key}", 1, key=key, knowledge=True)
+            seen.add(key, leaves[key])
+    key = " ".join(line)
+    leaf = context._Leaf(f"- {key}", 1, key=key, knowledge=True)
+    slow = leaves.get(key) or (None if len(key) < context.CONTAINED_MIN_CHARS else next(
+        (x for k, x in leaves.items() if len(k) > len(key) and key in k), None))
+    assert seen.said(leaf, key) is slow

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from conftest import FIXTURES
 
 from vaultmem.claude import digest
@@ -156,3 +159,38 @@ def test_invalid_yaml_and_no_frontmatter_are_read() -> None:
     plain = digest.session("s/notes.md", "## Next Steps\n\n- go\n")
     assert (plain.topic, [i.text for i in plain.next_steps]) == ("notes", ["go"])
     assert digest.session("s/2026-11-22-new.md", "---\ntype: session\n---\n# new\n").empty
+
+
+_DAYS = ["2026-01-02", "2025-12-31", "2026-01-02", "", "2026-03-04", "2024-07-07", ""]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_DAYS), st.booleans()), max_size=40),
+       st.integers(0, 12))
+def test_the_newest_lines_of_a_long_entity_are_those_a_full_read_puts_first(
+    rows: list[tuple[str, bool]], limit: int
+) -> None:
+    """An entity read for its newest ``limit`` lines of a kind gives the first ``limit`` lines
+    of a full read, in its order, and counts the others as left out."""
+    lines = [
+        f"- {f'{day} — ' if day else ''}Fact {n}{' %%vm-anchor a.py@abc%%' if anchored else ''}"
+        f" ([[s{n}]]) ^vm-{n:08x}"
+        for n, (day, anchored) in enumerate(rows)
+    ]
+    text = ("# Auth\n\n## Key Decisions\n\n" + "\n".join(lines)
+            + "\n\n## Gotchas & Troubleshooting\n\n" + "\n".join(lines[: len(lines) // 2]) + "\n")
+    full = digest.entity("p/entities/Auth.md", text)
+    newest = digest.entity("p/entities/Auth.md", text, limit)
+    assert newest.decisions == full.decisions[:limit]
+    assert newest.gotchas == full.gotchas[:limit]
+    assert newest.left_out == max(0, len(full.decisions) - limit) + max(
+        0, len(full.gotchas) - limit)
+    assert full.left_out == 0
+
+
+def test_a_block_id_is_cut_where_the_regex_cut_it() -> None:
+    for raw in ("2026-01-01 — a ^vm-abc", "2026-01-01 — a ^vm-abc  \r", "a^vm-x", "a ^vm-x y",
+                "a ^vm-a ^vm-b", "2026-01-01 — ^vm-abc", "^vm-", " ^vm-ab-c"):
+        text = digest.BLOCK_ID.sub("", raw.rstrip("\r")).strip()
+        found = digest.DATED.fullmatch(text)
+        assert digest._dated(raw) == ((found.group(1), found.group(2)) if found else (None, text))

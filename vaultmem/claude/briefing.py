@@ -25,6 +25,9 @@ from .components import component_of
 RECENT_SESSIONS = 5  # session notes briefed: the last one and four earlier ones
 MAX_SESSION_READS = 25  # notes read to find them (sessions started and left empty are skipped)
 MAX_COMPONENTS = 8  # entity notes read
+# Lines of each kind a component brings (its newest; the briefing says how many more there are):
+# what the briefing costs must not grow with the age of an entity.
+COMPONENT_LINES = 30
 # Relevance of a component, before the recency of its newest line (up to RECENCY_WEIGHT) is
 # added: what the current branch changes is the work now; then the newest session that touched
 # it (each earlier session counts SESSION_DECAY as much), a little more for every other one.
@@ -66,6 +69,10 @@ def _read(vault: Vault, rel: str) -> str | None:
 
 
 T = TypeVar("T")
+
+
+def _entity(rel: str, text: str) -> digest.EntityDigest:
+    return digest.entity(rel, text, COMPONENT_LINES)
 
 
 def _digest(read: Callable[[str, str], T], rel: str, text: str | None) -> T | None:
@@ -201,7 +208,7 @@ def components(
         if rel is None or rel in seen:
             continue
         seen.add(rel)
-        found = _digest(digest.entity, rel, _read(vault, rel))
+        found = _digest(_entity, rel, _read(vault, rel))
         if found is not None:
             picked.append((candidate, found))
     return _ranked(picked)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .digest import EntityDigest, Item, SessionDigest
@@ -225,20 +225,41 @@ def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str]) -> _Gro
     return block
 
 
-def _said(leaf: _Leaf, key: str, seen: dict[str, _Leaf]) -> _Leaf | None:
-    """The leaf that already says ``key``: the same text, or for a decision or gotcha long
-    enough to mean something, a longer line that holds it, as an answer holds the decision it
-    states (next steps, questions, failures and prerequisites stay listed as such)."""
-    same = seen.get(key)
-    if same is not None or not leaf.knowledge or len(key) < CONTAINED_MIN_CHARS:
-        return same
-    return next((leaf for k, leaf in seen.items() if len(k) > len(key) and key in k), None)
+class _Seen:
+    """The keys said so far (in order), and which of them hold each word: a key inside a longer
+    one is looked for among the keys holding its rarest inner word, not among all of them."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, _Leaf] = {}
+        self.holding: dict[str, list[str]] = {}  # word -> the keys holding it, in order
+
+    def add(self, key: str, leaf: _Leaf) -> None:
+        self.first[key] = leaf
+        for word in set(key.split(" ")):
+            self.holding.setdefault(word, []).append(key)
+
+    def said(self, leaf: _Leaf, key: str) -> _Leaf | None:
+        """The leaf that already says ``key``: the same text, or for a decision or gotcha long
+        enough to mean something, a longer line that holds it, as an answer holds the decision
+        it states (next steps, questions, failures and prerequisites stay listed as such)."""
+        same = self.first.get(key)
+        if same is not None or not leaf.knowledge or len(key) < CONTAINED_MIN_CHARS:
+            return same
+        # Keys are words parted by single spaces: a key's inner words are whole words of any
+        # key holding it (its first and last may be parts of words there).
+        inner = key.split(" ")[1:-1]
+        pool = self._rarest(inner) if inner else list(self.first)
+        return next((self.first[k] for k in pool if len(k) > len(key) and key in k), None)
+
+    def _rarest(self, words: Iterable[str]) -> list[str]:
+        """The keys holding the rarest of ``words``."""
+        return min((self.holding.get(w, []) for w in words), key=len)
 
 
 def _dedup(blocks: Sequence[_Group]) -> None:
     """Drop every leaf that says nothing new (document order); a kept line takes the best tier
     of its repeats."""
-    seen: dict[str, _Leaf] = {}
+    seen = _Seen()
     for block in blocks:
         for group in _walk(block):
             fresh: list[_Group | _Leaf] = []
@@ -246,11 +267,11 @@ def _dedup(blocks: Sequence[_Group]) -> None:
                 if isinstance(child, _Leaf) and child.key is not None:
                     if not child.key:
                         continue
-                    first = _said(child, child.key, seen)
+                    first = seen.said(child, child.key)
                     if first is not None:
                         first.tier = min(first.tier, child.tier)
                         continue
-                    seen[child.key] = child
+                    seen.add(child.key, child)
                 fresh.append(child)
             group.children = fresh
 
@@ -367,21 +388,23 @@ def render(
     blocks.append((EARLIER, _earlier(sessions_[1:], known)))
     _dedup([b for _, b in blocks])
     placed = _placed(blocks)
+    # The older lines of long-lived components were never read (briefing.COMPONENT_LINES).
+    unread = sum(c.digest.left_out for c in components)
     for leaf, _, _ in placed:
         leaf.chosen = True
     text = _text(head, blocks)
-    if len(text) <= max_chars:
+    if len(text) <= max_chars and not unread:
         return text
     for leaf, _, _ in placed:
         leaf.chosen = False
-    counted = sum(1 for leaf, _, _ in placed if leaf.key is not None)
+    counted = sum(1 for leaf, _, _ in placed if leaf.key is not None) + unread
     reserve = len(TAIL.format(count=counted, max_chars=max_chars)) + 2
     budget = _Budget(head, [label for label, _ in blocks], max_chars - reserve)
     # Most useful first: by tier, then in the order the briefing reads.
     for leaf, block, above in sorted(placed, key=lambda p: p[0].tier):
         budget.take(leaf, block, above)
     text = _text(head, blocks)
-    left = sum(1 for leaf, _, _ in placed if leaf.key is not None and not leaf.chosen)
+    left = sum(1 for leaf, _, _ in placed if leaf.key is not None and not leaf.chosen) + unread
     if left:
         text += "\n\n" + TAIL.format(count=left, max_chars=max_chars)
     return text if len(text) <= max_chars else head[:max_chars]

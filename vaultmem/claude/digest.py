@@ -97,6 +97,7 @@ class EntityDigest:
     decisions: tuple[Item, ...]
     gotchas: tuple[Item, ...]
     changes: tuple[Item, ...] = ()  # ## Recent Changes
+    left_out: int = 0  # older lines past the newest ``limit`` of a kind (see ``entity``)
 
     @property
     def newest(self) -> str | None:
@@ -131,29 +132,46 @@ class _Note:
         wanted = {n.casefold() for n in names}
         return [(h.body_start, h.subtree_end) for h in self.heads if h.title.casefold() in wanted]
 
-    def items(self, names: tuple[str, ...]) -> list[Item]:
-        """The top-level list items of the named sections, in file order."""
-        out: list[Item] = []
+    def items(self, names: tuple[str, ...], limit: int | None = None) -> tuple[list[Item], int]:
+        """The top-level list items of the named sections, in file order: all of them, or the
+        newest ``limit`` (by date, then file order); and how many were left out. Only the lines
+        kept are read whole: an entity holds years of lines."""
+        raws: list[str] = []
         for start, end in self.ranges(names):
             for n in range(start, end):
                 if self.kind[n] in ("bullet_list", "ordered_list"):
                     match = LIST_ITEM.match(self.lines[n])
                     if match:
-                        out.append(item(match.group(1)))
-        return out
+                        raws.append(match.group(1))
+        if limit is None or len(raws) <= limit:
+            return [item(raw) for raw in raws], 0
+        days = [_dated(raw)[0] or "" for raw in raws]
+        kept = sorted(range(len(raws)), key=lambda n: (days[n], n), reverse=True)[:limit]
+        return [item(raws[n]) for n in sorted(kept)], len(raws) - limit
 
     def title(self) -> str:
         """The text of the first H1."""
         return next((h.title for h in self.heads if h.level == 1), "")
 
 
+_BLOCK_AT = re.compile(BLOCK_ID.pattern.removeprefix(r"\s*"))
+
+
+def _dated(raw: str) -> tuple[str | None, str]:
+    """A list line's date (None when undated) and its text after it, block id dropped (looked
+    for at its last ``^vm-``: BLOCK_ID's leading spaces would have the regex try every space)."""
+    text = raw.rstrip("\r")
+    at = text.rfind("^vm-")
+    if at >= 0 and _BLOCK_AT.match(text, at):
+        text = text[:at]
+    text = text.strip()
+    dated = DATED.fullmatch(text)
+    return (dated.group(1), dated.group(2)) if dated else (None, text)
+
+
 def item(raw: str) -> Item:
     """A list line's text split into date, text and trailing links (block id dropped)."""
-    text = BLOCK_ID.sub("", raw.rstrip("\r")).strip()
-    date = None
-    dated = DATED.fullmatch(text)
-    if dated:
-        date, text = dated.group(1), dated.group(2)
+    date, text = _dated(raw)
     links: tuple[str, ...] = ()
     group = LINK_GROUP.search(text)
     if group and group.start() > 0:
@@ -232,7 +250,7 @@ def session(rel: str, text: str) -> SessionDigest:
     topic = note.title() or (stem[11:] if re.match(r"\d{4}-\d{2}-\d{2}-", stem) else stem)
     status = str(meta.get("status") or "active").strip().lower()
     turns, failing, logged = _work_log(note)
-    kinds = {name: tuple(note.items(names)) for name, names in (
+    kinds = {name: tuple(note.items(names)[0]) for name, names in (
         ("decisions", DECISIONS), ("gotchas", GOTCHAS), ("prerequisites", PREREQUISITES),
         ("open_questions", OPEN_QUESTIONS), ("next_steps", NEXT_STEPS))}
     entities: list[str] = []
@@ -262,15 +280,19 @@ def _newest_first(items: list[Item]) -> tuple[Item, ...]:
     return tuple(sorted(ordered, key=lambda i: i.date or "", reverse=True))
 
 
-def entity(rel: str, text: str) -> EntityDigest:
-    """Digest an entity note."""
+def entity(rel: str, text: str, limit: int | None = None) -> EntityDigest:
+    """Digest an entity note: every line of each kind, or its newest ``limit``."""
     note = _Note(text)
+    decisions, a = note.items(("Key Decisions",), limit)
+    gotchas, b = note.items(("Gotchas & Troubleshooting", "Gotchas"), limit)
+    changes, c = note.items(("Recent Changes",), limit)
     return EntityDigest(
         rel=rel,
         name=_stem(rel),
-        decisions=_newest_first(note.items(("Key Decisions",))),
-        gotchas=_newest_first(note.items(("Gotchas & Troubleshooting", "Gotchas"))),
-        changes=_newest_first(note.items(("Recent Changes",))),
+        decisions=_newest_first(decisions),
+        gotchas=_newest_first(gotchas),
+        changes=_newest_first(changes),
+        left_out=a + b + c,
     )
 
 
@@ -285,6 +307,6 @@ def project_index(text: str) -> IndexDigest:
             if note.kind[n] in ("bullet_list", "ordered_list", "paragraph", "heading"):
                 entities += link_targets(note.lines[n])
     return IndexDigest(
-        prerequisites=_newest_first(note.items(PREREQUISITES)),
+        prerequisites=_newest_first(note.items(PREREQUISITES)[0]),
         entities=tuple(dict.fromkeys(entities)),
     )
