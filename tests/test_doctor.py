@@ -254,3 +254,15 @@ def test_stale_temp_files_and_symlinks_out_of_the_vault(clean: Path, tmp_path: P
     assert ("outside-link", f"{ENT}/linked", None) in found
     assert ("outside-link", f"{ENT}/Far.md", None) in found
     assert not any(rel == "inside-link" for _, rel, _ in found)
+
+
+def test_an_ambiguous_link_names_three_of_its_notes_and_counts_the_rest(clean: Path) -> None:
+    for project in ("a", "b", "c", "d", "e"):
+        write(clean, f"claude/projects/{project}/entities/Cache.md", "---\ntype: entity\n---\n")
+    write(clean, "claude/global/topics/Notes.md", "---\ntype: topic\n---\nSee [[Cache]].\n")
+    found = [p for p in problems(clean) if p.kind == "ambiguous-link"]
+    assert len(found) == 1
+    message = found[0].message
+    assert "could mean 5 notes (claude/projects/a/entities/Cache.md, " in message
+    assert "claude/projects/c/entities/Cache.md and 2 more)" in message
+    assert "projects/d/" not in message.split("Obsidian opens")[0]

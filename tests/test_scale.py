@@ -209,7 +209,7 @@ def _reference_doctor(vault: Vault) -> list[Problem]:
             if same and opens is not None:
                 problems.append(Problem(
                     "ambiguous-link", rel, line,
-                    f"{shown} could mean {len(same)} notes ({', '.join(same)}); Obsidian opens "
+                    f"{shown} could mean {len(same)} notes ({doctor_mod._some(same)}); Obsidian opens "
                     f"{opens}: link by path, [[path|{link.target}]]",
                 ))
     problems.sort(key=lambda p: (p.rel, p.line or 0, p.kind))

@@ -44,7 +44,7 @@ import os
 import re
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -328,11 +328,21 @@ def _resolves(
     if hit is None:
         found = notes.resolve(target, rel)
         same = links.ambiguous(target, rel, notes) if found else []
-        why = (f"could mean {len(same)} notes ({', '.join(same)}); Obsidian opens {found}: link "
+        why = (f"could mean {len(same)} notes ({_some(same)}); Obsidian opens {found}: link "
                f"by path, [[path|{target}]]") if same else ""
         hit = (found is not None or others.resolve(target, rel) is not None, why)
         cache[key] = hit
     return hit
+
+
+AMBIGUOUS_SHOWN = 3  # notes an ambiguous-link line names (a vault may hold one per project)
+
+
+def _some(notes: Sequence[str]) -> str:
+    """The first AMBIGUOUS_SHOWN of ``notes`` and how many more: one line stays readable, and
+    a report of many such links stays small."""
+    more = len(notes) - AMBIGUOUS_SHOWN
+    return ", ".join(notes[:AMBIGUOUS_SHOWN]) + (f" and {more} more" if more > 0 else "")
 
 
 def _read_listed(vault: Vault, rel: str) -> str | None:
