@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vaultmem import links
 from vaultmem.errors import UnsafePath
@@ -272,3 +276,45 @@ def test_unsafe_entity_names(name: str) -> None:
     with pytest.raises(UnsafePath) as info:
         links.safe_entity_name(name)
     assert "link" in str(info.value)
+
+
+def _by_line(text: str) -> list[tuple[int, int]]:
+    """The code ranges as the line-by-line reading finds them (the path for odd line breaks)."""
+    fences, paragraphs = links._fenced_and_paragraphs(text)
+    ranges = list(fences)
+    for start, end in paragraphs:
+        runs = [(m.start(), m.end()) for m in links._BACKTICKS_RE.finditer(text, start, end)]
+        ranges.extend(links._code_spans(text, runs))
+    return sorted(ranges)
+
+
+_CODE_PIECES = ["`", "``", "```", "~~~", "~~~~", "\n", "\n\n", " ", "  \n", "> ", "\\", "a",
+                "[[x]]", "\t", "```py", "- ", "\u00a0"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_CODE_PIECES), max_size=40))
+def test_code_ranges_read_by_regex_passes_match_the_line_by_line_reading(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert links._code_ranges(text) == _by_line(text)
+
+
+_LINK_PIECES = [*_CODE_PIECES, "[[", "]]", "|", "\\|", "#", "#^b", "Auth", " ", "!", "[[ ]]",
+                "[[#h]]", "[[a|b]]"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_LINK_PIECES), max_size=40))
+def test_targets_are_those_of_the_parsed_links(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert links.targets(text) == [(x.target, x.start, x.end) for x in links.parse(text) if x.target]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([p for p in _LINK_PIECES if "`" not in p and "~" not in p]),
+                max_size=40))
+def test_links_and_embeds_are_found_where_the_one_regex_found_them(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    old = [(m.start(), m.end(), bool(m.group(1)), m.group(2))
+           for m in re.finditer(r"(!?)\[\[([^\[\]\n]*)\]\]", text)]
+    assert [(f.start, f.end, f.embed, f.inner) for f in links._matches(text)] == old

@@ -377,14 +377,14 @@ def _note_problems(
     if meta is not None:
         problems += _status_problems(rel, meta, notes, skip_targets)
     folder = rel.rpartition("/")[0]
-    for link in links.parse(text):
-        if not link.target or link.target in skip_targets:
+    for target, start, end in links.targets(text):
+        if target in skip_targets:
             continue
-        shown = text[link.start : link.end]
-        resolves, ambiguous = _resolves(link.target, rel, folder, notes, others, cache)
+        shown = text[start:end]
+        resolves, ambiguous = _resolves(target, rel, folder, notes, others, cache)
         if ambiguous:
             problems.append(
-                Problem("ambiguous-link", rel, _line_of(text, link.start), f"{shown} {ambiguous}")
+                Problem("ambiguous-link", rel, _line_of(text, start), f"{shown} {ambiguous}")
             )
         if resolves:
             continue
@@ -392,7 +392,7 @@ def _note_problems(
             Problem(
                 "unresolved-link",
                 rel,
-                _line_of(text, link.start),
+                _line_of(text, start),
                 f"{shown} does not resolve to any note or file",
             )
         )

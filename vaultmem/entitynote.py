@@ -222,10 +222,10 @@ _FRONT_CLOSE = re.compile(r"\n(?:\.\.\.| {0,3}-{3,}) *(?=\n|$)")
 
 
 def _unusual_text(text: str, start: int) -> bool:
-    """Whether ``text`` holds from ``start`` on a character plain runs leave to markdown-it: a
-    tab, a carriage return, ``$$`` (single characters are searched first: on a long note each
-    multi-character search is a pass of its own)."""
-    return any(text.find(c, start) >= 0 for c in "\t\r") or (
+    """Whether ``text`` holds from ``start`` on what plain runs leave to markdown-it: a tab or
+    ``$$`` (a carriage return anywhere is looked for first; one character is searched first: on
+    a long note each multi-character search is a pass of its own)."""
+    return text.find("\t", start) >= 0 or (
         text.find("$", start) >= 0 and text.find("$$", start) >= 0)
 
 
@@ -711,7 +711,7 @@ def _dated_rows(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple
 
 def _newest(text: str, start: int, end: int, latest: str | None = None) -> tuple[str, str]:
     """(block id, text) of the last row of the latest date (``latest``, when known) in the body
-    ``text[start:end]`` (a "\n" just before it)."""
+    ``text[start:end]`` (a "\\n" just before it)."""
     if latest is None:
         days = _DAY_AT.findall(text, start - 1, end)
         if not days:
@@ -726,7 +726,8 @@ def _newest(text: str, start: int, end: int, latest: str | None = None) -> tuple
         if found and found.group(1) == latest:
             break
     row = at + 1
-    got = _row(text[row : text.find("\n", row, end) if text.find("\n", row, end) >= 0 else end])
+    stop = text.find("\n", row, end)
+    got = _row(text[row : stop if stop >= 0 else end])
     return (got.block or "", got.text) if got else ("", "")
 
 
@@ -877,7 +878,7 @@ def _counts(note: _Note) -> dict[str, int]:
 
 
 def _items(text: str, start: int, end: int, dashes: int | None = None) -> int:
-    """How many rows of the body ``text[start:end]`` (a "\n" just before it) start a top-level
+    """How many rows of the body ``text[start:end]`` (a "\\n" just before it) start a top-level
     item (``- ``, ``* ``, ``+ ``; ``dashes``: the ``- `` ones, when known); the rarer markers
     are counted only when their character occurs at all."""
     if dashes is None:

@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import UnsafePath
 from .names import is_safe_filename, sanitize_filename
@@ -31,7 +32,7 @@ class Link:
 
 
 # The content of a wikilink never holds brackets or a line break.
-_LINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]*)\]\]")
+_LINK_RE = re.compile(r"\[\[([^\[\]\n]*)\]\]")  # an embed's "!" is looked for before it
 # A fence opener, also inside block quotes and list items (any indent).
 _FENCE_RE = re.compile(r"^(?:[ \t]*>)*[ \t]*(`{3,}|~{3,})(.*)$")
 _BACKTICKS_RE = re.compile(r"`+")
@@ -79,9 +80,9 @@ def _fenced_and_paragraphs(text: str) -> tuple[list[tuple[int, int]], list[tuple
     return fences, paragraphs
 
 
-def _code_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    """Inline code spans inside one paragraph: a backtick run closed by a run of equal length."""
-    runs = [(m.start(), m.end()) for m in _BACKTICKS_RE.finditer(text, start, end)]
+def _code_spans(text: str, runs: Sequence[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """Inline code spans of one paragraph, from its backtick ``runs`` (start, end) in order: a
+    run closed by a run of equal length."""
     i = 0
     while i < len(runs):
         open_start, open_end = runs[i]
@@ -102,13 +103,72 @@ def _code_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 def _code_ranges(text: str) -> list[tuple[int, int]]:
     """Sorted, non-overlapping character ranges that are code (fenced or inline)."""
-    fences, paragraphs = _fenced_and_paragraphs(text)
-    ranges = list(fences)
-    for start, end in paragraphs:
-        if "`" in text[start:end]:
-            ranges.extend(_code_spans(text, start, end))
+    if "`" not in text and "~~~" not in text:
+        return []
+    if _ODD_BREAKS.search(text):
+        fences, paragraphs = _fenced_and_paragraphs(text)
+        ranges = list(fences)
+        for start, end in paragraphs:
+            if "`" in text[start:end]:
+                runs = [(m.start(), m.end()) for m in _BACKTICKS_RE.finditer(text, start, end)]
+                ranges.extend(_code_spans(text, runs))
+    else:
+        fences = _fences(text)
+        ranges = fences + _inline_code(text, fences) if "`" in text else fences
     ranges.sort()
     return ranges
+
+
+# Line breaks other than "\n" (str.splitlines breaks lines there too): such a text is read line
+# by line; any other is read with a few regex passes over the whole text.
+_ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_FENCE_MARK = re.compile(r"```|~~~")
+# After a "\n", a line of spaces only (searched for by its "\n": a literal first character lets
+# the search skip ahead); the first line is looked at on its own.
+_BLANK_AFTER = re.compile(r"\n(?=[^\S\n]*(?:\n|$))")
+_BLANK_FIRST = re.compile(r"[^\S\n]*(?:\n|$)")
+
+
+def _fences(text: str) -> list[tuple[int, int]]:
+    """``_fenced_and_paragraphs``' fences, from the only lines that can open or close one."""
+    fences: list[tuple[int, int]] = []
+    fence: tuple[str, int, int] | None = None  # (fence char, fence length, start offset)
+    line_end = -1
+    for mark in _FENCE_MARK.finditer(text):
+        if mark.start() < line_end:
+            continue  # a line is read once
+        line_start = text.rfind("\n", 0, mark.start()) + 1
+        line_end = text.find("\n", mark.start())
+        line_end = len(text) if line_end < 0 else line_end
+        m = _FENCE_RE.match(text[line_start:line_end])
+        if fence is not None:
+            char, length, fence_start = fence
+            if m and m.group(1)[0] == char and len(m.group(1)) >= length and not m.group(2).strip():
+                fences.append((fence_start, min(line_end + 1, len(text))))
+                fence = None
+        elif m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+            fence = (m.group(1)[0], len(m.group(1)), line_start)
+    if fence is not None:  # an unclosed fence runs to the end of the text (CommonMark)
+        fences.append((fence[2], len(text)))
+    return fences
+
+
+def _inline_code(text: str, fences: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The code spans outside ``fences``: backtick runs paired within a paragraph, which blank
+    lines and fences end."""
+    starts = [start for start, _ in fences]
+    blank = [m.start() + 1 for m in _BLANK_AFTER.finditer(text)]
+    if _BLANK_FIRST.match(text):
+        blank.insert(0, 0)
+    breaks = sorted(blank + [edge for fence in fences for edge in fence])
+    paragraphs: dict[int, list[tuple[int, int]]] = {}
+    for run in _BACKTICKS_RE.finditer(text):
+        at = run.start()
+        i = bisect.bisect_right(starts, at) - 1
+        if i >= 0 and fences[i][0] <= at < fences[i][1]:
+            continue
+        paragraphs.setdefault(bisect.bisect_right(breaks, at), []).append((at, run.end()))
+    return [span for runs in paragraphs.values() for span in _code_spans(text, runs)]
 
 
 @dataclass(frozen=True)
@@ -118,18 +178,22 @@ class _Parts:
     target_end: int
 
 
-def _split(match: re.Match[str]) -> _Parts | None:
-    embed = bool(match.group(1))
-    inner = match.group(2)
-    inner_start = match.start(2)
-    alias: str | None = None
+class _Found(NamedTuple):
+    """A ``[[…]]`` outside code: where it starts (at the ``!`` of an embed), ends, and what is
+    inside the brackets, from where."""
+
+    start: int
+    end: int
+    inner: str
+    inner_start: int
+    embed: bool
+
+
+def _split(found: _Found) -> _Parts | None:
+    inner, inner_start = found.inner, found.inner_start
     bar = inner.find("|")
-    if bar >= 0:
-        alias = inner[bar + 1 :] or None
-        # Inside a table the pipe is written '\|'; the backslash is part of the separator.
-        head = inner[: bar - 1] if bar > 0 and inner[bar - 1] == "\\" else inner[:bar]
-    else:
-        head = inner
+    alias = (inner[bar + 1 :] or None) if bar >= 0 else None
+    head = _head(inner, bar)
     heading: str | None = None
     block: str | None = None
     hash_at = head.find("#")
@@ -150,32 +214,55 @@ def _split(match: re.Match[str]) -> _Parts | None:
         heading=heading,
         block=block,
         alias=alias,
-        embed=embed,
-        start=match.start(),
-        end=match.end(),
+        embed=found.embed,
+        start=found.start,
+        end=found.end,
     )
     return _Parts(link, target_start, target_start + len(target))
 
 
-def _parts(text: str) -> list[_Parts]:
+def _head(inner: str, bar: int) -> str:
+    """A link's text before its alias (``bar``: where its ``|`` is, or -1)."""
+    if bar < 0:
+        return inner
+    # Inside a table the pipe is written '\|'; the backslash is part of the separator.
+    return inner[: bar - 1] if bar > 0 and inner[bar - 1] == "\\" else inner[:bar]
+
+
+def _matches(text: str) -> Iterator[_Found]:
+    """The ``[[…]]`` of ``text`` outside fenced code and inline code, in order."""
     if "[[" not in text:
-        return []
+        return
     code = _code_ranges(text)
     starts = [s for s, _ in code]
-    found: list[_Parts] = []
     for match in _LINK_RE.finditer(text):
-        i = bisect.bisect_right(starts, match.start()) - 1
-        if i >= 0 and code[i][0] <= match.start() < code[i][1]:
-            continue
-        parts = _split(match)
-        if parts is not None:
-            found.append(parts)
-    return found
+        embed = match.start() > 0 and text[match.start() - 1] == "!"
+        start = match.start() - embed
+        i = bisect.bisect_right(starts, start) - 1
+        if not (i >= 0 and code[i][0] <= start < code[i][1]):
+            yield _Found(start, match.end(), match.group(1), match.start(1), embed)
+
+
+def _parts(text: str) -> list[_Parts]:
+    return [parts for found in _matches(text) if (parts := _split(found)) is not None]
 
 
 def parse(text: str) -> list[Link]:
     """Every wikilink and embed in ``text``, in order, skipping fenced code and inline code."""
     return [p.link for p in _parts(text)]
+
+
+def targets(text: str) -> list[tuple[str, int, int]]:
+    """(target, start, end) of each link of ``parse(text)`` that has a target (not only a
+    heading or block), read without making Link objects: doctor reads every link of a vault."""
+    out: list[tuple[str, int, int]] = []
+    for found in _matches(text):
+        head = _head(found.inner, found.inner.find("|"))
+        hash_at = head.find("#")
+        target = (head if hash_at < 0 else head[:hash_at]).strip()
+        if target:
+            out.append((target, found.start, found.end))
+    return out
 
 
 def _check_target(target: str) -> None:
