@@ -217,3 +217,19 @@ def test_a_fact_parted_by_an_anchor_is_there_already_among_many_rows() -> None:
     fast, slow = _compose_both(text, [_line("Use argon2", "2026-11-22", "2026-11-22-s")])
     assert fast == slow
     assert fast.present == 1 and fast.added == 0
+
+
+def test_a_fact_there_already_gains_the_sessions_link_in_place_among_many_rows() -> None:
+    rows = [f"- 2026-01-0{1 + i % 9} — Filler {i} ([[a/f|f]]) ^vm-{i:08x}" for i in range(200)]
+    old = _line("Use argon2", "2026-01-05", "2026-01-05-s")
+    rows.insert(120, old.render())
+    text = "# Auth\n\n## Key Decisions\n\n" + "\n".join(rows) + "\n\n## References\n"
+    again = _line("Use argon2", "2026-02-01", "2026-02-01-t")
+    fast, slow = _compose_both(text, [again])
+    assert fast == slow and (fast.added, fast.merged) == (0, 1)
+    assert ("- 2026-01-05 — Use argon2 ([[a/2026-01-05-s|2026-01-05-s]], "
+            "[[a/2026-02-01-t|2026-02-01-t]]) ^" + old.block) in fast.text.split("\n")
+    assert fast.text.count("Use argon2") == 1
+    quick = entitynote._dated_new(f"\n{text}", 1 + text.index("- 2026"), 1 + len(text) - 15,
+                                  [again], {again.block})
+    assert quick is not None and quick[2] == (0, 1, 0)  # the quick path took it

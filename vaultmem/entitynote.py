@@ -543,9 +543,11 @@ class _OtherKeys:
 def _dated_new(text: str, start: int, end: int, new: Sequence[Line], blocks: set[str]
                ) -> tuple[_Text, Facts | None, tuple[int, int, int]] | None:
     """``_dated_rows`` on the body ``text[start:end]`` (rows ending in "\\n", one just before)
-    when no line of ``new`` merges into a row (the common case: new facts), in a few regex
-    passes instead of a read of each row: (the merged body, its items and newest row when
-    lines were added, the counts); None when a line might merge, or the body holds a fence."""
+    in a few regex passes instead of a read of each row, when every line of ``new`` is a new
+    fact, there already, or a fact whose dated row (found by its id) only gains this session's
+    link: (the merged body, its items and newest row, the counts); None for anything else (a
+    row that would move or take its first date, a person's row of the same fact) and for a
+    body holding a fence."""
     if start == end:
         return None
     assert text[start - 1] == "\n"
@@ -555,13 +557,30 @@ def _dated_new(text: str, start: int, end: int, new: Sequence[Line], blocks: set
     others: _OtherKeys | None = None
     adds: list[tuple[str, str]] = []
     added: set[str] = set()
+    merges: dict[int, tuple[int, str]] = {}  # row start -> (its end, the row with the link)
     present = 0
     for line in new:
         if line.old_block in blocks or line.old_block in added:
             present += 1
             continue
         if line.block in blocks:
-            return None  # its row may be here
+            found = _row_with_id(text, start, end, line.block)
+            if found is None:  # elsewhere in the note: there already, unless a row here says it
+                others = others or _OtherKeys(text, start, end)
+                if line.key in others:
+                    return None
+                present += 1
+                continue
+            if found[0] in merges:
+                return None  # a second line for one row
+            merged_row = _with_link(text[found[0] : found[1]], line)
+            if merged_row is None:
+                return None
+            if merged_row:
+                merges[found[0]] = (found[1], merged_row)
+            else:
+                present += 1
+            continue
         others = others or _OtherKeys(text, start, end)
         if line.key in others:
             return None  # a row of the same fact
@@ -570,10 +589,11 @@ def _dated_new(text: str, start: int, end: int, new: Sequence[Line], blocks: set
             continue
         adds.append((line.day, line.render()))
         added.add(line.block)
-    if not adds:
+    if not (adds or merges):
         return _Text([text[start:end]], same=True), None, (0, 0, present)
     # The first dated row later than a day: where prefix maxima pass it (as in _dated_rows).
-    highs = list(itertools.accumulate(_DAY_AT.findall(text, start - 1, end), max))
+    highs = list(itertools.accumulate(_DAY_AT.findall(text, start - 1, end), max)) if adds \
+        else []
     inserts: dict[int, list[tuple[str, str]]] = {}
     tail: list[tuple[str, str]] = []
     offsets: list[int] = []  # where the dated rows start, read only when a line goes before one
@@ -587,10 +607,14 @@ def _dated_new(text: str, start: int, end: int, new: Sequence[Line], blocks: set
     tail.sort(key=lambda x: x[0])
     pieces: list[str] = []
     done = start
-    for offset in sorted(inserts):
+    for offset in sorted({*inserts, *merges}):
         pieces.append(text[done:offset])
-        pieces.extend(row + "\n" for _, row in sorted(inserts[offset], key=lambda x: x[0]))
         done = offset
+        pieces.extend(row + "\n" for _, row in sorted(inserts.get(offset, []), key=lambda x: x[0]))
+        if offset in merges:  # the row itself, with the link (it keeps its place and date)
+            row_end, row = merges[offset]
+            pieces.append(row + "\n")
+            done = row_end + 1
     if tail:  # after the last row that is not blank (inserted rows all come before it)
         at, last = _content_end_at(text, start, end)
         if last is None:
@@ -606,14 +630,42 @@ def _dated_new(text: str, start: int, end: int, new: Sequence[Line], blocks: set
     # The "- " rows: the dated ones and the others' undated ones, when the others were read.
     dashes = len(highs) + others.undated if others is not None and others.undated is not None \
         else None
-    items = _items(text, start, end, dashes) + len(adds)
-    top = max(day for day, _ in adds)
-    if not highs or top >= highs[-1]:  # the newest is the last added row of that day
+    items = _items(text, start, end, dashes if adds else None) + len(adds)
+    # A merged row keeps its date, place, text and id: the newest row is as it was, or added.
+    top = max((day for day, _ in adds), default="")
+    if adds and (not highs or top >= highs[-1]):  # the newest is the last added row of that day
         got = _row([row for day, row in tail if day == top][-1])
         newest = (got.block or "", got.text) if got else ("", "")
     else:
-        newest = _newest(text, start, end, highs[-1])
-    return _Text(pieces, same=False), (items, newest), (len(adds), 0, present)
+        newest = _newest(text, start, end, highs[-1] if highs else None)
+    return _Text(pieces, same=False), (items, newest), (len(adds), len(merges), present)
+
+
+def _row_with_id(text: str, start: int, end: int, block: str) -> tuple[int, int] | None:
+    """Where the first ``- `` row of the body ``text[start:end]`` whose id is ``block`` starts
+    and ends (its "\\n"), as ``_dated_rows`` finds it; None when no row has it."""
+    needle = " ^" + block
+    at = text.find(needle, start, end)
+    while at >= 0:
+        row = text.rfind("\n", start - 1, at) + 1
+        stop = text.find("\n", at, end)
+        if text.startswith("- ", row) and _vm_block(text[row:stop]) == block:
+            return row, stop
+        at = text.find(needle, at + 1, end)
+    return None
+
+
+def _with_link(row: str, line: Line) -> str | None:
+    """``row`` (a dated row of the fact of ``line``) with the session's link added, as
+    ``_dated_rows`` writes it; "" when the link is there already; None when the merge would
+    date or move the row (left to ``_dated_rows``)."""
+    got = _row(row)
+    if got is None or not got.day or line.day < got.day:
+        return None
+    if _link_key(line.link) in {_link_key(x) for x in got.links}:
+        return ""
+    group = sorted([*got.links, line.link], key=_link_sort)
+    return f"- {got.day} — {got.text} ({', '.join(group)}) ^{got.block or line.block}"
 
 
 def _content_end_at(text: str, start: int, end: int) -> tuple[int, int | None]:
