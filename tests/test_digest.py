@@ -194,3 +194,39 @@ def test_a_block_id_is_cut_where_the_regex_cut_it() -> None:
         text = digest.BLOCK_ID.sub("", raw.rstrip("\r")).strip()
         found = digest.DATED.fullmatch(text)
         assert digest._dated(raw) == ((found.group(1), found.group(2)) if found else (None, text))
+
+
+_PARTS = ["", "   ", "# Auth", "## Key Decisions", "## Gotchas & Troubleshooting", "### Sub",
+          "## Recent Changes", "- 2026-01-01 — Use argon2 ([[a/s|s]]) ^vm-aaaa1111",
+          "- 2026-03-02 — Tokens %%vm-anchor a.py@1a2b commit 9f8e7d6%% ([[a/s|s]]) ^vm-c3",
+          "- Use argon2 ([[a/x|x]]) ^vm-bbbb2222", "* starred", "+ plus", "- [ ] task",
+          "- [x] done", "1. ordered", "2. second", "Plain words.", "**Bold:** label",
+          "```", "- in a fence?", "> quote", "    indented", "<div>", "---", "- ~~retired~~",
+          "Setext", "===", "- ", "[ref]: /u", "- [[Db]]", "%% comment %%", "- 2026-01-02: colon"]
+_FRONTS = ["---\ntype: entity\ntags:\n- flat\n---\n", "", "# Title\n", "---\nunclosed\n"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_FRONTS), st.lists(st.sampled_from(_PARTS), max_size=30), st.booleans(),
+       st.sampled_from([None, 2]))
+def test_an_entity_read_by_its_lines_is_the_entity_parsed(
+    front: str, parts: list[str], nl: bool, limit: int | None
+) -> None:
+    text = front + "\n".join(parts) + ("\n" if nl else "")
+    fast = digest.entity("p/entities/Auth.md", text, limit)
+    saved = digest.entitynote.plain_headings
+    try:
+        digest.entitynote.plain_headings = lambda text: None  # type: ignore[assignment]
+        slow = digest.entity("p/entities/Auth.md", text, limit)
+    finally:
+        digest.entitynote.plain_headings = saved  # type: ignore[assignment]
+    assert fast == slow
+
+
+def test_a_long_entity_is_read_by_its_lines() -> None:
+    rows = "\n".join(f"- 2026-01-{1 + i % 28:02d} — Fact {i} ([[a/s|s]]) ^vm-{i:08x}"
+                     for i in range(300))
+    text = f"# Auth\n\n## Key Decisions\n\n{rows}\n"
+    assert digest.entitynote.plain_headings(text) is not None  # no parse
+    note = digest._Note(text, lists_only=True)
+    assert note.kind[4] == "bullet_list" and len(note.items(("Key Decisions",))[0]) == 300

@@ -273,6 +273,13 @@ def _fast_headings(text: str, total: int) -> tuple[list[sections.Heading], Offse
     return list(sections._assemble([], found, total).headings), offsets
 
 
+def plain_headings(text: str) -> list[sections.Heading] | None:
+    """``sections.headings(text)`` for a vaultmem-shaped note (see ``_fast_headings``), found by
+    a few scans instead of a parse; None for any other note."""
+    fast = _fast_headings(text, sections.line_count(text))
+    return None if fast is None else fast[0]
+
+
 def _terminated(text: str) -> str:
     """``text`` with every line ending in "\\n" (the last one too)."""
     return text + "\n" if text and not text.endswith("\n") else text

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .. import anchors, sections
+from .. import anchors, entitynote, sections
 from ..errors import VaultmemError
 from ..frontmatter import parse
 from ..privacy import strip_private
@@ -114,12 +114,27 @@ class IndexDigest:
     entities: tuple[str, ...]
 
 
-class _Note:
-    """A note's text (private spans removed) with its sections and block kinds, parsed once."""
+# A line an ordered list item could start: in a note that has one, which lines are items is
+# markdown-it's to say ("2." after a paragraph continues it).
+_ORDERED_LINE = re.compile(r"^\d+[.)]\s", re.MULTILINE)
+_BULLETS = ("- ", "* ", "+ ")
 
-    def __init__(self, text: str) -> None:
+
+class _Note:
+    """A note's text (private spans removed) with its sections and block kinds, parsed once.
+    ``lists_only``: only list items will be asked for, so a vaultmem-shaped note without ordered
+    lists is not parsed: its headings are found by a line scan, and its items are its bullet
+    lines (an entity holds years of them)."""
+
+    def __init__(self, text: str, *, lists_only: bool = False) -> None:
         self.text = strip_private(text)
         self.lines = self.text.split("\n")
+        plain = entitynote.plain_headings(self.text) \
+            if lists_only and not _ORDERED_LINE.search(self.text) else None
+        if plain is not None:
+            self.heads = plain
+            self.kind = ["bullet_list" if line[:2] in _BULLETS else "" for line in self.lines]
+            return
         self.heads = sections.headings(self.text)
         # The kind of top-level block each line belongs to ("" outside any block).
         self.kind = [""] * len(self.lines)
@@ -282,7 +297,7 @@ def _newest_first(items: list[Item]) -> tuple[Item, ...]:
 
 def entity(rel: str, text: str, limit: int | None = None) -> EntityDigest:
     """Digest an entity note: every line of each kind, or its newest ``limit``."""
-    note = _Note(text)
+    note = _Note(text, lists_only=True)
     decisions, a = note.items(("Key Decisions",), limit)
     gotchas, b = note.items(("Gotchas & Troubleshooting", "Gotchas"), limit)
     changes, c = note.items(("Recent Changes",), limit)
