@@ -669,10 +669,20 @@ def _with_link(row: str, line: Line) -> str | None:
     got = _row(row)
     if got is None or not got.day or line.day < got.day:
         return None
+    merge = _merged(got, line)
+    return "" if merge is None else merge[1]
+
+
+def _merged(got: _Row, line: Line) -> tuple[str, str] | None:
+    """(its date, the row) of the row ``got`` with the session link of ``line`` added: the
+    earlier of the two dates (a row of the format before dates takes the date of its first
+    session); None when the link is there already."""
     if _link_key(line.link) in {_link_key(x) for x in got.links}:
-        return ""
+        return None
     group = sorted([*got.links, line.link], key=_link_sort)
-    return f"- {got.day} — {got.text} ({', '.join(group)}) ^{got.block or line.block}"
+    first = got.day or min((link_day(x) for x in got.links if link_day(x)), default=line.day)
+    day = min(first, line.day)
+    return day, f"- {day} — {got.text} ({', '.join(group)}) ^{got.block or line.block}"
 
 
 def _content_end_at(text: str, start: int, end: int) -> tuple[int, int | None]:
@@ -742,14 +752,11 @@ def _dated_rows(rows: list[str], new: Sequence[Line], blocks: set[str]) -> tuple
             continue
         got = _row(replaced.get(at, rows[at]))
         assert got is not None
-        if _link_key(line.link) in {_link_key(x) for x in got.links}:
+        merge = _merged(got, line)
+        if merge is None:
             present += 1
             continue
-        group = sorted([*got.links, line.link], key=_link_sort)
-        # A line of the format before dates takes the date of its first session.
-        first = got.day or min((link_day(x) for x in got.links if link_day(x)), default=line.day)
-        day = min(first, line.day)
-        text = f"- {day} — {got.text} ({', '.join(group)}) ^{got.block or line.block}"
+        day, text = merge
         if got.day and day < got.day:
             removed.add(at)
             place(day, text)
