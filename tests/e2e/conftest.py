@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from .standin import Recorded, StandIn
 
@@ -229,6 +231,15 @@ class Claude:
         found = sorted((self.home / ".claude" / "projects").glob(f"*/{session_id}.jsonl"))
         assert found, f"no transcript for session {session_id}"
         return found[0]
+
+
+def note_meta(path: Path) -> dict[str, Any]:
+    """A note's frontmatter, read with plain YAML (not vaultmem's reader, which is under test)."""
+    match = re.match(r"---\n(.*?)\n---\n", path.read_text(encoding="utf-8"), re.DOTALL)
+    assert match, f"{path} has no frontmatter"
+    meta = yaml.safe_load(match.group(1))
+    assert isinstance(meta, dict)
+    return meta
 
 
 def _sh_quote(arg: str) -> str:

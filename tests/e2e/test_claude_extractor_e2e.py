@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from .conftest import Claude
+from .conftest import Claude, note_meta
 from .standin import Fail, Stall, Structured, Text, ToolUse
 
 pytestmark = pytest.mark.e2e
@@ -32,14 +30,6 @@ ANSWER = {
                  "entities": ["Tokens", "auth"]}],
     "patterns": [],
 }
-
-
-def _meta(path: Path) -> dict[str, Any]:
-    match = re.match(r"---\n(.*?)\n---\n", path.read_text(encoding="utf-8"), re.DOTALL)
-    assert match, f"{path} has no frontmatter"
-    meta = yaml.safe_load(match.group(1))
-    assert isinstance(meta, dict)
-    return meta
 
 
 def _eventually(check: Callable[[], bool], what: str, seconds: float = 60) -> None:
@@ -117,7 +107,7 @@ def test_a_resumed_session_past_the_age_rule_is_extracted_by_claude_detached(
     )
     first = claude.prompt(f"Add password hashing <private>{SECRET}</private> to auth")
     [note] = sandbox.session_notes()
-    assert _meta(note)["status"] == "active"  # a day-old note of a few lines: not due
+    assert note_meta(note)["status"] == "active"  # a day-old note of a few lines: not due
 
     claude.env["VAULTMEM_NOW"] = DAY_5
     claude.standin.enqueue_structured(ANSWER)
@@ -126,9 +116,9 @@ def test_a_resumed_session_past_the_age_rule_is_extracted_by_claude_detached(
 
     assert "Hook cancelled" not in resumed.proc.stderr
     assert resumed.session_id == first.session_id
-    _eventually(lambda: _meta(note).get("status") == "archived",
+    _eventually(lambda: note_meta(note).get("status") == "archived",
                 f"{note.name} archived by the detached claude extraction")
-    meta = _meta(note)
+    meta = note_meta(note)
     assert meta["extractor"] == "claude" and "fallback_reason" not in meta
     assert meta["extraction_cost_usd"] > 0
     auth, tokens = sandbox.entity("Auth").read_text(), sandbox.entity("Tokens").read_text()
@@ -184,7 +174,7 @@ def test_each_failure_falls_back_to_the_deterministic_items_and_says_so(
     assert report["fallback_reason"] == reason
     assert "Use argon2id for passwords" in sandbox.entity("Auth").read_text()
     [note] = sandbox.session_notes()
-    assert _meta(note)["fallback_reason"] == reason
+    assert note_meta(note)["fallback_reason"] == reason
     assert not _sandbox_processes(claude.home), "a process of the extraction run survived"
 
 

@@ -4,7 +4,6 @@ vault, HOME and project are temp folders."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -12,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from .conftest import REPO_ROOT, Claude, Run
+from .conftest import REPO_ROOT, Claude, Run, note_meta
 from .standin import Text, ToolUse
 
 pytestmark = pytest.mark.e2e
@@ -48,7 +46,7 @@ class VaultSandbox:
 
     def note_for(self, session_id: str) -> Path:
         """The one session note whose frontmatter lists ``session_id``."""
-        found = [p for p in self.session_notes() if session_id in _meta(p).get("session_ids", [])]
+        found = [p for p in self.session_notes() if session_id in note_meta(p).get("session_ids", [])]
         assert len(found) == 1, f"notes for {session_id}: {found}\n{self.listing()}"
         return found[0]
 
@@ -85,14 +83,6 @@ class VaultSandbox:
         run = self.claude.prompt(prompt)
         assert (project / "ran.txt").read_text() == "login ok", "the Bash tool did not run"
         return run
-
-
-def _meta(path: Path) -> dict[str, Any]:
-    match = re.match(r"---\n(.*?)\n---\n", path.read_text(encoding="utf-8"), re.DOTALL)
-    assert match, f"{path} has no frontmatter"
-    meta = yaml.safe_load(match.group(1))
-    assert isinstance(meta, dict)
-    return meta
 
 
 def _files_containing(root: Path, needle: str) -> list[Path]:
@@ -134,7 +124,7 @@ def test_installed_hooks_record_the_session_without_private_text(sandbox: VaultS
     assert COMMAND in text
     # From the Stop payload or the transcript, never both: one item, one answer.
     assert text.count(f"- {DECISION_ITEM}") == 1 and text.count("**Answer:**") == 1
-    assert _meta(note)["type"] == "session" and _meta(note)["project"] == PROJECT
+    assert note_meta(note)["type"] == "session" and note_meta(note)["project"] == PROJECT
     assert _files_containing(sandbox.vault, SECRET) == []
     assert "Hook cancelled" not in run.proc.stderr
 
@@ -181,10 +171,10 @@ def test_session_end_compacts_an_over_threshold_note_within_the_budget(
     note = sandbox.note_for(run.session_id)
     archive = sandbox.project_dir / "archive" / "sessions" / note.name
     _eventually(
-        lambda: archive.exists() and _meta(note).get("status") == "archived",
+        lambda: archive.exists() and note_meta(note).get("status") == "archived",
         f"{note.name} archived\n{sandbox.listing()}",
     )
-    assert _meta(archive)["status"] == "archived"
+    assert note_meta(archive)["status"] == "archived"
     assert DECISION in archive.read_text(encoding="utf-8")
     entities = sorted((sandbox.project_dir / "entities").glob("*.md"))
     assert any(DECISION_ITEM in p.read_text(encoding="utf-8") for p in entities), entities
