@@ -7,10 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from hook_kit import LABEL
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from hook_kit import LABEL
 from markdown_it import MarkdownIt
 
 from vaultmem.claude import context

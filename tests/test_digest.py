@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from conftest import FIXTURES
 
 from vaultmem.claude import digest
 from vaultmem.claude.digest import Item

@@ -30,8 +30,8 @@ _LINES = [
     "[ref]: http://x", "$$", "%% comment %%", "- - nested", "-", "- ", "  - item", "x\ry",
     "Setext", "-----", "[[Link]] first", "1) paren", "2026 alone",
     # 41: vaultmem's current entity line, anchored; retired; list forms a person writes
-    "- 2026-03-02 — Tokens expire %%vm-anchor src/a.py@1a2b3c4d5e6f commit 9f8e7d6%% "
-    "([[a/2026-03-02-x|2026-03-02-x]]) ^vm-cccc3333",
+    ("- 2026-03-02 — Tokens expire %%vm-anchor src/a.py@1a2b3c4d5e6f commit 9f8e7d6%% "
+     "([[a/2026-03-02-x|2026-03-02-x]]) ^vm-cccc3333"),
     "- 2026-03-02 — ~~Retired fact~~ %%vm-anchor a.py@- %% ([[a/x|x]]) ^vm-dddd4444",
     "* 2026-01-01 — starred ^vm-eeee5555", "1. Ordered [[Auth]] ^vm-ffff6666", "+ plus %% x %%",
     "- [ ] task", "- [x] done", "- [X] Done", "- [[Db]]", "1) [[Db]] paren",
@@ -152,8 +152,8 @@ def _entity_row(kind: int, fact: str, day: str, n: int) -> str:
         f"- {day} — {fact} %%vm-anchor src/a.py@1a2b3c4d5e6f commit 9f8e7d6%% ({link}) ^{block}",
         f"- {day} — ~~{fact}~~ %%vm-anchor a.py@- %% ({link}) ^{block}",
         # the format before dates, anchored; a person's lines in other list forms
-        f"- {fact} %%vm-anchor b.py@abc%% ({link}) "
-        f"^{names.block_id(f'{stem}.md', 'decision', entitynote.fact_key(fact))}",
+        (f"- {fact} %%vm-anchor b.py@abc%% ({link}) "
+         f"^{names.block_id(f'{stem}.md', 'decision', entitynote.fact_key(fact))}"),
         f"* {fact}", f"1. {fact} ({link})",
     ][kind]
 
