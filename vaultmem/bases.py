@@ -55,28 +55,30 @@ def _columns(names: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
 
 def sessions(namespace: str) -> str:
     """``sessions.base``: every session note, newest first, and the same grouped by project."""
-    display, order = _columns({
+    return _of_type("session notes", namespace, "session", {
         "file.name": "Session", "note.created": "Date", "note.project": "Project",
         "note.status": "Status", "note.lines": "Lines", "note.git_branch": "Branch",
-        "note.host": "Host", "note.extraction_cost_usd": "Cost (USD)"})
-    return (
-        _start("session notes", namespace, "    - " + _quoted('type == "session"') + "\n")
-        + display + "views:\n"
-        + _table("Recent sessions", order, sort="note.created")
-        + _table("By project", order, sort="note.created", group="note.project")
-    )
+        "note.host": "Host", "note.extraction_cost_usd": "Cost (USD)"},
+        title="Recent sessions", sort="note.created")
 
 
 def entities(namespace: str) -> str:
     """``entities.base``: every entity (component or concept) with its counts."""
-    display, order = _columns({
+    return _of_type("entity notes", namespace, "entity", {
         "file.name": "Entity", "note.project": "Project", "note.updated": "Last updated",
-        "note.decisions": "Decisions", "note.gotchas": "Gotchas", "note.created": "Since"})
+        "note.decisions": "Decisions", "note.gotchas": "Gotchas", "note.created": "Since"},
+        title="Entities", sort="note.updated")
+
+
+def _of_type(what: str, namespace: str, note_type: str, columns: Mapping[str, str], *,
+             title: str, sort: str) -> str:
+    """A base of the notes of one ``type``: a table of them, and the same grouped by project."""
+    display, order = _columns(columns)
     return (
-        _start("entity notes", namespace, "    - " + _quoted('type == "entity"') + "\n")
+        _start(what, namespace, "    - " + _quoted(f'type == "{note_type}"') + "\n")
         + display + "views:\n"
-        + _table("Entities", order, sort="note.updated")
-        + _table("By project", order, sort="note.updated", group="note.project")
+        + _table(title, order, sort=sort)
+        + _table("By project", order, sort=sort, group="note.project")
     )
 
 
