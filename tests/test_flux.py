@@ -83,3 +83,26 @@ def test_a_save_into_the_replaced_file_is_redone_on(
     text = path.read_text()
     assert fired and result.status == "rebased"
     assert text.count("- saved in the instant") == 1 and text.count("- third") == 1
+
+
+def test_a_replaced_file_written_moments_later_is_found_within_the_grace(tmp_path: Path) -> None:
+    path = tmp_path / "note.md"
+    path.write_bytes(b"old\n")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        before = os.fstat(fd)
+
+        def late_save() -> None:  # an editor that read the note before the replace
+            time.sleep(0.03)
+            with open(path, "r+b") as f:
+                f.truncate()
+                f.write(b"old\n- person line\n")
+
+        writer = threading.Thread(target=late_save)
+        writer.start()
+        assert flux.orphaned(fd, before) is None  # looked at once: too early
+        assert flux.orphaned(fd, before, grace=flux.QUIET_SECONDS) == b"old\n- person line\n"
+        writer.join()
+    finally:
+        os.close(fd)
+

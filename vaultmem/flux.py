@@ -15,7 +15,10 @@ all; after that it is read as it is). A note only vaultmem writes never waits.
 
 After the replace, the file that was replaced is looked at once more through a descriptor opened
 before it: an editor that truncated or wrote into it in that instant wrote into a file no longer
-in the vault, and :func:`orphaned` hands back what it wrote so the edit can be redone on it.
+in the vault, and :func:`orphaned` hands back what it wrote so the edit can be redone on it. When
+another program wrote the note since vaultmem last did (a person editing it), the replaced file
+is watched for QUIET_SECONDS: an editor that read the note just before the replace may truncate
+and write it a moment after (a save is lost only when it comes later than that).
 """
 
 from __future__ import annotations
@@ -90,11 +93,11 @@ def settle(path: Path, last: Stamp | None) -> bool:
     return True
 
 
-def orphaned(fd: int, before: os.stat_result) -> bytes | None:
+def orphaned(fd: int, before: os.stat_result, grace: float = 0.0) -> bytes | None:
     """What was written into a replaced file after ``before`` (its stat at the last look),
-    once that settles; None when nothing touched it."""
+    once that settles; None when nothing touched it (within ``grace`` seconds)."""
     try:
-        if stamp_of(os.fstat(fd)) == stamp_of(before):
+        if stamp_of(os.fstat(fd)) == stamp_of(before) and not _touched(fd, before, grace):
             return None
         deadline = time.monotonic() + SETTLE_SECONDS
         seen = stamp_of(os.fstat(fd))
@@ -107,6 +110,16 @@ def orphaned(fd: int, before: os.stat_result) -> bytes | None:
         return read_all(fd)
     except OSError:
         return None
+
+
+def _touched(fd: int, before: os.stat_result, seconds: float) -> bool:
+    """Whether the file open at ``fd`` changes from ``before`` within ``seconds`` (polled)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(POLL_SECONDS)
+        if stamp_of(os.fstat(fd)) != stamp_of(before):
+            return True
+    return False
 
 
 def read_all(fd: int) -> bytes:

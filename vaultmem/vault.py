@@ -309,6 +309,7 @@ class Vault:
         # Write through a symlinked note to its target, so the link survives.
         dest = real if real is not None else Path(os.path.realpath(path))
         looked: list[tuple[int, os.stat_result]] = []  # the replaced file, open, and its stat
+        foreign: list[bool] = []
 
         def last_look() -> None:
             faults.checkpoint("write")
@@ -323,6 +324,8 @@ class Vault:
                 raise _MovedMeanwhile from None
             st = os.fstat(fd)
             looked.append((fd, st))
+            # Written by another program since vaultmem's last write: a person is editing it.
+            foreign.append(flux.stamp_of(st) != flux.recorded(self._marker(rel)))
             if _stat_moved(st, expected):
                 raise _MovedMeanwhile
             now = flux.read_all(fd)
@@ -332,7 +335,8 @@ class Vault:
         try:
             replace_file(dest, data, mode, before_replace=last_look)
             written = looked[0][0] if looked else None
-            lost = flux.orphaned(written, looked[0][1]) if written is not None else None
+            grace = flux.QUIET_SECONDS if foreign and foreign[0] else 0.0
+            lost = flux.orphaned(written, looked[0][1], grace) if written is not None else None
         except OSError as err:
             raise _failed(rel, err, "write the note") from None
         finally:
