@@ -106,3 +106,14 @@ def test_a_replaced_file_written_moments_later_is_found_within_the_grace(tmp_pat
     finally:
         os.close(fd)
 
+
+
+def test_a_replaced_file_is_watched_only_when_someone_else_wrote_it_recently(tmp_path: Path) -> None:
+    path = tmp_path / "note.md"
+    path.write_bytes(b"x\n")
+    st = os.stat(path)
+    now = st.st_mtime_ns + 1_000_000
+    assert flux.grace(st, flux.stamp_of(st), now) == 0.0  # vaultmem's own last write
+    assert flux.grace(st, None, now) == flux.QUIET_SECONDS  # a person's, just now
+    later = st.st_mtime_ns + int(flux.ACTIVE_SECONDS * 1e9) + 1
+    assert flux.grace(st, None, later) == 0.0  # one a sync tool brought a while ago

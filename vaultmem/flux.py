@@ -16,9 +16,10 @@ all; after that it is read as it is). A note only vaultmem writes never waits.
 After the replace, the file that was replaced is looked at once more through a descriptor opened
 before it: an editor that truncated or wrote into it in that instant wrote into a file no longer
 in the vault, and :func:`orphaned` hands back what it wrote so the edit can be redone on it. When
-another program wrote the note since vaultmem last did (a person editing it), the replaced file
-is watched for QUIET_SECONDS: an editor that read the note just before the replace may truncate
-and write it a moment after (a save is lost only when it comes later than that).
+another program wrote the note since vaultmem last did, within ACTIVE_SECONDS (a person editing
+it now), the replaced file is watched for QUIET_SECONDS: an editor that read the note just before
+the replace may truncate and write it a moment after (a save is lost only when it comes later
+than that). A note a sync tool brought earlier is looked at once, as one only vaultmem writes.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pathlib import Path
 QUIET_SECONDS = 0.1  # a note untouched this long (by mtime and by our polls) has settled
 SETTLE_SECONDS = 1.0  # the longest a write waits for a note to settle (hooks have budgets)
 POLL_SECONDS = 0.01
+ACTIVE_SECONDS = 10.0  # another program's write this recent: someone is editing the note now
 
 Stamp = tuple[int, int, int]  # (inode, mtime_ns, size)
 
@@ -110,6 +112,13 @@ def orphaned(fd: int, before: os.stat_result, grace: float = 0.0) -> bytes | Non
         return read_all(fd)
     except OSError:
         return None
+
+
+def grace(st: os.stat_result, last: Stamp | None, now_ns: int) -> float:
+    """How long to watch a file replaced at ``now_ns`` (``st``: its stat just before): a while
+    when another program wrote it since vaultmem's last write ``last``, and recently."""
+    active = stamp_of(st) != last and now_ns - st.st_mtime_ns < ACTIVE_SECONDS * 1e9
+    return QUIET_SECONDS if active else 0.0
 
 
 def _touched(fd: int, before: os.stat_result, seconds: float) -> bool:

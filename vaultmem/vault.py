@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import os
 import stat
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -309,7 +310,7 @@ class Vault:
         # Write through a symlinked note to its target, so the link survives.
         dest = real if real is not None else Path(os.path.realpath(path))
         looked: list[tuple[int, os.stat_result]] = []  # the replaced file, open, and its stat
-        foreign: list[bool] = []
+        watch: list[float] = []  # how long to watch the replaced file (flux.grace)
 
         def last_look() -> None:
             faults.checkpoint("write")
@@ -324,8 +325,7 @@ class Vault:
                 raise _MovedMeanwhile from None
             st = os.fstat(fd)
             looked.append((fd, st))
-            # Written by another program since vaultmem's last write: a person is editing it.
-            foreign.append(flux.stamp_of(st) != flux.recorded(self._marker(rel)))
+            watch.append(flux.grace(st, flux.recorded(self._marker(rel)), time.time_ns()))
             if _stat_moved(st, expected):
                 raise _MovedMeanwhile
             now = flux.read_all(fd)
@@ -335,8 +335,7 @@ class Vault:
         try:
             replace_file(dest, data, mode, before_replace=last_look)
             written = looked[0][0] if looked else None
-            grace = flux.QUIET_SECONDS if foreign and foreign[0] else 0.0
-            lost = flux.orphaned(written, looked[0][1], grace) if written is not None else None
+            lost = flux.orphaned(written, looked[0][1], watch[0]) if written is not None else None
         except OSError as err:
             raise _failed(rel, err, "write the note") from None
         finally:
