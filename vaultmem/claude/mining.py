@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from ..lazyre import lazy
 from ..privacy import strip_private
 
 MinedKind = Literal["decision", "gotcha", "prerequisite", "next_step", "question"]
@@ -60,9 +61,9 @@ class _Unit:
 # ---- masking ---------------------------------------------------------------------------------
 # Placeholders use private-use code points (removed from the input first), so they never collide.
 _OPEN, _CLOSE = "\ue000", "\ue001"
-_PLACEHOLDER_RE = re.compile(f"{_OPEN}(\\d+){_CLOSE}")
-_CODE_SPAN_RE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
-_QUOTE_RE = re.compile(r"\"[^\"\n]{1,240}\"|“[^”\n]{1,240}”")
+_PLACEHOLDER_RE = lazy(f"{_OPEN}(\\d+){_CLOSE}")
+_CODE_SPAN_RE = lazy(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_QUOTE_RE = lazy(r"\"[^\"\n]{1,240}\"|“[^”\n]{1,240}”")
 
 
 class _Masks:
@@ -96,14 +97,14 @@ class _Masks:
 
 
 # ---- structure -------------------------------------------------------------------------------
-_FENCE_RE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
-_HEADING_RE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t#]*$")
-_TABLE_RE = re.compile(r"^[ \t]*\|")
-_QUOTE_LINE_RE = re.compile(r"^[ \t]*>")
-_LIST_RE = re.compile(r"^([ \t]*)(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
-_RULE_RE = re.compile(r"^[ \t]*(?:[-*_][ \t]*){3,}$")
+_FENCE_RE = lazy(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_HEADING_RE = lazy(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t#]*$")
+_TABLE_RE = lazy(r"^[ \t]*\|")
+_QUOTE_LINE_RE = lazy(r"^[ \t]*>")
+_LIST_RE = lazy(r"^([ \t]*)(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
+_RULE_RE = lazy(r"^[ \t]*(?:[-*_][ \t]*){3,}$")
 # Echoed tool output: shell prompts, tracebacks, pytest summaries, compiler diagnostics.
-_ECHO_RE = re.compile(
+_ECHO_RE = lazy(
     r"^[ \t]*(?:\$ |>>> |E {2,}|Traceback \(most recent|File \"[^\"]+\", line \d|"
     r"(?:FAILED|PASSED|ERROR|ok|not ok) \S|=+ .* =+$|-{3,} .* -{3,}$|"
     r"\S+\.\w+:\d+(?::\d+)?: |npm (?:ERR|WARN)!)"
@@ -117,7 +118,7 @@ _LABEL = {
     r"outstanding|left for later|open items|tomorrow|future work|for later|next time",
     "question": r"open questions?|questions?|unresolved|unknowns?",
 }
-_LABEL_RE = re.compile(
+_LABEL_RE = lazy(
     r"(?:^|(?<=[.!?])[ \t]+)(?:\*\*|__)?(?P<label>"
     + "|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _LABEL.items())
     + r")(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(?=\S)",
@@ -139,24 +140,24 @@ _SECTION = {
     r"(?:here'?s |here is )?what(?:'s| is)? (?:still )?(?:left|remains)(?: to do| open)?",
     "question": r"open questions?|questions(?: for you)?|unresolved|unknowns|to decide",
 }
-_SECTION_RE = re.compile(
+_SECTION_RE = lazy(
     r"^(?:\*\*|__)?(?:"
     + "|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _SECTION.items())
     + r")(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?$",
     re.IGNORECASE,
 )
 # Suggestions offered as "next steps" are hedged by nature; these sections take them anyway.
-_SENTENCE_END_RE = re.compile(
+_SENTENCE_END_RE = lazy(
     r"(?<=[.!?])[\"')\]*_]*[ \t]+(?=[\"'(\[*_`" + _OPEN + r"]?[A-Z0-9" + _OPEN + r"])"
 )
-_ABBREV_RE = re.compile(
+_ABBREV_RE = lazy(
     r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|viz|w\.r\.t|Mr|Mrs|Ms|Dr|St|No|Fig|"
     r"ca|al)|\b[A-Z])\.[\"')\]]*$"
 )
-_WS_RE = re.compile(r"\s+")
-_PAREN_RE = re.compile(r"\([^()]*\)")
+_WS_RE = lazy(r"\s+")
+_PAREN_RE = lazy(r"\([^()]*\)")
 # A short bold or plain topic before a colon ("**Hashing:** went with …", "Auth: …").
-_TOPIC_RE = re.compile(
+_TOPIC_RE = lazy(
     r"^(?:\*\*|__)?(?!(?:i|we|i'[a-z]+|we'[a-z]+|my|our)\b)[\w`'/-]+(?: [\w`'/-]+){0,3}"
     r"(?:\*\*|__)?:(?:\*\*|__)?\s+(?=\S)",
     re.IGNORECASE,
@@ -333,7 +334,7 @@ class _Cue:
     __slots__ = ("gate", "pattern")
 
     def __init__(self, pattern: str, gate: str | None) -> None:
-        self.pattern = re.compile(pattern, re.IGNORECASE)
+        self.pattern = lazy(pattern, re.IGNORECASE)
         self.gate = tuple(gate.split("|")) if gate else ()
 
     def search(self, text: str) -> re.Match[str] | None:
@@ -361,7 +362,7 @@ _NARRATION = _cue(
     r"exploring)|(?:running|checking|reading|looking at|searching|opening|inspecting)\b)"
 )
 # Where a sentence's main clause ends: hedges after it ("because X might…") do not hedge it.
-_CLAUSE_END_RE = re.compile(
+_CLAUSE_END_RE = lazy(
     r"\b(?:because|since|unless|so that|otherwise|which|when|so)\b|[;:—(]| - |, so\b|\.\s",
     re.IGNORECASE,
 )
@@ -641,9 +642,9 @@ _NOT_NEEDED = _cue(
     r"\b(?:no longer|don'?t|do not|doesn'?t|does not|won'?t) (?:need|have to|require)|"
     r"\bno need\b|\bnot (?:required|needed)\b|\bisn'?t (?:required|needed)\b"
 )
-_ENV_VAR_RE = re.compile(r"\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b")
-_CODE_ENV_RE = re.compile(r"[A-Z][A-Z0-9]{3,}")
-_ENV_SUFFIX_RE = re.compile(
+_ENV_VAR_RE = lazy(r"\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b")
+_CODE_ENV_RE = lazy(r"[A-Z][A-Z0-9]{3,}")
+_ENV_SUFFIX_RE = lazy(
     r"(?:_(?:URL|URI|DSN|KEY|SECRET|TOKEN|HOST|PORT|PATH|DIR|HOME|ID|PASSWORD|PASS|USER|ENV|"
     r"MODE|LEVEL|REGION|PROFILE|BUCKET|ENDPOINT|DB|DATABASE)|PASSWORD)$"
 )
@@ -835,16 +836,16 @@ def _is_env_name(name: str) -> bool:
 
 # ---- text ------------------------------------------------------------------------------------
 # ``__`` is emphasis only around words with a space between (``__init__.py`` stays as it is).
-_EMPHASIS_RE = re.compile(
+_EMPHASIS_RE = lazy(
     r"(\*\*)(?=\S)(.+?)(?<=\S)\*\*|(?<!\w)(__)(?=\S)(?=[^_\n]* )(.+?)(?<=\S)__(?!\w)"
 )
-_ITALIC_RE = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
-_LINK_RE = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*\)")
-_LEADING_RE = re.compile(r"^(?:[-*+>#]|\d{1,3}[.)])\s+")
+_ITALIC_RE = lazy(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
+_LINK_RE = lazy(r"!?\[([^\]\n]*)\]\([^)\s]*\)")
+_LEADING_RE = lazy(r"^(?:[-*+>#]|\d{1,3}[.)])\s+")
 
 
 # A first word that is a plain lowercase word (not `code`, a path, a flag or an identifier).
-_PLAIN_WORD_RE = re.compile(r"[^\W\d_]+(?=[\s,;:]|$)")
+_PLAIN_WORD_RE = lazy(r"[^\W\d_]+(?=[\s,;:]|$)")
 
 
 def _capitalised(text: str) -> str:
