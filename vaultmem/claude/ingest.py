@@ -31,7 +31,7 @@ from .. import anchors
 from ..inline import block_safe, code_span, one_line
 from ..patch import Edit, SectionPatch
 from .components import component_of
-from .mining import mine
+from .mining import mine_turn
 from .transcript import FILE_TOOLS, READ_TOOLS, ToolCall, Turn
 
 WORK_LOG = ("Work Log",)
@@ -64,8 +64,12 @@ _CODE_SPAN = re.compile(r"(`+)(.+?)\1(?!`)")
 Miner = Callable[[str], Sequence[tuple[str, str]]]  # prose -> (kind, text) pairs
 
 
-def _mine(text: str) -> list[tuple[str, str]]:
-    return [(m.kind, m.text) for m in mine(text)]
+def _mine_turn(messages: Sequence[str], miner: Miner | None) -> list[tuple[str, str]]:
+    """The knowledge of one turn's messages: read together, so that a cause Claude states while
+    thinking aloud is kept only with the fix a later message of the turn reports."""
+    if miner is not None:
+        return [pair for text in messages for pair in miner(text)]
+    return [(m.kind, m.text) for m in mine_turn(messages)]
 
 
 @dataclass(frozen=True)
@@ -211,7 +215,7 @@ def story(
     for turn in collected:
         touched = turn.edited or turn.read
         names = _components(touched, cwd, rules, folders)
-        mined = [m for text in turn.prose for m in (miner or _mine)(text)]
+        mined = _mine_turn(turn.prose, miner)
         files = tuple(touched)
         for kind, text in mined:
             items.append(Item(kind, one_line(text), names, files))

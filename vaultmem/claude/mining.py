@@ -27,7 +27,7 @@ How a message is read:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -166,28 +166,58 @@ _TOPIC_RE = lazy(
 
 def mine(text: str) -> tuple[Mined, ...]:
     """The decisions, gotchas, prerequisites, next steps and open questions in one message."""
-    if not isinstance(text, str) or not text.strip():
-        return ()
-    text = strip_private(text).replace(_OPEN, " ").replace(_CLOSE, " ")
-    masks = _Masks()
-    units = list(_units(text, masks))
-    # The questions Claude leaves the user with: the run of "?" sentences that ends the message.
-    trailing_from = len(units)
-    while trailing_from > 0 and _plain(units[trailing_from - 1].text).endswith("?"):
-        trailing_from -= 1
+    return mine_turn((text,))
+
+
+def mine_turn(messages: Sequence[str]) -> tuple[Mined, ...]:
+    """The knowledge in the messages of one turn, in order.
+
+    Claude thinks aloud between tool calls ("I see - the issue is that …"): such a sentence is
+    never an item; a cause it states waits for the fix the turn reports later ("I've renamed the
+    call …", "Pinning X fixed it"), and the item is that fix with its cause."""
     found: list[Mined] = []
     seen: set[tuple[str, str]] = set()
-    for index, unit in enumerate(units):
-        kind = _classify(unit, masks, index >= trailing_from)
-        if kind is None:
-            continue
-        line = _clean(masks.restore(unit.text))
-        if unit.label is not None:
-            line = _capitalised(line)  # "Decision: use RS256" reads "Use RS256" without it
+    pending: list[str] = []  # causes stated while thinking aloud, the newest last
+
+    def add(kind: MinedKind, line: str) -> None:
         if len(line) < 8 or (kind, line.casefold()) in seen:
-            continue
+            return
         seen.add((kind, line.casefold()))
         found.append(Mined(kind, line))
+
+    for text in messages:
+        if not isinstance(text, str) or not text.strip():
+            continue
+        text = strip_private(text).replace(_OPEN, " ").replace(_CLOSE, " ")
+        masks = _Masks()
+        units = list(_units(text, masks))
+        # The questions Claude leaves the user with: the run of "?" sentences that ends it.
+        trailing_from = len(units)
+        while trailing_from > 0 and _plain(units[trailing_from - 1].text).endswith("?"):
+            trailing_from -= 1
+        realised = -1  # the block of the last bare "I see the problem." sentence
+        for index, unit in enumerate(units):
+            kind = _classify(unit, masks, index >= trailing_from)
+            thought = _thinking(unit, realised == unit.block, kind)
+            if thought is not None:
+                if thought == "realised":
+                    realised = unit.block
+                elif thought == "cause":
+                    pending.append(_capitalised(_clean(masks.restore(_without_lead(unit.text)))))
+                continue
+            fix = _fix_reported(unit, kind) if pending else None
+            if fix is not None:
+                # The newest cause is the one the fix answers (earlier ones were guesses).
+                cause = pending[-1].rstrip(".")
+                add("gotcha", f"{cause}. Fix: {_capitalised(_clean(masks.restore(fix)))}")
+                pending.clear()
+                continue
+            if kind is None:
+                continue
+            line = _clean(masks.restore(unit.text))
+            if unit.label is not None:
+                line = _capitalised(line)  # "Decision: use RS256" reads "Use RS256" without it
+            add(kind, line)
     return tuple(found)
 
 
@@ -735,6 +765,131 @@ def _classify(unit: _Unit, masks: _Masks, trailing: bool) -> MinedKind | None:
     if _any(_GOTCHA_WEAK, forms):
         return "gotcha"
     return None
+
+
+# ---- thinking aloud ---------------------------------------------------------------------------
+# Between tool calls Claude works things out in the first person: "I see - the issue is that …",
+# "Hmm, the test is still failing because …", "The issue is that I'm calling it the wrong way.",
+# "Now I need to update the router." None of it is knowledge by itself (DESIGN §10).
+_INTERJECTION = (
+    r"(?:ah+|oh+|hmm+|aha|wait|ok(?:ay)?|alright|right|actually|interesting|now|yes|yep|"
+    r"great|good|perfect)(?:,? so)?"
+)
+_REALISE = (
+    r"(?:(?:now |oh,? |ah,? |ok(?:ay)?,? )?i (?:can )?(?:see|understand|get it|realis?ze|notice)|"
+    r"now i (?:see|get it|understand)|got it|that(?:'s| is) (?:it|the (?:issue|problem|bug)))"
+)
+# An interjection or a realisation opens the sentence; what follows is a diagnosis in progress.
+_THINKING_LEAD = _cue(
+    rf"^(?:(?:{_INTERJECTION}|{_REALISE})\b[\s,.!:;—–-]*)*{_REALISE}\b[\s,.!:;—–-]*|"
+    rf"^(?:{_INTERJECTION}\b[\s,.!:;—–-]*)+(?=(?:so |now |then )?(?:the (?:actual |real )?"
+    r"(?:issue|problem|error|bug|cause|root cause|culprit|failure|reason)\b|(?:it|this|that)"
+    r"(?:'s| is) (?:still )?(?:failing|because|due to|happening)\b|(?:it|this|that) (?:fails|failed)"
+    r"\b|the (?:\S+ )?tests? (?:is |are )?(?:still )?(?:fail|failing)\b))|"
+    r"^(?:looks|seems|sounds) like\b",
+    "see|understand|get it|realis|realiz|notice|got it|that|ah|oh|hmm|wait|ok|right|"
+    "actually|interesting|now|yes|yep|great|good|perfect|looks|seems|sounds",
+)
+# A sentence that is nothing but the realisation ("I see the problem now.", "Now I understand.").
+_REALISED_ONLY = _cue(
+    rf"^(?:{_INTERJECTION}\b[\s,.!:;—–-]*)*{_REALISE}\b(?: (?:what(?:'s| is) (?:happening|going "
+    r"on|wrong)|the (?:issue|problem|bug|error|cause)(?: here| now)?|now|it|why))?[\s.!]*$",
+    "see|understand|get it|realis|realiz|notice|got it|that",
+)
+# "Hmm, that didn't work either.": what follows in the paragraph is thinking aloud too.
+_MUSING = _cue(r"^(?:ah+|oh+|hmm+|aha|wait|huh)\b", "ah|oh|hm|wait|huh")
+# The cause is Claude's own doing: "the issue is that I'm calling it …", "fails because I forgot".
+_SELF_CAUSE = _cue(
+    r"\b(?:is|was|are|were|because|due to|that|here)(?: that)?,? (?:i|i'm|i've|i'd|i was|my)\b|"
+    r"^(?:i (?:made|introduced) (?:an? )?(?:error|mistake|typo)|i (?:forgot|missed|was (?:using|"
+    r"passing|calling|looking)|used the wrong|'m (?:calling|using|passing)))\b|"
+    r"^i'm (?:calling|using|passing|missing)\b",
+    "is|was|are|were|because|due to|that|here|i |i'm",
+)
+# Claude's next move ("Now I need to update the tests.", "I need to use X instead of Y here.").
+_SELF_PLAN = _cue(
+    rf"^(?:{_INTERJECTION}\b[\s,.!:;—–-]*)*(?:i|we) (?:(?:also|just|first|then) )?"
+    r"(?:need|have|want|should|must|'ll need|will need|'ll have|will have|'d better) to\b",
+    "need|have|want|should|must|better",
+)
+# "I'll update the controller …": a move, unless it states a choice with its reason.
+_SELF_MOVE = _cue(
+    rf"^(?:{_INTERJECTION}\b[\s,.!:;—–-]*)*(?:i(?:'ll| will)|let's) (?:now |also |just )?"
+    r"(?:update|add|fix|change|rename|move|wire|use|try|make|write|create|remove|replace|adjust)\b",
+    "ll|will|let's",
+)
+# A fix reported after a cause: "I've renamed the call to …", "Fixed: …", "That did the trick".
+_FIX_REPORT = _cue(
+    r"^(?:(?:ok(?:ay)?|good|great|perfect|done|now|so|there we go|that's it|fixed|right)"
+    r"[\s,!.:;—–-]+)*(?:(?:i|we)(?:'ve| have)?\s+)?(?:now\s+|also\s+|just\s+)?(?:fixed|changed|"
+    r"updated|renamed|replaced|added|removed|moved|switched|wrapped|made|set|aliased|imported|"
+    r"reverted|corrected|adjusted|rewrote|converted|dropped|swapped|pinned|bumped|installed|"
+    r"restored|reordered|registered|exposed|defined|guarded|escaped|quoted|marked|enabled|"
+    r"disabled|cleared|reset|ran|applied|migrated|deleted|split|handled)\b|"
+    r"^fixed\b",
+)
+_FIX_LEAD_RE = lazy(
+    r"^(?:(?:ok(?:ay)?|good|great|perfect|done|now|so|there we go|that's it|fixed|right)"
+    r"[\s,!.:;—–-]+)*(?:(?:i|we)(?:'ve| have)?\s+)?",
+    re.IGNORECASE,
+)
+_LEAD_RE = lazy(
+    rf"^(?:(?:\*\*|__)?(?:{_INTERJECTION}|{_REALISE}|(?:looks|seems|sounds) like)\b(?:\*\*|__)?"
+    r"[\s,.!:;—–-]*)+",
+    re.IGNORECASE,
+)
+
+
+def _thinking(unit: _Unit, after_realised: bool, kind: MinedKind | None
+              ) -> str | None:
+    """Whether the unit is Claude thinking aloud: "realised" (a bare "I see the problem."),
+    "cause" (a diagnosis in progress, kept until a fix is reported), "aside" (dropped); None
+    when it is not thinking aloud. A labelled note ("Root cause: …") never is."""
+    if unit.label is not None:
+        return None
+    text = _plain(unit.text)
+    if _REALISED_ONLY.search(text) or (kind is None and _MUSING.search(text)):
+        return "realised"
+    self_made = _SELF_CAUSE.search(text) is not None
+    if _SELF_PLAN.search(text) and kind != "question":
+        return "aside"
+    if _SELF_MOVE.search(text) and kind not in ("decision", "question"):
+        return "aside"
+    if _THINKING_LEAD.search(text) or after_realised:
+        if kind == "gotcha" and not self_made:
+            return "cause"
+        # Right after "I see the problem.", the next statement is the diagnosis, cue or not.
+        if after_realised and kind is None and not self_made and _diagnosis(text):
+            return "cause"
+        return "aside" if kind is not None or _THINKING_LEAD.search(text) else None
+    if kind == "gotcha" and self_made and _FIX_BY.search(text) is None:
+        return "aside"
+    return None
+
+
+_FIX_BY = _cue(r"\b(?:fixed|resolved|solved|worked around) (?:it|this|that|the \S+(?: \S+){0,3}) by\b|"
+               r"^(?:i )?(?:fixed|resolved|solved)\b|\btracked\b|\btraced\b|\bnarrowed\b")
+
+
+def _diagnosis(text: str) -> bool:
+    """A statement that can say what is wrong: not a question, a lead-in or Claude's move."""
+    return (not text.endswith(("?", ":")) and len(text.split()) >= 4
+            and _NARRATION.search(text) is None and _SELF_MOVE.search(text) is None)
+
+
+def _without_lead(masked: str) -> str:
+    """The unit's text without its "I see -", "Hmm," or "Looks like" opening."""
+    return _LEAD_RE.sub("", masked, count=1) or masked
+
+
+def _fix_reported(unit: _Unit, kind: MinedKind | None) -> str | None:
+    """The fix this unit reports (its text without "Fixed -" or "I've"), or None."""
+    if kind not in (None, "gotcha", "decision"):
+        return None
+    text = _plain(unit.text)
+    if not (_FIX_REPORT.search(text) or (kind == "gotcha" and _FIX_STATED.search(text))):
+        return None
+    return _FIX_LEAD_RE.sub("", unit.text, count=1) or unit.text
 
 
 def _hedged_near(match: re.Match[str]) -> bool:

@@ -1,0 +1,91 @@
+"""Mining agentic prose: thinking aloud is never an item; a cause stated while thinking is kept
+only with the fix the same turn reports (DESIGN §10). Corpus cases: tests/corpus/mining/agentic.yaml."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from vaultmem.claude import ingest
+from vaultmem.claude.mining import Mined, mine, mine_turn
+from vaultmem.claude.transcript import ToolCall, Turn
+
+NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)
+CWD = "/home/dev/work/shop"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I see - the issue is that function has another name.",
+        "The issue is that I'm calling it the wrong way.",
+        "I see - the issue is that the helper is private.",
+        "Let me check how the router is set up.",
+        "Now I need to update the router to use the new controller.",
+        "Hmm, the test is still failing because the fixture doesn't create the organization.",
+        "The tests fail because I renamed the module but didn't update the test file.",
+        "I need to use `render_click/2` instead of `render_submit/2` here.",
+        "Looks like the issue is the missing `@impl true` annotation.",
+        "Hmm, that didn't work either. The issue is that `on_mount` runs before the session loads.",
+    ],
+)
+def test_thinking_aloud_is_never_an_item(text: str) -> None:
+    assert mine(text) == ()
+
+
+def test_a_cause_found_while_thinking_is_kept_with_the_fix_the_turn_reports() -> None:
+    messages = [
+        "I see - the issue is that `Invoices.render/2` was renamed to `InvoiceRenderer.render/2`.",
+        "Let me look at the callers.",
+        "I've updated the three call sites in the controller, and the tests pass.",
+    ]
+    assert mine_turn(messages) == (
+        Mined("gotcha", "The issue is that `Invoices.render/2` was renamed to "
+                        "`InvoiceRenderer.render/2`. Fix: Updated the three call sites in the "
+                        "controller, and the tests pass."),
+    )
+    # Without the fix, the diagnosis in progress stays out of the memory.
+    assert mine_turn(messages[:2]) == ()
+
+
+def test_the_newest_cause_is_the_one_the_fix_answers() -> None:
+    messages = [
+        "Ah, the problem is that the cache key ignores the locale.",
+        "Hmm, the test is still failing because the fixture has no locale at all.",
+        "Fixed - the fixture now sets `locale: \"en\"`.",
+    ]
+    (item,) = mine_turn(messages)
+    assert item.kind == "gotcha"
+    assert item.text.startswith("The test is still failing because the fixture has no locale")
+    assert item.text.endswith('Fix: The fixture now sets `locale: "en"`.')
+
+
+def test_claude_s_own_slip_and_its_fix_are_not_knowledge() -> None:
+    assert mine_turn(["The issue is that I'm calling it the wrong way.",
+                      "I changed the call to pass the options as a keyword list."]) == ()
+
+
+def test_a_cause_stated_as_found_and_a_labelled_one_are_items_as_before() -> None:
+    assert mine("The issue is that Stripe sends amounts in cents, and we divided by 100 twice.")
+    assert mine("Hmm. Root cause: the worker reads `REDIS_URL` before `.env` is loaded.") == (
+        Mined("gotcha", "The worker reads `REDIS_URL` before `.env` is loaded."),
+    )
+    assert mine("I fixed it by passing `expire_on_commit=False` to the session factory.")
+
+
+def test_ingest_reads_a_turn_s_messages_together() -> None:
+    turns = [
+        Turn("u1", "2026-11-22T09:00:00Z", "the invoice page is blank"),
+        Turn("a1", "2026-11-22T09:01:00Z", None,
+             text="I see the problem. The supervisor starts the worker before the `Registry` "
+                  "is up.",
+             calls=(ToolCall("w1", "Edit", path=f"{CWD}/lib/shop/application.ex"),)),
+        Turn("a2", "2026-11-22T09:02:00Z", None,
+             text="I reordered the children so the `Registry` starts first."),
+    ]
+    told = ingest.story(turns, now=NOW, cwd=CWD)
+    assert [(i.kind, i.text) for i in told.items] == [
+        ("gotcha", ("The supervisor starts the worker before the `Registry` is up. Fix: "
+                   "Reordered the children so the `Registry` starts first.")),
+    ]
