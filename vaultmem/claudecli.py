@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import ExtractorError
 from .extraction import Extraction, Item
 from .llm import TOOL_SCHEMA, parse_tool_input
+from .redact import redact
 
 if TYPE_CHECKING:
     from .config import Config
@@ -256,7 +257,9 @@ def prompt(
         for name, aliases in entities.items()) or "(none yet)"
     kind = "session_transcript" if transcript else "session_note"
     # The record cannot close the fence it sits in: its own tags are renamed.
-    body = re.sub(rf"<(/?){kind}", rf"<\1{kind.replace('_', '-')}", text, flags=re.IGNORECASE)
+    # A note written before redaction, or a person's text in it, may still hold a secret.
+    body = re.sub(rf"<(/?){kind}", rf"<\1{kind.replace('_', '-')}", redact(text),
+                  flags=re.IGNORECASE)
     head = f"Project: {project}\nKnown entities:\n{known}\n\n<{kind}>\n"
     tail = f"\n</{kind}>"
     room = max(max_tokens * CHARS_PER_TOKEN - len(head) - len(tail), 0)

@@ -17,6 +17,8 @@ from typing import Any
 
 from .errors import ConfigError
 from .names import slug
+from .redact import DEFAULT as DEFAULT_REDACTION
+from .redact import Redaction
 
 DEFAULT_GOTCHA_KEYWORDS = (
     "fixed bug",
@@ -50,6 +52,8 @@ class Config:
     context_max_chars: int = 8000
     # ``[components]``: glob -> component name, in the file's order (see claude/components.py).
     components: Mapping[str, str] = field(default_factory=dict)
+    # ``[redact]``: secrets replaced by ``‹redacted:kind›`` in everything written (redact.py).
+    redaction: Redaction = DEFAULT_REDACTION
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def with_project(self, project: str) -> Config:
@@ -160,6 +164,7 @@ def load_config(
         start_compaction_budget=_typed(data, "start_compaction_budget", float, 0.6, path),
         context_max_chars=_typed(data, "context_max_chars", int, 8000, path),
         components=_components(data.get("components", {}), path),
+        redaction=_redaction(data.get("redact"), path),
         extra={k: v for k, v in data.items() if k not in _KNOWN},
     )
 
@@ -172,8 +177,25 @@ def _components(table: Any, path: Path) -> dict[str, str]:
     return dict(table)
 
 
+def _redaction(table: Any, path: Path) -> Redaction:
+    """``[redact]``: ``enabled`` (default true) and ``allow`` (values or regexes)."""
+    if table is None:
+        return DEFAULT_REDACTION
+    if not isinstance(table, dict):
+        raise ConfigError("'redact' must be a table: [redact] enabled = true, allow = [...]",
+                          path=path)
+    enabled = table.get("enabled", True)
+    allow = table.get("allow", [])
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"'redact.enabled' must be true or false, got {enabled!r}", path=path)
+    if not isinstance(allow, list) or not all(isinstance(a, str) for a in allow):
+        raise ConfigError("'redact.allow' must be a list of strings", path=path)
+    return Redaction(enabled, tuple(allow))
+
+
 _KNOWN = {
     "components",
+    "redact",
     "vault",
     "namespace",
     "line_threshold",

@@ -105,7 +105,7 @@ def run_demo(root: Path, *, now: datetime) -> DemoReport:
         raise VaultmemError(f"demo folder is not empty: {root} (give an empty or new folder)")
     root.mkdir(parents=True, exist_ok=True)
     config = Config(vault=root, project=PROJECT)
-    vault = Vault(root, namespace=config.namespace)
+    vault = Vault(root, namespace=config.namespace, redaction=config.redaction)
     memory = Memory(config, vault, clock_now=lambda: now)
     vault.create(vault.layout.entity(PROJECT, "Auth"), PERSON_AUTH_NOTE)
 

@@ -18,6 +18,7 @@ from .errors import ExtractorError, UnsafePath
 from .extraction import Extraction, Item, Kind
 from .links import safe_entity_name
 from .privacy import strip_private
+from .redact import redact
 
 if TYPE_CHECKING:
     import httpx2
@@ -198,8 +199,8 @@ def parse_tool_input(data: Any, *, known_entities: Sequence[str] = ()) -> tuple[
     """Items from a record_knowledge input; ExtractorError (naming the field) when off-schema.
 
     Shape or type errors reject the whole reply: a model that broke the schema is not trusted.
-    Within a well-formed item, an unsafe entity name is dropped and the item kept, and text is
-    made one line of at most MAX_TEXT_CHARS.
+    Within a well-formed item, an unsafe entity name (or one holding a secret) is dropped and
+    the item kept, and text is redacted and made one line of at most MAX_TEXT_CHARS.
     """
     if not isinstance(data, Mapping):
         raise ExtractorError(f"tool input is {type(data).__name__}, not an object")
@@ -222,21 +223,24 @@ def parse_tool_input(data: Any, *, known_entities: Sequence[str] = ()) -> tuple[
             text = entry.get("text")
             if not isinstance(text, str):
                 raise ExtractorError(f"{where}.text is {type(text).__name__}, not a string")
-            line = _one_line(text)
+            # A model may repeat a secret its input held (or make one up): redacted whole,
+            # before the cut.
+            line = _one_line(redact(text))
             if not line:
                 raise ExtractorError(f"{where}.text is empty")
             names = entry.get("entities", [])
             if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
                 raise ExtractorError(f"{where}.entities is not a list of strings")
             # A prerequisite belongs to the project (its _index.md), not to an entity.
-            entities = () if kind == "prerequisite" else _entities(names, known)
+            entities = () if kind == "prerequisite" else _entities(
+                [n for n in names if redact(n) == n], known)
             items.append(Item(kind=kind, text=line, entities=entities, line=-1))
     return tuple(items)
 
 
 def _user_prompt(note_text: str, project: str, known_entities: Sequence[str]) -> str:
     # Private text never leaves the session note (DESIGN §5), so it is cut before anything else.
-    note = strip_private(note_text)
+    note = redact(strip_private(note_text))
     # The note cannot close the fence it sits in: its own tags are renamed.
     note = re.sub(r"<(/?)session_note", r"<\1session-note", note, flags=re.IGNORECASE)
     known = ", ".join(dict.fromkeys(known_entities)) or "(none yet)"

@@ -311,11 +311,16 @@ class Memory:
 
     def _topic(self, topic: str | None, first_prompt: str | None) -> tuple[str, str]:
         """(slug, title) of a new session note; private text never names a file."""
-        topic = clean_prompt(topic) if topic else None
+        # A secret never names a file: redacted before the slug (``ghp_…`` slugged is
+        # ``ghp-…``, which no detector knows).
+        scrub = self.config.redaction
+        cleaned = clean_prompt(topic) if topic else None
+        topic = scrub(cleaned) if cleaned else None
         if topic and names.slug(topic):
             slug = names.slug(topic)[:TOPIC_MAX_CHARS].rstrip("-")
             return slug, _one_line(topic)
-        prompt = clean_prompt(first_prompt) if first_prompt else None
+        cleaned = clean_prompt(first_prompt) if first_prompt else None
+        prompt = scrub(cleaned) if cleaned else None
         if prompt and names.slug(prompt, max_words=6):
             return names.slug(prompt, max_words=6)[:TOPIC_MAX_CHARS].rstrip("-"), _first_words(
                 prompt, 6

@@ -3,6 +3,11 @@
 This is the only module that touches note files. Every write goes through one atomic routine;
 every update of an existing note runs under that note's lock and detects a concurrent writer
 (a person in Obsidian, another Claude session) from the fingerprint taken when it was loaded.
+
+It is also the last guard against a secret reaching the vault: the lines a write adds (every
+line of a new note; the lines an update brings that the note did not hold) are redacted
+(:mod:`vaultmem.redact`), and a note whose name holds a secret is refused. A person's own lines
+stay byte for byte: ``doctor`` reports a secret already in the vault, ``doctor --fix`` redacts it.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from .errors import (
 )
 from .layout import STATE_DIR, Layout
 from .locks import TurnLock
+from .redact import DEFAULT as DEFAULT_REDACTION
+from .redact import Redaction
 from .textio import DEFAULT_FORMAT, TextFormat, decode, encode
 
 if TYPE_CHECKING:
@@ -110,6 +117,14 @@ def _diff(rel: str, old: str, new: str) -> str:
 RACE_RETRIES = 5
 
 
+def _text_of(raw: bytes) -> str:
+    """A note's text for comparing lines ("" when it is not UTF-8: every line counts as new)."""
+    try:
+        return decode(raw)[0]
+    except VaultmemError:
+        return ""
+
+
 class _MovedMeanwhile(Exception):
     """The note changed between our fingerprint check and our replace (see _atomic_write)."""
 
@@ -144,7 +159,8 @@ def _failed(rel: str, err: OSError, doing: str) -> WriteFailed:
 class Vault:
     """One vault folder: notes addressed by vault-relative POSIX paths."""
 
-    def __init__(self, root: Path, *, namespace: str = "claude") -> None:
+    def __init__(self, root: Path, *, namespace: str = "claude",
+                 redaction: Redaction = DEFAULT_REDACTION) -> None:
         self.root = Path(os.path.abspath(Path(root).expanduser()))
         self.layout = Layout(namespace)
         self.state_dir = self.root / STATE_DIR
@@ -157,6 +173,7 @@ class Vault:
         # What writes had to say without failing (a heading path that matched several sections,
         # written under the first); each once. A hook passes its own list to print them.
         self.warnings: list[str] = []
+        self.redaction = redaction
 
     # -- paths ---------------------------------------------------------------------------
 
@@ -485,6 +502,7 @@ class Vault:
             text = applied.text
             created.extend(applied.created)
             self.warnings.extend(w for w in applied.warnings if w not in self.warnings)
+        text = self._guarded(current.text, text)
         changed = text != current.text
         diff = _diff(rel, current.text, text) if (dry_run or want_diff) and changed else ""
         status: WriteStatus
@@ -505,8 +523,9 @@ class Vault:
         """Create a new note (parent folders too); NoteExists when it or a case-insensitive
         twin exists, unless ``exist_ok`` and the bytes are identical."""
         rel = self._normalise(rel)
+        self._refuse_secret_name(rel)
         path = self.abspath(rel)
-        data = encode(text)
+        data = encode(self._guarded("", text))
         self._make_parents(rel, path)
         with self.lock(rel):
             twin = self._twin(path)
@@ -533,12 +552,13 @@ class Vault:
         """Write a whole note atomically under its lock; "conflicted" and nothing written when
         ``expected`` is given and the note no longer matches it."""
         rel = self._normalise(rel)
+        self._refuse_secret_name(rel)
         path = self.abspath(rel)
-        data = encode(text, fmt)
         self._make_parents(rel, path)
         with self.lock(rel):
             flux.settle(Path(os.path.realpath(path)), flux.recorded(self._marker(rel)))
             got = self._read_raw(rel, path)
+            data = encode(self._guarded(_text_of(got[0]) if got else "", text), fmt)
             if expected is not None and (got is None or got[1].sha256 != expected.sha256):
                 return WriteResult(rel, "conflicted", False)
             if got is None:
@@ -553,6 +573,33 @@ class Vault:
                 return WriteResult(rel, "unchanged", False)
             self._atomic_write(rel, path, data, self._mode(path))
         return WriteResult(rel, "written", True)
+
+    def _guarded(self, old: str, new: str) -> str:
+        """``new`` with secrets redacted in the lines ``old`` does not hold (each run of such
+        lines redacted as one text, so a private key's block is seen whole)."""
+        if not self.redaction.enabled or new == old:
+            return new
+        if not old:
+            return self.redaction(new)
+        held = set(old.splitlines())
+        lines = new.splitlines(keepends=True)
+        out: list[str] = []
+        run: list[str] = []
+        for line in lines:
+            if line.rstrip("\r\n") in held:
+                if run:
+                    out.append(self.redaction("".join(run)))
+                    run = []
+                out.append(line)
+            else:
+                run.append(line)
+        if run:
+            out.append(self.redaction("".join(run)))
+        return "".join(out)
+
+    def _refuse_secret_name(self, rel: str) -> None:
+        if self.redaction.enabled and self.redaction(rel) != rel:
+            raise UnsafePath("a secret in the note's name: not written (the name is withheld)")
 
     def remove(self, rel: str, *, expected: Fingerprint | None = None) -> bool:
         """Delete a note under its lock; NoteNotFound when it is not there.

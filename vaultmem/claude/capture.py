@@ -47,7 +47,8 @@ def _config(event: HookEvent) -> Config:
 
 def _memory(event: HookEvent, warnings: list[str] | None = None) -> Memory:
     config = _config(event)
-    memory = Memory(config, Vault(config.vault, namespace=config.namespace))
+    memory = Memory(config, Vault(config.vault, namespace=config.namespace,
+                                  redaction=config.redaction))
     if warnings is not None:
         # What the state has to say (a corrupt state.json set aside) reaches the hook's stderr.
         memory.state.warnings = memory.vault.warnings = warnings
@@ -98,12 +99,14 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         # Go on from where the last read ended; from the start while the note still waits for
         # its topic (the first prompt names it).
         start = 0 if not path or _awaits_topic(entry.note) else data.resume_offset(sid, path)
+        scrub = memory.config.redaction
         read = transcript.read(path, skip_uuids=entry.ingested, start=start,
-                               private=entry.private) if path else (
+                               private=entry.private, scrub=scrub) if path else (
             transcript.Transcript((), None, 0, 0, private=entry.private))
         # The Stop payload's last message may be ahead of the transcript (or there is none).
         turns, keys = transcript.with_last_message(
-            read.turns, event.last_assistant_message, entry.ingested, private=max(read.private))
+            read.turns, event.last_assistant_message, entry.ingested, private=max(read.private),
+            scrub=scrub)
         base = memory.vault.read(entry.note) if turns else None
         text = base.text if base else ""
         told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,

@@ -4,7 +4,7 @@ Pure except :func:`read`. The session note keeps a few hundred characters of eac
 model extractor is given more of the session than that, within a budget: per turn the prompt,
 Claude's prose, the commands it ran (repeats counted), the failures with their first error
 line, and the files it changed. ``<private>`` text and Claude Code's own tags are removed
-before anything else. Over the budget, the oldest turns go first: the end of a session says
+before anything else, and secrets are redacted (``scrub``) before any text is cut to length. Over the budget, the oldest turns go first: the end of a session says
 where it stopped, which is what the next session needs.
 """
 
@@ -20,6 +20,8 @@ from os import PathLike
 from typing import Any
 
 from ..privacy import PrivateStream, clean_text, strip_private
+from ..redact import DEFAULT as DEFAULT_REDACTION
+from ..redact import Scrub
 from .transcript import FILE_TOOLS
 
 ANSWER_MAX_CHARS = 2000  # of one assistant message's prose
@@ -68,9 +70,9 @@ class Turn:
         return not (self.prompt or self.said or self.commands or self.failures or self.files)
 
 
-def turns(lines: Iterable[str | bytes]) -> list[Turn]:
+def turns(lines: Iterable[str | bytes], scrub: Scrub = DEFAULT_REDACTION) -> list[Turn]:
     """The turns of JSONL transcript lines; lines that are not JSON objects are skipped."""
-    reader = _Reader()
+    reader = _Reader(scrub)
     for raw in lines:
         entry = _load(raw)
         if entry is None or entry.get("isSidechain") is True or entry.get("isMeta") is True:
@@ -94,7 +96,8 @@ def render(items: Sequence[Turn], max_chars: int) -> str:
     return "\n\n".join(head + kept[::-1])
 
 
-def read(paths: Sequence[str | PathLike[str]], max_chars: int) -> str | None:
+def read(paths: Sequence[str | PathLike[str]], max_chars: int,
+         scrub: Scrub = DEFAULT_REDACTION) -> str | None:
     """The condensed text of the transcripts, in order; None when none could be read. A path
     that is not a regular file (a FIFO, a device) is passed over, never waited on."""
     found: list[Turn] = []
@@ -109,7 +112,7 @@ def read(paths: Sequence[str | PathLike[str]], max_chars: int) -> str | None:
             with open(fd, "rb") as handle:
                 if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                     continue
-                found.extend(turns(_bounded_lines(handle)))
+                found.extend(turns(_bounded_lines(handle), scrub))
                 readable = True
         except OSError:
             continue
@@ -142,7 +145,8 @@ class _Reader:
     prose, so a span a person opened in one message and closed in a later one stays private in
     between; while it is open, commands, paths and tool output are left out as well."""
 
-    def __init__(self) -> None:
+    def __init__(self, scrub: Scrub) -> None:
+        self.scrub = scrub
         self.turns: list[Turn] = [Turn()]
         self.tools: dict[str, str] = {}  # tool_use id -> what it ran, for its result
         self.private = PrivateStream()
@@ -153,7 +157,7 @@ class _Reader:
         if entry.get("type") == "user":
             texts = _texts(content)
             if texts is not None:
-                prompt = clean_text(self.private.feed("\n".join(texts)))
+                prompt = clean_text(self.scrub(self.private.feed("\n".join(texts))))
                 if prompt is not None:
                     stamp = entry.get("timestamp")
                     self.turns.append(Turn(prompt=_clip(prompt, PROMPT_MAX_CHARS),
@@ -177,7 +181,7 @@ class _Reader:
             if not isinstance(block, dict):
                 continue
             if block.get("type") == "text" and isinstance(block.get("text"), str):
-                text = _prose(self.private.feed(block["text"]))
+                text = _prose(self.scrub(self.private.feed(block["text"])))
                 if text:
                     turn.said.append(_clip(text, ANSWER_MAX_CHARS))
             elif block.get("type") == "tool_use":
@@ -190,7 +194,7 @@ class _Reader:
         what = name
         key = FILE_TOOLS.get(name)
         if key is not None and isinstance(tool_input.get(key), str):
-            path = self._public(tool_input[key]).strip()
+            path = self.scrub(self._public(tool_input[key]).strip())
             root = cwd.rstrip("/") + "/"
             if cwd and path.startswith(root):
                 path = path[len(root):]  # as the project knows it, and shorter
@@ -198,7 +202,7 @@ class _Reader:
                 turn.files[path] = None
                 what = f"{name} {path}"
         elif name == "Bash" and isinstance(tool_input.get("command"), str):
-            command = _clip(" ".join(self._public(tool_input["command"]).split()),
+            command = _clip(" ".join(self.scrub(self._public(tool_input["command"])).split()),
                             COMMAND_MAX_CHARS)
             if command:
                 turn.commands[command] = turn.commands.get(command, 0) + 1
@@ -215,8 +219,8 @@ class _Reader:
             text = self._public(_result_text(block.get("content")))
             if block.get("is_error") is True or _FAILED_RE.search(text):
                 lines = [line.strip() for line in text.splitlines() if line.strip()]
-                first = next((ln for ln in lines if _ERROR_RE.search(ln)),
-                             lines[0] if lines else "")
+                first = self.scrub(next((ln for ln in lines if _ERROR_RE.search(ln)),
+                                        lines[0] if lines else ""))
                 what = self.tools.get(str(block.get("tool_use_id")), "a tool")
                 self.turns[-1].failures.append(_clip(f"{what} — {first}" if first else what,
                                                      ERROR_MAX_CHARS + COMMAND_MAX_CHARS))

@@ -18,6 +18,10 @@ of a message stays private in the next messages of the same speaker until it is 
 (:class:`~vaultmem.privacy.PrivateStream`; the open depth is carried from read to read in
 :attr:`Transcript.private`). While a span the person opened is open, Claude's lines and the tool
 output in between are private too (Claude may repeat what the span holds).
+
+Secrets are redacted where the text is decoded (``scrub``, :mod:`vaultmem.redact`): prompts,
+Claude's prose, commands, file paths and error lines, each whole before it is cut to length; the
+tool output vaultmem does not keep is not scanned.
 """
 
 from __future__ import annotations
@@ -28,11 +32,14 @@ import os
 import re
 import stat
 from collections.abc import Collection, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any, BinaryIO
 
 from ..privacy import PrivateStream, clean_text, strip_private
+from ..redact import DEFAULT as DEFAULT_REDACTION
+from ..redact import Scrub
 
 FILE_TOOLS = {
     "Write": "file_path",
@@ -55,6 +62,9 @@ _ERROR_LINE_RE = re.compile(
     r"npm ERR!|panic:|--- FAIL|FAIL\b|=+ .*\b\d+ (?:failed|errors?)\b)"
 )
 _TRACEBACK = "Traceback (most recent call last)"
+# The redaction of the read under way: set by parse_lines for its own duration, so the helpers
+# that decode each field apply it without passing it down every call.
+_SCRUB: ContextVar[Scrub] = ContextVar("scrub", default=DEFAULT_REDACTION)
 
 
 @dataclass(frozen=True)
@@ -129,7 +139,7 @@ def text_key(message: str) -> str:
 
 def with_last_message(
     turns: Iterable[Turn], message: str | None, ingested: Collection[str],
-    *, private: int = 0,
+    *, private: int = 0, scrub: Scrub = DEFAULT_REDACTION,
 ) -> tuple[tuple[Turn, ...], frozenset[str]]:
     """``turns`` plus the Stop payload's last message when the transcript does not hold it yet;
     and the keys to mark ingested.
@@ -137,13 +147,14 @@ def with_last_message(
     Claude Code can run the Stop hook before the final assistant line reaches the transcript.
     The payload's ``last_assistant_message`` then comes as one extra line at the end (the turn's
     answer), and its :func:`text_key` is recorded, so that the transcript line, when a later read
-    meets it, does not add the same prose again. ``private``: spans Claude left open before it.
+    meets it, does not add the same prose again. ``private``: spans Claude left open before it;
+    ``scrub``: the redaction (the key is of the redacted prose, as a transcript read gives it).
     """
     kept = [t if t.text is None or text_key(t.text) not in ingested else replace(t, text=None)
             for t in turns]
     if not message or not message.strip():
         return tuple(kept), frozenset()
-    public = PrivateStream(private).feed(message)
+    public = scrub(PrivateStream(private).feed(message).strip())
     key = text_key(public)
     held = any(t.text is not None and text_key(t.text) == key for t in kept)
     if not held and key not in ingested and public.strip():
@@ -156,10 +167,22 @@ def parse_lines(
     *,
     skip_uuids: Collection[str] = (),
     private: tuple[int, int] = (0, 0),
+    scrub: Scrub = DEFAULT_REDACTION,
 ) -> Transcript:
     """Turns of the given JSONL lines; lines whose uuid is in ``skip_uuids`` give no turn.
 
-    ``private``: the (user, assistant) private spans left open by the lines before these."""
+    ``private``: the (user, assistant) private spans left open by the lines before these;
+    ``scrub``: the redaction applied to every field a turn keeps."""
+    token = _SCRUB.set(scrub)
+    try:
+        return _parse_lines(lines, skip_uuids, private)
+    finally:
+        _SCRUB.reset(token)
+
+
+def _parse_lines(
+    lines: Iterable[str | bytes], skip_uuids: Collection[str], private: tuple[int, int]
+) -> Transcript:
     turns: list[Turn] = []
     seen: set[str] = set()
     first_prompt: str | None = None
@@ -225,6 +248,7 @@ def read(
     skip_uuids: Collection[str] = (),
     start: int = 0,
     private: tuple[int, int] = (0, 0),
+    scrub: Scrub = DEFAULT_REDACTION,
 ) -> Transcript:
     """Parse a transcript file from byte ``start``, streaming; a missing or unreadable file, or
     one that is not a regular file (a FIFO, a device), is an empty transcript.
@@ -249,7 +273,7 @@ def read(
             handle.seek(at)
             ends = [at]
             parsed = parse_lines(_complete_lines(handle, ends), skip_uuids=skip_uuids,
-                                 private=private if at else (0, 0))
+                                 private=private if at else (0, 0), scrub=scrub)
     except OSError:
         return Transcript((), None, 0, 0)
     return replace(parsed, end=ends[0])
@@ -350,12 +374,12 @@ def _prompt(content: Any, stream: PrivateStream) -> str | None:
     if not texts:
         return None
     # Blocks are one message: a private span may open in one block and close in the next.
-    return clean_text(stream.feed("\n".join(texts)))
+    return clean_text(_SCRUB.get()(stream.feed("\n".join(texts))))
 
 
 def _assistant(content: Any, stream: PrivateStream) -> tuple[str | None, tuple[ToolCall, ...]]:
     texts = _texts(content)
-    prose = stream.feed("\n\n".join(texts)).strip() if texts else ""
+    prose = _SCRUB.get()(stream.feed("\n\n".join(texts)).strip()) if texts else ""
     calls: list[ToolCall] = []
     for block in content if isinstance(content, list) else []:
         if isinstance(block, dict) and block.get("type") == "tool_use":
@@ -375,7 +399,8 @@ def _call(block: dict[str, Any]) -> ToolCall | None:
         path = tool_input.get(key)
         if not isinstance(path, str) or not strip_private(path).strip():
             return None
-        return ToolCall(str(ident), name, path=_SPACES_RE.sub(" ", strip_private(path)).strip())
+        path = _SCRUB.get()(_SPACES_RE.sub(" ", strip_private(path)).strip())
+        return ToolCall(str(ident), name, path=path)
     if name == "Bash":
         command = _command(tool_input.get("command"))
         return ToolCall(str(ident), name, command=command) if command is not None else None
@@ -385,7 +410,9 @@ def _call(block: dict[str, Any]) -> ToolCall | None:
 def _command(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
-    lines = [line.strip() for line in strip_private(value).splitlines() if line.strip()]
+    # Redacted whole, before the cut: a key cut in two would not be recognised.
+    lines = [line.strip() for line in _SCRUB.get()(strip_private(value)).splitlines()
+             if line.strip()]
     if not lines:
         return None
     first = _SPACES_RE.sub(" ", lines[0])
@@ -443,6 +470,7 @@ def _failure(output: str, is_error: bool) -> tuple[bool, str | None]:
             first_error = line
             break
     error = first_error or (first_line if failed else None)
+    error = _SCRUB.get()(error) if error is not None else None
     if error is not None and len(error) > ERROR_MAX_CHARS:
         error = error[: ERROR_MAX_CHARS - 1].rstrip() + "…"
     return failed, error

@@ -56,7 +56,7 @@ class Globals:
 
         config = self.config()
         with errors_to_exit():
-            return Vault(config.vault, namespace=config.namespace)
+            return Vault(config.vault, namespace=config.namespace, redaction=config.redaction)
 
 
 def _print_version(value: bool) -> None:

@@ -15,6 +15,7 @@ from . import app, echo_json, globals_of, read_text_arg, run
 
 if TYPE_CHECKING:
     from ..memory import Memory
+    from ..redact import Scrub
     from ..reports import CompactReport
 
 session_app = typer.Typer(help="Start, write to and end the session note.", no_args_is_help=True)
@@ -26,17 +27,20 @@ EXTRACTORS = ("deterministic", "llm", "claude")
 _ENTITY_OPTION = typer.Option(None, "--entity", help="Entity it concerns (repeatable).")
 
 
-def _read_transcripts(paths: Sequence[str], max_chars: int) -> str | None:
+def _read_transcripts(paths: Sequence[str], max_chars: int, scrub: Scrub) -> str | None:
     from ..claude import condensed  # only when the claude extractor reads a session
 
-    return condensed.read(paths, max_chars)
+    return condensed.read(paths, max_chars, scrub)
 
 
 def _memory(ctx: typer.Context) -> Memory:
     from ..memory import Memory
 
     g = globals_of(ctx)
-    memory = run(lambda: Memory(g.config(), g.vault_obj(), transcripts=_read_transcripts))
+    def transcripts(paths: Sequence[str], max_chars: int) -> str | None:
+        return _read_transcripts(paths, max_chars, g.config().redaction)
+
+    memory = run(lambda: Memory(g.config(), g.vault_obj(), transcripts=transcripts))
 
     def warn() -> None:
         for message in memory.state.warnings:  # e.g. a corrupt state.json set aside
