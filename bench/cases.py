@@ -552,6 +552,9 @@ def all_vaultmem_cases(
     cases.append(session_end_case(small, lines=120, entities=3, new=0))
     cases.append(session_end_case(small, lines=600, entities=12, new=6))
     cases.append(session_end_case(small, lines=600, entities=12, new=6, extractor="claude"))
+    from .redaction import redaction_cases  # beside SessionEnd: what redaction adds to a hook
+
+    cases += redaction_cases(ws, small.env)
     cases.append(session_start_case(small))
     cases += stop_case(small, ws, 20)
     cases.append(session_start_case(large))

@@ -4,6 +4,7 @@ the allowlist, and the places that apply it (transcript reads, vault writes, con
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -227,3 +228,45 @@ def test_config_reads_the_redact_table(tmp_path: Path) -> None:
     (config_dir / "config.toml").write_text('[redact]\nenabled = "yes"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="redact.enabled"):
         load_config(project="p", env=env)
+
+
+def test_entropy_is_detect_secrets_own() -> None:
+    from detect_secrets.plugins.high_entropy_strings import (
+        Base64HighEntropyString,
+        HexHighEntropyString,
+    )
+
+    from vaultmem.secretrules import from_detect_secrets
+
+    rules = from_detect_secrets()
+    for sample in ("Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==", "abc", "8f14e45fceea167a5a36dedd4ea2543f"):
+        assert redact.shannon_entropy(sample, rules.base64_charset) == pytest.approx(
+            Base64HighEntropyString().calculate_shannon_entropy(sample))
+        assert redact.shannon_entropy(sample, rules.hex_charset) == pytest.approx(
+            HexHighEntropyString().calculate_shannon_entropy(sample) if not sample.isdigit()
+            else redact.shannon_entropy(sample, rules.hex_charset))
+
+
+def test_a_second_process_reads_the_rules_from_the_cache_without_importing_detect_secrets(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    from vaultmem.secretrules import cache_path, installed_version
+
+    script = (
+        "import sys\n"
+        "from vaultmem.redact import redact\n"
+        "out = redact('password = \"hunter2hunter2\" and AKIA' + 'IOSFODNN7EXAMPL3')\n"
+        "print(out)\n"
+        "print('detect_secrets' in sys.modules)\n"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                           text=True, check=True).stdout.splitlines() for _ in range(2)]
+    expected = 'password = "‹redacted:password›" and ‹redacted:aws›'
+    assert runs[0] == [expected, "True"]  # built from detect-secrets, and cached
+    assert runs[1] == [expected, "False"]  # read from the cache
+    version = installed_version()
+    assert version and cache_path(version, {"XDG_CACHE_HOME": str(tmp_path / "cache")}).exists()

@@ -33,8 +33,12 @@ Kinds:
   atomic.STALE_TEMP_SECONDS (the next write to its folder removes it).
 - ``outside-link``: a folder (or note) of the vault that is a symlink to a place outside the
   vault: vaultmem neither reads nor writes through it, so what it holds is not in the memory.
+- ``secret``: a secret value (an API key, a password, a private key...; see redact) in a note,
+  by kind and line; the value itself is never shown. Notes written before redaction, or a
+  person's own text. ``[redact] allow`` in config.toml lists false positives.
 
-``vaultmem doctor --fix`` merges sync-conflict copies into their notes (see syncfix).
+``vaultmem doctor --fix`` merges sync-conflict copies into their notes (see syncfix) and
+redacts the secrets in place (see secretfix).
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ from typing import Any, Literal
 
 import yaml
 
-from . import frontmatter, index, links, names, textio
+from . import frontmatter, index, links, names, redact, textio
 from .atomic import stale_temp_files
 from .config import Config
 from .errors import InvalidYaml, NotUtf8
@@ -72,6 +76,7 @@ Kind = Literal[
     "merge-conflict",
     "temp-file",
     "outside-link",
+    "secret",
 ]
 
 STALE_LOCK_AGE_S = 3600.0
@@ -308,6 +313,14 @@ def _merge_problems(rel: str, text: str) -> list[Problem]:
 # -- notes -----------------------------------------------------------------------------------
 
 
+def _secret_problems(rel: str, text: str, redaction: redact.Redaction) -> list[Problem]:
+    if not redaction.enabled:
+        return []
+    return [Problem("secret", rel, _line_of(text, found.start),
+                    f"a {found.kind} secret (value withheld); `vaultmem doctor --fix` redacts it")
+            for found in redact.find(text, allow=redaction.allow)]
+
+
 def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
@@ -369,7 +382,7 @@ def _note_problems(
         return [Problem("not-utf8", rel, err.line, err.message)]
     if text is None:
         return []  # removed or unreadable since the listing: nothing to say about its text
-    problems: list[Problem] = []
+    problems: list[Problem] = _secret_problems(rel, text, vault.redaction)
     if "<<<<<<<" in text or "[!conflict]" in text.lower():
         problems += _merge_problems(rel, text)
     meta = _frontmatter(text, rel, problems)

@@ -16,10 +16,11 @@ keeps the fact (which variable, which database) without the value. What counts a
   type, a placeholder);
 - a high-entropy string (detect-secrets' Shannon entropy) after a secret-like name on its line.
 
-Cost: one regex pass over the text finds the lines that could hold a secret (a vendor prefix, a
-URL with a password, a secret-like name with a value...); text without one is returned as it
-is, and detect-secrets (about 0.2 s to import, most of it ``requests``) is imported only for a
-text that has such a line. Deterministic: the same text and allowlist give the same output.
+Cost: a pre-filter finds the lines that could hold a secret (a vendor prefix, a URL with a
+password, a secret-like name with a value...); text without one is returned as it is. The
+detectors run on those lines only; detect-secrets' rules come from secretrules (a cache file:
+importing detect-secrets costs a hook about 0.25 s). Deterministic: the same text and allowlist
+give the same output.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ _EXACT_PREFIXES = (
 _LOWER_PREFIXES = (
     "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "glcbt-", "glimt-",
     "xox", "xapp-", "hooks.slack.com", "_authtoken", "pypi-",
-    "sq0csp-", "sk-", "hf_", "gsk_", "xai-", "r8_", "pplx-", "fw_", "nvapi-", "aws",
+    "sq0csp-", "sk-", "hf_", "gsk_", "xai-", "r8_", "pplx-", "fw_", "nvapi-",
     "softlayer.com", "cloudant.com",
 )
 _SHAPES = (
@@ -115,7 +116,8 @@ _NAME_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "credentia
                "contrase", "dsn", "bearer", "basic", "cos", "ibm", "softlayer", "cloudant")
 _NAMED_VALUE = (
     r"(?:pass|pwd|pw|secret|token|key|auth|credential|creds|contrase|dsn|bearer|cos|ibm"
-    r"|softlayer|cloudant)[\w.-]{0,60}['\"`\]]{0,3}\s*(?:=|:|=>)\s*['\"`]?[^\s'\"`]{4}"
+    r"|softlayer|cloudant)[\w.-]{0,60}['\"`\]]{0,3}\s*(?:=|:|=>)\s*['\"`]?[^\s'\"`‹]{4}"
+    r"|aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
     r"|(?:bearer|token|basic)\s+[a-z0-9._~+/=-]{16}"
     r"|(?:secret|token|password|passwd|credential|key)s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
 )
@@ -240,41 +242,48 @@ def _vendor() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 @lru_cache(maxsize=1)
 def _plugins() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """(kind, pattern) of detect-secrets' regex detectors (imported here, on first need)."""
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-    from detect_secrets.plugins.base import RegexBasedDetector
+    """(kind, pattern) of detect-secrets' regex detectors (secretrules: cached, or imported)."""
+    from .secretrules import load
 
-    found: list[tuple[str, re.Pattern[str]]] = []
-    for secret_type, cls in sorted(get_mapping_from_secret_type_to_class().items()):
-        kind = PLUGIN_KINDS.get(secret_type)
-        if kind is None or not issubclass(cls, RegexBasedDetector):
-            continue
-        # ``denylist`` is a class attribute (a tuple or list of compiled patterns).
-        patterns: Iterable[re.Pattern[str]] = getattr(cls, "denylist", ())
-        found.extend((kind, pattern) for pattern in patterns)
-    return tuple(found)
+    return tuple((PLUGIN_KINDS[secret_type], re.compile(pattern, flags))
+                 for secret_type, pattern, flags in load().plugins
+                 if secret_type in PLUGIN_KINDS)
 
 
 @lru_cache(maxsize=1)
 def _keyword_patterns() -> tuple[tuple[re.Pattern[str], int], ...]:
     """detect-secrets' keyword rules: (pattern, the value's group), quoted and config forms."""
-    from detect_secrets.plugins import keyword
+    from .secretrules import load
 
-    pairs = [*keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP.items(),
-             *keyword.CONFIG_DENYLIST_REGEX_TO_GROUP.items()]
-    return tuple(dict.fromkeys(pairs))
+    return tuple((re.compile(pattern, flags), group) for pattern, flags, group in load().keywords)
 
 
 @lru_cache(maxsize=1)
-def _entropy() -> tuple[Callable[[str], float], Callable[[str], float]]:
-    """detect-secrets' Shannon entropy of base64 and of hex strings."""
-    from detect_secrets.plugins.high_entropy_strings import (
-        Base64HighEntropyString,
-        HexHighEntropyString,
-    )
+def _indirect() -> re.Pattern[str]:
+    from .secretrules import load
 
-    return (Base64HighEntropyString().calculate_shannon_entropy,
-            HexHighEntropyString().calculate_shannon_entropy)
+    pattern, flags = load().indirect
+    return re.compile(pattern, flags)
+
+
+@lru_cache(maxsize=1)
+def _charsets() -> tuple[str, str]:
+    from .secretrules import load
+
+    rules = load()
+    return rules.base64_charset, rules.hex_charset
+
+
+def shannon_entropy(data: str, charset: str) -> float:
+    """detect-secrets' Shannon entropy of ``data`` over ``charset`` (bits per character)."""
+    if not data:
+        return 0.0
+    entropy = 0.0
+    for ch in charset:
+        p = data.count(ch) / len(data)
+        if p > 0:
+            entropy -= p * math.log2(p)
+    return entropy
 
 
 @lru_cache(maxsize=16)
@@ -343,10 +352,12 @@ def _entropy_high(token: str) -> bool:
         return False
     if not any(_random_part(part) for part in re.split(r"[-_./+~]", token)):
         return False  # words and numbers joined (``M-Claude-backup-20260112``), not a key
-    b64, hexa = _entropy()
+    base64, hexa = _charsets()
+    # Hex with letters and digits: detect-secrets' hex entropy is the plain one (its all-digits
+    # discount does not apply).
     if re.fullmatch(r"[0-9a-fA-F]+", token):
-        return hexa(token) >= 3.0
-    return b64(token) >= min(4.0, math.log2(len(token)) - 0.6)
+        return shannon_entropy(token, hexa) >= 3.0
+    return shannon_entropy(token, base64) >= min(4.0, math.log2(len(token)) - 0.6)
 
 
 def _random_part(part: str) -> bool:
@@ -480,9 +491,8 @@ def _keyword_kind(match: re.Match[str]) -> str:
 
 
 def _is_indirect(window: str) -> bool:
-    from detect_secrets.filters.heuristic import is_indirect_reference
-
-    return bool(is_indirect_reference(window))
+    """detect-secrets' is_indirect_reference: ``secret = get_secret_key()``."""
+    return len(window) <= 1000 and _indirect().search(window) is not None
 
 
 def _merged(found: Iterable[Finding]) -> list[Finding]:

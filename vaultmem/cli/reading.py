@@ -85,7 +85,8 @@ def doctor(
     ctx: typer.Context,
     as_json: bool = typer.Option(False, "--json", help="Problems as JSON."),
     fix: bool = typer.Option(False, "--fix", help="Merge sync-conflict copies into their notes "
-                             "and move the copies to .vaultmem/conflicts/ (never deleted)."),
+                             "and move the copies to .vaultmem/conflicts/ (never deleted); "
+                             "redact secrets in place."),
     all_notes: bool = typer.Option(
         False, "--all", help="List and count problems in your own notes outside vaultmem's folder."
     ),
@@ -109,6 +110,13 @@ def doctor(
         copies = [p.rel for p in report.problems if p.kind == "sync-conflict"]
         for done in run(lambda: fix_sync_conflicts(vault, copies, now=now())):
             typer.echo(str(done), err=as_json)
+        from ..secretfix import fix_secrets
+
+        # A person's own notes only with --all.
+        leaks = [p.rel for p in (report.problems if all_notes else report.ours())
+                 if p.kind == "secret"]
+        for fixed in run(lambda: fix_secrets(vault, leaks)):
+            typer.echo(str(fixed), err=as_json)
         report = run(lambda: doctor_mod.doctor(vault))
     if _render_doctor(report, hook_findings(), all_notes=all_notes, as_json=as_json):
         raise typer.Exit(1)

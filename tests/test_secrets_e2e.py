@@ -1,0 +1,151 @@
+"""Issue 23 §1 end to end: a session full of secrets goes through the hooks, compaction, recall
+and the briefing, and no secret value is left in any file of the vault (the index included), any
+file name, or anything printed. Then doctor finds a secret a person pasted, and --fix redacts it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hook_kit import PROJECT, SID, hook_env, payload, run_cli, run_hook, snapshot
+
+# Fake values, built so that no line of this file is itself a key.
+GITHUB = "ghp_" + "Zx81Kq0pLm2Vn7Bc4Rt6Yu9Io3Pa5Sd1Fg8H"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzQ81vLK2"
+DB_PASSWORD = "Sup3r" + "S3cretDbPass"
+ANTHROPIC = "sk-ant-" + "api03-Q1w2E3r4T5y6U7i8O9p0AsDfGhJkLzXcVbNm-1234567890qwerty-ABCD"
+STRIPE = "sk_live_" + "51Hq8ZrXvLm3Pq9WtYb2Nc4D"
+KEY_BODY = [
+    "MIIEowIBAAKCAQEAx8Kq3ZbN0pLm2Vn7Bc4Rt6Yu9Io3Pa5Sd1Fg8HjKlZxCvBnMqWeRtYuIoP",
+    "aSdFgHjKlZxCvBnMqWeRtYuIoPaSdFgHjKlZxCvBnMqWeRtYuIo1234567890AbCdEfGhIj",
+]
+PRIVATE_KEY = "\n".join(["-----BEGIN RSA PRIVATE KEY-----", *KEY_BODY,
+                         "-----END RSA PRIVATE KEY-----"])
+SECRETS = [GITHUB, AWS_SECRET, DB_PASSWORD, ANTHROPIC, STRIPE, *KEY_BODY]
+# A piece of each value from its middle: a secret cut in two must not survive either.
+PIECES = [s[len(s) // 3: len(s) // 3 + 10] for s in SECRETS]
+
+
+def _line(kind: str, uuid: str, content: Any, minute: int) -> str:
+    return json.dumps({
+        "type": kind, "uuid": uuid, "sessionId": SID, "cwd": "/home/dev/work/shop",
+        "timestamp": f"2026-11-22T10:{minute:02d}:00.000Z",
+        "message": {"role": kind, "content": content},
+    })
+
+
+def _bash(ident: str, command: str) -> dict[str, Any]:
+    return {"type": "tool_use", "id": ident, "name": "Bash", "input": {"command": command}}
+
+
+def _result(ident: str, output: str, error: bool) -> dict[str, Any]:
+    return {"type": "tool_result", "tool_use_id": ident, "is_error": error, "content": output}
+
+
+def _transcript(path: Path) -> None:
+    lines = [
+        _line("user", "u1", f"Deploy the billing service, use token {GITHUB} for the registry", 1),
+        _line("assistant", "a1", [
+            {"type": "text", "text": "Listing the bucket first."},
+            _bash("t1", f"export AWS_SECRET_ACCESS_KEY={AWS_SECRET} && aws s3 ls"),
+            _bash("t2", f'psql "postgres://admin:{DB_PASSWORD}@db.internal:5432/billing" -c "select 1"'),
+            _bash("t3", "python -m billing.charge --dry-run"),
+        ], 2),
+        _line("user", "u2", [
+            _result("t1", "2026-11-01 billing-artifacts", False),
+            _result("t2", " ?column? \n----------\n        1", False),
+            _result("t3", "Traceback (most recent call last):\n  File \"x.py\", line 3\n"
+                          f"anthropic.AuthenticationError: invalid x-api-key {ANTHROPIC}", True),
+        ], 3),
+        _line("assistant", "a2", [{"type": "text", "text": (
+            "The charge script failed on authentication.\n\n"
+            f"Prerequisite: make sure `STRIPE_SECRET_KEY={STRIPE}` is exported before running it.\n"
+            f"Decision: keep the deploy token `{GITHUB}` in the CI secret store, not in the repo.\n"
+            f"Here is the key you asked for:\n{PRIVATE_KEY}\n"
+            "Next step: rotate the AWS key.")}], 4),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _leaks(data: bytes | str) -> list[str]:
+    raw = data.encode() if isinstance(data, str) else data
+    return [s for s in [*SECRETS, *PIECES] if s.encode() in raw]
+
+
+def test_no_secret_reaches_the_vault_a_file_name_the_briefing_or_recall(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    transcript = tmp_path / "transcript.jsonl"
+    _transcript(transcript)
+    for event in ("session-start", "stop", "session-end"):
+        proc = run_hook(event, payload(event, transcript), vault, cwd=tmp_path)
+        assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+        assert _leaks(proc.stdout) == []
+    env = hook_env(vault, VAULTMEM_PROJECT=PROJECT)
+    compact = run_cli(["compact", "--force"], cwd=tmp_path, env=env)
+    assert compact.returncode == 0, compact.stderr
+    outputs = [compact.stdout + compact.stderr]
+    for query in ("billing", "deploy token", "STRIPE_SECRET_KEY", "AWS_SECRET_ACCESS_KEY", "psql"):
+        recall = run_cli(["recall", query, "--json"], cwd=tmp_path, env=env)
+        assert recall.returncode == 0, recall.stderr
+        outputs.append(recall.stdout)
+    context = run_cli(["context"], cwd=tmp_path, env=env)
+    assert context.returncode == 0, context.stderr
+    outputs.append(context.stdout)
+    start = run_hook("session-start", payload("session-start", transcript, session_id="s2"),
+                     vault, cwd=tmp_path)
+    outputs.append(start.stdout.decode())
+
+    files = snapshot(vault)
+    assert (vault / ".vaultmem" / "index.sqlite").exists()
+    assert {rel: _leaks(data) for rel, data in files.items() if _leaks(data)} == {}
+    names = [rel for rel in files if _leaks(rel)]
+    assert names == []
+    assert [_leaks(out) for out in outputs if _leaks(out)] == []
+    # The facts stay, without their values.
+    everything = "\n".join(data.decode("utf-8", "replace") for rel, data in files.items()
+                           if rel.endswith(".md"))
+    assert "AWS_SECRET_ACCESS_KEY=‹redacted:aws›" in everything
+    assert "postgres://admin:‹redacted:password›@db.internal" in everything
+    assert "STRIPE_SECRET_KEY=‹redacted:stripe›" in everything
+    assert "‹redacted:private-key›" in everything
+    assert "‹redacted:anthropic›" in everything
+    # The first prompt named the note: its topic holds the mark's words, not the token.
+    session_names = [rel for rel in files if "/sessions/" in rel and rel.endswith(".md")]
+    assert session_names and all("ghp" not in rel.lower() for rel in session_names)
+
+
+def test_doctor_reports_a_secret_by_line_and_fix_redacts_it_in_place(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    note = vault / "claude" / "projects" / PROJECT / "entities" / "Billing.md"
+    note.parent.mkdir(parents=True)
+    person = ("---\r\ntype: entity\r\n---\r\n# Billing\r\n\r\nSome notes.\r\n"
+              f"The key: STRIPE_SECRET_KEY={STRIPE} (test account)\r\n")
+    note.write_bytes(person.encode("utf-8"))
+    mine = vault / "Diary.md"
+    mine.write_text(f"export GITHUB_TOKEN={GITHUB}\n", encoding="utf-8")
+    env = hook_env(vault, VAULTMEM_PROJECT=PROJECT)
+    env.pop("VAULTMEM_NOW", None)
+
+    report = run_cli(["doctor"], cwd=tmp_path, env=env)
+    assert report.returncode == 1
+    rel = note.relative_to(vault).as_posix()
+    assert f"{rel}:7: secret: a stripe secret (value withheld)" in report.stdout
+    assert _leaks(report.stdout + report.stderr) == []
+    as_json = run_cli(["doctor", "--json", "--all"], cwd=tmp_path, env=env)
+    doc = json.loads(as_json.stdout)
+    found = [p for p in doc["problems"] + doc["outside"] if p["kind"] == "secret"]
+    assert {(p["path"], p["line"]) for p in found} == {(rel, 7), ("Diary.md", 1)}
+    assert _leaks(as_json.stdout) == []
+
+    fixed = run_cli(["doctor", "--fix"], cwd=tmp_path, env=env)
+    assert f"{rel}: 1 secret(s) redacted" in fixed.stdout
+    # Byte for byte but the value: CRLF kept.
+    assert note.read_bytes() == person.replace(STRIPE, "‹redacted:stripe›").encode("utf-8")
+    # A person's own note outside vaultmem's folder only with --all.
+    assert GITHUB in mine.read_text(encoding="utf-8")
+    run_cli(["doctor", "--fix", "--all"], cwd=tmp_path, env=env)
+    assert mine.read_text(encoding="utf-8") == "export GITHUB_TOKEN=‹redacted:github›\n"
+    again = run_cli(["doctor", "--all"], cwd=tmp_path, env=env)
+    assert ": secret:" not in again.stdout
