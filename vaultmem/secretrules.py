@@ -124,3 +124,10 @@ def _write(path: Path, version: str, rules: Rules) -> None:
         os.replace(temp, path)  # whole or absent: a reader never sees half of it
     except OSError:
         pass  # no cache: the next process imports detect-secrets again
+
+
+def warm() -> None:
+    """Build the cache when it is missing. SessionStart calls it (its budget has room for a
+    one-time 0.25 s), so that a SessionEnd, cancelled at 1.5 s, never pays the import."""
+    if not cache_path(installed_version() or "unknown").exists():
+        load()

@@ -226,6 +226,10 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
             # The briefing tells what Claude does not know: a resumed or compacted session's own
             # story is in its context already; a new note has nothing to tell yet.
             exclude.add(started.note)
+    if memory.config.redaction.enabled:
+        from ..secretrules import warm
+
+        warm()  # once per machine and detect-secrets version: see secretrules
     try:
         memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now)
     except (VaultmemError, OSError) as err:
