@@ -126,7 +126,7 @@ def redaction_cases(ws: Workspace, env: dict[str, str]) -> list[Case]:
     return [
         Case(f"redaction: read a {megabytes} MB transcript in a new process, redaction on",
              "vaultmem", lambda: read("on"), check=check,
-             note="what a hook pays: detect-secrets imported, every kept field scanned"),
+             note="what a hook pays: the rules from their cache, every kept field scanned"),
         Case(f"floor: the same read, redaction off ({megabytes} MB)", "floor",
              lambda: read("off"), note="the difference is redaction's cost"),
     ]

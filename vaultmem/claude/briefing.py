@@ -250,6 +250,9 @@ def build(
     relevant = components(vault, project, sessions_, index, branch_components(cwd, config))
     # Items whose code changed since are marked, retired ones left out (one git call, bounded).
     sessions_, relevant = staleness.vet(sessions_, relevant, cwd)
-    return context.render(
+    text = context.render(
         project, sessions_, prerequisites, relevant, max_chars=config.context_max_chars
     )
+    # A note written before redaction, or a person's own line, may still hold a secret: the
+    # briefing goes into every later session's context (and the model provider's logs).
+    return config.redaction(text)
