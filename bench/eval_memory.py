@@ -7,6 +7,8 @@ session on its own day. Then a new session starts, and the run counts:
 
 - recall: facts (of 14) for which ``recall`` (the library call behind ``vaultmem recall``) on the
   fact's words returns a note whose text holds the fact; target 12;
+- recall as shown: facts whose words are in the text ``recall`` shows for one of its first five
+  hits (what a person or Claude reads, not the notes behind it); target 12;
 - briefing: facts the new session's SessionStart briefing carries; target 7, and the next step
   left open by the last session;
 - component entities: entity notes other than ``Inbox``; target 4;
@@ -41,7 +43,8 @@ from vaultmem.config import Config
 from vaultmem.recall import recall
 from vaultmem.vault import Vault
 
-TARGETS = {"recall": 12, "briefing": 7, "components": 4, "garbled": 0}
+TARGETS = {"recall": 12, "shown": 12, "briefing": 7, "components": 4, "garbled": 0}
+SHOWN_HITS = 5
 _GARBLED = re.compile(
     r"\b(\w+):\s+\1:|^\s*[-*] [-*] |\"(?:type|tool_use_id|uuid)\"\s*:|^\s*[-*]\s*$|"
     r"\b(Decision|Gotcha|Prerequisite|Next step|Open question):\s*$|"
@@ -57,6 +60,8 @@ class Result:
 
     recall_found: list[str] = field(default_factory=list)
     recall_missed: list[str] = field(default_factory=list)
+    shown_found: list[str] = field(default_factory=list)
+    shown_missed: list[str] = field(default_factory=list)
     briefing_found: list[str] = field(default_factory=list)
     briefing_missed: list[str] = field(default_factory=list)
     open_next_step: bool = False
@@ -70,6 +75,10 @@ class Result:
         missed = []
         if len(self.recall_found) < TARGETS["recall"]:
             missed.append(f"recall {len(self.recall_found)}/{len(FACTS)} < {TARGETS['recall']}")
+        if len(self.shown_found) < TARGETS["shown"]:
+            missed.append(
+                f"recall as shown {len(self.shown_found)}/{len(FACTS)} < {TARGETS['shown']}"
+            )
         if len(self.briefing_found) < TARGETS["briefing"]:
             missed.append(
                 f"briefing {len(self.briefing_found)}/{len(FACTS)} < {TARGETS['briefing']}"
@@ -185,13 +194,16 @@ def replay(vault: Path, work: Path) -> tuple[str, list[str]]:
     return briefing, warnings
 
 
-def _found_by_recall(vault: Vault, config: Config, fact: Fact) -> bool:
+def _found_by_recall(vault: Vault, config: Config, fact: Fact) -> tuple[bool, bool]:
+    """(a hit's note holds the fact, a hit among the first five shows it)."""
     hits = recall(vault, config, fact.query, limit=10).hits
+    probe = fact.probe.casefold()
+    shown = any(probe in hit.text.casefold() for hit in hits[:SHOWN_HITS])
     for hit in hits:
         text = (vault.root / hit.rel).read_text(encoding="utf-8")
-        if fact.probe.casefold() in text.casefold():
-            return True
-    return False
+        if probe in text.casefold():
+            return True, shown
+    return False, shown
 
 
 def evaluate(root: Path) -> Result:
@@ -206,8 +218,9 @@ def evaluate(root: Path) -> Result:
         vault = Vault(vault_dir, namespace=config.namespace)
         os.environ["VAULTMEM_NOW"] = "2026-11-16T09:05:00"
         for fact in FACTS:
-            found = _found_by_recall(vault, config, fact)
+            found, shown = _found_by_recall(vault, config, fact)
             (result.recall_found if found else result.recall_missed).append(fact.name)
+            (result.shown_found if shown else result.shown_missed).append(fact.name)
     result.briefing_chars = len(briefing)
     folded = briefing.casefold()
     for fact in FACTS:
@@ -245,6 +258,7 @@ def report(result: Result) -> str:
     total = len(FACTS)
     rows = [
         ("facts found by recall", f"{len(result.recall_found)}/{total}", f">= {TARGETS['recall']}"),
+        ("facts recall shows", f"{len(result.shown_found)}/{total}", f">= {TARGETS['shown']}"),
         (
             "facts in the next briefing",
             f"{len(result.briefing_found)}/{total}",
@@ -262,6 +276,8 @@ def report(result: Result) -> str:
     )
     if result.recall_missed:
         lines.append("recall missed: " + "; ".join(result.recall_missed))
+    if result.shown_missed:
+        lines.append("recall did not show: " + "; ".join(result.shown_missed))
     if result.briefing_missed:
         lines.append("briefing missed: " + "; ".join(result.briefing_missed))
     lines += [f"garbled: {g}" for g in result.garbled[:10]]

@@ -64,8 +64,8 @@ def test_recall_for_people(cli: Invoke, vault: Path) -> None:
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "1. Login Form  (entity · web · 2026-11-20)"
-    assert lines[1] == f"   {ENT.format('web')}/Login Form.md"
-    assert "**guava**" in lines[2].lower()
+    assert lines[1] == "   The guava token refresh."  # plain text in a pipe: no ** marks
+    assert lines[2] == f"   {ENT.format('web')}/Login Form.md"
     assert "Token Store" not in result.stdout  # another project: not in the default scope
     assert result.stderr == ""
 
@@ -74,18 +74,16 @@ def test_recall_json_all_projects_and_type(cli: Invoke, vault: Path) -> None:
     result = cli("recall", "guava", "--all-projects", "--type", "entity", "--json")
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert [h["title"] for h in doc["hits"]] == ["Login Form", "Token Store"]
+    assert [h["note"] for h in doc["hits"]] == ["Login Form", "Token Store"]
     assert doc["recorded_cross_project"] == [f"{ENT.format('api')}/Token Store.md"]
     assert doc["suggestions"] == []
     assert set(doc["hits"][0]) == {
-        "path",
-        "title",
-        "type",
-        "project",
-        "updated",
-        "snippet",
-        "score",
+        "kind", "text", "matches", "date", "note", "path", "entity", "type", "project",
+        "updated", "block", "line", "sessions", "also", "score",
     }
+    assert doc["hits"][0]["kind"] == "note"  # an overview paragraph is no fact
+    assert doc["hits"][0]["text"] == "The guava token refresh."
+    assert doc["hits"][0]["matches"] == [[4, 9]]
     assert doc["index"]["scanned"] == 3
 
 

@@ -133,8 +133,9 @@ def test_type_filter_limit_and_snippet(vault_root: Path) -> None:
     )
     assert len(sessions.hits) == 3
     assert {h.type for h in sessions.hits} == {"session"}
-    snippet = sessions.hits[0].snippet
-    assert "**rhubarb**" in snippet and "\n" not in snippet
+    hit = sessions.hits[0]
+    assert hit.kind == "note" and hit.text == "about the rhubarb"  # its best line, plain
+    assert [hit.text[s:e] for s, e in hit.matches] == ["rhubarb"]
     with pytest.raises(QueryError):
         recall.recall(vault, cfg(vault_root), "rhubarb", limit=0, today=TODAY)
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import filelock
 
-from . import fences, machine
+from . import facts, fences, machine
 from .errors import VaultmemError
 from .privacy import PrivateStream, has_private, strip_private
 from .vault import Vault
@@ -40,7 +40,9 @@ from .vault import Vault
 INDEX_FILE = "index.sqlite"
 LOCK_NAME = "index.lock"
 # Bump when the schema or what is indexed changes: an index of another version is rebuilt.
-SCHEMA_VERSION = 2  # 2: private text is no longer indexed (rebuilds indexes that held it)
+# 2: private text is no longer indexed (rebuilds indexes that held it); 3: bodies indexed
+# without link targets and %%comments%% (facts.searchable).
+SCHEMA_VERSION = 3
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 # bm25 column weights: a hit in the title (file name and aliases) beats one in the tags, which
 # beats one in the body.
@@ -123,6 +125,7 @@ class IndexHit:
     snippet: str
     bm25: float  # SQLite's bm25(): lower is better (negative)
     score: float  # the combined score (higher is better), see ``search``
+    id: int = 0  # the note's row id (notes.id)
 
 
 class SearchIndexError(VaultmemError):
@@ -340,7 +343,7 @@ class _Row:
     status: str | None
     names: str  # the searchable title: file name and aliases
     tags: str
-    body: str
+    body: str  # facts.searchable: no link targets, no comments
 
 
 def _note_text(raw: bytes) -> str:
@@ -355,6 +358,23 @@ def _note_text(raw: bytes) -> str:
     return text
 
 
+def _public(text: str, body: str) -> str:
+    """The ``body`` of a note ``text`` without its private spans (a span left open in the
+    frontmatter keeps the body private too)."""
+    if "<" not in text:  # no tag, no private text (one memchr rather than two slices and feeds)
+        return body
+    private = PrivateStream()
+    private.feed(text[: len(text) - len(body)])
+    return private.feed(body)
+
+
+def public_body(raw: bytes) -> str:
+    """The body of a note's bytes as the index reads it, private spans removed, Markdown kept
+    (wikilinks too: ``vaultmem.facts`` reads the facts of it)."""
+    text = _note_text(raw)
+    return _public(text, read_meta(text)[1])
+
+
 def _row(rel: str, raw: bytes, namespace: str) -> _Row:
     """What the index keeps of a note; never raises on bad bytes or bad YAML."""
     text = _note_text(raw)
@@ -362,12 +382,8 @@ def _row(rel: str, raw: bytes, namespace: str) -> _Row:
     path_type, path_project = _path_kind(rel, namespace)
     stem = rel.rsplit("/", 1)[-1][:-3]
     meta = meta or {}
-    if "<" in text:  # no tag, no private text (one memchr rather than two slices and feeds)
-        # Private text is never indexed: not searchable, not in a snippet, not in the file. A
-        # span left open in the frontmatter keeps the body private too.
-        private = PrivateStream()
-        private.feed(text[: len(text) - len(body)])
-        body = private.feed(body)
+    # Private text is never indexed: not searchable, not in a snippet, not in the file.
+    body = _public(text, body)
     aliases = _strings(meta.get("aliases"))
     return _Row(
         type=_text_of(meta.get("type")) or path_type,
@@ -377,7 +393,8 @@ def _row(rel: str, raw: bytes, namespace: str) -> _Row:
         status=_text_of(meta.get("status")),
         names=strip_private(" ".join([stem, *aliases])),
         tags=strip_private(" ".join(_strings(meta.get("tags")))),
-        body=body,
+        # What a reader sees: words inside a link's path or a comment never match.
+        body=facts.searchable(body),
     )
 
 
@@ -777,30 +794,39 @@ SNIPPET_ELLIPSIS = "…"
 SNIPPET_TOKENS = 16
 
 
-def search(
-    vault: Vault,
-    match: str,
-    *,
-    current_project: str,
-    today: date,
+def open_reader(vault: Vault) -> sqlite3.Connection | None:
+    """A connection to read the index with, or None when there is no index yet."""
+    path = index_path(vault)
+    return _connect(path) if path.exists() else None
+
+
+def query(
+    conn: sqlite3.Connection, sql: str, args: Sequence[Any], *, match: str
+) -> list[Any]:
+    """The rows of a read-only query with the FTS5 expression ``match``; [] while the tables
+    do not exist yet; a bad expression or a broken index is a SearchIndexError."""
+    try:
+        return conn.execute(sql, args).fetchall()
+    except sqlite3.OperationalError as err:
+        if "no such table" in str(err):
+            return []  # created by a refresh that has not committed yet
+        if "fts5" in str(err) or "syntax" in str(err):
+            raise SearchIndexError(f"bad search expression {match!r}: {err}") from None
+        raise SearchIndexError(f"search index: {err}") from None
+    except sqlite3.DatabaseError as err:
+        raise SearchIndexError(f"search index: {err}") from None
+
+
+def scope_where(
     projects: Sequence[str] | None = None,
     types: Sequence[str] | None = None,
-    limit: int = 10,
     under: str | None = None,
     folders: Sequence[str] | None = None,
-) -> list[IndexHit]:
-    """Notes matching the FTS5 expression ``match``, best first by the combined score.
-
-    ``projects`` None searches every note; otherwise only notes of those projects. ``under``
-    (a folder, e.g. the namespace) keeps notes whose path is inside it; ``folders`` keeps notes
-    inside any of them (the folders a scoped refresh brought up to date). The snippet
-    marks matched terms with ``SNIPPET_OPEN``/``SNIPPET_CLOSE``. A missing index gives [].
-    """
-    path = index_path(vault)
-    if not path.exists():
-        return []
-    where = ["notes_fts MATCH ?"]
-    params: list[Any] = [match]
+) -> tuple[list[str], list[Any]]:
+    """SQL conditions on ``notes AS n`` keeping the notes a search covers, and their parameters
+    (see ``search``)."""
+    where: list[str] = []
+    params: list[Any] = []
     if projects is not None:
         where.append(f"n.project IN ({', '.join('?' * len(projects))})")
         params.extend(projects)
@@ -818,32 +844,55 @@ def search(
             inside.append("(n.rel >= ? AND n.rel < ?)")
             params.extend([prefix, prefix[:-1] + "0"])
         where.append("(" + (" OR ".join(inside) or "0") + ")")
+    return where, params
+
+
+def search(
+    vault: Vault,
+    match: str,
+    *,
+    current_project: str,
+    today: date,
+    projects: Sequence[str] | None = None,
+    types: Sequence[str] | None = None,
+    limit: int = 10,
+    under: str | None = None,
+    folders: Sequence[str] | None = None,
+    conn: sqlite3.Connection | None = None,
+) -> list[IndexHit]:
+    """Notes matching the FTS5 expression ``match``, best first by the combined score.
+
+    ``projects`` None searches every note; otherwise only notes of those projects. ``under``
+    (a folder, e.g. the namespace) keeps notes whose path is inside it; ``folders`` keeps notes
+    inside any of them (the folders a scoped refresh brought up to date). The snippet
+    marks matched terms with ``SNIPPET_OPEN``/``SNIPPET_CLOSE``. A missing index gives [].
+    ``conn``: a connection of ``open_reader`` to use (else one is opened and closed).
+    """
+    own = conn is None
+    reader = open_reader(vault) if conn is None else conn
+    if reader is None:
+        return []
+    where, params = scope_where(projects, types, under, folders)
     w_title, w_tags, w_body = BM25_WEIGHTS
     sql = (
         "SELECT n.rel, n.title, n.type, n.project, n.updated, n.status, "
         f"snippet(notes_fts, -1, ?, ?, ?, {SNIPPET_TOKENS}), "
         f"bm25(notes_fts, {w_title}, {w_tags}, {w_body}) AS rank, "
-        "-bm25(notes_fts, {0}, {1}, {2}) * vm_boost(n.type, n.project, n.updated, ?, ?) AS score "
+        "-bm25(notes_fts, {0}, {1}, {2}) * vm_boost(n.type, n.project, n.updated, ?, ?) AS score, "
+        "n.id "
         "FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid "
-        f"WHERE {' AND '.join(where)} "
+        f"WHERE {' AND '.join(['notes_fts MATCH ?', *where])} "
         "ORDER BY score DESC, n.rel LIMIT ?"
     ).format(w_title, w_tags, w_body)
-    args = [SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS, current_project, today.isoformat()]
-    args += params + [max(1, limit)]
-    conn = _connect(path)
+    args: list[Any] = [SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS, current_project,
+                       today.isoformat()]
+    args += [match, *params, max(1, limit)]
     try:
-        conn.create_function("vm_boost", 5, _boost, deterministic=True)
-        rows = conn.execute(sql, args).fetchall()
-    except sqlite3.OperationalError as err:
-        if "no such table" in str(err):
-            return []  # created by a refresh that has not committed yet
-        if "fts5" in str(err) or "syntax" in str(err):
-            raise SearchIndexError(f"bad search expression {match!r}: {err}") from None
-        raise SearchIndexError(f"search index: {err}", path=path) from None
-    except sqlite3.DatabaseError as err:
-        raise SearchIndexError(f"search index: {err}", path=path) from None
+        reader.create_function("vm_boost", 5, _boost, deterministic=True)
+        rows = query(reader, sql, args, match=match)
     finally:
-        conn.close()
+        if own:
+            reader.close()
     return [
         IndexHit(
             rel=r[0],
@@ -855,6 +904,7 @@ def search(
             snippet=r[6] or "",
             bm25=float(r[7]),
             score=float(r[8]),
+            id=int(r[9]),
         )
         for r in rows
     ]

@@ -1,10 +1,18 @@
 """Recall: search the vault, and notice entities that several projects keep needing (DESIGN §7).
 
-``recall`` refreshes the index lazily, turns the user's words into a safe FTS5 query, ranks with
-the combined score of :mod:`vaultmem.index`, and records a cross-project recall on every entity of
-another project it returns: ``{project, date, context}`` in the entity's
-``cross_project_recalls``, at most once per project per day. That is the one write recall makes.
-An entity recalled from three or more other projects earns a suggestion to promote it.
+``recall`` refreshes the index lazily, turns the user's words into a safe FTS5 query and answers
+with facts first: the items of entity, session and index notes that match (``vaultmem.facts``),
+ranked as ``vaultmem.factsearch`` says, each fact once however many notes hold a copy of it (the
+entity's copy when there is one; a Key Entities row stands for the entity line it links to), and
+shown whole. Then the notes that match where no fact of theirs does (a work-log answer), ranked
+by the combined score of :mod:`vaultmem.index` and shown by their best matching line; when facts
+fill the limit, a third of it is kept for such notes. Every hit carries the plain text shown and
+the offsets of the matched words in it.
+
+It records a cross-project recall on every entity of another project it returns:
+``{project, date, context}`` in the entity's ``cross_project_recalls``, at most once per project
+per day. That is the one write recall makes. An entity recalled from three or more other
+projects earns a suggestion to promote it.
 
 Query syntax for people: words are ANDed (every word must occur, stemmed); when that finds
 nothing, any word may match (OR). ``word*`` is a prefix search. Everything else is literal text:
@@ -14,11 +22,13 @@ quotes, ``AND``/``OR``/``NOT``/``NEAR`` and parentheses carry no FTS5 meaning.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from . import clock, index
+from . import clock, facts, factsearch, index
 from .config import Config
 from .errors import AmbiguousNote, NoteNotFound, VaultmemError
 from .vault import Vault
@@ -33,27 +43,52 @@ class QueryError(VaultmemError):
     """The recall query has nothing to search for, or an option is out of range."""
 
 
+NOTE = "note"  # the kind of a hit that is a note rather than one of its facts
+Span = tuple[int, int]
+
+
 @dataclass(frozen=True)
 class Hit:
-    """One recalled note."""
+    """One recalled fact (a list item of a note), or a note none of whose facts matched."""
 
-    rel: str
-    title: str
-    type: str | None
+    rel: str  # the note it is in
+    title: str  # that note's name
+    type: str | None  # that note's type
     project: str | None
     updated: str | None  # YYYY-MM-DD
-    snippet: str  # plain text; matched terms in **bold**
-    score: float  # higher is better; see vaultmem.index for the formula
+    kind: str  # the fact's kind (facts.KINDS), or NOTE
+    text: str  # plain text: the fact whole, or the note's best matching line
+    matches: tuple[Span, ...]  # (start, end) offsets of the matched words in ``text``
+    score: float  # higher is better: -bm25 of the fact, or the note's combined score
+    date: str | None = None  # the fact's date
+    entity: str | None = None  # the entity the fact is about
+    block: str | None = None  # the fact's block id: [[note#^block]] links to it
+    line: int | None = None  # 0-based line of the fact in the note
+    sessions: tuple[str, ...] = ()  # the session notes it came from (link targets)
+    also: tuple[str, ...] = field(default=())  # other notes holding a copy of the fact
+
+    @property
+    def snippet(self) -> str:
+        """The text shown (the name of this field before facts)."""
+        return self.text
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {
+            "kind": self.kind,
+            "text": self.text,
+            "matches": [list(span) for span in self.matches],
+            "date": self.date,
+            "note": self.title,
             "path": self.rel,
-            "title": self.title,
+            "entity": self.entity,
             "type": self.type,
             "project": self.project,
             "updated": self.updated,
-            "snippet": self.snippet,
+            "block": self.block,
+            "line": self.line,
+            "sessions": list(self.sessions),
+            "also": list(self.also),
             "score": float(f"{self.score:.6g}"),
         }
 
@@ -105,10 +140,10 @@ def fts_query(text: str, *, any_term: bool = False) -> str:
     return joiner.join(_phrase(w, p) for w, p in terms)
 
 
-def plain_snippet(snippet: str) -> str:
-    """FTS5 snippet markers to **bold**, whitespace runs (line breaks too) to one space."""
-    text = snippet.replace(index.SNIPPET_OPEN, "**").replace(index.SNIPPET_CLOSE, "**")
-    return " ".join(text.split())
+def _from_snippet(snippet: str) -> tuple[str, tuple[Span, ...]]:
+    """An FTS5 snippet as plain text on one line and the offsets of its matches."""
+    text = " ".join(facts.visible(snippet).split())
+    return facts.marked(text, index.SNIPPET_OPEN, index.SNIPPET_CLOSE)
 
 
 def scope(config: Config, project: str | None, all_projects: bool) -> tuple[str, ...] | None:
@@ -134,6 +169,32 @@ def scope_folders(
     )
 
 
+def distinct(found: Sequence[factsearch.Found]) -> list[tuple[factsearch.Found, list[str]]]:
+    """Each fact once, at the place of its best copy (``found`` is best first), with the other
+    notes holding a copy. Copies share a project and a fact key; a Key Entities row is a copy
+    of the line of its project whose block id it links to, and gives way to that line."""
+    blocks = {
+        (f.note.project, f.fact.block): f.fact.key
+        for f in found if f.fact.block and f.fact.ref is None
+    }
+    kept: dict[tuple[str | None, str], tuple[factsearch.Found, list[str]]] = {}
+    for one in found:
+        project, fact = one.note.project, one.fact
+        key = blocks.get((project, fact.ref), fact.key) if fact.ref else fact.key
+        seen = kept.get((project, key))
+        if seen is None:
+            kept[(project, key)] = (one, [])
+            continue
+        best, also = seen
+        if best.fact.ref is not None and fact.ref is None:
+            # The line itself, not the row that points at it, keeps the place.
+            kept[(project, key)] = (one, also)
+            best, one = one, best
+        if one.note.rel != best.note.rel and one.note.rel not in also:
+            also.append(one.note.rel)
+    return list(kept.values())
+
+
 def without_archived_twins(rows: list[index.IndexHit]) -> list[index.IndexHit]:
     """Drop a compacted original when its archive copy is among the hits: one session, one hit
     (the archive copy is the one entity notes link to)."""
@@ -143,6 +204,69 @@ def without_archived_twins(rows: list[index.IndexHit]) -> list[index.IndexHit]:
         if not ("/sessions/" in r.rel and r.rel.replace("/sessions/", "/archive/sessions/", 1)
                 in archived)
     ]
+
+
+# Notes read for their facts per query: at least this many, else five per hit asked for.
+CANDIDATES = 50
+
+
+@dataclass(frozen=True)
+class _Search:
+    """One recall's scope and ranking, run with an FTS5 expression (see the module docstring)."""
+
+    current_project: str
+    today: date
+    projects: tuple[str, ...] | None
+    types: tuple[str, ...] | None
+    folders: tuple[str, ...] | None
+    limit: int
+
+    def run(self, vault: Vault, conn: sqlite3.Connection, match: str) -> tuple[Hit, ...]:
+        """The hits of ``match``: facts, then notes none of whose facts match."""
+        notes = without_archived_twins(index.search(
+            vault, match, current_project=self.current_project, today=self.today,
+            projects=self.projects, types=self.types, folders=self.folders,
+            limit=max(CANDIDATES, self.limit * 5), conn=conn,
+        ))
+        candidates = [(n, factsearch.note_facts(n, _body(vault, n.rel))) for n in notes]
+        found = factsearch.ranked(factsearch.match(match, candidates), self.current_project)
+        kept = distinct(found)
+        covered = {f.note.id for f in found}
+        loose = [n for n in notes if n.id not in covered]
+        room = min(len(loose), max(self.limit - len(kept), self.limit // 3))
+        kept, loose = kept[: self.limit - room], loose[:room]
+        bodies = factsearch.marked_bodies(conn, match, [n.id for n in loose])
+        return (
+            *(_fact_hit(one, also) for one, also in kept),
+            *(_note_hit(n, bodies.get(n.id, "")) for n in loose),
+        )
+
+
+def _body(vault: Vault, rel: str) -> str:
+    """The public body of a note found, "" when it cannot be read now."""
+    try:
+        return index.public_body((vault.root / rel).read_bytes())
+    except OSError:
+        return ""
+
+
+def _fact_hit(found: factsearch.Found, also: Sequence[str]) -> Hit:
+    plain, spans = facts.marked(found.marked, index.SNIPPET_OPEN, index.SNIPPET_CLOSE)
+    text, spans = facts.window(plain, spans)
+    note, fact = found.note, found.fact
+    return Hit(
+        note.rel, note.title, note.type, note.project, note.updated, fact.kind, text, spans,
+        -found.bm25, date=fact.date, entity=fact.entity, block=fact.block, line=fact.line,
+        sessions=fact.sessions, also=tuple(also),
+    )
+
+
+def _note_hit(row: index.IndexHit, marked_body: str) -> Hit:
+    text, spans = facts.best_line(marked_body, index.SNIPPET_OPEN, index.SNIPPET_CLOSE)
+    if not text:  # the words matched the note's name or tags only
+        text, spans = _from_snippet(row.snippet)
+    return Hit(row.rel, row.title, row.type, row.project, row.updated, NOTE, text, spans,
+               row.score, date=row.updated)
 
 
 def recall(
@@ -168,42 +292,37 @@ def recall(
     projects = None if whole_vault else scope(config, project, all_projects)
     folders = scope_folders(vault, projects, whole_vault)
     stats = index.refresh(vault, wait=wait, folders=folders)
-    types = (type,) if type else None
-
-    def run(expr: str) -> list[index.IndexHit]:
-        return index.search(
-            vault,
-            expr,
-            # The project searched ranks first, so `--project P` reads like a recall from P.
-            current_project=project or config.project,
-            today=day,
-            projects=projects,
-            types=types,
-            # Room for the archived originals dropped below.
-            limit=limit * 2,
-            folders=folders,
-        )
-
-    rows = run(match)
-    if not rows and len(_terms(query)) > 1:
-        match = fts_query(query, any_term=True)
-        rows = run(match)
-    hits = tuple(
-        Hit(r.rel, r.title, r.type, r.project, r.updated, plain_snippet(r.snippet), r.score)
-        for r in without_archived_twins(rows)[:limit]
+    search = _Search(
+        # The project searched ranks first, so `--project P` reads like a recall from P.
+        current_project=project or config.project,
+        today=day,
+        projects=projects,
+        types=(type,) if type else None,
+        folders=folders,
+        limit=limit,
     )
+    conn = index.open_reader(vault)
+    hits: tuple[Hit, ...] = ()
+    if conn is not None:
+        try:
+            hits = search.run(vault, conn, match)
+            if not hits and len(_terms(query)) > 1:
+                match = fts_query(query, any_term=True)
+                hits = search.run(vault, conn, match)
+        finally:
+            conn.close()
     recorded: list[str] = []
     suggestions: list[str] = []
     namespace = vault.layout.namespace + "/"
-    for hit in hits:
+    for rel in dict.fromkeys(hit.rel for hit in hits if _foreign_entity(
+        hit.type, hit.project, config.project
+    )):
         # Only vaultmem's own entities carry its cross-project records.
-        if not hit.rel.startswith(namespace) or not _foreign_entity(
-            hit.type, hit.project, config.project
-        ):
+        if not rel.startswith(namespace):
             continue
         try:
             projects_seen = record_cross_project(
-                vault, hit.rel, project=config.project, today=day, context=query
+                vault, rel, project=config.project, today=day, context=query
             )
         except VaultmemError:
             # The note changed shape under us (invalid YAML now, removed): recall still answers.
@@ -211,8 +330,8 @@ def recall(
         if projects_seen is None:
             continue
         if projects_seen[0]:
-            recorded.append(hit.rel)
-        suggestion = promote_suggestion(vault, hit.rel, projects_seen[1])
+            recorded.append(rel)
+        suggestion = promote_suggestion(vault, rel, projects_seen[1])
         if suggestion:
             suggestions.append(suggestion)
     return RecallResult(hits, tuple(suggestions), stats, match, tuple(recorded))

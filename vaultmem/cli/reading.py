@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -13,6 +14,7 @@ from . import app, echo_json, globals_of, run
 if TYPE_CHECKING:
     from ..claude.install import Finding
     from ..doctor import DoctorReport
+    from ..recall import Hit
 
 
 class NoteType(str, Enum):
@@ -44,7 +46,9 @@ def recall(
     limit: int = typer.Option(10, "--limit", min=1, help="At most this many results."),
     as_json: bool = typer.Option(False, "--json", help="Results as JSON (for skills)."),
 ) -> None:
-    """Search the vault's notes, best first (entities, the current project and recent first)."""
+    """Search the vault: the facts that match (decisions, gotchas, prerequisites, questions,
+    next steps), each once and whole, then notes that match elsewhere. The current project,
+    entities and newer facts first."""
     from .. import recall as recall_mod
     from ..names import slug
 
@@ -70,14 +74,36 @@ def recall(
         return
     if not result.hits:
         typer.echo(f"no notes match {query!r}")
-    for n, hit in enumerate(result.hits, 1):
-        where = " · ".join(x for x in (hit.type, hit.project, hit.updated) if x)
-        typer.echo(f"{n}. {hit.title}  ({where})")
-        typer.echo(f"   {hit.rel}")
-        if hit.snippet:
-            typer.echo(f"   {hit.snippet}")
+    _render_hits(result.hits)
     for suggestion in result.suggestions:
         typer.echo(f"tip: {suggestion}")
+
+
+def _render_hits(hits: Sequence[Hit]) -> None:
+    """Each hit as three lines: number, note and what it is; its text (the matched words in
+    bold at a terminal, plain text in a pipe); where it is."""
+    console = None
+    if sys.stdout.isatty():
+        from rich.console import Console
+
+        console = Console(highlight=False, soft_wrap=True)
+    for n, hit in enumerate(hits, 1):
+        kind = hit.type if hit.kind == "note" else hit.kind
+        where = " · ".join(x for x in (kind, hit.project, hit.date) if x)
+        typer.echo(f"{n}. {hit.title}  ({where})")
+        if hit.text and console is not None:
+            from rich.text import Text
+
+            shown = Text("   " + hit.text)
+            for start, end in hit.matches:
+                shown.stylize("bold yellow", start + 3, end + 3)
+            console.print(shown)
+        elif hit.text:
+            typer.echo(f"   {hit.text}")
+        link = f"{hit.rel}#^{hit.block}" if hit.block else hit.rel
+        copies = len(hit.also)
+        more = f"  (and {copies} other note{'s' if copies != 1 else ''})" if copies else ""
+        typer.echo(f"   {link}{more}")
 
 
 @app.command()
