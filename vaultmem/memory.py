@@ -40,6 +40,14 @@ from .vault import Note, Vault, WriteStatus
 WORK_LOG = ("Work Log",)
 DECISIONS = ("Decisions Made",)
 RELATED = ("Related Entities",)
+# What ``remember`` writes, by kind: the session note's section (as capture files them).
+REMEMBER_SECTIONS = {
+    "decision": "Decisions Made",
+    "gotcha": "Gotchas & Fixes",
+    "prerequisite": "Prerequisites",
+    "next-step": "Next Steps",
+    "question": "Open Questions",
+}
 TITLE_WORDS = 8
 TOPIC_MAX_CHARS = 60
 MAX_NAME_TRIES = 1000
@@ -483,31 +491,58 @@ class Memory:
         session_id: str | None = None,
         now: datetime | None = None,
     ) -> EntryResult:
-        """Add ``- <text> — why: <why> ([[A]], [[B]])`` under ``## Decisions Made``; each
-        entity once under ``## Related Entities``."""
-        from . import links
+        """``remember`` a decision (``vaultmem session decide``)."""
+        return self.remember(text, kind="decision", why=why, entities=entities,
+                             session_id=session_id, now=now)
+
+    def remember(
+        self,
+        text: str,
+        *,
+        kind: str = "decision",
+        why: str | None = None,
+        entities: Sequence[str] = (),
+        session_id: str | None = None,
+        now: datetime | None = None,
+    ) -> EntryResult:
+        """Add ``- <text> — why: <why> ([[A]], [[B]])`` under the section of ``kind`` (Decisions
+        Made, Gotchas & Fixes, Prerequisites, Open Questions, Next Steps) of the current
+        session's note, starting a session when there is none; each entity once under
+        ``## Related Entities``. A fact the note holds already (``facts.fact_key``, any
+        section) is not added again: the result says ``unchanged``."""
+        from . import facts, links
 
         now = self._time(now)
-        decision = _one_line(text)
-        if not decision:
-            raise SessionError("nothing to decide: the text is empty")
+        if kind not in REMEMBER_SECTIONS:
+            raise SessionError(
+                f"unknown kind {kind!r}: give one of {', '.join(REMEMBER_SECTIONS)}"
+            )
+        said = inline.block_safe(text)
+        if not said:
+            raise SessionError(f"nothing to remember: the {kind} is empty")
         from . import compaction  # not on the hooks' path
 
         entity_names = list(dict.fromkeys(links.safe_entity_name(e) for e in entities))
+        if session_id is None and self.state.current(self.config.project) is None:
+            self.start_session(now=now)
         sid, rel, continues = self._session(session_id, now)
         entity_links = self._entity_links(entity_names, posixpath.basename(posixpath.dirname(
             posixpath.dirname(rel))))
-        item = f"- {decision}"
+        body = said
         if why and _one_line(why):
-            item += f" — why: {_one_line(why)}"
+            body += f" — why: {_one_line(why)}"
+        item = f"- {body}"
         if entity_names:
             item += " (" + ", ".join(entity_links.values()) + ")"
 
         note = self.vault.read(rel)
+        known = {f.key for f in facts.facts(note.text, stem="", note_type="session")}
+        if facts.fact_key(facts.visible(body)) in known:
+            return EntryResult(sid, rel, "unchanged", item, continues)
         have = {n.casefold() for n in compaction.related_entities(note.text)}
         edits: list[patch.Edit] = [
-            patch.SectionPatch(DECISIONS, "append", item, subtree=True, create=True,
-                               prefer="first")
+            patch.SectionPatch((REMEMBER_SECTIONS[kind],), "append", item, subtree=True,
+                               create=True, prefer="first")
         ]
         for name in entity_names:
             if name.casefold() not in have:
@@ -516,7 +551,7 @@ class Memory:
                                        subtree=True, create=True, prefer="first")
                 )
         edits.extend(self._touch(now))
-        result = self.vault.update(rel, edits, base=note, label="vaultmem decide")
+        result = self.vault.update(rel, edits, base=note, label=f"vaultmem remember {kind}")
         return EntryResult(sid, rel, result.status, item, continues)
 
     def _entity_links(self, entity_names: Sequence[str], project: str) -> dict[str, str]:

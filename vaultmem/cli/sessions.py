@@ -1,4 +1,5 @@
-"""Commands of the session lifecycle and compaction: session start|log|decide|end, compact, status.
+"""Commands of the session lifecycle and compaction: session start|log|decide|end, remember,
+compact, status.
 
 Exit codes: 0 ok; 1 a VaultmemError (one line on stderr) or a compaction that failed; 2 usage.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from enum import Enum
 from typing import TYPE_CHECKING
 
 import typer
@@ -90,6 +92,35 @@ def session_log(
         typer.echo(f"{result.note}: {result.status}" + _continuing(result.continues))
 
 
+class Kind(str, Enum):
+    """What ``remember`` records: each kind has its section of the session note."""
+
+    decision = "decision"
+    gotcha = "gotcha"
+    prerequisite = "prerequisite"
+    next_step = "next-step"
+    question = "question"
+
+
+_KIND_OPTION = typer.Option(..., "--kind", help="Which section of the session note it goes to.")
+
+
+@app.command("remember", context_settings={"ignore_unknown_options": True})
+def remember(
+    ctx: typer.Context,
+    text: str = typer.Argument(..., help="What to remember, one line."),
+    kind: Kind = _KIND_OPTION,
+    why: str | None = typer.Option(None, "--why", help="The reason."),
+    entity: list[str] | None = _ENTITY_OPTION,
+    session_id: str | None = typer.Option(None, "--session-id", help="Claude session id."),
+    as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
+) -> None:
+    """Record a decision, gotcha, prerequisite, next step or open question in the current
+    session's note (starting one when there is none); compaction files it under its entity.
+    Exit code 0 also when the note holds it already (status `unchanged`)."""
+    _remember(ctx, text, kind.value, why, entity, session_id, as_json)
+
+
 @session_app.command("decide", context_settings={"ignore_unknown_options": True})
 def session_decide(
     ctx: typer.Context,
@@ -99,9 +130,15 @@ def session_decide(
     session_id: str | None = typer.Option(None, "--session-id", help="Claude session id."),
     as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
 ) -> None:
-    """Record a decision under Decisions Made (and its entities under Related Entities)."""
+    """Record a decision under Decisions Made: `vaultmem remember TEXT --kind decision`."""
+    _remember(ctx, text, "decision", why, entity, session_id, as_json)
+
+
+def _remember(ctx: typer.Context, text: str, kind: str, why: str | None,
+              entity: list[str] | None, session_id: str | None, as_json: bool) -> None:
     memory = _memory(ctx)
-    result = run(lambda: memory.decide(text, why=why, entities=entity or (), session_id=session_id))
+    result = run(lambda: memory.remember(text, kind=kind, why=why, entities=entity or (),
+                                         session_id=session_id))
     if as_json:
         echo_json(result.to_dict())
     else:
