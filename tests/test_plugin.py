@@ -89,7 +89,9 @@ def test_skill_frontmatter_and_cli_coverage() -> None:
     assert set(meta) <= {"name", "description", "allowed-tools"}
     for usage in (
         "vaultmem session log ",
-        "vaultmem session decide ",
+        "vaultmem remember ",
+        "--kind gotcha",
+        "--kind prerequisite",
         "--why ",
         "--entity ",
         "vaultmem recall ",

@@ -56,8 +56,20 @@ def _old_recall(vault: Vault, project: str, query: str) -> list[tuple[str, float
 
 
 def _new_recall(vault: Vault, project: str, query: str) -> list[tuple[str, float]]:
-    result = recall.recall(vault, Config(vault=vault.root, project=project), query, today=TODAY)
-    return [(h.rel, round(h.score, 9)) for h in result.hits]
+    """The notes recall reads its facts from, as it finds them now: its scope's folders
+    refreshed alone, then searched."""
+    projects = recall.scope(Config(vault=vault.root, project=project), None, False)
+    folders = recall.scope_folders(vault, projects, False)
+    index.refresh(vault, folders=folders)
+    rows: list[index.IndexHit] = []
+    for any_term in (False, True):
+        rows = index.search(
+            vault, recall.fts_query(query, any_term=any_term), current_project=project,
+            today=TODAY, projects=projects, limit=20, folders=folders,
+        )
+        if rows:
+            break
+    return [(r.rel, round(r.score, 9)) for r in recall.without_archived_twins(rows)[:10]]
 
 
 def test_scoped_recall_finds_what_a_whole_vault_refresh_finds(
