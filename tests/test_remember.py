@@ -111,3 +111,12 @@ def test_cli_remember_and_the_decide_alias(vault_root: Path, now_env: str) -> No
     code, out, err = cli("remember", " ", "--kind", "gotcha")
     assert (code, out) == (1, "") and err == "error: nothing to remember: the gotcha is empty\n"
     assert note.read_bytes() == before
+
+
+def test_a_secret_is_redacted_as_capture_redacts_it(vault_root: Path) -> None:
+    m = memory(vault_root)
+    token = "ghp_" + "1234567890abcdefghijklmnopqrstuvwxyZ"
+    result = m.remember(f"CI reads the token {token}", kind="prerequisite", why=f"was {token}",
+                        now=now())
+    text = (vault_root / result.note).read_text()
+    assert token not in text and "CI reads the token" in text

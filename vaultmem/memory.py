@@ -517,7 +517,8 @@ class Memory:
             raise SessionError(
                 f"unknown kind {kind!r}: give one of {', '.join(REMEMBER_SECTIONS)}"
             )
-        said = inline.block_safe(text)
+        # A secret in what is remembered is redacted as capture redacts it (config ``redact``).
+        said = inline.block_safe(self.config.redaction(text))
         if not said:
             raise SessionError(f"nothing to remember: the {kind} is empty")
         from . import compaction  # not on the hooks' path
@@ -530,7 +531,7 @@ class Memory:
             posixpath.dirname(rel))))
         body = said
         if why and _one_line(why):
-            body += f" — why: {_one_line(why)}"
+            body += f" — why: {_one_line(self.config.redaction(why))}"
         item = f"- {body}"
         if entity_names:
             item += " (" + ", ".join(entity_links.values()) + ")"
