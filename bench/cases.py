@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import sys
 import uuid
 from collections.abc import Callable
@@ -28,6 +29,9 @@ from .runner import REPO, Case, Sample, Workspace, run_command, timed
 PY = sys.executable
 LINK = re.compile(r"\[\[([^\]|#]+)")
 VAULTMEM = (PY, "-m", "vaultmem")
+# A stdlib MCP client: the life of `python -I -S bench/mcp_client.py` is a cold start of
+# `vaultmem mcp` to its first recall answer.
+MCP_CLIENT = (PY, "-I", "-S", str(REPO / "bench" / "mcp_client.py"))
 TRANSCRIPT = REPO / "tests" / "fixtures" / "claude-code" / "transcript.jsonl"
 FLOOR_HASH_SCRIPT = (
     "import hashlib, pathlib, sys\n"
@@ -460,11 +464,13 @@ def compaction_case(
 
 
 def recall_cases(env: VaultmemEnv, *, suffix: str = "") -> list[Case]:
-    """``vaultmem recall`` warm, with a cold index, and after one edit."""
+    """``vaultmem recall`` warm, with a cold index, and after one edit; ``vaultmem mcp`` from a
+    cold start to its first recall answer, beside the warm recall as a process."""
     answers = env.answers()
     n = notes_label(len(env.vault.notes))
     counter = iter(range(1_000_000))
-    found: dict[str, list[bool]] = {"warm": [], "cold": [], "edit": []}
+    found: dict[str, list[bool]] = {"warm": [], "cold": [], "edit": [], "mcp": []}
+    samples: dict[str, list[Sample]] = {"warm": [], "mcp": []}
 
     def query(kind: str) -> Sample:
         answer = answers[next(counter) % len(answers)]
@@ -474,7 +480,29 @@ def recall_cases(env: VaultmemEnv, *, suffix: str = "") -> list[Case]:
         return sample
 
     def warm() -> Sample:
-        return query("warm")
+        samples["warm"].append(query("warm"))
+        return samples["warm"][-1]
+
+    def mcp() -> Sample:
+        answer = answers[next(counter) % len(answers)]
+        sample = run_command([*MCP_CLIENT, answer.query, "--", *VAULTMEM, "mcp"], env=env.env,
+                             cwd=env.cwd)
+        hits = json.loads(sample.stdout)["hits"]
+        found["mcp"].append(bool(hits) and hits[0]["path"] == answer.rel)
+        samples["mcp"].append(sample)
+        return sample
+
+    def against_recall() -> str:
+        # The first sample of each row is its untimed warm-up.
+        mine, theirs = samples["mcp"][1:] or samples["mcp"], samples["warm"][1:] or samples["warm"]
+        if not mine or not theirs:
+            return verdict("mcp")()
+        wall = statistics.median(s.seconds for s in mine) / statistics.median(
+            s.seconds for s in theirs)
+        cpu = statistics.median(s.cpu or 0.0 for s in mine) / max(
+            statistics.median(s.cpu or 0.0 for s in theirs), 1e-9)
+        return (f"{wall:.2f}x recall, warm index (cpu {cpu:.2f}x), goal 1.5x; "
+                f"{verdict('mcp')()}")
 
     def cold() -> Sample:
         env.drop_index()
@@ -516,6 +544,13 @@ def recall_cases(env: VaultmemEnv, *, suffix: str = "") -> list[Case]:
             after_edit,
             note="one entity appended to before each run",
             check=verdict("edit"),
+        ),
+        Case(
+            f"vaultmem mcp cold start to a recall answer ({n}){suffix}",
+            "vaultmem",
+            mcp,
+            note="a stdlib client starts `vaultmem mcp`, initializes, calls recall, closes it",
+            check=against_recall,
         ),
     ]
 

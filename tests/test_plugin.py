@@ -138,3 +138,9 @@ def test_plugin_hooks_say_what_they_need_on_path() -> None:
     description = load_json("hooks/hooks.json")["description"]
     assert "PATH" in description and "obsidian-vaultmem" in description
     assert "install-hooks" in description and "twice" in description
+
+
+def test_plugin_ships_the_mcp_server() -> None:
+    servers = json.loads((ROOT / ".mcp.json").read_text())["mcpServers"]
+    assert servers == {"vaultmem": {"type": "stdio", "command": "vaultmem", "args": ["mcp"],
+                                    "env": {}}}

@@ -450,6 +450,14 @@ def _update_in_place(entries: list[Any], hook: dict[str, Any], command: str) -> 
 # --- I/O -----------------------------------------------------------------------------------------
 
 
+def rewrite_json(
+    path: Path, change: Callable[[dict[str, Any]], dict[str, Any]], dry_run: bool
+) -> InstallResult:
+    """Apply ``change`` to the JSON object in ``path`` as install does: kept when equal, else a
+    backup of the old bytes and an atomic write, refused when the file moved meanwhile."""
+    return _rewrite(path, change, dry_run)
+
+
 def _rewrite(
     path: Path, change: Callable[[dict[str, Any]], dict[str, Any]], dry_run: bool
 ) -> InstallResult:

@@ -143,6 +143,7 @@ def _load_commands() -> None:
     from . import (  # noqa: F401
         claude,
         demo,
+        mcpserver,
         notes,
         reading,
         sessions,

@@ -55,10 +55,13 @@ def hook(
 
 
 def _install(ctx: typer.Context, scope: Scope, command: str | None, dry_run: bool,
-             as_json: bool, remove: bool) -> None:
+             as_json: bool, remove: bool, mcp: bool = False) -> None:
     from ..claude import install
 
     home, project_dir = Path.home(), _project_dir()
+    if mcp:
+        _install_mcp(ctx, scope, command, dry_run, as_json, remove)
+        return
     if remove:
         result = run(lambda: install.uninstall(
             scope.value, home=home, project_dir=project_dir,
@@ -85,6 +88,27 @@ def _install(ctx: typer.Context, scope: Scope, command: str | None, dry_run: boo
         typer.echo(f"warning: {finding}", err=True)
 
 
+def _install_mcp(ctx: typer.Context, scope: Scope, command: str | None, dry_run: bool,
+                 as_json: bool, remove: bool) -> None:
+    """Register (or remove) `vaultmem mcp` as Claude Code's `claude mcp add` would."""
+    from ..claude import install, mcpinstall
+
+    home, project_dir = Path.home(), _project_dir()
+    if remove:
+        result = run(lambda: mcpinstall.uninstall(scope.value, home=home,
+                                                  project_dir=project_dir, dry_run=dry_run))
+        _render_install(result, as_json=as_json, verb="removed", same="nothing to remove")
+        return
+    g = globals_of(ctx)
+    vault = g.vault or os.environ.get("VAULTMEM_VAULT") or None
+    entry = mcpinstall.server_entry(command or install.runner(sys.executable), vault=vault,
+                                    project=g.project)
+    result = run(lambda: mcpinstall.install(scope.value, home=home, project_dir=project_dir,
+                                            entry=entry, dry_run=dry_run))
+    _render_install(result, as_json=as_json, verb="installed the MCP server",
+                    same="MCP server already installed")
+
+
 def _render_install(result: InstallResult, *, as_json: bool, verb: str, same: str) -> None:
     if as_json:
         echo_json({"path": str(result.path), "changed": result.changed,
@@ -105,11 +129,14 @@ _COMMAND = typer.Option(None, "--command", help="How Claude Code should call vau
                         "this installation, by absolute path).")
 _DRY = typer.Option(False, "--dry-run", help="Print the diff, write nothing.")
 _JSON = typer.Option(False, "--json", help="Report as JSON.")
+_MCP = typer.Option(False, "--mcp", help="The MCP server `vaultmem mcp` instead of the hooks "
+                    "(user: ~/.claude.json; project: .mcp.json; local: ~/.claude.json for this "
+                    "folder), as `claude mcp add` writes it.")
 
 
 @app.command("install-hooks")
 def install_hooks(ctx: typer.Context, scope: Scope = _SCOPE, command: str | None = _COMMAND,
-                  dry_run: bool = _DRY, as_json: bool = _JSON,
+                  dry_run: bool = _DRY, as_json: bool = _JSON, mcp: bool = _MCP,
                   check: bool = typer.Option(False, "--check", help="Only check the installed "
                                              "hooks run (and run once); exit 1 when not.")) -> None:
     """Add vaultmem's hooks to Claude Code's settings (keeps everything else; idempotent).
@@ -119,7 +146,7 @@ def install_hooks(ctx: typer.Context, scope: Scope = _SCOPE, command: str | None
     if check:
         _check(as_json)
         return
-    _install(ctx, scope, command, dry_run, as_json, remove=False)
+    _install(ctx, scope, command, dry_run, as_json, remove=False, mcp=mcp)
 
 
 def hook_findings() -> list[Finding]:
@@ -144,9 +171,9 @@ def _check(as_json: bool) -> None:
 
 @app.command("uninstall-hooks")
 def uninstall_hooks(ctx: typer.Context, scope: Scope = _SCOPE, command: str | None = _COMMAND,
-                    dry_run: bool = _DRY, as_json: bool = _JSON) -> None:
+                    dry_run: bool = _DRY, as_json: bool = _JSON, mcp: bool = _MCP) -> None:
     """Remove vaultmem's hooks, in every form vaultmem ever wrote (and a custom --command)."""
-    _install(ctx, scope, command, dry_run, as_json, remove=True)
+    _install(ctx, scope, command, dry_run, as_json, remove=True, mcp=mcp)
 
 
 @app.command()
