@@ -251,8 +251,18 @@ def build(
     # Items whose code changed since are marked, retired ones left out (one git call, bounded).
     sessions_, relevant = staleness.vet(sessions_, relevant, cwd)
     text = context.render(
-        project, sessions_, prerequisites, relevant, max_chars=config.context_max_chars
+        project, sessions_, prerequisites, relevant, max_chars=config.context_max_chars,
+        loaded=_claude_loads(cwd),
     )
     # A note written before redaction, or a person's own line, may still hold a secret: the
     # briefing goes into every later session's context (and the model provider's logs).
     return config.redaction(text)
+
+
+def _claude_loads(cwd: Path | None) -> str:
+    """What of ``MEMORY.md`` Claude Code loads into the session in ``cwd`` ("" when none)."""
+    if cwd is None:
+        return ""
+    from . import automirror  # only when there is a working directory to find it from
+
+    return automirror.loaded_index(str(cwd))

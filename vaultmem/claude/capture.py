@@ -23,11 +23,15 @@ from ..memory import TOPIC_MAX_CHARS, Memory
 from ..privacy import clean_prompt
 from ..state import StateData
 from ..vault import Vault
-from . import gitinfo, ingest, transcript
+from . import automirror, gitinfo, ingest, transcript
 from .events import HookEvent, session_start_output
 
 DEFAULT_TITLE = re.compile(r"^# Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$", re.MULTILINE)
 RENAME_TRIES = 50
+# Time given to mirroring Claude Code's auto memory (a stat-only look costs a millisecond; what
+# does not fit is mirrored by the next hook).
+MIRROR_START_S = 0.15
+MIRROR_END_S = 0.4
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,7 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
     memory = _memory(event, problems)
     now = clock.now()
     exclude: set[str] = set()
+    started_note: str | None = None
     if event.session_id:
         try:
             started = memory.start_session(event.session_id, now=now, meta=session_meta(event))
@@ -226,10 +231,15 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
             # The briefing tells what Claude does not know: a resumed or compacted session's own
             # story is in its context already; a new note has nothing to tell yet.
             exclude.add(started.note)
+            started_note = started.note
     if memory.config.redaction.enabled:
         from ..secretrules import warm
 
         warm()  # once per machine and detect-secrets version: see secretrules
+    # Changes found after a compaction are this session's; at a start, nobody's in particular.
+    automirror.on_hook(memory.vault, memory.config.project, event.cwd, today=now.date(),
+                       session_note=started_note if event.source == "compact" else None,
+                       budget_s=MIRROR_START_S, warnings=problems)
     try:
         memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now)
     except (VaultmemError, OSError) as err:
@@ -254,6 +264,9 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     now = clock.now()
     sid = _session_id(memory, event)
     ended = record_transcript(memory, event, sid, now, closing=True)
+    automirror.on_hook(memory.vault, memory.config.project, event.cwd, today=now.date(),
+                       session_note=ended.note, budget_s=MIRROR_END_S,
+                       warnings=memory.vault.warnings)
     try:
         reanchor_note(memory, ended.note, event.cwd)
     except (VaultmemError, OSError) as err:

@@ -229,9 +229,14 @@ class _Seen:
     """The keys said so far (in order), and which of them hold each word: a key inside a longer
     one is looked for among the keys holding its rarest inner word, not among all of them."""
 
-    def __init__(self) -> None:
+    def __init__(self, loaded: str = "") -> None:
         self.first: dict[str, _Leaf] = {}
         self.holding: dict[str, list[str]] = {}  # word -> the keys holding it, in order
+        # What Claude Code loads itself (MEMORY.md): its lines normalised, and all of them in
+        # one string parted by " | " (never in a key), where a long line is found inside one.
+        self.loaded = {normalise(line) for line in loaded.split("\n")} - {""}
+        self.loaded_words = " " + " | ".join(sorted(self.loaded)) + " "
+        self._told = _Leaf("", 0)  # stands for a line of MEMORY.md
 
     def add(self, key: str, leaf: _Leaf) -> None:
         self.first[key] = leaf
@@ -243,6 +248,9 @@ class _Seen:
         enough to mean something, a longer line that holds it, as an answer holds the decision
         it states (next steps, questions, failures and prerequisites stay listed as such)."""
         same = self.first.get(key)
+        if same is None and self.loaded and (key in self.loaded or (
+                len(key) >= CONTAINED_MIN_CHARS and f" {key} " in self.loaded_words)):
+            return self._told  # in the session's context already, as a line or inside one
         if same is not None or not leaf.knowledge or len(key) < CONTAINED_MIN_CHARS:
             return same
         # Keys are words parted by single spaces: a key's inner words are whole words of any
@@ -256,10 +264,10 @@ class _Seen:
         return min((self.holding.get(w, []) for w in words), key=len)
 
 
-def _dedup(blocks: Sequence[_Group]) -> None:
-    """Drop every leaf that says nothing new (document order); a kept line takes the best tier
-    of its repeats."""
-    seen = _Seen()
+def _dedup(blocks: Sequence[_Group], loaded: str = "") -> None:
+    """Drop every leaf that says nothing new (document order), or that ``loaded`` (what
+    Claude Code loads itself) says already; a kept line takes the best tier of its repeats."""
+    seen = _Seen(loaded)
     for block in blocks:
         for group in _walk(block):
             fresh: list[_Group | _Leaf] = []
@@ -375,9 +383,11 @@ def render(
     components: Sequence[Component] = (),
     *,
     max_chars: int = 8000,
+    loaded: str = "",
 ) -> str:
     """The briefing text, at most ``max_chars`` characters. ``sessions_[0]`` is the last
-    session, the others are earlier ones, newest first."""
+    session, the others are earlier ones, newest first. ``loaded``: the part of Claude Code's
+    ``MEMORY.md`` it loads into the same session; a line it holds is not repeated."""
     head = HEAD.format(project=_PROJECT_UNSAFE.sub("-", project))
     known = _known(sessions_, prerequisites, components)
     blocks: list[tuple[str, _Group]] = []
@@ -386,7 +396,7 @@ def render(
     blocks.append((PREREQUISITES, _prerequisites(prerequisites)))
     blocks.append((COMPONENTS, _components(components)))
     blocks.append((EARLIER, _earlier(sessions_[1:], known)))
-    _dedup([b for _, b in blocks])
+    _dedup([b for _, b in blocks], loaded)
     placed = _placed(blocks)
     # The older lines of long-lived components were never read (briefing.COMPONENT_LINES).
     unread = sum(c.digest.left_out for c in components)
