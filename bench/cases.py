@@ -324,6 +324,50 @@ def session_start_case(env: VaultmemEnv) -> Case:
     )
 
 
+AUTO_MEMORY_FILES = 30
+
+
+def session_start_automemory_case(env: VaultmemEnv) -> Case:
+    """``vaultmem hook session-start`` with Claude Code's auto memory of the project (30 files)
+    mirrored already and unchanged: the cost the mirror adds to every session start."""
+    from vaultmem.claude import automirror
+    from vaultmem.vault import Vault
+
+    where = automirror.where(str(env.cwd), env=env.env, home=str(env.home))
+    folder = Path(where.folder)
+    mirror = env.root / "claude" / "projects" / env.project / "auto-memory"
+
+    def run() -> Sample:
+        if not folder.is_dir():  # set-up, untimed: the folder and its first mirror
+            folder.mkdir(parents=True)
+            (folder / "MEMORY.md").write_text("".join(
+                f"- [Topic {n}](topic-{n:02}.md) — what topic {n} says\n"
+                for n in range(1, AUTO_MEMORY_FILES)))
+            for n in range(1, AUTO_MEMORY_FILES):
+                facts = "".join(f"- Fact {n}.{k}: the service needs setting {k}.\n"
+                                for k in range(10))
+                (folder / f"topic-{n:02}.md").write_text(
+                    f"---\nname: topic-{n:02}\ndescription: fact {n}\nmetadata:\n"
+                    f"  type: project\n---\n\n{facts}")
+            automirror.mirror(Vault(env.root), env.project, where, today=_now().date(),
+                              budget_s=600)
+        before = sorted((p.name, p.stat().st_mtime_ns) for p in mirror.glob("*.md"))
+        sample = env.vaultmem("hook", "session-start", stdin=_payload(
+            "SessionStart", str(uuid.uuid4()), env, source="startup"))
+        after = sorted((p.name, p.stat().st_mtime_ns) for p in mirror.glob("*.md"))
+        if len(after) != AUTO_MEMORY_FILES or after != before:
+            raise RuntimeError(f"auto memory not mirrored once and left alone: {len(after)} notes")
+        return sample
+
+    return Case(
+        f"hook session-start, {AUTO_MEMORY_FILES}-file auto memory unchanged "
+        f"({notes_label(len(env.vault.notes))})",
+        "vaultmem",
+        run,
+        note="compare with the hook session-start row of the same vault: a stat per file",
+    )
+
+
 def long_transcript(path: Path, megabytes: int) -> None:
     """The fixture transcript repeated (fresh uuids, 20 kB tool results) to ``megabytes`` MB."""
     lines = [json.loads(line) for line in TRANSCRIPT.read_text(encoding="utf-8").splitlines()]
@@ -591,6 +635,7 @@ def all_vaultmem_cases(
 
     cases += redaction_cases(ws, small.env)
     cases.append(session_start_case(small))
+    cases.append(session_start_automemory_case(small))
     cases += stop_case(small, ws, 20)
     cases.append(session_start_case(large))
     for lines in sizes.compaction_lines:
