@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.hook_kit import hook_env, payload, run_hook
-from vaultmem import patch, recall
+from vaultmem import index, patch, recall
 from vaultmem.claude import automemory, automirror, context
 from vaultmem.claude.automemory import locate, sanitize
 from vaultmem.config import Config
@@ -423,11 +423,16 @@ def test_the_source_folder_is_never_written(vault: Vault, repo: Path, folder: Pa
 # -- recall and the briefing ---------------------------------------------------------------------
 
 
-def test_mirrored_notes_count_in_recall(vault: Vault, repo: Path, folder: Path) -> None:
+def test_mirrored_notes_count_in_recall_with_the_entities(vault: Vault, repo: Path,
+                                                          folder: Path) -> None:
     run(vault, repo)
     found = recall.recall(vault, Config(vault=vault.root, project=PROJECT), "REDIS_URL",
                           today=TODAY)
     assert f"{MIRROR}/redis-in-tests.md" in [hit.rel for hit in found.hits]
+    # Claude Code's own curated notes rank like entities, above session notes.
+    boost = {kind: index._boost(kind, PROJECT, "2026-11-22", PROJECT, "2026-11-22")
+             for kind in ("auto-memory", "entity", "session")}
+    assert boost["auto-memory"] == boost["entity"] > boost["session"]
 
 
 def test_the_briefing_leaves_out_what_memory_md_loads() -> None:

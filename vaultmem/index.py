@@ -758,12 +758,13 @@ def _insert(
 # Combined score (higher is better):
 #   relevance * (1 + type bonus + project bonus + recency bonus)
 # relevance = -bm25 (bm25 is negative, more negative = better match). Bonuses:
-#   type: entity 0.5, topic 0.3, session 0.25, anything else 0;
+#   type: entity and auto-memory (Claude Code's own curated notes, mirrored) 0.5, topic 0.3,
+#   session 0.25, anything else 0;
 #   project: the current project 0.25, global 0.1, others 0;
 #   recency: 0.2 * 0.5 ** (days since `updated` / 30): a 30-day half-life, 0 without a date.
 # The bonuses multiply relevance, so a much better text match still wins; between comparable
 # matches, entities come before sessions and the current project before the others.
-TYPE_BONUS = {"entity": 0.5, "topic": 0.3, "session": 0.25}
+TYPE_BONUS = {"entity": 0.5, "auto-memory": 0.5, "topic": 0.3, "session": 0.25}
 CURRENT_PROJECT_BONUS = 0.25
 GLOBAL_BONUS = 0.1
 RECENCY_BONUS = 0.2

@@ -23,7 +23,7 @@ from ..memory import TOPIC_MAX_CHARS, Memory
 from ..privacy import clean_prompt
 from ..state import StateData
 from ..vault import Vault
-from . import automirror, gitinfo, ingest, transcript
+from . import gitinfo, ingest, transcript
 from .events import HookEvent, session_start_output
 
 DEFAULT_TITLE = re.compile(r"^# Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$", re.MULTILINE)
@@ -236,6 +236,8 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
         from ..secretrules import warm
 
         warm()  # once per machine and detect-secrets version: see secretrules
+    from . import automirror  # SessionStart and SessionEnd only
+
     # Changes found after a compaction are this session's; at a start, nobody's in particular.
     automirror.on_hook(memory.vault, memory.config.project, event.cwd, today=now.date(),
                        session_note=started_note if event.source == "compact" else None,
@@ -264,6 +266,8 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     now = clock.now()
     sid = _session_id(memory, event)
     ended = record_transcript(memory, event, sid, now, closing=True)
+    from . import automirror  # SessionStart and SessionEnd only
+
     automirror.on_hook(memory.vault, memory.config.project, event.cwd, today=now.date(),
                        session_note=ended.note, budget_s=MIRROR_END_S,
                        warnings=memory.vault.warnings)
