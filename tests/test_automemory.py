@@ -479,3 +479,19 @@ def test_hooks_mirror_at_start_and_credit_the_session_at_end(
     assert link.startswith(f"[[claude/projects/{PROJECT}/sessions/")
     session = link[2:].split("|")[0] + ".md"
     assert (vault / session).exists()
+
+
+def test_the_session_briefing_drops_what_memory_md_loads_only_while_auto_memory_is_on(
+    vault: Vault, repo: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vaultmem import templating
+    from vaultmem.claude import briefing
+
+    index = templating.project_index(PROJECT, TODAY).replace(
+        "## Prerequisites\n", "## Prerequisites\n\n- Use uv, not pip\n- Postgres 16 running\n")
+    vault.create(f"claude/projects/{PROJECT}/_index.md", index)
+    config = Config(vault=vault.root, project=PROJECT)
+    text = briefing.build(vault, config, cwd=repo)
+    assert "Postgres 16 running" in text and "Use uv, not pip" not in text
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1")
+    assert "Use uv, not pip" in briefing.build(vault, config, cwd=repo)
