@@ -495,3 +495,23 @@ def test_the_session_briefing_drops_what_memory_md_loads_only_while_auto_memory_
     assert "Postgres 16 running" in text and "Use uv, not pip" not in text
     monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1")
     assert "Use uv, not pip" in briefing.build(vault, config, cwd=repo)
+
+
+def test_mirrored_text_is_redacted_and_an_unedited_mirror_still_follows_its_source(
+    vault: Vault, repo: Path, folder: Path
+) -> None:
+    from vaultmem.redact import Redaction
+
+    secret = "- Staging DB: postgres://admin:Xk39vQp2zL@db.internal/shop\n"
+    (folder / "MEMORY.md").write_text(INDEX + secret)
+    where = automirror.where(str(repo))
+    automirror.mirror(vault, PROJECT, where, today=TODAY, budget_s=3600, scrub=Redaction())
+    text = mirror_text(vault, "MEMORY.md")
+    assert "Xk39vQp2zL" not in text and "postgres://admin:‹redacted:password›@db.internal" in text
+    (folder / "MEMORY.md").write_text(INDEX + secret + "- Postgres 16 only\n")
+    result = automirror.mirror(vault, PROJECT, where, today=TODAY, budget_s=3600,
+                               scrub=Redaction())
+    assert result.written == (f"{MIRROR}/MEMORY.md",) and not result.kept
+    text = mirror_text(vault, "MEMORY.md")
+    assert text.endswith("- Postgres 16 only\n") and "Xk39vQp2zL" not in text
+    assert patch.CONFLICT_HEADING not in text

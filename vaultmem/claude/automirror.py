@@ -18,7 +18,7 @@ import posixpath
 import stat
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -314,9 +314,9 @@ def session_link(note: str) -> str:
 
 class _Run:
     def __init__(self, vault: Vault, project: str, folder: str, today: date,
-                 link: str | None) -> None:
+                 link: str | None, scrub: Callable[[str], str]) -> None:
         self.vault, self.project, self.folder = vault, project, folder
-        self.today, self.link = today, link
+        self.today, self.link, self.scrub = today, link, scrub
         self.base = mirror_dir(vault, project)
         self.written: list[str] = []
         self.kept: list[str] = []
@@ -385,10 +385,12 @@ class _Run:
 
 
 def mirror(vault: Vault, project: str, where_: automemory.Where, *, today: date,
-           session_note: str | None = None, budget_s: float = 1.0) -> MirrorResult:
+           session_note: str | None = None, budget_s: float = 1.0,
+           scrub: Callable[[str], str] = str) -> MirrorResult:
     """Bring the project's mirror of Claude Code's auto memory up to date (stat only when
     nothing moved). ``session_note``: the session credited with the changes found. Files left
-    when ``budget_s`` runs out are mirrored by the next run."""
+    when ``budget_s`` runs out are mirrored by the next run. ``scrub``: what a source text goes
+    through before it is written (the configured secret redaction)."""
     if not where_.enabled:
         return MirrorResult(None)
     folder = os.path.realpath(where_.folder)
@@ -398,7 +400,7 @@ def mirror(vault: Vault, project: str, where_: automemory.Where, *, today: date,
     if _unchanged(listing, seen["files"]):
         return MirrorResult(where_.folder, unchanged=True)
     run = _Run(vault, project, where_.folder, today,
-               session_link(session_note) if session_note else None)
+               session_link(session_note) if session_note else None, scrub)
     deadline = time.monotonic() + budget_s
     try:
         with vault.lock(f"{run.base}/.mirror", timeout=LOCK_SECONDS):
@@ -443,10 +445,10 @@ def _sync(run: _Run, listing: Listing, seen: dict[str, dict[str, Any]], deadline
             if before.get("skipped") != str(why):
                 run.skipped.append(f"{source.rel}: {why}")
             continue
-        sha = automemory.sha256(text)
+        sha = automemory.sha256(text)  # of the source: what tells a change
         if before.get("sha256") != sha:
             try:
-                run.mirror(source, text)
+                run.mirror(source, run.scrub(text))
             except (VaultmemError, OSError) as err:
                 run.skipped.append(f"{source.rel}: not mirrored: {err}")
                 files[source.rel] = {k: v for k, v in before.items() if k != "stat"}
@@ -500,14 +502,15 @@ def loaded_index(cwd: str) -> str:
 
 
 def on_hook(vault: Vault, project: str, cwd: str | None, *, today: date,
-            session_note: str | None, budget_s: float, warnings: list[str]) -> MirrorResult | None:
+            session_note: str | None, budget_s: float, warnings: list[str],
+            scrub: Callable[[str], str] = str) -> MirrorResult | None:
     """The hooks' call: mirror the auto memory of the session in ``cwd``; trouble goes to
     ``warnings`` (one line each), never raised."""
     if not cwd:
         return None
     try:
         result = mirror(vault, project, where(cwd), today=today, session_note=session_note,
-                        budget_s=budget_s)
+                        budget_s=budget_s, scrub=scrub)
     except (VaultmemError, OSError) as err:
         warnings.append(f"auto memory not mirrored: {err}")
         return None

@@ -241,7 +241,8 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
     # Changes found after a compaction are this session's; at a start, nobody's in particular.
     automirror.on_hook(memory.vault, memory.config.project, event.cwd, today=now.date(),
                        session_note=started_note if event.source == "compact" else None,
-                       budget_s=MIRROR_START_S, warnings=problems)
+                       budget_s=MIRROR_START_S, warnings=problems,
+                       scrub=memory.config.redaction)
     try:
         memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now)
     except (VaultmemError, OSError) as err:
@@ -270,7 +271,7 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
 
     automirror.on_hook(memory.vault, memory.config.project, event.cwd, today=now.date(),
                        session_note=ended.note, budget_s=MIRROR_END_S,
-                       warnings=memory.vault.warnings)
+                       warnings=memory.vault.warnings, scrub=memory.config.redaction)
     try:
         reanchor_note(memory, ended.note, event.cwd)
     except (VaultmemError, OSError) as err:
