@@ -515,3 +515,16 @@ def test_mirrored_text_is_redacted_and_an_unedited_mirror_still_follows_its_sour
     text = mirror_text(vault, "MEMORY.md")
     assert text.endswith("- Postgres 16 only\n") and "Xk39vQp2zL" not in text
     assert patch.CONFLICT_HEADING not in text
+
+
+def test_doctor_leaves_a_mirrors_links_to_memories_not_written_yet(vault: Vault, repo: Path,
+                                                                  folder: Path) -> None:
+    from vaultmem.doctor import doctor
+
+    (folder / "redis-in-tests.md").write_text(TOPIC + "\nSee [[postgres-setup]].\n")
+    run(vault, repo)
+    vault.create(f"claude/projects/{PROJECT}/entities/Cart.md",
+                 "---\ntype: entity\nproject: shop\n---\n# Cart\n\nSee [[Nowhere]].\n")
+    found = [(p.kind, p.rel) for p in doctor(vault).problems]
+    assert ("unresolved-link", f"claude/projects/{PROJECT}/entities/Cart.md") in found
+    assert not [p for p in found if p[1].startswith(MIRROR)], found

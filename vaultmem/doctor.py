@@ -390,6 +390,9 @@ def _note_problems(
     if meta is not None:
         problems += _status_problems(rel, meta, notes, skip_targets)
     folder = rel.rpartition("/")[0]
+    # A mirror of Claude Code's auto memory links memories not written yet, as Claude Code's own
+    # prompt allows, and is never written back: its dangling links are not the vault's to fix.
+    dangling_ok = meta is not None and meta.get("type") == "auto-memory"
     for target, start, end in links.targets(text):
         if target in skip_targets:
             continue
@@ -399,7 +402,7 @@ def _note_problems(
             problems.append(
                 Problem("ambiguous-link", rel, _line_of(text, start), f"{shown} {ambiguous}")
             )
-        if resolves:
+        if resolves or dangling_ok:
             continue
         problems.append(
             Problem(
