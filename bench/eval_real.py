@@ -80,6 +80,7 @@ class Report:
     lenient: list[str] = field(default_factory=list)
     briefing: list[str] = field(default_factory=list)
     by_kind: dict[str, list[int]] = field(default_factory=dict)  # kind -> [recall, briefing, all]
+    by_session: dict[str, list[int]] = field(default_factory=dict)  # same, per session
     open_steps: dict[str, bool] = field(default_factory=dict)  # project -> in its briefing
     briefing_chars: dict[str, int] = field(default_factory=dict)
     session_projects: dict[str, list[str]] = field(default_factory=dict)  # session -> vault projects
@@ -166,10 +167,11 @@ def measure(corpus: Corpus, root: Path, last: datetime, report: Report) -> None:
         lenient = any(holds(_note_text(vault, h), fact.proof) for h in hits[:TOP_LENIENT])
         brief = "\n".join(briefings[p] for p in report.session_projects[fact.session])
         in_briefing = holds(brief, fact.proof)
-        counts = report.by_kind.setdefault(fact.kind, [0, 0, 0])
-        counts[0] += found
-        counts[1] += in_briefing
-        counts[2] += 1
+        for counts in (report.by_kind.setdefault(fact.kind, [0, 0, 0]),
+                       report.by_session.setdefault(fact.session, [0, 0, 0])):
+            counts[0] += found
+            counts[1] += in_briefing
+            counts[2] += 1
         (report.recall if found else report.missed).append(fact.name)
         if lenient:
             report.lenient.append(fact.name)
@@ -214,8 +216,8 @@ def _measure_entities(
             report.entity_facts += is_kept(item.text, facts, keep)
             if thinking_aloud(item.text):
                 report.thinking.append(f"{name}: {item.text[:140]}")
-    if copies:
-        report.most_copied, report.max_copies = copies.most_common(1)[0]
+    if copies:  # ties go to the first text in sort order, so two runs print the same item
+        report.most_copied, report.max_copies = min(copies.items(), key=lambda c: (-c[1], c[0]))
 
 
 def _session_projects(vault: Path, sessions: Sequence[str]) -> dict[str, list[str]]:
@@ -264,8 +266,9 @@ def render(report: Report) -> str:
              f"({report.hook_calls} hook calls)"), f"{'measure':<44}{'value':>14}  goal"]
     lines += [f"{name:<44}{value:>14}  {goal}" for name, value, goal in rows]
     lines.append("entities: " + (", ".join(report.entities) or "none"))
-    lines.append("sessions filed under: " + "; ".join(
-        f"{s} -> {', '.join(p) or 'none'}" for s, p in report.session_projects.items()))
+    lines.append("per session (recall, briefing, facts; vault project): " + "; ".join(
+        f"{s} {r}/{b}/{n} {','.join(report.session_projects.get(s, [])) or 'none'}"
+        for s, (r, b, n) in report.by_session.items()))
     if report.source_roots:
         lines.append("source-root entities: " + ", ".join(report.source_roots))
     if report.max_copies > 1:
