@@ -58,6 +58,7 @@ from bench.real_corpus import (
     load_corpus,
     merge,
     plan_events,
+    session_uuid,
     thinking_aloud,
 )
 
@@ -113,30 +114,33 @@ def _vaultmem(root: Path, now: datetime, args: Sequence[str], stdin: str = "") -
     return done.stdout, done.stderr
 
 
-def replay(corpus: Corpus, root: Path) -> tuple[list[Event], list[str]]:
-    """Run every session's hooks in event order into ``root/vault``; (events, warnings)."""
+def replay(corpus: Corpus, root: Path) -> tuple[list[Event], list[str], dict[str, str]]:
+    """Run every session's hooks in event order into ``root/vault``; (events, warnings, the
+    session id of each corpus session)."""
     lines = {s.id: (corpus.transcripts / s.file).read_bytes().splitlines(keepends=True)
              for s in corpus.sessions}
-    plans = [plan_events(s, [raw.decode("utf-8", "replace") for raw in lines[s.id]])
-             for s in corpus.sessions]
+    texts = {s.id: [raw.decode("utf-8", "replace") for raw in lines[s.id]]
+             for s in corpus.sessions}
+    uuids = {s.id: session_uuid(s, texts[s.id]) for s in corpus.sessions}
     written = dict.fromkeys(lines, 0)
     warnings: list[str] = []
-    events = merge(plans)
+    events = merge(plan_events(s, texts[s.id]) for s in corpus.sessions)
     for event in events:
-        path = root / "transcripts" / f"{event.session}.jsonl"
+        path = root / "transcripts" / f"{uuids[event.session]}.jsonl"
         with path.open("ab") as handle:  # the transcript grows as Claude Code appends to it
             handle.writelines(lines[event.session][written[event.session]:event.upto])
         written[event.session] = max(written[event.session], event.upto)
-        _, err = _vaultmem(root, event.when, ["hook", event.hook], json.dumps(_payload(event, path)))
+        payload = _payload(event, uuids[event.session], path)
+        _, err = _vaultmem(root, event.when, ["hook", event.hook], json.dumps(payload))
         warnings += [f"{event.session} {event.hook}: {w}" for w in err.splitlines() if w.strip()]
-    return events, warnings
+    return events, warnings, uuids
 
 
-def _payload(event: Event, path: Path) -> dict[str, Any]:
+def _payload(event: Event, session_id: str, path: Path) -> dict[str, Any]:
     names = {"session-start": "SessionStart", "stop": "Stop", "pre-compact": "PreCompact",
              "session-end": "SessionEnd"}
     payload: dict[str, Any] = {
-        "session_id": event.session, "transcript_path": str(path), "cwd": event.cwd,
+        "session_id": session_id, "transcript_path": str(path), "cwd": event.cwd,
         "hook_event_name": names[event.hook], **dict(event.extra),
     }
     if event.hook == "stop":
@@ -148,12 +152,14 @@ def _shown(hit: Mapping[str, Any]) -> str:
     return f"{hit.get('title', '')}\n{hit.get('snippet', '')}".replace("**", "")
 
 
-def measure(corpus: Corpus, root: Path, last: datetime, report: Report) -> None:
+def measure(
+    corpus: Corpus, root: Path, last: datetime, uuids: Mapping[str, str], report: Report
+) -> None:
     """Fill ``report`` from the vault replayed in ``root`` up to ``last``."""
     vault = root / "vault"
     morning = (last + timedelta(days=1)).replace(hour=9, minute=0, second=0)
     ids = [s.id for s in corpus.sessions]
-    report.session_projects = _session_projects(vault, ids)
+    report.session_projects = _session_projects(vault, {s: uuids[s] for s in ids})
     briefings: dict[str, str] = {}
     for project in sorted({p for found in report.session_projects.values() for p in found}):
         briefings[project], _ = _vaultmem(root, morning, ["--project", project, "context"])
@@ -220,13 +226,14 @@ def _measure_entities(
         report.most_copied, report.max_copies = min(copies.items(), key=lambda c: (-c[1], c[0]))
 
 
-def _session_projects(vault: Path, sessions: Sequence[str]) -> dict[str, list[str]]:
-    """The vault projects whose session notes name each replayed session id."""
-    found: dict[str, set[str]] = {s: set() for s in sessions}
+def _session_projects(vault: Path, uuids: Mapping[str, str]) -> dict[str, list[str]]:
+    """The vault projects whose session notes name each replayed session (by the first 8
+    characters of its id, as session notes list them)."""
+    found: dict[str, set[str]] = {s: set() for s in uuids}
     for note in vault.rglob("sessions/*.md"):
         text = note.read_text(encoding="utf-8")
-        for sid in sessions:
-            if sid in text:
+        for sid, uuid in uuids.items():
+            if uuid[:8] in text:
                 parts = note.relative_to(vault).parts  # claude/projects/<project>/…
                 found[sid].add(parts[2] if len(parts) > 3 else "?")
     return {s: sorted(p) for s, p in found.items()}
@@ -290,9 +297,9 @@ def evaluate(corpus: Corpus, root: Path) -> Report:
         "start_compaction_budget = 60.0\n", encoding="utf-8")
     report = Report(sessions=len(corpus.sessions), facts=len(corpus.facts),
                     projects=sorted({s.project for s in corpus.sessions}))
-    events, report.hook_warnings = replay(corpus, root)
+    events, report.hook_warnings, uuids = replay(corpus, root)
     report.hook_calls = len(events)
-    measure(corpus, root, max(e.when for e in events), report)
+    measure(corpus, root, max(e.when for e in events), uuids, report)
     return report
 
 

@@ -157,6 +157,16 @@ def is_prompt(row: Mapping[str, Any] | None) -> bool:
     return isinstance(content, str)
 
 
+def session_uuid(session: RealSession, raw_lines: Sequence[str]) -> str:
+    """The session id Claude Code gave the transcript (its lines' ``sessionId``), which names
+    its file and goes into every hook payload; the corpus id when no line has one."""
+    for raw in raw_lines:
+        row = _row(raw)
+        if row and isinstance(row.get("sessionId"), str) and row["sessionId"]:
+            return str(row["sessionId"])
+    return session.id
+
+
 def _answer(rows: Sequence[dict[str, Any] | None]) -> str:
     for row in reversed(rows):
         if row and row.get("type") == "assistant":

@@ -203,8 +203,9 @@ def test_replay_of_a_recorded_session_reports_every_measure(tmp_path: Path) -> N
                   "entity lines that are facts", "thinking-aloud entity lines",
                   "most entities one item is in", "entities named after a source root"):
         assert label in text
-    assert sorted((tmp_path / "run" / "transcripts").iterdir()) == [
-        tmp_path / "run" / "transcripts" / "s1.jsonl"]
+    # The transcript is named by the session id Claude Code gave it, as the hooks were told.
+    assert [p.name for p in (tmp_path / "run" / "transcripts").iterdir()] == [
+        "5a1c0f3e-0004-4d2b-9a61-refund000004.jsonl"]
 
 
 REAL = next((d for d in environ_corpus() if (d / "cosmic-apple-tile").is_dir()), None)
@@ -229,7 +230,8 @@ def test_a_real_session_replays_above_the_floor(tmp_path: Path) -> None:
     assert len(report["recall"]) >= 4 and len(report["lenient"]) >= 7
     assert len(report["briefing"]) >= 4 and all(report["open_steps"].values())
     # The last hook saw the whole transcript, byte for byte.
-    replayed = (tmp_path / "run" / "transcripts" / "d8126fa6.jsonl").read_bytes()
+    replayed = (tmp_path / "run" / "transcripts" / "d8126fa6-87d4-443d-ba41-0dbf2faecb65.jsonl"
+                ).read_bytes()
     assert replayed == (REAL / "cosmic-apple-tile" / "d8126fa6-87d4-443d-ba41-0dbf2faecb65.jsonl"
                         ).read_bytes()
 
