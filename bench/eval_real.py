@@ -149,7 +149,9 @@ def _payload(event: Event, session_id: str, path: Path) -> dict[str, Any]:
 
 
 def _shown(hit: Mapping[str, Any]) -> str:
-    return f"{hit.get('title', '')}\n{hit.get('snippet', '')}".replace("**", "")
+    """What ``vaultmem recall`` shows of a hit: its note (or entity) and its text or snippet."""
+    keys = ("title", "note", "entity", "snippet", "text")
+    return "\n".join(str(hit[k]) for k in keys if hit.get(k)).replace("**", "")
 
 
 def measure(
