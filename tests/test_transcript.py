@@ -380,7 +380,12 @@ def test_compaction_boundary_is_counted_and_turns_continue() -> None:
     parsed = transcript.parse_lines([user("u1", "before"), boundary, summary, user("u3", "after")])
 
     assert parsed.boundaries == 1
-    assert [t.prompt for t in parsed.turns] == ["before", "after"]
+    # The summary (flagged, even isMeta as older versions wrote it) is no prompt.
+    assert [(t.prompt, t.summary) for t in parsed.turns] == [
+        ("before", None),
+        (None, "This session is being continued from a previous conversation."),
+        ("after", None),
+    ]
 
 
 def test_unknown_line_types_are_skipped_without_counting() -> None:

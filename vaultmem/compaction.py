@@ -243,11 +243,11 @@ _LABEL_RE = re.compile(
     r"^(?:\**\s*(?:decision|gotcha|prerequisite|prereq)s?\s*:\s*\**\s*)+", re.IGNORECASE
 )
 _LABEL_ONLY_RE = re.compile(r"^(?:decision|gotcha|prerequisite|note)s?\s*:?$", re.IGNORECASE)
-# The labels capture puts on a turn's lines (``**Prompt:**``, ``**Answer:**``; ``- Prompt:`` before
-# issue 9): such an entry is a record of a turn, mined by capture itself into the sections
+# The labels capture puts on a turn's lines (``**Prompt:**``, ``**Answer:**``, a compaction's
+# ``**Outcome:**``; ``- Prompt:`` before issue 9): such an entry is a record of a turn, mined by capture itself into the sections
 # below, not a hand-written log entry.
 _CAPTURED_RE = re.compile(
-    r"^\s*(?:[-*]\s+)?(?:\*\*(?:Prompt|Answer):\*\*|Prompt: )", re.MULTILINE
+    r"^\s*(?:[-*]\s+)?(?:\*\*(?:Prompt|Answer|Outcome):\*\*|Prompt: )", re.MULTILINE
 )
 _LINKS_ANY_RE = re.compile(r"!?\[\[[^\[\]\n]*\]\]")
 _FOLDER_RE = re.compile(r"^[\w.@+~-]*/[\w./@+~-]*$")

@@ -62,6 +62,14 @@ def blank_private(text: str) -> str:
     return "".join(piece if public else "\n" * piece.count("\n") for piece, public in _pieces(text, 0))
 
 
+def private_parts(text: str) -> list[str]:
+    """The texts inside private spans (tags left out), in order."""
+    if "<" not in text:
+        return []
+    return [piece for piece, public in _pieces(text, 0)
+            if not public and not _TAG_RE.fullmatch(piece)]
+
+
 def has_private(text: str) -> bool:
     """Whether ``text`` holds a private tag (open or closing)."""
     return _TAG_RE.search(text) is not None

@@ -113,8 +113,11 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
             scrub=scrub)
         base = memory.vault.read(entry.note) if turns else None
         text = base.text if base else ""
+        # A compact summary may restate what the person marked private, without the tags.
+        private = transcript.private_texts(path, read.end) if path and any(
+            t.summary for t in turns) else ()
         told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
-                            failing=ingest.open_failures(text))
+                            failing=ingest.open_failures(text), private=private)
         told = anchored(told, event.cwd)
         edits = ingest.edits_for(told, text)
         status = "nothing new"

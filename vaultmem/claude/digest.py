@@ -25,7 +25,8 @@ DATED = re.compile(r"(\d{4}-\d{2}-\d{2})(?:\s+[—–-]+\s+|:\s+)(.*)")
 LINK_GROUP = re.compile(r"\s*\(((?:\s*!?\[\[[^\]\n]*\]\]\s*,?)+)\)\s*$")
 WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
 ENTRY = re.compile(r"(\d{1,2}:\d{2})\s*[-–—]\s*(.*)")
-ANSWER = re.compile(r"\*\*Answer:\*\*\s*(.*\S)")
+# A turn's answer, or what Claude Code's compact summary says the session was doing then.
+ANSWER = re.compile(r"\*\*(?:Answer|Outcome):\*\*\s*(.*\S)")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
 # a command that failed and then passed has its Failed line before its Ran line.
 FAILED = re.compile(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")

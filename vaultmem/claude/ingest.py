@@ -41,6 +41,9 @@ PREREQUISITES = ("Prerequisites",)
 QUESTIONS = ("Open Questions",)
 NEXT_STEPS = ("Next Steps",)
 RELATED = ("Related Entities",)
+SUMMARIES = ("Compact Summaries",)
+COMPACTED_TITLE = "Context compacted"
+SUMMARY_COMPONENTS = 2  # an item of a summary goes to the components it names, at most these
 SECTION_OF_KIND: dict[str, tuple[str, ...]] = {
     "decision": DECISIONS,
     "gotcha": GOTCHAS,
@@ -108,6 +111,7 @@ class _Turn:
     still_failing: dict[str, bool] = field(default_factory=dict)  # label -> its last call failed
     commands_failed: set[str] = field(default_factory=set)  # labels of Bash commands
     fixes: list[str] = field(default_factory=list)  # failure-then-fix gotchas
+    summary: str | None = None  # Claude Code's compact summary: this "turn" is the compaction
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,7 @@ class Story:
     entries: tuple[str, ...]  # rendered work-log entries
     items: tuple[Item, ...]
     components: Mapping[str, tuple[str, ...]]  # component -> folders (as shown)
+    summaries: tuple[str, ...] = ()  # Claude Code's compact summaries, as collapsed callouts
 
 
 def title_of(text: str) -> str:
@@ -156,11 +161,13 @@ def story(
     rules: Mapping[str, str] | None = None,
     miner: Miner | None = None,
     failing: Mapping[str, str | None] | None = None,
+    private: Sequence[str] = (),
 ) -> Story:
     """The entries, items and components of ``turns`` (transcript lines, in order).
 
     ``failing``: commands the note says still fail (:func:`open_failures`), so that a fix in
-    these turns of a failure an earlier hook recorded is a gotcha too."""
+    these turns of a failure an earlier hook recorded is a gotcha too. ``private``: what the
+    person marked private in the session (a compact summary may restate it)."""
     collected: list[_Turn] = []
     current: _Turn | None = None
     # command -> (event no, failed, error); an earlier failure is event -1
@@ -170,6 +177,11 @@ def story(
     calls: dict[str, ToolCall] = {}
     for number, line in enumerate(turns):
         when = _time(line.timestamp, now, now.tzinfo)
+        if line.summary is not None:
+            # The compaction is an entry of its own; what Claude does next is "Continued".
+            collected.append(_Turn(when, COMPACTED_TITLE, None, summary=line.summary))
+            current = None
+            continue
         if line.prompt:
             current = _Turn(when, title_of(line.prompt), line.prompt)
             collected.append(current)
@@ -212,7 +224,14 @@ def story(
     items: list[Item] = []
     folders: dict[str, list[str]] = {}
     entries: list[str] = []
+    callouts: list[str] = []
     for turn in collected:
+        if turn.summary is not None:
+            compacted, found, callout = _compacted(turn, cwd, rules, folders, private)
+            entries.append(compacted)
+            items.extend(found)
+            callouts.extend(callout)
+            continue
         touched = turn.edited or turn.read
         names = _components(touched, cwd, rules, folders)
         mined = _mine_turn(turn.prose, miner)
@@ -224,7 +243,33 @@ def story(
         if entry is not None:
             entries.append(entry)
     where = {name: tuple(paths[:FOLDERS_PER_COMPONENT]) for name, paths in folders.items()}
-    return Story(tuple(entries), tuple(items), where)
+    return Story(tuple(entries), tuple(items), where, tuple(callouts))
+
+
+def _compacted(turn: _Turn, cwd: str | None, rules: Mapping[str, str] | None,
+               folders: dict[str, list[str]], private: Sequence[str],
+               ) -> tuple[str, list[Item], list[str]]:
+    """A compaction's work-log entry (one line: its outcome), the items its summary states, each
+    with the components its paths name, and the summary kept whole as a collapsed callout."""
+    from . import summary  # only a session that was compacted pays for the parser
+
+    read = summary.read(turn.summary or "", private)
+    items = []
+    for found in read.items:
+        if found.kind == "outcome":
+            continue
+        names: tuple[str, ...] = ()
+        for path in found.paths:
+            if len(names) == SUMMARY_COMPONENTS:
+                break
+            names += tuple(n for n in _components([_shown(path, cwd)], cwd, rules, folders)
+                           if n not in names)
+        items.append(Item(found.kind, one_line(found.text), names))
+    entry = f"### {turn.time} - {COMPACTED_TITLE}"
+    if read.outcome:
+        entry += f"\n\n**Outcome:** {block_safe(read.outcome)}"
+    callout = [summary.callout(read.kept, turn.time)] if read.kept.strip() else []
+    return entry, items, callout
 
 
 def _add(seq: list[str], value: str) -> None:
@@ -477,6 +522,8 @@ def edits_for(told: Story, note_text: str = "") -> list[Edit]:
         related.append(f"- [[{name}]]" + (f" — {where}" if where else ""))
     if related:
         edits.append(_append(RELATED, "\n".join(related)))
+    if told.summaries:
+        edits.append(_append(SUMMARIES, "\n\n".join(told.summaries)))
     return edits
 
 

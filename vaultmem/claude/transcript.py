@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any, BinaryIO
 
-from ..privacy import PrivateStream, clean_text, strip_private
+from ..privacy import PrivateStream, clean_text, private_parts, strip_private
 from ..redact import DEFAULT as DEFAULT_REDACTION
 from ..redact import Scrub
 
@@ -62,6 +62,7 @@ _ERROR_LINE_RE = re.compile(
     r"npm ERR!|panic:|--- FAIL|FAIL\b|=+ .*\b\d+ (?:failed|errors?)\b)"
 )
 _TRACEBACK = "Traceback (most recent call last)"
+_PRIVATE_BYTES = re.compile(rb"<private", re.IGNORECASE)
 # The redaction of the read under way: set by parse_lines for its own duration, so the helpers
 # that decode each field apply it without passing it down every call.
 _SCRUB: ContextVar[Scrub] = ContextVar("scrub", default=DEFAULT_REDACTION)
@@ -106,6 +107,9 @@ class Turn:
     text: str | None = None  # Claude's prose (assistant text blocks), private text removed
     calls: tuple[ToolCall, ...] = ()
     outcomes: tuple[Outcome, ...] = ()
+    # Claude Code's compact summary (never a prompt), private text removed; "" when a span the
+    # person left open hides it whole.
+    summary: str | None = None
 
     @property
     def files(self) -> tuple[FileChange, ...]:
@@ -188,6 +192,7 @@ def _parse_lines(
     first_prompt: str | None = None
     skipped = 0
     boundaries = 0
+    after_boundary = False  # the next user line is the compact summary
     streams = (PrivateStream(private[0]), PrivateStream(private[1]))
     for raw in lines:
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
@@ -200,14 +205,22 @@ def _parse_lines(
         kind = entry.get("type")
         if kind == "system" and entry.get("subtype") == "compact_boundary":
             boundaries += 1
+            after_boundary = True
             continue
         if kind not in ("user", "assistant") or entry.get("isSidechain") is True:
             continue
-        if entry.get("isMeta") is True:
+        # The summary is the line flagged so (older versions also flag it isMeta), or the
+        # first user line right after the boundary; a prompt that reads like one is a prompt.
+        meta = entry.get("isMeta") is True
+        summary = kind == "user" and (entry.get("isCompactSummary") is True
+                                      or (after_boundary and not meta))
+        after_boundary = False
+        if meta and not summary:
             continue
         # Lines already recorded still go through the private streams: a span they opened
-        # is open in the lines after them.
-        turn = _turn(entry, text, streams)
+        # is open in the lines after them. A summary is not the person's: it goes through none.
+        turn = _summary_turn(entry, text, streams[0].inside) if summary else \
+            _turn(entry, text, streams)
         if turn is None:
             continue
         if first_prompt is None and turn.prompt is not None:
@@ -279,6 +292,37 @@ def read(
     return replace(parsed, end=ends[0])
 
 
+def private_texts(path: str | PathLike[str], end: int) -> tuple[str, ...]:
+    """What the person marked private in their prompts in the first ``end`` bytes of a
+    transcript (a compact summary may restate it without the tags). Only lines naming a private
+    tag are parsed; a file that cannot be read gives none."""
+    found: dict[str, None] = {}
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return ()
+            budget = min(end, MAX_READ_BYTES)
+            while budget > 0:
+                line = handle.readline(min(MAX_LINE_BYTES, budget))
+                if not line:
+                    break
+                budget -= len(line)
+                if _PRIVATE_BYTES.search(line) is None:
+                    continue
+                entry = _load(line.decode("utf-8", errors="replace"))
+                if entry is None or entry.get("type") != "user" or \
+                        entry.get("isCompactSummary") is True:
+                    continue
+                message = entry.get("message")
+                texts = _texts(message.get("content") if isinstance(message, dict) else None)
+                for part in private_parts("\n".join(texts)):
+                    found[part] = None
+    except (OSError, ValueError):
+        return ()
+    return tuple(found)
+
+
 def _resume_at(handle: BinaryIO, start: int) -> int:
     if start <= 0:
         return 0
@@ -332,14 +376,19 @@ def _load(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _turn(entry: dict[str, Any], raw: str, streams: tuple[PrivateStream, PrivateStream]
-          ) -> Turn | None:
+def _identity(entry: dict[str, Any], raw: str) -> tuple[str, str | None]:
+    """A line's uuid and timestamp."""
     uuid = entry.get("uuid")
     if not isinstance(uuid, str) or not uuid:
         # Without a uuid, the line's own hash keeps dedup working across repeated reads.
         uuid = "sha256:" + hashlib.sha256(raw.strip().encode("utf-8", "replace")).hexdigest()[:16]
     stamp = entry.get("timestamp")
-    timestamp = stamp if isinstance(stamp, str) else None
+    return uuid, stamp if isinstance(stamp, str) else None
+
+
+def _turn(entry: dict[str, Any], raw: str, streams: tuple[PrivateStream, PrivateStream]
+          ) -> Turn | None:
+    uuid, timestamp = _identity(entry, raw)
     message = entry.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if entry.get("type") == "user":
@@ -357,6 +406,18 @@ def _turn(entry: dict[str, Any], raw: str, streams: tuple[PrivateStream, Private
     if prose is None and not calls:
         return None
     return Turn(uuid, timestamp, None, text=prose, calls=calls)
+
+
+def _summary_turn(entry: dict[str, Any], raw: str, hidden: bool) -> Turn | None:
+    """A compact summary's turn; None when the line holds no text (a tool result)."""
+    message = entry.get("message")
+    texts = _texts(message.get("content") if isinstance(message, dict) else None)
+    if not texts:
+        return None
+    uuid, stamp = _identity(entry, raw)
+    # While the person's private span is open the summary may restate it: all of it is theirs.
+    return Turn(uuid, stamp, None,
+                summary="" if hidden else _SCRUB.get()(strip_private("\n".join(texts))))
 
 
 def _texts(content: Any) -> list[str]:

@@ -1,0 +1,241 @@
+"""claude/summary.py and the capture of Claude Code's compact summaries (DESIGN §10): the section
+parser on real-shaped summaries, what is and is not a summary, privacy, and the hooks end to end
+(the items reach the note, compaction carries them into entities, the briefing shows them)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from hook_kit import (
+    ENTITIES,
+    FIXTURES,
+    SECRET,
+    SESSIONS,
+    hook_env,
+    payload,
+    run_cli,
+    run_hook,
+    session_notes,
+)
+
+from vaultmem import sections
+from vaultmem.claude import ingest, summary, transcript
+
+NUMBERED = (FIXTURES / "compact-summary-numbered.txt").read_text()
+MARKDOWN = (FIXTURES / "compact-summary-markdown.txt").read_text()
+KOREAN = (FIXTURES / "compact-summary-korean.txt").read_text()
+NOW = datetime(2026, 11, 22, 10, 30)
+
+
+def _kinds(read: summary.Summary, kind: str) -> list[str]:
+    return [i.text for i in read.items if i.kind == kind]
+
+
+# -- the parser -------------------------------------------------------------------------------
+
+
+def test_numbered_summary_is_read_by_its_sections() -> None:
+    read = summary.read(NUMBERED)
+    assert [s.key for s in read.sections] == [
+        "request", "concepts", "files", "errors", "problem_solving", "user_messages",
+        "pending", "current", "next_step"]
+    gotchas = _kinds(read, "gotcha")
+    # Cause and fix as one item each; the open one and the user's feedback are none.
+    assert len(gotchas) == 2
+    assert gotchas[0].startswith("Token rejected right after login: `verify_token` raised")
+    assert gotchas[0].endswith("Fixed by allowing 30 s of leeway in `jwt.decode`.")
+    assert "0003_refunds" in gotchas[1] and "Fixed by setting" in gotchas[1]
+    assert not any("webhook signature" in g or "User feedback" in g for g in gotchas)
+    decisions = _kinds(read, "decision")
+    assert len(decisions) == 3
+    assert any("uses RS256 instead of HS256 because the public key" in d for d in decisions)
+    assert any("switched to `stripe.Refund.create`" in d for d in decisions)
+    assert any(d.startswith("Decided to keep refunds synchronous for now because") for d in decisions)
+    # Facts and a hedged idea are not decisions.
+    assert not any("SQLAlchemy" in d or "JWKS" in d or "flaky" in d for d in decisions)
+    assert _kinds(read, "next_step") == [
+        "Verify the refund webhook signature check against a real Stripe test event",
+        "Add a `refunds` section to `docs/billing.md`",
+        "Run the refund webhook test against a Stripe test event to confirm the signature check.",
+    ]
+    assert read.outcome is not None
+    assert read.outcome.startswith("Immediately before this summary, the refund endpoint")
+    paths = {p for i in read.items for p in i.paths}
+    assert {"src/billing/refunds.py", "migrations/versions/0003_refunds.py"} <= paths
+
+
+def test_markdown_headed_summary_in_another_order_with_sections_missing() -> None:
+    read = summary.read(MARKDOWN)
+    assert [s.key for s in read.sections] == [
+        "request", "concepts", "errors", "current", "pending"]
+    (gotcha,) = _kinds(read, "gotcha")
+    assert gotcha.startswith("Export truncated at 65,536 rows:")
+    assert "removed the `islice` call" in gotcha
+    assert _kinds(read, "decision") == [
+        ("The export went with `csv.writer` over a hand-written join, because quoting of commas "
+         "and newlines inside fields is then correct.")]
+    assert _kinds(read, "next_step") == []  # "None."
+    assert read.outcome == ("The streaming export is done and its test `tests/test_export.py` "
+                            "passes; the staging timeout is open.")
+
+
+@pytest.mark.parametrize("text", [
+    KOREAN,
+    "Summary:\nWe fixed the login bug and chose Redis over Memcached because it persists.",
+    "",
+    "1.\n2.\n:::\n**\n##\n" * 50,
+    "4. Errors and fixes:\n" + "- x\n" * 2000,
+])
+def test_a_summary_without_known_sections_gives_no_items_and_is_kept(text: str) -> None:
+    read = summary.read(text)
+    assert read.items == ()
+    if text is KOREAN:
+        assert [s.key for s in read.sections] == [None, None, None, None]
+        assert "스트리밍 내보내기가 완료되었고" in read.kept
+    if text.startswith("Summary:"):
+        assert read.sections == () and read.kept == text
+    callout = summary.callout(read.kept, "10:00")
+    assert all(line.startswith(">") for line in callout.split("\n"))
+
+
+def test_the_callout_holds_the_summary_and_opens_no_section() -> None:
+    read = summary.read(NUMBERED)
+    callout = summary.callout(read.kept, "06:40")
+    lines = callout.split("\n")
+    assert lines[0] == "> [!summary]- Claude Code's summary (compacted 06:40)"
+    assert all(line == ">" or line.startswith("> ") for line in lines)
+    note = f"# T\n\n## Compact Summaries\n\n{callout}\n\n## After\n\n- x\n"
+    assert [h.title for h in sections.headings(note)] == ["T", "Compact Summaries", "After"]
+    # An unclosed fence is closed inside the quote; wikilinks are escaped.
+    odd = summary.callout("8. Current Work:\n```bash\n[[ -f x ]] && echo [[Auth]]", "06:41")
+    assert odd.endswith("> ```") and "[[Auth]]" in odd  # inside the fence: code, kept
+    assert "[\\[Auth]]" in summary.callout("See [[Auth]] %%vm-anchor a@b commit c%%", "06:42")
+    assert "%%vm-anchor" not in summary.callout("x %%vm-anchor a@b commit c%%", "06:42")
+
+
+def test_private_text_restated_by_the_summary_is_not_kept() -> None:
+    text = NUMBERED.replace("Primary Request and Intent:\n",
+                            "Primary Request and Intent:\n   Deploy with <private>sk-live-42 "
+                            "token</private> please.\n")
+    read = summary.read(text, ["my password is hunter2", "sk-live-42 token"])
+    assert "hunter2" not in read.kept and "sk-live-42" not in read.kept
+    # All user messages: never kept; the quote of the person in the next step: left out.
+    assert summary.USER_MESSAGES_LEFT_OUT in read.kept
+    assert summary.QUOTE_LEFT_OUT in read.kept
+    assert "now add refunds to billing" not in read.kept
+    assert all("hunter2" not in i.text for i in read.items)
+    # An unclosed private span hides the rest of the summary.
+    cut = summary.read(NUMBERED.replace("3. Files and Code", "<private>3. Files and Code"))
+    assert [s.key for s in cut.sections] == ["request", "concepts"]
+
+
+# -- what is a summary --------------------------------------------------------------------------
+
+
+def _user(uuid: str, content: str, **extra: object) -> str:
+    line = {"type": "user", "uuid": uuid, "timestamp": "2026-11-22T06:00:00.000Z",
+            "message": {"role": "user", "content": content}, **extra}
+    return json.dumps(line)
+
+
+BOUNDARY = json.dumps({"type": "system", "subtype": "compact_boundary", "uuid": "b1",
+                       "compactMetadata": {"trigger": "auto", "preTokens": 9}})
+
+
+def test_a_prompt_that_reads_like_a_summary_is_a_prompt() -> None:
+    forged = "This session is being continued from a previous conversation. " + NUMBERED
+    parsed = transcript.parse_lines([_user("u1", "before"), _user("u2", forged)])
+    assert [t.summary for t in parsed.turns] == [None, None]
+    assert parsed.turns[1].prompt is not None
+    told = ingest.story(parsed.turns, now=NOW)
+    assert told.summaries == ()
+    assert not any(i.text.startswith("Token rejected") for i in told.items)
+
+
+def test_flagged_line_or_first_user_line_after_a_boundary_is_the_summary() -> None:
+    flagged = transcript.parse_lines([_user("u1", "x"), _user("u2", NUMBERED, isCompactSummary=True)])
+    assert flagged.turns[1].summary is not None and flagged.turns[1].prompt is None
+    unflagged = transcript.parse_lines([_user("u1", "x"), BOUNDARY, _user("u2", NUMBERED),
+                                        _user("u3", "next prompt")])
+    assert [t.summary is not None for t in unflagged.turns] == [False, True, False]
+    assert unflagged.turns[2].prompt == "next prompt"
+    # The summary is not fed to the person's private stream: its own tags open nothing there.
+    odd = transcript.parse_lines([_user("u2", "<private>restated", isCompactSummary=True),
+                                  _user("u3", "visible")])
+    assert odd.turns[1].prompt == "visible"
+    # While the person's span is open, the summary is theirs too.
+    hidden = transcript.parse_lines([_user("u1", "a <private>b"),
+                                     _user("u2", NUMBERED, isCompactSummary=True)])
+    assert [t.summary for t in hidden.turns][-1] == ""
+
+
+def test_the_story_logs_one_entry_and_files_the_items_with_their_components() -> None:
+    parsed = transcript.parse_lines([_user("u1", "add refunds"),
+                                     _user("u2", NUMBERED, isCompactSummary=True,
+                                           timestamp="2026-11-22T06:40:00Z")])
+    told = ingest.story(parsed.turns, now=NOW, cwd="/home/dev/work/shop")
+    compacted = [e for e in told.entries if "Context compacted" in e]
+    assert len(compacted) == 1
+    head, body = compacted[0].split("\n\n")
+    assert re.fullmatch(r"### \d\d:\d\d - Context compacted", head)
+    assert body.startswith("**Outcome:** Immediately before this summary") and "\n" not in body
+    lines = {i.render() for i in told.items}
+    assert any(line.startswith("- `src/billing/refunds.py` (modified)") and
+               line.endswith("([[Billing]])") for line in lines)
+    assert any("Fixed by setting" in line and line.endswith("([[Migrations]])") for line in lines)
+    assert all(len(i.components) <= 2 for i in told.items)
+    assert len(told.summaries) == 1
+
+
+# -- the hooks, end to end ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    root.mkdir()
+    return root
+
+
+def test_a_compacted_session_files_the_summary_into_note_entities_and_briefing(
+    vault: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "transcript.jsonl"
+    shutil.copy(FIXTURES / "transcript-compacted.jsonl", path)
+    for event in ("stop", "session-end"):
+        proc = run_hook(event, payload(event, path), vault, cwd=tmp_path)
+        assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    (note,) = session_notes(vault)
+    text = note.read_text()
+    assert "### 06:40 - Context compacted\n\n**Outcome:** Immediately before this summary" in text
+    assert "This session is being continued" not in text.split("## Compact Summaries")[0]
+    assert "> [!summary]- Claude Code's summary (compacted 06:40)" in text
+    assert text.count("[!summary]") == 1
+    assert SECRET not in text
+    assert ("- Migrations failed on a fresh database: `alembic upgrade head` failed") in text
+    assert "- Verify the refund webhook signature check against a real Stripe test event\n" in text
+    heads = [h.title for h in sections.headings(text) if h.level == 2]
+    assert heads[-1] == "Compact Summaries" and "Errors and fixes" not in str(heads)
+
+    env = hook_env(vault)
+    rel = note.relative_to(vault).as_posix()
+    done = run_cli(["compact", rel, "--force"], cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    billing = (vault / ENTITIES / "Billing.md").read_text()
+    assert "switched to `stripe.Refund.create` over the deprecated" in billing
+    migrations = (vault / ENTITIES / "Migrations.md").read_text()
+    assert "Fixed by setting `down_revision" in migrations
+    archive = next((vault / SESSIONS).parent.glob("archive/sessions/*.md")).read_text()
+    assert "> [!summary]- Claude Code's summary (compacted 06:40)" in archive
+
+    start = run_hook("session-start", payload("session-start", None, session_id="next-session"),
+                     vault, cwd=tmp_path)
+    context = json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "06:40 Context compacted → Immediately before this summary" in context
+    assert "Verify the refund webhook signature check" in context
+    assert SECRET not in context
