@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from vaultmem import compaction, plainruns, sections
 
 TEXT_CHARS = "ab Z9|[]()*_`#-<>!:=~.\\/^$%&é "
-START_CHARS = "aZé([!]^&/.\""
+START_CHARS = "aZé([!]^&/.\"`"
 
 
 def _agrees(text: str) -> bool:
@@ -55,10 +55,15 @@ front_matter = st.builds(
                               "c: |", "\td: 2", "...x"]), max_size=4),
     st.sampled_from([[], ["---"], ["..."], ["...  "], ["----"], ["   ---"], ["---  "]]),
 )
+# Quote lines (the callouts of ## Compact Summaries): anything after the ">".
+quote_line = st.builds(lambda rest: ">" + rest,
+                       st.one_of(st.text(TEXT_CHARS + "\t", max_size=20),
+                                 st.sampled_from([" [!summary]- x", " ```", " # H", " - a",
+                                                  " <div>", " ---", " ===", ""])))
 plain_run = st.builds(
     lambda head, lines, final: "\n".join(([head] if head else []) + lines) + final,
     st.one_of(st.none(), heading_line, front_matter),
-    st.lists(st.one_of(plain_line, bullet_line, blank_line, fence), max_size=25),
+    st.lists(st.one_of(plain_line, bullet_line, blank_line, fence, quote_line), max_size=25),
     st.sampled_from(["", "\n", "\n\n"]),
 )
 
@@ -115,7 +120,9 @@ def test_what_only_markdown_it_can_read_is_left_to_it() -> None:
         "## A\n\n- 1. nested ordered\n",  # an ordered list inside a bullet item
         "## A\n\n- 2026) x\n",
         "## A\n\n- a\n  - nested\n",  # indented content
-        "## A\n\n> quote\n",
+        "## A\n\npara\n> quote\n",  # a quote interrupting a paragraph
+        "## A\n\n> quote\nlazy\n",  # a lazy continuation line
+        "## A\n\n>\n",  # an empty quote (markdown-it's map takes the line after it)
         "## A\n\n| a | b |\n|---|---|\n",  # a table
         "## A\n\n[ref]: https://example.com\n",
         "## A\n\n<div>\n\n# x\n</div>\n",

@@ -13,16 +13,21 @@ line of the kinds below, and every other line is one of:
 - a paragraph line: starts with a character that cannot open any block (not whitespace, not a
   digit, not one of ``#>-*+_`~<|=:\\$%``, see ``_PLAIN_START``), or with digits that do not end
   in ``.`` or ``)`` (so are no ordered-list marker: ``2026-01-01 — …``), or with ``**`` and
-  then neither whitespace nor ``*`` (a bold label: ``**Prompt:** …``);
+  then neither whitespace nor ``*`` (a bold label: ``**Prompt:** …``), or with a backtick not
+  followed by two more (a code span, never a fence);
 - a bullet item ``- `` followed by such a character;
 - a fenced code block opened at column 0 (its lines may hold anything); one never closed runs to
   the end of the run, which then joins the next (see ``sections``).
+- a block quote: a run of lines starting with ``>`` at column 0 (they may hold anything after
+  it: headings, fences, HTML inside a quote are the quote's), with a blank line (or the run's
+  start) before it and a blank line (or the run's end) after it, so that no paragraph is
+  interrupted and no lazy continuation line extends it (the callouts vaultmem writes).
 Outside fences no line may hold a tab, ``]:`` (a reference definition) or ``$$`` (kept for
 markdown-it, which treats it as text today, so a later plugin cannot silently disagree). ``%%``
 inside a line (an Obsidian comment: the anchors vaultmem writes into entity lines) is text to
 markdown-it and here alike; a line starting with ``%`` is still left to markdown-it.
-Lines after the first never start with ``#``, so there is no other heading, and no line can be a
-setext underline, thematic break, table delimiter row, HTML block, quote or indented code.
+Lines after the first never start with ``#``, so there is no other heading, and no line outside a
+quote can be a setext underline, thematic break, table delimiter row, HTML block or indented code.
 """
 
 from __future__ import annotations
@@ -36,8 +41,9 @@ _PLAIN_START = r"[^\s\d#>\-*+_`~<|=:\\$%]"
 # Or digits not followed by another digit, ``.`` or ``)``: never an ordered list marker, so a dated
 # line (``2026-01-01 — …``, vaultmem's entity lines after ``- ``) is plain too. Or a bold label
 # (``**Prompt:** …``, the work-log entries capture writes): ``**`` then neither space nor ``*``
-# opens no list item, thematic break or other block.
-_START = r"(?:" + _PLAIN_START + r"|\d+(?![\d.)])|\*\*[^\s*])"
+# opens no list item, thematic break or other block. Or a backtick not followed by two more: a
+# code span (``- `src/x.py` …``, items capture writes), never a fence.
+_START = r"(?:" + _PLAIN_START + r"|\d+(?![\d.)])|\*\*[^\s*]|`(?!``))"
 _PLAIN = re.compile(_START + r"[^\t]*")
 # A list item: a bullet (``-``, ``*``, ``+``) or an ordered marker (1 to 9 digits, ``.`` or
 # ``)``), one space, then what a plain line may start with. The marker is group 1.
@@ -49,7 +55,7 @@ _FORBIDDEN = ("]:", "$$", "\t", "\r")
 # ``...``, spaces after.
 _FRONT_MATTER_OPEN = re.compile(r"-{3,}")
 
-BLANK, PLAIN, BULLET, FENCE, FENCE_BODY = 0, 1, 2, 3, 4
+BLANK, PLAIN, BULLET, FENCE, FENCE_BODY, QUOTE = 0, 1, 2, 3, 4, 5
 # A fence opens at column 0 (``` with an info string free of backticks, or ~~~) and closes at a
 # line of at least as many of the same character, indented up to 3 spaces, spaces after.
 _FENCE_OPEN = re.compile(r"(`{3,}|~{3,})[^\t]*")
@@ -61,6 +67,8 @@ BlockRow = tuple[str, int, int, bool]  # kind, start, end, tight
 def _kind(line: str) -> int | None:
     if not line.strip(" "):
         return BLANK
+    if line[0] == ">":
+        return None if "\r" in line else QUOTE
     if any(bad in line for bad in _FORBIDDEN):
         return None
     if _ITEM.fullmatch(line):
@@ -183,7 +191,7 @@ def _read(text: str, total: int, *, front_matter: bool = True) -> _Reading | Non
         blocks.append(("heading", 0, 1, False))
         first = 1
     body = lines[first:]
-    if body and not body[-1].strip(" ") and not text.endswith("\n"):
+    if body and not body[-1].strip(" \t") and not text.endswith("\n"):
         body.pop()  # markdown-it has no line for spaces after the last newline
     at = 0
     while at < len(body):
@@ -209,6 +217,14 @@ def _read(text: str, total: int, *, front_matter: bool = True) -> _Reading | Non
         kind = kinds[i]
         if kind == BLANK:
             i += 1
+        elif kind == QUOTE:
+            start = i
+            i = _past(kinds, i + 1, QUOTE)
+            if (start and kinds[start - 1] != BLANK) or (i < n and kinds[i] != BLANK):
+                return None  # a quote interrupting a paragraph, or lazily continued
+            if all(not body[k][1:].strip(" \t") for k in range(start, i)):
+                return None  # an empty quote: markdown-it's map takes the blank line after it
+            blocks.append(("blockquote", start + first, i + first, False))
         elif kind in (FENCE, PLAIN):
             start = i
             i = _past(kinds, i + 1, FENCE_BODY if kind == FENCE else PLAIN)
