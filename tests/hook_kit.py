@@ -33,6 +33,18 @@ LABEL = re.compile(
     r"first|Earlier sessions, newest first) \(data\):"
 )
 SECRET = "hunter2"  # inside <private> in the fixture transcript
+# ``python -c PROBE --vault V hook EVENT``: the hook run in-process, then its exit code and which
+# of the modules named in place of sys.argv[0] (a JSON list) it imported, as JSON on stderr.
+PROBE = """
+import json, sys
+from vaultmem import launcher
+try:
+    launcher.main(sys.argv[1:])
+except SystemExit as stop:
+    code = stop.code
+heavy = sorted({m.split(".")[0] for m in sys.modules} & set(json.loads(sys.argv[0])))
+sys.stderr.write(json.dumps({"code": code, "heavy": heavy}))
+"""
 
 
 def payload(event: str, transcript: Path | None = None, **changes: Any) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hook_kit import (
     DAY,
+    PROBE,
     EVENTS,
     PROJECT,
     SECRET,
@@ -384,16 +385,6 @@ def test_global_project_option_reaches_the_hook(
 
 
 HEAVY = ("typer", "click", "rich", "anthropic", "httpx", "httpx2")
-PROBE = """
-import json, sys
-from vaultmem import launcher
-try:
-    launcher.main(sys.argv[1:])
-except SystemExit as stop:
-    code = stop.code
-heavy = sorted({m.split(".")[0] for m in sys.modules} & set(json.loads(sys.argv[0])))
-sys.stderr.write(json.dumps({"code": code, "heavy": heavy}))
-"""
 
 
 @pytest.mark.parametrize("event", list(EVENTS))

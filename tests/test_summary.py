@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -14,6 +16,7 @@ import pytest
 from hook_kit import (
     ENTITIES,
     FIXTURES,
+    PROBE,
     SECRET,
     SESSIONS,
     hook_env,
@@ -134,6 +137,66 @@ def test_private_text_restated_by_the_summary_is_not_kept() -> None:
     assert [s.key for s in cut.sections] == ["request", "concepts"]
 
 
+# -- final answers whole ------------------------------------------------------------------------
+
+RECAP = """All three endpoints are in place and the suite passes.
+
+## Changes
+- Added `refund()` in `src/billing/refunds.py`
+- The webhook handler now reads `request.body()` before parsing
+
+## Decisions
+- Switched to `stripe.Refund.create` over `charge.refund()` because partial refunds need it.
+
+## Next steps
+- Add a `refunds` section to `docs/billing.md`
+- Check the webhook against [[Stripe]] test events
+
+```bash
+pytest -q tests/test_billing.py
+"""
+
+
+def test_a_final_answer_that_recaps_the_work_is_kept_whole_and_bounded() -> None:
+    whole = summary.recap(RECAP)
+    assert whole is not None
+    lines = whole.split("\n")
+    assert lines[0] == "> [!abstract]- Claude's answer (15 lines)"
+    assert "> - Switched to `stripe.Refund.create` over `charge.refund()` because partial " \
+        "refunds need it." in lines
+    assert lines[-1] == "> ```"  # the fence it left open is closed inside the callout
+    assert "[\\[Stripe]]" in whole
+    long = "## Summary\n" + "\n".join(f"- change {n}" for n in range(100))
+    bounded = summary.recap(long)
+    assert bounded is not None and len(bounded.split("\n")) == 1 + summary.RECAP_MAX_LINES
+    assert bounded.endswith("> (62 more lines in the transcript)")
+    # Prose, a short list, a one-liner: not recaps.
+    assert summary.recap("I looked into it.\nThe cache was stale.\nI cleared it.\nDone.") is None
+    assert summary.recap("Two options:\n- a\n- b\nWhich one?") is None
+    assert summary.recap("Done.") is None
+
+
+def test_the_work_log_keeps_the_recap_under_its_answer_and_mines_it() -> None:
+    lines = [_user("u1", "add refunds"),
+             json.dumps({"type": "assistant", "uuid": "a1", "timestamp": "2026-11-22T06:05:00Z",
+                         "message": {"role": "assistant",
+                                     "content": [{"type": "text", "text": RECAP}]}})]
+    told = ingest.story(transcript.parse_lines(lines).turns, now=NOW)
+    (entry,) = told.entries
+    assert "**Answer:** All three endpoints are in place and the suite passes." in entry
+    assert "\n\n> [!abstract]- Claude's answer (15 lines)\n> All three endpoints" in entry
+    note = f"# T\n\n## Work Log\n\n{entry}\n\n## Decisions Made\n"
+    assert [h.title for h in sections.headings(note)][2:] == [
+        entry.split("\n")[0][4:], "Decisions Made"]
+    kinds = {(i.kind, i.text) for i in told.items}
+    assert ("next_step", "Add a `refunds` section to `docs/billing.md`") in kinds
+    assert any(k == "decision" and "stripe.Refund.create" in t for k, t in kinds)
+    # A one-paragraph answer stays one line.
+    short = [lines[0], lines[1].replace(json.dumps(RECAP)[1:-1], "Done, the suite passes.")]
+    (plain,) = ingest.story(transcript.parse_lines(short).turns, now=NOW).entries
+    assert "[!abstract]" not in plain
+
+
 # -- what is a summary --------------------------------------------------------------------------
 
 
@@ -239,3 +302,29 @@ def test_a_compacted_session_files_the_summary_into_note_entities_and_briefing(
     assert "06:40 Context compacted → Immediately before this summary" in context
     assert "Verify the refund webhook signature check" in context
     assert SECRET not in context
+
+
+def test_a_note_holding_a_summary_is_still_read_without_markdown_it(
+    vault: Path, tmp_path: Path
+) -> None:
+    """The callouts are plain runs (plainruns reads quotes): later hooks on a compacted session,
+    and a turn whose answer is kept whole, spare importing markdown-it."""
+    path = tmp_path / "transcript.jsonl"
+    shutil.copy(FIXTURES / "transcript-compacted.jsonl", path)
+    proc = run_hook("stop", payload("stop", path), vault, cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    answer = {"type": "assistant", "uuid": "a-after", "timestamp": "2026-11-22T06:50:00Z",
+              "message": {"role": "assistant", "content": [{"type": "text", "text": RECAP}]}}
+    with path.open("a") as handle:
+        handle.write(_user("u-after", "Now document the refunds") + "\n")
+        handle.write(json.dumps(answer) + "\n")
+    probe = subprocess.run(
+        [sys.executable, "-c", PROBE.replace("sys.argv[0]", repr(json.dumps(["markdown_it"]))),
+         "--vault", str(vault), "hook", "stop"],
+        input=json.dumps(payload("stop", path)).encode(), capture_output=True, cwd=tmp_path,
+        env=hook_env(vault), timeout=120, check=False,
+    )
+    assert json.loads(probe.stderr) == {"code": 0, "heavy": []}
+    (note,) = session_notes(vault)
+    assert "**Prompt:** Now document the refunds" in note.read_text()
+    assert "> [!abstract]- Claude's answer (15 lines)" in note.read_text()

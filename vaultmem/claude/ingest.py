@@ -389,6 +389,12 @@ def _entry(turn: _Turn, knowledge: Sequence[str]) -> str | None:
     parts = [f"### {turn.time} - {turn.title}"]
     if head:
         parts.append("\n".join(head))
+    if turn.answer and turn.answer.count("\n") >= 3:
+        from . import summary  # a recap is a multi-line answer: one-liners never load it
+
+        whole = summary.recap(turn.answer)
+        if whole is not None:
+            parts.append(whole)  # the answer kept whole (bounded), below its condensed line
     if work:
         parts.append("\n".join(work))
     return "\n\n".join(parts)
