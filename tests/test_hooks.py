@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from hook_kit import (
     DAY,
-    PROBE,
     EVENTS,
+    PROBE,
     PROJECT,
     SECRET,
     SESSIONS,

@@ -27,7 +27,7 @@ from hook_kit import (
 )
 
 from vaultmem import sections
-from vaultmem.claude import ingest, summary, transcript
+from vaultmem.claude import condensed, ingest, summary, transcript
 
 NUMBERED = (FIXTURES / "compact-summary-numbered.txt").read_text()
 MARKDOWN = (FIXTURES / "compact-summary-markdown.txt").read_text()
@@ -135,6 +135,22 @@ def test_private_text_restated_by_the_summary_is_not_kept() -> None:
     # An unclosed private span hides the rest of the summary.
     cut = summary.read(NUMBERED.replace("3. Files and Code", "<private>3. Files and Code"))
     assert [s.key for s in cut.sections] == ["request", "concepts"]
+
+
+def test_a_huge_summary_is_read_bounded() -> None:
+    huge = "4. Errors and fixes:\n" + "- `a/b.py` failed; fixed by x instead of y\n" * 60_000
+    read = summary.read(huge)
+    assert len(read.kept) <= summary.SUMMARY_MAX_CHARS
+    assert len(summary.callout(read.kept, "10:00")) < summary.KEPT_MAX_CHARS * 1.2
+
+
+def test_the_model_extractor_reads_the_summary_as_claude_s_not_as_a_prompt() -> None:
+    lines = (FIXTURES / "transcript-compacted.jsonl").read_text().splitlines()
+    text = condensed.render(condensed.turns(lines), 50_000)
+    assert "User: This session is being continued" not in text
+    assert "Claude: (Claude Code's summary of the session so far)" in text
+    assert "Errors and fixes" in text
+    assert SECRET not in text and "now add refunds to billing" not in text
 
 
 # -- final answers whole ------------------------------------------------------------------------

@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
 
-from ..privacy import PrivateStream, clean_text, strip_private
+from ..privacy import PrivateStream, clean_text, private_parts, strip_private
 from ..redact import DEFAULT as DEFAULT_REDACTION
 from ..redact import Scrub
 from .transcript import FILE_TOOLS
 
 ANSWER_MAX_CHARS = 2000  # of one assistant message's prose
 PROMPT_MAX_CHARS = 1000
+SUMMARY_MAX_CHARS = 6000  # of a compact summary
 COMMAND_MAX_CHARS = 200
 ERROR_MAX_CHARS = 240
 LINE_MAX_BYTES = 4 * 1024 * 1024  # a longer line is a tool's output or a file's content: skipped
@@ -75,9 +76,12 @@ def turns(lines: Iterable[str | bytes], scrub: Scrub = DEFAULT_REDACTION) -> lis
     reader = _Reader(scrub)
     for raw in lines:
         entry = _load(raw)
-        if entry is None or entry.get("isSidechain") is True or entry.get("isMeta") is True:
+        if entry is None or entry.get("isSidechain") is True:
             continue
-        reader.entry(entry)
+        if entry.get("type") == "user" and entry.get("isCompactSummary") is True:
+            reader.summary(entry)
+        elif entry.get("isMeta") is not True:
+            reader.entry(entry)
     return [turn for turn in reader.turns if not turn.empty()]
 
 
@@ -150,6 +154,7 @@ class _Reader:
         self.turns: list[Turn] = [Turn()]
         self.tools: dict[str, str] = {}  # tool_use id -> what it ran, for its result
         self.private = PrivateStream()
+        self.secrets: list[str] = []  # the person's private texts (a summary may restate them)
 
     def entry(self, entry: dict[str, Any]) -> None:
         message = entry.get("message")
@@ -157,6 +162,7 @@ class _Reader:
         if entry.get("type") == "user":
             texts = _texts(content)
             if texts is not None:
+                self.secrets.extend(private_parts("\n".join(texts)))
                 prompt = clean_text(self.scrub(self.private.feed("\n".join(texts))))
                 if prompt is not None:
                     stamp = entry.get("timestamp")
@@ -167,6 +173,20 @@ class _Reader:
         elif entry.get("type") == "assistant":
             cwd = entry.get("cwd")
             self._assistant(content, cwd if isinstance(cwd, str) else "")
+
+    def summary(self, entry: dict[str, Any]) -> None:
+        """Claude Code's compact summary: Claude's account of the session so far, not a prompt;
+        read as the session note keeps it (the person's messages and private text left out)."""
+        message = entry.get("message")
+        texts = _texts(message.get("content") if isinstance(message, dict) else None)
+        if not texts or self.private.inside:
+            return
+        from .summary import read  # only a compacted session pays for the parser
+
+        kept = _prose(self.scrub(read("\n".join(texts), self.secrets).kept))
+        if kept:
+            said = f"(Claude Code's summary of the session so far) {kept}"
+            self.turns.append(Turn(said=[_clip(said, SUMMARY_MAX_CHARS)]))
 
     def _public(self, text: str) -> str:
         """Text outside prose (a command, a path, tool output): none while a span is open."""

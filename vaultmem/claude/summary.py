@@ -47,6 +47,8 @@ ITEM_MAX_CHARS = 400
 OUTCOME_MAX_CHARS = 400
 USER_MESSAGES_LEFT_OUT = "(The person's messages are left out here: the work log holds the prompts.)"
 QUOTE_LEFT_OUT = "(The quote of the person's last message is left out.)"
+HEADING_MAX_CHARS = 120
+SUMMARY_MAX_CHARS = 120_000  # of a summary read (the rest is left out of the note too)
 KEPT_MAX_CHARS = 60_000  # of one summary in the note (real ones hold 5,000 to 30,000)
 RECAP_MAX_LINES = 40  # of a final answer kept in the work log
 RECAP_MIN_LINES = 4
@@ -115,12 +117,7 @@ class _Patterns:
     """The regexes, compiled on first use (a hook that meets no summary never pays for them)."""
 
     def __init__(self) -> None:
-        # "1. Title:", "## 4. Errors and Fixes:", "**7. Pending Tasks:**", "Current Work: text";
-        # the title runs to the first colon. Or a whole line: "## Current Work", "**Errors**".
-        decor = r"^ {0,3}(#{1,6}[ \t]+)?(\*\*|__)?[ \t]*(?:(\d{1,2})[.)][ \t]*)?(?:\*\*|__)?[ \t]*"
-        self.colon_heading = re.compile(
-            decor + r"([^\n:]{2,60}?)[ \t]*(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*(.*?)[ \t]*$")
-        self.bare_heading = re.compile(decor + r"([^\n:]{2,60}?)[ \t]*(?:\*\*|__)?[ \t]*$")
+        self.number = re.compile(r"(\d{1,2})[.)](?=\s|\*|_|$)")
         self.fence = re.compile(r"^ {0,3}(`{3,}|~{3,})")
         self.bullet = re.compile(r"^( *)(?:[-*+]|\d{1,3}[.)])[ \t]+(.*)$")
         self.subheading = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$")
@@ -219,20 +216,28 @@ def _heading(line: str) -> tuple[str | None, str, str] | None:
     that ends with a colon and nothing after it ("10. Something Else:")."""
     if not line.strip() or len(line) > 200:
         return None
-    match = _p().colon_heading.match(line)
-    colon = match is not None
-    if match is None:
-        match = _p().bare_heading.match(line)
-        if match is None:
-            return None
-    hashes, bold, number, title = match.group(1, 2, 3, 4)
-    rest = match.group(5) if colon else ""
+    # Plain string steps, no backtracking regex: a summary line can be long.
+    rest_of = line.strip()
+    if line.startswith("    ") or len(rest_of) > HEADING_MAX_CHARS:
+        return None
+    hashes = rest_of.startswith("#")
+    text = rest_of.lstrip("#").strip()
+    bold = text.startswith(("**", "__"))
+    text = text.strip("*_ \t")
+    number = _p().number.match(text)
+    if number is not None:
+        text = text[number.end():].strip("*_ \t")
+    colon = text.find(":")
+    title, rest = (text[:colon].rstrip("*_ \t"), text[colon + 1:].lstrip("*_ \t").rstrip()) \
+        if colon >= 0 else (text, "")
+    if not 2 <= len(title) <= 60 or "\n" in title:
+        return None
     key = _title_key(title)
     if key is not None:
         # A bare known word inside prose ("Errors" alone) needs a number, a colon or a heading.
-        return (key, title.strip(), rest) if number or colon or hashes or bold else None
-    if number and colon and not rest and not line.startswith(" "):
-        return None, title.strip(), ""
+        return (key, title, rest) if number or colon >= 0 or hashes or bold else None
+    if number and colon >= 0 and not rest and not line.startswith(" "):
+        return None, title, ""
     return None
 
 
@@ -552,7 +557,9 @@ def read(raw: str, private: Iterable[str] = ()) -> Summary:
 
     ``private``: the texts the person marked private earlier in the session; the summary may
     restate them without the tags, so they are taken out wherever they occur."""
-    text = strip_private(raw.replace("\r\n", "\n").replace("\r", "\n"))
+    # Parsing is linear; the cut keeps a hostile summary inside the hooks' budget (real ones
+    # hold 5,000 to 40,000 characters).
+    text = strip_private(raw[:SUMMARY_MAX_CHARS].replace("\r\n", "\n").replace("\r", "\n"))
     text = _framed(_unsaid(text, private))
     found = sections(text)
     return Summary(found, tuple(_items(found)), _kept(text, found))
