@@ -137,6 +137,16 @@ def test_private_text_restated_by_the_summary_is_not_kept() -> None:
     assert [s.key for s in cut.sections] == ["request", "concepts"]
 
 
+def test_an_error_that_went_away_by_itself_is_no_gotcha() -> None:
+    read = summary.read(
+        "4. Errors and fixes:\n"
+        "- **Unused import warnings**: adding imports before their use caused transient warnings."
+        " Resolved naturally as each import was used.\n"
+        "- **Flaky port**: the dev server port was taken; it went away after a reboot, fixed.\n"
+        "- **Stale lockfile**: `npm ci` failed on the old lockfile. Fixed by running `npm install`.")
+    assert [i.text[:16] for i in read.items] == ["Stale lockfile: "]
+
+
 def test_a_huge_summary_is_read_bounded() -> None:
     huge = "4. Errors and fixes:\n" + "- `a/b.py` failed; fixed by x instead of y\n" * 60_000
     read = summary.read(huge)

@@ -14,7 +14,8 @@ is still kept whole.
 What becomes an item (precision first: a wrong decision costs more than a missed one):
 - Errors and fixes: each top-level entry (a bullet with its sub-bullets, or a sub-heading with its
   body) that says how it was fixed is one gotcha, cause and fix together; an entry still open
-  ("not yet confirmed", "still failing") or that relays the user's feedback is none.
+  ("not yet confirmed", "still failing"), one that went away by itself ("transient", "resolved
+  naturally") or that relays the user's feedback is none.
 - Key Technical Concepts, Problem Solving, Files and Code: a sentence that states a choice ("uses
   X instead of Y", "chose / decided / switched to / went with / opted for", "X over Y", "rather
   than", "took the X approach") is a decision, with the sentence after it when that one gives the
@@ -135,7 +136,8 @@ class _Patterns:
         self.still_open = re.compile(
             r"\b(?:not yet (?:confirmed|fixed|resolved|working|verified)|still (?:fail|failing|"
             r"broken|open|unresolved|pending)|unresolved|no fix|not fixed|didn't (?:solve|fix|"
-            r"work)|did not (?:solve|fix|work)|remains? (?:open|broken))",
+            r"work)|did not (?:solve|fix|work)|remains? (?:open|broken)|transient|resolved "
+            r"(?:naturally|itself|on its own)|went away)",
             re.IGNORECASE,
         )
         self.user_relay = re.compile(r"^(?:the )?user(?:'s)?\b", re.IGNORECASE)
