@@ -123,6 +123,7 @@ def test_what_only_markdown_it_can_read_is_left_to_it() -> None:
         "## A\n\npara\n> quote\n",  # a quote interrupting a paragraph
         "## A\n\n> quote\nlazy\n",  # a lazy continuation line
         "## A\n\n>\n",  # an empty quote (markdown-it's map takes the line after it)
+        "## A\n\n> a\n> >\n",  # an empty quote nested in one (the same)
         "## A\n\n| a | b |\n|---|---|\n",  # a table
         "## A\n\n[ref]: https://example.com\n",
         "## A\n\n<div>\n\n# x\n</div>\n",

@@ -222,8 +222,11 @@ def _read(text: str, total: int, *, front_matter: bool = True) -> _Reading | Non
             i = _past(kinds, i + 1, QUOTE)
             if (start and kinds[start - 1] != BLANK) or (i < n and kinds[i] != BLANK):
                 return None  # a quote interrupting a paragraph, or lazily continued
-            if all(not body[k][1:].strip(" \t") for k in range(start, i)):
-                return None  # an empty quote: markdown-it's map takes the blank line after it
+            if all(not body[k][1:].strip(" \t") for k in range(start, i)) or any(
+                    body[k].count(">") > 1 and not body[k].strip(" \t>") for k in range(start, i)):
+                # An empty quote, or an empty one nested in it: markdown-it's map of it takes
+                # the blank line after it.
+                return None
             blocks.append(("blockquote", start + first, i + first, False))
         elif kind in (FENCE, PLAIN):
             start = i
