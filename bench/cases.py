@@ -16,6 +16,7 @@ import re
 import shutil
 import statistics
 import sys
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -260,7 +261,12 @@ def session_end_case(
             session_id=sid,
             created=env.vault.today,
         )
-        (env.root / rel).write_text(text, encoding="utf-8")
+        note = env.root / rel
+        note.write_text(text, encoding="utf-8")
+        # As a session's Stop hooks leave it: written a while ago. Written just now by another
+        # program, it would be a person editing it (flux.py), and every write would watch it.
+        written = time.time() - 60
+        os.utime(note, (written, written))
         sample = run_command(
             [*VAULTMEM, "hook", "session-end"], env=child_env, cwd=env.cwd,
             stdin=_payload("SessionEnd", sid, env, reason="other"),
@@ -291,8 +297,6 @@ def session_end_case(
 
 
 def _wait_for(check: Callable[[], bool], what: str, seconds: float = 120.0) -> None:
-    import time
-
     deadline = time.monotonic() + seconds
     while not check():
         if time.monotonic() > deadline:
