@@ -25,7 +25,7 @@ ROOT = "/home/dev/work/shop"
         ("src/auth.py", "Auth"),
         ("src/billing_webhooks/handler.py", "Billing Webhooks"),
         ("src/billingWebhooks/handler.ts", "Billing Webhooks"),
-        ("apps/web/pages/index.tsx", "Web"),
+        ("apps/web/pages/index.tsx", None),  # "Web" is a generic folder, never a component
         ("internal/oauth/client.go", "OAuth"),
         ("cmd/server/main.go", None),  # "server" is a container name: nothing after it
         ("cmd/worker/main.go", "Worker"),

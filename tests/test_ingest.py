@@ -201,7 +201,10 @@ PROSE = (
 )
 
 
-def test_mined_knowledge_goes_under_its_sections_with_the_turn_s_components() -> None:
+def test_mined_knowledge_goes_under_its_sections_with_the_components_it_is_about() -> None:
+    # Changed in issue 19: an item mentioning no file goes to the components of the files its
+    # turn edited, and a component only a test's name gives (tests/test_billing.py, no
+    # src/billing/ in sight) is none: the old ([[Auth]], [[Billing]]) group was the bug.
     turns = [
         _turn("u1", prompt="harden auth"),
         _turn("a1", calls=(_write("w1", f"{CWD}/src/auth/hashing.py", "Edit"),
@@ -209,7 +212,7 @@ def test_mined_knowledge_goes_under_its_sections_with_the_turn_s_components() ->
         _turn("a2", text=PROSE + "\n\nShould Postgres run in CI?"),
     ]
     edits = _edits(turns, cwd=CWD)
-    comps = " ([[Auth]], [[Billing]])"
+    comps = " ([[Auth]])"
     assert _only(edits, "Decisions Made").content == (
         "- I went with argon2id over bcrypt because it is memory-hard." + comps)
     assert _only(edits, "Gotchas & Fixes").content == (
@@ -219,8 +222,7 @@ def test_mined_knowledge_goes_under_its_sections_with_the_turn_s_components() ->
     assert _only(edits, "Next Steps").content == (
         "- Next, we should add the refund endpoint." + comps)
     assert _only(edits, "Open Questions").content == "- Should Postgres run in CI?" + comps
-    assert _only(edits, "Related Entities").content == (
-        "- [[Auth]] — `src/auth/`\n- [[Billing]] — `tests/`")
+    assert _only(edits, "Related Entities").content == "- [[Auth]] — `src/auth/`"
     assert "Maybe we could" not in repr([e for e in edits if e.heading != ("Work Log",)])
 
 

@@ -1,13 +1,26 @@
 """A file path -> the project component it belongs to (pure).
 
-The default rule works for the common layouts: the first folder under the project (after a
-container such as ``src/``, ``app/``, ``lib/``, ``packages/`` or the project's own package
-folder) names the component: ``src/auth/tokens.py`` -> ``Auth``, ``app/billing/x.py`` ->
-``Billing``, ``packages/api/routes.ts`` -> ``API``. A module file right in a container is its own
-component (``src/auth.py`` -> ``Auth``) unless its name is generic (``main``, ``utils``, ...). A
-test named after a module belongs to that module: ``tests/test_auth.py``, ``tests/auth/test_x.py``,
-``auth.test.ts``, ``auth_test.go``. Files at the project's root, in documentation, configuration
-or tooling folders have no component (None).
+The default rule finds the deepest stable folder below the source roots of the common layouts
+(DESIGN §9, issue 19):
+
+- Python ``src/<package>/<sub>/`` -> Sub, the package known by the project's name (its folder's,
+  ``-``/``_`` aside: ``acme-shop`` and ``src/acme_shop/``); otherwise the first folder below
+  ``src/`` (``src/auth/tokens.py`` -> Auth), and a flat layout's own package folder is skipped
+  (``vaultmem/claude/x.py`` -> Claude);
+- Elixir ``lib/<app>/<feature>/`` -> Feature, ``lib/<app>/invoices.ex`` -> Invoices,
+  ``lib/<app>_web/live/invoice_live/…`` -> Invoice (the web folder's plumbing: none);
+- JS/TS ``src/``, ``app/``, ``packages/<x>/src/`` -> the first folder that is not a grouping
+  (``src/features/billing/`` -> Billing; ``packages/api/src/`` -> API);
+- Go ``internal/<x>/``, ``cmd/<x>/``, ``pkg/<x>/``; Rust ``crates/<x>/src/``, ``src/<mod>/``;
+- Java/Kotlin ``src/main/java/<dotted>/<feature>/`` -> the folder the class is in.
+
+A module file right in a container is its own component (``src/auth.py`` -> ``Auth``) unless its
+name is generic (``main``, ``utils``, ...). No component is ever named after a source root or a
+generic folder (``Src``, ``Lib``, ``App``, ``Web``, ``Priv``, ``Test``, ``Assets``, ``Config``…).
+A test names a component only through the module it tests (``tests/test_auth.py``,
+``auth_test.go``, ``test/shop/accounts_test.exs``), flagged ``from_test``: capture keeps such a
+name only where the source has that component too. Files at the project's root, in
+documentation, configuration or tooling folders have no component (None).
 
 ``rules`` (the ``[components]`` table of ``config.toml``) map globs to names and win over the
 default: ``"services/pay*/**" = "Billing"``. A glob matches the path relative to ``root`` (POSIX,
@@ -24,6 +37,7 @@ import posixpath
 import re
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from .. import names
@@ -40,8 +54,34 @@ GENERIC_DIRS = frozenset({
     "bin", "build", "dist", "out", "target", "node_modules", "vendor", "third_party",
     "assets", "static", "public", "resources", "res", "examples", "example", "samples",
     "fixtures", "testdata", "tmp", "temp", "tools", "deploy", "deployment", "infra", "ci",
-    "main", "java", "kotlin", "python", "go", "js", "ts", "generated", "gen",
+    "main", "java", "kotlin", "python", "go", "js", "ts", "generated", "gen", "priv", "web",
+    "www", "support", "styles", "layouts", "types", "typings", "migrations_old", "deps",
+    "_build", "coverage", "logs", "log", "data", "media", "locale", "locales", "i18n",
 })
+# Groupings of a layout that hold components: skipped (``src/features/billing/`` -> Billing).
+LAYOUT_DIRS = frozenset({"features", "feature", "modules", "domains", "domain", "contexts",
+                         "components", "pages", "views", "screens", "routes", "hooks"})
+# A web app's plumbing folders (``lib/<app>_web/``, ``app/``): never a component themselves.
+WEB_DIRS = frozenset({"controllers", "live", "components", "views", "templates", "channels",
+                      "plugs", "layouts", "html", "json", "helpers", "live_components", "web"})
+WEB_PLUMBING = frozenset({"endpoint", "router", "telemetry", "gettext", "layouts",
+                          "core_components", "user_socket", "error_html", "error_json",
+                          "page_html", "presence"})
+WEB_SUFFIX_RE = re.compile(
+    r"_(?:live|controller|html|json|view|views|component|components|channel|socket|live_test|"
+    r"controller_test|html_test|view_test|live_component)$"
+)
+ELIXIR_EXTS = frozenset({"ex", "exs", "heex", "eex", "leex", "sface"})
+JAVA_EXTS = frozenset({"java", "kt", "kts", "scala", "groovy"})
+JAVA_ROOTS = frozenset({"java", "kotlin", "scala", "groovy"})
+JAVA_GENERIC = frozenset({"com", "org", "net", "io", "dev", "edu", "gov", "me", "co", "impl",
+                          "internal", "model", "models", "dto", "dtos", "util", "utils",
+                          "entity", "entities", "exception", "exceptions", "config"})
+# Names no component may have: source roots and generic folders (issue 19).
+FORBIDDEN = frozenset({"src", "source", "lib", "libs", "app", "apps", "web", "www", "priv",
+                       "internal", "pkg", "pkgs", "cmd", "test", "tests", "spec", "specs",
+                       "assets", "config", "configs", "static", "public", "core", "server",
+                       "client", "backend", "frontend", "packages", "crates", "modules"})
 TEST_DIRS = frozenset({"tests", "test", "spec", "specs", "__tests__", "testing"})
 TEST_SUBDIRS = frozenset({"unit", "integration", "e2e", "functional", "acceptance", "system",
                           "regression", "smoke", "tests", "test", "__tests__"})
@@ -51,6 +91,7 @@ GENERIC_STEMS = frozenset({
     "common", "shared", "misc", "config", "settings", "constants", "types", "setup", "conftest",
     "manage", "wsgi", "asgi", "version", "_version", "base", "mod", "lib", "test", "tests",
     "readme", "changelog", "license", "makefile", "dockerfile", "conf", "globals", "vite.config",
+    "application", "repo", "mailer", "release", "test_helper", "build", "mix",
 })
 ACRONYMS = {
     "api": "API", "db": "DB", "ui": "UI", "cli": "CLI", "sdk": "SDK", "http": "HTTP",
@@ -71,12 +112,30 @@ def component_of(
     path: str, *, root: str | None = None, rules: Mapping[str, str] | None = None
 ) -> str | None:
     """The component name of ``path`` (absolute, or relative to ``root``), or None."""
+    found = origin_of(path, root=root, rules=rules)
+    return found.name if found is not None else None
+
+
+@dataclass(frozen=True)
+class Origin:
+    """A path's component and whether only a test's name gave it (``tests/test_refunds.py``):
+    such a name counts only where the source has the component too."""
+
+    name: str
+    from_test: bool = False
+
+
+def origin_of(
+    path: str, *, root: str | None = None, rules: Mapping[str, str] | None = None
+) -> Origin | None:
+    """The component of ``path`` and where it came from, or None."""
     rel = _relative(path, root)
     if rel is None:
         return None
     for glob, name in (rules or {}).items():
         if fnmatchcase(rel, glob) or fnmatchcase(rel, glob.rstrip("/") + "/*"):
-            return _clean(name, title=False)
+            cleaned = _clean(name, title=False)
+            return Origin(cleaned) if cleaned else None
     parts = [p for p in rel.split("/") if p not in ("", ".")]
     if not parts or any(p.startswith(".") for p in parts) or ".." in parts:
         return None
@@ -99,26 +158,93 @@ def _key(name: str) -> str:
     return re.sub(r"[\s_\-.]+", "", name).casefold()
 
 
-def _default(parts: list[str], project: str) -> str | None:
+def _default(parts: list[str], project: str) -> Origin | None:
     folders, file = parts[:-1], parts[-1]
+    ext = file.rsplit(".", 1)[-1].casefold() if "." in file else ""
+    top = folders[0].casefold() if folders else ""
+    if top in ("priv", "deps", "_build"):
+        return None  # Elixir: static files and migration scripts, dependencies, builds
+    if ext in JAVA_EXTS:
+        return _java(folders)
+    if ext in ELIXIR_EXTS and top in ("lib", "test"):
+        return _elixir(folders[1:], file, from_test=top == "test")
     # Containers and the project's own package folder (``src/<project>/``) are skipped.
     while folders and (folders[0].casefold() in CONTAINERS or
                        (project and _key(folders[0]) == project)):
         folders = folders[1:]
     if folders and folders[0].casefold() in TEST_DIRS:
-        inner = [f for f in folders[1:] if f.casefold() not in TEST_SUBDIRS]
-        if inner:
-            return _named(inner[0])
-        return _named(_tested_module(file) or "")
+        return _tested(folders[1:], file, project)
+    while folders and folders[0].casefold() in LAYOUT_DIRS:
+        folders = folders[1:]  # a grouping (src/features/, src/components/), not a part
     tested = _tested_module(file)
     if folders:
         first = folders[0]
         if first.casefold() in GENERIC_DIRS:
             return None
-        return _named(first)
+        return _origin(first)
     if len(parts) == 1 and tested is None:
         return None  # a file at the project's root: README, pyproject.toml, main.py
-    return _named(tested or _stem(file))
+    if tested is not None:
+        return _origin(tested, from_test=True)
+    if any(p.casefold() in LAYOUT_DIRS for p in parts[:-1]):
+        return None  # src/components/Button.tsx: one UI piece, not a part of the project
+    return _origin(_stem(file))
+
+
+def _tested(folders: list[str], file: str, project: str) -> Origin | None:
+    """A test's component: its folder below the test root, else the module its name tests."""
+    inner = [f for f in folders if f.casefold() not in TEST_SUBDIRS
+             and not (project and _key(f) == project)]
+    while inner and inner[0].casefold() in LAYOUT_DIRS:
+        inner = inner[1:]
+    if inner:
+        return _origin(inner[0], from_test=True)
+    return _origin(_tested_module(file) or "", from_test=True)
+
+
+def _elixir(folders: list[str], file: str, *, from_test: bool) -> Origin | None:
+    """Below ``lib/`` (or ``test/``): ``<app>/<feature>/…`` -> Feature, ``<app>/invoices.ex`` ->
+    Invoices, ``<app>_web/live/invoice_live/…`` -> Invoice; ``lib/<app>.ex`` is the app."""
+    if not folders:
+        return None  # lib/shop.ex, test/test_helper.exs
+    app, inner = folders[0], folders[1:]
+    stem = _stem(file)
+    if from_test:
+        stem = _tested_module(file) or stem
+        inner = [f for f in inner if f.casefold() not in TEST_SUBDIRS]
+    if app.casefold() == "support":
+        return None  # test/support/: fixtures and cases
+    if _key(app).endswith("web"):
+        inner = [f for f in inner if f.casefold() not in WEB_DIRS]
+        raw = WEB_SUFFIX_RE.sub("", inner[0] if inner else stem)
+        if raw.casefold() in WEB_PLUMBING:
+            return None
+        return _origin(raw, from_test=from_test)
+    if inner:
+        if inner[0].casefold() in GENERIC_DIRS:
+            return None
+        return _origin(inner[0], from_test=from_test)
+    return _origin(stem, from_test=from_test)
+
+
+def _java(folders: list[str]) -> Origin | None:
+    """``src/main/java/com/acme/shop/billing/InvoiceService.java`` -> Billing: the folder the
+    class is in (a package path's depth says nothing), its parent when that one is generic."""
+    lowered = [f.casefold() for f in folders]
+    tests = any(f in ("test", "tests", "androidtest") for f in lowered[:3])
+    for index in range(len(folders) - 1, -1, -1):
+        name = lowered[index]
+        if name in JAVA_ROOTS or name in CONTAINERS or name in TEST_DIRS:
+            break
+        if name in GENERIC_DIRS or name in JAVA_GENERIC:
+            continue
+        return _origin(folders[index], from_test=tests)
+    return None
+
+
+def _origin(raw: str, *, from_test: bool = False) -> Origin | None:
+    name = _named(raw)
+    return Origin(name, from_test) if name else None
 
 
 def _stem(file: str) -> str:
@@ -136,9 +262,10 @@ def _tested_module(file: str) -> str | None:
 
 
 def _named(raw: str) -> str | None:
-    if not raw or raw.casefold() in GENERIC_STEMS or raw.casefold() in GENERIC_DIRS:
+    low = raw.casefold()
+    if not raw or low in GENERIC_STEMS or low in GENERIC_DIRS or low in TEST_DIRS:
         return None
-    if raw.casefold() in TEST_DIRS:
+    if _key(raw) in FORBIDDEN:
         return None
     return _clean(raw, title=True)
 

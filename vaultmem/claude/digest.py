@@ -16,6 +16,7 @@ from .. import anchors, entitynote, sections
 from ..errors import VaultmemError
 from ..frontmatter import parse
 from ..privacy import strip_private
+from .fixes import run_key
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
 LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?(.*\S)\s*$")
@@ -32,6 +33,8 @@ ANSWER = re.compile(r"\*\*(?:Answer|Outcome):\*\*\s*(.*\S)")
 FAILED = re.compile(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")
 RAN = re.compile(r"Ran\s+(`+)(.+?)\1")
 STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
+# Claude Code's line saying a background command ended (capture no longer makes it an entry).
+NOTIFICATION = re.compile(r"\s*<task-notification>")
 # Headings spelled as the templates spell them; older or hand-written notes use the others.
 DECISIONS = ("Decisions Made", "Key Decisions", "Decisions")
 GOTCHAS = ("Gotchas & Fixes", "Gotchas & Troubleshooting", "Gotchas")
@@ -233,6 +236,8 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
                 logged += 1
                 match = ENTRY.fullmatch(head.title)
                 time, title = (match.group(1), match.group(2)) if match else ("", head.title)
+                if NOTIFICATION.match(title):
+                    title = ""  # an older note's entry for a background command's end: no prompt
                 continue
             kind = note.kind[n]
             if kind == "paragraph":
@@ -243,12 +248,13 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
                 body = line[2:].strip()
                 failed = FAILED.match(body)
                 ran = None if failed else RAN.match(body)
+                # Keyed by run: ``REDIS_URL=… pytest -q`` passing passes ``pytest -q`` too.
                 if failed:
-                    command = failed.group(3).strip()
+                    command = run_key(failed.group(3).strip())
                     failing.pop(command, None)  # the newest failure last
                     failing[command] = failed.group(1)
                 elif ran:
-                    failing.pop(ran.group(2).strip(), None)
+                    failing.pop(run_key(ran.group(2).strip()), None)
     return tuple(turns), tuple(failing.values()), logged
 
 

@@ -8,8 +8,9 @@ files touched as one line per folder, each command once with a count, each failu
 first error line. Lines before the first prompt of a read (a turn a hook saw half of) go to a
 ``Continued`` entry.
 
-Knowledge (``claude.mining``) and failure-then-fix patterns (a command failed, files were edited,
-the same command passed) become one-line items under the sections of their kind, each followed by
+Knowledge (``claude.mining``, a turn's messages read together) and failure-then-fix patterns (a
+command failed, then passed after a change that plausibly fixed it: ``claude.fixes``) become
+one-line items under the sections of their kind, each followed by
 the ``([[Component]], …)`` group of the components its turn touched (``claude.components``); an
 item whose text the note already holds is not added again. ``## Related Entities`` lists each
 component once, with its folders.
@@ -24,15 +25,16 @@ import posixpath
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 
 from .. import anchors
 from ..inline import block_safe, code_span, one_line
 from ..patch import Edit, SectionPatch
-from .components import component_of
+from . import fixes, mentions
+from .components import origin_of
 from .mining import mine_turn
-from .transcript import FILE_TOOLS, READ_TOOLS, ToolCall, Turn
+from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn
 
 WORK_LOG = ("Work Log",)
 DECISIONS = ("Decisions Made",)
@@ -110,6 +112,7 @@ class _Turn:
     failures: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # label -> error, n
     still_failing: dict[str, bool] = field(default_factory=dict)  # label -> its last call failed
     commands_failed: set[str] = field(default_factory=set)  # labels of Bash commands
+    run_keys: dict[str, str] = field(default_factory=dict)  # failed command label -> run_key
     fixes: list[str] = field(default_factory=list)  # failure-then-fix gotchas
     summary: str | None = None  # Claude Code's compact summary: this "turn" is the compaction
 
@@ -122,6 +125,8 @@ class Story:
     items: tuple[Item, ...]
     components: Mapping[str, tuple[str, ...]]  # component -> folders (as shown)
     summaries: tuple[str, ...] = ()  # Claude Code's compact summaries, as collapsed callouts
+    # Names only a test's file name gave (tests/test_refunds.py): kept where the note knows them.
+    tested_only: frozenset[str] = frozenset()
 
 
 def title_of(text: str) -> str:
@@ -170,9 +175,10 @@ def story(
     person marked private in the session (a compact summary may restate it)."""
     collected: list[_Turn] = []
     current: _Turn | None = None
-    # command -> (event no, failed, error); an earlier failure is event -1
-    runs: dict[str, list[tuple[int, bool, str | None]]] = {
-        command: [(-1, True, error)] for command, error in (failing or {}).items()}
+    # run_key(command) -> its runs in order; a failure an earlier hook recorded is event -1
+    runs: dict[str, list[fixes.Run]] = {
+        fixes.run_key(command): [fixes.Run(-1, True, error, command)]
+        for command, error in (failing or {}).items()}
     edits_at: list[tuple[int, str]] = []  # (event no, path shown)
     calls: dict[str, ToolCall] = {}
     for number, line in enumerate(turns):
@@ -182,7 +188,9 @@ def story(
             collected.append(_Turn(when, COMPACTED_TITLE, None, summary=line.summary))
             current = None
             continue
-        if line.prompt:
+        ended = _background_end(line.prompt)
+        outcomes = line.outcomes if ended is None else (*line.outcomes, ended)
+        if line.prompt and ended is None:
             current = _Turn(when, title_of(line.prompt), line.prompt)
             collected.append(current)
         elif current is None:
@@ -203,51 +211,63 @@ def story(
             if call.command is not None:
                 command = one_line(call.command)
                 current.commands[command] = current.commands.get(command, 0) + 1
-        for outcome in line.outcomes:
+        for outcome in outcomes:
             made = calls.get(outcome.tool_use_id)
-            if made is None:
-                continue
+            if made is None or outcome.background:
+                continue  # a command moved to the background has not ended yet
             failed = outcome.is_error or (made.tool == "Bash" and outcome.error is not None)
             if made.command is not None:
                 command = one_line(made.command)
-                runs.setdefault(command, []).append((number, failed, outcome.error))
+                history = runs.setdefault(fixes.run_key(command), [])
+                history.append(fixes.Run(number, failed, outcome.error, command))
                 if not failed:
-                    _fixed(current, command, runs[command], edits_at)
+                    _fixed(current, history, edits_at)
             label = _label(made, cwd)
             if failed:
                 error, count = current.failures.get(label, (outcome.error, 0))
                 current.failures[label] = (error, count + 1)
                 if made.command is not None:
                     current.commands_failed.add(label)
+                    current.run_keys[label] = fixes.run_key(one_line(made.command))
             if label in current.failures:
                 current.still_failing[label] = failed
+            if not failed and made.command is not None:
+                # The same command passing with a variable set inline passes the failed one too.
+                key = fixes.run_key(one_line(made.command))
+                for other, other_key in current.run_keys.items():
+                    if other_key == key:
+                        current.still_failing[other] = False
     items: list[Item] = []
     folders: dict[str, list[str]] = {}
     entries: list[str] = []
     callouts: list[str] = []
+    from_source: set[str] = set()  # names the source gives (not only a test's name)
     for turn in collected:
         if turn.summary is not None:
-            compacted, found, callout = _compacted(turn, cwd, rules, folders, private)
+            compacted, found, callout = _compacted(turn, cwd, rules, folders, private,
+                                                   from_source)
             entries.append(compacted)
             items.extend(found)
             callouts.extend(callout)
             continue
         touched = turn.edited or turn.read
-        names = _components(touched, cwd, rules, folders)
+        named = _components(touched, cwd, rules, folders, from_source)
         mined = _mine_turn(turn.prose, miner)
         files = tuple(touched)
-        for kind, text in mined:
-            items.append(Item(kind, one_line(text), names, files))
-        items.extend(Item("gotcha", fix, names, files) for fix in turn.fixes)
+        for kind, text in [*mined, *(("gotcha", fix) for fix in turn.fixes)]:
+            text = one_line(text)
+            # Filed under what it is about (at most two), not every component the turn touched.
+            items.append(Item(kind, text, mentions.about(text, named), files))
         entry = _entry(turn, [text for _, text in mined])
         if entry is not None:
             entries.append(entry)
     where = {name: tuple(paths[:FOLDERS_PER_COMPONENT]) for name, paths in folders.items()}
-    return Story(tuple(entries), tuple(items), where, tuple(callouts))
+    tested = frozenset(n for n in folders if _name_key(n) not in from_source)
+    return Story(tuple(entries), tuple(items), where, tuple(callouts), tested)
 
 
 def _compacted(turn: _Turn, cwd: str | None, rules: Mapping[str, str] | None,
-               folders: dict[str, list[str]], private: Sequence[str],
+               folders: dict[str, list[str]], private: Sequence[str], from_source: set[str],
                ) -> tuple[str, list[Item], list[str]]:
     """A compaction's work-log entry (one line: its outcome), the items its summary states, each
     with the components its paths name, and the summary kept whole as a collapsed callout."""
@@ -262,7 +282,8 @@ def _compacted(turn: _Turn, cwd: str | None, rules: Mapping[str, str] | None,
         for path in found.paths:
             if len(names) == SUMMARY_COMPONENTS:
                 break
-            names += tuple(n for n in _components([_shown(path, cwd)], cwd, rules, folders)
+            shown = _shown(path, cwd)
+            names += tuple(n for _, n in _components([shown], cwd, rules, folders, from_source)
                            if n not in names)
         items.append(Item(found.kind, one_line(found.text), names))
     entry = f"### {turn.time} - {COMPACTED_TITLE}"
@@ -285,42 +306,64 @@ def _label(call: ToolCall, cwd: str | None) -> str:
     return call.tool
 
 
-def _fixed(turn: _Turn, command: str, history: list[tuple[int, bool, str | None]],
-           edits_at: list[tuple[int, str]]) -> None:
-    """A passing run of ``command`` after a failure and an edit in between: a gotcha candidate."""
-    passed_at = history[-1][0]
-    failures = [(n, err) for n, failed, err in history[:-1] if failed]
+def _fixed(turn: _Turn, history: list[fixes.Run], edits_at: list[tuple[int, str]]) -> None:
+    """A passing run after a failure of the same command: a gotcha when what changed in between
+    plausibly fixed it (:func:`fixes.fix_text`)."""
+    passed = history[-1]
+    failures = [run for run in history[:-1] if run.failed]
     if not failures:
         return
-    failed_at, error = failures[-1]
-    if any(n > failed_at and not failed for n, failed, _ in history[:-1]):
+    failed = failures[-1]
+    if any(run.number > failed.number and not run.failed for run in history[:-1]):
         return  # it passed before already: that pass was the fix
-    files = list(dict.fromkeys(p for n, p in edits_at if failed_at < n < passed_at))
-    if not files:
-        return
-    named = ", ".join(code_span(one_line(p)) for p in files[:FILES_SHOWN])
-    more = f" and {len(files) - FILES_SHOWN} more" if len(files) > FILES_SHOWN else ""
-    why = f" ({code_span(one_line(error))})" if error else ""
-    text = f"{code_span(command)} failed{why}; it passed after editing {named}{more}"
-    if text not in turn.fixes:
+    edited = list(dict.fromkeys(p for n, p in edits_at if failed.number < n < passed.number))
+    text = fixes.fix_text(failed, passed, edited)
+    if text is not None and text not in turn.fixes:
         turn.fixes.append(text)
 
 
+# Claude Code tells the model a background command ended with a user line of its own:
+# ``<task-notification> … <tool-use-id>toolu_…</tool-use-id> <status>completed</status>
+# <summary>Background command "…" completed (exit code 0)</summary> …``. It is no prompt.
+_NOTIFICATION_RE = re.compile(r"\A\s*<task-notification>")
+_NOTIFIED_CALL_RE = re.compile(r"<tool-use-id>\s*([^<\s]+)\s*</tool-use-id>")
+_NOTIFIED_STATUS_RE = re.compile(r"<status>\s*(\w+)\s*</status>")
+_NOTIFIED_EXIT_RE = re.compile(r"\bexit code (\d+)")
+_NOTIFIED_SUMMARY_RE = re.compile(r"<summary>\s*(.*?)\s*</summary>", re.DOTALL)
+
+
+def _background_end(prompt: str | None) -> Outcome | None:
+    """The outcome a ``<task-notification>`` line reports for the background command it names
+    (an empty id when it names none); None when the line is not one."""
+    if not prompt or not _NOTIFICATION_RE.match(prompt):
+        return None
+    call = _NOTIFIED_CALL_RE.search(prompt)
+    status = _NOTIFIED_STATUS_RE.search(prompt)
+    code = _NOTIFIED_EXIT_RE.search(prompt)
+    failed = (status is not None and status.group(1).casefold() == "failed") or (
+        code is not None and code.group(1) != "0")
+    summary = _NOTIFIED_SUMMARY_RE.search(prompt)
+    error = one_line(summary.group(1)) if failed and summary else None
+    return Outcome(call.group(1) if call else "", failed, error)
+
+
 def _components(paths: Sequence[str], cwd: str | None, rules: Mapping[str, str] | None,
-                folders: dict[str, list[str]]) -> tuple[str, ...]:
-    names: list[str] = []
+                folders: dict[str, list[str]], from_source: set[str]) -> list[tuple[str, str]]:
+    """(path, component) of each path that has one, a name spelled as the story first met it;
+    ``folders`` and ``from_source`` (name keys the source gives) grow with them."""
+    named: list[tuple[str, str]] = []
     for path in paths:
-        name = component_of(path, root=cwd, rules=rules)
-        if name is None:
+        origin = origin_of(path, root=cwd, rules=rules)
+        if origin is None:
             continue
-        key = _name_key(name)
-        known = next((n for n in folders if _name_key(n) == key), None)
-        name = known or name
+        key = _name_key(origin.name)
+        name = next((n for n in folders if _name_key(n) == key), origin.name)
+        if not origin.from_test:
+            from_source.add(key)
         folder = posixpath.dirname(path)
         _add(folders.setdefault(name, []), folder + "/" if folder else "./")
-        if name not in names:
-            names.append(name)
-    return tuple(names)
+        named.append((path, name))
+    return named
 
 
 def _name_key(name: str) -> str:
@@ -463,7 +506,10 @@ def open_failures(note_text: str) -> dict[str, str | None]:
         if not spans:
             continue
         command = _unpad(spans[0][1])
-        failing.pop(command, None)
+        # Runs of one command: ``REDIS_URL=… pytest -q`` passing passes ``pytest -q``.
+        key = fixes.run_key(command)
+        for known in [c for c in failing if fixes.run_key(c) == key]:
+            failing.pop(known)
         if failed:
             failing[command] = _unpad(spans[1][1]) if len(spans) > 1 else None
     return failing
@@ -505,11 +551,15 @@ def edits_for(told: Story, note_text: str = "") -> list[Edit]:
     """The section patches that add ``told`` to a note holding ``note_text`` (empty: nothing
     to say). Items and components the note already lists are left out."""
     texts, names = known_items(note_text)
+    # A component only a test's name gave counts where the note already has it from source.
+    dropped = {n for n in told.tested_only if _name_key(n) not in names}
     edits: list[Edit] = []
     if told.entries:
         edits.append(_append(WORK_LOG, "\n\n".join(told.entries)))
     by_kind: dict[str, list[str]] = {}
     for item in told.items:
+        if dropped.intersection(item.components):
+            item = replace(item, components=tuple(c for c in item.components if c not in dropped))
         line = item.render()
         body = anchors.strip(line[2:].split(" ([[", 1)[0] if item.components else line[2:])
         if body in texts:
@@ -521,7 +571,7 @@ def edits_for(told: Story, note_text: str = "") -> list[Edit]:
             edits.append(_append(SECTION_OF_KIND[kind], "\n".join(by_kind[kind])))
     related = []
     for name, folders in told.components.items():
-        if _name_key(name) in names:
+        if _name_key(name) in names or name in dropped:
             continue
         names.add(_name_key(name))
         where = ", ".join(code_span(one_line(f)) for f in folders)

@@ -56,9 +56,10 @@ _SPACES_RE = re.compile(r"\s+")
 _EXIT_RE = re.compile(r"\AExit code (\d+)")
 _TAGS_RE = re.compile(r"</?[\w-]+>")
 # Lines that say a command failed (anchored at the line start, so that grep output quoting
-# "Error" in a source line does not count): pytest, Python, compilers, npm, Go, Rust.
+# "Error" in a source line does not count): pytest, Python, compilers, npm, Go, Rust, Elixir.
 _ERROR_LINE_RE = re.compile(
     r"^(?:FAILED\b|ERROR\b|E {2,}\S|[\w.]*(?:Error|Exception)\b|error(?:\[\w+\])?:|fatal:|"
+    r"\*\* \([\w.]+\)|"
     r"npm ERR!|panic:|--- FAIL|FAIL\b|=+ .*\b\d+ (?:failed|errors?)\b)"
 )
 _TRACEBACK = "Traceback (most recent call last)"
@@ -66,6 +67,15 @@ _PRIVATE_BYTES = re.compile(rb"<private", re.IGNORECASE)
 # The redaction of the read under way: set by parse_lines for its own duration, so the helpers
 # that decode each field apply it without passing it down every call.
 _SCRUB: ContextVar[Scrub] = ContextVar("scrub", default=DEFAULT_REDACTION)
+_BACKGROUND_RE = re.compile(
+    r"\A\s*(?:Command running in background with ID\b|Command did not complete within its "
+    r"\S+ timeout and was moved to the background\b)"
+)
+# Progress a tool prints before its verdict ("Checking 3 source files ..."): never the reason.
+_PROGRESS_RE = re.compile(
+    r"^(?:Checking|Compiling|Analy[sz]ing|Running|Building|Downloading|Resolving|Installing|"
+    r"Collecting|Loading|Starting|Fetching|Generated|Finished|Scanning|Linting|Formatting)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -95,6 +105,9 @@ class Outcome:
     # The first error line: of a failure, or a line of the output that reads like one (a
     # FAILED, Traceback, ``…Error:`` line); a Bash command with one failed. One line, capped.
     error: str | None = None
+    # A command Claude Code moved to the background: it has not ended yet (its end comes as a
+    # ``<task-notification>`` prompt), so it neither failed nor passed.
+    background: bool = False
 
 
 @dataclass(frozen=True)
@@ -494,6 +507,9 @@ def _outcomes(content: Any) -> tuple[Outcome, ...]:
         if not isinstance(ident, str) or not ident:
             continue
         output = _result_text(block.get("content"))
+        if _BACKGROUND_RE.match(output):
+            found.append(Outcome(ident, False, None, background=True))
+            continue
         failed, error = _failure(output, block.get("is_error") is True)
         found.append(Outcome(ident, failed, error))
     return tuple(found)
@@ -517,20 +533,23 @@ def _failure(output: str, is_error: bool) -> tuple[bool, str | None]:
     exit_code = _EXIT_RE.match(output)
     failed = is_error or (exit_code is not None and exit_code.group(1) != "0")
     first_error: str | None = None
-    first_line: str | None = None
+    verdict: str | None = None  # the last line that is not progress: a tool's summary
     for line in strip_private(output).splitlines():
         line = _TAGS_RE.sub("", line).strip()
         if not line or _EXIT_RE.match(line):
             continue
-        if first_line is None:
-            first_line = line
         if line.startswith(_TRACEBACK):
             first_error = first_error or line  # the exception line below it says more
             continue
         if _ERROR_LINE_RE.match(line):
             first_error = line
             break
-    error = first_error or (first_line if failed else None)
+        if not _PROGRESS_RE.match(line):
+            verdict = line
+    # A failure without an error line: the tool's last word (its summary), else its exit code;
+    # never its first line, which is progress ("Checking 3 source files ...") as often as not.
+    fallback = verdict or (f"Exit code {exit_code.group(1)}" if exit_code else None)
+    error = first_error or (fallback if failed else None)
     error = _SCRUB.get()(error) if error is not None else None
     if error is not None and len(error) > ERROR_MAX_CHARS:
         error = error[: ERROR_MAX_CHARS - 1].rstrip() + "…"

@@ -1,0 +1,182 @@
+"""fixes.py and capture's failure→fix items: a pass after a failure is a gotcha only when the
+change in between plausibly fixed it; background commands and their notifications."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from vaultmem.claude import ingest
+from vaultmem.claude.fixes import Run, checks_only, env_names, fix_text, plausible, run_key
+from vaultmem.claude.transcript import Outcome, ToolCall, Turn, parse_lines
+
+NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)
+CWD = "/home/dev/work/shop"
+
+
+def _failed(command: str, error: str | None = None) -> Run:
+    return Run(1, True, error, command)
+
+
+def _passed(command: str) -> Run:
+    return Run(9, False, None, command)
+
+
+@pytest.mark.parametrize(
+    ("command", "key"),
+    [
+        ("pytest -q tests/test_auth.py", "pytest -q tests/test_auth.py"),
+        ("REDIS_URL=redis://localhost:6379/0 pytest -q tests/test_auth.py",
+         "pytest -q tests/test_auth.py"),
+        ("cd /home/dev/shop && MIX_ENV=test mix test 2>&1 | tail -20", "mix test"),
+        ("export A=1 B='x y' make", "make"),
+    ],
+)
+def test_runs_of_one_command_share_a_key(command: str, key: str) -> None:
+    assert run_key(command) == key
+
+
+def test_inline_variables_are_named() -> None:
+    assert env_names("A=1 B='x y' cd src && C=3 make") == ("A", "B", "C")
+    assert env_names("make A=1") == ()
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["git push", "git push -u origin main", "ruff check vaultmem", "uv run mypy --strict src",
+     "mix credo --strict", "mix format --check-formatted", "npx eslint src", "cargo clippy",
+     "cat /tmp/claude-0/tasks/b27a792.output", "ls build/", "npm run lint"],
+)
+def test_checks_git_and_file_inspection_never_make_a_fix(command: str) -> None:
+    assert checks_only(command)
+    assert fix_text(_failed(command, "fatal: no upstream"), _passed(command),
+                    [command.split()[-1], "src/billing/refunds.py"]) is None
+
+
+@pytest.mark.parametrize("command", ["pytest -q", "mix test", "cargo test", "npm test", "make"])
+def test_runners_are_not_checks(command: str) -> None:
+    assert not checks_only(command)
+
+
+def test_only_an_edit_to_what_the_command_ran_or_its_error_names_is_credited() -> None:
+    edited = ["src/auth/passwords.py", "src/billing/webhook.py", "README.md", "lib/shop/invoice_renderer.ex"]
+    assert plausible(edited, "pytest tests/test_billing.py", "E KeyError: 'signature'") == [
+        "src/billing/webhook.py"]
+    assert plausible(edited, "mix test", "** (UndefinedFunctionError) InvoiceRenderer.render/2") == [
+        "lib/shop/invoice_renderer.ex"]
+    assert plausible(["src/db/session.py"], "pytest -q tests/test_db.py", None) == [
+        "src/db/session.py"]
+    # Nothing names the edited files: the pass is not credited to them.
+    assert plausible(edited, "pytest -q", "E   assert None == 'jwt'") == []
+    text = fix_text(_failed("pytest tests/test_billing.py", "E KeyError: 'signature'"),
+                    _passed("pytest tests/test_billing.py"), edited)
+    assert text == ("`pytest tests/test_billing.py` failed (`E KeyError: 'signature'`); it passed "
+                    "after editing `src/billing/webhook.py`")
+
+
+def test_a_pass_with_a_variable_set_inline_is_fixed_by_that_variable() -> None:
+    failed = _failed("pytest -q tests/test_auth.py", "E redis.exceptions.ConnectionError: 111")
+    text = fix_text(failed, _passed("REDIS_URL=redis://x:6379/0 pytest -q tests/test_auth.py"),
+                    ["src/auth/passwords.py"])
+    # The variable's name, never its value (it may be a secret).
+    assert text == ("`pytest -q tests/test_auth.py` failed "
+                    "(`E redis.exceptions.ConnectionError: 111`); it passed with `REDIS_URL` set")
+
+
+def _bash(ident: str, command: str) -> ToolCall:
+    return ToolCall(ident, "Bash", command=command)
+
+
+def _gotchas(turns: list[Turn]) -> list[str]:
+    return [i.text for i in ingest.story(turns, now=NOW, cwd=CWD).items if i.kind == "gotcha"]
+
+
+def test_the_redis_failure_is_not_blamed_on_a_later_edit() -> None:
+    # The Auth session of bench/fixtures/memory: the env var fixed it; a later edit did not.
+    turns = [
+        Turn("u1", None, "add login"),
+        Turn("a1", None, None, calls=(_bash("b1", "pytest -q tests/test_auth.py"),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, "E redis...ConnectionError"),)),
+        Turn("a2", None, None, calls=(
+            _bash("b2", "REDIS_URL=redis://localhost:6379/0 pytest -q tests/test_auth.py"),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
+        Turn("u2", None, "why did it fail?"),
+        Turn("a3", None, None, calls=(
+            ToolCall("e1", "Edit", path=f"{CWD}/src/auth/passwords.py"),
+            _bash("b3", "pytest -q tests/test_auth.py"))),
+        Turn("r3", None, None, outcomes=(Outcome("e1", False, None), Outcome("b3", False, None))),
+    ]
+    assert _gotchas(turns) == [
+        ("`pytest -q tests/test_auth.py` failed (`E redis...ConnectionError`); it passed with "
+        "`REDIS_URL` set")]
+
+
+def test_git_push_without_upstream_is_no_gotcha() -> None:
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "git push"),)),
+        Turn("r1", None, None, outcomes=(Outcome(
+            "b1", True, "fatal: The current branch main has no upstream branch."),)),
+        Turn("a2", None, None, calls=tuple(
+            ToolCall(f"e{n}", "Edit", path=f"{CWD}/lib/shop/f{n}.ex") for n in range(6))),
+        Turn("a3", None, None, calls=(_bash("b2", "git push"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b2", False, None),)),
+    ]
+    assert _gotchas(turns) == []
+
+
+def _line(kind: str, content: object, uuid: str) -> str:
+    import json
+
+    return json.dumps({"type": kind, "uuid": uuid, "message": {"role": kind, "content": content}})
+
+
+def test_a_background_command_has_no_outcome_until_its_notification() -> None:
+    lines = [
+        _line("user", "run the suite in the background", "u1"),
+        _line("assistant", [{"type": "tool_use", "id": "t1", "name": "Bash",
+                             "input": {"command": "pytest -q", "run_in_background": True}}], "a1"),
+        _line("user", [{"type": "tool_result", "tool_use_id": "t1", "content":
+                        "Command running in background with ID: b27a792. Output is being "
+                        "written to: /tmp/claude-0/tasks/b27a792.output"}], "r1"),
+        _line("assistant", [{"type": "text", "text": "The suite is running."}], "a2"),
+        _line("user", "<task-notification>\n<task-id>b27a792</task-id>\n<tool-use-id>t1"
+                      "</tool-use-id>\n<status>failed</status>\n<summary>Background command "
+                      "\"pytest -q\" failed with exit code 1</summary>\n</task-notification>\n"
+                      "Read the output file to retrieve the result: /tmp/claude-0/tasks/b27a792"
+                      ".output", "n1"),
+        _line("assistant", [{"type": "text", "text": "Two tests fail."}], "a3"),
+    ]
+    parsed = parse_lines(lines)
+    assert parsed.turns[2].outcomes[0].background
+    told = ingest.story(parsed.turns, now=NOW, cwd=CWD)
+    # One turn: the notification is no prompt; the command failed by the notification's word.
+    (entry,) = told.entries
+    assert "task-notification" not in entry
+    assert "- Failed: `pytest -q` — `Background command \"pytest -q\" failed with exit code 1`" in entry
+
+
+def _result(content: str, is_error: bool) -> Outcome:
+    line = _line("user", [{"type": "tool_result", "tool_use_id": "t", "content": content,
+                           "is_error": is_error}], "r")
+    return parse_lines([line]).turns[0].outcomes[0]
+
+
+def test_a_failure_is_told_by_its_exit_status_and_error_line_never_its_first_line() -> None:
+    credo = ("Exit code 1\nChecking 3 source files ...\n\n  lib/shop/x.ex:3 Modules should "
+             "have a @moduledoc tag.\nAnalysis took 0.1 seconds\nFound 1 issue.")
+    assert _result(credo, True) == Outcome("t", True, "Found 1 issue.")
+    assert _result("Exit code 2", True) == Outcome("t", True, "Exit code 2")
+    assert _result("Checking 3 source files ...\nNo issues found", False) == Outcome("t", False)
+    elixir = "Exit code 1\nCompiling 2 files (.ex)\n** (CompileError) lib/a.ex:1: undefined x/0"
+    assert _result(elixir, True).error == "** (CompileError) lib/a.ex:1: undefined x/0"
+
+
+def test_an_older_note_s_notification_entry_is_no_prompt_in_the_briefing() -> None:
+    from vaultmem.claude import digest
+
+    log = ("## Work Log\n\n### 09:00 - fix the build\n\n**Answer:** Started the suite.\n\n"
+           "### 09:05 - <task-notification> <task-id>b27a792</task-id> …\n\n"
+           "**Answer:** Two tests fail in `test_refunds.py`.\n")
+    turns = digest.session("s.md", log).turns
+    assert [(t.time, t.title) for t in turns] == [("09:00", "fix the build"), ("09:05", "")]

@@ -1,0 +1,128 @@
+"""A command that failed and later passed: was something fixed, and what? (pure)
+
+Capture turns "failed, then passed" into a gotcha only when the change in between plausibly
+fixed it (DESIGN §10: a fix is credited only to a change that plausibly caused it):
+
+- the same command passing with an environment variable set inline (``REDIS_URL=… pytest``
+  after ``pytest``) was fixed by that variable, whatever was edited meanwhile;
+- otherwise an edit counts only when it touched what the failing command ran or what its error
+  names: a file, folder, module or test name shared by the edited path and the command or its
+  error line (``pytest tests/test_billing.py`` and ``src/billing/webhook.py``; an error naming
+  ``InvoiceRenderer`` and ``lib/shop/invoice_renderer.ex``). Only those edits are named;
+- a check that only reports (linters, formatters, type checkers), git and file inspection
+  (``git push`` without an upstream, ``cat`` of an output file not written yet) never make one.
+
+Runs of one command are matched by :func:`run_key`: inline variables, a leading ``cd … &&`` and
+a trailing ``2>&1 | tail -n 20`` do not make another command.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..inline import code_span, one_line
+from ..lazyre import lazy
+from .mentions import path_keys, text_keys
+
+FILES_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of a command: where it happened in the read, how it ended."""
+
+    number: int  # event number in the read; -1 for a failure an earlier hook recorded
+    failed: bool
+    error: str | None
+    command: str  # as shown in the note (one line)
+
+
+_ENV_RE = lazy(r"\A(?:export\s+|env\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:'[^']*'|\"[^\"]*\"|\S*)\s+")
+_CD_RE = lazy(r"\Acd\s+(?:'[^']*'|\"[^\"]*\"|\S+)\s*&&\s*")
+_TAIL_RE = lazy(
+    r"(?:\s*2>&1)?(?:\s*\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)?(?:\s*2>&1)?\s*(?:…)?\s*\Z"
+)
+# A first word (after ``uv run``, ``npx``…) whose failure then pass is never a fix worth keeping.
+_CHECKS = frozenset({
+    "ruff", "flake8", "pylint", "black", "isort", "mypy", "pyright", "eslint", "prettier",
+    "stylelint", "rubocop", "golangci-lint", "gofmt", "goimports", "shellcheck", "markdownlint",
+    "tsc", "credo", "git", "gh", "ls", "cat", "head", "tail", "stat", "test", "wc", "grep", "rg",
+    "find", "diff", "which", "echo", "pwd", "sleep", "kill", "pkill", "ps", "mkdir", "rm", "cp",
+    "mv", "touch", "chmod", "[", "true", "false", "file", "tree", "du", "df",
+})
+_CHECK_PAIRS = frozenset({
+    ("mix", "format"), ("mix", "credo"), ("mix", "dialyzer"), ("cargo", "fmt"),
+    ("cargo", "clippy"), ("go", "vet"), ("npm", "lint"), ("yarn", "lint"), ("pnpm", "lint"),
+    ("npm", "format"), ("yarn", "format"), ("pnpm", "format"), ("bun", "lint"),
+})
+_RUNNERS = ("uv run", "poetry run", "pipenv run", "npx", "bunx", "pnpm exec", "bundle exec",
+            "python -m", "python3 -m", "npm run", "yarn run", "pnpm run", "time", "sudo", "nice")
+
+
+def run_key(command: str) -> str:
+    """What makes two runs the same command: without inline variables, ``cd … &&`` before it
+    and ``2>&1 | tail`` after it."""
+    text = command.strip()
+    while True:
+        stripped = _CD_RE.sub("", _ENV_RE.sub("", text, count=1), count=1)
+        if stripped == text:
+            break
+        text = stripped
+    return _TAIL_RE.sub("", text).strip() or command.strip()
+
+
+def env_names(command: str) -> tuple[str, ...]:
+    """The environment variables a command sets inline (``A=1 B=2 pytest`` -> A, B)."""
+    names: list[str] = []
+    text = command.strip()
+    while True:
+        text = _CD_RE.sub("", text, count=1)
+        match = _ENV_RE.match(text)
+        if match is None:
+            return tuple(names)
+        names.append(match.group(1))
+        text = text[match.end():]
+
+
+def checks_only(command: str) -> bool:
+    """Whether the command only checks or inspects (lint, format, types, git, files)."""
+    words = run_key(command).split()
+    for runner in _RUNNERS:
+        parts = runner.split()
+        if [w.casefold() for w in words[: len(parts)]] == parts:
+            words = words[len(parts):]
+            break
+    if not words:
+        return True
+    first = posixpath.basename(words[0]).casefold()
+    if first in _CHECKS or first.endswith(("lint", "fmt")):
+        return True
+    second = words[1].casefold() if len(words) > 1 else ""
+    return (first, second) in _CHECK_PAIRS or (first, second.split(":")[0]) in _CHECK_PAIRS
+
+
+def plausible(edited: Sequence[str], command: str, error: str | None) -> list[str]:
+    """The edited paths that share a name with what the command ran or its error names."""
+    wanted = text_keys(run_key(command)) | text_keys(error or "")
+    return [path for path in edited if path_keys(path) & wanted]
+
+
+def fix_text(failed: Run, passed: Run, edited: Sequence[str]) -> str | None:
+    """The gotcha ``failed`` then ``passed`` make, ``edited`` being the paths edited in
+    between (in order); None when nothing in between plausibly fixed it."""
+    if checks_only(failed.command):
+        return None
+    why = f" ({code_span(one_line(failed.error))})" if failed.error else ""
+    head = f"{code_span(failed.command)} failed{why}; it passed"
+    added = [n for n in env_names(passed.command) if n not in env_names(failed.command)]
+    if added:
+        names = ", ".join(code_span(n) for n in added)
+        return f"{head} with {names} set"
+    files = plausible(edited, failed.command, failed.error)
+    if not files:
+        return None
+    named = ", ".join(code_span(one_line(p)) for p in files[:FILES_SHOWN])
+    more = f" and {len(files) - FILES_SHOWN} more" if len(files) > FILES_SHOWN else ""
+    return f"{head} after editing {named}{more}"

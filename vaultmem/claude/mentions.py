@@ -1,0 +1,76 @@
+"""The names a text mentions and the names a file is known by, as matching sees them (pure).
+
+Capture matches prose and tool output to files by name: a failing command to the edits that
+fixed it (``claude.fixes``), an item to the components it is about (:func:`about`). A name is
+matched case-blind with its word breaks and test affixes gone, so ``InvoiceRenderer``,
+``invoice_renderer``, ``test_invoice_renderer`` and ``invoice-renderer.test`` are one name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..lazyre import lazy
+
+ABOUT_MAX = 2  # components an item is filed under, at most
+
+# Identifiers in a command or an error line: path parts, dotted modules, test and class names.
+_WORD_RE = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_CAMEL_RE = lazy(r"(?<=[a-z0-9])(?=[A-Z])")
+_TEST_AFFIX_RE = lazy(r"\A(?:test|spec)_|_(?:test|tests|spec)\Z")
+# Words too common to say which file a run concerns.
+_GENERIC = frozenset({
+    "src", "lib", "app", "apps", "test", "tests", "spec", "specs", "pkg", "internal", "cmd",
+    "main", "index", "init", "mod", "utils", "util", "helpers", "helper", "common", "shared",
+    "config", "conftest", "setup", "priv", "assets", "web", "www", "home", "usr", "bin", "dev",
+    "tmp", "var", "local", "py", "js", "ts", "tsx", "jsx", "ex", "exs", "go", "rs", "rb", "java",
+    "kt", "json", "yaml", "yml", "toml", "md", "txt", "lock", "python", "python3", "pytest",
+    "mix", "npm", "npx", "yarn", "pnpm", "cargo", "make", "run", "node", "bun", "deno", "uv",
+    "poetry", "bundle", "exec", "rspec", "jest", "vitest", "dotnet", "gradle", "mvn", "error",
+    "errors", "exception", "failed", "failure", "fail", "assert", "assertion", "none", "null",
+    "true", "false", "the", "and", "for", "with", "from", "not", "line", "file", "files",
+    "module", "function", "undefined", "expected", "got", "all", "only", "new", "old",
+})
+
+
+def _key(word: str) -> str:
+    """One identifier as matching sees it: ``InvoiceRenderer``, ``invoice_renderer``,
+    ``test_invoice_renderer`` and ``invoice-renderer.test`` all read ``invoicerenderer``."""
+    word = _CAMEL_RE.sub("_", word).casefold().replace("-", "_")
+    word = _TEST_AFFIX_RE.sub("", word).strip("_").replace("_", "")
+    # One order, many orders: ``orders.py`` and "the order", ``migrations/`` and "a migration".
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def text_keys(text: str) -> set[str]:
+    """The names a text mentions, as matching sees them (paths, modules, classes, words)."""
+    keys = {_key(w) for w in _WORD_RE.findall(text)}
+    return {k for k in keys if len(k) >= 2 and k not in _GENERIC}
+
+
+def path_keys(path: str) -> set[str]:
+    """The names a path is known by: its folders and its file's stem, as matching sees them."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".", "..")]
+    if parts:
+        parts[-1] = parts[-1].split(".", 1)[0]  # the file's stem
+    keys = {_key(p) for p in parts}
+    return {k for k in keys if len(k) >= 2 and k not in _GENERIC}
+
+
+def about(text: str, files: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """The components (at most two) an item is about, of its turn's ``files`` ((path shown,
+    component), in the turn's order): those whose file, folder or name the text mentions; else
+    the components most of those files belong to."""
+    mentioned = text_keys(text)
+    # The component's own name first, then its files' names (a folder higher up says nothing:
+    # the app's folder is in every path); the turn's order breaks ties.
+    by_name = [name for _, name in files if _key(name) in mentioned]
+    by_file = [name for path, name in files if path_keys(path.rsplit("/", 1)[-1]) & mentioned]
+    named = list(dict.fromkeys(by_name + by_file))
+    if named:
+        return tuple(named[:ABOUT_MAX])
+    counts: dict[str, int] = {}
+    for _, name in files:
+        counts[name] = counts.get(name, 0) + 1
+    ranked = sorted(counts, key=lambda n: -counts[n])  # stable: the turn's order breaks ties
+    return tuple(ranked[:ABOUT_MAX])
