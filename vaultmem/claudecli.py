@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import jsontext
 from .errors import ExtractorError
 from .extraction import Extraction, Item
 from .llm import TOOL_SCHEMA, parse_tool_input
@@ -325,13 +326,13 @@ def _fall_back(fallback: Callable[[], Extraction], reason: str, outcome: Outcome
 def _last_json_object(stdout: str) -> dict[str, Any] | None:
     for line in reversed(stdout.strip().splitlines() or [""]):
         try:
-            value = json.loads(line)
+            value = jsontext.loads(line)
         except ValueError:
             continue
         if isinstance(value, dict):
             return value
     try:
-        value = json.loads(stdout)
+        value = jsontext.loads(stdout)
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

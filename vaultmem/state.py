@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import filelock
 
-from . import clock, machine
+from . import clock, jsontext, machine
 from .atomic import replace_file
 from .errors import LockTimeout, WriteFailed
 from .locks import TurnLock
@@ -238,7 +238,7 @@ class State:
         except OSError as err:
             raise WriteFailed(f"cannot read state: {err.strerror}", path=self.path) from None
         try:
-            return from_json(json.loads(raw.decode("utf-8")))
+            return from_json(jsontext.loads(raw.decode("utf-8")))
         except (ValueError, TypeError) as err:  # bad JSON, bad UTF-8, bad shape
             return self._set_aside(str(err))
 
@@ -249,7 +249,7 @@ class State:
         except OSError:
             return StateData()
         try:
-            data = from_json(json.loads(raw.decode("utf-8")))
+            data = from_json(jsontext.loads(raw.decode("utf-8")))
         except (ValueError, TypeError) as err:
             data = self._set_aside(str(err), self.legacy)
         else:
@@ -278,7 +278,8 @@ class State:
         return data
 
     def _write(self, data: StateData) -> None:
-        payload = (json.dumps(data.to_json(), indent=1, ensure_ascii=False) + "\n").encode()
+        text = json.dumps(data.to_json(), indent=1, ensure_ascii=False) + "\n"
+        payload = jsontext.clean(text).encode()
         try:
             replace_file(self.path, payload, STATE_MODE)
         except OSError as err:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import jsontext
 from .errors import NotUtf8
 
 BOM = "\ufeff"
@@ -56,4 +57,8 @@ def encode(text: str, fmt: TextFormat = DEFAULT_FORMAT) -> bytes:
         text = text.replace("\n", fmt.newline)
     if fmt.bom:
         text = BOM + text
-    return text.encode("utf-8")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate cannot be UTF-8: it becomes U+FFFD rather than lose the whole write.
+        return jsontext.clean(text).encode("utf-8")

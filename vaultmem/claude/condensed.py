@@ -10,7 +10,6 @@ where it stopped, which is what the next session needs.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
 
+from .. import jsontext
 from ..privacy import PrivateStream, clean_text, private_parts, strip_private
 from ..redact import DEFAULT as DEFAULT_REDACTION
 from ..redact import Scrub
@@ -251,7 +251,7 @@ def _load(raw: str | bytes) -> dict[str, Any] | None:
     if not text.strip():
         return None
     try:
-        value = json.loads(text)
+        value = jsontext.loads(text)
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .. import jsontext
+
 
 @dataclass(frozen=True)
 class HookEvent:
@@ -32,7 +34,7 @@ def parse_event(name: str, raw: bytes | str) -> HookEvent:
     payload: Any
     try:
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
-        payload = json.loads(text) if text.strip() else {}
+        payload = jsontext.loads(text) if text.strip() else {}
     except ValueError:
         payload = {}
     if not isinstance(payload, dict):

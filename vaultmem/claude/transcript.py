@@ -27,7 +27,6 @@ tool output vaultmem does not keep is not scanned.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import stat
@@ -37,6 +36,7 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any, BinaryIO
 
+from .. import jsontext
 from ..privacy import PrivateStream, clean_text, private_parts, strip_private
 from ..redact import DEFAULT as DEFAULT_REDACTION
 from ..redact import Scrub
@@ -383,7 +383,7 @@ def _skip_line(handle: BinaryIO, budget: int) -> int | None:
 
 def _load(text: str) -> dict[str, Any] | None:
     try:
-        value = json.loads(text)
+        value = jsontext.loads(text)
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
