@@ -187,10 +187,16 @@ def hashes(root: Path, paths: Iterable[str], *, budget_s: float | None = None) -
 def _hash_file(root: Path, path: str) -> str | None:
     # A note's anchor is vault text (a person, a teammate's sync): only a regular file under
     # the root, of a bounded size, is read — never /dev/zero, a FIFO or ../../ elsewhere.
+    # The real path too: a symlink the repository holds (sysroot -> /) must not take the read
+    # out of the work tree (to ~/.ssh/id_ed25519).
     if os.path.isabs(path) or ".." in path.split("/"):
         return None
+    real = os.path.realpath(root / path)
+    base = os.path.realpath(root)
+    if os.path.commonpath([real, base]) != base:
+        return None
     try:
-        st = os.stat(root / path)
+        st = os.stat(real)
     except FileNotFoundError:
         return MISSING
     except OSError:
@@ -198,7 +204,7 @@ def _hash_file(root: Path, path: str) -> str | None:
     if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
         return None
     try:
-        return blob_hash((root / path).read_bytes())
+        return blob_hash(Path(real).read_bytes())
     except OSError:
         return None
 

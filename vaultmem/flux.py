@@ -29,6 +29,9 @@ import os
 import time
 from pathlib import Path
 
+from . import safefs
+from .errors import UnsafePath
+
 QUIET_SECONDS = 0.1  # a note untouched this long (by mtime and by our polls) has settled
 SETTLE_SECONDS = 1.0  # the longest a write waits for a note to settle (hooks have budgets)
 POLL_SECONDS = 0.01
@@ -45,9 +48,9 @@ def stamp_of(st: os.stat_result) -> Stamp:
 def recorded(marker: Path) -> Stamp | None:
     """The stamp of the last write vaultmem made to a note (None when unknown)."""
     try:
-        parts = marker.read_text(encoding="ascii").split()
+        parts = safefs.read_bytes(marker, 100).decode("ascii").split()
         ino, mtime_ns, size = (int(p) for p in parts)
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, UnicodeDecodeError, UnsafePath):
         return None
     return (ino, mtime_ns, size)
 
@@ -55,8 +58,9 @@ def recorded(marker: Path) -> Stamp | None:
 def record(marker: Path, path: Path) -> None:
     """Remember the file vaultmem just wrote at ``path`` (best effort: a failure only means
     the next write may wait for a quiet moment it did not need)."""
-    with contextlib.suppress(OSError):
-        marker.write_text(" ".join(str(n) for n in stamp_of(os.stat(path))), encoding="ascii")
+    # Never through a symlink a shared vault put there (it would overwrite its target).
+    with contextlib.suppress(OSError, UnsafePath):
+        safefs.write_bytes(marker, " ".join(str(n) for n in stamp_of(os.stat(path))).encode())
 
 
 def _in_flux(st: os.stat_result, last: Stamp | None, now_ns: int) -> bool:

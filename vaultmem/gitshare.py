@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import safefs
 from .atomic import replace_file
-from .errors import VaultmemError
+from .errors import UnsafePath, VaultmemError
 from .layout import STATE_DIR
 from .notemerge import NotMergeable, merge_bytes
 
@@ -85,8 +86,8 @@ def attributes_line(namespace: str) -> str:
 def is_set_up(vault_root: Path, namespace: str) -> bool:
     """Whether the vault's ``.gitattributes`` routes its notes to the driver (no subprocess)."""
     try:
-        text = (vault_root / ATTRIBUTES).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = safefs.read_bytes(vault_root / ATTRIBUTES, 1 << 20).decode("utf-8")
+    except (OSError, UnicodeDecodeError, UnsafePath):
         return False
     return attributes_line(namespace) in text.splitlines()
 
@@ -100,8 +101,11 @@ def setup(vault_root: Path, namespace: str, program: Sequence[str]) -> GitSetup:
     attributes = vault_root / ATTRIBUTES
     line = attributes_line(namespace)
     written = False
+    # A cloned vault may hold .gitattributes as a symlink (to ~/.aws/credentials): its target
+    # would be copied into the repository. safefs refuses a link or a FIFO with one line.
     try:
-        current = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
+        exists = os.path.lexists(attributes)
+        current = safefs.read_bytes(attributes).decode("utf-8") if exists else ""
     except (OSError, UnicodeDecodeError) as err:
         raise GitError(f"cannot read: {err}", path=str(attributes)) from None
     if line not in current.splitlines():

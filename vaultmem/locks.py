@@ -23,6 +23,8 @@ from pathlib import Path
 
 import filelock
 
+from . import safefs
+
 HEAD_POLL_SECONDS = 0.002  # the first in the queue looks this often
 POLL_SECONDS = 0.02  # the others check their place this often
 TOUCH_SECONDS = 0.5  # a waiter refreshes its marker this often
@@ -42,6 +44,10 @@ class TurnLock:
         if self._lock.is_locked:  # re-entry by this thread: filelock only counts
             self._lock.acquire()
             return
+        # filelock before 3.13 opened the lock file with O_TRUNC, through a symlink a shared
+        # vault may hold; and the queue's stale markers are deleted, so it must be our folder.
+        safefs.check_not_link(self.path)
+        safefs.check_not_link(self.queue)
         if self._head() is None and self._try():
             return
         deadline = time.monotonic() + timeout

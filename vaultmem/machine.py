@@ -16,6 +16,8 @@ import os
 import re
 from pathlib import Path
 
+from . import safefs
+
 HOST_ENV = "VAULTMEM_HOST"
 HOSTS_DIR = "hosts"
 GITIGNORE = (
@@ -39,11 +41,14 @@ def host_name() -> str:
 
 
 def ensure_state_dir(state_dir: Path) -> Path:
-    """Create ``.vaultmem/`` (parents too) with its ``.gitignore``; OSError when it cannot."""
+    """Create ``.vaultmem/`` (parents too) with its ``.gitignore``; OSError when it cannot,
+    UnsafePath when it is a symlink or not a folder (a shared vault may ship one)."""
     ignore = state_dir / ".gitignore"
-    if ignore.exists():
+    if not state_dir.parent.is_dir():
+        state_dir.parent.mkdir(parents=True, exist_ok=True)
+    safefs.real_dir(state_dir)
+    if os.path.lexists(ignore):
         return state_dir
-    state_dir.mkdir(parents=True, exist_ok=True)
     try:
         fd = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except FileExistsError:
@@ -51,6 +56,11 @@ def ensure_state_dir(state_dir: Path) -> Path:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(GITIGNORE)
     return state_dir
+
+
+def own_dir(state_dir: Path, *parts: str) -> Path:
+    """``.vaultmem/parts…`` created as real folders (UnsafePath on a symlink on the way)."""
+    return safefs.real_dirs(ensure_state_dir(state_dir), *parts)
 
 
 def host_dir(state_dir: Path) -> Path:

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import filelock
 
-from . import clock, jsontext, machine
+from . import clock, jsontext, machine, safefs
 from .atomic import replace_file
-from .errors import LockTimeout, WriteFailed
+from .errors import LockTimeout, UnsafePath, WriteFailed
 from .locks import TurnLock
 
 if TYPE_CHECKING:
@@ -226,13 +226,11 @@ class State:
         self.warnings: list[str] = []
 
     def _lock(self) -> TurnLock:
-        locks = self.dir / "locks"
-        locks.mkdir(parents=True, exist_ok=True)
-        return TurnLock(locks / "state.lock")
+        return TurnLock(machine.own_dir(self.dir, "locks") / "state.lock")
 
     def _read(self) -> StateData:
         try:
-            raw = self.path.read_bytes()
+            raw = safefs.read_bytes(self.path)
         except FileNotFoundError:
             return self._migrate()
         except OSError as err:
@@ -245,8 +243,8 @@ class State:
     def _migrate(self) -> StateData:
         """Move a shared ``.vaultmem/state.json`` into this host's folder (under the lock)."""
         try:
-            raw = self.legacy.read_bytes()
-        except OSError:
+            raw = safefs.read_bytes(self.legacy)
+        except (OSError, UnsafePath):
             return StateData()
         try:
             data = from_json(jsontext.loads(raw.decode("utf-8")))
@@ -302,8 +300,7 @@ class State:
     def _acquired(self) -> TurnLock:
         """The state lock, taken; a read-only vault or a busy lock is a one-line error."""
         try:
-            machine.ensure_state_dir(self.dir)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            machine.own_dir(self.dir, machine.HOSTS_DIR, self.path.parent.name)
             lock = self._lock()
             lock.acquire(self._timeout)
         except filelock.Timeout:

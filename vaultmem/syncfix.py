@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
-from . import machine
+from . import machine, safefs
 from .doctor import original_of
 from .errors import VaultmemError
 from .notemerge import NotMergeable, merge
@@ -76,13 +76,13 @@ def _fix(vault: Vault, rel: str, stamp: str) -> SyncFix:
 
 def _archive(vault: Vault, rel: str, stamp: str) -> str:
     """Move the copy under ``.vaultmem/conflicts/<stamp>/``; returns its new vault path."""
-    machine.ensure_state_dir(vault.state_dir)
-    folder = vault.state_dir / CONFLICTS_DIR / stamp
-    dest = folder / rel
-    n = 1
-    while dest.exists():
+    base = machine.own_dir(vault.state_dir, CONFLICTS_DIR)
+    *folders, name = rel.split("/")
+    batch, n = stamp, 1
+    while os.path.lexists(base / batch / rel):
         n += 1
-        dest = folder.with_name(f"{stamp}-{n}") / rel
-    dest.parent.mkdir(parents=True, exist_ok=True)
+        batch = f"{stamp}-{n}"
+    # Real folders only: a symlink on the way would move the copy out of the vault.
+    dest = safefs.real_dirs(base, batch, *folders) / name
     os.replace(vault.abspath(rel), dest)
     return Path(os.path.relpath(dest, vault.root)).as_posix()

@@ -282,8 +282,7 @@ class Vault:
         lock = self._locks.get(path)
         if lock is None:
             try:
-                machine.ensure_state_dir(self.state_dir)
-                path.parent.mkdir(parents=True, exist_ok=True)
+                machine.own_dir(self.state_dir, "locks")
             except OSError as err:
                 raise _failed(rel, err, "create the lock folder " + str(path.parent)) from None
             lock = self._locks.setdefault(path, TurnLock(path))
