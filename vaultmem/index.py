@@ -32,7 +32,7 @@ from typing import Any
 
 import filelock
 
-from . import facts, fences, machine
+from . import facts, fences, machine, safefs
 from .errors import VaultmemError
 from .privacy import PrivateStream, has_private, strip_private
 from .vault import Vault
@@ -411,16 +411,41 @@ def _is_corrupt(err: sqlite3.DatabaseError) -> bool:
     if code is not None:
         return code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
     text = str(err)
-    return "not a database" in text or "malformed" in text
+    return "not a database" in text or "malformed" in text or "vaultmem built" in text
 
 
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    # A shared vault may ship its own index.sqlite: no function of its schema may have effects.
+    conn.execute("PRAGMA trusted_schema = OFF")
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     # Rows replaced or dropped are zeroed on disk, so an edit that made text private (or the
     # rebuild of an index from before privacy was kept out of it) leaves none of it in the file.
     conn.execute("PRAGMA secure_delete = ON")
     return conn
+
+
+@functools.cache
+def _schema_objects() -> frozenset[tuple[str, str, str, str | None]]:
+    """(type, name, tbl_name, sql) of every object vaultmem's schema makes (FTS5's own too)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(_SCHEMA)
+        return frozenset(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+    finally:
+        conn.close()
+
+
+def _foreign(conn: sqlite3.Connection) -> bool:
+    """Whether the index holds an object vaultmem's schema does not make (a trigger, a view,
+    a table changed): an index vaultmem did not build, rebuilt rather than trusted."""
+    found = set(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+    return bool(found) and found != _schema_objects()
+
+
+def _linked(path: Path) -> bool:
+    """Whether the index or one of its side files is a symlink (sqlite would write through)."""
+    return any(os.path.islink(str(path) + suffix) for suffix in ("", "-wal", "-shm", "-journal"))
 
 
 def _open_for_write(path: Path) -> tuple[sqlite3.Connection, bool]:
@@ -430,6 +455,8 @@ def _open_for_write(path: Path) -> tuple[sqlite3.Connection, bool]:
         conn = _connect(path)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == SCHEMA_VERSION and _foreign(conn):
+                raise sqlite3.DatabaseError("file is not a database vaultmem built")
             if version != SCHEMA_VERSION:
                 # Empty (new) or another version: start from nothing.
                 conn.executescript("DROP TABLE IF EXISTS notes; DROP TABLE IF EXISTS notes_fts;")
@@ -450,7 +477,7 @@ def _open_for_write(path: Path) -> tuple[sqlite3.Connection, bool]:
 
 def _move_aside(path: Path) -> None:
     """Keep a corrupt index for inspection (only the latest one) and start afresh."""
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm", "-journal"):
         src = Path(str(path) + suffix)
         with contextlib.suppress(FileNotFoundError):
             os.replace(src, Path(str(path) + ".corrupt" + suffix))
@@ -459,9 +486,9 @@ def _move_aside(path: Path) -> None:
 @contextlib.contextmanager
 def _refresh_lock(vault: Vault, wait: bool, timeout: float) -> Iterator[bool]:
     """Hold the refresh lock; yields False when it is held elsewhere and we may not wait."""
-    lock_dir = vault.state_dir / "locks"
-    lock_dir.mkdir(parents=True, exist_ok=True)
-    lock = filelock.FileLock(lock_dir / LOCK_NAME)
+    lock_path = machine.own_dir(vault.state_dir, "locks") / LOCK_NAME
+    safefs.check_not_link(lock_path)  # older filelock opened it with O_TRUNC, through a link
+    lock = filelock.FileLock(lock_path)
     try:
         lock.acquire(timeout=timeout if wait else 0)
     except filelock.Timeout:
@@ -581,6 +608,8 @@ def _build_aside(
 def _refresh_once(
     vault: Vault, path: Path, started: float, folders: Sequence[str] | None
 ) -> RefreshStats:
+    if _linked(path):
+        _move_aside(path)  # the link itself is moved; nothing is written through it
     if not path.exists():
         return _build_aside(vault, path, started, folders)
     conn, rebuilt = _open_for_write(path)
@@ -793,12 +822,30 @@ SNIPPET_OPEN = "\x02"
 SNIPPET_CLOSE = "\x03"
 SNIPPET_ELLIPSIS = "…"
 SNIPPET_TOKENS = 16
+SEARCH_SECONDS = 10.0  # a search is interrupted past this (a hostile index cannot hang recall)
 
 
 def open_reader(vault: Vault) -> sqlite3.Connection | None:
     """A connection to read the index with, or None when there is no index yet."""
     path = index_path(vault)
-    return _connect(path) if path.exists() else None
+    if not path.exists():
+        return None
+    if _linked(path):
+        raise SearchIndexError("the index is a symlink; a refresh rebuilds it", path=path)
+    conn = _connect(path)
+    deadline = time.monotonic() + SEARCH_SECONDS
+    # Checked every few thousand steps: a search past its time is interrupted, never hangs.
+    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+    try:
+        foreign = _foreign(conn)
+    except sqlite3.DatabaseError as err:
+        conn.close()
+        raise SearchIndexError(f"search index: {err}", path=path) from None
+    if foreign:
+        conn.close()
+        raise SearchIndexError("the index holds objects vaultmem did not make; a refresh "
+                               "rebuilds it", path=path)
+    return conn
 
 
 def query(
@@ -809,6 +856,9 @@ def query(
     try:
         return conn.execute(sql, args).fetchall()
     except sqlite3.OperationalError as err:
+        if "interrupted" in str(err):
+            raise SearchIndexError(f"search took longer than {SEARCH_SECONDS:g} s; stopped") \
+                from None
         if "no such table" in str(err):
             return []  # created by a refresh that has not committed yet
         if "fts5" in str(err) or "syntax" in str(err):
