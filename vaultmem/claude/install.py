@@ -27,6 +27,7 @@ import difflib
 import json
 import os
 import shlex
+import shutil
 import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -239,12 +240,18 @@ def enabled_plugins(path: Path) -> list[str]:
 
 
 def check(
-    *, home: Path, project_dir: Path, run_commands: bool = True, timeout: float = 10.0
+    *, home: Path, project_dir: Path, run_commands: bool = True, timeout: float = 10.0,
+    vault: Path | None = None,
 ) -> list[Finding]:
     """What would stop vaultmem's hooks from working for ``project_dir``: a hook program that is
     gone or does not run (``run_commands``: runs ``<program> --version``), and hooks that would
-    run twice (the plugin and ``install-hooks`` both, or two settings scopes)."""
+    run twice (the plugin and ``install-hooks`` both, or two settings scopes).
+
+    A program is never run when the project's shared settings name it or it lives in the
+    project or the ``vault`` (a clone or a synced vault ships it): it is only looked at, and a
+    problem names the command as configured."""
     paths = [settings_path(scope, home=home, project_dir=project_dir) for scope in SCOPES]
+    shared = settings_path("project", home=home, project_dir=project_dir)
     entries = {path: installed(path) for path in paths}
     findings: list[Finding] = []
     checked: set[tuple[str, ...]] = set()
@@ -252,7 +259,9 @@ def check(
         if item.program in checked:
             continue
         checked.add(item.program)
-        problem = _program_problem(item.program, run_commands=run_commands, timeout=timeout)
+        runs = run_commands and item.path != shared and not _shipped(
+            item.program, [project_dir, *([vault] if vault else [])])
+        problem = _program_problem(item.program, run_commands=runs, timeout=timeout, home=home)
         if problem:
             findings.append(Finding(problem[0], item.path, f"{item.command!r}: {problem[1]}"))
     with_hooks = [path for path, found in entries.items() if found]
@@ -273,13 +282,21 @@ def check(
     return findings
 
 
+def _shipped(program: Sequence[str], folders: Sequence[Path]) -> bool:
+    """Whether the program (or the interpreter of ``python -m vaultmem``) is inside a folder."""
+    real = os.path.realpath(shutil.which(program[0]) or program[0])
+    for folder in folders:
+        base = os.path.realpath(folder)
+        if os.path.commonpath([real, base]) == base:
+            return True
+    return False
+
+
 def _program_problem(
-    program: Sequence[str], *, run_commands: bool, timeout: float
+    program: Sequence[str], *, run_commands: bool, timeout: float, home: Path
 ) -> tuple[FindingKind, str] | None:
     first = program[0]
     if not os.path.isabs(first):
-        import shutil
-
         if shutil.which(first) is None:
             return "hook-command-missing", (
                 f"{first!r} is not on PATH here (Claude Code must find it on its own PATH); "
@@ -293,10 +310,13 @@ def _program_problem(
         )
     if not run_commands:
         return None
+    # Isolated (-I) and from the home folder: `python -m vaultmem` started in a project would
+    # import the project's own vaultmem/ folder before the installed one.
+    argv = [program[0], "-I", *program[1:]] if len(program) == 3 else [*program]
     try:
         done = subprocess.run(
-            [*program, "--version"], capture_output=True, text=True, timeout=timeout, check=False,
-            stdin=subprocess.DEVNULL,
+            [*argv, "--version"], capture_output=True, text=True, timeout=timeout, check=False,
+            stdin=subprocess.DEVNULL, cwd=home if home.is_dir() else "/",
         )
     except (OSError, subprocess.SubprocessError) as err:
         return "hook-command-fails", f"does not run: {err}"

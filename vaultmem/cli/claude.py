@@ -144,20 +144,21 @@ def install_hooks(ctx: typer.Context, scope: Scope = _SCOPE, command: str | None
     The hooks run this installation by absolute path, with the --vault and --project given.
     """
     if check:
-        _check(as_json)
+        _check(as_json, globals_of(ctx).vault_obj().root)
         return
     _install(ctx, scope, command, dry_run, as_json, remove=False, mcp=mcp)
 
 
-def hook_findings() -> list[Finding]:
-    """What would stop vaultmem's hooks for the current folder (doctor shows these too)."""
+def hook_findings(vault: Path | None = None) -> list[Finding]:
+    """What would stop vaultmem's hooks for the current folder (doctor shows these too); no
+    program from the project or ``vault`` is run."""
     from ..claude import install
 
-    return install.check(home=Path.home(), project_dir=_project_dir())
+    return install.check(home=Path.home(), project_dir=_project_dir(), vault=vault)
 
 
-def _check(as_json: bool) -> None:
-    findings = hook_findings()
+def _check(as_json: bool, vault: Path) -> None:
+    findings = hook_findings(vault)
     if as_json:
         echo_json([f.to_json() for f in findings])
     else:

@@ -144,7 +144,7 @@ def doctor(
         for fixed in run(lambda: fix_secrets(vault, leaks)):
             typer.echo(str(fixed), err=as_json)
         report = run(lambda: doctor_mod.doctor(vault))
-    if _render_doctor(report, hook_findings(), all_notes=all_notes, as_json=as_json):
+    if _render_doctor(report, hook_findings(vault.root), all_notes=all_notes, as_json=as_json):
         raise typer.Exit(1)
 
 
