@@ -12,6 +12,7 @@ Bulk compaction (no note named) and the lazy path skip the project's current ses
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import time
@@ -56,6 +57,9 @@ BUSY = "another process is compacting this note"
 # A note of an open session written this recently may belong to a session still running in
 # another window: the lazy compaction at session start leaves it to that session's own end.
 LIVE_SECONDS = 30 * 60
+# A session note bigger than this is never compacted inside a hook (a 10,000-turn session took
+# 13 s; Claude Code kills SessionEnd at ~1.5 s): the hook hands it to a detached compaction.
+INLINE_COMPACT_BYTES = 256 * 1024
 # What a machine that never saw a session reads in its note (see pending): the machine the
 # session runs on (property written by capture), and whether its last work-log entry is the end.
 HOST = "host"
@@ -598,7 +602,7 @@ class Memory:
         note = self.vault.read(entry.note)
         verdict = self._verdict(note, now.date())
         report = None
-        if compact and verdict.due:
+        if compact and verdict.due and len(note.raw) <= INLINE_COMPACT_BYTES:
             report = self.compact_note(entry.note, extractor="deterministic", now=now)
         left = verdict.due and report is None and (
             frontmatter.parse(note.text, path=note.rel).get("status") != "compaction_failed")
@@ -673,6 +677,12 @@ class Memory:
             return False
         return not self._recently_written(rel)
 
+    def _size(self, rel: str) -> int:
+        try:
+            return os.stat(self.vault.abspath(rel)).st_size
+        except OSError:
+            return 0
+
     def _recently_written(self, rel: str) -> bool:
         fingerprint = self.vault.fingerprint(rel)
         return fingerprint is not None and (
@@ -680,15 +690,21 @@ class Memory:
 
     def compact_pending(
         self, project: str | None = None, *, budget_s: float | None = None,
-        now: datetime | None = None,
+        now: datetime | None = None, too_big: list[str] | None = None,
     ) -> list[CompactReport]:
-        """Compact pending notes until the time budget is spent (no new one starts after)."""
+        """Compact pending notes until the time budget is spent (no new one starts after).
+
+        ``too_big``: notes past INLINE_COMPACT_BYTES are added there (for a detached
+        compaction) instead of compacted here."""
         budget = self.config.start_compaction_budget if budget_s is None else budget_s
         start = time.monotonic()
         reports: list[CompactReport] = []
         for rel in self.pending(project, now=now):
             if time.monotonic() - start >= budget:
                 break
+            if too_big is not None and self._size(rel) > INLINE_COMPACT_BYTES:
+                too_big.append(rel)
+                continue
             # A note another process is compacting (a detached model extraction) is left to it:
             # session start does not wait.
             reports.append(self.compact_note(rel, extractor="deterministic", now=now,

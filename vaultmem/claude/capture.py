@@ -7,6 +7,7 @@ Called by ``hooks.py`` (the door). Everything here is local and bounded: no netw
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import subprocess
@@ -246,10 +247,14 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
                        session_note=started_note if event.source == "compact" else None,
                        budget_s=MIRROR_START_S, warnings=problems,
                        scrub=memory.config.redaction)
+    too_big: list[str] = []
     try:
-        memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now)
+        memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now,
+                               too_big=too_big)
     except (VaultmemError, OSError) as err:
         problems.append(f"pending compaction stopped: {err}")
+    for rel in too_big[:1]:  # one at a time: the next session start hands over the next
+        spawn_compaction(memory.config, rel, "deterministic")
     from . import briefing  # only session-start renders the briefing
 
     cwd = Path(event.cwd) if event.cwd else None
@@ -283,17 +288,23 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     detached = memory.config.extractor in ("llm", "claude")
     result = memory.end_session(reason=event.reason or "other", compact=not detached,
                                 session_id=sid, now=now)
-    if detached and result.due:  # not memory.pending(): that reads every session note
-        spawn_compaction(memory.config, result.note, memory.config.extractor)
+    # A note too big to compact inside the hook is due and not compacted: detached as well.
+    if result.due:  # not memory.pending(): that reads every session note
+        spawn_compaction(memory.config, result.note,
+                         memory.config.extractor if detached else "deterministic")
     return ""
 
 
 def spawn_compaction(config: Config, note: str, extractor: str = "llm") -> None:
     """Start ``vaultmem compact NOTE --extractor X`` detached: the hook does not wait for it."""
-    args = [sys.executable, "-m", "vaultmem", "--vault", str(config.vault), "--project",
-            config.project, "compact", note, "--extractor", extractor]
+    # Never the hook's cwd on sys.path (a project's own vaultmem/ folder would be imported):
+    # -P where Python has it, else isolated; and a folder of no project as the cwd.
+    safe = ["-P"] if sys.version_info >= (3, 11) else ["-I"]
+    args = [sys.executable, *safe, "-m", "vaultmem", "--vault", os.path.abspath(config.vault),
+            "--project", config.project, "compact", note, "--extractor", extractor]
     subprocess.Popen(
         args,
+        cwd="/",
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -1,0 +1,119 @@
+"""Attacks (issue 23 §5, §2): heavy work never runs inside a hook, and what a hook starts runs
+isolated. A 10,000-turn session's SessionEnd does not compact inline (13 s against Claude Code's
+~1.5 s); neither does a later SessionStart: the note goes to a detached ``vaultmem compact``,
+which starts with neither the hook's cwd on ``sys.path`` (a project's own ``vaultmem/`` folder)
+nor that cwd, and archives the session."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from hook_kit import ARCHIVE, NOW, SESSIONS, hook_env
+
+from vaultmem import frontmatter, patch
+from vaultmem.claude import capture
+from vaultmem.claude.events import HookEvent
+from vaultmem.config import Config
+from vaultmem.memory import INLINE_COMPACT_BYTES, Memory
+from vaultmem.vault import Vault
+
+CWD = "/home/dev/work/shop"
+TURNS = 10_000
+
+
+def _now() -> datetime:
+    return datetime.fromisoformat(NOW).astimezone()
+
+
+def _memory(root: Path) -> Memory:
+    return Memory(Config(vault=root, project="shop"), Vault(root))
+
+
+def _huge_session(m: Memory, sid: str) -> str:
+    rel = m.start_session(sid, topic="long run", now=_now()).note
+    log = "\n\n".join(f"### 09:{i % 60:02d} - Step {i}\n\nDecided to keep retry number {i}."
+                      for i in range(TURNS))
+    m.vault.update(rel, [patch.SectionPatch(("Work Log",), "append", log)])
+    assert (m.vault.root / rel).stat().st_size > INLINE_COMPACT_BYTES
+    return rel
+
+
+def _status(root: Path, rel: str) -> str:
+    return str(frontmatter.parse((root / rel).read_text()).get("status"))
+
+
+def _event(name: str, sid: str) -> HookEvent:
+    return HookEvent(name=name, session_id=sid, transcript_path=None, cwd=CWD, source="startup",
+                     reason="other")
+
+
+def _without_key(env: dict[str, str]) -> dict[str, str]:
+    env.pop("ANTHROPIC_API_KEY", None)  # the llm extractor falls back to the deterministic one
+    return env
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "vault"
+    monkeypatch.setenv("VAULTMEM_VAULT", str(root))
+    monkeypatch.setenv("VAULTMEM_PROJECT", "shop")
+    monkeypatch.setenv("VAULTMEM_NOW", NOW)
+    _memory(root).init_project(now=_now())
+    return root
+
+
+def test_session_end_hands_a_huge_session_to_a_detached_compaction(
+        env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spawned: list[tuple[str, str]] = []
+    monkeypatch.setattr(capture, "spawn_compaction",
+                        lambda config, note, which: spawned.append((note, which)))
+    rel = _huge_session(_memory(env), "sid-huge")
+    capture.on_session_end(_event("session-end", "sid-huge"))
+    assert spawned == [(rel, "deterministic")]
+    assert _status(env, rel) == "active" and "Reason: other" in (env / rel).read_text()
+
+
+def test_session_start_hands_a_huge_pending_note_over_too(
+        env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spawned: list[tuple[str, str]] = []
+    monkeypatch.setattr(capture, "spawn_compaction",
+                        lambda config, note, which: spawned.append((note, which)))
+    m = _memory(env)
+    rel = _huge_session(m, "sid-huge")
+    m.end_session(session_id="sid-huge", compact=False, now=_now())
+    capture.on_session_start(_event("session-start", "sid-next"))
+    assert spawned == [(rel, "deterministic")]
+    assert _status(env, rel) == "active"
+
+
+@pytest.mark.parametrize("extractor", ["deterministic", "llm"])
+def test_the_detached_compaction_runs_isolated_and_archives(
+        extractor: str, env: Path, tmp_path: Path) -> None:
+    rel = _huge_session(_memory(env), "sid-huge")
+    project = tmp_path / "project"
+    (project / "vaultmem").mkdir(parents=True)
+    marker = tmp_path / "pwned"
+    # What `python -m vaultmem` started in this folder would import first.
+    (project / "vaultmem" / "__init__.py").write_text(f"open({str(marker)!r}, 'w')\n")
+    (project / "vaultmem" / "__main__.py").write_text("")
+    # The console script, as Claude Code runs it, from the project's folder.
+    script = Path(sys.executable).parent / "vaultmem"
+    payload = json.dumps({"session_id": "sid-huge", "cwd": str(project), "reason": "other"})
+    proc = subprocess.run([str(script), "hook", "session-end"], input=payload.encode(),
+                          capture_output=True, cwd=project, timeout=120, check=False,
+                          env=_without_key(hook_env(env, VAULTMEM_PROJECT="shop",
+                                                    VAULTMEM_EXTRACTOR=extractor)))
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    archive = env / rel.replace(SESSIONS, ARCHIVE)
+    for _ in range(1200):  # the detached process finishes on its own; a hang fails at the end
+        if archive.is_file() and _status(env, rel) == "archived":
+            break
+        time.sleep(0.1)
+    assert archive.is_file() and _status(env, rel) == "archived"
+    assert not marker.exists()
