@@ -15,8 +15,9 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -51,7 +52,7 @@ REMEMBER_SECTIONS = {
 }
 TITLE_WORDS = 8
 TOPIC_MAX_CHARS = 60
-MAX_NAME_TRIES = 1000
+NUMBERED_NAMES = 100  # <stem>-2 … -100; then the session id names the note
 COMPACTION_LOCK_TIMEOUT = 2.0
 BUSY = "another process is compacting this note"
 # A note of an open session written this recently may belong to a session still running in
@@ -379,8 +380,7 @@ class Memory:
         for key, value in meta.items():
             text = frontmatter.set_key(text, key, value)
         stem = f"{today}-{slug}"
-        for n in range(1, MAX_NAME_TRIES + 1):
-            name = stem if n == 1 else f"{stem}-{n}"
+        for name in _note_names(stem, sid):
             rel = self.layout.session(project, name)
             # The archive keeps the file name: a name taken there is taken too.
             if self.vault.exists(self.layout.archive(project, name)):
@@ -390,7 +390,7 @@ class Memory:
             except NoteExists:
                 continue
             return rel
-        raise SessionError(f"no free note name for {stem!r} after {MAX_NAME_TRIES} tries")
+        raise SessionError(f"no free note name for {stem!r}")  # only past 2**64 names
 
     def init_project(self, *, now: datetime | None = None) -> list[str]:
         """Create the project's folders and ``_index.md`` (and the global folders); returns the
@@ -816,3 +816,17 @@ class Memory:
         except LockTimeout:
             run.verdict_text = BUSY
             return run.report("busy", BUSY)
+
+
+def _note_names(stem: str, sid: str) -> Iterator[str]:
+    """Names to try for a new session note, most readable first; never runs out (1,100 runs of
+    one prompt in a day lost the session after 1,000 numbered names)."""
+    yield stem
+    for n in range(2, NUMBERED_NAMES + 1):
+        yield f"{stem}-{n}"
+    short = names.slug(sid)[:12].strip("-") or "session"
+    yield f"{stem}-{short}"
+    for n in range(2, NUMBERED_NAMES + 1):
+        yield f"{stem}-{short}-{n}"
+    while True:
+        yield f"{stem}-{secrets.token_hex(6)}"

@@ -37,7 +37,7 @@ def _cut(text: str) -> str:
 @pytest.mark.parametrize("where", ["prompt", "answer", "command", "error", "path"])
 def test_a_lone_surrogate_never_loses_the_session(where: str, tmp_path: Path) -> None:
     vault = tmp_path / "vault"
-    mark = lambda field, text: text + ("@CUT@ party" if where == field else "")  # noqa: E731
+    mark = lambda field, text: text + ("@CUT@ party" if where == field else "")
     lines = [
         _line("user", "u1", mark("prompt", "Harden the login flow")),
         _line("assistant", "a1", [
