@@ -161,6 +161,7 @@ def _child_env(home: Path, root: Path, project: str) -> dict[str, str]:
         if not k.startswith(("VAULTMEM_", "ANTHROPIC_", "PYTHON"))
     }
     home.mkdir(parents=True, exist_ok=True)
+    root.mkdir(parents=True, exist_ok=True)  # hooks create only the default vault
     env.update(
         HOME=str(home),
         XDG_CONFIG_HOME=str(home / ".config"),

@@ -108,6 +108,7 @@ class Setup:
     def env(self, root: Path) -> dict[str, str]:
         home = root.parent / (root.name + "-home")
         home.mkdir(exist_ok=True)
+        root.mkdir(parents=True, exist_ok=True)  # hooks create only the default vault
         env = {
             k: v
             for k, v in os.environ.items()

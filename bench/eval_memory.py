@@ -96,6 +96,7 @@ class Result:
 def _environment(vault: Path, home: Path) -> Iterator[dict[str, str]]:
     """The hooks read the vault, the clock and the config from the environment; restored after."""
     saved = dict(os.environ)
+    vault.mkdir(parents=True, exist_ok=True)  # hooks create only the default vault
     for key in [k for k in os.environ if k.startswith("VAULTMEM_")]:
         del os.environ[key]
     os.environ.update(

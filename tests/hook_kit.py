@@ -7,7 +7,8 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -128,3 +129,23 @@ def snapshot(root: Path) -> dict[str, bytes]:
 def session_notes(vault: Path) -> list[Path]:
     """The session notes of the fixtures' project."""
     return sorted((vault / SESSIONS).glob("*.md"))
+
+
+@contextmanager
+def frozen(root: Path) -> Iterator[None]:
+    """Make ``root`` unwritable, even for root (immutable attribute), and undo it afterwards."""
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "-R", "+i", str(root)], check=True)
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-R", "-i", str(root)], check=True)
+    else:
+        paths = [Path(d) for d, _, _ in os.walk(root)]
+        for p in paths:
+            p.chmod(0o555)
+        try:
+            yield
+        finally:
+            for p in paths:
+                p.chmod(0o755)

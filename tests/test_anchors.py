@@ -233,7 +233,7 @@ def test_review_cli_lists_and_retires(env: Path, repo: Path, tmp_path: Path) -> 
     assert f": {FILE})" in listed.stdout
     block = listed.stdout.split()[0].lstrip("^")
     as_json = json.loads(run_cli([*args, "--json"], cwd=repo, env=environ).stdout)
-    assert [f["block"] for f in as_json] == [block]
+    assert [f["block"] for f in as_json["flags"]] == [block]
     before = {p: p.read_bytes() for p in env.rglob("*.md")}
     missing = run_cli([*args, "--confirm", "vm-00000000"], cwd=repo, env=environ)
     assert missing.returncode == 1 and missing.stderr.count("\n") == 1

@@ -87,7 +87,7 @@ def test_compaction_sends_the_transcript_and_files_the_models_items(
     proc = compact(setup, "--force", str(note.relative_to(vault)))
 
     assert proc.returncode == 0, proc.stderr
-    [report] = json.loads(proc.stdout)
+    [report] = json.loads(proc.stdout)["reports"]
     assert report["extractor"] == "claude" and report["fallback_reason"] is None
     assert report["extraction_cost_usd"] == 0.0123
     assert report["counts"]["decision"] == 1 and report["counts"]["gotcha"] == 1
@@ -124,7 +124,7 @@ def test_a_failed_extraction_falls_back_and_the_note_says_why(setup: dict[str, A
 
     proc = compact(setup, "--force", str(note.relative_to(vault)))
 
-    [report] = json.loads(proc.stdout)
+    [report] = json.loads(proc.stdout)["reports"]
     reason = "claude is not logged in (HTTP 401: Invalid API key · Fix external API key)"
     assert report["status"] == "compacted" and report["extractor"] == "deterministic"
     assert report["fallback_reason"] == reason
@@ -142,7 +142,7 @@ def test_a_missing_cli_falls_back(setup: dict[str, Any]) -> None:
     [note] = session_notes(setup["vault"])
     proc = compact(setup, "--force", str(note.relative_to(setup["vault"])))
 
-    [report] = json.loads(proc.stdout)
+    [report] = json.loads(proc.stdout)["reports"]
     assert report["fallback_reason"] == "claude CLI not found ('claude' is not on PATH)"
     assert report["status"] == "compacted"
 

@@ -55,7 +55,7 @@ def test_install_user_then_again_is_idempotent(home: Path, repo: Path) -> None:
     assert first.returncode == 0 and first.stderr == ""
     assert first.stdout == (
         f"{settings}: installed\nsessions go to the vault {home}/.claude-memory (the default: "
-        "name yours with --vault or `vault` in config.toml)\n")
+        "name yours with --vault, it is then written to config.toml)\n")
     data = json.loads(settings.read_text())
     # This installation by absolute path: Claude Code's PATH need not hold the venv.
     assert _vaultmem_commands(data) == {
@@ -143,6 +143,7 @@ def test_hook_help_goes_to_typer_and_hook_through_typer_works(tmp_path: Path, re
     helped = _cli("hook", "--help", cwd=repo)
     assert helped.returncode == 0 and "session-start" in helped.stdout
     vault = tmp_path / "v"
+    vault.mkdir()
     # Through Typer (the launcher's fast path is bypassed by calling the app directly).
     code = (
         "import sys; from vaultmem.cli import run_app; "
@@ -164,27 +165,50 @@ def test_hook_help_goes_to_typer_and_hook_through_typer_works(tmp_path: Path, re
 
 
 def test_context_command_on_an_empty_vault(tmp_path: Path, repo: Path) -> None:
+    (tmp_path / "v").mkdir()
     proc = _cli("--vault", str(tmp_path / "v"), "--project", "demo", "context", cwd=repo)
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.startswith("vaultmem memory for project `demo`.")
-    assert not (tmp_path / "v").exists()  # reading writes nothing
+    assert not any((tmp_path / "v").iterdir())  # reading writes nothing
+
+
+def test_context_on_a_vault_that_is_not_there_is_one_line(tmp_path: Path, repo: Path) -> None:
+    proc = _cli("--vault", str(tmp_path / "v"), "--project", "demo", "context", cwd=repo)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == (f"error: {tmp_path / 'v'}: no vault here (from --vault): does not "
+                           f"exist; `vaultmem --vault {tmp_path / 'v'} init` creates one\n")
+    assert not (tmp_path / "v").exists()
 
 
 def test_install_carries_the_vault_and_another_vault_replaces_it(
     home: Path, repo: Path, tmp_path: Path
 ) -> None:
     settings = home / ".claude/settings.json"
+    config = home / ".config/vaultmem/config.toml"
     first, second = tmp_path / "my vault", tmp_path / "work vault"
+    first.mkdir()
+    second.mkdir()
     proc = _cli("--vault", str(first), "--project", "shop", "install-hooks", cwd=repo)
     assert proc.returncode == 0 and proc.stderr == ""
-    assert proc.stdout.endswith(f"sessions go to the vault {first} (named in the hooks)\n")
+    assert proc.stdout == (
+        f"{settings}: installed\n"
+        f"{config}: vault = {first} (every vaultmem command on this machine uses it)\n"
+        f"sessions go to the vault {first} (every command's, from config.toml)\n")
+    assert config.read_text() == f'vault = "{first}"\n'
     assert _vaultmem_commands(json.loads(settings.read_text()))["Stop"] == [
         f"{RUNNER} --vault {shlex.quote(str(first))} --project shop hook stop"
     ]
 
-    again = _cli("--vault", str(second), "install-hooks", cwd=repo)
+    refused = _cli("--vault", str(second), "install-hooks", cwd=repo)
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert refused.stderr == (
+        f"error: {config}: names the vault {first}, not {second}: the config wins for commands "
+        f"run without --vault; add --force to make {second} the vault of every command\n")
+    again = _cli("--vault", str(second), "install-hooks", "--force", cwd=repo)
 
     assert again.returncode == 0 and again.stderr == ""
+    assert f"{config}: vault = {second}, was {first} " in again.stdout
+    assert config.read_text() == f'vault = "{second}"\n'
     commands = _vaultmem_commands(json.loads(settings.read_text()))
     assert commands == {
         event: [f"{RUNNER} --vault {shlex.quote(str(second))} hook {name}"]
@@ -192,11 +216,27 @@ def test_install_carries_the_vault_and_another_vault_replaces_it(
     }
     gone = _cli("uninstall-hooks", cwd=repo)
     assert gone.returncode == 0 and "hooks" not in json.loads(settings.read_text())
+    config.unlink()
     from_env = run_cli(["install-hooks"], cwd=repo,
                        env={**os.environ, "PYTHONPATH": str(REPO), "VAULTMEM_VAULT": str(first)})
     assert from_env.returncode == 0
     assert _vaultmem_commands(json.loads(settings.read_text()))["Stop"] == [
         f"{RUNNER} --vault {shlex.quote(str(first))} hook stop"]
+    assert config.read_text() == f'vault = "{first}"\n'
+
+
+def test_install_on_a_vault_that_is_not_there_writes_nothing(
+    home: Path, repo: Path, tmp_path: Path
+) -> None:
+    typo = tmp_path / "Obsidan"
+    proc = _cli("--vault", str(typo), "install-hooks", cwd=repo)
+
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == (
+        f"error: {typo}: no vault here (from --vault): does not exist; "
+        f"`vaultmem --vault {typo} init` creates one\n")
+    assert not (home / ".claude").exists() and not (home / ".config/vaultmem").exists()
+    assert not typo.exists()
 
 
 def test_uninstall_removes_every_form_and_nothing_else(home: Path, repo: Path) -> None:
@@ -226,7 +266,8 @@ def test_check_says_when_the_installed_command_is_gone(home: Path, repo: Path) -
     assert proc.stdout.startswith(f"{settings}: hook-command-missing: ")
     assert "/removed/venv/bin/vaultmem no longer exists" in proc.stdout
     as_json = json.loads(_cli("install-hooks", "--check", "--json", cwd=repo).stdout)
-    assert [f["kind"] for f in as_json] == ["hook-command-missing"]
+    assert [f["kind"] for f in as_json["findings"]] == ["hook-command-missing"]
+    assert as_json["vault"] == str(home / ".claude-memory")
 
 
 def test_plugin_and_install_hooks_both_active_is_a_warning(home: Path, repo: Path) -> None:

@@ -30,7 +30,8 @@ def test_session_lifecycle(cli, vault_root: Path) -> None:  # type: ignore[no-un
     started = cli("session", "start", "--topic", "Auth work", "--session-id", "s1", "--json")
     assert started.exit_code == 0, started.stderr
     doc = json.loads(started.stdout)
-    assert doc == {"session_id": "s1", "note": f"{SESSIONS}/2026-11-25-auth-work.md",
+    assert doc == {"vault": str(vault_root), "session_id": "s1",
+                   "note": f"{SESSIONS}/2026-11-25-auth-work.md",
                    "created": True, "resumed": False, "continues": None}
     assert started.stderr == ""
     resumed = cli("session", "start", "--session-id", "s1")
@@ -61,13 +62,15 @@ def test_compact_json_and_status(cli, vault_root: Path) -> None:  # type: ignore
     status = cli("status", "--json")
     assert status.exit_code == 0
     doc = json.loads(status.stdout)
-    assert doc == {"project": "demo",
+    assert doc == {"vault": str(vault_root), "project": "demo",
                    "sessions": [{"note": rel, "lines": 608, "age_days": 0, "status": "active",
                                  "verdict": "due: 608 lines", "due": True}],
                    "extraction_cost": {"project": "demo", "notes": 0, "total_usd": 0.0}}
     result = cli("compact", "--json")
     assert result.exit_code == 0, result.stderr
-    (report,) = json.loads(result.stdout)
+    doc = json.loads(result.stdout)
+    assert doc["vault"] == str(vault_root)
+    (report,) = doc["reports"]
     assert set(report) == {"note", "status", "verdict", "counts", "entities_updated",
                            "entities_created", "archive", "duration_ms", "extractor",
                            "fallback_reason", "warnings", "diffs", "error", "removed",

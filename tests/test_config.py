@@ -45,7 +45,6 @@ def test_components_table_keeps_its_order(tmp_path: Path) -> None:
     _write_config(home, '[components]\n"services/pay*/**" = "Billing"\n"src/**" = "Core"\n')
     config = load_config(project="p", env=env)
     assert list(config.components.items()) == [("services/pay*/**", "Billing"), ("src/**", "Core")]
-    assert "components" not in config.extra
     assert load_config(project="p", env={"HOME": str(tmp_path / "none")}).components == {}
 
 

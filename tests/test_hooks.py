@@ -4,12 +4,9 @@ the real Claude Code 2.1 payloads and transcript from tests/fixtures/claude-code
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,6 +19,7 @@ from hook_kit import (
     SESSIONS,
     SID,
     copy_transcript,
+    frozen,
     hook_env,
     payload,
     run_hook,
@@ -231,6 +229,7 @@ def populated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for name in ("VAULTMEM_PROJECT", "VAULTMEM_EXTRACTOR", "VAULTMEM_FAULT"):
             mp.delenv(name, raising=False)
         root = base / "vault"
+        root.mkdir()
         _populate(root, copy_transcript(base), base, "session-start", "stop")
     return root
 
@@ -274,26 +273,6 @@ def test_unknown_event_is_one_line(vault: Path, tmp_path: Path) -> None:
     assert not any(vault.iterdir())
 
 
-@contextmanager
-def _freeze(root: Path) -> Iterator[None]:
-    """Make ``root`` unwritable, even for root (immutable attribute), and undo it afterwards."""
-    if os.geteuid() == 0:
-        subprocess.run(["chattr", "-R", "+i", str(root)], check=True)
-        try:
-            yield
-        finally:
-            subprocess.run(["chattr", "-R", "-i", str(root)], check=True)
-    else:
-        paths = [Path(d) for d, _, _ in os.walk(root)]
-        for p in paths:
-            p.chmod(0o555)
-        try:
-            yield
-        finally:
-            for p in paths:
-                p.chmod(0o755)
-
-
 @pytest.mark.parametrize("event", list(EVENTS))
 def test_read_only_vault_is_one_line(
     vault: Path, transcript: Path, tmp_path: Path, event: str
@@ -302,7 +281,7 @@ def test_read_only_vault_is_one_line(
     _populate(vault, transcript, tmp_path, "session-start", "stop")
     longer = copy_transcript(tmp_path)
     before = snapshot(vault)
-    with _freeze(vault):
+    with frozen(vault):
         proc = run_hook(
             event, payload(event, longer, session_id="another-session"), vault, cwd=tmp_path
         )
@@ -324,12 +303,22 @@ def test_vault_path_that_is_a_file_is_one_line(
     not_a_dir.write_text("x")
     proc = run_hook(event, payload(event, transcript), not_a_dir, cwd=tmp_path)
     err = _one_line_at_most(proc)
-    assert err.count("\n") == 1
-    if event == "session-start":
-        assert f"project `{PROJECT}`" in _context(proc)
-    else:
-        assert proc.stdout == b""
+    assert err == (f"vaultmem: hook {event} failed: {not_a_dir}: no vault here (from "
+                   f"VAULTMEM_VAULT): is not a folder; `vaultmem --vault {not_a_dir} init` "
+                   "creates one\n")
+    assert proc.stdout == b""
     assert not_a_dir.read_text() == "x"
+
+
+@pytest.mark.parametrize("event", list(EVENTS))
+def test_a_mistyped_vault_is_one_line_and_is_not_created(
+    tmp_path: Path, transcript: Path, event: str
+) -> None:
+    typo = tmp_path / "Obsidain"
+    proc = run_hook(event, payload(event, transcript), typo, cwd=tmp_path)
+    err = _one_line_at_most(proc)
+    assert f"{typo}: no vault here (from VAULTMEM_VAULT): does not exist" in err
+    assert proc.stdout == b"" and not typo.exists()
 
 
 @pytest.mark.parametrize("event", list(EVENTS))
@@ -355,6 +344,7 @@ def test_invalid_yaml_session_note_is_left_alone(vault: Path, tmp_path: Path, ev
 @pytest.mark.parametrize("form", ["separate", "equals"])
 def test_global_vault_option_reaches_the_hook(tmp_path: Path, transcript: Path, form: str) -> None:
     chosen = tmp_path / "chosen"
+    chosen.mkdir()
     elsewhere = tmp_path / "elsewhere"
     before = ["--vault", str(chosen)] if form == "separate" else [f"--vault={chosen}"]
     for event in ("session-start", "stop"):

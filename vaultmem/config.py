@@ -30,6 +30,9 @@ DEFAULT_GOTCHA_KEYWORDS = (
 )
 
 
+EXTRACTORS = ("deterministic", "llm", "claude")
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything a run needs to know that is not in the vault itself."""
@@ -54,7 +57,8 @@ class Config:
     components: Mapping[str, str] = field(default_factory=dict)
     # ``[redact]``: secrets replaced by ``‹redacted:kind›`` in everything written (redact.py).
     redaction: Redaction = DEFAULT_REDACTION
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    # Where ``vault`` came from: "option", "env", "config" or "default" (DESIGN §1's order).
+    vault_from: str = "default"
 
     def with_project(self, project: str) -> Config:
         """The same configuration for another project."""
@@ -124,6 +128,13 @@ def _typed(data: Mapping[str, Any], key: str, kind: type, default: Any, path: Pa
     return value
 
 
+def _choice(value: str, key: str, accepted: tuple[str, ...], where: Path | str) -> str:
+    if value not in accepted:
+        raise ConfigError(f"'{key}' must be one of {', '.join(accepted)}, got {value!r}",
+                          path=where)
+    return value
+
+
 def load_config(
     *,
     vault: str | Path | None = None,
@@ -135,8 +146,16 @@ def load_config(
     env = os.environ if env is None else env
     path = config_file(env)
     data = read_config_file(path)
+    _check_keys(data, path)
     home = Path(env.get("HOME") or Path.home())
-    root_value = vault or env.get("VAULTMEM_VAULT") or data.get("vault") or home / ".claude-memory"
+    root_value, vault_from = next(
+        (value, source) for value, source in (
+            (vault, "option"), (env.get("VAULTMEM_VAULT"), "env"), (data.get("vault"), "config"),
+            (home / ".claude-memory", "default"),
+        ) if value
+    )
+    if not isinstance(root_value, (str, Path)):
+        raise ConfigError(f"'vault' must be str, got {root_value!r}", path=path)
     root = Path(os.path.expanduser(str(root_value))).absolute()
     if project:
         project_name = slug(project)
@@ -155,7 +174,10 @@ def load_config(
         age_threshold_days=_typed(data, "age_threshold_days", int, 3, path),
         gotcha_keywords=_typed(data, "gotcha_keywords", tuple, DEFAULT_GOTCHA_KEYWORDS, path),
         default_entity=_typed(data, "default_entity", str, "Inbox", path),
-        extractor=env.get("VAULTMEM_EXTRACTOR") or _typed(data, "extractor", str, "deterministic", path),
+        extractor=_choice(
+            env.get("VAULTMEM_EXTRACTOR") or _typed(data, "extractor", str, "deterministic", path),
+            "extractor", EXTRACTORS,
+            "VAULTMEM_EXTRACTOR" if env.get("VAULTMEM_EXTRACTOR") else path),
         model=env.get("VAULTMEM_MODEL") or _typed(data, "model", str, "claude-haiku-4-5", path),
         claude_bin=_typed(data, "claude_bin", str, "claude", path),
         claude_timeout=_typed(data, "claude_timeout", float, 180.0, path),
@@ -165,8 +187,22 @@ def load_config(
         context_max_chars=_typed(data, "context_max_chars", int, 8000, path),
         components=_components(data.get("components", {}), path),
         redaction=_redaction(data.get("redact"), path),
-        extra={k: v for k, v in data.items() if k not in _KNOWN},
+        vault_from=vault_from,
     )
+
+
+def _check_keys(data: Mapping[str, Any], path: Path) -> None:
+    """A key vaultmem does not know is a typo until proven otherwise (``valut = …`` silently
+    left the default vault in use): the error names it and the nearest known key."""
+    import difflib
+
+    for key in data:
+        if key in _KNOWN:
+            continue
+        near = difflib.get_close_matches(key, sorted(_KNOWN), n=1, cutoff=0.5)
+        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        raise ConfigError(f"unknown key '{key}'{hint}; known keys: {', '.join(sorted(_KNOWN))}",
+                          path=path)
 
 
 def _components(table: Any, path: Path) -> dict[str, str]:

@@ -89,6 +89,7 @@ class Sandbox:
 @pytest.fixture
 def sandbox(claude: Claude, tmp_path: Path) -> Sandbox:
     vault = tmp_path / "vault"
+    vault.mkdir()  # only init and the default vault are created
     vault.mkdir()
     claude.env.update({"VAULTMEM_VAULT": str(vault), "VAULTMEM_PROJECT": PROJECT})
     return Sandbox(claude, vault)
@@ -168,7 +169,7 @@ def test_each_failure_falls_back_to_the_deterministic_items_and_says_so(
     sandbox.vaultmem("session", "start", "--session-id", "s1", "--topic", "auth")
     sandbox.vaultmem("session", "decide", "Use argon2id for passwords", "--entity", "Auth")
 
-    [report] = sandbox.vaultmem("compact", "--session", "s1", "--force", "--json")
+    [report] = sandbox.vaultmem("compact", "--session", "s1", "--force", "--json")["reports"]
 
     assert report["status"] == "compacted" and report["extractor"] == "deterministic"
     assert report["fallback_reason"] == reason

@@ -30,7 +30,7 @@ def test_case_and_nfc_twins_through_the_cli(tmp_path: Path) -> None:
     note = json.loads(run.out)["note"]
     run = cli(["compact", note, "--force", "--json"], env=env)
     assert run.code == 0, run.err
-    report = json.loads(run.out)[0] if run.out.startswith("[") else json.loads(run.out)
+    (report,) = json.loads(run.out)["reports"]
     assert report["status"] == "compacted", report
     files = sorted(p.name for p in (tmp_path / ENTITIES).iterdir())
     assert files == sorted(["auth.md", f"{NFD}.md"])  # the first spelling; no NFC twin

@@ -51,7 +51,11 @@ def _config(event: HookEvent) -> Config:
 
 
 def _memory(event: HookEvent, warnings: list[str] | None = None) -> Memory:
+    from ..vaultchoice import may_create, require_vault
+
     config = _config(event)
+    if not may_create(config):
+        require_vault(config)  # a mistyped vault: one stderr line, nothing written
     memory = Memory(config, Vault(config.vault, namespace=config.namespace,
                                   redaction=config.redaction))
     if warnings is not None:
@@ -120,7 +124,8 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
                             failing=ingest.open_failures(text), private=private)
         told = anchored(told, event.cwd)
-        edits = ingest.edits_for(told, text)
+        linked = memory.entity_links(ingest.component_names(told), memory.config.project)
+        edits = ingest.edits_for(told, text, link=lambda name: linked[name])
         status = "nothing new"
         if edits:
             edits += [patch.SetProperty("updated", now.date()),

@@ -240,6 +240,12 @@ def enabled_plugins(path: Path) -> list[str]:
     return [str(k) for k, on in value.items() if on is True and str(k).split("@")[0] == PLUGIN_NAME]
 
 
+def installed_anywhere(*, home: Path, project_dir: Path) -> bool:
+    """Whether a settings scope holds vaultmem's hooks or enables the vaultmem plugin."""
+    paths = [settings_path(scope, home=home, project_dir=project_dir) for scope in SCOPES]
+    return any(installed(path) or enabled_plugins(path) for path in paths)
+
+
 def check(
     *, home: Path, project_dir: Path, run_commands: bool = True, timeout: float = 10.0,
     vault: Path | None = None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -39,6 +40,7 @@ class Globals:
     vault: str | None = None
     project: str | None = None
     _config: Config | None = None
+    _told: bool = False
 
     def config(self) -> Config:
         """The run's configuration (options > environment > config file); a bad config file is
@@ -50,13 +52,38 @@ class Globals:
                 self._config = load_config(vault=self.vault, project=self.project)
         return self._config
 
-    def vault_obj(self) -> Vault:
-        """The vault the run works on."""
+    def vault_obj(self, *, create: bool = False) -> Vault:
+        """The vault the run works on: an existing folder (one error line naming the path
+        otherwise), or one ``create`` may make. A person at a terminal is told which vault it
+        is when the config file did not choose it."""
+        from ..config import config_file
         from ..vault import Vault
+        from ..vaultchoice import notice, require_vault
 
         config = self.config()
         with errors_to_exit():
+            if not (create and not config.vault.exists() and not config.vault.is_symlink()):
+                require_vault(config)
+            said = notice(config, config_file())
+            if said and not self._told and _stderr_is_terminal():
+                typer.echo(said, err=True)
+                self._told = True
             return Vault(config.vault, namespace=config.namespace, redaction=config.redaction)
+
+    def vault_field(self) -> str | None:
+        """The vault of this run for a --json document, once it is known."""
+        return str(self._config.vault) if self._config is not None else None
+
+
+# This invocation's globals, for what renders without the Typer context (echo_json).
+_CURRENT: ContextVar[Globals | None] = ContextVar("vaultmem_cli_globals", default=None)
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (OSError, ValueError):
+        return False
 
 
 def _print_version(value: bool) -> None:
@@ -82,6 +109,7 @@ def _globals(
 ) -> None:
     """vaultmem: session notes, compaction into entity notes, recall."""
     ctx.obj = Globals(vault=vault, project=project)
+    _CURRENT.set(ctx.obj)
 
 
 def globals_of(ctx: typer.Context) -> Globals:
@@ -116,8 +144,14 @@ def run(call: Callable[[], T]) -> T:
 def echo_json(data: Any) -> None:
     """Write a JSON document on stdout: indented for a person at a terminal, on one line for a
     program (Python's indenting encoder is several times slower: a doctor report of a large
-    vault holds hundreds of thousands of entries)."""
+    vault holds hundreds of thousands of entries). A document of a command that used a vault
+    names it first (``vault``), so a program always knows which memory answered."""
     import json
+
+    current = _CURRENT.get()
+    vault = current.vault_field() if current is not None else None
+    if isinstance(data, dict) and vault is not None and "vault" not in data:
+        data = {"vault": vault, **data}
 
     indent = 2 if sys.stdout.isatty() else None
     typer.echo(json.dumps(data, indent=indent, ensure_ascii=False, default=str))

@@ -16,6 +16,8 @@ from . import app, echo_json, globals_of, run
 
 if TYPE_CHECKING:
     from ..claude.install import Finding, InstallResult
+    from ..config import Config
+    from ..vaultchoice import ConfigWrite
 
 
 class Scope(str, Enum):
@@ -55,7 +57,7 @@ def hook(
 
 
 def _install(ctx: typer.Context, scope: Scope, command: str | None, dry_run: bool,
-             as_json: bool, remove: bool, mcp: bool = False) -> None:
+             as_json: bool, remove: bool, mcp: bool = False, force: bool = False) -> None:
     from ..claude import install
 
     home, project_dir = Path.home(), _project_dir()
@@ -69,9 +71,14 @@ def _install(ctx: typer.Context, scope: Scope, command: str | None, dry_run: boo
         _render_install(result, as_json=as_json, verb="removed", same="nothing to remove")
         return
     g = globals_of(ctx)
-    # A vault named for this run (option or VAULTMEM_VAULT) goes into the hooks: Claude Code
-    # may not have the variable. One from the config file the hooks read themselves.
+    config = g.config()
+    # A vault named for this run (option or VAULTMEM_VAULT) goes into the hooks (Claude Code
+    # may not have the variable) and into config.toml, so the skill, the slash commands and
+    # the person's own commands use it too. The default vault is created by the first hook.
     vault = g.vault or os.environ.get("VAULTMEM_VAULT") or None
+    if config.vault_from != "default":
+        g.vault_obj()
+    recorded = None if dry_run else run(lambda: _record(config, force))
     program = command or shlex.join(install.runner(sys.executable))
     result = run(lambda: install.install(
         scope.value, home=home, project_dir=project_dir, command=program, vault=vault,
@@ -79,11 +86,12 @@ def _install(ctx: typer.Context, scope: Scope, command: str | None, dry_run: boo
     _render_install(result, as_json=as_json, verb="installed", same="already installed")
     if dry_run or as_json:
         return
-    root = g.config().vault
-    where = ("named in the hooks" if vault else "from config.toml, read by each hook"
-             if root != Path.home() / ".claude-memory"
-             else "the default: name yours with --vault or `vault` in config.toml")
-    typer.echo(f"sessions go to the vault {root} ({where})")
+    said = recorded.message(config.vault) if recorded else None
+    if said:
+        typer.echo(said)
+    where = ("the default: name yours with --vault, it is then written to config.toml"
+             if config.vault_from == "default" else "every command's, from config.toml")
+    typer.echo(f"sessions go to the vault {config.vault} ({where})")
     for finding in install.check(home=home, project_dir=project_dir, run_commands=False):
         typer.echo(f"warning: {finding}", err=True)
 
@@ -107,6 +115,13 @@ def _install_mcp(ctx: typer.Context, scope: Scope, command: str | None, dry_run:
                                             entry=entry, dry_run=dry_run))
     _render_install(result, as_json=as_json, verb="installed the MCP server",
                     same="MCP server already installed")
+
+
+def _record(config: Config, force: bool) -> ConfigWrite:
+    from ..config import config_file
+    from ..vaultchoice import record_vault
+
+    return record_vault(config, config_file(), force=force)
 
 
 def _render_install(result: InstallResult, *, as_json: bool, verb: str, same: str) -> None:
@@ -138,15 +153,18 @@ _MCP = typer.Option(False, "--mcp", help="The MCP server `vaultmem mcp` instead 
 def install_hooks(ctx: typer.Context, scope: Scope = _SCOPE, command: str | None = _COMMAND,
                   dry_run: bool = _DRY, as_json: bool = _JSON, mcp: bool = _MCP,
                   check: bool = typer.Option(False, "--check", help="Only check the installed "
-                                             "hooks run (and run once); exit 1 when not.")) -> None:
+                                             "hooks run (and run once); exit 1 when not."),
+                  force: bool = typer.Option(False, "--force", help="Replace the vault "
+                                             "config.toml names with --vault's.")) -> None:
     """Add vaultmem's hooks to Claude Code's settings (keeps everything else; idempotent).
 
-    The hooks run this installation by absolute path, with the --vault and --project given.
+    The hooks run this installation by absolute path, with the --vault and --project given;
+    a vault given by --vault or VAULTMEM_VAULT is written to config.toml for every command.
     """
     if check:
-        _check(as_json, globals_of(ctx).vault_obj().root)
+        _check(ctx, as_json)
         return
-    _install(ctx, scope, command, dry_run, as_json, remove=False, mcp=mcp)
+    _install(ctx, scope, command, dry_run, as_json, remove=False, mcp=mcp, force=force)
 
 
 def hook_findings(vault: Path | None = None) -> list[Finding]:
@@ -157,16 +175,25 @@ def hook_findings(vault: Path | None = None) -> list[Finding]:
     return install.check(home=Path.home(), project_dir=_project_dir(), vault=vault)
 
 
-def _check(as_json: bool, vault: Path) -> None:
+def _check(ctx: typer.Context, as_json: bool) -> None:
+    from ..claude.install import installed_anywhere
+
+    # The vault's path (not required to exist yet): no program inside it is run.
+    vault = globals_of(ctx).config().vault
     findings = hook_findings(vault)
+    present = installed_anywhere(home=Path.home(), project_dir=_project_dir())
     if as_json:
-        echo_json([f.to_json() for f in findings])
+        echo_json({"installed": present, "findings": [f.to_json() for f in findings]})
     else:
         for finding in findings:
             typer.echo(str(finding))
-        if not findings:
+        if not present:
+            typer.echo("hooks: not installed (no vaultmem hooks in Claude Code's user, project "
+                       "or local settings, no vaultmem plugin enabled): run `vaultmem "
+                       "install-hooks`")
+        elif not findings:
             typer.echo("hooks: no problems")
-    if findings:
+    if findings or not present:
         raise typer.Exit(1)
 
 
@@ -196,8 +223,8 @@ def review(
         return
     flags = run(lambda: staleness.review(vault, config, Path.cwd()))
     if as_json:
-        echo_json([{"note": f.rel, "block": f.block, "text": f.text, "commit": f.commit,
-                    "files": list(f.files)} for f in flags])
+        echo_json({"flags": [{"note": f.rel, "block": f.block, "text": f.text,
+                               "commit": f.commit, "files": list(f.files)} for f in flags]})
         return
     for f in flags:
         typer.echo(f"^{f.block}  {f.text}  (changed since {f.commit[:7] or 'anchored'}: "

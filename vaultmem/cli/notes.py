@@ -115,20 +115,31 @@ def init(
     ctx: typer.Context,
     git: bool = typer.Option(False, "--git", help="Also merge the notes through git: "
                              ".gitattributes and this repository's merge driver (each machine)."),
+    force: bool = typer.Option(False, "--force", help="Replace the vault config.toml names "
+                               "with --vault's."),
     as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
 ) -> None:
-    """Create the vault's folders and the project's _index.md (safe to re-run)."""
+    """Create the vault's folders and the project's _index.md (safe to re-run); a vault given
+    by --vault or VAULTMEM_VAULT is written to config.toml for every later command."""
+    from ..config import config_file
     from ..memory import Memory
+    from ..vaultchoice import record_vault
     from .sharing import git_after_init
 
     if as_json and git:
         raise typer.BadParameter("--json reports init alone: run `init --git` apart")
     g = globals_of(ctx)
-    created = run(lambda: Memory(g.config(), g.vault_obj()).init_project())
     config = g.config()
+    vault = g.vault_obj(create=True)
+    recorded = run(lambda: record_vault(config, config_file(), force=force))
+    created = run(lambda: Memory(config, vault).init_project())
     if as_json:
-        echo_json({"vault": str(config.vault), "project": config.project, "created": created})
+        echo_json({"vault": str(config.vault), "project": config.project, "created": created,
+                   "config": recorded.status})
         return
+    said = recorded.message(config.vault)
+    if said:
+        typer.echo(said)
     for rel in created:
         typer.echo(f"created {rel}")
     typer.echo(f"vault {config.vault} ready for project {config.project}"

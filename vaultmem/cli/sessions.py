@@ -24,7 +24,6 @@ session_app = typer.Typer(help="Start, write to and end the session note.", no_a
 app.add_typer(session_app, name="session")
 
 PROGRESS_MIN_NOTES = 10
-EXTRACTORS = ("deterministic", "llm", "claude")
 # A list option: B008 wants the call outside the signature.
 _ENTITY_OPTION = typer.Option(None, "--entity", help="Entity it concerns (repeatable).")
 
@@ -174,10 +173,12 @@ def _render_report(report: CompactReport) -> None:
         for diff in report.diffs:
             typer.echo(diff, nl=False)
         return
-    typer.echo(f"{report.note}: {report.status} ({report.verdict})")
+    from ..reports import plural, verdict_line
+
+    typer.echo(f"{report.note}: {verdict_line(report.status, report.verdict)}")
     if report.status not in ("compacted", "failed"):
         return
-    counts = ", ".join(f"{n} {kind}" for kind, n in report.counts.items())
+    counts = ", ".join(plural(n, kind) for kind, n in report.counts.items())
     extractor = report.extractor
     if report.fallback_reason:
         extractor += f" (fallback: {report.fallback_reason})"
@@ -230,6 +231,8 @@ def compact(
     as_json: bool = typer.Option(False, "--json", help="Reports as JSON."),
 ) -> None:
     """Compact session notes into entity notes and archive them (default: the project's notes)."""
+    from ..config import EXTRACTORS
+
     if extractor not in (None, *EXTRACTORS):
         raise typer.BadParameter(", ".join(EXTRACTORS), param_hint="--extractor")
     memory = _memory(ctx)
@@ -238,7 +241,7 @@ def compact(
     reports = _compact_all(memory, rels, dry_run=dry_run, force=force, move=move,
                            extractor=extractor)
     if as_json:
-        echo_json([r.to_dict() for r in reports])
+        echo_json({"reports": [r.to_dict() for r in reports]})
     else:
         for report in reports:
             _render_report(report)
