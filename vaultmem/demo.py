@@ -101,9 +101,15 @@ def _filler(i: int) -> tuple[str, str]:
 def run_demo(root: Path, *, now: datetime) -> DemoReport:
     """Build the sample vault in ``root`` (which must be empty or missing) and run the story."""
     root = root.absolute()
-    if root.exists() and any(root.iterdir()):
-        raise VaultmemError(f"demo folder is not empty: {root} (give an empty or new folder)")
-    root.mkdir(parents=True, exist_ok=True)
+    if root.exists() and not root.is_dir():
+        raise VaultmemError("not a folder (give an empty or new folder for the demo)", path=root)
+    try:
+        if root.exists() and any(root.iterdir()):
+            raise VaultmemError(f"demo folder is not empty: {root} (give an empty or new folder)")
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise VaultmemError(f"cannot make the demo folder: {err.strerror or err}",
+                            path=root) from None
     config = Config(vault=root, project=PROJECT)
     vault = Vault(root, namespace=config.namespace, redaction=config.redaction)
     memory = Memory(config, vault, clock_now=lambda: now)

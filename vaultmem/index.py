@@ -486,14 +486,20 @@ def _move_aside(path: Path) -> None:
 @contextlib.contextmanager
 def _refresh_lock(vault: Vault, wait: bool, timeout: float) -> Iterator[bool]:
     """Hold the refresh lock; yields False when it is held elsewhere and we may not wait."""
-    lock_path = machine.own_dir(vault.state_dir, "locks") / LOCK_NAME
-    safefs.check_not_link(lock_path)  # older filelock opened it with O_TRUNC, through a link
-    lock = filelock.FileLock(lock_path)
+    lock_path = vault.state_dir / "locks" / LOCK_NAME
     try:
+        # own_dir makes the folder (OSError on a read-only vault: one line below, no traceback)
+        lock_path = machine.own_dir(vault.state_dir, "locks") / LOCK_NAME
+        safefs.check_not_link(lock_path)  # older filelock opened it with O_TRUNC, through a link
+        lock = filelock.FileLock(lock_path)
         lock.acquire(timeout=timeout if wait else 0)
     except filelock.Timeout:
         yield False
         return
+    except OSError as err:  # a read-only vault: one line, not the lock's traceback
+        reason = err.strerror or str(err)
+        raise SearchIndexError(f"cannot take the search index's lock: {reason} (is the vault "
+                               "folder read-only?)", path=lock_path) from None
     try:
         yield True
     finally:

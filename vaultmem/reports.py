@@ -46,3 +46,16 @@ class CompactReport:
             "removed": self.removed,
             "extraction_cost_usd": self.cost_usd,
         }
+
+
+def plural(count: int, word: str) -> str:
+    """``1 problem``, ``2 problems``, ``1 gotcha``, ``0 notes``: English, not ``1 problems``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def verdict_line(status: str, verdict: str) -> str:
+    """A report's status with its verdict, each said once ("below threshold (487 lines, 1 day
+    old)", not "below threshold (below threshold (…))")."""
+    if verdict.startswith(status) or status.endswith(verdict):
+        return verdict if len(verdict) >= len(status) else status
+    return f"{status} ({verdict})"

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from .. import clock
+from ..reports import plural
 from . import app, run
 
 _FOLDER = typer.Argument(
@@ -28,7 +29,7 @@ def demo(folder: Path | None = _FOLDER) -> None:
     echo(f"   {report.lines_before} lines: {report.status_before}")
     c = report.compaction
     if c is not None:
-        counts = ", ".join(f"{n} {kind}s" for kind, n in c.counts.items() if n)
+        counts = ", ".join(plural(n, kind) for kind, n in c.counts.items() if n)
         echo(f"2. Session end compacted it in {c.duration_ms:.0f} ms ({c.extractor} extractor): {counts}")
         echo(f"   entities updated: {', '.join(c.entities_updated) or '-'}")
         echo(f"   entities created: {', '.join(c.entities_created) or '-'}")
