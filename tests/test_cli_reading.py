@@ -134,7 +134,7 @@ def test_doctor_clean_and_with_problems(cli: Invoke, vault: Path) -> None:
         f"{ENT.format('web')}/Broken.md:4: unresolved-link: [[Nowhere]] does not resolve to any "
         "note or file\n"
     )
-    assert bad.stderr == "1 problems in 4 notes\n"
+    assert bad.stderr == "1 problem in 4 notes: 1 unresolved-link\n"
     as_json = cli("doctor", "--json")
     assert as_json.exit_code == 1
     doc = json.loads(as_json.stdout)
@@ -232,7 +232,8 @@ def test_doctor_on_a_vault_with_a_persons_own_notes(
         "outside claude/ (your own notes, not counted): 1 invalid-yaml, 1 unresolved-link; "
         "`vaultmem doctor --all` lists them\nno problems in 5 notes\n"
     )
-    assert listed.exit_code == 1 and listed.stderr == "2 problems in 5 notes\n"
+    assert listed.exit_code == 1 and listed.stderr == (
+        "2 problems in 5 notes: 1 invalid-yaml, 1 unresolved-link\n")
     assert listed.stdout.splitlines()[0].startswith("Diary/Bad.md:2: invalid-yaml: ")
     assert listed.stdout.splitlines()[1].startswith("Ideas.md:1: unresolved-link: ")
     assert doc["ok"] is True and doc["problems"] == [] and doc["hooks"] == []
@@ -257,4 +258,4 @@ def test_doctor_reports_hooks_that_no_longer_run(
     assert result.exit_code == 1
     assert result.stdout.startswith(f"{settings}: hook-command-missing: ")
     assert "/deleted venv/bin/vaultmem no longer exists" in result.stdout
-    assert result.stderr == "1 problems in 3 notes\n"
+    assert result.stderr == "1 problem in 3 notes: 1 hook-command-missing\n"

@@ -154,23 +154,23 @@ def _render_doctor(
     """Print the report; returns how many problems count towards the exit code."""
     from collections import Counter
 
-    ours, outside = report.ours(), report.outside()
-    counted = len(ours) + len(hooks) + (len(outside) if all_notes else 0)
+    from ..doctorview import lines, summary
+
+    outside = report.outside()
+    notes = [*report.ours(), *(outside if all_notes else ())]
+    counted = len(notes) + len(hooks)
     if as_json:
         echo_json({**report.to_json(), "ok": counted == 0,
                    "hooks": [f.to_json() for f in hooks]})
         return counted
-    for line in [*ours, *hooks, *(outside if all_notes else ())]:
-        typer.echo(str(line))
+    for line in [*lines(notes), *map(str, hooks)]:
+        typer.echo(line)
     if outside and not all_notes:
         kinds = Counter(p.kind for p in outside)
-        summary = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
-        typer.echo(f"outside {report.namespace}/ (your own notes, not counted): {summary}; "
+        said = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+        typer.echo(f"outside {report.namespace}/ (your own notes, not counted): {said}; "
                    "`vaultmem doctor --all` lists them")
-    if counted == 0:
-        typer.echo(f"no problems in {report.notes} notes")
-    else:
-        typer.echo(f"{counted} problems in {report.notes} notes", err=True)
+    typer.echo(summary([x.kind for x in [*notes, *hooks]], report.notes), err=counted > 0)
     return counted
 
 
