@@ -35,7 +35,7 @@ import bisect
 import functools
 import posixpath
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING
@@ -606,11 +606,13 @@ def plan(
     day: date | None = None,
     components_: Sequence[Component] = (),
     default_entity: str = "Inbox",
+    link_to: Callable[[str, str], str] | None = None,
 ) -> Plan:
     """The entity steps of a compaction. ``targets`` maps each entity name of the extraction to
     its note (see :func:`entity_targets`); ``texts`` holds the current text of those that exist;
     ``day`` is the session's date (its lines' date), ``components_`` what ``## Related
-    Entities`` says of each component."""
+    Entities`` says of each component; ``link_to(name, rel)`` writes an entity's link
+    (``links.entity_link``; default ``[[name]]``)."""
     archive = archive_rel(session_rel, layout)
     project = session_project(session_rel)
     filename = posixpath.basename(session_rel)
@@ -643,7 +645,8 @@ def plan(
         related: tuple[str, ...] = ()
         overview = None
         if rel in parts:
-            related = tuple(links.format(stem_of[r]) for r in parts if r != rel)
+            related = tuple(link_to(stem_of[r], r) if link_to else links.format(stem_of[r])
+                            for r in parts if r != rel)
             seen = folders.get(names.name_key(stem)) or folders.get(names.name_key(names_of[rel]))
             overview = entitynote.Overview(seen or (), stamp, link)
         # The template's dates are today's already.

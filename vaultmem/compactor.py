@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from . import bases, compaction, entitynote, faults, patch, privacy, templating
+from . import bases, compaction, entitynote, faults, links, patch, privacy, templating
 from .errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
 from .extraction import KINDS, Extraction
 from .layout import UNTITLED_SESSION
@@ -116,6 +116,7 @@ class CompactionRun:
         self.cost_usd: float | None = None
         self.extraction_edits: tuple[patch.Edit, ...] = ()
         self.expected_sha: str | None = None
+        self._notes: links.NoteIndex | None = None  # the vault's notes, listed when first needed
 
     def report(self, status: str, error: str | None = None) -> CompactReport:
         return CompactReport(
@@ -312,7 +313,15 @@ class CompactionRun:
             extraction, self.rel, targets, {r: n.text for r, n in known.items()},
             layout=self.layout, today=self.today, day=day,
             components_=compaction.components(canon), default_entity=self.config.default_entity,
+            link_to=self._link,
         )
+
+    def _link(self, name: str, rel: str) -> str:
+        """The link vaultmem writes to an entity: bare when its name is the vault's only note
+        of that name, else by path (two projects' ``Billing``: Obsidian would open either)."""
+        if self._notes is None:  # the vault is listed once a run, and only when a link is due
+            self._notes = links.NoteIndex(self.vault.iter_notes())
+        return links.entity_link(name, rel, self._notes)
 
     def _patch_entities(self, plan: compaction.Plan, loaded: Mapping[str, Note]) -> dict[str, entitynote.Summary]:
         """Step 3 (and 5: the backlink): each entity rewritten once; its summary by rel."""
@@ -358,16 +367,18 @@ class CompactionRun:
                 continue
             stem = posixpath.basename(rel)[:-3]
             key = name_key(stem)
+            shown = self._link(stem, rel)
+            target = rel[:-3] if "|" in shown else stem
             if rel in summaries:
-                out[key] = entitynote.key_entity_row(stem, summaries[rel])
-            elif key in rows:
+                out[key] = entitynote.key_entity_row(stem, summaries[rel], target)
+            elif key in rows and rows[key].startswith((f"- [[{target}]]", f"- [[{target}|")):
                 out[key] = rows[key]
             else:
                 try:
                     text = known[rel].text if rel in known else self.vault.read(rel).text
                 except VaultmemError:
                     text = ""  # listed, without a summary
-                out[key] = entitynote.key_entity_row(stem, entitynote.summary(text))
+                out[key] = entitynote.key_entity_row(stem, entitynote.summary(text), target)
         return out
 
     def _recent_sessions(self, project: str) -> list[str]:

@@ -880,11 +880,16 @@ def link_day(link: str) -> str:
     return found.group(0) if found else ""
 
 
+def _entity_key(link: str) -> str:
+    # [[Auth]] and [[claude/projects/p/entities/Auth|Auth]] are one entity here.
+    return _link_key(link).rsplit("/", 1)[-1]
+
+
 def _related(rows: list[str], links_: Sequence[str]) -> None:
-    have = {_link_key(m.group(0)) for row in rows for m in _ONE_LINK.finditer(row)}
+    have = {_entity_key(m.group(0)) for row in rows for m in _ONE_LINK.finditer(row)}
     new: list[str] = []
     for link in links_:
-        key = _link_key(link)
+        key = _entity_key(link)
         if key not in have:
             have.add(key)
             new.append(f"- {link}")
@@ -995,23 +1000,28 @@ def key_entity_rows(text: str) -> dict[str, str]:
     for row in _peek(_Note(text), KEY_ENTITIES):
         found = _KEY_ROW.match(row.rstrip())
         if found:
-            out.setdefault(names.name_key(found.group(1).strip()), row.rstrip())
+            # A path link (another note has the name) is keyed by its note's name too.
+            stem = found.group(1).strip().rsplit("/", 1)[-1]
+            out.setdefault(names.name_key(stem), row.rstrip())
     return out
 
 
 _ALIAS_UNSAFE = str.maketrans({"[": "(", "]": ")", "|": "/", "\n": " "})
 
 
-def key_entity_row(stem: str, said: Summary) -> str:
+def key_entity_row(stem: str, said: Summary, target: str | None = None) -> str:
     """The Key Entities row of one entity: ``- [[Auth]] ([[Auth#^vm-…|<newest decision>]])
     ^vm-…``. Its text never changes and the summary is a link, with an id of its own: the form
-    notemerge unites when two machines changed the summary (one row, both links)."""
+    notemerge unites when two machines changed the summary (one row, both links). ``target``:
+    the note's path without ``.md`` when another note has its name (``links.entity_link``),
+    so the row says ``[[claude/projects/p/entities/Auth|Auth]]``."""
     block = names.block_id("key-entity", names.name_key(stem))
     anchor, text = said
+    to, shown = (target, f"|{stem}") if target and target != stem else (stem, "")
     if not text:
-        return f"- [[{stem}]] ^{block}"
+        return f"- [[{to}{shown}]] ^{block}"
     alias = text.translate(_ALIAS_UNSAFE)
-    return f"- [[{stem}]] ([[{stem}#{anchor}|{alias}]]) ^{block}"
+    return f"- [[{to}{shown}]] ([[{to}#{anchor}|{alias}]]) ^{block}"
 
 
 def session_row(rel: str) -> str:

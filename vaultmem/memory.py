@@ -531,7 +531,7 @@ class Memory:
         if session_id is None and self.state.current(self.config.project) is None:
             self.start_session(now=now)
         sid, rel, continues = self._session(session_id, now)
-        entity_links = self._entity_links(entity_names, posixpath.basename(posixpath.dirname(
+        entity_links = self.entity_links(entity_names, posixpath.basename(posixpath.dirname(
             posixpath.dirname(rel))))
         body = said
         if why and _one_line(why):
@@ -559,7 +559,7 @@ class Memory:
         result = self.vault.update(rel, edits, base=note, label=f"vaultmem remember {kind}")
         return EntryResult(sid, rel, result.status, item, continues)
 
-    def _entity_links(self, entity_names: Sequence[str], project: str) -> dict[str, str]:
+    def entity_links(self, entity_names: Sequence[str], project: str) -> dict[str, str]:
         """Name -> the link to the entity compaction will file under (the project's, else the
         global one, else a new one in the project): bare when the name is unique in the vault,
         path-qualified with the name as alias when not (links.entity_link)."""

@@ -69,6 +69,10 @@ _CODE_SPAN = re.compile(r"(`+)(.+?)\1(?!`)")
 Miner = Callable[[str], Sequence[tuple[str, str]]]  # prose -> (kind, text) pairs
 
 
+def _bare(name: str) -> str:
+    return f"[[{name}]]"
+
+
 def _mine_turn(messages: Sequence[str], miner: Miner | None) -> list[tuple[str, str]]:
     """The knowledge of one turn's messages: read together, so that a cause Claude states while
     thinking aloud is kept only with the fix a later message of the turn reports."""
@@ -87,9 +91,10 @@ class Item:
     files: tuple[str, ...] = ()  # the paths the turn touched, as shown (anchors.py)
     anchor: str = ""  # their ``%%vm-anchor …%%`` comment, set by capture
 
-    def render(self) -> str:
-        """``- <text> %%vm-anchor …%% ([[A]], [[B]])``."""
-        links = ", ".join(f"[[{c}]]" for c in self.components)
+    def render(self, link: Callable[[str], str] | None = None) -> str:
+        """``- <text> %%vm-anchor …%% ([[A]], [[B]])``; ``link`` writes a component's link
+        (``links.entity_link``: by path when another note has its name), else ``[[Name]]``."""
+        links = ", ".join((link or _bare)(c) for c in self.components)
         anchor = f" {self.anchor}" if self.anchor else ""
         # Claude's prose cannot plant an anchor of its own: only capture's comment is kept.
         text = anchors.strip(block_safe(self.text))
@@ -543,13 +548,21 @@ def _linked(text: str) -> list[str]:
     for chunk in text.split("[[")[1:]:
         target = chunk.split("]]", 1)[0].split("|", 1)[0].split("#", 1)[0].strip()
         if target:
-            found.append(target)
+            # A path link (``[[claude/projects/p/entities/Auth|Auth]]``) names its note last.
+            found.append(target.rsplit("/", 1)[-1])
     return found
 
 
-def edits_for(told: Story, note_text: str = "") -> list[Edit]:
+def component_names(told: Story) -> list[str]:
+    """Every component ``told`` links: its items' and its Related Entities'."""
+    return list(dict.fromkeys([*(c for i in told.items for c in i.components), *told.components]))
+
+
+def edits_for(told: Story, note_text: str = "",
+              link: Callable[[str], str] | None = None) -> list[Edit]:
     """The section patches that add ``told`` to a note holding ``note_text`` (empty: nothing
-    to say). Items and components the note already lists are left out."""
+    to say). Items and components the note already lists are left out. ``link`` writes a
+    component's link (see :meth:`Item.render`)."""
     texts, names = known_items(note_text)
     # A component only a test's name gave counts where the note already has it from source.
     dropped = {n for n in told.tested_only if _name_key(n) not in names}
@@ -560,7 +573,7 @@ def edits_for(told: Story, note_text: str = "") -> list[Edit]:
     for item in told.items:
         if dropped.intersection(item.components):
             item = replace(item, components=tuple(c for c in item.components if c not in dropped))
-        line = item.render()
+        line = item.render(link)
         body = anchors.strip(line[2:].split(" ([[", 1)[0] if item.components else line[2:])
         if body in texts:
             continue
@@ -575,7 +588,7 @@ def edits_for(told: Story, note_text: str = "") -> list[Edit]:
             continue
         names.add(_name_key(name))
         where = ", ".join(code_span(one_line(f)) for f in folders)
-        related.append(f"- [[{name}]]" + (f" — {where}" if where else ""))
+        related.append(f"- {(link or _bare)(name)}" + (f" — {where}" if where else ""))
     if related:
         edits.append(_append(RELATED, "\n".join(related)))
     if told.summaries:
