@@ -93,9 +93,9 @@ def test_archived_copy_stands_in_for_a_moved_original(vault_root: Path) -> None:
     _write(vault_root, f"{ARCHIVE}/2026-11-21-kept.md", _session("archive copy", "archived"))
     _write(vault_root, f"{SESSIONS}/2026-11-21-kept.md", _session("original", "archived"))
     got = briefing.recent_sessions(Vault(vault_root), P)
-    assert got == [f"{ARCHIVE}/2026-11-22-moved.md", f"{SESSIONS}/2026-11-21-kept.md"]
+    assert got == [f"{ARCHIVE}/2026-11-22-moved.md", f"{ARCHIVE}/2026-11-21-kept.md"]
     text = _build(vault_root)
-    assert "- m\n" in text and "- original\n" in text and "archive copy" not in text
+    assert "- m\n" in text and "- archive copy\n" in text and "- original\n" not in text
     # The moved note is the last session.
     assert text.index(f"note: {ARCHIVE}/2026-11-22-moved.md") < text.index("Earlier sessions")
 

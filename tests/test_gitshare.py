@@ -42,9 +42,12 @@ def git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProces
 
 
 def vaultmem(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The installed CLI, as a person (and git) runs it."""
+    """The installed CLI, as a person (and git) runs it; each machine has its own config
+    folder (init writes the vault it was given there)."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(root.parent / f".config-{root.name}")}
     return subprocess.run([*runner(sys.executable), "--vault", str(root), "--project", PROJECT,
-                           *args], text=True, capture_output=True, timeout=120, check=False)
+                           *args], text=True, capture_output=True, timeout=120, check=False,
+                          env=env)
 
 
 def notes(root: Path) -> dict[str, str]:

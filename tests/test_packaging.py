@@ -130,6 +130,7 @@ def test_installed_hooks_run_without_the_venv(fresh_venv: Path, tmp_path: Path) 
     home, repo, vault = tmp_path / "home", tmp_path / "repo", tmp_path / "my vault"
     home.mkdir()
     repo.mkdir()
+    vault.mkdir()
     env = _outside_env(home)
     script = fresh_venv / "bin" / "vaultmem"
 

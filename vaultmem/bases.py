@@ -24,7 +24,7 @@ ATTENTION = "attention.base"
 # holds every one of them to a property vaultmem writes.
 PROPERTIES: Mapping[str, tuple[str, ...]] = {
     SESSIONS: ("type", "created", "project", "status", "lines", "git_branch", "host",
-               "extraction_cost_usd", "updated"),
+               "extraction_cost_usd", "updated", "archived_to"),
     ENTITIES: ("type", "project", "updated", "decisions", "gotchas", "status", "created"),
     ATTENTION: ("type", "project", "status", "error", "archive_error", "conflicted", "updated"),
 }
@@ -59,7 +59,9 @@ def sessions(namespace: str) -> str:
         "file.name": "Session", "note.created": "Date", "note.project": "Project",
         "note.status": "Status", "note.lines": "Lines", "note.git_branch": "Branch",
         "note.host": "Host", "note.extraction_cost_usd": "Cost (USD)"},
-        title="Recent sessions", sort="note.created")
+        title="Recent sessions", sort="note.created",
+        # A compacted original (a stub since issue 21) points to its archive copy: one row each.
+        also='!file.hasProperty("archived_to")')
 
 
 def entities(namespace: str) -> str:
@@ -71,11 +73,13 @@ def entities(namespace: str) -> str:
 
 
 def _of_type(what: str, namespace: str, note_type: str, columns: Mapping[str, str], *,
-             title: str, sort: str) -> str:
-    """A base of the notes of one ``type``: a table of them, and the same grouped by project."""
+             title: str, sort: str, also: str | None = None) -> str:
+    """A base of the notes of one ``type`` (that meet ``also``): a table of them, and the same
+    grouped by project."""
     display, order = _columns(columns)
+    conditions = [f'type == "{note_type}"', *([also] if also else [])]
     return (
-        _start(what, namespace, "    - " + _quoted(f'type == "{note_type}"') + "\n")
+        _start(what, namespace, "".join(f"    - {_quoted(c)}\n" for c in conditions))
         + display + "views:\n"
         + _table(title, order, sort=sort)
         + _table("By project", order, sort=sort, group="note.project")

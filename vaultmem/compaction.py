@@ -677,6 +677,25 @@ def mark_edits(archive: str, reason: str, today: date) -> tuple[patch.Edit, ...]
     )
 
 
+def stub_text(text: str, archive: str, archived_body: str, today: date) -> str:
+    """The original once its archive copy is verified: its properties (marked archived), its
+    title and one line linking the archive — the session's one full copy, so Obsidian's search,
+    quick switcher, graph and Bases show it once, while links to the original still open a note
+    that leads there. A body that is not the one archived (a person wrote in it meanwhile) is
+    kept whole: nothing of theirs is ever dropped."""
+    from .fences import split
+
+    parts = split(text)
+    body = parts.body
+    if body != archived_body:
+        return text
+    title = next((line for line in body.split("\n") if line.startswith("# ")), None)
+    lead = body[: len(body) - len(body.lstrip("\n"))]
+    said = (f"Compacted on {today.isoformat()}: the whole session, its work log, decisions and "
+            f"next steps, is in {archive_link(archive)}.")
+    return text[: parts.body_offset] + lead + (f"{title}\n\n" if title else "") + said + "\n"
+
+
 def failed_edits(error: str) -> tuple[patch.Edit, ...]:
     """The edits that record a failed compaction on the original."""
     return (patch.SetProperty("status", "compaction_failed"), patch.SetProperty("error", error))

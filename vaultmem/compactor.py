@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from . import bases, compaction, entitynote, faults, links, patch, privacy, templating
+from . import bases, compaction, entitynote, faults, fences, links, patch, privacy, templating
 from .errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
 from .extraction import KINDS, Extraction
 from .layout import UNTITLED_SESSION
@@ -472,8 +472,15 @@ class CompactionRun:
                 return
             self.warnings.append(f"{self.rel} changed while compacting; marked archived, not removed")
         self._step("mark-original")
-        self.vault.update(self.rel, compaction.mark_edits(self.archive, reason, self.today),
-                          base=note, label="vaultmem compaction")
+        archive, today = self.archive, self.today
+        body = fences.split(note.text).body  # what the archive holds, below its properties
+
+        def stub(text: str) -> str:
+            return compaction.stub_text(text, archive, body, today)
+
+        # One write: marked archived and, unless a person wrote in it meanwhile, a stub.
+        self.vault.update(self.rel, [*compaction.mark_edits(archive, reason, today),
+                                     patch.Rewrite(stub)], base=note, label="vaultmem compaction")
 
     def _dry_run(
         self, note: Note, canon: str, plan: compaction.Plan, loaded: Mapping[str, Note], reason: str

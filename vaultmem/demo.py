@@ -73,8 +73,6 @@ class DemoReport:
 
     root: Path
     session_note: str
-    lines_before: int
-    status_before: str
     compaction: CompactReport | None
     files: tuple[tuple[str, int], ...]  # (rel, lines) of every note in the vault
     context: str
@@ -140,8 +138,6 @@ def run_demo(root: Path, *, now: datetime) -> DemoReport:
                            "lifetimes in the API docs"),
     ])
     code = _code_decision(root / "shop-code", memory, started.note)
-    before = memory.status(now=now)
-    mine = next(s for s in before if s.note == started.note)
     ended = memory.end_session(reason="logout", session_id=sid, now=now)
     flagged: tuple[str, ...] = ()
     if code is not None:  # someone changes the code the decision was made on, after the session
@@ -158,7 +154,7 @@ def run_demo(root: Path, *, now: datetime) -> DemoReport:
     hits = tuple((hit.type or "note", hit.rel, hit.snippet) for hit in found.hits)
     index = vault.read(vault.layout.project_index(PROJECT)).text
     views = tuple(rel for rel in bases.files(config.namespace) if vault.exists(rel))
-    return DemoReport(root, started.note, mine.lines, mine.verdict, ended.report, files, context,
+    return DemoReport(root, started.note, ended.report, files, context,
                       query, hits, code, flagged, _index_map(index), views)
 
 

@@ -76,6 +76,12 @@ class StateData:
         if self.current.get(project) == session_id:
             del self.current[project]
 
+    def forget(self, session_id: str) -> None:
+        """Drop a session (its note was removed): as if it had never started."""
+        entry = self.sessions.pop(session_id, None)
+        if entry is not None:
+            self.clear_current(entry.project, session_id)
+
     def end(self, session_id: str, when: str) -> None:
         """Record that the session ended (it is no longer its project's current session)."""
         entry = self.sessions[session_id]

@@ -134,6 +134,16 @@ def test_plugin_from_this_repository_fires_the_hooks(sandbox: VaultSandbox) -> N
     spec = sandbox.claude.install_plugin(REPO_ROOT)
     assert spec.startswith("vaultmem@")
     assert "hooks" not in sandbox.claude.settings()  # only the plugin can have written the note
+    # The first session prepares the plugin's environment (pip install, in the background);
+    # sessions are recorded from the next one on.
+    sandbox.claude.standin.enqueue([Text("Hello.")])
+    sandbox.claude.prompt("Hello")
+    deadline = time.monotonic() + 900
+    ready: list[Path] = []
+    while not ready and time.monotonic() < deadline:
+        ready = list(sandbox.claude.home.glob("**/plugins/data/*/env/vaultmem-ready"))
+        time.sleep(1)
+    assert ready, "the plugin's environment was not prepared"
 
     run = sandbox.login_session()
 

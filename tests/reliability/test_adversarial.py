@@ -459,7 +459,9 @@ def test_install_hooks_carries_the_vault_it_was_given(box: Box, tmp_path: Path) 
     assert run.returncode == 0, run.stderr
     settings = (box.cwd / ".claude" / "settings.json").read_text()
     assert str(box.root) in settings or json.dumps(str(box.root))[1:-1] in settings
-    again = ["--vault", str(other), "install-hooks", "--scope", "project"]
+    other.mkdir()
+    # The config now names the first vault: replacing it is said with --force.
+    again = ["--vault", str(other), "install-hooks", "--scope", "project", "--force"]
     subprocess.run([sys.executable, "-m", "vaultmem", *again], capture_output=True, cwd=box.cwd,
                    env=run_env(HOME=str(home), VAULTMEM_VAULT=None), check=True)
     settings = json.loads((box.cwd / ".claude" / "settings.json").read_text())

@@ -26,6 +26,7 @@ def _line(kind: str, uuid: str, content: Any) -> str:
 def _hook(event: str, vault: Path, transcript: Path, tmp_path: Path, **extra: str) -> None:
     payload = {"session_id": "sid-attack", "transcript_path": str(transcript), "cwd": CWD,
                "hook_event_name": event, **extra}
+    vault.mkdir(exist_ok=True)  # hooks create only the default vault
     proc = run_hook(event, payload, vault, cwd=tmp_path,
                     env=hook_env(vault, VAULTMEM_PROJECT="shop"))
     assert proc.returncode == 0 and proc.stderr == b"", proc.stderr

@@ -89,14 +89,15 @@ def _digest(read: Callable[[str, str], T], rel: str, text: str | None) -> T | No
 def recent_sessions(
     vault: Vault, project: str, *, exclude: Collection[str] = (), limit: int = RECENT_SESSIONS
 ) -> list[str]:
-    """The project's latest session notes, newest first (an archived copy stands in for a moved
-    original): by the date in the file name, then by modification time."""
+    """The project's latest session notes, newest first (a compacted session's archive copy
+    stands for it: the original is a stub, or gone with --move): by the date in the file name,
+    then by modification time."""
     layout = vault.layout
     by_stem: dict[str, str] = {}
-    for rel in _listing(vault, layout.archive_dir(project)):
-        by_stem[rel.rsplit("/", 1)[1]] = rel
     for rel in _listing(vault, layout.sessions_dir(project)):
-        by_stem[rel.rsplit("/", 1)[1]] = rel  # the original wins over its archive copy
+        by_stem[rel.rsplit("/", 1)[1]] = rel
+    for rel in _listing(vault, layout.archive_dir(project)):
+        by_stem[rel.rsplit("/", 1)[1]] = rel  # the archive copy is the session's full copy
     rels = [rel for stem, rel in sorted(by_stem.items(), reverse=True) if rel not in exclude]
     # Only the notes of the days that make the cut are stat'ed (a day's notes by mtime).
     days = sorted({rel.rsplit("/", 1)[1][:10] for rel in rels}, reverse=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from .. import anchors, clock, inline, machine, names, patch
+from .. import anchors, clock, fences, inline, machine, names, patch
 from ..config import Config, load_config
 from ..errors import NoteExists, SessionError, VaultmemError
 from ..layout import UNTITLED_SESSION
@@ -169,6 +169,26 @@ def reanchor_note(memory: Memory, note: str, cwd: str | None) -> None:
                         label="vaultmem anchors")
 
 
+def _drop_if_empty(memory: Memory, sid: str, note: str) -> bool:
+    """Remove the note of a session that ended before its first prompt (still ``<date>-session``,
+    nothing in it but the template's headings and context line) and forget the session."""
+    if not _awaits_topic(note):
+        return False
+    read = memory.vault.read(note)
+    body = fences.split(read.text).body
+    if any(line.strip() and not line.startswith(("#", "Project [[")) for line in body.split("\n")):
+        return False
+
+    def forget(data: StateData) -> bool:
+        # Only if no one wrote in it since it was read (a person typing in Obsidian keeps it).
+        if not memory.vault.remove(note, expected=read.fingerprint):
+            return False
+        data.forget(sid)
+        return True
+
+    return memory.state.update(forget)
+
+
 def _awaits_topic(note: str) -> bool:
     return UNTITLED_SESSION.fullmatch(posixpath.basename(note)[:-3]) is not None
 
@@ -280,6 +300,8 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     now = clock.now()
     sid = _session_id(memory, event)
     ended = record_transcript(memory, event, sid, now, closing=True)
+    if _drop_if_empty(memory, sid, ended.note):
+        return ""  # opened and closed without a prompt: it leaves nothing in the vault
     from . import automirror  # SessionStart and SessionEnd only
 
     automirror.on_hook(memory.vault, memory.config.project, event.cwd, today=now.date(),

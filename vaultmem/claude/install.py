@@ -29,7 +29,7 @@ import os
 import shlex
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -189,7 +189,8 @@ def uninstall(
 
 # --- what would stop the installed hooks --------------------------------------------------------
 
-FindingKind = Literal["hook-command-missing", "hook-command-fails", "hooks-twice"]
+FindingKind = Literal["hook-command-missing", "hook-command-fails", "hooks-twice",
+                      "plugin-hooks-fail"]
 
 
 @dataclass(frozen=True)
@@ -273,6 +274,10 @@ def check(
             findings.append(Finding(problem[0], item.path, f"{item.command!r}: {problem[1]}"))
     with_hooks = [path for path, found in entries.items() if found]
     plugins = [(path, spec) for path in paths for spec in enabled_plugins(path)]
+    for path, spec in plugins[:1]:
+        said = plugin_problem(spec, home=home)
+        if said:
+            findings.append(Finding("plugin-hooks-fail", path, f"the {spec} plugin: {said}"))
     if plugins and with_hooks:
         path, spec = plugins[0]
         findings.append(Finding(
@@ -297,6 +302,30 @@ def _shipped(program: Sequence[str], folders: Sequence[Path]) -> bool:
         if os.path.commonpath([real, base]) == base:
             return True
     return False
+
+
+def plugin_problem(spec: str, *, home: Path, env: Mapping[str, str] | None = None) -> str | None:
+    """Why the plugin's hooks (``python3 <plugin>/hooks/launch.py``) cannot record a session:
+    no python3 3.10+ on PATH, or its environment failed to build; None when nothing says so."""
+    import re
+
+    env = os.environ if env is None else env
+    python3 = shutil.which("python3", path=env.get("PATH"))
+    if python3 is None:
+        return "its hooks run python3, which is not on PATH: install Python 3.10 or later"
+    # The interpreter's version from its name or its real file's (python3.11): no run needed.
+    found = re.search(r"python(\d+)\.(\d+)", os.path.realpath(python3))
+    if found and (int(found.group(1)), int(found.group(2))) < (3, 10):
+        return (f"its hooks run python3, which is {found.group(1)}.{found.group(2)} here: "
+                "Python 3.10 or later is needed")
+    cache = env.get("CLAUDE_CODE_PLUGIN_CACHE_DIR") or str(home / ".claude" / "plugins")
+    data = Path(cache) / "data" / re.sub(r"[^A-Za-z0-9_-]", "-", spec)
+    try:
+        failed = (data / "build-failed").read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return (f"its environment could not be prepared ({failed}); see {data / 'build.log'}, "
+            f"delete {data / 'build-failed'} to try again at the next session")
 
 
 def _program_problem(

@@ -26,17 +26,21 @@ def demo(folder: Path | None = _FOLDER) -> None:
     echo = typer.echo
     echo(f"Sample vault: {report.root}\n")
     echo(f"1. A Claude session logged its work in {report.session_note}")
-    echo(f"   {report.lines_before} lines: {report.status_before}")
     c = report.compaction
     if c is not None:
         counts = ", ".join(plural(n, kind) for kind, n in c.counts.items() if n)
-        echo(f"2. Session end compacted it in {c.duration_ms:.0f} ms ({c.extractor} extractor): {counts}")
+        # The note's size is said once: the count the threshold judged at session end.
+        echo(f"2. Session end compacted it ({c.verdict}) in {c.duration_ms:.0f} ms "
+             f"({c.extractor} extractor): {counts}")
         echo(f"   entities updated: {', '.join(c.entities_updated) or '-'}")
         echo(f"   entities created: {', '.join(c.entities_created) or '-'}")
         echo(f"   archived to:      {c.archive}")
     echo("3. The vault now holds:")
     for rel, lines in report.files:
-        echo(f"   {rel}  ({lines} lines)")
+        what = ("the session, its one full copy" if c is not None and rel == c.archive
+                else "a stub linking the archive" if rel == report.session_note and c is not None
+                else f"{lines} lines")
+        echo(f"   {rel}  ({what})")
     if report.index_map:
         echo("   The project index maps it (kept by every compaction):")
         for line in report.index_map:

@@ -170,7 +170,8 @@ def _render_doctor(
         said = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
         typer.echo(f"outside {report.namespace}/ (your own notes, not counted): {said}; "
                    "`vaultmem doctor --all` lists them")
-    typer.echo(summary([x.kind for x in [*notes, *hooks]], report.notes), err=counted > 0)
+    kinds_all = [*(p.kind for p in notes), *(f.kind for f in hooks)]
+    typer.echo(summary(kinds_all, report.notes), err=counted > 0)
     return counted
 
 

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""The vaultmem plugin's hook launcher: Claude Code runs ``python3 <plugin>/hooks/launch.py EVENT``.
+
+It needs nothing but ``python3`` (3.10 or later): vaultmem runs from a virtual environment this
+script prepares under the plugin's data folder (``$CLAUDE_PLUGIN_DATA/env``) from the plugin's
+own folder (``$CLAUDE_PLUGIN_ROOT``). Preparing it (``pip install``) takes longer than a hook may
+run, so it happens in a detached process: the session that starts it is not recorded (said once
+on stderr) unless the environment is ready within SessionStart's wait; the next one is.
+
+Like every vaultmem hook it exits 0 whatever happens and never blocks Claude Code. Standard
+library only, and syntax an old python3 can read, so that it can say the version is too old.
+"""
+
+import hashlib
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+MIN_PYTHON = (3, 10)
+ENV = "env"  # the virtual environment, in the data folder
+READY = "vaultmem-ready"  # in ENV: the plugin fingerprint the environment was built from
+BUILDING = "building.pid"  # in the data folder while a build runs
+FAILED = "build-failed"  # in the data folder: the last build's error line
+LOG = "build.log"
+STALE_BUILD_S = 15 * 60  # a build lock older than this is a build that died
+RETRY_AFTER_S = 60 * 60  # a failed build is tried again at a session start after this
+START_WAIT_S = 7.0  # SessionStart (timeout 10 s) waits this long for a build to finish
+PIP_ARGS_ENV = "VAULTMEM_PLUGIN_PIP_ARGS"  # extra `pip install` arguments (an offline index)
+
+
+def say(message):
+    """One line on stderr: what Claude Code shows of a hook."""
+    try:
+        sys.stderr.write("vaultmem: " + message.replace("\n", " ") + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def plugin_root():
+    return os.environ.get("CLAUDE_PLUGIN_ROOT") or os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))
+
+
+def data_dir(root):
+    """``$CLAUDE_PLUGIN_DATA`` (Claude Code 2.1 creates it per plugin), else a folder of the
+    user's cache named after the plugin's folder."""
+    given = os.environ.get("CLAUDE_PLUGIN_DATA")
+    if given:
+        return given
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    tag = hashlib.sha256(root.encode("utf-8")).hexdigest()[:12]
+    return os.path.join(cache, "vaultmem-plugin", tag)
+
+
+def env_python(env):
+    if os.name == "nt":
+        return os.path.join(env, "Scripts", "python.exe")
+    return os.path.join(env, "bin", "python")
+
+
+def fingerprint(root):
+    """What the environment is built from: the package's files and its dependencies. A plugin
+    update changes it, and the environment is prepared again."""
+    digest = hashlib.sha256()
+    files = [os.path.join(root, "pyproject.toml")]
+    for folder, dirs, names in os.walk(os.path.join(root, "vaultmem")):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        files.extend(os.path.join(folder, n) for n in sorted(names) if not n.endswith(".pyc"))
+    for path in files:
+        digest.update(os.path.relpath(path, root).encode("utf-8") + b"\0")
+        try:
+            with open(path, "rb") as f:
+                digest.update(f.read())
+        except OSError:
+            digest.update(b"?")
+    return digest.hexdigest()
+
+
+def _read(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read().strip()
+    except (OSError, ValueError):
+        return None
+
+
+def is_ready(data, stamp):
+    env = os.path.join(data, ENV)
+    return _read(os.path.join(env, READY)) == stamp and os.path.exists(env_python(env))
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def build_running(data):
+    lock = os.path.join(data, BUILDING)
+    pid = _read(lock)
+    if pid is None:
+        return False
+    try:
+        age = time.time() - os.stat(lock).st_mtime
+    except OSError:
+        return False
+    return pid.isdigit() and _alive(int(pid)) and age < STALE_BUILD_S
+
+
+def start_build(root, data):
+    """Start the detached build unless one runs; True when this call started it."""
+    os.makedirs(data, exist_ok=True)
+    lock = os.path.join(data, BUILDING)
+    if build_running(data):
+        return False
+    try:
+        os.unlink(lock)  # a dead build's
+    except OSError:
+        pass
+    try:
+        fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        return False  # another hook started it in this instant
+    log = open(os.path.join(data, LOG), "ab")
+    try:
+        child = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "--build", root, data],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
+            close_fds=True)
+    finally:
+        log.close()
+    os.write(fd, str(child.pid).encode("ascii"))
+    os.close(fd)
+    return True
+
+
+def build(root, data):
+    """``launch.py --build ROOT DATA``: the detached process that prepares the environment."""
+    import shutil
+
+    env = os.path.join(data, ENV)
+    stamp = fingerprint(root)
+    failed = os.path.join(data, FAILED)
+    try:
+        shutil.rmtree(env, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", env], check=True)
+        extra = shlex.split(os.environ.get(PIP_ARGS_ENV, ""))
+        subprocess.run([env_python(env), "-m", "pip", "install", "--quiet",
+                        "--disable-pip-version-check", *extra, root], check=True)
+        with open(os.path.join(env, READY), "w", encoding="utf-8") as f:
+            f.write(stamp + "\n")
+        if os.path.exists(failed):
+            os.unlink(failed)
+        code = 0
+    except (OSError, subprocess.CalledProcessError) as err:
+        with open(failed, "w", encoding="utf-8") as f:
+            f.write(str(err).replace("\n", " ") + "\n")
+        code = 1
+    finally:
+        try:
+            os.unlink(os.path.join(data, BUILDING))
+        except OSError:
+            pass
+    return code
+
+
+def _failure(data):
+    """The last build's error line and its age in seconds, or None."""
+    path = os.path.join(data, FAILED)
+    line = _read(path)
+    if line is None:
+        return None
+    try:
+        return line, time.time() - os.stat(path).st_mtime
+    except OSError:
+        return None
+
+
+def main(argv):
+    if len(argv) > 1 and argv[1] == "--build":
+        return build(argv[2], argv[3])
+    event = argv[1] if len(argv) > 1 else ""
+    if sys.version_info < MIN_PYTHON:
+        say("needs python3 3.10 or later to record sessions; python3 here is %d.%d"
+            % sys.version_info[:2])
+        return 0
+    root = plugin_root()
+    data = data_dir(root)
+    stamp = fingerprint(root)
+    if not is_ready(data, stamp):
+        failure = _failure(data)
+        if failure is not None and failure[1] < RETRY_AFTER_S:
+            if event == "session-start":
+                say("its environment could not be prepared (%s; log: %s); tried again in an "
+                    "hour, or delete %s" % (failure[0], os.path.join(data, LOG),
+                                            os.path.join(data, FAILED)))
+            return 0
+        started = start_build(root, data)
+        deadline = time.monotonic() + (START_WAIT_S if event == "session-start" else 0)
+        while time.monotonic() < deadline and build_running(data):
+            time.sleep(0.1)
+        if not is_ready(data, stamp):
+            if started:  # said once, by the hook that started the build
+                say("preparing its Python environment in %s in the background (first use or "
+                    "a plugin update): this session is not recorded, the next one is"
+                    % os.path.join(data, ENV))
+            return 0
+    python = env_python(os.path.join(data, ENV))
+    # The payload is still on stdin: the hook reads it.
+    os.execv(python, [python, "-m", "vaultmem", "hook", event])
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        code = main(sys.argv)
+    except Exception as err:  # noqa: BLE001 - a hook never fails Claude Code
+        say("plugin hook failed: %s: %s" % (type(err).__name__, err))
+        code = 0
+    sys.exit(0 if len(sys.argv) < 2 or sys.argv[1] != "--build" else code)

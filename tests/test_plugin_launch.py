@@ -1,0 +1,158 @@
+"""The plugin's own hook launcher (hooks/launch.py): python3 is the only requirement, vaultmem runs
+from an environment prepared in the plugin's data folder (issue 21, item 3). Real subprocesses."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hook_kit import REPO, payload, session_notes
+
+LAUNCH = REPO / "hooks" / "launch.py"
+
+
+def _module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("vaultmem_plugin_launch", LAUNCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _env(data: Path, vault: Path, **extra: str) -> dict[str, str]:
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(("VAULTMEM_", "PYTHON"))}
+    return {**keep, "CLAUDE_PLUGIN_ROOT": str(REPO), "CLAUDE_PLUGIN_DATA": str(data),
+            "VAULTMEM_VAULT": str(vault), "VAULTMEM_NOW": "2026-11-22T10:30:00", **extra}
+
+
+def _hook(event: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    # As Claude Code runs the plugin's command: python3 on the launcher, the payload on stdin.
+    return subprocess.run([sys.executable, str(LAUNCH), event],
+                          input=json.dumps(payload(event)).encode(), env=env, cwd=cwd,
+                          capture_output=True, timeout=300, check=False)
+
+
+def _prepared(data: Path) -> None:
+    """An environment as the build leaves it, its python this test's (vaultmem installed)."""
+    env = data / "env"
+    (env / "bin").mkdir(parents=True)
+    python = env / "bin" / "python"
+    python.write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n")
+    python.chmod(0o755)
+    (env / "vaultmem-ready").write_text(_module().fingerprint(str(REPO)) + "\n")
+
+
+def test_a_prepared_environment_runs_the_hook(tmp_path: Path, vault_root: Path) -> None:
+    data = tmp_path / "data"
+    _prepared(data)
+    proc = _hook("session-start", _env(data, vault_root), tmp_path)
+    assert proc.returncode == 0 and proc.stderr == b""
+    context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("vaultmem memory for project")
+    assert len(session_notes(vault_root)) == 1
+
+
+def test_a_plugin_update_prepares_the_environment_again(tmp_path: Path, vault_root: Path) -> None:
+    data = tmp_path / "data"
+    _prepared(data)
+    (data / "env/vaultmem-ready").write_text("an older plugin\n")
+    assert not _module().is_ready(str(data), _module().fingerprint(str(REPO)))
+
+
+def test_first_use_builds_in_the_background_and_says_so_once(
+    tmp_path: Path, vault_root: Path
+) -> None:
+    data = tmp_path / "data"
+    # A pip that cannot install (no setuptools in a new venv, no build isolation): the build
+    # fails fast, as it would offline, and every hook still exits 0 and writes nothing.
+    env = _env(data, vault_root, VAULTMEM_PLUGIN_PIP_ARGS="--no-index --no-build-isolation")
+    first = _hook("session-start", env, tmp_path)
+    assert first.returncode == 0 and first.stdout == b""
+    said = first.stderr.decode()
+    assert said.count("\n") == 1 and said.startswith("vaultmem: ")
+    assert ("preparing its Python environment" in said
+            or "its environment could not be prepared" in said)
+    deadline = time.monotonic() + 240
+    while (data / "building.pid").exists() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert (data / "build-failed").is_file() and (data / "build.log").is_file()
+    stop = _hook("stop", env, tmp_path)
+    assert (stop.returncode, stop.stdout, stop.stderr) == (0, b"", b"")  # said at session start
+    again = _hook("session-start", env, tmp_path)
+    assert again.returncode == 0
+    assert again.stderr.decode().startswith("vaultmem: its environment could not be prepared (")
+    assert not any(vault_root.iterdir())
+
+
+def test_an_old_python3_is_one_line(capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _module()
+    monkeypatch.setattr(module, "MIN_PYTHON", (99, 0))
+    assert module.main(["launch.py", "stop"]) == 0
+    err = capsys.readouterr().err
+    assert err == ("vaultmem: needs python3 3.10 or later to record sessions; python3 here is "
+                   f"{sys.version_info[0]}.{sys.version_info[1]}\n")
+
+
+@pytest.mark.slow
+def test_a_real_first_use_prepares_the_environment_and_the_next_session_is_recorded(
+    tmp_path: Path, vault_root: Path
+) -> None:
+    data = tmp_path / "data"
+    env = _env(data, vault_root)
+    _hook("session-start", env, tmp_path)
+    deadline = time.monotonic() + 900
+    while (data / "building.pid").exists() and time.monotonic() < deadline:
+        time.sleep(1)
+    assert (data / "env/vaultmem-ready").is_file(), (data / "build.log").read_text()
+    proc = _hook("session-start", env, tmp_path)
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert len(session_notes(vault_root)) == 1
+
+
+def _enable_plugin(home: Path) -> None:
+    settings = home / ".claude/settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"enabledPlugins": {"vaultmem@vaultmem": True}}))
+
+
+def test_check_reports_a_plugin_whose_environment_failed(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from vaultmem.cli import _load_commands, app
+
+    _load_commands()
+    home = Path(os.environ["HOME"])
+    _enable_plugin(home)
+    data = home / ".claude/plugins/data/vaultmem-vaultmem"
+    data.mkdir(parents=True)
+    (data / "build-failed").write_text("pip install exited with 1\n")
+    result = CliRunner().invoke(app, ["install-hooks", "--check"])
+    assert result.exit_code == 1
+    assert result.stdout == (
+        f"{home}/.claude/settings.json: plugin-hooks-fail: the vaultmem@vaultmem plugin: its "
+        f"environment could not be prepared (pip install exited with 1); see {data}/build.log, "
+        f"delete {data}/build-failed to try again at the next session\n")
+
+
+def test_check_reports_a_plugin_without_python3(tmp_path: Path) -> None:
+    from vaultmem.claude.install import plugin_problem
+
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    said = plugin_problem("vaultmem@vaultmem", home=tmp_path, env={"PATH": str(empty)})
+    assert said == "its hooks run python3, which is not on PATH: install Python 3.10 or later"
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "python3.8").write_text("")
+    (old / "python3").symlink_to(old / "python3.8")
+    (old / "python3.8").chmod(0o755)
+    said = plugin_problem("vaultmem@vaultmem", home=tmp_path, env={"PATH": str(old)})
+    assert said == ("its hooks run python3, which is 3.8 here: Python 3.10 or later is needed")
