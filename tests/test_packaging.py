@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -176,3 +177,24 @@ def test_readme_starts_with_the_two_commands_and_ci_runs_the_test_one_verbatim()
     assert "git clone" in readme.split("```bash\n", 1)[0]  # the step before them
     ci = (REPO / ".ci/run").read_text(encoding="utf-8").splitlines()
     assert commands[1] in ci
+
+
+def test_the_sdist_ships_the_license_and_no_half_test_suite(tmp_path: Path) -> None:
+    import tarfile
+
+    clone = tmp_path / "clone"  # the build writes its egg-info next to the sources
+    shutil.copytree(REPO, clone, ignore=shutil.ignore_patterns(".venv", ".git", "*.egg-info"))
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(clone)],
+        capture_output=True, text=True, timeout=600, check=False)
+    if built.returncode != 0:
+        pytest.skip(f"cannot build an sdist here: {built.stderr.strip().splitlines()[-1:]}")
+    (sdist,) = tmp_path.glob("*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        names = [n.split("/", 1)[1] for n in tar.getnames() if "/" in n]
+        pkg_info = tar.extractfile(next(m for m in tar.getmembers()
+                                        if m.name.endswith("/PKG-INFO")))
+        assert pkg_info is not None
+        meta = pkg_info.read().decode()
+    assert "LICENSE" in names and "License-Expression: MIT" in meta
+    assert not [n for n in names if n.startswith(("tests/", "bench/"))]
