@@ -460,6 +460,7 @@ def test_hooks_mirror_at_start_and_credit_the_session_at_end(
     tmp_path: Path, repo: Path, folder: Path
 ) -> None:
     vault = tmp_path / "hookvault"
+    vault.mkdir()  # hooks create only the default vault
     env = {k: v for k, v in hook_env(vault).items() if k not in CLAUDE_VARS}
     env["VAULTMEM_PROJECT"] = PROJECT
     start = run_hook("session-start", payload("session-start", cwd=str(repo)), vault, cwd=repo,

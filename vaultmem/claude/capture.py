@@ -300,13 +300,15 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     now = clock.now()
     sid = _session_id(memory, event)
     ended = record_transcript(memory, event, sid, now, closing=True)
-    if _drop_if_empty(memory, sid, ended.note):
-        return ""  # opened and closed without a prompt: it leaves nothing in the vault
     from . import automirror  # SessionStart and SessionEnd only
 
-    automirror.on_hook(memory.vault, memory.config.project, event.cwd, today=now.date(),
-                       session_note=ended.note, budget_s=MIRROR_END_S,
-                       warnings=memory.vault.warnings, scrub=memory.config.redaction)
+    mirrored = automirror.on_hook(memory.vault, memory.config.project, event.cwd,
+                                  today=now.date(), session_note=ended.note,
+                                  budget_s=MIRROR_END_S, warnings=memory.vault.warnings,
+                                  scrub=memory.config.redaction)
+    # Opened and closed without a prompt, and Claude wrote no memory: it leaves nothing.
+    if not (mirrored and mirrored.written) and _drop_if_empty(memory, sid, ended.note):
+        return ""
     try:
         reanchor_note(memory, ended.note, event.cwd)
     except (VaultmemError, OSError) as err:
