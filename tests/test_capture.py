@@ -301,8 +301,10 @@ def test_session_end_compacts_an_over_threshold_note_inline(env: Path) -> None:
 
 def test_session_end_below_threshold_stays_active(env: Path) -> None:
     capture.on_session_start(_event("session-start", "sid-a"))
-    capture.on_session_end(_event("session-end", "sid-a"))
     rel = f"{SESSIONS}/{DAY}-session.md"
+    # Something of the session's own (a promptless empty note would leave nothing).
+    (env / rel).write_text((env / rel).read_text() + "\nA line of mine.\n")
+    capture.on_session_end(_event("session-end", "sid-a"))
     assert _status(env, rel) == "active" and "Reason: other" in (env / rel).read_text()
     assert not (env / ARCHIVE).exists()
 

@@ -56,7 +56,7 @@ def _json_commands(value: Any) -> Iterator[str]:
 
 def _snippets() -> Iterator[tuple[str, str]]:
     docs = sorted((REPO / "skills").glob("**/SKILL.md")) + sorted((REPO / "commands").glob("*.md"))
-    docs.append(REPO / "README.md")
+    docs += [REPO / "README.md", REPO / "docs" / "REFERENCE.md"]
     for path in docs:
         for code in _markdown_code(path):
             yield path.relative_to(REPO).as_posix(), code

@@ -47,10 +47,10 @@ def test_two_projects_with_one_entity_name_link_by_path(vault_root: Path, now_en
 
     doctor = CliRunner().invoke(app, ["--vault", str(vault_root), "--project", "alpha",
                                       "doctor", "--json"])
-    # Only what alpha wrote while its Billing was the vault's only one still links it bare.
+    # Only what alpha wrote while its Billing was the vault's only one still links it bare (its
+    # archived session; the original is a stub without those links).
     flagged = {p["path"] for p in json.loads(doctor.stdout)["problems"]}
-    assert flagged == {"claude/projects/alpha/sessions/2026-11-22-payments.md",
-                       "claude/projects/alpha/archive/sessions/2026-11-22-payments.md"}
+    assert flagged == {"claude/projects/alpha/archive/sessions/2026-11-22-payments.md"}
 
 
 def test_a_unique_name_stays_a_bare_link(vault_root: Path, now_env: str) -> None:

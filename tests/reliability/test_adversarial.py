@@ -275,7 +275,8 @@ def test_private_text_through_the_hooks_stays_in_the_session_note(box: Box) -> N
     session_cycle(box, lines, last_assistant_message="Decision: keep <private>PVLAST19</private> it.")
     assert_private(box, [f"PV{w}" for w in ("PROMPT11", "SPLIT12", "SPLIT13", "SPLIT14",
                                              "ASSIST15", "CMD16", "PATH17", "GOTCHA18", "LAST19")])
-    notes = note_texts(box.sessions)
+    # A compacted session's one full copy is its archive (the original is a stub).
+    notes = {**note_texts(box.sessions), **note_texts(box.sessions.parent / "archive/sessions")}
     assert any("public words" in t for t in notes.values())  # what follows the span is kept
 
 
@@ -426,8 +427,8 @@ def test_a_transcript_path_that_is_not_a_transcript(box: Box, source: str) -> No
         path = source
     for event in ("session-start", "stop", "pre-compact", "session-end"):
         hook(box, event, payload(box, event, path))
-    [note] = box.sessions.glob("*.md")
-    assert note.read_text().count("Session End") == 1
+    # Nothing could be read: a session without a prompt leaves no note (and no hook hung).
+    assert list(box.sessions.glob("*.md")) == []
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
@@ -502,5 +503,5 @@ def test_the_readme_counts_the_attacks() -> None:
     )
     items = [ln for ln in listed.stdout.splitlines()
              if "::" in ln and "test_the_readme_counts_the_attacks" not in ln]
-    readme = (REPO / "README.md").read_text()
+    readme = (REPO / "docs" / "REFERENCE.md").read_text()
     assert f"tries {len(items)} attacks" in readme, len(items)
