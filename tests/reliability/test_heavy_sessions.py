@@ -61,6 +61,7 @@ def _without_key(env: dict[str, str]) -> dict[str, str]:
 @pytest.fixture
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "vault"
+    root.mkdir(exist_ok=True)  # hooks create only the default vault
     monkeypatch.setenv("VAULTMEM_VAULT", str(root))
     monkeypatch.setenv("VAULTMEM_PROJECT", "shop")
     monkeypatch.setenv("VAULTMEM_NOW", NOW)

@@ -35,6 +35,7 @@ def _recall(vault: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize("kind", sorted(CRAFTED))
 def test_a_crafted_index_is_rebuilt_not_run(kind: str, tmp_path: Path) -> None:
     vault = tmp_path / "vault"
+    vault.mkdir(exist_ok=True)  # hooks create only the default vault
     notes = vault / "claude" / "projects" / "shop" / "entities"
     notes.mkdir(parents=True)
     (notes / "Auth.md").write_text("---\ntype: entity\nproject: shop\n---\n# Auth\n\nlogin v1\n")
@@ -59,6 +60,7 @@ def test_a_crafted_index_is_rebuilt_not_run(kind: str, tmp_path: Path) -> None:
 def test_a_search_stops_at_its_time_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                           ) -> None:
     vault = tmp_path / "vault"
+    vault.mkdir(exist_ok=True)  # hooks create only the default vault
     notes = vault / "claude" / "projects" / "shop" / "entities"
     notes.mkdir(parents=True)
     for n in range(300):

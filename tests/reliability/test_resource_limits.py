@@ -28,6 +28,7 @@ def test_a_session_is_never_lost_for_want_of_a_name(
     # The numbered names run out after NUMBERED_NAMES; a smaller count is the same attack.
     monkeypatch.setattr(memory_mod, "NUMBERED_NAMES", 5)
     root = tmp_path / "vault"
+    root.mkdir(exist_ok=True)  # hooks create only the default vault
     m = Memory(Config(vault=root, project="shop"), Vault(root))
     notes = [m.start_session(f"sid-{n:04d}-same", topic="fix the flaky test", now=_now()).note
              for n in range(40)]

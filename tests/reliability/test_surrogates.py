@@ -37,6 +37,7 @@ def _cut(text: str) -> str:
 @pytest.mark.parametrize("where", ["prompt", "answer", "command", "error", "path"])
 def test_a_lone_surrogate_never_loses_the_session(where: str, tmp_path: Path) -> None:
     vault = tmp_path / "vault"
+    vault.mkdir(exist_ok=True)  # hooks create only the default vault
     mark = lambda field, text: text + ("@CUT@ party" if where == field else "")
     lines = [
         _line("user", "u1", mark("prompt", "Harden the login flow")),
@@ -70,6 +71,7 @@ def test_a_lone_surrogate_never_loses_the_session(where: str, tmp_path: Path) ->
 
 def test_a_lone_surrogate_in_the_first_prompt_names_a_note(tmp_path: Path) -> None:
     vault = tmp_path / "vault"
+    vault.mkdir(exist_ok=True)  # hooks create only the default vault
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(_cut(_line("user", "u1", "@CUT@@CUT@ Fix the party page") + "\n"
                                + _line("assistant", "a1", [{"type": "text", "text": "Fixed."}])

@@ -54,7 +54,8 @@ def home(tmp_path: Path) -> Path:
 def test_a_symlinked_dot_vaultmem_gets_nothing_written_through_it(
         tmp_path: Path, home: Path) -> None:
     vault = tmp_path / "vault"
-    vault.mkdir()
+    vault.mkdir(exist_ok=True)  # hooks create only the default vault
+    vault.mkdir(exist_ok=True)
     outside = home / "state"
     outside.mkdir()
     (vault / ".vaultmem").symlink_to(outside)
@@ -69,6 +70,7 @@ def test_a_symlinked_dot_vaultmem_gets_nothing_written_through_it(
 def test_a_committed_link_in_dot_vaultmem_never_writes_its_target(
         kind: str, tmp_path: Path, home: Path) -> None:
     vault = tmp_path / "vault"
+    vault.mkdir(exist_ok=True)  # hooks create only the default vault
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(_turn(1))
     _stop(vault, transcript, tmp_path)  # the note exists: its lock and marker names are known
@@ -107,7 +109,8 @@ def test_init_git_refuses_a_symlinked_gitattributes(tmp_path: Path, home: Path) 
     secret = home / "credentials"
     secret.write_text("[default]\naws_secret_access_key = abc\n")
     vault = tmp_path / "vault"
-    vault.mkdir()
+    vault.mkdir(exist_ok=True)  # hooks create only the default vault
+    vault.mkdir(exist_ok=True)
     subprocess.run(["git", "init", "-q", str(vault)], check=True)
     (vault / ".gitattributes").symlink_to(secret)
     done = subprocess.run([sys.executable, "-m", "vaultmem", "init", "--git"],
@@ -138,6 +141,7 @@ def test_an_anchor_through_a_symlink_in_the_repository_hashes_nothing_outside(
 
 def test_a_real_dot_vaultmem_is_untouched_by_the_checks(tmp_path: Path) -> None:
     vault = tmp_path / "vault"
+    vault.mkdir(exist_ok=True)  # hooks create only the default vault
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(_turn(1))
     assert _stop(vault, transcript, tmp_path) == b""
