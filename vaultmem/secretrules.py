@@ -85,7 +85,8 @@ def from_detect_secrets() -> Rules:
     )
 
     plugins: list[tuple[str, str, int]] = []
-    for secret_type, cls in sorted(get_mapping_from_secret_type_to_class().items()):
+    classes: dict[str, type] = get_mapping_from_secret_type_to_class()
+    for secret_type, cls in sorted(classes.items()):
         if issubclass(cls, RegexBasedDetector):
             patterns: Any = getattr(cls, "denylist", ())
             plugins.extend((secret_type, p.pattern, p.flags) for p in patterns)
