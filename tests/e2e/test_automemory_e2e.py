@@ -64,6 +64,7 @@ def test_the_directory_setting_moves_it_for_both(claude: Claude) -> None:
 
 def test_a_memory_claude_writes_is_mirrored_at_session_end(claude: Claude) -> None:
     vault = claude.root / "vault"
+    vault.mkdir()  # only init and the default vault are created
     claude.env.update(VAULTMEM_VAULT=str(vault), VAULTMEM_PROJECT=PROJECT)
     proc = claude.vaultmem("install-hooks", "--scope", "user")
     assert proc.returncode == 0, proc.stderr

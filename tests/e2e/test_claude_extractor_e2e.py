@@ -90,7 +90,6 @@ class Sandbox:
 def sandbox(claude: Claude, tmp_path: Path) -> Sandbox:
     vault = tmp_path / "vault"
     vault.mkdir()  # only init and the default vault are created
-    vault.mkdir()
     claude.env.update({"VAULTMEM_VAULT": str(vault), "VAULTMEM_PROJECT": PROJECT})
     return Sandbox(claude, vault)
 

@@ -108,7 +108,6 @@ def sandbox(claude: Claude, tmp_path: Path) -> VaultSandbox:
     """Claude Code with VAULTMEM_VAULT and VAULTMEM_PROJECT set for every hook it runs."""
     vault = tmp_path / "vault"
     vault.mkdir()  # only init and the default vault are created
-    vault.mkdir()
     claude.env.update({"VAULTMEM_VAULT": str(vault), "VAULTMEM_PROJECT": PROJECT})
     return VaultSandbox(claude, vault)
 

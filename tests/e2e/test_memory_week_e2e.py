@@ -277,7 +277,6 @@ def test_a_week_of_sessions_is_recalled_and_briefs_the_next_one(
 ) -> None:
     vault = tmp_path / "vault"
     vault.mkdir()  # only init and the default vault are created
-    vault.mkdir()
     claude.env.update({"VAULTMEM_VAULT": str(vault), "VAULTMEM_PROJECT": PROJECT})
     project = claude.project
     for rel, content in SEED.items():
