@@ -102,15 +102,22 @@ def _alive(pid):
     return True
 
 
-def build_running(data):
-    lock = os.path.join(data, BUILDING)
-    pid = _read(lock)
-    if pid is None:
-        return False
+def _aged(path):
+    """A small file's first line and its age in seconds, or None when it cannot be read."""
+    line = _read(path)
+    if line is None:
+        return None
     try:
-        age = time.time() - os.stat(lock).st_mtime
+        return line, time.time() - os.stat(path).st_mtime
     except OSError:
+        return None
+
+
+def build_running(data):
+    found = _aged(os.path.join(data, BUILDING))
+    if found is None:
         return False
+    pid, age = found
     return pid.isdigit() and _alive(int(pid)) and age < STALE_BUILD_S
 
 
@@ -173,14 +180,7 @@ def build(root, data):
 
 def _failure(data):
     """The last build's error line and its age in seconds, or None."""
-    path = os.path.join(data, FAILED)
-    line = _read(path)
-    if line is None:
-        return None
-    try:
-        return line, time.time() - os.stat(path).st_mtime
-    except OSError:
-        return None
+    return _aged(os.path.join(data, FAILED))
 
 
 def main(argv):
