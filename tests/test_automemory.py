@@ -230,6 +230,20 @@ def test_a_changed_file_is_mirrored_again_and_credits_the_session(vault: Vault, 
     assert mirror_text(vault, "redis-in-tests.md") == first
 
 
+def test_a_huge_pushed_mirror_note_is_skipped_by_name_and_left_as_it_is(
+        vault: Vault, repo: Path, folder: Path) -> None:
+    run(vault, repo)
+    note = vault.root / MIRROR / "MEMORY.md"
+    note.write_text(note.read_text() + "x" * (automirror.MAX_NOTE_BYTES + 1) + "\n")
+    stamp = note.stat().st_mtime_ns
+    (folder / "MEMORY.md").write_text(INDEX + "- a new memory\n")
+    result = run(vault, repo)
+    assert result.written == ()
+    assert any(line.startswith("MEMORY.md: not mirrored") and "more than a mirror holds" in line
+               for line in result.skipped), result.skipped
+    assert note.stat().st_mtime_ns == stamp
+
+
 def test_a_touched_file_with_the_same_bytes_is_not_rewritten(vault: Vault, repo: Path,
                                                             folder: Path) -> None:
     run(vault, repo)

@@ -37,7 +37,7 @@ from .layout import STATE_DIR, link_target
 from .privacy import clean_prompt
 from .reports import CompactReport
 from .state import SessionEntry, State, StateData
-from .vault import Note, Vault, WriteStatus
+from .vault import HOOK_READ_BYTES, HOOK_READ_HEAD, Note, Vault, WriteStatus
 
 WORK_LOG = ("Work Log",)
 DECISIONS = ("Decisions Made",)
@@ -306,11 +306,11 @@ class Memory:
     def _note_status(self, rel: str) -> str | None:
         """The note's status property; None when the note is gone ("" when it has none)."""
         try:
-            note = self.vault.read(rel)
+            note = self.vault.glimpse(rel, HOOK_READ_BYTES, HOOK_READ_HEAD)
         except NoteNotFound:
             return None
         try:
-            return str(note.frontmatter().get("status") or "")
+            return str(frontmatter.parse(note.text, path=rel).get("status") or "")
         except InvalidYaml:
             return ""
 
@@ -620,11 +620,18 @@ class Memory:
         folder = self.layout.sessions_dir(project or self.config.project)
         return [rel for rel in self.vault.iter_notes(folder) if posixpath.dirname(rel) == folder]
 
-    def status(self, project: str | None = None, *, now: datetime | None = None) -> list[SessionStatus]:
-        """Every session note of the project with lines, age, status and threshold verdict."""
+    def status(self, project: str | None = None, *, now: datetime | None = None,
+               limit: int | None = None) -> list[SessionStatus]:
+        """Every session note of the project with lines, age, status and threshold verdict.
+
+        ``limit`` (the hooks): a note bigger than that many bytes is not read whole; it is due
+        (too big to be below any threshold), its properties read from its head."""
         today = self._time(now).date()
         out: list[SessionStatus] = []
         for rel in self.session_notes(project):
+            if limit is not None and self.vault.size(rel) > limit:
+                out.append(self._big_status(rel, limit, today))
+                continue
             try:
                 note = self.vault.read(rel)
                 meta = note.frontmatter()
@@ -647,7 +654,20 @@ class Memory:
                 out.append(SessionStatus(rel, v.lines, v.age_days, status, text, v.due))
         return out
 
-    def pending(self, project: str | None = None, *, now: datetime | None = None) -> list[str]:
+    def _big_status(self, rel: str, limit: int, today: date) -> SessionStatus:
+        try:
+            seen = self.vault.glimpse(rel, limit, HOOK_READ_HEAD)
+            meta = frontmatter.parse(seen.text, path=rel)
+        except VaultmemError as err:
+            return SessionStatus(rel, 0, 0, "invalid", f"unreadable: {err.message}", False)
+        status = str(meta.get("status") or "")
+        age = max((today - threshold.created_date(meta, rel, today)).days, 0)
+        if status in ("archived", "compaction_failed"):
+            return SessionStatus(rel, 0, age, status, status.replace("_", " "), False)
+        return SessionStatus(rel, 0, age, status, f"due: {seen.size} bytes", True)
+
+    def pending(self, project: str | None = None, *, now: datetime | None = None,
+                limit: int | None = None) -> list[str]:
         """Notes due for compaction that were left behind: not the current session's, and not
         one another session may still be writing (open, and written in the last
         ``LIVE_SECONDS``: two Claude Code windows on one project)."""
@@ -655,7 +675,7 @@ class Memory:
         data = self.state.load()
         current = data.sessions.get(data.current.get(project, ""))
         ended = {e.note for e in data.sessions.values() if e.ended is not None}
-        return [s.note for s in self.status(project, now=now)
+        return [s.note for s in self.status(project, now=now, limit=limit)
                 if s.due and (current is None or s.note != current.note)
                 and (s.note in ended or self._left_behind(s.note))]
 
@@ -665,8 +685,9 @@ class Memory:
         machine runs (the vault shared through git or a sync tool) is that machine's to compact
         until its note says it ended."""
         try:
-            note = self.vault.read(rel)
-            meta = note.frontmatter()
+            # Its head holds the properties, its tail the last entry: a note of any size costs this.
+            note = self.vault.glimpse(rel, HOOK_READ_BYTES, HOOK_READ_HEAD)
+            meta = frontmatter.parse(note.text, path=rel)
         except VaultmemError:
             return not self._recently_written(rel)
         entries = _LAST_ENTRY.findall(note.text)
@@ -699,7 +720,7 @@ class Memory:
         budget = self.config.start_compaction_budget if budget_s is None else budget_s
         start = time.monotonic()
         reports: list[CompactReport] = []
-        for rel in self.pending(project, now=now):
+        for rel in self.pending(project, now=now, limit=HOOK_READ_BYTES):
             if time.monotonic() - start >= budget:
                 break
             if too_big is not None and self._size(rel) > INLINE_COMPACT_BYTES:

@@ -46,6 +46,14 @@ if TYPE_CHECKING:
     from .patch import Edit
 
 
+# What a hook reads of one note it does not write (the briefing's sessions and entities, the
+# notes SessionStart checks for compaction): a session note past it is compacted detached anyway,
+# and a pushed note of any size costs a hook this much at most. The head keeps the frontmatter
+# and title; the rest comes from the end, where the newest lines and the lists are.
+HOOK_READ_BYTES = 256 * 1024
+HOOK_READ_HEAD = 16 * 1024
+
+
 @dataclass(frozen=True)
 class Fingerprint:
     """What a note looked like when it was read: enough to notice any later change."""
@@ -81,6 +89,17 @@ class Note:
     def lines(self) -> int:
         """The number of lines of the note."""
         return len(self.text.splitlines())
+
+
+@dataclass(frozen=True)
+class Glimpse:
+    """What a hook reads of a note: all of it, or when it is bigger than the hook's bound its
+    first and last lines with the middle left out. Read only, never written back."""
+
+    rel: str
+    text: str
+    size: int  # the file's size in bytes
+    partial: bool  # the middle was left out
 
 
 WriteStatus = Literal["written", "created", "unchanged", "rebased", "conflicted", "dry-run"]
@@ -264,6 +283,39 @@ class Vault:
         norm = self._normalise(rel)
         text, fmt = decode(raw, path=norm)
         return Note(rel=norm, text=text, fmt=fmt, fingerprint=fp, raw=raw)
+
+    def glimpse(self, rel: str, limit: int, head: int = 0) -> Glimpse:
+        """At most ``limit`` bytes of a note: the whole note when it fits, else its first
+        ``head`` bytes and the rest from its end, both cut at a line break (a pushed 60 MB note
+        must not cost a hook 23 s and 1 GB). NoteNotFound, NotUtf8 as ``read``."""
+        path = self.abspath(rel)
+        try:
+            with open(path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size <= limit:
+                    raw, partial = f.read(limit + 1), False
+                else:
+                    first = f.read(min(head, limit))
+                    first = first[: first.rfind(b"\n") + 1]
+                    f.seek(size - (limit - len(first)))
+                    last = f.read(limit - len(first))
+                    last = last[last.find(b"\n") + 1:]
+                    raw, partial = first + last, True
+        except (FileNotFoundError, NotADirectoryError):
+            raise self._not_found(rel) from None
+        except IsADirectoryError:
+            raise NoteNotFound("is a folder, not a note", path=rel) from None
+        except OSError as err:
+            raise VaultmemError(f"cannot read: {err.strerror or err}", path=rel) from None
+        text, _fmt = decode(raw, path=self._normalise(rel))
+        return Glimpse(self._normalise(rel), text, size, partial)
+
+    def size(self, rel: str) -> int:
+        """The note's size in bytes (0 when it cannot be looked at)."""
+        try:
+            return os.stat(self.abspath(rel)).st_size
+        except (OSError, VaultmemError):
+            return 0
 
     def fingerprint(self, rel: str) -> Fingerprint | None:
         """The note's current fingerprint, or None when it does not exist."""

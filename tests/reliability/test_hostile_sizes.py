@@ -5,9 +5,17 @@ and the result is the parse of the whole text."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from vaultmem import sections
+from vaultmem.vault import Vault
+
+from .kit import PROJECT, SESSION, memory, now, run_env, small_vault
 
 OPENERS = {
     "comment": "<!-- never closed",
@@ -42,3 +50,88 @@ def test_an_unclosed_block_before_thousands_of_headings_parses_in_linear_work(
     got = sections._parse(text)
     assert sum(parsed_chars) <= 4 * len(text)
     assert (got.headings, got.blocks) == _whole(text)
+
+
+# -- a pushed session note of any size (a 60 MB one dated 2099 took SessionStart 23 s and 1 GB) --
+
+RSS_PROBE = """
+import resource, sys
+from vaultmem import launcher
+try:
+    launcher.main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.stderr.write("\\nmaxrss_kb=%d\\n" % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+BIG_MB = 24
+
+
+def _huge_session(path: Path, mb: int) -> None:
+    """A session note dated 2099: ``mb`` MB of log, a decision in it, a next step last."""
+    entry = "### 10:00 - padding the log\n\n" + "- Ran `true`\n" * 40 + "\n"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("---\ntype: session\ncreated: 2099-01-01\nstatus: active\nhost: elsewhere\n---\n"
+                "# Pushed\n\n## Work Log\n\n")
+        f.writelines(entry if n != 100 else "## Decisions Made\n\n- MIDDLEWORD chose a path\n\n" for n in range(mb * 1024 * 1024 // len(entry)))
+        f.write("## Next Steps\n\n- TAILWORD ship the late step\n")
+
+
+def _session_start(vault: Path, tmp_path: Path) -> tuple[str, str, int]:
+    proc = subprocess.run(
+        [sys.executable, "-c", RSS_PROBE, "--vault", str(vault), "hook", "session-start"],
+        input=json.dumps({"hook_event_name": "SessionStart", "session_id": "s-new",
+                          "cwd": str(tmp_path), "source": "startup"}).encode(),
+        capture_output=True, cwd=tmp_path, env=run_env(VAULTMEM_PROJECT=PROJECT), timeout=300,
+        check=False)
+    err = proc.stderr.decode()
+    assert proc.returncode == 0
+    rss = int(err.rsplit("maxrss_kb=", 1)[1])
+    return proc.stdout.decode(), err.rsplit("\nmaxrss_kb=", 1)[0], rss
+
+
+def test_a_huge_pushed_session_note_costs_session_start_a_bounded_read(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    small_vault(vault)
+    _out, _err, floor = _session_start(vault, tmp_path)
+    sessions = vault / SESSION.rsplit("/", 1)[0]
+    _huge_session(sessions / "2099-01-01-pushed.md", BIG_MB)
+    before = (sessions / "2099-01-01-pushed.md").stat()
+    out, err, rss = _session_start(vault, tmp_path)
+    # Read whole, the note alone costs its size twice (bytes, then text): far past this.
+    assert rss - floor < BIG_MB * 1024 // 2, (floor, rss)
+    briefing = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert "TAILWORD" in briefing  # its end was read: the newest lines and the lists
+    assert "MIDDLEWORD" not in briefing  # the middle never was
+    assert err.count("\n") <= 1
+    after = (sessions / "2099-01-01-pushed.md").stat()
+    assert (after.st_mtime_ns, after.st_size) == (before.st_mtime_ns, before.st_size)
+
+
+def test_a_glimpse_is_the_whole_note_or_its_head_and_tail_within_the_bound(tmp_path: Path) -> None:
+    vault = Vault(tmp_path)
+    (tmp_path / "small.md").write_text("# Small\n\nline\n")
+    whole = vault.glimpse("small.md", 100, 10)
+    assert (whole.text, whole.partial) == ("# Small\n\nline\n", False)
+    (tmp_path / "big.md").write_text("".join(f"line {n}\n" for n in range(10_000)))
+    seen = vault.glimpse("big.md", 1000, 100)
+    assert seen.partial and seen.size == (tmp_path / "big.md").stat().st_size
+    assert len(seen.text.encode()) <= 1000
+    assert seen.text.startswith("line 0\n") and seen.text.endswith("line 9999\n")
+    # Cut at line breaks only: every line is a whole line of the note.
+    assert all(line.startswith("line ") for line in seen.text.splitlines())
+
+
+def test_session_start_hands_a_huge_left_behind_session_of_its_own_to_a_detached_compaction(
+        tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    small_vault(root)
+    mem = memory(root)
+    rel = f"{SESSION.rsplit('/', 1)[0]}/2026-01-01-old.md"
+    _huge_session(root / rel, 2)
+    text = (root / rel).read_text().replace("host: elsewhere\n", "").replace(
+        "2099-01-01", "2026-01-01")
+    (root / rel).write_text(text + "\n### 11:00 - Session End\n")
+    too_big: list[str] = []
+    assert mem.compact_pending(now=now(), too_big=too_big) == []
+    assert too_big == [rel]
+    assert (root / rel).read_text().endswith("Session End\n")  # left to the detached run

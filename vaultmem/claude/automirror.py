@@ -33,6 +33,9 @@ from . import automemory
 
 MAX_FILES = 200  # files mirrored per folder; the rest is skipped and said once
 MAX_FILE_BYTES = 256 * 1024
+# A mirror note in the vault: its source's bytes and a few properties. One far bigger was not
+# made by vaultmem (a pushed one): a hook does not read it.
+MAX_NOTE_BYTES = 2 * MAX_FILE_BYTES
 MAX_TOTAL_BYTES = 2 * 1024 * 1024  # read per run: a huge folder costs a hook this much at most
 MAX_DEPTH = 3  # the folder and two levels of subfolders
 MAX_SETTINGS_BYTES = 1024 * 1024
@@ -339,6 +342,7 @@ class _Run:
             self.written.append(rel)
             self.created.append((rel, source.rel))
             return
+        self._bounded(rel)
         note = self.vault.read(rel)
         meta = note.frontmatter()
         edited = not automemory.untouched(fences.split(note.text).body, meta.get("source_sha256"))
@@ -349,8 +353,17 @@ class _Run:
             (self.kept if edited and meta.get("source_sha256") != automemory.sha256(text)
              else self.written).append(rel)
 
+    def _bounded(self, rel: str) -> None:
+        """VaultmemError when the mirror note in the vault is far bigger than any mirror (a
+        pushed one): a hook never reads it whole."""
+        size = self.vault.size(rel)
+        if size > MAX_NOTE_BYTES:
+            raise VaultmemError(f"{size} bytes, more than a mirror holds ({MAX_NOTE_BYTES})",
+                                path=rel)
+
     def archive(self, source_rel: str) -> None:
         rel = self.note(source_rel)
+        self._bounded(rel)
         try:
             note = self.vault.read(rel)
             if note.frontmatter().get("status") == "archived":

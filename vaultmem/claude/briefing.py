@@ -18,7 +18,7 @@ from typing import TypeVar
 from .. import links
 from ..config import Config
 from ..errors import VaultmemError
-from ..vault import Vault
+from ..vault import HOOK_READ_BYTES, HOOK_READ_HEAD, Vault
 from . import branch, context, digest, staleness
 from .components import component_of
 
@@ -62,8 +62,9 @@ def _mtime(vault: Vault, rel: str) -> float:
 
 
 def _read(vault: Vault, rel: str) -> str | None:
+    """The note's text, or its head and tail when it is bigger than a hook reads."""
     try:
-        return vault.read(rel).text
+        return vault.glimpse(rel, HOOK_READ_BYTES, HOOK_READ_HEAD).text
     except (VaultmemError, OSError):
         return None
 
