@@ -209,8 +209,42 @@ class CompactionRun:
             return self._fail(note, err)
         if not verified:
             return self.report("failed", "archive verification failed")
-        self._finish(note, reason)
+        # The session's hooks write turns under the note's lock and never into an archived
+        # note: held from the last look at the note to its mark, no turn lands in no copy.
+        late: Note | None = None
+        with self.vault.lock(self.rel):
+            try:
+                late = self._late(note, canon)
+                if late is not None and not self._write_archive(
+                        late, compaction.canonical(late.text), reason, replaces=True):
+                    return self.report("failed", "archive verification failed")
+            except _StepErrors as err:
+                self._drop_archive()
+                return self._fail(late or note, err)
+            self._finish(late or note, reason)
         return self.report("compacted")
+
+    def _late(self, note: Note, canon: str) -> Note | None:
+        """The note as it is now when turns landed in it after ``canon`` was archived."""
+        current = self.vault.read(self.rel)
+        if current.fingerprint.sha256 == note.fingerprint.sha256:
+            return None
+        if compaction.canonical(current.text) == canon:
+            return None
+        self.expected_sha = current.fingerprint.sha256  # --move removes what is archived
+        self.warnings.append(f"{self.rel} grew while compacting: the archive holds the new "
+                             "text; its new lines are archived, not filed into entities")
+        return current
+
+    def _drop_archive(self) -> None:
+        """Remove this run's archive copy: the original stays the session's only copy."""
+        if self.archive is None:
+            return
+        try:
+            self.vault.remove(self.archive)
+        except VaultmemError as err:
+            self.warnings.append(f"could not remove the archive copy: {err}")
+        self.archive = None
 
     def _extract(self, canon: str, project: str, loaded: Mapping[str, Note]) -> Extraction:
         config = self.config
@@ -418,15 +452,17 @@ class CompactionRun:
                 pass
         self.vault.update(rel, [patch.Rewrite(rewrite)], label="vaultmem compaction")
 
-    def _write_archive(self, note: Note, canon: str, reason: str) -> bool:
-        """Step 4; False when the verification failed (the note then says so)."""
+    def _write_archive(self, note: Note, canon: str, reason: str, *,
+                       replaces: bool = False) -> bool:
+        """Step 4; False when the verification failed (the note then says so). ``replaces``:
+        the archive there is this run's copy of an older text of the note, replaced."""
         assert self.archive is not None
         text = compaction.archive_text(canon, reason, self.today)
         digest = hashlib.sha256(encode(text, note.fmt)).hexdigest()
         self._step("archive-write")
         existing = self.vault.fingerprint(self.archive)
         wrote = False
-        if existing is None:
+        if existing is None or (replaces and existing.sha256 != digest):
             self.vault.write_text(self.archive, text, fmt=note.fmt)
             wrote = True
         elif existing.sha256 != digest:

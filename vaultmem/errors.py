@@ -90,6 +90,10 @@ class SessionError(VaultmemError):
     """No current session, or a session id that is not known."""
 
 
+class NoteArchived(SessionError):
+    """The session's note was archived (compacted) between its read and its write."""
+
+
 class ExtractorError(VaultmemError):
     """The optional LLM extractor failed (the deterministic one is used instead)."""
 

@@ -289,6 +289,12 @@ class Memory:
         data.set_current(project, sid)
         return SessionResult(sid, rel, created=True, resumed=False, continues=continues)
 
+    def continue_archived(self, data: StateData, sid: str, *, now: datetime,
+                          meta: Mapping[str, str]) -> str:
+        """The note that continues session ``sid`` once its note was archived (made now, under
+        the state lock the caller holds)."""
+        return self._start(data, sid, None, None, now, meta).note
+
     def _continued_topic(self, project: str, rel: str) -> str | None:
         """The topic a continuation keeps: the continued note's, without the ``-N`` a name
         clash gave it (the continuation of ``x-2`` is ``x-3``, not ``x-2-2``)."""

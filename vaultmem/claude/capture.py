@@ -12,13 +12,14 @@ import posixpath
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from .. import anchors, clock, fences, inline, machine, names, patch
+from .. import anchors, clock, fences, frontmatter, inline, machine, names, patch
 from ..config import Config, load_config
-from ..errors import NoteExists, SessionError, VaultmemError
+from ..errors import NoteArchived, NoteExists, SessionError, VaultmemError
 from ..layout import UNTITLED_SESSION
 from ..memory import TOPIC_MAX_CHARS, Memory
 from ..privacy import clean_prompt
@@ -116,33 +117,58 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         turns, keys = transcript.with_last_message(
             read.turns, event.last_assistant_message, entry.ingested, private=max(read.private),
             scrub=scrub)
-        base = memory.vault.read(entry.note) if turns else None
-        text = base.text if base else ""
         # A compact summary may restate what the person marked private, without the tags.
         private = transcript.private_texts(path, read.end) if path and any(
             t.summary for t in turns) else ()
-        told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
-                            failing=ingest.open_failures(text), private=private)
-        told = anchored(told, event.cwd)
-        linked = memory.entity_links(ingest.component_names(told), memory.config.project)
-        edits = ingest.edits_for(told, text, link=lambda name: linked[name])
-        status = "nothing new"
-        if edits:
-            edits += [patch.SetProperty("updated", now.date()),
-                      patch.SetProperty("claude_last_accessed", now.date())]
-        if edits or closing:
-            # The state lock is held while the note is written, so a Stop and a PreCompact
-            # racing on one session cannot both add the same turns.
-            written = memory.vault.update(entry.note, [*edits, *_meta_edits(meta)],
-                                          base=base, label="vaultmem ingest")
-            status = written.status if edits else status
+        try:
+            status = _write_turns(memory, event, entry.note, turns, now, meta, private, closing)
+        except NoteArchived:
+            # Compacted between our look and our write (`vaultmem compact --force` on a live
+            # note): the turns go to the note that continues it, never into the archived one.
+            status = "nothing new"
+            if turns:
+                rel = memory.continue_archived(data, sid, now=now, meta=meta)
+                status = _write_turns(memory, event, rel, turns, now, meta, private, closing)
         data.mark_ingested(sid, [*(t.uuid for t in turns), *keys],
                            last_offset=read.end if path else None, transcript=path,
                            private=read.private if path else None)
-        note = _retopic(memory, data, sid, read.first_prompt) if read.first_prompt else entry.note
+        note = _retopic(memory, data, sid, read.first_prompt) if read.first_prompt else (
+            data.sessions[sid].note)
         return IngestResult(note, len(turns), status)
 
     return memory.state.update(apply)
+
+
+def _write_turns(memory: Memory, event: HookEvent, note: str, turns: Sequence[transcript.Turn],
+                 now: datetime, meta: dict[str, str], private: Sequence[str],
+                 closing: bool) -> str:
+    """Add ``turns`` to ``note``; its write status, or "nothing new". NoteArchived when the
+    note is archived at the moment of the write (checked under the note's lock)."""
+    base = memory.vault.read(note) if turns else None
+    text = base.text if base else ""
+    told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
+                        failing=ingest.open_failures(text), private=private)
+    told = anchored(told, event.cwd)
+    linked = memory.entity_links(ingest.component_names(told), memory.config.project)
+    edits = ingest.edits_for(told, text, link=lambda name: linked[name])
+    if edits:
+        edits += [patch.SetProperty("updated", now.date()),
+                  patch.SetProperty("claude_last_accessed", now.date())]
+    if not (edits or closing):
+        return "nothing new"
+    # The state lock is held while the note is written, so a Stop and a PreCompact racing on
+    # one session cannot both add the same turns.
+    written = memory.vault.update(note, [patch.Rewrite(_unless_archived), *edits,
+                                         *_meta_edits(meta)], base=base, label="vaultmem ingest")
+    return written.status if edits else "nothing new"
+
+
+def _unless_archived(text: str) -> str:
+    """The note unchanged, or NoteArchived when compaction archived it: this runs on the text
+    read under the note's lock, which compaction holds from its last look to its mark."""
+    if frontmatter.parse(text).get("status") == "archived":
+        raise NoteArchived("the session note was archived meanwhile")
+    return text
 
 
 def anchored(told: ingest.Story, cwd: str | None) -> ingest.Story:
