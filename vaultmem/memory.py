@@ -12,6 +12,7 @@ Bulk compaction (no note named) and the lazy path skip the project's current ses
 
 from __future__ import annotations
 
+import bisect
 import os
 import posixpath
 import re
@@ -61,6 +62,10 @@ LIVE_SECONDS = 30 * 60
 # A session note bigger than this is never compacted inside a hook (a 10,000-turn session took
 # 13 s; Claude Code kills SessionEnd at ~1.5 s): the hook hands it to a detached compaction.
 INLINE_COMPACT_BYTES = 256 * 1024
+# Nor one with more list lines than this: a compaction's cost grows with its items (a pushed
+# note of 15,000 decisions in 230 KB took 6 s), about half a millisecond each.
+INLINE_COMPACT_ITEMS = 1000
+_BULLETS = ("- ", "* ", "+ ")
 # What a machine that never saw a session reads in its note (see pending): the machine the
 # session runs on (property written by capture), and whether its last work-log entry is the end.
 HOST = "host"
@@ -143,11 +148,17 @@ class SessionStatus:
     status: str  # the note's status property ("invalid" when its YAML is)
     verdict: str  # "below threshold (487 lines, 1 day old)", "due: 623 lines", "archived"...
     due: bool
+    items: int = 0  # list lines (of a note due for compaction)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {"note": self.note, "lines": self.lines, "age_days": self.age_days,
                 "status": self.status, "verdict": self.verdict, "due": self.due}
+
+
+def _list_lines(text: str) -> int:
+    """The lines of ``text`` that start a list item: what a compaction's cost grows with."""
+    return sum(1 for line in text.split("\n") if line.lstrip()[:2] in _BULLETS)
 
 
 def _one_line(text: str) -> str:
@@ -608,7 +619,8 @@ class Memory:
         note = self.vault.read(entry.note)
         verdict = self._verdict(note, now.date())
         report = None
-        if compact and verdict.due and len(note.raw) <= INLINE_COMPACT_BYTES:
+        if compact and verdict.due and len(note.raw) <= INLINE_COMPACT_BYTES and _list_lines(
+                note.text) <= INLINE_COMPACT_ITEMS:
             report = self.compact_note(entry.note, extractor="deterministic", now=now)
         left = verdict.due and report is None and (
             frontmatter.parse(note.text, path=note.rel).get("status") != "compaction_failed")
@@ -633,32 +645,30 @@ class Memory:
         ``limit`` (the hooks): a note bigger than that many bytes is not read whole; it is due
         (too big to be below any threshold), its properties read from its head."""
         today = self._time(now).date()
-        out: list[SessionStatus] = []
-        for rel in self.session_notes(project):
-            if limit is not None and self.vault.size(rel) > limit:
-                out.append(self._big_status(rel, limit, today))
-                continue
-            try:
-                note = self.vault.read(rel)
-                meta = note.frontmatter()
-            except VaultmemError as err:
-                out.append(SessionStatus(rel, 0, 0, "invalid", f"unreadable: {err.message}", False))
-                continue
-            status = str(meta.get("status") or "")
-            age = max((today - threshold.created_date(meta, rel, today)).days, 0)
-            if status == "archived":
-                out.append(SessionStatus(rel, note.lines, age, status, "archived", False))
-            elif status == "compaction_failed":
-                error = _one_line(str(meta.get("error") or "unknown error"))
-                out.append(SessionStatus(rel, note.lines, age, status,
-                                         f"compaction failed: {error}", False))
-            else:
-                v = self._verdict(note, today)
-                text = v.text
-                if meta.get("archive_error"):
-                    text += f" (last archive: {_one_line(str(meta['archive_error']))})"
-                out.append(SessionStatus(rel, v.lines, v.age_days, status, text, v.due))
-        return out
+        return [self._status(rel, today, limit) for rel in self.session_notes(project)]
+
+    def _status(self, rel: str, today: date, limit: int | None = None) -> SessionStatus:
+        """One note's line of ``status`` (see there for ``limit``)."""
+        if limit is not None and self.vault.size(rel) > limit:
+            return self._big_status(rel, limit, today)
+        try:
+            note = self.vault.read(rel)
+            meta = note.frontmatter()
+        except VaultmemError as err:
+            return SessionStatus(rel, 0, 0, "invalid", f"unreadable: {err.message}", False)
+        status = str(meta.get("status") or "")
+        age = max((today - threshold.created_date(meta, rel, today)).days, 0)
+        if status == "archived":
+            return SessionStatus(rel, note.lines, age, status, "archived", False)
+        if status == "compaction_failed":
+            error = _one_line(str(meta.get("error") or "unknown error"))
+            return SessionStatus(rel, note.lines, age, status, f"compaction failed: {error}", False)
+        v = self._verdict(note, today)
+        text = v.text
+        if meta.get("archive_error"):
+            text += f" (last archive: {_one_line(str(meta['archive_error']))})"
+        return SessionStatus(rel, v.lines, v.age_days, status, text, v.due,
+                             _list_lines(note.text))
 
     def _big_status(self, rel: str, limit: int, today: date) -> SessionStatus:
         try:
@@ -682,8 +692,11 @@ class Memory:
         current = data.sessions.get(data.current.get(project, ""))
         ended = {e.note for e in data.sessions.values() if e.ended is not None}
         return [s.note for s in self.status(project, now=now, limit=limit)
-                if s.due and (current is None or s.note != current.note)
-                and (s.note in ended or self._left_behind(s.note))]
+                if self._waiting(s, current, ended)]
+
+    def _waiting(self, s: SessionStatus, current: SessionEntry | None, ended: set[str]) -> bool:
+        return s.due and (current is None or s.note != current.note) and (
+            s.note in ended or self._left_behind(s.note))
 
     def _left_behind(self, rel: str) -> bool:
         """A note this machine's state does not call ended: ended by its own last work-log entry, or
@@ -718,24 +731,49 @@ class Memory:
     def compact_pending(
         self, project: str | None = None, *, budget_s: float | None = None,
         now: datetime | None = None, too_big: list[str] | None = None,
+        timer: Callable[[], float] = time.monotonic,
     ) -> list[CompactReport]:
-        """Compact pending notes until the time budget is spent (no new one starts after).
+        """Look for pending notes and compact them until the time budget is spent, the budget
+        checked after each note looked at (a project of thousands of notes) as well as each one
+        compacted. Where a run stops is kept in the state: the next run goes on from there, so
+        runs that each stop at their budget look at every note in turn, never the first ones
+        again and again.
 
-        ``too_big``: notes past INLINE_COMPACT_BYTES are added there (for a detached
-        compaction) instead of compacted here."""
+        ``too_big``: notes past INLINE_COMPACT_BYTES or INLINE_COMPACT_ITEMS are added there
+        (for a detached compaction) instead of compacted here."""
+        project = project or self.config.project
         budget = self.config.start_compaction_budget if budget_s is None else budget_s
-        start = time.monotonic()
+        if budget <= 0:
+            return []  # none at all (a positive budget looks at one note at least)
+        start = timer()
+        today = self._time(now).date()
+        data = self.state.load()
+        current = data.sessions.get(data.current.get(project, ""))
+        ended = {e.note for e in data.sessions.values() if e.ended is not None}
+        notes = self.session_notes(project)
+        after = data.scans.get(project, "")
+        # From the note after the one the last run stopped at, round to the one it stopped at.
+        cut = bisect.bisect_right(notes, after) if after else 0
+        order = notes[cut:] + notes[:cut]
         reports: list[CompactReport] = []
-        for rel in self.pending(project, now=now, limit=HOOK_READ_BYTES):
-            if time.monotonic() - start >= budget:
+        stopped: str | None = None
+        for n, rel in enumerate(order):
+            if n and timer() - start >= budget:
+                stopped = order[n - 1]
                 break
-            if too_big is not None and self._size(rel) > INLINE_COMPACT_BYTES:
+            s = self._status(rel, today, HOOK_READ_BYTES)
+            if not self._waiting(s, current, ended):
+                continue
+            if too_big is not None and (self.vault.size(rel) > INLINE_COMPACT_BYTES
+                                        or s.items > INLINE_COMPACT_ITEMS):
                 too_big.append(rel)
                 continue
             # A note another process is compacting (a detached model extraction) is left to it:
             # session start does not wait.
             reports.append(self.compact_note(rel, extractor="deterministic", now=now,
                                              lock_timeout=0))
+        if stopped != (after or None):
+            self.state.update(lambda d: d.set_scan(project, stopped))
         return reports
 
     def _session_text(self, rel: str, max_chars: int) -> str | None:

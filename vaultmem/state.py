@@ -62,6 +62,8 @@ class StateData:
 
     sessions: dict[str, SessionEntry] = field(default_factory=dict)
     current: dict[str, str] = field(default_factory=dict)  # project -> session id
+    # project -> the session note the last look for pending compactions stopped after
+    scans: dict[str, str] = field(default_factory=dict)
 
     def set_session(self, entry: SessionEntry) -> None:
         """Add or replace a session entry."""
@@ -75,6 +77,13 @@ class StateData:
         """Forget the project's current session if it is ``session_id``."""
         if self.current.get(project) == session_id:
             del self.current[project]
+
+    def set_scan(self, project: str, note: str | None) -> None:
+        """Where the project's look for pending compactions goes on (None: from the start)."""
+        if note is None:
+            self.scans.pop(project, None)
+        else:
+            self.scans[project] = note
 
     def forget(self, session_id: str) -> None:
         """Drop a session (its note was removed): as if it had never started."""
@@ -138,6 +147,7 @@ class StateData:
                 for sid, e in sorted(self.sessions.items())
             },
             "current": dict(sorted(self.current.items())),
+            **({"scans": dict(sorted(self.scans.items()))} if self.scans else {}),
         }
 
 
@@ -182,6 +192,10 @@ def from_json(doc: Any) -> StateData:
         if not isinstance(sid, str):
             raise TypeError(f"current session of {project!r} is not a string")
         data.current[str(project)] = sid
+    scans = doc.get("scans", {})
+    if not isinstance(scans, dict) or not all(isinstance(v, str) for v in scans.values()):
+        raise TypeError("state's scans is not an object of strings")
+    data.scans.update((str(k), v) for k, v in scans.items())
     return data
 
 

@@ -135,3 +135,89 @@ def test_session_start_hands_a_huge_left_behind_session_of_its_own_to_a_detached
     assert mem.compact_pending(now=now(), too_big=too_big) == []
     assert too_big == [rel]
     assert (root / rel).read_text().endswith("Session End\n")  # left to the detached run
+
+
+# -- long work inside a hook's budget (one pushed note of 15,000 decisions for one component got
+# -- every SessionStart killed at 10 s, forever) --------------------------------------------------
+
+
+def _pushed_session(root: Path, stem: str, body: str, *, created: str = "2026-01-01") -> str:
+    """A session note another machine ended and pushed (its last entry is the end)."""
+    rel = f"{SESSION.rsplit('/', 1)[0]}/{stem}.md"
+    (root / rel).write_text(
+        f"---\ntype: session\nproject: {PROJECT}\ncreated: {created}\nstatus: active\n---\n"
+        f"# {stem}\n\n## Work Log\n\n### 09:00 - Work\n\nDid it.\n\n{body}"
+        "### 10:00 - Session End\n\nReason: other\n")
+    return rel
+
+
+def test_planning_thousands_of_decisions_for_one_component_compares_each_line_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from vaultmem import compaction, entitynote
+    from vaultmem.layout import Layout
+
+    items = tuple(compaction.Item("decision", f"chose {n % 3000}", ("Comp",), n)
+                  for n in range(6000))
+    compared = []
+    real = entitynote.Line.__eq__
+
+    def counting(self: object, other: object) -> bool:
+        compared.append(1)
+        return bool(real(self, other))  # type: ignore[arg-type]
+
+    monkeypatch.setattr(entitynote.Line, "__eq__", counting)
+    plan = compaction.plan(compaction.Extraction(items, "deterministic"),
+                           f"{SESSION.rsplit('/', 1)[0]}/2026-01-01-x.md",
+                           {"Comp": f"claude/projects/{PROJECT}/entities/Comp.md"}, {},
+                           layout=Layout(), today=now().date())
+    (step,) = plan.entities
+    assert [line.text for line in step.lines] == [f"chose {n}" for n in range(3000)]
+    # A list's ``in`` compared each new line with every earlier one (18 million here).
+    assert len(compared) <= len(items)
+
+
+def test_a_note_with_more_items_than_a_hook_compacts_is_handed_to_the_detached_run(
+        tmp_path: Path) -> None:
+    from vaultmem.memory import INLINE_COMPACT_ITEMS
+
+    root = tmp_path / "vault"
+    small_vault(root)
+    mem = memory(root)
+    decisions = "".join(f"- chose {n} ([[Comp]])\n" for n in range(INLINE_COMPACT_ITEMS + 1))
+    rel = _pushed_session(root, "2026-01-01-pushed", f"## Decisions Made\n\n{decisions}\n")
+    before = (root / rel).read_bytes()
+    too_big: list[str] = []
+    assert mem.compact_pending(now=now(), too_big=too_big, budget_s=3600) == []
+    assert too_big == [rel]
+    assert (root / rel).read_bytes() == before
+
+
+def test_two_bounded_looks_for_pending_notes_do_what_one_unbounded_look_does(
+        tmp_path: Path) -> None:
+    """Each look stops after five notes (a clock that ticks once per note): the second goes on
+    where the first stopped, so the two pending notes at the end of the nine are compacted, as
+    one look without a budget compacts them."""
+    import shutil
+    from itertools import count
+
+    from compaction_kit import snapshot
+
+    root = tmp_path / "bounded"
+    small_vault(root)
+    for n in range(6):  # below the threshold: looked at, not compacted
+        _pushed_session(root, f"2026-11-2{n}-recent-{n}", "", created="2026-11-22")
+    for n in range(2):
+        _pushed_session(root, f"2026-11-29-old-{n}", "## Decisions Made\n\n- chose x ([[Comp]])\n\n")
+    unbounded = tmp_path / "unbounded"
+    shutil.copytree(root, unbounded, symlinks=True)
+
+    once = memory(unbounded).compact_pending(now=now(), budget_s=3600)
+    assert sorted(r.note.rsplit("/", 1)[1] for r in once) == ["2026-11-29-old-0.md",
+                                                              "2026-11-29-old-1.md"]
+    bounded = memory(root)
+    first = bounded.compact_pending(now=now(), budget_s=5, timer=count().__next__)
+    second = bounded.compact_pending(now=now(), budget_s=5, timer=count().__next__)
+    assert first == []  # five notes looked at: none of them pending
+    assert [r.note for r in second] == [r.note for r in once]
+    assert snapshot(root) == snapshot(unbounded)
+    assert bounded.compact_pending(now=now(), budget_s=5, timer=count().__next__) == []
