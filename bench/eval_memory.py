@@ -47,7 +47,9 @@ TARGETS = {"recall": 12, "shown": 12, "briefing": 7, "components": 4, "garbled":
 SHOWN_HITS = 5
 _GARBLED = re.compile(
     r"\b(\w+):\s+\1:|^\s*[-*] [-*] |\"(?:type|tool_use_id|uuid)\"\s*:|^\s*[-*]\s*$|"
-    r"\b(Decision|Gotcha|Prerequisite|Next step|Open question):\s*$|"
+    # An empty label; a heading ending so (a compact summary's "## 9. Optional Next Step:"
+    # kept in its callout) is a heading, not an empty item.
+    r"^(?!(?:\s*>)*\s*#).*\b(Decision|Gotcha|Prerequisite|Next step|Open question):\s*$|"
     r"\(\[\[[^\n]*\]\]\)[^\n]*\(\[\[",  # two link groups on one line
     re.IGNORECASE,
 )

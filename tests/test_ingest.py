@@ -376,3 +376,18 @@ def test_a_failure_an_earlier_hook_recorded_then_fixed_now_is_a_gotcha() -> None
         "`app/billing/webhook.py` ([[Billing]])")
     after = patch.apply_all(note, ingest.edits_for(told, note)).text
     assert ingest.open_failures(after) == {"echo `x`": "boom"}
+
+
+def test_the_failure_repeated_most_is_shown_when_not_all_fit() -> None:
+    calls = tuple(_bash(f"b{i}", f"mkdir dir{i}") for i in range(ingest.FAILURES_SHOWN + 1))
+    blocked = tuple(_bash(f"s{i}", "swift build") for i in range(3))
+    turns = [
+        _turn("u1", prompt="build the package"),
+        _turn("a1", calls=calls + blocked),
+        _turn("r1", outcomes=tuple(Outcome(c.id, True, "blocked") for c in calls + blocked)),
+    ]
+    (entry,) = ingest.story(turns, now=NOW, cwd=CWD).entries
+    failed = [line for line in entry.splitlines() if line.startswith("- Failed:")]
+    assert len(failed) == ingest.FAILURES_SHOWN
+    assert failed[0] == "- Failed: `swift build` ×3 — `blocked`"
+    assert "- 2 more failures" in entry

@@ -74,6 +74,32 @@ def test_a_cause_stated_as_found_and_a_labelled_one_are_items_as_before() -> Non
     assert mine("I fixed it by passing `expire_on_commit=False` to the session factory.")
 
 
+def test_a_present_tense_diagnosis_before_a_tool_call_needs_the_turn_s_fix() -> None:
+    guess = "The issue is that this is an applet, not a regular app. Let me check the entry point:"
+    # A tool call follows the message: the diagnosis is a hypothesis being tested.
+    assert mine_turn([guess], acted=1) == ()
+    assert mine_turn([guess, "Let me fix the remaining issues."], acted=2) == ()
+    assert mine_turn([guess, "Fixed - `main.rs` now starts it with `applet::run`."], acted=1) == (
+        Mined("gotcha", "The issue is that this is an applet, not a regular app. Fix: `main.rs` "
+                        "now starts it with `applet::run`."),
+    )
+    # In the turn's last word (no tool call after it), or put as found, it is a finding.
+    assert mine_turn([guess]) == (
+        Mined("gotcha", "The issue is that this is an applet, not a regular app."),)
+    assert mine_turn(["The issue was that the panel caches applets by name."], acted=1)
+
+
+def test_ingest_drops_a_diagnosis_the_turn_goes_on_to_test() -> None:
+    turns = [
+        Turn("u1", "2026-11-22T09:00:00Z", "the applet does not show"),
+        Turn("a1", "2026-11-22T09:01:00Z", None,
+             text="The issue is that the text is being cut off.",
+             calls=(ToolCall("r1", "Read", path=f"{CWD}/src/app.rs"),)),
+        Turn("a2", "2026-11-22T09:02:00Z", None, text="The panel shows it now."),
+    ]
+    assert ingest.story(turns, now=NOW, cwd=CWD).items == ()
+
+
 def test_ingest_reads_a_turn_s_messages_together() -> None:
     turns = [
         Turn("u1", "2026-11-22T09:00:00Z", "the invoice page is blank"),

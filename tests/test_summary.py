@@ -147,6 +147,19 @@ def test_an_error_that_went_away_by_itself_is_no_gotcha() -> None:
     assert [i.text[:16] for i in read.items] == ["Stale lockfile: "]
 
 
+def test_an_error_s_message_in_a_fenced_block_is_its_cause_beside_the_fix() -> None:
+    read = summary.read(
+        "## 4. Errors and Fixes:\n\n"
+        "### Error 1: Install failed\n**Error**:\n```\n\nError: the `brew` lock is held by "
+        "another process\nsecond line\n```\n**Fix**: Used git-filter-repo instead.\n\n"
+        "### Error 2: Empty block\n```\n```\n**Fix**: Removed the derive and wrote it by hand.\n")
+    assert _kinds(read, "gotcha") == [
+        "Install failed: Error: ``Error: the `brew` lock is held by another process`` Fix: Used "
+        "git-filter-repo instead.",
+        "Empty block: Fix: Removed the derive and wrote it by hand.",
+    ]
+
+
 def test_a_huge_summary_is_read_bounded() -> None:
     huge = "4. Errors and fixes:\n" + "- `a/b.py` failed; fixed by x instead of y\n" * 60_000
     read = summary.read(huge)

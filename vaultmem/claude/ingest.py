@@ -73,12 +73,14 @@ def _bare(name: str) -> str:
     return f"[[{name}]]"
 
 
-def _mine_turn(messages: Sequence[str], miner: Miner | None) -> list[tuple[str, str]]:
+def _mine_turn(messages: Sequence[str], miner: Miner | None, acted: int = 0
+               ) -> list[tuple[str, str]]:
     """The knowledge of one turn's messages: read together, so that a cause Claude states while
-    thinking aloud is kept only with the fix a later message of the turn reports."""
+    thinking aloud is kept only with the fix a later message of the turn reports (``acted``:
+    the first messages a tool call followed)."""
     if miner is not None:
         return [pair for text in messages for pair in miner(text)]
-    return [(m.kind, m.text) for m in mine_turn(messages)]
+    return [(m.kind, m.text) for m in mine_turn(messages, acted)]
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,7 @@ class _Turn:
     prompt: str | None
     answer: str | None = None
     prose: list[str] = field(default_factory=list)
+    acted: int = 0  # the first messages of ``prose`` a tool call followed
     calls: dict[str, ToolCall] = field(default_factory=dict)
     edited: list[str] = field(default_factory=list)  # paths as shown, first touch first
     read: list[str] = field(default_factory=list)
@@ -204,6 +207,8 @@ def story(
         if line.text:
             current.prose.append(line.text)
             current.answer = line.text
+        if line.calls:
+            current.acted = len(current.prose)
         for call in line.calls:
             calls[call.id] = call
             if call.path is not None:
@@ -257,7 +262,7 @@ def story(
             continue
         touched = turn.edited or turn.read
         named = _components(touched, cwd, rules, folders, from_source)
-        mined = _mine_turn(turn.prose, miner)
+        mined = _mine_turn(turn.prose, miner, turn.acted)
         files = tuple(touched)
         for kind, text in [*mined, *(("gotcha", fix) for fix in turn.fixes)]:
             text = one_line(text)
@@ -453,13 +458,17 @@ def _work_lines(turn: _Turn) -> list[str]:
     passed has its ``Failed`` line before its ``Ran`` line, one still failing after it. A tool
     call that failed and then worked (an Edit retried) is left out: it was chatter."""
     lines = _folder_lines(turn.edited)
-    fixed, failing = [], []
+    fixed: list[str] = []
+    still: list[tuple[int, str]] = []
     for label, (error, count) in turn.failures.items():
         if turn.still_failing.get(label, True):
-            failing.append(_failure_line(label, error, count))
+            still.append((count, _failure_line(label, error, count)))
         elif label in turn.commands_failed:
             fixed.append(_failure_line(label, error, count))
-    shown = (fixed + failing)[:FAILURES_SHOWN]
+    # What still fails is what the next session meets first, the most repeated (a command
+    # blocked seventy times) before a one-off: those are shown when not all fit.
+    failing = [line for _, line in sorted(still, key=lambda s: -s[0])]
+    shown = (failing + fixed)[:FAILURES_SHOWN]
     lines.extend(line for line in fixed if line in shown)
     commands = list(turn.commands.items())
     for command, runs in commands[:COMMANDS_SHOWN]:

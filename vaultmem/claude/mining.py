@@ -169,12 +169,14 @@ def mine(text: str) -> tuple[Mined, ...]:
     return mine_turn((text,))
 
 
-def mine_turn(messages: Sequence[str]) -> tuple[Mined, ...]:
+def mine_turn(messages: Sequence[str], acted: int = 0) -> tuple[Mined, ...]:
     """The knowledge in the messages of one turn, in order.
 
     Claude thinks aloud between tool calls ("I see - the issue is that …"): such a sentence is
     never an item; a cause it states waits for the fix the turn reports later ("I've renamed the
-    call …", "Pinning X fixed it"), and the item is that fix with its cause."""
+    call …", "Pinning X fixed it"), and the item is that fix with its cause. ``acted``: how many
+    of the first messages a tool call followed in the turn; in those, a diagnosis put in the
+    present tense ("The issue is that …") is work in progress, kept only with a fix too."""
     found: list[Mined] = []
     seen: set[tuple[str, str]] = set()
     pending: list[str] = []  # causes stated while thinking aloud, the newest last
@@ -185,7 +187,7 @@ def mine_turn(messages: Sequence[str]) -> tuple[Mined, ...]:
         seen.add((kind, line.casefold()))
         found.append(Mined(kind, line))
 
-    for text in messages:
+    for number, text in enumerate(messages):
         if not isinstance(text, str) or not text.strip():
             continue
         text = strip_private(text).replace(_OPEN, " ").replace(_CLOSE, " ")
@@ -198,7 +200,7 @@ def mine_turn(messages: Sequence[str]) -> tuple[Mined, ...]:
         realised = -1  # the block of the last bare "I see the problem." sentence
         for index, unit in enumerate(units):
             kind = _classify(unit, masks, index >= trailing_from)
-            thought = _thinking(unit, realised == unit.block, kind)
+            thought = _thinking(unit, realised == unit.block, kind, acting=number < acted)
             if thought is not None:
                 if thought == "realised":
                     realised = unit.block
@@ -840,11 +842,13 @@ _LEAD_RE = lazy(
 )
 
 
-def _thinking(unit: _Unit, after_realised: bool, kind: MinedKind | None
-              ) -> str | None:
+def _thinking(unit: _Unit, after_realised: bool, kind: MinedKind | None, *,
+              acting: bool = False) -> str | None:
     """Whether the unit is Claude thinking aloud: "realised" (a bare "I see the problem."),
     "cause" (a diagnosis in progress, kept until a fix is reported), "aside" (dropped); None
-    when it is not thinking aloud. A labelled note ("Root cause: …") never is."""
+    when it is not thinking aloud. A labelled note ("Root cause: …") never is. ``acting``: a
+    tool call follows the unit's message in the turn, so a present-tense diagnosis in it is a
+    hypothesis being tested, not a finding."""
     if unit.label is not None:
         return None
     text = _plain(unit.text)
@@ -864,7 +868,22 @@ def _thinking(unit: _Unit, after_realised: bool, kind: MinedKind | None
         return "aside" if kind is not None or _THINKING_LEAD.search(text) else None
     if kind == "gotcha" and self_made and _FIX_BY.search(text) is None:
         return "aside"
+    if acting and kind == "gotcha" and _PRESENT_DIAGNOSIS.search(text) \
+            and _FIX_BY.search(text) is None:
+        return "cause"
     return None
+
+
+# A diagnosis in the present tense: "The issue is that …", "it fails because …" (not "the
+# cause was …", "it turned out …": a cause stated as found).
+_PRESENT_DIAGNOSIS = _cue(
+    r"\bthe (?:actual |real |underlying |main |remaining )?(?:problem|issue|bug|error|culprit|"
+    r"cause|reason)s?(?: here| now)? (?:is|are)\b|\b(?:is|are) (?:still )?(?:failing|"
+    r"happening|broken|hanging|crashing) (?:because|due to|since)\b|\b(?:fails|hangs|breaks|"
+    r"crashes|errors)(?: \S+){0,3} (?:because|due to|since)\b",
+    "problem|issue|bug|error|culprit|cause|reason|failing|happening|broken|hanging|crashing|"
+    "fails|hangs|breaks|crashes",
+)
 
 
 _FIX_BY = _cue(r"\b(?:fixed|resolved|solved|worked around) (?:it|this|that|the \S+(?: \S+){0,3}) by\b|"

@@ -46,6 +46,7 @@ from ..privacy import strip_private
 SummaryKind = Literal["decision", "gotcha", "next_step", "outcome"]
 ITEM_MAX_CHARS = 400
 OUTCOME_MAX_CHARS = 400
+CODE_LINE_MAX_CHARS = 160  # an error message quoted from a fenced block
 USER_MESSAGES_LEFT_OUT = "(The person's messages are left out here: the work log holds the prompts.)"
 QUOTE_LEFT_OUT = "(The quote of the person's last message is left out.)"
 HEADING_MAX_CHARS = 120
@@ -300,16 +301,31 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in _p().sentence_end.split(text) if s.strip()]
 
 
-def _entries(body: str) -> list[str]:
+def _entries(body: str, *, first_code_line: bool = False) -> list[str]:
     """The top-level entries of a section body, each as one line: a bullet with everything
-    indented under it, a sub-heading with its body, or a paragraph. Fenced code is left out."""
+    indented under it, a sub-heading with its body, or a paragraph. Fenced code is left out;
+    ``first_code_line``: but the first line of a fenced block inside an entry is kept as a code
+    span (in Errors and fixes, the block under an error's title is the error message)."""
     entries: list[list[str]] = []
     current: list[str] | None = None
     indent = 0  # of the current bullet; -1: a sub-heading's body, which runs to the next one
     after_blank = False
+    opened = False  # the previous line opened a fenced block
+    inside = False
     for _, line, fenced in _lines_outside_fences(body.split("\n")):
         if fenced:
+            if not inside:
+                opened = inside = True
+            elif opened and not line.strip():
+                pass  # blank lines before the block's first line
+            elif opened and first_code_line and current is not None \
+                    and _p().fence.match(line) is None:
+                current.append(_code(_cut(line.strip(), CODE_LINE_MAX_CHARS)))
+                opened = False
+            else:
+                opened = False
             continue
+        opened = inside = False
         if not line.strip():
             after_blank = True
             continue
@@ -334,6 +350,14 @@ def _entries(body: str) -> list[str]:
     return [_clean(" ".join(entry)) for entry in entries if " ".join(entry).strip()]
 
 
+def _code(text: str) -> str:
+    """``text`` as an inline code span (a fence longer than any backtick run inside)."""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    tick = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{tick}{pad}{text}{pad}{tick}"
+
+
 def _paths(text: str) -> tuple[str, ...]:
     found = [m.group(1).rstrip(".") for m in _p().path.finditer(text.replace("\\", "/"))]
     return tuple(dict.fromkeys(p for p in found if "://" not in p and not p.startswith("www.")))
@@ -341,7 +365,7 @@ def _paths(text: str) -> tuple[str, ...]:
 
 def _gotchas(body: str) -> list[str]:
     out: list[str] = []
-    for entry in _entries(body):
+    for entry in _entries(body, first_code_line=True):
         text = re.sub(r"^Error \d+:\s*", "", entry)
         if _p().user_relay.match(text) or _p().still_open.search(text):
             continue
