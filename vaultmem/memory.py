@@ -285,7 +285,7 @@ class Memory:
             continues = self._archived_copy(entry.note, status)
             if not topic:
                 topic = self._continued_topic(project, entry.note)
-        self._ensure_index(project, now.date())
+        self.ensure_index(project, now.date())
         rel = self._create_note(project, sid, topic, first_prompt, continues, now, meta)
         data.set_session(
             SessionEntry(
@@ -433,12 +433,13 @@ class Memory:
                 except OSError as err:
                     raise WriteFailed(f"cannot create folder: {err.strerror}", path=folder) from None
                 created.append(folder + "/")
-        if self._ensure_index(project, now.date()):
+        if self.ensure_index(project, now.date()):
             created.append(self.layout.project_index(project))
         created.extend(bases.ensure(self.vault))
         return created
 
-    def _ensure_index(self, project: str, today: date) -> bool:
+    def ensure_index(self, project: str, today: date) -> bool:
+        """Create the project's `_index.md` when it is missing; whether it was created."""
         rel = self.layout.project_index(project)
         if self.vault.exists(rel):
             return False

@@ -104,6 +104,10 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
     memory.start_session(sid, now=now, meta=meta)  # a session whose SessionStart never ran
 
     def apply(data: StateData) -> IngestResult:
+        if data.sessions[sid].project != memory.config.project:
+            from . import relocate  # only a session whose cwd now names another project
+
+            relocate.follow(memory, data, sid, event.cwd, now.date())
         entry = data.sessions[sid]
         path = event.transcript_path
         # Go on from where the last read ended; from the start while the note still waits for

@@ -1,0 +1,83 @@
+"""claude/relocate.py: a session started above a repository and working inside it is filed under
+that repository's project, through the real hooks; going up or sideways moves nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hook_kit import SID, copy_transcript, payload, run_hook
+
+from vaultmem import frontmatter
+from vaultmem.claude.relocate import descends, refiled
+
+
+def test_descends_is_strictly_inside_without_touching_the_disk() -> None:
+    assert descends("/home/dev", "/home/dev/work/shop")
+    assert descends("/home/dev/", "/home/dev/shop/../shop/src")
+    assert not descends("/home/dev/work/shop", "/home/dev/work/shop")
+    assert not descends("/home/dev/work/shop", "/home/dev/work")  # up
+    assert not descends("/home/dev/work/shop", "/home/dev/work/shop-admin")  # beside
+    assert not descends("home/dev", "home/dev/shop")  # not absolute: unknown
+
+
+def test_refiled_changes_the_project_and_its_index_link_only() -> None:
+    text = ("---\ntype: session\nproject: dev\n---\n# T\n\n## Context\n\nProject "
+            "[[claude/projects/dev/_index|dev]], started 2026-11-22 10:30.\n\n"
+            "## Work Log\n\nSee [[claude/projects/dev/_index|dev]] again.\n")
+    out = refiled(text, "dev", "shop", "claude/projects/dev/_index.md",
+                  "claude/projects/shop/_index.md")
+    assert frontmatter.parse(out)["project"] == "shop"
+    assert "Project [[claude/projects/shop/_index|shop]], started" in out
+    assert "See [[claude/projects/dev/_index|dev]] again." in out  # a person's own link stays
+
+
+def _notes(vault: Path) -> list[str]:
+    return sorted(p.relative_to(vault).as_posix()
+                  for p in vault.glob("claude/projects/*/sessions/*.md"))
+
+
+def _hook(event: str, vault: Path, cwd: Path, transcript: Path) -> None:
+    done = run_hook(event, payload(event, transcript, cwd=str(cwd), session_id=SID), vault,
+                    cwd=cwd)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+
+
+def test_a_session_started_at_home_moves_into_the_repository_it_works_in(
+    vault_root: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "dev"
+    shop = home / "shop"
+    shop.mkdir(parents=True)
+    (home / "other").mkdir()
+    transcript = copy_transcript(tmp_path)
+    _hook("session-start", vault_root, home, transcript)
+    (started,) = _notes(vault_root)
+    assert started.startswith("claude/projects/dev/sessions/")
+    _hook("stop", vault_root, shop, transcript)
+    (moved,) = _notes(vault_root)
+    assert moved.startswith("claude/projects/shop/sessions/")
+    text = (vault_root / moved).read_text()
+    assert frontmatter.parse(text)["project"] == "shop"
+    assert "[[claude/projects/shop/_index|shop]]" in text
+    assert (vault_root / "claude/projects/shop/_index.md").is_file()
+    # Back up to the home folder, then beside the repository: the note stays with the work.
+    _hook("stop", vault_root, home, transcript)
+    _hook("stop", vault_root, home / "other", transcript)
+    _hook("session-end", vault_root, home / "other", transcript)
+    notes = _notes(vault_root) + sorted(
+        p.relative_to(vault_root).as_posix()
+        for p in vault_root.glob("claude/projects/*/archive/sessions/*.md"))
+    assert notes and all(n.startswith("claude/projects/shop/") for n in notes), notes
+
+
+def test_a_session_started_in_one_repository_does_not_follow_a_cd_beside_it(
+    vault_root: Path, tmp_path: Path
+) -> None:
+    shop, admin = tmp_path / "shop", tmp_path / "admin"
+    shop.mkdir()
+    admin.mkdir()
+    transcript = copy_transcript(tmp_path)
+    _hook("session-start", vault_root, shop, transcript)
+    _hook("stop", vault_root, admin, transcript)
+    (note,) = _notes(vault_root)
+    assert note.startswith("claude/projects/shop/sessions/")

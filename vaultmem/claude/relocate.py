@@ -1,0 +1,86 @@
+"""A session's note follows the work into the project it went down into.
+
+Claude Code is often started in the home folder (or a parent of several checkouts) and the work
+then happens in one repository below it: the transcript's ``cwd`` goes from ``~`` to
+``~/code/shop``. The note was started under the project of ``~``; what the session learnt belongs
+to ``shop``. So when a hook's working directory lies strictly inside the one the note last
+recorded and names another project, the note moves there (before the new turns are recorded).
+Going up or sideways (``cd ..``, another checkout beside) moves nothing: the session stays where
+its work was. A note already closed and compacted never moves.
+
+Order under the state lock, as the first prompt's rename does: write the note at its new place,
+point the state at it, remove the old one (a person's edit made meanwhile is carried over).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import replace
+from datetime import date
+
+from .. import frontmatter, links
+from ..errors import NoteExists, VaultmemError
+from ..layout import link_target
+from ..memory import Memory
+from ..state import StateData
+
+MOVE_TRIES = 50
+
+
+def descends(before: str, now: str) -> bool:
+    """Whether the folder ``now`` lies strictly inside ``before`` (both absolute, as Claude
+    Code gives them; ``..`` and doubled slashes normalised, no file system access)."""
+    if not (before.startswith("/") and now.startswith("/")):
+        return False
+    before, now = posixpath.normpath(before), posixpath.normpath(now)
+    return now != before and now.startswith(before.rstrip("/") + "/")
+
+
+def refiled(text: str, old: str, new: str, old_index: str, new_index: str) -> str:
+    """The session note's text filed under project ``new``: its ``project`` property and the
+    link to the project's index in its Context line (the rest moves byte for byte)."""
+    text = frontmatter.set_key(text, "project", new)
+    old_link = links.format(link_target(old_index), alias=old)
+    return text.replace(old_link, links.format(link_target(new_index), alias=new), 1)
+
+
+def follow(memory: Memory, data: StateData, sid: str, cwd: str | None, today: date) -> None:
+    """Move the open session ``sid``'s note into the project of ``cwd`` when the session went
+    down into it (see the module's docstring). Runs under the state lock."""
+    entry = data.sessions.get(sid)
+    project = memory.config.project
+    if entry is None or not cwd or entry.project == project:
+        return
+    vault, layout = memory.vault, memory.layout
+    if posixpath.dirname(entry.note) != layout.sessions_dir(entry.project):
+        return  # archived, or a note placed by hand: left where it is
+    try:
+        note = vault.read(entry.note)
+        meta = note.frontmatter()
+    except (VaultmemError, OSError, ValueError):
+        return  # a note we cannot read is left where it is
+    before = meta.get("cwd")
+    if str(meta.get("status") or "active") != "active" or not isinstance(before, str) \
+            or not descends(before, cwd):
+        return
+    memory.ensure_index(project, today)
+
+    def derive(text: str) -> str:
+        return refiled(text, entry.project, project, layout.project_index(entry.project),
+                       layout.project_index(project))
+
+    stem = posixpath.basename(entry.note)[:-3]
+    for n in range(1, MOVE_TRIES + 1):
+        name = stem if n == 1 else f"{stem}-{n}"
+        rel = layout.session(project, name)
+        if vault.exists(layout.archive(project, name)):
+            continue
+        try:
+            vault.create(rel, derive(note.text))
+        except NoteExists:
+            continue
+        data.set_session(replace(entry, note=rel, project=project))
+        data.clear_current(entry.project, sid)
+        data.set_current(project, sid)
+        vault.retire(entry.note, read=note, copy_to=rel, derive=derive)
+        return
