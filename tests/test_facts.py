@@ -145,10 +145,10 @@ def test_best_line_of_a_note_is_the_one_with_most_matched_words() -> None:
         "**Answer:** the \x02token\x03 check\n"
         "- Fixed the \x02token\x03 \x02expiry\x03 by calling `verify_\x02token\x03`. ^vm-1234abcd\n"
     )
-    shown, spans = facts.best_line(body, "\x02", "\x03")
+    [(shown, spans)] = facts.best_lines(body, "\x02", "\x03")
     assert shown == "Fixed the token expiry by calling `verify_token`."
     assert [shown[s:e] for s, e in spans] == ["token", "expiry", "token"]
-    assert facts.best_line("no marks here", "\x02", "\x03") == ("", ())
+    assert facts.best_lines("no marks here", "\x02", "\x03") == []
 
 
 def test_a_note_without_knowledge_sections_has_no_facts() -> None:

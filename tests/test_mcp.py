@@ -181,3 +181,47 @@ def test_the_sdk_is_imported_by_the_mcp_command_only() -> None:
                          check=True).stdout
     assert out.strip().endswith("[]")
     assert mcptools.NAME == "vaultmem"
+
+
+def test_a_bare_mcp_command_starts_the_server_without_the_cli() -> None:
+    import subprocess
+
+    code = (
+        "import sys\nfrom vaultmem import launcher\nfrom vaultmem.cli import mcpserve\n"
+        "mcpserve.serve = lambda vault, project: print(vault, project, sorted(\n"
+        "    m for m in sys.modules if m.startswith('vaultmem.cli.') and m != mcpserve.__name__\n"
+        "    or m.split('.')[0] in ('rich', 'click'))) or 0\n"
+        "launcher.main(['--vault', 'V', '--project=P', 'mcp'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "V P []"
+
+
+def test_the_server_defers_pydantic_model_builds() -> None:
+    import subprocess
+
+    code = (
+        "from vaultmem.cli.mcpserve import defer_model_builds\ndefer_model_builds()\n"
+        "from pydantic import BaseModel\nclass M(BaseModel):\n    x: int\n"
+        "print(M.__pydantic_complete__, M(x='3').x, M.__pydantic_complete__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["False", "3", "True"]
+
+
+def test_a_bad_config_file_is_one_line_before_the_server_starts(tmp_path: Path) -> None:
+    import subprocess
+
+    config = tmp_path / ".config" / "vaultmem" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('valut = "x"\n', encoding="utf-8")
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / ".config")}
+    env.pop("VAULTMEM_VAULT", None)
+    done = subprocess.run([sys.executable, "-m", "vaultmem", "mcp"], capture_output=True,
+                          text=True, env=env, stdin=subprocess.DEVNULL, timeout=60, check=False)
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: ") and "valut" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

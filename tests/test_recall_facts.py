@@ -124,6 +124,30 @@ def test_a_note_comes_back_by_its_best_line_when_no_fact_matches(vault_root: Pat
     assert [hits[0].text[s:e] for s, e in hits[0].matches] == ["canary", "wombat"]
 
 
+def test_a_note_alone_fills_the_room_with_its_answering_lines(vault_root: Path) -> None:
+    held_out_vault(vault_root)
+    write(vault_root, f"{P}/sessions/2026-11-16-fans.md",
+          front("session", updated="2026-11-16", status="active") + (
+              "# Fans\n\n## Work Log\n\n### 10:00 - set the wallaby fan speed\n\n"
+              "**Prompt:** set the wallaby fan speed\n"
+              "**Answer:** The wallaby fan speed needs root.\n\n"
+              "- Ran `wallaby_cli fan-speed-max`\n"
+              "- Ran `wallaby_cli fan-speed-max`\n"
+              "- Failed: `wallaby_cli fan-speed-max` — `Permission denied`\n"
+              "> Set the wallaby fan speed with `sudo wallaby_cli fan-speed-max`\n"
+          ))
+    hits = run(vault_root, "wallaby fan speed", limit=5).hits
+    assert {h.rel for h in hits} == {f"{P}/sessions/2026-11-16-fans.md"}
+    # Most matches first, the prompt and its heading after the answers; each line once.
+    assert [h.text for h in hits] == [
+        "Set the wallaby fan speed with `sudo wallaby_cli fan-speed-max`",
+        "Answer: The wallaby fan speed needs root.",
+        "Ran `wallaby_cli fan-speed-max`",
+        "Failed: `wallaby_cli fan-speed-max` — `Permission denied`",
+        "10:00 - set the wallaby fan speed",
+    ]
+
+
 def test_facts_rank_project_then_entities_then_newer(vault_root: Path) -> None:
     def entity(project: str, name: str, day: str) -> None:
         write(vault_root, f"claude/projects/{project}/entities/{name}.md", front(

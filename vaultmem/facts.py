@@ -275,24 +275,38 @@ _MARKUP = re.compile(
 )
 
 
-def best_line(
-    text: str, open_mark: str, close_mark: str, limit: int = SHOWN_CHARS
-) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """The line of a marked note body that holds the most different matched words (then the
-    most matches, then the first), as plain text without list, heading or emphasis markup:
-    whole when it fits, else a window around its first match (see ``window``)."""
-    best: tuple[tuple[int, int], str] | None = None
-    for line in text.split("\n"):
+# A line that restates what was asked rather than what was found: the prompt of a session's
+# work log (``**Prompt:** …``) and the ``### HH:MM - <prompt>`` heading that names it. A query is
+# phrased like a question, so these lines match it best while holding no answer.
+_ECHO = re.compile(r"^\s*(?:#{1,6}\s|\*\*Prompt:\*\*)")
+
+
+def best_lines(
+    text: str, open_mark: str, close_mark: str, count: int = 1, limit: int = SHOWN_CHARS
+) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
+    """The ``count`` lines of a marked note body that answer best, best first, each once: most
+    different matched words, then a line that is not the prompt (``**Prompt:**``) or a heading,
+    then most matches, then the first. Each as plain text without list, heading, quote or
+    emphasis markup: whole when it fits, else a window around its first match (``window``)."""
+    scored: list[tuple[tuple[int, int, int, int], str]] = []
+    for at, line in enumerate(text.split("\n")):
         if open_mark not in line:
             continue
         words = {
             part.split(close_mark, 1)[0].casefold() for part in line.split(open_mark)[1:]
         }
-        score = (len(words), line.count(open_mark))
-        if best is None or score > best[0]:
-            best = (score, line)
-    if best is None:
-        return "", ()
-    line = _BLOCK.sub("", _WHITESPACE.sub(" ", _MARKUP.sub("", best[1])).strip())
-    plain, spans = marked(line, open_mark, close_mark)
-    return window(plain, spans, limit)
+        answer = 0 if _ECHO.match(line) else 1
+        scored.append(((-len(words), -answer, -line.count(open_mark), at), line))
+    out: list[tuple[str, tuple[tuple[int, int], ...]]] = []
+    seen: set[str] = set()
+    for _, line in sorted(scored):
+        line = _BLOCK.sub("", _WHITESPACE.sub(" ", _MARKUP.sub("", line)).strip())
+        plain, spans = marked(line, open_mark, close_mark)
+        if not spans or plain.casefold() in seen:
+            continue
+        seen.add(plain.casefold())
+        out.append(window(plain, spans, limit))
+        if len(out) == count:
+            break
+    return out
+

@@ -233,13 +233,26 @@ class _Search:
         kept = distinct(found)
         covered = {f.note.id for f in found}
         loose = [n for n in notes if n.id not in covered]
-        room = min(len(loose), max(self.limit - len(kept), self.limit // 3))
-        kept, loose = kept[: self.limit - room], loose[:room]
-        bodies = factsearch.marked_bodies(conn, match, [n.id for n in loose])
-        return (
-            *(_fact_hit(one, also) for one, also in kept),
-            *(_note_hit(n, bodies.get(n.id, "")) for n in loose),
-        )
+        room = min(len(loose) * self.limit, max(self.limit - len(kept), self.limit // 3))
+        passages = self._passages(conn, match, loose[:room], room)
+        kept = kept[: self.limit - len(passages)]
+        return (*(_fact_hit(one, also) for one, also in kept), *passages)
+
+    def _passages(self, conn: sqlite3.Connection, match: str, notes: Sequence[index.IndexHit],
+                  room: int) -> list[Hit]:
+        """Up to ``room`` hits of notes none of whose facts match: each note's best line in the
+        notes' order, then each one's second best, and so on (a line of a note shown once): a note that
+        alone matches a query fills the room with its lines rather than showing one."""
+        bodies = factsearch.marked_bodies(conn, match, [n.id for n in notes])
+        lines = [
+            facts.best_lines(bodies.get(n.id, ""), index.SNIPPET_OPEN, index.SNIPPET_CLOSE, room)
+            or [_from_snippet(n.snippet)]  # the words matched the note's name or tags only
+            for n in notes
+        ]
+        out: list[Hit] = []
+        for rank in range(room):
+            out += [_note_hit(n, *found[rank]) for n, found in zip(notes, lines) if rank < len(found)]
+        return out[:room]
 
 
 def _body(vault: Vault, rel: str) -> str:
@@ -261,10 +274,7 @@ def _fact_hit(found: factsearch.Found, also: Sequence[str]) -> Hit:
     )
 
 
-def _note_hit(row: index.IndexHit, marked_body: str) -> Hit:
-    text, spans = facts.best_line(marked_body, index.SNIPPET_OPEN, index.SNIPPET_CLOSE)
-    if not text:  # the words matched the note's name or tags only
-        text, spans = _from_snippet(row.snippet)
+def _note_hit(row: index.IndexHit, text: str, spans: tuple[Span, ...]) -> Hit:
     return Hit(row.rel, row.title, row.type, row.project, row.updated, NOTE, text, spans,
                row.score, date=row.updated)
 

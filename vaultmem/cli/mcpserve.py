@@ -1,0 +1,47 @@
+"""Starting `vaultmem mcp`: the configuration, then the server of ``mcptools`` over stdio.
+
+The launcher sends a bare ``vaultmem [--vault V] [--project P] mcp`` here directly, past the
+Typer app and its command modules, so a client's cold start pays for the MCP SDK and the search,
+not for the CLI.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def defer_model_builds() -> None:
+    """Have pydantic build a model's validator when it is first used instead of when its class
+    is defined. The MCP SDK defines some 550 models at import, of which a stdio session uses a
+    few dozen: building them all is most of the server's start. A pydantic without the setting
+    (a private default) starts slower and works the same."""
+    try:
+        from pydantic._internal import _config
+    except ImportError:
+        return
+    defaults = getattr(_config, "config_defaults", None)
+    if isinstance(defaults, dict) and "defer_build" in defaults:
+        defaults["defer_build"] = True
+
+
+def serve(vault: str | None, project: str | None) -> int:
+    """Serve the vault of the options over stdio until the client closes the session; 1 with
+    one line on stderr when the configuration cannot be read."""
+    from ..config import load_config
+    from ..errors import VaultmemError
+
+    try:
+        config = load_config(vault=vault, project=project)
+    except VaultmemError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    defer_model_builds()
+    from .mcptools import build
+
+    build(config).run("stdio")
+    # The client closed the session and every answer is written: leave without tearing down
+    # the SDK's thousands of objects one by one (a second or more of a client's wait).
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
