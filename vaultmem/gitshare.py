@@ -21,7 +21,7 @@ from . import safefs
 from .atomic import replace_file
 from .errors import UnsafePath, VaultmemError
 from .layout import STATE_DIR
-from .notemerge import NotMergeable, merge_bytes
+from .notemerge import DifferentSessions, NotMergeable, merge_bytes
 
 DRIVER = "vaultmem"
 DRIVER_NAME = "vaultmem note merge (notes, items and backlinks as sets)"
@@ -129,7 +129,8 @@ def setup(vault_root: Path, namespace: str, program: Sequence[str]) -> GitSetup:
 
 def merge_driver(base: Path, ours: Path, theirs: Path, name: str | None = None) -> DriverOutcome:
     """Merge ``theirs`` into ``ours`` (git's %A) with ``base`` (%O): 0 when merged, git's own
-    merge (conflict markers, non-zero) when a side is not a note this merge can read."""
+    merge (conflict markers, non-zero) when a side is not a note this merge can read, 1 and
+    ``ours`` untouched when the sides are two different sessions' notes."""
     shown = name or str(ours)
     try:
         data = [p.read_bytes() for p in (base, ours, theirs)]
@@ -137,6 +138,11 @@ def merge_driver(base: Path, ours: Path, theirs: Path, name: str | None = None) 
         return DriverOutcome(2, f"vaultmem merge-driver: {shown}: cannot read: {err.strerror}")
     try:
         merged, conflicts = merge_bytes(data[0], data[1], data[2], path=shown)
+    except DifferentSessions as err:
+        # Neither fused nor interleaved by git: this side's note stays, the conflict stays,
+        # and the other session's note is one `git show` away.
+        return DriverOutcome(1, f"vaultmem: {err}; this side's note is kept, save the other "
+                                f"with `git show :3:{shown} > <new name>.md`, then `git add` both")
     except NotMergeable as err:
         return _fallback(base, ours, theirs, shown, err.message)
     except Exception as err:  # noqa: BLE001 - never lose a merge to a bug: git's merge instead

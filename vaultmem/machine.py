@@ -66,3 +66,25 @@ def own_dir(state_dir: Path, *parts: str) -> Path:
 def host_dir(state_dir: Path) -> Path:
     """This machine's own folder inside ``.vaultmem/`` (not created)."""
     return state_dir / HOSTS_DIR / host_name()
+
+
+# Folders a sync tool keeps in (or above) a folder it syncs, and path parts of the synced homes.
+_SYNC_MARKERS = (".git", ".stfolder", ".dropbox", ".dropbox.cache")
+_SYNC_PARTS = ("Dropbox", "Mobile Documents", "iCloud Drive", "OneDrive", "Google Drive")
+
+
+def is_shared(vault_root: Path, state_dir: Path) -> bool:
+    """Whether other machines may write into this vault (no subprocess): it is in a git work
+    tree or a Syncthing/Dropbox/iCloud/OneDrive folder, or ``.vaultmem/hosts/`` holds another
+    machine's folder (a sync tool copied it). Their new session notes then carry a suffix."""
+    folder = Path(os.path.abspath(vault_root))
+    if any(part in _SYNC_PARTS or part.startswith("Dropbox (") for part in folder.parts):
+        return True
+    if any(os.path.lexists(p / marker) for p in (folder, *folder.parents)
+           for marker in _SYNC_MARKERS):
+        return True
+    try:
+        hosts = [e.name for e in os.scandir(state_dir / HOSTS_DIR) if e.is_dir()]
+    except OSError:
+        return False
+    return any(name != host_name() for name in hosts)

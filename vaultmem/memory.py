@@ -339,6 +339,15 @@ class Memory:
             return archive
         return rel if status == "archived" else None
 
+    def session_stem(self, day: str, slug: str, sid: str) -> str:
+        """``<day>-<slug>`` of a session note; in a vault other machines write too (git, a sync
+        tool), with the session's short mark, so two teammates' same first words the same day
+        never make one name (a note awaiting its topic is renamed before it is shared)."""
+        stem = f"{day}-{slug}"
+        if slug == "session" or not machine.is_shared(self.vault.root, self.vault.state_dir):
+            return stem
+        return names.with_suffix(stem, names.session_suffix(sid))
+
     def _topic(self, topic: str | None, first_prompt: str | None) -> tuple[str, str]:
         """(slug, title) of a new session note; private text never names a file."""
         # A secret never names a file: redacted before the slug (``ghp_…`` slugged is
@@ -396,7 +405,7 @@ class Memory:
             text = frontmatter.set_key(text, "continues", links.format(link_target(continues)))
         for key, value in meta.items():
             text = frontmatter.set_key(text, key, value)
-        stem = f"{today}-{slug}"
+        stem = self.session_stem(today, slug, sid)
         for name in _note_names(stem, sid):
             rel = self.layout.session(project, name)
             # The archive keeps the file name: a name taken there is taken too.

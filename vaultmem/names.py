@@ -28,6 +28,18 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFC", kept)
 
 
+def session_suffix(session_id: str) -> str:
+    """A short, stable mark of one session for its note's name (``fc36e08a`` of a Claude Code
+    session id): two machines that start the same topic the same day get two names."""
+    mark = slug(session_id).replace("-", "")[:8]
+    return mark or hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()[:8]
+
+
+def with_suffix(stem: str, suffix: str) -> str:
+    """``stem-suffix``, unless ``stem`` ends with it already (a continuation keeps one)."""
+    return stem if stem.endswith(f"-{suffix}") else f"{stem}-{suffix}"
+
+
 def slug(text: str, *, max_words: int | None = None) -> str:
     """Lowercase-hyphen slug of ``text`` (accents folded); "" when nothing is left."""
     words: list[str] = []

@@ -17,6 +17,9 @@ what a note is made of:
   changed the same text differently, both versions go into a ``> [!conflict]`` callout, and the
   items and ``## References`` backlinks among them stay outside it as a set.
 
+Two sides recording different Claude Code sessions (``session_ids`` sharing no id) are two
+notes that got one name: :class:`DifferentSessions`, never merged.
+
 Nothing either side added is lost; a line is dropped only when one side deleted it and the other
 left it as it was. ``merge(x, x, x) == x``, and a side equal to the base yields the other side.
 Text is LF without a BOM (``merge_bytes`` keeps this side's BOM and line endings). A note that
@@ -60,6 +63,10 @@ class NotMergeable(VaultmemError):
     """A side of the merge is not a note this merge can read (the caller falls back to git)."""
 
 
+class DifferentSessions(NotMergeable):
+    """The two sides are notes of two different sessions that got one name: never fused."""
+
+
 @dataclass(frozen=True)
 class MergeResult:
     """The merged text and how many places both sides changed differently (kept in callouts)."""
@@ -95,6 +102,7 @@ def merge(base: str, ours: str, theirs: str, *, path: str | None = None) -> Merg
         return MergeResult(theirs, 0)
     sides = [_Note.read(text, path) for text in (base, ours, theirs)]
     b, o, t = sides
+    _refuse_two_sessions(o.meta, t.meta, path)
     conflicts: list[str] = []
     head = _merge_frontmatter(b, o, t, conflicts, path)
     body, n = _merge_body(b.body, o.body, t.body)
@@ -103,6 +111,27 @@ def merge(base: str, ours: str, theirs: str, *, path: str | None = None) -> Merg
     text = head + _join([*lines, *([""] if lines and body and body[0] != "" else []), *body],
                         o.final_newline or (not o.body and t.final_newline))
     return MergeResult(_recounted(text, o.meta, path), n + len(conflicts))
+
+
+def _session_ids(meta: dict[str, Any]) -> set[str]:
+    """The Claude Code sessions a note records (``session_ids``, or a single ``session_id``)."""
+    out: set[str] = set()
+    for key in ("session_ids", "session_id"):
+        value = meta.get(key)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, (str, int)) and not isinstance(item, bool) and str(item).strip():
+                out.add(str(item).strip())
+    return out
+
+
+def _refuse_two_sessions(ours: dict[str, Any], theirs: dict[str, Any], path: str | None) -> None:
+    """DifferentSessions when each side records sessions and they share none: two teammates'
+    notes that got one name, which a merge would fuse into one garbled note."""
+    o, t = _session_ids(ours), _session_ids(theirs)
+    if o and t and not o & t:
+        raise DifferentSessions(
+            f"two different sessions have this name (session {min(o)} on this side, "
+            f"{min(t)} on the other): not merged", path=path)
 
 
 def _recounted(text: str, meta: dict[str, Any], path: str | None) -> str:

@@ -244,8 +244,9 @@ def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> st
             return entry.note
     except Exception:  # noqa: BLE001 - a note we cannot read is left where it is
         return entry.note
+    named = memory.session_stem(stem[:10], topic, sid)
     for n in range(1, RENAME_TRIES + 1):
-        name = f"{stem[:10]}-{topic}" + ("" if n == 1 else f"-{n}")
+        name = named + ("" if n == 1 else f"-{n}")
         rel = layout.session(entry.project, name)
         if vault.exists(layout.archive(entry.project, name)):
             continue
