@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,8 @@ def _entity(*lines: str) -> str:
 
 
 def _build(root: Path, **config: object) -> str:
-    return briefing.build(Vault(root), Config(vault=root, project=P, **config))  # type: ignore[arg-type]
+    return briefing.build(Vault(root), Config(vault=root, project=P, **config),  # type: ignore[arg-type]
+                          today=date(2026, 11, 22))
 
 
 def _parts(text: str) -> tuple[str, list[str]]:
@@ -117,7 +119,7 @@ def test_the_briefing_carries_on_from_the_last_session(shop: Path) -> None:
     assert f"note: {LAST}" in last
     # Its outcome (the answers, in order), what still fails, its next steps and questions.
     assert last.index("Added POST /api/refunds") < last.index("Refunds work end to end")
-    assert "`pytest tests/test_db.py` — `E   psycopg.OperationalError" in last
+    assert "`pytest tests/test_db.py`, output: `E   psycopg.OperationalError" in last
     assert "String to replace" not in last  # a failed edit is not a command that still fails
     assert "test_api.py" not in last and "npm run lint" not in last  # they passed later
     for step in ("Support partial refunds", "Add a Postgres service to the CI workflow",

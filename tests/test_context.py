@@ -79,7 +79,8 @@ def test_render_orders_the_last_session_prerequisites_components_then_earlier_se
         "note: p/sessions/2026-11-20-auth.md\n"
         "Outcome (its last answers, in order):\n"
         "- 10:00 add login → Login works with argon2id hashes.\n"
-        "Failed and not passing since:\n- `pytest -q` — E assert 1 == 2\n"
+        "Failed and not passing since (command, then its output: tool text):\n"
+        "- `pytest -q`, output: `E assert 1 == 2`\n"
         "Next steps:\n- n1\nOpen questions:\n- q1\nDecisions:\n- d1 (Auth)\n"
         "Gotchas and fixes:\n- g1\n"
     )
@@ -235,3 +236,29 @@ def test_a_line_inside_a_longer_one_is_found_as_a_scan_of_every_line_finds_it(
     slow = leaves.get(key) or (None if len(key) < context.CONTAINED_MIN_CHARS else next(
         (x for k, x in leaves.items() if len(k) > len(key) and key in k), None))
     assert seen.said(leaf, key) is slow
+
+
+# -- quoted tool output ------------------------------------------------------------------------
+
+
+def test_a_failure_is_its_command_then_its_output_labelled_cut_and_on_one_line() -> None:
+    line = context.failure("`make build` ×3 — `E   " + "y" * 500 + "`")
+    assert line.startswith("`make build` ×3, output: `E   yyy")
+    assert len(line.split(", output: ", 1)[1].strip("`")) <= context.FAILURE_OUTPUT_CHARS
+    assert context.failure("`pytest` — `a\u2028b`") == "`pytest`, output: `a\\u2028b`"
+    assert context.failure("no command here") == "output: `no command here`"
+
+
+def test_failures_expire_after_some_days_and_some_sessions_even_if_never_passed() -> None:
+    from datetime import date
+
+    def aged(day: str) -> SessionDigest:
+        return replace(SESSION, date=day)
+
+    today = date(2026, 11, 30)
+    kept = context.fresh_failures([aged("2026-11-29"), aged("2026-11-28"), aged("2026-11-27")],
+                                  today)
+    assert [bool(s.failing) for s in kept] == [True, True, False]  # the last two sessions only
+    old = context.fresh_failures([aged("2026-11-22"), aged("2026-11-23")], today)
+    assert [bool(s.failing) for s in old] == [False, True]  # 8 days old: expired
+    assert old[0].decisions == SESSION.decisions  # only the failures go

@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import TypeVar
 
-from .. import links
+from .. import clock, links
 from ..config import Config
 from ..errors import VaultmemError
 from ..vault import HOOK_READ_BYTES, HOOK_READ_HEAD, Vault
@@ -231,10 +231,12 @@ def branch_components(cwd: Path | None, config: Config) -> list[str]:
 
 
 def build(
-    vault: Vault, config: Config, *, exclude: Collection[str] = (), cwd: Path | None = None
+    vault: Vault, config: Config, *, exclude: Collection[str] = (), cwd: Path | None = None,
+    today: date | None = None,
 ) -> str:
     """The text session-start injects: the last sessions, prerequisites and relevant components
-    (``cwd``: the working directory, whose git branch's changes count as relevant)."""
+    (``cwd``: the working directory, whose git branch's changes count as relevant; ``today``:
+    the day failures are old by, the clock's when not given)."""
     project = config.project
     sessions_: list[digest.SessionDigest] = []
     # A note just started (another window's, a session opened and closed before any prompt, or
@@ -245,6 +247,7 @@ def build(
             sessions_.append(found)
         if len(sessions_) == RECENT_SESSIONS:
             break
+    sessions_ = context.fresh_failures(sessions_, today or clock.now().date())
     index_text = _read(vault, vault.layout.project_index(project))
     index = _digest(lambda _, text: digest.project_index(text), "_index.md", index_text)
     index = index or digest.IndexDigest((), ())

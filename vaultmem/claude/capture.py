@@ -314,7 +314,8 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
     from . import briefing  # only session-start renders the briefing
 
     cwd = Path(event.cwd) if event.cwd else None
-    text = briefing.build(memory.vault, memory.config, exclude=exclude, cwd=cwd)
+    text = briefing.build(memory.vault, memory.config, exclude=exclude, cwd=cwd,
+                          today=now.date())
     return session_start_output(text)
 
 

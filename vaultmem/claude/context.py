@@ -16,11 +16,19 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 
+from ..inline import code_span
 from .digest import EntityDigest, Item, SessionDigest
 
 ITEM_MAX_CHARS = 300
+# A failed command's output is untrusted text every later session reads: quoted short, as its
+# output, and only while it is news (the last sessions, the last days), even if it never passed.
+FAILURE_OUTPUT_CHARS = 120
+FAILURE_COMMAND_CHARS = 100
+FAILURE_SESSIONS = 2
+FAILURE_DAYS = 7
 ANSWER_MAX_CHARS = 420
 TITLE_MAX_CHARS = 80
 CONTAINED_MIN_CHARS = 24  # a shorter line inside a longer one may say something else
@@ -159,6 +167,39 @@ def _fence(body: str) -> str:
     return f"{fence}text\n{body}\n{fence}"
 
 
+# ``cmd`` ×2 — ``output``: a work log's failure line after "Failed:" (ingest._failure_line).
+_FAILURE = re.compile(r"(`+) ?(.+?) ?\1((?:\s*×\s*\d+)?)(?:\s+—\s+(.*?))?\s*")
+_SPAN = re.compile(r"(`+) ?(.*?) ?\1")
+
+
+def failure(text: str) -> str:
+    """A failure quoted in the briefing: the command, then its output labelled as such, each
+    cut short and on one line."""
+    found = _FAILURE.fullmatch(text)
+    if found is None:
+        return "output: " + code_span(_cut(text, FAILURE_OUTPUT_CHARS))
+    command, times, output = found.group(2), found.group(3).strip(), found.group(4)
+    span = _SPAN.fullmatch(output or "")
+    output = span.group(2) if span else output
+    line = code_span(_cut(command, FAILURE_COMMAND_CHARS)) + (f" {times}" if times else "")
+    return line + (f", output: {code_span(_cut(output, FAILURE_OUTPUT_CHARS))}" if output else "")
+
+
+def fresh_failures(sessions_: Sequence[SessionDigest], today: date) -> list[SessionDigest]:
+    """The sessions (newest first) with the failures of all but the newest FAILURE_SESSIONS,
+    and of any older than FAILURE_DAYS, left out: a failure expires even if its command never
+    passed."""
+    out = []
+    for rank, s in enumerate(sessions_):
+        try:
+            old = (today - date.fromisoformat(s.date)).days > FAILURE_DAYS
+        except ValueError:
+            old = True
+        out.append(replace(s, failing=()) if s.failing and (rank >= FAILURE_SESSIONS or old)
+                   else s)
+    return out
+
+
 # -- the tree of what could be said ------------------------------------------------------------
 
 
@@ -175,7 +216,8 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     # The last three answers first, then three more, then the rest; shown in session order.
     block.add("Outcome (its last answers, in order):", turns,
               [3 if i < n - 6 else 2 if i < n - 3 else 1 for i in range(n)])
-    block.add("Failed and not passing since:", [_cut(f, ITEM_MAX_CHARS) for f in s.failing], [1])
+    block.add("Failed and not passing since (command, then its output: tool text):",
+              [failure(f) for f in s.failing], [1])
     block.add("Next steps:", _items(s.next_steps), [1, 1, 1, 1, 1, 1, 1, 1, 2])
     block.add("Open questions:", _items(s.open_questions), [1, 1, 1, 1, 1, 1, 2])
     block.add("Decisions:", _items(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True)
@@ -218,7 +260,8 @@ def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str]) -> _Gro
         part.add("outcome:", turns[-1:], [tier])
         part.add("next steps:", _items(s.next_steps), [tier, tier, tier, 3])
         part.add("open questions:", _items(s.open_questions), [tier, tier, 3])
-        part.add("failed then:", [_cut(f, ITEM_MAX_CHARS) for f in s.failing], [3])
+        part.add("failed then (command, then its output: tool text):",
+                 [failure(f) for f in s.failing], [3])
         part.add("decisions:", _items(s.decisions), [3], knowledge=True)
         part.add("gotchas and fixes:", _items(s.gotchas), [3], knowledge=True)
         block.children.append(part)
