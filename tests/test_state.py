@@ -180,3 +180,63 @@ def test_a_shared_state_json_moves_into_this_hosts_folder(vault_root: Path) -> N
     assert (vault_root / ".vaultmem" / "state.json.migrated").exists()
     assert json.loads(state.path.read_text())["current"] == {"p": "s1"}
     assert state.warnings == []
+
+
+# -- pruning: the state stays bounded ---------------------------------------------------------
+
+
+def _aged(sid: str, *, ended: str | None, started: str = "2026-10-01T09:00:00+00:00",
+          uuids: int = 3) -> SessionEntry:
+    return SessionEntry(sid, f"p/sessions/{sid}.md", "p", started,
+                        frozenset(f"{sid}-{n}" for n in range(uuids)), 100, ended, "/t.jsonl")
+
+
+def test_prune_keeps_what_a_running_or_just_ended_session_needs() -> None:
+    from datetime import timezone
+
+    from vaultmem import state
+
+    now = datetime(2026, 11, 26, 12, 0, tzinfo=timezone.utc)
+    data = StateData()
+    data.set_session(_aged("running", ended=None, started="2026-11-26T09:00:00+00:00"))
+    data.set_session(_aged("old-current", ended=None))  # started long ago, still current
+    data.set_current("p", "old-current")
+    data.set_session(_aged("crashed", ended=None))  # no SessionEnd, not current: stale
+    data.set_session(_aged("just-ended", ended="2026-11-26T11:00:00+00:00"))
+    data.set_session(_aged("ended-days-ago", ended="2026-11-20T11:00:00+00:00"))
+    data.set_session(_aged("ended-long-ago", ended="2026-10-02T11:00:00+00:00"))
+    for n in range(state.KEEP_ENDED + 5):
+        data.set_session(_aged(f"many-{n:04d}", ended=f"2026-11-2{n % 5}T10:{n % 60:02d}:00+00:00"))
+    data.prune(now)
+    assert data.sessions["running"] == _aged("running", ended=None,
+                                             started="2026-11-26T09:00:00+00:00")
+    assert data.sessions["old-current"].ingested  # the project's current session: untouched
+    assert "crashed" not in data.sessions and "ended-long-ago" not in data.sessions
+    assert data.sessions["just-ended"].ingested  # a resume today still has its uuids
+    kept = data.sessions["ended-days-ago"]
+    assert kept.ingested == frozenset() and kept.last_offset == 100  # reads on from there
+    ended = [e for e in data.sessions.values() if e.ended is not None]
+    assert len(ended) == state.KEEP_ENDED  # the newest ones
+
+
+def test_a_big_state_is_pruned_by_the_session_end_hook(vault_root: Path) -> None:
+    from vaultmem import state
+    from vaultmem.config import Config
+    from vaultmem.memory import Memory
+
+    st = _state(vault_root)
+
+    def fill(data: StateData) -> None:
+        for n in range(3000):
+            data.set_session(_aged(f"old-{n:05d}", ended="2026-09-01T10:00:00+00:00", uuids=40))
+
+    st.update(fill)
+    before = st.path.stat().st_size
+    m = Memory(Config(vault=vault_root, project="p"), Vault(vault_root))
+    when = datetime(2026, 11, 22, 10, 30).astimezone()
+    m.start_session("s-now", topic="now", now=when)
+    m.end_session(session_id="s-now", compact=False, now=when)
+    data = st.load()
+    assert set(data.sessions) == {"s-now"}
+    assert st.path.stat().st_size < before / 100
+    assert len(data.sessions) <= state.KEEP_ENDED

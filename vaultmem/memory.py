@@ -615,7 +615,11 @@ class Memory:
                 f"no session to end for project {self.config.project!r}"
                 + (f" (unknown session id {sid!r})" if sid else "")
             )
-        self.state.update(lambda data: data.end(sid, now.isoformat(timespec="seconds")))
+        def end(data: StateData) -> None:
+            data.end(sid, now.isoformat(timespec="seconds"))
+            data.prune(now)  # the state stays bounded: a SessionEnd pays for it
+
+        self.state.update(end)
         if self._note_status(entry.note) in (None, "archived"):
             return EndResult(sid, entry.note, None, "archived", None)
         text = f"### {now:%H:%M} - Session End\n\nReason: {_one_line(reason) or 'other'}"

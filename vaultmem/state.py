@@ -38,6 +38,16 @@ VERSION = 1
 STATE_FILE = "state.json"
 LEGACY_SUFFIX = ".migrated"  # an older shared state.json, once moved into a host's folder
 STATE_MODE = 0o600  # session ids and note paths: for the vault's owner
+# What the state keeps of ended sessions (it was never pruned: 42 MB after months, every Stop
+# and SessionEnd reading and writing all of it). A session ended for a day keeps where its
+# transcript was read up to, not every line uuid (a resume reads on from there); ended sessions
+# past the newest KEEP_ENDED or older than ENDED_DAYS are forgotten (a resume after that starts
+# a new note). An open session is never pruned, unless it was started STALE_DAYS ago and is no
+# project's current one (its SessionEnd never ran).
+INGESTED_DAYS = 1
+ENDED_DAYS = 30
+KEEP_ENDED = 200
+STALE_DAYS = 30
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,24 @@ class StateData:
         self.clear_current(entry.project, session_id)
         self.sessions[session_id] = replace(entry, ended=when)
 
+    def prune(self, now: datetime) -> None:
+        """Forget what ended sessions no longer need (see INGESTED_DAYS ... STALE_DAYS)."""
+        now = now if now.tzinfo else now.astimezone()
+        current = set(self.current.values())
+        ended: list[tuple[datetime, str]] = []
+        for sid, entry in list(self.sessions.items()):
+            if entry.ended is None:
+                if sid not in current and _days(now, entry.started) > STALE_DAYS:
+                    del self.sessions[sid]
+                continue
+            ended.append((_when(entry.ended) or datetime.min.replace(tzinfo=now.tzinfo), sid))
+            if entry.ingested and _days(now, entry.ended) > INGESTED_DAYS:
+                self.sessions[sid] = replace(entry, ingested=frozenset())
+        ended.sort(reverse=True)
+        for rank, (_, sid) in enumerate(ended):
+            if rank >= KEEP_ENDED or _days(now, self.sessions[sid].ended or "") > ENDED_DAYS:
+                del self.sessions[sid]
+
     def reopen(self, session_id: str) -> None:
         """A resumed session is open again."""
         entry = self.sessions[session_id]
@@ -149,6 +177,20 @@ class StateData:
             "current": dict(sorted(self.current.items())),
             **({"scans": dict(sorted(self.scans.items()))} if self.scans else {}),
         }
+
+
+def _when(stamp: str) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.astimezone()
+
+
+def _days(now: datetime, stamp: str) -> float:
+    """Days from ``stamp`` (ISO) to ``now``; an unreadable stamp is older than anything."""
+    when = _when(stamp)
+    return float("inf") if when is None else (now - when).total_seconds() / 86400
 
 
 def _entry(sid: str, raw: Any) -> SessionEntry:

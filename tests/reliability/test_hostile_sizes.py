@@ -221,3 +221,35 @@ def test_two_bounded_looks_for_pending_notes_do_what_one_unbounded_look_does(
     assert [r.note for r in second] == [r.note for r in once]
     assert snapshot(root) == snapshot(unbounded)
     assert bounded.compact_pending(now=now(), budget_s=5, timer=count().__next__) == []
+
+
+# -- state.json was never pruned (42 MB after months: Stop 2.8 s, SessionEnd 4 s) ----------------
+
+
+def test_session_end_prunes_months_of_ended_sessions_from_the_state(tmp_path: Path) -> None:
+    from hook_kit import SID, copy_transcript, hook_env, payload, run_hook
+
+    from vaultmem.state import KEEP_ENDED, SessionEntry, State, StateData
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    state = State(Vault(vault))
+
+    def months(data: StateData) -> None:
+        for n in range(5000):
+            data.set_session(SessionEntry(
+                f"old-{n}", f"claude/projects/shop/sessions/2026-06-01-s{n}.md", "shop",
+                "2026-06-01T09:00:00+00:00", frozenset(f"old-{n}-{k}" for k in range(30)), 10,
+                "2026-06-01T10:00:00+00:00", "/gone.jsonl"))
+
+    state.update(months)
+    before = state.path.stat().st_size
+    transcript = copy_transcript(tmp_path)
+    env = hook_env(vault)
+    for event in ("session-start", "stop", "session-end"):
+        proc = run_hook(event, payload(event, transcript), vault, cwd=tmp_path, env=env)
+        assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    data = state.load()
+    assert set(data.sessions) == {SID}  # months-old ended sessions forgotten, this one kept
+    assert data.sessions[SID].ingested  # ended a moment ago: a resume still dedups by uuid
+    assert len(data.sessions) <= KEEP_ENDED and state.path.stat().st_size < before / 100
