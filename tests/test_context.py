@@ -262,3 +262,16 @@ def test_failures_expire_after_some_days_and_some_sessions_even_if_never_passed(
     old = context.fresh_failures([aged("2026-11-22"), aged("2026-11-23")], today)
     assert [bool(s.failing) for s in old] == [False, True]  # 8 days old: expired
     assert old[0].decisions == SESSION.decisions  # only the failures go
+
+
+def test_an_earlier_session_brings_its_last_answers_its_last_one_first_when_tight() -> None:
+    answers = tuple(Turn(f"1{i}:00", f"step {i}", f"Answer number {i} of the old session. "
+                         + "It says more. " * 20) for i in range(5))
+    sessions = [_session(), _session(rel="p/sessions/2026-11-19-old.md", turns=answers)]
+    roomy = context.render("shop", sessions, max_chars=8000)
+    shown = [f"Answer number {i}" in roomy for i in range(5)]
+    assert shown == [False, False, True, True, True]
+    # As the room shrinks, the older answers go first.
+    briefs = [context.render("shop", sessions, max_chars=n) for n in range(300, len(roomy), 10)]
+    assert not any("Answer number 3" in b and "Answer number 4" not in b for b in briefs)
+    assert any("Answer number 4" in b and "Answer number 3" not in b for b in briefs)

@@ -119,6 +119,24 @@ def test_failures_pass_only_when_the_same_command_passes_later() -> None:
     assert d.failing == ("`make test` — `boom`", "`tox -e py312` ×2 — `E2`")
 
 
+def test_an_answer_leading_into_a_list_is_told_by_its_recap_s_headings_and_bold_lines() -> None:
+    log = (
+        "## Work Log\n\n### 18:24 - what is this noise\n\n"
+        "**Answer:** I've fixed the noise! Here's what I changed:\n\n"
+        "> [!abstract]- Claude's answer (9 lines)\n> ## 🎯 SILENCED!\n>\n"
+        "> I've fixed the noise! Here's what I changed:\n>\n> ## ❌ The Problem\n"
+        "> - every scan **failed** the build\n> **Updated 2 workflows with "
+        "`continue-on-error: true`:**\n> ### 1. **Gitleaks** (`gitleaks.yml`)\n\n"
+        "- Ran `git push`\n\n### 18:30 - why a PR\n\n**Answer:** Let me explain:\n\n"
+        "- Ran `git status`\n\n> ## Not a recap of this entry's answer\n"
+    )
+    first, second = digest.session("s.md", log).turns
+    assert first.answer == (
+        "I've fixed the noise! Here's what I changed: — SILENCED!; The Problem; Updated 2 "
+        "workflows with `continue-on-error: true`; 1. Gitleaks (`gitleaks.yml`)")
+    assert second.answer == "Let me explain:"
+
+
 def test_entity_lines_newest_first_from_every_copy_of_a_duplicated_section() -> None:
     rel = "claude/projects/shop/entities/Billing.md"
     d = digest.entity(rel, _fixture(rel))

@@ -29,6 +29,7 @@ FAILURE_OUTPUT_CHARS = 120
 FAILURE_COMMAND_CHARS = 100
 FAILURE_SESSIONS = 2
 FAILURE_DAYS = 7
+EARLIER_ANSWERS = 3  # answers of each earlier session, the last one first to be shown
 ANSWER_MAX_CHARS = 420
 TITLE_MAX_CHARS = 80
 CONTAINED_MIN_CHARS = 24  # a shorter line inside a longer one may say something else
@@ -257,7 +258,9 @@ def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str]) -> _Gro
         part = _Group(f"{first} · note: {one_line(s.rel)}", gap=rank > 0)
         turns = _turns(s, known)
         tier = 2 if rank < 3 else 3
-        part.add("outcome:", turns[-1:], [tier])
+        # Its last answer, and the two before it when there is room (last of all).
+        part.add("outcome:", turns[-EARLIER_ANSWERS:], [3] * (len(turns[-EARLIER_ANSWERS:]) - 1)
+                 + [tier])
         part.add("next steps:", _items(s.next_steps), [tier, tier, tier, 3])
         part.add("open questions:", _items(s.open_questions), [tier, tier, 3])
         part.add("failed then (command, then its output: tool text):",

@@ -28,6 +28,11 @@ WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
 ENTRY = re.compile(r"(\d{1,2}:\d{2})\s*[-–—]\s*(.*)")
 # A turn's answer, or what Claude Code's compact summary says the session was doing then.
 ANSWER = re.compile(r"\*\*(?:Answer|Outcome):\*\*\s*(.*\S)")
+# A point of an answer's recap (a ``> [!abstract]`` callout): a heading, or a line all bold.
+RECAP_POINT = re.compile(r"^>[ \t]?(?:#{1,6}[ \t]+(.+?)[ \t#]*|(?:\d{1,3}[.)][ \t]+)?"
+                         r"\*\*([^*\n]+)\*\*:?)[ \t]*$")
+RECAP_POINTS = 6
+_NOT_WORDS = re.compile(r"[^\w`'\"()/.,:;!?&+=<>@#%-]+")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
 # a command that failed and then passed has its Failed line before its Ran line.
 FAILED = re.compile(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")
@@ -229,10 +234,13 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
     heads = {h.line: h for h in note.heads}
     for start, end in note.ranges(WORK_LOG):
         time, title = "", ""
+        points: list[str] | None = None  # the recap points of the entry's lead-in answer
+        lead = ""
         for n in range(start, end):
             line = note.lines[n].rstrip("\r")
             head = heads.get(n)
             if head is not None:
+                points = None
                 logged += 1
                 match = ENTRY.fullmatch(head.title)
                 time, title = (match.group(1), match.group(2)) if match else ("", head.title)
@@ -240,10 +248,23 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
                     title = ""  # an older note's entry for a background command's end: no prompt
                 continue
             kind = note.kind[n]
+            if kind not in ("blockquote", ""):
+                points = None  # the recap is the block right below its answer, or none
             if kind == "paragraph":
                 answer = ANSWER.match(line)
                 if answer:
-                    turns.append(Turn(time, title, answer.group(1)))
+                    lead = answer.group(1)
+                    turns.append(Turn(time, title, lead))
+                    points = [] if lead.endswith(":") else None
+            elif kind == "blockquote" and points is not None and turns:
+                # An answer that ends leading into a list ("Here's what changed:") says its
+                # outcome in the recap kept below it: its headings and bold lines, in order.
+                point = RECAP_POINT.match(line)
+                said = _plain_point(point.group(1) or point.group(2)) if point else ""
+                if said and said not in points and said not in lead \
+                        and len(points) < RECAP_POINTS:
+                    points.append(said)
+                    turns[-1] = Turn(time, title, f"{lead} — " + "; ".join(points))
             elif kind == "bullet_list" and line.startswith(("- ", "* ")):
                 body = line[2:].strip()
                 failed = FAILED.match(body)
@@ -256,6 +277,12 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
                 elif ran:
                     failing.pop(run_key(ran.group(2).strip()), None)
     return tuple(turns), tuple(failing.values()), logged
+
+
+def _plain_point(text: str) -> str:
+    """A recap point as words: emphasis, emoji and a trailing colon dropped."""
+    text = _NOT_WORDS.sub(" ", text.replace("**", "").replace("__", "")).strip()
+    return text.rstrip(":").strip()
 
 
 def _stem(rel: str) -> str:
