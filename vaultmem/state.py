@@ -39,12 +39,14 @@ STATE_FILE = "state.json"
 LEGACY_SUFFIX = ".migrated"  # an older shared state.json, once moved into a host's folder
 STATE_MODE = 0o600  # session ids and note paths: for the vault's owner
 # What the state keeps of ended sessions (it was never pruned: 42 MB after months, every Stop
-# and SessionEnd reading and writing all of it). A session ended for a day keeps where its
-# transcript was read up to, not every line uuid (a resume reads on from there); ended sessions
-# past the newest KEEP_ENDED or older than ENDED_DAYS are forgotten (a resume after that starts
-# a new note). An open session is never pruned, unless it was started STALE_DAYS ago and is no
-# project's current one (its SessionEnd never ran).
-INGESTED_DAYS = 1
+# and SessionEnd reading and writing all of it). The newest KEEP_INGESTED ended sessions keep
+# their line uuids for INGESTED_DAYS (a fork of one of them is not recorded twice: see
+# ``project_uuids``); older ones keep where their transcript was read up to (a resume reads on
+# from there); ended sessions past the newest KEEP_ENDED or older than ENDED_DAYS are forgotten
+# (a resume after that starts a new note). An open session is never pruned, unless it was
+# started STALE_DAYS ago and is no project's current one (its SessionEnd never ran).
+INGESTED_DAYS = 7
+KEEP_INGESTED = 20
 ENDED_DAYS = 30
 KEEP_ENDED = 200
 STALE_DAYS = 30
@@ -64,6 +66,7 @@ class SessionEntry:
     transcript: str | None = None  # the transcript file ``last_offset`` is an offset into
     # <private> spans left open at ``last_offset`` by the (user, assistant) messages before it
     private: tuple[int, int] = (0, 0)
+    mark: str = ""  # the hash of the transcript's bytes before ``last_offset`` (transcript.read)
 
 
 @dataclass
@@ -118,12 +121,14 @@ class StateData:
                     del self.sessions[sid]
                 continue
             ended.append((_when(entry.ended) or datetime.min.replace(tzinfo=now.tzinfo), sid))
-            if entry.ingested and _days(now, entry.ended) > INGESTED_DAYS:
-                self.sessions[sid] = replace(entry, ingested=frozenset())
         ended.sort(reverse=True)
         for rank, (_, sid) in enumerate(ended):
-            if rank >= KEEP_ENDED or _days(now, self.sessions[sid].ended or "") > ENDED_DAYS:
+            entry = self.sessions[sid]
+            days = _days(now, entry.ended or "")
+            if rank >= KEEP_ENDED or days > ENDED_DAYS:
                 del self.sessions[sid]
+            elif entry.ingested and (rank >= KEEP_INGESTED or days > INGESTED_DAYS):
+                self.sessions[sid] = replace(entry, ingested=frozenset())
 
     def reopen(self, session_id: str) -> None:
         """A resumed session is open again."""
@@ -139,16 +144,25 @@ class StateData:
         last_offset: int | None = None,
         transcript: str | None = None,
         private: tuple[int, int] | None = None,
+        mark: str | None = None,
     ) -> None:
         """Record transcript line uuids (and the offset of ``transcript`` read up to, with the
-        private spans open there) as ingested."""
+        private spans open there and the mark of the bytes before it) as ingested."""
         entry = self.sessions[session_id]
         offset = entry.last_offset if last_offset is None else last_offset
         self.sessions[session_id] = replace(
             entry, ingested=entry.ingested | frozenset(uuids), last_offset=offset,
             transcript=transcript or entry.transcript,
             private=entry.private if private is None else private,
+            mark=entry.mark if mark is None else mark,
         )
+
+    def project_uuids(self, project: str, own: frozenset[str]) -> frozenset[str]:
+        """``own`` and the line uuids every other session of ``project`` the state still holds
+        recorded (bounded by pruning: see INGESTED_DAYS, KEEP_INGESTED)."""
+        others = [e.ingested for e in self.sessions.values() if e.project == project
+                  and e.ingested and e.ingested is not own]
+        return own.union(*others) if others else own
 
     def resume_offset(self, session_id: str, transcript: str) -> int:
         """Where to go on reading ``transcript`` for the session (0: from the start)."""
@@ -171,6 +185,7 @@ class StateData:
                     **({"ended": e.ended} if e.ended else {}),
                     **({"transcript": e.transcript} if e.transcript else {}),
                     **({"private": list(e.private)} if any(e.private) else {}),
+                    **({"mark": e.mark} if e.mark else {}),
                 }
                 for sid, e in sorted(self.sessions.items())
             },
@@ -216,8 +231,11 @@ def _entry(sid: str, raw: Any) -> SessionEntry:
             or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0
                        for d in private)):
         raise TypeError(f"session {sid!r}: private is not two counts")
+    mark = raw.get("mark") or ""
+    if not isinstance(mark, str):
+        raise TypeError(f"session {sid!r}: mark is not a string")
     return SessionEntry(sid, note, project, started, frozenset(ingested), offset, ended,
-                        transcript, (private[0], private[1]))
+                        transcript, (private[0], private[1]), mark)
 
 
 def from_json(doc: Any) -> StateData:

@@ -114,8 +114,11 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         # its topic (the first prompt names it).
         start = 0 if not path or _awaits_topic(entry.note) else data.resume_offset(sid, path)
         scrub = memory.config.redaction
-        read = transcript.read(path, skip_uuids=entry.ingested, start=start,
-                               private=entry.private, scrub=scrub) if path else (
+        # Read from the start, a transcript may hold the turns of another session of the
+        # project: ``--resume --fork-session`` copies them, uuids and all, under a new id.
+        skip = entry.ingested if start else data.project_uuids(entry.project, entry.ingested)
+        read = transcript.read(path, skip_uuids=skip, start=start, private=entry.private,
+                               scrub=scrub, mark=entry.mark) if path else (
             transcript.Transcript((), None, 0, 0, private=entry.private))
         # The Stop payload's last message may be ahead of the transcript (or there is none).
         turns, keys = transcript.with_last_message(
@@ -135,7 +138,8 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
                 status = _write_turns(memory, event, rel, turns, now, meta, private, closing)
         data.mark_ingested(sid, [*(t.uuid for t in turns), *keys],
                            last_offset=read.end if path else None, transcript=path,
-                           private=read.private if path else None)
+                           private=read.private if path else None,
+                           mark=read.mark if path else None)
         note = _retopic(memory, data, sid, read.first_prompt) if read.first_prompt else (
             data.sessions[sid].note)
         return IngestResult(note, len(turns), status)

@@ -146,6 +146,7 @@ class Transcript:
     boundaries: int  # compact_boundary system lines seen
     end: int = 0  # byte offset just past the last complete line read (where the next read starts)
     private: tuple[int, int] = (0, 0)  # private spans left open (user, assistant) at ``end``
+    mark: str = ""  # the hash of the bytes just before ``end`` (see ``read``)
 
 
 def text_key(message: str) -> str:
@@ -275,15 +276,19 @@ def read(
     start: int = 0,
     private: tuple[int, int] = (0, 0),
     scrub: Scrub = DEFAULT_REDACTION,
+    mark: str = "",
 ) -> Transcript:
     """Parse a transcript file from byte ``start``, streaming; a missing or unreadable file, or
     one that is not a regular file (a FIFO, a device), is an empty transcript.
 
     ``start`` is where an earlier read ended (:attr:`Transcript.end`), ``private`` the private
-    spans it left open. Claude Code only appends to a transcript, so the lines before it were read
-    already; when the file is shorter than ``start`` or ``start`` is not just past a newline (the
-    file was replaced), it is read whole (and ``private`` starts closed). A partial last line is
-    not consumed: ``end`` stops before it, and the next read sees it complete. At most
+    spans it left open, ``mark`` its :attr:`Transcript.mark`. Claude Code only appends to a
+    transcript, so the lines before it were read already; when the file is shorter than
+    ``start``, ``start`` is not just past a newline, or the bytes before it are not the ones
+    read then (the file was rewritten, maybe shorter and then appended past the old offset with
+    a line ending exactly there), it is read whole (and ``private`` starts closed): the uuids in
+    ``skip_uuids`` keep what was recorded from being recorded twice. A partial last line is not
+    consumed: ``end`` stops before it, and the next read sees it complete. At most
     MAX_READ_BYTES are read (``end`` says where to go on).
     """
     try:
@@ -295,14 +300,15 @@ def read(
         with open(fd, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return Transcript((), None, 0, 0)
-            at = _resume_at(handle, start)
+            at = _resume_at(handle, start, mark)
             handle.seek(at)
             ends = [at]
             parsed = parse_lines(_complete_lines(handle, ends), skip_uuids=skip_uuids,
                                  private=private if at else (0, 0), scrub=scrub)
+            end_mark = _mark(handle, ends[0])
     except OSError:
         return Transcript((), None, 0, 0)
-    return replace(parsed, end=ends[0])
+    return replace(parsed, end=ends[0], mark=end_mark)
 
 
 def private_texts(path: str | PathLike[str], end: int) -> tuple[str, ...]:
@@ -336,11 +342,25 @@ def private_texts(path: str | PathLike[str], end: int) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _resume_at(handle: BinaryIO, start: int) -> int:
+MARK_BYTES = 4096  # before the offset a read stopped at: what tells a rewritten file
+
+
+def _mark(handle: BinaryIO, end: int) -> str:
+    """The hash of the (up to MARK_BYTES) bytes before ``end``: "" at the start of the file."""
+    if end <= 0:
+        return ""
+    handle.seek(max(0, end - MARK_BYTES))
+    return hashlib.sha256(handle.read(min(end, MARK_BYTES))).hexdigest()[:32]
+
+
+def _resume_at(handle: BinaryIO, start: int, mark: str = "") -> int:
+    """``start`` when the file still holds what was read before it, else 0 (read it whole)."""
     if start <= 0:
         return 0
     handle.seek(start - 1)
-    return start if handle.read(1) == b"\n" else 0
+    if handle.read(1) != b"\n":
+        return 0
+    return start if not mark or _mark(handle, start) == mark else 0
 
 
 def _complete_lines(handle: BinaryIO, end: list[int]) -> Iterator[bytes]:
