@@ -148,6 +148,29 @@ def test_a_note_alone_fills_the_room_with_its_answering_lines(vault_root: Path) 
     ]
 
 
+def test_the_answer_beside_a_matching_fact_fills_the_room(vault_root: Path) -> None:
+    write(vault_root, f"{P}/sessions/2026-11-17-firewall.md",
+          front("session", updated="2026-11-17", status="active") + (
+              "# Firewall\n\n## Work Log\n\n### 10:00 - audit\n\n"
+              "> [!abstract]- Claude's answer (9 lines)\n"
+              "> ### 2. Firewall Logging\n>\n"
+              "> Cannot enable firewall logging without sudo. You need to run:\n"
+              "> ```bash\n> sudo socketfilterfw --setloggingmode on\n> ```\n"
+              "> Then verify it.\n\n"
+              "## Next Steps\n\n- Enable firewall logging (requires password)\n"
+          ))
+    hits = run(vault_root, "firewall logging", limit=5).hits
+    assert [(h.kind, h.text) for h in hits[:3]] == [
+        ("next-step", "Enable firewall logging (requires password)"),
+        # A line ending in a colon comes with what it introduces, fenced code included.
+        ("note", "Cannot enable firewall logging without sudo. You need to run: sudo "
+                 "socketfilterfw --setloggingmode on Then verify it."),
+        ("note", "Firewall Logging"),  # a heading after the lines that say something
+    ]
+    # The next step is not shown a second time as a line of its note.
+    assert [h.text for h in hits].count("Enable firewall logging (requires password)") == 1
+
+
 def test_facts_rank_project_then_entities_then_newer(vault_root: Path) -> None:
     def entity(project: str, name: str, day: str) -> None:
         write(vault_root, f"claude/projects/{project}/entities/{name}.md", front(

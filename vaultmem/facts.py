@@ -276,9 +276,38 @@ _MARKUP = re.compile(
 
 
 # A line that restates what was asked rather than what was found: the prompt of a session's
-# work log (``**Prompt:** …``) and the ``### HH:MM - <prompt>`` heading that names it. A query is
+# work log (``**Prompt:** …``) and the ``### HH:MM - <prompt>`` heading that names it; any
+# heading (in a callout too) names a part rather than saying something. A query is
 # phrased like a question, so these lines match it best while holding no answer.
-_ECHO = re.compile(r"^\s*(?:#{1,6}\s|\*\*Prompt:\*\*)")
+_ECHO = re.compile(r"^\s*(?:>\s*)*(?:#{1,6}\s|\*\*Prompt:\*\*)")
+
+
+def _shown_line(line: str) -> str:
+    """A body line without list, heading, quote or emphasis markup and block id, on one line."""
+    return _BLOCK.sub("", _WHITESPACE.sub(" ", _MARKUP.sub("", line)).strip())
+
+
+def _introduced(lines: Sequence[str], at: int, limit: int) -> str:
+    """Line ``at`` shown, and when it ends in a colon ("You need to run:") the lines it
+    introduces after it, fenced code included, up to about ``limit`` characters: such a line
+    alone says nothing. A blank line after them or a heading ends what it introduces."""
+    shown = _shown_line(lines[at])
+    if not shown.endswith(":"):
+        return shown
+    added = False
+    for line in lines[at + 1 :]:
+        stripped = line.strip()
+        bare = stripped.lstrip(">").strip()
+        if not bare:
+            if added and not stripped.startswith(">"):
+                break  # a blank line (an empty quote line is inside its callout)
+            continue
+        if bare.startswith("#") or len(shown) >= limit:
+            break
+        if not bare.startswith(("```", "~~~")):
+            shown += " " + _shown_line(line)
+            added = True
+    return shown
 
 
 def best_lines(
@@ -287,21 +316,22 @@ def best_lines(
     """The ``count`` lines of a marked note body that answer best, best first, each once: most
     different matched words, then a line that is not the prompt (``**Prompt:**``) or a heading,
     then most matches, then the first. Each as plain text without list, heading, quote or
-    emphasis markup: whole when it fits, else a window around its first match (``window``)."""
-    scored: list[tuple[tuple[int, int, int, int], str]] = []
-    for at, line in enumerate(text.split("\n")):
+    emphasis markup (a line ending in a colon with what it introduces, see ``_introduced``):
+    whole when it fits, else a window around its first match (``window``)."""
+    lines = text.split("\n")
+    scored: list[tuple[int, int, int, int]] = []
+    for at, line in enumerate(lines):
         if open_mark not in line:
             continue
         words = {
             part.split(close_mark, 1)[0].casefold() for part in line.split(open_mark)[1:]
         }
         answer = 0 if _ECHO.match(line) else 1
-        scored.append(((-len(words), -answer, -line.count(open_mark), at), line))
+        scored.append((-len(words), -answer, -line.count(open_mark), at))
     out: list[tuple[str, tuple[tuple[int, int], ...]]] = []
     seen: set[str] = set()
-    for _, line in sorted(scored):
-        line = _BLOCK.sub("", _WHITESPACE.sub(" ", _MARKUP.sub("", line)).strip())
-        plain, spans = marked(line, open_mark, close_mark)
+    for *_, at in sorted(scored):
+        plain, spans = marked(_introduced(lines, at, limit), open_mark, close_mark)
         if not spans or plain.casefold() in seen:
             continue
         seen.add(plain.casefold())

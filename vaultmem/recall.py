@@ -231,28 +231,52 @@ class _Search:
         candidates = [(n, factsearch.note_facts(n, _body(vault, n.rel))) for n in notes]
         found = factsearch.ranked(factsearch.match(match, candidates), self.current_project)
         kept = distinct(found)
-        covered = {f.note.id for f in found}
-        loose = [n for n in notes if n.id not in covered]
+        # The notes a fact matched in, with the texts of all their facts: their other lines
+        # may answer too, but a fact is shown as a fact or not at all.
+        matched = {f.note.id for f in found}
+        items = {n.id: [f.text.casefold() for f in listed]
+                 for n, listed in candidates if n.id in matched}
+        loose = [n for n in notes if n.id not in matched]
         room = min(len(loose) * self.limit, max(self.limit - len(kept), self.limit // 3))
-        passages = self._passages(conn, match, loose[:room], room)
+        passages = self._passages(conn, match, loose[:room], room, {})
+        spare = self.limit - len(kept) - len(passages)
+        if spare > 0:
+            # Facts leave room: the other lines of the notes they are in (a fact alone may
+            # not say what was asked; the note's answer around it may).
+            covered = [n for n in notes if n.id in matched][:spare]
+            passages += self._passages(conn, match, covered, spare, items)
         kept = kept[: self.limit - len(passages)]
         return (*(_fact_hit(one, also) for one, also in kept), *passages)
 
     def _passages(self, conn: sqlite3.Connection, match: str, notes: Sequence[index.IndexHit],
-                  room: int) -> list[Hit]:
-        """Up to ``room`` hits of notes none of whose facts match: each note's best line in the
-        notes' order, then each one's second best, and so on (a line of a note shown once): a note that
+                  room: int, shown: dict[int, list[str]]) -> list[Hit]:
+        """Up to ``room`` hits of lines of ``notes``: each note's best line in the notes' order,
+        then each one's second best, and so on (a line of a note shown once; a line holding one
+        of the note's facts in ``shown``, casefolded texts by note id, not at all): a note that
         alone matches a query fills the room with its lines rather than showing one."""
         bodies = factsearch.marked_bodies(conn, match, [n.id for n in notes])
-        lines = [
-            facts.best_lines(bodies.get(n.id, ""), index.SNIPPET_OPEN, index.SNIPPET_CLOSE, room)
-            or [_from_snippet(n.snippet)]  # the words matched the note's name or tags only
-            for n in notes
-        ]
+        lines: list[list[tuple[str, tuple[Span, ...]]]] = []
+        for note in notes:
+            best = facts.best_lines(
+                bodies.get(note.id, ""), index.SNIPPET_OPEN, index.SNIPPET_CLOSE,
+                room + len(shown.get(note.id, ())),
+            )
+            if note.id in shown:
+                best = [b for b in best if not _holds_fact(b[0], shown[note.id])]
+            elif not best:  # the words matched the note's name or tags only
+                best = [_from_snippet(note.snippet)]
+            lines.append(best)
         out: list[Hit] = []
         for rank in range(room):
             out += [_note_hit(n, *found[rank]) for n, found in zip(notes, lines) if rank < len(found)]
         return out[:room]
+
+
+def _holds_fact(text: str, fact_texts: Sequence[str]) -> bool:
+    """Whether a line shown (perhaps a window of it) is one of the facts (casefolded texts)."""
+    core = text.strip(facts.ELLIPSIS).casefold()
+    windowed = core != text.casefold()  # a window of a long line may lie inside a long fact
+    return any(fact in core or (windowed and core in fact) for fact in fact_texts)
 
 
 def _body(vault: Vault, rel: str) -> str:
