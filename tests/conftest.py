@@ -20,6 +20,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="also run the tests that drive the real Claude Code CLI (marker e2e)")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """``--slow`` runs every property test's whole count of examples too (``property_kit``);
+    the test modules that read it are imported after this."""
+    if config.getoption("--slow"):
+        import property_kit
+
+        property_kit.full = True
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A contributor's `pytest -q` leaves out minutes of stress and the real Claude Code CLI;
     --slow / --e2e (or VAULTMEM_FULL_SUITE=1, as CI does) bring them back."""

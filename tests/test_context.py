@@ -11,6 +11,7 @@ from hook_kit import LABEL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from property_kit import examples
 
 from vaultmem.claude import context
 from vaultmem.claude.context import Component
@@ -218,7 +219,7 @@ def test_lines_a_long_lived_component_never_brought_are_counted_as_left_out() ->
 _WORDS = ["use", "argon2", "hashes", "for", "the", "tokens", "us", "e", "argon"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=9), max_size=25),
        st.lists(st.sampled_from(_WORDS), min_size=1, max_size=9))
 def test_a_line_inside_a_longer_one_is_found_as_a_scan_of_every_line_finds_it(

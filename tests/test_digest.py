@@ -8,6 +8,7 @@ from pathlib import Path
 from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from vaultmem.claude import digest
 from vaultmem.claude.digest import Item
@@ -181,7 +182,7 @@ def test_invalid_yaml_and_no_frontmatter_are_read() -> None:
 _DAYS = ["2026-01-02", "2025-12-31", "2026-01-02", "", "2026-03-04", "2024-07-07", ""]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(_DAYS), st.booleans()), max_size=40),
        st.integers(0, 12))
 def test_the_newest_lines_of_a_long_entity_are_those_a_full_read_puts_first(
@@ -223,7 +224,7 @@ _PARTS = ["", "   ", "# Auth", "## Key Decisions", "## Gotchas & Troubleshooting
 _FRONTS = ["---\ntype: entity\ntags:\n- flat\n---\n", "", "# Title\n", "---\nunclosed\n"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.sampled_from(_FRONTS), st.lists(st.sampled_from(_PARTS), max_size=30), st.booleans(),
        st.sampled_from([None, 2]))
 def test_an_entity_read_by_its_lines_is_the_entity_parsed(

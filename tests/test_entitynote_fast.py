@@ -9,6 +9,7 @@ from datetime import date
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from vaultmem import entitynote, names, sections
 from vaultmem.entitynote import Line, Overview
@@ -54,7 +55,7 @@ def _note(front: str, picks: list[int], final_newline: bool) -> str:
     return front + body + ("\n" if final_newline else "")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.sampled_from(_FRONT), st.lists(st.integers(0, len(_LINES) - 1), max_size=30),
        st.booleans())
 def test_fast_headings_agree_with_sections(front: str, picks: list[int], nl: bool) -> None:
@@ -71,7 +72,7 @@ _SAFE = [0, 1, 2, 3, 4, 7, 8, 9, 10, 11, 12, 13, 17, 38, 40, 41, 42, 46, 47, 48,
 _SAFE_PAST_A_HEADING = [*_SAFE, 14, 15, 16, 39, 43, 44, 45, 50, 62]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from([_FRONT[0], "# Title\n", "Words\n"]), st.lists(st.sampled_from(_SAFE), max_size=40),
        st.booleans())
 def test_vaultmem_shaped_notes_take_the_fast_path(front: str, picks: list[int], nl: bool) -> None:
@@ -82,7 +83,7 @@ def test_vaultmem_shaped_notes_take_the_fast_path(front: str, picks: list[int], 
     _offsets_are_line_starts(text, fast[1])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from([_FRONT[0], ""]), st.lists(st.sampled_from(_SAFE_PAST_A_HEADING),
        max_size=40), st.booleans())
 def test_every_common_list_form_takes_the_fast_path(front: str, picks: list[int], nl: bool) -> None:
@@ -183,7 +184,7 @@ def _compose_both(text: str, new: list[Line]) -> tuple[entitynote.Composed, enti
     return fast, slow
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(_ROW, max_size=40), st.lists(_ROW, max_size=8), st.lists(_NEW, min_size=1,
        max_size=8), st.booleans())
 def test_compose_quick_paths_write_the_same_bytes(

@@ -10,6 +10,7 @@ import frontmatter as python_frontmatter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from vaultmem import frontmatter, textio
 from vaultmem.errors import InvalidYaml
@@ -457,7 +458,7 @@ VALUES = st.one_of(SCALARS, st.lists(st.one_of(TRICKY, st.text(max_size=12)), ma
 PROPERTIES = st.dictionaries(KEYS, VALUES, max_size=6)
 
 
-@settings(deadline=None, max_examples=150)
+@settings(deadline=None, max_examples=examples(150))
 @given(props=PROPERTIES, body=st.sampled_from(["", "# T\n", "body without newline"]))
 def test_property_set_key_builds_exactly_the_dict(props: dict[str, Any], body: str) -> None:
     text = body
@@ -502,7 +503,7 @@ def styled_notes(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     return "\n".join(lines), expected
 
 
-@settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 @given(note=styled_notes(), data=st.data())
 def test_property_set_one_key_leaves_every_other_line(
     note: tuple[str, dict[str, Any]], data: st.DataObject
@@ -532,7 +533,7 @@ def test_property_set_one_key_leaves_every_other_line(
     assert start == key_line and end <= region_end
 
 
-@settings(deadline=None, max_examples=200)
+@settings(deadline=None, max_examples=examples(200))
 @given(
     lines=st.lists(
         st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\r\n")), max_size=8

@@ -8,6 +8,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 from yaml.nodes import MappingNode, Node, SequenceNode
 
 from vaultmem import frontmatter
@@ -54,7 +55,7 @@ def _read(loader: type[Any], text: str) -> Any:
     return _shape(node), repr(data)
 
 
-@settings(deadline=None, max_examples=2000)
+@settings(deadline=None, max_examples=examples(2000))
 @given(st.lists(st.sampled_from(PIECES), max_size=16).map("".join))
 def test_libyaml_reads_what_pyyaml_reads_where_it_is_used(text: str) -> None:
     if not frontmatter._fast_ok(text):

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from bench.generate import GeneratedVault, generate
 from vaultmem import fences, index
@@ -103,7 +104,7 @@ _FENCE_LINES = st.sampled_from([
 ])
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.lists(_FENCE_LINES, max_size=8), st.booleans())
 def test_split_finds_what_the_line_by_line_split_found(lines: list[str], newline: bool) -> None:
     text = "\n".join(lines) + ("\n" if newline else "")
@@ -152,7 +153,7 @@ _LIST_BLOCK = st.tuples(
 _READ: list[bool] = []  # whether each example was read by the fast path (not None)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(st.lists(st.one_of(_META_LINE, _LIST_BLOCK), max_size=6))
 def test_simple_meta_reads_what_the_regex_reader_read(lines: list[str]) -> None:
     yaml_text = "".join(line + "\n" for line in lines)
@@ -176,7 +177,7 @@ _RAW_PIECES = st.sampled_from([
 ])
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.lists(_RAW_PIECES, max_size=10))
 def test_note_text_is_the_text_decoded_before(pieces: list[bytes]) -> None:
     raw = b"".join(pieces)

@@ -8,6 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from property_kit import examples
 
 from vaultmem import patch, sections
 from vaultmem.claude import ingest
@@ -307,7 +308,7 @@ def test_a_note_with_duplicated_and_moved_sections_still_takes_the_turn() -> Non
 HOSTILE = st.text(alphabet=st.sampled_from(list("#`~>|-*=_[]<!\n ax1.")), min_size=1, max_size=40)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(HOSTILE, HOSTILE, HOSTILE, HOSTILE, HOSTILE)
 def test_no_captured_field_opens_a_heading_fence_list_or_quote(
     prompt: str, path: str, command: str, error: str, prose: str

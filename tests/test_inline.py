@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from property_kit import examples
 
 from vaultmem.inline import block_safe, code_span, one_line
 
@@ -36,7 +37,7 @@ def test_hyphens_after_a_bullet_are_not_a_thematic_break(text: str) -> None:
     assert [t.type for t in tokens if t.nesting == 1].count("list_item_open") == 2
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(HOSTILE)
 def test_a_list_item_of_any_text_stays_one_item_with_one_paragraph(text: str) -> None:
     tokens = MD.parse(f"- {block_safe(text)}\n- next\n")
@@ -46,7 +47,7 @@ def test_a_list_item_of_any_text_stays_one_item_with_one_paragraph(text: str) ->
     assert set(kinds) <= {"bullet_list_open", "list_item_open", "paragraph_open"}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=30))
 def test_code_spans_read_back_whatever_they_hold(text: str) -> None:
     line = one_line(text)

@@ -5,6 +5,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from vaultmem import links
 from vaultmem.errors import UnsafePath
@@ -292,7 +293,7 @@ _CODE_PIECES = ["`", "``", "```", "~~~", "~~~~", "\n", "\n\n", " ", "  \n", "> "
                 "[[x]]", "\t", "```py", "- ", "\u00a0"]
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.lists(st.sampled_from(_CODE_PIECES), max_size=40))
 def test_code_ranges_read_by_regex_passes_match_the_line_by_line_reading(pieces: list[str]) -> None:
     text = "".join(pieces)
@@ -303,14 +304,14 @@ _LINK_PIECES = [*_CODE_PIECES, "[[", "]]", "|", "\\|", "#", "#^b", "Auth", " ", 
                 "[[#h]]", "[[a|b]]"]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.sampled_from(_LINK_PIECES), max_size=40))
 def test_targets_are_those_of_the_parsed_links(pieces: list[str]) -> None:
     text = "".join(pieces)
     assert links.targets(text) == [(x.target, x.start, x.end) for x in links.parse(text) if x.target]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.sampled_from([p for p in _LINK_PIECES if "`" not in p and "~" not in p]),
                 max_size=40))
 def test_links_and_embeds_are_found_where_the_one_regex_found_them(pieces: list[str]) -> None:

@@ -6,6 +6,7 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from bench.eval_mining import load
 from vaultmem.claude import mining
@@ -120,7 +121,7 @@ def test_long_text_is_trimmed_to_one_line() -> None:
     assert len(item.text) <= TEXT_MAX_CHARS and item.text.endswith("…")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=600))
 def test_never_raises_and_gives_one_line_texts(text: str) -> None:
     for item in mine(text):
@@ -128,7 +129,7 @@ def test_never_raises_and_gives_one_line_texts(text: str) -> None:
         assert item.text.strip() and len(item.text) <= TEXT_MAX_CHARS
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(
         st.sampled_from(
@@ -233,7 +234,7 @@ def test_cue_gates_are_sound_on_the_corpus() -> None:
                 assert cue.search(sentence), (name, sentence)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.sampled_from(_vocabulary()), min_size=1, max_size=12), st.booleans())
 def test_cue_gates_are_sound_on_cue_words(words: list[str], capital: bool) -> None:
     sentence = " ".join(words)

@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from vaultmem import frontmatter
 from vaultmem.notemerge import NotMergeable, merge, merge_bytes
@@ -232,7 +233,7 @@ def _kept(line: str, lines: set[str]) -> bool:
     return line in lines or f"> {line}" in lines
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_triple())
 def test_no_line_either_side_added_or_kept_is_lost(triple: tuple) -> None:  # type: ignore[type-arg]
     b, o, t, base, ours, theirs = triple
@@ -248,7 +249,7 @@ def test_no_line_either_side_added_or_kept_is_lost(triple: tuple) -> None:  # ty
     assert frontmatter.parse(result.text)["tags"] == ["claude/entity", "o", "t"]
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_triple())
 def test_symmetric_in_content(triple: tuple) -> None:  # type: ignore[type-arg]
     b, o, t = triple[:3]
@@ -257,14 +258,14 @@ def test_symmetric_in_content(triple: tuple) -> None:  # type: ignore[type-arg]
         assert sorted(one.text.split("\n")) == sorted(other.text.split("\n"))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.text(max_size=300) | _triple().map(lambda x: x[1]))
 def test_idempotent(text: str) -> None:
     assert merge(text, text, text).text == text
     assert merge(text, text, text).conflicts == 0
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_triple())
 def test_a_side_equal_to_the_base_yields_the_other(triple: tuple) -> None:  # type: ignore[type-arg]
     b, o = triple[:2]

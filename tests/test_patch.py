@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from vaultmem import patch, sections
 from vaultmem.errors import AmbiguousHeading, HeadingNotFound, InvalidYaml
@@ -427,7 +428,7 @@ PATCHES = st.tuples(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(documents(), st.data(), PATCHES)
 def test_patch_touches_only_its_section(
     text: str, data: st.DataObject, patch: tuple[Op, bool, str]
@@ -452,7 +453,7 @@ def test_patch_touches_only_its_section(
     assert result.changed
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(documents(), st.data(), st.booleans())
 def test_two_appends_land_in_order(text: str, data: st.DataObject, subtree: bool) -> None:
     target = data.draw(st.sampled_from(sections.headings(text)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from vaultmem import patch, sections
 
@@ -20,7 +21,7 @@ def parsed_blocks(lines: list[str]) -> list[sections.Block]:
     return sections.blocks("\n".join(lines) + "\n")
 
 
-@settings(deadline=None, max_examples=600)
+@settings(deadline=None, max_examples=examples(600))
 @given(st.lists(st.sampled_from(LINES), min_size=1, max_size=6))
 def test_list_checks_agree_with_markdown_it(lines: list[str]) -> None:
     found = parsed_blocks(lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from vaultmem import compaction, plainruns, sections
 
@@ -68,13 +69,13 @@ plain_run = st.builds(
 )
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(plain_run)
 def test_a_plain_run_reads_as_markdown_it_parses_it(text: str) -> None:
     _agrees(text)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.lists(st.text(TEXT_CHARS + "\t", max_size=12), max_size=12).map("\n".join))
 def test_whatever_run_it_takes_it_reads_as_markdown_it(text: str) -> None:
     _agrees(text)
@@ -148,7 +149,7 @@ items_chunk = st.builds(
 )
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(items_chunk)
 def test_list_items_read_as_markdown_it_reads_them(text: str) -> None:
     got = plainruns.list_items(text)

@@ -23,6 +23,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from bench.generate import GeneratedVault, generate
 from vaultmem import doctor as doctor_mod
@@ -282,7 +283,7 @@ _LINE = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(_LINE, max_size=6))
 def test_plain_frontmatter_reads_as_the_yaml_parser_reads_it(lines: list[str]) -> None:
     yaml_text = "".join(line + "\n" for line in lines)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from vaultmem import sections
 from vaultmem.errors import AmbiguousHeading, HeadingNotFound
@@ -248,7 +249,7 @@ def fenced_documents(draw: st.DrawFn) -> tuple[str, set[int], list[int]]:
     return "\n".join(lines) + "\n", fenced, real
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(fenced_documents())
 def test_headings_are_never_inside_fences(doc: tuple[str, set[int], list[int]]) -> None:
     text, fenced, real = doc

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from vaultmem import sections
 
@@ -44,7 +45,7 @@ def render(lines: list[str], front: bool, final_newline: bool) -> str:
     return "\n".join(body) + ("\n" if final_newline else "")
 
 
-@settings(deadline=None, max_examples=400)
+@settings(deadline=None, max_examples=examples(400))
 @given(
     lines=LINES,
     front=st.booleans(),

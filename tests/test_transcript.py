@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from vaultmem.claude import transcript
 from vaultmem.claude.mining import mine
@@ -484,7 +485,7 @@ lines_strategy = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(lines_strategy)
 def test_parse_lines_never_raises(lines: list[str | bytes]) -> None:
     parsed = transcript.parse_lines(lines)
@@ -496,7 +497,7 @@ def test_parse_lines_never_raises(lines: list[str | bytes]) -> None:
         assert all(isinstance(f.path, str) for f in turn.files)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=200), st.integers(0, 2))
 def test_with_last_message_never_raises_and_never_leaks_private(message: str, open_: int) -> None:
     secret = "zz-secret-zz"
@@ -709,7 +710,7 @@ def test_an_open_span_is_carried_to_the_next_read(tmp_path: Path) -> None:
     assert [t.prompt for t in transcript.read(path, private=(3, 3)).turns] == ["go", "visible"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(lines_strategy)
 def test_any_lines_make_a_story_that_applies_to_a_note(lines: list[str | bytes]) -> None:
     from datetime import datetime, timezone
