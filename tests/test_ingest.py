@@ -392,3 +392,15 @@ def test_the_failure_repeated_most_is_shown_when_not_all_fit() -> None:
     assert len(failed) == ingest.FAILURES_SHOWN
     assert failed[0] == "- Failed: `swift build` ×3 — `blocked`"
     assert "- 2 more failures" in entry
+
+
+def test_a_commit_message_gives_only_what_it_lists_as_such() -> None:
+    message = ("Add the review workflow\n\nWe decided to use Sonnet instead of Opus.\n\n"
+               "Setup required:\n1. Add ANTHROPIC_API_KEY to repository secrets\n")
+    turns = [
+        _turn("u1", prompt="add a review workflow"),
+        _turn("a1", calls=(ToolCall("c1", "Bash", command="git commit -m …", message=message),)),
+    ]
+    told = ingest.story(turns, now=NOW, cwd=CWD)
+    assert [(i.kind, i.text) for i in told.items] == [
+        ("prerequisite", "Add ANTHROPIC_API_KEY to repository secrets")]

@@ -724,3 +724,20 @@ def test_any_lines_make_a_story_that_applies_to_a_note(lines: list[str | bytes])
     out = patch.apply_all(note, ingest.edits_for(told, note)).text
     levels = [h.level for h in sections.headings(out)]
     assert levels[:2] == [1, 2] and all(level in (2, 3) for level in levels[1:])
+
+
+def test_a_commit_message_of_several_lines_is_kept_with_its_command() -> None:
+    heredoc = ("git add a.yml && git commit -m \"$(cat <<'EOF'\nAdd the review workflow\n\n"
+               "Setup required:\n1. Add ANTHROPIC_API_KEY to repository secrets\nEOF\n)\"")
+    parsed = transcript.parse_lines([
+        assistant("a1", [tool("Bash", command=heredoc)]),
+        assistant("a2", [tool("Bash", command="git commit -m \"Fix a\n\nTODO: b\"")]),
+        assistant("a3", [tool("Bash", command="git commit -m 'one line'")]),
+        assistant("a4", [tool("Bash", command="cat <<EOF > notes.md\nx\ny\nEOF\ngit status")]),
+    ])
+    calls = [t.calls[0] for t in parsed.turns]
+    assert calls[0].command == "git add a.yml && git commit -m \"$(cat <<'EOF' …"
+    assert calls[0].message == ("Add the review workflow\n\nSetup required:\n1. Add "
+                                "ANTHROPIC_API_KEY to repository secrets")
+    assert calls[1].message == "Fix a\n\nTODO: b"
+    assert calls[2].message is None and calls[3].message is None

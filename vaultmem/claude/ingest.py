@@ -33,7 +33,7 @@ from ..inline import block_safe, code_span, one_line
 from ..patch import Edit, SectionPatch
 from . import fixes, mentions
 from .components import origin_of
-from .mining import mine_turn
+from .mining import mine_listed, mine_turn
 from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn
 
 WORK_LOG = ("Work Log",)
@@ -113,6 +113,7 @@ class _Turn:
     answer: str | None = None
     prose: list[str] = field(default_factory=list)
     acted: int = 0  # the first messages of ``prose`` a tool call followed
+    commits: list[str] = field(default_factory=list)  # messages of its ``git commit`` calls
     calls: dict[str, ToolCall] = field(default_factory=dict)
     edited: list[str] = field(default_factory=list)  # paths as shown, first touch first
     read: list[str] = field(default_factory=list)
@@ -211,6 +212,8 @@ def story(
             current.acted = len(current.prose)
         for call in line.calls:
             calls[call.id] = call
+            if call.message is not None:
+                current.commits.append(call.message)
             if call.path is not None:
                 shown = _shown(call.path, cwd)
                 if call.tool in FILE_TOOLS:
@@ -263,6 +266,9 @@ def story(
         touched = turn.edited or turn.read
         named = _components(touched, cwd, rules, folders, from_source)
         mined = _mine_turn(turn.prose, miner, turn.acted)
+        # A commit message says what it lists as such ("Setup required:", "TODO:") only.
+        mined += [(m.kind, m.text) for text in turn.commits for m in mine_listed(text)
+                  if (m.kind, m.text) not in mined]
         files = tuple(touched)
         for kind, text in [*mined, *(("gotcha", fix) for fix in turn.fixes)]:
             text = one_line(text)

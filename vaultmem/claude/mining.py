@@ -130,6 +130,7 @@ _SECTION = {
     "decision": r"(?:key |design )?decisions?(?: made)?",
     "gotcha": r"gotchas?|root causes?|what went wrong|pitfalls|caveats|known issues|fixes",
     "prerequisite": r"prerequisites|requirements|before you (?:start|run)(?: \w+){0,3}|"
+    r"(?:set-?up|configuration) (?:required|needed)|required (?:set-?up|configuration)|"
     r"(?:local |dev |development )?set-?up|getting started|installation|how to run(?: \w+){0,3}|"
     r"to run (?:the |this )?(?:\w+ ){0,2}(?:locally|on your machine)",
     "next_step": r"(?:suggested |possible |recommended )?next steps?|next up|todos?|to-dos?|"
@@ -169,7 +170,14 @@ def mine(text: str) -> tuple[Mined, ...]:
     return mine_turn((text,))
 
 
-def mine_turn(messages: Sequence[str], acted: int = 0) -> tuple[Mined, ...]:
+def mine_listed(text: str) -> tuple[Mined, ...]:
+    """Only the labelled notes and the items of lists a heading or lead-in names a kind
+    (``Setup required:``, ``TODO:``) in ``text``: what a commit message states as such."""
+    return mine_turn((text,), listed_only=True)
+
+
+def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = False
+              ) -> tuple[Mined, ...]:
     """The knowledge in the messages of one turn, in order.
 
     Claude thinks aloud between tool calls ("I see - the issue is that …"): such a sentence is
@@ -199,6 +207,8 @@ def mine_turn(messages: Sequence[str], acted: int = 0) -> tuple[Mined, ...]:
             trailing_from -= 1
         realised = -1  # the block of the last bare "I see the problem." sentence
         for index, unit in enumerate(units):
+            if listed_only and unit.label is None and not (unit.item and unit.section):
+                continue
             kind = _classify(unit, masks, index >= trailing_from)
             thought = _thinking(unit, realised == unit.block, kind, acting=number < acted)
             if thought is not None:

@@ -49,6 +49,13 @@ FILE_TOOLS = {
 }
 READ_TOOLS = {"Read": "file_path"}
 COMMAND_MAX_CHARS = 200
+COMMIT_MESSAGE_MAX_CHARS = 4000
+_COMMIT_RE = re.compile(r"(?:^|[;&|(]\s*|\s)git\s+(?:-\S+\s+(?:\S+\s+)?)*commit\b")
+# git commit -m "$(cat <<'EOF' … EOF)" (Claude Code's own way), or a quoted -m of several lines
+_HEREDOC_RE = re.compile(r"<<-?\s*(['\"]?)(?P<tag>\w+)\1[^\n]*\n(?P<body>.*?)\n\s*(?P=tag)\s*(?:\n|$|\))",
+                         re.DOTALL)
+_QUOTED_MESSAGE_RE = re.compile(r"(?:-m|--message)(?:\s+|=)(['\"])(?P<body>(?:(?!\1).)*\n(?:(?!\1).)*)\1",
+                                re.DOTALL)
 ERROR_MAX_CHARS = 200
 RESULT_SCAN_CHARS = 64 * 1024  # of a tool's output, read for its error line
 
@@ -94,6 +101,9 @@ class ToolCall:
     tool: str  # Bash, Write, Edit, Read, Grep...
     command: str | None = None  # Bash: the command, one line, capped
     path: str | None = None  # file tools and Read: the file
+    # Bash ``git commit`` with a message of several lines (a heredoc, a quoted ``-m``): the
+    # message, Claude's own account of the change (redacted, private text out, capped)
+    message: str | None = None
 
 
 @dataclass(frozen=True)
@@ -496,8 +506,11 @@ def _call(block: dict[str, Any]) -> ToolCall | None:
         path = _SCRUB.get()(_SPACES_RE.sub(" ", strip_private(path)).strip())
         return ToolCall(str(ident), name, path=path)
     if name == "Bash":
-        command = _command(tool_input.get("command"))
-        return ToolCall(str(ident), name, command=command) if command is not None else None
+        raw = tool_input.get("command")
+        command = _command(raw)
+        if command is None:
+            return None
+        return ToolCall(str(ident), name, command=command, message=_commit_message(raw))
     return ToolCall(str(ident), name)
 
 
@@ -514,6 +527,22 @@ def _command(value: Any) -> str | None:
     if len(first) > COMMAND_MAX_CHARS:
         first, more = first[: COMMAND_MAX_CHARS - 1].rstrip(), True
     return first + " …" if more else first
+
+
+def _commit_message(value: Any) -> str | None:
+    """The message of a ``git commit`` command when it has several lines, else None."""
+    if not isinstance(value, str) or "commit" not in value or "\n" not in value:
+        return None
+    commit = _COMMIT_RE.search(value)
+    if commit is None:
+        return None
+    # The message follows the commit word (a heredoc before it feeds another command).
+    quoted = _HEREDOC_RE.search(value, commit.end()) or _QUOTED_MESSAGE_RE.search(
+        value, commit.end())
+    if quoted is None:
+        return None
+    text = _SCRUB.get()(strip_private(quoted.group("body"))).strip()
+    return text[:COMMIT_MESSAGE_MAX_CHARS] if "\n" in text else None
 
 
 def _outcomes(content: Any) -> tuple[Outcome, ...]:
