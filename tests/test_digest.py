@@ -127,14 +127,16 @@ def test_an_answer_leading_into_a_list_is_told_by_its_recap_s_headings_and_bold_
         "> [!abstract]- Claude's answer (9 lines)\n> ## 🎯 SILENCED!\n>\n"
         "> I've fixed the noise! Here's what I changed:\n>\n> ## ❌ The Problem\n"
         "> - every scan **failed** the build\n> **Updated 2 workflows with "
-        "`continue-on-error: true`:**\n> ### 1. **Gitleaks** (`gitleaks.yml`)\n\n"
+        "`continue-on-error: true`:**\n> ### 1. **Gitleaks** (`gitleaks.yml`)\n"
+        "> **Power profile:** set to `performance` ✓\n\n"
         "- Ran `git push`\n\n### 18:30 - why a PR\n\n**Answer:** Let me explain:\n\n"
         "- Ran `git status`\n\n> ## Not a recap of this entry's answer\n"
     )
     first, second = digest.session("s.md", log).turns
     assert first.answer == (
         "I've fixed the noise! Here's what I changed: — SILENCED!; The Problem; Updated 2 "
-        "workflows with `continue-on-error: true`; 1. Gitleaks (`gitleaks.yml`)")
+        "workflows with `continue-on-error: true`; 1. Gitleaks (`gitleaks.yml`); Power profile: set to "
+        "`performance`")
     assert second.answer == "Let me explain:"
 
 

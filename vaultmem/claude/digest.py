@@ -28,9 +28,10 @@ WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
 ENTRY = re.compile(r"(\d{1,2}:\d{2})\s*[-–—]\s*(.*)")
 # A turn's answer, or what Claude Code's compact summary says the session was doing then.
 ANSWER = re.compile(r"\*\*(?:Answer|Outcome):\*\*\s*(.*\S)")
-# A point of an answer's recap (a ``> [!abstract]`` callout): a heading, or a line all bold.
+# A point of an answer's recap (a ``> [!abstract]`` callout): a heading, a line all bold, or a
+# bold label and what follows it ("**Power profile:** set to `performance`").
 RECAP_POINT = re.compile(r"^>[ \t]?(?:#{1,6}[ \t]+(.+?)[ \t#]*|(?:\d{1,3}[.)][ \t]+)?"
-                         r"\*\*([^*\n]+)\*\*:?)[ \t]*$")
+                         r"(\*\*[^*\n]+\*\*(?:[ \t]*:?[ \t]*\S.*|:)?))[ \t]*$")
 RECAP_POINTS = 6
 _NOT_WORDS = re.compile(r"[^\w`'\"()/.,:;!?&+=<>@#%-]+")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
