@@ -82,3 +82,49 @@ def test_a_promptless_note_a_person_wrote_in_is_kept(vault_root: Path, tmp_path:
     note.write_text(note.read_text() + "\nA thought of mine.\n")
     run_hook("session-end", payload("session-end", missing), vault_root, cwd=tmp_path)
     assert "A thought of mine." in note.read_text() and "Session End" in note.read_text()
+
+
+def _legacy_pair(vault: Path) -> tuple[str, str]:
+    """A session compacted before originals became stubs: the original marked archived and
+    still whole beside its archive copy (made by a real compaction, then the body put back)."""
+    note = _cli(vault, "session", "start", "--topic", "login").split(": ")[0]
+    _cli(vault, "session", "decide", "Use JWT", "--entity", "Auth")
+    full_body = (vault / note).read_text().split("\n---\n", 1)[1]
+    _cli(vault, "compact", note, "--force")
+    stub = (vault / note).read_text()
+    legacy = stub.split("\n---\n", 1)[0] + "\n---\n" + full_body
+    (vault / note).write_text(legacy)
+    return note, legacy
+
+
+def _doctor(vault: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["--vault", str(vault), "doctor", *args])
+    return result.exit_code, result.stdout + result.stderr
+
+
+def test_doctor_fix_makes_an_old_compacted_original_a_stub(vault_root: Path, now_env: str) -> None:
+    note, _ = _legacy_pair(vault_root)
+    archive = (vault_root / ARCHIVE).read_bytes()
+    code, out = _doctor(vault_root)
+    assert code == 1 and f"{note}:0: compacted-twin:" in out and "doctor --fix" in out
+
+    code, out = _doctor(vault_root, "--fix")
+    assert code == 0, out
+    assert f"{note}: now a stub linking its archive {ARCHIVE}" in out
+    body = (vault_root / note).read_text().split("\n---\n", 1)[1]
+    assert body == (
+        "# login\n\nCompacted on 2026-11-22: the whole session, its work log, "
+        "decisions and next steps, is in [[claude/projects/shop/archive/sessions/2026-11-22-login"
+        "|2026-11-22-login]].\n")
+    assert (vault_root / ARCHIVE).read_bytes() == archive  # the one full copy, untouched
+    assert _doctor(vault_root)[0] == 0
+
+
+def test_doctor_fix_keeps_an_old_original_a_person_wrote_in(vault_root: Path, now_env: str) -> None:
+    note, legacy = _legacy_pair(vault_root)
+    mine = legacy + "\nMy own note on this session.\n"
+    (vault_root / note).write_text(mine)
+    code, out = _doctor(vault_root, "--fix")
+    assert code == 1
+    assert f"{note}: left as it is (it holds text its archive does not" in out
+    assert (vault_root / note).read_text() == mine

@@ -207,7 +207,7 @@ def _reference_doctor(vault: Vault) -> list[Problem]:
                     meta = None
         skip: set[str] = set()
         if meta is not None:
-            problems += doctor_mod._status_problems(rel, meta, note_index, skip)
+            problems += doctor_mod._status_problems(rel, meta, note_index, skip, text)
         for link in links.parse(text):
             if not link.target or link.target in skip:
                 continue

@@ -13,6 +13,9 @@ Kinds:
 - ``compaction-failed``: a note with ``status: compaction_failed``, and its ``error``.
 - ``archived-without-archive``: a session with ``status: archived`` outside an archive folder
   whose ``archived_to`` is missing or points to no note.
+- ``compacted-twin``: a session compacted before originals became stubs: the original still
+  holds the whole session beside its archive copy, so it shows twice in search, the quick
+  switcher and the graph. ``--fix`` makes it a stub linking the archive (see stubfix).
 - ``stale-lock``: a lock file in ``.vaultmem/locks`` older than an hour that another process
   holds from the start to the end of the doctor run. Locks are ``flock`` locks: the kernel drops
   them when their process dies, so a lock file nobody holds is harmless, and left in place by
@@ -37,8 +40,8 @@ Kinds:
   by kind and line; the value itself is never shown. Notes written before redaction, or a
   person's own text. ``[redact] allow`` in config.toml lists false positives.
 
-``vaultmem doctor --fix`` merges sync-conflict copies into their notes (see syncfix) and
-redacts the secrets in place (see secretfix).
+``vaultmem doctor --fix`` merges sync-conflict copies into their notes (see syncfix),
+redacts the secrets in place (see secretfix) and makes compacted twins stubs (see stubfix).
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ from .atomic import stale_temp_files
 from .config import Config
 from .errors import InvalidYaml, NotUtf8
 from .layout import STATE_DIR
+from .stubfix import is_full_original
 from .vault import Vault
 
 Kind = Literal[
@@ -69,6 +73,7 @@ Kind = Literal[
     "ambiguous-link",
     "compaction-failed",
     "archived-without-archive",
+    "compacted-twin",
     "stale-lock",
     "sync-conflict",
     "unsafe-name",
@@ -388,7 +393,7 @@ def _note_problems(
     meta = _frontmatter(text, rel, problems)
     skip_targets: set[str] = set()
     if meta is not None:
-        problems += _status_problems(rel, meta, notes, skip_targets)
+        problems += _status_problems(rel, meta, notes, skip_targets, text)
     folder = rel.rpartition("/")[0]
     # A mirror of Claude Code's auto memory links memories not written yet, as Claude Code's own
     # prompt allows, and is never written back: its dangling links are not the vault's to fix.
@@ -504,7 +509,7 @@ def _frontmatter(text: str, rel: str, problems: list[Problem]) -> dict[str, Any]
 
 
 def _status_problems(
-    rel: str, meta: dict[str, Any], notes: links.NoteIndex, skip_targets: set[str]
+    rel: str, meta: dict[str, Any], notes: links.NoteIndex, skip_targets: set[str], text: str
 ) -> list[Problem]:
     status = meta.get("status")
     if status == "compaction_failed":
@@ -528,6 +533,10 @@ def _status_problems(
     target = found[0].target if found else str(value).strip()
     skip_targets.add(target)
     if target and notes.resolve(target, rel) is not None:
+        if is_full_original(meta, text):
+            return [Problem("compacted-twin", rel, None,
+                            f"the whole session is here and in its archive {value}: "
+                            "`vaultmem doctor --fix` makes this note a stub linking the archive")]
         return []
     return [
         Problem(

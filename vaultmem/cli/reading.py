@@ -112,7 +112,8 @@ def doctor(
     as_json: bool = typer.Option(False, "--json", help="Problems as JSON."),
     fix: bool = typer.Option(False, "--fix", help="Merge sync-conflict copies into their notes "
                              "and move the copies to .vaultmem/conflicts/ (never deleted); "
-                             "redact secrets in place."),
+                             "redact secrets in place; make the full originals of sessions "
+                             "compacted before stubs existed stubs linking their archive."),
     all_notes: bool = typer.Option(
         False, "--all", help="List and count problems in your own notes outside vaultmem's folder."
     ),
@@ -143,6 +144,12 @@ def doctor(
                  if p.kind == "secret"]
         for fixed in run(lambda: fix_secrets(vault, leaks)):
             typer.echo(str(fixed), err=as_json)
+        from ..clock import today
+        from ..stubfix import fix_originals
+
+        twins = [p.rel for p in report.ours() if p.kind == "compacted-twin"]
+        for stubbed in run(lambda: fix_originals(vault, twins, today=today())):
+            typer.echo(str(stubbed), err=as_json)
         report = run(lambda: doctor_mod.doctor(vault))
     if _render_doctor(report, hook_findings(vault.root), all_notes=all_notes, as_json=as_json):
         raise typer.Exit(1)
