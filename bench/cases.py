@@ -639,6 +639,9 @@ def all_vaultmem_cases(
     from .redaction import redaction_cases  # beside SessionEnd: what redaction adds to a hook
 
     cases += redaction_cases(ws, small.env)
+    from .merging import merge_cases
+
+    cases += merge_cases(ws, small.env)
     cases.append(session_start_case(small))
     cases.append(session_start_automemory_case(small))
     cases += stop_case(small, ws, 20)
