@@ -8,6 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from vaultmem import facts
 from vaultmem.claude import ingest
 from vaultmem.cli import _load_commands, app
 
@@ -53,6 +54,33 @@ def test_two_projects_with_one_entity_name_link_by_path(vault_root: Path, now_en
     assert flagged == {"claude/projects/alpha/archive/sessions/2026-11-22-payments.md"}
 
 
+def test_doctor_fix_writes_links_that_became_ambiguous_by_path(
+    vault_root: Path, now_env: str
+) -> None:
+    _project_with_billing(vault_root, "alpha")
+    archived = vault_root / "claude/projects/alpha/archive/sessions/2026-11-22-payments.md"
+    before = archived.read_text()
+    assert "[[Billing]]" in before
+    _project_with_billing(vault_root, "beta")  # a second Billing: alpha's bare links are ambiguous
+    stray = vault_root / "claude/projects/gamma/notes/x.md"  # no Billing of its own, none global
+    stray.parent.mkdir(parents=True)
+    stray.write_text("See [[Billing]].\n")
+
+    fixed = CliRunner().invoke(app, ["--vault", str(vault_root), "doctor", "--fix"])
+    assert "2026-11-22-payments.md: 4 ambiguous link(s) written by path" in fixed.stdout
+    assert "alpha/_index.md: 4 ambiguous link(s) written by path" in fixed.stdout
+    assert "x.md: left as it is (no ambiguous link that its project or global decides)" in (
+        fixed.stdout)
+    after = archived.read_text()
+    assert "[[Billing]]" not in after and "[[Auth]]" not in after
+    assert "[[claude/projects/alpha/entities/Billing|Billing]]" in after
+    assert facts.visible(after) == facts.visible(before)  # it reads the same in Obsidian
+    assert stray.read_text() == "See [[Billing]].\n"
+    doctor = CliRunner().invoke(app, ["--vault", str(vault_root), "doctor", "--json"])
+    flagged = {p["path"] for p in json.loads(doctor.stdout)["problems"]}
+    assert flagged == {"claude/projects/gamma/notes/x.md"}
+
+
 def test_a_unique_name_stays_a_bare_link(vault_root: Path, now_env: str) -> None:
     _project_with_billing(vault_root, "alpha")
     index = (vault_root / "claude/projects/alpha/_index.md").read_text()
@@ -70,3 +98,16 @@ def test_capture_writes_the_links_it_is_given() -> None:
     # Read back, the path link names the same component: nothing is added twice.
     again = ingest.edits_for(told, "\n".join(content), link=by_path.__getitem__)
     assert again == []
+
+
+def test_a_link_written_by_path_keeps_its_heading_block_alias_and_embed() -> None:
+    from vaultmem import links, linkfix
+
+    notes = links.NoteIndex(["claude/projects/a/entities/Billing.md",
+                             "claude/projects/b/entities/Billing.md"])
+    text = "[[Billing#^vm-1]] ![[Billing#Overview|the bill]] | [[Billing\\|x]] |"
+    out, count = linkfix.qualified(text, "claude/projects/a/sessions/s.md",
+                                   ("claude/projects/a", "claude/global"), notes)
+    assert count == 2
+    assert out == ("[[claude/projects/a/entities/Billing#^vm-1|Billing]] "
+                   "![[claude/projects/a/entities/Billing#Overview|the bill]] | [[Billing\\|x]] |")

@@ -113,7 +113,8 @@ def doctor(
     fix: bool = typer.Option(False, "--fix", help="Merge sync-conflict copies into their notes "
                              "and move the copies to .vaultmem/conflicts/ (never deleted); "
                              "redact secrets in place; make the full originals of sessions "
-                             "compacted before stubs existed stubs linking their archive."),
+                             "compacted before stubs existed stubs linking their archive; "
+                             "write ambiguous links of vaultmem's notes by path."),
     all_notes: bool = typer.Option(
         False, "--all", help="List and count problems in your own notes outside vaultmem's folder."
     ),
@@ -150,6 +151,11 @@ def doctor(
         twins = [p.rel for p in report.ours() if p.kind == "compacted-twin"]
         for stubbed in run(lambda: fix_originals(vault, twins, today=today())):
             typer.echo(str(stubbed), err=as_json)
+        from ..linkfix import fix_links
+
+        ambiguous = [p.rel for p in report.ours() if p.kind == "ambiguous-link"]
+        for linked in run(lambda: fix_links(vault, ambiguous)):
+            typer.echo(str(linked), err=as_json)
         report = run(lambda: doctor_mod.doctor(vault))
     if _render_doctor(report, hook_findings(vault.root), all_notes=all_notes, as_json=as_json):
         raise typer.Exit(1)
