@@ -92,3 +92,26 @@ def test_outside_git_the_folder_name_is_the_project(tmp_path: Path) -> None:
     folder.mkdir()
     assert detect_project(folder) == "plain-folder"
     assert detect_project(tmp_path / "does-not-exist") == "does-not-exist"
+
+
+def test_the_project_is_what_git_calls_the_common_dir_without_running_git(tmp_path: Path) -> None:
+    """A submodule is its own project, a symlink names the real folder: as ``git rev-parse
+    --git-common-dir`` says (detect_project reads .git instead of starting git on each hook)."""
+    lib = tmp_path / "Lib-Src"
+    lib.mkdir()
+    _git(lib, "init", "-q")
+    _git(lib, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty",
+         "-m", "init")
+    app = tmp_path / "App"
+    app.mkdir()
+    _git(app, "init", "-q")
+    _git(app, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "vendor/lib")
+    (tmp_path / "link").symlink_to(app)
+    for where in (app / "vendor" / "lib", tmp_path / "link"):
+        common = subprocess.run(["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+                                cwd=where, capture_output=True, text=True, check=True).stdout
+        named = Path(common.strip())
+        expected = (named.parent if named.name == ".git" else named).name.lower()
+        assert detect_project(where) == expected
+    assert detect_project(app / "vendor" / "lib") == "lib"
+    assert detect_project(tmp_path / "link") == "app"

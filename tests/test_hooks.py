@@ -403,6 +403,25 @@ def test_hook_path_imports_no_typer_rich_or_anthropic(
     assert report == {"code": 0, "heavy": []}
 
 
+# What SessionEnd and Stop need no more than the floor does (issue 19: SessionEnd within 1.5x
+# of importing yaml, markdown_it and filelock): each is imported where it is used.
+STARTUP_EXTRAS = ("subprocess", "tempfile", "shutil", "socket", "difflib")
+
+
+@pytest.mark.parametrize("event", ["stop", "session-end"])
+def test_a_started_sessions_stop_and_end_import_no_process_or_temp_file_modules(
+    vault: Path, transcript: Path, tmp_path: Path, event: str
+) -> None:
+    _populate(vault, transcript, tmp_path, "session-start")
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE.replace("sys.argv[0]", repr(json.dumps(STARTUP_EXTRAS))),
+         "--vault", str(vault), "hook", event],
+        input=json.dumps(payload(event, transcript)).encode(), capture_output=True,
+        cwd=tmp_path, env=hook_env(vault), timeout=120, check=False,
+    )
+    assert json.loads(proc.stderr) == {"code": 0, "heavy": []}
+
+
 @pytest.mark.parametrize("event", ["stop", "session-end", "session-end-compacting"])
 def test_notes_of_plain_markdown_are_read_without_markdown_it(
     vault: Path, transcript: Path, tmp_path: Path, event: str

@@ -24,7 +24,6 @@ import hashlib
 import os
 import re
 import stat
-import subprocess
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -143,6 +142,8 @@ def repo(cwd: str | Path | None) -> Repo | None:
     git the folder itself; None when ``cwd`` is unknown or gone."""
     if not cwd or not os.path.isdir(cwd):
         return None
+    import subprocess  # only when anchors are taken: kept off the hooks' start-up
+
     try:
         done = subprocess.run(
             ["git", "rev-parse", "--show-toplevel", "--verify", "-q", "HEAD"],

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +22,7 @@ NEW_FILE_MODE = 0o644
 # Older than any write in progress could make it (a write takes milliseconds; a slow fsync,
 # seconds): only a process that died leaves one this old.
 STALE_TEMP_SECONDS = 15.0
-# mkstemp's names: "." + the destination's name + "." + 8 random characters + the suffix.
+# The temp files' names (mkstemp's, before): "." + the destination's name + "." + 8 random characters + the suffix.
 _TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
 
 
@@ -74,6 +73,21 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _temp_file(dest: Path) -> tuple[int, str]:
+    """A new hidden temp file beside ``dest`` (mode 0o600, as ``tempfile.mkstemp`` makes it):
+    opened here, so a hook does not import ``tempfile`` (and with it ``shutil``, ``bz2``,
+    ``lzma``) for one call."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(
+        os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    while True:
+        # The name mkstemp gave (8 characters: see _TEMP_NAME), so older temp files still match.
+        tmp = os.path.join(dest.parent, f".{dest.name}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue  # taken already: draw again
+
+
 def replace_file(
     dest: Path,
     data: bytes,
@@ -88,7 +102,7 @@ def replace_file(
     whatever it raises stops the write (the temp file is removed)."""
     if mode is None:
         mode = NEW_FILE_MODE & ~_umask()
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix="." + dest.name + ".", suffix=TEMP_SUFFIX)
+    fd, tmp = _temp_file(dest)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)

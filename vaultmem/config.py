@@ -93,22 +93,15 @@ def read_config_file(path: Path) -> dict[str, Any]:
 
 
 def detect_project(cwd: Path) -> str:
-    """The project slug of ``cwd``: its git repository's main checkout, else its own name."""
-    import subprocess  # only when the project is not given: it pulls in signal, selectors…
+    """The project slug of ``cwd``: its git repository's main checkout, else its own name.
 
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        out = None
-    if out is not None and out.returncode == 0 and out.stdout.strip():
-        common = Path(out.stdout.strip())
+    Read from ``.git`` (gitdirs), not from ``git rev-parse --git-common-dir``: every hook of a
+    session whose project is not set in the environment asked git, a process start each."""
+    from .gitdirs import git_dirs
+
+    found = git_dirs(Path(os.path.realpath(cwd)))  # git names the real folder too
+    if found is not None:
+        common = found[2]
         # <repo>/.git for normal and worktree checkouts, <repo>.git for bare repositories.
         repo = common.parent if common.name == ".git" else common
         name = repo.name.removesuffix(".git")
@@ -194,11 +187,11 @@ def load_config(
 def _check_keys(data: Mapping[str, Any], path: Path) -> None:
     """A key vaultmem does not know is a typo until proven otherwise (``valut = …`` silently
     left the default vault in use): the error names it and the nearest known key."""
-    import difflib
-
     for key in data:
         if key in _KNOWN:
             continue
+        import difflib  # only for a key it does not know: kept off every hook's start-up
+
         near = difflib.get_close_matches(key, sorted(_KNOWN), n=1, cutoff=0.5)
         hint = f" (did you mean '{near[0]}'?)" if near else ""
         raise ConfigError(f"unknown key '{key}'{hint}; known keys: {', '.join(sorted(_KNOWN))}",

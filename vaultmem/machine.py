@@ -33,9 +33,14 @@ def host_name() -> str:
     """This machine's name for per-host state: ``$VAULTMEM_HOST``, else the short host name."""
     name = os.environ.get(HOST_ENV, "")
     if not name.strip():
-        import socket
+        # os.uname's node name is what socket.gethostname returns on POSIX, without importing
+        # socket on every hook.
+        if hasattr(os, "uname"):
+            name = os.uname().nodename.split(".")[0]
+        else:
+            import socket
 
-        name = socket.gethostname().split(".")[0]
+            name = socket.gethostname().split(".")[0]
     slug = _UNSAFE.sub("-", name.strip().lower()).strip(".-")
     return slug[:64] or "localhost"
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -196,8 +195,10 @@ def anchored(told: ingest.Story, cwd: str | None) -> ingest.Story:
 
 def reanchor_note(memory: Memory, note: str, cwd: str | None) -> None:
     """SessionEnd: the note's anchors re-taken, so they hold the content the session ended with."""
+    if "%%vm-anchor" not in memory.vault.read(note).text:
+        return  # nothing anchored: no git process
     repo = anchors.repo(cwd)
-    if repo is None or "%%vm-anchor" not in memory.vault.read(note).text:
+    if repo is None:
         return
     memory.vault.update(note, [patch.Rewrite(lambda text: anchors.reanchor(text, repo))],
                         label="vaultmem anchors")
@@ -364,6 +365,8 @@ def spawn_compaction(config: Config, note: str, extractor: str = "llm") -> None:
     """Start ``vaultmem compact NOTE --extractor X`` detached: the hook does not wait for it."""
     # Never the hook's cwd on sys.path (a project's own vaultmem/ folder would be imported):
     # -P where Python has it, else isolated; and a folder of no project as the cwd.
+    import subprocess  # only when a compaction is handed over: kept off the hooks' start-up
+
     safe = ["-P"] if sys.version_info >= (3, 11) else ["-I"]
     args = [sys.executable, *safe, "-m", "vaultmem", "--vault", os.path.abspath(config.vault),
             "--project", config.project, "compact", note, "--extractor", extractor]

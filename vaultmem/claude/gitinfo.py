@@ -12,7 +12,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-MAX_READ = 1 << 20  # bytes read of any one file (packed-refs can be long)
+from ..gitdirs import MAX_READ, git_dirs, read_small
+
+__all__ = ["MAX_READ", "GitInfo", "git_dirs", "read", "read_small"]
 _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
 
@@ -40,24 +42,6 @@ def read(cwd: str | os.PathLike[str]) -> GitInfo | None:
     return GitInfo(branch, _resolve((gitdir, common), ref))
 
 
-def git_dirs(cwd: Path) -> tuple[Path, Path, Path] | None:
-    """(work tree root, git dir, common dir) of the checkout holding ``cwd``; None outside one."""
-    if not cwd.is_absolute():  # hooks give absolute paths; a relative one names nothing
-        return None
-    for folder in (cwd, *cwd.parents):
-        dot = folder / ".git"
-        if dot.is_dir():
-            return folder, dot, dot
-        if dot.is_file():  # a worktree or submodule: "gitdir: <path>"
-            line = read_small(dot)
-            if not line.startswith("gitdir:"):
-                return None
-            gitdir = (folder / line[len("gitdir:"):].strip()).resolve()
-            common = read_small(gitdir / "commondir")
-            return folder, gitdir, (gitdir / common).resolve() if common else gitdir
-    return None
-
-
 def _resolve(dirs: tuple[Path, Path], ref: str) -> str | None:
     if ".." in ref.split("/"):
         return None
@@ -71,15 +55,3 @@ def _resolve(dirs: tuple[Path, Path], ref: str) -> str | None:
             if name.strip() == ref and _SHA.fullmatch(sha):
                 return sha
     return None
-
-
-def read_small(path: Path) -> str:
-    """A small file under ``.git``, stripped; "" when it is missing, unreadable or not a regular
-    file (a FIFO or device put there would block or never end)."""
-    try:
-        if not path.is_file():
-            return ""
-        with open(path, "rb") as handle:
-            return handle.read(MAX_READ).decode("utf-8", errors="replace").strip()
-    except OSError:
-        return ""
