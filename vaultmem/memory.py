@@ -69,6 +69,10 @@ _BULLETS = ("- ", "* ", "+ ")
 # What a machine that never saw a session reads in its note (see pending): the machine the
 # session runs on (property written by capture), and whether its last work-log entry is the end.
 HOST = "host"
+# The frontmatter block and its status lines, for the quick look of ``_archived_by_head``.
+_HEAD_BYTES = 4096
+_FRONT = re.compile(r"---[ \t]*\n(.*?\n)---[ \t]*(?:\n|$)", re.DOTALL)
+_STATUS_LINE = re.compile(r"^status:[ \t]*[\"']?([\w-]*)[\"']?[ \t]*(?:#.*)?$", re.MULTILINE)
 _LAST_ENTRY = re.compile(r"^### \d\d:\d\d - (.*)$", re.MULTILINE)
 # (transcript paths, max characters) -> the sessions' condensed text, None when unreadable.
 TranscriptReader = Callable[[Sequence[str], int], "str | None"]
@@ -684,6 +688,19 @@ class Memory:
         return SessionStatus(rel, v.lines, v.age_days, status, text, v.due,
                              _list_lines(note.text))
 
+    def _archived_by_head(self, rel: str) -> bool:
+        """Whether the note's frontmatter says ``status: archived`` in its one status line, read
+        from its first 4 KiB without parsing YAML (False when that does not say: look closer)."""
+        try:
+            head = self.vault.head(rel, _HEAD_BYTES)
+        except VaultmemError:
+            return False
+        front = _FRONT.match(head)
+        if front is None:
+            return False
+        found = _STATUS_LINE.findall(front.group(1))
+        return len(found) == 1 and found[0] == "archived"
+
     def _big_status(self, rel: str, limit: int, today: date) -> SessionStatus:
         try:
             seen = self.vault.glimpse(rel, limit, HOOK_READ_HEAD)
@@ -775,6 +792,8 @@ class Memory:
             if n and timer() - start >= budget:
                 stopped = order[n - 1]
                 break
+            if self._archived_by_head(rel):
+                continue  # most notes of a long-lived project: no YAML parsed, no body read
             s = self._status(rel, today, HOOK_READ_BYTES)
             if not self._waiting(s, current, ended):
                 continue

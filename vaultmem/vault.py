@@ -310,6 +310,20 @@ class Vault:
         text, _fmt = decode(raw, path=self._normalise(rel))
         return Glimpse(self._normalise(rel), text, size, partial)
 
+    def head(self, rel: str, limit: int) -> str:
+        """The note's first lines within ``limit`` bytes (all of it when it is shorter)."""
+        path = self.abspath(rel)
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(limit + 1)
+        except (FileNotFoundError, NotADirectoryError):
+            raise self._not_found(rel) from None
+        except OSError as err:
+            raise VaultmemError(f"cannot read: {err.strerror or err}", path=rel) from None
+        if len(raw) > limit:
+            raw = raw[: raw.rfind(b"\n", 0, limit) + 1]
+        return decode(raw, path=self._normalise(rel))[0]
+
     def size(self, rel: str) -> int:
         """The note's size in bytes (0 when it cannot be looked at)."""
         try:

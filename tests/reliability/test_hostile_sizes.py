@@ -253,3 +253,25 @@ def test_session_end_prunes_months_of_ended_sessions_from_the_state(tmp_path: Pa
     assert set(data.sessions) == {SID}  # months-old ended sessions forgotten, this one kept
     assert data.sessions[SID].ingested  # ended a moment ago: a resume still dedups by uuid
     assert len(data.sessions) <= KEEP_ENDED and state.path.stat().st_size < before / 100
+
+
+def test_the_look_for_pending_notes_reads_an_archived_note_by_its_head_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vaultmem.memory import Memory
+
+    root = tmp_path / "vault"
+    small_vault(root)
+    for n in range(5):
+        rel = _pushed_session(root, f"2026-01-0{n + 1}-archived-{n}", "")
+        path = root / rel
+        path.write_text(path.read_text().replace("status: active", "status: archived"))
+    looked: list[str] = []
+    real = Memory._status
+
+    def counting(self: Memory, rel: str, *args: object, **kwargs: object) -> object:
+        looked.append(rel)
+        return real(self, rel, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Memory, "_status", counting)
+    assert memory(root).compact_pending(now=now(), budget_s=3600) == []
+    assert looked == [SESSION]  # the open session's note; the five archived ones by their head
