@@ -741,3 +741,8 @@ def test_a_commit_message_of_several_lines_is_kept_with_its_command() -> None:
                                 "ANTHROPIC_API_KEY to repository secrets")
     assert calls[1].message == "Fix a\n\nTODO: b"
     assert calls[2].message is None and calls[3].message is None
+    # Unterminated (a cut line, a hostile command): no message, and read in one pass.
+    for command in ("git commit -m \"$(cat <<'EOF'\n" + "x\n" * 50_000,
+                    "git commit -m \"" + "x\n" * 50_000, "git commit " + "<<E\n" * 20_000):
+        (turn,) = transcript.parse_lines([assistant("a5", [tool("Bash", command=command)])]).turns
+        assert turn.calls[0].message is None

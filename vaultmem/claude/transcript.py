@@ -37,6 +37,7 @@ from os import PathLike
 from typing import Any, BinaryIO
 
 from .. import jsontext
+from ..lazyre import lazy
 from ..privacy import PrivateStream, clean_text, private_parts, strip_private
 from ..redact import DEFAULT as DEFAULT_REDACTION
 from ..redact import Scrub
@@ -50,12 +51,12 @@ FILE_TOOLS = {
 READ_TOOLS = {"Read": "file_path"}
 COMMAND_MAX_CHARS = 200
 COMMIT_MESSAGE_MAX_CHARS = 4000
-_COMMIT_RE = re.compile(r"(?:^|[;&|(]\s*|\s)git\s+(?:-\S+\s+(?:\S+\s+)?)*commit\b")
+# ``git [-C dir] [-c k=v] commit``: an option's value never starts with "-" (no backtracking)
+_COMMIT_RE = lazy(r"(?:^|[;&|(]\s*|\s)git\s+(?:-\S+\s+(?:[^\s-]\S*\s+)?)*?commit\b")
 # git commit -m "$(cat <<'EOF' … EOF)" (Claude Code's own way), or a quoted -m of several lines
-_HEREDOC_RE = re.compile(r"<<-?\s*(['\"]?)(?P<tag>\w+)\1[^\n]*\n(?P<body>.*?)\n\s*(?P=tag)\s*(?:\n|$|\))",
-                         re.DOTALL)
-_QUOTED_MESSAGE_RE = re.compile(r"(?:-m|--message)(?:\s+|=)(['\"])(?P<body>(?:(?!\1).)*\n(?:(?!\1).)*)\1",
-                                re.DOTALL)
+_HEREDOC_RE = lazy(r"<<-?[ \t]*(['\"]?)(?P<tag>\w+)\1[^\n]*\n")
+_QUOTED_MESSAGE_RE = lazy(r"(?:-m|--message)(?:\s+|=)(?:\"(?P<body>[^\"]*)\"|'(?P<single>[^']*)')")
+COMMIT_SCAN_CHARS = 16 * 1024  # of a command, looked at for a commit message
 ERROR_MAX_CHARS = 200
 RESULT_SCAN_CHARS = 64 * 1024  # of a tool's output, read for its error line
 
@@ -533,15 +534,24 @@ def _commit_message(value: Any) -> str | None:
     """The message of a ``git commit`` command when it has several lines, else None."""
     if not isinstance(value, str) or "commit" not in value or "\n" not in value:
         return None
+    value = value[:COMMIT_SCAN_CHARS]
     commit = _COMMIT_RE.search(value)
     if commit is None:
         return None
     # The message follows the commit word (a heredoc before it feeds another command).
-    quoted = _HEREDOC_RE.search(value, commit.end()) or _QUOTED_MESSAGE_RE.search(
-        value, commit.end())
-    if quoted is None:
+    body: str | None = None
+    heredoc = _HEREDOC_RE.search(value, commit.end())
+    if heredoc is not None:
+        lines = value[heredoc.end():].split("\n")
+        end = next((n for n, line in enumerate(lines) if line.strip() == heredoc.group("tag")),
+                   None)
+        body = "\n".join(lines[:end]) if end is not None else None
+    else:
+        quoted = _QUOTED_MESSAGE_RE.search(value, commit.end())
+        body = (quoted.group("body") or quoted.group("single")) if quoted else None
+    if not body:
         return None
-    text = _SCRUB.get()(strip_private(quoted.group("body"))).strip()
+    text = _SCRUB.get()(strip_private(body)).strip()
     return text[:COMMIT_MESSAGE_MAX_CHARS] if "\n" in text else None
 
 
