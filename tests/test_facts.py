@@ -154,3 +154,16 @@ def test_best_line_of_a_note_is_the_one_with_most_matched_words() -> None:
 def test_a_note_without_knowledge_sections_has_no_facts() -> None:
     assert facts.facts("just text\n- a list item\n", stem="x", note_type=None) == []
     assert facts.facts("# Title\n\n## Other\n\n- item\n", stem="x", note_type=None) == []
+
+
+def test_a_line_ending_in_a_colon_shows_what_it_introduces_within_its_callout() -> None:
+    body = (
+        "**Answer:** Now let's \x02restart\x03 the panel:\n- Edited `panel.rs`\n\n"
+        "> Cannot \x02restart\x03 it from Bash. Run:\n> ```bash\n> systemctl --user restart panel\n"
+        "> ```\nAfter the callout\n"
+    )
+    shown = [text for text, _ in facts.best_lines(body, "\x02", "\x03", 2)]
+    assert shown == [
+        "Answer: Now let's restart the panel:",  # a cut first sentence: the log is not its answer
+        "Cannot restart it from Bash. Run: systemctl --user restart panel",
+    ]

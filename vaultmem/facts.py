@@ -279,6 +279,7 @@ _MARKUP = re.compile(
 # work log (``**Prompt:** …``) and the ``### HH:MM - <prompt>`` heading that names it; any
 # heading (in a callout too) names a part rather than saying something. A query is
 # phrased like a question, so these lines match it best while holding no answer.
+_ANSWER = re.compile(r"^\s*\*\*Answer:\*\*")
 _ECHO = re.compile(r"^\s*(?:>\s*)*(?:#{1,6}\s|\*\*Prompt:\*\*)")
 
 
@@ -290,10 +291,13 @@ def _shown_line(line: str) -> str:
 def _introduced(lines: Sequence[str], at: int, limit: int) -> str:
     """Line ``at`` shown, and when it ends in a colon ("You need to run:") the lines it
     introduces after it, fenced code included, up to about ``limit`` characters: such a line
-    alone says nothing. A blank line after them or a heading ends what it introduces."""
+    alone says nothing. A blank line after them, a heading, or the end (start) of the callout
+    the line is in ends what it introduces; a work log's ``**Answer:**`` line introduces
+    nothing."""
     shown = _shown_line(lines[at])
-    if not shown.endswith(":"):
-        return shown
+    if not shown.endswith(":") or _ANSWER.match(lines[at]):
+        return shown  # a work log's answer line is a cut first sentence, followed by the log
+    quoted = lines[at].lstrip().startswith(">")
     added = False
     for line in lines[at + 1 :]:
         stripped = line.strip()
@@ -302,8 +306,8 @@ def _introduced(lines: Sequence[str], at: int, limit: int) -> str:
             if added and not stripped.startswith(">"):
                 break  # a blank line (an empty quote line is inside its callout)
             continue
-        if bare.startswith("#") or len(shown) >= limit:
-            break
+        if bare.startswith("#") or len(shown) >= limit or stripped.startswith(">") != quoted:
+            break  # a heading, enough, or out of (into) the callout the line is in
         if not bare.startswith(("```", "~~~")):
             shown += " " + _shown_line(line)
             added = True
