@@ -7,7 +7,6 @@ with a short timeout. Any trouble means "no changes known", never an error.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from .gitinfo import git_dirs, read_small
@@ -50,6 +49,8 @@ def changed_files(cwd: Path | None) -> tuple[Path, tuple[str, ...]] | None:
     args = ["git", "--no-optional-locks", "-C", str(root), "diff", "--name-only", "--no-renames",
             "--no-ext-diff", "-z"]
     args += ["HEAD"] if on_default else ["--merge-base", str(base)]
+    import subprocess  # only in a checkout: kept off the start-up of every hook
+
     try:
         proc = subprocess.run(args, capture_output=True, timeout=TIMEOUT_S, check=False,
                               stdin=subprocess.DEVNULL)
