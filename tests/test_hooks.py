@@ -408,8 +408,8 @@ def test_hook_path_imports_no_typer_rich_or_anthropic(
 STARTUP_EXTRAS = ("subprocess", "tempfile", "shutil", "socket", "difflib")
 
 
-@pytest.mark.parametrize("event", ["stop", "session-end"])
-def test_a_started_sessions_stop_and_end_import_no_process_or_temp_file_modules(
+@pytest.mark.parametrize("event", ["session-start", "stop", "session-end"])
+def test_a_started_sessions_hooks_import_no_process_or_temp_file_modules(
     vault: Path, transcript: Path, tmp_path: Path, event: str
 ) -> None:
     _populate(vault, transcript, tmp_path, "session-start")
