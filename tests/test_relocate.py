@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hook_kit import SID, copy_transcript, payload, run_hook
+from hook_kit import SID, copy_transcript, hook_env, payload, run_hook
 
 from vaultmem import frontmatter
 from vaultmem.claude.relocate import descends, refiled
@@ -36,9 +36,9 @@ def _notes(vault: Path) -> list[str]:
                   for p in vault.glob("claude/projects/*/sessions/*.md"))
 
 
-def _hook(event: str, vault: Path, cwd: Path, transcript: Path) -> None:
+def _hook(event: str, vault: Path, cwd: Path, transcript: Path, **env: str) -> None:
     done = run_hook(event, payload(event, transcript, cwd=str(cwd), session_id=SID), vault,
-                    cwd=cwd)
+                    cwd=cwd, env=hook_env(vault, **env))
     assert done.returncode == 0 and not done.stderr, done.stderr
 
 
@@ -81,3 +81,19 @@ def test_a_session_started_in_one_repository_does_not_follow_a_cd_beside_it(
     _hook("stop", vault_root, admin, transcript)
     (note,) = _notes(vault_root)
     assert note.startswith("claude/projects/shop/sessions/")
+
+
+def test_a_move_that_cannot_remove_the_old_note_leaves_the_session_where_it_was(
+    vault_root: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "dev"
+    shop = home / "shop"
+    shop.mkdir(parents=True)
+    transcript = copy_transcript(tmp_path)
+    _hook("session-start", vault_root, home, transcript)
+    _hook("stop", vault_root, shop, transcript, VAULTMEM_FAULT="relocate:retire:enospc")
+    (kept,) = _notes(vault_root)  # no copy left behind in shop
+    assert kept.startswith("claude/projects/dev/sessions/")
+    # The note now records the repository as its working directory: nothing to go down into.
+    _hook("stop", vault_root, shop, transcript)
+    assert _notes(vault_root) == [kept]

@@ -8,8 +8,9 @@ recorded and names another project, the note moves there (before the new turns a
 Going up or sideways (``cd ..``, another checkout beside) moves nothing: the session stays where
 its work was. A note already closed and compacted never moves.
 
-Order under the state lock, as the first prompt's rename does: write the note at its new place,
-point the state at it, remove the old one (a person's edit made meanwhile is carried over).
+Order under the state lock: write the note at its new place, remove the old one (a person's edit
+made meanwhile is carried over), then point the state at the new one; when the old note cannot be
+removed, the new copy is and the session stays where it was.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import posixpath
 from dataclasses import replace
 from datetime import date
 
-from .. import frontmatter, links
+from .. import faults, frontmatter, links
 from ..errors import NoteExists, VaultmemError
 from ..layout import link_target
 from ..memory import Memory
@@ -79,8 +80,17 @@ def follow(memory: Memory, data: StateData, sid: str, cwd: str | None, today: da
             vault.create(rel, derive(note.text))
         except NoteExists:
             continue
+        try:
+            faults.checkpoint("relocate:retire")
+            vault.retire(entry.note, read=note, copy_to=rel, derive=derive)
+        except (VaultmemError, OSError):
+            # The old note kept changing (or cannot be removed): it stays the session's note.
+            try:
+                vault.remove(rel)
+            except (VaultmemError, OSError):
+                pass
+            return
         data.set_session(replace(entry, note=rel, project=project))
         data.clear_current(entry.project, sid)
         data.set_current(project, sid)
-        vault.retire(entry.note, read=note, copy_to=rel, derive=derive)
         return
