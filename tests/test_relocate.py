@@ -42,12 +42,17 @@ def _hook(event: str, vault: Path, cwd: Path, transcript: Path, **env: str) -> N
     assert done.returncode == 0 and not done.stderr, done.stderr
 
 
+def _home_and_shop(tmp_path: Path) -> tuple[Path, Path]:
+    """A home folder ``dev`` (its own project) with the repository ``shop`` inside it."""
+    shop = tmp_path / "dev" / "shop"
+    shop.mkdir(parents=True)
+    return shop.parent, shop
+
+
 def test_a_session_started_at_home_moves_into_the_repository_it_works_in(
     vault_root: Path, tmp_path: Path
 ) -> None:
-    home = tmp_path / "dev"
-    shop = home / "shop"
-    shop.mkdir(parents=True)
+    home, shop = _home_and_shop(tmp_path)
     (home / "other").mkdir()
     transcript = copy_transcript(tmp_path)
     _hook("session-start", vault_root, home, transcript)
@@ -86,9 +91,7 @@ def test_a_session_started_in_one_repository_does_not_follow_a_cd_beside_it(
 def test_a_move_that_cannot_remove_the_old_note_leaves_the_session_where_it_was(
     vault_root: Path, tmp_path: Path
 ) -> None:
-    home = tmp_path / "dev"
-    shop = home / "shop"
-    shop.mkdir(parents=True)
+    home, shop = _home_and_shop(tmp_path)
     transcript = copy_transcript(tmp_path)
     _hook("session-start", vault_root, home, transcript)
     _hook("stop", vault_root, shop, transcript, VAULTMEM_FAULT="relocate:retire:enospc")
