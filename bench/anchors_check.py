@@ -11,8 +11,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from vaultmem import anchors
 from vaultmem.claude import digest, staleness
+from vaultmem.memory import anchors
 
 from .runner import Case, Sample, Workspace, run_command, timed
 

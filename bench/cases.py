@@ -115,9 +115,9 @@ class VaultmemEnv:
     def memory(self) -> Any:
         """The library's ``Memory`` on this vault (imported lazily: the bench may run without)."""
         if self._memory is None:
-            from vaultmem.config import load_config
-            from vaultmem.memory import Memory
-            from vaultmem.vault import Vault
+            from vaultmem.memory.sessions import Memory
+            from vaultmem.store.config import load_config
+            from vaultmem.store.vault import Vault
 
             config = load_config(vault=self.root, project=self.project, cwd=self.cwd, env=self.env)
             self._memory = Memory(
@@ -127,7 +127,7 @@ class VaultmemEnv:
 
     def status_of(self, rel: str) -> str:
         """The ``status`` property of a note (read with the library's frontmatter parser)."""
-        from vaultmem.frontmatter import parse
+        from vaultmem.notes.frontmatter import parse
 
         return str(parse((self.root / rel).read_text(encoding="utf-8")).get("status"))
 
@@ -336,7 +336,7 @@ def session_start_automemory_case(env: VaultmemEnv) -> Case:
     """``vaultmem hook session-start`` with Claude Code's auto memory of the project (30 files)
     mirrored already and unchanged: the cost the mirror adds to every session start."""
     from vaultmem.claude import automirror
-    from vaultmem.vault import Vault
+    from vaultmem.store.vault import Vault
 
     where = automirror.where(str(env.cwd), env=env.env, home=str(env.home))
     folder = Path(where.folder)

@@ -126,9 +126,9 @@ class Setup:
 
 
 def _memory(root: Path, project: str):  # type: ignore[no-untyped-def]
-    from vaultmem.config import load_config
-    from vaultmem.memory import Memory
-    from vaultmem.vault import Vault
+    from vaultmem.memory.sessions import Memory
+    from vaultmem.store.config import load_config
+    from vaultmem.store.vault import Vault
 
     env = {"HOME": str(root.parent), "VAULTMEM_NOW": NOW_ISO}
     config = load_config(vault=root, project=project, env=env)
@@ -217,7 +217,7 @@ def hook_end_run(setup: Setup, lines: int) -> tuple[float, float, str]:
         cwd=root,
         stdin=_payload("SessionEnd", sid, root, reason="other"),
     )
-    from vaultmem.frontmatter import parse
+    from vaultmem.notes.frontmatter import parse
 
     status = parse((root / started.note).read_text("utf-8")).get("status")
     want = "archived" if lines >= 500 else "active"

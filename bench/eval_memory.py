@@ -39,9 +39,9 @@ if str(_REPO) not in sys.path:
 
 from bench.memory_scenario import CWD, FACTS, FIXTURES, OPEN_NEXT_STEP, PROJECT, Fact
 from vaultmem.claude import hooks
-from vaultmem.config import Config
-from vaultmem.recall import recall
-from vaultmem.vault import Vault
+from vaultmem.search.recall import recall
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 TARGETS = {"recall": 12, "shown": 12, "briefing": 7, "components": 4, "garbled": 0}
 SHOWN_HITS = 5

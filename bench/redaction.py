@@ -24,7 +24,7 @@ SEED = 23
 READ_SCRIPT = (
     "import sys\n"
     "from vaultmem.claude import transcript\n"
-    "from vaultmem.redact import DEFAULT, Redaction\n"
+    "from vaultmem.notes.redact import DEFAULT, Redaction\n"
     "scrub = DEFAULT if sys.argv[2] == 'on' else Redaction(enabled=False)\n"
     "read = transcript.read(sys.argv[1], scrub=scrub)\n"
     "print(repr(read.turns).count('‹redacted:'), len(read.turns))\n"

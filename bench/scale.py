@@ -102,8 +102,8 @@ def _whole_vault_case(name: str, lazy: LazyEnv, run: Callable[[], Sample], *, no
 
 def _indexed_texts(env: VaultmemEnv) -> list[tuple[int, str, str, str]]:
     """(rowid, title, tags, body) of every note a cold build indexes, as it indexes them."""
-    from vaultmem import index
-    from vaultmem.vault import Vault
+    from vaultmem.search import index
+    from vaultmem.store.vault import Vault
 
     vault = Vault(env.root)
     namespace = vault.layout.namespace
@@ -120,7 +120,7 @@ def fts_floor_case(lazy: LazyEnv) -> Case:
     inserted: list[int] = []
 
     def run() -> Sample:
-        from vaultmem import index
+        from vaultmem.search import index
 
         env = lazy.get()
         texts = _indexed_texts(env)

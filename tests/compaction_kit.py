@@ -6,10 +6,10 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from vaultmem import patch
-from vaultmem.config import Config
-from vaultmem.memory import Memory
-from vaultmem.vault import Vault
+from vaultmem.memory.sessions import Memory
+from vaultmem.notes import patch
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 NOW = "2026-11-25T10:30:00"
 PROJECT = "demo"

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from hook_kit import NOW, hook_env, run_cli
 
-from vaultmem import anchors, entitynote
 from vaultmem.claude import briefing, capture, staleness
 from vaultmem.claude.events import HookEvent
-from vaultmem.config import load_config
 from vaultmem.errors import VaultmemError
-from vaultmem.memory import Memory
-from vaultmem.vault import Vault
+from vaultmem.memory import anchors, entitynote
+from vaultmem.memory.sessions import Memory
+from vaultmem.store.config import load_config
+from vaultmem.store.vault import Vault
 
 SID = "anchor-session-1"
 FILE = "src/auth/tokens.py"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.atomic import TEMP_SUFFIX, replace_file
+from vaultmem.store.atomic import TEMP_SUFFIX, replace_file
 
 
 def _mode(path: Path) -> int:
@@ -55,7 +55,7 @@ def test_a_missing_folder_is_an_oserror_and_writes_nothing(tmp_path: Path) -> No
 def test_a_write_removes_stale_temp_files_of_killed_writes_only(tmp_path: Path) -> None:
     import time
 
-    from vaultmem.atomic import STALE_TEMP_SECONDS
+    from vaultmem.store.atomic import STALE_TEMP_SECONDS
 
     old = time.time() - STALE_TEMP_SECONDS - 5
     stale = tmp_path / ".Auth.md.ab12cd34.vmtmp"  # a killed write's

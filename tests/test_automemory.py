@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 from tests.hook_kit import hook_env, payload, run_hook
-from vaultmem import index, patch, recall
 from vaultmem.claude import automemory, automirror, context
 from vaultmem.claude.automemory import locate, sanitize
-from vaultmem.config import Config
-from vaultmem.frontmatter import parse
-from vaultmem.vault import Vault
+from vaultmem.notes import patch
+from vaultmem.notes.frontmatter import parse
+from vaultmem.search import index, recall
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 TODAY = dt.date(2026, 11, 22)
 PROJECT = "shop"
@@ -306,7 +307,7 @@ def test_a_vanished_file_keeps_its_note_marked_archived(vault: Vault, repo: Path
 
 def test_a_new_mirror_is_linked_from_the_project_index(vault: Vault, repo: Path,
                                                        folder: Path) -> None:
-    from vaultmem import templating
+    from vaultmem.notes import templating
 
     vault.create(f"claude/projects/{PROJECT}/_index.md", templating.project_index(PROJECT, TODAY))
     run(vault, repo)
@@ -499,8 +500,8 @@ def test_hooks_mirror_at_start_and_credit_the_session_at_end(
 def test_the_session_briefing_drops_what_memory_md_loads_only_while_auto_memory_is_on(
     vault: Vault, repo: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from vaultmem import templating
     from vaultmem.claude import briefing
+    from vaultmem.notes import templating
 
     index = templating.project_index(PROJECT, TODAY).replace(
         "## Prerequisites\n", "## Prerequisites\n\n- Use uv, not pip\n- Postgres 16 running\n")
@@ -515,7 +516,7 @@ def test_the_session_briefing_drops_what_memory_md_loads_only_while_auto_memory_
 def test_mirrored_text_is_redacted_and_an_unedited_mirror_still_follows_its_source(
     vault: Vault, repo: Path, folder: Path
 ) -> None:
-    from vaultmem.redact import Redaction
+    from vaultmem.notes.redact import Redaction
 
     secret = "- Staging DB: postgres://admin:Xk39vQp2zL@db.internal/shop\n"
     (folder / "MEMORY.md").write_text(INDEX + secret)
@@ -534,7 +535,7 @@ def test_mirrored_text_is_redacted_and_an_unedited_mirror_still_follows_its_sour
 
 def test_doctor_leaves_a_mirrors_links_to_memories_not_written_yet(vault: Vault, repo: Path,
                                                                   folder: Path) -> None:
-    from vaultmem.doctor import doctor
+    from vaultmem.memory.doctor import doctor
 
     (folder / "redis-in-tests.md").write_text(TOPIC + "\nSee [[postgres-setup]].\n")
     run(vault, repo)

@@ -10,10 +10,11 @@ from pathlib import Path
 import yaml
 from compaction_kit import PROJECT, memory, now
 
-from vaultmem import bases, frontmatter, patch, threshold
-from vaultmem.config import Config
-from vaultmem.memory import Memory
-from vaultmem.vault import Vault
+from vaultmem.memory import bases, threshold
+from vaultmem.memory.sessions import Memory
+from vaultmem.notes import frontmatter, patch
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 INDEX = f"claude/projects/{PROJECT}/_index.md"
 _NOTE_PROPERTY = re.compile(r"\bnote\.([A-Za-z_][A-Za-z0-9_]*)")

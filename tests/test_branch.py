@@ -110,8 +110,8 @@ def test_the_branch_s_components_lead_the_briefing(repo: Path, vault_root: Path)
     from conftest import FIXTURES
 
     from vaultmem.claude import briefing
-    from vaultmem.config import Config
-    from vaultmem.vault import Vault
+    from vaultmem.store.config import Config
+    from vaultmem.store.vault import Vault
 
     shutil.copytree(FIXTURES / "briefing", vault_root, dirs_exist_ok=True)
     config = Config(vault=vault_root, project="shop")

@@ -15,8 +15,8 @@ from hook_kit import LABEL
 from markdown_it import MarkdownIt
 
 from vaultmem.claude import briefing
-from vaultmem.config import Config
-from vaultmem.vault import Vault
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 P = "shop"
 SESSIONS = f"claude/projects/{P}/sessions"

@@ -28,12 +28,13 @@ from hook_kit import (
 )
 from markdown_it import MarkdownIt
 
-from vaultmem import frontmatter, machine, patch
 from vaultmem.claude import capture
 from vaultmem.claude.events import HookEvent
-from vaultmem.config import Config
-from vaultmem.memory import Memory
-from vaultmem.vault import Vault
+from vaultmem.memory.sessions import Memory
+from vaultmem.notes import frontmatter, patch
+from vaultmem.store import machine
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 CWD = "/home/dev/work/shop"
 BIG_LINES = 600

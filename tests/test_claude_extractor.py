@@ -31,8 +31,8 @@ from hook_kit import (
     session_notes,
 )
 
-from vaultmem import frontmatter
 from vaultmem.claude import condensed, hooks
+from vaultmem.notes import frontmatter
 
 # Three days after the fixture session: due by age at its end.
 LATER = "2026-11-25T09:00:00"
@@ -203,7 +203,7 @@ def test_the_session_end_hook_imports_no_sdk_and_no_extractor(setup: dict[str, A
         "try:\n    launcher.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
         "mods = {m.split('.')[0] for m in sys.modules} | set(sys.modules)\n"
         "sys.stderr.write(repr(sorted(mods & {'anthropic', 'httpx', 'httpx2', "
-        "'vaultmem.claudecli', 'vaultmem.llm', 'vaultmem.claude.condensed'})))\n"
+        "'vaultmem.memory.claudecli', 'vaultmem.memory.llm', 'vaultmem.claude.condensed'})))\n"
     )
     setup["env"].update(VAULTMEM_NOW=LATER, FAKE_CLAUDE_MODE="answer")
     proc = subprocess.run(

@@ -14,8 +14,8 @@ import claude_fake
 import pytest
 from claude_fake import GOOD, result
 
-from vaultmem import claudecli
-from vaultmem.extraction import Extraction, Item
+from vaultmem.memory import claudecli
+from vaultmem.memory.extraction import Extraction, Item
 
 DETERMINISTIC = Extraction(
     items=(Item("decision", "Use JWT", ("Auth",), 3),), extractor="deterministic")

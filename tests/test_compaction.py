@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem import compaction, names, patch
-from vaultmem.config import Config
-from vaultmem.extraction import Extraction, Item
-from vaultmem.layout import Layout
+from vaultmem.memory import compaction
+from vaultmem.memory.extraction import Extraction, Item
+from vaultmem.notes import names, patch
+from vaultmem.store.config import Config
+from vaultmem.store.layout import Layout
 
 CONFIG = Config(vault=Path("/nonexistent"), project="demo")
 TODAY = date(2026, 11, 22)

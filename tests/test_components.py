@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultmem import names
 from vaultmem.claude.components import component_of
+from vaultmem.notes import names
 
 ROOT = "/home/dev/work/shop"
 
@@ -67,7 +67,7 @@ def test_the_project_s_own_package_folder_is_skipped() -> None:
     root = "/home/dev/vaultmem"
     assert component_of(f"{root}/vaultmem/claude/capture.py", root=root) == "Claude"
     assert component_of(f"{root}/src/vaultmem/claude/capture.py", root=root) == "Claude"
-    assert component_of(f"{root}/vaultmem/memory.py", root=root) == "Memory"
+    assert component_of(f"{root}/vaultmem/memory/sessions.py", root=root) == "Memory"
     assert component_of(f"{root}/vaultmem/__init__.py", root=root) is None
     assert component_of(f"{root}/tests/test_memory.py", root=root) == "Memory"
 

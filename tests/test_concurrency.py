@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.frontmatter import parse
-from vaultmem.vault import Vault
+from vaultmem.notes.frontmatter import parse
+from vaultmem.store.vault import Vault
 
 WORKER = Path(__file__).parent / "helpers" / "append_worker.py"
 REPO = Path(__file__).resolve().parent.parent

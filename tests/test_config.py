@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.config import config_file, detect_project, load_config
 from vaultmem.errors import ConfigError
+from vaultmem.store.config import config_file, detect_project, load_config
 
 
 def _write_config(home: Path, text: str) -> Path:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bench.generate import generate
-from vaultmem.doctor import Problem, doctor
-from vaultmem.vault import Vault
+from vaultmem.memory.doctor import Problem, doctor
+from vaultmem.store.vault import Vault
 
 ENTITY = (
     "---\ntype: entity\nproject: demo\ntags:\n  - claude/entity\nstatus: active\n---\n\n"
@@ -234,7 +234,7 @@ def test_alias_bomb_is_reported_as_invalid_yaml(clean: Path) -> None:
 
 
 def test_stale_temp_files_and_symlinks_out_of_the_vault(clean: Path, tmp_path: Path) -> None:
-    from vaultmem.atomic import STALE_TEMP_SECONDS
+    from vaultmem.store.atomic import STALE_TEMP_SECONDS
 
     left = clean / ENT / ".Auth.md.ab12cd34.vmtmp"
     left.write_text("half a note")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from vaultmem.doctor import Problem
-from vaultmem.doctorview import lines, summary
+from vaultmem.memory.doctor import Problem
+from vaultmem.memory.doctorview import lines, summary
 
 
 def _ambiguous(rel: str, name: str) -> Problem:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from vaultmem import facts
 from vaultmem.claude import ingest
 from vaultmem.cli import _load_commands, app
+from vaultmem.notes import facts
 
 _load_commands()
 
@@ -101,7 +101,8 @@ def test_capture_writes_the_links_it_is_given() -> None:
 
 
 def test_a_link_written_by_path_keeps_its_heading_block_alias_and_embed() -> None:
-    from vaultmem import links, linkfix
+    from vaultmem.memory import linkfix
+    from vaultmem.notes import links
 
     notes = links.NoteIndex(["claude/projects/a/entities/Billing.md",
                              "claude/projects/b/entities/Billing.md"])

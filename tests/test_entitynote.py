@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from vaultmem import entitynote, names
-from vaultmem.entitynote import Line, Overview
+from vaultmem.memory import entitynote
+from vaultmem.memory.entitynote import Line, Overview
+from vaultmem.notes import names
 
 TODAY = date(2026, 11, 22)
 ENTITY = """\

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem import entitynote, names, sections
-from vaultmem.entitynote import Line, Overview
+from vaultmem.memory import entitynote
+from vaultmem.memory.entitynote import Line, Overview
+from vaultmem.notes import names, sections
 
 TODAY = date(2026, 11, 22)
 

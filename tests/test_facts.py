@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultmem import facts
+from vaultmem.notes import facts
 
 ENTITY = """# Auth
 

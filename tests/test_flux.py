@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem import atomic, flux
-from vaultmem.patch import SectionPatch
-from vaultmem.vault import Vault
+from vaultmem.notes.patch import SectionPatch
+from vaultmem.store import atomic, flux
+from vaultmem.store.vault import Vault
 
 REL = "notes/n.md"
 APPEND = SectionPatch(("A",), "append", "- vaultmem")

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem import frontmatter, textio
 from vaultmem.errors import InvalidYaml
+from vaultmem.notes import frontmatter, textio
 
 NOTE = """\
 ---

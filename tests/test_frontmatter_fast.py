@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from property_kit import examples
 from yaml.nodes import MappingNode, Node, SequenceNode
 
-from vaultmem import frontmatter
 from vaultmem.errors import InvalidYaml
+from vaultmem.notes import frontmatter
 
 pytestmark = pytest.mark.skipif(frontmatter._FastLoader is None, reason="PyYAML without libyaml")
 

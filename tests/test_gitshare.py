@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem import doctor as doctor_mod
 from vaultmem.claude.install import runner
-from vaultmem.config import Config
-from vaultmem.memory import Memory
-from vaultmem.promote import promote
-from vaultmem.vault import Vault
+from vaultmem.memory import doctor as doctor_mod
+from vaultmem.memory.promote import promote
+from vaultmem.memory.sessions import Memory
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 PROJECT = "demo"
 ENTITIES = ("Auth", "Billing", "Search")

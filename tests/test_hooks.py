@@ -27,8 +27,8 @@ from hook_kit import (
     snapshot,
 )
 
-from vaultmem import frontmatter
 from vaultmem.claude import hooks
+from vaultmem.notes import frontmatter
 
 TOPIC_NOTE = f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md"
 DEFAULT_NOTE = f"{SESSIONS}/{DAY}-session.md"

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem import frontmatter, index
 from vaultmem.errors import InvalidYaml
-from vaultmem.vault import Vault
+from vaultmem.notes import frontmatter
+from vaultmem.search import index
+from vaultmem.store.vault import Vault
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).parent / "corpus" / "roundtrip"
@@ -265,8 +266,8 @@ WORKER = textwrap.dedent(
     """
     import datetime, sys
     from pathlib import Path
-    from vaultmem import index
-    from vaultmem.vault import Vault
+    from vaultmem.search import index
+    from vaultmem.store.vault import Vault
     vault = Vault(Path(sys.argv[1]))
     wait = sys.argv[2] == "wait"
     found = 0

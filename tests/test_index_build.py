@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from property_kit import examples
 
 from bench.generate import GeneratedVault, generate
-from vaultmem import fences, index
-from vaultmem.vault import Vault
+from vaultmem.notes import fences
+from vaultmem.search import index
+from vaultmem.store.vault import Vault
 
 TODAY = dt.date(2026, 11, 22)
 

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from property_kit import examples
 
-from vaultmem import patch, sections
 from vaultmem.claude import ingest
 from vaultmem.claude.transcript import Outcome, ToolCall, Turn
-from vaultmem.patch import SectionPatch
+from vaultmem.notes import patch, sections
+from vaultmem.notes.patch import SectionPatch
 
 NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)
 CWD = "/home/dev/work/shop"

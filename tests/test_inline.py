@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from property_kit import examples
 
-from vaultmem.inline import block_safe, code_span, one_line
+from vaultmem.notes.inline import block_safe, code_span, one_line
 
 MD = MarkdownIt()
 HOSTILE = st.text(alphabet=st.sampled_from(list("#`~>|-+*=_<1.) \n\tab")), max_size=30)

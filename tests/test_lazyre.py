@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from vaultmem.lazyre import LazyPattern, lazy
+from vaultmem.notes.lazyre import LazyPattern, lazy
 
 
 def test_a_lazy_pattern_answers_as_the_compiled_one() -> None:
@@ -30,7 +30,7 @@ def test_importing_the_capture_path_compiles_none_of_the_miner_s_patterns() -> N
     probe = (
         "import vaultmem.claude.capture, vaultmem.claude.ingest\n"
         "from vaultmem.claude import mining\n"
-        "from vaultmem.lazyre import LazyPattern\n"
+        "from vaultmem.notes.lazyre import LazyPattern\n"
         "pats = [v for v in vars(mining).values() if isinstance(v, LazyPattern)]\n"
         "pats += [v.pattern for v in vars(mining).values() if isinstance(v, mining._Cue)]\n"
         "assert len(pats) > 40, len(pats)\n"

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem import links
 from vaultmem.errors import UnsafePath
-from vaultmem.links import Link
+from vaultmem.notes import links
+from vaultmem.notes.links import Link
 
 
 def _one(text: str) -> Link:

@@ -19,9 +19,9 @@ import httpx2
 import pytest
 from llm_standin import error_body, serve, text_message, tool_use_message
 
-from vaultmem import llm
-from vaultmem.extraction import Extraction, Item
-from vaultmem.llm import LLMSettings, extract, parse_tool_input, settings_from_env
+from vaultmem.memory import llm
+from vaultmem.memory.extraction import Extraction, Item
+from vaultmem.memory.llm import LLMSettings, extract, parse_tool_input, settings_from_env
 
 API_KEY = "sk-ant-test-0123456789"
 BASE_URL = "https://api.test.invalid"
@@ -584,7 +584,7 @@ def test_standin_errors_fall_back_over_real_sockets() -> None:
 
 def test_importing_the_module_does_not_import_the_sdk() -> None:
     code = (
-        "import sys, vaultmem.llm; "
+        "import sys, vaultmem.memory.llm; "
         "heavy = sorted(m for m in ('anthropic', 'httpx2', 'httpx') if m in sys.modules); "
         "assert not heavy, heavy"
     )

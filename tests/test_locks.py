@@ -11,14 +11,14 @@ from pathlib import Path
 import filelock
 import pytest
 
-from vaultmem.locks import STALE_SECONDS, TurnLock
+from vaultmem.store.locks import STALE_SECONDS, TurnLock
 
 # A process that takes the lock in a tight loop, counting its rounds in COUNT, until STOP exists
 # (at most 5,000 rounds): the writer that used to win every round against pollers.
 HOG = """
 import sys, time
 from pathlib import Path
-from vaultmem.locks import TurnLock
+from vaultmem.store.locks import TurnLock
 lock_path, count, stop = map(Path, sys.argv[1:4])
 lock = TurnLock(lock_path)
 for n in range(1, 5001):

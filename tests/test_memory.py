@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from compaction_kit import PROJECT, build, entity_text, memory, now, snapshot
 
-from vaultmem import faults, frontmatter
+from vaultmem import faults
 from vaultmem.errors import SessionError, UnsafePath
+from vaultmem.notes import frontmatter
 
 SESSIONS = f"claude/projects/{PROJECT}/sessions"
 ENTITIES = f"claude/projects/{PROJECT}/entities"

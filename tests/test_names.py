@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vaultmem.errors import UnsafePath
-from vaultmem.names import (
+from vaultmem.notes.names import (
     FORBIDDEN_CHARS,
     MAX_NAME_BYTES,
     MAX_NAME_CHARS,

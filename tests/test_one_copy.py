@@ -10,8 +10,8 @@ from pathlib import Path
 from hook_kit import PROJECT, payload, run_hook, session_notes
 from typer.testing import CliRunner
 
-from vaultmem import compaction
 from vaultmem.cli import _load_commands, app
+from vaultmem.memory import compaction
 
 _load_commands()
 ARCHIVE = "claude/projects/shop/archive/sessions/2026-11-22-login.md"

@@ -11,7 +11,7 @@ from hook_kit import REPO, frozen, snapshot
 from typer.testing import CliRunner
 
 from vaultmem.cli import _load_commands, app
-from vaultmem.reports import plural, verdict_line
+from vaultmem.memory.reports import plural, verdict_line
 
 _load_commands()
 

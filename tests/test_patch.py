@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem import patch, sections
 from vaultmem.errors import AmbiguousHeading, HeadingNotFound, InvalidYaml
-from vaultmem.patch import (
+from vaultmem.notes import patch, sections
+from vaultmem.notes.patch import (
     CONFLICT_HEADING,
     AddToProperty,
     Applied,

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem import patch, sections
+from vaultmem.notes import patch, sections
 
 LINES = [
     "- a", "- [[L]] x", "- [ ] t", "- é", "- a | b", "- - -", "- * * *", "- ```", "- <div>",

@@ -6,7 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem import compaction, plainruns, sections
+from vaultmem.memory import compaction
+from vaultmem.notes import plainruns, sections
 
 TEXT_CHARS = "ab Z9|[]()*_`#-<>!:=~.\\/^$%&é "
 START_CHARS = "aZé([!]^&/.\"`"

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultmem import privacy
-from vaultmem.privacy import PrivateStream, blank_private, strip_private
+from vaultmem.notes import privacy
+from vaultmem.notes.privacy import PrivateStream, blank_private, strip_private
 
 SECRET = "SECRET"
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem import links
-from vaultmem.config import Config
 from vaultmem.errors import NoteExists
-from vaultmem.frontmatter import parse
-from vaultmem.promote import PromoteError, PromoteResult, promote
-from vaultmem.vault import Vault
+from vaultmem.memory.promote import PromoteError, PromoteResult, promote
+from vaultmem.notes import links
+from vaultmem.notes.frontmatter import parse
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 REPO = Path(__file__).resolve().parent.parent
 P = "claude/projects/platform/entities/Auth Service.md"
@@ -212,9 +212,9 @@ CRASHER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from vaultmem.config import Config
-    from vaultmem.promote import promote
-    from vaultmem.vault import Vault
+    from vaultmem.store.config import Config
+    from vaultmem.memory.promote import promote
+    from vaultmem.store.vault import Vault
     root = Path(sys.argv[1])
     promote(Vault(root), Config(vault=root, project="platform"), sys.argv[2])
     """

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from bench.generate import generate
-from vaultmem import editing, recall
-from vaultmem.config import Config
-from vaultmem.frontmatter import parse
-from vaultmem.recall import QueryError
-from vaultmem.vault import Vault
+from vaultmem.memory import editing
+from vaultmem.notes.frontmatter import parse
+from vaultmem.search import recall
+from vaultmem.search.recall import QueryError
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 TODAY = dt.date(2026, 11, 22)
 

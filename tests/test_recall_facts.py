@@ -11,9 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from vaultmem import recall
-from vaultmem.config import Config
-from vaultmem.vault import Vault
+from vaultmem.search import recall
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 TODAY = dt.date(2026, 11, 22)
 P = "claude/projects/shop"

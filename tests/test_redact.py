@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem import redact
 from vaultmem.claude import condensed, transcript
-from vaultmem.config import load_config
 from vaultmem.errors import ConfigError, UnsafePath
-from vaultmem.redact import Redaction, find
-from vaultmem.vault import Vault
+from vaultmem.notes import redact
+from vaultmem.notes.redact import Redaction, find
+from vaultmem.store.config import load_config
+from vaultmem.store.vault import Vault
 
 # Fake values, built so that no line of this file is itself a key.
 AWS_ID = "AKIA" + "IOSFODNN7EXAMPL3"
@@ -199,7 +199,7 @@ def test_a_transcript_read_redacts_every_kept_field(tmp_path: Path) -> None:
 
 
 def test_the_vault_redacts_what_a_write_adds_and_keeps_a_persons_lines(vault_root: Path) -> None:
-    from vaultmem import patch
+    from vaultmem.notes import patch
 
     vault = Vault(vault_root)
     person = "---\ntype: note\n---\n# Mine\n\nmy own DB_PASSWORD=hunter2hunter2\n\n## Log\n"
@@ -236,7 +236,7 @@ def test_entropy_is_detect_secrets_own() -> None:
         HexHighEntropyString,
     )
 
-    from vaultmem.secretrules import from_detect_secrets
+    from vaultmem.notes.secretrules import from_detect_secrets
 
     rules = from_detect_secrets()
     for sample in ("Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==", "abc", "8f14e45fceea167a5a36dedd4ea2543f"):
@@ -253,11 +253,11 @@ def test_a_second_process_reads_the_rules_from_the_cache_without_importing_detec
     import subprocess
     import sys
 
-    from vaultmem.secretrules import cache_path, installed_version
+    from vaultmem.notes.secretrules import cache_path, installed_version
 
     script = (
         "import sys\n"
-        "from vaultmem.redact import redact\n"
+        "from vaultmem.notes.redact import redact\n"
         "out = redact('password = \"hunter2hunter2\" and AKIA' + 'IOSFODNN7EXAMPL3')\n"
         "print(out)\n"
         "print('detect_secrets' in sys.modules)\n"

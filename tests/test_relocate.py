@@ -7,8 +7,8 @@ from pathlib import Path
 
 from hook_kit import SID, copy_transcript, hook_env, payload, run_hook
 
-from vaultmem import frontmatter
 from vaultmem.claude.relocate import descends, refiled
+from vaultmem.notes import frontmatter
 
 
 def test_descends_is_strictly_inside_without_touching_the_disk() -> None:

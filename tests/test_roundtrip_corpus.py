@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from vaultmem import frontmatter, textio
 from vaultmem.errors import InvalidYaml
+from vaultmem.notes import frontmatter, textio
 
 CORPUS = Path(__file__).parent / "corpus" / "roundtrip"
 VALID = sorted(CORPUS.glob("*.md"))

@@ -26,12 +26,13 @@ from hypothesis import strategies as st
 from property_kit import examples
 
 from bench.generate import GeneratedVault, generate
-from vaultmem import doctor as doctor_mod
-from vaultmem import frontmatter, index, links, recall
-from vaultmem.config import Config
-from vaultmem.doctor import Problem
 from vaultmem.errors import InvalidYaml, NotUtf8
-from vaultmem.vault import Vault
+from vaultmem.memory import doctor as doctor_mod
+from vaultmem.memory.doctor import Problem
+from vaultmem.notes import frontmatter, links
+from vaultmem.search import index, recall
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 TODAY = dt.date(2026, 11, 22)
 COMMON_WORDS = ("retry", "token", "timeout", "cache", "deploy", "lock")
@@ -324,17 +325,17 @@ def test_cli_calls_import_only_what_they_use(vault_root: Path) -> None:
     rel = "claude/projects/demo/entities/Auth.md"
     (vault_root / rel).parent.mkdir(parents=True, exist_ok=True)
     (vault_root / rel).write_text("---\ntype: entity\nproject: demo\n---\n\nguava tokens\n")
-    editing = {"vaultmem.editing", "vaultmem.patch", "vaultmem.sections", "markdown_it"}
+    editing = {"vaultmem.memory.editing", "vaultmem.notes.patch", "vaultmem.notes.sections", "markdown_it"}
     version = _imported(vault_root, "--version")
-    assert not version & {"yaml", "filelock", "vaultmem.vault", "vaultmem.config", *editing}
+    assert not version & {"yaml", "filelock", "vaultmem.store.vault", "vaultmem.store.config", *editing}
     found = _imported(vault_root, "recall", "guava")
-    assert "vaultmem.index" in found
-    assert not found & {"yaml", "frontmatter", "vaultmem.frontmatter", "vaultmem.memory",
+    assert "vaultmem.search.index" in found
+    assert not found & {"yaml", "frontmatter", "vaultmem.notes.frontmatter", "vaultmem.memory.sessions",
                         *editing}
     status = _imported(vault_root, "status")
-    assert "vaultmem.memory" in status
-    assert not status & {"vaultmem.editing", "markdown_it", "vaultmem.index",
-                         "vaultmem.compaction", "anthropic"}
+    assert "vaultmem.memory.sessions" in status
+    assert not status & {"vaultmem.memory.editing", "markdown_it", "vaultmem.search.index",
+                         "vaultmem.memory.compaction", "anthropic"}
 
 
 def test_yaml_is_still_read_when_frontmatter_needs_it(tmp_path: Path) -> None:

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem import sections
 from vaultmem.errors import AmbiguousHeading, HeadingNotFound
-from vaultmem.sections import Heading
+from vaultmem.notes import sections
+from vaultmem.notes.sections import Heading
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem import sections
+from vaultmem.notes import sections
 
 # Lines that make markdown-it cut, join and reinterpret blocks: headings of every kind, fences,
 # HTML blocks, tables, lists, quotes, indented code, front matter fences, CRs.

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.state import SessionEntry, State, StateData
-from vaultmem.vault import Vault
+from vaultmem.store.state import SessionEntry, State, StateData
+from vaultmem.store.vault import Vault
 
 
 def _state(root: Path) -> State:
@@ -128,8 +128,8 @@ import sys
 from pathlib import Path
 import pytest
 
-from vaultmem.state import State, SessionEntry
-from vaultmem.vault import Vault
+from vaultmem.store.state import State, SessionEntry
+from vaultmem.store.vault import Vault
 state = State(Vault(Path(sys.argv[1])))
 n = sys.argv[2]
 state.update(lambda d: d.set_session(SessionEntry("s" + n, "x.md", "p", "t")))
@@ -194,7 +194,7 @@ def _aged(sid: str, *, ended: str | None, started: str = "2026-10-01T09:00:00+00
 def test_prune_keeps_what_a_running_or_just_ended_session_needs() -> None:
     from datetime import timezone
 
-    from vaultmem import state
+    from vaultmem.store import state
 
     now = datetime(2026, 11, 26, 12, 0, tzinfo=timezone.utc)
     data = StateData()
@@ -220,9 +220,9 @@ def test_prune_keeps_what_a_running_or_just_ended_session_needs() -> None:
 
 
 def test_a_big_state_is_pruned_by_the_session_end_hook(vault_root: Path) -> None:
-    from vaultmem import state
-    from vaultmem.config import Config
-    from vaultmem.memory import Memory
+    from vaultmem.memory.sessions import Memory
+    from vaultmem.store import state
+    from vaultmem.store.config import Config
 
     st = _state(vault_root)
 

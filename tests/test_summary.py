@@ -26,8 +26,8 @@ from hook_kit import (
     session_notes,
 )
 
-from vaultmem import sections
 from vaultmem.claude import condensed, ingest, summary, transcript
+from vaultmem.notes import sections
 
 NUMBERED = (FIXTURES / "compact-summary-numbered.txt").read_text()
 MARKDOWN = (FIXTURES / "compact-summary-markdown.txt").read_text()

@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from vaultmem.cli import _load_commands, app
-from vaultmem.doctor import Problem, doctor, original_of
-from vaultmem.syncfix import fix_sync_conflicts
-from vaultmem.vault import Vault
+from vaultmem.memory.doctor import Problem, doctor, original_of
+from vaultmem.memory.syncfix import fix_sync_conflicts
+from vaultmem.store.vault import Vault
 
 ENT = "claude/projects/demo/entities"
 NOTE = """---

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from vaultmem import frontmatter, sections, templating
+from vaultmem.notes import frontmatter, sections, templating
 
 DATES = {"created": "2026-11-22", "updated": "2026-11-22", "claude_last_accessed": "2026-11-22"}
 

@@ -715,8 +715,8 @@ def test_an_open_span_is_carried_to_the_next_read(tmp_path: Path) -> None:
 def test_any_lines_make_a_story_that_applies_to_a_note(lines: list[str | bytes]) -> None:
     from datetime import datetime, timezone
 
-    from vaultmem import patch, sections
     from vaultmem.claude import ingest
+    from vaultmem.notes import patch, sections
 
     parsed = transcript.parse_lines(lines)
     told = ingest.story(parsed.turns, now=datetime(2026, 11, 22, tzinfo=timezone.utc), cwd="/r")

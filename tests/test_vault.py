@@ -21,9 +21,9 @@ from vaultmem.errors import (
     UnsafePath,
     WriteFailed,
 )
-from vaultmem.patch import CONFLICT_HEADING, SectionPatch, SetProperty
-from vaultmem.textio import TextFormat
-from vaultmem.vault import Vault
+from vaultmem.notes.patch import CONFLICT_HEADING, SectionPatch, SetProperty
+from vaultmem.notes.textio import TextFormat
+from vaultmem.store.vault import Vault
 
 SESSION = (
     "---\n"

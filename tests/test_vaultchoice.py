@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from vaultmem.cli import _load_commands, app
-from vaultmem.config import config_file, load_config
 from vaultmem.errors import ConfigError
-from vaultmem.vaultchoice import notice, record_vault
+from vaultmem.store.config import config_file, load_config
+from vaultmem.store.vaultchoice import notice, record_vault
 
 _load_commands()
 

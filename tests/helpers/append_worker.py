@@ -15,8 +15,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from vaultmem.patch import SectionPatch
-from vaultmem.vault import Vault
+from vaultmem.notes.patch import SectionPatch
+from vaultmem.store.vault import Vault
 
 
 def main(argv: list[str]) -> int:

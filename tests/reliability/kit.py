@@ -18,10 +18,10 @@ from pathlib import Path
 from compaction_kit import entity_text, snapshot
 
 from vaultmem import faults
-from vaultmem.atomic import TEMP_SUFFIX
-from vaultmem.config import Config
-from vaultmem.memory import Memory
-from vaultmem.vault import Vault
+from vaultmem.memory.sessions import Memory
+from vaultmem.store.atomic import TEMP_SUFFIX
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 REPO = Path(__file__).resolve().parents[2]
 WORKERS = Path(__file__).resolve().parent / "workers"

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from vaultmem.atomic import STALE_TEMP_SECONDS
+from vaultmem.store.atomic import STALE_TEMP_SECONDS
 
 from .kit import REPO, run_env
 

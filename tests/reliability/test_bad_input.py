@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.frontmatter import parse, split
+from vaultmem.notes.frontmatter import parse, split
 
 from .kit import (
     ENTITIES,

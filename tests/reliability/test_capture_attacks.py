@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hook_kit import DAY, SESSIONS, hook_env, run_hook, snapshot
 
-from vaultmem import sections
+from vaultmem.notes import sections
 
 CWD = "/home/dev/work/shop"
 TEMPLATE_SECTIONS = ["Context", "Work Log", "Decisions Made", "Gotchas & Fixes", "Prerequisites",

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem import sections
-from vaultmem.frontmatter import parse
+from vaultmem.notes import sections
+from vaultmem.notes.frontmatter import parse
 
 from .kit import ENTITY, SESSION, WORKERS, run_env, small_vault, temp_files
 

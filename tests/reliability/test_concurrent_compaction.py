@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.vault import Vault
+from vaultmem.store.vault import Vault
 
 from .kit import (
     REPO,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.frontmatter import parse
+from vaultmem.notes.frontmatter import parse
 
 from .kit import ENTITY, SESSION, WORKERS, run_env, small_vault, temp_files
 

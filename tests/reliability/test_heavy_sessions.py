@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from hook_kit import ARCHIVE, NOW, SESSIONS, hook_env
 
-from vaultmem import frontmatter, patch
 from vaultmem.claude import capture
 from vaultmem.claude.events import HookEvent
-from vaultmem.config import Config
-from vaultmem.memory import INLINE_COMPACT_BYTES, Memory
-from vaultmem.vault import Vault
+from vaultmem.memory.sessions import INLINE_COMPACT_BYTES, Memory
+from vaultmem.notes import frontmatter, patch
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 CWD = "/home/dev/work/shop"
 TURNS = 10_000

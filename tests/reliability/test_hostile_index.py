@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from hook_kit import hook_env
 
-from vaultmem import index
-from vaultmem.vault import Vault
+from vaultmem.search import index
+from vaultmem.store.vault import Vault
 
 FOREVER = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
            "SELECT count(*) FROM c")

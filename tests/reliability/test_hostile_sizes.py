@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem import sections
-from vaultmem.vault import Vault
+from vaultmem.notes import sections
+from vaultmem.store.vault import Vault
 
 from .kit import PROJECT, SESSION, memory, now, run_env, small_vault
 
@@ -153,8 +153,8 @@ def _pushed_session(root: Path, stem: str, body: str, *, created: str = "2026-01
 
 def test_planning_thousands_of_decisions_for_one_component_compares_each_line_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from vaultmem import compaction, entitynote
-    from vaultmem.layout import Layout
+    from vaultmem.memory import compaction, entitynote
+    from vaultmem.store.layout import Layout
 
     items = tuple(compaction.Item("decision", f"chose {n % 3000}", ("Comp",), n)
                   for n in range(6000))
@@ -178,7 +178,7 @@ def test_planning_thousands_of_decisions_for_one_component_compares_each_line_on
 
 def test_a_note_with_more_items_than_a_hook_compacts_is_handed_to_the_detached_run(
         tmp_path: Path) -> None:
-    from vaultmem.memory import INLINE_COMPACT_ITEMS
+    from vaultmem.memory.sessions import INLINE_COMPACT_ITEMS
 
     root = tmp_path / "vault"
     small_vault(root)
@@ -229,7 +229,7 @@ def test_two_bounded_looks_for_pending_notes_do_what_one_unbounded_look_does(
 def test_session_end_prunes_months_of_ended_sessions_from_the_state(tmp_path: Path) -> None:
     from hook_kit import SID, copy_transcript, hook_env, payload, run_hook
 
-    from vaultmem.state import KEEP_ENDED, SessionEntry, State, StateData
+    from vaultmem.store.state import KEEP_ENDED, SessionEntry, State, StateData
 
     vault = tmp_path / "vault"
     vault.mkdir()
@@ -257,7 +257,7 @@ def test_session_end_prunes_months_of_ended_sessions_from_the_state(tmp_path: Pa
 
 def test_the_look_for_pending_notes_reads_an_archived_note_by_its_head_only(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from vaultmem.memory import Memory
+    from vaultmem.memory.sessions import Memory
 
     root = tmp_path / "vault"
     small_vault(root)

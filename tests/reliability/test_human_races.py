@@ -18,12 +18,14 @@ from typing import Any
 
 import pytest
 
-from vaultmem import editing, faults, patch
+from vaultmem import faults
 from vaultmem.claude import hooks
-from vaultmem.config import Config
-from vaultmem.frontmatter import parse
-from vaultmem.promote import promote
-from vaultmem.vault import Vault
+from vaultmem.memory import editing
+from vaultmem.memory.promote import promote
+from vaultmem.notes import patch
+from vaultmem.notes.frontmatter import parse
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 from .kit import ENTITIES, ENTITY, NOW, PROJECT, SESSION, SID, entity_text, memory, now, small_vault
 

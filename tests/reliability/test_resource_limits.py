@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from hook_kit import NOW, REPO
 
-from vaultmem import memory as memory_mod
-from vaultmem.config import Config
-from vaultmem.memory import Memory
-from vaultmem.vault import Vault
+from vaultmem.memory import sessions as memory_mod
+from vaultmem.memory.sessions import Memory
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 
 def _now() -> datetime:

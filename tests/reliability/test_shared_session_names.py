@@ -12,10 +12,11 @@ from pathlib import Path
 
 from test_gitshare import Machine, _clones, git, notes
 
-from vaultmem import machine, names
-from vaultmem.config import Config
-from vaultmem.memory import Memory
-from vaultmem.vault import Vault
+from vaultmem.memory.sessions import Memory
+from vaultmem.notes import names
+from vaultmem.store import machine
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 NOW = datetime(2026, 11, 26, 9, 0)
 PROMPT = "Fix the login redirect loop"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from hook_kit import REPO, SESSIONS, hook_env, run_hook
 
-from vaultmem import anchors
+from vaultmem.memory import anchors
 
 CWD = "/home/dev/work/shop"
 BASHRC = "export PATH=$HOME/bin:$PATH\n"

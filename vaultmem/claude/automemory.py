@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from .. import fences, frontmatter, names, patch
+from vaultmem.notes import fences, frontmatter, names, patch
 
 INDEX_NAME = "MEMORY.md"
 INDEX_MAX_LINES = 200

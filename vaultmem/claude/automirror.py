@@ -24,11 +24,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .. import fences, links, machine, patch
-from ..atomic import replace_file
+from vaultmem.notes import fences, links, patch
+from vaultmem.store import machine
+from vaultmem.store.atomic import replace_file
+from vaultmem.store.layout import link_target
+from vaultmem.store.vault import Vault
+
 from ..errors import LockTimeout, NoteExists, NoteNotFound, VaultmemError
-from ..layout import link_target
-from ..vault import Vault
 from . import automemory
 
 MAX_FILES = 200  # files mirrored per folder; the rest is skipped and said once

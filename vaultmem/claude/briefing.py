@@ -15,10 +15,12 @@ from datetime import date
 from pathlib import Path
 from typing import TypeVar
 
-from .. import clock, links
-from ..config import Config
+from vaultmem import clock
+from vaultmem.notes import links
+from vaultmem.store.config import Config
+from vaultmem.store.vault import HOOK_READ_BYTES, HOOK_READ_HEAD, Vault
+
 from ..errors import VaultmemError
-from ..vault import HOOK_READ_BYTES, HOOK_READ_HEAD, Vault
 from . import branch, context, digest, staleness
 from .components import component_of
 

@@ -16,14 +16,18 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from .. import anchors, clock, fences, frontmatter, inline, machine, names, patch
-from ..config import Config, load_config
+from vaultmem import clock
+from vaultmem.memory import anchors
+from vaultmem.memory.sessions import TOPIC_MAX_CHARS, Memory
+from vaultmem.notes import fences, frontmatter, inline, names, patch
+from vaultmem.notes.privacy import clean_prompt
+from vaultmem.store import machine
+from vaultmem.store.config import Config, load_config
+from vaultmem.store.layout import UNTITLED_SESSION
+from vaultmem.store.state import StateData
+from vaultmem.store.vault import Vault
+
 from ..errors import NoteArchived, NoteExists, SessionError, VaultmemError
-from ..layout import UNTITLED_SESSION
-from ..memory import TOPIC_MAX_CHARS, Memory
-from ..privacy import clean_prompt
-from ..state import StateData
-from ..vault import Vault
 from . import gitinfo, ingest, transcript
 from .events import HookEvent, session_start_output
 
@@ -51,7 +55,7 @@ def _config(event: HookEvent) -> Config:
 
 
 def _memory(event: HookEvent, warnings: list[str] | None = None) -> Memory:
-    from ..vaultchoice import may_create, require_vault
+    from vaultmem.store.vaultchoice import may_create, require_vault
 
     config = _config(event)
     if not may_create(config):
@@ -298,7 +302,7 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
             exclude.add(started.note)
             started_note = started.note
     if memory.config.redaction.enabled:
-        from ..secretrules import warm
+        from vaultmem.notes.secretrules import warm
 
         warm()  # once per machine and detect-secrets version: see secretrules
     from . import automirror  # SessionStart and SessionEnd only

@@ -40,7 +40,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from .. import names
+from vaultmem.notes import names
+
 from ..errors import UnsafePath
 
 # Folders that hold components rather than being one.

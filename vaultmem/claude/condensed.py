@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
 
-from .. import jsontext
-from ..privacy import PrivateStream, clean_text, private_parts, strip_private
-from ..redact import DEFAULT as DEFAULT_REDACTION
-from ..redact import Scrub
+from vaultmem.notes import jsontext
+from vaultmem.notes.privacy import PrivateStream, clean_text, private_parts, strip_private
+from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
+from vaultmem.notes.redact import Scrub
+
 from .transcript import FILE_TOOLS
 
 ANSWER_MAX_CHARS = 2000  # of one assistant message's prose

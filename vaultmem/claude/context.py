@@ -19,7 +19,8 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from ..inline import code_span
+from vaultmem.notes.inline import code_span
+
 from .digest import EntityDigest, Item, SessionDigest
 
 ITEM_MAX_CHARS = 300

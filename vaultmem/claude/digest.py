@@ -12,10 +12,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .. import anchors, entitynote, sections
+from vaultmem.memory import anchors, entitynote
+from vaultmem.notes import sections
+from vaultmem.notes.frontmatter import parse
+from vaultmem.notes.privacy import strip_private
+
 from ..errors import VaultmemError
-from ..frontmatter import parse
-from ..privacy import strip_private
 from .fixes import run_key
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")

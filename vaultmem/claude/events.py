@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .. import jsontext
+from vaultmem.notes import jsontext
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,9 @@ import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..inline import code_span, one_line
-from ..lazyre import lazy
+from vaultmem.notes.inline import code_span, one_line
+from vaultmem.notes.lazyre import lazy
+
 from .mentions import path_keys, text_keys
 
 FILES_SHOWN = 5

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..gitdirs import MAX_READ, git_dirs, read_small
+from vaultmem.store.gitdirs import MAX_READ, git_dirs, read_small
 
 __all__ = ["MAX_READ", "GitInfo", "git_dirs", "read", "read_small"]
 _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")

@@ -23,7 +23,7 @@ MAX_STDIN_BYTES = 4 * 1024 * 1024
 # it holds a whole JSON object, or for this long at most: a hook never waits on its input.
 STDIN_SECONDS = 2.0
 _CHUNK = 64 * 1024
-EXTRACTING_ENV = "VAULTMEM_EXTRACTING"  # = vaultmem.claudecli.EXTRACTING_ENV (not imported: light)
+EXTRACTING_ENV = "VAULTMEM_EXTRACTING"  # = vaultmem.memory.claudecli.EXTRACTING_ENV (not imported: light)
 
 
 def _read_stdin(deadline_s: float = STDIN_SECONDS) -> tuple[bytes, bool]:
@@ -103,7 +103,7 @@ def run(name: str, raw: bytes | str) -> tuple[str, list[str]]:
     if name not in EVENTS:
         return "", [f"unknown hook event {name!r} (expected one of {', '.join(EVENTS)})"]
     if os.environ.get(EXTRACTING_ENV):
-        # The claude extractor's own run (vaultmem.claudecli): it is not a session to record.
+        # The claude extractor's own run (vaultmem.memory.claudecli): it is not a session to record.
         return "", []
     event = _readable_transcript(parse_event(name, raw), warnings)
     try:

@@ -28,9 +28,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 
-from .. import anchors
-from ..inline import block_safe, code_span, one_line
-from ..patch import Edit, SectionPatch
+from vaultmem.memory import anchors
+from vaultmem.notes.inline import block_safe, code_span, one_line
+from vaultmem.notes.patch import Edit, SectionPatch
+
 from . import fixes, mentions
 from .components import origin_of
 from .mining import mine_listed, mine_turn

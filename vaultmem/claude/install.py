@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .. import jsontext
-from ..atomic import replace_file
+from vaultmem.notes import jsontext
+from vaultmem.store.atomic import replace_file
+
 from ..errors import ConfigError, WriteFailed
 
 Scope = Literal["user", "project", "local"]

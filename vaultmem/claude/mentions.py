@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..lazyre import lazy
+from vaultmem.notes.lazyre import lazy
 
 ABOUT_MAX = 2  # components an item is filed under, at most
 

@@ -31,8 +31,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..lazyre import lazy
-from ..privacy import strip_private
+from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.privacy import strip_private
 
 MinedKind = Literal["decision", "gotcha", "prerequisite", "next_step", "question"]
 KINDS: tuple[MinedKind, ...] = ("decision", "gotcha", "prerequisite", "next_step", "question")

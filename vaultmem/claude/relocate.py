@@ -19,11 +19,13 @@ import posixpath
 from dataclasses import replace
 from datetime import date
 
-from .. import faults, frontmatter, links
+from vaultmem import faults
+from vaultmem.memory.sessions import Memory
+from vaultmem.notes import frontmatter, links
+from vaultmem.store.layout import link_target
+from vaultmem.store.state import StateData
+
 from ..errors import NoteExists, VaultmemError
-from ..layout import link_target
-from ..memory import Memory
-from ..state import StateData
 
 MOVE_TRIES = 50
 

@@ -13,10 +13,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .. import anchors, patch
-from ..config import Config
+from vaultmem.memory import anchors
+from vaultmem.notes import patch
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
+
 from ..errors import VaultmemError
-from ..vault import Vault
 from . import context, digest
 
 _LINE = re.compile(

@@ -40,8 +40,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from .. import anchors
-from ..privacy import strip_private
+from vaultmem.memory import anchors
+from vaultmem.notes.privacy import strip_private
 
 SummaryKind = Literal["decision", "gotcha", "next_step", "outcome"]
 ITEM_MAX_CHARS = 400

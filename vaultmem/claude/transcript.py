@@ -15,11 +15,11 @@ What a line holds (DESIGN §6, §9):
 
 ``<private>…</private>`` text is removed everywhere, nesting balanced; a span left open at the end
 of a message stays private in the next messages of the same speaker until it is closed
-(:class:`~vaultmem.privacy.PrivateStream`; the open depth is carried from read to read in
+(:class:`~vaultmem.notes.privacy.PrivateStream`; the open depth is carried from read to read in
 :attr:`Transcript.private`). While a span the person opened is open, Claude's lines and the tool
 output in between are private too (Claude may repeat what the span holds).
 
-Secrets are redacted where the text is decoded (``scrub``, :mod:`vaultmem.redact`): prompts,
+Secrets are redacted where the text is decoded (``scrub``, :mod:`vaultmem.notes.redact`): prompts,
 Claude's prose, commands, file paths and error lines, each whole before it is cut to length; the
 tool output vaultmem does not keep is not scanned.
 """
@@ -36,11 +36,11 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any, BinaryIO
 
-from .. import jsontext
-from ..lazyre import lazy
-from ..privacy import PrivateStream, clean_text, private_parts, strip_private
-from ..redact import DEFAULT as DEFAULT_REDACTION
-from ..redact import Scrub
+from vaultmem.notes import jsontext
+from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.privacy import PrivateStream, clean_text, private_parts, strip_private
+from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
+from vaultmem.notes.redact import Scrub
 
 FILE_TOOLS = {
     "Write": "file_path",

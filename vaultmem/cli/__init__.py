@@ -3,6 +3,8 @@ renders the result, and turns a VaultmemError into one line on stderr with exit 
 Usage errors are Typer's (exit code 2).
 
 Commands live in small modules of this package by area; each registers itself on ``app``.
+The top layer: it may import every other layer (claude, memory, search, store, notes); nothing
+in the package imports from it except the launcher.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ import typer
 from ..errors import VaultmemError
 
 if TYPE_CHECKING:
-    from ..config import Config
-    from ..vault import Vault
+    from vaultmem.store.config import Config
+    from vaultmem.store.vault import Vault
 
 app = typer.Typer(
     name="vaultmem",
@@ -46,7 +48,7 @@ class Globals:
         """The run's configuration (options > environment > config file); a bad config file is
         the CLI's one-line error, wherever a command asks for it."""
         if self._config is None:
-            from ..config import load_config
+            from vaultmem.store.config import load_config
 
             with errors_to_exit():
                 self._config = load_config(vault=self.vault, project=self.project)
@@ -56,9 +58,9 @@ class Globals:
         """The vault the run works on: an existing folder (one error line naming the path
         otherwise), or one ``create`` may make. A person at a terminal is told which vault it
         is when the config file did not choose it."""
-        from ..config import config_file
-        from ..vault import Vault
-        from ..vaultchoice import notice, require_vault
+        from vaultmem.store.config import config_file
+        from vaultmem.store.vault import Vault
+        from vaultmem.store.vaultchoice import notice, require_vault
 
         config = self.config()
         with errors_to_exit():

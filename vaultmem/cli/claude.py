@@ -15,9 +15,10 @@ import typer
 from . import app, echo_json, globals_of, run
 
 if TYPE_CHECKING:
+    from vaultmem.store.config import Config
+    from vaultmem.store.vaultchoice import ConfigWrite
+
     from ..claude.install import Finding, InstallResult
-    from ..config import Config
-    from ..vaultchoice import ConfigWrite
 
 
 class Scope(str, Enum):
@@ -118,8 +119,8 @@ def _install_mcp(ctx: typer.Context, scope: Scope, command: str | None, dry_run:
 
 
 def _record(config: Config, force: bool) -> ConfigWrite:
-    from ..config import config_file
-    from ..vaultchoice import record_vault
+    from vaultmem.store.config import config_file
+    from vaultmem.store.vaultchoice import record_vault
 
     return record_vault(config, config_file(), force=force)
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import typer
 
+from vaultmem.memory.reports import plural
+
 from .. import clock
-from ..reports import plural
 from . import app, run
 
 _FOLDER = typer.Argument(
@@ -19,7 +20,7 @@ _FOLDER = typer.Argument(
 @app.command()
 def demo(folder: Path | None = _FOLDER) -> None:
     """Run the whole story on a sample vault: a session, its compaction, the next session's context."""
-    from ..demo import run_demo
+    from vaultmem.claude.demo import run_demo
 
     root = folder or Path(tempfile.mkdtemp(prefix="vaultmem-demo-"))
     report = run(lambda: run_demo(root, now=clock.now()))

@@ -28,7 +28,8 @@ def defer_model_builds() -> None:
 def serve(vault: str | None, project: str | None) -> int:
     """Serve the vault of the options over stdio until the client closes the session; 1 with
     one line on stderr when the configuration cannot be read."""
-    from ..config import load_config
+    from vaultmem.store.config import load_config
+
     from ..errors import VaultmemError
 
     try:

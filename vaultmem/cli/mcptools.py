@@ -20,11 +20,12 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from pydantic import Field
 
+from vaultmem.notes.names import slug
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
+
 from .. import __version__
-from ..config import Config
 from ..errors import VaultmemError
-from ..names import slug
-from ..vault import Vault
 
 T = TypeVar("T")
 
@@ -92,7 +93,7 @@ def build(config: Config) -> MCPServer[Any]:
         = 10,
         all_projects: Annotated[bool, Field(description="Search every project.")] = False,
     ) -> dict[str, Any]:
-        from .. import recall as recall_mod
+        from vaultmem.search import recall as recall_mod
 
         vault, cfg = door.open(project)
         result = _errors_as_tool_errors(lambda: recall_mod.recall(
@@ -116,7 +117,7 @@ def build(config: Config) -> MCPServer[Any]:
         )] = None,
         project: Annotated[str | None, Field(description="Another project.")] = None,
     ) -> dict[str, Any]:
-        from ..memory import Memory
+        from vaultmem.memory.sessions import Memory
 
         vault, cfg = door.open(project)
         memory = _errors_as_tool_errors(lambda: Memory(cfg, vault))
@@ -146,7 +147,7 @@ def build(config: Config) -> MCPServer[Any]:
         note: Annotated[str, Field(description="Note name or vault-relative path.")],
         project: Annotated[str | None, Field(description="Another project.")] = None,
     ) -> str:
-        from .. import editing
+        from vaultmem.memory import editing
 
         vault, cfg = door.open(project)
         shown = _errors_as_tool_errors(lambda: editing.show(vault, note, cfg.project))

@@ -9,7 +9,7 @@ import typer
 from . import app, echo_json, globals_of, read_text_arg, run
 
 if TYPE_CHECKING:
-    from ..vault import WriteResult
+    from vaultmem.store.vault import WriteResult
 
 
 def _render_write(result: WriteResult, *, as_json: bool) -> None:
@@ -38,7 +38,9 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Frontmatter, headings and text as JSON."),
 ) -> None:
     """Print a note (resolved the Obsidian way)."""
-    from .. import editing  # each command imports what it uses: `vaultmem --version` stays light
+    from vaultmem.memory import (
+        editing,  # each command imports what it uses: `vaultmem --version` stays light
+    )
 
     g = globals_of(ctx)
     # Loading another project's entity records a cross-project recall in it (DESIGN §7).
@@ -59,8 +61,8 @@ def set_(
     as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
 ) -> None:
     """Set one frontmatter key; only that key's lines change."""
-    from .. import editing
-    from ..frontmatter import parse_value
+    from vaultmem.memory import editing
+    from vaultmem.notes.frontmatter import parse_value
 
     g = globals_of(ctx)
     vault, project = g.vault_obj(), g.config().project
@@ -85,8 +87,8 @@ def patch(
     as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
 ) -> None:
     """Append, prepend or replace under a heading, with conflict detection."""
-    from .. import editing
-    from ..sections import parse_path
+    from vaultmem.memory import editing
+    from vaultmem.notes.sections import parse_path
 
     ops = [name for name, on in (("append", append), ("prepend", prepend), ("replace", replace)) if on]
     if len(ops) != 1:
@@ -121,9 +123,10 @@ def init(
 ) -> None:
     """Create the vault's folders and the project's _index.md (safe to re-run); a vault given
     by --vault or VAULTMEM_VAULT is written to config.toml for every later command."""
-    from ..config import config_file
-    from ..memory import Memory
-    from ..vaultchoice import record_vault
+    from vaultmem.memory.sessions import Memory
+    from vaultmem.store.config import config_file
+    from vaultmem.store.vaultchoice import record_vault
+
     from .sharing import git_after_init
 
     if as_json and git:

@@ -12,9 +12,10 @@ import typer
 from . import app, echo_json, globals_of, run
 
 if TYPE_CHECKING:
+    from vaultmem.memory.doctor import DoctorReport
+    from vaultmem.search.recall import Hit
+
     from ..claude.install import Finding
-    from ..doctor import DoctorReport
-    from ..recall import Hit
 
 
 class NoteType(str, Enum):
@@ -49,8 +50,8 @@ def recall(
     """Search the vault: the facts that match (decisions, gotchas, prerequisites, questions,
     next steps), each once and whole, then notes that match elsewhere. The current project,
     entities and newer facts first."""
-    from .. import recall as recall_mod
-    from ..names import slug
+    from vaultmem.notes.names import slug
+    from vaultmem.search import recall as recall_mod
 
     if project and (all_projects or whole_vault):
         raise typer.BadParameter("give --project or --all-projects/--whole-vault, not both")
@@ -125,33 +126,36 @@ def doctor(
     One line each, `path:line: kind: message`. Exit code 1 for a problem in vaultmem's folder
     or its hooks; problems in your own notes are summed up apart and count only with --all.
     """
-    from .. import doctor as doctor_mod
+    from vaultmem.memory import doctor as doctor_mod
+
     from .claude import hook_findings
 
     g = globals_of(ctx)
     vault = g.vault_obj()
     report = run(lambda: doctor_mod.doctor(vault))
     if fix:
+        from vaultmem.memory.syncfix import fix_sync_conflicts
+
         from ..clock import now
-        from ..syncfix import fix_sync_conflicts
 
         copies = [p.rel for p in report.problems if p.kind == "sync-conflict"]
         for done in run(lambda: fix_sync_conflicts(vault, copies, now=now())):
             typer.echo(str(done), err=as_json)
-        from ..secretfix import fix_secrets
+        from vaultmem.memory.secretfix import fix_secrets
 
         # A person's own notes only with --all.
         leaks = [p.rel for p in (report.problems if all_notes else report.ours())
                  if p.kind == "secret"]
         for fixed in run(lambda: fix_secrets(vault, leaks)):
             typer.echo(str(fixed), err=as_json)
+        from vaultmem.memory.stubfix import fix_originals
+
         from ..clock import today
-        from ..stubfix import fix_originals
 
         twins = [p.rel for p in report.ours() if p.kind == "compacted-twin"]
         for stubbed in run(lambda: fix_originals(vault, twins, today=today())):
             typer.echo(str(stubbed), err=as_json)
-        from ..linkfix import fix_links
+        from vaultmem.memory.linkfix import fix_links
 
         ambiguous = [p.rel for p in report.ours() if p.kind == "ambiguous-link"]
         for linked in run(lambda: fix_links(vault, ambiguous)):
@@ -167,7 +171,7 @@ def _render_doctor(
     """Print the report; returns how many problems count towards the exit code."""
     from collections import Counter
 
-    from ..doctorview import lines, summary
+    from vaultmem.memory.doctorview import lines, summary
 
     outside = report.outside()
     notes = [*report.ours(), *(outside if all_notes else ())]
@@ -196,7 +200,7 @@ def promote(
     as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
 ) -> None:
     """Move a project entity to global/entities and rewrite the links that pointed to it."""
-    from .. import promote as promote_mod
+    from vaultmem.memory import promote as promote_mod
 
     g = globals_of(ctx)
     config = run(g.config)

@@ -16,9 +16,9 @@ import typer
 from . import app, echo_json, globals_of, read_text_arg, run
 
 if TYPE_CHECKING:
-    from ..memory import Memory
-    from ..redact import Scrub
-    from ..reports import CompactReport
+    from vaultmem.memory.reports import CompactReport
+    from vaultmem.memory.sessions import Memory
+    from vaultmem.notes.redact import Scrub
 
 session_app = typer.Typer(help="Start, write to and end the session note.", no_args_is_help=True)
 app.add_typer(session_app, name="session")
@@ -35,7 +35,7 @@ def _read_transcripts(paths: Sequence[str], max_chars: int, scrub: Scrub) -> str
 
 
 def _memory(ctx: typer.Context) -> Memory:
-    from ..memory import Memory
+    from vaultmem.memory.sessions import Memory
 
     g = globals_of(ctx)
     def transcripts(paths: Sequence[str], max_chars: int) -> str | None:
@@ -173,7 +173,7 @@ def _render_report(report: CompactReport) -> None:
         for diff in report.diffs:
             typer.echo(diff, nl=False)
         return
-    from ..reports import plural, verdict_line
+    from vaultmem.memory.reports import plural, verdict_line
 
     typer.echo(f"{report.note}: {verdict_line(report.status, report.verdict)}")
     if report.status not in ("compacted", "failed"):
@@ -231,7 +231,7 @@ def compact(
     as_json: bool = typer.Option(False, "--json", help="Reports as JSON."),
 ) -> None:
     """Compact session notes into entity notes and archive them (default: the project's notes)."""
-    from ..config import EXTRACTORS
+    from vaultmem.store.config import EXTRACTORS
 
     if extractor not in (None, *EXTRACTORS):
         raise typer.BadParameter(", ".join(EXTRACTORS), param_hint="--extractor")

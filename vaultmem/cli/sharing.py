@@ -11,7 +11,7 @@ import typer
 from . import app, run
 
 if TYPE_CHECKING:
-    from ..config import Config
+    from vaultmem.store.config import Config
 
 
 @app.command("merge-driver")
@@ -26,7 +26,7 @@ def merge_driver(
     Exit code 0 when merged; non-zero (git's own merge, conflict markers) when a side is not a
     note it can read, so git reports the conflict.
     """
-    from ..gitshare import merge_driver as drive
+    from vaultmem.memory.gitshare import merge_driver as drive
 
     outcome = drive(Path(base), Path(ours), Path(theirs), name)
     if outcome.message:
@@ -37,7 +37,7 @@ def merge_driver(
 def git_after_init(config: Config, *, setup: bool) -> None:
     """``init --git``: set git merging up and say what changed; plain ``init`` in a git
     repository without it: suggest it."""
-    from .. import gitshare
+    from vaultmem.memory import gitshare
 
     root = config.vault
     if not setup:

@@ -20,11 +20,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from vaultmem import editing
-from vaultmem.config import Config
-from vaultmem.memory import Memory
-from vaultmem.patch import SectionPatch
-from vaultmem.vault import Vault
+from vaultmem.memory import editing
+from vaultmem.memory.sessions import Memory
+from vaultmem.notes.patch import SectionPatch
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 SID = "s-race"
 ENTITY = "claude/projects/demo/entities/Auth.md"

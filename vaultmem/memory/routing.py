@@ -1,0 +1,86 @@
+"""Which entity notes an item goes to (pure): names compared the way Obsidian and people do
+(case-insensitively, after Unicode NFC), known entities found by a mention of their name or an
+alias, and each name mapped to one note file, reusing the existing note's file name."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from vaultmem.notes.names import name_key
+from vaultmem.store.layout import Layout
+
+Known = tuple[str, Sequence[str]]  # an entity's name and its aliases
+MIN_MENTION_CHARS = 2
+
+
+@dataclass(frozen=True)
+class Mentions:
+    """Known entity names and aliases, found in a text as whole words."""
+
+    pattern: re.Pattern[str] | None = None
+    by_key: Mapping[str, str] = field(default_factory=dict)  # name or alias key -> entity name
+
+    @classmethod
+    def of(cls, known: Iterable[Known], *, exclude: str = "") -> Mentions:
+        """The mentions of ``known`` entities (``exclude``: the fallback entity, never found by
+        mention)."""
+        by_key: dict[str, str] = {}
+        skip = name_key(exclude) if exclude else ""
+        for name, aliases in known:
+            if name_key(name) == skip:
+                continue
+            for said in (name, *aliases):
+                key = name_key(said.strip())
+                if len(key) >= MIN_MENTION_CHARS:
+                    by_key.setdefault(key, name)
+        if not by_key:
+            return cls()
+        words = sorted(by_key, key=len, reverse=True)  # the longest name wins an overlap
+        alternatives = "|".join(re.escape(w) for w in words)
+        pattern = re.compile(r"(?<!\w)(?:" + alternatives + r")(?!\w)", re.IGNORECASE)
+        return cls(pattern, by_key)
+
+    def find(self, text: str) -> list[str]:
+        """The entity names ``text`` mentions, in order of first mention."""
+        if self.pattern is None:
+            return []
+        found: list[str] = []
+        for match in self.pattern.finditer(unicodedata.normalize("NFC", text).casefold()):
+            name = self.by_key.get(name_key(match.group(0)))
+            if name is not None and name not in found:
+                found.append(name)
+        return found
+
+
+def entity_targets(
+    names_: Iterable[str], project: str, layout: Layout, known: Iterable[str]
+) -> dict[str, str]:
+    """Entity name -> note rel: the project's entity, else the global one, else a new note in
+    the project named by the first spelling met. Names compare as :func:`names.name_key` does,
+    so ``auth`` and ``Auth`` (or an NFC and an NFD ``Café``) are one note."""
+    project_dir = layout.entities_dir(project) + "/"
+    global_dir = layout.global_entities_dir() + "/"
+    in_project: dict[str, str] = {}
+    in_global: dict[str, str] = {}
+    for rel in sorted(known):
+        stem = name_key(posixpath.basename(rel)[:-3])
+        if rel.startswith(project_dir) and "/" not in rel[len(project_dir):]:
+            in_project.setdefault(stem, rel)
+        elif rel.startswith(global_dir) and "/" not in rel[len(global_dir):]:
+            in_global.setdefault(stem, rel)
+    out: dict[str, str] = {}
+    new: dict[str, str] = {}
+    for name in names_:
+        key = name_key(name)
+        found = in_project.get(key) or in_global.get(key)
+        out[name] = found if found is not None else new.setdefault(key, layout.entity(project, name))
+    return out
+
+
+def stems(rels: Sequence[str]) -> list[str]:
+    """The file names (without ``.md``) of note rels."""
+    return [posixpath.basename(rel)[:-3] for rel in rels]

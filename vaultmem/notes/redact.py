@@ -1,0 +1,579 @@
+"""Secrets out of every text vaultmem keeps: a value becomes ``‹redacted:kind›``, its name stays.
+
+Pure. ``AWS_SECRET_ACCESS_KEY=…`` becomes ``AWS_SECRET_ACCESS_KEY=‹redacted:aws›`` and
+``postgres://admin:…@host/db`` becomes ``postgres://admin:‹redacted:password›@host/db``: the memory
+keeps the fact (which variable, which database) without the value. What counts as a secret:
+
+- the regex detectors of Yelp's ``detect-secrets`` (AWS, GitHub, GitLab, Slack, Stripe, JWT, basic
+  auth in URLs, Twilio, SendGrid, npm, PyPI, Discord, Azure, Telegram, Square, IBM...), the whole
+  match or the value group of the match;
+- the keys of the model vendors and a few tokens detect-secrets does not know (``sk-ant-…``,
+  OpenAI ``sk-…``/``sk-proj-…``, Google ``AIza…``, Hugging Face ``hf_…``, Groq ``gsk_…``...);
+- a private key: the whole ``BEGIN … END`` block (fenced or not; to the end of its base64 when the
+  END line is missing);
+- the value of an assignment to a secret-like name (detect-secrets' keyword rules, plus ``token``,
+  ``auth``, ``credentials``; ``Bearer …``), unless it reads like code (a reference, a call, a
+  type, a placeholder);
+- a high-entropy string (detect-secrets' Shannon entropy) after a secret-like name on its line.
+
+Cost: a pre-filter finds the lines that could hold a secret (a vendor prefix, a URL with a
+password, a secret-like name with a value...); text without one is returned as it is. The
+detectors run on those lines only; detect-secrets' rules come from secretrules (a cache file:
+importing detect-secrets costs a hook about 0.25 s). Deterministic: the same text and allowlist
+give the same output.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+MARK_OPEN = "‹redacted:"
+MARK_CLOSE = "›"
+
+
+def mark(kind: str) -> str:
+    """What a secret of ``kind`` is replaced with."""
+    return f"{MARK_OPEN}{kind}{MARK_CLOSE}"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A secret value in a text: ``text[start:end]`` (0-based, end-exclusive) and its kind."""
+
+    start: int
+    end: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class Redaction:
+    """The ``[redact]`` settings: on unless turned off; ``allow`` lists values, or regular
+    expressions matching whole values, that are not secrets (false positives)."""
+
+    enabled: bool = True
+    allow: tuple[str, ...] = ()
+
+    def __call__(self, text: str) -> str:
+        """``text`` redacted under these settings (as it is when redaction is off)."""
+        return redact(text, allow=self.allow) if self.enabled else text
+
+
+DEFAULT = Redaction()
+Scrub = Callable[[str], str]
+
+# -- the pre-filter: the lines worth a closer look -------------------------------------------
+
+# Identifier segments that make a name secret-like (matched whole, after splitting a name on
+# ``_ - .`` and case changes): ``AWS_SECRET_ACCESS_KEY``, ``dbPassword``, ``x-api-key``.
+_SECRET_WORDS = frozenset({
+    "password", "passwd", "pass", "passphrase", "pwd", "pw", "secret", "secrets", "token",
+    "tokens", "apikey", "credential", "credentials", "creds", "auth", "contraseña",
+    "contrasena", "privatekey", "accesskey", "secretkey", "authkey", "bearer", "dsn",
+})
+# ``key`` names a secret after one of these (``api_key``, ``ACCESS_KEY``, ``private-key``).
+_KEY_QUALIFIERS = frozenset({
+    "api", "access", "secret", "private", "priv", "client", "auth", "account", "service", "db",
+    "database", "master", "signing", "encryption", "license", "subscription", "app", "admin",
+})
+_VENDOR_WORDS = {
+    "aws": "aws", "amazon": "aws", "stripe": "stripe", "github": "github", "gh": "github",
+    "gitlab": "gitlab", "slack": "slack", "openai": "openai", "anthropic": "anthropic",
+    "claude": "anthropic", "google": "google", "gcp": "google", "gemini": "google",
+    "hf": "huggingface", "huggingface": "huggingface", "groq": "groq", "twilio": "twilio",
+    "sendgrid": "sendgrid", "npm": "npm", "pypi": "pypi", "azure": "azure", "discord": "discord",
+    "telegram": "telegram", "mailchimp": "mailchimp", "datadog": "datadog", "sentry": "sentry",
+    "mistral": "mistral", "cohere": "cohere", "replicate": "replicate", "xai": "xai",
+    "deepseek": "deepseek", "openrouter": "openrouter", "perplexity": "perplexity",
+}
+_PASSWORD_WORDS = frozenset({"password", "passwd", "pass", "passphrase", "pwd", "pw",
+                             "contraseña", "contrasena"})
+_TOKEN_WORDS = frozenset({"token", "tokens", "bearer"})
+
+# The pre-filter finds the lines that could hold a secret, fast: literal prefixes by str.find
+# (case-sensitive ones in the text, the others in its lowercase copy), a few shapes by regexes
+# that start with a literal, and secret-like names followed by a value (a regex over the
+# lowercase copy, run only when one of the words is in the text). A superset of what the
+# detectors below find: tests check every detector's samples against it.
+_EXACT_PREFIXES = (
+    "A3T", "ABIA", "ACCA", "AKIA", "ASIA", "GR1348941", "eyJ", "T3BlbkFJ", "SG.", "AKC",
+    "AccountKey=", "PuTTY-User-Key", "PRIVATE KEY", "AIza", "GOCSPX-",
+)
+_LOWER_PREFIXES = (
+    "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "glcbt-", "glimt-",
+    "xox", "xapp-", "hooks.slack.com", "_authtoken", "pypi-",
+    "sq0csp-", "sk-", "hf_", "gsk_", "xai-", "r8_", "pplx-", "fw_", "nvapi-",
+    "softlayer.com", "cloudant.com",
+)
+# Each starts with a literal, and runs as its own regex: the regex engine then skips to the
+# literal's occurrences (an alternation of them tries every position, 10-30 times slower).
+_SHAPES = (
+    r"AC[a-z0-9]{32}", r"SK[a-z0-9]{32}", r"AP[\dA-F][a-zA-Z0-9]{8}", r"\.[\w-]{6}\.[\w-]{27}",
+    r":[\w-]{35}", r"-us\d", r"k_(?:live|test)_", r"://[^\s/@]*:[^\s@]*@",
+)
+_NAME_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "credential", "creds",
+               "contrase", "dsn", "bearer", "basic", "cos", "ibm", "softlayer", "cloudant")
+# What follows a secret-like word (found by str.find in the lowercase text) when a value is
+# there: an assignment, ``Bearer <token>``, or a long token shortly after in prose; and AWS's
+# ``aws … key … '<40 characters>'``.
+_AFTER_NAME = (
+    r"[\w.-]{0,60}['\"`\]]{0,3}\s*(?:=|:|=>)\s*['\"`]?[^\s'\"`‹]{4}"
+    r"|\s+[a-z0-9._~+/=-]{16}"
+    r"|s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
+)
+_AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
+# A secret-like word in prose: a high-entropy string shortly after it is its value ("the
+# deploy secret is 9f8e…").
+_PROSE_NAME = (
+    r"(?i)\b(?:(secret|token|password|passwd|pwd|credential)s?"
+    r"|(?:api|access|private|secret|signing)[ _-]?key)\b"
+)
+
+# Model vendors and tokens detect-secrets does not know: (kind, pattern). The left edge keeps
+# ``task-…`` from being read as ``sk-…``.
+_EDGE = r"(?<![A-Za-z0-9_-])"
+_VENDOR_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("anthropic", _EDGE + r"sk-ant-[A-Za-z0-9_-]{8,}"),
+    ("openrouter", _EDGE + r"sk-or-v\d-[A-Za-z0-9]{16,}"),
+    ("openai", _EDGE + r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{16,}"),
+    ("openai", _EDGE + r"sk-(?!ant-|or-)[A-Za-z0-9]{32,}"),
+    ("google", _EDGE + r"AIza[0-9A-Za-z_-]{30,}"),
+    ("google", _EDGE + r"GOCSPX-[A-Za-z0-9_-]{20,}"),
+    ("huggingface", _EDGE + r"hf_[A-Za-z0-9]{30,}"),
+    ("groq", _EDGE + r"gsk_[A-Za-z0-9]{20,}"),
+    ("xai", _EDGE + r"xai-[A-Za-z0-9]{20,}"),
+    ("replicate", _EDGE + r"r8_[A-Za-z0-9]{20,}"),
+    ("perplexity", _EDGE + r"pplx-[A-Za-z0-9]{20,}"),
+    ("fireworks", _EDGE + r"fw_[A-Za-z0-9]{20,}"),
+    ("nvidia", _EDGE + r"nvapi-[A-Za-z0-9_-]{20,}"),
+    ("jwt", _EDGE + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+    ("github", _EDGE + r"github_pat_[A-Za-z0-9_]{22,}"),
+    ("github", _EDGE + r"gh[pousr]_[A-Za-z0-9]{20,}"),
+    ("stripe", _EDGE + r"[rs]k_(?:live|test)_[0-9a-zA-Z]{16,}"),
+    ("slack", _EDGE + r"xapp-\d-[A-Za-z0-9-]{20,}"),
+)
+
+# detect-secrets plugin -> kind. A plugin not listed here is not used (a new one, in a newer
+# detect-secrets, is added here once its patterns are in the pre-filter; tests check the match).
+PLUGIN_KINDS = {
+    "AWS Access Key": "aws",
+    "Artifactory Credentials": "artifactory",
+    "Azure Storage Account access key": "azure",
+    "Basic Auth Credentials": "password",
+    "Cloudant Credentials": "cloudant",
+    "Discord Bot Token": "discord",
+    "GitHub Token": "github",
+    "GitLab Token": "gitlab",
+    "IBM Cloud IAM Key": "ibm",
+    "IBM COS HMAC Credentials": "ibm",
+    "JSON Web Token": "jwt",
+    "Mailchimp Access Key": "mailchimp",
+    "NPM tokens": "npm",
+    "OpenAI Token": "openai",
+    "PyPI Token": "pypi",
+    "SendGrid API Key": "sendgrid",
+    "Slack Token": "slack",
+    "SoftLayer Credentials": "softlayer",
+    "Square OAuth Secret": "square",
+    "Stripe Access Key": "stripe",
+    "Telegram Bot Token": "telegram",
+    "Twilio API Key": "twilio",
+}
+# Detectors that are assignments to vendor names (``cloudant_password = …``): run where a
+# secret-like name is too (their URL forms are found by their host, like the others).
+_NAMED_PLUGIN_KINDS = frozenset({"cloudant", "ibm", "softlayer"})
+# Read by their own rules below (the private key as a whole block, keywords and entropy by the
+# name before them); a public IP address is not a secret.
+PLUGINS_READ_OTHERWISE = frozenset({
+    "Private Key", "Secret Keyword", "Base64 High Entropy String", "Hex High Entropy String",
+    "Public IP (ipv4)",
+})
+
+_PRIVATE_KEY = (
+    r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:[\s\S]{0,20000}?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
+    r"|(?:\s*(?:[\w-]+: [^\n]*|[A-Za-z0-9+/=]{16,}))*"
+    r"(?:\s+[A-Za-z0-9+/]{1,15}={0,2}(?=[ \t]*(?:\n|$)))?)"
+    r"|PuTTY-User-Key-File-\d:[\s\S]{0,20000}?Private-MAC: [0-9a-fA-F]+"
+)
+_NAME = r"[A-Za-zñ][\w.ñ-]*"
+# ``NAME = value``, ``NAME: value``, ``"NAME": "value"``, ``--name value``, ``NAME=>value``:
+# group 1 the name, group 2 the quote, group 3 the value.
+_ASSIGN = (
+    r"(?<![\w.-])(?:--)?(" + _NAME + r")['\"`\]]*\s*(?:=|:=|:(?!:)|=>|==)\s*(['\"`]?)"
+    r"((?<=['\"`])[^'\"`\n]{1,200}(?=['\"`])|(?<!['\"`])[^\s'\"`,;:][^\s'\"`,;]*)"
+)
+_BEARER = r"(?i:\b(bearer|token|basic)\s+)([A-Za-z0-9._~+/=-]{16,})"
+# Candidates for the entropy rule: base64/hex-ish runs of 16 or more characters.
+_TOKEN = r"[A-Za-z0-9+/_.~-]{16,}={0,2}"
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+_CAMEL = r"(?<=[a-z0-9])(?=[A-Z])"
+# Values that are code, types or placeholders, not secrets.
+_NOT_SECRET = frozenset({
+    "none", "null", "nil", "true", "false", "undefined", "str", "string", "bytes", "int",
+    "bool", "optional", "any", "secretstr", "required", "redacted", "hidden", "masked",
+    "changeme", "placeholder", "example", "xxx", "todo", "tbd", "env", "environ",
+})
+_ENTROPY_SPAN = 80  # characters after a secret-like name that the entropy rule looks at
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> dict[str, re.Pattern[str]]:
+    return {
+        "after_name": re.compile(_AFTER_NAME),
+        "aws_named": re.compile(_AWS_NAMED),
+        "private_key": re.compile(_PRIVATE_KEY),
+        "assign": re.compile(_ASSIGN),
+        "bearer": re.compile(_BEARER),
+        "prose_name": re.compile(_PROSE_NAME),
+        "token": re.compile(_TOKEN),
+        "uuid": re.compile(_UUID),
+        "camel": re.compile(_CAMEL),
+        "split": re.compile(r"[_.\-\s]+"),
+        "placeholder": re.compile(r"^(?:x+|\*+|\.+|-+|#+|0+|<.*>|\{.*\}|\$.*|%.*%|your[_-].*)$",
+                                  re.IGNORECASE),
+        "reference": re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$|[()\[\]{}<>‹›]|^[a-z_]+$"),
+    }
+
+
+@lru_cache(maxsize=1)
+def _vendor() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((kind, re.compile(p)) for kind, p in _VENDOR_PATTERNS)
+
+
+@lru_cache(maxsize=1)
+def _plugins() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(kind, pattern) of detect-secrets' regex detectors (secretrules: cached, or imported)."""
+    from vaultmem.notes.secretrules import load
+
+    return tuple((PLUGIN_KINDS[secret_type], re.compile(pattern, flags))
+                 for secret_type, pattern, flags in load().plugins
+                 if secret_type in PLUGIN_KINDS)
+
+
+@lru_cache(maxsize=1)
+def _keyword_patterns() -> tuple[tuple[re.Pattern[str], int], ...]:
+    """detect-secrets' keyword rules: (pattern, the value's group), quoted and config forms."""
+    from vaultmem.notes.secretrules import load
+
+    return tuple((re.compile(pattern, flags), group) for pattern, flags, group in load().keywords)
+
+
+@lru_cache(maxsize=1)
+def _indirect() -> re.Pattern[str]:
+    from vaultmem.notes.secretrules import load
+
+    pattern, flags = load().indirect
+    return re.compile(pattern, flags)
+
+
+@lru_cache(maxsize=1)
+def _charsets() -> tuple[str, str]:
+    from vaultmem.notes.secretrules import load
+
+    rules = load()
+    return rules.base64_charset, rules.hex_charset
+
+
+def shannon_entropy(data: str, charset: str) -> float:
+    """detect-secrets' Shannon entropy of ``data`` over ``charset`` (bits per character)."""
+    if not data:
+        return 0.0
+    entropy = 0.0
+    for ch in charset:
+        p = data.count(ch) / len(data)
+        if p > 0:
+            entropy -= p * math.log2(p)
+    return entropy
+
+
+@lru_cache(maxsize=16)
+def _allowed(allow: tuple[str, ...]) -> Callable[[str], bool]:
+    literal = frozenset(allow)
+    patterns = []
+    for entry in allow:
+        try:
+            patterns.append(re.compile(entry))
+        except re.error:
+            continue  # not a regex: a literal value only
+
+    def allowed(value: str) -> bool:
+        return value in literal or any(p.fullmatch(value) for p in patterns)
+
+    return allowed
+
+
+# -- names and values -----------------------------------------------------------------------
+
+def name_kind(name: str) -> str | None:
+    """The kind a secret assigned to ``name`` gets, or None when the name is not secret-like."""
+    c = _compiled()
+    words = [w.lower() for w in c["split"].split(c["camel"].sub("_", name)) if w]
+    if not words:
+        return None
+    joined = "".join(words)
+    secretish = any(w in _SECRET_WORDS for w in words) or joined in _SECRET_WORDS or any(
+        w == "key" and i > 0 and words[i - 1] in _KEY_QUALIFIERS for i, w in enumerate(words)
+    ) or any(w.endswith(("password", "passwd", "secret", "token", "apikey")) for w in words)
+    if not secretish:
+        return None
+    for word in words:
+        if word in _VENDOR_WORDS:
+            return _VENDOR_WORDS[word]
+    if any(w in _PASSWORD_WORDS or w.endswith("password") for w in words):
+        return "password"
+    if any(w in _TOKEN_WORDS or w.endswith("token") for w in words):
+        return "token"
+    return "secret"
+
+
+def _looks_secret(value: str, quoted: bool) -> bool:
+    """Whether an assigned value reads like a secret rather than code, a type or a path."""
+    c = _compiled()
+    bare = value.strip("'\"`").strip("*_")  # Markdown emphasis is not part of a value
+    if len(bare) < 4 or MARK_OPEN in bare or bare.lower() in _NOT_SECRET:
+        return False
+    if c["placeholder"].match(bare) or c["uuid"].fullmatch(bare):
+        return False
+    if bare.startswith(("/", "./", "~/", "http://", "https://", "file:")):
+        return False  # a path or a URL (a password in a URL is the basic-auth rule's)
+    if bare.isdigit() and len(bare) < 12:
+        return False  # a count (``max_tokens: 4096``), a port
+    if not quoted and c["reference"].search(bare):
+        return False  # ``self.password``, ``get_token()``, ``new_password``
+    if quoted and re.search(r"[()\[\]{}‹›]", bare):
+        return False
+    return not (quoted and " " in bare)
+
+
+def _entropy_high(token: str) -> bool:
+    """Whether ``token`` is random enough to be a key (detect-secrets' entropy, a threshold
+    that grows with the length a random string of that length reaches)."""
+    if not (re.search(r"\d", token) and re.search(r"[A-Za-z]", token)):
+        return False
+    if not any(_random_part(part) for part in re.split(r"[-_./+~]", token)):
+        return False  # words and numbers joined (``M-Claude-backup-20260112``), not a key
+    base64, hexa = _charsets()
+    # Hex with letters and digits: detect-secrets' hex entropy is the plain one (its all-digits
+    # discount does not apply).
+    if re.fullmatch(r"[0-9a-fA-F]+", token):
+        return shannon_entropy(token, hexa) >= 3.0
+    return shannon_entropy(token, base64) >= min(4.0, math.log2(len(token)) - 0.6)
+
+
+def _random_part(part: str) -> bool:
+    """Whether a piece of a token mixes letters with digits, or cases inside a word, as random
+    keys do and words, numbers and names do not."""
+    if len(part) < 8:
+        return False
+    letters = any(ch.isalpha() for ch in part)
+    if letters and any(ch.isdigit() for ch in part):
+        return True
+    return sum(ch.isupper() for ch in part[1:]) >= 2 and any(ch.islower() for ch in part)
+
+
+# -- finding ----------------------------------------------------------------------------------
+
+_NAME_BEFORE = 80  # how far before a secret-like word its name may start
+_NAME_AFTER = 400  # how far after it its value is looked for
+
+
+def _line_spans(text: str, starts: Iterable[int]) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each distinct line holding one of ``starts`` (sorted), in order."""
+    last_end = -1
+    for pos in starts:
+        if pos < last_end:
+            continue
+        begin = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        last_end = end
+        yield begin, end
+
+
+def _windows(text: str, starts: Iterable[int]) -> Iterator[tuple[int, int]]:
+    """Bounded stretches around secret-like words (sorted): from the start of the name holding
+    the word to a little past it, inside its line; overlapping stretches as one."""
+    current: tuple[int, int] | None = None
+    for pos in starts:
+        line_start = text.rfind("\n", 0, pos) + 1
+        line_end = text.find("\n", pos)
+        line_end = len(text) if line_end < 0 else line_end
+        begin = pos
+        floor = max(line_start, pos - _NAME_BEFORE)
+        while begin > floor and not text[begin - 1].isspace():
+            begin -= 1
+        end = min(line_end, pos + _NAME_AFTER)
+        if current is not None and begin <= current[1]:
+            current = (current[0], max(current[1], end))
+            continue
+        if current is not None:
+            yield current
+        current = (begin, end)
+    if current is not None:
+        yield current
+
+
+def _value_span(match: re.Match[str]) -> tuple[int, int]:
+    """The secret in a detector's match: its value group when the match only frames it
+    (``://user:VALUE@``, ``aws…'VALUE'``), else the whole match less the framing characters."""
+    start, end = match.span()
+    for group in range(len(match.groups()), 0, -1):
+        g_start, g_end = match.span(group)
+        if g_start > start and g_end >= end - 1 and g_end > g_start:
+            return g_start, g_end
+    text = match.string
+    while start < end and text[start] in " \t=:\"'":
+        start += 1
+    while end > start and text[end - 1] in " \t\"'":
+        end -= 1
+    return start, end
+
+
+def _by_shape(text: str, begin: int, end: int) -> Iterator[Finding]:
+    """Vendor tokens (ours and detect-secrets' detectors) in ``text[begin:end]``."""
+    for kind, pattern in (*_vendor(), *_plugins()):
+        for m in pattern.finditer(text, begin, end):
+            start, stop = _value_span(m)
+            if stop > start:
+                yield Finding(start, stop, kind)
+
+
+def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
+    """Values assigned to secret-like names in ``text[begin:end]``, and high-entropy strings
+    after such names."""
+    c = _compiled()
+    named: list[tuple[int, str]] = []  # (where a value may start, kind)
+    for m in c["assign"].finditer(text, begin, end):
+        kind = name_kind(m.group(1))
+        if kind is None:
+            continue
+        named.append((m.start(3), kind))
+        if _looks_secret(m.group(3), bool(m.group(2))):
+            yield Finding(m.start(3), m.end(3), kind)
+    window = text[begin:end]
+    if not _is_indirect(window):
+        for pattern, group in _keyword_patterns():
+            for m in pattern.finditer(text, begin, end):
+                value = m.group(group)
+                if value and _looks_secret(value, True):
+                    yield Finding(m.start(group), m.start(group) + len(value), _keyword_kind(m))
+    for m in c["bearer"].finditer(text, begin, end):
+        if _entropy_high(m.group(2)):
+            yield Finding(m.start(2), m.end(2), "token")
+        named.append((m.start(2), "token"))
+    prose = [(m.end(), name_kind(m.group(0).replace(" ", "_")) or "secret")
+             for m in c["prose_name"].finditer(text, begin, end)]
+    for at, kind in [*named, *prose]:
+        for t in c["token"].finditer(text, at, min(end, at + _ENTROPY_SPAN)):
+            token = t.group(0).lstrip(".-")
+            token = token if token.endswith("=") else token.rstrip(".-")
+            if "/" in token and re.search(r"\.[A-Za-z]{1,5}$", token):
+                continue  # a file path
+            if c["uuid"].fullmatch(token) or not _entropy_high(token):
+                continue
+            if (at, kind) in prose and (
+                    re.fullmatch(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}", token)
+                    or any(ch in text[at:t.start()] for ch in "=:\"'`{}")):
+                continue  # a commit near the word, or a value that has a name of its own
+            start = t.start() + t.group(0).find(token)
+            yield Finding(start, start + len(token), kind)
+    for kind, pattern in _plugins():
+        if kind in _NAMED_PLUGIN_KINDS:
+            for m in pattern.finditer(text, begin, end):
+                start, stop = _value_span(m)
+                yield Finding(start, stop, kind)
+
+
+def _keyword_kind(match: re.Match[str]) -> str:
+    name = re.match(r"[\w.-]*", match.group(0).lstrip("\"'`[ "))
+    kind = name_kind(name.group(0)) if name else None
+    return kind or "secret"
+
+
+def _is_indirect(window: str) -> bool:
+    """detect-secrets' is_indirect_reference: ``secret = get_secret_key()``."""
+    return len(window) <= 1000 and _indirect().search(window) is not None
+
+
+def _merged(found: Iterable[Finding]) -> list[Finding]:
+    """Overlapping findings as one (the first kind found at the earliest start wins)."""
+    out: list[Finding] = []
+    for f in sorted(found, key=lambda f: (f.start, -f.end)):
+        if out and f.start < out[-1].end:
+            last = out[-1]
+            out[-1] = Finding(last.start, max(last.end, f.end), last.kind)
+        else:
+            out.append(f)
+    return out
+
+
+def _candidates(text: str) -> tuple[list[int], list[int]]:
+    """(where a vendor token may be, where a secret-like name with a value may be), sorted;
+    both empty for most texts."""
+    c = _compiled()
+    low = text.lower()
+    shaped: list[int] = []
+    for haystack, needles in ((text, _EXACT_PREFIXES), (low, _LOWER_PREFIXES)):
+        for needle in needles:
+            at = haystack.find(needle)
+            while at >= 0:
+                shaped.append(at)
+                at = haystack.find(needle, at + len(needle))
+    for shape in _shapes():
+        shaped.extend(m.start() for m in shape.finditer(text))
+    named: list[int] = []
+    after = c["after_name"]
+    for word in _NAME_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            if after.match(low, at + len(word)):
+                named.append(at)
+            at = low.find(word, at + len(word))
+    if "aws" in low:
+        named.extend(m.start() for m in c["aws_named"].finditer(low))
+    return sorted(shaped), sorted(set(named))
+
+
+@lru_cache(maxsize=1)
+def _shapes() -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(shape) for shape in _SHAPES)
+
+
+def find(text: str, *, allow: Sequence[str] = ()) -> list[Finding]:
+    """The secrets in ``text`` (offsets into it), in order, without overlaps; values that
+    ``allow`` lists are left."""
+    shaped, named = _candidates(text)
+    if not shaped and not named:
+        return []
+    found: list[Finding] = []
+    if "PRIVATE KEY" in text or "PuTTY-User-Key" in text:
+        found.extend(Finding(m.start(), m.end(), "private-key")
+                     for m in _compiled()["private_key"].finditer(text))
+    for begin, end in _line_spans(text, shaped):
+        found.extend(_by_shape(text, begin, end))
+    for begin, end in _windows(text, named):
+        found.extend(_by_name(text, begin, end))
+    merged = _merged(found)
+    if allow:
+        allowed = _allowed(tuple(allow))
+        merged = [f for f in merged if not allowed(text[f.start:f.end])]
+    return merged
+
+
+def redact(text: str, *, allow: Sequence[str] = ()) -> str:
+    """``text`` with every secret value replaced by ``‹redacted:kind›`` (names kept)."""
+    found = find(text, allow=allow)
+    if not found:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for f in found:
+        parts.append(text[pos:f.start])
+        parts.append(mark(f.kind))
+        pos = f.end
+    parts.append(text[pos:])
+    return "".join(parts)

@@ -1,0 +1,442 @@
+"""Recall: search the vault, and notice entities that several projects keep needing (DESIGN §7).
+
+``recall`` refreshes the index lazily, turns the user's words into a safe FTS5 query and answers
+with facts first: the items of entity, session and index notes that match (``vaultmem.notes.facts``),
+ranked as ``vaultmem.search.factsearch`` says, each fact once however many notes hold a copy of it (the
+entity's copy when there is one; a Key Entities row stands for the entity line it links to), and
+shown whole. Then the notes that match where no fact of theirs does (a work-log answer), ranked
+by the combined score of :mod:`vaultmem.search.index` and shown by their best matching line; when facts
+fill the limit, a third of it is kept for such notes. Every hit carries the plain text shown and
+the offsets of the matched words in it.
+
+It records a cross-project recall on every entity of another project it returns:
+``{project, date, context}`` in the entity's ``cross_project_recalls``, at most once per project
+per day. That is the one write recall makes. An entity recalled from three or more other
+projects earns a suggestion to promote it.
+
+Query syntax for people: words are ANDed (every word must occur, stemmed); when that finds
+nothing, any word may match (OR). ``word*`` is a prefix search. Everything else is literal text:
+quotes, ``AND``/``OR``/``NOT``/``NEAR`` and parentheses carry no FTS5 meaning.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from vaultmem import clock
+from vaultmem.errors import AmbiguousNote, NoteNotFound, VaultmemError
+from vaultmem.notes import facts
+from vaultmem.search import factsearch, index
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
+
+PROMOTE_AT = 3  # distinct other projects that recalled an entity before promotion is suggested
+MAX_TERMS = 32
+CROSS_KEY = "cross_project_recalls"
+_WORD = re.compile(r"\w", re.UNICODE)
+
+
+class QueryError(VaultmemError):
+    """The recall query has nothing to search for, or an option is out of range."""
+
+
+NOTE = "note"  # the kind of a hit that is a note rather than one of its facts
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One recalled fact (a list item of a note), or a note none of whose facts matched."""
+
+    rel: str  # the note it is in
+    title: str  # that note's name
+    type: str | None  # that note's type
+    project: str | None
+    updated: str | None  # YYYY-MM-DD
+    kind: str  # the fact's kind (facts.KINDS), or NOTE
+    text: str  # plain text: the fact whole, or the note's best matching line
+    matches: tuple[Span, ...]  # (start, end) offsets of the matched words in ``text``
+    score: float  # higher is better: -bm25 of the fact, or the note's combined score
+    date: str | None = None  # the fact's date
+    entity: str | None = None  # the entity the fact is about
+    block: str | None = None  # the fact's block id: [[note#^block]] links to it
+    line: int | None = None  # 0-based line of the fact in the note
+    sessions: tuple[str, ...] = ()  # the session notes it came from (link targets)
+    also: tuple[str, ...] = field(default=())  # other notes holding a copy of the fact
+
+    @property
+    def snippet(self) -> str:
+        """The text shown (the name of this field before facts)."""
+        return self.text
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "matches": [list(span) for span in self.matches],
+            "date": self.date,
+            "note": self.title,
+            "path": self.rel,
+            "entity": self.entity,
+            "type": self.type,
+            "project": self.project,
+            "updated": self.updated,
+            "block": self.block,
+            "line": self.line,
+            "sessions": list(self.sessions),
+            "also": list(self.also),
+            "score": float(f"{self.score:.6g}"),
+        }
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    """Hits best first, suggestions for the person, and what the index refresh did."""
+
+    hits: tuple[Hit, ...]
+    suggestions: tuple[str, ...]
+    stats: index.RefreshStats
+    query: str = ""  # the FTS5 expression that produced the hits
+    recorded: tuple[str, ...] = ()  # entities that got a cross-project recall entry
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "hits": [h.to_json() for h in self.hits],
+            "suggestions": list(self.suggestions),
+            "recorded_cross_project": list(self.recorded),
+            "query": self.query,
+            "index": self.stats.to_json(),
+        }
+
+
+def _terms(text: str) -> list[tuple[str, bool]]:
+    """(word, prefix) pairs of the user's text; words with no letter or digit are dropped."""
+    out: list[tuple[str, bool]] = []
+    for raw in text.split():
+        prefix = raw.endswith("*")
+        word = raw.rstrip("*").replace('"', " ").strip()
+        if word and _WORD.search(word):
+            out.append((word, prefix))
+    return out[:MAX_TERMS]
+
+
+def _phrase(word: str, prefix: bool) -> str:
+    # A double-quoted FTS5 string is literal text: operators, parentheses and colons inside it
+    # mean nothing. The tokenizer splits it into tokens matched as a phrase.
+    return '"' + word.replace('"', '""') + '"' + ("*" if prefix else "")
+
+
+def fts_query(text: str, *, any_term: bool = False) -> str:
+    """The FTS5 expression for a person's query (every word, or any word); QueryError if empty."""
+    terms = _terms(text)
+    if not terms:
+        raise QueryError(f"nothing to search for in {text!r}: give at least one word")
+    joiner = " OR " if any_term else " "
+    return joiner.join(_phrase(w, p) for w, p in terms)
+
+
+def _from_snippet(snippet: str) -> tuple[str, tuple[Span, ...]]:
+    """An FTS5 snippet as plain text on one line and the offsets of its matches."""
+    text = " ".join(facts.visible(snippet).split())
+    return facts.marked(text, index.SNIPPET_OPEN, index.SNIPPET_CLOSE)
+
+
+def scope(config: Config, project: str | None, all_projects: bool) -> tuple[str, ...] | None:
+    """The projects a recall searches: None for all, else the given or current one + global."""
+    if all_projects:
+        return None
+    return (project or config.project, "global")
+
+
+def scope_folders(
+    vault: Vault, projects: tuple[str, ...] | None, whole_vault: bool
+) -> tuple[str, ...] | None:
+    """The folders a recall refreshes and searches: None for the whole vault, vaultmem's folder
+    for every project, else each project's folder and the global folder. A scoped recall costs
+    what its project costs, however big the vault around it is."""
+    if whole_vault:
+        return None
+    layout = vault.layout
+    if projects is None:
+        return (layout.namespace,)
+    return tuple(
+        f"{layout.namespace}/global" if p == "global" else layout.project_dir(p) for p in projects
+    )
+
+
+def distinct(found: Sequence[factsearch.Found]) -> list[tuple[factsearch.Found, list[str]]]:
+    """Each fact once, at the place of its best copy (``found`` is best first), with the other
+    notes holding a copy. Copies share a project and a fact key; a Key Entities row is a copy
+    of the line of its project whose block id it links to, and gives way to that line."""
+    blocks = {
+        (f.note.project, f.fact.block): f.fact.key
+        for f in found if f.fact.block and f.fact.ref is None
+    }
+    kept: dict[tuple[str | None, str], tuple[factsearch.Found, list[str]]] = {}
+    for one in found:
+        project, fact = one.note.project, one.fact
+        key = blocks.get((project, fact.ref), fact.key) if fact.ref else fact.key
+        seen = kept.get((project, key))
+        if seen is None:
+            kept[(project, key)] = (one, [])
+            continue
+        best, also = seen
+        if best.fact.ref is not None and fact.ref is None:
+            # The line itself, not the row that points at it, keeps the place.
+            kept[(project, key)] = (one, also)
+            best, one = one, best
+        if one.note.rel != best.note.rel and one.note.rel not in also:
+            also.append(one.note.rel)
+    return list(kept.values())
+
+
+def without_archived_twins(rows: list[index.IndexHit]) -> list[index.IndexHit]:
+    """Drop a compacted original when its archive copy is among the hits: one session, one hit
+    (the archive copy is the one entity notes link to)."""
+    archived = {r.rel for r in rows if "/archive/sessions/" in r.rel}
+    return [
+        r for r in rows
+        if not ("/sessions/" in r.rel and r.rel.replace("/sessions/", "/archive/sessions/", 1)
+                in archived)
+    ]
+
+
+# Notes read for their facts per query: at least this many, else five per hit asked for.
+CANDIDATES = 50
+
+
+@dataclass(frozen=True)
+class _Search:
+    """One recall's scope and ranking, run with an FTS5 expression (see the module docstring)."""
+
+    current_project: str
+    today: date
+    projects: tuple[str, ...] | None
+    types: tuple[str, ...] | None
+    folders: tuple[str, ...] | None
+    limit: int
+
+    def run(self, vault: Vault, conn: sqlite3.Connection, match: str) -> tuple[Hit, ...]:
+        """The hits of ``match``: facts, then notes none of whose facts match."""
+        notes = without_archived_twins(index.search(
+            vault, match, current_project=self.current_project, today=self.today,
+            projects=self.projects, types=self.types, folders=self.folders,
+            limit=max(CANDIDATES, self.limit * 5), conn=conn,
+        ))
+        candidates = [(n, factsearch.note_facts(n, _body(vault, n.rel))) for n in notes]
+        found = factsearch.ranked(factsearch.match(match, candidates), self.current_project)
+        kept = distinct(found)
+        # The notes a fact matched in, with the texts of all their facts: their other lines
+        # may answer too, but a fact is shown as a fact or not at all.
+        matched = {f.note.id for f in found}
+        items = {n.id: [f.text.casefold() for f in listed]
+                 for n, listed in candidates if n.id in matched}
+        loose = [n for n in notes if n.id not in matched]
+        room = min(len(loose) * self.limit, max(self.limit - len(kept), self.limit // 3))
+        passages = self._passages(conn, match, loose[:room], room, {})
+        spare = self.limit - len(kept) - len(passages)
+        if spare > 0:
+            # Facts leave room: the other lines of the notes they are in (a fact alone may
+            # not say what was asked; the note's answer around it may).
+            covered = [n for n in notes if n.id in matched][:spare]
+            passages += self._passages(conn, match, covered, spare, items)
+        kept = kept[: self.limit - len(passages)]
+        return (*(_fact_hit(one, also) for one, also in kept), *passages)
+
+    def _passages(self, conn: sqlite3.Connection, match: str, notes: Sequence[index.IndexHit],
+                  room: int, shown: dict[int, list[str]]) -> list[Hit]:
+        """Up to ``room`` hits of lines of ``notes``: each note's best line in the notes' order,
+        then each one's second best, and so on (a line of a note shown once; a line holding one
+        of the note's facts in ``shown``, casefolded texts by note id, not at all): a note that
+        alone matches a query fills the room with its lines rather than showing one."""
+        bodies = factsearch.marked_bodies(conn, match, [n.id for n in notes])
+        lines: list[list[tuple[str, tuple[Span, ...]]]] = []
+        for note in notes:
+            best = facts.best_lines(
+                bodies.get(note.id, ""), index.SNIPPET_OPEN, index.SNIPPET_CLOSE,
+                room + len(shown.get(note.id, ())),
+            )
+            if note.id in shown:
+                best = [b for b in best if not _holds_fact(b[0], shown[note.id])]
+            elif not best:  # the words matched the note's name or tags only
+                best = [_from_snippet(note.snippet)]
+            lines.append(best)
+        out: list[Hit] = []
+        for rank in range(room):
+            out += [_note_hit(n, *found[rank]) for n, found in zip(notes, lines) if rank < len(found)]
+        return out[:room]
+
+
+def _holds_fact(text: str, fact_texts: Sequence[str]) -> bool:
+    """Whether a line shown (perhaps a window of it) is one of the facts (casefolded texts)."""
+    core = text.strip(facts.ELLIPSIS).casefold()
+    windowed = core != text.casefold()  # a window of a long line may lie inside a long fact
+    return any(fact in core or (windowed and core in fact) for fact in fact_texts)
+
+
+def _body(vault: Vault, rel: str) -> str:
+    """The public body of a note found, "" when it cannot be read now."""
+    try:
+        return index.public_body((vault.root / rel).read_bytes())
+    except OSError:
+        return ""
+
+
+def _fact_hit(found: factsearch.Found, also: Sequence[str]) -> Hit:
+    plain, spans = facts.marked(found.marked, index.SNIPPET_OPEN, index.SNIPPET_CLOSE)
+    text, spans = facts.window(plain, spans)
+    note, fact = found.note, found.fact
+    return Hit(
+        note.rel, note.title, note.type, note.project, note.updated, fact.kind, text, spans,
+        -found.bm25, date=fact.date, entity=fact.entity, block=fact.block, line=fact.line,
+        sessions=fact.sessions, also=tuple(also),
+    )
+
+
+def _note_hit(row: index.IndexHit, text: str, spans: tuple[Span, ...]) -> Hit:
+    return Hit(row.rel, row.title, row.type, row.project, row.updated, NOTE, text, spans,
+               row.score, date=row.updated)
+
+
+def recall(
+    vault: Vault,
+    config: Config,
+    query: str,
+    *,
+    project: str | None = None,
+    all_projects: bool = False,
+    type: str | None = None,
+    limit: int = 10,
+    today: date | None = None,
+    wait: bool = True,
+    whole_vault: bool = False,
+) -> RecallResult:
+    """Search vaultmem's notes (current project + global by default, every project with
+    ``all_projects``) and record cross-project recalls. ``whole_vault`` searches every note of
+    the vault, a person's own notes outside vaultmem's folder included."""
+    if limit < 1:
+        raise QueryError(f"--limit must be at least 1, not {limit}")
+    day = today or clock.today()
+    match = fts_query(query)
+    projects = None if whole_vault else scope(config, project, all_projects)
+    folders = scope_folders(vault, projects, whole_vault)
+    stats = index.refresh(vault, wait=wait, folders=folders)
+    search = _Search(
+        # The project searched ranks first, so `--project P` reads like a recall from P.
+        current_project=project or config.project,
+        today=day,
+        projects=projects,
+        types=(type,) if type else None,
+        folders=folders,
+        limit=limit,
+    )
+    conn = index.open_reader(vault)
+    hits: tuple[Hit, ...] = ()
+    if conn is not None:
+        try:
+            hits = search.run(vault, conn, match)
+            if not hits and len(_terms(query)) > 1:
+                match = fts_query(query, any_term=True)
+                hits = search.run(vault, conn, match)
+        finally:
+            conn.close()
+    recorded: list[str] = []
+    suggestions: list[str] = []
+    namespace = vault.layout.namespace + "/"
+    for rel in dict.fromkeys(hit.rel for hit in hits if _foreign_entity(
+        hit.type, hit.project, config.project
+    )):
+        # Only vaultmem's own entities carry its cross-project records.
+        if not rel.startswith(namespace):
+            continue
+        try:
+            projects_seen = record_cross_project(
+                vault, rel, project=config.project, today=day, context=query
+            )
+        except VaultmemError:
+            # The note changed shape under us (invalid YAML now, removed): recall still answers.
+            continue
+        if projects_seen is None:
+            continue
+        if projects_seen[0]:
+            recorded.append(rel)
+        suggestion = promote_suggestion(vault, rel, projects_seen[1])
+        if suggestion:
+            suggestions.append(suggestion)
+    return RecallResult(hits, tuple(suggestions), stats, match, tuple(recorded))
+
+
+def _foreign_entity(kind: str | None, owner: str | None, current: str) -> bool:
+    return kind == "entity" and owner not in (None, "global", current)
+
+
+def other_projects(recalls: Any, owner: str | None) -> set[str]:
+    """The distinct projects, other than the entity's own, in a cross_project_recalls value."""
+    found: set[str] = set()
+    if isinstance(recalls, list):
+        for entry in recalls:
+            if isinstance(entry, dict) and entry.get("project") not in (None, "", owner):
+                found.add(str(entry["project"]))
+    return found
+
+
+def _same_day(entry: Any, project: str, today: date) -> bool:
+    if not isinstance(entry, dict) or str(entry.get("project")) != project:
+        return False
+    when = entry.get("date")
+    return when == today or str(when) == today.isoformat()
+
+
+def record_cross_project(
+    vault: Vault, rel: str, *, project: str, today: date, context: str
+) -> tuple[bool, set[str]] | None:
+    """Record that ``project`` loaded entity ``rel`` today (once per project per day).
+
+    Returns (whether an entry was added, the distinct other projects that recalled it), or None
+    when ``rel`` is not an entity of another project.
+    """
+    from vaultmem.notes.patch import AddToProperty  # the one write recall makes, rarely
+
+    with vault.lock(rel):
+        note = vault.read(rel)
+        meta = note.frontmatter()
+        owner = meta.get("project")
+        owner = str(owner) if owner is not None else None
+        if meta.get("type") != "entity" or owner in (None, "global", project):
+            return None
+        recalls = meta.get(CROSS_KEY)
+        entries = recalls if isinstance(recalls, list) else []
+        added = False
+        if not any(_same_day(e, project, today) for e in entries):
+            entry = {"project": project, "date": today, "context": " ".join(context.split())}
+            # The lock is re-entrant: update() re-reads under it, so nothing can slip between.
+            result = vault.update(rel, [AddToProperty(CROSS_KEY, entry)])
+            added = result.changed
+            entries = [*entries, entry]
+        return added, other_projects(entries, owner)
+
+
+def promote_suggestion(vault: Vault, rel: str, projects: set[str]) -> str | None:
+    """The promote suggestion for an entity recalled from ``PROMOTE_AT`` or more projects."""
+    if len(projects) < PROMOTE_AT:
+        return None
+    name = rel.rsplit("/", 1)[-1][:-3]
+    ref = name
+    try:
+        if vault.resolve_note(name) != rel:
+            ref = rel[:-3]
+    except (AmbiguousNote, NoteNotFound):
+        ref = rel[:-3]  # the name alone would not pick this note
+    shown = f'"{ref}"' if " " in ref else ref
+    listed = ", ".join(sorted(projects))
+    return (
+        f"{name} was recalled from {len(projects)} other projects ({listed}): "
+        f"run `vaultmem promote {shown}` to make it global"
+    )

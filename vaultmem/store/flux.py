@@ -1,0 +1,144 @@
+"""A note another program is writing right now: wait for it to settle before reading it.
+
+Editors (Obsidian's desktop adapter among them) save a note in two steps: truncate, then write
+the new content. A read between the two sees a short or empty note; an edit made from that read
+and saved would drop every line the person had. So before vaultmem reads a note to change it
+(under the note's lock), it asks whether the note is *in flux*:
+
+- it is not the file vaultmem itself wrote last (inode, mtime and size recorded beside the lock
+  after each write), and
+- it changed moments ago (mtime within QUIET_SECONDS), or it is shorter than vaultmem last saw
+  it, or empty;
+
+and if so waits, polling, until it has been still for QUIET_SECONDS (at most SETTLE_SECONDS in
+all; after that it is read as it is). A note only vaultmem writes never waits.
+
+After the replace, the file that was replaced is looked at once more through a descriptor opened
+before it: an editor that truncated or wrote into it in that instant wrote into a file no longer
+in the vault, and :func:`orphaned` hands back what it wrote so the edit can be redone on it. When
+another program wrote the note since vaultmem last did, within ACTIVE_SECONDS (a person editing
+it now), the replaced file is watched for QUIET_SECONDS: an editor that read the note just before
+the replace may truncate and write it a moment after (a save is lost only when it comes later
+than that). A note a sync tool brought earlier is looked at once, as one only vaultmem writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from pathlib import Path
+
+from vaultmem.errors import UnsafePath
+from vaultmem.store import safefs
+
+QUIET_SECONDS = 0.1  # a note untouched this long (by mtime and by our polls) has settled
+SETTLE_SECONDS = 1.0  # the longest a write waits for a note to settle (hooks have budgets)
+POLL_SECONDS = 0.01
+ACTIVE_SECONDS = 10.0  # another program's write this recent: someone is editing the note now
+
+Stamp = tuple[int, int, int]  # (inode, mtime_ns, size)
+
+
+def stamp_of(st: os.stat_result) -> Stamp:
+    """What identifies one version of a file cheaply."""
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def recorded(marker: Path) -> Stamp | None:
+    """The stamp of the last write vaultmem made to a note (None when unknown)."""
+    try:
+        parts = safefs.read_bytes(marker, 100).decode("ascii").split()
+        ino, mtime_ns, size = (int(p) for p in parts)
+    except (OSError, ValueError, UnicodeDecodeError, UnsafePath):
+        return None
+    return (ino, mtime_ns, size)
+
+
+def record(marker: Path, path: Path) -> None:
+    """Remember the file vaultmem just wrote at ``path`` (best effort: a failure only means
+    the next write may wait for a quiet moment it did not need)."""
+    # Never through a symlink a shared vault put there (it would overwrite its target).
+    with contextlib.suppress(OSError, UnsafePath):
+        safefs.write_bytes(marker, " ".join(str(n) for n in stamp_of(os.stat(path))).encode())
+
+
+def _in_flux(st: os.stat_result, last: Stamp | None, now_ns: int) -> bool:
+    stamp = stamp_of(st)
+    if stamp == last:
+        return False  # vaultmem's own write, untouched since
+    recent = now_ns - st.st_mtime_ns < QUIET_SECONDS * 1e9
+    shorter = last is not None and st.st_size < last[2]
+    return recent or shorter or st.st_size == 0
+
+
+def settle(path: Path, last: Stamp | None) -> bool:
+    """Wait (bounded) until the note at ``path`` is not in flux; whether it had to wait."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    if not _in_flux(st, last, time.time_ns()):
+        return False
+    deadline = time.monotonic() + SETTLE_SECONDS
+    seen = stamp_of(st)
+    still_since = time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(POLL_SECONDS)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return True
+        now = time.monotonic()
+        if stamp_of(st) != seen:
+            seen, still_since = stamp_of(st), now
+            continue
+        quiet_on_disk = time.time_ns() - st.st_mtime_ns >= QUIET_SECONDS * 1e9
+        if quiet_on_disk and now - still_since >= QUIET_SECONDS:
+            return True
+    return True
+
+
+def orphaned(fd: int, before: os.stat_result, grace: float = 0.0) -> bytes | None:
+    """What was written into a replaced file after ``before`` (its stat at the last look),
+    once that settles; None when nothing touched it (within ``grace`` seconds)."""
+    try:
+        if stamp_of(os.fstat(fd)) == stamp_of(before) and not _touched(fd, before, grace):
+            return None
+        deadline = time.monotonic() + SETTLE_SECONDS
+        seen = stamp_of(os.fstat(fd))
+        still_since = time.monotonic()
+        while time.monotonic() < deadline and time.monotonic() - still_since < QUIET_SECONDS:
+            time.sleep(POLL_SECONDS)
+            now_seen = stamp_of(os.fstat(fd))
+            if now_seen != seen:
+                seen, still_since = now_seen, time.monotonic()
+        return read_all(fd)
+    except OSError:
+        return None
+
+
+def grace(st: os.stat_result, last: Stamp | None, now_ns: int) -> float:
+    """How long to watch a file replaced at ``now_ns`` (``st``: its stat just before): a while
+    when another program wrote it since vaultmem's last write ``last``, and recently."""
+    active = stamp_of(st) != last and now_ns - st.st_mtime_ns < ACTIVE_SECONDS * 1e9
+    return QUIET_SECONDS if active else 0.0
+
+
+def _touched(fd: int, before: os.stat_result, seconds: float) -> bool:
+    """Whether the file open at ``fd`` changes from ``before`` within ``seconds`` (polled)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(POLL_SECONDS)
+        if stamp_of(os.fstat(fd)) != stamp_of(before):
+            return True
+    return False
+
+
+def read_all(fd: int) -> bytes:
+    """Every byte of the file open at ``fd``, from its start."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)

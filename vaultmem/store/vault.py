@@ -1,0 +1,784 @@
+"""The vault on disk: safe paths, reads with fingerprints, locks, atomic writes (DESIGN §4).
+
+This is the only module that touches note files. Every write goes through one atomic routine;
+every update of an existing note runs under that note's lock and detects a concurrent writer
+(a person in Obsidian, another Claude session) from the fingerprint taken when it was loaded.
+
+It is also the last guard against a secret reaching the vault: the lines a write adds (every
+line of a new note; the lines an update brings that the note did not hold) are redacted
+(:mod:`vaultmem.notes.redact`), and a note whose name holds a secret is refused. A person's own lines
+stay byte for byte: ``doctor`` reports a secret already in the vault, ``doctor --fix`` redacts it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import stat
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import filelock
+
+from vaultmem import faults
+from vaultmem.errors import (
+    AmbiguousNote,
+    LockTimeout,
+    NoteExists,
+    NoteNotFound,
+    UnsafePath,
+    VaultmemError,
+    WriteFailed,
+)
+from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
+from vaultmem.notes.redact import Redaction
+from vaultmem.notes.textio import DEFAULT_FORMAT, TextFormat, decode, encode
+from vaultmem.store import flux, machine
+from vaultmem.store.atomic import fsync_dir, replace_file
+from vaultmem.store.layout import STATE_DIR, Layout
+from vaultmem.store.locks import TurnLock
+
+if TYPE_CHECKING:
+    from vaultmem.notes.patch import Edit
+
+
+# What a hook reads of one note it does not write (the briefing's sessions and entities, the
+# notes SessionStart checks for compaction): a session note past it is compacted detached anyway,
+# and a pushed note of any size costs a hook this much at most. The head keeps the frontmatter
+# and title; the rest comes from the end, where the newest lines and the lists are.
+HOOK_READ_BYTES = 256 * 1024
+HOOK_READ_HEAD = 16 * 1024
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What a note looked like when it was read: enough to notice any later change."""
+
+    mtime_ns: int
+    size: int
+    sha256: str
+    # Extension of the contract: vaultmem replaces files, so every write of ours makes a new
+    # inode; checking it closes the gap of two same-size writes within one mtime tick.
+    # Not part of equality (0 = unknown).
+    ino: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Note:
+    """A note as read: LF text without BOM, the file's format, and its fingerprint."""
+
+    rel: str  # vault-relative POSIX path with .md
+    text: str
+    fmt: TextFormat
+    fingerprint: Fingerprint
+    # The bytes read, when kept: the last look before a replace compares them (a long note's
+    # second sha256 is a pass of its own). Not part of equality.
+    raw: bytes = field(default=b"", repr=False, compare=False)
+
+    def frontmatter(self) -> dict[str, Any]:
+        """The frontmatter as Obsidian reads it; InvalidYaml names this note and the line."""
+        from vaultmem.notes.frontmatter import (
+            parse,  # YAML is imported by what reads properties, not by all
+        )
+
+        return parse(self.text, path=self.rel)
+
+    @property
+    def lines(self) -> int:
+        """The number of lines of the note."""
+        return len(self.text.splitlines())
+
+
+@dataclass(frozen=True)
+class Glimpse:
+    """What a hook reads of a note: all of it, or when it is bigger than the hook's bound its
+    first and last lines with the middle left out. Read only, never written back."""
+
+    rel: str
+    text: str
+    size: int  # the file's size in bytes
+    partial: bool  # the middle was left out
+
+
+WriteStatus = Literal["written", "created", "unchanged", "rebased", "conflicted", "dry-run"]
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What a write did, for the CLI to print and ``--json`` to report."""
+
+    rel: str
+    status: WriteStatus
+    changed: bool
+    created_headings: tuple[str, ...] = ()
+    diff: str = ""  # unified diff: always for dry-run, else only when asked
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _diff(rel: str, old: str, new: str) -> str:
+    import difflib  # only dry runs and --diff need it: kept off the hooks' start-up
+
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=f"a/{rel}",
+            tofile=f"b/{rel}",
+        )
+    )
+
+
+RACE_RETRIES = 5
+
+
+def _text_of(raw: bytes) -> str:
+    """A note's text for comparing lines ("" when it is not UTF-8: every line counts as new)."""
+    try:
+        return decode(raw)[0]
+    except VaultmemError:
+        return ""
+
+
+class _MovedMeanwhile(Exception):
+    """The note changed between our fingerprint check and our replace (see _atomic_write)."""
+
+    def __init__(self, note: Note | None = None) -> None:
+        super().__init__("note changed during the write")
+        self.note = note
+
+
+class _Orphaned(Exception):
+    """Someone wrote into the file our replace took out of the vault (an editor's two-step save
+    that began in that instant): ``note`` holds what they wrote, to redo the edit on."""
+
+    def __init__(self, note: Note) -> None:
+        super().__init__("note written during the replace")
+        self.note = note
+
+
+def _stat_moved(st: os.stat_result, fp: Fingerprint) -> bool:
+    """Whether ``st`` is no longer the file fingerprinted (stat only)."""
+    return (st.st_mtime_ns, st.st_size) != (fp.mtime_ns, fp.size) or fp.ino not in (0, st.st_ino)
+
+
+
+
+def _failed(rel: str, err: OSError, doing: str) -> WriteFailed:
+    reason = err.strerror or str(err)
+    if isinstance(err, PermissionError):
+        reason += " (is the vault folder read-only?)"
+    return WriteFailed(f"could not {doing}: {reason}; the note is unchanged", path=rel)
+
+
+class Vault:
+    """One vault folder: notes addressed by vault-relative POSIX paths."""
+
+    def __init__(self, root: Path, *, namespace: str = "claude",
+                 redaction: Redaction = DEFAULT_REDACTION) -> None:
+        self.root = Path(os.path.abspath(Path(root).expanduser()))
+        self.layout = Layout(namespace)
+        self.state_dir = self.root / STATE_DIR
+        self._real_root = self.root.resolve()
+        real_root = str(self._real_root)
+        self._real_prefix = real_root if real_root.endswith(os.sep) else real_root + os.sep
+        # One FileLock per lock file, so a nested lock() of the same note in this process
+        # re-enters instead of waiting on itself.
+        self._locks: dict[Path, TurnLock] = {}
+        # What writes had to say without failing (a heading path that matched several sections,
+        # written under the first); each once. A hook passes its own list to print them.
+        self.warnings: list[str] = []
+        self.redaction = redaction
+
+    # -- paths ---------------------------------------------------------------------------
+
+    def _normalise(self, rel: str) -> str:
+        if not rel or "\x00" in rel:
+            raise UnsafePath("empty path or NUL byte in a note path", path=rel or None)
+        if "\\" in rel:
+            raise UnsafePath("backslash in a note path (use '/')", path=rel)
+        if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
+            raise UnsafePath("absolute path; note paths are relative to the vault", path=rel)
+        parts = [p for p in rel.split("/") if p not in ("", ".")]
+        if ".." in parts:
+            raise UnsafePath("'..' in a note path would leave the vault", path=rel)
+        if not parts:
+            raise UnsafePath("a note path names the vault itself", path=rel)
+        return "/".join(parts)
+
+    def abspath(self, rel: str) -> Path:
+        """The absolute path of a vault-relative path; UnsafePath if it would leave the vault."""
+        return self._resolve(rel)[0]
+
+    def _resolve(self, rel: str) -> tuple[Path, Path]:
+        """(absolute path, the real path it resolves to); UnsafePath outside the vault."""
+        norm = self._normalise(rel)
+        path = self.root / norm
+        real_str = os.path.realpath(path)
+        real = Path(real_str)
+        if not self._contains(real_str, real):
+            raise UnsafePath(f"resolves outside the vault (to {real})", path=rel)
+        return path, real
+
+    def _contains(self, real_str: str, real: Path) -> bool:
+        """Whether a real path is the vault's real root or inside it."""
+        # realpath() is normalised: a string prefix says "inside" as Path.parents would, without
+        # building every parent; anything else gets the Path comparison.
+        if real_str.startswith(self._real_prefix):
+            return True
+        return real == self._real_root or self._real_root in real.parents
+
+    def rel(self, path: Path) -> str:
+        """The vault-relative POSIX path of an absolute path inside the vault."""
+        path = Path(os.path.abspath(path))
+        for base in (self.root, self._real_root):
+            try:
+                return path.relative_to(base).as_posix()
+            except ValueError:
+                continue
+        real = Path(os.path.realpath(path))
+        try:
+            return real.relative_to(self._real_root).as_posix()
+        except ValueError:
+            raise UnsafePath(f"not inside the vault {self.root}", path=str(path)) from None
+
+    def exists(self, rel: str) -> bool:
+        """True when the note file exists."""
+        return self.abspath(rel).is_file()
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _read_raw(self, rel: str, path: Path | None = None) -> tuple[bytes, Fingerprint] | None:
+        if path is None:
+            path = self.abspath(rel)
+        try:
+            with open(path, "rb") as f:
+                # The fingerprint describes the very bytes read: same open file.
+                st = os.fstat(f.fileno())
+                raw = f.read()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except IsADirectoryError:
+            raise NoteNotFound("is a folder, not a note", path=rel) from None
+        except OSError as err:
+            raise VaultmemError(f"cannot read: {err.strerror or err}", path=rel) from None
+        return raw, Fingerprint(st.st_mtime_ns, st.st_size, _sha256(raw), st.st_ino)
+
+    def _not_found(self, rel: str) -> NoteNotFound:
+        return NoteNotFound(f"no such note in the vault {self.root}", path=rel)
+
+    def read(self, rel: str) -> Note:
+        """Read a note with its fingerprint; NoteNotFound, NotUtf8 (YAML is not parsed)."""
+        return self._read(rel, None)
+
+    def _read(self, rel: str, path: Path | None) -> Note:
+        got = self._read_raw(rel, path)
+        if got is None:
+            raise self._not_found(rel)
+        raw, fp = got
+        norm = self._normalise(rel)
+        text, fmt = decode(raw, path=norm)
+        return Note(rel=norm, text=text, fmt=fmt, fingerprint=fp, raw=raw)
+
+    def glimpse(self, rel: str, limit: int, head: int = 0) -> Glimpse:
+        """At most ``limit`` bytes of a note: the whole note when it fits, else its first
+        ``head`` bytes and the rest from its end, both cut at a line break (a pushed 60 MB note
+        must not cost a hook 23 s and 1 GB). NoteNotFound, NotUtf8 as ``read``."""
+        path = self.abspath(rel)
+        try:
+            with open(path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size <= limit:
+                    raw, partial = f.read(limit + 1), False
+                else:
+                    first = f.read(min(head, limit))
+                    first = first[: first.rfind(b"\n") + 1]
+                    f.seek(size - (limit - len(first)))
+                    last = f.read(limit - len(first))
+                    last = last[last.find(b"\n") + 1:]
+                    raw, partial = first + last, True
+        except (FileNotFoundError, NotADirectoryError):
+            raise self._not_found(rel) from None
+        except IsADirectoryError:
+            raise NoteNotFound("is a folder, not a note", path=rel) from None
+        except OSError as err:
+            raise VaultmemError(f"cannot read: {err.strerror or err}", path=rel) from None
+        text, _fmt = decode(raw, path=self._normalise(rel))
+        return Glimpse(self._normalise(rel), text, size, partial)
+
+    def head(self, rel: str, limit: int) -> str:
+        """The note's first lines within ``limit`` bytes (all of it when it is shorter)."""
+        path = self.abspath(rel)
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(limit + 1)
+        except (FileNotFoundError, NotADirectoryError):
+            raise self._not_found(rel) from None
+        except OSError as err:
+            raise VaultmemError(f"cannot read: {err.strerror or err}", path=rel) from None
+        if len(raw) > limit:
+            raw = raw[: raw.rfind(b"\n", 0, limit) + 1]
+        return decode(raw, path=self._normalise(rel))[0]
+
+    def size(self, rel: str) -> int:
+        """The note's size in bytes (0 when it cannot be looked at)."""
+        try:
+            return os.stat(self.abspath(rel)).st_size
+        except (OSError, VaultmemError):
+            return 0
+
+    def fingerprint(self, rel: str) -> Fingerprint | None:
+        """The note's current fingerprint, or None when it does not exist."""
+        got = self._read_raw(rel)
+        return None if got is None else got[1]
+
+    # -- locks ---------------------------------------------------------------------------
+
+    def _lock_path(self, rel: str) -> Path:
+        key = hashlib.sha1(self._normalise(rel).lower().encode("utf-8")).hexdigest()
+        return self.state_dir / "locks" / f"{key}.lock"
+
+    @contextlib.contextmanager
+    def _locked(self, rel: str, timeout: float) -> Iterator[None]:
+        path = self._lock_path(rel)
+        lock = self._locks.get(path)
+        if lock is None:
+            try:
+                machine.own_dir(self.state_dir, "locks")
+            except OSError as err:
+                raise _failed(rel, err, "create the lock folder " + str(path.parent)) from None
+            lock = self._locks.setdefault(path, TurnLock(path))
+        try:
+            lock.acquire(timeout)
+        except filelock.Timeout:
+            raise LockTimeout(
+                f"another process holds this note's lock ({path}) for more than {timeout:g}s",
+                path=rel,
+            ) from None
+        except OSError as err:
+            raise _failed(rel, err, "take the lock " + str(path)) from None
+        try:
+            yield
+        finally:
+            lock.release()
+
+    def lock(self, rel: str, timeout: float = 10.0) -> AbstractContextManager[None]:
+        """Hold the note's lock (``.vaultmem/locks/``); LockTimeout names the note."""
+        return self._locked(rel, timeout)
+
+    # -- writing -------------------------------------------------------------------------
+
+    def _atomic_write(
+        self,
+        rel: str,
+        path: Path,
+        data: bytes,
+        mode: int | None,
+        real: Path | None = None,
+        expected: Fingerprint | None = None,
+        expected_raw: bytes = b"",
+    ) -> None:
+        """Unique temp file in the same folder, fsync, chmod, replace, fsync the folder.
+
+        ``real``: ``path`` resolved already (under the same lock), spared a second resolution.
+        ``expected``: the note the data was made from; when the file moved since (a person's
+        editor does not take our lock), :class:`_MovedMeanwhile` is raised instead of replacing
+        it, so the caller can redo its edit on the fresh text. ``expected_raw``: that note's
+        bytes, when kept: compared instead of hashed."""
+        # Write through a symlinked note to its target, so the link survives.
+        dest = real if real is not None else Path(os.path.realpath(path))
+        looked: list[tuple[int, os.stat_result]] = []  # the replaced file, open, and its stat
+        watch: list[float] = []  # how long to watch the replaced file (flux.grace)
+
+        def last_look() -> None:
+            faults.checkpoint("write")
+            if expected is None:
+                return
+            # The last look before the replace: the window left is the replace itself. Stat,
+            # then the bytes' hash (a same-size edit within one mtime tick), through a
+            # descriptor kept open to see whether anyone writes into the file being replaced.
+            try:
+                fd = os.open(dest, os.O_RDONLY)
+            except FileNotFoundError:
+                raise _MovedMeanwhile from None
+            st = os.fstat(fd)
+            looked.append((fd, st))
+            watch.append(flux.grace(st, flux.recorded(self._marker(rel)), time.time_ns()))
+            if _stat_moved(st, expected):
+                raise _MovedMeanwhile
+            now = flux.read_all(fd)
+            if (now != expected_raw) if expected_raw else (_sha256(now) != expected.sha256):
+                raise _MovedMeanwhile
+
+        try:
+            replace_file(dest, data, mode, before_replace=last_look)
+            written = looked[0][0] if looked else None
+            lost = flux.orphaned(written, looked[0][1], watch[0]) if written is not None else None
+        except OSError as err:
+            raise _failed(rel, err, "write the note") from None
+        finally:
+            for fd, _ in looked:
+                os.close(fd)
+        flux.record(self._marker(rel), dest)
+        if lost is not None:
+            self._redo_on(rel, dest, lost)
+
+    def _marker(self, rel: str) -> Path:
+        """Where the stamp of vaultmem's last write of ``rel`` is kept (beside its lock)."""
+        lock = self._lock_path(rel)
+        return lock.with_name(lock.stem + ".last")
+
+    def _redo_on(self, rel: str, dest: Path, lost: bytes) -> None:
+        """Raise _Orphaned with what an editor wrote into the replaced file (when readable)."""
+        try:
+            text, fmt = decode(lost, path=rel)
+            st = os.stat(dest)
+            now = dest.read_bytes()
+        except (VaultmemError, OSError):
+            return  # half-written or gone: nothing that can be redone on
+        fp = Fingerprint(st.st_mtime_ns, st.st_size, _sha256(now), st.st_ino)
+        raise _Orphaned(Note(rel=rel, text=text, fmt=fmt, fingerprint=fp))
+
+    @staticmethod
+    def _mode(path: Path) -> int | None:
+        try:
+            return stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            return None
+
+    def _twin(self, path: Path) -> Path | None:
+        """An existing entry of ``path``'s folder whose name differs from it only in case."""
+        lower = path.name.lower()
+        try:
+            with os.scandir(path.parent) as entries:
+                for entry in entries:
+                    if entry.name != path.name and entry.name.lower() == lower:
+                        return path.parent / entry.name
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        return None
+
+    def _make_parents(self, rel: str, path: Path) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise _failed(rel, err, "create the folder " + str(path.parent)) from None
+
+    def update(
+        self,
+        rel: str,
+        edits: Sequence[Edit],
+        *,
+        base: Note | None = None,
+        dry_run: bool = False,
+        want_diff: bool = False,
+        label: str = "",
+    ) -> WriteResult:
+        """Apply edits to a note with conflict detection against ``base`` (DESIGN §4).
+
+        base None: read under the lock and apply (never conflicts). base given: if the note
+        moved since, rebaseable edits are re-applied to the fresh text ("rebased") and a
+        replace goes under the conflict heading ("conflicted"). No change: "unchanged".
+        """
+        rel = self._normalise(rel)
+        if dry_run:
+            # Read-only: no lock, so a dry run works in a read-only vault too.
+            return self._update_locked(rel, edits, base, True, want_diff, label)
+        with self.lock(rel):
+            override: Note | None = None
+            for _ in range(RACE_RETRIES):
+                try:
+                    return self._update_locked(rel, edits, base, False, want_diff, label, override)
+                except _MovedMeanwhile as race:
+                    # Someone wrote while we did: redo against the note we edited, so their
+                    # change is seen as a change (rebase, or the conflict heading).
+                    base, override = race.note, None
+                except _Orphaned as lost:
+                    # An editor saved into the file our replace took away: their text is the
+                    # note now, and our edit is redone on it.
+                    override = lost.note
+            raise LockTimeout(
+                f"the note kept changing during {RACE_RETRIES} attempts to write it", path=rel
+            )
+
+    def _current(self, rel: str, base: Note | None, path: Path) -> tuple[Note, bool]:
+        """The note as it is now, and whether it moved since ``base``."""
+        if base is None:
+            return self._read(rel, path), False
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            raise self._not_found(rel) from None
+        fp = base.fingerprint
+        # Fast path: same mtime and size (and inode, when known) -> not touched since.
+        if (st.st_mtime_ns, st.st_size) == (fp.mtime_ns, fp.size) and fp.ino in (0, st.st_ino):
+            return base, False
+        fresh = self._read(rel, path)
+        # Touched without a byte changing (a sync tool, `touch`): not a conflict.
+        return fresh, fresh.fingerprint.sha256 != fp.sha256
+
+    def _update_locked(
+        self,
+        rel: str,
+        edits: Sequence[Edit],
+        base: Note | None,
+        dry_run: bool,
+        want_diff: bool,
+        label: str,
+        override: Note | None = None,
+    ) -> WriteResult:
+        from vaultmem.notes.frontmatter import parse as parse_frontmatter
+        from vaultmem.notes.patch import SectionPatch, apply, conflicted, rebaseable  # writers only
+
+        # Resolved once for the whole locked read-modify-write.
+        path, real = self._resolve(rel)
+        if override is not None:
+            current, moved = override, True
+        else:
+            if not dry_run:
+                # An editor may be half-way through a save: read the note once it is still.
+                flux.settle(real, flux.recorded(self._marker(rel)))
+            current, moved = self._current(rel, base, path)
+        # Invalid YAML is never rewritten (DESIGN §2): refuse before any edit.
+        parse_frontmatter(current.text, path=rel)
+        text = current.text
+        created: list[str] = []
+        any_conflict = False
+        for edit in edits:
+            if moved and not rebaseable(edit):
+                assert isinstance(edit, SectionPatch)
+                text = conflicted(text, edit, label=label or "vaultmem")
+                any_conflict = True
+                continue
+            try:
+                applied = apply(text, edit, file=rel)
+            except VaultmemError:
+                if not (moved and isinstance(edit, SectionPatch)):
+                    raise
+                # The person removed or renamed the section meanwhile: their edit wins, and
+                # Claude's text is kept where they will see it rather than lost.
+                text = conflicted(text, edit, label=label or "vaultmem")
+                any_conflict = True
+                continue
+            text = applied.text
+            created.extend(applied.created)
+            self.warnings.extend(w for w in applied.warnings if w not in self.warnings)
+        text = self._guarded(current.text, text)
+        changed = text != current.text
+        diff = _diff(rel, current.text, text) if (dry_run or want_diff) and changed else ""
+        status: WriteStatus
+        if dry_run:
+            status = "dry-run"
+        elif not changed:
+            status = "unchanged"
+        else:
+            try:
+                self._atomic_write(rel, path, encode(text, current.fmt), self._mode(path), real,
+                                   expected=current.fingerprint, expected_raw=current.raw)
+            except _MovedMeanwhile:
+                raise _MovedMeanwhile(current) from None
+            status = "conflicted" if any_conflict else "rebased" if moved else "written"
+        return WriteResult(rel, status, changed, tuple(created), diff)
+
+    def create(self, rel: str, text: str, *, exist_ok: bool = False) -> WriteResult:
+        """Create a new note (parent folders too); NoteExists when it or a case-insensitive
+        twin exists, unless ``exist_ok`` and the bytes are identical."""
+        rel = self._normalise(rel)
+        self._refuse_secret_name(rel)
+        path = self.abspath(rel)
+        data = encode(self._guarded("", text))
+        self._make_parents(rel, path)
+        with self.lock(rel):
+            twin = self._twin(path)
+            if twin is not None:
+                raise NoteExists(
+                    f"a note differing only in case exists: {self.rel(twin)}", path=rel
+                )
+            got = self._read_raw(rel, path)
+            if got is not None:
+                if exist_ok and got[0] == data:
+                    return WriteResult(rel, "unchanged", False)
+                raise NoteExists("the note exists already", path=rel)
+            self._atomic_write(rel, path, data, None)
+        return WriteResult(rel, "created", True)
+
+    def write_text(
+        self,
+        rel: str,
+        text: str,
+        *,
+        fmt: TextFormat = DEFAULT_FORMAT,
+        expected: Fingerprint | None = None,
+    ) -> WriteResult:
+        """Write a whole note atomically under its lock; "conflicted" and nothing written when
+        ``expected`` is given and the note no longer matches it."""
+        rel = self._normalise(rel)
+        self._refuse_secret_name(rel)
+        path = self.abspath(rel)
+        self._make_parents(rel, path)
+        with self.lock(rel):
+            flux.settle(Path(os.path.realpath(path)), flux.recorded(self._marker(rel)))
+            got = self._read_raw(rel, path)
+            data = encode(self._guarded(_text_of(got[0]) if got else "", text), fmt)
+            if expected is not None and (got is None or got[1].sha256 != expected.sha256):
+                return WriteResult(rel, "conflicted", False)
+            if got is None:
+                twin = self._twin(path)
+                if twin is not None:
+                    raise NoteExists(
+                        f"a note differing only in case exists: {self.rel(twin)}", path=rel
+                    )
+                self._atomic_write(rel, path, data, None)
+                return WriteResult(rel, "created", True)
+            if got[0] == data:
+                return WriteResult(rel, "unchanged", False)
+            self._atomic_write(rel, path, data, self._mode(path))
+        return WriteResult(rel, "written", True)
+
+    def _guarded(self, old: str, new: str) -> str:
+        """``new`` with secrets redacted in the lines ``old`` does not hold (each run of such
+        lines redacted as one text, so a private key's block is seen whole)."""
+        if not self.redaction.enabled or new == old:
+            return new
+        if not old:
+            return self.redaction(new)
+        held = set(old.splitlines())
+        lines = new.splitlines(keepends=True)
+        out: list[str] = []
+        run: list[str] = []
+        for line in lines:
+            if line.rstrip("\r\n") in held:
+                if run:
+                    out.append(self.redaction("".join(run)))
+                    run = []
+                out.append(line)
+            else:
+                run.append(line)
+        if run:
+            out.append(self.redaction("".join(run)))
+        return "".join(out)
+
+    def _refuse_secret_name(self, rel: str) -> None:
+        if self.redaction.enabled and self.redaction(rel) != rel:
+            raise UnsafePath("a secret in the note's name: not written (the name is withheld)")
+
+    def remove(self, rel: str, *, expected: Fingerprint | None = None) -> bool:
+        """Delete a note under its lock; NoteNotFound when it is not there.
+
+        With ``expected``, the note is removed only if its bytes are still those read
+        (sha256); otherwise nothing happens and False is returned: a person's edit is never
+        deleted with a note vaultmem moved elsewhere."""
+        rel = self._normalise(rel)
+        path = self.abspath(rel)
+        with self.lock(rel):
+            if expected is not None:
+                now = self.fingerprint(rel)
+                if now is None:
+                    raise self._not_found(rel)
+                if now.sha256 != expected.sha256:
+                    return False
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                raise self._not_found(rel) from None
+            except OSError as err:
+                raise _failed(rel, err, "remove the note") from None
+        fsync_dir(path.parent)
+        return True
+
+    def retire(
+        self, rel: str, *, read: Note, copy_to: str, derive: Callable[[str], str]
+    ) -> None:
+        """Remove ``rel``, whose content lives on at ``copy_to`` as ``derive(text)``.
+
+        ``read`` is the version that was copied. When a person changed ``rel`` since, their
+        version is carried over to ``copy_to`` first, then ``rel`` is removed: a move never
+        deletes an edit."""
+        seen = read
+        for _ in range(RACE_RETRIES):
+            if self.remove(rel, expected=seen.fingerprint):
+                return
+            seen = self.read(rel)
+            self.write_text(copy_to, derive(seen.text), fmt=seen.fmt)
+        raise LockTimeout(
+            f"the note kept changing while it was moved to {copy_to}; it is left in place",
+            path=rel,
+        )
+
+    # -- listing and names ---------------------------------------------------------------
+
+    def iter_notes(self, under: str = "") -> Iterator[str]:
+        """Every ``*.md`` note (under a folder), sorted; hidden folders and files, and
+        symlinks leading out of the vault, are skipped."""
+        start = str(self.abspath(under)) if under.strip("/.") else str(self.root)
+        prefix = len(str(self.root)) + 1
+        found: list[str] = []
+        seen: set[str] = set()
+        # Real folders first, symlinked ones after: a folder reached both ways is listed under
+        # its real path, whatever order the disk returns entries in.
+        linked: list[str] = []
+        stack = [start]
+        while stack or linked:
+            folder = stack.pop() if stack else linked.pop(0)
+            real = os.path.realpath(folder)
+            if real in seen:
+                continue  # reached already, or a symlink loop
+            seen.add(real)
+            try:
+                with os.scandir(folder) as it:
+                    entries = sorted(it, key=lambda e: e.name, reverse=True)
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                try:
+                    symlink = entry.is_symlink()
+                    if symlink and not self._inside(entry.path):
+                        continue
+                    if entry.is_dir():
+                        (linked if symlink else stack).append(entry.path)
+                    elif entry.name.endswith(".md") and entry.is_file():
+                        found.append(entry.path[prefix:].replace(os.sep, "/"))
+                except OSError:
+                    continue
+        yield from sorted(found)
+
+    def contains(self, path: str) -> bool:
+        """Whether ``path`` (symlinks followed) is inside the vault."""
+        return self._inside(path)
+
+    def _inside(self, path: str) -> bool:
+        real_str = os.path.realpath(path)
+        return self._contains(real_str, Path(real_str))
+
+    def resolve_note(self, ref: str, *, source: str | None = None) -> str:
+        """The rel path of a NOTE argument: a vault path with or without ``.md``, else a name
+        resolved the Obsidian way. Several notes with the same name at the same (shortest)
+        path length raise AmbiguousNote listing them; a shorter path wins otherwise."""
+        ref = ref.strip()
+        if not ref:
+            raise NoteNotFound("empty note name")
+        rel = ref if ref.endswith(".md") else ref + ".md"
+        norm = self._normalise(rel)
+        if self.abspath(norm).is_file():
+            return norm
+        from vaultmem.notes import links  # names are resolved by commands, not by the hooks
+
+        found = links.candidates(ref, source, self.iter_notes())
+        if not found:
+            raise NoteNotFound(f"no note {ref!r} in the vault {self.root}")
+        # Twins differing only in case are one name to Obsidian; resolve() picks among them.
+        if len({n.lower() for n in found}) > 1:
+            names = ", ".join(found)
+            raise AmbiguousNote(f"{ref!r} matches several notes: {names}; give the path")
+        resolved = links.resolve(ref, source, found)
+        assert resolved is not None
+        return resolved

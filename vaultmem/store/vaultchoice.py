@@ -1,0 +1,139 @@
+"""Which vault a run uses, said plainly: where the choice came from, a wrong vault refused
+before anything is read or written, and the vault chosen at ``init``/``install-hooks`` written
+to the config file so every later command on this machine uses the same one (issue 21).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from vaultmem.errors import ConfigError
+from vaultmem.store.config import Config, read_config_file
+
+_FROM = {
+    "option": "from --vault",
+    "env": "from VAULTMEM_VAULT",
+    "config": "from config.toml",
+    "default": "the default",
+}
+# A top-level ``vault = …`` line of the config file (before any [table]).
+_VAULT_LINE = re.compile(r"^[ \t]*vault[ \t]*=.*$", re.MULTILINE)
+_TABLE = re.compile(r"^[ \t]*\[", re.MULTILINE)
+
+
+def origin(config: Config) -> str:
+    """Where the run's vault came from, in words ("from --vault", "the default"...)."""
+    return _FROM.get(config.vault_from, config.vault_from)
+
+
+def require_vault(config: Config) -> None:
+    """ConfigError naming the path unless the vault is an existing folder: a typo must not
+    give "nothing found" with exit code 0, nor create a folder (only ``init`` creates one)."""
+    root = config.vault
+    if root.is_dir():
+        return
+    what = "is not a folder" if root.exists() or root.is_symlink() else "does not exist"
+    raise ConfigError(
+        f"no vault here ({origin(config)}): {what}; `vaultmem --vault {_quote(root)} init` "
+        "creates one", path=root)
+
+
+def may_create(config: Config) -> bool:
+    """Whether a hook may create the vault: only the default one, on its first run."""
+    return config.vault_from == "default" and not config.vault.exists()
+
+
+def notice(config: Config, config_path: Path) -> str | None:
+    """The line a person at a terminal is told when the vault is not the config file's."""
+    if config.vault_from == "config":
+        return None
+    return f"vaultmem: vault {config.vault} ({origin(config)}, not {config_path}'s)"
+
+
+@dataclass(frozen=True)
+class ConfigWrite:
+    """What writing the chosen vault into the config file did."""
+
+    path: Path
+    status: str  # "written", "replaced", "unchanged" or "not-chosen" (nothing to record)
+    previous: str | None = None
+
+    def message(self, vault: Path) -> str | None:
+        """One line for the person, or None when there is nothing to say."""
+        if self.status == "written":
+            return f"{self.path}: vault = {vault} (every vaultmem command on this machine uses it)"
+        if self.status == "replaced":
+            return (f"{self.path}: vault = {vault}, was {self.previous} "
+                    "(every vaultmem command on this machine uses it)")
+        return None
+
+
+def record_vault(config: Config, config_path: Path, *, force: bool) -> ConfigWrite:
+    """Write the vault chosen by --vault or VAULTMEM_VAULT into the config file.
+
+    A config naming another vault is left alone unless ``force``: ConfigError says which wins."""
+    if config.vault_from not in ("option", "env"):
+        return ConfigWrite(config_path, "not-chosen")
+    data = read_config_file(config_path)
+    named = data.get("vault")
+    if isinstance(named, str) and _same(named, config.vault):
+        return ConfigWrite(config_path, "unchanged")
+    line = f"vault = {_toml_string(str(config.vault))}"
+    try:
+        text = config_path.read_text("utf-8")
+    except FileNotFoundError:
+        text = ""
+    except OSError as err:
+        raise ConfigError(f"cannot read config: {err.strerror}", path=config_path) from None
+    if named is None:
+        # A top-level key must come before the first [table].
+        table = _TABLE.search(text)
+        at = table.start() if table else len(text)
+        head = text[:at]
+        if head and not head.endswith("\n"):
+            head += "\n"
+        new, status = head + line + "\n" + text[at:], "written"
+    elif not force:
+        raise ConfigError(
+            f"names the vault {named}, not {config.vault}: the config wins for commands run "
+            f"without --vault; add --force to make {config.vault} the vault of every command",
+            path=config_path)
+    else:
+        table = _TABLE.search(text)
+        head_end = table.start() if table else len(text)
+        found = _VAULT_LINE.search(text, 0, head_end)
+        if found is None:
+            raise ConfigError("its 'vault' key is not on one line of its own: edit it by hand",
+                              path=config_path)
+        new, status = text[: found.start()] + line + text[found.end():], "replaced"
+    _write(config_path, new)
+    return ConfigWrite(config_path, status, named if isinstance(named, str) else None)
+
+
+def _same(named: str, vault: Path) -> bool:
+    return Path(os.path.expanduser(named)).absolute() == vault
+
+
+def _toml_string(value: str) -> str:
+    # A TOML basic string: backslashes and quotes escaped (Windows paths, odd folder names).
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def _quote(path: Path) -> str:
+    import shlex
+
+    return shlex.quote(str(path))
+
+
+def _write(path: Path, text: str) -> None:
+    from vaultmem.store.atomic import replace_file
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        replace_file(path, text.encode("utf-8"))
+    except OSError as err:
+        raise ConfigError(f"cannot write config: {err.strerror or err}", path=path) from None
