@@ -100,3 +100,19 @@ def test_a_move_that_cannot_remove_the_old_note_leaves_the_session_where_it_was(
     # The note now records the repository as its working directory: nothing to go down into.
     _hook("stop", vault_root, shop, transcript)
     assert _notes(vault_root) == [kept]
+
+
+def test_a_move_killed_before_the_old_note_went_takes_its_copy_on_the_next_hook(
+    vault_root: Path, tmp_path: Path
+) -> None:
+    home, shop = _home_and_shop(tmp_path)
+    transcript = copy_transcript(tmp_path)
+    _hook("session-start", vault_root, home, transcript)
+    killed = run_hook("stop", payload("stop", transcript, cwd=str(shop), session_id=SID),
+                      vault_root, cwd=shop,
+                      env=hook_env(vault_root, VAULTMEM_FAULT="relocate:retire:kill"))
+    assert killed.returncode != 0
+    assert len(_notes(vault_root)) == 2  # the copy in shop, the note still in dev
+    _hook("stop", vault_root, shop, transcript)
+    (moved,) = _notes(vault_root)  # the copy taken, not a second one beside it
+    assert moved.startswith("claude/projects/shop/sessions/") and not moved.endswith("-2.md")

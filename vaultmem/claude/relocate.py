@@ -24,6 +24,7 @@ from vaultmem.memory.sessions import Memory
 from vaultmem.notes import frontmatter, links
 from vaultmem.store.layout import link_target
 from vaultmem.store.state import StateData
+from vaultmem.store.vault import Vault
 
 from ..errors import NoteExists, VaultmemError
 
@@ -81,7 +82,8 @@ def follow(memory: Memory, data: StateData, sid: str, cwd: str | None, today: da
         try:
             vault.create(rel, derive(note.text))
         except NoteExists:
-            continue
+            if not _left_copy(vault, rel, sid, derive(note.text)):
+                continue
         try:
             faults.checkpoint("relocate:retire")
             vault.retire(entry.note, read=note, copy_to=rel, derive=derive)
@@ -96,3 +98,17 @@ def follow(memory: Memory, data: StateData, sid: str, cwd: str | None, today: da
         data.clear_current(entry.project, sid)
         data.set_current(project, sid)
         return
+
+
+def _left_copy(vault: Vault, rel: str, sid: str, text: str) -> bool:
+    """Whether ``rel`` is the copy a move of session ``sid`` wrote before it was stopped (a
+    crash before the old note was removed): then it is brought up to ``text`` and taken."""
+    try:
+        found = vault.read(rel)
+        ids = found.frontmatter().get("session_ids")
+    except (VaultmemError, OSError, ValueError):
+        return False
+    if not isinstance(ids, list) or sid not in [str(i) for i in ids]:
+        return False
+    written = vault.write_text(rel, text, fmt=found.fmt, expected=found.fingerprint)
+    return written.status != "conflicted"
