@@ -88,12 +88,18 @@ def test_a_session_started_in_one_repository_does_not_follow_a_cd_beside_it(
     assert note.startswith("claude/projects/shop/sessions/")
 
 
-def test_a_move_that_cannot_remove_the_old_note_leaves_the_session_where_it_was(
-    vault_root: Path, tmp_path: Path
-) -> None:
+def _started_at_home(vault_root: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A session started in the home folder: (the repository inside it, the transcript)."""
     home, shop = _home_and_shop(tmp_path)
     transcript = copy_transcript(tmp_path)
     _hook("session-start", vault_root, home, transcript)
+    return shop, transcript
+
+
+def test_a_move_that_cannot_remove_the_old_note_leaves_the_session_where_it_was(
+    vault_root: Path, tmp_path: Path
+) -> None:
+    shop, transcript = _started_at_home(vault_root, tmp_path)
     _hook("stop", vault_root, shop, transcript, VAULTMEM_FAULT="relocate:retire:enospc")
     (kept,) = _notes(vault_root)  # no copy left behind in shop
     assert kept.startswith("claude/projects/dev/sessions/")
@@ -105,9 +111,7 @@ def test_a_move_that_cannot_remove_the_old_note_leaves_the_session_where_it_was(
 def test_a_move_killed_before_the_old_note_went_takes_its_copy_on_the_next_hook(
     vault_root: Path, tmp_path: Path
 ) -> None:
-    home, shop = _home_and_shop(tmp_path)
-    transcript = copy_transcript(tmp_path)
-    _hook("session-start", vault_root, home, transcript)
+    shop, transcript = _started_at_home(vault_root, tmp_path)
     killed = run_hook("stop", payload("stop", transcript, cwd=str(shop), session_id=SID),
                       vault_root, cwd=shop,
                       env=hook_env(vault_root, VAULTMEM_FAULT="relocate:retire:kill"))
