@@ -5,9 +5,11 @@ with facts first: the items of entity, session and index notes that match (``vau
 ranked as ``vaultmem.search.factsearch`` says, each fact once however many notes hold a copy of it (the
 entity's copy when there is one; a Key Entities row stands for the entity line it links to), and
 shown whole. Then the notes that match where no fact of theirs does (a work-log answer), ranked
-by the combined score of :mod:`vaultmem.search.index` and shown by their best matching line; when facts
-fill the limit, a third of it is kept for such notes. Every hit carries the plain text shown and
-the offsets of the matched words in it.
+by the combined score of :mod:`vaultmem.search.index`, by their lines that answer best
+(``facts.best_lines``; each note's best, then each one's second best...); when facts fill the
+limit, a third of it is kept for such lines, and room facts leave goes to the other lines of the
+notes they matched in. Every hit carries the plain text shown and the offsets of the matched words
+in it.
 
 It records a cross-project recall on every entity of another project it returns:
 ``{project, date, context}`` in the entity's ``cross_project_recalls``, at most once per project
@@ -224,7 +226,8 @@ class _Search:
     limit: int
 
     def run(self, vault: Vault, conn: sqlite3.Connection, match: str) -> tuple[Hit, ...]:
-        """The hits of ``match``: facts, then notes none of whose facts match."""
+        """The hits of ``match``: facts, then the best lines of notes none of whose facts match,
+        then (when facts leave room) other lines of the notes they matched in."""
         notes = without_archived_twins(index.search(
             vault, match, current_project=self.current_project, today=self.today,
             projects=self.projects, types=self.types, folders=self.folders,
