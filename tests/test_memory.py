@@ -404,3 +404,21 @@ def test_a_machine_that_never_saw_a_session_compacts_it_by_its_note(
     assert b.pending(now=now()) == [ended]
     monkeypatch.setenv("VAULTMEM_HOST", "machine-a")
     assert sorted(memory(vault_root).pending(now=now())) == [ended]  # its own current one: not yet
+
+
+def test_a_new_note_skips_the_names_taken_without_trying_to_create_them(
+        vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    m = memory(vault_root)
+    for n in range(6):
+        m.start_session(f"s-{n}", topic="same topic", now=now())
+    tried: list[str] = []
+    real = m.vault.create
+
+    def counting(rel: str, text: str, **kwargs: bool) -> object:
+        tried.append(rel)
+        return real(rel, text, **kwargs)
+
+    monkeypatch.setattr(m.vault, "create", counting)
+    rel = m.start_session("s-new", topic="same topic", now=now()).note
+    assert rel.endswith("-same-topic-7.md")
+    assert [t for t in tried if "/sessions/" in t] == [rel]

@@ -415,10 +415,13 @@ class Memory:
         for key, value in meta.items():
             text = frontmatter.set_key(text, key, value)
         stem = self.session_stem(today, slug, sid)
+        # The archive keeps the file name: a name taken there is taken too. Both folders are
+        # listed once: trying each taken name with a create cost a lock and a write each.
+        taken = self._names(self.layout.sessions_dir(project)) | self._names(
+            self.layout.archive_dir(project))
         for name in _note_names(stem, sid):
             rel = self.layout.session(project, name)
-            # The archive keeps the file name: a name taken there is taken too.
-            if self.vault.exists(self.layout.archive(project, name)):
+            if f"{name}.md" in taken:
                 continue
             try:
                 self.vault.create(rel, text)
@@ -426,6 +429,14 @@ class Memory:
                 continue
             return rel
         raise SessionError(f"no free note name for {stem!r}")  # only past 2**64 names
+
+    def _names(self, folder: str) -> set[str]:
+        """The file names in a vault folder (none when it cannot be listed)."""
+        try:
+            with os.scandir(self.vault.abspath(folder)) as entries:
+                return {entry.name for entry in entries}
+        except (OSError, VaultmemError):
+            return set()
 
     def init_project(self, *, now: datetime | None = None) -> list[str]:
         """Create the project's folders and ``_index.md`` (and the global folders); returns the
