@@ -11,7 +11,8 @@ and saved would drop every line the person had. So before vaultmem reads a note 
   it, or empty;
 
 and if so waits, polling, until it has been still for QUIET_SECONDS (at most SETTLE_SECONDS in
-all; after that it is read as it is). A note only vaultmem writes never waits.
+all; after that it is read as it is); an emptied or shortened note waits for its write until
+SETTLE_SECONDS. A note only vaultmem writes never waits.
 
 After the replace, the file that was replaced is looked at once more through a descriptor opened
 before it: an editor that truncated or wrote into it in that instant wrote into a file no longer
@@ -19,7 +20,10 @@ in the vault, and :func:`orphaned` hands back what it wrote so the edit can be r
 another program wrote the note since vaultmem last did, within ACTIVE_SECONDS (a person editing
 it now), the replaced file is watched for QUIET_SECONDS: an editor that read the note just before
 the replace may truncate and write it a moment after (a save is lost only when it comes later
-than that). A note a sync tool brought earlier is looked at once, as one only vaultmem writes.
+than that); when the replaced file was empty or shorter than vaultmem left it (a save caught
+between its truncate and its write, the read settled on the empty file), for up to
+SETTLE_SECONDS, so a write landing 0.3 s later is still redone on. A note a sync tool brought
+earlier is looked at once, as one only vaultmem writes.
 """
 
 from __future__ import annotations
@@ -93,10 +97,33 @@ def settle(path: Path, last: Stamp | None) -> bool:
         if stamp_of(st) != seen:
             seen, still_since = stamp_of(st), now
             continue
+        if _cut(st, last, time.time_ns()):
+            continue  # truncated moments ago: its write is still to come (up to the deadline)
         quiet_on_disk = time.time_ns() - st.st_mtime_ns >= QUIET_SECONDS * 1e9
         if quiet_on_disk and now - still_since >= QUIET_SECONDS:
             return True
     return True
+
+
+def cut(path: Path, last: Stamp | None, size_read: int) -> bool:
+    """Whether the note read with ``size_read`` bytes was read emptied or shortened by another
+    program moments ago (its save's write still to come)."""
+    if size_read and (last is None or size_read >= last[2]):
+        return False  # the common case, no stat
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    # Written by another program moments ago (its write may have come since the read).
+    return stamp_of(st) != last and time.time_ns() - st.st_mtime_ns < ACTIVE_SECONDS * 1e9
+
+
+def _cut(st: os.stat_result, last: Stamp | None, now_ns: int) -> bool:
+    """Emptied or made shorter than vaultmem left it, by another program, recently: a save
+    between its truncate and its write (an editor's write may come a second later)."""
+    if stamp_of(st) == last or now_ns - st.st_mtime_ns >= ACTIVE_SECONDS * 1e9:
+        return False
+    return st.st_size == 0 or (last is not None and st.st_size < last[2])
 
 
 def orphaned(fd: int, before: os.stat_result, grace: float = 0.0) -> bytes | None:
@@ -108,19 +135,34 @@ def orphaned(fd: int, before: os.stat_result, grace: float = 0.0) -> bytes | Non
         deadline = time.monotonic() + SETTLE_SECONDS
         seen = stamp_of(os.fstat(fd))
         still_since = time.monotonic()
-        while time.monotonic() < deadline and time.monotonic() - still_since < QUIET_SECONDS:
+        while time.monotonic() < deadline:
             time.sleep(POLL_SECONDS)
             now_seen = stamp_of(os.fstat(fd))
             if now_seen != seen:
                 seen, still_since = now_seen, time.monotonic()
+            elif time.monotonic() - still_since >= QUIET_SECONDS and not _shorter(seen, before):
+                break
+        if _shorter(seen, before):
+            # Truncated and its write never came (in time): nothing to redo on. Redoing on the
+            # empty file would drop every line the note had.
+            return None
         return read_all(fd)
     except OSError:
         return None
 
 
+def _shorter(seen: Stamp, before: os.stat_result) -> bool:
+    """An editor's save caught between its truncate and its write: emptied or shortened."""
+    return seen[2] == 0 or seen[2] < before.st_size
+
+
 def grace(st: os.stat_result, last: Stamp | None, now_ns: int) -> float:
     """How long to watch a file replaced at ``now_ns`` (``st``: its stat just before): a while
-    when another program wrote it since vaultmem's last write ``last``, and recently."""
+    when another program wrote it since vaultmem's last write ``last``, and recently; up to
+    SETTLE_SECONDS when it was empty or shorter than vaultmem left it (a save caught between
+    its truncate and its write: the write, 0.3 s later, lands in the replaced file)."""
+    if _cut(st, last, now_ns):
+        return SETTLE_SECONDS
     active = stamp_of(st) != last and now_ns - st.st_mtime_ns < ACTIVE_SECONDS * 1e9
     return QUIET_SECONDS if active else 0.0
 

@@ -137,6 +137,7 @@ def _diff(rel: str, old: str, new: str) -> str:
 
 
 RACE_RETRIES = 5
+CUT_READS = 4  # reads of a note caught empty mid-save before giving up (each settles)
 
 
 def _text_of(raw: bytes) -> str:
@@ -419,6 +420,9 @@ class Vault:
 
         try:
             replace_file(dest, data, mode, before_replace=last_look)
+            # Recorded before the replaced file is watched (up to a second): an editor's next
+            # save may truncate the new file meanwhile, and that is not vaultmem's write.
+            flux.record(self._marker(rel), dest)
             written = looked[0][0] if looked else None
             lost = flux.orphaned(written, looked[0][1], watch[0]) if written is not None else None
         except OSError as err:
@@ -426,7 +430,6 @@ class Vault:
         finally:
             for fd, _ in looked:
                 os.close(fd)
-        flux.record(self._marker(rel), dest)
         if lost is not None:
             self._redo_on(rel, dest, lost)
 
@@ -508,6 +511,22 @@ class Vault:
                 f"the note kept changing during {RACE_RETRIES} attempts to write it", path=rel
             )
 
+    def _settled(self, rel: str, base: Note | None, path: Path, real: Path,
+                 dry_run: bool) -> tuple[Note, bool]:
+        """The note as ``_current`` reads it, once an editor's save in progress is done: an
+        editor truncates, then writes (a moment, or 0.3 s, later), and an edit made on the
+        empty note would drop every line it had. Read cut short each time: LockTimeout."""
+        if dry_run:
+            return self._current(rel, base, path)
+        last = flux.recorded(self._marker(rel))
+        for _ in range(CUT_READS):
+            flux.settle(real, last)
+            current, moved = self._current(rel, base, path)
+            if not flux.cut(real, last, len(current.raw)):
+                return current, moved
+        raise LockTimeout("another program kept saving the note: it was empty or cut short "
+                          f"each of {CUT_READS} times it was read", path=rel)
+
     def _current(self, rel: str, base: Note | None, path: Path) -> tuple[Note, bool]:
         """The note as it is now, and whether it moved since ``base``."""
         if base is None:
@@ -542,10 +561,7 @@ class Vault:
         if override is not None:
             current, moved = override, True
         else:
-            if not dry_run:
-                # An editor may be half-way through a save: read the note once it is still.
-                flux.settle(real, flux.recorded(self._marker(rel)))
-            current, moved = self._current(rel, base, path)
+            current, moved = self._settled(rel, base, path, real, dry_run)
         # Invalid YAML is never rewritten (DESIGN §2): refuse before any edit.
         parse_frontmatter(current.text, path=rel)
         text = current.text
