@@ -13,7 +13,7 @@ from hook_kit import NOW, hook_env, run_cli
 from vaultmem.claude import briefing, capture, staleness
 from vaultmem.claude.events import HookEvent
 from vaultmem.errors import VaultmemError
-from vaultmem.memory import anchors, entitynote
+from vaultmem.memory import anchors, entityparse
 from vaultmem.memory.sessions import Memory
 from vaultmem.store.config import load_config
 from vaultmem.store.vault import Vault
@@ -113,7 +113,7 @@ def test_anchor_round_trips_and_never_joins_the_fact() -> None:
     assert comment == "%%vm-anchor src/my%20file.py@1a2b3c4d5e6f gone.py@- commit 9f8e7d6%%"
     assert anchors.parse(f"Use JWT {comment}") == anchor
     assert anchors.strip(f"Use JWT {comment}") == "Use JWT"
-    assert entitynote.fact_key(f"Use JWT {comment}") == entitynote.fact_key("Use JWT")
+    assert entityparse.fact_key(f"Use JWT {comment}") == entityparse.fact_key("Use JWT")
     assert anchors.retire(f"Use JWT {comment}") == f"~~Use JWT~~ {comment}"
     assert anchors.is_retired(anchors.retire(f"Use JWT {comment}"))
     assert anchors.changed(anchor, {"src/my file.py": "000000000000", "gone.py": "-"}) == (

@@ -234,12 +234,12 @@ def test_an_entity_read_by_its_lines_is_the_entity_parsed(
 ) -> None:
     text = front + "\n".join(parts) + ("\n" if nl else "")
     fast = digest.entity("p/entities/Auth.md", text, limit)
-    saved = digest.entitynote.plain_headings
+    saved = digest.entityparse.plain_headings
     try:
-        digest.entitynote.plain_headings = lambda text: None  # type: ignore[assignment]
+        digest.entityparse.plain_headings = lambda text: None  # type: ignore[assignment]
         slow = digest.entity("p/entities/Auth.md", text, limit)
     finally:
-        digest.entitynote.plain_headings = saved  # type: ignore[assignment]
+        digest.entityparse.plain_headings = saved  # type: ignore[assignment]
     assert fast == slow
 
 
@@ -247,6 +247,6 @@ def test_a_long_entity_is_read_by_its_lines() -> None:
     rows = "\n".join(f"- 2026-01-{1 + i % 28:02d} — Fact {i} ([[a/s|s]]) ^vm-{i:08x}"
                      for i in range(300))
     text = f"# Auth\n\n## Key Decisions\n\n{rows}\n"
-    assert digest.entitynote.plain_headings(text) is not None  # no parse
+    assert digest.entityparse.plain_headings(text) is not None  # no parse
     note = digest._Note(text, lists_only=True)
     assert note.kind[4] == "bullet_list" and len(note.items(("Key Decisions",))[0]) == 300

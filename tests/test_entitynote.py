@@ -1,10 +1,10 @@
-"""entitynote.py: dated unique lines, related links, the overview and Key Entities (pure)."""
+"""entitynote, entityparse: dated unique lines, related links, the overview, Key Entities (pure)."""
 
 from __future__ import annotations
 
 from datetime import date
 
-from vaultmem.memory import entitynote
+from vaultmem.memory import entitynote, entityparse
 from vaultmem.memory.entitynote import Line, Overview
 from vaultmem.notes import names
 
@@ -34,15 +34,15 @@ Created by vaultmem when compacting [[a/2026-11-01-x|2026-11-01-x]].
 
 
 def _line(text: str, day: str, stem: str, heading: str = "Key Decisions") -> Line:
-    key = entitynote.fact_key(text)
+    key = entityparse.fact_key(text)
     return Line(heading, day, text, names.block_id("decision", key),
                 names.block_id(f"{stem}.md", "decision", key), f"[[a/{stem}|{stem}]]")
 
 
 def test_fact_key_ignores_case_space_and_trailing_punctuation() -> None:
-    assert entitynote.fact_key("Use  Argon2id.") == entitynote.fact_key("use argon2id")
-    assert entitynote.fact_key("Cafe\u0301!") == entitynote.fact_key("café")
-    assert entitynote.fact_key("a b") != entitynote.fact_key("ab")
+    assert entityparse.fact_key("Use  Argon2id.") == entityparse.fact_key("use argon2id")
+    assert entityparse.fact_key("Cafe\u0301!") == entityparse.fact_key("café")
+    assert entityparse.fact_key("a b") != entityparse.fact_key("ab")
 
 
 def test_new_lines_go_in_date_order_and_a_known_fact_gets_a_second_link() -> None:
@@ -153,8 +153,8 @@ def test_the_overview_fills_a_placeholder_and_keeps_a_persons_words() -> None:
     got3 = entitynote.compose(empty, [], overview=seen, today=TODAY)
     assert ("## Overview\n\nCode in `src/auth/`, `tests/auth/`. Sessions, first and last "
             "([[a/2026-11-05-w|2026-11-05-w]]) ^vm-overview\n\n## Key") in got3.text
-    assert entitynote.summary(got3.text) == ("^vm-cccccccc", "later")  # the newest decision
-    assert entitynote.summary(person.replace("- 2026", "- x")) == (
+    assert entityparse.summary(got3.text) == ("^vm-cccccccc", "later")  # the newest decision
+    assert entityparse.summary(person.replace("- 2026", "- x")) == (
         "Overview", "Auth is the login flow. I wrote this.")
 
 
@@ -177,6 +177,6 @@ def test_key_entities_rows_replace_ours_and_keep_a_persons() -> None:
         f"- [[Elsewhere]] — a note of mine\n{auth}\n{billing}\n\n"
         "## Mine\n\nText.\n\n## Prerequisites\n\n"
         "- 2026-11-05 — The tests need `REDIS_URL` set ([[a/s|s]]) ^vm-12345678\n")
-    assert entitynote.key_entity_rows(got.text) == {
+    assert entityparse.key_entity_rows(got.text) == {
         "auth": auth, "billing": billing, "elsewhere": "- [[Elsewhere]] — a note of mine"}
     assert entitynote.compose_index(got.text, [prereq], rows, today=TODAY).text == got.text

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem.memory import entitynote
+from vaultmem.memory import entitynote, entityparse
 from vaultmem.memory.entitynote import Line, Overview
 from vaultmem.notes import names, sections
 
@@ -19,7 +19,7 @@ TODAY = date(2026, 11, 22)
 
 
 def _line(text: str, day: str, stem: str, heading: str = "Key Decisions") -> Line:
-    key = entitynote.fact_key(text)
+    key = entityparse.fact_key(text)
     return Line(heading, day, text, names.block_id("decision", key),
                 names.block_id(f"{stem}.md", "decision", key), f"[[a/{stem}|{stem}]]")
 
@@ -61,7 +61,7 @@ def _note(front: str, picks: list[int], final_newline: bool) -> str:
        st.booleans())
 def test_fast_headings_agree_with_sections(front: str, picks: list[int], nl: bool) -> None:
     text = _note(front, picks, nl)
-    fast = entitynote._fast_headings(text, sections.line_count(text))
+    fast = entityparse._fast_headings(text, sections.line_count(text))
     if fast is not None:
         assert fast[0] == sections.headings(text)
         _offsets_are_line_starts(text, fast[1])
@@ -78,7 +78,7 @@ _SAFE_PAST_A_HEADING = [*_SAFE, 14, 15, 16, 39, 43, 44, 45, 50, 62]
        st.booleans())
 def test_vaultmem_shaped_notes_take_the_fast_path(front: str, picks: list[int], nl: bool) -> None:
     text = _note(front, picks, nl)
-    fast = entitynote._fast_headings(text, sections.line_count(text))
+    fast = entityparse._fast_headings(text, sections.line_count(text))
     assert fast is not None
     assert fast[0] == sections.headings(text)
     _offsets_are_line_starts(text, fast[1])
@@ -89,7 +89,7 @@ def test_vaultmem_shaped_notes_take_the_fast_path(front: str, picks: list[int], 
        max_size=40), st.booleans())
 def test_every_common_list_form_takes_the_fast_path(front: str, picks: list[int], nl: bool) -> None:
     text = _note(front + "# Auth\n\n## Key Decisions\n", picks, nl)
-    fast = entitynote._fast_headings(text, sections.line_count(text))
+    fast = entityparse._fast_headings(text, sections.line_count(text))
     assert fast is not None
     assert fast[0] == sections.headings(text)
     _offsets_are_line_starts(text, fast[1])
@@ -97,11 +97,11 @@ def test_every_common_list_form_takes_the_fast_path(front: str, picks: list[int]
 
 def test_unusual_notes_take_the_full_parse() -> None:
     base = "---\na: 1\n---\n# T\n\n## Key Decisions\n\n- one\n"
-    assert entitynote._fast_headings(base, sections.line_count(base)) is not None
+    assert entityparse._fast_headings(base, sections.line_count(base)) is not None
     for extra in ("```\n## not\n```\n", "<div>\n## x\n</div>\n", "Title\n===\n", "    code\n",
                   "> q\n", "| a |\n|---|\n", "x\r\n", "\tx\n", "[a]: b\n", "- [a]: b\n",
                   "1. [a\nb]: c\n", "$$\nx\n$$\n", "%% x\n"):
-        assert entitynote._fast_headings(base + extra, sections.line_count(base + extra)) is None, extra
+        assert entityparse._fast_headings(base + extra, sections.line_count(base + extra)) is None, extra
 
 
 # -- compose: the quick paths against the full reads, on generated entities ------------------
@@ -131,17 +131,17 @@ def _old_newest(text: str, start: int, end: int, latest: str | None = None) -> t
     if best is None:
         return "", ""
     end = chunk.find("\n", best[1])
-    got = entitynote._row(chunk[best[1] : end if end >= 0 else len(chunk)])
+    got = entityparse.read_row(chunk[best[1] : end if end >= 0 else len(chunk)])
     return (got.block or "", got.text) if got else ("", "")
 
 
 def _entity_row(kind: int, fact: str, day: str, n: int) -> str:
     stem = f"{day}-s{n % 3}"
     link = f"[[a/{stem}|{stem}]]"
-    block = names.block_id("decision", entitynote.fact_key(fact))
+    block = names.block_id("decision", entityparse.fact_key(fact))
     return [
         f"- {day} — {fact} ({link}) ^{block}",  # ours, dated
-        f"- {fact} ({link}) ^{names.block_id(f'{stem}.md', 'decision', entitynote.fact_key(fact))}",
+        f"- {fact} ({link}) ^{names.block_id(f'{stem}.md', 'decision', entityparse.fact_key(fact))}",
         f"- {fact}",  # a person's
         f"- {day}: {fact} ^vm-{n:08x}",
         f"Prose about {fact}.",
@@ -155,7 +155,7 @@ def _entity_row(kind: int, fact: str, day: str, n: int) -> str:
         f"- {day} — ~~{fact}~~ %%vm-anchor a.py@- %% ({link}) ^{block}",
         # the format before dates, anchored; a person's lines in other list forms
         (f"- {fact} %%vm-anchor b.py@abc%% ({link}) "
-         f"^{names.block_id(f'{stem}.md', 'decision', entitynote.fact_key(fact))}"),
+         f"^{names.block_id(f'{stem}.md', 'decision', entityparse.fact_key(fact))}"),
         f"* {fact}", f"1. {fact} ({link})",
     ][kind]
 
@@ -169,19 +169,19 @@ _NEW = st.tuples(st.sampled_from(_FACTS), st.sampled_from(_DAYS), st.integers(0,
 def _compose_both(text: str, new: list[Line]) -> tuple[entitynote.Composed, entitynote.Composed]:
     fast = entitynote.compose(text, new, related=["[[Db]]"], backlink="- [[a/x|x]]", today=TODAY,
                               overview=Overview(("src/auth",), "2026-11-22", "[[a/x|x]]"))
-    saved = (entitynote._fast_headings, entitynote._dated_new, entitynote._ids_present,
-             entitynote._newest)
+    saved = (entityparse._fast_headings, entitynote._dated_new, entitynote._ids_present,
+             entityparse.newest_row)
     try:
-        entitynote._fast_headings = lambda *args: None  # type: ignore[assignment]
+        entityparse._fast_headings = lambda *args: None  # type: ignore[assignment]
         entitynote._dated_new = lambda *args: None  # type: ignore[assignment]
         entitynote._ids_present = lambda text, ids: _old_vm_ids(text)  # type: ignore[assignment]
-        entitynote._newest = _old_newest  # type: ignore[assignment]
+        entityparse.newest_row = _old_newest  # type: ignore[assignment]
         slow = entitynote.compose(text, new, related=["[[Db]]"], backlink="- [[a/x|x]]",
                                   today=TODAY,
                                   overview=Overview(("src/auth",), "2026-11-22", "[[a/x|x]]"))
     finally:
-        (entitynote._fast_headings, entitynote._dated_new, entitynote._ids_present,
-         entitynote._newest) = saved
+        (entityparse._fast_headings, entitynote._dated_new, entitynote._ids_present,
+         entityparse.newest_row) = saved
     return fast, slow
 
 

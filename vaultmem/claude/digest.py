@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from vaultmem.memory import anchors, entitynote
+from vaultmem.memory import anchors, entityparse
 from vaultmem.notes import sections
 from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.privacy import strip_private
@@ -141,7 +141,7 @@ class _Note:
     def __init__(self, text: str, *, lists_only: bool = False) -> None:
         self.text = strip_private(text)
         self.lines = self.text.split("\n")
-        plain = entitynote.plain_headings(self.text) \
+        plain = entityparse.plain_headings(self.text) \
             if lists_only and not _ORDERED_LINE.search(self.text) else None
         if plain is not None:
             self.heads = plain

@@ -10,7 +10,7 @@ outside git; spaces and ``%`` percent-encoded), the first 12 hex digits of the g
 content (``git hash-object``'s sha1 of ``blob <size>\\0<bytes>``, computed here, so the same
 hash inside and outside git), ``-`` for a file that did not exist. ``commit`` is HEAD when the
 hashes were taken (absent outside git or before the first commit). The anchor is never part of a
-fact's identity (``entitynote.fact_key`` strips it), so re-anchoring keeps the block id.
+fact's identity (``entityparse.fact_key`` strips it), so re-anchoring keeps the block id.
 
 A retired item is struck through (``~~text~~``): kept in the note, out of the briefing.
 

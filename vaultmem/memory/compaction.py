@@ -41,7 +41,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from vaultmem.errors import UnsafePath
-from vaultmem.memory import anchors, entitynote, routing, threshold
+from vaultmem.memory import anchors, entitynote, entityparse, routing, threshold
 from vaultmem.memory.extraction import KINDS, TARGET_HEADING, Extraction, Item, Kind
 from vaultmem.memory.routing import Known
 from vaultmem.notes import frontmatter, links, names, patch, plainruns, sections, templating
@@ -271,7 +271,7 @@ def _gotcha_text(title: str, body: list[str], keywords: Sequence[str]) -> tuple[
     sentence = unlabel(next((s for s in sentences if hit(s)), ""))
     if not sentence and sentences:
         sentence = unlabel(sentences[0])
-    said, named = entitynote.fact_key(sentence), entitynote.fact_key(title.rstrip("…. "))
+    said, named = entityparse.fact_key(sentence), entityparse.fact_key(title.rstrip("…. "))
     # A title made of the entry's first words ("Fixed bug in X: root cause") adds nothing.
     if title and sentence and not said.startswith(named):
         return f"{title}: {sentence}", sentence
@@ -368,7 +368,7 @@ def extract_report(
             item_text = clean(body)
             item_text = f"{item_text} {anchor}" if item_text and anchor else item_text
             claimed.append((first, end))
-            fact = (kind, entitynote.fact_key(item_text))
+            fact = (kind, entityparse.fact_key(item_text))
             if item_text and fact not in facts:
                 facts.add(fact)
                 entities = () if kind == "prerequisite" else names_in(first, end)
@@ -385,7 +385,7 @@ def extract_report(
         raw_text, sentence = _gotcha_text(head.title, entry_body, keywords)
         item_text = clean(raw_text)
         claimed.append((head.line, head.subtree_end))
-        key, found_by = entitynote.fact_key(item_text), entitynote.fact_key(clean(sentence))
+        key, found_by = entityparse.fact_key(item_text), entityparse.fact_key(clean(sentence))
         # The same text under a section of the note: one item (the section's).
         if not item_text or any(found_by in k or k in key for k in said if k) or \
                 ("gotcha", key) in facts:
@@ -580,7 +580,7 @@ def entity_line(item: Item, day: str, link: str, filename: str) -> entitynote.Li
     only; ``old_block`` is the id the format before dates gave this session's line."""
     return entitynote.Line(
         TARGET_HEADING[item.kind], day, item.text,
-        names.block_id(item.kind, entitynote.fact_key(item.text)),
+        names.block_id(item.kind, entityparse.fact_key(item.text)),
         names.block_id(filename, item.kind, normalised(item.text)), link)
 
 

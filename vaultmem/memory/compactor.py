@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from vaultmem import faults
 from vaultmem.errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
-from vaultmem.memory import bases, compaction, entitynote
+from vaultmem.memory import bases, compaction, entitynote, entityparse
 from vaultmem.memory.extraction import KINDS, Extraction
 from vaultmem.memory.reports import CompactReport
 from vaultmem.notes import fences, links, patch, privacy, templating
@@ -359,9 +359,9 @@ class CompactionRun:
             self._notes = links.NoteIndex(self.vault.iter_notes())
         return links.entity_link(name, rel, self._notes)
 
-    def _patch_entities(self, plan: compaction.Plan, loaded: Mapping[str, Note]) -> dict[str, entitynote.Summary]:
+    def _patch_entities(self, plan: compaction.Plan, loaded: Mapping[str, Note]) -> dict[str, entityparse.Summary]:
         """Step 3 (and 5: the backlink): each entity rewritten once; its summary by rel."""
-        summaries: dict[str, entitynote.Summary] = {}
+        summaries: dict[str, entityparse.Summary] = {}
         for step in plan.entities:
             stem = posixpath.basename(step.rel)[:-3]
 
@@ -392,10 +392,10 @@ class CompactionRun:
         return summaries
 
     def _index_rows(self, project: str, index_text: str, known: Mapping[str, Note],
-                    summaries: Mapping[str, entitynote.Summary]) -> dict[str, str]:
+                    summaries: Mapping[str, entityparse.Summary]) -> dict[str, str]:
         """The Key Entities rows: one per entity of the project; an entity this run did not
         touch keeps its row."""
-        rows = entitynote.key_entity_rows(index_text)
+        rows = entityparse.key_entity_rows(index_text)
         folder = self.layout.entities_dir(project)
         out: dict[str, str] = {}
         for rel in self.vault.iter_notes(folder):
@@ -414,7 +414,7 @@ class CompactionRun:
                     text = known[rel].text if rel in known else self.vault.read(rel).text
                 except VaultmemError:
                     text = ""  # listed, without a summary
-                out[key] = entitynote.key_entity_row(stem, entitynote.summary(text), target)
+                out[key] = entitynote.key_entity_row(stem, entityparse.summary(text), target)
         return out
 
     def _recent_sessions(self, project: str) -> list[str]:
@@ -435,7 +435,7 @@ class CompactionRun:
         return [found[stem] for stem in newest]
 
     def _patch_index(self, plan: compaction.Plan, project: str, known: Mapping[str, Note],
-                     summaries: Mapping[str, entitynote.Summary]) -> None:
+                     summaries: Mapping[str, entityparse.Summary]) -> None:
         """The project's _index.md: prerequisites and Key Entities kept current."""
         rel = plan.index_rel
         fresh = templating.project_index(project, self.today)
@@ -524,7 +524,7 @@ class CompactionRun:
         self, note: Note, canon: str, plan: compaction.Plan, loaded: Mapping[str, Note], reason: str
     ) -> CompactReport:
         assert self.archive is not None
-        summaries: dict[str, entitynote.Summary] = {}
+        summaries: dict[str, entityparse.Summary] = {}
         for step in plan.entities:
             old = loaded[step.rel].text if step.rel in loaded else None
             base = old if old is not None else step.create_text

@@ -38,7 +38,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from vaultmem.errors import InvalidYaml, NotUtf8, VaultmemError
-from vaultmem.memory import entitynote, threshold
+from vaultmem.memory import entityparse, threshold
 from vaultmem.notes import frontmatter
 from vaultmem.notes.textio import decode, encode
 
@@ -147,7 +147,7 @@ def _recounted(text: str, meta: dict[str, Any], path: str | None) -> str:
     """Counts vaultmem derives from the text (an entity's ``decisions``/``gotchas``, a session's
     ``lines``) computed again on the merged text: both sides changing them is no conflict."""
     if "decisions" in meta or "gotchas" in meta:
-        for key, value in entitynote.item_counts(text).items():
+        for key, value in entityparse.item_counts(text).items():
             if key in meta:
                 text = _set(text, key, value, path)
     if "lines" in meta:

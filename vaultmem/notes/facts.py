@@ -87,7 +87,7 @@ class Fact:
 
 def fact_key(text: str) -> str:
     """The form two statements of one fact share: NFC, case-folded, whitespace collapsed, no
-    trailing punctuation (comments already gone: see ``entitynote.fact_key``)."""
+    trailing punctuation (comments already gone: see ``entityparse.fact_key``)."""
     folded = " ".join(unicodedata.normalize("NFC", text).casefold().split()).rstrip(_TRAILING)
     return _LABELS.sub("", folded) if folded[:1] in "*dgp" else folded
 
