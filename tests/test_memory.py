@@ -13,7 +13,7 @@ from compaction_kit import PROJECT, build, entity_text, memory, now, snapshot
 
 from vaultmem import faults
 from vaultmem.errors import SessionError, UnsafePath
-from vaultmem.notes import frontmatter
+from vaultmem.notes import frontmatter, propedit
 
 SESSIONS = f"claude/projects/{PROJECT}/sessions"
 ENTITIES = f"claude/projects/{PROJECT}/entities"
@@ -394,7 +394,7 @@ def test_a_machine_that_never_saw_a_session_compacts_it_by_its_note(
     running = a.start_session("s-running", topic="running", now=now() - timedelta(days=4)).note
     a.log("still at it", session_id="s-running", now=now() - timedelta(days=4))
     (vault_root / running).write_text(
-        frontmatter.set_key((vault_root / running).read_text(), "host", "machine-a"))
+        propedit.set_key((vault_root / running).read_text(), "host", "machine-a"))
     synced = now().timestamp() - 3 * 3600  # pulled long ago: the mtime says nothing
     for rel in (ended, running):
         os.utime(vault_root / rel, (synced, synced))

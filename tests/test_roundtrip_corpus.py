@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from vaultmem.errors import InvalidYaml
-from vaultmem.notes import frontmatter, textio
+from vaultmem.notes import frontmatter, propedit, textio
 
 CORPUS = Path(__file__).parent / "corpus" / "roundtrip"
 VALID = sorted(CORPUS.glob("*.md"))
@@ -124,7 +124,7 @@ def test_set_existing_key_changes_only_its_lines(path: Path) -> None:
     old_lines = _lines(text)
     for key, current in data.items():
         value = _new_value(current)
-        new = frontmatter.set_key(text, key, value)
+        new = propedit.set_key(text, key, value)
         new_lines = _lines(new)
         start, end = _changed_old_range(old_lines, new_lines)
         region = _key_region(old_lines, key)
@@ -145,14 +145,14 @@ def test_set_existing_key_changes_only_its_lines(path: Path) -> None:
 def test_set_to_the_same_value_returns_the_same_text(path: Path) -> None:
     _, text, _ = _read(path)
     for key, current in frontmatter.parse(text).items():
-        assert frontmatter.set_key(text, key, current) is text
+        assert propedit.set_key(text, key, current) is text
 
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: p.name)
 def test_set_new_key_only_adds_lines(path: Path) -> None:
     _, text, _ = _read(path)
     data = frontmatter.parse(text)
-    new = frontmatter.set_key(text, "vm_new_key", "yes")
+    new = propedit.set_key(text, "vm_new_key", "yes")
     old_lines, new_lines = _lines(text), _lines(new)
     start, end = _changed_old_range(old_lines, new_lines)
     assert start == end, "no old line may change or disappear"
@@ -173,7 +173,7 @@ def test_delete_each_key_only_removes_lines(path: Path) -> None:
     _, text, _ = _read(path)
     data = frontmatter.parse(text)
     for key in data:
-        new = frontmatter.delete_key(text, key)
+        new = propedit.delete_key(text, key)
         old_lines, new_lines = _lines(text), _lines(new)
         start, end = _changed_old_range(old_lines, new_lines)
         assert len(new_lines) == len(old_lines) - (end - start)
@@ -192,9 +192,9 @@ def test_invalid_yaml_names_file_and_line(name: str) -> None:
     assert caught.value.line == INVALID_LINES[name]
     assert str(caught.value).startswith(f"{name}:{INVALID_LINES[name]}: ")
     for edit in (
-        lambda: frontmatter.set_key(text, "status", "archived", path=name),
-        lambda: frontmatter.add_to_list(text, "tags", "x", path=name),
-        lambda: frontmatter.delete_key(text, "type", path=name),
+        lambda: propedit.set_key(text, "status", "archived", path=name),
+        lambda: propedit.add_to_list(text, "tags", "x", path=name),
+        lambda: propedit.delete_key(text, "type", path=name),
     ):
         with pytest.raises(InvalidYaml) as edit_error:
             edit()

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from vaultmem.notes import fences, frontmatter, names, patch
+from vaultmem.notes import fences, frontmatter, names, patch, propedit
 
 INDEX_NAME = "MEMORY.md"
 INDEX_MAX_LINES = 200
@@ -233,7 +233,7 @@ def new_note(project: str, source_path: str, source: str, today: date,
                        ("created", today), ("updated", today), ("tags", [TAG]),
                        ("sessions", list(sessions))):
         if value or key != "sessions":
-            text = frontmatter.set_key(text, key, value)
+            text = propedit.set_key(text, key, value)
     return text
 
 

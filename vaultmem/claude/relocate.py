@@ -21,7 +21,7 @@ from datetime import date
 
 from vaultmem import faults
 from vaultmem.memory.sessions import Memory
-from vaultmem.notes import frontmatter, links
+from vaultmem.notes import links, propedit
 from vaultmem.store.layout import link_target
 from vaultmem.store.state import StateData
 from vaultmem.store.vault import Vault
@@ -43,7 +43,7 @@ def descends(before: str, now: str) -> bool:
 def refiled(text: str, old: str, new: str, old_index: str, new_index: str) -> str:
     """The session note's text filed under project ``new``: its ``project`` property and the
     link to the project's index in its Context line (the rest moves byte for byte)."""
-    text = frontmatter.set_key(text, "project", new)
+    text = propedit.set_key(text, "project", new)
     old_link = links.format(link_target(old_index), alias=old)
     return text.replace(old_link, links.format(link_target(new_index), alias=new), 1)
 

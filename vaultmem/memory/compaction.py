@@ -44,7 +44,16 @@ from vaultmem.errors import UnsafePath
 from vaultmem.memory import anchors, entitynote, entityparse, routing, threshold
 from vaultmem.memory.extraction import KINDS, TARGET_HEADING, Extraction, Item, Kind
 from vaultmem.memory.routing import Known
-from vaultmem.notes import frontmatter, links, names, patch, plainruns, sections, templating
+from vaultmem.notes import (
+    frontmatter,
+    links,
+    names,
+    patch,
+    plainruns,
+    propedit,
+    sections,
+    templating,
+)
 from vaultmem.notes.privacy import blank_private
 from vaultmem.store.config import Config
 from vaultmem.store.layout import Layout, link_target
@@ -650,9 +659,9 @@ def plan(
 
 def archive_text(canonical_text: str, reason: str, today: date) -> str:
     """The archive copy (DESIGN §5 step 4): the note with ``status: archived`` and why/when."""
-    out = frontmatter.set_key(canonical_text, "status", "archived")
-    out = frontmatter.set_key(out, "archived_date", today)
-    return frontmatter.set_key(out, "archived_reason", reason)
+    out = propedit.set_key(canonical_text, "status", "archived")
+    out = propedit.set_key(out, "archived_date", today)
+    return propedit.set_key(out, "archived_reason", reason)
 
 
 def mark_edits(archive: str, reason: str, today: date) -> tuple[patch.Edit, ...]:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from vaultmem.memory import entityparse
-from vaultmem.notes import fences, frontmatter, names
+from vaultmem.notes import fences, names, propedit
 
 RECENT_SESSIONS_SHOWN = 10
 _ID = re.compile(r"[A-Za-z0-9-]+")
@@ -472,9 +472,9 @@ def _written(note: entityparse.Note, today: date, counts: Mapping[str, int]) -> 
 
 
 def _stamp(head: str, today: date, counts: Mapping[str, int]) -> str:
-    head = frontmatter.set_key(head, "updated", today)
+    head = propedit.set_key(head, "updated", today)
     for key, value in counts.items():
-        head = frontmatter.set_key(head, key, value)
+        head = propedit.set_key(head, key, value)
     return head
 
 

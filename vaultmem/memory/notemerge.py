@@ -39,7 +39,7 @@ from typing import Any
 
 from vaultmem.errors import InvalidYaml, NotUtf8, VaultmemError
 from vaultmem.memory import entityparse, threshold
-from vaultmem.notes import frontmatter
+from vaultmem.notes import frontmatter, propedit
 from vaultmem.notes.textio import decode, encode
 
 CALLOUT = "[!conflict]"
@@ -213,8 +213,8 @@ def _set(head: str, key: str, value: Any, path: str | None) -> str:
     probe = head or "---\n---\n"
     try:
         if value is _MISSING:
-            return frontmatter.delete_key(probe, key, path=path) if head else head
-        return frontmatter.set_key(probe, key, value, path=path)
+            return propedit.delete_key(probe, key, path=path) if head else head
+        return propedit.set_key(probe, key, value, path=path)
     except (InvalidYaml, ValueError, TypeError) as err:
         raise NotMergeable(f"cannot merge property {key!r}: {err}", path=path) from None
 

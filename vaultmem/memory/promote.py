@@ -28,7 +28,7 @@ from vaultmem import faults
 from vaultmem.errors import InvalidYaml, NoteExists, NoteNotFound, NotUtf8, VaultmemError
 from vaultmem.notes import links
 from vaultmem.notes.frontmatter import parse as parse_frontmatter
-from vaultmem.notes.frontmatter import set_key
+from vaultmem.notes.propedit import set_key
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Note, Vault
 

@@ -35,7 +35,7 @@ from vaultmem.errors import (
 )
 from vaultmem.memory import bases, threshold
 from vaultmem.memory.reports import CompactReport
-from vaultmem.notes import frontmatter, inline, names, patch, templating
+from vaultmem.notes import frontmatter, inline, names, patch, propedit, templating
 from vaultmem.notes.privacy import clean_prompt
 from vaultmem.store import machine
 from vaultmem.store.config import Config
@@ -411,9 +411,9 @@ class Memory:
             context=context,
         )
         if continues:
-            text = frontmatter.set_key(text, "continues", links.format(link_target(continues)))
+            text = propedit.set_key(text, "continues", links.format(link_target(continues)))
         for key, value in meta.items():
-            text = frontmatter.set_key(text, key, value)
+            text = propedit.set_key(text, key, value)
         stem = self.session_stem(today, slug, sid)
         # The archive keeps the file name: a name taken there is taken too. Both folders are
         # listed once: trying each taken name with a create cost a lock and a write each.

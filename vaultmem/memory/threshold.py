@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from vaultmem.notes import frontmatter
+from vaultmem.notes import frontmatter, propedit
 from vaultmem.store.config import Config
 
 FORCED_REASON = "Manual compaction (--force)"
@@ -40,7 +40,7 @@ def with_line_count(text: str) -> str:
     """``text`` with ``lines: <its line count>`` in the frontmatter (the count the rule uses,
     the new key's own line included), so Obsidian Bases and Dataview can show it."""
     for _ in range(3):  # adding the key adds a line: settles on the second pass
-        new = frontmatter.set_key(text, "lines", len(text.splitlines()))
+        new = propedit.set_key(text, "lines", len(text.splitlines()))
         if new == text:
             break
         text = new
@@ -83,7 +83,7 @@ def canonical(text: str) -> str:
     out = text
     for key in ("error", "archive_error", *EXTRACTION_KEYS):
         if key in meta:
-            out = frontmatter.delete_key(out, key)
+            out = propedit.delete_key(out, key)
     if meta.get("status") == "compaction_failed":
-        out = frontmatter.set_key(out, "status", "active")
+        out = propedit.set_key(out, "status", "active")
     return out

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from vaultmem.errors import HeadingNotFound, InvalidYaml
-from vaultmem.notes import frontmatter, sections
+from vaultmem.notes import frontmatter, propedit, sections
 from vaultmem.notes.sections import Heading
 
 Op = Literal["append", "prepend", "replace"]
@@ -105,11 +105,11 @@ def apply(text: str, edit: Edit, *, file: str | None = None) -> Applied:
         return Applied(text=new, changed=new != text, created=())
     try:
         if isinstance(edit, SetProperty):
-            new = frontmatter.set_key(text, edit.key, edit.value, path=file)
+            new = propedit.set_key(text, edit.key, edit.value, path=file)
         elif isinstance(edit, AddToProperty):
-            new = frontmatter.add_to_list(text, edit.key, edit.value, path=file)
+            new = propedit.add_to_list(text, edit.key, edit.value, path=file)
         else:
-            new = frontmatter.delete_key(text, edit.key, path=file)
+            new = propedit.delete_key(text, edit.key, path=file)
     except InvalidYaml as err:
         if err.path is None and file is not None:
             raise InvalidYaml(err.message, path=file, line=err.line) from None
@@ -153,7 +153,7 @@ def conflicted(text: str, edit: SectionPatch, *, label: str) -> str:
     # A flat flag Obsidian Bases can filter on (attention.base); a person deletes it with the
     # section. A note without properties is not given any.
     if frontmatter.split(out).has_frontmatter:
-        out = frontmatter.set_key(out, CONFLICT_PROPERTY, True)
+        out = propedit.set_key(out, CONFLICT_PROPERTY, True)
     return out
 
 

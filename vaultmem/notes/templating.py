@@ -6,7 +6,7 @@ the same name.
 
 The templates are the only place section names are spelled out (DESIGN §2). A placeholder in
 the body is pasted as text. A frontmatter line that is nothing but ``key: {name}`` is emitted
-with :func:`frontmatter.set_key`, never pasted, so a value such as ``a: b # c`` or ``yes`` reads
+with :func:`propedit.set_key`, never pasted, so a value such as ``a: b # c`` or ``yes`` reads
 back as the same value in Obsidian; lists become block lists and ISO dates stay dates.
 """
 
@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from vaultmem.notes import frontmatter
+from vaultmem.notes import propedit
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -129,7 +129,7 @@ def _head(kind: Kind, yaml_values: tuple[tuple[str, str | date | tuple[str, ...]
     # set_key parses YAML (milliseconds): a compaction creating many entities reuses the head.
     head = _parts(kind)[0]
     for key, value in yaml_values:
-        head = frontmatter.set_key(
+        head = propedit.set_key(
             head, key, _yaml_value(list(value) if isinstance(value, tuple) else value)
         )
     return head
