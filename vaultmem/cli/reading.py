@@ -138,7 +138,9 @@ def doctor(
 
         from ..clock import now
 
-        copies = [p.rel for p in report.problems if p.kind == "sync-conflict"]
+        # A person's own notes (their `Meeting (1).md`) only with --all.
+        copies = [p.rel for p in (report.problems if all_notes else report.ours())
+                  if p.kind == "sync-conflict"]
         for done in run(lambda: fix_sync_conflicts(vault, copies, now=now())):
             typer.echo(str(done), err=as_json)
         from vaultmem.memory.secretfix import fix_secrets

@@ -122,7 +122,7 @@ def merge(base: str, ours: str, theirs: str, *, path: str | None = None) -> Merg
     return MergeResult(_recounted(text, o.meta, path), n + len(conflicts))
 
 
-def _session_ids(meta: dict[str, Any]) -> set[str]:
+def session_ids(meta: dict[str, Any]) -> set[str]:
     """The Claude Code sessions a note records (``session_ids``, or a single ``session_id``)."""
     out: set[str] = set()
     for key in ("session_ids", "session_id"):
@@ -136,7 +136,7 @@ def _session_ids(meta: dict[str, Any]) -> set[str]:
 def _refuse_two_sessions(ours: dict[str, Any], theirs: dict[str, Any], path: str | None) -> None:
     """DifferentSessions when each side records sessions and they share none: two teammates'
     notes that got one name, which a merge would fuse into one garbled note."""
-    o, t = _session_ids(ours), _session_ids(theirs)
+    o, t = session_ids(ours), session_ids(theirs)
     if o and t and not o & t:
         raise DifferentSessions(
             f"two different sessions have this name (session {min(o)} on this side, "
