@@ -6,6 +6,8 @@ import json
 import os
 import shlex
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -377,13 +379,13 @@ def test_runner_is_the_console_script_next_to_the_interpreter_else_dash_m(tmp_pa
     bin_dir.mkdir(parents=True)
     python = bin_dir / "python"
     python.write_text("")
-    assert install.runner(str(python)) == [str(python), "-m", "vaultmem"]
+    assert install.runner(str(python)) == [str(python), "-P", "-m", "vaultmem"]
     script = bin_dir / "vaultmem"
     script.write_text("#!/bin/sh\nexec python -c 'from vaultmem.launcher import main'\n")
     script.chmod(0o755)
     assert install.runner(str(python)) == [str(script)]
     script.write_text("#!/bin/sh\necho someone else's tool\n")  # not ours: not used
-    assert install.runner(str(python)) == [str(python), "-m", "vaultmem"]
+    assert install.runner(str(python)) == [str(python), "-P", "-m", "vaultmem"]
 
 
 def test_merge_with_another_vault_replaces_and_unmerge_removes_every_form() -> None:
@@ -427,3 +429,26 @@ def test_check_runs_the_program(dirs: tuple[Path, Path], tmp_path: Path) -> None
     assert finding.kind == "hook-command-fails" and finding.path == local
     assert finding.message.endswith("does not run: ModuleNotFoundError: No module named vaultmem")
     assert install.check(home=home, project_dir=project, run_commands=False) == []
+
+
+def test_a_python_dash_m_hook_never_imports_the_projects_own_vaultmem_folder(
+    tmp_path: Path,
+) -> None:
+    """install-hooks writes ``<python> -P -m vaultmem``: Claude Code runs it in the project,
+    and a project with a ``vaultmem/`` folder of its own must not shadow the package."""
+    project = tmp_path / "project"
+    (project / "vaultmem").mkdir(parents=True)
+    (project / "vaultmem" / "__init__.py").write_text("")
+    (project / "vaultmem" / "__main__.py").write_text(
+        "import pathlib\npathlib.Path('SHADOWED').write_text('ran')\n")
+    program = install.runner(sys.executable)
+    if len(program) == 1:  # a console script: no -m, nothing to shadow
+        program = [sys.executable, "-P", "-m", "vaultmem"]
+    prefix = install.hook_prefix(program, vault=str(tmp_path / "vault"))
+    command = f"{prefix} hook stop"
+    assert install.hook_name(command) == "stop"  # vaultmem's own form, found again
+    done = subprocess.run(command, shell=True, cwd=project, input=b"{}", capture_output=True,
+                          timeout=120, check=False,
+                          env={**os.environ, "PYTHONPATH": str(Path(install.__file__).parents[2])})
+    assert done.returncode == 0, done.stderr
+    assert not (project / "SHADOWED").exists()

@@ -29,6 +29,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -439,11 +440,16 @@ def _split(text: str) -> list[str]:
 
 
 def _program_length(words: Sequence[str]) -> int | None:
-    """How many words name the program: 1 for ``…/vaultmem``, 3 for ``<python> -m vaultmem``."""
+    """How many words name the program: 1 for ``…/vaultmem``, 3 for ``<python> -m vaultmem``,
+    4 for ``<python> -P -m vaultmem`` (or ``-I``)."""
     if os.path.basename(words[0]) == DEFAULT_COMMAND:
         return 1
-    if os.path.basename(words[0]).startswith("python") and list(words[1:3]) == ["-m", "vaultmem"]:
+    if not os.path.basename(words[0]).startswith("python"):
+        return None
+    if list(words[1:3]) == ["-m", "vaultmem"]:
         return 3
+    if words[1:2] in (["-P"], ["-I"]) and list(words[2:4]) == ["-m", "vaultmem"]:
+        return 4
     return None
 
 
@@ -463,7 +469,21 @@ def runner(executable: str) -> list[str]:
             return [script]
     except OSError:
         pass
-    return [interpreter, "-m", "vaultmem"]
+    return [interpreter, *_isolated(), "-m", "vaultmem"]
+
+
+def _isolated() -> list[str]:
+    """The flag that keeps the current folder off ``sys.path``: a hook runs in the project, a
+    merge driver in the repository, and their own ``vaultmem/`` folder would be imported
+    instead of the package. ``-P`` (3.11+); on 3.10 ``-I``, unless vaultmem is installed in
+    the user's site-packages, which ``-I`` leaves out too."""
+    if sys.version_info >= (3, 11):
+        return ["-P"]
+    import site
+
+    user_site = site.getusersitepackages()
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return [] if here.startswith(os.path.abspath(user_site) + os.sep) else ["-I"]
 
 
 def hook_prefix(
