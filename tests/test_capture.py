@@ -384,6 +384,49 @@ def test_stop_before_the_final_line_is_written_keeps_its_decision_once(
     assert text.count("Gotcha: fixed bug where the token clock skew") == 1
 
 
+def test_turns_claude_code_writes_again_under_new_uuids_are_recorded_once(
+    env: Path, tmp_path: Path
+) -> None:
+    """Seen in a real session: a Stop ran ahead of the turn's final line; later Claude Code wrote
+    the turn's lines again (new uuids, the prompt's image on a line of its own, the same times,
+    prose and tool ids) before the next prompt. Each turn reaches the note once."""
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "x"}}
+    prompt = "Update the about text of the repository"
+    final = "The about text now names both homelab projects."
+
+    def turn(tag: str, split: bool) -> list[str]:
+        asked = [_line("user", f"{tag}-img", [image], "2026-11-22T09:20:40Z"),
+                 _line("user", f"{tag}-p", [{"type": "text", "text": prompt}],
+                       "2026-11-22T09:20:40Z")] if split else [
+            _line("user", f"{tag}-p", [image, {"type": "text", "text": prompt}],
+                  "2026-11-22T09:20:40Z")]
+        return [*asked,
+                _line("assistant", f"{tag}-a", [{"type": "text", "text": "I'll look first."},
+                      _tool("toolu_1", "Bash", command="git remote -v")], "2026-11-22T09:20:49Z"),
+                _line("user", f"{tag}-r", [_result("toolu_1", "origin git@example")],
+                      "2026-11-22T09:20:50Z"),
+                _line("assistant", f"{tag}-f", [{"type": "text", "text": final}],
+                      "2026-11-22T09:22:02Z")]
+
+    first, copy = turn("one", split=False), turn("two", split=True)
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(first[:-1]) + "\n")  # the Stop runs before the final line lands
+    stop = _event("stop", "sid-a", transcript_path=str(path), last_assistant_message=final)
+    capture.on_stop(stop)
+    nxt = [_line("user", "b-p", "Now commit it", "2026-11-22T09:24:23Z"),
+           _line("assistant", "b-a", [{"type": "text", "text": "Committed as a1b2c3."}],
+                 "2026-11-22T09:24:30Z")]
+    path.write_text("\n".join([*first, *copy, *nxt]) + "\n")
+    capture.on_stop(_event("stop", "sid-a", transcript_path=str(path),
+                           last_assistant_message="Committed as a1b2c3."))
+    capture.on_session_end(_event("session-end", "sid-a", transcript_path=str(path)))
+    text = (env / f"{SESSIONS}/{DAY}-update-the-about-text-of-the.md").read_text()
+    assert text.count(f"**Prompt:** {prompt}") == 1
+    assert text.count(final) == 1
+    assert text.count("git remote -v") == 1
+    assert text.count("**Prompt:** Now commit it") == 1
+
+
 def test_stop_with_the_final_line_in_the_transcript_records_it_once(
     env: Path, tmp_path: Path
 ) -> None:
@@ -412,7 +455,9 @@ def test_record_transcript_reports_and_marks_the_turns(env: Path, tmp_path: Path
     again = capture.record_transcript(m, event, "sid-a", _now())
     assert again.turns == 0 and again.status == "nothing new" and again.note == first.note
     entry = m.state.get("sid-a")
-    assert entry is not None and len(entry.ingested) == 7
+    # each line's uuid and its content key (a copy under a new uuid is known by the latter)
+    assert entry is not None and len(entry.ingested) == 14
+    assert sum(key.startswith("line:") for key in entry.ingested) == 7
 
 
 def test_each_stop_reads_on_from_where_the_last_one_ended(env: Path, tmp_path: Path) -> None:

@@ -217,7 +217,8 @@ def test_string_and_block_content_give_the_same_prompt() -> None:
     parsed = transcript.parse_lines(
         [
             user("u1", "fix   the\nlogin"),
-            user("u2", [text("fix the"), {"type": "image", "source": {}}, text("login")]),
+            user("u2", [text("fix the"), {"type": "image", "source": {}}, text("login")],
+                 timestamp="2026-11-22T06:00:02.000Z"),
             user("u3", [{"type": "tool_result", "tool_use_id": "t", "content": "fix the login"}]),
         ]
     )

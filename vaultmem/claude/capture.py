@@ -139,7 +139,7 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
             if turns:
                 rel = memory.continue_archived(data, sid, now=now, meta=meta)
                 status = _write_turns(memory, event, rel, turns, now, meta, private, closing)
-        data.mark_ingested(sid, [*(t.uuid for t in turns), *keys],
+        data.mark_ingested(sid, [*(k for t in turns for k in t.keys), *keys],
                            last_offset=read.end if path else None, transcript=path,
                            private=read.private if path else None,
                            mark=read.mark if path else None)

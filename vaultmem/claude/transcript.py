@@ -146,6 +146,25 @@ class Turn:
         """The Bash commands this line runs."""
         return tuple(c.command for c in self.calls if c.command is not None)
 
+    @property
+    def key(self) -> str | None:
+        """The line's content key: its time and what it says, None without a time.
+
+        Claude Code may write the lines of a turn again under new uuids (the prompt's image
+        split into a line of its own, the same times, prose, tool ids and results): the key
+        is what a copy shares with the line it copies, so that it is recorded once."""
+        if self.timestamp is None:
+            return None
+        said = repr((self.timestamp, self.prompt, self.text, self.summary, self.calls,
+                     self.outcomes))
+        return "line:" + hashlib.sha256(said.encode("utf-8", "replace")).hexdigest()[:16]
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """What marks this line as recorded: its uuid and its content key."""
+        key = self.key
+        return (self.uuid,) if key is None else (self.uuid, key)
+
 
 @dataclass(frozen=True)
 class Transcript:
@@ -198,7 +217,8 @@ def parse_lines(
     private: tuple[int, int] = (0, 0),
     scrub: Scrub = DEFAULT_REDACTION,
 ) -> Transcript:
-    """Turns of the given JSONL lines; lines whose uuid is in ``skip_uuids`` give no turn.
+    """Turns of the given JSONL lines; lines whose uuid or :attr:`Turn.key` is in ``skip_uuids``
+    give no turn.
 
     ``private``: the (user, assistant) private spans left open by the lines before these;
     ``scrub``: the redaction applied to every field a turn keeps."""
@@ -250,9 +270,11 @@ def _parse_lines(
             continue
         if first_prompt is None and turn.prompt is not None:
             first_prompt = turn.prompt
-        if turn.uuid in seen or turn.uuid in skip_uuids:
+        keys = turn.keys
+        # A line recorded already, under its uuid or (a copy Claude Code wrote) its content
+        if any(k in seen or k in skip_uuids for k in keys):
             continue
-        seen.add(turn.uuid)
+        seen.update(keys)
         turns.append(turn)
     depths = (streams[0].depth, streams[1].depth)
     return Transcript(tuple(turns), first_prompt, skipped, boundaries, private=depths)
