@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""The vaultmem plugin's hook launcher: Claude Code runs ``python3 <plugin>/hooks/launch.py EVENT``.
+"""The vaultmem plugin's launcher: Claude Code runs ``python3 <plugin>/hooks/launch.py EVENT`` for
+a hook, and ``python3 <plugin>/hooks/launch.py --cli ARGS…`` for the plugin's MCP server
+(``--cli mcp``, from ``.mcp.json``) and any other vaultmem command.
 
 It needs nothing but ``python3`` (3.10 or later): vaultmem runs from a virtual environment this
 script prepares under the plugin's data folder (``$CLAUDE_PLUGIN_DATA/env``) from the plugin's
@@ -7,8 +9,10 @@ own folder (``$CLAUDE_PLUGIN_ROOT``). Preparing it (``pip install``) takes longe
 run, so it happens in a detached process: the session that starts it is not recorded (said once
 on stderr) unless the environment is ready within SessionStart's wait; the next one is.
 
-Like every vaultmem hook it exits 0 whatever happens and never blocks Claude Code. Standard
-library only, and syntax an old python3 can read, so that it can say the version is too old.
+Like every vaultmem hook it exits 0 whatever happens and never blocks Claude Code. A ``--cli``
+command is not a hook: it waits for the environment (up to two minutes), then exits with the
+command's own code, or 1 with one line saying why it could not run. Standard library only, and
+syntax an old python3 can read, so that it can say the version is too old.
 """
 
 import hashlib
@@ -28,6 +32,8 @@ STALE_BUILD_S = 15 * 60  # a build lock older than this is a build that died
 RETRY_AFTER_S = 60 * 60  # a failed build is tried again at a session start after this
 START_WAIT_S = 7.0  # SessionStart (timeout 10 s) waits this long for a build to finish
 PIP_ARGS_ENV = "VAULTMEM_PLUGIN_PIP_ARGS"  # extra `pip install` arguments (an offline index)
+CLI = "--cli"  # launch.py --cli ARGS: `vaultmem ARGS` from the environment (not a hook)
+CLI_WAIT_S = 120.0  # a --cli command waits this long for the environment to be prepared
 
 
 def say(message):
@@ -183,45 +189,85 @@ def _failure(data):
     return _aged(os.path.join(data, FAILED))
 
 
+def run_vaultmem(data, args):
+    """Replace this process with ``python -m vaultmem ARGS`` from the prepared environment.
+
+    Isolated (``-I``): the hook's cwd is the user's project, whose own ``vaultmem/`` folder (this
+    repository, for one) must not shadow the installed package."""
+    python = env_python(os.path.join(data, ENV))
+    os.execv(python, [python, "-I", "-m", "vaultmem"] + list(args))
+
+
+def prepare(wait_s):
+    """The data folder, and what keeps vaultmem from running now: None when the environment is
+    ready; ("failed", error line) when its last build failed within the hour; ("building",
+    started) while a build runs past ``wait_s`` (``started``: this call started it)."""
+    root = plugin_root()
+    data = data_dir(root)
+    stamp = fingerprint(root)
+    if is_ready(data, stamp):
+        return data, None
+    failure = _failure(data)
+    if failure is not None and failure[1] < RETRY_AFTER_S:
+        return data, ("failed", failure[0])
+    started = start_build(root, data)
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline and build_running(data):
+        time.sleep(0.1)
+    if is_ready(data, stamp):
+        return data, None
+    return data, ("building", started)
+
+
+def run_cli(args):
+    """``launch.py --cli ARGS``: ``vaultmem ARGS`` from the plugin's environment, waiting for it to
+    be prepared first (someone asked for an answer); 1 with one line when it cannot run."""
+    if sys.version_info < MIN_PYTHON:
+        say("needs python3 3.10 or later; python3 here is %d.%d" % sys.version_info[:2])
+        return 1
+    data, blocked = prepare(CLI_WAIT_S)
+    if blocked is not None:
+        failure = _failure(data)
+        say("its environment could not be prepared (%s; log: %s); delete %s to try again"
+            % (failure[0], os.path.join(data, LOG), os.path.join(data, FAILED)) if failure
+            else "its environment is still being prepared (log: %s); try again in a minute"
+            % os.path.join(data, LOG))
+        return 1
+    run_vaultmem(data, args)
+    return 1  # not reached: execv replaced this process
+
+
 def main(argv):
     if len(argv) > 1 and argv[1] == "--build":
         return build(argv[2], argv[3])
+    if len(argv) > 1 and argv[1] == CLI:
+        return run_cli(argv[2:])
     event = argv[1] if len(argv) > 1 else ""
     if sys.version_info < MIN_PYTHON:
         say("needs python3 3.10 or later to record sessions; python3 here is %d.%d"
             % sys.version_info[:2])
         return 0
-    root = plugin_root()
-    data = data_dir(root)
-    stamp = fingerprint(root)
-    if not is_ready(data, stamp):
-        failure = _failure(data)
-        if failure is not None and failure[1] < RETRY_AFTER_S:
-            if event == "session-start":
-                say("its environment could not be prepared (%s; log: %s); tried again in an "
-                    "hour, or delete %s" % (failure[0], os.path.join(data, LOG),
-                                            os.path.join(data, FAILED)))
-            return 0
-        started = start_build(root, data)
-        deadline = time.monotonic() + (START_WAIT_S if event == "session-start" else 0)
-        while time.monotonic() < deadline and build_running(data):
-            time.sleep(0.1)
-        if not is_ready(data, stamp):
-            if started:  # said once, by the hook that started the build
-                say("preparing its Python environment in %s in the background (first use or "
-                    "a plugin update): this session is not recorded, the next one is"
-                    % os.path.join(data, ENV))
-            return 0
-    python = env_python(os.path.join(data, ENV))
+    data, blocked = prepare(START_WAIT_S if event == "session-start" else 0)
+    if blocked is not None:
+        if blocked[0] == "failed" and event == "session-start":
+            say("its environment could not be prepared (%s; log: %s); tried again in an "
+                "hour, or delete %s" % (blocked[1], os.path.join(data, LOG),
+                                        os.path.join(data, FAILED)))
+        elif blocked == ("building", True):  # said once, by the hook that started the build
+            say("preparing its Python environment in %s in the background (first use or "
+                "a plugin update): this session is not recorded, the next one is"
+                % os.path.join(data, ENV))
+        return 0
     # The payload is still on stdin: the hook reads it.
-    os.execv(python, [python, "-m", "vaultmem", "hook", event])
+    run_vaultmem(data, ["hook", event])
     return 0
 
 
 if __name__ == "__main__":
+    hook = len(sys.argv) < 2 or sys.argv[1] not in ("--build", CLI)
     try:
         code = main(sys.argv)
     except Exception as err:  # noqa: BLE001 - a hook never fails Claude Code
-        say("plugin hook failed: %s: %s" % (type(err).__name__, err))
-        code = 0
-    sys.exit(0 if len(sys.argv) < 2 or sys.argv[1] != "--build" else code)
+        say("plugin %s failed: %s: %s" % ("hook" if hook else "launcher", type(err).__name__, err))
+        code = 1
+    sys.exit(0 if hook else code)

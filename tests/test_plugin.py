@@ -72,7 +72,10 @@ def test_slash_command_files(name: str) -> None:
 
     assert isinstance(meta.get("description"), str) and meta["description"].strip()
     assert isinstance(meta.get("argument-hint"), str) and meta["argument-hint"].strip()
-    assert meta.get("allowed-tools") == "Bash(vaultmem:*)"
+    # The plugin's own vaultmem through its launcher first: nothing needs to be on PATH.
+    assert meta.get("allowed-tools") == (
+        "Bash(python3 ${CLAUDE_PLUGIN_ROOT}/hooks/launch.py --cli:*), Bash(vaultmem:*)")
+    assert "`python3 ${CLAUDE_PLUGIN_ROOT}/hooks/launch.py --cli`" in body
     assert "$ARGUMENTS" in body
     assert "vaultmem " in body
 
@@ -143,6 +146,8 @@ def test_plugin_hooks_say_what_they_need() -> None:
 
 
 def test_plugin_ships_the_mcp_server() -> None:
+    # Through the plugin's launcher, as the hooks: python3 is all a plugin user has on PATH.
     servers = json.loads((ROOT / ".mcp.json").read_text())["mcpServers"]
-    assert servers == {"vaultmem": {"type": "stdio", "command": "vaultmem", "args": ["mcp"],
-                                    "env": {}}}
+    assert servers == {"vaultmem": {
+        "type": "stdio", "command": "python3",
+        "args": ["${CLAUDE_PLUGIN_ROOT}/hooks/launch.py", "--cli", "mcp"], "env": {}}}
