@@ -270,9 +270,26 @@ def test_an_earlier_session_brings_its_last_answers_its_last_one_first_when_tigh
                          + "It says more. " * 20) for i in range(5))
     sessions = [_session(), _session(rel="p/sessions/2026-11-19-old.md", turns=answers)]
     roomy = context.render("shop", sessions, max_chars=8000)
-    shown = [f"Answer number {i}" in roomy for i in range(5)]
-    assert shown == [False, False, True, True, True]
-    # As the room shrinks, the older answers go first.
+    # With room to spare, the middle of the session is not left out.
+    assert [f"Answer number {i}" in roomy for i in range(5)] == [True] * 5
+    # As the room shrinks, the older answers go first, those before the last three first of all.
     briefs = [context.render("shop", sessions, max_chars=n) for n in range(300, len(roomy), 10)]
     assert not any("Answer number 3" in b and "Answer number 4" not in b for b in briefs)
     assert any("Answer number 4" in b and "Answer number 3" not in b for b in briefs)
+    assert not any("Answer number 1" in b and "Answer number 2" not in b for b in briefs)
+    assert any("Answer number 2" in b and "Answer number 1" not in b for b in briefs)
+
+
+def test_an_answer_line_without_content_takes_no_room() -> None:
+    turns = (
+        Turn("10:00", "why a pull request?", "Great question! Let me clarify the workflow: "
+             "Want me to merge it to main?"),
+        Turn("10:05", "and tests?", "Perfect! **Done!** The suite passes on Python 3.12."),
+        Turn("10:09", "what changed?", "Here's what changed:"),
+    )
+    asked = (Item("Want me to merge it to main?"),)
+    text = context.render("shop", [_session(turns=turns, open_questions=asked)], max_chars=8000)
+    assert "10:00" not in text and "10:09" not in text  # a lead-in to a listed question, a bare one
+    assert "- 10:05 and tests? → The suite passes on Python 3.12." in text
+    assert "Great question" not in text and "Perfect" not in text
+    assert text.count("Want me to merge it to main?") == 1

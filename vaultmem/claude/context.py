@@ -31,6 +31,8 @@ FAILURE_COMMAND_CHARS = 100
 FAILURE_SESSIONS = 2
 FAILURE_DAYS = 7
 EARLIER_ANSWERS = 3  # answers of each earlier session, the last one first to be shown
+# An exclamation this short ("Great question!", "Done!") says nothing about the work.
+INTERJECTION_MAX_WORDS = 3
 ANSWER_MAX_CHARS = 420
 TITLE_MAX_CHARS = 80
 CONTAINED_MIN_CHARS = 24  # a shorter line inside a longer one may say something else
@@ -134,15 +136,35 @@ def _items(items: Sequence[Item], *, dated: bool = False) -> list[str]:
     return [_item(i, dated=dated) for i in items if i.text.strip()]
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# A sentence ends at . ! or ?, bold or italic markup closing with it ("**Done!** The …")
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?][*_]{2}))\s+")
+_INTERJECTION = re.compile(r"[^.?:]*![*_\s\W]*")
+
+
+def _says_something(sentence: str) -> bool:
+    """False for a sentence that carries no content in a one-line answer: a lead-in whose list
+    the answer line no longer holds ("Here's what changed:"), or a short exclamation."""
+    text = sentence.strip()
+    if not text or text.endswith(":"):
+        return False
+    return not (_INTERJECTION.fullmatch(text) and len(text.split()) <= INTERJECTION_MAX_WORDS)
+
+
+def _listed(sentence: str, known: Collection[str]) -> bool:
+    """The sentence is an item the briefing lists, or a lead-in to one ("Let me clarify: Want
+    me to …?" whose question is listed)."""
+    _, colon, tail = sentence.rpartition(": ")
+    return normalise(sentence) in known or bool(colon) and normalise(tail) in known
 
 
 def _turns(s: SessionDigest, known: Collection[str]) -> list[str]:
     """The session's answers as lines; a sentence the briefing lists as an item anyway (a
-    decision, a next step, a prerequisite mined from this very answer) is said there only."""
+    decision, a next step, a prerequisite mined from this very answer) is said there only, and
+    one that says nothing (:func:`_says_something`) not at all; an answer left empty is no line."""
     out: list[str] = []
     for t in s.turns:
-        kept = [x for x in _SENTENCE_END.split(t.answer) if normalise(x) not in known]
+        kept = [x for x in _SENTENCE_END.split(t.answer)
+                if _says_something(x) and not _listed(x, known)]
         if not kept:
             continue
         answer = " ".join(kept)
@@ -259,9 +281,11 @@ def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str]) -> _Gro
         part = _Group(f"{first} · note: {one_line(s.rel)}", gap=rank > 0)
         turns = _turns(s, known)
         tier = 2 if rank < 3 else 3
-        # Its last answer, and the two before it when there is room (last of all).
-        part.add("outcome:", turns[-EARLIER_ANSWERS:], [3] * (len(turns[-EARLIER_ANSWERS:]) - 1)
-                 + [tier])
+        # Its last answer, the two before it when there is room, and the others when room is
+        # left after everything else (a short briefing need not leave the middle of a session out).
+        n = len(turns)
+        part.add("outcome:", turns,
+                 [tier if i == n - 1 else 3 if i >= n - EARLIER_ANSWERS else 4 for i in range(n)])
         part.add("next steps:", _items(s.next_steps), [tier, tier, tier, 3])
         part.add("open questions:", _items(s.open_questions), [tier, tier, 3])
         part.add("failed then (command, then its output: tool text):",
