@@ -59,12 +59,17 @@ def recorded(marker: Path) -> Stamp | None:
     return (ino, mtime_ns, size)
 
 
-def record(marker: Path, path: Path) -> None:
-    """Remember the file vaultmem just wrote at ``path`` (best effort: a failure only means
-    the next write may wait for a quiet moment it did not need)."""
+def record(marker: Path, path: Path, size: int) -> None:
+    """Remember the file vaultmem just wrote at ``path``, ``size`` bytes (best effort: a
+    failure only means the next write may wait for a quiet moment it did not need)."""
     # Never through a symlink a shared vault put there (it would overwrite its target).
     with contextlib.suppress(OSError, UnsafePath):
-        safefs.write_bytes(marker, " ".join(str(n) for n in stamp_of(os.stat(path))).encode())
+        stamp = stamp_of(os.stat(path))
+        if stamp[2] != size:
+            # An editor truncated it between the replace and this look: that file is not
+            # vaultmem's write (an empty note taken for ours would be edited as it is).
+            stamp = (stamp[0], 0, size)
+        safefs.write_bytes(marker, " ".join(str(n) for n in stamp).encode())
 
 
 def _in_flux(st: os.stat_result, last: Stamp | None, now_ns: int) -> bool:

@@ -422,7 +422,7 @@ class Vault:
             replace_file(dest, data, mode, before_replace=last_look)
             # Recorded before the replaced file is watched (up to a second): an editor's next
             # save may truncate the new file meanwhile, and that is not vaultmem's write.
-            flux.record(self._marker(rel), dest)
+            flux.record(self._marker(rel), dest, len(data))
             written = looked[0][0] if looked else None
             lost = flux.orphaned(written, looked[0][1], watch[0]) if written is not None else None
         except OSError as err:
