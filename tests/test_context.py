@@ -280,6 +280,23 @@ def test_an_earlier_session_brings_its_last_answers_its_last_one_first_when_tigh
     assert any("Answer number 2" in b and "Answer number 1" not in b for b in briefs)
 
 
+def test_the_answers_recap_points_fill_only_the_room_nothing_else_needs() -> None:
+    old = _session(rel="p/sessions/2026-11-19-old.md", turns=(
+        Turn("09:00", "compare", "Here is the comparison.",
+             ("AeroSpace's accordion layout is COSMIC's stack",)),))
+    last = _session(turns=(Turn("10:00", "add login", "Login works.",
+                                ("Sessions expire after thirty idle minutes",)),))
+    roomy = context.render("shop", [last, old], max_chars=8000)
+    assert "- 10:00 Sessions expire after thirty idle minutes" in roomy
+    assert "- 09:00 AeroSpace's accordion layout is COSMIC's stack" in roomy
+    # Tight: the other lines (the earlier session's answer too) come before the points, the
+    # last session's points before the earlier one's.
+    briefs = [context.render("shop", [last, old], max_chars=n) for n in range(300, len(roomy))]
+    assert not any("Here is the comparison." not in b and "accordion" in b for b in briefs)
+    assert any("thirty idle" in b and "accordion" not in b for b in briefs)
+    assert not any("accordion" in b and "thirty idle" not in b for b in briefs)
+
+
 def test_an_answer_line_without_content_takes_no_room() -> None:
     turns = (
         Turn("10:00", "why a pull request?", "Great question! Let me clarify the workflow: "

@@ -138,6 +138,25 @@ def test_an_answer_leading_into_a_list_is_told_by_its_recap_s_headings_and_bold_
         "workflows with `continue-on-error: true`; 1. Gitleaks (`gitleaks.yml`); Power profile: set to "
         "`performance`")
     assert second.answer == "Let me explain:"
+    # Its recap's points beyond its line, titles of a few words left out; none for the other.
+    assert first.details == ("every scan failed the build",)  # the others are in its line
+    assert second.details == ()
+
+
+def test_any_answer_s_recap_points_are_its_details() -> None:
+    log = (
+        "## Work Log\n\n### 19:28 - compare the two\n\n"
+        "**Answer:** Here is the comparison. Want more?\n\n"
+        "> [!abstract]- Claude's answer (6 lines)\n> ## Feature Comparison\n"
+        "> - AeroSpace's `accordion` layout = COSMIC's `stack`\n"
+        "> 2. **Fundamental difference:** AeroSpace is keyboard-only\n"
+        "> - AeroSpace's `accordion` layout = COSMIC's `stack`\n> plain prose line\n\n"
+        "- Ran `ls`\n\n> - a quote after the log line is not the answer's recap at all\n"
+    )
+    (turn,) = digest.session("s.md", log).turns
+    assert turn.answer == "Here is the comparison. Want more?"
+    assert turn.details == ("AeroSpace's `accordion` layout = COSMIC's `stack`",
+                            "Fundamental difference: AeroSpace is keyboard-only")
 
 
 def test_entity_lines_newest_first_from_every_copy_of_a_duplicated_section() -> None:

@@ -33,6 +33,7 @@ FAILURE_DAYS = 7
 EARLIER_ANSWERS = 3  # answers of each earlier session, the last one first to be shown
 # An exclamation this short ("Great question!", "Done!") says nothing about the work.
 INTERJECTION_MAX_WORDS = 3
+DETAIL_MAX_CHARS = 200
 ANSWER_MAX_CHARS = 420
 TITLE_MAX_CHARS = 80
 CONTAINED_MIN_CHARS = 24  # a shorter line inside a longer one may say something else
@@ -63,7 +64,7 @@ class Component:
 @dataclass
 class _Leaf:
     text: str
-    tier: int  # 0 always shown, then 1, 2, 3 as room allows
+    tier: int  # 0 always shown, then 1, 2, 3, 4, 5 as room allows
     key: str | None = None  # normalised text for "no line twice"; None for headers
     chosen: bool = False
     knowledge: bool = False  # a decision or gotcha: left out when a longer line holds it
@@ -173,6 +174,12 @@ def _turns(s: SessionDigest, known: Collection[str]) -> list[str]:
     return out
 
 
+def _details(s: SessionDigest) -> list[str]:
+    """The points of the session's answers beyond their lines, each after its turn's time."""
+    return [_cut(f"{t.time} {d}" if t.time else d, DETAIL_MAX_CHARS)
+            for t in s.turns for d in t.details]
+
+
 def _known(sessions_: Sequence[SessionDigest], prerequisites: Sequence[Item],
            components: Sequence[Component]) -> set[str]:
     """The normalised text of every item the briefing may list."""
@@ -246,6 +253,8 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     block.add("Open questions:", _items(s.open_questions), [1, 1, 1, 1, 1, 1, 2])
     block.add("Decisions:", _items(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True)
     block.add("Gotchas and fixes:", _items(s.gotchas), [2, 2, 2, 2, 2, 3], knowledge=True)
+    # What the answers' recaps say beyond their lines: only in room nothing else needs.
+    block.add("More of its answers:", _details(s), [4])
     return block
 
 
@@ -292,6 +301,7 @@ def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str]) -> _Gro
                  [failure(f) for f in s.failing], [3])
         part.add("decisions:", _items(s.decisions), [3], knowledge=True)
         part.add("gotchas and fixes:", _items(s.gotchas), [3], knowledge=True)
+        part.add("more of its answers:", _details(s), [5])
         block.children.append(part)
     return block
 

@@ -9,7 +9,7 @@ HTML are not items, and text a person marked ``<private>`` is gone before anythi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vaultmem.memory import anchors, entityparse
@@ -35,6 +35,10 @@ ANSWER = re.compile(r"\*\*(?:Answer|Outcome):\*\*\s*(.*\S)")
 RECAP_POINT = re.compile(r"^>[ \t]?(?:#{1,6}[ \t]+(.+?)[ \t#]*|(?:\d{1,3}[.)][ \t]+)?"
                          r"(\*\*[^*\n]+\*\*(?:[ \t]*:?[ \t]*\S.*|:)?))[ \t]*$")
 RECAP_POINTS = 6
+# A list item of an answer's recap ("> - **Why:** keys rotate", "> 2. Run the migration").
+RECAP_ITEM = re.compile(r"^>[ \t]?(?:[-*+]|\d{1,3}[.)])[ \t]+(.*\S)")
+DETAILS = 12  # recap points kept of one answer
+DETAIL_MIN_WORDS = 5  # a shorter point is a section's title ("Plan Summary"), not a fact
 _NOT_WORDS = re.compile(r"[^\w`'\"()/.,:;!?&+=<>@#%-]+")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
 # a command that failed and then passed has its Failed line before its Ran line.
@@ -72,6 +76,9 @@ class Turn:
     time: str
     title: str
     answer: str
+    # The points of the answer's recap below it (its list items, headings and bold lines), as
+    # words: what a briefing with room to spare says of the answer beyond its line.
+    details: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -238,12 +245,13 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
     for start, end in note.ranges(WORK_LOG):
         time, title = "", ""
         points: list[str] | None = None  # the recap points of the entry's lead-in answer
+        details: list[str] | None = None  # the points of the recap of the entry's answer
         lead = ""
         for n in range(start, end):
             line = note.lines[n].rstrip("\r")
             head = heads.get(n)
             if head is not None:
-                points = None
+                points = details = None
                 logged += 1
                 match = ENTRY.fullmatch(head.title)
                 time, title = (match.group(1), match.group(2)) if match else ("", head.title)
@@ -253,13 +261,15 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
             kind = note.kind[n]
             if kind not in ("blockquote", ""):
                 points = None  # the recap is the block right below its answer, or none
+                details = None
             if kind == "paragraph":
                 answer = ANSWER.match(line)
                 if answer:
                     lead = answer.group(1)
                     turns.append(Turn(time, title, lead))
                     points = [] if lead.endswith(":") else None
-            elif kind == "blockquote" and points is not None and turns:
+                    details = []
+            if kind == "blockquote" and points is not None and turns:
                 # An answer that ends leading into a list ("Here's what changed:") says its
                 # outcome in the recap kept below it: its headings and bold lines, in order.
                 point = RECAP_POINT.match(line)
@@ -267,7 +277,14 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
                 if said and said not in points and said not in lead \
                         and len(points) < RECAP_POINTS:
                     points.append(said)
-                    turns[-1] = Turn(time, title, f"{lead} — " + "; ".join(points))
+                    turns[-1] = replace(turns[-1], answer=f"{lead} — " + "; ".join(points))
+            if kind == "blockquote" and details is not None and turns:
+                found = RECAP_ITEM.match(line) or RECAP_POINT.match(line)
+                said = _plain_point(next((g for g in found.groups() if g), "")) if found else ""
+                if len(said.split()) >= DETAIL_MIN_WORDS and said not in details \
+                        and said not in turns[-1].answer and len(details) < DETAILS:
+                    details.append(said)
+                    turns[-1] = replace(turns[-1], details=tuple(details))
             elif kind == "bullet_list" and line.startswith(("- ", "* ")):
                 body = line[2:].strip()
                 failed = FAILED.match(body)
