@@ -115,3 +115,14 @@ def test_ingest_reads_a_turn_s_messages_together() -> None:
         ("gotcha", ("The supervisor starts the worker before the `Registry` is up. Fix: "
                    "Reordered the children so the `Registry` starts first.")),
     ]
+
+
+def test_a_fix_that_leads_into_a_list_it_does_not_carry_makes_no_gotcha() -> None:
+    messages = [
+        ("I see the issue! The hook blocks the commit instead of redacting.\n\n"
+         "Let me check the hook:"),
+        ("Fixed:\n\n1. **Updated `.gitleaks.toml`** - Added allowlist for:\n"
+         "   - `Docs/SEC.md` (security documentation)\n\n"
+         "2. **Fixed `.gitleaksignore`** - Removed invalid path entries"),
+    ]
+    assert [m for m in mine_turn(messages) if m.kind == "gotcha"] == []

@@ -218,6 +218,11 @@ def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = Fa
                     pending.append(_capitalised(_clean(masks.restore(_without_lead(unit.text)))))
                 continue
             fix = _fix_reported(unit, kind) if pending else None
+            if fix is not None and _plain(fix).rstrip().endswith(":"):
+                # The fix leads into a list this line does not carry ("Added allowlist for:"):
+                # half a fix is no lesson, and the next fix reported answers something else.
+                pending.clear()
+                continue
             if fix is not None:
                 # The newest cause is the one the fix answers (earlier ones were guesses).
                 cause = pending[-1].rstrip(".")
