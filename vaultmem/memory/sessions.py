@@ -431,10 +431,11 @@ class Memory:
         raise SessionError(f"no free note name for {stem!r}")  # only past 2**64 names
 
     def _names(self, folder: str) -> set[str]:
-        """The file names in a vault folder (none when it cannot be listed)."""
+        """The names in a vault folder that are not folders (none when it cannot be listed). A
+        folder where a note should be is tried, so that it is reported ("is a folder")."""
         try:
             with os.scandir(self.vault.abspath(folder)) as entries:
-                return {entry.name for entry in entries}
+                return {entry.name for entry in entries if not entry.is_dir(follow_symlinks=False)}
         except (OSError, VaultmemError):
             return set()
 
