@@ -102,14 +102,14 @@ def _whole_vault_case(name: str, lazy: LazyEnv, run: Callable[[], Sample], *, no
 
 def _indexed_texts(env: VaultmemEnv) -> list[tuple[int, str, str, str]]:
     """(rowid, title, tags, body) of every note a cold build indexes, as it indexes them."""
-    from vaultmem.search import index
+    from vaultmem.search import indexrows
     from vaultmem.store.vault import Vault
 
     vault = Vault(env.root)
     namespace = vault.layout.namespace
     texts = []
     for rowid, rel in enumerate(vault.iter_notes(namespace), 1):
-        row = index._row(rel, (env.root / rel).read_bytes(), namespace)
+        row = indexrows.note_row(rel, (env.root / rel).read_bytes(), namespace)
         texts.append((rowid, row.names, row.tags, row.body))
     return texts
 

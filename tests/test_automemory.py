@@ -17,7 +17,7 @@ from vaultmem.claude import automemory, automirror, context
 from vaultmem.claude.automemory import locate, sanitize
 from vaultmem.notes import patch
 from vaultmem.notes.frontmatter import parse
-from vaultmem.search import index, recall
+from vaultmem.search import indexquery, recall
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 
@@ -445,7 +445,7 @@ def test_mirrored_notes_count_in_recall_with_the_entities(vault: Vault, repo: Pa
                           today=TODAY)
     assert f"{MIRROR}/redis-in-tests.md" in [hit.rel for hit in found.hits]
     # Claude Code's own curated notes rank like entities, above session notes.
-    boost = {kind: index._boost(kind, PROJECT, "2026-11-22", PROJECT, "2026-11-22")
+    boost = {kind: indexquery._boost(kind, PROJECT, "2026-11-22", PROJECT, "2026-11-22")
              for kind in ("auto-memory", "entity", "session")}
     assert boost["auto-memory"] == boost["entity"] > boost["session"]
 

@@ -14,7 +14,7 @@ import pytest
 
 from vaultmem.errors import InvalidYaml
 from vaultmem.notes import frontmatter
-from vaultmem.search import index
+from vaultmem.search import index, indexquery, indexrows
 from vaultmem.store.vault import Vault
 
 REPO = Path(__file__).resolve().parent.parent
@@ -42,7 +42,7 @@ def write(root: Path, rel: str, text: str | bytes) -> Path:
 
 def find(vault: Vault, words: str, **kw: object) -> list[str]:
     match = " ".join(f'"{w}"' for w in words.split())
-    hits = index.search(vault, match, current_project="demo", today=TODAY, **kw)  # type: ignore[arg-type]
+    hits = indexquery.search(vault, match, current_project="demo", today=TODAY, **kw)  # type: ignore[arg-type]
     return [h.rel for h in hits]
 
 
@@ -115,7 +115,7 @@ def test_title_tags_and_metadata_are_indexed(vault_root: Path) -> None:
     assert find(vault, "limiter") == [rel]
     assert find(vault, "throttle") == [rel]
     assert find(vault, "quotas") == [rel]
-    hit = index.search(vault, '"limiter"', current_project="demo", today=TODAY)[0]
+    hit = indexquery.search(vault, '"limiter"', current_project="demo", today=TODAY)[0]
     assert (hit.title, hit.type, hit.project, hit.updated, hit.status) == (
         "Rate Limiter",
         "entity",
@@ -145,7 +145,7 @@ def test_bad_notes_are_indexed_as_far_as_possible(vault_root: Path) -> None:
     assert find(vault, "zephyrine") == [bad_yaml]
     assert find(vault, "quixotic") == [latin1]
     # Type and project come from the path when the frontmatter cannot be read.
-    hit = index.search(vault, '"zephyrine"', current_project="demo", today=TODAY)[0]
+    hit = indexquery.search(vault, '"zephyrine"', current_project="demo", today=TODAY)[0]
     assert (hit.type, hit.project) == ("entity", "demo")
 
 
@@ -266,14 +266,14 @@ WORKER = textwrap.dedent(
     """
     import datetime, sys
     from pathlib import Path
-    from vaultmem.search import index
+    from vaultmem.search import index, indexquery, indexrows
     from vaultmem.store.vault import Vault
     vault = Vault(Path(sys.argv[1]))
     wait = sys.argv[2] == "wait"
     found = 0
     for round in range(6):
         index.refresh(vault, wait=wait)
-        hits = index.search(vault, '"common"', current_project="demo",
+        hits = indexquery.search(vault, '"common"', current_project="demo",
                             today=datetime.date(2026, 11, 22), limit=1000)
         found = max(found, len(hits))
     print(found)
@@ -327,19 +327,19 @@ def corpus_notes() -> list[Path]:
 @pytest.mark.parametrize("path", corpus_notes(), ids=lambda p: p.name)
 def test_read_meta_agrees_with_the_frontmatter_parser(path: Path) -> None:
     text = path.read_bytes().decode("utf-8").lstrip("\ufeff").replace("\r\n", "\n")
-    meta, _body = index.read_meta(text)
+    meta, _body = indexrows.read_meta(text)
     try:
         full = frontmatter.parse(text)
     except InvalidYaml:
-        assert meta is None or not meta.keys() - index._INDEXED_KEYS
+        assert meta is None or not meta.keys() - indexrows._INDEXED_KEYS
         return
     assert meta is not None
     for key, value in meta.items():
-        assert index._text_of(full.get(key)) == index._text_of(value) or full.get(key) == value
+        assert indexrows._text_of(full.get(key)) == indexrows._text_of(value) or full.get(key) == value
 
 
 def test_simple_meta_falls_back_on_anything_unusual() -> None:
-    assert index._simple_meta("type: entity\nproject: demo\n") == {
+    assert indexrows._simple_meta("type: entity\nproject: demo\n") == {
         "type": "entity",
         "project": "demo",
     }
@@ -352,7 +352,7 @@ def test_simple_meta_falls_back_on_anything_unusual() -> None:
         "status: ~\n",
         "# a comment\ntype: entity\n",
     ):
-        assert index._simple_meta(yaml_text) is None, yaml_text
+        assert indexrows._simple_meta(yaml_text) is None, yaml_text
 
 
 def _index_bytes(vault: Vault) -> bytes:

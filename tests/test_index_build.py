@@ -1,8 +1,8 @@
 """The cold index build's fast paths (issue 14) give what the slow ones gave.
 
 - ``fences.split`` searches for the closing fence: it finds what the line-by-line loop found.
-- ``index._simple_meta`` takes lines apart with str methods: it reads what the regex reader read.
-- ``index._note_text`` asks the bytes whether a BOM or "\\r" is there: the same text for any bytes.
+- ``indexrows._simple_meta`` takes lines apart with str methods: it reads what the regex reader read.
+- ``indexrows._note_text`` asks the bytes whether a BOM or "\\r" is there: the same text for any bytes.
 - A cold build (16 KiB pages, FTS5 automerge 16 while it runs) searches exactly like an index
   filled note by note through the incremental path on SQLite's default pages: same hits, same
   order, same scores and snippets, for words, prefixes, phrases and column filters.
@@ -23,7 +23,7 @@ from property_kit import examples
 
 from bench.generate import GeneratedVault, generate
 from vaultmem.notes import fences
-from vaultmem.search import index
+from vaultmem.search import index, indexquery, indexrows
 from vaultmem.store.vault import Vault
 
 TODAY = dt.date(2026, 11, 22)
@@ -66,8 +66,8 @@ def _old_simple_meta(yaml_text: str) -> dict[str, Any] | None:
             if current is None:
                 continue
             item = _OLD_ITEM_LINE.fullmatch(line)
-            if item is None or not index._PLAIN.fullmatch(item.group(1)) or (
-                item.group(1) in index._NULLS
+            if item is None or not indexrows._PLAIN.fullmatch(item.group(1)) or (
+                item.group(1) in indexrows._NULLS
             ):
                 return None
             data[current].append(item.group(1))
@@ -77,17 +77,17 @@ def _old_simple_meta(yaml_text: str) -> dict[str, Any] | None:
             return None
         key, value = m.group(1), m.group(2) or ""
         current = None
-        if key not in index._INDEXED_KEYS:
-            if value and not index._one_line_value(value):
+        if key not in indexrows._INDEXED_KEYS:
+            if value and not indexrows._one_line_value(value):
                 return None
             continue
         if key in data:
             return None
         if not value:
-            data[key] = [] if key in index._LIST_KEYS else None
-            current = key if key in index._LIST_KEYS else None
+            data[key] = [] if key in indexrows._LIST_KEYS else None
+            current = key if key in indexrows._LIST_KEYS else None
             continue
-        if not index._PLAIN.fullmatch(value) or value in index._NULLS:
+        if not indexrows._PLAIN.fullmatch(value) or value in indexrows._NULLS:
             return None
         data[key] = value
     return data
@@ -158,7 +158,7 @@ _READ: list[bool] = []  # whether each example was read by the fast path (not No
 @given(st.lists(st.one_of(_META_LINE, _LIST_BLOCK), max_size=6))
 def test_simple_meta_reads_what_the_regex_reader_read(lines: list[str]) -> None:
     yaml_text = "".join(line + "\n" for line in lines)
-    fast = index._simple_meta(yaml_text)
+    fast = indexrows._simple_meta(yaml_text)
     assert fast == _old_simple_meta(yaml_text)
     _READ.append(fast is not None)
 
@@ -182,7 +182,7 @@ _RAW_PIECES = st.sampled_from([
 @given(st.lists(_RAW_PIECES, max_size=10))
 def test_note_text_is_the_text_decoded_before(pieces: list[bytes]) -> None:
     raw = b"".join(pieces)
-    assert index._note_text(raw) == _old_text(raw)
+    assert indexrows._note_text(raw) == _old_text(raw)
 
 
 def test_read_note_reads_every_byte(tmp_path: Path) -> None:
@@ -233,7 +233,7 @@ def _searches(vault: Vault, g: GeneratedVault) -> list[list[tuple[Any, ...]]]:
     found = []
     for query in QUERIES + [f'"{a.query}"' for a in g.answers]:
         for projects in (None, ("p0", "global")):
-            hits = index.search(vault, query, current_project="p0", today=TODAY,
+            hits = indexquery.search(vault, query, current_project="p0", today=TODAY,
                                 projects=projects, limit=50)
             found.append([(h.rel, h.title, h.type, h.project, h.updated, h.status, h.snippet,
                            h.bm25, h.score) for h in hits])
@@ -293,7 +293,7 @@ def test_an_edit_after_a_cold_build_is_found_as_before(generated: GeneratedVault
     path = generated.root / rel
     path.write_text(path.read_text(encoding="utf-8") + "\nquokkaword appears\n", encoding="utf-8")
     assert index.refresh(vault).reindexed == 1
-    hits = index.search(vault, '"quokkaword"', current_project="p0", today=TODAY)
+    hits = indexquery.search(vault, '"quokkaword"', current_project="p0", today=TODAY)
     assert [h.rel for h in hits] == [rel]
     conn = sqlite3.connect(index.index_path(vault))
     try:
@@ -304,10 +304,10 @@ def test_an_edit_after_a_cold_build_is_found_as_before(generated: GeneratedVault
 
 
 def test_the_line_cache_stays_bounded() -> None:
-    for i in range(index._LINES_KEPT + 50):
-        assert index._simple_meta(f"type: entity\ncreated: 2026-01-{i}\ntags:\n  - t{i}\n") == {
+    for i in range(indexrows._LINES_KEPT + 50):
+        assert indexrows._simple_meta(f"type: entity\ncreated: 2026-01-{i}\ntags:\n  - t{i}\n") == {
             "type": "entity", "tags": [f"t{i}"]}
-    assert len(index._LINES) <= index._LINES_KEPT
+    assert len(indexrows._LINES) <= indexrows._LINES_KEPT
 
 
 def test_new_changed_and_deleted_notes_in_batches_index_as_a_cold_build(
@@ -328,7 +328,7 @@ def test_new_changed_and_deleted_notes_in_batches_index_as_a_cold_build(
     stats = index.refresh(vault)
     assert (stats.reindexed, stats.deleted) == (130, 10)
     incremental = _searches(vault, g), sorted(row[1:] for row in _rows(vault))
-    assert len(index.search(vault, '"changedword"', current_project="p0", today=TODAY,
+    assert len(indexquery.search(vault, '"changedword"', current_project="p0", today=TODAY,
                             limit=50)) == 10
     index.index_path(vault).unlink()
     index.refresh(vault)

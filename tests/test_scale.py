@@ -30,7 +30,7 @@ from vaultmem.errors import InvalidYaml, NotUtf8
 from vaultmem.memory import doctor as doctor_mod
 from vaultmem.memory.doctor import Problem
 from vaultmem.notes import frontmatter, links
-from vaultmem.search import index, recall
+from vaultmem.search import index, indexquery, indexrows, recall
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 
@@ -46,9 +46,9 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> GeneratedVault:
 def _old_recall(vault: Vault, project: str, query: str) -> list[tuple[str, float]]:
     """What recall did before scoping its refresh: every note refreshed, then the search."""
     index.refresh(vault)
-    rows: list[index.IndexHit] = []
+    rows: list[indexquery.IndexHit] = []
     for any_term in (False, True):
-        rows = index.search(
+        rows = indexquery.search(
             vault, recall.fts_query(query, any_term=any_term), current_project=project,
             today=TODAY, projects=(project, "global"), limit=20, under=vault.layout.namespace,
         )
@@ -63,9 +63,9 @@ def _new_recall(vault: Vault, project: str, query: str) -> list[tuple[str, float
     projects = recall.scope(Config(vault=vault.root, project=project), None, False)
     folders = recall.scope_folders(vault, projects, False)
     index.refresh(vault, folders=folders)
-    rows: list[index.IndexHit] = []
+    rows: list[indexquery.IndexHit] = []
     for any_term in (False, True):
-        rows = index.search(
+        rows = indexquery.search(
             vault, recall.fts_query(query, any_term=any_term), current_project=project,
             today=TODAY, projects=projects, limit=20, folders=folders,
         )
@@ -195,7 +195,7 @@ def _reference_doctor(vault: Vault) -> list[Problem]:
         parts = frontmatter.split(text)
         if parts.has_frontmatter:
             try:  # libyaml first, as doctor did before its line scanner
-                data = index.load_yaml(parts.yaml_text)
+                data = indexrows.load_yaml(parts.yaml_text)
             except (yaml.YAMLError, ValueError, TypeError, RecursionError):
                 data = []
             if data is None or isinstance(data, dict):
@@ -291,7 +291,7 @@ def test_plain_frontmatter_reads_as_the_yaml_parser_reads_it(lines: list[str]) -
     plain = doctor_mod._plain_meta(yaml_text)
     if plain is None:
         return  # the parser decides
-    data = index.load_yaml(yaml_text)  # never raises on what the fast path accepts
+    data = indexrows.load_yaml(yaml_text)  # never raises on what the fast path accepts
     data = data or {}
     assert isinstance(data, dict)
     for key in ("status", "type", "error", "archived_to"):

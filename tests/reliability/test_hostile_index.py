@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hook_kit import hook_env
 
-from vaultmem.search import index
+from vaultmem.search import index, indexquery
 from vaultmem.store.vault import Vault
 
 FOREVER = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
@@ -67,8 +67,8 @@ def test_a_search_stops_at_its_time_limit(tmp_path: Path, monkeypatch: pytest.Mo
         (notes / f"N{n}.md").write_text(f"# N{n}\n\n" + "login token session " * 200 + "\n")
     v = Vault(vault)
     index.refresh(v)
-    monkeypatch.setattr(index, "SEARCH_SECONDS", 0.0)
+    monkeypatch.setattr(indexquery, "SEARCH_SECONDS", 0.0)
     with pytest.raises(index.SearchIndexError, match="longer than"):
         from datetime import date
-        index.search(v, "login OR token OR session", current_project="shop",
-                     today=date(2026, 11, 22), limit=1000)
+        indexquery.search(v, "login OR token OR session", current_project="shop",
+                          today=date(2026, 11, 22), limit=1000)

@@ -61,7 +61,7 @@ import yaml
 from vaultmem.errors import InvalidYaml, NotUtf8
 from vaultmem.memory.stubfix import is_full_original
 from vaultmem.notes import frontmatter, links, names, redact, textio
-from vaultmem.search import index
+from vaultmem.search import indexrows
 from vaultmem.store.atomic import stale_temp_files
 from vaultmem.store.config import Config
 from vaultmem.store.layout import STATE_DIR
@@ -496,7 +496,7 @@ def _frontmatter(text: str, rel: str, problems: list[Problem]) -> dict[str, Any]
     if plain is not None:
         return plain
     try:
-        data = index.load_yaml(parts.yaml_text)
+        data = indexrows.load_yaml(parts.yaml_text)
         if data is None or isinstance(data, dict):
             return dict(data or {})
     except (yaml.YAMLError, ValueError, TypeError, RecursionError):

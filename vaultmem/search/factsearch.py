@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vaultmem.notes import facts
-from vaultmem.search import index
+from vaultmem.search import index, indexquery
 
 # The note types whose facts are the compacted memory: ranked before sessions'.
 MEMORY_TYPES = frozenset({"entity", "topic", "project-index"})
@@ -29,12 +29,12 @@ class Found:
     """A fact that matched, with the note it is in."""
 
     fact: facts.Fact
-    note: index.IndexHit
+    note: indexquery.IndexHit
     bm25: float  # lower is better
     marked: str  # the fact's text with the matched words between the index's snippet marks
 
 
-def session_day(note: index.IndexHit) -> str | None:
+def session_day(note: indexquery.IndexHit) -> str | None:
     """The day a session note's facts are of: its name's date, else its ``updated``."""
     head = note.title[:10]
     if len(head) == 10 and head[4] == head[7] == "-" and (head[:4] + head[5:7] + head[8:]).isdigit():
@@ -42,13 +42,13 @@ def session_day(note: index.IndexHit) -> str | None:
     return note.updated
 
 
-def note_facts(note: index.IndexHit, body: str) -> list[facts.Fact]:
+def note_facts(note: indexquery.IndexHit, body: str) -> list[facts.Fact]:
     """The facts of a found note's public body."""
     day = session_day(note) if note.type == "session" else None
     return facts.facts(body, stem=note.title, note_type=note.type, day=day)
 
 
-def match(expression: str, candidates: Sequence[tuple[index.IndexHit, Sequence[facts.Fact]]]
+def match(expression: str, candidates: Sequence[tuple[indexquery.IndexHit, Sequence[facts.Fact]]]
           ) -> list[Found]:
     """The candidates' facts that the FTS5 ``expression`` matches, in no order."""
     rows = [(note, fact) for note, found in candidates for fact in found]
@@ -61,10 +61,10 @@ def match(expression: str, candidates: Sequence[tuple[index.IndexHit, Sequence[f
             "INSERT INTO f (rowid, text) VALUES (?, ?)",
             ((n, fact.text) for n, (_, fact) in enumerate(rows)),
         )
-        hits = index.query(
+        hits = indexquery.query(
             conn,
             "SELECT rowid, bm25(f), highlight(f, 0, ?, ?) FROM f WHERE f MATCH ?",
-            [index.SNIPPET_OPEN, index.SNIPPET_CLOSE, expression],
+            [indexquery.SNIPPET_OPEN, indexquery.SNIPPET_CLOSE, expression],
             match=expression,
         )
     finally:
@@ -97,5 +97,5 @@ def marked_bodies(conn: sqlite3.Connection, expression: str, ids: Sequence[int])
         "SELECT rowid, highlight(notes_fts, 2, ?, ?) FROM notes_fts "
         f"WHERE notes_fts MATCH ? AND rowid IN ({', '.join('?' * len(listed))})"
     )
-    args = [index.SNIPPET_OPEN, index.SNIPPET_CLOSE, expression, *listed]
-    return {r[0]: r[1] or "" for r in index.query(conn, sql, args, match=expression)}
+    args = [indexquery.SNIPPET_OPEN, indexquery.SNIPPET_CLOSE, expression, *listed]
+    return {r[0]: r[1] or "" for r in indexquery.query(conn, sql, args, match=expression)}

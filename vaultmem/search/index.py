@@ -21,20 +21,18 @@ import contextlib
 import functools
 import hashlib
 import os
-import re
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 import filelock
 
 from vaultmem.errors import VaultmemError
-from vaultmem.notes import facts, fences
-from vaultmem.notes.privacy import PrivateStream, has_private, strip_private
+from vaultmem.notes.privacy import has_private
+from vaultmem.search.indexrows import note_row
 from vaultmem.store import machine, safefs
 from vaultmem.store.vault import Vault
 
@@ -113,290 +111,8 @@ class RefreshStats:
         }
 
 
-@dataclass(frozen=True)
-class IndexHit:
-    """One search result row, before recall turns it into a Hit."""
-
-    rel: str
-    title: str
-    type: str | None
-    project: str | None
-    updated: str | None
-    status: str | None
-    snippet: str
-    bm25: float  # SQLite's bm25(): lower is better (negative)
-    score: float  # the combined score (higher is better), see ``search``
-    id: int = 0  # the note's row id (notes.id)
-
-
 class SearchIndexError(VaultmemError):
     """The index could not be opened or written (other than corruption, which is repaired)."""
-
-
-# -- frontmatter, fast ------------------------------------------------------------------------
-
-@functools.cache
-def _loader() -> type[Any]:
-    """ObsidianLoader's resolvers and constructors over libyaml's C parser when there is one.
-
-    The index reads the frontmatter of every note on a cold build; the pure-Python parser
-    costs ~4 ms a note there, this ~0.5 ms, and reads every value the same way. Built on first
-    use: most notes never need a YAML parser (see ``_simple_meta``), and recall imports none.
-    """
-    from vaultmem.notes import frontmatter
-
-    try:
-        from yaml.constructor import SafeConstructor
-        from yaml.cyaml import CParser  # type: ignore[attr-defined]
-        from yaml.resolver import Resolver
-    except ImportError:  # pragma: no cover - PyYAML built without libyaml
-        return frontmatter.ObsidianLoader
-
-    class _FastLoader(CParser, frontmatter.ObsidianLoader):
-        def __init__(self, stream: str) -> None:
-            CParser.__init__(self, stream)
-            SafeConstructor.__init__(self)
-            Resolver.__init__(self)
-
-    return _FastLoader
-
-
-_INDEXED_KEYS = frozenset({"type", "project", "updated", "status", "aliases", "tags"})
-_LIST_KEYS = frozenset({"aliases", "tags"})
-_KEY = re.compile(r"[A-Za-z_][\w-]*")
-# A plain scalar ObsidianLoader reads back as this very string (no quotes, flow, comments,
-# anchors, "key: value" inside, or null words); dates read as dates and print back the same.
-_PLAIN = re.compile(r"[\w.][\w./+-]*(?: [\w./+-]+)*")
-_NULLS = frozenset({"null", "Null", "NULL"})
-
-
-_CLOSERS = {'"': '"', "'": "'", "[": "]", "{": "}"}
-
-
-def _one_line_value(value: str) -> bool:
-    """True when a value of a key the index skips cannot continue on the next lines."""
-    first = value[0]
-    if first in _CLOSERS:
-        return len(value) > 1 and value.endswith(_CLOSERS[first])
-    return first not in "|>&*!%@`#"
-
-
-# What one frontmatter line says read on its own (what to do with it depends on the lines
-# before it; what it says does not): (kind, key, value).
-_BLANK, _ITEM, _BAD, _OTHER_KEY, _LIST_KEY, _EMPTY_KEY, _KEY_VALUE = range(7)
-_LINES: dict[str, tuple[int, str, str]] = {}
-# The lines vaultmem writes repeat from note to note (type, project, tags and their items,
-# status): each is read once per process, the rest looked up. Bounded: past this many different
-# lines, new ones are read every time.
-_LINES_KEPT = 4096
-
-
-def _line(line: str) -> tuple[int, str, str]:
-    """What a non-empty frontmatter line says to the fast reader (see ``_simple_meta``)."""
-    if not line.strip():
-        return _BLANK, "", ""  # blank but for whitespace ("\r", form feed…)
-    if line[0] in " \t-":
-        item = line.lstrip(" \t")
-        if item[:2] != "- ":
-            return _BAD, "", ""
-        value = item[2:].rstrip(" \t")
-        if value in _NULLS or not _PLAIN.fullmatch(value):
-            return _BAD, "", ""
-        return _ITEM, "", value
-    key, colon, rest = line.partition(":")
-    if not colon or (rest and rest[0] not in " \t") or not _KEY.fullmatch(key):
-        return _BAD, "", ""
-    value = rest.strip(" \t")
-    if key not in _INDEXED_KEYS:
-        if value and not _one_line_value(value):
-            return _BAD, "", ""  # may span lines in ways only YAML can tell
-        return _OTHER_KEY, key, ""
-    if not value:
-        return (_LIST_KEY if key in _LIST_KEYS else _EMPTY_KEY), key, ""
-    if value in _NULLS or not _PLAIN.fullmatch(value):
-        return _BAD, "", ""
-    return _KEY_VALUE, key, value
-
-
-def _simple_meta(yaml_text: str) -> dict[str, Any] | None:
-    """The indexed keys of frontmatter written the simple way vaultmem writes it (``key: word``
-    and block lists of words), or None when anything needs the real YAML parser.
-
-    A key line is ``key:`` then nothing, or blanks and a value; an item line is ``- value``
-    after blanks; a value is what is left once blanks are stripped from both ends. Lines are
-    taken apart with str methods, and each different line once (``_LINES``): a cold build
-    reads the frontmatter of every note."""
-    data: dict[str, Any] = {}
-    items: list[str] | None = None  # the list of an indexed list key whose items follow
-    for line in yaml_text.split("\n"):
-        if not line:
-            continue
-        indented = line[0] in " \t-"
-        if indented and items is None:
-            continue  # a continuation of a key the index does not read (or a blank line)
-        kind, key, value = _LINES.get(line) or _read_line(line)
-        if kind == _BLANK:
-            continue
-        if indented:
-            if kind != _ITEM or items is None:
-                return None
-            items.append(value)
-            continue
-        if kind == _BAD:
-            return None
-        items = None
-        if kind == _OTHER_KEY:
-            continue
-        if key in data:
-            return None  # a duplicate key is invalid YAML: let the parser say so
-        if kind == _LIST_KEY:
-            data[key] = items = []
-        else:
-            data[key] = value if kind == _KEY_VALUE else None
-    return data
-
-
-def _read_line(line: str) -> tuple[int, str, str]:
-    said = _line(line)
-    if len(_LINES) < _LINES_KEPT:
-        _LINES[line] = said
-    return said
-
-
-def load_yaml(yaml_text: str) -> Any:
-    """The YAML of a frontmatter block read as ObsidianLoader reads it (libyaml when present);
-    raises yaml.YAMLError (or ValueError/RecursionError) when invalid."""
-    import yaml
-
-    return yaml.load(yaml_text, Loader=_loader())
-
-
-def read_meta(text: str) -> tuple[dict[str, Any] | None, str]:
-    """(frontmatter dict, body) of a note; the dict is None when the YAML is invalid or not a
-    mapping (the body is still returned so the note can be searched).
-
-    Frontmatter in the simple form vaultmem writes is read by a line scanner that returns only
-    the keys the index uses (type, project, updated, status, aliases, tags); anything else goes
-    through the YAML parser and returns every key.
-    """
-    parts = fences.split(text)
-    if not parts.has_frontmatter:
-        return {}, text
-    simple = _simple_meta(parts.yaml_text)
-    if simple is not None:
-        return simple, parts.body
-    import yaml
-
-    try:
-        data = load_yaml(parts.yaml_text)
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
-        return None, parts.body
-    if data is None:
-        return {}, parts.body
-    if not isinstance(data, dict):
-        return None, parts.body
-    return data, parts.body
-
-
-def _text_of(value: Any) -> str | None:
-    if isinstance(value, str):
-        return value  # the common case first: most values are words
-    if value is None or isinstance(value, (dict, list)):
-        return None
-    if isinstance(value, (date, datetime)):
-        return value.isoformat()[:10]
-    return str(value)
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, list):
-        return [str(v) for v in value if v is not None and not isinstance(v, (dict, list))]
-    text = _text_of(value)
-    return [text] if text else []
-
-
-def _path_kind(rel: str, namespace: str) -> tuple[str | None, str | None]:
-    """(type, project) told by where a note lives, for notes without usable frontmatter."""
-    parts = rel.split("/")
-    if parts[0] != namespace or len(parts) < 3:
-        return None, None
-    if parts[1] == "global":
-        kind = {"entities": "entity", "topics": "topic"}.get(parts[2])
-        return kind, "global"
-    if parts[1] == "projects" and len(parts) >= 4:
-        project = parts[2]
-        if parts[3] == "_index.md":
-            return "project-index", project
-        kind = {"entities": "entity", "sessions": "session", "archive": "session"}.get(parts[3])
-        return kind, project
-    return None, None
-
-
-_BOM = "\ufeff".encode()
-
-
-@dataclass(frozen=True)
-class _Row:
-    type: str | None
-    project: str | None
-    title: str
-    updated: str | None
-    status: str | None
-    names: str  # the searchable title: file name and aliases
-    tags: str
-    body: str  # facts.searchable: no link targets, no comments
-
-
-def _note_text(raw: bytes) -> str:
-    """A note's bytes as text: bad bytes replaced, no leading BOM, "\n" line ends."""
-    text = raw.decode("utf-8", errors="replace")
-    # Asked of the bytes first: a BOM or "\r" decodes only from these very bytes (a replaced bad
-    # byte never swallows one), and looking for one byte is a memchr, for two a slower scan.
-    if raw.startswith(_BOM):
-        text = text.lstrip("\ufeff")
-    if b"\r" in raw:
-        text = text.replace("\r\n", "\n")
-    return text
-
-
-def _public(text: str, body: str) -> str:
-    """The ``body`` of a note ``text`` without its private spans (a span left open in the
-    frontmatter keeps the body private too)."""
-    if "<" not in text:  # no tag, no private text (one memchr rather than two slices and feeds)
-        return body
-    private = PrivateStream()
-    private.feed(text[: len(text) - len(body)])
-    return private.feed(body)
-
-
-def public_body(raw: bytes) -> str:
-    """The body of a note's bytes as the index reads it, private spans removed, Markdown kept
-    (wikilinks too: ``vaultmem.notes.facts`` reads the facts of it)."""
-    text = _note_text(raw)
-    return _public(text, read_meta(text)[1])
-
-
-def _row(rel: str, raw: bytes, namespace: str) -> _Row:
-    """What the index keeps of a note; never raises on bad bytes or bad YAML."""
-    text = _note_text(raw)
-    meta, body = read_meta(text)
-    path_type, path_project = _path_kind(rel, namespace)
-    stem = rel.rsplit("/", 1)[-1][:-3]
-    meta = meta or {}
-    # Private text is never indexed: not searchable, not in a snippet, not in the file.
-    body = _public(text, body)
-    aliases = _strings(meta.get("aliases"))
-    return _Row(
-        type=_text_of(meta.get("type")) or path_type,
-        project=_text_of(meta.get("project")) or path_project,
-        title=strip_private(stem),
-        updated=_text_of(meta.get("updated")),
-        status=_text_of(meta.get("status")),
-        names=strip_private(" ".join([stem, *aliases])),
-        tags=strip_private(" ".join(_strings(meta.get("tags")))),
-        # What a reader sees: words inside a link's path or a comment never match.
-        body=facts.searchable(body),
-    )
 
 
 # -- the database file -----------------------------------------------------------------------
@@ -415,7 +131,7 @@ def _is_corrupt(err: sqlite3.DatabaseError) -> bool:
     return "not a database" in text or "malformed" in text or "vaultmem built" in text
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     # A shared vault may ship its own index.sqlite: no function of its schema may have effects.
     conn.execute("PRAGMA trusted_schema = OFF")
@@ -437,14 +153,14 @@ def _schema_objects() -> frozenset[tuple[str, str, str, str | None]]:
         conn.close()
 
 
-def _foreign(conn: sqlite3.Connection) -> bool:
+def foreign_objects(conn: sqlite3.Connection) -> bool:
     """Whether the index holds an object vaultmem's schema does not make (a trigger, a view,
     a table changed): an index vaultmem did not build, rebuilt rather than trusted."""
     found = set(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
     return bool(found) and found != _schema_objects()
 
 
-def _linked(path: Path) -> bool:
+def is_linked(path: Path) -> bool:
     """Whether the index or one of its side files is a symlink (sqlite would write through)."""
     return any(os.path.islink(str(path) + suffix) for suffix in ("", "-wal", "-shm", "-journal"))
 
@@ -453,10 +169,10 @@ def _open_for_write(path: Path) -> tuple[sqlite3.Connection, bool]:
     """A connection to a usable index, creating or rebuilding it; (conn, rebuilt)."""
     rebuilt = not path.exists()
     for attempt in range(2):
-        conn = _connect(path)
+        conn = connect(path)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == SCHEMA_VERSION and _foreign(conn):
+            if version == SCHEMA_VERSION and foreign_objects(conn):
                 raise sqlite3.DatabaseError("file is not a database vaultmem built")
             if version != SCHEMA_VERSION:
                 # Empty (new) or another version: start from nothing.
@@ -586,7 +302,7 @@ def _build_aside(
     build = path.with_name(path.name + ".build")
     for stale in (build, Path(str(build) + "-journal")):
         stale.unlink(missing_ok=True)
-    conn = _connect(build)
+    conn = connect(build)
     try:
         conn.execute(f"PRAGMA page_size = {BUILD_PAGE_SIZE}")  # before the file's first page
         conn.execute("PRAGMA journal_mode = OFF")
@@ -615,7 +331,7 @@ def _build_aside(
 def _refresh_once(
     vault: Vault, path: Path, started: float, folders: Sequence[str] | None
 ) -> RefreshStats:
-    if _linked(path):
+    if is_linked(path):
         _move_aside(path)  # the link itself is moved; nothing is written through it
     if not path.exists():
         return _build_aside(vault, path, started, folders)
@@ -727,7 +443,7 @@ def _sync(
         if old is not None and old[3] == sha:
             touched.append((fst.st_mtime_ns, fst.st_size, old[0]))
             continue
-        row = _row(rel, raw, namespace)
+        row = note_row(rel, raw, namespace)
         values = (
             fst.st_mtime_ns,
             fst.st_size,
@@ -787,182 +503,3 @@ def _insert(
     rows.clear()
     texts.clear()
     return count
-
-
-# -- search ----------------------------------------------------------------------------------
-
-# Combined score (higher is better):
-#   relevance * (1 + type bonus + project bonus + recency bonus)
-# relevance = -bm25 (bm25 is negative, more negative = better match). Bonuses:
-#   type: entity and auto-memory (Claude Code's own curated notes, mirrored) 0.5, topic 0.3,
-#   session 0.25, anything else 0;
-#   project: the current project 0.25, global 0.1, others 0;
-#   recency: 0.2 * 0.5 ** (days since `updated` / 30): a 30-day half-life, 0 without a date.
-# The bonuses multiply relevance, so a much better text match still wins; between comparable
-# matches, entities come before sessions and the current project before the others.
-TYPE_BONUS = {"entity": 0.5, "auto-memory": 0.5, "topic": 0.3, "session": 0.25}
-CURRENT_PROJECT_BONUS = 0.25
-GLOBAL_BONUS = 0.1
-RECENCY_BONUS = 0.2
-RECENCY_HALF_LIFE_DAYS = 30.0
-
-
-def _boost(
-    kind: str | None, project: str | None, updated: str | None, current: str, today: str
-) -> float:
-    bonus = TYPE_BONUS.get(kind or "", 0.0)
-    if project is not None and project == current:
-        bonus += CURRENT_PROJECT_BONUS
-    elif project == "global":
-        bonus += GLOBAL_BONUS
-    if updated:
-        try:
-            age = (date.fromisoformat(today) - date.fromisoformat(updated)).days
-        except ValueError:
-            age = None
-        if age is not None:
-            bonus += RECENCY_BONUS * 0.5 ** (max(0, age) / RECENCY_HALF_LIFE_DAYS)
-    return 1.0 + bonus
-
-
-SNIPPET_OPEN = "\x02"
-SNIPPET_CLOSE = "\x03"
-SNIPPET_ELLIPSIS = "…"
-SNIPPET_TOKENS = 16
-SEARCH_SECONDS = 10.0  # a search is interrupted past this (a hostile index cannot hang recall)
-
-
-def open_reader(vault: Vault) -> sqlite3.Connection | None:
-    """A connection to read the index with, or None when there is no index yet."""
-    path = index_path(vault)
-    if not path.exists():
-        return None
-    if _linked(path):
-        raise SearchIndexError("the index is a symlink; a refresh rebuilds it", path=path)
-    conn = _connect(path)
-    deadline = time.monotonic() + SEARCH_SECONDS
-    # Checked every few thousand steps: a search past its time is interrupted, never hangs.
-    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
-    try:
-        foreign = _foreign(conn)
-    except sqlite3.DatabaseError as err:
-        conn.close()
-        raise SearchIndexError(f"search index: {err}", path=path) from None
-    if foreign:
-        conn.close()
-        raise SearchIndexError("the index holds objects vaultmem did not make; a refresh "
-                               "rebuilds it", path=path)
-    return conn
-
-
-def query(
-    conn: sqlite3.Connection, sql: str, args: Sequence[Any], *, match: str
-) -> list[Any]:
-    """The rows of a read-only query with the FTS5 expression ``match``; [] while the tables
-    do not exist yet; a bad expression or a broken index is a SearchIndexError."""
-    try:
-        return conn.execute(sql, args).fetchall()
-    except sqlite3.OperationalError as err:
-        if "interrupted" in str(err):
-            raise SearchIndexError(f"search took longer than {SEARCH_SECONDS:g} s; stopped") \
-                from None
-        if "no such table" in str(err):
-            return []  # created by a refresh that has not committed yet
-        if "fts5" in str(err) or "syntax" in str(err):
-            raise SearchIndexError(f"bad search expression {match!r}: {err}") from None
-        raise SearchIndexError(f"search index: {err}") from None
-    except sqlite3.DatabaseError as err:
-        raise SearchIndexError(f"search index: {err}") from None
-
-
-def scope_where(
-    projects: Sequence[str] | None = None,
-    types: Sequence[str] | None = None,
-    under: str | None = None,
-    folders: Sequence[str] | None = None,
-) -> tuple[list[str], list[Any]]:
-    """SQL conditions on ``notes AS n`` keeping the notes a search covers, and their parameters
-    (see ``search``)."""
-    where: list[str] = []
-    params: list[Any] = []
-    if projects is not None:
-        where.append(f"n.project IN ({', '.join('?' * len(projects))})")
-        params.extend(projects)
-    if types:
-        where.append(f"n.type IN ({', '.join('?' * len(types))})")
-        params.extend(types)
-    if under:
-        prefix = under.rstrip("/") + "/"
-        where.append("substr(n.rel, 1, ?) = ?")
-        params.extend([len(prefix), prefix])
-    if folders is not None:
-        inside = []
-        for folder in folders:
-            prefix = folder.rstrip("/") + "/"
-            inside.append("(n.rel >= ? AND n.rel < ?)")
-            params.extend([prefix, prefix[:-1] + "0"])
-        where.append("(" + (" OR ".join(inside) or "0") + ")")
-    return where, params
-
-
-def search(
-    vault: Vault,
-    match: str,
-    *,
-    current_project: str,
-    today: date,
-    projects: Sequence[str] | None = None,
-    types: Sequence[str] | None = None,
-    limit: int = 10,
-    under: str | None = None,
-    folders: Sequence[str] | None = None,
-    conn: sqlite3.Connection | None = None,
-) -> list[IndexHit]:
-    """Notes matching the FTS5 expression ``match``, best first by the combined score.
-
-    ``projects`` None searches every note; otherwise only notes of those projects. ``under``
-    (a folder, e.g. the namespace) keeps notes whose path is inside it; ``folders`` keeps notes
-    inside any of them (the folders a scoped refresh brought up to date). The snippet
-    marks matched terms with ``SNIPPET_OPEN``/``SNIPPET_CLOSE``. A missing index gives [].
-    ``conn``: a connection of ``open_reader`` to use (else one is opened and closed).
-    """
-    own = conn is None
-    reader = open_reader(vault) if conn is None else conn
-    if reader is None:
-        return []
-    where, params = scope_where(projects, types, under, folders)
-    w_title, w_tags, w_body = BM25_WEIGHTS
-    sql = (
-        "SELECT n.rel, n.title, n.type, n.project, n.updated, n.status, "
-        f"snippet(notes_fts, -1, ?, ?, ?, {SNIPPET_TOKENS}), "
-        f"bm25(notes_fts, {w_title}, {w_tags}, {w_body}) AS rank, "
-        "-bm25(notes_fts, {0}, {1}, {2}) * vm_boost(n.type, n.project, n.updated, ?, ?) AS score, "
-        "n.id "
-        "FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid "
-        f"WHERE {' AND '.join(['notes_fts MATCH ?', *where])} "
-        "ORDER BY score DESC, n.rel LIMIT ?"
-    ).format(w_title, w_tags, w_body)
-    args: list[Any] = [SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS, current_project,
-                       today.isoformat()]
-    args += [match, *params, max(1, limit)]
-    try:
-        reader.create_function("vm_boost", 5, _boost, deterministic=True)
-        rows = query(reader, sql, args, match=match)
-    finally:
-        if own:
-            reader.close()
-    return [
-        IndexHit(
-            rel=r[0],
-            title=r[1],
-            type=r[2],
-            project=r[3],
-            updated=r[4],
-            status=r[5],
-            snippet=r[6] or "",
-            bm25=float(r[7]),
-            score=float(r[8]),
-            id=int(r[9]),
-        )
-        for r in rows
-    ]

@@ -33,7 +33,7 @@ from typing import Any
 from vaultmem import clock
 from vaultmem.errors import AmbiguousNote, NoteNotFound, VaultmemError
 from vaultmem.notes import facts
-from vaultmem.search import factsearch, index
+from vaultmem.search import factsearch, index, indexquery, indexrows
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 
@@ -147,7 +147,7 @@ def fts_query(text: str, *, any_term: bool = False) -> str:
 def _from_snippet(snippet: str) -> tuple[str, tuple[Span, ...]]:
     """An FTS5 snippet as plain text on one line and the offsets of its matches."""
     text = " ".join(facts.visible(snippet).split())
-    return facts.marked(text, index.SNIPPET_OPEN, index.SNIPPET_CLOSE)
+    return facts.marked(text, indexquery.SNIPPET_OPEN, indexquery.SNIPPET_CLOSE)
 
 
 def scope(config: Config, project: str | None, all_projects: bool) -> tuple[str, ...] | None:
@@ -199,7 +199,7 @@ def distinct(found: Sequence[factsearch.Found]) -> list[tuple[factsearch.Found, 
     return list(kept.values())
 
 
-def without_archived_twins(rows: list[index.IndexHit]) -> list[index.IndexHit]:
+def without_archived_twins(rows: list[indexquery.IndexHit]) -> list[indexquery.IndexHit]:
     """Drop a compacted original when its archive copy is among the hits: one session, one hit
     (the archive copy is the one entity notes link to)."""
     archived = {r.rel for r in rows if "/archive/sessions/" in r.rel}
@@ -228,7 +228,7 @@ class _Search:
     def run(self, vault: Vault, conn: sqlite3.Connection, match: str) -> tuple[Hit, ...]:
         """The hits of ``match``: facts, then the best lines of notes none of whose facts match,
         then (when facts leave room) other lines of the notes they matched in."""
-        notes = without_archived_twins(index.search(
+        notes = without_archived_twins(indexquery.search(
             vault, match, current_project=self.current_project, today=self.today,
             projects=self.projects, types=self.types, folders=self.folders,
             limit=max(CANDIDATES, self.limit * 5), conn=conn,
@@ -253,7 +253,7 @@ class _Search:
         kept = kept[: self.limit - len(passages)]
         return (*(_fact_hit(one, also) for one, also in kept), *passages)
 
-    def _passages(self, conn: sqlite3.Connection, match: str, notes: Sequence[index.IndexHit],
+    def _passages(self, conn: sqlite3.Connection, match: str, notes: Sequence[indexquery.IndexHit],
                   room: int, shown: dict[int, list[str]]) -> list[Hit]:
         """Up to ``room`` hits of lines of ``notes``: each note's best line in the notes' order,
         then each one's second best, and so on (a line of a note shown once; a line holding one
@@ -263,7 +263,7 @@ class _Search:
         lines: list[list[tuple[str, tuple[Span, ...]]]] = []
         for note in notes:
             best = facts.best_lines(
-                bodies.get(note.id, ""), index.SNIPPET_OPEN, index.SNIPPET_CLOSE,
+                bodies.get(note.id, ""), indexquery.SNIPPET_OPEN, indexquery.SNIPPET_CLOSE,
                 room + len(shown.get(note.id, ())),
             )
             if note.id in shown:
@@ -287,13 +287,13 @@ def _holds_fact(text: str, fact_texts: Sequence[str]) -> bool:
 def _body(vault: Vault, rel: str) -> str:
     """The public body of a note found, "" when it cannot be read now."""
     try:
-        return index.public_body((vault.root / rel).read_bytes())
+        return indexrows.public_body((vault.root / rel).read_bytes())
     except OSError:
         return ""
 
 
 def _fact_hit(found: factsearch.Found, also: Sequence[str]) -> Hit:
-    plain, spans = facts.marked(found.marked, index.SNIPPET_OPEN, index.SNIPPET_CLOSE)
+    plain, spans = facts.marked(found.marked, indexquery.SNIPPET_OPEN, indexquery.SNIPPET_CLOSE)
     text, spans = facts.window(plain, spans)
     note, fact = found.note, found.fact
     return Hit(
@@ -303,7 +303,7 @@ def _fact_hit(found: factsearch.Found, also: Sequence[str]) -> Hit:
     )
 
 
-def _note_hit(row: index.IndexHit, text: str, spans: tuple[Span, ...]) -> Hit:
+def _note_hit(row: indexquery.IndexHit, text: str, spans: tuple[Span, ...]) -> Hit:
     return Hit(row.rel, row.title, row.type, row.project, row.updated, NOTE, text, spans,
                row.score, date=row.updated)
 
@@ -340,7 +340,7 @@ def recall(
         folders=folders,
         limit=limit,
     )
-    conn = index.open_reader(vault)
+    conn = indexquery.open_reader(vault)
     hits: tuple[Hit, ...] = ()
     if conn is not None:
         try:
