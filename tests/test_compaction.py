@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.memory import compaction
+from vaultmem.memory import compaction, sessionextract
 from vaultmem.memory.extraction import Extraction, Item
 from vaultmem.notes import names, patch
 from vaultmem.store.config import Config
@@ -103,7 +103,7 @@ def test_created_date_fallbacks() -> None:
 
 
 def _extract() -> tuple[Extraction, tuple[str, ...]]:
-    return compaction.extract_report(NOTE, REL, CONFIG)
+    return sessionextract.extract_report(NOTE, REL, CONFIG)
 
 
 def test_decisions() -> None:
@@ -156,13 +156,13 @@ def test_private_text_never_extracted() -> None:
 
 def test_private_link_is_not_a_reference() -> None:
     text = NOTE.replace("Nothing to see.", "<private>see [[Hidden Entity]]</private>")
-    ex = compaction.extract(text, REL, CONFIG)
+    ex = sessionextract.extract(text, REL, CONFIG)
     assert not any("Hidden Entity" in i.entities for i in ex.items)
 
 
 def test_unsafe_link_is_refused_with_a_warning() -> None:
     text = NOTE.replace("- Plain decision ^old-block", "- Read [[../../x]] first")
-    ex, warnings = compaction.extract_report(text, REL, CONFIG)
+    ex, warnings = sessionextract.extract_report(text, REL, CONFIG)
     item = next(i for i in ex.items if i.text.startswith("Read"))
     assert item.text == "Read ../../x first"
     assert item.entities == ("Inbox",)
@@ -172,13 +172,13 @@ def test_unsafe_link_is_refused_with_a_warning() -> None:
 
 def test_single_related_entity_is_the_fallback() -> None:
     text = NOTE.replace("- [[Lonely]]\n", "")
-    ex = compaction.extract(text, REL, CONFIG)
+    ex = sessionextract.extract(text, REL, CONFIG)
     assert next(i for i in ex.items if i.text == "Plain decision").entities == ("Auth",)
 
 
 def test_keywords_are_configurable() -> None:
     config = Config(vault=Path("/x"), project="demo", gotcha_keywords=("plain work",))
-    ex = compaction.extract(NOTE, REL, config)
+    ex = sessionextract.extract(NOTE, REL, config)
     assert [i.text.split(":")[0] for i in ex.items if i.kind == "gotcha"] == ["Plain work"]
 
 
@@ -188,7 +188,7 @@ def test_assign_targets_guards_llm_items() -> None:
          Item("decision", "No entity", (), -1)),
         "llm",
     )
-    out, warnings = compaction.assign_targets(raw, NOTE, REL, CONFIG)
+    out, warnings = sessionextract.assign_targets(raw, NOTE, REL, CONFIG)
     assert out.items[0].entities == ("Good",)
     assert out.items[0].text == "Use ../../y wisely"
     assert out.items[1].entities == ("Inbox",)
@@ -221,11 +221,11 @@ def test_entity_targets_project_then_global_then_new() -> None:
 
 
 def _plan(texts: dict[str, str], note: str = NOTE, rel: str = REL) -> compaction.Plan:
-    ex = compaction.extract(note, rel, CONFIG)
+    ex = sessionextract.extract(note, rel, CONFIG)
     names_ = {n for i in ex.items for n in i.entities}
     targets = compaction.entity_targets(names_, "demo", LAYOUT, texts)
     return compaction.plan(ex, rel, targets, texts, layout=LAYOUT, today=TODAY,
-                           day=date(2026, 11, 20), components_=compaction.components(note))
+                           day=date(2026, 11, 20), components_=sessionextract.components(note))
 
 
 def _composed(plan: compaction.Plan, texts: dict[str, str]) -> dict[str, str]:
@@ -299,10 +299,10 @@ def test_entity_targets_match_case_and_nfc_and_reuse_the_file_name() -> None:
 
 
 def test_doubled_labels_are_stripped() -> None:
-    assert compaction.unlabel("Gotcha: Gotcha: the webhook") == "the webhook"
-    assert compaction.unlabel("**Decision:** use X") == "use X"
-    assert compaction.unlabel("Decisions: a") == "a"
-    assert compaction.unlabel("Root cause: stale key") == "Root cause: stale key"
+    assert sessionextract.unlabel("Gotcha: Gotcha: the webhook") == "the webhook"
+    assert sessionextract.unlabel("**Decision:** use X") == "use X"
+    assert sessionextract.unlabel("Decisions: a") == "a"
+    assert sessionextract.unlabel("Root cause: stale key") == "Root cause: stale key"
 
 
 def test_what_is_left_to_do_makes_no_reference_and_no_line_keeps_its_link_group() -> None:
@@ -313,7 +313,7 @@ def test_what_is_left_to_do_makes_no_reference_and_no_line_keeps_its_link_group(
         "## Open Questions\n\n- Should CI use a real Postgres? ([[Billing]], [[Refunds]])\n\n"
         "## Next Steps\n\n- Add the refund endpoint ([[Refunds]])\n"
     )
-    ex, _ = compaction.extract_report(note, REL, CONFIG)
+    ex, _ = sessionextract.extract_report(note, REL, CONFIG)
     refs = {i.entities[0]: i.text for i in ex.items if i.kind == "reference"}
     assert refs["Billing"].startswith("Edited `src/billing/`: refunds.py")
     assert refs["DB"] == refs["Orders"] == "Looked at the schema"

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem.memory import compaction
+from vaultmem.memory import sessionextract
 from vaultmem.notes import plainruns, sections
 
 TEXT_CHARS = "ab Z9|[]()*_`#-<>!:=~.\\/^$%&é "
@@ -155,12 +155,12 @@ items_chunk = st.builds(
 def test_list_items_read_as_markdown_it_reads_them(text: str) -> None:
     got = plainruns.list_items(text)
     if got is not None:
-        assert got == compaction._list_items(text), text
+        assert got == sessionextract._list_items(text), text
 
 
 def test_the_items_of_a_decisions_section_are_read_plainly() -> None:
     chunk = "\n- use RS256 because keys rotate ([[Auth]])  \n  \n- keep it\nlazy line\n\n\nafter\n"
-    assert plainruns.list_items(chunk) == compaction._list_items(chunk) == [
+    assert plainruns.list_items(chunk) == sessionextract._list_items(chunk) == [
         ("use RS256 because keys rotate ([[Auth]])", 1, 3),
         ("keep it\nlazy line", 3, 7),
     ]

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from vaultmem import faults
 from vaultmem.errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
-from vaultmem.memory import bases, compaction, entitynote, entityparse
+from vaultmem.memory import bases, compaction, entitynote, entityparse, sessionextract
 from vaultmem.memory.extraction import KINDS, Extraction
 from vaultmem.memory.reports import CompactReport
 from vaultmem.notes import fences, links, patch, privacy, templating
@@ -254,13 +254,13 @@ class CompactionRun:
         known += [(posixpath.basename(rel)[:-3], ()) for rel in self.unread]
         asked = self.extractor
         if asked not in MODEL_EXTRACTORS:
-            extraction, warnings = compaction.extract_report(canon, self.rel, config, known=known)
+            extraction, warnings = sessionextract.extract_report(canon, self.rel, config, known=known)
             self.warnings.extend(warnings)
             return extraction
         fallback_warnings: list[str] = []
 
         def fallback() -> Extraction:
-            extraction, warnings = compaction.extract_report(canon, self.rel, config, known=known)
+            extraction, warnings = sessionextract.extract_report(canon, self.rel, config, known=known)
             fallback_warnings[:] = warnings
             return extraction
 
@@ -290,7 +290,7 @@ class CompactionRun:
                 settings=llm.settings_from_env(config.model),
                 fallback=fallback,
             )
-        extraction, checked = compaction.assign_targets(raw, canon, self.rel, config, known=known)
+        extraction, checked = sessionextract.assign_targets(raw, canon, self.rel, config, known=known)
         self.warnings.extend(fallback_warnings or checked)
         self.extractor = extraction.extractor
         self.fallback_reason = extraction.fallback_reason
@@ -348,7 +348,7 @@ class CompactionRun:
         return compaction.plan(
             extraction, self.rel, targets, {r: n.text for r, n in known.items()},
             layout=self.layout, today=self.today, day=day,
-            components_=compaction.components(canon), default_entity=self.config.default_entity,
+            components_=sessionextract.components(canon), default_entity=self.config.default_entity,
             link_to=self._link,
         )
 

@@ -573,7 +573,7 @@ class Memory:
         said = inline.block_safe(self.config.redaction(text))
         if not said:
             raise SessionError(f"nothing to remember: the {kind} is empty")
-        from vaultmem.memory import compaction  # not on the hooks' path
+        from vaultmem.memory import sessionextract  # not on the hooks' path
 
         entity_names = list(dict.fromkeys(links.safe_entity_name(e) for e in entities))
         if session_id is None and self.state.current(self.config.project) is None:
@@ -592,7 +592,7 @@ class Memory:
         known = {f.key for f in facts.facts(note.text, stem="", note_type="session")}
         if facts.fact_key(facts.visible(body)) in known:
             return EntryResult(sid, rel, "unchanged", item, continues)
-        have = {n.casefold() for n in compaction.related_entities(note.text)}
+        have = {n.casefold() for n in sessionextract.related_entities(note.text)}
         edits: list[patch.Edit] = [
             patch.SectionPatch((REMEMBER_SECTIONS[kind],), "append", item, subtree=True,
                                create=True, prefer="first")

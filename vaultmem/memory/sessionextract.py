@@ -1,0 +1,486 @@
+"""The deterministic extractor (pure): a session note's items, each given its entities.
+
+Decisions made here, beyond the design (DESIGN §5, §9):
+- An item is the first paragraph of a top-level list item under ``## Decisions Made``
+  (decision), ``## Gotchas & Fixes`` (gotcha) or ``## Prerequisites`` (prerequisite); the
+  trailing ``([[A]], [[B]])`` group (capture's components of the turn, ``session decide``'s
+  entities) is dropped from the text (the links still choose the entities), and so are a trailing
+  block id and leading labels (``Gotcha: Gotcha:``). One item per kind and fact.
+- A work-log gotcha is a hand-written ``### HH:MM - Title`` entry (one without capture's
+  ``**Prompt:**``/``**Answer:**`` lines, whose knowledge capture mines itself) whose text holds a
+  keyword. Its text is the title (time and a bare "Gotcha" title dropped) plus the sentence
+  holding the keyword (else the first sentence); skipped when a section item says the same.
+- A reference is one item per entity linked outside items and gotcha entries, with the line of
+  its first mention that says something besides links (a trailing link group dropped, the way
+  items drop theirs). Items under ``## Open Questions`` and ``## Next Steps`` are what is left to
+  do, read by the briefing from the session note: their links make no reference; under ``## Related Entities``
+  (``- [[Auth]] — src/auth/``) it is "<topic>: <what the line says>". An entity whose only
+  mentions are bare links gets a "Linked from the session" reference only when no other item
+  goes to it.
+- Routing (:mod:`routing`): an item goes to the entities it links and to the known entities
+  (existing ones, and those this session links) whose name or alias it mentions as a word;
+  prerequisites go to the project's ``_index.md`` instead.
+- An entity link is a bare name (not a dated session name, not ``_index``, not an attachment) or
+  a path whose folder is ``entities``. A link that could point outside the entities folder
+  (``[[../../x]]``, a name Obsidian cannot hold) is refused: it becomes plain text in the item and
+  the report carries a warning; the item goes to its other targets or to the fallback entity.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from vaultmem.errors import UnsafePath
+from vaultmem.memory import anchors, entityparse, routing
+from vaultmem.memory.extraction import Extraction, Item, Kind
+from vaultmem.memory.routing import Known
+from vaultmem.notes import (
+    frontmatter,
+    links,
+    names,
+    plainruns,
+    sections,
+)
+from vaultmem.notes.privacy import blank_private
+from vaultmem.store.config import Config
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+DECISIONS_HEADING = "Decisions Made"
+WORK_LOG_HEADING = "Work Log"
+RELATED_HEADING = "Related Entities"
+MAX_ITEM_CHARS = 400
+
+_SESSION_NAME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:-|$)")
+_ATTACHMENT_RE = re.compile(
+    r"\.(?:png|jpe?g|gif|svg|webp|bmp|pdf|mp3|mp4|m4a|wav|ogg|webm|mov|canvas|base|zip)$",
+    re.IGNORECASE,
+)
+_MARKER_RE = re.compile(r"^\s*(?:(?:>\s*)|(?:[-*+]|\d+[.)])\s+|\[[ xX]\]\s+|#{1,6}\s+)*")
+_TIME_PREFIX_RE = re.compile(r"^\d{1,2}:\d{2}\s*[-–—]\s*")
+_DECIDE_LINKS_RE = re.compile(r"\s*\((?:\s*\[\[[^\[\]\n]*\]\]\s*,?)+\s*\)\s*$")
+_TRAILING_BLOCK_RE = re.compile(r"\s+\^[A-Za-z0-9-]+\s*$")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
+_SPACES_RE = re.compile(r"\s+")
+
+
+# -- text helpers ---------------------------------------------------------------------------
+
+
+def one_line(text: str) -> str:
+    """Whitespace collapsed, clipped to MAX_ITEM_CHARS on a word boundary, never inside a link."""
+    text = _SPACES_RE.sub(" ", text).strip()
+    if len(text) <= MAX_ITEM_CHARS:
+        return text
+    cut = text[:MAX_ITEM_CHARS].rsplit(" ", 1)[0]
+    if cut.rfind("[[") > cut.rfind("]]"):
+        cut = cut[: cut.rfind("[[")].rstrip()
+    return cut + " …"
+
+
+def normalised(text: str) -> str:
+    """The form of an item's text its block id is computed from."""
+    return _SPACES_RE.sub(" ", text).strip().casefold()
+
+
+def _has_words(text: str) -> bool:
+    without = re.sub(r"!?\[\[[^\[\]\n]*\]\]", "", text)
+    return any(ch.isalnum() for ch in without)
+
+
+# -- links ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _EntityLink:
+    name: str | None  # None: refused (unsafe)
+    line: int
+    start: int
+    end: int
+    target: str
+    error: str = ""
+
+
+def classify(link: links.Link) -> str | None:
+    """The entity name a link points to; None when it is not an entity link; UnsafePath when
+    it is refused (a path out of the entities folder, a name Obsidian cannot hold)."""
+    target = link.target
+    if link.embed or not target or _ATTACHMENT_RE.search(target):
+        return None
+    if "/" in target or "\\" in target:
+        parts = target.replace("\\", "/").split("/")
+        if target.startswith(("/", "\\")) or ".." in parts or "\\" in target:
+            raise UnsafePath(f"link [[{target}]] points outside the entities folder")
+        if len(parts) >= 2 and parts[-2] == "entities":
+            return links.safe_entity_name(parts[-1])
+        return None
+    bare = target[:-3] if target.lower().endswith(".md") else target
+    if _SESSION_NAME_RE.match(bare) or bare == "_index":
+        return None
+    return links.safe_entity_name(target)
+
+
+def _entity_links(text: str, first_line: int) -> list[_EntityLink]:
+    starts = [0]
+    at = text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    found: list[_EntityLink] = []
+    for link in links.parse(text):
+        line = bisect.bisect_right(starts, link.start) - 1
+        if line < first_line:
+            continue  # the frontmatter (continues:, archived_to:) is not the session's content
+        try:
+            name = classify(link)
+        except UnsafePath as err:
+            found.append(_EntityLink(None, line, link.start, link.end, link.target, err.message))
+            continue
+        if name is not None:
+            found.append(_EntityLink(name, line, link.start, link.end, link.target))
+    return found
+
+
+def neutralise(text: str) -> tuple[str, list[str]]:
+    """Refused entity links turned into plain text (their target), with one message each."""
+    problems: list[tuple[int, int, str, str]] = []
+    for link in links.parse(text):
+        try:
+            classify(link)
+        except UnsafePath as err:
+            problems.append((link.start, link.end, link.target, err.message))
+    out = text
+    for start, end, target, _ in reversed(problems):
+        out = out[:start] + target + out[end:]
+    return out, [f"{msg}; kept as plain text" for _, _, _, msg in problems]
+
+
+def _unique(names_: Iterable[str]) -> tuple[str, ...]:
+    seen: set[str] = set()
+    out: list[str] = []
+    for name in names_:
+        key = names.name_key(name)
+        if key not in seen:
+            seen.add(key)
+            out.append(name)
+    return tuple(out)
+
+
+# -- the deterministic extractor --------------------------------------------------------------
+
+
+def _strip_markers(line: str) -> str:
+    return _MARKER_RE.sub("", line, count=1).strip()
+
+
+@functools.lru_cache(maxsize=1)
+def _item_parser() -> MarkdownIt:
+    # Built on first use (importing markdown-it costs 40 ms: plain sections never need it).
+    # Items are read from the inline tokens' raw content, which the block rules fill in: no
+    # inline parsing needed.
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark")
+    md.disable("inline")
+    return md
+
+
+def _decision_items(
+    text_lines: list[str], heading: sections.Heading
+) -> list[tuple[str, int, int]]:
+    """(text, first line, end line) of each top-level list item of a section (file lines)."""
+    offset = heading.body_start
+    chunk = "\n".join(text_lines[heading.body_start : heading.subtree_end])
+    plain = plainruns.list_items(chunk)
+    if plain is not None:
+        return [(text, start + offset, end + offset) for text, start, end in plain]
+    return [(text, start + offset, end + offset) for text, start, end in _list_items(chunk)]
+
+
+def _list_items(chunk: str) -> list[tuple[str, int, int]]:
+    """What :func:`plainruns.list_items` gives, read by markdown-it (any Markdown)."""
+    tokens = _item_parser().parse(chunk)
+    items: list[tuple[str, int, int]] = []
+    start: tuple[int, int] | None = None
+    for token in tokens:
+        if token.type == "list_item_open" and token.level == 1 and token.map:
+            start = (token.map[0], token.map[1])
+        elif token.type == "inline" and token.level == 3 and start is not None:
+            items.append((token.content, start[0], start[1]))
+            start = None
+    return items
+
+
+# Labels a line may carry before what it says ("Gotcha: Gotcha: x", "**Decision:** x").
+_LABEL_RE = re.compile(
+    r"^(?:\**\s*(?:decision|gotcha|prerequisite|prereq)s?\s*:\s*\**\s*)+", re.IGNORECASE
+)
+_LABEL_ONLY_RE = re.compile(r"^(?:decision|gotcha|prerequisite|note)s?\s*:?$", re.IGNORECASE)
+# The labels capture puts on a turn's lines (``**Prompt:**``, ``**Answer:**``, a compaction's
+# ``**Outcome:**``; ``- Prompt:`` before issue 9): such an entry is a record of a turn, mined by capture itself into the sections
+# below, not a hand-written log entry.
+_CAPTURED_RE = re.compile(
+    r"^\s*(?:[-*]\s+)?(?:\*\*(?:Prompt|Answer|Outcome):\*\*|Prompt: )", re.MULTILINE
+)
+_LINKS_ANY_RE = re.compile(r"!?\[\[[^\[\]\n]*\]\]")
+_FOLDER_RE = re.compile(r"^[\w.@+~-]*/[\w./@+~-]*$")
+
+# Session note sections whose list items are items of a kind (titles compare case-insensitively).
+SECTION_KINDS: Mapping[str, Kind] = {
+    DECISIONS_HEADING.casefold(): "decision",
+    "gotchas & fixes": "gotcha",
+    "prerequisites": "prerequisite",
+}
+# Sections of what is left to do: their items are no entity's recent change.
+FOLLOW_UP_SECTIONS = frozenset({"open questions", "next steps"})
+
+
+def unlabel(text: str) -> str:
+    """``text`` without the labels it starts with (``Gotcha: Gotcha: x`` -> ``x``)."""
+    return _LABEL_RE.sub("", text).strip()
+
+
+def _gotcha_text(title: str, body: list[str], keywords: Sequence[str]) -> tuple[str, str]:
+    """(item text, the sentence it was found by) of a work-log entry."""
+    title = unlabel(_TIME_PREFIX_RE.sub("", title).strip())
+    if _LABEL_ONLY_RE.match(title):
+        title = ""  # an entry titled "Gotcha" says nothing its sentence does not
+    lines = [line for line in (_strip_markers(raw) for raw in body) if line]
+
+    def hit(text: str) -> bool:
+        return any(k in text.casefold() for k in keywords)
+
+    sentences = [s for line in lines for s in _SENTENCE_END_RE.split(line) if s]
+    # The title says what the gotcha is about; the body adds the sentence that names it.
+    sentence = unlabel(next((s for s in sentences if hit(s)), ""))
+    if not sentence and sentences:
+        sentence = unlabel(sentences[0])
+    said, named = entityparse.fact_key(sentence), entityparse.fact_key(title.rstrip("…. "))
+    # A title made of the entry's first words ("Fixed bug in X: root cause") adds nothing.
+    if title and sentence and not said.startswith(named):
+        return f"{title}: {sentence}", sentence
+    return sentence or title, sentence or title
+
+
+@dataclass(frozen=True)
+class Component:
+    """A component the session's ``## Related Entities`` names, and the folders it gives."""
+
+    name: str
+    folders: tuple[str, ...]
+    said: str  # the text after the link ("src/auth/, tests/auth/"), one line
+
+
+def components(note_text: str) -> tuple[Component, ...]:
+    """The entities under ``## Related Entities`` (``- [[Auth]] — src/auth/``), in order."""
+    text = blank_private(note_text)
+    found = _entity_links(text, frontmatter.split(text).body_start)
+    return _components(text.split("\n"), sections.headings(text), found)
+
+
+def _components(text_lines: Sequence[str], heads: Sequence[sections.Heading],
+                found: Sequence[_EntityLink]) -> tuple[Component, ...]:
+    out: dict[str, Component] = {}
+    for head in heads:
+        if head.title != RELATED_HEADING or len(head.path) > 2:
+            continue
+        for lk in found:
+            if lk.name and head.body_start <= lk.line < head.subtree_end:
+                said = _strip_markers(_LINKS_ANY_RE.sub("", text_lines[lk.line]))
+                said = one_line(said.lstrip("—–-:, ").replace("`", ""))
+                folders = tuple(part for part in (p.strip() for p in said.split(","))
+                                if _FOLDER_RE.match(part))
+                key = names.name_key(lk.name)
+                if key not in out:
+                    out[key] = Component(lk.name, folders, said)
+    return tuple(out.values())
+
+
+
+def _topic(heads: Sequence[sections.Heading]) -> str:
+    return next((h.title for h in heads if h.level == 1), "")
+
+
+def _content_lines(text_lines: Sequence[str], heads: Sequence[sections.Heading],
+                   body_start: int) -> int:
+    """Lines that say something: not blank, not a heading, not the frontmatter."""
+    heading_lines = {h.line for h in heads}
+    return sum(1 for i in range(body_start, len(text_lines))
+               if text_lines[i].strip() and i not in heading_lines)
+
+
+def extract_report(
+    note_text: str, session_rel: str, config: Config, *, known: Sequence[Known] = ()
+) -> tuple[Extraction, tuple[str, ...]]:
+    """The deterministic extraction of a session note, and warnings (refused links, nothing
+    found). ``known``: the entities that exist (names and aliases), found by mention."""
+    text = blank_private(note_text)
+    split = frontmatter.split(text)
+    text_lines = text.split("\n")
+    all_links = _entity_links(text, split.body_start)
+    heads = sections.headings(text)
+    warnings = [
+        f"{session_rel}:{lk.line + 1}: {lk.error}; kept as plain text"
+        for lk in all_links
+        if lk.name is None
+    ]
+    safe = [lk for lk in all_links if lk.name is not None]
+
+    safe_lines = [lk.line for lk in safe]  # in line order, as links.parse finds them
+
+    def names_in(first: int, end: int) -> tuple[str, ...]:
+        lo, hi = bisect.bisect_left(safe_lines, first), bisect.bisect_left(safe_lines, end)
+        return _unique(lk.name for lk in safe[lo:hi] if lk.name)
+
+    def clean(raw: str) -> str:
+        return one_line(unlabel(neutralise(raw)[0]))
+
+    items: list[Item] = []
+    facts: set[tuple[str, str]] = set()  # (kind, fact key): one item per fact and kind
+    claimed: list[tuple[int, int]] = []  # line ranges whose links belong to an item already
+    for head in heads:
+        if head.title.casefold() in FOLLOW_UP_SECTIONS and len(head.path) <= 2:
+            claimed.extend((first, end) for _, first, end in _decision_items(text_lines, head))
+            continue
+        kind = SECTION_KINDS.get(head.title.casefold())
+        if kind is None or len(head.path) > 2:
+            continue
+        for raw, first, end in _decision_items(text_lines, head):
+            body = _TRAILING_BLOCK_RE.sub("", _DECIDE_LINKS_RE.sub("", raw))
+            # The anchor rides along uncut after the text (anchors.py); never part of the fact.
+            body, anchor = anchors.split(body)
+            item_text = clean(body)
+            item_text = f"{item_text} {anchor}" if item_text and anchor else item_text
+            claimed.append((first, end))
+            fact = (kind, entityparse.fact_key(item_text))
+            if item_text and fact not in facts:
+                facts.add(fact)
+                entities = () if kind == "prerequisite" else names_in(first, end)
+                items.append(Item(kind, item_text, entities, first))
+    said = [key for _, key in facts]
+    keywords = tuple(k.casefold() for k in config.gotcha_keywords if k.strip())
+    for head in heads:
+        if len(head.path) < 2 or head.path[-2] != WORK_LOG_HEADING:
+            continue
+        entry = "\n".join(text_lines[head.line : head.subtree_end])
+        if _CAPTURED_RE.search(entry) or not any(k in entry.casefold() for k in keywords):
+            continue
+        entry_body = text_lines[head.body_start : head.subtree_end]
+        raw_text, sentence = _gotcha_text(head.title, entry_body, keywords)
+        item_text = clean(raw_text)
+        claimed.append((head.line, head.subtree_end))
+        key, found_by = entityparse.fact_key(item_text), entityparse.fact_key(clean(sentence))
+        # The same text under a section of the note: one item (the section's).
+        if not item_text or any(found_by in k or k in key for k in said if k) or \
+                ("gotcha", key) in facts:
+            continue
+        facts.add(("gotcha", key))
+        items.append(Item("gotcha", item_text, names_in(head.line, head.subtree_end), head.line))
+    targeted = {names.name_key(name) for item in items for name in item.entities}
+    found_components = _components(text_lines, heads, safe)
+    changed = {names.name_key(c.name): c for c in found_components if c.said}
+    topic = one_line(unlabel(_topic(heads)))
+    references: dict[str, Item] = {}
+    bare: dict[str, int] = {}
+    in_item = bytearray(len(text_lines) + 1)  # 1 on the lines of an item
+    for first, end in claimed:
+        in_item[first:end] = b"\1" * (end - first)
+    related_lines = {h.line for h in heads if h.title == RELATED_HEADING}
+    for lk in safe:
+        assert lk.name is not None
+        if in_item[lk.line]:
+            continue
+        key = names.name_key(lk.name)
+        if key in references:
+            continue
+        component = changed.get(key)
+        if component is not None and _under(heads, lk.line, related_lines):
+            # "- [[Auth]] — src/auth/": what changed in this session.
+            what = f"{topic}: {component.said}" if topic else f"Changed {component.said}"
+            references[key] = Item("reference", clean(what), (lk.name,), lk.line)
+            continue
+        line_text = _TIME_PREFIX_RE.sub("", _strip_markers(text_lines[lk.line]))
+        line_text = _DECIDE_LINKS_RE.sub("", _TRAILING_BLOCK_RE.sub("", line_text))
+        if _has_words(line_text):
+            references[key] = Item("reference", clean(line_text), (lk.name,), lk.line)
+        else:
+            bare.setdefault(key, lk.line)
+    for lk in safe:
+        assert lk.name is not None
+        key = names.name_key(lk.name)
+        if key in bare and key not in references and key not in targeted:
+            references[key] = Item("reference", "Linked from the session", (lk.name,), bare[key])
+    items.extend(sorted(references.values(), key=lambda item: item.line))
+    extraction = Extraction(tuple(items), "deterministic")
+    related = tuple(c.name for c in found_components)
+    if not any(item.kind in ("decision", "gotcha", "prerequisite") for item in items):
+        lines = _content_lines(text_lines, heads, split.body_start)
+        if lines:
+            warnings.append(f"no decisions, gotchas or prerequisites found in {lines} lines")
+    mentions = routing.Mentions.of([*known, *((n, ()) for n in _unique(
+        lk.name for lk in safe if lk.name))], exclude=config.default_entity)
+    assigned, more = _assign(extraction, related, session_rel, config, mentions)
+    return assigned, tuple(warnings + more)
+
+
+def _under(heads: Sequence[sections.Heading], line: int, titles_at: set[int]) -> bool:
+    """Whether ``line`` is in the body of one of the headings starting at ``titles_at``."""
+    return any(h.line in titles_at and h.body_start <= line < h.subtree_end for h in heads)
+
+
+def extract(note_text: str, session_rel: str, config: Config) -> Extraction:
+    """The deterministic extraction of a session note (DESIGN §5 step 1)."""
+    return extract_report(note_text, session_rel, config)[0]
+
+
+def related_entities(note_text: str) -> tuple[str, ...]:
+    """The safe entity names linked under ``## Related Entities``."""
+    return tuple(c.name for c in components(note_text))
+
+
+def assign_targets(
+    extraction: Extraction, note_text: str, session_rel: str, config: Config,
+    *, known: Sequence[Known] = (),
+) -> tuple[Extraction, list[str]]:
+    """Every item given its entities (DESIGN §5 step 2, §9): the ones it links, and the known
+    entities it mentions; else the single entity under ``## Related Entities``; else
+    ``config.default_entity``. Names are checked, refused links in the text are neutralised
+    (this also guards LLM output)."""
+    related = related_entities(note_text)
+    mentions = routing.Mentions.of([*known, *((n, ()) for n in related)],
+                                   exclude=config.default_entity)
+    return _assign(extraction, related, session_rel, config, mentions)
+
+
+def _assign(
+    extraction: Extraction, related: tuple[str, ...], session_rel: str, config: Config,
+    mentions: routing.Mentions,
+) -> tuple[Extraction, list[str]]:
+    fallback = (related[0],) if len(related) == 1 else (config.default_entity,)
+    warnings: list[str] = []
+    items: list[Item] = []
+    for item in extraction.items:
+        kept: list[str] = []
+        for name in item.entities:
+            try:
+                kept.append(links.safe_entity_name(name))
+            except UnsafePath as err:
+                warnings.append(f"{session_rel}: {err.message}; item sent to another entity")
+        text, problems = neutralise(item.text) if "[[" in item.text else (item.text, [])
+        if item.line < 0:  # the deterministic extractor reported these already
+            warnings.extend(f"{session_rel}: {p}" for p in problems)
+        text = one_line(unlabel(text))
+        if not text:
+            continue
+        if item.kind == "prerequisite":
+            items.append(replace(item, text=text, entities=()))
+            continue
+        if item.kind != "reference":
+            kept.extend(mentions.find(text))
+        items.append(replace(item, text=text, entities=_unique(kept) or fallback))
+    return replace(extraction, items=tuple(items)), warnings
