@@ -23,7 +23,8 @@ _REPO = Path(__file__).resolve().parents[1]
 if str(_REPO) not in sys.path:
     sys.path.insert(0, str(_REPO))
 
-from vaultmem.claude.mining import KINDS, mine
+from vaultmem.claude.mining import mine
+from vaultmem.claude.miningtext import KINDS
 
 CORPUS = _REPO / "tests" / "corpus" / "mining"
 PRECISION_TARGET = 0.9

@@ -29,10 +29,11 @@ def test_importing_the_capture_path_compiles_none_of_the_miner_s_patterns() -> N
     # A fresh interpreter: what a hook pays at import, before anything is mined.
     probe = (
         "import vaultmem.claude.capture, vaultmem.claude.ingest\n"
-        "from vaultmem.claude import mining\n"
+        "from vaultmem.claude import mining, miningcues, miningtext\n"
         "from vaultmem.notes.lazyre import LazyPattern\n"
-        "pats = [v for v in vars(mining).values() if isinstance(v, LazyPattern)]\n"
-        "pats += [v.pattern for v in vars(mining).values() if isinstance(v, mining._Cue)]\n"
+        "found = [v for m in (mining, miningcues, miningtext) for v in vars(m).values()]\n"
+        "pats = [v for v in found if isinstance(v, LazyPattern)]\n"
+        "pats += [v.pattern for v in found if isinstance(v, miningcues.Cue)]\n"
         "assert len(pats) > 40, len(pats)\n"
         "print(sum(p._compiled is not None for p in pats))\n"
         "mining.mine('I went with argon2id over bcrypt because it is memory-hard.')\n"

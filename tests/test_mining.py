@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from property_kit import examples
 
 from bench.eval_mining import load
-from vaultmem.claude import mining
-from vaultmem.claude.mining import TEXT_MAX_CHARS, Mined, mine
+from vaultmem.claude import mining, miningcues
+from vaultmem.claude.mining import Mined, mine
+from vaultmem.claude.miningtext import TEXT_MAX_CHARS
 
 
 def kinds(text: str) -> list[str]:
@@ -210,11 +211,12 @@ def test_next_steps_and_narration_of_the_next_action() -> None:
         assert mine(text) == (), text
 
 
-def _gated_cues() -> list[tuple[str, mining._Cue]]:
+def _gated_cues() -> list[tuple[str, miningcues.Cue]]:
     return [
         (name, value)
-        for name, value in vars(mining).items()
-        if isinstance(value, mining._Cue) and value.gate
+        for module in (mining, miningcues)
+        for name, value in vars(module).items()
+        if isinstance(value, miningcues.Cue) and value.gate
     ]
 
 

@@ -1,0 +1,312 @@
+"""A message read for mining (pure): code and quotes masked, units and sentences, clean lines."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from vaultmem.notes.lazyre import lazy
+
+MinedKind = Literal["decision", "gotcha", "prerequisite", "next_step", "question"]
+KINDS: tuple[MinedKind, ...] = ("decision", "gotcha", "prerequisite", "next_step", "question")
+TEXT_MAX_CHARS = 300
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence (or a labelled note) with what its position says about it."""
+
+    text: str  # masked: code spans and quotes replaced by placeholders
+    section: MinedKind | None  # kind named by the heading / lead-in line above it
+    label: MinedKind | None  # kind named by the unit's own label
+    block: int  # index of the paragraph or list the unit is in
+    item: bool  # a list item (taken whole)
+
+
+# ---- masking ---------------------------------------------------------------------------------
+# Placeholders use private-use code points (removed from the input first), so they never collide.
+OPEN, CLOSE = "\ue000", "\ue001"
+PLACEHOLDER_RE = lazy(f"{OPEN}(\\d+){CLOSE}")
+_CODE_SPAN_RE = lazy(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_QUOTE_RE = lazy(r"\"[^\"\n]{1,240}\"|“[^”\n]{1,240}”")
+
+
+class Masks:
+    """Code spans and quotations of one message, swapped for placeholders and back."""
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[str, str]] = []  # (kind "code"/"quote", original text)
+
+    def mask(self, text: str) -> str:
+        text = _CODE_SPAN_RE.sub(lambda m: self._put("code", m.group(0)), text)
+        return _QUOTE_RE.sub(lambda m: self._put("quote", m.group(0)), text)
+
+    def _put(self, kind: str, original: str) -> str:
+        self.spans.append((kind, original))
+        return f"{OPEN}{len(self.spans) - 1}{CLOSE}"
+
+    def restore(self, text: str) -> str:
+        return PLACEHOLDER_RE.sub(lambda m: self._get(int(m.group(1))), text)
+
+    def _get(self, index: int) -> str:
+        return self.spans[index][1] if index < len(self.spans) else ""
+
+    def code(self, text: str) -> list[str]:
+        """The code spans' contents inside a masked text."""
+        found = []
+        for match in PLACEHOLDER_RE.finditer(text):
+            index = int(match.group(1))
+            if index < len(self.spans) and self.spans[index][0] == "code":
+                found.append(self.spans[index][1].strip("`").strip())
+        return found
+
+
+# ---- structure -------------------------------------------------------------------------------
+_FENCE_RE = lazy(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_HEADING_RE = lazy(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t#]*$")
+_TABLE_RE = lazy(r"^[ \t]*\|")
+_QUOTE_LINE_RE = lazy(r"^[ \t]*>")
+_LIST_RE = lazy(r"^([ \t]*)(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
+_RULE_RE = lazy(r"^[ \t]*(?:[-*_][ \t]*){3,}$")
+# Echoed tool output: shell prompts, tracebacks, pytest summaries, compiler diagnostics.
+_ECHO_RE = lazy(
+    r"^[ \t]*(?:\$ |>>> |E {2,}|Traceback \(most recent|File \"[^\"]+\", line \d|"
+    r"(?:FAILED|PASSED|ERROR|ok|not ok) \S|=+ .* =+$|-{3,} .* -{3,}$|"
+    r"\S+\.\w+:\d+(?::\d+)?: |npm (?:ERR|WARN)!)"
+)
+_LABEL = {
+    "decision": r"decisions?|decided",
+    "gotcha": r"gotchas?|root[ -]cause|cause|the fix|fix|fixed|pitfall|caveat|watch out|"
+    r"lessons? learned|the catch|til",
+    "prerequisite": r"prerequisites?|requirements?|requires|setup|set-up",
+    "next_step": r"next steps?|next up|todo|to-do|follow[ -]ups?|remaining(?: work)?|still to do|"
+    r"outstanding|left for later|open items|tomorrow|future work|for later|next time",
+    "question": r"open questions?|questions?|unresolved|unknowns?",
+}
+_LABEL_RE = lazy(
+    r"(?:^|(?<=[.!?])[ \t]+)(?:\*\*|__)?(?P<label>"
+    + "|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _LABEL.items())
+    + r")(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(?=\S)",
+    re.IGNORECASE,
+)
+# A heading or a lead-in line ("**Next steps:**", "Still to do:") that names the kind of the list
+# below it.
+_SECTION = {
+    "decision": r"(?:key |design )?decisions?(?: made)?",
+    "gotcha": r"gotchas?|root causes?|what went wrong|pitfalls|caveats|known issues|fixes",
+    "prerequisite": r"prerequisites|requirements|before you (?:start|run)(?: \w+){0,3}|"
+    r"(?:set-?up|configuration) (?:required|needed)|required (?:set-?up|configuration)|"
+    r"(?:local |dev |development )?set-?up|getting started|installation|how to run(?: \w+){0,3}|"
+    r"to run (?:the |this )?(?:\w+ ){0,2}(?:locally|on your machine)",
+    "next_step": r"(?:suggested |possible |recommended )?next steps?|next up|todos?|to-dos?|"
+    r"follow[ -]ups?|remaining(?: work| items| tasks)?|still to do|what'?s left|"
+    r"not (?:yet )?(?:done|finished|implemented)(?: yet)?|pending|"
+    r"outstanding(?: work| items)?|left for later|open items|"
+    r"(?:the )?(?:remaining|outstanding) (?:work|items|tasks)(?: (?:is|are))?|"
+    r"(?:here'?s |here is )?what(?:'s| is)? (?:still )?(?:left|remains)(?: to do| open)?",
+    "question": r"open questions?|questions(?: for you)?|unresolved|unknowns|to decide",
+}
+_SECTION_RE = lazy(
+    r"^(?:\*\*|__)?(?:"
+    + "|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _SECTION.items())
+    + r")(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?$",
+    re.IGNORECASE,
+)
+# Suggestions offered as "next steps" are hedged by nature; these sections take them anyway.
+_SENTENCE_END_RE = lazy(
+    r"(?<=[.!?])[\"')\]*_]*[ \t]+(?=[\"'(\[*_`" + OPEN + r"]?[A-Z0-9" + OPEN + r"])"
+)
+_ABBREV_RE = lazy(
+    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|viz|w\.r\.t|Mr|Mrs|Ms|Dr|St|No|Fig|"
+    r"ca|al)|\b[A-Z])\.[\"')\]]*$"
+)
+WS_RE = lazy(r"\s+")
+PAREN_RE = lazy(r"\([^()]*\)")
+# A short bold or plain topic before a colon ("**Hashing:** went with …", "Auth: …").
+TOPIC_RE = lazy(
+    r"^(?:\*\*|__)?(?!(?:i|we|i'[a-z]+|we'[a-z]+|my|our)\b)[\w`'/-]+(?: [\w`'/-]+){0,3}"
+    r"(?:\*\*|__)?:(?:\*\*|__)?\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def read_units(text: str, masks: Masks) -> Iterator[Unit]:
+    """The message's sentences and list items, outside code, tables, quotes and echoed output."""
+    fence: str | None = None
+    section: MinedKind | None = None
+    block = 0
+    paragraph: list[str] = []
+    item: list[str] | None = None
+    item_indent = 0
+
+    def flush() -> Iterator[Unit]:
+        nonlocal paragraph, item, block
+        if item is not None:
+            yield from _split(masks.mask(" ".join(item)), section, block, True)
+            item = None
+        if paragraph:
+            yield from _split(masks.mask(" ".join(paragraph)), section, block, False)
+            paragraph = []
+            block += 1
+
+    for raw in text.splitlines():
+        fence_match = _FENCE_RE.match(raw)
+        if fence is not None:
+            if (
+                fence_match
+                and fence_match.group(1)[0] == fence[0]
+                and len(fence_match.group(1)) >= len(fence)
+            ):
+                fence = None
+            continue
+        if fence_match:
+            yield from flush()
+            fence = fence_match.group(1)
+            continue
+        line = raw.rstrip()
+        if not line.strip():
+            yield from flush()
+            continue
+        heading = _HEADING_RE.match(line)
+        if heading:
+            yield from flush()
+            block += 1
+            section = _section_kind(heading.group(1))
+            continue
+        if _TABLE_RE.match(line) or _RULE_RE.match(line) or _ECHO_RE.match(line):
+            yield from flush()
+            continue
+        if _QUOTE_LINE_RE.match(line):
+            # Quoted text is someone else's words; only an explicit label inside is kept.
+            yield from flush()
+            quoted = re.sub(r"^[ \t]*(?:>[ \t]?)+", "", line)
+            if _LABEL_RE.match(_strip_bullet(quoted)):
+                yield from _split(masks.mask(_strip_bullet(quoted)), section, block, True)
+            continue
+        bullet = _LIST_RE.match(line)
+        if bullet:
+            if paragraph:
+                # A lead-in line ("Next steps:") names the list that follows.
+                lead = _section_kind(" ".join(paragraph))
+                if lead is not None:
+                    paragraph = []
+                    section = lead
+            if item is not None:
+                yield from _split(masks.mask(" ".join(item)), section, block, True)
+            else:
+                yield from flush()
+            item = [line[bullet.end() :]]
+            item_indent = len(bullet.group(1))
+            continue
+        indent = len(line) - len(line.lstrip())
+        if item is not None and indent > item_indent:
+            item.append(line.strip())
+            continue
+        if item is not None:
+            yield from flush()
+            block += 1
+            section = None if _section_kind(line) is None else section
+        if not paragraph and _section_kind(line) is not None:
+            section = _section_kind(line)
+            continue
+        paragraph.append(line.strip())
+    yield from flush()
+
+
+def _section_kind(text: str) -> MinedKind | None:
+    match = _SECTION_RE.match(WS_RE.sub(" ", text).strip().rstrip(":").strip())
+    if match is None:
+        return None
+    for kind in KINDS:
+        if match.group(kind):
+            return kind
+    return None
+
+
+def _strip_bullet(line: str) -> str:
+    bullet = _LIST_RE.match(line)
+    return line[bullet.end() :] if bullet else line.strip()
+
+
+def _split(text: str, section: MinedKind | None, block: int, item: bool) -> Iterator[Unit]:
+    """A paragraph or list item -> units: labelled notes whole, other text by sentence."""
+    text = WS_RE.sub(" ", text).strip()
+    if not text:
+        return
+    labels = list(_LABEL_RE.finditer(text))
+    if labels and labels[0].start() > 0:
+        yield from _sentences(text[: labels[0].start()], section, block, item)
+    for index, match in enumerate(labels):
+        end = labels[index + 1].start() if index + 1 < len(labels) else len(text)
+        kind = next(k for k in KINDS if match.group(k))
+        yield Unit(text[match.end() : end].strip(), section, kind, block, item)
+    if not labels:
+        yield from _sentences(text, section, block, item)
+
+
+def _sentences(text: str, section: MinedKind | None, block: int, item: bool) -> Iterator[Unit]:
+    if item and section is not None:
+        yield Unit(text.strip(), section, None, block, True)
+        return
+    start = 0
+    for match in _SENTENCE_END_RE.finditer(text):
+        if _ABBREV_RE.search(text[start : match.start()]):
+            continue
+        sentence = text[start : match.start()].strip()
+        if sentence:
+            yield Unit(sentence, section, None, block, item)
+        start = match.end()
+    rest = text[start:].strip()
+    if rest:
+        yield Unit(rest, section, None, block, item)
+
+
+# ---- text ------------------------------------------------------------------------------------
+# ``__`` is emphasis only around words with a space between (``__init__.py`` stays as it is).
+_EMPHASIS_RE = lazy(
+    r"(\*\*)(?=\S)(.+?)(?<=\S)\*\*|(?<!\w)(__)(?=\S)(?=[^_\n]* )(.+?)(?<=\S)__(?!\w)"
+)
+_ITALIC_RE = lazy(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
+_LINK_RE = lazy(r"!?\[([^\]\n]*)\]\([^)\s]*\)")
+_LEADING_RE = lazy(r"^(?:[-*+>#]|\d{1,3}[.)])\s+")
+
+
+# A first word that is a plain lowercase word (not `code`, a path, a flag or an identifier).
+_PLAIN_WORD_RE = lazy(r"[^\W\d_]+(?=[\s,;:]|$)")
+
+
+def capitalised(text: str) -> str:
+    """``text`` with its first letter upper-case when its first word is a plain word."""
+    word = _PLAIN_WORD_RE.match(text)
+    return text[0].upper() + text[1:] if word and text[0].islower() else text
+
+
+def _unbold(text: str) -> str:
+    return _EMPHASIS_RE.sub(lambda m: m.group(2) if m.group(1) else m.group(4), text)
+
+
+def plain_unit(masked: str) -> str:
+    """The masked unit as cue phrases see it: emphasis, links and list markers gone."""
+    text = _LINK_RE.sub(r"\1", masked).replace("\u2019", "'")
+    text = _ITALIC_RE.sub(r"\1", _unbold(text))
+    return WS_RE.sub(" ", text).strip()
+
+
+def clean_line(text: str) -> str:
+    """One readable line: ``code`` spans kept, ** and __ emphasis removed, at most 300 chars."""
+    text = WS_RE.sub(" ", text).strip()
+    text = _LINK_RE.sub(r"\1", text)
+    parts = re.split(r"(`+[^`]*`+)", text)
+    for index in range(0, len(parts), 2):
+        parts[index] = _ITALIC_RE.sub(r"\1", _unbold(parts[index])).replace("**", "")
+    text = "".join(parts)
+    while _LEADING_RE.match(text):
+        text = _LEADING_RE.sub("", text, count=1)
+    text = text.strip(" \t-—:")
+    if len(text) > TEXT_MAX_CHARS:
+        cut = text[: TEXT_MAX_CHARS - 1]
+        space = cut.rfind(" ")
+        text = (cut[:space] if space > TEXT_MAX_CHARS // 2 else cut).rstrip(" ,;:") + "…"
+    return text
