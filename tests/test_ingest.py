@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from property_kit import examples
 
-from vaultmem.claude import ingest
+from vaultmem.claude import ingest, workentry
 from vaultmem.claude.transcript import Outcome, ToolCall, Turn
 from vaultmem.notes import patch, sections
 from vaultmem.notes.patch import SectionPatch
@@ -94,18 +94,18 @@ def test_the_answer_is_the_turn_s_final_prose_condensed_to_one_line() -> None:
 
 def test_answers_are_cut_to_a_few_hundred_characters() -> None:
     long = " ".join(f"Sentence number {i} says a little more." for i in range(60))
-    answer = ingest.condense(long, ["x" * 50])
-    assert len(answer) <= ingest.ANSWER_MAX_CHARS and answer.endswith(".")
-    assert ingest.condense("a" * 1000, []).endswith("…")
+    answer = workentry.condense(long, ["x" * 50])
+    assert len(answer) <= workentry.ANSWER_MAX_CHARS and answer.endswith(".")
+    assert workentry.condense("a" * 1000, []).endswith("…")
 
 
 def test_a_long_prompt_is_capped_with_what_was_left_out() -> None:
     prompt = "word " * 2000
     log = _only(_edits([_turn("u1", prompt=prompt)]), "Work Log")
     line = next(x for x in log.content.split("\n") if x.startswith("**Prompt:**"))
-    rest = len(prompt.strip()) - ingest.PROMPT_MAX_CHARS
+    rest = len(prompt.strip()) - workentry.PROMPT_MAX_CHARS
     assert line.endswith(f" … {rest} characters more")
-    assert len(line) < ingest.PROMPT_MAX_CHARS + 60
+    assert len(line) < workentry.PROMPT_MAX_CHARS + 60
 
 
 def test_files_are_one_line_per_folder_and_commands_counted() -> None:
@@ -400,7 +400,7 @@ def test_a_failure_an_earlier_hook_recorded_then_fixed_now_is_a_gotcha() -> None
 
 
 def test_the_failure_repeated_most_is_shown_when_not_all_fit() -> None:
-    calls = tuple(_bash(f"b{i}", f"mkdir dir{i}") for i in range(ingest.FAILURES_SHOWN + 1))
+    calls = tuple(_bash(f"b{i}", f"mkdir dir{i}") for i in range(workentry.FAILURES_SHOWN + 1))
     blocked = tuple(_bash(f"s{i}", "swift build") for i in range(3))
     turns = [
         _turn("u1", prompt="build the package"),
@@ -409,7 +409,7 @@ def test_the_failure_repeated_most_is_shown_when_not_all_fit() -> None:
     ]
     (entry,) = ingest.story(turns, now=NOW, cwd=CWD).entries
     failed = [line for line in entry.splitlines() if line.startswith("- Failed:")]
-    assert len(failed) == ingest.FAILURES_SHOWN
+    assert len(failed) == workentry.FAILURES_SHOWN
     assert failed[0] == "- Failed: `swift build` ×3 — `blocked`"
     assert "- 2 more failures" in entry
 

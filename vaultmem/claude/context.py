@@ -198,7 +198,7 @@ def _fence(body: str) -> str:
     return f"{fence}text\n{body}\n{fence}"
 
 
-# ``cmd`` ×2 — ``output``: a work log's failure line after "Failed:" (ingest._failure_line).
+# ``cmd`` ×2 — ``output``: a work log's failure line after "Failed:" (workentry._failure_line).
 _FAILURE = re.compile(r"(`+) ?(.+?) ?\1((?:\s*×\s*\d+)?)(?:\s+—\s+(.*?))?\s*")
 _SPAN = re.compile(r"(`+) ?(.*?) ?\1")
 

@@ -1,11 +1,11 @@
 """Transcript lines -> edits of the session note: one readable entry per turn, and the knowledge
 mined from Claude's prose (pure).
 
-A turn is a prompt and everything until the next prompt. Its work-log entry (``### HH:MM -
-<prompt's first words>``) holds the prompt, Claude's answer condensed to one line (the final
-message's first paragraph plus the sentences that carry knowledge), and the tool work collapsed:
-files touched as one line per folder, each command once with a count, each failure once with its
-first error line. Lines before the first prompt of a read (a turn a hook saw half of) go to a
+A turn is a prompt and everything until the next prompt. Its work-log entry (``workentry``:
+``### HH:MM - <prompt's first words>``) holds the prompt, Claude's answer condensed to one line
+(the final message's first paragraph plus the sentences that carry knowledge), and the tool work
+collapsed: files touched as one line per folder, each command once with a count, each failure
+once with its first error line. Lines before the first prompt of a read (a turn a hook saw half of) go to a
 ``Continued`` entry.
 
 Knowledge (``claude.mining``, a turn's messages read together) and failure-then-fix patterns (a
@@ -25,7 +25,7 @@ import posixpath
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
@@ -36,6 +36,7 @@ from . import fixes, mentions
 from .components import origin_of
 from .mining import mine_listed, mine_turn
 from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn
+from .workentry import LoggedTurn, work_entry
 
 WORK_LOG = ("Work Log",)
 DECISIONS = ("Decisions Made",)
@@ -57,12 +58,6 @@ SECTION_OF_KIND: dict[str, tuple[str, ...]] = {
 ITEM_ORDER = ("decision", "gotcha", "prerequisite", "question", "next_step")
 TITLE_WORDS = 8
 TITLE_CHARS = 80
-PROMPT_MAX_CHARS = 1500
-ANSWER_MAX_CHARS = 400
-FILES_SHOWN = 5  # file names listed per folder
-FOLDERS_SHOWN = 8  # folder lines per turn
-COMMANDS_SHOWN = 8  # command lines per turn
-FAILURES_SHOWN = 5  # failure lines per turn
 FOLDERS_PER_COMPONENT = 3
 OPEN_FAILURE_LINES = 400  # of a note's end, read for commands still failing
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1(?!`)")
@@ -102,29 +97,6 @@ class Item:
         # Claude's prose cannot plant an anchor of its own: only capture's comment is kept.
         text = anchors.strip(block_safe(self.text))
         return f"- {text}{anchor}" + (f" ({links})" if links else "")
-
-
-@dataclass
-class _Turn:
-    """One turn being collected."""
-
-    time: str
-    title: str
-    prompt: str | None
-    answer: str | None = None
-    prose: list[str] = field(default_factory=list)
-    acted: int = 0  # the first messages of ``prose`` a tool call followed
-    commits: list[str] = field(default_factory=list)  # messages of its ``git commit`` calls
-    calls: dict[str, ToolCall] = field(default_factory=dict)
-    edited: list[str] = field(default_factory=list)  # paths as shown, first touch first
-    read: list[str] = field(default_factory=list)
-    commands: dict[str, int] = field(default_factory=dict)  # command -> runs
-    failures: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # label -> error, n
-    still_failing: dict[str, bool] = field(default_factory=dict)  # label -> its last call failed
-    commands_failed: set[str] = field(default_factory=set)  # labels of Bash commands
-    run_keys: dict[str, str] = field(default_factory=dict)  # failed command label -> run_key
-    fixes: list[str] = field(default_factory=list)  # failure-then-fix gotchas
-    summary: str | None = None  # Claude Code's compact summary: this "turn" is the compaction
 
 
 @dataclass(frozen=True)
@@ -183,8 +155,8 @@ def story(
     ``failing``: commands the note says still fail (:func:`open_failures`), so that a fix in
     these turns of a failure an earlier hook recorded is a gotcha too. ``private``: what the
     person marked private in the session (a compact summary may restate it)."""
-    collected: list[_Turn] = []
-    current: _Turn | None = None
+    collected: list[LoggedTurn] = []
+    current: LoggedTurn | None = None
     # run_key(command) -> its runs in order; a failure an earlier hook recorded is event -1
     runs: dict[str, list[fixes.Run]] = {
         fixes.run_key(command): [fixes.Run(-1, True, error, command)]
@@ -195,16 +167,16 @@ def story(
         when = _time(line.timestamp, now, now.tzinfo)
         if line.summary is not None:
             # The compaction is an entry of its own; what Claude does next is "Continued".
-            collected.append(_Turn(when, COMPACTED_TITLE, None, summary=line.summary))
+            collected.append(LoggedTurn(when, COMPACTED_TITLE, None, summary=line.summary))
             current = None
             continue
         ended = _background_end(line.prompt)
         outcomes = line.outcomes if ended is None else (*line.outcomes, ended)
         if line.prompt and ended is None:
-            current = _Turn(when, title_of(line.prompt), line.prompt)
+            current = LoggedTurn(when, title_of(line.prompt), line.prompt)
             collected.append(current)
         elif current is None:
-            current = _Turn(when, "Continued", None)
+            current = LoggedTurn(when, "Continued", None)
             collected.append(current)
         if line.text:
             current.prose.append(line.text)
@@ -275,7 +247,7 @@ def story(
             text = one_line(text)
             # Filed under what it is about (at most two), not every component the turn touched.
             items.append(Item(kind, text, mentions.about(text, named), files))
-        entry = _entry(turn, [text for _, text in mined])
+        entry = work_entry(turn, [text for _, text in mined])
         if entry is not None:
             entries.append(entry)
     where = {name: tuple(paths[:FOLDERS_PER_COMPONENT]) for name, paths in folders.items()}
@@ -283,7 +255,7 @@ def story(
     return Story(tuple(entries), tuple(items), where, tuple(callouts), tested)
 
 
-def _compacted(turn: _Turn, cwd: str | None, rules: Mapping[str, str] | None,
+def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | None,
                folders: dict[str, list[str]], private: Sequence[str], from_source: set[str],
                ) -> tuple[str, list[Item], list[str]]:
     """A compaction's work-log entry (one line: its outcome), the items its summary states, each
@@ -323,7 +295,7 @@ def _label(call: ToolCall, cwd: str | None) -> str:
     return call.tool
 
 
-def _fixed(turn: _Turn, history: list[fixes.Run], edits_at: list[tuple[int, str]]) -> None:
+def _fixed(turn: LoggedTurn, history: list[fixes.Run], edits_at: list[tuple[int, str]]) -> None:
     """A passing run after a failure of the same command: a gotcha when what changed in between
     plausibly fixed it (:func:`fixes.fix_text`)."""
     passed = history[-1]
@@ -385,134 +357,6 @@ def _components(paths: Sequence[str], cwd: str | None, rules: Mapping[str, str] 
 
 def _name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
-
-
-def condense(answer: str, knowledge: Sequence[str], limit: int = ANSWER_MAX_CHARS) -> str:
-    """Claude's answer as one line: its first paragraph, then the knowledge sentences it does
-    not hold yet, up to about ``limit`` characters (cut at a sentence end when it can)."""
-    first = one_line(_first_paragraph(answer))
-    line = _cut(first, limit)
-    for sentence in knowledge:
-        sentence = one_line(sentence)
-        # Case folded: a mined item may start upper-case where its label stood ("Decision: use").
-        if not sentence or sentence.casefold() in line.casefold():
-            continue
-        if len(line) + 1 + len(sentence) > limit:
-            break
-        line = f"{line} {sentence}".strip()
-    return line
-
-
-def _first_paragraph(text: str) -> str:
-    lines: list[str] = []
-    fence: str | None = None
-    for raw in text.split("\n"):
-        stripped = raw.strip()
-        if fence is not None:
-            if stripped.startswith(fence):
-                fence = None
-            continue
-        if stripped.startswith(("```", "~~~")):
-            fence = stripped[:3]
-            if lines:
-                break
-            continue
-        if not stripped:
-            if lines:
-                break
-            continue
-        if stripped.startswith(("#", "|", "<")) and not lines:
-            continue  # a heading, a table or HTML before any prose
-        lines.append(stripped.lstrip("-*+> ").strip() if not lines else stripped)
-    return " ".join(lines)
-
-
-def _cut(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
-    return head[: end + 1] if end >= limit // 2 else head.rstrip() + "…"
-
-
-def _entry(turn: _Turn, knowledge: Sequence[str]) -> str | None:
-    head: list[str] = []
-    if turn.prompt:
-        head.append(f"**Prompt:** {one_line(turn.prompt, PROMPT_MAX_CHARS)}")
-    if turn.answer:
-        answer = condense(turn.answer, knowledge)
-        if answer:
-            head.append(f"**Answer:** {answer}")
-    work = _work_lines(turn)
-    if not head and not work:
-        return None
-    parts = [f"### {turn.time} - {turn.title}"]
-    if head:
-        parts.append("\n".join(head))
-    if turn.answer and turn.answer.count("\n") >= 3:
-        from . import summary  # a recap is a multi-line answer: one-liners never load it
-
-        whole = summary.recap(turn.answer)
-        if whole is not None:
-            parts.append(whole)  # the answer kept whole (bounded), below its condensed line
-    if work:
-        parts.append("\n".join(work))
-    return "\n\n".join(parts)
-
-
-def _work_lines(turn: _Turn) -> list[str]:
-    """Files, then commands; the log reads in time order, so a command that failed and then
-    passed has its ``Failed`` line before its ``Ran`` line, one still failing after it. A tool
-    call that failed and then worked (an Edit retried) is left out: it was chatter."""
-    lines = _folder_lines(turn.edited)
-    fixed: list[str] = []
-    still: list[tuple[int, str]] = []
-    for label, (error, count) in turn.failures.items():
-        if turn.still_failing.get(label, True):
-            still.append((count, _failure_line(label, error, count)))
-        elif label in turn.commands_failed:
-            fixed.append(_failure_line(label, error, count))
-    # What still fails is what the next session meets first, the most repeated (a command
-    # blocked seventy times) before a one-off: those are shown when not all fit.
-    failing = [line for _, line in sorted(still, key=lambda s: -s[0])]
-    shown = (failing + fixed)[:FAILURES_SHOWN]
-    lines.extend(line for line in fixed if line in shown)
-    commands = list(turn.commands.items())
-    for command, runs in commands[:COMMANDS_SHOWN]:
-        lines.append(f"- Ran {code_span(command)}" + (f" ×{runs}" if runs > 1 else ""))
-    if len(commands) > COMMANDS_SHOWN:
-        rest = commands[COMMANDS_SHOWN:]
-        lines.append(f"- Ran {len(rest)} more commands ({sum(n for _, n in rest)} runs)")
-    lines.extend(line for line in failing if line in shown)
-    if len(fixed) + len(failing) > FAILURES_SHOWN:
-        lines.append(f"- {len(fixed) + len(failing) - FAILURES_SHOWN} more failures")
-    return lines
-
-
-def _failure_line(label: str, error: str | None, count: int) -> str:
-    times = f" ×{count}" if count > 1 else ""
-    why = f" — {code_span(one_line(error))}" if error else ""
-    return f"- Failed: {label}{times}{why}"
-
-
-def _folder_lines(paths: Sequence[str]) -> list[str]:
-    by_folder: dict[str, list[str]] = {}
-    for path in paths:
-        folder, name = posixpath.split(path)
-        by_folder.setdefault(folder, []).append(name)
-    lines: list[str] = []
-    for folder, files in list(by_folder.items())[:FOLDERS_SHOWN]:
-        if len(files) == 1:
-            lines.append(f"- Edited {code_span(one_line(posixpath.join(folder, files[0])))}")
-            continue
-        names = ", ".join(code_span(one_line(f)) for f in files[:FILES_SHOWN])
-        more = ", …" if len(files) > FILES_SHOWN else ""
-        where = code_span(one_line(folder + "/")) if folder else "the project root"
-        lines.append(f"- Edited {where}: {names}{more} ({len(files)} files)")
-    if len(by_folder) > FOLDERS_SHOWN:
-        rest = list(by_folder.values())[FOLDERS_SHOWN:]
-        lines.append(f"- Edited {sum(len(f) for f in rest)} more files in {len(rest)} folders")
-    return lines
 
 
 def open_failures(note_text: str) -> dict[str, str | None]:

@@ -1,0 +1,169 @@
+"""A turn's work-log entry (pure): its prompt, the answer condensed, the tool work collapsed."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from vaultmem.notes.inline import code_span, one_line
+
+from .transcript import ToolCall
+
+PROMPT_MAX_CHARS = 1500
+ANSWER_MAX_CHARS = 400
+FILES_SHOWN = 5  # file names listed per folder
+FOLDERS_SHOWN = 8  # folder lines per turn
+COMMANDS_SHOWN = 8  # command lines per turn
+FAILURES_SHOWN = 5  # failure lines per turn
+
+
+@dataclass
+class LoggedTurn:
+    """One turn being collected."""
+
+    time: str
+    title: str
+    prompt: str | None
+    answer: str | None = None
+    prose: list[str] = field(default_factory=list)
+    acted: int = 0  # the first messages of ``prose`` a tool call followed
+    commits: list[str] = field(default_factory=list)  # messages of its ``git commit`` calls
+    calls: dict[str, ToolCall] = field(default_factory=dict)
+    edited: list[str] = field(default_factory=list)  # paths as shown, first touch first
+    read: list[str] = field(default_factory=list)
+    commands: dict[str, int] = field(default_factory=dict)  # command -> runs
+    failures: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # label -> error, n
+    still_failing: dict[str, bool] = field(default_factory=dict)  # label -> its last call failed
+    commands_failed: set[str] = field(default_factory=set)  # labels of Bash commands
+    run_keys: dict[str, str] = field(default_factory=dict)  # failed command label -> run_key
+    fixes: list[str] = field(default_factory=list)  # failure-then-fix gotchas
+    summary: str | None = None  # Claude Code's compact summary: this "turn" is the compaction
+
+
+def condense(answer: str, knowledge: Sequence[str], limit: int = ANSWER_MAX_CHARS) -> str:
+    """Claude's answer as one line: its first paragraph, then the knowledge sentences it does
+    not hold yet, up to about ``limit`` characters (cut at a sentence end when it can)."""
+    first = one_line(_first_paragraph(answer))
+    line = _cut(first, limit)
+    for sentence in knowledge:
+        sentence = one_line(sentence)
+        # Case folded: a mined item may start upper-case where its label stood ("Decision: use").
+        if not sentence or sentence.casefold() in line.casefold():
+            continue
+        if len(line) + 1 + len(sentence) > limit:
+            break
+        line = f"{line} {sentence}".strip()
+    return line
+
+
+def _first_paragraph(text: str) -> str:
+    lines: list[str] = []
+    fence: str | None = None
+    for raw in text.split("\n"):
+        stripped = raw.strip()
+        if fence is not None:
+            if stripped.startswith(fence):
+                fence = None
+            continue
+        if stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+            if lines:
+                break
+            continue
+        if not stripped:
+            if lines:
+                break
+            continue
+        if stripped.startswith(("#", "|", "<")) and not lines:
+            continue  # a heading, a table or HTML before any prose
+        lines.append(stripped.lstrip("-*+> ").strip() if not lines else stripped)
+    return " ".join(lines)
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
+    return head[: end + 1] if end >= limit // 2 else head.rstrip() + "…"
+
+
+def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
+    head: list[str] = []
+    if turn.prompt:
+        head.append(f"**Prompt:** {one_line(turn.prompt, PROMPT_MAX_CHARS)}")
+    if turn.answer:
+        answer = condense(turn.answer, knowledge)
+        if answer:
+            head.append(f"**Answer:** {answer}")
+    work = _work_lines(turn)
+    if not head and not work:
+        return None
+    parts = [f"### {turn.time} - {turn.title}"]
+    if head:
+        parts.append("\n".join(head))
+    if turn.answer and turn.answer.count("\n") >= 3:
+        from . import summary  # a recap is a multi-line answer: one-liners never load it
+
+        whole = summary.recap(turn.answer)
+        if whole is not None:
+            parts.append(whole)  # the answer kept whole (bounded), below its condensed line
+    if work:
+        parts.append("\n".join(work))
+    return "\n\n".join(parts)
+
+
+def _work_lines(turn: LoggedTurn) -> list[str]:
+    """Files, then commands; the log reads in time order, so a command that failed and then
+    passed has its ``Failed`` line before its ``Ran`` line, one still failing after it. A tool
+    call that failed and then worked (an Edit retried) is left out: it was chatter."""
+    lines = _folder_lines(turn.edited)
+    fixed: list[str] = []
+    still: list[tuple[int, str]] = []
+    for label, (error, count) in turn.failures.items():
+        if turn.still_failing.get(label, True):
+            still.append((count, _failure_line(label, error, count)))
+        elif label in turn.commands_failed:
+            fixed.append(_failure_line(label, error, count))
+    # What still fails is what the next session meets first, the most repeated (a command
+    # blocked seventy times) before a one-off: those are shown when not all fit.
+    failing = [line for _, line in sorted(still, key=lambda s: -s[0])]
+    shown = (failing + fixed)[:FAILURES_SHOWN]
+    lines.extend(line for line in fixed if line in shown)
+    commands = list(turn.commands.items())
+    for command, runs in commands[:COMMANDS_SHOWN]:
+        lines.append(f"- Ran {code_span(command)}" + (f" ×{runs}" if runs > 1 else ""))
+    if len(commands) > COMMANDS_SHOWN:
+        rest = commands[COMMANDS_SHOWN:]
+        lines.append(f"- Ran {len(rest)} more commands ({sum(n for _, n in rest)} runs)")
+    lines.extend(line for line in failing if line in shown)
+    if len(fixed) + len(failing) > FAILURES_SHOWN:
+        lines.append(f"- {len(fixed) + len(failing) - FAILURES_SHOWN} more failures")
+    return lines
+
+
+def _failure_line(label: str, error: str | None, count: int) -> str:
+    times = f" ×{count}" if count > 1 else ""
+    why = f" — {code_span(one_line(error))}" if error else ""
+    return f"- Failed: {label}{times}{why}"
+
+
+def _folder_lines(paths: Sequence[str]) -> list[str]:
+    by_folder: dict[str, list[str]] = {}
+    for path in paths:
+        folder, name = posixpath.split(path)
+        by_folder.setdefault(folder, []).append(name)
+    lines: list[str] = []
+    for folder, files in list(by_folder.items())[:FOLDERS_SHOWN]:
+        if len(files) == 1:
+            lines.append(f"- Edited {code_span(one_line(posixpath.join(folder, files[0])))}")
+            continue
+        names = ", ".join(code_span(one_line(f)) for f in files[:FILES_SHOWN])
+        more = ", …" if len(files) > FILES_SHOWN else ""
+        where = code_span(one_line(folder + "/")) if folder else "the project root"
+        lines.append(f"- Edited {where}: {names}{more} ({len(files)} files)")
+    if len(by_folder) > FOLDERS_SHOWN:
+        rest = list(by_folder.values())[FOLDERS_SHOWN:]
+        lines.append(f"- Edited {sum(len(f) for f in rest)} more files in {len(rest)} folders")
+    return lines
