@@ -18,7 +18,8 @@ from hook_kit import ARCHIVE, NOW, SESSIONS, hook_env
 
 from vaultmem.claude import capture
 from vaultmem.claude.events import HookEvent
-from vaultmem.memory.sessions import INLINE_COMPACT_BYTES, Memory
+from vaultmem.memory.sessions import Memory
+from vaultmem.memory.upkeep import INLINE_COMPACT_BYTES
 from vaultmem.notes import frontmatter, patch
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault

@@ -178,7 +178,7 @@ def test_planning_thousands_of_decisions_for_one_component_compares_each_line_on
 
 def test_a_note_with_more_items_than_a_hook_compacts_is_handed_to_the_detached_run(
         tmp_path: Path) -> None:
-    from vaultmem.memory.sessions import INLINE_COMPACT_ITEMS
+    from vaultmem.memory.upkeep import INLINE_COMPACT_ITEMS
 
     root = tmp_path / "vault"
     small_vault(root)
