@@ -18,7 +18,8 @@ from typing import TypeVar
 from vaultmem import clock
 from vaultmem.notes import links
 from vaultmem.store.config import Config
-from vaultmem.store.vault import HOOK_READ_BYTES, HOOK_READ_HEAD, Vault
+from vaultmem.store.vault import Vault
+from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD
 
 from ..errors import VaultmemError
 from . import branch, context, digest, staleness

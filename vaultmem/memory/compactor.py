@@ -43,7 +43,7 @@ from vaultmem.notes import fences, links, patch, privacy, templating
 from vaultmem.notes.names import name_key
 from vaultmem.notes.textio import encode
 from vaultmem.store.layout import UNTITLED_SESSION
-from vaultmem.store.vault import Note
+from vaultmem.store.vaultread import Note
 
 if TYPE_CHECKING:
     from vaultmem.memory.routing import Known

@@ -10,7 +10,8 @@ from typing import Any
 from vaultmem.errors import InvalidValue
 from vaultmem.notes import sections
 from vaultmem.notes.patch import Edit, Op, SectionPatch, SetProperty
-from vaultmem.store.vault import Note, Vault, WriteResult
+from vaultmem.store.vault import Vault, WriteResult
+from vaultmem.store.vaultread import Note
 
 
 @dataclass(frozen=True)

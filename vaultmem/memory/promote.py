@@ -30,7 +30,8 @@ from vaultmem.notes import links
 from vaultmem.notes.frontmatter import parse as parse_frontmatter
 from vaultmem.notes.propedit import set_key
 from vaultmem.store.config import Config
-from vaultmem.store.vault import Note, Vault
+from vaultmem.store.vault import Vault
+from vaultmem.store.vaultread import Note
 
 PROMOTED_FROM = "promoted_from"
 MAX_WRITE_ATTEMPTS = 5

@@ -39,7 +39,8 @@ from vaultmem.notes.privacy import clean_prompt
 from vaultmem.store import machine
 from vaultmem.store.layout import STATE_DIR, link_target
 from vaultmem.store.state import SessionEntry, StateData
-from vaultmem.store.vault import HOOK_READ_BYTES, HOOK_READ_HEAD, WriteStatus
+from vaultmem.store.vault import WriteStatus
+from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD
 
 WORK_LOG = ("Work Log",)
 DECISIONS = ("Decisions Made",)

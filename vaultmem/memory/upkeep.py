@@ -26,7 +26,8 @@ from vaultmem.notes import frontmatter
 from vaultmem.store import machine
 from vaultmem.store.config import Config
 from vaultmem.store.state import SessionEntry, State
-from vaultmem.store.vault import HOOK_READ_BYTES, HOOK_READ_HEAD, Note, Vault
+from vaultmem.store.vault import Vault
+from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD, Note
 
 COMPACTION_LOCK_TIMEOUT = 2.0
 BUSY = "another process is compacting this note"

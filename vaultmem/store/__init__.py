@@ -1,7 +1,8 @@
 """The store: the only code that touches the vault on disk, and this machine's settings.
 
-Owns safe paths, reads with fingerprints, atomic replaces, file locks that go round in turns,
-notes being written by another program, `.vaultmem/` (state, machine folders), the vault layout,
-the config file and which vault a run uses. May import `vaultmem.notes`, `vaultmem.errors`,
-`vaultmem.clock` and `vaultmem.faults`; never the layers above (search, memory, claude, cli).
+Owns safe paths and reads with fingerprints (`vaultread`), atomic replaces (`vault`, `atomic`),
+file locks that go round in turns, notes being written by another program, `.vaultmem/` (state,
+machine folders), the vault layout, the config file and which vault a run uses. May import
+`vaultmem.notes`, `vaultmem.errors`, `vaultmem.clock` and `vaultmem.faults`; never the layers
+above (search, memory, claude, cli).
 """
