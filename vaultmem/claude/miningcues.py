@@ -41,6 +41,7 @@ class Cue:
 
 
 def cue(pattern: str, gate: str | None = None) -> Cue:
+    """A ``Cue`` of ``pattern``, gated by the words ``gate`` lists (``a|b``)."""
     return Cue(pattern, gate)
 
 
@@ -388,6 +389,8 @@ _PREREQ_NARRATION = cue(
 
 
 def classify(unit: Unit, masks: Masks, trailing: bool) -> MinedKind | None:
+    """The kind of knowledge ``unit`` holds, None for none; ``trailing``: it is among the
+    questions that end the message."""
     if unit.label is not None:
         return unit.label
     text = plain_unit(unit.text)

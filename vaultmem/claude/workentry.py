@@ -90,6 +90,7 @@ def _cut(text: str, limit: int) -> str:
 
 
 def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
+    """The work-log entry of ``turn`` (``knowledge``: its mined lines); None when empty."""
     head: list[str] = []
     if turn.prompt:
         head.append(f"**Prompt:** {one_line(turn.prompt, PROMPT_MAX_CHARS)}")

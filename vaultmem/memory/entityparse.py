@@ -54,6 +54,8 @@ def plain(text: str) -> str:
 
 @dataclass(frozen=True)
 class Row:
+    """A ``- `` row read as vaultmem writes them: date, text, session links, block id."""
+
     day: str | None
     text: str
     links: tuple[str, ...]
@@ -84,11 +86,13 @@ def read_row(line: str) -> Row | None:
 
 
 def link_key(link: str) -> str:
+    """The name key of a wikilink's target (the link itself when it is not one)."""
     found = ONE_LINK.fullmatch(link)
     return names.name_key(found.group(1).strip() if found else link)
 
 
 def link_sort(link: str) -> str:
+    """What session links sort by: the alias, else the target's file name."""
     found = ONE_LINK.fullmatch(link)
     if not found:
         return link
@@ -114,6 +118,7 @@ def outside_fences(rows: Sequence[str]) -> list[bool]:
 
 
 def content_end(rows: Sequence[str]) -> int:
+    """Where the rows end once trailing blank rows are left out."""
     end = len(rows)
     while end > 0 and not rows[end - 1].strip():
         end -= 1
@@ -454,6 +459,7 @@ def summary(text: str) -> Summary:
 
 
 def note_summary(note: Note) -> Summary:
+    """``summary`` of a note already read (its newest decision, else its overview)."""
     facts = note.facts.get(KEY_DECISIONS.casefold())
     block, text = facts[1] if facts else newest_row(*note.view(KEY_DECISIONS))
     if text:

@@ -358,6 +358,8 @@ class Doc:
 
 
 def load(text: str, path: str | None) -> Doc:
+    """The note's frontmatter loaded with its lines and nodes; InvalidYaml when it is invalid
+    or not a mapping of properties."""
     parts = split(text)
     lines = split_lines(text)
     if not parts.has_frontmatter:

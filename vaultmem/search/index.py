@@ -132,6 +132,7 @@ def _is_corrupt(err: sqlite3.DatabaseError) -> bool:
 
 
 def connect(path: Path) -> sqlite3.Connection:
+    """A connection to the index file with vaultmem's pragmas (untrusted schema, busy wait)."""
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     # A shared vault may ship its own index.sqlite: no function of its schema may have effects.
     conn.execute("PRAGMA trusted_schema = OFF")

@@ -215,6 +215,8 @@ _BOM = "\ufeff".encode()
 
 @dataclass(frozen=True)
 class NoteRow:
+    """What the index keeps of one note."""
+
     type: str | None
     project: str | None
     title: str
