@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem.claude import transcript
+from vaultmem.claude import transcript, transcriptfile
 from vaultmem.claude.mining import mine
 from vaultmem.claude.transcript import FileChange, Outcome, ToolCall, Turn
 
@@ -594,9 +594,9 @@ def test_a_fifo_or_a_device_is_an_empty_transcript(tmp_path: Path) -> None:
 def test_an_overlong_line_is_passed_over_and_the_read_is_capped(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
-    monkeypatch.setattr(transcript, "MAX_LINE_BYTES", 400)
-    monkeypatch.setattr(transcript, "_SKIP_CHUNK", 16)
-    monkeypatch.setattr(transcript, "MAX_READ_BYTES", 10_000)
+    monkeypatch.setattr(transcriptfile, "MAX_LINE_BYTES", 400)
+    monkeypatch.setattr(transcriptfile, "_SKIP_CHUNK", 16)
+    monkeypatch.setattr(transcriptfile, "MAX_READ_BYTES", 10_000)
     long_line = json.dumps({"type": "user", "uuid": "big", "message": {"content": "x" * 2000}})
     lines = [user("u1", "first"), long_line, user("u2", "second")]
     path = tmp_path / "t.jsonl"
@@ -605,7 +605,7 @@ def test_an_overlong_line_is_passed_over_and_the_read_is_capped(
     assert [t.prompt for t in read.turns] == ["first", "second"]
     assert read.skipped_lines == 1 and read.end == path.stat().st_size
 
-    monkeypatch.setattr(transcript, "MAX_READ_BYTES", len(lines[0]) + 1)
+    monkeypatch.setattr(transcriptfile, "MAX_READ_BYTES", len(lines[0]) + 1)
     first = transcript.read(path)
     assert [t.prompt for t in first.turns] == ["first"] and first.end == len(lines[0]) + 1
     rest = transcript.read(path, start=first.end)

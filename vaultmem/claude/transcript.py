@@ -3,7 +3,8 @@ their outcomes.
 
 Pure and tolerant: nothing here raises on bad input. A line that is not a JSON object counts in
 ``skipped_lines``; a line of a type vaultmem does not read (``attachment``, ``queue-operation``,
-``last-prompt``, ``system``, ``summary``, ...) is passed over silently. ``read`` is the only I/O.
+``last-prompt``, ``system``, ``summary``, ...) is passed over silently. ``read`` is the only I/O
+(its bounded, resumable reading of the file is ``transcriptfile``).
 
 What a line holds (DESIGN §6, §9):
 - ``user`` lines: the prompt text (a string, or the ``text`` blocks of a list), with Claude Code's
@@ -30,12 +31,19 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from os import PathLike
-from typing import Any, BinaryIO
+from typing import Any
 
+from vaultmem.claude.transcriptfile import (
+    MAX_LINE_BYTES,
+    MAX_READ_BYTES,
+    complete_lines,
+    mark_before,
+    resume_at,
+)
 from vaultmem.notes import jsontext
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.privacy import PrivateStream, clean_text, private_parts, strip_private
@@ -280,17 +288,6 @@ def _parse_lines(
     return Transcript(tuple(turns), first_prompt, skipped, boundaries, private=depths)
 
 
-# One hook reads at most this much of a transcript (the next one goes on from where it stopped),
-# and a line longer than MAX_LINE_BYTES is passed over unread: memory stays bounded whatever file
-# a payload names.
-MAX_READ_BYTES = 64 * 1024 * 1024
-MAX_LINE_BYTES = 16 * 1024 * 1024
-# Passing over an overlong line only reads (no parse, no memory): it may go this far past the
-# read budget, so such a line is consumed in one go (one longer still is left for ever unread).
-MAX_SKIP_BYTES = 256 * 1024 * 1024
-_SKIP_CHUNK = 1024 * 1024
-
-
 def is_regular_file(path: str | PathLike[str]) -> bool | None:
     """Whether ``path`` is a regular file (symlinks followed); None when it does not exist.
     A FIFO, a device (``/dev/zero``) or a folder is never read as a transcript."""
@@ -333,12 +330,12 @@ def read(
         with open(fd, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return Transcript((), None, 0, 0)
-            at = _resume_at(handle, start, mark)
+            at = resume_at(handle, start, mark)
             handle.seek(at)
             ends = [at]
-            parsed = parse_lines(_complete_lines(handle, ends), skip_uuids=skip_uuids,
+            parsed = parse_lines(complete_lines(handle, ends), skip_uuids=skip_uuids,
                                  private=private if at else (0, 0), scrub=scrub)
-            end_mark = _mark(handle, ends[0])
+            end_mark = mark_before(handle, ends[0])
     except OSError:
         return Transcript((), None, 0, 0)
     return replace(parsed, end=ends[0], mark=end_mark)
@@ -373,65 +370,6 @@ def private_texts(path: str | PathLike[str], end: int) -> tuple[str, ...]:
     except (OSError, ValueError):
         return ()
     return tuple(found)
-
-
-MARK_BYTES = 4096  # before the offset a read stopped at: what tells a rewritten file
-
-
-def _mark(handle: BinaryIO, end: int) -> str:
-    """The hash of the (up to MARK_BYTES) bytes before ``end``: "" at the start of the file."""
-    if end <= 0:
-        return ""
-    handle.seek(max(0, end - MARK_BYTES))
-    return hashlib.sha256(handle.read(min(end, MARK_BYTES))).hexdigest()[:32]
-
-
-def _resume_at(handle: BinaryIO, start: int, mark: str = "") -> int:
-    """``start`` when the file still holds what was read before it, else 0 (read it whole)."""
-    if start <= 0:
-        return 0
-    handle.seek(start - 1)
-    if handle.read(1) != b"\n":
-        return 0
-    return start if not mark or _mark(handle, start) == mark else 0
-
-
-def _complete_lines(handle: BinaryIO, end: list[int]) -> Iterator[bytes]:
-    """The lines of ``handle`` from where it stands; ``end[0]`` follows the last complete one.
-    A last line without its newline is still given (and skipped as partial JSON, or read).
-    Stops after MAX_READ_BYTES; a line over MAX_LINE_BYTES is given as ``b"?"`` (not JSON)."""
-    budget = MAX_READ_BYTES
-    while budget > 0:
-        line = handle.readline(MAX_LINE_BYTES)
-        if not line:
-            return
-        budget -= len(line)
-        if line.endswith(b"\n"):
-            end[0] += len(line)
-            yield line
-        elif len(line) < MAX_LINE_BYTES:
-            yield line  # the partial last line
-            return
-        else:
-            rest = _skip_line(handle, MAX_SKIP_BYTES)
-            if rest is None:
-                return  # no newline yet (or ever): the next read looks again
-            end[0] += len(line) + rest
-            yield b"?"
-
-
-def _skip_line(handle: BinaryIO, budget: int) -> int | None:
-    """Read past the rest of a line: the bytes it had with its newline, or None (no newline
-    within ``budget``)."""
-    skipped = 0
-    while skipped < budget:
-        chunk = handle.readline(_SKIP_CHUNK)
-        if not chunk:
-            return None
-        skipped += len(chunk)
-        if chunk.endswith(b"\n"):
-            return skipped
-    return None
 
 
 def _load(text: str) -> dict[str, Any] | None:
