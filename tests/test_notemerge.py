@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem.memory.notemerge import NotMergeable, merge, merge_bytes
+from vaultmem.memory.diff3 import NotMergeable
+from vaultmem.memory.notemerge import merge, merge_bytes
 from vaultmem.notes import frontmatter
 
 BASE = """---

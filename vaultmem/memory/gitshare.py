@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vaultmem.errors import UnsafePath, VaultmemError
-from vaultmem.memory.notemerge import DifferentSessions, NotMergeable, merge_bytes
+from vaultmem.memory.diff3 import NotMergeable
+from vaultmem.memory.notemerge import DifferentSessions, merge_bytes
 from vaultmem.store import safefs
 from vaultmem.store.atomic import replace_file
 from vaultmem.store.layout import STATE_DIR

@@ -28,17 +28,15 @@ cannot be read (bad YAML, not UTF-8) raises :class:`NotMergeable`: the caller fa
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Any
 
-from vaultmem.errors import InvalidYaml, NotUtf8, VaultmemError
+from vaultmem.errors import InvalidYaml, NotUtf8
 from vaultmem.memory import entityparse, threshold
+from vaultmem.memory.diff3 import Budget, NotMergeable, diff3, union
 from vaultmem.notes import frontmatter, propedit
 from vaultmem.notes.textio import decode, encode
 
@@ -50,12 +48,6 @@ DERIVED = frozenset({"decisions", "gotchas", "lines"})
 # A note's life, in order: when both sides changed `status`, the later stage wins.
 STATUS_ORDER = ("draft", "active", "compaction_failed", "archived")
 REFERENCES = "references"
-# Past this many (lines of one side × lines of the other) in one stretch both sides changed,
-# lines are not matched (quadratic on repeated lines): git's own merge takes the note.
-MAX_MATCH_CELLS = 1_000_000
-# The matching work of one whole merge (about 0.25 s of difflib per million cells): beyond it
-# git's own merge takes the note rather than a `git pull` that seems to hang.
-MAX_MERGE_CELLS = 8_000_000
 
 _BLOCK_ID = re.compile(r"\s\^(vm-[0-9A-Za-z]+)\s*$")
 _HEADING = re.compile(r"^ {0,3}(#{1,2})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -66,10 +58,6 @@ _LINKS_TAIL = re.compile(r"^(?P<head>.*?)\s*\((?P<links>\[\[[^\]]*\]\](?:\s*,\s*
 _LINK = re.compile(r"\[\[[^\]]*\]\]")
 _DATE_PREFIX = re.compile(r"^(\s*[-*+] )(\d{4}-\d{2}-\d{2})( — )")
 _MISSING = object()
-
-
-class NotMergeable(VaultmemError):
-    """A side of the merge is not a note this merge can read (the caller falls back to git)."""
 
 
 class DifferentSessions(NotMergeable):
@@ -114,7 +102,7 @@ def merge(base: str, ours: str, theirs: str, *, path: str | None = None) -> Merg
     _refuse_two_sessions(o.meta, t.meta, path)
     conflicts: list[str] = []
     head = _merge_frontmatter(b, o, t, conflicts, path)
-    body, n = _merge_body(b.body, o.body, t.body, _Budget())
+    body, n = _merge_body(b.body, o.body, t.body, Budget())
     lines = _callout_lines("Properties changed differently on both sides "
                            "(this side's values kept)", conflicts) if conflicts else []
     text = head + _join([*lines, *([""] if lines and body and body[0] != "" else []), *body],
@@ -325,7 +313,7 @@ def _chunks(lines: list[str]) -> dict[_Key, list[str]]:
     return out
 
 
-def _merge_body(b: list[str], o: list[str], t: list[str], budget: _Budget
+def _merge_body(b: list[str], o: list[str], t: list[str], budget: Budget
                 ) -> tuple[list[str], int]:
     resolved, conflicts = _resolve_items(b, o, t)
     o = [_substituted(line, resolved) for line in o]
@@ -367,7 +355,7 @@ def _merged_order(o: list[_Key], t: list[_Key]) -> list[_Key]:
 
 
 def _merge_chunk(key: _Key, b: list[str] | None, o: list[str] | None, t: list[str] | None,
-                 budget: _Budget) -> tuple[list[str], int] | None:
+                 budget: Budget) -> tuple[list[str], int] | None:
     if o is not None and t is not None:
         return _merge_lines(b or [], o, t, key[0].endswith(" " + REFERENCES), budget)
     side = o if o is not None else t
@@ -501,11 +489,11 @@ def _date_sorted(lines: list[str]) -> list[str]:
 
 
 def _merge_lines(b: list[str], o: list[str], t: list[str], references: bool,
-                 budget: _Budget) -> tuple[list[str], int]:
+                 budget: Budget) -> tuple[list[str], int]:
     """diff3 of one section's lines, with this module's rules for the places both changed."""
     out: list[str] = []
     conflicts = 0
-    for hunk in _diff3(b, o, t, budget):
+    for hunk in diff3(b, o, t, budget):
         if len(hunk) == 1:
             out.extend(hunk[0])
             continue
@@ -517,9 +505,9 @@ def _merge_lines(b: list[str], o: list[str], t: list[str], references: bool,
 
 
 def _resolve(hb: list[str], ho: list[str], ht: list[str], references: bool,
-             budget: _Budget) -> tuple[list[str], int]:
+             budget: Budget) -> tuple[list[str], int]:
     if not hb:
-        return _date_sorted(_union(ho, ht, budget)), 0
+        return _date_sorted(union(ho, ht, budget)), 0
     is_set: Callable[[str], bool] = lambda line: _is_set_line(line, references)
     so, st = [x for x in ho if is_set(x)], [x for x in ht if is_set(x)]
     po, pt, pb = ([x for x in h if not is_set(x)] for h in (ho, ht, hb))
@@ -541,23 +529,6 @@ def _resolve(hb: list[str], ho: list[str], ht: list[str], references: bool,
     return (items + prose if set_first else prose + items), conflicts
 
 
-def _union(a: list[str], b: list[str], budget: _Budget) -> list[str]:
-    """Both insertions: common lines once, each side's own lines in order (ours first)."""
-    matched = _matches(a, b, budget)
-    out: list[str] = []
-    pending: list[str] = []  # ours' own lines since the last common one
-    j = 0
-    for i, line in enumerate(a):
-        if i not in matched:
-            pending.append(line)
-            continue
-        out.extend(pending)
-        out.extend(b[j:matched[i]])
-        out.append(line)
-        pending, j = [], matched[i] + 1
-    return out + pending + b[j:]
-
-
 def _conflict_callout(ours: list[str], theirs: list[str]) -> list[str]:
     """Both versions of a text both sides changed, in an Obsidian callout."""
     def quoted(lines: list[str]) -> list[str]:
@@ -569,111 +540,3 @@ def _conflict_callout(ours: list[str], theirs: list[str]) -> list[str]:
     title = f"> {CALLOUT} Changed on both sides: keep one version, delete the other and this callout"
     return [title, "> **This side:**", *quoted(ours), ">", "> **Other side:**",
             *quoted(theirs), *blank]
-
-
-def _diff3(b: list[str], o: list[str], t: list[str], budget: _Budget
-           ) -> list[tuple[list[str], ...]]:
-    """Hunks: ``(lines,)`` where the result is settled, ``(base, ours, theirs)`` where both
-    sides changed the same stretch of the base differently."""
-    mo, mt = _matches(b, o, budget), _matches(b, t, budget)
-    out: list[tuple[list[str], ...]] = []
-    ib = io = it = 0
-    while True:
-        j = ib
-        while j < len(b) and not (j in mo and j in mt):
-            j += 1
-        jo, jt = (mo[j], mt[j]) if j < len(b) else (len(o), len(t))
-        if j == ib and jo == io and jt == it:
-            if j == len(b):
-                return out
-            out.append(([b[j]],))
-            ib, io, it = j + 1, jo + 1, jt + 1
-            continue
-        hb, ho, ht = b[ib:j], o[io:jo], t[it:jt]
-        if ho == hb or ho == ht:
-            out.append((ht,))
-        elif ht == hb:
-            out.append((ho,))
-        else:
-            out.append((hb, ho, ht))
-        ib, io, it = j, jo, jt
-
-
-def _matches(a: list[str], b: list[str], budget: _Budget) -> dict[int, int]:
-    """Line i of ``a`` -> the line of ``b`` it is matched to (monotone).
-
-    Common heads and tails are matched in one pass; a stretch small enough goes to difflib's
-    matcher (quadratic on repeated lines); a bigger one is cut at the lines that occur once in
-    each side (patience anchors) and its pieces matched alike. A stretch too big with no such
-    line, or more matching work than ``budget`` allows, is NotMergeable: git's own merge."""
-    out: dict[int, int] = {}
-    stack = [(0, len(a), 0, len(b))]
-    while stack:
-        a0, a1, b0, b1 = stack.pop()
-        while a0 < a1 and b0 < b1 and a[a0] == b[b0]:
-            out[a0] = b0
-            a0, b0 = a0 + 1, b0 + 1
-        while a0 < a1 and b0 < b1 and a[a1 - 1] == b[b1 - 1]:
-            a1, b1 = a1 - 1, b1 - 1
-            out[a1] = b1
-        cells = (a1 - a0) * (b1 - b0)
-        if cells == 0:
-            continue
-        if cells <= MAX_MATCH_CELLS:
-            budget.spend(cells)
-            for block in SequenceMatcher(None, a[a0:a1], b[b0:b1],
-                                         autojunk=False).get_matching_blocks():
-                out.update((a0 + block.a + k, b0 + block.b + k) for k in range(block.size))
-            continue
-        anchors = _unique_anchors(a, a0, a1, b, b0, b1)
-        if not anchors:
-            raise NotMergeable(f"{a1 - a0} and {b1 - b0} lines of repeated text changed in one "
-                               "place: too many to match line by line")
-        budget.spend(a1 - a0 + b1 - b0)
-        pa, pb = a0, b0
-        for i, j in anchors:
-            out[i] = j
-            stack.append((pa, i, pb, j))
-            pa, pb = i + 1, j + 1
-        stack.append((pa, a1, pb, b1))
-    return out
-
-
-def _unique_anchors(a: list[str], a0: int, a1: int, b: list[str], b0: int, b1: int
-                    ) -> list[tuple[int, int]]:
-    """Pairs (i, j) of lines occurring once in ``a[a0:a1]`` and once in ``b[b0:b1]``, the
-    longest run of them in the same order on both sides (patience sorting, n log n)."""
-    count_a = Counter(a[a0:a1])
-    count_b = Counter(b[b0:b1])
-    where_b = {b[j]: j for j in range(b0, b1) if count_b[b[j]] == 1}
-    pairs = [(i, where_b[a[i]]) for i in range(a0, a1)
-             if count_a[a[i]] == 1 and a[i] in where_b]
-    tops: list[int] = []  # the smallest j ending a run of each length
-    ends: list[int] = []  # the index in pairs of that run's end
-    back: list[int] = []  # each pair's predecessor in its run
-    for n, (_, j) in enumerate(pairs):
-        k = bisect.bisect_left(tops, j)
-        back.append(ends[k - 1] if k else -1)
-        if k == len(tops):
-            tops.append(j)
-            ends.append(n)
-        else:
-            tops[k], ends[k] = j, n
-    out: list[tuple[int, int]] = []
-    n = ends[-1] if ends else -1
-    while n >= 0:
-        out.append(pairs[n])
-        n = back[n]
-    return out[::-1]
-
-
-class _Budget:
-    """The matching work one merge may do (cells of the quadratic matcher, lines anchored)."""
-
-    def __init__(self, cells: int = MAX_MERGE_CELLS) -> None:
-        self.left = cells
-
-    def spend(self, cells: int) -> None:
-        self.left -= cells
-        if self.left < 0:
-            raise NotMergeable("too many lines changed on both sides to match line by line")
