@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from vaultmem.claude import install
+from vaultmem.claude import install, installcheck
 from vaultmem.errors import ConfigError
 
 OTHER_TOOL = {
@@ -407,7 +407,7 @@ def test_check_finds_a_gone_program_and_hooks_twice(dirs: tuple[Path, Path]) -> 
     hooks = install.vaultmem_hooks("'/gone venv/bin/vaultmem' --vault /v")
     user.write_text(json.dumps({"hooks": hooks, "enabledPlugins": {"vaultmem@vaultmem": True}}))
 
-    findings = install.check(home=home, project_dir=project)
+    findings = installcheck.check(home=home, project_dir=project)
 
     assert [f.kind for f in findings] == ["hook-command-missing", "hooks-twice"]
     assert "/gone venv/bin/vaultmem no longer exists" in findings[0].message
@@ -424,11 +424,11 @@ def test_check_runs_the_program(dirs: tuple[Path, Path], tmp_path: Path) -> None
     local.parent.mkdir(parents=True)
     local.write_text(json.dumps({"hooks": install.vaultmem_hooks(str(broken))}))
 
-    (finding,) = install.check(home=home, project_dir=project)
+    (finding,) = installcheck.check(home=home, project_dir=project)
 
     assert finding.kind == "hook-command-fails" and finding.path == local
     assert finding.message.endswith("does not run: ModuleNotFoundError: No module named vaultmem")
-    assert install.check(home=home, project_dir=project, run_commands=False) == []
+    assert installcheck.check(home=home, project_dir=project, run_commands=False) == []
 
 
 def test_a_python_dash_m_hook_never_imports_the_projects_own_vaultmem_folder(

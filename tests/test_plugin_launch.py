@@ -143,7 +143,7 @@ def test_check_reports_a_plugin_whose_environment_failed(tmp_path: Path) -> None
 
 
 def test_check_reports_a_plugin_without_python3(tmp_path: Path) -> None:
-    from vaultmem.claude.install import plugin_problem
+    from vaultmem.claude.installcheck import plugin_problem
 
     empty = tmp_path / "bin"
     empty.mkdir()

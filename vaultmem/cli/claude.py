@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from vaultmem.store.config import Config
     from vaultmem.store.vaultchoice import ConfigWrite
 
-    from ..claude.install import Finding, InstallResult
+    from ..claude.install import InstallResult
+    from ..claude.installcheck import Finding
 
 
 class Scope(str, Enum):
@@ -59,7 +60,7 @@ def hook(
 
 def _install(ctx: typer.Context, scope: Scope, command: str | None, dry_run: bool,
              as_json: bool, remove: bool, mcp: bool = False, force: bool = False) -> None:
-    from ..claude import install
+    from ..claude import install, installcheck
 
     home, project_dir = Path.home(), _project_dir()
     if mcp:
@@ -93,7 +94,7 @@ def _install(ctx: typer.Context, scope: Scope, command: str | None, dry_run: boo
     where = ("the default: name yours with --vault, it is then written to config.toml"
              if config.vault_from == "default" else "every command's, from config.toml")
     typer.echo(f"sessions go to the vault {config.vault} ({where})")
-    for finding in install.check(home=home, project_dir=project_dir, run_commands=False):
+    for finding in installcheck.check(home=home, project_dir=project_dir, run_commands=False):
         typer.echo(f"warning: {finding}", err=True)
 
 
@@ -171,13 +172,13 @@ def install_hooks(ctx: typer.Context, scope: Scope = _SCOPE, command: str | None
 def hook_findings(vault: Path | None = None) -> list[Finding]:
     """What would stop vaultmem's hooks for the current folder (doctor shows these too); no
     program from the project or ``vault`` is run."""
-    from ..claude import install
+    from ..claude import installcheck
 
-    return install.check(home=Path.home(), project_dir=_project_dir(), vault=vault)
+    return installcheck.check(home=Path.home(), project_dir=_project_dir(), vault=vault)
 
 
 def _check(ctx: typer.Context, as_json: bool) -> None:
-    from ..claude.install import installed_anywhere
+    from ..claude.installcheck import installed_anywhere
 
     # The vault's path (not required to exist yet): no program inside it is run.
     vault = globals_of(ctx).config().vault

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from vaultmem.memory.doctor import DoctorReport
     from vaultmem.search.recall import Hit
 
-    from ..claude.install import Finding
+    from ..claude.installcheck import Finding
 
 
 class NoteType(str, Enum):
