@@ -75,3 +75,12 @@ def test_imports_only_go_down() -> None:
                 upward.append(f"{name} -> {target} (the base imports a layer)")
     assert upward == []
 
+
+
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_is_over_600_lines() -> None:
+    long = {name: n for name, path in _modules().items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert long == {}, f"split these by concern (lines): {long}"
