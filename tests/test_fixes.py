@@ -10,6 +10,7 @@ import pytest
 from vaultmem.claude import ingest
 from vaultmem.claude.fixes import Run, checks_only, env_names, fix_text, plausible, run_key
 from vaultmem.claude.transcript import Outcome, ToolCall, Turn, parse_lines
+from vaultmem.notes.patch import Edit, SectionPatch
 
 NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)
 CWD = "/home/dev/work/shop"
@@ -180,3 +181,39 @@ def test_an_older_note_s_notification_entry_is_no_prompt_in_the_briefing() -> No
            "**Answer:** Two tests fail in `test_refunds.py`.\n")
     turns = digest.session("s.md", log).turns
     assert [(t.time, t.title) for t in turns] == [("09:00", "fix the build"), ("09:05", "")]
+
+
+def _failing_then_fixed(n: int, command: str, error: str, fixed: str) -> list[Turn]:
+    return [
+        Turn(f"a{n}", None, None, calls=(_bash(f"b{n}", command),)),
+        Turn(f"r{n}", None, None, outcomes=(Outcome(f"b{n}", True, error),)),
+        Turn(f"c{n}", None, None, calls=(ToolCall(f"e{n}", "Edit", path=f"{CWD}/{fixed}"),
+                                         _bash(f"p{n}", command))),
+        Turn(f"s{n}", None, None, outcomes=(Outcome(f"e{n}", False, None),
+                                            Outcome(f"p{n}", False, None))),
+    ]
+
+
+def _gotcha_lines(edits: list[Edit]) -> list[str]:
+    return [line for e in edits if isinstance(e, SectionPatch) and e.heading == ingest.GOTCHAS
+            for line in e.content.split("\n")]
+
+
+def test_one_failure_fixed_again_is_one_gotcha_in_the_note() -> None:
+    # A real session: the same script failed on one file after another (another id in the
+    # error, another command tail), each time fixed by an edit of the script.
+    first = _failing_then_fixed(
+        1, "cd ~/repo && python scripts/sync.py 2>&1 | head -30",
+        "Error processing agent-a85ddf9.jsonl: bad escape \\U at position 2", "scripts/sync.py")
+    again = _failing_then_fixed(
+        2, "python scripts/sync.py",
+        "Error processing 31f4b3f9-e7fa.jsonl: bad escape \\U at position 2", "scripts/sync.py")
+    other = _failing_then_fixed(3, "python scripts/sync.py", "KeyError: 'title'",
+                                "scripts/sync.py")
+    both = ingest.edits_for(ingest.story([*first, *again, *other], now=NOW, cwd=CWD), "")
+    lines = _gotcha_lines(both)
+    assert len(lines) == 2 and "agent-a85ddf9" in lines[0] and "KeyError" in lines[1]
+    # The same across hooks: a note that has the first keeps only the other failure.
+    note = "## Gotchas & Fixes\n\n" + lines[0] + "\n"
+    later = ingest.edits_for(ingest.story([*again, *other], now=NOW, cwd=CWD), note)
+    assert _gotcha_lines(later) == [lines[1]]

@@ -110,6 +110,25 @@ def plausible(edited: Sequence[str], command: str, error: str | None) -> list[st
     return [path for path in edited if path_keys(path) & wanted]
 
 
+# A gotcha fix_text wrote: "`command` failed (`error`); it passed …" (spans as code_span makes).
+_FIX_LINE_RE = lazy(r"\A(`+) ?(?P<command>.+?) ?\1 failed(?: \((`+) ?(?P<error>.+?) ?\3\))?; "
+                    r"it passed ")
+# Words of an error that differ between runs of one failure: ids, numbers, file names, paths.
+_VARYING_WORD_RE = lazy(r"\S*[\d./]\S*")
+
+
+def failure_key(text: str) -> str | None:
+    """What makes two failure-then-fix gotchas one lesson: the command as :func:`run_key` sees
+    it and its error without the words that vary between runs (ids, numbers, file names); None
+    for a text :func:`fix_text` did not write. The fix is left out: the second time the same
+    failure passes, the files edited on the way differ, the lesson does not."""
+    found = _FIX_LINE_RE.match(text)
+    if found is None:
+        return None
+    error = " ".join(_VARYING_WORD_RE.sub(" ", found.group("error") or "").split())
+    return f"{run_key(found.group('command'))}\n{error.casefold()}"
+
+
 def fix_text(failed: Run, passed: Run, edited: Sequence[str]) -> str | None:
     """The gotcha ``failed`` then ``passed`` make, ``edited`` being the paths edited in
     between (in order); None when nothing in between plausibly fixed it."""

@@ -424,6 +424,9 @@ def edits_for(told: Story, note_text: str = "",
     to say). Items and components the note already lists are left out. ``link`` writes a
     component's link (see :meth:`Item.render`)."""
     texts, names = known_items(note_text)
+    # The same failure fixed again later in the session (another id in its error, other files
+    # edited on the way) is the lesson the note already has.
+    failures = {key for key in map(fixes.failure_key, texts) if key is not None}
     # A component only a test's name gave counts where the note already has it from source.
     dropped = {n for n in told.tested_only if _name_key(n) not in names}
     edits: list[Edit] = []
@@ -435,9 +438,12 @@ def edits_for(told: Story, note_text: str = "",
             item = replace(item, components=tuple(c for c in item.components if c not in dropped))
         line = item.render(link)
         body = anchors.strip(line[2:].split(" ([[", 1)[0] if item.components else line[2:])
-        if body in texts:
+        failure = fixes.failure_key(body) if item.kind == "gotcha" else None
+        if body in texts or failure in failures:
             continue
         texts.add(body)
+        if failure is not None:
+            failures.add(failure)
         by_kind.setdefault(item.kind, []).append(line)
     for kind in ITEM_ORDER:
         if by_kind.get(kind):
