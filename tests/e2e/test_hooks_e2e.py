@@ -161,7 +161,7 @@ def test_next_session_starts_with_the_previous_sessions_memory(sandbox: VaultSan
 
     assert second.session_id != first.session_id
     injected = second.turns[0].text()
-    assert DECISION in injected
+    assert DECISION_ITEM in injected  # the decision item, as the note files it
     assert SECRET not in "\n".join(r.text() for r in second.requests)
     assert sandbox.note_for(second.session_id) != sandbox.note_for(first.session_id)
 
