@@ -159,6 +159,28 @@ def test_any_answer_s_recap_points_are_its_details() -> None:
                             "Fundamental difference: AeroSpace is keyboard-only")
 
 
+def test_a_question_in_a_recap_and_the_choices_it_offers_are_no_details() -> None:
+    # A real planning session: the answer asks, then lists the choices it offers (below the
+    # question, or lettered A), B)… under a heading).
+    log = (
+        "## Work Log\n\n### 19:54 - plan it\n\n**Answer:** Let me interview you first.\n\n"
+        "> [!abstract]- Claude's answer (7 lines)\n"
+        "> - Tree-based window layouts like those of i3 and sway\n"
+        "> **What's your target for v0.1?** Should we aim for:\n"
+        "> - **A) Full COSMIC parity** — drag-drop zones, stacks, keyboard, the works\n"
+        "> - **B) Core tiling first** — get tree tiling and keyboard working\n"
+        "> **Constraints:** no Wayland here, it must use the Accessibility APIs\n"
+        "> - Sandboxing limits what the app may do on macOS\n"
+        "> ### 8. Configuration Format\n"
+        "> - **A) TOML** (like AeroSpace) — simple, familiar\n"
+        "> - **B) JSON** — universal, easy parsing and writing\n\n- Ran `ls`\n"
+    )
+    (turn,) = digest.session("s.md", log).turns
+    assert turn.details == ("Tree-based window layouts like those of i3 and sway",
+                            "Constraints: no Wayland here, it must use the Accessibility APIs",
+                            "Sandboxing limits what the app may do on macOS")
+
+
 def test_entity_lines_newest_first_from_every_copy_of_a_duplicated_section() -> None:
     rel = "claude/projects/shop/entities/Billing.md"
     d = digest.entity(rel, _fixture(rel))

@@ -39,6 +39,7 @@ RECAP_POINTS = 6
 RECAP_ITEM = re.compile(r"^>[ \t]?(?:[-*+]|\d{1,3}[.)])[ \t]+(.*\S)")
 DETAILS = 12  # recap points kept of one answer
 DETAIL_MIN_WORDS = 5  # a shorter point is a section's title ("Plan Summary"), not a fact
+CHOICE = re.compile(r"[A-H][).][ \t]")  # "A) TOML — simple": a choice offered, not a fact
 _NOT_WORDS = re.compile(r"[^\w`'\"()/.,:;!?&+=<>@#%-]+")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
 # a command that failed and then passed has its Failed line before its Ran line.
@@ -246,6 +247,7 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
         time, title = "", ""
         points: list[str] | None = None  # the recap points of the entry's lead-in answer
         details: list[str] | None = None  # the points of the recap of the entry's answer
+        asking = False  # in the recap, below a question: its list items are its options
         lead = ""
         for n in range(start, end):
             line = note.lines[n].rstrip("\r")
@@ -279,8 +281,17 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
                     points.append(said)
                     turns[-1] = replace(turns[-1], answer=f"{lead} — " + "; ".join(points))
             if kind == "blockquote" and details is not None and turns:
-                found = RECAP_ITEM.match(line) or RECAP_POINT.match(line)
+                item = RECAP_ITEM.match(line)
+                found = item or RECAP_POINT.match(line)
                 said = _plain_point(next((g for g in found.groups() if g), "")) if found else ""
+                if "?" in said:
+                    # A question asked (the note lists it under Open Questions), and the items
+                    # below it are the choices offered: neither is a fact of the answer.
+                    asking, said = True, ""
+                elif item is None and found is not None:
+                    asking = False
+                elif asking or (item is not None and CHOICE.match(said)):
+                    said = ""
                 if len(said.split()) >= DETAIL_MIN_WORDS and said not in details \
                         and said not in turns[-1].answer and len(details) < DETAILS:
                     details.append(said)
