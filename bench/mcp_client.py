@@ -1,16 +1,20 @@
 """A minimal MCP client for the bench: ``python -I -S bench/mcp_client.py QUERY -- SERVER ARGV``.
 
-Starts the server, initializes the session, calls its ``recall`` tool once with QUERY, prints the
-tool's answer (one JSON line), closes the server's stdin and waits for it to exit: the life of
-this process is a client's cold start to its first recall answer. Standard library only and
-run as ``python -I -S``, so the client costs a bare interpreter start and nothing more.
+Starts the server, initializes the session, calls its ``recall`` tool once with QUERY, closes
+the server's stdin and waits for it to exit. Prints two JSON lines: the tool's answer, then
+``{"seconds": …, "cpu": …, "maxrss_kib": …}``: the wall time from the server's spawn to the
+recall answer on its stdout (a client's wait for its first answer; the client's own start and
+the server's exit are not in it), and the server's CPU time and peak RSS from ``os.wait4``.
+Standard library only and run as ``python -I -S``, so the client itself is a bare interpreter.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 from typing import IO, Any
 
 PROTOCOL = "2025-06-18"
@@ -36,6 +40,7 @@ def main(argv: list[str]) -> int:
     query, sep, *server = argv
     if sep != "--" or not server:
         raise SystemExit(__doc__)
+    started = time.perf_counter()
     proc = subprocess.Popen(server, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None
     _send(proc.stdin, {"id": 1, "method": "initialize", "params": {
@@ -46,12 +51,16 @@ def main(argv: list[str]) -> int:
     _send(proc.stdin, {"id": 2, "method": "tools/call",
                        "params": {"name": "recall", "arguments": {"query": query, "limit": 5}}})
     result = _answer(proc.stdout, 2)
+    seconds = time.perf_counter() - started
     proc.stdin.close()
-    code = proc.wait()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
     if result.get("isError"):
         raise SystemExit(f"recall failed: {result['content'][0]['text']}")
     print(result["content"][0]["text"].replace("\n", " "))
-    return code
+    print(json.dumps({"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime,
+                      "maxrss_kib": usage.ru_maxrss}))
+    return proc.returncode
 
 
 if __name__ == "__main__":
