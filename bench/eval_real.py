@@ -11,7 +11,9 @@ the last session, it measures:
 - recall: facts whose proof words all appear in what ``vaultmem recall --all-projects --json``
   SHOWS (title and snippet) for one of its top 5 hits (all projects: a session started in one
   folder is filed under that folder's project, wherever it went next); the lenient count takes
-  the whole text of the top 3 notes;
+  the whole text of the top 3 notes as the memory held them before any recall ran (recall
+  records each query in the entities of other projects it returns; each recorded note is put
+  back as it was after its query, so no query finds or proves with words a recall wrote);
 - briefing: facts whose proof words are all in ``vaultmem context`` of the vault project the
   fact's session was filed under, and whether each such project's last session's open next step
   is there;
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -159,6 +162,10 @@ def measure(
 ) -> None:
     """Fill ``report`` from the vault replayed in ``root`` up to ``last``."""
     vault = root / "vault"
+    # What the memory held: recall's own bookkeeping (cross-project recalls) is no memory.
+    held = root / "held"
+    shutil.rmtree(held, ignore_errors=True)
+    shutil.copytree(vault, held)
     morning = (last + timedelta(days=1)).replace(hour=9, minute=0, second=0)
     ids = [s.id for s in corpus.sessions]
     report.session_projects = _session_projects(vault, {s: uuids[s] for s in ids})
@@ -171,8 +178,9 @@ def measure(
         out, _ = _vaultmem(root, morning, ["recall", "--all-projects", "--json",
                                            "--limit", str(TOP_SHOWN), fact.query])
         hits = _hits(out)
+        _put_back(out, held, vault)
         found = any(holds(_shown(h), fact.proof) for h in hits[:TOP_SHOWN])
-        lenient = any(holds(_note_text(vault, h), fact.proof) for h in hits[:TOP_LENIENT])
+        lenient = any(holds(_note_text(held, h), fact.proof) for h in hits[:TOP_LENIENT])
         brief = "\n".join(briefings[p] for p in report.session_projects[fact.session])
         in_briefing = holds(brief, fact.proof)
         for counts in (report.by_kind.setdefault(fact.kind, [0, 0, 0]),
@@ -200,6 +208,19 @@ def _hits(out: str) -> list[dict[str, Any]]:
         return []
     hits = doc.get("hits", doc.get("results", [])) if isinstance(doc, dict) else doc
     return [h for h in hits if isinstance(h, dict)] if isinstance(hits, list) else []
+
+
+def _put_back(out: str, held: Path, vault: Path) -> None:
+    """Put the notes a recall recorded a cross-project recall in back as the memory held them."""
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        return
+    recorded = doc.get("recorded_cross_project", []) if isinstance(doc, dict) else []
+    for rel in recorded if isinstance(recorded, list) else []:
+        source = held / str(rel)
+        if source.is_file():
+            shutil.copyfile(source, vault / str(rel))
 
 
 def _note_text(vault: Path, hit: Mapping[str, Any]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -245,3 +246,27 @@ def test_the_committed_facts_file_is_well_formed() -> None:
     assert all(6 <= len(f) <= 10 for f in per_session.values())
     assert all(sum(f["open_next_step"] for f in fs) == 1 for fs in per_session.values())
     assert all(f["proof"] and f["query"] for f in doc["facts"])
+
+
+def test_lenient_reads_the_notes_as_held_not_what_recall_wrote(tmp_path: Path) -> None:
+    """recall records its query in another project's entity it returns; the lenient count reads
+    the note as the memory held it, and the note is put back before the next query."""
+    from vaultmem.search import recall
+    from vaultmem.store.config import Config
+    from vaultmem.store.vault import Vault
+
+    vault, held = tmp_path / "vault", tmp_path / "held"
+    rel = "claude/projects/shop/entities/Billing.md"
+    (vault / rel).parent.mkdir(parents=True)
+    (vault / rel).write_text(
+        "---\ntype: entity\nproject: shop\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\n"
+        "## Key Decisions\n\n- 2026-01-02 — Invoices are rounded per line\n", encoding="utf-8")
+    shutil.copytree(vault, held)
+    result = recall.recall(Vault(vault), Config(vault=vault, project="elsewhere"),
+                           "invoices rounded zanzibar", all_projects=True)
+    assert "zanzibar" in (vault / rel).read_text(encoding="utf-8")  # recall wrote the query
+    out = json.dumps(result.to_json())
+    hit = json.loads(out)["hits"][0]
+    assert "zanzibar" not in eval_real._note_text(held, hit)
+    eval_real._put_back(out, held, vault)
+    assert (vault / rel).read_bytes() == (held / rel).read_bytes()
