@@ -99,6 +99,17 @@ def test_answers_are_cut_to_a_few_hundred_characters() -> None:
     assert workentry.condense("a" * 1000, []).endswith("…")
 
 
+def test_an_answer_opening_in_bold_keeps_its_bold_whole() -> None:
+    # Claude often opens with a bold verdict; stripping list markers must not eat the "**".
+    assert workentry.condense("**DNS is not working** on your system.", []) == (
+        "**DNS is not working** on your system.")
+    assert workentry.condense("- **Fixed:** the router drops DNS", []) == (
+        "**Fixed:** the router drops DNS")
+    assert workentry.condense("1. Renamed the module", []) == "Renamed the module"
+    cut = workentry.condense("**" + "word " * 200 + "**", [])
+    assert cut.endswith("**…") and cut.count("**") == 2
+
+
 def test_a_long_prompt_is_capped_with_what_was_left_out() -> None:
     prompt = "word " * 2000
     log = _only(_edits([_turn("u1", prompt=prompt)]), "Work Log")

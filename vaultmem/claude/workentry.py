@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -16,6 +17,9 @@ FILES_SHOWN = 5  # file names listed per folder
 FOLDERS_SHOWN = 8  # folder lines per turn
 COMMANDS_SHOWN = 8  # command lines per turn
 FAILURES_SHOWN = 5  # failure lines per turn
+# A list item's or a quote's marker at the start of the first line. Only markers followed by a
+# space: "**Done**" opens with bold, not with two bullets.
+_LEAD_MARKER = re.compile(r"^(?:(?:[-*+]|\d{1,3}[.)])[ \t]+|>[ \t]?)+")
 
 
 @dataclass
@@ -77,7 +81,7 @@ def _first_paragraph(text: str) -> str:
             continue
         if stripped.startswith(("#", "|", "<")) and not lines:
             continue  # a heading, a table or HTML before any prose
-        lines.append(stripped.lstrip("-*+> ").strip() if not lines else stripped)
+        lines.append(_LEAD_MARKER.sub("", stripped).strip() if not lines else stripped)
     return " ".join(lines)
 
 
@@ -86,7 +90,13 @@ def _cut(text: str, limit: int) -> str:
         return text
     head = text[:limit]
     end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
-    return head[: end + 1] if end >= limit // 2 else head.rstrip() + "…"
+    return _closed(head[: end + 1]) if end >= limit // 2 else _closed(head.rstrip()) + "…"
+
+
+def _closed(text: str) -> str:
+    """``text`` cut from a longer line, with the bold it cut open closed again: an unpaired
+    ``**`` would embolden the rest of the note's line in Obsidian."""
+    return text + "**" if text.count("**") % 2 else text
 
 
 def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
