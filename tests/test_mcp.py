@@ -155,6 +155,35 @@ def test_bad_arguments_are_errors_and_the_server_keeps_serving(vault_root: Path)
     assert {p: p.read_bytes() for p in vault_root.rglob("*.md")} == before
 
 
+def test_json_text_arguments_unknown_tools_and_unsafe_resource_names(vault_root: Path) -> None:
+    vault_with_memory(vault_root)
+
+    async def body(session: ClientSession) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "remember": await session.call_tool("remember", {
+                "text": "Retry the refund webhook", "kind": "gotcha", "entity": '["Billing"]',
+            }),
+            "unknown": await session.call_tool("forget", {"text": "x"}),
+            "tools": await session.list_tools(),
+        }
+        for uri in ("vaultmem://projects/../index", "vaultmem://projects/%2E%2E/index"):
+            try:
+                await session.read_resource(uri)
+            except MCPError as err:
+                out[uri] = err
+        return out
+
+    got = run(vault_root, body)
+    assert payload(got["remember"])["status"] == "written"
+    assert got["unknown"].is_error and got["unknown"].content[0].text == "Unknown tool: forget"
+    schemas = {t.name: t.output_schema for t in got["tools"].tools}
+    assert schemas["recall"] == {"additionalProperties": True, "title": "recallDictOutput",
+                                 "type": "object"}
+    assert schemas["show"]["required"] == ["result"]
+    for uri in ("vaultmem://projects/../index", "vaultmem://projects/%2E%2E/index"):
+        assert got[uri].error.message == f"Unknown resource: {uri}"
+
+
 def test_a_vault_that_does_not_exist(tmp_path: Path) -> None:
     missing = tmp_path / "no-vault"
 

@@ -38,9 +38,9 @@ def serve(vault: str | None, project: str | None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 1
     defer_model_builds()
-    from .mcptools import build
+    from .mcptools import build, run_stdio
 
-    build(config).run("stdio")
+    run_stdio(build(config))
     # The client closed the session and every answer is written: leave without tearing down
     # the SDK's thousands of objects one by one (a second or more of a client's wait).
     sys.stdout.flush()
