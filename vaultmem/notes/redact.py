@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from vaultmem.notes.lazyre import LazyPattern, lazy
+
 MARK_OPEN = "‹redacted:"
 MARK_CLOSE = "›"
 
@@ -220,23 +222,23 @@ _NOT_SECRET = frozenset({
 _ENTROPY_SPAN = 80  # characters after a secret-like name that the entropy rule looks at
 
 
-@lru_cache(maxsize=1)
-def _compiled() -> dict[str, re.Pattern[str]]:
-    return {
-        "after_name": re.compile(_AFTER_NAME),
-        "aws_named": re.compile(_AWS_NAMED),
-        "private_key": re.compile(_PRIVATE_KEY),
-        "assign": re.compile(_ASSIGN),
-        "bearer": re.compile(_BEARER),
-        "prose_name": re.compile(_PROSE_NAME),
-        "token": re.compile(_TOKEN),
-        "uuid": re.compile(_UUID),
-        "camel": re.compile(_CAMEL),
-        "split": re.compile(r"[_.\-\s]+"),
-        "placeholder": re.compile(r"^(?:x+|\*+|\.+|-+|#+|0+|<.*>|\{.*\}|\$.*|%.*%|your[_-].*)$",
-                                  re.IGNORECASE),
-        "reference": re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$|[()\[\]{}<>‹›]|^[a-z_]+$"),
-    }
+# Compiled on first use (lazyre): most texts a hook writes have no secret-like word, and the
+# pre-filter then needs none of the detectors' patterns.
+_RULES: dict[str, LazyPattern] = {
+    "after_name": lazy(_AFTER_NAME),
+    "aws_named": lazy(_AWS_NAMED),
+    "private_key": lazy(_PRIVATE_KEY),
+    "assign": lazy(_ASSIGN),
+    "bearer": lazy(_BEARER),
+    "prose_name": lazy(_PROSE_NAME),
+    "token": lazy(_TOKEN),
+    "uuid": lazy(_UUID),
+    "camel": lazy(_CAMEL),
+    "split": lazy(r"[_.\-\s]+"),
+    "placeholder": lazy(r"^(?:x+|\*+|\.+|-+|#+|0+|<.*>|\{.*\}|\$.*|%.*%|your[_-].*)$",
+                        re.IGNORECASE),
+    "reference": lazy(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$|[()\[\]{}<>‹›]|^[a-z_]+$"),
+}
 
 
 @lru_cache(maxsize=1)
@@ -310,7 +312,7 @@ def _allowed(allow: tuple[str, ...]) -> Callable[[str], bool]:
 
 def name_kind(name: str) -> str | None:
     """The kind a secret assigned to ``name`` gets, or None when the name is not secret-like."""
-    c = _compiled()
+    c = _RULES
     words = [w.lower() for w in c["split"].split(c["camel"].sub("_", name)) if w]
     if not words:
         return None
@@ -332,7 +334,7 @@ def name_kind(name: str) -> str | None:
 
 def _looks_secret(value: str, quoted: bool) -> bool:
     """Whether an assigned value reads like a secret rather than code, a type or a path."""
-    c = _compiled()
+    c = _RULES
     bare = value.strip("'\"`").strip("*_")  # Markdown emphasis is not part of a value
     if len(bare) < 4 or MARK_OPEN in bare or bare.lower() in _NOT_SECRET:
         return False
@@ -445,7 +447,7 @@ def _by_shape(text: str, begin: int, end: int) -> Iterator[Finding]:
 def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
     """Values assigned to secret-like names in ``text[begin:end]``, and high-entropy strings
     after such names."""
-    c = _compiled()
+    c = _RULES
     named: list[tuple[int, str]] = []  # (where a value may start, kind)
     for m in c["assign"].finditer(text, begin, end):
         kind = name_kind(m.group(1))
@@ -514,7 +516,7 @@ def _merged(found: Iterable[Finding]) -> list[Finding]:
 def _candidates(text: str) -> tuple[list[int], list[int]]:
     """(where a vendor token may be, where a secret-like name with a value may be), sorted;
     both empty for most texts."""
-    c = _compiled()
+    c = _RULES
     low = text.lower()
     shaped: list[int] = []
     for haystack, needles in ((text, _EXACT_PREFIXES), (low, _LOWER_PREFIXES)):
@@ -552,7 +554,7 @@ def find(text: str, *, allow: Sequence[str] = ()) -> list[Finding]:
     found: list[Finding] = []
     if "PRIVATE KEY" in text or "PuTTY-User-Key" in text:
         found.extend(Finding(m.start(), m.end(), "private-key")
-                     for m in _compiled()["private_key"].finditer(text))
+                     for m in _RULES["private_key"].finditer(text))
     for begin, end in _line_spans(text, shaped):
         found.extend(_by_shape(text, begin, end))
     for begin, end in _windows(text, named):
