@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vaultmem import clock
-from vaultmem.memory import anchors
 from vaultmem.memory.sessions import TOPIC_MAX_CHARS, Memory
 from vaultmem.notes import fences, frontmatter, inline, names, patch
 from vaultmem.notes.privacy import clean_prompt
@@ -28,8 +28,11 @@ from vaultmem.store.state import StateData
 from vaultmem.store.vault import Vault
 
 from ..errors import NoteArchived, NoteExists, SessionError, VaultmemError
-from . import gitinfo, ingest, transcript
+from . import gitinfo, transcript
 from .events import HookEvent, session_start_output
+
+if TYPE_CHECKING:
+    from . import ingest
 
 DEFAULT_TITLE = re.compile(r"^# Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$", re.MULTILINE)
 RENAME_TRIES = 50
@@ -156,7 +159,22 @@ def _write_turns(memory: Memory, event: HookEvent, note: str, turns: Sequence[tr
     """Add ``turns`` to ``note``; its write status, or "nothing new". NoteArchived when the
     note is archived at the moment of the write (checked under the note's lock)."""
     base = memory.vault.read(note) if turns else None
-    text = base.text if base else ""
+    # No new turn tells nothing: the ingest and its miner are not even imported then.
+    edits = _told(memory, event, turns, base.text, now, private) if base else []
+    if not (edits or closing):
+        return "nothing new"
+    # The state lock is held while the note is written, so a Stop and a PreCompact racing on
+    # one session cannot both add the same turns.
+    written = memory.vault.update(note, [patch.Rewrite(_unless_archived), *edits,
+                                         *_meta_edits(meta)], base=base, label="vaultmem ingest")
+    return written.status if edits else "nothing new"
+
+
+def _told(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], text: str,
+          now: datetime, private: Sequence[str]) -> list[patch.Edit]:
+    """The edits that add ``turns`` to a note holding ``text`` (none when they say nothing new)."""
+    from . import ingest
+
     told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
                         failing=ingest.open_failures(text), private=private)
     told = anchored(told, event.cwd)
@@ -165,13 +183,7 @@ def _write_turns(memory: Memory, event: HookEvent, note: str, turns: Sequence[tr
     if edits:
         edits += [patch.SetProperty("updated", now.date()),
                   patch.SetProperty("claude_last_accessed", now.date())]
-    if not (edits or closing):
-        return "nothing new"
-    # The state lock is held while the note is written, so a Stop and a PreCompact racing on
-    # one session cannot both add the same turns.
-    written = memory.vault.update(note, [patch.Rewrite(_unless_archived), *edits,
-                                         *_meta_edits(meta)], base=base, label="vaultmem ingest")
-    return written.status if edits else "nothing new"
+    return edits
 
 
 def _unless_archived(text: str) -> str:
@@ -187,6 +199,8 @@ def anchored(told: ingest.Story, cwd: str | None) -> ingest.Story:
     content now and HEAD; one ``git rev-parse`` when there is anything to anchor)."""
     if not any(item.files for item in told.items):
         return told
+    from vaultmem.memory import anchors  # only with files to anchor: a git process follows
+
     repo = anchors.repo(cwd)
     if repo is None:
         return told
@@ -201,6 +215,8 @@ def reanchor_note(memory: Memory, note: str, cwd: str | None) -> None:
     """SessionEnd: the note's anchors re-taken, so they hold the content the session ended with."""
     if "%%vm-anchor" not in memory.vault.read(note).text:
         return  # nothing anchored: no git process
+    from vaultmem.memory import anchors
+
     repo = anchors.repo(cwd)
     if repo is None:
         return
@@ -239,13 +255,17 @@ def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> st
     one; nothing links to a note this young, and the text moves byte for byte.
     """
     entry = data.sessions[sid]
+    if not _awaits_topic(entry.note):
+        return entry.note  # named already (the usual case: no title to work out)
     stem = posixpath.basename(entry.note)[:-3]
     prompt = clean_prompt(first_prompt)
     # Cut like a new note's topic: a first "word" of 300,000 characters must not name a file.
     topic = names.slug(prompt, max_words=6)[:TOPIC_MAX_CHARS].rstrip("-") if prompt else ""
-    title = ingest.title_of(prompt) if prompt else ""
-    if not _awaits_topic(entry.note) or not topic or topic == "session":
+    if not topic or topic == "session":
         return entry.note
+    from . import ingest
+
+    title = ingest.title_of(prompt) if prompt else ""
     vault, layout = memory.vault, memory.layout
     try:
         note = vault.read(entry.note)
@@ -290,6 +310,8 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
         try:
             started = memory.start_session(event.session_id, now=now, meta=session_meta(event))
             if started.resumed and event.source == "resume":
+                from . import ingest
+
                 # The same story goes on: one marker, the note's sections stay as they are.
                 memory.vault.update(started.note, [patch.SectionPatch(
                     ingest.WORK_LOG, "append", f"### {now:%H:%M} - Resumed", subtree=True,
