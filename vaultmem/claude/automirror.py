@@ -24,7 +24,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from vaultmem.notes import fences, links, patch
+from vaultmem.notes import fences, patch
 from vaultmem.store import machine
 from vaultmem.store.atomic import replace_file
 from vaultmem.store.layout import link_target
@@ -313,6 +313,10 @@ def mirror_dir(vault: Vault, project: str) -> str:
 
 def session_link(note: str) -> str:
     """The ``sessions:`` value linking a session note: ``[[<path>|<stem>]]``."""
+    # links (and its patterns) only once something moved: a hook whose project has no auto
+    # memory, or an unchanged one, does not import it.
+    from vaultmem.notes import links
+
     target = link_target(note)
     return links.format(target, alias=posixpath.basename(target))
 
@@ -380,6 +384,8 @@ class _Run:
         write."""
         if not self.created:
             return
+        from vaultmem.notes import links
+
         lines = [(link_target(note), "- " + links.format(
             link_target(note), alias=f"{source_rel} (auto memory)")) for note, source_rel in
             self.created]
