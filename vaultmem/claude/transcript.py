@@ -68,12 +68,13 @@ COMMIT_SCAN_CHARS = 16 * 1024  # of a command, looked at for a commit message
 ERROR_MAX_CHARS = 200
 RESULT_SCAN_CHARS = 64 * 1024  # of a tool's output, read for its error line
 
-_SPACES_RE = re.compile(r"\s+")
-_EXIT_RE = re.compile(r"\AExit code (\d+)")
-_TAGS_RE = re.compile(r"</?[\w-]+>")
+# Compiled on first use (lazyre): a read whose lines were all recorded already needs none.
+_SPACES_RE = lazy(r"\s+")
+_EXIT_RE = lazy(r"\AExit code (\d+)")
+_TAGS_RE = lazy(r"</?[\w-]+>")
 # Lines that say a command failed (anchored at the line start, so that grep output quoting
 # "Error" in a source line does not count): pytest, Python, compilers, npm, Go, Rust, Elixir.
-_ERROR_LINE_RE = re.compile(
+_ERROR_LINE_RE = lazy(
     r"^(?:FAILED\b|ERROR\b|E {2,}\S|[\w.]*(?:Error|Exception)\b|error(?:\[\w+\])?:|fatal:|"
     r"\*\* \([\w.]+\)|"
     r"npm ERR!|panic:|--- FAIL|FAIL\b|=+ .*\b\d+ (?:failed|errors?)\b)"
@@ -83,12 +84,12 @@ _PRIVATE_BYTES = re.compile(rb"<private", re.IGNORECASE)
 # The redaction of the read under way: set by parse_lines for its own duration, so the helpers
 # that decode each field apply it without passing it down every call.
 _SCRUB: ContextVar[Scrub] = ContextVar("scrub", default=DEFAULT_REDACTION)
-_BACKGROUND_RE = re.compile(
+_BACKGROUND_RE = lazy(
     r"\A\s*(?:Command running in background with ID\b|Command did not complete within its "
     r"\S+ timeout and was moved to the background\b)"
 )
 # Progress a tool prints before its verdict ("Checking 3 source files ..."): never the reason.
-_PROGRESS_RE = re.compile(
+_PROGRESS_RE = lazy(
     r"^(?:Checking|Compiling|Analy[sz]ing|Running|Building|Downloading|Resolving|Installing|"
     r"Collecting|Loading|Starting|Fetching|Generated|Finished|Scanning|Linting|Formatting)\b"
 )
