@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vaultmem.errors import (
     InvalidYaml,
@@ -26,7 +26,6 @@ from vaultmem.errors import (
     WriteFailed,
 )
 from vaultmem.memory import bases, threshold
-from vaultmem.memory.reports import CompactReport
 from vaultmem.memory.upkeep import (
     INLINE_COMPACT_BYTES,
     INLINE_COMPACT_ITEMS,
@@ -34,13 +33,16 @@ from vaultmem.memory.upkeep import (
     list_lines,
     single_line,
 )
-from vaultmem.notes import frontmatter, inline, names, patch, propedit, templating
+from vaultmem.notes import frontmatter, inline, names, patch, propedit
 from vaultmem.notes.privacy import clean_prompt
 from vaultmem.store import machine
 from vaultmem.store.layout import STATE_DIR, link_target
 from vaultmem.store.state import SessionEntry, StateData
 from vaultmem.store.vault import WriteStatus
 from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD
+
+if TYPE_CHECKING:
+    from vaultmem.memory.reports import CompactReport  # built by compactor, only named here
 
 WORK_LOG = ("Work Log",)
 DECISIONS = ("Decisions Made",)
@@ -316,6 +318,8 @@ class Memory(Upkeep):
             if meta.get("git_branch"):
                 context += f", branch {inline.code_span(inline.one_line(meta['git_branch']))}"
             context += "."
+        from vaultmem.notes import templating  # a new note only
+
         text = templating.render(
             "session",
             project=project,
@@ -389,6 +393,8 @@ class Memory(Upkeep):
         rel = self.layout.project_index(project)
         if self.vault.exists(rel):
             return False
+        from vaultmem.notes import templating
+
         text = templating.project_index(project, today)
         try:
             self.vault.create(rel, text)

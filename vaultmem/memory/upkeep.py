@@ -16,18 +16,20 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vaultmem import clock
 from vaultmem.errors import LockTimeout, SessionError, VaultmemError
 from vaultmem.memory import threshold
-from vaultmem.memory.reports import CompactReport
 from vaultmem.notes import frontmatter
 from vaultmem.store import machine
 from vaultmem.store.config import Config
 from vaultmem.store.state import SessionEntry, State
 from vaultmem.store.vault import Vault
 from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD, Note
+
+if TYPE_CHECKING:
+    from vaultmem.memory.reports import CompactReport  # built by compactor, only named here
 
 COMPACTION_LOCK_TIMEOUT = 2.0
 BUSY = "another process is compacting this note"
