@@ -165,6 +165,16 @@ def _big(n: int, tag: str) -> tuple[Item, ...]:
     return tuple(Item(f"{tag} {i} " + "y" * 200) for i in range(n))
 
 
+def test_in_a_tight_briefing_the_newest_failures_are_shown_first() -> None:
+    # A debugging session fails many probes on its way; what is still broken was tried last.
+    last = _session(turns=(), failing=tuple(f"`probe {i}` — err " + "x" * 150 for i in range(12)),
+                    next_steps=_big(6, "next"), decisions=_big(6, "d"), gotchas=_big(6, "g"))
+    body = "\n".join(_parts(context.render("p", [last], (), [], max_chars=2500))[0])
+    shown = [i for i in range(12) if f"`probe {i}`" in body]
+    assert shown and shown[-context.FAILURES_FIRST:] == list(range(8, 12))
+    assert 0 not in shown
+
+
 def test_a_full_briefing_keeps_the_most_useful_items_and_says_what_was_left_out() -> None:
     last = _session(
         turns=tuple(Turn("09:00", f"step {i}", f"answer {i} " + "z" * 300) for i in range(12)),

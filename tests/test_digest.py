@@ -120,6 +120,16 @@ def test_failures_pass_only_when_the_same_command_passes_later() -> None:
     assert d.failing == ("`make test` — `boom`", "`tox -e py312` ×2 — `E2`")
 
 
+def test_a_lookup_that_found_nothing_is_no_failure_left_open() -> None:
+    # grep's exit 1 is "no match", ls's and cat's "no such file": not a broken state.
+    log = (
+        "## Work Log\n\n### 09:00 - one\n\n- Failed: `grep -rn refund_total lib/` — `Exit code 1`\n"
+        "- Failed: `cat /tmp/out.log` — `cat: /tmp/out.log: No such file or directory`\n"
+        "- Failed: `uv run which ruff` — `Exit code 1`\n- Failed: `git push` — `error: failed`\n"
+    )
+    assert digest.session("s.md", log).failing == ("`git push` — `error: failed`",)
+
+
 def test_an_answer_leading_into_a_list_is_told_by_its_recap_s_headings_and_bold_lines() -> None:
     log = (
         "## Work Log\n\n### 18:24 - what is this noise\n\n"

@@ -173,6 +173,19 @@ def test_a_failure_is_told_by_its_exit_status_and_error_line_never_its_first_lin
     assert _result(elixir, True).error == "** (CompileError) lib/a.ex:1: undefined x/0"
 
 
+def test_a_unix_tool_s_diagnostic_is_the_error_not_the_output_s_last_line() -> None:
+    busybox = ("Exit code 1\nps: unrecognized option: a\nBusyBox v1.36.1 multi-call binary.\n\n"
+               "Usage: ps\n\nShow list of processes\n\n\tw\tWide output")
+    assert _result(busybox, True).error == "ps: unrecognized option: a"
+    ssh = "Exit code 255\nssh: Could not resolve hostname slate.lan: nodename nor servname"
+    assert _result(ssh, True).error.startswith("ssh: Could not resolve hostname")
+    # What a command printed before the step that failed says nothing about the failure.
+    assert _result("Exit code 1\n=== dnsmasq.d/ ===", True).error == "Exit code 1"
+    assert _result("Exit code 1\n192.0.2.7", True).error == "Exit code 1"
+    assert _result("Exit code 1\n2 files would be reformatted", True).error == (
+        "2 files would be reformatted")
+
+
 def test_an_older_note_s_notification_entry_is_no_prompt_in_the_briefing() -> None:
     from vaultmem.claude import digest
 

@@ -30,6 +30,7 @@ FAILURE_OUTPUT_CHARS = 120
 FAILURE_COMMAND_CHARS = 100
 FAILURE_SESSIONS = 2
 FAILURE_DAYS = 7
+FAILURES_FIRST = 4  # the newest failures of the last session shown before its other lines
 EARLIER_ANSWERS = 3  # answers of each earlier session, the last one first to be shown
 # An exclamation this short ("Great question!", "Done!") says nothing about the work.
 INTERJECTION_MAX_WORDS = 3
@@ -247,8 +248,12 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     # The last three answers first, then three more, then the rest; shown in session order.
     block.add("Outcome (its last answers, in order):", turns,
               [3 if i < n - 6 else 2 if i < n - 3 else 1 for i in range(n)])
+    # The newest failures first in line for room: a long debugging session fails many probes
+    # on the way to its fix, and what is broken at its end was tried last.
+    failing = len(s.failing)
     block.add("Failed and not passing since (command, then its output: tool text):",
-              [failure(f) for f in s.failing], [1])
+              [failure(f) for f in s.failing],
+              [1 if i >= failing - FAILURES_FIRST else 3 for i in range(failing)])
     block.add("Next steps:", _items(s.next_steps), [1, 1, 1, 1, 1, 1, 1, 1, 2])
     block.add("Open questions:", _items(s.open_questions), [1, 1, 1, 1, 1, 1, 2])
     block.add("Decisions:", _items(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True)

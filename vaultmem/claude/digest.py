@@ -18,7 +18,7 @@ from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
-from .fixes import run_key
+from .fixes import looks_up_only, run_key
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
 LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?(.*\S)\s*$")
@@ -301,7 +301,7 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
                 failed = FAILED.match(body)
                 ran = None if failed else RAN.match(body)
                 # Keyed by run: ``REDIS_URL=… pytest -q`` passing passes ``pytest -q`` too.
-                if failed:
+                if failed and not looks_up_only(failed.group(3).strip()):
                     command = run_key(failed.group(3).strip())
                     failing.pop(command, None)  # the newest failure last
                     failing[command] = failed.group(1)

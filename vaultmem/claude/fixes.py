@@ -87,8 +87,17 @@ def env_names(command: str) -> tuple[str, ...]:
         text = text[match.end():]
 
 
-def checks_only(command: str) -> bool:
-    """Whether the command only checks or inspects (lint, format, types, git, files)."""
+# A first word whose non-zero exit says "not there" (no match, no such file, no such process,
+# the files differ), not that something is broken.
+_LOOKUPS = frozenset({
+    "grep", "egrep", "fgrep", "rg", "ag", "find", "fd", "ls", "cat", "head", "tail", "less",
+    "which", "type", "whereis", "command", "test", "[", "[[", "stat", "file", "wc", "ps",
+    "pgrep", "diff", "cmp", "readlink", "realpath", "tree", "du", "lsof", "echo", "pwd",
+})
+
+
+def _program(command: str) -> tuple[str, str] | None:
+    """The command's first two words (after ``uv run``, ``npx``…), case-folded; None if empty."""
     words = run_key(command).split()
     for runner in _RUNNERS:
         parts = runner.split()
@@ -96,12 +105,27 @@ def checks_only(command: str) -> bool:
             words = words[len(parts):]
             break
     if not words:
+        return None
+    second = words[1].casefold() if len(words) > 1 else ""
+    return posixpath.basename(words[0]).casefold(), second
+
+
+def checks_only(command: str) -> bool:
+    """Whether the command only checks or inspects (lint, format, types, git, files)."""
+    program = _program(command)
+    if program is None:
         return True
-    first = posixpath.basename(words[0]).casefold()
+    first, second = program
     if first in _CHECKS or first.endswith(("lint", "fmt")):
         return True
-    second = words[1].casefold() if len(words) > 1 else ""
     return (first, second) in _CHECK_PAIRS or (first, second.split(":")[0]) in _CHECK_PAIRS
+
+
+def looks_up_only(command: str) -> bool:
+    """Whether the command only looks something up (``grep``, ``ls``, ``which``, ``ps``…): its
+    failure means "not found", which is no broken state for the next session to pick up."""
+    program = _program(command)
+    return program is None or program[0] in _LOOKUPS
 
 
 def plausible(edited: Sequence[str], command: str, error: str | None) -> list[str]:

@@ -79,6 +79,22 @@ _ERROR_LINE_RE = lazy(
     r"\*\* \([\w.]+\)|"
     r"npm ERR!|panic:|--- FAIL|FAIL\b|=+ .*\b\d+ (?:failed|errors?)\b)"
 )
+# A Unix tool's diagnostic ("ps: unrecognized option: a", "ssh: Could not resolve hostname …")
+# or a failure said in words anywhere in a line: the error line when no line above matches.
+_DIAGNOSTIC_RE = lazy(
+    r"^[\w.+-]+: .*\b(?:not found|no such|unrecognized|invalid|illegal|cannot|can't|could not|"
+    r"couldn't|unable|denied|refused|timed out|not known|unknown|failed|error|not permitted|"
+    r"missing|usage)\b|\b(?:command not found|No such file or directory|Permission denied|"
+    r"Connection refused|connection timed out|Could not resolve|is not recognized as)\b",
+    re.IGNORECASE,
+)
+# The last line of a failed command is its verdict only when it says something went wrong
+# ("Found 1 issue.", "2 files would be reformatted"); a header or a value is no verdict.
+_VERDICT_RE = lazy(
+    r"\b(?:fail\w*|errors?|issues?|problems?|violations?|warnings?|would|not|no|cannot|can't|"
+    r"invalid|missing|denied|refused|unable|abort\w*|timed out|unknown|undefined|expected)\b",
+    re.IGNORECASE,
+)
 _TRACEBACK = "Traceback (most recent call last)"
 _PRIVATE_BYTES = re.compile(rb"<private", re.IGNORECASE)
 # The redaction of the read under way: set by parse_lines for its own duration, so the helpers
@@ -553,6 +569,7 @@ def _failure(output: str, is_error: bool) -> tuple[bool, str | None]:
     exit_code = _EXIT_RE.match(output)
     failed = is_error or (exit_code is not None and exit_code.group(1) != "0")
     first_error: str | None = None
+    diagnostic: str | None = None  # the first line saying in words that something failed
     verdict: str | None = None  # the last line that is not progress: a tool's summary
     for line in strip_private(output).splitlines():
         line = _TAGS_RE.sub("", line).strip()
@@ -564,11 +581,16 @@ def _failure(output: str, is_error: bool) -> tuple[bool, str | None]:
         if _ERROR_LINE_RE.match(line):
             first_error = line
             break
+        if failed and diagnostic is None and _DIAGNOSTIC_RE.search(line):
+            diagnostic = line
         if not _PROGRESS_RE.match(line):
             verdict = line
-    # A failure without an error line: the tool's last word (its summary), else its exit code;
-    # never its first line, which is progress ("Checking 3 source files ...") as often as not.
-    fallback = verdict or (f"Exit code {exit_code.group(1)}" if exit_code else None)
+    if exit_code is not None and verdict is not None and not _VERDICT_RE.search(verdict):
+        verdict = None  # "=== dnsmasq.d/ ===" or an address printed before the failing step
+    # A failure without an error line: a diagnostic, the tool's last word (its summary), else
+    # its exit code; never its first line, which is progress ("Checking 3 source files ...")
+    # as often as not.
+    fallback = diagnostic or verdict or (f"Exit code {exit_code.group(1)}" if exit_code else None)
     error = first_error or (fallback if failed else None)
     error = _SCRUB.get()(error) if error is not None else None
     if error is not None and len(error) > ERROR_MAX_CHARS:
