@@ -138,12 +138,13 @@ def test_a_note_alone_fills_the_room_with_its_answering_lines(vault_root: Path) 
           ))
     hits = run(vault_root, "wallaby fan speed", limit=5).hits
     assert {h.rel for h in hits} == {f"{P}/sessions/2026-11-16-fans.md"}
-    # Most matches first, the prompt and its heading after the answers; each line once.
+    # Most matches first, what went wrong before the commands run, the prompt and its heading
+    # after the answers; each line once.
     assert [h.text for h in hits] == [
         "Set the wallaby fan speed with `sudo wallaby_cli fan-speed-max`",
         "Answer: The wallaby fan speed needs root.",
-        "Ran `wallaby_cli fan-speed-max`",
         "Failed: `wallaby_cli fan-speed-max` — `Permission denied`",
+        "Ran `wallaby_cli fan-speed-max`",
         "10:00 - set the wallaby fan speed",
     ]
 
@@ -160,12 +161,12 @@ def test_the_answer_beside_a_matching_fact_fills_the_room(vault_root: Path) -> N
               "## Next Steps\n\n- Enable firewall logging (requires password)\n"
           ))
     hits = run(vault_root, "firewall logging", limit=5).hits
-    assert [(h.kind, h.text) for h in hits[:3]] == [
+    assert [(h.kind, h.text) for h in hits[:2]] == [
         ("next-step", "Enable firewall logging (requires password)"),
-        # A line ending in a colon comes with what it introduces, fenced code included.
-        ("note", "Cannot enable firewall logging without sudo. You need to run: sudo "
-                 "socketfilterfw --setloggingmode on Then verify it."),
-        ("note", "Firewall Logging"),  # a heading after the lines that say something
+        # A heading of the answer comes with its part, and a line ending in a colon with what
+        # it introduces, fenced code included; the lines shown with it are not shown again.
+        ("note", "Firewall Logging: Cannot enable firewall logging without sudo. You need to "
+                 "run: sudo socketfilterfw --setloggingmode on Then verify it."),
     ]
     # The next step is not shown a second time as a line of its note.
     assert [h.text for h in hits].count("Enable firewall logging (requires password)") == 1

@@ -1,0 +1,92 @@
+"""recall's lines of a note found (a work-log answer, a compact summary), each cause of a fact
+in the note but not in the lines shown: the tool log taking the room, a list cut after its first
+lines, a heading of an answer shown without its part, a line introducing parts headed below it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from vaultmem.search import recall
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
+
+TODAY = dt.date(2026, 11, 22)
+NOTE = "claude/projects/shop/sessions/2026-11-16-ci.md"
+
+
+def _session(vault: Path, body: str) -> None:
+    path = vault / NOTE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        "---\ntype: session\nproject: shop\nupdated: 2026-11-16\nstatus: active\n---\n"
+        f"# CI\n\n## Work Log\n\n### 10:00 - fix the ci\n\n{body}", encoding="utf-8")
+
+
+def _shown(vault: Path, query: str, limit: int = 5) -> list[str]:
+    result = recall.recall(Vault(vault), Config(vault=vault, project="shop"), query,
+                           today=TODAY, limit=limit)
+    return [h.text for h in result.hits]
+
+
+def test_an_answer_line_comes_before_tool_log_lines_that_match_as_much(vault_root: Path) -> None:
+    _session(vault_root, (
+        "- Ran `wombat-deploy --canary`\n"
+        "- Edited `deploy/wombat.toml`\n"
+        "- Failed: `deploy --canary` — `wombat: no canary slot`\n"
+        "> The wombat canary needs a free slot: historical deploys hold them all.\n"
+    ))
+    shown = _shown(vault_root, "wombat", limit=2)
+    # What went wrong and what came of it before the commands run and the files edited.
+    assert shown == ["Failed: `deploy --canary` — `wombat: no canary slot`",
+                     "The wombat canary needs a free slot: historical deploys hold them all."]
+
+
+def test_a_long_list_shows_its_first_line_and_the_lines_that_match(vault_root: Path) -> None:
+    # The lines before the one that matches the word the first line lacks fill the room alone.
+    steps = "".join(f">    - Step {n}: moved the ledger fixtures of module {n} aside\n"
+                    for n in range(12))
+    _session(vault_root, (
+        "> 6. **Ledger rewrite**: the user asked to rewrite the ledger history. I:\n"
+        f"{steps[: len(steps) // 2]}"
+        ">    - Verified with the audit: 16,684 -> 392 findings\n"
+        f"{steps[len(steps) // 2 :]}"
+    ))
+    [shown] = _shown(vault_root, "ledger rewrite findings", limit=1)
+    assert shown.startswith("Ledger rewrite: the user asked to rewrite the ledger history. I:")
+    assert "Verified with the audit: 16,684 -> 392 findings" in shown  # never cut away
+    assert "…" in shown and len(shown) <= 330
+    assert "Step 11: moved the ledger fixtures of module 11 aside" not in shown
+
+
+def test_a_heading_of_an_answer_comes_with_its_part_once(vault_root: Path) -> None:
+    _session(vault_root, (
+        "> [!abstract]- Claude's answer (9 lines)\n"
+        "> #### 1. **Auto-redaction script** (`scripts/redact_numbat_secrets.py`)\n"
+        ">    - Scans the staged files\n"
+        ">    - Keeps the first 4 and last 4 characters of a secret\n"
+        ">\n"
+        "> #### 2. **Pre-commit hook**\n"
+        ">    - Runs the auto-redaction before every commit\n"
+        "- Edited `docs/`: `AUTO-REDACTION.md`, `numbat.md` (2 files)\n"
+    ))
+    shown = _shown(vault_root, "numbat auto-redaction")
+    assert shown[0] == (
+        "Auto-redaction script (`scripts/redact_numbat_secrets.py`): Scans the staged files "
+        "Keeps the first 4 and last 4 characters of a secret"
+    )
+    assert not any(s.startswith("Keeps the first 4") for s in shown[1:])  # shown once
+
+
+def test_a_line_introducing_parts_headed_below_it_shows_them(vault_root: Path) -> None:
+    _session(vault_root, (
+        "> ## The fix\n>\n"
+        "> **Updated 2 pipelines with `continue-on-error: true` on all jobs:**\n>\n"
+        "> ### 1. **Scan** (`.github/pipelines/scan.yml`)\n"
+        ">    - Main scan: non-blocking\n>\n"
+        "> ## Next\n>\n"
+        "> Watch the next run of the pipelines.\n"
+    ))
+    shown = _shown(vault_root, "pipelines non-blocking", limit=1)
+    assert shown == [("Updated 2 pipelines with `continue-on-error: true` on all jobs: Scan "
+                      "(`.github/pipelines/scan.yml`): Main scan: non-blocking")]
