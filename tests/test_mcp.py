@@ -16,7 +16,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
-from vaultmem.cli import mcptools
+from vaultmem.serve import tools as mcptools
 
 P = "claude/projects/shop"
 FACT = "Fixed the token check by calling `verify_token_expiry/2` instead of comparing timestamps"
@@ -216,10 +216,10 @@ def test_a_bare_mcp_command_starts_the_server_without_the_cli() -> None:
     import subprocess
 
     code = (
-        "import sys\nfrom vaultmem import launcher\nfrom vaultmem.cli import mcpserve\n"
-        "mcpserve.serve = lambda vault, project: print(vault, project, sorted(\n"
-        "    m for m in sys.modules if m.startswith('vaultmem.cli.') and m != mcpserve.__name__\n"
-        "    or m.split('.')[0] in ('rich', 'click'))) or 0\n"
+        "import sys\nfrom vaultmem import launcher\nfrom vaultmem.serve import start\n"
+        "start.serve = lambda vault, project: print(vault, project, sorted(\n"
+        "    m for m in sys.modules\n"
+        "    if m.split('.')[0] in ('rich', 'click', 'typer') or m.startswith('vaultmem.cli'))) or 0\n"
         "launcher.main(['--vault', 'V', '--project=P', 'mcp'])\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -232,7 +232,7 @@ def test_the_server_defers_pydantic_model_builds() -> None:
     import subprocess
 
     code = (
-        "from vaultmem.cli.mcpserve import defer_model_builds\ndefer_model_builds()\n"
+        "from vaultmem.serve.start import defer_model_builds\ndefer_model_builds()\n"
         "from pydantic import BaseModel\nclass M(BaseModel):\n    x: int\n"
         "print(M.__pydantic_complete__, M(x='3').x, M.__pydantic_complete__)\n"
     )

@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(hook_main(hook_args))
     options, i = _global_options(args)
     if args[i:] == ["mcp"]:
-        from .cli.mcpserve import serve
+        from .serve.start import serve
 
         raise SystemExit(serve(options.get("vault"), options.get("project")))
     from .cli import run_app

@@ -1,6 +1,6 @@
 """The MCP server of `vaultmem mcp`: the vault over stdio for any MCP client (Claude Code, Claude
 Desktop, Cursor…), on the official Python SDK's low-level server (``mcp.server.lowlevel``);
-imported only by that command.
+imported only by that command (``serve.start``).
 
 Tools: ``recall`` (facts and notes, as ``vaultmem recall --json``), ``remember`` (as
 ``vaultmem remember``), ``context`` (the briefing of ``vaultmem context``) and ``show`` (a note, as

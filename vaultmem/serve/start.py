@@ -1,7 +1,7 @@
-"""Starting `vaultmem mcp`: the configuration, then the server of ``mcptools`` over stdio.
+"""Starting `vaultmem mcp`: the configuration, then the server of ``tools`` over stdio.
 
 The launcher sends a bare ``vaultmem [--vault V] [--project P] mcp`` here directly, past the
-Typer app and its command modules, so a client's cold start pays for the MCP SDK and the search,
+Typer app (not even imported), so a client's cold start pays for the MCP SDK and the search,
 not for the CLI.
 """
 
@@ -38,7 +38,7 @@ def serve(vault: str | None, project: str | None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 1
     defer_model_builds()
-    from .mcptools import build, run_stdio
+    from .tools import build, run_stdio
 
     run_stdio(build(config))
     # The client closed the session and every answer is written: leave without tearing down
