@@ -241,6 +241,21 @@ def test_the_server_defers_pydantic_model_builds() -> None:
     assert out.split() == ["False", "3", "True"]
 
 
+def test_the_sdk_s_type_adapters_are_built_on_first_use() -> None:
+    import subprocess
+
+    code = (
+        "from pydantic import TypeAdapter\nfrom vaultmem.serve.start import deferred_adapters\n"
+        "with deferred_adapters():\n    inside = TypeAdapter(list[int])\n"
+        "after = TypeAdapter(list[int])\n"
+        "print(inside.pydantic_complete, inside.validate_python(['3']),"
+        " inside.pydantic_complete, after.pydantic_complete)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["False", "[3]", "True", "True"]
+
+
 def test_a_bad_config_file_is_one_line_before_the_server_starts(tmp_path: Path) -> None:
     import subprocess
 

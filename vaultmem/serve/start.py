@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def defer_model_builds() -> None:
@@ -25,6 +27,30 @@ def defer_model_builds() -> None:
         defaults["defer_build"] = True
 
 
+@contextmanager
+def deferred_adapters() -> Iterator[None]:
+    """Inside: a pydantic TypeAdapter builds its validator when first used, not when created.
+    The MCP SDK creates a dozen adapters over unions of every request, result and notification
+    at import, of which a server uses a few; pydantic defers one only for an explicit
+    ``defer_build`` in its own config. Adapters created outside are untouched; a pydantic
+    without the (private) hook starts slower and works the same."""
+    try:
+        from pydantic.type_adapter import TypeAdapter
+    except ImportError:
+        yield
+        return
+    hook = "_defer_build"  # the property an adapter asks at creation whether to wait
+    decides = vars(TypeAdapter).get(hook)
+    if not isinstance(decides, property):
+        yield
+        return
+    setattr(TypeAdapter, hook, property(lambda _adapter: True))
+    try:
+        yield
+    finally:
+        setattr(TypeAdapter, hook, decides)
+
+
 def serve(vault: str | None, project: str | None) -> int:
     """Serve the vault of the options over stdio until the client closes the session; 1 with
     one line on stderr when the configuration cannot be read."""
@@ -38,7 +64,8 @@ def serve(vault: str | None, project: str | None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 1
     defer_model_builds()
-    from .tools import build, run_stdio
+    with deferred_adapters():
+        from .tools import build, run_stdio
 
     run_stdio(build(config))
     # The client closed the session and every answer is written: leave without tearing down
