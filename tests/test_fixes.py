@@ -230,3 +230,25 @@ def test_one_failure_fixed_again_is_one_gotcha_in_the_note() -> None:
     note = "## Gotchas & Fixes\n\n" + lines[0] + "\n"
     later = ingest.edits_for(ingest.story([*again, *other], now=NOW, cwd=CWD), note)
     assert _gotcha_lines(later) == [lines[1]]
+
+
+@pytest.mark.parametrize(
+    "error",
+    ["error[E0599]: no method named `render_row` found for struct `Ledger` in the current scope",
+     "src/ledger/view.tsx(14,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+     "Sources/Ledger/Row.swift:31:9: error: cannot find 'rowHeight' in scope",
+     "internal/ledger/sum.go:12:2: undefined: roundCents"],
+)
+def test_a_compile_error_cleared_by_editing_the_code_is_no_gotcha(error: str) -> None:
+    # The code being written did not build yet; editing it made it build: work in progress.
+    edited = ["src/ledger/view.rs", "src/ledger/view.tsx", "Sources/Ledger/Row.swift",
+              "internal/ledger/sum.go"]
+    assert fix_text(_failed("cargo build --release", error), _passed("cargo build --release"),
+                    edited) is None
+
+
+def test_a_compile_error_cleared_in_the_build_s_setup_is_a_gotcha() -> None:
+    error = "error[E0433]: failed to resolve: use of undeclared crate or module `ledger`"
+    text = fix_text(_failed("cargo build", error), _passed("cargo build"),
+                    ["ledger/Cargo.toml", "ledger/src/main.rs"])
+    assert text is not None and "`ledger/Cargo.toml`" in text

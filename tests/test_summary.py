@@ -367,3 +367,30 @@ def test_a_note_holding_a_summary_is_still_read_without_markdown_it(
     (note,) = session_notes(vault)
     assert "**Prompt:** Now document the refunds" in note.read_text()
     assert "> [!abstract]- Claude's answer (15 lines)" in note.read_text()
+
+
+def test_a_compile_error_fixed_in_the_code_being_written_is_no_gotcha() -> None:
+    # Three diagnostics of code that did not build yet, each fixed by changing that code: the
+    # summary kept in the note holds them, no item does. The runtime error and the one fixed in
+    # the manifest are lessons.
+    read = summary.read(
+        "4. Errors and Fixes:\n\n"
+        "### **Error 1: Widget label type mismatch**\n```\nerror[E0308]: mismatched types: "
+        "expected `Label`, found `String`\n```\n**Fix**: Wrapped the value in `Label::new()` "
+        "instead of passing the string\n\n"
+        "### **Error 2: Missing Clone**\n```\nerror[E0277]: the trait bound `Meter: Clone` is "
+        "not satisfied\n```\n**Fix**: Added `#[derive(Clone)]` to Meter\n\n"
+        "### **Error 3: Wrong prop type**\n```\nsrc/panel/Gauge.tsx(8,3): error TS2322: Type "
+        "'number' is not assignable to type 'string'.\n```\n**Fix**: Converted the value with "
+        "`String(watts)`\n\n"
+        "### **Error 4: Async runtime without timers**\n```\nerror: A Tokio 1.x context was "
+        "found, but timers are disabled.\n```\n**Fix**: Enabled the `time` feature of tokio in "
+        "Cargo.toml\n\n"
+        "### **Error 5: Unknown crate**\n```\nerror[E0433]: failed to resolve: use of "
+        "undeclared crate or module `sysinfo`\n```\n**Fix**: Added the sysinfo dependency\n\n"
+        "### **Error 6: Socket in use**\n```\nOSError: [Errno 98] Address already in use\n```\n"
+        "**Fix**: Stopped the old dev server before starting a new one\n")
+    gotchas = _kinds(read, "gotcha")
+    assert [g.split(":")[0] for g in gotchas] == [
+        "Async runtime without timers", "Unknown crate", "Socket in use"]
+    assert "E0277" in read.kept and "TS2322" in read.kept

@@ -10,7 +10,10 @@ fixed it (DESIGN §10: a fix is credited only to a change that plausibly caused 
   error line (``pytest tests/test_billing.py`` and ``src/billing/webhook.py``; an error naming
   ``InvoiceRenderer`` and ``lib/shop/invoice_renderer.ex``). Only those edits are named;
 - a check that only reports (linters, formatters, type checkers), git and file inspection
-  (``git push`` without an upstream, ``cat`` of an output file not written yet) never make one.
+  (``git push`` without an upstream, ``cat`` of an output file not written yet) never make one;
+- nor does a compiler's diagnostic on code being written (``error[E0412]: cannot find type``)
+  that edits of source files cleared: an edit of the build's setup (``Cargo.toml``) still does
+  (:mod:`diagnostics`).
 
 Runs of one command are matched by :func:`run_key`: inline variables, a leading ``cd … &&`` and
 a trailing ``2>&1 | tail -n 20`` do not make another command.
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from vaultmem.notes.inline import code_span, one_line
 from vaultmem.notes.lazyre import lazy
 
+from . import diagnostics
 from .mentions import path_keys, text_keys
 
 FILES_SHOWN = 5
@@ -165,8 +169,8 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str]) -> str | None:
         names = ", ".join(code_span(n) for n in added)
         return f"{head} with {names} set"
     files = plausible(edited, failed.command, failed.error)
-    if not files:
-        return None
+    if not files or diagnostics.code_in_progress(failed.error or "", " ".join(files)):
+        return None  # nothing in between fixed it, or a compile error of code being written
     named = ", ".join(code_span(one_line(p)) for p in files[:FILES_SHOWN])
     more = f" and {len(files) - FILES_SHOWN} more" if len(files) > FILES_SHOWN else ""
     return f"{head} after editing {named}{more}"

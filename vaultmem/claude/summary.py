@@ -15,7 +15,9 @@ What becomes an item (precision first: a wrong decision costs more than a missed
 - Errors and fixes: each top-level entry (a bullet with its sub-bullets, or a sub-heading with its
   body) that says how it was fixed is one gotcha, cause and fix together; an entry still open
   ("not yet confirmed", "still failing"), one that went away by itself ("transient", "resolved
-  naturally") or that relays the user's feedback is none.
+  naturally") or that relays the user's feedback is none, nor is a compiler's diagnostic on code
+  being written that a change of that code cleared (``error[E0277]: …`` fixed by deriving a
+  trait; :mod:`diagnostics`): the summary kept in the note still holds it.
 - Key Technical Concepts, Problem Solving, Files and Code: a sentence that states a choice ("uses
   X instead of Y", "chose / decided / switched to / went with / opted for", "X over Y", "rather
   than", "took the X approach") is a decision, with the sentence after it when that one gives the
@@ -40,6 +42,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from vaultmem.claude import diagnostics
 from vaultmem.memory import anchors
 from vaultmem.notes.privacy import strip_private
 
@@ -369,8 +372,11 @@ def _gotchas(body: str) -> list[str]:
         text = re.sub(r"^Error \d+:\s*", "", entry)
         if _p().user_relay.match(text) or _p().still_open.search(text):
             continue
-        if not _p().fixed.search(text) or len(text) < 20:
+        fix = _p().fixed.search(text)
+        if fix is None or len(text) < 20:
             continue
+        if diagnostics.code_in_progress(text[: fix.start()], text[fix.start():]):
+            continue  # a compile error of code being written, fixed in that code: no lesson
         out.append(_focus(text, _p().fixed))
     return out
 

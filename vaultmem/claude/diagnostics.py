@@ -1,0 +1,58 @@
+"""A compiler's diagnostic on code being written, and whether its fix changed more than that
+code (pure).
+
+An "Errors and fixes" entry or a failure-then-pass is worth an entity line when the next session
+can use it: a cause with a fix about the project's setup, a tool, the machine. A compiler's or
+type checker's diagnostic on code still being written (``error[E0277]: the trait bound … is not
+satisfied``, ``error TS2345: …``, ``View.swift:12:5: error: …``), fixed by changing that code,
+is work in progress: the session note keeps it, no entity files it (DESIGN §10, issue 19). The
+same diagnostic fixed in the build's setup (a manifest, a dependency, a feature, the toolchain,
+an environment variable) is a lesson and stays one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vaultmem.notes.lazyre import lazy
+
+# Diagnostics with a code or a source position: rustc, tsc, C#/F#, javac, Go, mypy, and the
+# ``file:line[:col]: error:`` form of gcc, clang, swiftc, kotlinc, go build.
+_DIAGNOSTIC_RE = lazy(
+    r"\berror\[E\d{3,4}\]|\berror (?:TS|CS|FS)\d{3,5}\b|\b(?:TS|CS)\d{4}:|"
+    r"\S+\.(?:rs|ts|tsx|mts|cts|js|jsx|swift|go|c|cc|cpp|cxx|h|hh|hpp|m|mm|java|kt|kts|cs|fs|"
+    r"scala|hs|ml|zig|dart|py|pyi|ex|exs)(?::\d+){1,2}:? *(?:fatal )?error\b|"
+    r"\berror: cannot find symbol\b|\bundefined: [\w.]+|"
+    r"\berror: .{1,200}\[(?:arg-type|attr-defined|name-defined|assignment|return-value|"
+    r"call-arg|union-attr|index|override|misc|var-annotated|import|no-redef|operator)\]|"
+    r"\b(?:SyntaxError|IndentationError|TabError): |\*\* \(CompileError\)"
+)
+# A fix in the build's setup rather than in the code: a manifest or lock file, a dependency, a
+# feature flag, the toolchain, the environment.
+_SETUP_FIX_RE = lazy(
+    r"\b(?:Cargo\.(?:toml|lock)|package(?:-lock)?\.json|pnpm-lock\.yaml|yarn\.lock|"
+    r"pyproject\.toml|setup\.(?:py|cfg)|requirements[\w.-]*\.txt|Pipfile|uv\.lock|poetry\.lock|"
+    r"go\.(?:mod|sum)|Gemfile|mix\.(?:exs|lock)|build\.gradle(?:\.kts)?|pom\.xml|"
+    r"Package\.(?:swift|resolved)|tsconfig[\w.-]*\.json|CMakeLists\.txt|Makefile|meson\.build|"
+    r"Dockerfile|\.env\b|\.csproj|\.cabal|rust-toolchain(?:\.toml)?|\.nvmrc|\.tool-versions)|"
+    r"\b(?:dependenc(?:y|ies)|features?\b|install(?:s|ed|ing)?\b|upgrad(?:e|ed|ing)|"
+    r"downgrad(?:e|ed|ing)|pinn(?:ed|ing)|version|toolchain|edition|environment|env var|"
+    r"compiler flags?|linker|sdk\b|nightly\b)",
+    re.IGNORECASE,
+)
+
+
+def compile_error(text: str) -> bool:
+    """Whether ``text`` holds a compiler's or type checker's diagnostic."""
+    return _DIAGNOSTIC_RE.search(text) is not None
+
+
+def setup_fix(text: str) -> bool:
+    """Whether a fix's text changes the build's setup (manifest, dependency, toolchain, env)."""
+    return _SETUP_FIX_RE.search(text) is not None
+
+
+def code_in_progress(error: str, fix: str) -> bool:
+    """Whether ``error`` is a compile diagnostic that ``fix`` cleared by changing the code only:
+    work in progress, not a lesson for an entity."""
+    return compile_error(error) and not setup_fix(fix)
