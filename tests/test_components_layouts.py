@@ -58,6 +58,11 @@ ROOT = "/home/dev/work/shop"
         ("src/main/java/com/acme/shop/billing/InvoiceService.java", "Billing"),
         ("src/main/kotlin/org/acme/shop/checkout/impl/CartImpl.kt", "Checkout"),
         ("src/main/java/com/acme/Application.java", "Acme"),
+        # Swift packages: Sources/<target>/<x>/, never "Sources" itself
+        ("Sources/Ledger/Posting/Entry.swift", "Ledger"),
+        ("Sources/Helpers/Strings.swift", None),
+        ("Sources/Utilities/Geometry.swift", None),
+        ("Package.swift", None),
     ],
 )
 def test_layouts(path: str, expected: str | None) -> None:
@@ -75,6 +80,7 @@ def test_layouts(path: str, expected: str | None) -> None:
         ("test/storefront_web/live/invoice_live_test.exs", Origin("Invoice", True)),
         ("test/support/conn_case.ex", None),
         ("src/test/java/com/acme/shop/billing/InvoiceServiceTest.java", Origin("Billing", True)),
+        ("Tests/LedgerTests/PostingTests.swift", Origin("Ledger", True)),
         ("src/billing/refunds.py", Origin("Billing", False)),
         ("pkg/auth/auth_test.go", Origin("Auth", False)),  # beside its source: the folder says it
     ],
@@ -92,6 +98,11 @@ def test_no_component_is_named_after_a_source_root_or_generic_folder(folder: str
                  f"lib/app/{folder}/x.ex", f"{folder}.py", f"lib/{folder}.ex"):
         name = component_of(path)
         assert name is None or name.casefold() not in FORBIDDEN, (path, name)
+
+
+def test_a_swift_target_named_after_the_project_is_skipped() -> None:
+    assert component_of(f"{ROOT}/Sources/Shop/Checkout/Cart.swift", root=ROOT) == "Checkout"
+    assert component_of(f"{ROOT}/Sources/Shop/Cart.swift", root=ROOT) == "Cart"
 
 
 def test_the_project_s_package_is_skipped_in_a_src_or_flat_layout() -> None:

@@ -28,6 +28,9 @@ CWD = "/home/dev/work/shop"
         "I need to use `render_click/2` instead of `render_submit/2` here.",
         "Looks like the issue is the missing `@impl true` annotation.",
         "Hmm, that didn't work either. The issue is that `on_mount` runs before the session loads.",
+        # Narration of what agents are doing: a "todo list" is no TODO left in the code.
+        "The three agents have each written their todo lists and begun coding.",
+        "Both workers set up their to-do lists and are now implementing their phase.",
     ],
 )
 def test_thinking_aloud_is_never_an_item(text: str) -> None:

@@ -12,11 +12,13 @@ The default rule finds the deepest stable folder below the source roots of the c
 - JS/TS ``src/``, ``app/``, ``packages/<x>/src/`` -> the first folder that is not a grouping
   (``src/features/billing/`` -> Billing; ``packages/api/src/`` -> API);
 - Go ``internal/<x>/``, ``cmd/<x>/``, ``pkg/<x>/``; Rust ``crates/<x>/src/``, ``src/<mod>/``;
+  Swift packages ``Sources/<target>/<x>/`` (the target known by the project's name is skipped);
 - Java/Kotlin ``src/main/java/<dotted>/<feature>/`` -> the folder the class is in.
 
 A module file right in a container is its own component (``src/auth.py`` -> ``Auth``) unless its
 name is generic (``main``, ``utils``, ...). No component is ever named after a source root or a
-generic folder (``Src``, ``Lib``, ``App``, ``Web``, ``Priv``, ``Test``, ``Assets``, ``Config``…).
+generic folder (``Src``, ``Sources``, ``Lib``, ``App``, ``Web``, ``Priv``, ``Test``, ``Assets``,
+``Config``…).
 A test names a component only through the module it tests (``tests/test_auth.py``,
 ``auth_test.go``, ``test/shop/accounts_test.exs``), flagged ``from_test``: capture keeps such a
 name only where the source has that component too. Files at the project's root, in
@@ -46,7 +48,7 @@ from ..errors import UnsafePath
 
 # Folders that hold components rather than being one.
 CONTAINERS = frozenset({
-    "src", "source", "app", "apps", "lib", "libs", "packages", "pkg", "pkgs", "internal", "cmd",
+    "src", "source", "sources", "app", "apps", "lib", "libs", "packages", "pkg", "pkgs", "internal", "cmd",
     "modules", "services", "crates", "projects", "backend", "frontend", "server",
 })
 # Folders (at the top, or under a container) that are not a component of the code.
@@ -79,7 +81,7 @@ JAVA_GENERIC = frozenset({"com", "org", "net", "io", "dev", "edu", "gov", "me", 
                           "internal", "model", "models", "dto", "dtos", "util", "utils",
                           "entity", "entities", "exception", "exceptions", "config"})
 # Names no component may have: source roots and generic folders (issue 19).
-FORBIDDEN = frozenset({"src", "source", "lib", "libs", "app", "apps", "web", "www", "priv",
+FORBIDDEN = frozenset({"src", "source", "sources", "lib", "libs", "app", "apps", "web", "www", "priv",
                        "internal", "pkg", "pkgs", "cmd", "test", "tests", "spec", "specs",
                        "assets", "config", "configs", "static", "public", "core", "server",
                        "client", "backend", "frontend", "packages", "crates", "modules"})
@@ -88,7 +90,8 @@ TEST_SUBDIRS = frozenset({"unit", "integration", "e2e", "functional", "acceptanc
                           "regression", "smoke", "tests", "test", "__tests__"})
 # Module names that say nothing about what the code is for.
 GENERIC_STEMS = frozenset({
-    "main", "index", "app", "__init__", "__main__", "init", "utils", "util", "helpers", "helper",
+    "main", "index", "app", "__init__", "__main__", "init", "utils", "util", "utilities",
+    "helpers", "helper",
     "common", "shared", "misc", "config", "settings", "constants", "types", "setup", "conftest",
     "manage", "wsgi", "asgi", "version", "_version", "base", "mod", "lib", "test", "tests",
     "readme", "changelog", "license", "makefile", "dockerfile", "conf", "globals", "vite.config",
@@ -199,7 +202,8 @@ def _tested(folders: list[str], file: str, project: str) -> Origin | None:
     while inner and inner[0].casefold() in LAYOUT_DIRS:
         inner = inner[1:]
     if inner:
-        return _origin(inner[0], from_test=True)
+        # A test target named for what it tests (SwiftPM ``Tests/LedgerTests/``) -> Ledger.
+        return _origin(_tested_module(inner[0]) or inner[0], from_test=True)
     return _origin(_tested_module(file) or "", from_test=True)
 
 

@@ -138,7 +138,7 @@ _NEXT = cue(
     r"\bfollow[- ]up (?:pr|task|work|ticket|issue|change|commit)s?\b|\b(?:next|in the next) "
     r"session\b|\b(?:should|need to|needs to|will|we'?ll|i'?ll|want to) (?:\S+ ){1,8}next\b"
     r"(?=\s*(?:[.,;:!)]|$))|"
-    r"\bTODO\b|\byet to be\b|\b(?:only )?(?:half|partially) (?:done|finished|implemented|wired)\b|"
+    r"(?-i:\bTODO\b)|\byet to be\b|\b(?:only )?(?:half|partially) (?:done|finished|implemented|wired)\b|"
     r"\b(?:unfinished|incomplete)\b|\bstill needs?\b(?! (?:\S+ )?(?:running|installed|set)\b)|"
     r"\boutstanding\s*[:—-]|\bafter that,? (?:we|i) (?:can|should|need)\b|"
     r"\b(?:we|i)(?:'ll| will) (?:still )?need to " + _BUILD_VERB + r"\b",
