@@ -254,6 +254,11 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     block.add("Failed and not passing since (command, then its output: tool text):",
               [failure(f) for f in s.failing],
               [1 if i >= failing - FAILURES_FIRST else 3 for i in range(failing)])
+    # Neither is a failure of the work: a call that never ran, and why the session stopped.
+    block.add("Not run: stopped by permissions or refused by the person (call, then its output):",
+              [failure(f) for f in s.not_run], [2])
+    block.add("Cut short by Claude Code:", [code_span(_cut(s.stopped, 200))] if s.stopped else [],
+              [1])
     block.add("Next steps:", _items(s.next_steps), [1, 1, 1, 1, 1, 1, 1, 1, 2])
     block.add("Open questions:", _items(s.open_questions), [1, 1, 1, 1, 1, 1, 2])
     block.add("Decisions:", _items(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True)

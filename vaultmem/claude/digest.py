@@ -18,6 +18,7 @@ from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
+from . import notices
 from .fixes import looks_up_only, run_key
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
@@ -44,6 +45,8 @@ _NOT_WORDS = re.compile(r"[^\w`'\"()/.,:;!?&+=<>@#%-]+")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
 # a command that failed and then passed has its Failed line before its Ran line.
 FAILED = re.compile(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")
+NOT_RUN = re.compile(r"Not run:\s*((`+)(.+?)\2.*)")
+STOPPED = re.compile(r"Stopped by Claude Code:\s*(`+)\s?(.+?)\s?\1\s*$")
 RAN = re.compile(r"Ran\s+(`+)(.+?)\1")
 STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
 # Claude Code's line saying a background command ended (capture no longer makes it an entry).
@@ -100,12 +103,17 @@ class SessionDigest:
     next_steps: tuple[Item, ...]
     entities: tuple[str, ...]  # link targets: Related Entities, then the items' link groups
     logged: int = 0  # work-log entries
+    # Calls the permissions stopped or the person rejected that no later run of theirs passed
+    # (``Not run:`` lines; an older note's ``Failed:`` line saying so), as ``failing`` is.
+    not_run: tuple[str, ...] = ()
+    stopped: str = ""  # Claude Code's notice (usage limit, API error) no later answer followed
 
     @property
     def empty(self) -> bool:
         """Nothing to brief (a note that was just started)."""
         return not (self.logged or self.turns or self.failing or self.decisions or self.gotchas
-                    or self.prerequisites or self.open_questions or self.next_steps)
+                    or self.prerequisites or self.open_questions or self.next_steps
+                    or self.not_run or self.stopped)
 
 
 @dataclass(frozen=True)
@@ -233,14 +241,26 @@ def _meta(text: str, rel: str) -> dict[str, Any]:
         return {}
 
 
-def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
-    """(turns with answers, command failures no later run of that command passed, entries).
+@dataclass
+class _Log:
+    """What a session's work log says, read in time order."""
+
+    turns: list[Turn]
+    failing: dict[str, str]  # run key -> the newest failure line's text
+    not_run: dict[str, str]  # run key -> the newest "never ran" line's text
+    stopped: str = ""
+    logged: int = 0
+
+
+def _work_log(note: _Note) -> _Log:
+    """Turns with answers, command failures (and calls that never ran) no later run of that
+    command passed, Claude Code's notice that ended the work, the number of entries.
 
     The log reads in time order: a ``Ran`` line after a command's ``Failed`` line is a run that
     passed. Only commands count: a tool that failed (an edit that did not apply) has no "pass".
     """
-    turns: list[Turn] = []
-    failing: dict[str, str] = {}
+    log = _Log([], {}, {})
+    turns, failing = log.turns, log.failing
     logged = 0
     heads = {h.line: h for h in note.heads}
     for start, end in note.ranges(WORK_LOG):
@@ -266,7 +286,9 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
                 details = None
             if kind == "paragraph":
                 answer = ANSWER.match(line)
-                if answer:
+                # An older note may hold Claude Code's usage-limit notice as an answer: none.
+                if answer and not notices.api_notice(answer.group(1)):
+                    log.stopped = ""
                     lead = answer.group(1)
                     turns.append(Turn(time, title, lead))
                     points = [] if lead.endswith(":") else None
@@ -298,16 +320,33 @@ def _work_log(note: _Note) -> tuple[tuple[Turn, ...], tuple[str, ...], int]:
                     turns[-1] = replace(turns[-1], details=tuple(details))
             elif kind == "bullet_list" and line.startswith(("- ", "* ")):
                 body = line[2:].strip()
-                failed = FAILED.match(body)
+                failed = FAILED.match(body) or NOT_RUN.match(body)
                 ran = None if failed else RAN.match(body)
+                stopped = None if failed or ran else STOPPED.match(body)
                 # Keyed by run: ``REDIS_URL=… pytest -q`` passing passes ``pytest -q`` too.
-                if failed and not looks_up_only(failed.group(3).strip()):
+                never = failed is not None and (body.startswith("Not run") or notices.denial(
+                    _failure_error(failed.group(1))) is not None)
+                # A lookup that found nothing is no failure; a call that never ran is kept apart
+                # (an older note wrote one the permissions stopped as a failure).
+                if failed and (never or not looks_up_only(failed.group(3).strip())):
+                    into = log.not_run if never else failing
                     command = run_key(failed.group(3).strip())
-                    failing.pop(command, None)  # the newest failure last
-                    failing[command] = failed.group(1)
+                    into.pop(command, None)  # the newest last
+                    into[command] = failed.group(1)
                 elif ran:
                     failing.pop(run_key(ran.group(2).strip()), None)
-    return tuple(turns), tuple(failing.values()), logged
+                    log.not_run.pop(run_key(ran.group(2).strip()), None)
+                elif stopped:
+                    log.stopped = stopped.group(2)
+    log.logged = logged
+    return log
+
+
+def _failure_error(failure: str) -> str:
+    """The error of a ``Failed:`` line's text (after its command and ``— ``), without its code
+    span's backticks."""
+    _, dash, error = failure.partition(" — ")
+    return error.strip().strip("`").strip() if dash else ""
 
 
 def _plain_point(text: str) -> str:
@@ -329,7 +368,7 @@ def session(rel: str, text: str) -> SessionDigest:
     date = created.group(0) if created else stem[:10]
     topic = note.title() or (stem[11:] if re.match(r"\d{4}-\d{2}-\d{2}-", stem) else stem)
     status = str(meta.get("status") or "active").strip().lower()
-    turns, failing, logged = _work_log(note)
+    log = _work_log(note)
     kinds = {name: tuple(note.items(names)[0]) for name, names in (
         ("decisions", DECISIONS), ("gotchas", GOTCHAS), ("prerequisites", PREREQUISITES),
         ("open_questions", OPEN_QUESTIONS), ("next_steps", NEXT_STEPS))}
@@ -346,10 +385,12 @@ def session(rel: str, text: str) -> SessionDigest:
         topic=topic or stem,
         status=status if STATUS_WORD.fullmatch(status) else "unknown",
         branch=str(meta.get("git_branch") or "").strip(),
-        turns=turns,
-        failing=failing,
+        turns=tuple(log.turns),
+        failing=tuple(log.failing.values()),
         entities=tuple(dict.fromkeys(entities)),
-        logged=logged,
+        logged=log.logged,
+        not_run=tuple(log.not_run.values()),
+        stopped=log.stopped,
         **kinds,
     )
 

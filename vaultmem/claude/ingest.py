@@ -181,6 +181,8 @@ def story(
         if line.text:
             current.prose.append(line.text)
             current.answer = line.text
+        if line.notice:
+            current.notice = line.notice
         if line.calls:
             current.acted = len(current.prose)
         for call in line.calls:
@@ -201,6 +203,16 @@ def story(
             made = calls.get(outcome.tool_use_id)
             if made is None or outcome.background:
                 continue  # a command moved to the background has not ended yet
+            if outcome.denied:  # it never ran: no failure, no pass, no run
+                label = _label(made, cwd)
+                why, count = current.denied.get(label, (outcome.error, 0))
+                current.denied[label] = (why, count + 1)
+                ran = one_line(made.command) if made.command is not None else ""
+                if current.commands.get(ran, 0) > 1:
+                    current.commands[ran] -= 1
+                else:
+                    current.commands.pop(ran, None)
+                continue
             failed = outcome.is_error or (made.tool == "Bash" and outcome.error is not None)
             if made.command is not None:
                 command = one_line(made.command)

@@ -12,7 +12,8 @@ What a line holds (DESIGN §6, §9):
   ``tool_result`` blocks, each an outcome of an earlier ``tool_use`` (matched by id): failed or
   not, and its first error line. ``isMeta`` and ``isSidechain`` (sub-agent) lines are noise.
 - ``assistant`` lines: the prose of the ``text`` blocks, and the ``tool_use`` blocks (the
-  command of a ``Bash`` call, the file of a ``Write``/``Edit``/``Read``...).
+  command of a ``Bash`` call, the file of a ``Write``/``Edit``/``Read``...); a usage-limit or API
+  error notice is no prose, a call the permissions stopped no failure (:mod:`notices`).
 
 ``<private>…</private>`` text is removed everywhere, nesting balanced; a span left open at the end
 of a message stays private in the next messages of the same speaker until it is closed
@@ -37,6 +38,7 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
 
+from vaultmem.claude import notices
 from vaultmem.claude.transcriptfile import (
     MAX_LINE_BYTES,
     MAX_READ_BYTES,
@@ -144,6 +146,9 @@ class Outcome:
     # A command Claude Code moved to the background: it has not ended yet (its end comes as a
     # ``<task-notification>`` prompt), so it neither failed nor passed.
     background: bool = False
+    # A call Claude Code's permissions stopped, or the person rejected or interrupted: it never
+    # ran, so it neither failed nor passed; ``error`` says why (notices.denial).
+    denied: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,6 +164,7 @@ class Turn:
     # Claude Code's compact summary (never a prompt), private text removed; "" when a span the
     # person left open hides it whole.
     summary: str | None = None
+    notice: str | None = None  # Claude Code's usage-limit or API error notice, one line
 
     @property
     def files(self) -> tuple[FileChange, ...]:
@@ -181,7 +187,7 @@ class Turn:
         if self.timestamp is None:
             return None
         said = repr((self.timestamp, self.prompt, self.text, self.summary, self.calls,
-                     self.outcomes))
+                     self.outcomes, self.notice))
         return "line:" + hashlib.sha256(said.encode("utf-8", "replace")).hexdigest()[:16]
 
     @property
@@ -225,13 +231,18 @@ def with_last_message(
     """
     kept = [t if t.text is None or text_key(t.text) not in ingested else replace(t, text=None)
             for t in turns]
+    kept = [t if t.notice is None or text_key(t.notice) not in ingested
+            else replace(t, notice=None) for t in kept]
     if not message or not message.strip():
         return tuple(kept), frozenset()
     public = scrub(PrivateStream(private).feed(message).strip())
     key = text_key(public)
-    held = any(t.text is not None and text_key(t.text) == key for t in kept)
+    # The last message may be Claude Code's usage-limit notice: it stays a notice.
+    notice = notices.shown(public) if notices.api_notice(public) else None
+    held = any(text_key(said) == key for t in kept for said in (t.text, t.notice) if said)
     if not held and key not in ingested and public.strip():
-        kept.append(Turn(f"last:{key[5:]}", None, None, text=public))
+        kept.append(Turn(f"last:{key[5:]}", None, None, text=None if notice else public,
+                         notice=notice))
     return tuple(kept), frozenset({key})
 
 
@@ -420,13 +431,17 @@ def _turn(entry: dict[str, Any], raw: str, streams: tuple[PrivateStream, Private
             return None
         return Turn(uuid, timestamp, prompt, outcomes=outcomes)
     prose, calls = _assistant(content, streams[1])
+    notice = None
+    if prose is not None and (entry.get("isApiErrorMessage") is True or notices.api_notice(prose)):
+        # Claude Code's usage-limit or API error notice: why the turn stopped, not an answer.
+        notice, prose = notices.shown(prose), None
     if streams[0].inside:
         # A span the person left open hides everything until they close it: Claude's reply and
         # commands may repeat what it holds.
         return None
-    if prose is None and not calls:
+    if prose is None and not calls and notice is None:
         return None
-    return Turn(uuid, timestamp, None, text=prose, calls=calls)
+    return Turn(uuid, timestamp, None, text=prose, calls=calls, notice=notice)
 
 
 def _summary_turn(entry: dict[str, Any], raw: str, hidden: bool) -> Turn | None:
@@ -545,6 +560,10 @@ def _outcomes(content: Any) -> tuple[Outcome, ...]:
         output = _result_text(block.get("content"))
         if _BACKGROUND_RE.match(output):
             found.append(Outcome(ident, False, None, background=True))
+            continue
+        denial = notices.denial(output) if block.get("is_error") is True else None
+        if denial is not None:
+            found.append(Outcome(ident, False, _SCRUB.get()(denial), denied=True))
             continue
         failed, error = _failure(output, block.get("is_error") is True)
         found.append(Outcome(ident, failed, error))

@@ -20,6 +20,9 @@ FAILURES_SHOWN = 5  # failure lines per turn
 # A list item's or a quote's marker at the start of the first line. Only markers followed by a
 # space: "**Done**" opens with bold, not with two bullets.
 _LEAD_MARKER = re.compile(r"^(?:(?:[-*+]|\d{1,3}[.)])[ \t]+|>[ \t]?)+")
+# The work-log labels of a call that never ran and of Claude Code's notice that ended a turn.
+NOT_RUN = "Not run:"
+STOPPED = "Stopped by Claude Code:"
 
 
 @dataclass
@@ -42,6 +45,9 @@ class LoggedTurn:
     commands_failed: set[str] = field(default_factory=set)  # labels of Bash commands
     run_keys: dict[str, str] = field(default_factory=dict)  # failed command label -> run_key
     fixes: list[str] = field(default_factory=list)  # failure-then-fix gotchas
+    # label -> (why, calls): calls Claude Code's permissions stopped or the person rejected
+    denied: dict[str, tuple[str | None, int]] = field(default_factory=dict)
+    notice: str | None = None  # Claude Code's usage-limit or API error notice that ended it
     summary: str | None = None  # Claude Code's compact summary: this "turn" is the compaction
 
 
@@ -110,7 +116,9 @@ def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
             head.append(f"**Answer:** {answer}")
     work = _work_lines(turn)
     if not head and not work:
-        return None
+        return None  # a notice alone (repeated at each later Stop) adds nothing to the story
+    if turn.notice:
+        work.append(f"- {STOPPED} {code_span(turn.notice)}")
     parts = [f"### {turn.time} - {turn.title}"]
     if head:
         parts.append("\n".join(head))
@@ -128,7 +136,8 @@ def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
 def _work_lines(turn: LoggedTurn) -> list[str]:
     """Files, then commands; the log reads in time order, so a command that failed and then
     passed has its ``Failed`` line before its ``Ran`` line, one still failing after it. A tool
-    call that failed and then worked (an Edit retried) is left out: it was chatter."""
+    call that failed and then worked (an Edit retried) is left out: it was chatter. Calls that
+    never ran (denied, rejected) come last, counted."""
     lines = _folder_lines(turn.edited)
     fixed: list[str] = []
     still: list[tuple[int, str]] = []
@@ -138,7 +147,7 @@ def _work_lines(turn: LoggedTurn) -> list[str]:
         elif label in turn.commands_failed:
             fixed.append(_failure_line(label, error, count))
     # What still fails is what the next session meets first, the most repeated (a command
-    # blocked seventy times) before a one-off: those are shown when not all fit.
+    # failing seventy times) before a one-off: those are shown when not all fit.
     failing = [line for _, line in sorted(still, key=lambda s: -s[0])]
     shown = (failing + fixed)[:FAILURES_SHOWN]
     lines.extend(line for line in fixed if line in shown)
@@ -151,6 +160,12 @@ def _work_lines(turn: LoggedTurn) -> list[str]:
     lines.extend(line for line in failing if line in shown)
     if len(fixed) + len(failing) > FAILURES_SHOWN:
         lines.append(f"- {len(fixed) + len(failing) - FAILURES_SHOWN} more failures")
+    # Calls the permissions stopped (or the person rejected) never ran: no failure of theirs.
+    denied = sorted(turn.denied.items(), key=lambda d: -d[1][1])
+    for label, (why, count) in denied[:FAILURES_SHOWN]:
+        lines.append(_failure_line(label, why, count).replace("- Failed:", f"- {NOT_RUN}", 1))
+    if len(denied) > FAILURES_SHOWN:
+        lines.append(f"- {len(denied) - FAILURES_SHOWN} more calls not run")
     return lines
 
 
