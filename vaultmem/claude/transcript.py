@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
 
-from vaultmem.claude import notices
+from vaultmem.claude import notices, toolresult
 from vaultmem.claude.transcriptfile import (
     MAX_LINE_BYTES,
     MAX_READ_BYTES,
@@ -67,37 +67,11 @@ _COMMIT_RE = lazy(r"(?:^|[;&|(]\s*|\s)git\s+(?:-\S+\s+(?:[^\s-]\S*\s+)?)*?commit
 _HEREDOC_RE = lazy(r"<<-?[ \t]*(['\"]?)(?P<tag>\w+)\1[^\n]*\n")
 _QUOTED_MESSAGE_RE = lazy(r"(?:-m|--message)(?:\s+|=)(?:\"(?P<body>[^\"]*)\"|'(?P<single>[^']*)')")
 COMMIT_SCAN_CHARS = 16 * 1024  # of a command, looked at for a commit message
-ERROR_MAX_CHARS = 200
 RESULT_SCAN_CHARS = 64 * 1024  # of a tool's output, read for its error line
+ERROR_MAX_CHARS = toolresult.ERROR_MAX_CHARS  # of an error line kept
 
 # Compiled on first use (lazyre): a read whose lines were all recorded already needs none.
 _SPACES_RE = lazy(r"\s+")
-_EXIT_RE = lazy(r"\AExit code (\d+)")
-_TAGS_RE = lazy(r"</?[\w-]+>")
-# Lines that say a command failed (anchored at the line start, so that grep output quoting
-# "Error" in a source line does not count): pytest, Python, compilers, npm, Go, Rust, Elixir.
-_ERROR_LINE_RE = lazy(
-    r"^(?:FAILED\b|ERROR\b|E {2,}\S|[\w.]*(?:Error|Exception)\b|error(?:\[\w+\])?:|fatal:|"
-    r"\*\* \([\w.]+\)|"
-    r"npm ERR!|panic:|--- FAIL|FAIL\b|=+ .*\b\d+ (?:failed|errors?)\b)"
-)
-# A Unix tool's diagnostic ("ps: unrecognized option: a", "ssh: Could not resolve hostname …")
-# or a failure said in words anywhere in a line: the error line when no line above matches.
-_DIAGNOSTIC_RE = lazy(
-    r"^[\w.+-]+: .*\b(?:not found|no such|unrecognized|invalid|illegal|cannot|can't|could not|"
-    r"couldn't|unable|denied|refused|timed out|not known|unknown|failed|error|not permitted|"
-    r"missing|usage)\b|\b(?:command not found|No such file or directory|Permission denied|"
-    r"Connection refused|connection timed out|Could not resolve|is not recognized as)\b",
-    re.IGNORECASE,
-)
-# The last line of a failed command is its verdict only when it says something went wrong
-# ("Found 1 issue.", "2 files would be reformatted"); a header or a value is no verdict.
-_VERDICT_RE = lazy(
-    r"\b(?:fail\w*|errors?|issues?|problems?|violations?|warnings?|would|not|no|cannot|can't|"
-    r"invalid|missing|denied|refused|unable|abort\w*|timed out|unknown|undefined|expected)\b",
-    re.IGNORECASE,
-)
-_TRACEBACK = "Traceback (most recent call last)"
 _PRIVATE_BYTES = re.compile(rb"<private", re.IGNORECASE)
 # The redaction of the read under way: set by parse_lines for its own duration, so the helpers
 # that decode each field apply it without passing it down every call.
@@ -106,11 +80,7 @@ _BACKGROUND_RE = lazy(
     r"\A\s*(?:Command running in background with ID\b|Command did not complete within its "
     r"\S+ timeout and was moved to the background\b)"
 )
-# Progress a tool prints before its verdict ("Checking 3 source files ..."): never the reason.
-_PROGRESS_RE = lazy(
-    r"^(?:Checking|Compiling|Analy[sz]ing|Running|Building|Downloading|Resolving|Installing|"
-    r"Collecting|Loading|Starting|Fetching|Generated|Finished|Scanning|Linting|Formatting)\b"
-)
+
 
 
 @dataclass(frozen=True)
@@ -565,7 +535,8 @@ def _outcomes(content: Any) -> tuple[Outcome, ...]:
         if denial is not None:
             found.append(Outcome(ident, False, _SCRUB.get()(denial), denied=True))
             continue
-        failed, error = _failure(output, block.get("is_error") is True)
+        failed, error = toolresult.failure(output, block.get("is_error") is True,
+                                           _SCRUB.get())
         found.append(Outcome(ident, failed, error))
     return tuple(found)
 
@@ -581,37 +552,3 @@ def _result_text(content: Any) -> str:
         if size >= RESULT_SCAN_CHARS:
             break
     return "\n".join(parts)
-
-
-def _failure(output: str, is_error: bool) -> tuple[bool, str | None]:
-    """(whether the result says it failed, its first error line or None)."""
-    exit_code = _EXIT_RE.match(output)
-    failed = is_error or (exit_code is not None and exit_code.group(1) != "0")
-    first_error: str | None = None
-    diagnostic: str | None = None  # the first line saying in words that something failed
-    verdict: str | None = None  # the last line that is not progress: a tool's summary
-    for line in strip_private(output).splitlines():
-        line = _TAGS_RE.sub("", line).strip()
-        if not line or _EXIT_RE.match(line):
-            continue
-        if line.startswith(_TRACEBACK):
-            first_error = first_error or line  # the exception line below it says more
-            continue
-        if _ERROR_LINE_RE.match(line):
-            first_error = line
-            break
-        if failed and diagnostic is None and _DIAGNOSTIC_RE.search(line):
-            diagnostic = line
-        if not _PROGRESS_RE.match(line):
-            verdict = line
-    if exit_code is not None and verdict is not None and not _VERDICT_RE.search(verdict):
-        verdict = None  # "=== dnsmasq.d/ ===" or an address printed before the failing step
-    # A failure without an error line: a diagnostic, the tool's last word (its summary), else
-    # its exit code; never its first line, which is progress ("Checking 3 source files ...")
-    # as often as not.
-    fallback = diagnostic or verdict or (f"Exit code {exit_code.group(1)}" if exit_code else None)
-    error = first_error or (fallback if failed else None)
-    error = _SCRUB.get()(error) if error is not None else None
-    if error is not None and len(error) > ERROR_MAX_CHARS:
-        error = error[: ERROR_MAX_CHARS - 1].rstrip() + "…"
-    return failed, error

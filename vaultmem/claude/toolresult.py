@@ -1,0 +1,85 @@
+"""A tool's output -> whether it failed and the line that says why (pure).
+
+A command failed when Claude Code says so (``is_error``) or its ``Exit code`` is not 0. The line
+that says why is its first error line (pytest, Python, compilers, npm, Go, Rust, Elixir), else a
+Unix tool's diagnostic, else its last line when that one reads as a verdict, else its exit code;
+never its first line, which is progress ("Checking 3 source files ...") as often as not.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.privacy import strip_private
+from vaultmem.notes.redact import Scrub
+
+ERROR_MAX_CHARS = 200
+
+# Compiled on first use (lazyre): a read whose lines were all recorded already needs none.
+_EXIT_RE = lazy(r"\AExit code (\d+)")
+_TAGS_RE = lazy(r"</?[\w-]+>")
+# Lines that say a command failed (anchored at the line start, so that grep output quoting
+# "Error" in a source line does not count): pytest, Python, compilers, npm, Go, Rust, Elixir.
+_ERROR_LINE_RE = lazy(
+    r"^(?:FAILED\b|ERROR\b|E {2,}\S|[\w.]*(?:Error|Exception)\b|error(?:\[\w+\])?:|fatal:|"
+    r"\*\* \([\w.]+\)|"
+    r"npm ERR!|panic:|--- FAIL|FAIL\b|=+ .*\b\d+ (?:failed|errors?)\b)"
+)
+# A Unix tool's diagnostic ("ps: unrecognized option: a", "ssh: Could not resolve hostname …")
+# or a failure said in words anywhere in a line: the error line when no line above matches.
+_DIAGNOSTIC_RE = lazy(
+    r"^[\w.+-]+: .*\b(?:not found|no such|unrecognized|invalid|illegal|cannot|can't|could not|"
+    r"couldn't|unable|denied|refused|timed out|not known|unknown|failed|error|not permitted|"
+    r"missing|usage)\b|\b(?:command not found|No such file or directory|Permission denied|"
+    r"Connection refused|connection timed out|Could not resolve|is not recognized as)\b",
+    re.IGNORECASE,
+)
+# The last line of a failed command is its verdict only when it says something went wrong
+# ("Found 1 issue.", "2 files would be reformatted"); a header or a value is no verdict.
+_VERDICT_RE = lazy(
+    r"\b(?:fail\w*|errors?|issues?|problems?|violations?|warnings?|would|not|no|cannot|can't|"
+    r"invalid|missing|denied|refused|unable|abort\w*|timed out|unknown|undefined|expected)\b",
+    re.IGNORECASE,
+)
+_TRACEBACK = "Traceback (most recent call last)"
+# Progress a tool prints before its verdict ("Checking 3 source files ..."): never the reason.
+_PROGRESS_RE = lazy(
+    r"^(?:Checking|Compiling|Analy[sz]ing|Running|Building|Downloading|Resolving|Installing|"
+    r"Collecting|Loading|Starting|Fetching|Generated|Finished|Scanning|Linting|Formatting)\b"
+)
+
+
+def failure(output: str, is_error: bool, scrub: Scrub) -> tuple[bool, str | None]:
+    """(whether a tool result says it failed, its first error line or None, redacted by
+    ``scrub``, one line of at most ERROR_MAX_CHARS)."""
+    exit_code = _EXIT_RE.match(output)
+    failed = is_error or (exit_code is not None and exit_code.group(1) != "0")
+    first_error: str | None = None
+    diagnostic: str | None = None  # the first line saying in words that something failed
+    verdict: str | None = None  # the last line that is not progress: a tool's summary
+    for line in strip_private(output).splitlines():
+        line = _TAGS_RE.sub("", line).strip()
+        if not line or _EXIT_RE.match(line):
+            continue
+        if line.startswith(_TRACEBACK):
+            first_error = first_error or line  # the exception line below it says more
+            continue
+        if _ERROR_LINE_RE.match(line):
+            first_error = line
+            break
+        if failed and diagnostic is None and _DIAGNOSTIC_RE.search(line):
+            diagnostic = line
+        if not _PROGRESS_RE.match(line):
+            verdict = line
+    if exit_code is not None and verdict is not None and not _VERDICT_RE.search(verdict):
+        verdict = None  # "=== dnsmasq.d/ ===" or an address printed before the failing step
+    # A failure without an error line: a diagnostic, the tool's last word (its summary), else
+    # its exit code; never its first line, which is progress ("Checking 3 source files ...")
+    # as often as not.
+    fallback = diagnostic or verdict or (f"Exit code {exit_code.group(1)}" if exit_code else None)
+    error = first_error or (fallback if failed else None)
+    error = scrub(error) if error is not None else None
+    if error is not None and len(error) > ERROR_MAX_CHARS:
+        error = error[: ERROR_MAX_CHARS - 1].rstrip() + "…"
+    return failed, error
