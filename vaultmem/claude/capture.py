@@ -107,7 +107,9 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
     ``closing`` (SessionEnd): the metadata (``git_head_end``...) is brought up to date even
     when the transcript has nothing new."""
     meta = session_meta(event)
-    memory.start_session(sid, now=now, meta=meta)  # a session whose SessionStart never ran
+    # A session whose SessionStart never ran gets its note. Closing, the note is written below
+    # in any case: its claude_last_accessed goes into that write rather than one of its own.
+    memory.start_session(sid, now=now, meta=meta, touch=not closing)
 
     def apply(data: StateData) -> IngestResult:
         if data.sessions[sid].project != memory.config.project:
@@ -165,7 +167,8 @@ def _write_turns(memory: Memory, event: HookEvent, note: str, turns: Sequence[tr
         return "nothing new"
     # The state lock is held while the note is written, so a Stop and a PreCompact racing on
     # one session cannot both add the same turns.
-    written = memory.vault.update(note, [patch.Rewrite(_unless_archived), *edits,
+    touch = [patch.SetProperty("claude_last_accessed", now.date())] if closing else []
+    written = memory.vault.update(note, [patch.Rewrite(_unless_archived), *touch, *edits,
                                          *_meta_edits(meta)], base=base, label="vaultmem ingest")
     return written.status if edits else "nothing new"
 

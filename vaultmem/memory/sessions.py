@@ -162,6 +162,7 @@ class Memory(Upkeep):
         first_prompt: str | None = None,
         now: datetime | None = None,
         meta: Mapping[str, str] | None = None,
+        touch: bool = True,
     ) -> SessionResult:
         """Make sure the session has a note: resume its note, or start one (DESIGN §1).
 
@@ -169,7 +170,8 @@ class Memory(Upkeep):
         ended): running ``session start`` twice writes one note, not two.
 
         ``meta``: flat frontmatter strings (``cwd``, ``git_branch``, ``git_head_start``...) a
-        new note starts with (a resumed note keeps its own).
+        new note starts with (a resumed note keeps its own). ``touch=False``: a resumed note's
+        ``claude_last_accessed`` is left to the caller's next write of it (one write, not two).
         """
         now = self._time(now)
         given = single_line(session_id or "")
@@ -178,7 +180,7 @@ class Memory(Upkeep):
 
         def start(data: StateData) -> SessionResult:
             sid = given or self._open_current(data) or _new_session_id()
-            return self._start(data, sid, topic, first_prompt, now, meta or {})
+            return self._start(data, sid, topic, first_prompt, now, meta or {}, touch)
 
         return self.state.update(start)
 
@@ -188,22 +190,16 @@ class Memory(Upkeep):
         entry = data.sessions.get(sid) if sid else None
         return sid if entry is not None and entry.ended is None else None
 
-    def _start(
-        self,
-        data: StateData,
-        sid: str,
-        topic: str | None,
-        first_prompt: str | None,
-        now: datetime,
-        meta: Mapping[str, str],
-    ) -> SessionResult:
+    def _start(self, data: StateData, sid: str, topic: str | None, first_prompt: str | None,
+               now: datetime, meta: Mapping[str, str], touch: bool = True) -> SessionResult:
         entry = data.sessions.get(sid)
         project = entry.project if entry else self.config.project
         continues: str | None = None
         if entry is not None:
             status = self._note_status(entry.note)
             if status not in (None, "archived"):
-                self.vault.update(entry.note, [patch.SetProperty("claude_last_accessed", now.date())])
+                if touch:
+                    self.vault.update(entry.note, [patch.SetProperty("claude_last_accessed", now.date())])
                 data.reopen(sid)
                 data.set_current(project, sid)
                 return SessionResult(sid, entry.note, created=False, resumed=True)
