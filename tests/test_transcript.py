@@ -711,6 +711,34 @@ def test_an_open_span_is_carried_to_the_next_read(tmp_path: Path) -> None:
     assert [t.prompt for t in transcript.read(path, private=(3, 3)).turns] == ["go", "visible"]
 
 
+def test_lines_recorded_already_still_carry_their_private_spans_and_first_prompt() -> None:
+    lines = [
+        user("u1", "first <private>tok-1"),
+        assistant("a1", [text("echo tok-2 <private>deeper")]),
+        user("u2", "tok-3</private> still</private> seen"),
+        assistant("a2", [text("tok-4</private> Done.")]),
+        user("u3", "next"),
+    ]
+    whole = transcript.parse_lines(lines)
+    # Recorded by an earlier hook: their lines give no turn, yet the spans they opened are open.
+    rest = transcript.parse_lines(lines, skip_uuids={"u1", "a1", "u2"})
+    assert rest.turns == tuple(t for t in whole.turns if t.uuid not in {"u1", "a1", "u2"})
+    assert [t.uuid for t in rest.turns] == ["a2", "u3"] and "tok-" not in everything(rest)
+    assert rest.first_prompt == whole.first_prompt == "first"
+    assert rest.private == whole.private == (0, 0)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(lines_strategy)
+def test_skipping_recorded_uuids_leaves_the_other_turns_as_a_whole_read_gives_them(
+        lines: list[str | bytes]) -> None:
+    whole = transcript.parse_lines(lines)
+    recorded = {k for t in whole.turns[::2] for k in t.keys}  # as the state records them
+    rest = transcript.parse_lines(lines, skip_uuids=recorded)
+    assert rest.first_prompt == whole.first_prompt and rest.private == whole.private
+    assert rest.turns == tuple(t for t in whole.turns if t.uuid not in recorded)
+
+
 @settings(max_examples=examples(150), deadline=None)
 @given(lines_strategy)
 def test_any_lines_make_a_story_that_applies_to_a_note(lines: list[str | bytes]) -> None:

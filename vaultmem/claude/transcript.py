@@ -270,6 +270,11 @@ def _parse_lines(
             continue
         # Lines already recorded still go through the private streams: a span they opened
         # is open in the lines after them. A summary is not the person's: it goes through none.
+        if _identity(entry, text)[0] in skip_uuids:
+            # Recorded under its uuid: no turn, so nothing in it is redacted or parsed further.
+            prompt = None if summary else _pass_over(entry, streams, first_prompt is None)
+            first_prompt = prompt if first_prompt is None else first_prompt
+            continue
         turn = _summary_turn(entry, text, streams[0].inside) if summary else \
             _turn(entry, text, streams)
         if turn is None:
@@ -412,6 +417,21 @@ def _turn(entry: dict[str, Any], raw: str, streams: tuple[PrivateStream, Private
     if prose is None and not calls and notice is None:
         return None
     return Turn(uuid, timestamp, None, text=prose, calls=calls, notice=notice)
+
+
+def _pass_over(entry: dict[str, Any], streams: tuple[PrivateStream, PrivateStream],
+               want_prompt: bool) -> str | None:
+    """What a line recorded already still does, as :func:`_turn` would: the private spans it
+    opens or closes; and its prompt, when ``want_prompt`` (the read's first prompt is unknown)."""
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if entry.get("type") == "user" and want_prompt:
+        return _prompt(content, streams[0])
+    texts = _texts(content)
+    if texts:
+        user = entry.get("type") == "user"
+        streams[0 if user else 1].feed(("\n" if user else "\n\n").join(texts))
+    return None
 
 
 def _summary_turn(entry: dict[str, Any], raw: str, hidden: bool) -> Turn | None:
