@@ -37,6 +37,50 @@ def test_thinking_aloud_is_never_an_item(text: str) -> None:
     assert mine(text) == ()
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Those are the failed lookups from before we fixed the resolver.",
+        "They all timed out due to the firewall rules that were dropping traffic.",
+        "This is because the cache was never invalidated.",
+        "That's why the migration has to run first, since the column is new.",
+        "It was caused by the stale lock file.",
+    ],
+)
+def test_a_sentence_about_what_came_before_is_no_item_on_its_own(text: str) -> None:
+    # Its subject points back at the text around it: alone in an entity it says nothing.
+    assert mine(text) == ()
+
+
+def test_a_sentence_naming_its_subject_is_still_an_item() -> None:
+    (item,) = mine("The resolver timed out because the firewall dropped port 53 traffic.")
+    assert item.kind == "gotcha"
+    (item,) = mine("It turns out the cache key ignores the locale, which caused the stale pages.")
+    assert item.kind == "gotcha"
+
+
+def test_a_labelled_fix_says_what_it_fixes() -> None:
+    # An answer's report lists each problem under a heading, then "**Fix:** …": the fix alone
+    # ("Set a strong password") would reach an entity saying nothing of what it fixed.
+    report = (
+        "### 🔴 2. **No Password on the Admin Account**\n"
+        "- **Risk:** anyone can log in\n"
+        "- **Fix:** Set a strong password in `Settings > Accounts`\n\n"
+        "### 3. **Webhook parser**\n\n"
+        "**Issue:** The phone regex matches UUID segments. It broke the README.\n"
+        "**File:** `scripts/sync.py:54`\n\n"
+        "**Fixed:** Excluded UUIDs from the phone pattern\n\n"
+        "## Next steps\n\n**Fix:** the flaky login test\n"
+    )
+    assert [(m.kind, m.text) for m in mine(report)] == [
+        ("gotcha", "No Password on the Admin Account — fix: Set a strong password in "
+                   "`Settings > Accounts`"),
+        ("gotcha", "The phone regex matches UUID segments — fixed: Excluded UUIDs from the "
+                   "phone pattern"),
+        ("gotcha", "The flaky login test"),  # under a kind's own heading: nothing to name
+    ]
+
+
 def test_a_cause_found_while_thinking_is_kept_with_the_fix_the_turn_reports() -> None:
     messages = [
         "I see - the issue is that `Invoices.render/2` was renamed to `InvoiceRenderer.render/2`.",

@@ -221,6 +221,13 @@ _TEST_INTENT = cue(
     r"\bwill (?:correctly |still )?fail\b|\bcorrectly fails?\b|\bsupposed to\b|"
     r"\bexpected to\b|\bby design\b|\bis intended\b|\bthe point of\b|\bshould fail\b"
 )
+# A sentence whose subject is a pronoun pointing back at what came before ("Those are the
+# failed queries from before the fix.", "This is because …"): read alone in an entity, it says
+# nothing, so it is no decision or gotcha ("It turns out …" names no antecedent).
+_ANAPHORA = cue(
+    r"^(?:they|those|these|them)\b|^(?:that|this|it)(?:'s| is| was| are| were| all| means| "
+    r"explains| happens| caused| causes| should| would| will| also)\b"
+)
 # A choice stated in the passive with its alternative: "Money is kept as integer cents instead
 # of floats" (without the contrast it only describes: "values are stored as strings").
 _PASSIVE_CHOICE = cue(
@@ -416,6 +423,8 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> MinedKind | None:
     if _any(_NEXT, forms) and not _NEXT_HEDGE.search(bare):
         return "next_step"
     if _HEDGE.search(_main_clause(bare)):
+        return None
+    if _ANAPHORA.search(bare):
         return None
     full = plain_unit(masks.restore(unit.text))
     gotcha = (

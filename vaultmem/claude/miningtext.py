@@ -91,6 +91,17 @@ _LABEL_RE = lazy(
     + r")(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(?=\S)",
     re.IGNORECASE,
 )
+# A label that states only a fix ("**Fix:** set a strong password"): the item needs what it fixes.
+_FIX_LABEL_RE = lazy(r"(?:the )?fix(?:ed)?", re.IGNORECASE)
+# A list item or paragraph that states the problem the next fix answers ("**Issue:** …").
+_ISSUE_RE = lazy(
+    r"^(?:\*\*|__)?(?:issue|problem|bug|symptom|error|cause)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?"
+    r"[ \t]*(?=\S)", re.IGNORECASE,
+)
+# Where the issue's own words end: the next bold topic ("**File:** …") or its first sentence.
+_ISSUE_END_RE = lazy(r"\s(?:\*\*|__)[^*_:\n]{1,40}:|(?<=[.!?])\s")
+# What opens a heading before its words: numbering, emoji, bold ("### 🔴 2. **No password**").
+_HEADING_LEAD_RE = lazy(r"^(?:[^\w`]|\d{1,3}[.)]|_)+")
 # A heading or a lead-in line ("**Next steps:**", "Still to do:") that names the kind of the list
 # below it.
 _SECTION = {
@@ -140,14 +151,25 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
     paragraph: list[str] = []
     item: list[str] | None = None
     item_indent = 0
+    about: str | None = None  # what a fix below names no cause for is about: the issue, heading
+
+    def split(text: str, is_item: bool) -> Iterator[Unit]:
+        nonlocal about
+        issue = _ISSUE_RE.match(text)
+        if issue is not None:
+            said = text[issue.end():]
+            end = _ISSUE_END_RE.search(said)
+            about = _unbold(said[: end.start()] if end else said).strip().rstrip(".;:") or about
+        yield from _split(masks.mask(text), section, block, is_item,
+                          masks.mask(about) if about else None)
 
     def flush() -> Iterator[Unit]:
         nonlocal paragraph, item, block
         if item is not None:
-            yield from _split(masks.mask(" ".join(item)), section, block, True)
+            yield from split(" ".join(item), True)
             item = None
         if paragraph:
-            yield from _split(masks.mask(" ".join(paragraph)), section, block, False)
+            yield from split(" ".join(paragraph), False)
             paragraph = []
             block += 1
 
@@ -174,6 +196,8 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             yield from flush()
             block += 1
             section = _section_kind(heading.group(1))
+            title = _HEADING_LEAD_RE.sub("", _unbold(heading.group(1))).strip()
+            about = title if section is None and len(title.split()) >= 2 else None
             continue
         if _TABLE_RE.match(line) or _RULE_RE.match(line) or _ECHO_RE.match(line):
             yield from flush()
@@ -183,7 +207,7 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             yield from flush()
             quoted = re.sub(r"^[ \t]*(?:>[ \t]?)+", "", line)
             if _LABEL_RE.match(_strip_bullet(quoted)):
-                yield from _split(masks.mask(_strip_bullet(quoted)), section, block, True)
+                yield from split(_strip_bullet(quoted), True)
             continue
         bullet = _LIST_RE.match(line)
         if bullet:
@@ -194,7 +218,7 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
                     paragraph = []
                     section = lead
             if item is not None:
-                yield from _split(masks.mask(" ".join(item)), section, block, True)
+                yield from split(" ".join(item), True)
             else:
                 yield from flush()
             item = [line[bullet.end() :]]
@@ -230,8 +254,10 @@ def _strip_bullet(line: str) -> str:
     return line[bullet.end() :] if bullet else line.strip()
 
 
-def _split(text: str, section: MinedKind | None, block: int, item: bool) -> Iterator[Unit]:
-    """A paragraph or list item -> units: labelled notes whole, other text by sentence."""
+def _split(text: str, section: MinedKind | None, block: int, item: bool,
+           about: str | None = None) -> Iterator[Unit]:
+    """A paragraph or list item -> units: labelled notes whole, other text by sentence; a fix
+    labelled as such says what it fixes (``about``: the issue named above it, or its heading)."""
     text = WS_RE.sub(" ", text).strip()
     if not text:
         return
@@ -241,7 +267,11 @@ def _split(text: str, section: MinedKind | None, block: int, item: bool) -> Iter
     for index, match in enumerate(labels):
         end = labels[index + 1].start() if index + 1 < len(labels) else len(text)
         kind = next(k for k in KINDS if match.group(k))
-        yield Unit(text[match.end() : end].strip(), section, kind, block, item)
+        body = text[match.end() : end].strip()
+        label = match.group("label")
+        if about and _FIX_LABEL_RE.fullmatch(label) and not index and not match.start():
+            body = f"{about} — {label.lower()}: {body}"
+        yield Unit(body, section, kind, block, item)
     if not labels:
         yield from _sentences(text, section, block, item)
 
