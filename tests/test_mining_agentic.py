@@ -73,10 +73,10 @@ def test_a_labelled_fix_says_what_it_fixes() -> None:
         "## Next steps\n\n**Fix:** the flaky login test\n"
     )
     assert [(m.kind, m.text) for m in mine(report)] == [
-        ("gotcha", "No Password on the Admin Account — fix: Set a strong password in "
-                   "`Settings > Accounts`"),
-        ("gotcha", "The phone regex matches UUID segments — fixed: Excluded UUIDs from the "
-                   "phone pattern"),
+        ("gotcha", ("No Password on the Admin Account — fix: Set a strong password in "
+                    "`Settings > Accounts`")),
+        ("gotcha", ("The phone regex matches UUID segments — fixed: Excluded UUIDs from the "
+                    "phone pattern")),
         ("gotcha", "The flaky login test"),  # under a kind's own heading: nothing to name
     ]
 
