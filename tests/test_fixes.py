@@ -252,3 +252,14 @@ def test_a_compile_error_cleared_in_the_build_s_setup_is_a_gotcha() -> None:
     text = fix_text(_failed("cargo build", error), _passed("cargo build"),
                     ["ledger/Cargo.toml", "ledger/src/main.rs"])
     assert text is not None and "`ledger/Cargo.toml`" in text
+
+
+def test_a_mined_gotcha_about_a_compile_error_of_code_being_written_is_no_item() -> None:
+    answer = ("Fixed the `error[E0308]: mismatched types` in `src/ledger/view.rs` by wrapping "
+              "the label in `Some(...)`.\n\n"
+              "The root cause of the second failure was `error[E0433]: use of undeclared crate "
+              "`chrono``; fixed by adding chrono to Cargo.toml.")
+    turns = [Turn("u", None, "make the ledger view build"),
+             Turn("a", None, None, text=answer)]
+    items = [i.text for i in ingest.story(turns, now=NOW, cwd=CWD).items if i.kind == "gotcha"]
+    assert len(items) == 1 and "Cargo.toml" in items[0]

@@ -32,7 +32,7 @@ from vaultmem.memory import anchors
 from vaultmem.notes.inline import block_safe, code_span, one_line
 from vaultmem.notes.patch import Edit, SectionPatch
 
-from . import fixes, mentions
+from . import diagnostics, fixes, mentions
 from .components import origin_of
 from .mining import mine_listed, mine_turn
 from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn
@@ -257,6 +257,8 @@ def story(
         files = tuple(touched)
         for kind, text in [*mined, *(("gotcha", fix) for fix in turn.fixes)]:
             text = one_line(text)
+            if kind == "gotcha" and diagnostics.code_in_progress(text, text):
+                continue  # a compile error of code being written: the answer line keeps it
             # Filed under what it is about (at most two), not every component the turn touched.
             items.append(Item(kind, text, mentions.about(text, named), files))
         entry = work_entry(turn, [text for _, text in mined])
