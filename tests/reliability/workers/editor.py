@@ -1,9 +1,10 @@
-"""Reliability worker: a person's editor saving a note COUNT times, the way editors do it.
+"""Reliability worker: a person's editor saving a note until told to stop, the way editors do it.
 
-Usage: editor.py NOTE COUNT GAP_MS PAUSE_MS
+Usage: editor.py NOTE STOP GAP_MS PAUSE_MS
 Each save reads the note as it is on disk, adds the line ``- person line <i>`` at its end, and
 writes it back in two steps: truncate the file (in place, no lock, same inode), wait GAP_MS, then
-write the new content. PAUSE_MS between saves. Prints one JSON line: {"saves": COUNT}.
+write the new content. PAUSE_MS between saves. It saves until the file STOP exists (the test
+makes it once vaultmem's writers are done) and prints one JSON line: {"saves": <count>}.
 """
 
 from __future__ import annotations
@@ -16,21 +17,22 @@ import time
 
 
 def main(argv: list[str]) -> int:
-    note, count, gap_ms, pause_ms = argv[0], int(argv[1]), float(argv[2]), float(argv[3])
-    for i in range(count):
+    note, stop, gap_ms, pause_ms = argv[0], argv[1], float(argv[2]), float(argv[3])
+    i = 0
+    while not os.path.exists(stop):
         with open(note, "r+b") as f:
             text = f.read()
             if not text.endswith(b"\n"):
                 text += b"\n"
             new = text + f"- person line {i}\n".encode()
             f.seek(0)
-            f.truncate()  # step one: the note is empty on disk
-            f.flush()
-            os.fsync(f.fileno())
+            f.truncate()  # step one: the note is empty on disk (no sync: an editor's save
+            # has none between its steps, and one would stretch the gap by the disk's delay)
             time.sleep(gap_ms / 1000)
             f.write(new)  # step two: the new content
+        i += 1
         time.sleep(random.uniform(0.5, 1.5) * pause_ms / 1000)
-    print(json.dumps({"saves": count}))
+    print(json.dumps({"saves": i}))
     return 0
 
 
