@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -45,7 +46,8 @@ def build(root: Path, *, entities: int = 12, existing: int = 6, lines: int = 600
           session_id: str = "s-big") -> str:
     """A vault with one session note of about ``lines`` lines touching ``entities`` entities,
     the first ``existing`` of which exist already (the last existing one in global/). Returns
-    the session note's rel; the session is ended, so it is not the current one."""
+    the session note's rel; the session is ended (a minute ago, by the files' mtimes), so it is
+    not the current one."""
     m = memory(root)
     names = [f"Entity {i:02d}" for i in range(1, entities + 1)]
     for i, name in enumerate(names[:existing]):
@@ -74,7 +76,21 @@ def build(root: Path, *, entities: int = 12, existing: int = 6, lines: int = 600
         patch.SectionPatch(("Decisions Made",), "append", "\n".join(decisions)),
     ])
     m.end_session(compact=False, session_id=session_id, now=now())
+    age(root)  # the session ended a while ago (and the entities a person wrote)
     return rel
+
+
+def age(root: Path, seconds: float = 60.0) -> None:
+    """Date every file of the vault ``seconds`` back: a vault no program wrote moments ago.
+    (A note another program wrote in the last ACTIVE_SECONDS is watched after each replace for
+    an editor's save, flux.grace: tests that are not about editors would sleep there.)"""
+    from vaultmem.store import flux
+
+    assert seconds > flux.ACTIVE_SECONDS
+    then = time.time() - seconds
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(Path(folder) / name, (then, then), follow_symlinks=False)
 
 
 def now() -> datetime:
