@@ -52,6 +52,13 @@ def test_a_sentence_about_what_came_before_is_no_item_on_its_own(text: str) -> N
     assert mine(text) == ()
 
 
+def test_an_offer_about_that_change_is_no_open_question() -> None:
+    ending = "I updated the resolver config. Want me to make that change?"
+    assert [m.kind for m in mine(ending)] == []
+    (item,) = mine("I updated the resolver. Should I switch cloudflared to Mullvad's DNS?")
+    assert item.kind == "question"
+
+
 def test_a_sentence_naming_its_subject_is_still_an_item() -> None:
     (item,) = mine("The resolver timed out because the firewall dropped port 53 traffic.")
     assert item.kind == "gotcha"

@@ -253,7 +253,7 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     failing = len(s.failing)
     block.add("Failed and not passing since (command, then its output: tool text):",
               [failure(f) for f in s.failing],
-              [1 if i >= failing - FAILURES_FIRST else 3 for i in range(failing)])
+              [1 if i >= failing - FAILURES_FIRST else 4 for i in range(failing)])
     # Neither is a failure of the work: a call that never ran, and why the session stopped.
     block.add("Not run: stopped by permissions or refused by the person (call, then its output):",
               [failure(f) for f in s.not_run], [2])

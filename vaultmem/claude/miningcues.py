@@ -104,7 +104,12 @@ _COURTESY = cue(
     r"\bif anything is unclear\b|\bwhat (?:would|do) you (?:like|want) (?:me )?to do next\b|"
     r"\bsibling (?:tool )?(?:call )?errors?\b|"
     r"^(?:(?:do you )?want me to|shall i|should i) (?:go ahead and )?(?:commit|push|proceed|continue)"
-    r"(?: (?:this|these|it|that|them|the changes|these changes|now))?\s*\?$"
+    r"(?: (?:this|these|it|that|them|the changes|these changes|now))?\s*\?$|"
+    # An offer whose object only points back ("Want me to make that change?"): read alone in
+    # the memory it asks nothing anyone can answer.
+    r"^(?:(?:do you )?want me to|would you like me to|shall i|should i) (?:go ahead and )?\w+ "
+    r"(?:it|this|that|these|those|them)(?: (?:change|changes|fix|fixes|update|updates|one|ones|"
+    r"approach|plan|step|steps|now))?\s*\?$"
 )
 # A question at the end is left to the user when it asks for a choice or a wish, not when Claude
 # wonders aloud before its next tool call ("Is the actor spawning?").
