@@ -52,6 +52,17 @@ def test_a_sentence_about_what_came_before_is_no_item_on_its_own(text: str) -> N
     assert mine(text) == ()
 
 
+def test_a_list_of_names_under_next_steps_is_no_step() -> None:
+    text = "Next steps:\n\n- Install LuLu to watch outbound connections\n- KnockKnock\n- Objective-See Tools\n"
+    assert [(m.kind, m.text) for m in mine(text)] == [
+        ("next_step", "Install LuLu to watch outbound connections")]
+
+
+def test_a_fix_label_with_nothing_after_it_is_no_item() -> None:
+    text = "### 1. **Real-time protection disabled**\n\n**Fix:**\n\n```\nSet-MpPreference -X 0\n```\n"
+    assert mine(text) == ()
+
+
 def test_an_offer_about_that_change_is_no_open_question() -> None:
     ending = "I updated the resolver config. Want me to make that change?"
     assert [m.kind for m in mine(ending)] == []

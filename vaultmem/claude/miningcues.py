@@ -226,6 +226,9 @@ _TEST_INTENT = cue(
     r"\bwill (?:correctly |still )?fail\b|\bcorrectly fails?\b|\bsupposed to\b|"
     r"\bexpected to\b|\bby design\b|\bis intended\b|\bthe point of\b|\bshould fail\b"
 )
+# A list item of a few names ("KnockKnock", "Objective-See Tools"): under "Next steps" it lists
+# things, not a step to take.
+_NAMES_ONLY = lazy(r"(?:[A-Z][\w.+-]*(?:\s+|$)){1,4}")
 # A sentence whose subject is a pronoun pointing back at what came before ("Those are the
 # failed queries from before the fix.", "This is because …"): read alone in an entity, it says
 # nothing, so it is no decision or gotcha ("It turns out …" names no antecedent).
@@ -413,7 +416,7 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> MinedKind | None:
     if text.endswith("?"):
         return _question(unit, bare, text, trailing)
     if unit.section is not None and unit.item:
-        return unit.section
+        return None if _NAMES_ONLY.fullmatch(bare) else unit.section
     if text.endswith(":") or len(text.split()) < 4:
         return None  # a lead-in to what follows, or too short to carry knowledge
     if _LET_ME_KNOW.search(bare):

@@ -269,7 +269,8 @@ def _split(text: str, section: MinedKind | None, block: int, item: bool,
         kind = next(k for k in KINDS if match.group(k))
         body = text[match.end() : end].strip()
         label = match.group("label")
-        if about and _FIX_LABEL_RE.fullmatch(label) and not index and not match.start():
+        if about and body.strip("*_ ") and _FIX_LABEL_RE.fullmatch(label) and not index \
+                and not match.start():
             body = f"{about} — {label.lower()}: {body}"
         yield Unit(body, section, kind, block, item)
     if not labels:
