@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultmem.notes import facts
+from vaultmem.notes import facts, passages
 
 ENTITY = """# Auth
 
@@ -145,10 +145,10 @@ def test_best_line_of_a_note_is_the_one_with_most_matched_words() -> None:
         "**Answer:** the \x02token\x03 check\n"
         "- Fixed the \x02token\x03 \x02expiry\x03 by calling `verify_\x02token\x03`. ^vm-1234abcd\n"
     )
-    [(shown, spans)] = facts.best_lines(body, "\x02", "\x03")
+    [(shown, spans)] = passages.best_lines(body, "\x02", "\x03")
     assert shown == "Fixed the token expiry by calling `verify_token`."
     assert [shown[s:e] for s, e in spans] == ["token", "expiry", "token"]
-    assert facts.best_lines("no marks here", "\x02", "\x03") == []
+    assert passages.best_lines("no marks here", "\x02", "\x03") == []
 
 
 def test_a_note_without_knowledge_sections_has_no_facts() -> None:
@@ -162,7 +162,7 @@ def test_a_line_ending_in_a_colon_shows_what_it_introduces_within_its_callout() 
         "> Cannot \x02restart\x03 it from Bash. Run:\n> ```bash\n> systemctl --user restart panel\n"
         "> ```\nAfter the callout\n"
     )
-    shown = [text for text, _ in facts.best_lines(body, "\x02", "\x03", 2)]
+    shown = [text for text, _ in passages.best_lines(body, "\x02", "\x03", 2)]
     assert shown == [
         "Answer: Now let's restart the panel:",  # a cut first sentence: the log is not its answer
         "Cannot restart it from Bash. Run: systemctl --user restart panel",

@@ -90,3 +90,31 @@ def test_a_line_introducing_parts_headed_below_it_shows_them(vault_root: Path) -
     shown = _shown(vault_root, "pipelines non-blocking", limit=1)
     assert shown == [("Updated 2 pipelines with `continue-on-error: true` on all jobs: Scan "
                       "(`.github/pipelines/scan.yml`): Main scan: non-blocking")]
+
+
+def test_a_table_row_comes_under_its_columns_names_before_the_header(vault_root: Path) -> None:
+    _session(vault_root, (
+        "> | Phase | Focus | Key deliverables |\n"
+        "> |-------|-------|------------------|\n"
+        "> | **1** | Foundation | Window tracking, layout tree |\n"
+        "> | **2** | Keyboard phase | Hotkeys, workspaces |\n"
+    ))
+    shown = _shown(vault_root, "phase 1", limit=3)
+    assert shown == [
+        "Phase: 1; Focus: Foundation; Key deliverables: Window tracking, layout tree",
+        "Phase: 2; Focus: Keyboard phase; Key deliverables: Hotkeys, workspaces",
+        # The header names columns as a heading names a part: after the rows.
+        "| Phase | Focus | Key deliverables |",
+    ]
+
+
+def test_words_of_lines_a_passage_leaves_out_do_not_rank_it(vault_root: Path) -> None:
+    long_line = "The zebra " + " ".join(["archive"] * 45)
+    _session(vault_root, (
+        "> Files renamed:\n"
+        f"> - {long_line}\n"
+        "\n"
+        "> The zebra folder was renamed too.\n"
+    ))
+    shown = _shown(vault_root, "renamed zebra", limit=1)
+    assert shown == ["The zebra folder was renamed too."]

@@ -53,7 +53,6 @@ _SECTION = re.compile(
 _ENDS = tuple(re.compile(rf"\n#{{1,{n}}}(?=[ \t\n]|$)") for n in range(1, 7))
 _FENCE = re.compile(r"\n {0,3}(`{3,}|~{3,})")
 _ITEM = re.compile(r"\n[-*+][ \t]+(?:\[.\][ \t]+)?([^\n]*[^\s])")
-_BLOCK = re.compile(r"[ \t]+\^([A-Za-z0-9-]+)$")
 _BLOCK_ID = re.compile(r"[A-Za-z0-9-]+")
 _DATED = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[ \t]+[—–-]+[ \t]+|:[ \t]+)")
 _GROUP = re.compile(r"\(((?:[ \t]*!?\[\[[^\[\]\n]*\]\][ \t]*,?)+)\)")
@@ -62,7 +61,6 @@ _LINK = re.compile(r"!?\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
 # A link's target and its bar, ``[[target|`` of ``[[target|alias]]``: deleted, the alias stays.
 _TARGET = re.compile(r"\[\[[^\[\]\n|]*\|")
 _TARGETS = re.compile(r"\[\[([^\[\]\n|#]*)")
-_WHITESPACE = re.compile(r"\s+")
 _TRAILING = " \t\n\r\f\v.!?;:,…"
 # Labels a line may start with ("Gotcha: x"): compaction files the fact without them.
 _LABELS = re.compile(r"^(?:\**\s*(?:decision|gotcha|prerequisite|prereq)s?\s*:\s*\**\s*)+")
@@ -268,161 +266,3 @@ def window(
     shift = len(head) - begin
     kept = tuple((s + shift, e + shift) for s, e in spans if s >= begin and e <= end)
     return head + text[begin:end] + tail, kept
-
-
-_MARKUP = re.compile(
-    r"^\s*(?:(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?|#{1,6}\s+|>\s*)+|\*\*|__|\[\[|\]\]"
-)
-
-
-# A line that restates what was asked rather than what was found: the prompt of a session's
-# work log (``**Prompt:** …``) and the ``### HH:MM - <prompt>`` heading that names it; any
-# heading outside an answer's callout names a part rather than saying something. A query is
-# phrased like a question, so these lines match it best while holding no answer.
-_ANSWER = re.compile(r"^\s*\*\*Answer:\*\*")
-_ECHO = re.compile(r"^\s*(?:#{1,6}\s|\*\*Prompt:\*\*)")
-# The tool log vaultmem writes of a turn (``- Ran `cmd```, ``- Edited `file```): what was done,
-# named by its command and paths; a line of an answer saying as much of the query says what
-# came of it. (A ``- Failed: …`` line says what went wrong: an answer.)
-_TOOL_LOG = re.compile(r"^[-*+][ \t]+(?:Ran|Edited)[ \t]")
-# A heading, or a line all in bold, inside an answer's callout (``> ### 1. Auto-redaction``,
-# ``> **3. Made the workflows non-blocking**``): it names a part of the answer, which follows it.
-_PART = re.compile(r"^\s*(?:>[ \t]*)+(?:#{1,6}[ \t]+\S|(?:\d{1,3}[.)][ \t]+)?\*\*[^*]+\*\*[ \t]*$)")
-_PASSAGE_LINES = 40  # lines a line introduces that are read at most
-_PROSE, _LOG, _ECHOED = 2, 1, 0
-
-
-def _shown_line(line: str) -> str:
-    """A body line without list, heading, quote or emphasis markup and block id, on one line."""
-    return _BLOCK.sub("", _WHITESPACE.sub(" ", _MARKUP.sub("", line)).strip())
-
-
-def _passage(lines: Sequence[str], at: int, marks: str) -> list[tuple[int, str]]:
-    """Line ``at`` shown, and when it introduces what follows (it ends in a colon: "You need to
-    run:"; or it names a part of an answer: a heading or bold line in a callout) the lines it
-    introduces, fenced code included, each shown: such a line alone says nothing. A blank line
-    after them, a heading of the line's level or above (the level of the heading it is under;
-    the parts headed deeper than that are what it introduces), or the end (start) of the
-    callout the line is in ends what it introduces; a work log's ``**Answer:**`` line introduces
-    nothing. (line number, shown) each (a part's title gets a colon: ``marks`` are the match
-    marks to look past for its end)."""
-    shown = _shown_line(lines[at])
-    part = _PART.match(lines[at]) is not None
-    if not (shown.endswith(":") or part) or _ANSWER.match(lines[at]):
-        return [(at, shown)]  # a work log's answer line is a cut first sentence, then the log
-    quoted = lines[at].lstrip().startswith(">")
-    level = _level(lines, at, quoted)
-    out = [(at, _titled(shown, marks) if part else shown)]
-    for n, line in enumerate(lines[at + 1 : at + 1 + _PASSAGE_LINES], at + 1):
-        stripped = line.strip()
-        bare = stripped.lstrip(">").strip()
-        if not bare:
-            if len(out) > 1 and not stripped.startswith(">"):
-                break  # a blank line (an empty quote line is inside its callout)
-            continue
-        if stripped.startswith(">") != quoted or 0 < _heading_level(bare) <= level:
-            break  # out of (into) the callout the line is in, or the next part at its level
-        if part and len(out) > 1 and _PART.match(line):
-            break  # the next part of the answer
-        if not bare.startswith(("```", "~~~")):
-            shown = _shown_line(line)
-            out.append((n, _titled(shown, marks) if _heading_level(bare) else shown))
-    return out
-
-
-def _titled(shown: str, marks: str) -> str:
-    """A part's title as the start of what follows it: with a colon unless it ends a sentence
-    (``marks``: the match marks to look past)."""
-    return shown if shown.rstrip(marks)[-1:] in (":", ".", "!", "?", "") else shown + ":"
-
-
-def _heading_level(bare: str) -> int:
-    """The level of a heading line (without its quote marks), 0 for any other line."""
-    hashes = len(bare) - len(bare.lstrip("#"))
-    return hashes if 0 < hashes <= 6 and bare[hashes : hashes + 1] in (" ", "\t") else 0
-
-
-def _level(lines: Sequence[str], at: int, quoted: bool) -> int:
-    """The level of line ``at``: its own as a heading, else that of the heading it is under in
-    its callout (or outside callouts); 6 when there is none (any heading ends its passage)."""
-    for n in range(at, max(-1, at - 5 * _PASSAGE_LINES), -1):
-        stripped = lines[n].strip()
-        if stripped and stripped.startswith(">") != quoted:
-            break
-        found = _heading_level(stripped.lstrip(">").strip())
-        if found:
-            return found
-    return 6
-
-
-def _words(text: str, open_mark: str, close_mark: str) -> set[str]:
-    """The different words matched in a marked text, casefolded."""
-    return {part.split(close_mark, 1)[0].casefold() for part in text.split(open_mark)[1:]}
-
-
-def _fit(
-    passage: Sequence[tuple[int, str]], open_mark: str, close_mark: str, limit: int
-) -> tuple[str, frozenset[int]]:
-    """A passage's lines joined in about ``limit`` characters, and the line numbers kept: all
-    when they fit, else its first line, then while they fit the lines matching words the first
-    does not, the other lines holding a match, the rest, each in order; ``…`` where lines were
-    left out."""
-    parts = [p for _, p in passage]
-    sizes = [len(p) - 2 * p.count(open_mark) for p in parts]
-    if sum(sizes) + len(parts) <= limit + limit // 10:
-        return " ".join(parts), frozenset(n for n, _ in passage)
-    head = _words(parts[0], open_mark, close_mark)
-    rank = [0] + [
-        1 if _words(p, open_mark, close_mark) - head else 2 if open_mark in p else 3
-        for p in parts[1:]
-    ]
-    kept = {0}
-    used = sizes[0]
-    for wanted in (1, 2, 3):
-        for n in range(1, len(parts)):
-            if rank[n] == wanted and used + 1 + sizes[n] <= limit:
-                kept.add(n)
-                used += 1 + sizes[n]
-    out: list[str] = []
-    for n in range(len(parts)):
-        if n in kept:
-            out.append(parts[n])
-        elif not out or out[-1] != ELLIPSIS:
-            out.append(ELLIPSIS)
-    return " ".join(out), frozenset(passage[n][0] for n in kept)
-
-
-def best_lines(
-    text: str, open_mark: str, close_mark: str, count: int = 1, limit: int = SHOWN_CHARS
-) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
-    """The ``count`` lines of a marked note body that answer best, best first, each once: most
-    different matched words (in the line and what it introduces, see ``_passage``), then a line
-    of an answer before one of the tool log (``- Ran …``) before the prompt (``**Prompt:**``) or
-    a heading, then most matches, then the first. Each as plain text without list, heading,
-    quote or emphasis markup, with what it introduces: whole when it fits, else its first line
-    and the lines that match (``_fit``), and a window around the first match of what is still
-    too long (``window``). A line shown with the passage of another is not shown again."""
-    lines = text.split("\n")
-    scored: list[tuple[int, int, int, int, str, frozenset[int]]] = []
-    for at, line in enumerate(lines):
-        if open_mark not in line:
-            continue
-        passage = _passage(lines, at, open_mark + close_mark)
-        joined = " ".join(p for _, p in passage)
-        words = _words(joined, open_mark, close_mark)
-        tier = (_ECHOED if _ECHO.match(line) else _LOG if _TOOL_LOG.match(line) else _PROSE)
-        scored.append((-len(words), -tier, -joined.count(open_mark), at,
-                       *_fit(passage, open_mark, close_mark, limit)))
-    out: list[tuple[str, tuple[tuple[int, int], ...]]] = []
-    seen: set[str] = set()
-    covered: set[int] = set()
-    for *_, at, shown, kept in sorted(scored):
-        plain, spans = marked(shown, open_mark, close_mark)
-        if not spans or plain.casefold() in seen or at in covered:
-            continue
-        seen.add(plain.casefold())
-        covered |= kept
-        out.append(window(plain, spans, limit))
-        if len(out) == count:
-            break
-    return out

@@ -6,7 +6,7 @@ ranked as ``vaultmem.search.factsearch`` says, each fact once however many notes
 entity's copy when there is one; a Key Entities row stands for the entity line it links to), and
 shown whole. Then the notes that match where no fact of theirs does (a work-log answer), ranked
 by the combined score of :mod:`vaultmem.search.index`, by their lines that answer best
-(``facts.best_lines``; each note's best, then each one's second best...); when facts fill the
+(``passages.best_lines``; each note's best, then each one's second best...); when facts fill the
 limit, a third of it is kept for such lines, and room facts leave goes to the other lines of the
 notes they matched in. Every hit carries the plain text shown and the offsets of the matched words
 in it.
@@ -32,7 +32,7 @@ from typing import Any
 
 from vaultmem import clock
 from vaultmem.errors import AmbiguousNote, NoteNotFound, VaultmemError
-from vaultmem.notes import facts
+from vaultmem.notes import facts, passages
 from vaultmem.search import factsearch, index, indexquery, indexrows
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
@@ -262,7 +262,7 @@ class _Search:
         bodies = factsearch.marked_bodies(conn, match, [n.id for n in notes])
         lines: list[list[tuple[str, tuple[Span, ...]]]] = []
         for note in notes:
-            best = facts.best_lines(
+            best = passages.best_lines(
                 bodies.get(note.id, ""), indexquery.SNIPPET_OPEN, indexquery.SNIPPET_CLOSE,
                 room + len(shown.get(note.id, ())),
             )
