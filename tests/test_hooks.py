@@ -422,6 +422,34 @@ def test_a_started_sessions_hooks_import_no_process_or_temp_file_modules(
     assert json.loads(proc.stderr) == {"code": 0, "heavy": []}
 
 
+# A SessionEnd with nothing new to tell (its Stop hooks recorded every turn) in a project with no
+# auto memory: the miner, the anchors and the mirror are not imported (issue 19).
+UNUSED_AT_END = ("vaultmem.claude.ingest", "vaultmem.claude.mining", "vaultmem.memory.anchors",
+                 "vaultmem.claude.automirror", "vaultmem.notes.links")
+
+
+@pytest.mark.parametrize("stopped", [True, False])
+def test_a_session_end_with_nothing_new_imports_neither_the_miner_nor_the_mirror(
+    vault: Path, transcript: Path, tmp_path: Path, stopped: bool
+) -> None:
+    _populate(vault, transcript, tmp_path, "session-start", *(["stop"] if stopped else []))
+    probe = PROBE.replace('{m.split(".")[0] for m in sys.modules}', "set(sys.modules)")
+    proc = subprocess.run(
+        [sys.executable, "-c", probe.replace("sys.argv[0]", repr(json.dumps(UNUSED_AT_END))),
+         "--vault", str(vault), "hook", "session-end"],
+        input=json.dumps(payload("session-end", transcript)).encode(), capture_output=True,
+        cwd=tmp_path, env=hook_env(vault), timeout=120, check=False,
+    )
+    report = json.loads(proc.stderr)
+    assert report["code"] == 0
+    # Without the Stop, the turns are told now: the probe does see the miner then.
+    told = {"vaultmem.claude.ingest", "vaultmem.claude.mining"}
+    assert set(report["heavy"]) & told == (set() if stopped else told)
+    assert "vaultmem.claude.automirror" not in report["heavy"]
+    if stopped:
+        assert report["heavy"] == []
+
+
 @pytest.mark.parametrize("event", ["stop", "session-end", "session-end-compacting"])
 def test_notes_of_plain_markdown_are_read_without_markdown_it(
     vault: Path, transcript: Path, tmp_path: Path, event: str

@@ -16,7 +16,6 @@ import json
 import os
 import posixpath
 import stat
-import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from vaultmem.store.vault import Vault
 
 from ..errors import LockTimeout, NoteExists, NoteNotFound, VaultmemError
 from . import automemory
+from .autowhere import FOLDER, read_json, seen_path, where
 
 MAX_FILES = 200  # files mirrored per folder; the rest is skipped and said once
 MAX_FILE_BYTES = 256 * 1024
@@ -40,96 +40,8 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_NOTE_BYTES = 2 * MAX_FILE_BYTES
 MAX_TOTAL_BYTES = 2 * 1024 * 1024  # read per run: a huge folder costs a hook this much at most
 MAX_DEPTH = 3  # the folder and two levels of subfolders
-MAX_SETTINGS_BYTES = 1024 * 1024
 LOCK_SECONDS = 0.5  # another hook mirroring the same folder: let it, do not wait longer
 INDEX_HEADING = "Auto Memory"
-FOLDER = "auto-memory"
-POLICY_SETTINGS = {
-    "darwin": "/Library/Application Support/ClaudeCode/managed-settings.json",
-    "linux": "/etc/claude-code/managed-settings.json",
-}
-
-
-# -- where -----------------------------------------------------------------------------------
-
-
-def _git_root(start: str) -> str | None:
-    """The nearest folder at or above ``start`` holding a ``.git`` folder or file."""
-    folder = start
-    while True:
-        try:
-            st = os.stat(os.path.join(folder, ".git"))
-            if stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode):
-                return folder
-        except OSError:
-            pass
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-
-
-def _small(path: str) -> str:
-    with open(path, "rb") as f:
-        return f.read(64 * 1024).decode("utf-8", errors="replace").strip()
-
-
-def canonical_root(cwd: str) -> str:
-    """The folder Claude Code names a project's auto memory after: the git root, a worktree's
-    main repository root instead of its own, else the (real) working directory."""
-    real = os.path.realpath(cwd)
-    root = _git_root(real)
-    if root is None:
-        return real
-    try:
-        line = _small(os.path.join(root, ".git"))
-    except OSError:
-        return root  # a .git folder: the main checkout
-    if not line.startswith("gitdir:"):
-        return root
-    try:
-        gitdir = os.path.normpath(os.path.join(root, line[7:].strip()))
-        common = os.path.normpath(os.path.join(gitdir, _small(os.path.join(gitdir, "commondir"))))
-        if os.path.dirname(gitdir) != os.path.join(common, "worktrees"):
-            return root
-        back = os.path.realpath(_small(os.path.join(gitdir, "gitdir")))
-        if back != os.path.join(os.path.realpath(root), ".git"):
-            return root
-    except OSError:
-        return root
-    return common if os.path.basename(common) != ".git" else os.path.dirname(common)
-
-
-def _json(path: str) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as f:
-            data = json.loads(f.read(MAX_SETTINGS_BYTES))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def settings(cwd: str, env: Mapping[str, str], home: str) -> dict[str, dict[str, Any]]:
-    """Claude Code's settings sources a hook can see: user, project, local and managed."""
-    config = env.get(automemory.CONFIG_DIR_ENV) or os.path.join(home, ".claude")
-    project = os.path.join(os.path.realpath(cwd), ".claude")
-    found = {
-        "user": _json(os.path.join(config, "settings.json")),
-        "project": _json(os.path.join(project, "settings.json")),
-        "local": _json(os.path.join(project, "settings.local.json")),
-    }
-    policy = POLICY_SETTINGS.get(sys.platform)
-    if policy:
-        found["policy"] = _json(policy)
-    return found
-
-
-def where(cwd: str, env: Mapping[str, str] | None = None, home: str | None = None
-          ) -> automemory.Where:
-    """Where Claude Code keeps the auto memory of the session running in ``cwd``."""
-    env = os.environ if env is None else env
-    home = home or os.path.expanduser("~")
-    return automemory.locate(canonical_root(cwd), env, settings(cwd, env, home), home)
 
 
 # -- reading the folder ------------------------------------------------------------------------
@@ -257,15 +169,10 @@ def _text(raw: bytes) -> str:
 # -- what this machine saw last time -----------------------------------------------------------
 
 
-def _seen_path(vault: Vault, project: str, folder: str) -> Path:
-    key = automemory.sha256(project + "\x00" + folder)[:16]
-    return machine.host_dir(vault.state_dir) / FOLDER / f"{key}.json"
-
-
 def _load_seen(path: Path) -> dict[str, Any]:
     """``files``: source rel -> ``stat`` [mtime_ns, size, ino], ``sha256`` or ``skipped``;
     ``over``: files past the cap, last said."""
-    data = _json(str(path))
+    data = read_json(str(path))
     files = data.get("files")
     over = data.get("over")
     return {
@@ -416,8 +323,8 @@ def mirror(vault: Vault, project: str, where_: automemory.Where, *, today: date,
         return MirrorResult(None)
     folder = os.path.realpath(where_.folder)
     listing = scan(folder) if os.path.isdir(folder) else Listing()
-    seen_path = _seen_path(vault, project, folder)
-    seen = _load_seen(seen_path)
+    seen_file = seen_path(vault.state_dir, project, folder)
+    seen = _load_seen(seen_file)
     if _unchanged(listing, seen["files"]):
         return MirrorResult(where_.folder, unchanged=True)
     run = _Run(vault, project, where_.folder, today,
@@ -433,7 +340,7 @@ def mirror(vault: Vault, project: str, where_: automemory.Where, *, today: date,
             over = max(0, len(listing.sources) - MAX_FILES)
             if over and over != seen["over"]:
                 run.skipped.append(f"{over} files past the first {MAX_FILES} not mirrored")
-            _save_seen(vault, seen_path, folder, files, over)
+            _save_seen(vault, seen_file, folder, files, over)
     except LockTimeout:
         return MirrorResult(where_.folder, skipped=("another hook is mirroring this folder",))
     return MirrorResult(where_.folder, tuple(run.written), tuple(run.kept), tuple(run.archived),
@@ -522,15 +429,13 @@ def loaded_index(cwd: str) -> str:
     return automemory.loaded_index(text)
 
 
-def on_hook(vault: Vault, project: str, cwd: str | None, *, today: date,
+def on_hook(vault: Vault, project: str, found: automemory.Where, *, today: date,
             session_note: str | None, budget_s: float, warnings: list[str],
             scrub: Callable[[str], str] = str) -> MirrorResult | None:
-    """The hooks' call: mirror the auto memory of the session in ``cwd``; trouble goes to
-    ``warnings`` (one line each), never raised."""
-    if not cwd:
-        return None
+    """The hooks' call: mirror the auto memory ``found`` (:func:`autowhere.worth_a_look`);
+    trouble goes to ``warnings`` (one line each), never raised."""
     try:
-        result = mirror(vault, project, where(cwd), today=today, session_note=session_note,
+        result = mirror(vault, project, found, today=today, session_note=session_note,
                         budget_s=budget_s, scrub=scrub)
     except (VaultmemError, OSError) as err:
         warnings.append(f"auto memory not mirrored: {err}")

@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,7 @@ from .events import HookEvent, session_start_output
 
 if TYPE_CHECKING:
     from . import ingest
+    from .automirror import MirrorResult
 
 DEFAULT_TITLE = re.compile(r"^# Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$", re.MULTILINE)
 RENAME_TRIES = 50
@@ -330,13 +331,10 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
         from vaultmem.notes.secretrules import warm
 
         warm()  # once per machine and detect-secrets version: see secretrules
-    from . import automirror  # SessionStart and SessionEnd only
-
     # Changes found after a compaction are this session's; at a start, nobody's in particular.
-    automirror.on_hook(memory.vault, memory.config.project, event.cwd, today=now.date(),
-                       session_note=started_note if event.source == "compact" else None,
-                       budget_s=MIRROR_START_S, warnings=problems,
-                       scrub=memory.config.redaction)
+    _mirror(memory, event.cwd, today=now.date(),
+            session_note=started_note if event.source == "compact" else None,
+            budget_s=MIRROR_START_S, warnings=problems)
     too_big: list[str] = []
     try:
         memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now,
@@ -366,12 +364,8 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     now = clock.now()
     sid = _session_id(memory, event)
     ended = record_transcript(memory, event, sid, now, closing=True)
-    from . import automirror  # SessionStart and SessionEnd only
-
-    mirrored = automirror.on_hook(memory.vault, memory.config.project, event.cwd,
-                                  today=now.date(), session_note=ended.note,
-                                  budget_s=MIRROR_END_S, warnings=memory.vault.warnings,
-                                  scrub=memory.config.redaction)
+    mirrored = _mirror(memory, event.cwd, today=now.date(), session_note=ended.note,
+                       budget_s=MIRROR_END_S, warnings=memory.vault.warnings)
     # Opened and closed without a prompt, and Claude wrote no memory: it leaves nothing.
     if not (mirrored and mirrored.written) and _drop_if_empty(memory, sid, ended.note):
         return ""
@@ -388,6 +382,22 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
         spawn_compaction(memory.config, result.note,
                          memory.config.extractor if detached else "deterministic")
     return ""
+
+
+def _mirror(memory: Memory, cwd: str | None, *, today: date, session_note: str | None,
+            budget_s: float, warnings: list[str]) -> MirrorResult | None:
+    """Claude Code's auto memory mirrored (SessionStart and SessionEnd only). The mirror is not
+    even imported when there is nothing to look at: no folder, and none mirrored before."""
+    from . import autowhere
+
+    found = autowhere.worth_a_look(memory.vault.state_dir, memory.config.project, cwd, warnings)
+    if found is None:
+        return None
+    from . import automirror
+
+    return automirror.on_hook(memory.vault, memory.config.project, found, today=today,
+                              session_note=session_note, budget_s=budget_s, warnings=warnings,
+                              scrub=memory.config.redaction)
 
 
 def spawn_compaction(config: Config, note: str, extractor: str = "llm") -> None:
