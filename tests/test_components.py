@@ -57,6 +57,18 @@ def test_default_rule(path: str, expected: str | None) -> None:
     assert component_of(f"{ROOT}/{path}", root=ROOT) == expected
 
 
+def test_a_session_in_the_home_folder_names_the_project_below_documents() -> None:
+    # Claude Code started in ~ touches ~/Documents/<project>/…: the folder kept in Documents
+    # is the part worked on; Documents, Desktop or Downloads never name a component.
+    home = "/Users/dev"
+    assert component_of(f"{home}/Documents/M-Claude/scripts/sync.py", root=home) == "M Claude"
+    assert component_of(f"{home}/Developer/shop/src/auth/tokens.py", root=home) == "Shop"
+    assert component_of(f"{home}/Desktop/notes.md", root=home) is None
+    assert component_of(f"{home}/Downloads/report.pdf", root=home) is None
+    for folder in ("Documents", "Desktop", "Downloads", "Library", "AppData"):
+        assert component_of(f"{home}/{folder}.md", root=home) is None
+
+
 def test_absolute_paths_outside_the_root_have_no_component() -> None:
     assert component_of("/etc/hosts", root=ROOT) is None
     assert component_of(f"{ROOT}-other/src/auth/x.py", root=ROOT) is None

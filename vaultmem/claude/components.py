@@ -51,6 +51,13 @@ CONTAINERS = frozenset({
     "src", "source", "sources", "app", "apps", "lib", "libs", "packages", "pkg", "pkgs", "internal", "cmd",
     "modules", "services", "crates", "projects", "backend", "frontend", "server",
 })
+# A user's own folders: a session started in the home folder (Claude Code's ``cwd`` is ``~``)
+# touches ``Documents/<project>/…``; the folder below one is the component, never the folder.
+HOME_DIRS = frozenset({
+    "documents", "downloads", "desktop", "pictures", "music", "movies", "videos", "library",
+    "appdata", "developer", "dev", "code", "repos", "workspace", "workspaces", "dropbox",
+    "onedrive", "icloud drive", "mobile documents", ".config", ".local",
+})
 # Folders (at the top, or under a container) that are not a component of the code.
 GENERIC_DIRS = frozenset({
     "docs", "doc", "documentation", "config", "configs", "conf", "etc", "scripts", "script",
@@ -84,7 +91,8 @@ JAVA_GENERIC = frozenset({"com", "org", "net", "io", "dev", "edu", "gov", "me", 
 FORBIDDEN = frozenset({"src", "source", "sources", "lib", "libs", "app", "apps", "web", "www", "priv",
                        "internal", "pkg", "pkgs", "cmd", "test", "tests", "spec", "specs",
                        "assets", "config", "configs", "static", "public", "core", "server",
-                       "client", "backend", "frontend", "packages", "crates", "modules"})
+                       "client", "backend", "frontend", "packages", "crates", "modules",
+                       *(_dir.replace(" ", "") for _dir in HOME_DIRS)})
 TEST_DIRS = frozenset({"tests", "test", "spec", "specs", "__tests__", "testing"})
 TEST_SUBDIRS = frozenset({"unit", "integration", "e2e", "functional", "acceptance", "system",
                           "regression", "smoke", "tests", "test", "__tests__"})
@@ -172,6 +180,11 @@ def _default(parts: list[str], project: str) -> Origin | None:
         return _java(folders)
     if ext in ELIXIR_EXTS and top in ("lib", "test"):
         return _elixir(folders[1:], file, from_test=top == "test")
+    if folders and folders[0].casefold() in HOME_DIRS:
+        while folders and folders[0].casefold() in HOME_DIRS:
+            folders = folders[1:]  # ~/Documents/, ~/Developer/: where projects are kept
+        if not folders:
+            return None  # a file kept in ~/Downloads is no part of any code
     # Containers and the project's own package folder (``src/<project>/``) are skipped.
     while folders and (folders[0].casefold() in CONTAINERS or
                        (project and _key(folders[0]) == project)):
