@@ -394,3 +394,28 @@ def test_a_compile_error_fixed_in_the_code_being_written_is_no_gotcha() -> None:
     assert [g.split(":")[0] for g in gotchas] == [
         "Async runtime without timers", "Unknown crate", "Socket in use"]
     assert "E0277" in read.kept and "TS2322" in read.kept
+
+
+def test_a_bold_label_inside_a_numbered_summary_opens_no_section() -> None:
+    # "**Current Status**:" under an error entry is that entry's label, not "Current Work".
+    read = summary.read(
+        "4. Errors and fixes:\n\n### **Error 3: Two panels after login**\n"
+        "**Current Status**: STILL OPEN - two panel processes keep starting\n\n"
+        "8. Current Work:\n\nI was tracing why the meter shows no readings in the panel.\n")
+    assert [s.key for s in read.sections] == ["errors", "current"]
+    assert read.outcome == "I was tracing why the meter shows no readings in the panel."
+    # An entry that relays the person's feedback (their words) is no gotcha, fix or not.
+    relayed = summary.read(
+        "4. Errors and fixes:\n\n### **Error 6: Blank meter**\n**User Feedback**: \"just an "
+        "empty box in the bar\"\n**Diagnosis**: the label used the panel's own color\n"
+        "**Fix**: Set an explicit label color\n")
+    assert _kinds(relayed, "gotcha") == []
+    # "User Feedback: None" relays nothing.
+    none = summary.read(
+        "4. Errors and fixes:\n\n### Error 2: Hook blocked the docs commit\n**Error**: the "
+        "scanner flagged example keys\n**Fix**: Committed the docs with `--no-verify`\n"
+        "**User Feedback**: None - went ahead with the bypass\n")
+    assert len(_kinds(none, "gotcha")) == 1
+    # Without numbered or headed sections, bold titles still open them.
+    plain = summary.read("**Current Work:** Wiring the meter into the panel applet.\n")
+    assert [s.key for s in plain.sections] == ["current"]

@@ -144,7 +144,8 @@ class _Patterns:
             r"(?:naturally|itself|on its own)|went away)",
             re.IGNORECASE,
         )
-        self.user_relay = re.compile(r"^(?:the )?user(?:'s)?\b", re.IGNORECASE)
+        self.user_relay = re.compile(r"^(?:the )?user(?:'s)?\b|\buser feedback: *[\"“']",
+                                     re.IGNORECASE)
         self.choice = re.compile(
             r"\b(?:chose|chosen|choose to|decided|decision (?:was|is) to|opted (?:for|to)|"
             r"went with|go with|settled on|switched (?:from\b[^.]{1,80}?\bto|to|over to)|"
@@ -215,11 +216,10 @@ def _title_key(title: str) -> str | None:
     return _TITLE_KEY.get(_p().spaces.sub(" ", title).strip().strip(".").casefold())
 
 
-def _heading(line: str) -> tuple[str | None, str, str] | None:
-    """(key, title, rest of the line) when ``line`` opens a section, else None.
-
-    A known title opens one however it is decorated; an unknown one only as a numbered line
-    that ends with a colon and nothing after it ("10. Something Else:")."""
+def _heading(line: str) -> tuple[str | None, str, str, bool] | None:
+    """(key, title, rest of the line, numbered or a heading) when ``line`` opens a section: a
+    known title however decorated (see :func:`sections`), an unknown one only numbered and
+    ending with a colon, nothing after it ("10. Something Else:"); else None."""
     if not line.strip() or len(line) > 200:
         return None
     # Plain string steps, no backtracking regex: a summary line can be long.
@@ -241,9 +241,10 @@ def _heading(line: str) -> tuple[str | None, str, str] | None:
     key = _title_key(title)
     if key is not None:
         # A bare known word inside prose ("Errors" alone) needs a number, a colon or a heading.
-        return (key, title, rest) if number or colon >= 0 or hashes or bold else None
+        styled = bool(number or hashes)
+        return (key, title, rest, styled) if styled or colon >= 0 or bold else None
     if number and colon >= 0 and not rest and not line.startswith(" "):
-        return None, title, ""
+        return None, title, "", True
     return None
 
 
@@ -271,15 +272,17 @@ def _lines_outside_fences(lines: list[str], left_open: list[str] | None = None
 def sections(text: str) -> tuple[Section, ...]:
     """The sections of a summary (private text already removed), in the order written."""
     lines = text.split("\n")
-    starts: list[tuple[int, str | None, str, str]] = []
+    starts: list[tuple[int, str | None, str, str, bool]] = []
     for n, line, fenced in _lines_outside_fences(lines):
         if fenced:
             continue
         found = _heading(line)
         if found is not None:
             starts.append((n, *found))
+    # Sections numbered or headed: a bold label inside one ("**Current Status**: open") is none.
+    starts = [s for s in starts if s[4] or not any(t[4] for t in starts)]
     out: list[Section] = []
-    for i, (n, key, title, rest) in enumerate(starts):
+    for i, (n, key, title, rest, _) in enumerate(starts):
         end = starts[i + 1][0] if i + 1 < len(starts) else len(lines)
         body = "\n".join(([rest] if rest else []) + lines[n + 1 : end]).strip("\n")
         out.append(Section(key, title, body, n, end))
@@ -370,7 +373,7 @@ def _gotchas(body: str) -> list[str]:
     out: list[str] = []
     for entry in _entries(body, first_code_line=True):
         text = re.sub(r"^Error \d+:\s*", "", entry)
-        if _p().user_relay.match(text) or _p().still_open.search(text):
+        if _p().user_relay.search(text) or _p().still_open.search(text):
             continue
         fix = _p().fixed.search(text)
         if fix is None or len(text) < 20:
