@@ -120,6 +120,24 @@ def test_failures_pass_only_when_the_same_command_passes_later() -> None:
     assert d.failing == ("`make test` — `boom`", "`tox -e py312` ×2 — `E2`")
 
 
+def test_a_question_the_next_prompt_replied_to_is_no_open_question() -> None:
+    note = (
+        "## Work Log\n\n### 09:00 - one\n\n**Prompt:** set up the router\n\n"
+        "**Answer:** Done. Which would you prefer: **DoH** or DoT?\n\n"
+        "### 09:04 - Continued\n\n**Answer:** The lease table is full. Is the lease time right?\n\n"
+        "### 09:05 - two\n\n**Prompt:** DoH\n\n**Answer:** Switched.\n\n"
+        "> [!abstract]- Claude's answer (4 lines)\n> Switched to DoH.\n>\n"
+        "> Should I also block ads on `br-lan`?\n\n"
+        "## Open Questions\n\n- Which would you prefer: DoH or DoT?\n"
+        "- Is the lease time right?\n- Should I also block ads on `br-lan`?\n"
+        "- Who owns the router?\n"
+    )
+    # The first two were asked before the prompt "DoH"; the third in the last entry is open;
+    # the fourth is in no entry: kept.
+    assert [q.text for q in digest.session("s.md", note).open_questions] == [
+        "Should I also block ads on `br-lan`?", "Who owns the router?"]
+
+
 def test_a_lookup_that_found_nothing_is_no_failure_left_open() -> None:
     # grep's exit 1 is "no match", ls's and cat's "no such file": not a broken state.
     log = (

@@ -372,6 +372,7 @@ def session(rel: str, text: str) -> SessionDigest:
     kinds = {name: tuple(note.items(names)[0]) for name, names in (
         ("decisions", DECISIONS), ("gotchas", GOTCHAS), ("prerequisites", PREREQUISITES),
         ("open_questions", OPEN_QUESTIONS), ("next_steps", NEXT_STEPS))}
+    kinds["open_questions"] = _unanswered(note, kinds["open_questions"])
     entities: list[str] = []
     for start, end in note.ranges(RELATED):
         for n in range(start, end):
@@ -393,6 +394,39 @@ def session(rel: str, text: str) -> SessionDigest:
         stopped=log.stopped,
         **kinds,
     )
+
+
+_NOT_MATCHED = re.compile(r"[*_`>\s]+")
+QUESTION_KEY_CHARS = 80  # a question is found in its work-log entry by its first characters
+
+
+def _unanswered(note: _Note, questions: tuple[Item, ...]) -> tuple[Item, ...]:
+    """The questions no later prompt replied to. A question asked in a work-log entry (its
+    answer line or its recap) that a later entry with a prompt follows was answered by that
+    prompt ("Which would you prefer?" -> "1"): the note keeps it, the briefing has no use for
+    it. A question found in no entry is kept."""
+    if not questions:
+        return questions
+    entries: list[list[str]] = []  # per entry: its words, then "P" when it has a prompt
+    heads = {h.line for h in note.heads}
+    for start, end in note.ranges(WORK_LOG):
+        for n in range(start, end):
+            if n in heads:
+                entries.append([])
+            elif entries:
+                line = note.lines[n]
+                entries[-1].append(_NOT_MATCHED.sub(" ", line).casefold())
+                if line.startswith("**Prompt:**"):
+                    entries[-1].append("\0P")
+    texts = [" ".join(words) for words in entries]
+    prompted = [bool(words) and "\0P" in words for words in entries]
+    kept: list[Item] = []
+    for question in questions:
+        key = _NOT_MATCHED.sub(" ", question.text).casefold().strip()[:QUESTION_KEY_CHARS]
+        asked = max((i for i, text in enumerate(texts) if key and key in text), default=None)
+        if asked is None or not any(prompted[asked + 1:]):
+            kept.append(question)
+    return tuple(kept)
 
 
 def _newest_first(items: list[Item]) -> tuple[Item, ...]:
