@@ -65,7 +65,8 @@ def test_a_session_in_the_home_folder_names_the_project_below_documents() -> Non
     assert component_of(f"{home}/Developer/shop/src/auth/tokens.py", root=home) == "Shop"
     assert component_of(f"{home}/Desktop/notes.md", root=home) is None
     assert component_of(f"{home}/Downloads/report.pdf", root=home) is None
-    for folder in ("Documents", "Desktop", "Downloads", "Library", "AppData"):
+    assert component_of(f"{home}/Applications/Tmux.app/Contents/x.sh", root=home) == "Tmux App"
+    for folder in ("Documents", "Desktop", "Downloads", "Library", "AppData", "Applications"):
         assert component_of(f"{home}/{folder}.md", root=home) is None
 
 

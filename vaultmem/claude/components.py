@@ -55,6 +55,7 @@ CONTAINERS = frozenset({
 # touches ``Documents/<project>/…``; the folder below one is the component, never the folder.
 HOME_DIRS = frozenset({
     "documents", "downloads", "desktop", "pictures", "music", "movies", "videos", "library",
+    "applications",
     "appdata", "developer", "dev", "code", "repos", "workspace", "workspaces", "dropbox",
     "onedrive", "icloud drive", "mobile documents", ".config", ".local",
 })
