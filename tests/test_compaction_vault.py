@@ -262,6 +262,37 @@ created: 2026-11-20
     assert re.search(_row("Billing", "Invoices are immutable"), index), index
 
 
+def test_a_component_named_as_code_spells_it_is_found_not_the_inbox(tmp_path: Path) -> None:
+    # "Invoice Renderer" written as a class, a module or an installed binary's name: the same
+    # component (issue 19: the module and class names the summary and the prose use).
+    note = """\
+---
+type: session
+project: demo
+created: 2026-11-20
+---
+# Routing
+
+## Gotchas & Fixes
+
+- `InvoiceRenderer` dropped the footer on empty carts: fixed by guarding the totals
+- Copying over the running `invoice-renderer` binary fails with Text file busy: stop it first
+- The ledger sum overflowed on 32-bit builds: fixed by using i64
+
+## Related Entities
+
+- [[Invoice Renderer]] — lib/shop/invoice_renderer/
+- [[Ledger]] — lib/shop/ledger/
+"""
+    rel = _session(tmp_path, "2026-11-20-routing", note)
+    _compact(tmp_path, rel)
+    renderer = _read(tmp_path, f"{ENTITIES}/Invoice Renderer.md")
+    ledger = _read(tmp_path, f"{ENTITIES}/Ledger.md")
+    assert "dropped the footer" in renderer and "Text file busy" in renderer
+    assert "overflowed" in ledger and "overflowed" not in renderer
+    assert not (tmp_path / ENTITIES / "Inbox.md").exists()
+
+
 def test_index_key_entities_kept_current_and_a_persons_text_survives(tmp_path: Path) -> None:
     index = ("---\ntype: project-index\nproject: demo\n---\n# demo\n\n## Overview\n\n"
              "My own overview of the shop.\n\n## Key Entities\n\nThe parts:\n\n"

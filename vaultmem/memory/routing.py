@@ -15,6 +15,13 @@ from vaultmem.store.layout import Layout
 
 Known = tuple[str, Sequence[str]]  # an entity's name and its aliases
 MIN_MENTION_CHARS = 2
+_SEPARATORS = re.compile(r"[\s_-]+")
+_SEPARATOR_OPTIONAL = r"[\s_-]?"
+
+
+def _squashed(key: str) -> str:
+    """A name key without its word separators (``invoice_renderer`` -> ``invoicerenderer``)."""
+    return _SEPARATORS.sub("", key)
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,7 @@ class Mentions:
         mention)."""
         by_key: dict[str, str] = {}
         skip = name_key(exclude) if exclude else ""
+        said_keys: list[str] = []
         for name, aliases in known:
             if name_key(name) == skip:
                 continue
@@ -37,10 +45,16 @@ class Mentions:
                 key = name_key(said.strip())
                 if len(key) >= MIN_MENTION_CHARS:
                     by_key.setdefault(key, name)
+                    by_key.setdefault(_squashed(key), name)
+                    said_keys.append(key)
         if not by_key:
             return cls()
-        words = sorted(by_key, key=len, reverse=True)  # the longest name wins an overlap
-        alternatives = "|".join(re.escape(w) for w in words)
+        words = sorted(set(said_keys), key=len, reverse=True)  # the longest name wins an overlap
+        # A name of several words is also met as code spells it: "Invoice Renderer" as
+        # InvoiceRenderer, invoice_renderer or invoice-renderer.
+        alternatives = "|".join(_SEPARATOR_OPTIONAL.join(re.escape(part)
+                                                         for part in _SEPARATORS.split(w))
+                                for w in words)
         pattern = re.compile(r"(?<!\w)(?:" + alternatives + r")(?!\w)", re.IGNORECASE)
         return cls(pattern, by_key)
 
@@ -50,7 +64,8 @@ class Mentions:
             return []
         found: list[str] = []
         for match in self.pattern.finditer(unicodedata.normalize("NFC", text).casefold()):
-            name = self.by_key.get(name_key(match.group(0)))
+            key = name_key(match.group(0))
+            name = self.by_key.get(key) or self.by_key.get(_squashed(key))
             if name is not None and name not in found:
                 found.append(name)
         return found
