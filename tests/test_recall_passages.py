@@ -118,3 +118,15 @@ def test_words_of_lines_a_passage_leaves_out_do_not_rank_it(vault_root: Path) ->
     ))
     shown = _shown(vault_root, "renamed zebra", limit=1)
     assert shown == ["The zebra folder was renamed too."]
+
+
+def test_a_long_log_of_introducing_lines_still_shows_its_best_line_first() -> None:
+    from vaultmem.notes import passages
+
+    steps = "\n".join(f"> - the \x02wombat\x03 step {n} runs:" for n in range(3000))
+    body = f"{steps}\n\nThe \x02wombat\x03 \x02canary\x03 failed twice.\n"
+    shown = [text for text, _ in passages.best_lines(body, "\x02", "\x03", 3)]
+    assert shown[0] == "The wombat canary failed twice."
+    # Each introducing line comes with the lines it introduces; none is shown twice.
+    assert shown[1].startswith("the wombat step 0 runs: the wombat step 1 runs:")
+    assert len(set(shown)) == 3

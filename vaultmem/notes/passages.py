@@ -12,6 +12,7 @@ then the matches; a line shown in another's passage is not shown again.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Sequence
 
@@ -48,38 +49,132 @@ def _shown_line(line: str) -> str:
     return _BLOCK.sub("", _WHITESPACE.sub(" ", _MARKUP.sub("", line)).strip())
 
 
-def _passage(lines: Sequence[str], at: int, marks: str) -> list[tuple[int, str]]:
-    """Line ``at`` shown, and when it introduces what follows (it ends in a colon: "You need to
-    run:"; or it names a part of an answer: a heading or bold line in a callout) the lines it
-    introduces, fenced code included, each shown: such a line alone says nothing. A blank line
-    after them, a heading of the line's level or above (the level of the heading it is under;
-    the parts headed deeper than that are what it introduces), or the end (start) of the
-    callout the line is in ends what it introduces; a work log's ``**Answer:**`` line introduces
-    nothing. (line number, shown) each (a part's title gets a colon: ``marks`` are the match
-    marks to look past for its end)."""
-    shown = _shown_line(lines[at])
-    if _ROW.match(lines[at]):
-        return [(at, _row(lines, at, shown))]
-    part = _PART.match(lines[at]) is not None
-    if not (shown.endswith(":") or part) or _ANSWER.match(lines[at]):
-        return [(at, shown)]  # a work log's answer line is a cut first sentence, then the log
-    quoted = lines[at].lstrip().startswith(">")
-    level = _level(lines, at, quoted)
-    out = [(at, _titled(shown, marks) if part else shown)]
-    for n, line in enumerate(lines[at + 1 : at + 1 + _PASSAGE_LINES], at + 1):
-        stripped = line.strip()
-        bare = stripped.lstrip(">").strip()
-        if not bare:
-            if len(out) > 1 and not stripped.startswith(">"):
+class _Body:
+    """A marked note body's lines, each read once for what passages ask of it (a line is read
+    by the passages of the lines above it that introduce it), and only when asked: most lines
+    of a long work log are never in a passage."""
+
+    def __init__(self, text: str, open_mark: str, close_mark: str) -> None:
+        self.lines = text.split("\n")
+        self.open, self.close = open_mark, close_mark
+        self._shown: dict[int, str] = {}
+        self._words: dict[int, set[str]] = {}
+        self._read: dict[int, tuple[bool, bool, bool, int]] = {}
+        self._under: dict[int, int] = {}  # see under(): non-blank lines only
+        self._first: dict[int, int] = {}  # the first row of the table a row is in
+
+    def shown(self, n: int) -> str:
+        """Line ``n`` shown (``_shown_line``)."""
+        found = self._shown.get(n)
+        if found is None:
+            found = self._shown[n] = _shown_line(self.lines[n])
+        return found
+
+    def words(self, n: int) -> set[str]:
+        """The different words matched on line ``n``."""
+        found = self._words.get(n)
+        if found is None:
+            line = self.lines[n]
+            found = self._words[n] = (
+                _words(line, self.open, self.close) if self.open in line else set()
+            )
+        return found
+
+    def read(self, n: int) -> tuple[bool, bool, bool, int]:
+        """Of line ``n``: in a callout (a quote), blank but for quote marks, a fence (```, ~~~),
+        its heading level (0: no heading)."""
+        found = self._read.get(n)
+        if found is None:
+            stripped = self.lines[n].strip()
+            bare = stripped.lstrip(">").strip()
+            found = self._read[n] = (stripped.startswith(">"), not bare,
+                                     bare.startswith(("```", "~~~")), _heading_level(bare))
+        return found
+
+    def under(self, at: int) -> int:
+        """The level of line ``at``: its own as a heading, else that of the heading it is under
+        in its callout (or outside callouts); 6 when there is none (any heading ends its
+        passage)."""
+        quoted = self.read(at)[0]
+        walked: list[int] = []
+        level = 6
+        for n in range(at, -1, -1):
+            inside, blank, _, heading = self.read(n)
+            if blank:
+                continue
+            if inside != quoted:
+                break
+            known = self._under.get(n)
+            if known is not None or heading:
+                level = heading or known or 6
+                break
+            walked.append(n)
+        for n in walked:  # the lines between share it: a long callout is walked once
+            self._under[n] = level
+        return level
+
+    def header(self, at: int) -> int | None:
+        """The header line of the table whose row ``at`` is (not the header itself), or None."""
+        quoted = self.read(at)[0]
+        walked: list[int] = []
+        first = at
+        while True:
+            known = self._first.get(first)
+            if known is not None:
+                first = known
+                break
+            walked.append(first)
+            if not (first > 0 and _ROW.match(self.lines[first - 1])
+                    and self.read(first - 1)[0] == quoted):
+                break
+            first -= 1
+        for n in walked:
+            self._first[n] = first
+        return first if first + 1 < at and _header(self.lines, first) else None
+
+
+def _span(body: _Body, at: int) -> tuple[list[int], bool]:
+    """The lines of the passage of line ``at``, and whether ``at`` names a part of an answer:
+    line ``at``, and when it introduces what follows (it ends in a colon: "You need to run:";
+    or it names a part of an answer: a heading or bold line in a callout) the lines it
+    introduces, fenced code included: such a line alone says nothing. A blank line after them,
+    a heading of the line's level or above (the level of the heading it is under; the parts
+    headed deeper than that are what it introduces), or the end (start) of the callout the line
+    is in ends what it introduces; a work log's ``**Answer:**`` line and a table row introduce
+    nothing."""
+    line = body.lines[at]
+    if _ROW.match(line):
+        return [at], False
+    part = ">" in line and _PART.match(line) is not None
+    colon = ":" in line and body.shown(at).endswith(":")  # a cheap test first: every line is read
+    if not (colon or part) or _ANSWER.match(line):
+        return [at], False  # a work log's answer line is a cut first sentence, then the log
+    quoted, level = body.read(at)[0], body.under(at)
+    out = [at]
+    for n in range(at + 1, min(len(body.lines), at + 1 + _PASSAGE_LINES)):
+        inside, blank, fence, heading = body.read(n)
+        if blank:
+            if len(out) > 1 and not inside:
                 break  # a blank line (an empty quote line is inside its callout)
             continue
-        if stripped.startswith(">") != quoted or 0 < _heading_level(bare) <= level:
+        if inside != quoted or 0 < heading <= level:
             break  # out of (into) the callout the line is in, or the next part at its level
-        if part and len(out) > 1 and _PART.match(line):
+        if part and len(out) > 1 and _PART.match(body.lines[n]):
             break  # the next part of the answer
-        if not bare.startswith(("```", "~~~")):
-            shown = _shown_line(line)
-            out.append((n, _titled(shown, marks) if _heading_level(bare) else shown))
+        if not fence:
+            out.append(n)
+    return out, part
+
+
+def _passage(body: _Body, span: Sequence[int], part: bool) -> list[tuple[int, str]]:
+    """The lines of a passage (``_span``) shown: a table row under its columns' names, a part's
+    title and the headings in it with a colon. (line number, shown) each."""
+    marks = body.open + body.close
+    at = span[0]
+    out = [(at, _row(body, at, body.shown(at)) if _ROW.match(body.lines[at])
+            else _titled(body.shown(at), marks) if part else body.shown(at))]
+    for n in span[1:]:
+        out.append((n, _titled(body.shown(n), marks) if body.read(n)[3] else body.shown(n)))
     return out
 
 
@@ -94,19 +189,14 @@ def _header(lines: Sequence[str], at: int) -> bool:
             and _RULE_ROW.match(lines[at + 1]) is not None)
 
 
-def _row(lines: Sequence[str], at: int, shown: str) -> str:
+def _row(body: _Body, at: int, shown: str) -> str:
     """A table row with each cell under its column's name (``Phase: 1; Focus: Foundation``):
     a row alone does not say what its cells are. The row as it is when it is the header, or
     its table has none (a ``|---|`` line under its first), or the cells do not line up."""
-    quoted = lines[at].lstrip().startswith(">")
-    first = at
-    while first > 0 and _ROW.match(lines[first - 1]) and (
-        lines[first - 1].lstrip().startswith(">") == quoted
-    ):
-        first -= 1
-    if first + 1 >= at or not _header(lines, first):
+    first = body.header(at)
+    if first is None:
         return shown
-    names, cells = _cells(_shown_line(lines[first])), _cells(shown)
+    names, cells = _cells(body.shown(first)), _cells(shown)
     if len(names) != len(cells):
         return shown
     return "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, cells, strict=True) if c)
@@ -122,19 +212,6 @@ def _heading_level(bare: str) -> int:
     """The level of a heading line (without its quote marks), 0 for any other line."""
     hashes = len(bare) - len(bare.lstrip("#"))
     return hashes if 0 < hashes <= 6 and bare[hashes : hashes + 1] in (" ", "\t") else 0
-
-
-def _level(lines: Sequence[str], at: int, quoted: bool) -> int:
-    """The level of line ``at``: its own as a heading, else that of the heading it is under in
-    its callout (or outside callouts); 6 when there is none (any heading ends its passage)."""
-    for n in range(at, max(-1, at - 5 * _PASSAGE_LINES), -1):
-        stripped = lines[n].strip()
-        if stripped and stripped.startswith(">") != quoted:
-            break
-        found = _heading_level(stripped.lstrip(">").strip())
-        if found:
-            return found
-    return 6
 
 
 def _words(text: str, open_mark: str, close_mark: str) -> set[str]:
@@ -187,30 +264,60 @@ def best_lines(
     quote or emphasis markup, with what it introduces: whole when it fits, else its first line
     and the lines that match (``_fit``), and a window around the first match of what is still
     too long (``window``). A line shown with the passage of another is not shown again."""
-    lines = text.split("\n")
-    scored: list[tuple[int, int, int, int, _Shown, frozenset[int]]] = []
-    for at, line in enumerate(lines):
+    body = _Body(text, open_mark, close_mark)
+    # Every line is ranked first by what its whole passage matches, which is at least what is
+    # shown of it (``_fit`` and ``window`` only leave out): a line is fitted and shown only when
+    # it may still rank before those shown already, so a note of thousands of matching lines
+    # costs about what its lines' marks do.
+    bounds: list[tuple[int, int, int, int, list[int], bool]] = []
+    for at, line in enumerate(body.lines):
         if open_mark not in line:
             continue
-        fitted, kept = _fit(_passage(lines, at, open_mark + close_mark), open_mark, close_mark,
-                            limit)
-        plain, spans = window(*marked(fitted, open_mark, close_mark), limit)
-        if not spans:
-            continue
-        # Ranked by what is shown of it: words left out of the lines shown do not count.
-        words = {plain[s:e].casefold() for s, e in spans}
-        tier = (_ECHOED if _ECHO.match(line) or _header(lines, at)
-                else _LOG if _TOOL_LOG.match(line) else _PROSE)
-        scored.append((-len(words), -tier, -len(spans), at, (plain, spans), kept))
+        span, part = _span(body, at)
+        header = body.header(at) if _ROW.match(line) else None
+        read = [*span, header] if header is not None else span
+        if len(read) == 1:
+            words, matches = body.words(at), line.count(open_mark)
+        else:
+            words = set().union(*(body.words(n) for n in read))
+            matches = sum(body.lines[n].count(open_mark) for n in read)
+        bounds.append((-len(words), -_tier(body.lines, at), -matches, at, span, part))
+    bounds.sort(key=lambda b: b[:4])
+    ready: list[tuple[tuple[int, int, int, int], _Shown, frozenset[int]]] = []
     out: list[_Shown] = []
     seen: set[str] = set()
     covered: set[int] = set()
-    for *_, at, shown, kept in sorted(scored, key=lambda s: s[:4]):
+    next_bound = 0
+    # A line's matches in the lines a passage leaves out make its bound loose: past this many
+    # fitted, the best of them are shown (a note of thousands of introducing lines).
+    budget = 4 * count + 20
+    while len(out) < count:
+        while next_bound < len(bounds) and (
+            not ready or (next_bound < budget and bounds[next_bound][:4] <= ready[0][0])
+        ):
+            *_, at, span, part = bounds[next_bound]
+            next_bound += 1
+            fitted, kept = _fit(_passage(body, span, part), open_mark, close_mark, limit)
+            plain, spans = window(*marked(fitted, open_mark, close_mark), limit)
+            if spans:
+                # Ranked by what is shown of it: words left out of the lines shown do not count.
+                key = (-len({plain[s:e].casefold() for s, e in spans}),
+                       -_tier(body.lines, at), -len(spans), at)
+                heapq.heappush(ready, (key, (plain, spans), kept))
+        if not ready:
+            break
+        (*_, at), shown, kept = heapq.heappop(ready)
         if shown[0].casefold() in seen or at in covered:
             continue
         seen.add(shown[0].casefold())
         covered |= kept
         out.append(shown)
-        if len(out) == count:
-            break
     return out
+
+
+def _tier(lines: Sequence[str], at: int) -> int:
+    """What kind of line ``at`` is: an answer's, the tool log's, or one naming a part."""
+    line = lines[at]
+    if _ECHO.match(line) or _header(lines, at):
+        return _ECHOED
+    return _LOG if _TOOL_LOG.match(line) else _PROSE
