@@ -52,6 +52,14 @@ def test_a_sentence_about_what_came_before_is_no_item_on_its_own(text: str) -> N
     assert mine(text) == ()
 
 
+def test_an_offer_after_a_step_or_a_concession_is_no_next_step() -> None:
+    assert [m.kind for m in mine("After that, I can use `sudo -A` which opens the GUI prompt.")] \
+        == []
+    assert [m.kind for m in mine("Even with `!tty_tickets`, sudo still needs a session.")] == []
+    (step,) = mine("After that, we need to rotate the deploy key on the server.")
+    assert step.kind == "next_step"
+
+
 def test_a_list_of_names_under_next_steps_is_no_step() -> None:
     text = "Next steps:\n\n- Install LuLu to watch outbound connections\n- KnockKnock\n- Objective-See Tools\n"
     assert [(m.kind, m.text) for m in mine(text)] == [

@@ -145,13 +145,15 @@ _NEXT = cue(
     r"(?=\s*(?:[.,;:!)]|$))|"
     r"(?-i:\bTODO\b)|\byet to be\b|\b(?:only )?(?:half|partially) (?:done|finished|implemented|wired)\b|"
     r"\b(?:unfinished|incomplete)\b|\bstill needs?\b(?! (?:\S+ )?(?:running|installed|set)\b)|"
-    r"\boutstanding\s*[:—-]|\bafter that,? (?:we|i) (?:can|should|need)\b|"
+    r"\boutstanding\s*[:—-]|\bafter that,? (?:we|i) (?:should|need)\b|"
     r"\b(?:we|i)(?:'ll| will) (?:still )?need to " + _BUILD_VERB + r"\b",
     "next|still|remaining|left|remains|piece|part|bit|step|thing|implemented|wired|hooked up|built|yet|haven|stub|placeholder|follow|todo|half|partially|unfinished|incomplete|work in progress|wip|after that|need to|outstanding",
 )
 _NEXT_HEDGE = cue(
     r"\b(?:maybe|perhaps|might|could|would be nice|if you want|optionally)\b|"
-    r"\bno (?:remaining|more|further|outstanding)\b|\bnothing (?:left|remaining|outstanding)\b"
+    r"\bno (?:remaining|more|further|outstanding)\b|\bnothing (?:left|remaining|outstanding)\b|"
+    # A concession states how things are ("Even with `!tty_tickets`, sudo still needs a TTY").
+    r"^even (?:with|if|though|when|after|so)\b"
 )
 # Root causes and fixes stated as found. Strong cues win over a decision in the same sentence;
 # weak ones ("silently truncates", "heads up") only count when nothing else does.
