@@ -130,3 +130,23 @@ def test_a_long_log_of_introducing_lines_still_shows_its_best_line_first() -> No
     # Each introducing line comes with the lines it introduces; none is shown twice.
     assert shown[1].startswith("the wombat step 0 runs: the wombat step 1 runs:")
     assert len(set(shown)) == 3
+
+
+def test_a_passage_ends_at_a_rule_and_leaves_a_tables_rule_line_out() -> None:
+    from vaultmem.notes import passages
+
+    body = (
+        "> Here is what the \x02wombat\x03 change did:\n"
+        "> | Metric | Before |\n> |--------|--------|\n> | Runs | 3 |\n>\n> ---\n"
+        "> Next, the canary.\n"
+    )
+    [(shown, _)] = passages.best_lines(body, "\x02", "\x03")
+    assert shown == "Here is what the wombat change did: | Metric | Before | | Runs | 3 |"
+
+
+def test_a_code_fence_matched_by_its_language_is_no_line_shown() -> None:
+    from vaultmem.notes import passages
+
+    body = "Run it again:\n```\x02bash\x03\n./deploy.sh\n```\n- The \x02bash\x03 script needs LF endings\n"
+    shown = [text for text, _ in passages.best_lines(body, "\x02", "\x03", 3)]
+    assert shown == ["The bash script needs LF endings"]

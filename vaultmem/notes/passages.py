@@ -40,6 +40,7 @@ _TOOL_LOG = re.compile(r"^[-*+][ \t]+(?:Ran|Edited)[ \t]")
 _PART = re.compile(r"^\s*(?:>[ \t]*)+(?:#{1,6}[ \t]+\S|(?:\d{1,3}[.)][ \t]+)?\*\*[^*]+\*\*[ \t]*$)")
 _ROW = re.compile(r"^\s*(?:>[ \t]*)*\|")
 _RULE_ROW = re.compile(r"^\s*(?:>[ \t]*)*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?$")
+_BREAK = re.compile(r"^\s*(?:>[ \t]*)*(?:[-*_][ \t]*){3,}$")  # a thematic break (``---``)
 _PASSAGE_LINES = 40  # lines a line introduces that are read at most
 _PROSE, _LOG, _ECHOED = 2, 1, 0
 
@@ -139,9 +140,9 @@ def _span(body: _Body, at: int) -> tuple[list[int], bool]:
     or it names a part of an answer: a heading or bold line in a callout) the lines it
     introduces, fenced code included: such a line alone says nothing. A blank line after them,
     a heading of the line's level or above (the level of the heading it is under; the parts
-    headed deeper than that are what it introduces), or the end (start) of the callout the line
-    is in ends what it introduces; a work log's ``**Answer:**`` line and a table row introduce
-    nothing."""
+    headed deeper than that are what it introduces), the end (start) of the callout the line is
+    in, or a thematic break (``---``) ends what it introduces (a table's ``|---|`` line is left
+    out); a work log's ``**Answer:**`` line and a table row introduce nothing."""
     line = body.lines[at]
     if _ROW.match(line):
         return [at], False
@@ -157,8 +158,10 @@ def _span(body: _Body, at: int) -> tuple[list[int], bool]:
             if len(out) > 1 and not inside:
                 break  # a blank line (an empty quote line is inside its callout)
             continue
-        if inside != quoted or 0 < heading <= level:
-            break  # out of (into) the callout the line is in, or the next part at its level
+        if inside != quoted or 0 < heading <= level or _BREAK.match(body.lines[n]):
+            break  # out of (into) the callout the line is in, the next part at its level or a rule
+        if _RULE_ROW.match(body.lines[n]):
+            continue  # a table's |---| line says nothing
         if part and len(out) > 1 and _PART.match(body.lines[n]):
             break  # the next part of the answer
         if not fence:
@@ -271,8 +274,8 @@ def best_lines(
     # costs about what its lines' marks do.
     bounds: list[tuple[int, int, int, int, list[int], bool]] = []
     for at, line in enumerate(body.lines):
-        if open_mark not in line:
-            continue
+        if open_mark not in line or body.read(at)[2]:
+            continue  # no match, or a code fence's line: its language (```bash) says nothing
         span, part = _span(body, at)
         header = body.header(at) if _ROW.match(line) else None
         read = [*span, header] if header is not None else span
