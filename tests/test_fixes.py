@@ -263,3 +263,17 @@ def test_a_mined_gotcha_about_a_compile_error_of_code_being_written_is_no_item()
              Turn("a", None, None, text=answer)]
     items = [i.text for i in ingest.story(turns, now=NOW, cwd=CWD).items if i.kind == "gotcha"]
     assert len(items) == 1 and "Cargo.toml" in items[0]
+
+
+def test_an_error_line_listed_as_a_gotcha_without_cause_or_fix_is_no_item() -> None:
+    # A final answer listing what went wrong as raw tool output: no lesson in any of them.
+    answer = ("**Known issues:**\n"
+              "- `error[E0599]: no method named `post_entry` found for struct `Ledger``\n"
+              "- `TypeError: Cannot read properties of undefined (reading 'rows')` at "
+              "LedgerView.render (src/ledger/view.tsx:21:9)\n"
+              "- `panic: runtime error: index out of range [2] with length 2`\n"
+              "- The export hangs when the ledger is empty because the cursor never closes\n")
+    turns = [Turn("u", None, "what is still broken in the ledger?"),
+             Turn("a", None, None, text=answer)]
+    items = [i.text for i in ingest.story(turns, now=NOW, cwd=CWD).items if i.kind == "gotcha"]
+    assert items == ["The export hangs when the ledger is empty because the cursor never closes"]

@@ -7,7 +7,9 @@ type checker's diagnostic on code still being written (``error[E0277]: the trait
 satisfied``, ``error TS2345: …``, ``View.swift:12:5: error: …``), fixed by changing that code,
 is work in progress: the session note keeps it, no entity files it (DESIGN §10, issue 19). The
 same diagnostic fixed in the build's setup (a manifest, a dependency, a feature, the toolchain,
-an environment variable) is a lesson and stays one.
+an environment variable) is a lesson and stays one. A line a tool printed (an exception, a stack
+frame, a compiler's or test runner's verdict) with no cause or fix said beside it is no gotcha at
+all: it is what went wrong, not what was learnt.
 """
 
 from __future__ import annotations
@@ -56,3 +58,25 @@ def code_in_progress(error: str, fix: str) -> bool:
     """Whether ``error`` is a compile diagnostic that ``fix`` cleared by changing the code only:
     work in progress, not a lesson for an entity."""
     return compile_error(error) and not setup_fix(fix)
+
+
+# A line a tool printed: an exception, a stack frame, a compiler diagnostic, a runner's verdict.
+_LOG_LINE_RE = lazy(
+    r"\A[`'\"]*\s*(?:Traceback \(most recent call last\)|[\w.]*(?:Error|Exception):|"
+    r"[\w.]*Warning:|(?:error|warning)(?:\[\w+\])?:|fatal:|panic:|FAILED\b|ERROR\b|E {2,}|"
+    r"at [\w$.<>/-]+ ?\(|npm (?:ERR|WARN)!|\*\* \([\w.]+\)|WRN\b|thread '[^']*' panicked|"
+    r"[\w./-]+\.\w+(?::\d+){1,2}:? *(?:fatal )?(?:error|warning)\b)"
+)
+# Words that say why it happened or what made it work: then the line is a lesson.
+_SAID_WHY_RE = lazy(
+    r"\b(?:fix(?:ed|es)?|resolved?|solved|solution|workaround|instead|because|caused by|"
+    r"due to|root cause|needs?|must|requires?|by (?:adding|removing|using|setting|pinning|"
+    r"passing|calling|running|renaming|upgrading|installing|restarting))\b|→|->",
+    re.IGNORECASE,
+)
+
+
+def bare_error(text: str) -> bool:
+    """Whether ``text`` is only a line a tool printed (an error, a stack frame, a diagnostic)
+    with no cause or fix said beside it."""
+    return _LOG_LINE_RE.match(text) is not None and _SAID_WHY_RE.search(text) is None

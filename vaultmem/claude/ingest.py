@@ -257,8 +257,9 @@ def story(
         files = tuple(touched)
         for kind, text in [*mined, *(("gotcha", fix) for fix in turn.fixes)]:
             text = one_line(text)
-            if kind == "gotcha" and diagnostics.code_in_progress(text, text):
-                continue  # a compile error of code being written: the answer line keeps it
+            if kind == "gotcha" and (diagnostics.code_in_progress(text, text)
+                                     or diagnostics.bare_error(text)):
+                continue  # a compile error of code being written, or an error and no lesson
             # Filed under what it is about (at most two), not every component the turn touched.
             items.append(Item(kind, text, mentions.about(text, named), files))
         entry = work_entry(turn, [text for _, text in mined])
