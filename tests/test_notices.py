@@ -172,3 +172,10 @@ def test_a_stop_payload_s_notice_is_no_answer_and_a_notice_alone_is_no_entry() -
                                isApiErrorMessage=True)]).turns
     assert ingest.story(with_last_message(again, None, keys)[0], now=NOW, cwd=CWD).entries == ()
     assert ingest.story(again, now=NOW, cwd=CWD).entries == ()
+
+
+def test_an_older_note_s_denied_call_is_no_open_failure_a_later_pass_would_fix() -> None:
+    note = ("## Work Log\n\n### 09:00 - build\n\n"
+            "- Failed: `swift build` ×81 — `This command requires approval`\n"
+            "- Failed: `swift test` — `error: no tests found`\n")
+    assert ingest.open_failures(note) == {"swift test": "error: no tests found"}

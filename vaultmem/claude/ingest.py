@@ -32,7 +32,7 @@ from vaultmem.memory import anchors
 from vaultmem.notes.inline import block_safe, code_span, one_line
 from vaultmem.notes.patch import Edit, SectionPatch
 
-from . import diagnostics, fixes, mentions
+from . import diagnostics, fixes, mentions, notices
 from .components import origin_of
 from .mining import mine_listed, mine_turn
 from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn
@@ -390,8 +390,10 @@ def open_failures(note_text: str) -> dict[str, str | None]:
         key = fixes.run_key(command)
         for known in [c for c in failing if fixes.run_key(c) == key]:
             failing.pop(known)
-        if failed:
-            failing[command] = _unpad(spans[1][1]) if len(spans) > 1 else None
+        error = _unpad(spans[1][1]) if len(spans) > 1 else None
+        # An older note wrote a call the permissions stopped as a failure: it never ran.
+        if failed and (error is None or notices.denial(error) is None):
+            failing[command] = error
     return failing
 
 
