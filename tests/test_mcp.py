@@ -200,6 +200,19 @@ def test_a_vault_that_does_not_exist(tmp_path: Path) -> None:
     assert not missing.exists()  # nothing created it
 
 
+def test_a_crash_is_an_error_result_without_its_text(tmp_path: Path) -> None:
+    from vaultmem.store.config import load_config
+
+    class Broken(mcptools._Door):
+        def open(self, project: str | None = None) -> Any:
+            raise RuntimeError("internal detail")
+
+    config = load_config(vault=str(tmp_path), project="shop")
+    result = mcptools.call(Broken(config), "recall", {"query": "token"})
+    assert result.is_error
+    assert [c.text for c in result.content] == ["Error executing tool recall"]  # type: ignore[union-attr]
+
+
 def test_the_sdk_is_imported_by_the_mcp_command_only() -> None:
     import subprocess
 
