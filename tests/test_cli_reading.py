@@ -120,7 +120,12 @@ def test_recall_errors(cli: Invoke, vault: Path) -> None:
     assert both.exit_code == 2
     assert cli("recall", "x", "--limit", "0").exit_code == 2
     none = cli("recall", "nothingmatchesthis")
-    assert none.exit_code == 0 and none.stdout == "no notes match 'nothingmatchesthis'\n"
+    assert none.exit_code == 0 and none.stdout == (
+        "no notes match 'nothingmatchesthis'\ntip: nothing in project `web` (the current "
+        "folder's); `--all-projects` searches every project\n")
+    # Searched everywhere already: nothing to widen.
+    wide = cli("recall", "nothingmatchesthis", "--all-projects")
+    assert wide.stdout == "no notes match 'nothingmatchesthis'\n"
 
 
 def test_doctor_clean_and_with_problems(cli: Invoke, vault: Path) -> None:

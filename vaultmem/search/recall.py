@@ -373,6 +373,11 @@ def recall(
         suggestion = promote_suggestion(vault, rel, projects_seen[1])
         if suggestion:
             suggestions.append(suggestion)
+    if not hits and projects is not None and project is None and not all_projects:
+        # The current folder's project may not be the one the memory is about (a session
+        # started in ~, a new checkout): say where was searched and how to widen it.
+        suggestions.append(f"nothing in project `{config.project}` (the current folder's); "
+                           "`--all-projects` searches every project")
     return RecallResult(hits, tuple(suggestions), stats, match, tuple(recorded))
 
 
