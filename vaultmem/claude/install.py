@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from vaultmem.notes import jsontext
+from vaultmem.notes import jsonexact
 from vaultmem.store.atomic import replace_file
 
 from ..errors import ConfigError, WriteFailed
@@ -368,7 +368,7 @@ def _rewrite(
     new = change(old)
     if old_bytes is not None and new == old:
         return InstallResult(path, False, None, "", dry_run)
-    new_text = jsontext.dumps_exact(new, indent=2, ensure_ascii=False) + "\n"
+    new_text = jsonexact.dumps_exact(new, indent=2, ensure_ascii=False) + "\n"
     diff = "".join(
         difflib.unified_diff(
             old_text.splitlines(keepends=True),
@@ -413,7 +413,7 @@ def _parse(text: str, path: Path) -> dict[str, Any]:
     if not text.strip():
         return {}
     try:
-        value = jsontext.loads_exact(text)
+        value = jsonexact.loads_exact(text)
     except json.JSONDecodeError as err:
         raise ConfigError(f"invalid JSON: {err.msg}", path=path, line=err.lineno) from None
     if not isinstance(value, dict):

@@ -5,17 +5,13 @@ turns it into a lone surrogate that no UTF-8 file, file name or SQLite text can 
 first write of it raised (the whole session was lost). Every lone surrogate becomes U+FFFD here,
 where the text enters, so no later step meets one.
 
-``loads_exact``/``dumps_exact`` keep numbers as written, for files vaultmem edits for someone else
-(Claude Code's settings.json): ``1e400`` read as a float and written back is ``Infinity``, which
-is not JSON.
+Numbers kept as written, for a file vaultmem edits for someone else, are ``jsonexact``'s.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import secrets
-from dataclasses import dataclass
 from typing import Any
 
 REPLACEMENT = "\ufffd"
@@ -43,38 +39,9 @@ def clean_value(value: Any) -> Any:
 def loads(text: str) -> Any:
     """``json.loads`` whose strings are all encodable (ValueError and RecursionError as json's)."""
     value = json.loads(text)
-    if _ESCAPE.search(text) or _SURROGATE.search(text):
-        value = clean_value(value)
-    return value
+    return clean_value(value) if may_hold_surrogates(text) else value
 
 
-@dataclass(frozen=True)
-class RawNumber:
-    """A JSON number kept as written (``1e400`` is not ``Infinity``; ``1e5`` stays ``1e5``)."""
-
-    text: str
-
-
-def loads_exact(text: str) -> Any:
-    """Like :func:`loads`, with every non-integer number a :class:`RawNumber` (see dumps_exact)."""
-    value = json.loads(text, parse_float=RawNumber)
-    if _ESCAPE.search(text) or _SURROGATE.search(text):
-        value = clean_value(value)
-    return value
-
-
-def dumps_exact(value: Any, **options: Any) -> str:
-    """``json.dumps`` that writes each :class:`RawNumber` back as its text."""
-    nonce = secrets.token_hex(8)
-    raw: list[str] = []
-
-    def placeholder(obj: Any) -> str:
-        if not isinstance(obj, RawNumber):
-            raise TypeError(f"not JSON: {type(obj).__name__}")
-        raw.append(obj.text)
-        return f"@vaultmem-number-{nonce}-{len(raw) - 1}@"  # ASCII: same with ensure_ascii
-
-    out = json.dumps(value, default=placeholder, **options)
-    if not raw:
-        return out
-    return re.sub(f'"@vaultmem-number-{nonce}-(\\d+)@"', lambda m: raw[int(m.group(1))], out)
+def may_hold_surrogates(text: str) -> bool:
+    """Whether ``json.loads(text)`` may hold a lone surrogate (else no string needs cleaning)."""
+    return bool(_ESCAPE.search(text) or _SURROGATE.search(text))
