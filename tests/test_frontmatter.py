@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from property_kit import examples
 
 from vaultmem.errors import InvalidYaml
-from vaultmem.notes import frontmatter, propedit, textio
+from vaultmem.notes import fmhandler, frontmatter, propedit, textio
 
 NOTE = """\
 ---
@@ -110,11 +110,11 @@ def test_split_empty_frontmatter() -> None:
 
 
 def test_python_frontmatter_handler_uses_the_same_split_and_loader() -> None:
-    post = python_frontmatter.loads(NOTE, handler=frontmatter.HANDLER)
+    post = python_frontmatter.loads(NOTE, handler=fmhandler.HANDLER)
     assert post.metadata == frontmatter.parse(NOTE)
     assert post.content == frontmatter.split(NOTE).body.strip()
-    assert frontmatter.HANDLER.detect(NOTE)
-    assert not frontmatter.HANDLER.detect("---\nnot closed\n")
+    assert fmhandler.HANDLER.detect(NOTE)
+    assert not fmhandler.HANDLER.detect("---\nnot closed\n")
 
 
 # --- parse ------------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 """YAML frontmatter: split, read the way Obsidian reads it, and loaded with positions for edits.
 
-Reading goes through python-frontmatter with :class:`ObsidianYAMLHandler`, whose ``load`` uses
-:class:`ObsidianLoader` (a SafeLoader that reads YAML 1.1's ``yes``/``no``/``on``/``off`` and
+Reading goes through :class:`ObsidianLoader` (a SafeLoader that reads YAML 1.1's ``yes``/``no``/``on``/``off`` and
 sexagesimal ``10:00`` as strings, like Obsidian does, and refuses duplicate keys). The frontmatter
 boundary is decided by :func:`split` alone, and the handler's ``split`` delegates to it, so the
 library and python-frontmatter never disagree on what is frontmatter (its own regex would accept
@@ -21,7 +20,6 @@ import re
 from typing import Any, cast
 
 import yaml
-from frontmatter.default_handlers import YAMLHandler
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
@@ -30,15 +28,14 @@ from vaultmem.errors import InvalidYaml
 from vaultmem.notes.fences import Split, split
 
 __all__ = [
-    "HANDLER",
     "Doc",
     "ObsidianLoader",
-    "ObsidianYAMLHandler",
     "Span",
     "Split",
     "cached_data",
     "line_of",
     "load",
+    "load_yaml",
     "parse",
     "parse_value",
     "split",
@@ -280,24 +277,10 @@ def _copy(value: Any) -> Any:
     return value
 
 
-class ObsidianYAMLHandler(YAMLHandler):
-    """python-frontmatter handler: vaultmem's fences, ObsidianLoader for the YAML."""
-
-    def detect(self, text: str) -> bool:
-        """True when the text has frontmatter by :func:`split`'s rules."""
-        return split(text).has_frontmatter
-
-    def split(self, text: str) -> tuple[str, str]:
-        """(YAML text, body) by :func:`split`'s rules."""
-        parts = split(text)
-        return parts.yaml_text, parts.body
-
-    def load(self, fm: str, **kwargs: object) -> Any:
-        """Read YAML text with ObsidianLoader."""
-        return _copy(_load_nodes(fm)[1])
-
-
-HANDLER = ObsidianYAMLHandler()
+def load_yaml(yaml_text: str) -> Any:
+    """The YAML text of a frontmatter read with :class:`ObsidianLoader` (a copy: free to change);
+    what python-frontmatter's handler (``fmhandler``) gives."""
+    return _copy(_load_nodes(yaml_text)[1])
 
 
 def split_lines(text: str) -> list[str]:
