@@ -143,15 +143,16 @@ def _clones(tmp_path: Path, n: int) -> list[Machine]:
     return machines
 
 
-# The default run takes the rounds that hold every event (hand edits at 5 and 9, a pull and a
-# promote at 12) on two clones; twenty rounds on two and three clones are minutes: CI and --slow.
-@pytest.mark.parametrize("clones, rounds", [
-    (2, 13),
-    pytest.param(2, 20, marks=pytest.mark.slow),
-    pytest.param(3, 20, marks=pytest.mark.slow),
+# Every event in every run: a person's hand edits in two rounds, a pull and a promote in a later
+# one, and rounds after it that carry them to every clone. The default run packs them into seven
+# rounds on two clones; twenty rounds on two and three clones are minutes: CI and --slow.
+@pytest.mark.parametrize("clones, rounds, edit_rounds, promote_round", [
+    pytest.param(2, 7, (2, 4), 5, id="2-clones-7-rounds"),
+    pytest.param(2, 20, (5, 9), 12, marks=pytest.mark.slow, id="2-clones-20-rounds"),
+    pytest.param(3, 20, (5, 9), 12, marks=pytest.mark.slow, id="3-clones-20-rounds"),
 ])
 def test_rounds_of_sessions_and_compactions_merge_without_a_conflict(
-    tmp_path: Path, clones: int, rounds: int
+    tmp_path: Path, clones: int, rounds: int, edit_rounds: tuple[int, int], promote_round: int
 ) -> None:
     rng = random.Random(1500 + clones)
     machines = _clones(tmp_path, clones)
@@ -163,14 +164,14 @@ def test_rounds_of_sessions_and_compactions_merge_without_a_conflict(
         for machine in order:
             entity = rng.choice(ENTITIES)
             machine.session(rnd, entity)
-            if rnd in (5, 9) and machine is order[0]:
+            if rnd in edit_rounds and machine is order[0]:
                 # A person edits an entity on this machine while the others compact into it.
                 path = next(machine.root.glob(f"claude/*/*/entities/{entity}.md"))
                 line = f"{entity} is owned by the platform team ({machine.name}, round {rnd})."
                 path.write_text(path.read_text().replace("## Overview\n\n",
                                                          f"## Overview\n\n{line}\n\n", 1))
                 machine.edits.add(line)
-            if rnd == 12 and machine is order[-1]:
+            if rnd == promote_round and machine is order[-1]:
                 # Every compaction rewrites _index.md (Key Entities), so commit before pulling.
                 machine.commit(f"{machine.name} round {rnd}, before a pull")
                 machine.pull()
