@@ -89,16 +89,27 @@ def cli(box: Box, *args: str, code: int | None = 0, timeout: float = 60) -> Done
     return done
 
 
-def hook(box: Box, event: str, payload: dict[str, Any] | bytes, *, close: bool = True) -> Done:
-    """``vaultmem hook EVENT`` with ``payload`` written on a real pipe (left open unless
-    ``close``), checked against the hook contract."""
+@dataclass(frozen=True)
+class Running:
+    """A hook process started on a real pipe, with what it was given."""
+
+    event: str
+    proc: subprocess.Popen[bytes]
+    close: bool
+    started: float
+
+
+def start_hook(box: Box, event: str, payload: dict[str, Any] | bytes, *,
+               close: bool = True) -> Running:
+    """``vaultmem hook EVENT`` started with ``payload`` written on a real pipe (left open
+    unless ``close``)."""
     data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     started = time.monotonic()
     proc = subprocess.Popen(
         [sys.executable, "-m", "vaultmem", "hook", event], stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=box.cwd, env=env(box),
     )
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    assert proc.stdin is not None
     try:
         if data:
             proc.stdin.write(data)
@@ -107,26 +118,39 @@ def hook(box: Box, event: str, payload: dict[str, Any] | bytes, *, close: bool =
             proc.stdin.close()
     except BrokenPipeError:
         pass  # the hook read what it reads of a huge payload and went on
+    return Running(event, proc, close, started)
+
+
+def finish_hook(box: Box, run: Running) -> Done:
+    """The started hook's end, checked against the hook contract."""
+    proc = run.proc
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     try:
-        proc.wait(timeout=HOOK_DEADLINE)
+        proc.wait(timeout=max(0.0, run.started + HOOK_DEADLINE - time.monotonic()))
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-        pytest.fail(f"hook {event} ran past {HOOK_DEADLINE}s")
+        pytest.fail(f"hook {run.event} ran past {HOOK_DEADLINE}s")
     finally:
-        if not close:
+        if not run.close:
             try:
                 proc.stdin.close()
             except BrokenPipeError:
                 pass
     out = proc.stdout.read().decode("utf-8", "replace")
     err = proc.stderr.read().decode("utf-8", "replace")
-    done = Done(proc.returncode, out, err, time.monotonic() - started)
+    done = Done(proc.returncode, out, err, time.monotonic() - run.started)
     assert done.code == 0, done
     assert len(err.splitlines()) <= MAX_STDERR_LINES, err
     assert done.seconds < HOOK_DEADLINE
     box.outputs.append(out + err)
     return done
+
+
+def hook(box: Box, event: str, payload: dict[str, Any] | bytes, *, close: bool = True) -> Done:
+    """``vaultmem hook EVENT`` with ``payload`` written on a real pipe (left open unless
+    ``close``), checked against the hook contract."""
+    return finish_hook(box, start_hook(box, event, payload, close=close))
 
 
 def payload(box: Box, event: str, transcript: Path | str | None = None, **more: Any) -> dict[str, Any]:
@@ -400,8 +424,11 @@ def test_an_alias_bomb_in_the_session_note_leaves_every_hook_prompt(box: Box) ->
 
 
 def test_a_stdin_that_never_closes_without_a_payload(box: Box) -> None:
-    for event in ("session-start", "stop", "session-end"):
-        hook(box, event, b"", close=False)
+    # At once: each waits out its own stdin deadline (nothing to write, nothing to race on).
+    running = [start_hook(box, event, b"", close=False)
+               for event in ("session-start", "stop", "session-end")]
+    for run in running:
+        finish_hook(box, run)
 
 
 def test_a_stdin_that_never_closes_after_the_payload(box: Box) -> None:
