@@ -145,7 +145,7 @@ _NEXT = cue(
     r"(?=\s*(?:[.,;:!)]|$))|"
     r"(?-i:\bTODO\b)|\byet to be\b|\b(?:only )?(?:half|partially) (?:done|finished|implemented|wired)\b|"
     r"\b(?:unfinished|incomplete)\b|\bstill needs?\b(?! (?:\S+ )?(?:running|installed|set)\b)|"
-    r"\boutstanding\s*[:—-]|\bafter that,? (?:we|i) (?:should|need)\b|"
+    r"\boutstanding\s*[:—-]|\bafter that,? (?:we (?:can|should|need)|i (?:should|need))\b|"
     r"\b(?:we|i)(?:'ll| will) (?:still )?need to " + _BUILD_VERB + r"\b",
     "next|still|remaining|left|remains|piece|part|bit|step|thing|implemented|wired|hooked up|built|yet|haven|stub|placeholder|follow|todo|half|partially|unfinished|incomplete|work in progress|wip|after that|need to|outstanding",
 )
@@ -231,13 +231,10 @@ _TEST_INTENT = cue(
 # A list item of a few names ("KnockKnock", "Objective-See Tools"): under "Next steps" it lists
 # things, not a step to take.
 _NAMES_ONLY = lazy(r"(?:[A-Z][\w.+-]*(?:\s+|$)){1,4}")
-# A sentence whose subject is a pronoun pointing back at what came before ("Those are the
-# failed queries from before the fix.", "This is because …"): read alone in an entity, it says
-# nothing, so it is no decision or gotcha ("It turns out …" names no antecedent).
-_ANAPHORA = cue(
-    r"^(?:they|those|these|them)\b|^(?:that|this|it)(?:'s| is| was| are| were| all| means| "
-    r"explains| happens| caused| causes| should| would| will| also)\b"
-)
+# A sentence about things listed before it ("Those are the failed queries from before the fix.",
+# "They all timed out …"): read alone in an entity it says nothing, so it is no decision or
+# gotcha. "This happens because X" still is: its cause names what matters.
+_ANAPHORA = cue(r"^(?:those|these|they) (?:are|were|all)\b")
 # A choice stated in the passive with its alternative: "Money is kept as integer cents instead
 # of floats" (without the contrast it only describes: "values are stored as strings").
 _PASSIVE_CHOICE = cue(
