@@ -50,6 +50,8 @@ class IngestResult:
     note: str
     turns: int
     status: str  # the write status, or "nothing new"
+    # Closing with no turn to record: the metadata edits left to the Session End entry's write.
+    pending: tuple[patch.Edit, ...] = ()
 
 
 def _config(event: HookEvent) -> Config:
@@ -106,7 +108,8 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
     """Record the transcript lines not yet in the session note (dedup by line uuid).
 
     ``closing`` (SessionEnd): the metadata (``git_head_end``...) is brought up to date even
-    when the transcript has nothing new."""
+    when the transcript has nothing new: then by the caller, with the result's ``pending``
+    edits in the write of the Session End entry (one write of the note, not two)."""
     meta = session_meta(event)
     # A session whose SessionStart never ran gets its note. Closing, the note is written below
     # in any case: its claude_last_accessed goes into that write rather than one of its own.
@@ -136,8 +139,13 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         # A compact summary may restate what the person marked private, without the tags.
         private = transcript.private_texts(path, read.end) if path and any(
             t.summary for t in turns) else ()
+        pending: tuple[patch.Edit, ...] = ()
         try:
-            status = _write_turns(memory, event, entry.note, turns, now, meta, private, closing)
+            if closing and not turns:
+                status, pending = "nothing new", (_touched(now), *_meta_edits(meta))
+            else:
+                status = _write_turns(memory, event, entry.note, turns, now, meta, private,
+                                      closing)
         except NoteArchived:
             # Compacted between our look and our write (`vaultmem compact --force` on a live
             # note): the turns go to the note that continues it, never into the archived one.
@@ -151,7 +159,7 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
                            mark=read.mark if path else None)
         note = _retopic(memory, data, sid, read.first_prompt) if read.first_prompt else (
             data.sessions[sid].note)
-        return IngestResult(note, len(turns), status)
+        return IngestResult(note, len(turns), status, pending)
 
     return memory.state.update(apply)
 
@@ -168,10 +176,14 @@ def _write_turns(memory: Memory, event: HookEvent, note: str, turns: Sequence[tr
         return "nothing new"
     # The state lock is held while the note is written, so a Stop and a PreCompact racing on
     # one session cannot both add the same turns.
-    touch = [patch.SetProperty("claude_last_accessed", now.date())] if closing else []
+    touch = [_touched(now)] if closing else []
     written = memory.vault.update(note, [patch.Rewrite(_unless_archived), *touch, *edits,
                                          *_meta_edits(meta)], base=base, label="vaultmem ingest")
     return written.status if edits else "nothing new"
+
+
+def _touched(now: datetime) -> patch.Edit:
+    return patch.SetProperty("claude_last_accessed", now.date())
 
 
 def _told(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], text: str,
@@ -376,6 +388,7 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     # A model extractor (the API, or the user's own claude) runs detached: never in the hook.
     detached = memory.config.extractor in ("llm", "claude")
     result = memory.end_session(reason=event.reason or "other", compact=not detached,
+                                first_edits=ended.pending,
                                 session_id=sid, now=now)
     # A note too big to compact inside the hook is due and not compacted: detached as well.
     if result.due:  # not memory.pending(): that reads every session note

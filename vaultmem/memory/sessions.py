@@ -545,8 +545,10 @@ class Memory(Upkeep):
         compact: bool = True,
         session_id: str | None = None,
         now: datetime | None = None,
+        first_edits: Sequence[patch.Edit] = (),
     ) -> EndResult:
-        """Close the session: ``### HH:MM - Session End`` entry, then compaction when due."""
+        """Close the session: ``### HH:MM - Session End`` entry (in one write after
+        ``first_edits``), then compaction when due."""
         now = self._time(now)
         sid = session_id or self.state.current(self.config.project)
         entry = self.state.get(sid) if sid else None
@@ -563,7 +565,8 @@ class Memory(Upkeep):
         if self._note_status(entry.note) in (None, "archived"):
             return EndResult(sid, entry.note, None, "archived", None)
         text = f"### {now:%H:%M} - Session End\n\nReason: {single_line(reason) or 'other'}"
-        edits = [patch.SectionPatch(WORK_LOG, "append", text, subtree=True, create=True,
+        edits = [*first_edits,
+                 patch.SectionPatch(WORK_LOG, "append", text, subtree=True, create=True,
                                     prefer="first"),
                  *self._touch(now),
                  # The size the Bases view shows, as of the end (not on every entry: a log only
