@@ -46,7 +46,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Point HOME and XDG_CONFIG_HOME at a temp dir and clear vaultmem's variables."""
+    """Point HOME and XDG_CONFIG_HOME at a temp dir and clear vaultmem's variables (and
+    PYTHONDONTWRITEBYTECODE, for the child processes)."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
@@ -61,6 +62,10 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
         "ANTHROPIC_BASE_URL",
     ):
         monkeypatch.delenv(name, raising=False)
+    # The vaultmem processes the tests start (hundreds) write its bytecode once and reuse it:
+    # with PYTHONDONTWRITEBYTECODE set each one compiled every module it imports again (about
+    # 0.1 CPU-s a process, a third of the CPU of the subprocess tests).
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
 
 
 @pytest.fixture
