@@ -22,7 +22,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """``--slow`` runs every property test's whole count of examples too (``property_kit``);
-    the test modules that read it are imported after this."""
+    the test modules that read it are imported after this. The processes started from here on
+    (xdist workers, the hundreds of vaultmem processes of the tests) write bytecode."""
+    import os
+
+    # With PYTHONDONTWRITEBYTECODE set, each vaultmem process compiled every module it imports
+    # again (about 0.1 CPU-s a process, a third of the CPU of the subprocess tests) and each
+    # xdist worker rewrote every test module's asserts again (about 4 CPU-s a worker).
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     if config.getoption("--slow"):
         import property_kit
 
@@ -46,8 +53,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Point HOME and XDG_CONFIG_HOME at a temp dir and clear vaultmem's variables (and
-    PYTHONDONTWRITEBYTECODE, for the child processes)."""
+    """Point HOME and XDG_CONFIG_HOME at a temp dir and clear vaultmem's variables."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
@@ -62,10 +68,6 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
         "ANTHROPIC_BASE_URL",
     ):
         monkeypatch.delenv(name, raising=False)
-    # The vaultmem processes the tests start (hundreds) write its bytecode once and reuse it:
-    # with PYTHONDONTWRITEBYTECODE set each one compiled every module it imports again (about
-    # 0.1 CPU-s a process, a third of the CPU of the subprocess tests).
-    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
 
 
 @pytest.fixture
