@@ -70,6 +70,27 @@ def test_a_session_in_the_home_folder_names_the_project_below_documents() -> Non
         assert component_of(f"{home}/{folder}.md", root=home) is None
 
 
+def test_windows_paths_are_read_as_windows_reads_them() -> None:
+    # Claude Code on Windows names files C:\\Users\\<me>\\…: under the session's folder (in
+    # any case) they are relative to it; elsewhere a drive is absolute, never a folder "C".
+    home = "C:\\Users\\Dana"
+    assert component_of("C:\\Users\\Dana\\Documents\\shop\\src\\auth\\x.py", root=home) == "Shop"
+    assert component_of("c:\\users\\dana\\Documents\\shop\\notes.md", root=home) == "Shop"
+    assert component_of("D:/builds/shop/src/auth/x.py", root=home) is None
+    assert component_of("C:/Users/Other/Documents/shop/src/x.py", root=home) is None
+    assert component_of("~/Documents/shop/src/x.py") is None
+
+
+def test_applications_own_files_in_the_home_folder_have_no_component() -> None:
+    # Settings, caches and temporary files of installed programs are no part of any code.
+    assert component_of("C:\\Users\\Dana\\AppData\\Local\\Temp\\job\\out.txt",
+                        root="C:\\Users\\Dana") is None
+    assert component_of("/Users/dev/AppData/Roaming/tool/config.json", root="/Users/dev") is None
+    assert component_of("/Users/dev/Library/Application Support/Editor/settings.json",
+                        root="/Users/dev") is None
+    assert component_of("/Users/dev/Library/Caches/pip/x", root="/Users/dev") is None
+
+
 def test_absolute_paths_outside_the_root_have_no_component() -> None:
     assert component_of("/etc/hosts", root=ROOT) is None
     assert component_of(f"{ROOT}-other/src/auth/x.py", root=ROOT) is None

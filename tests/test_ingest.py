@@ -195,6 +195,19 @@ def test_a_failure_fixed_by_an_edit_is_a_gotcha_of_the_turn_s_components() -> No
     assert _only(edits, "Related Entities").content == "- [[Billing]] — `src/billing/`"
 
 
+def test_a_windows_session_s_files_are_shown_relative_to_its_folder() -> None:
+    # Windows paths use backslashes: the component's folder is shown as the project spells it
+    # relative to the session's folder (not "./"), and the edited file likewise.
+    cwd = "C:\\Users\\Dana\\shop"
+    turns = [
+        _turn("u1", prompt="fix the webhook"),
+        _turn("a1", calls=(_write("w1", f"{cwd}\\src\\billing\\webhook.py", "Edit"),)),
+    ]
+    edits = _edits(turns, cwd=cwd)
+    assert _only(edits, "Related Entities").content == "- [[Billing]] — `src/billing/`"
+    assert "Edited `src/billing/webhook.py`" in _only(edits, "Work Log").content
+
+
 def test_a_failure_with_no_edit_before_the_pass_is_no_gotcha() -> None:
     turns = [
         _turn("a1", calls=(_bash("b1", "make"),)),

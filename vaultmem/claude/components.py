@@ -59,6 +59,13 @@ HOME_DIRS = frozenset({
     "appdata", "developer", "dev", "code", "repos", "workspace", "workspaces", "dropbox",
     "onedrive", "icloud drive", "mobile documents", ".config", ".local",
 })
+# A Windows path's drive (``C:/``): absolute, never a folder of the project.
+_DRIVE_RE = re.compile(r"^[A-Za-z]:(?:/|$)")
+# Applications' own files in a home folder (``~/AppData/Local/…``, ``~/Library/Caches/…``):
+# settings, caches and temporary files, never the user's code.
+APP_DATA = frozenset({"appdata"})
+APP_DATA_UNDER_LIBRARY = frozenset({"application support", "caches", "preferences", "containers",
+                                    "group containers", "logs", "saved application state"})
 # Folders (at the top, or under a container) that are not a component of the code.
 GENERIC_DIRS = frozenset({
     "docs", "doc", "documentation", "config", "configs", "conf", "etc", "scripts", "script",
@@ -142,7 +149,7 @@ def origin_of(
     path: str, *, root: str | None = None, rules: Mapping[str, str] | None = None
 ) -> Origin | None:
     """The component of ``path`` and where it came from, or None."""
-    rel = _relative(path, root)
+    rel = relative(path, root)
     if rel is None:
         return None
     for glob, name in (rules or {}).items():
@@ -156,15 +163,22 @@ def origin_of(
     return _default(parts, project)
 
 
-def _relative(path: str, root: str | None) -> str | None:
+def relative(path: str, root: str | None) -> str | None:
+    r"""``path`` relative to ``root`` with ``/`` separators (NFC), or None when it is absolute
+    elsewhere: a POSIX path, a Windows one (``C:\Users\…``, whose drive and folders are
+    matched case-insensitively, as Windows does), ``~/…``."""
     path = unicodedata.normalize("NFC", path.strip().replace("\\", "/"))
     if not path:
         return None
     if root:
         base = unicodedata.normalize("NFC", root.strip().replace("\\", "/")).rstrip("/")
-        if base and path.startswith(base + "/"):
+        fold = _DRIVE_RE.match(base) is not None
+        if base and (path.casefold() if fold else path).startswith(
+                (base.casefold() if fold else base) + "/"):
             return path[len(base) + 1 :]
-    return None if path.startswith("/") else path.removeprefix("./")
+    if path.startswith(("/", "~/")) or _DRIVE_RE.match(path):
+        return None
+    return path.removeprefix("./")
 
 
 def _key(name: str) -> str:
@@ -182,6 +196,10 @@ def _default(parts: list[str], project: str) -> Origin | None:
     if ext in ELIXIR_EXTS and top in ("lib", "test"):
         return _elixir(folders[1:], file, from_test=top == "test")
     if folders and folders[0].casefold() in HOME_DIRS:
+        if folders[0].casefold() in APP_DATA or (
+                folders[0].casefold() == "library" and len(folders) > 1
+                and folders[1].casefold() in APP_DATA_UNDER_LIBRARY):
+            return None
         while folders and folders[0].casefold() in HOME_DIRS:
             folders = folders[1:]  # ~/Documents/, ~/Developer/: where projects are kept
         if not folders:

@@ -33,7 +33,7 @@ from vaultmem.notes.inline import block_safe, code_span, one_line
 from vaultmem.notes.patch import Edit, SectionPatch
 
 from . import diagnostics, fixes, mentions, notices
-from .components import origin_of
+from .components import origin_of, relative
 from .mining import mine_listed, mine_turn
 from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn
 from .workentry import LoggedTurn, work_entry
@@ -134,9 +134,12 @@ def _time(stamp: str | None, fallback: datetime, tz: tzinfo | None) -> str:
 
 
 def _shown(path: str, cwd: str | None) -> str:
-    # Paths under the session's working directory read better relative to it.
-    if cwd and path.startswith(cwd.rstrip("/") + "/"):
-        return path[len(cwd.rstrip("/")) + 1 :]
+    # Paths under the session's working directory read better relative to it (a Windows
+    # one too: ``C:\Users\me\shop\src\a.py`` -> ``src/a.py``).
+    if cwd:
+        inside = relative(path, cwd)
+        if inside is not None and relative(path, None) is None:  # absolute, under ``cwd``
+            return inside
     return path
 
 
