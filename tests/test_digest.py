@@ -187,6 +187,27 @@ def test_any_answer_s_recap_points_are_its_details() -> None:
                             "Fundamental difference: AeroSpace is keyboard-only")
 
 
+def test_a_recap_s_titles_and_cited_sources_are_no_details() -> None:
+    # An answer written as a report: headings of several words and bold lines alone title the
+    # points below them; a list of links closing it names its sources. Neither is a fact.
+    log = (
+        "## Work Log\n\n### 09:10 - why does the editor hang on save\n\n"
+        "**Answer:** It is a known bug of the editor's 4.2 release.\n\n"
+        "> [!abstract]- Claude's answer (9 lines)\n> ### What I Checked on Your Machine\n"
+        "> - Autosave runs every second and blocks the UI thread while indexing\n"
+        "> **Your settings in short (as of today):**\n"
+        "> - **Workaround:** turn autosave off until 4.3 ships\n"
+        "> #### 2. **Safer Reset Procedure** (`~/.editor/state`)\n"
+        "> **Before:** the editor froze for minutes on large files\n"
+        "> - [Editor issue tracker: hang on save](https://example.org/issues/812)\n"
+        "> - **[Release notes 4.3](https://example.org/notes)**\n\n- Ran `ls`\n"
+    )
+    (turn,) = digest.session("s.md", log).turns
+    assert turn.details == ("Autosave runs every second and blocks the UI thread while indexing",
+                            "Workaround: turn autosave off until 4.3 ships",
+                            "Before: the editor froze for minutes on large files")
+
+
 def test_a_question_in_a_recap_and_the_choices_it_offers_are_no_details() -> None:
     # A real planning session: the answer asks, then lists the choices it offers (below the
     # question, or lettered A), B)… under a heading).

@@ -40,6 +40,10 @@ RECAP_POINTS = 6
 RECAP_ITEM = re.compile(r"^>[ \t]?(?:[-*+]|\d{1,3}[.)])[ \t]+(.*\S)")
 DETAILS = 12  # recap points kept of one answer
 DETAIL_MIN_WORDS = 5  # a shorter point is a section's title ("Plan Summary"), not a fact
+# A recap's bold line that is only a title ("**Your results:**"), and a list item that is only
+# a link to a source ("[Release notes](https://…)", bold or not).
+TITLE = re.compile(r"\*\*[^*\n]+\*\*[ \t]*:?")
+SOURCE = re.compile(r"(?:\*\*)?\[[^\]\n]+\]\([^)\s]+\)(?:\*\*)?[ \t]*")
 CHOICE = re.compile(r"[A-H][).][ \t]")  # "A) TOML — simple": a choice offered, not a fact
 _NOT_WORDS = re.compile(r"[^\w`'\"()/.,:;!?&+=<>@#%-]+")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
@@ -312,6 +316,10 @@ def _work_log(note: _Note) -> _Log:
                     asking, said = True, ""
                 elif item is None and found is not None:
                     asking = False
+                    if found.group(1) is not None or TITLE.fullmatch(found.group(2) or ""):
+                        said = ""  # a heading or a bold line alone titles the points below
+                elif item is not None and SOURCE.fullmatch(item.group(1)):
+                    said = ""  # a source cited ("- [Docs page](https://…)"): no fact of its own
                 elif asking or (item is not None and CHOICE.match(said)):
                     said = ""
                 if len(said.split()) >= DETAIL_MIN_WORDS and said not in details \
