@@ -69,7 +69,16 @@ def test_claude_s_own_words_about_limits_and_errors_are_not_notices(text: str) -
      "mkdir in '/home/dev/other/Sources/App' was blocked. For security, Claude Code may only "
      "create directories in the allowed working directories for this session: '/home/dev/work'.",
      "<tool_use_error>Glob patterns are not allowed in write operations. Please specify an exact "
-     "file path.</tool_use_error>"],
+     "file path.</tool_use_error>",
+     "Permission to use WebFetch has been auto-denied in dontAsk mode.",
+     # Refused by Claude Code: the model reads such a file in parts next.
+     "File content (31200 tokens) exceeds maximum allowed tokens (25000). Please use offset and "
+     "limit parameters to read specific portions of the file.",
+     # Windows Git Bash could not start the command (path conversion, fork, a DLL's start).
+     "Command failed: cygpath -u 'C:\\Users\\dana\\AppData\\Local\\Temp'",
+     "Exit code 1\n      0 [main] bash (4312) child_copy: cygheap read copy failed, 0x0..0x8000"
+     "20EF0, done 0, windows pid 4312, Win32 error 299\n/etc/profile: fork: retry",
+     "Exit code 3221225794"],
 )
 def test_a_call_the_permissions_stopped_is_denied(output: str) -> None:
     why = notices.denial(output)
@@ -82,7 +91,9 @@ def test_a_call_the_permissions_stopped_is_denied(output: str) -> None:
      "Exit code 2\nmake: *** [build] Error 2",
      "Exit code 1\nfatal: the requested upgrade requires approval from a maintainer",
      "Exit code 1\nPermission denied (publickey).",
-     "Exit code 1\ncp: cannot create regular file '/usr/local/bin/tiler': Permission denied"],
+     "Exit code 1\ncp: cannot create regular file '/usr/local/bin/tiler': Permission denied",
+     "Exit code 1\nCommand failed: make dist (see above)",
+     "Exit code 3221225477\nSegmentation fault in the renderer"],
 )
 def test_a_command_that_ran_and_failed_is_not_denied(output: str) -> None:
     assert notices.denial(output) is None

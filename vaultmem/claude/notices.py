@@ -4,9 +4,10 @@ Claude's reply, and tool calls its permission system stopped before they ran.
 Neither is the session's work. A usage-limit notice ("You've hit your limit · resets 5am",
 "Claude AI usage limit reached|1767225600") or an API error ("API Error: 529 …") is never an
 answer or an outcome. A tool call that was denied (it needs approval, a rule denies it, the
-person rejected it, it would write outside the allowed folders) or interrupted never ran: it is
-no failure of the command, so it neither stays "failing" nor makes a gotcha when a later run
-passes. Claude Code flags its API error replies ``isApiErrorMessage``; the texts below are
+person rejected it, it would write outside the allowed folders), interrupted, refused (a file
+too large for one read) or never started by the shell (Windows Git Bash failing to fork) never
+ran: it is no failure of the command, so it neither stays "failing" nor makes a gotcha when a
+later run passes. Claude Code flags its API error replies ``isApiErrorMessage``; the texts below are
 those of Claude Code 2.1 and the older forms seen in real transcripts, for lines without it.
 """
 
@@ -29,15 +30,21 @@ _API_NOTICE_RE = lazy(
 _DENIED_RE = lazy(
     r"\A(?:This (?:Bash )?command (?:requires approval|contains multiple operations\. The "
     r"following part requires approval)|.{0,80}\brequires approval for this\b|"
-    r"Permission to use \S+ .{0,400}?has been denied|"
+    r"Permission to use \S+ .{0,400}?has been (?:auto-)?denied|"
     r"Permission for this action (?:has been|was) denied|"
     r"Claude requested permissions to .{1,400}?, but you haven't granted it yet|"
     r"The user doesn't want to (?:proceed with this tool use|take this action right now)|"
     r"\[Request interrupted by user(?: for tool use)?\]|"
     r"(?:\S+ in|cd to|Output redirection to) '[^'\n]{1,400}' was blocked\b|"
     r"Glob patterns are not allowed in write operations|"
-    r"Agent type '[^'\n]+' has been denied)"
+    r"Agent type '[^'\n]+' has been denied|"
+    # A file too large for one read: Claude Code refused it, so the model reads it in parts.
+    r"File content \([^)\n]{1,40}\) exceeds maximum allowed (?:tokens|size)\b|"
+    # The shell never started the command: Windows Git Bash's path conversion or fork failed.
+    r"Command failed: cygpath\b|\d+ \[main\] \S+ (?:\(\d+\) child_copy: |\d+ dofork: ))"
 )
+# Windows' STATUS_DLL_INIT_FAILED (0xC0000142): the program could not start, so it said nothing.
+_NOT_STARTED = "Exit code 3221225794"
 _SKIPPED_RE = lazy(r"\A(?:Exit code \d+|Error:?|</?tool_use_error>)?\s*\Z")
 _TAG_RE = lazy(r"</?tool_use_error>")
 
@@ -55,9 +62,12 @@ def shown(text: str) -> str:
 
 def denial(output: str) -> str | None:
     """The line of a tool result saying the call never ran (denied by permissions, rejected or
-    interrupted by the person: its first line that is not ``Exit code N``), else None."""
+    interrupted by the person, refused, not started: its first line that is not ``Exit code N``,
+    or the exit code of a program that could not start), else None."""
     for line in output[:2000].splitlines():
         line = _TAG_RE.sub("", line).strip().removeprefix("Error: ")
+        if line == _NOT_STARTED:
+            return "The program could not start (exit code 3221225794, STATUS_DLL_INIT_FAILED)"
         if _SKIPPED_RE.match(line):
             continue
         return shown(line) if _DENIED_RE.match(line) is not None else None
