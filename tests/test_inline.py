@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from property_kit import examples
 
-from vaultmem.notes.inline import block_safe, code_span, one_line
+from vaultmem.notes.inline import block_safe, code_span, one_line, without_escapes
 
 MD = MarkdownIt()
 HOSTILE = st.text(alphabet=st.sampled_from(list("#`~>|-+*=_<1.) \n\tab")), max_size=30)
@@ -18,6 +18,14 @@ def test_one_line_collapses_and_caps() -> None:
     assert one_line("  a\n\n b\tc  ") == "a b c"
     assert one_line("x" * 30, max_chars=10) == "x" * 10 + " … 20 characters more"
     assert one_line("short", max_chars=10) == "short"
+
+
+def test_a_terminal_s_escape_sequences_leave_no_codes_behind() -> None:
+    # A hook's coloured output pasted into a prompt, a colouring tool's error line.
+    pasted = "commit failed: \x1b[1;33m⚠ Running the scan\x1b[0m \x1b[90m10:58AM\x1b[0m WRN"
+    assert without_escapes(pasted) == "commit failed: ⚠ Running the scan 10:58AM WRN"
+    assert without_escapes("\x1b]0;build\x07\x1b[2KE   assert") == "E   assert"
+    assert without_escapes("a\x1bM b") == "a b"
 
 
 def test_block_openers_are_escaped() -> None:

@@ -12,6 +12,9 @@ import re
 
 _SPACES = re.compile(r"\s+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
+# A terminal's escape sequences (colours, cursor moves, titles) in pasted or captured output:
+# formatting, not text; dropped whole so no "[1;33m" is left behind.
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
 _BACKTICKS = re.compile(r"`+")
 # What may open a block at the start of a line: ATX heading, fence, block quote, table row,
 # list bullet or ordered list marker, thematic break/setext underline, HTML block.
@@ -27,6 +30,11 @@ def one_line(text: str, max_chars: int | None = None) -> str:
         rest = len(line) - max_chars
         line = f"{line[:max_chars].rstrip()} … {rest} characters more"
     return line
+
+
+def without_escapes(text: str) -> str:
+    """``text`` without a terminal's escape sequences (``\x1b[1;33m``), whole."""
+    return _ANSI.sub("", text)
 
 
 def code_span(text: str) -> str:
