@@ -256,3 +256,13 @@ def test_a_label_removed_leaves_a_capital_unless_the_text_starts_with_code() -> 
     assert mine("Decision: `uv` over pip for installs.") == (
         Mined("decision", "`uv` over pip for installs."),
     )
+
+
+def test_a_count_of_what_was_lost_is_a_measurement_not_a_gotcha() -> None:
+    # A report's figures ("Total dropped: 12 …") say how much, not why; a loss with its cause
+    # after the colon stays a gotcha.
+    report = ("**Analysis:**\n- Total dropped: 12 frames out of ~90,000 = **0.01% loss** ✅\n"
+              "- Requests lost: <3 per hour over the whole week, all of them retried\n")
+    assert kinds(report) == []
+    cause = "The importer skipped rows: the CSV reader stopped at the first quoted newline."
+    assert mine(cause) == (Mined("gotcha", cause),)

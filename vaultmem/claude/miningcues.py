@@ -190,7 +190,9 @@ _GOTCHA = cue(
     r"^(?:found it|found the (?:problem|issue|bug|cause|culprit)|figured it out|mystery solved|"
     r"solved|lessons? learned|the catch|"
     r"til)\s*[:—-]\s*\S|"
-    r"\b(?:lost|dropped|skipped|duplicated|failed|broke|crashed|hung|leaked)\b[^:]{0,60}:(?: \S+){5}|\bwas due to\b|"
+    # "The consumer lost events: the group started at `$`…", not a count ("Total dropped: 5 …").
+    r"\b(?:lost|dropped|skipped|duplicated|failed|broke|crashed|hung|leaked)\b[^:]{0,60}:"
+    r"(?! *[~≈<>]?\d)(?: \S+){5}|\bwas due to\b|"
     r"\bit was (?:a|an) (?:\S+ ){0,2}(?:issue|problem|bug) after all\b|\bafter all\b.{0,20}\bwas\b",
     "root|turn|caus|fix|solution|workaround|solved|problem|issue|bug|culprit|reason|because|due to|came from|comes from|stem|happen|occur|resolved|worked around|tracked|traced|narrowed|raised|threw|crash|fail|broke|hung|timed out|returned|found it|figured|lesson|catch|insight|til|lost|dropped|skipped|duplicated|leak|after all",
 )
