@@ -190,3 +190,29 @@ def test_an_older_note_s_denied_call_is_no_open_failure_a_later_pass_would_fix()
             "- Failed: `swift build` ×81 — `This command requires approval`\n"
             "- Failed: `swift test` — `error: no tests found`\n")
     assert ingest.open_failures(note) == {"swift test": "error: no tests found"}
+
+
+def test_a_call_the_shell_never_started_then_ran_is_no_not_run_line() -> None:
+    # Windows Git Bash failing to fork: the retry ran the command, so the first call was chatter;
+    # a call never run again stays "Not run", and a lookup that never ran leaves nothing open.
+    fork = ("Exit code 1\n      0 [main] bash (5120) child_copy: cygheap read copy failed, "
+            "0x0..0x800020EF0, done 0, windows pid 5120, Win32 error 299")
+    lines = [
+        _line("user", "install the linter and tag the release", "u1"),
+        _line("assistant", [_bash("t1", "npm install -g eslint")], "a1"),
+        _line("user", [_result("t1", "Command failed: cygpath -u 'C:\\Users\\dana'")], "r1"),
+        _line("assistant", [_bash("t2", "npm install -g eslint")], "a2"),
+        _line("user", [_result("t2", "added 1 package", is_error=False)], "r2"),
+        _line("assistant", [_bash("t3", "git tag v1.2.0")], "a3"),
+        _line("user", [_result("t3", fork)], "r3"),
+        _line("assistant", [_bash("t4", "ls -la dist")], "a4"),
+        _line("user", [_result("t4", "Exit code 3221225794")], "r4"),
+        _line("assistant", [{"type": "text", "text": "The linter is installed."}], "a5"),
+    ]
+    (entry,) = ingest.story(parse_lines(lines).turns, now=NOW, cwd=CWD).entries
+    assert "- Ran `npm install -g eslint`" in entry and "Not run: `npm install" not in entry
+    assert "Failed" not in entry
+    assert "- Not run: `git tag v1.2.0` — `0 [main] bash (5120) child_copy:" in entry
+    read = digest.session("s.md", "# Release\n\n## Work Log\n\n" + entry + "\n")
+    assert [f.split(" — ")[0] for f in read.not_run] == ["`git tag v1.2.0`"]
+    assert read.failing == ()

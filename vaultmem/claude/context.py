@@ -255,7 +255,8 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
               [failure(f) for f in s.failing],
               [1 if i >= failing - FAILURES_FIRST else 4 for i in range(failing)])
     # Neither is a failure of the work: a call that never ran, and why the session stopped.
-    block.add("Not run: stopped by permissions or refused by the person (call, then its output):",
+    block.add("Not run: stopped by permissions, refused, or never started by the shell (call, "
+              "then its output):",
               [failure(f) for f in s.not_run], [2])
     block.add("Cut short by Claude Code:", [code_span(_cut(s.stopped, 200))] if s.stopped else [],
               [1])

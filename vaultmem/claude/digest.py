@@ -334,9 +334,10 @@ def _work_log(note: _Note) -> _Log:
                 # Keyed by run: ``REDIS_URL=… pytest -q`` passing passes ``pytest -q`` too.
                 never = failed is not None and (body.startswith("Not run") or notices.denial(
                     _failure_error(failed.group(1))) is not None)
-                # A lookup that found nothing is no failure; a call that never ran is kept apart
-                # (an older note wrote one the permissions stopped as a failure).
-                if failed and (never or not looks_up_only(failed.group(3).strip())):
+                # A lookup that found nothing (or never ran) leaves nothing to pick up; a call
+                # that never ran is kept apart (an older note wrote one the permissions stopped
+                # as a failure).
+                if failed and not looks_up_only(failed.group(3).strip()):
                     into = log.not_run if never else failing
                     command = run_key(failed.group(3).strip())
                     into.pop(command, None)  # the newest last

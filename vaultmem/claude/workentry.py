@@ -137,7 +137,7 @@ def _work_lines(turn: LoggedTurn) -> list[str]:
     """Files, then commands; the log reads in time order, so a command that failed and then
     passed has its ``Failed`` line before its ``Ran`` line, one still failing after it. A tool
     call that failed and then worked (an Edit retried) is left out: it was chatter. Calls that
-    never ran (denied, rejected) come last, counted."""
+    never ran (denied, rejected) come last, counted, unless the turn ran them after all."""
     lines = _folder_lines(turn.edited)
     fixed: list[str] = []
     still: list[tuple[int, str]] = []
@@ -161,7 +161,10 @@ def _work_lines(turn: LoggedTurn) -> list[str]:
     if len(fixed) + len(failing) > FAILURES_SHOWN:
         lines.append(f"- {len(fixed) + len(failing) - FAILURES_SHOWN} more failures")
     # Calls the permissions stopped (or the person rejected) never ran: no failure of theirs.
-    denied = sorted(turn.denied.items(), key=lambda d: -d[1][1])
+    # One that ran later in the turn (approved, or the shell started it on a retry) was chatter.
+    ran = {code_span(command) for command in turn.commands}
+    denied = sorted(((label, d) for label, d in turn.denied.items() if label not in ran),
+                    key=lambda d: -d[1][1])
     for label, (why, count) in denied[:FAILURES_SHOWN]:
         lines.append(_failure_line(label, why, count).replace("- Failed:", f"- {NOT_RUN}", 1))
     if len(denied) > FAILURES_SHOWN:
