@@ -138,6 +138,24 @@ def test_a_question_the_next_prompt_replied_to_is_no_open_question() -> None:
         "Should I also block ads on `br-lan`?", "Who owns the router?"]
 
 
+def test_a_pipeline_ending_in_a_lookup_is_a_lookup_here_or_on_a_remote_host() -> None:
+    # A pipeline's exit status is its last command's: "| grep x" failing found no x, whether it
+    # ran here or through ssh; a pipeline whose last command does the work still fails.
+    log = (
+        "## Work Log\n\n### 09:00 - one\n\n"
+        "- Failed: `ssh admin@10.0.0.2 \"ps | grep vpnd | grep -v grep\"` — `Exit code 1`\n"
+        "- Failed: `systemctl list-units | grep -i backup` — `Exit code 1`\n"
+        "- Failed: `ipconfig | findstr /i \"Gateway\"` — `Exit code 1`\n"
+        "- Failed: `ssh admin@10.0.0.2 \"opkg update && opkg install vpnd\"` — `Exit code 255`\n"
+        "- Failed: `cat deploy.env | xargs ./deploy.sh` — `deploy: missing TOKEN`\n"
+        "- Failed: `grep -E \"TODO|FIXME\" src/` — `Exit code 1`\n"
+        "- Failed: `ls dist && ./publish.sh` — `publish: not logged in`\n"
+    )
+    assert [f.split(" — ")[0] for f in digest.session("s.md", log).failing] == [
+        '`ssh admin@10.0.0.2 "opkg update && opkg install vpnd"`',
+        "`cat deploy.env | xargs ./deploy.sh`", "`ls dist && ./publish.sh`"]
+
+
 def test_a_lookup_that_found_nothing_is_no_failure_left_open() -> None:
     # grep's exit 1 is "no match", ls's and cat's "no such file": not a broken state.
     log = (

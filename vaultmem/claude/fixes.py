@@ -22,6 +22,7 @@ a trailing ``2>&1 | tail -n 20`` do not make another command.
 from __future__ import annotations
 
 import posixpath
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -93,10 +94,12 @@ def env_names(command: str) -> tuple[str, ...]:
 
 # A first word whose non-zero exit says "not there" (no match, no such file, no such process,
 # the files differ), not that something is broken.
+_SEPARATORS = frozenset({"&&", "||", ";", "&", ";;"})  # between a command line's commands
 _LOOKUPS = frozenset({
     "grep", "egrep", "fgrep", "rg", "ag", "find", "fd", "ls", "cat", "head", "tail", "less",
     "which", "type", "whereis", "command", "test", "[", "[[", "stat", "file", "wc", "ps",
     "pgrep", "diff", "cmp", "readlink", "realpath", "tree", "du", "lsof", "echo", "pwd",
+    "findstr",
 })
 
 
@@ -127,9 +130,42 @@ def checks_only(command: str) -> bool:
 
 def looks_up_only(command: str) -> bool:
     """Whether the command only looks something up (``grep``, ``ls``, ``which``, ``ps``…): its
-    failure means "not found", which is no broken state for the next session to pick up."""
-    program = _program(command)
-    return program is None or program[0] in _LOOKUPS
+    failure means "not found", which is no broken state for the next session to pick up. So
+    does a pipeline ending in a lookup (``ps | grep x``, also run remotely: ``ssh host "… | grep
+    x"``): its exit status is its last command's."""
+    commands = _commands(command)
+    if not commands:  # unbalanced quoting: its first program decides
+        program = _program(command)
+        return program is None or program[0] in _LOOKUPS
+    return all(_looks_up(stages) for stages in commands)
+
+
+def _looks_up(stages: list[list[str]]) -> bool:
+    last = stages[-1]
+    if len(stages) > 1:  # ``cat deploy.env | xargs ./deploy.sh`` does work; ``… | grep x`` looks
+        return bool(last) and posixpath.basename(last[0]).casefold() in _LOOKUPS
+    if len(last) > 2 and posixpath.basename(last[0]).casefold() == "ssh" and " " in last[-1]:
+        return looks_up_only(last[-1])  # ``ssh host "…"``: the remote command's status
+    program = _program(" ".join(last))
+    return program is None or program[0] in _LOOKUPS or program[0] == "cd"
+
+
+def _commands(command: str) -> list[list[list[str]]]:
+    """The command line's commands (between ``&&``, ``;``…), each its pipeline's stages as words
+    read with the shell's quoting; none when the quoting is unbalanced."""
+    try:
+        tokens = list(shlex.shlex(command, posix=True, punctuation_chars=True))
+    except ValueError:
+        return []
+    commands: list[list[list[str]]] = [[[]]]
+    for token in tokens:
+        if token in _SEPARATORS:
+            commands.append([[]])
+        elif token == "|":
+            commands[-1].append([])
+        else:
+            commands[-1][-1].append(token)
+    return commands
 
 
 def plausible(edited: Sequence[str], command: str, error: str | None) -> list[str]:
