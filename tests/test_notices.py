@@ -201,7 +201,7 @@ def test_a_call_the_shell_never_started_then_ran_is_no_not_run_line() -> None:
         _line("user", "install the linter and tag the release", "u1"),
         _line("assistant", [_bash("t1", "npm install -g eslint")], "a1"),
         _line("user", [_result("t1", "Command failed: cygpath -u 'C:\\Users\\dana'")], "r1"),
-        _line("assistant", [_bash("t2", "npm install -g eslint")], "a2"),
+        _line("assistant", [_bash("t2", "npm install -g eslint 2>&1")], "a2"),
         _line("user", [_result("t2", "added 1 package", is_error=False)], "r2"),
         _line("assistant", [_bash("t3", "git tag v1.2.0")], "a3"),
         _line("user", [_result("t3", fork)], "r3"),
@@ -210,7 +210,7 @@ def test_a_call_the_shell_never_started_then_ran_is_no_not_run_line() -> None:
         _line("assistant", [{"type": "text", "text": "The linter is installed."}], "a5"),
     ]
     (entry,) = ingest.story(parse_lines(lines).turns, now=NOW, cwd=CWD).entries
-    assert "- Ran `npm install -g eslint`" in entry and "Not run: `npm install" not in entry
+    assert "- Ran `npm install -g eslint 2>&1`" in entry and "Not run: `npm install" not in entry
     assert "Failed" not in entry
     assert "- Not run: `git tag v1.2.0` — `0 [main] bash (5120) child_copy:" in entry
     read = digest.session("s.md", "# Release\n\n## Work Log\n\n" + entry + "\n")

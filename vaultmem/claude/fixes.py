@@ -22,7 +22,6 @@ a trailing ``2>&1 | tail -n 20`` do not make another command.
 from __future__ import annotations
 
 import posixpath
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -153,6 +152,8 @@ def _looks_up(stages: list[list[str]]) -> bool:
 def _commands(command: str) -> list[list[list[str]]]:
     """The command line's commands (between ``&&``, ``;``…), each its pipeline's stages as words
     read with the shell's quoting; none when the quoting is unbalanced."""
+    import shlex  # only a briefing with a failure to weigh pays for it
+
     try:
         tokens = list(shlex.shlex(command, posix=True, punctuation_chars=True))
     except ValueError:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from vaultmem.notes.inline import code_span, one_line
 
+from .fixes import run_key
 from .transcript import ToolCall
 
 PROMPT_MAX_CHARS = 1500
@@ -162,9 +163,9 @@ def _work_lines(turn: LoggedTurn) -> list[str]:
         lines.append(f"- {len(fixed) + len(failing) - FAILURES_SHOWN} more failures")
     # Calls the permissions stopped (or the person rejected) never ran: no failure of theirs.
     # One that ran later in the turn (approved, or the shell started it on a retry) was chatter.
-    ran = {code_span(command) for command in turn.commands}
-    denied = sorted(((label, d) for label, d in turn.denied.items() if label not in ran),
-                    key=lambda d: -d[1][1])
+    ran = {run_key(command) for command in turn.commands}  # ``x`` and ``x 2>&1`` are one run
+    denied = sorted(((label, d) for label, d in turn.denied.items()
+                     if run_key(label.strip("`").strip()) not in ran), key=lambda d: -d[1][1])
     for label, (why, count) in denied[:FAILURES_SHOWN]:
         lines.append(_failure_line(label, why, count).replace("- Failed:", f"- {NOT_RUN}", 1))
     if len(denied) > FAILURES_SHOWN:
