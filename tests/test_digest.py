@@ -226,6 +226,21 @@ def test_a_recap_s_titles_and_cited_sources_are_no_details() -> None:
                             "Before: the editor froze for minutes on large files")
 
 
+def test_a_recap_point_its_answer_line_already_says_is_no_detail() -> None:
+    # The answer's line keeps the recap's first words with their emphasis and dashes; the same
+    # words below are no second point.
+    log = (
+        "## Work Log\n\n### 05:04 - how popular is the package\n\n"
+        "**Answer:** **12,400** installs in the past year. Casks don't auto-update—run the "
+        "upgrade yourself.\n\n"
+        "> [!abstract]- Claude's answer (4 lines)\n> - **12,400** installs in the past year\n"
+        "> - Casks don't auto-update—run the upgrade yourself\n"
+        "> - It ships as a prebuilt binary, hence a cask and not a formula\n\n- Ran `ls`\n"
+    )
+    (turn,) = digest.session("s.md", log).turns
+    assert turn.details == ("It ships as a prebuilt binary, hence a cask and not a formula",)
+
+
 def test_a_question_in_a_recap_and_the_choices_it_offers_are_no_details() -> None:
     # A real planning session: the answer asks, then lists the choices it offers (below the
     # question, or lettered A), B)… under a heading).

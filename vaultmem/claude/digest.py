@@ -322,8 +322,11 @@ def _work_log(note: _Note) -> _Log:
                     said = ""  # a source cited ("- [Docs page](https://…)"): no fact of its own
                 elif asking or (item is not None and CHOICE.match(said)):
                     said = ""
+                # Its answer line may say it with emphasis or a dash ("**254** installs"): the
+                # words are compared, not the marks.
                 if len(said.split()) >= DETAIL_MIN_WORDS and said not in details \
-                        and said not in turns[-1].answer and len(details) < DETAILS:
+                        and _words(said) not in _words(turns[-1].answer) \
+                        and len(details) < DETAILS:
                     details.append(said)
                     turns[-1] = replace(turns[-1], details=tuple(details))
             elif kind == "bullet_list" and line.startswith(("- ", "* ")):
@@ -356,6 +359,11 @@ def _failure_error(failure: str) -> str:
     span's backticks."""
     _, dash, error = failure.partition(" — ")
     return error.strip().strip("`").strip() if dash else ""
+
+
+def _words(text: str) -> str:
+    """A text's words alone, case-folded: what two wordings with other marks share."""
+    return " ".join(_plain_point(text).split()).casefold()
 
 
 def _plain_point(text: str) -> str:
