@@ -235,10 +235,12 @@ def test_a_recap_point_its_answer_line_already_says_is_no_detail() -> None:
         "upgrade yourself.\n\n"
         "> [!abstract]- Claude's answer (4 lines)\n> - **12,400** installs in the past year\n"
         "> - Casks don't auto-update—run the upgrade yourself\n"
-        "> - It ships as a prebuilt binary, hence a cask and not a formula\n\n- Ran `ls`\n"
+        "> - It ships as a prebuilt binary, hence a cask and not a formula\n"
+        "> - **Last month:** $28.60 for the API, €3 in fees\n\n- Ran `ls`\n"
     )
     (turn,) = digest.session("s.md", log).turns
-    assert turn.details == ("It ships as a prebuilt binary, hence a cask and not a formula",)
+    assert turn.details == ("It ships as a prebuilt binary, hence a cask and not a formula",
+                            "Last month: $28.60 for the API, €3 in fees")
 
 
 def test_a_question_in_a_recap_and_the_choices_it_offers_are_no_details() -> None:

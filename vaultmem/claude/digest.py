@@ -45,7 +45,8 @@ DETAIL_MIN_WORDS = 5  # a shorter point is a section's title ("Plan Summary"), n
 TITLE = re.compile(r"\*\*[^*\n]+\*\*[ \t]*:?")
 SOURCE = re.compile(r"(?:\*\*)?\[[^\]\n]+\]\([^)\s]+\)(?:\*\*)?[ \t]*")
 CHOICE = re.compile(r"[A-H][).][ \t]")  # "A) TOML — simple": a choice offered, not a fact
-_NOT_WORDS = re.compile(r"[^\w`'\"()/.,:;!?&+=<>@#%-]+")
+# Marks that are no words (emphasis, emoji); a currency sign is part of its amount.
+_NOT_WORDS = re.compile(r"[^\w`'\"()/.,:;!?&+=<>@#%$€£¥-]+")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
 # a command that failed and then passed has its Failed line before its Ran line.
 FAILED = re.compile(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")
