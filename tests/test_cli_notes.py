@@ -35,7 +35,7 @@ detail text
 def vm(root: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "vaultmem", "--vault", str(root), "--project", "shop", *args],
-        input=stdin, capture_output=True, text=True, timeout=60,
+        input=stdin, capture_output=True, text=True, timeout=60, check=False,
     )
 
 

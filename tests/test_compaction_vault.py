@@ -203,7 +203,7 @@ def test_case_and_nfc_twins_are_one_entity(tmp_path: Path) -> None:
     assert "the webhook needs the raw bytes" in billing
 
 
-def test_decide_with_auth_and_Auth_in_one_session_compacts(tmp_path: Path) -> None:  # noqa: N802
+def test_decide_with_auth_and_Auth_in_one_session_compacts(tmp_path: Path) -> None:
     m = memory(tmp_path)
     m.start_session("s1", topic="twins", now=now())
     m.decide("Use sessions", entities=["auth"], session_id="s1", now=now())

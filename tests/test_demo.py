@@ -13,7 +13,7 @@ PROJECT = "claude/projects/demo-shop"
 def _demo(folder: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "vaultmem", "demo", str(folder)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=120, check=False,
     )
 
 

@@ -55,8 +55,8 @@ def test_new_lines_go_in_date_order_and_a_known_fact_gets_a_second_link() -> Non
     body = lines[lines.index("## Key Decisions") + 2 : lines.index("## Gotchas & Troubleshooting") - 1]
     assert body == [
         "- An older decision",
-        "- 2026-11-01 — Use argon2 ([[a/2026-11-01-x|2026-11-01-x]], "
-        "[[a/2026-11-05-w|2026-11-05-w]]) ^vm-aaaaaaaa",
+        ("- 2026-11-01 — Use argon2 ([[a/2026-11-01-x|2026-11-01-x]], "
+        "[[a/2026-11-05-w|2026-11-05-w]]) ^vm-aaaaaaaa"),
         "- old fact ([[a/2026-10-01-y|2026-10-01-y]]) ^vm-bbbbbbbb",
         "- 2026-11-05 — brand new ([[a/2026-11-05-w|2026-11-05-w]]) ^" + new[0].block,
         "- 2026-11-10 — later ([[a/2026-11-10-z|2026-11-10-z]]) ^vm-cccccccc",

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
@@ -51,7 +50,7 @@ async def server(vault: Path, *extra: str) -> AsyncIterator[ClientSession]:
              "PYTHONPATH": os.pathsep.join(sys.path)},
         cwd=str(vault.parent),
     )
-    with open(os.devnull, "w") as errlog:
+    with open(os.devnull, "w") as errlog:  # noqa: ASYNC230 (opening /dev/null does not block)
         async with stdio_client(params, errlog=errlog) as (read, write_), ClientSession(
             read, write_
         ) as session:

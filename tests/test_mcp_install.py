@@ -80,12 +80,12 @@ def test_a_file_of_another_shape_is_refused_untouched(dirs: tuple[Path, Path]) -
 
 
 def test_the_same_entry_as_claude_mcp_add(dirs: tuple[Path, Path]) -> None:
-    claude = claude_binary()
-    if claude is None:
+    claude_bin = claude_binary()
+    if claude_bin is None:
         pytest.skip("Claude Code CLI not installed (set VAULTMEM_CLAUDE_BIN)")
     home, project = dirs
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
-    subprocess.run([str(claude), "mcp", "add", "-s", "project", "vaultmem", "--", *PROGRAM,
+    subprocess.run([str(claude_bin), "mcp", "add", "-s", "project", "vaultmem", "--", *PROGRAM,
                     "mcp"], cwd=project, env=env, check=True, capture_output=True, timeout=120)
     theirs = json.loads((project / ".mcp.json").read_text())
     (project / ".mcp.json").unlink()

@@ -58,26 +58,26 @@ def test_claude_s_own_words_about_limits_and_errors_are_not_notices(text: str) -
 @pytest.mark.parametrize(
     "output",
     ["This command requires approval",
-     "This Bash command contains multiple operations. The following part requires approval: "
-     "cargo build 2>&1",
+     ("This Bash command contains multiple operations. The following part requires approval: "
+     "cargo build 2>&1"),
      "Permission to use Bash with command rm -rf target has been denied.",
-     "Claude requested permissions to write to /home/dev/work/tiler/Package.swift, but you "
-     "haven't granted it yet.",
-     "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
-     "was a file edit, the new_string was NOT written to the file).",
+     ("Claude requested permissions to write to /home/dev/work/tiler/Package.swift, but you "
+     "haven't granted it yet."),
+     ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
+     "was a file edit, the new_string was NOT written to the file)."),
      "Exit code 137\n[Request interrupted by user for tool use]",
-     "mkdir in '/home/dev/other/Sources/App' was blocked. For security, Claude Code may only "
-     "create directories in the allowed working directories for this session: '/home/dev/work'.",
-     "<tool_use_error>Glob patterns are not allowed in write operations. Please specify an exact "
-     "file path.</tool_use_error>",
+     ("mkdir in '/home/dev/other/Sources/App' was blocked. For security, Claude Code may only "
+     "create directories in the allowed working directories for this session: '/home/dev/work'."),
+     ("<tool_use_error>Glob patterns are not allowed in write operations. Please specify an exact "
+     "file path.</tool_use_error>"),
      "Permission to use WebFetch has been auto-denied in dontAsk mode.",
      # Refused by Claude Code: the model reads such a file in parts next.
-     "File content (31200 tokens) exceeds maximum allowed tokens (25000). Please use offset and "
-     "limit parameters to read specific portions of the file.",
+     ("File content (31200 tokens) exceeds maximum allowed tokens (25000). Please use offset and "
+     "limit parameters to read specific portions of the file."),
      # Windows Git Bash could not start the command (path conversion, fork, a DLL's start).
      "Command failed: cygpath -u 'C:\\Users\\dana\\AppData\\Local\\Temp'",
-     "Exit code 1\n      0 [main] bash (4312) child_copy: cygheap read copy failed, 0x0..0x8000"
-     "20EF0, done 0, windows pid 4312, Win32 error 299\n/etc/profile: fork: retry",
+     ("Exit code 1\n      0 [main] bash (4312) child_copy: cygheap read copy failed, 0x0..0x8000"
+     "20EF0, done 0, windows pid 4312, Win32 error 299\n/etc/profile: fork: retry"),
      "Exit code 3221225794"],
 )
 def test_a_call_the_permissions_stopped_is_denied(output: str) -> None:

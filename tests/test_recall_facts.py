@@ -165,8 +165,8 @@ def test_the_answer_beside_a_matching_fact_fills_the_room(vault_root: Path) -> N
         ("next-step", "Enable firewall logging (requires password)"),
         # A heading of the answer comes with its part, and a line ending in a colon with what
         # it introduces, fenced code included; the lines shown with it are not shown again.
-        ("note", "Firewall Logging: Cannot enable firewall logging without sudo. You need to "
-                 "run: sudo socketfilterfw --setloggingmode on Then verify it."),
+        ("note", ("Firewall Logging: Cannot enable firewall logging without sudo. You need to "
+                 "run: sudo socketfilterfw --setloggingmode on Then verify it.")),
     ]
     # The next step is not shown a second time as a line of its note.
     assert [h.text for h in hits].count("Enable firewall logging (requires password)") == 1

@@ -154,8 +154,8 @@ def test_an_error_s_message_in_a_fenced_block_is_its_cause_beside_the_fix() -> N
         "another process\nsecond line\n```\n**Fix**: Used git-filter-repo instead.\n\n"
         "### Error 2: Empty block\n```\n```\n**Fix**: Removed the derive and wrote it by hand.\n")
     assert _kinds(read, "gotcha") == [
-        "Install failed: Error: ``Error: the `brew` lock is held by another process`` Fix: Used "
-        "git-filter-repo instead.",
+        ("Install failed: Error: ``Error: the `brew` lock is held by another process`` Fix: Used "
+        "git-filter-repo instead."),
         "Empty block: Fix: Removed the derive and wrote it by hand.",
     ]
 
