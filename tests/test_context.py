@@ -320,3 +320,16 @@ def test_an_answer_line_without_content_takes_no_room() -> None:
     assert "- 10:05 and tests? → The suite passes on Python 3.12." in text
     assert "Great question" not in text and "Perfect" not in text
     assert text.count("Want me to merge it to main?") == 1
+
+
+def test_claude_s_greeting_is_no_outcome() -> None:
+    # A session opened with "hi": the answer introduces Claude and asks what to do.
+    turns = (
+        Turn("08:58", "hello", "Hello! I'm Claude Code, here to help with coding and technical "
+             "work. What can I help you with today?"),
+        Turn("09:00", "ping the gateway", "What would you like to work on first? The gateway "
+             "answers in 2 ms, so the local network is fine."),
+    )
+    text = context.render("shop", [_session(turns=turns)], max_chars=8000)
+    assert "08:58" not in text and "I'm Claude Code" not in text
+    assert "- 09:00 ping the gateway → The gateway answers in 2 ms, so the local network is fine." in text

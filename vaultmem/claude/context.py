@@ -141,13 +141,17 @@ def _items(items: Sequence[Item], *, dated: bool = False) -> list[str]:
 # A sentence ends at . ! or ?, bold or italic markup closing with it ("**Done!** The …")
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?][*_]{2}))\s+")
 _INTERJECTION = re.compile(r"[^.?:]*![*_\s\W]*")
+# Claude introducing itself or asking what to do: a greeting's answer, nothing done or found.
+_GREETING = re.compile(r"(?:I'?m|I am) Claude\b|(?:How|What) can I (?:help|assist)(?: you)?\b|"
+                       r"What would you like (?:me )?to work on\b", re.IGNORECASE)
 
 
 def _says_something(sentence: str) -> bool:
     """False for a sentence that carries no content in a one-line answer: a lead-in whose list
-    the answer line no longer holds ("Here's what changed:"), or a short exclamation."""
+    the answer line no longer holds ("Here's what changed:"), a short exclamation, or Claude
+    greeting ("I'm Claude Code, ready to help…", "What can I help you with today?")."""
     text = sentence.strip()
-    if not text or text.endswith(":"):
+    if not text or text.endswith(":") or _GREETING.match(text):
         return False
     return not (_INTERJECTION.fullmatch(text) and len(text.split()) <= INTERJECTION_MAX_WORDS)
 
