@@ -313,10 +313,12 @@ def test_an_answer_line_without_content_takes_no_room() -> None:
              "Want me to merge it to main?"),
         Turn("10:05", "and tests?", "Perfect! **Done!** The suite passes on Python 3.12."),
         Turn("10:09", "what changed?", "Here's what changed:"),
+        Turn("10:12", "and the config?", "**Updated `deploy.toml`:**"),
     )
     asked = (Item("Want me to merge it to main?"),)
     text = context.render("shop", [_session(turns=turns, open_questions=asked)], max_chars=8000)
     assert "10:00" not in text and "10:09" not in text  # a lead-in to a listed question, a bare one
+    assert "10:12" not in text  # a bold lead-in whose list the line no longer holds
     assert "- 10:05 and tests? → The suite passes on Python 3.12." in text
     assert "Great question" not in text and "Perfect" not in text
     assert text.count("Want me to merge it to main?") == 1

@@ -151,7 +151,7 @@ def _says_something(sentence: str) -> bool:
     the answer line no longer holds ("Here's what changed:"), a short exclamation, or Claude
     greeting ("I'm Claude Code, ready to help…", "What can I help you with today?")."""
     text = sentence.strip()
-    if not text or text.endswith(":") or _GREETING.match(text):
+    if not text or text.rstrip("*_ ").endswith(":") or _GREETING.match(text):
         return False
     return not (_INTERJECTION.fullmatch(text) and len(text.split()) <= INTERJECTION_MAX_WORDS)
 
