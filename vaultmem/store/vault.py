@@ -293,19 +293,24 @@ class Vault(VaultReader):
         editor truncates, then writes (a moment, or 0.3 s, later), and an edit made on the
         empty note would drop every line it had. A note read empty or short alike each time,
         a settle apart, is what the other program saved (a person emptied it, a shorter note was
-        pushed); one that also changed between the reads: LockTimeout."""
+        pushed); one that changed between every two reads: LockTimeout."""
         if dry_run:
             return self._current(rel, base, path)
         last = flux.recorded(self._marker(rel))
-        seen = set()
+        previous: Fingerprint | None = None
         for _ in range(CUT_READS):
             flux.settle(real, last)
             current, moved = self._current(rel, base, path)
             if not flux.cut(real, last, len(current.raw)):
                 return current, moved
-            seen.add(current.fingerprint)
-        if len(seen) == 1:
-            return current, moved
+            if current.fingerprint == previous:
+                # The same cut note a whole settle apart: what the other program saved. Two
+                # reads, not four: a hook waits two settles for a note a person just shortened.
+                # Taken as the note's known state, so the replace does not then watch the old
+                # file a further second for an editor's write that would have come long ago.
+                flux.record(self._marker(rel), real, current.fingerprint.size)
+                return current, moved
+            previous = current.fingerprint
         raise LockTimeout("another program kept saving the note: it was empty or cut short "
                           f"each of {CUT_READS} times it was read", path=rel)
 
