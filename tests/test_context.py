@@ -335,3 +335,25 @@ def test_claude_s_greeting_is_no_outcome() -> None:
     text = context.render("shop", [_session(turns=turns)], max_chars=8000)
     assert "08:58" not in text and "I'm Claude Code" not in text
     assert "- 09:00 ping the gateway → The gateway answers in 2 ms, so the local network is fine." in text
+
+
+def test_an_answer_line_starts_at_what_was_found_or_done() -> None:
+    turns = (
+        Turn("11:00", "why does deploy fail?", "I see the issue: the staging host resolves to "
+             "the proxy, so the key is never offered."),
+        Turn("11:05", "sign in to the registry", "I'll help you sign in to the registry with its "
+             "CLI. The token is stored in the keychain now."),
+        Turn("11:09", "and the cache?", "Let me check the cache first. **Good news:** it is "
+             "already warm."),
+        Turn("11:14", "why a queue?", "Great question — the worker retries, so a queue keeps "
+             "the order."),
+        Turn("11:20", "look at the logs", "Let me look at the logs."),
+    )
+    text = context.render("shop", [_session(turns=turns)], max_chars=8000)
+    assert ("- 11:00 why does deploy fail? → The staging host resolves to the proxy, so the key "
+            "is never offered.") in text
+    assert "- 11:05 sign in to the registry → The token is stored in the keychain now." in text
+    assert "- 11:09 and the cache? → **Good news:** it is already warm." in text
+    assert "- 11:14 why a queue? → The worker retries, so a queue keeps the order." in text
+    # An announcement that is all the answer says stays: it is what happened last.
+    assert "- 11:20 look at the logs → Let me look at the logs." in text

@@ -146,6 +146,33 @@ _GREETING = re.compile(r"(?:I'?m|I am) Claude\b|(?:How|What) can I (?:help|assis
                        r"What would you like (?:me )?to work on\b", re.IGNORECASE)
 
 
+# Claude thinking aloud before the answer: a prefix that only announces the finding ("I see the
+# issue: …", "Great question — …"), and a sentence that announces a move ("Let me check the
+# logs.", "I'll help you set up the CLI.") before the sentences that say what came of it.
+_PREAMBLE_PREFIX = re.compile(
+    r"(?:I (?:can )?see (?:the|what the) (?:issue|problem|cause|error)(?: is)?|(?:Great|Good) "
+    r"question|Got it|Understood|I understand)\s*(?::|[—–]|--|,)\s*(?=\S)", re.IGNORECASE)
+_PREAMBLE = re.compile(
+    r"(?:I'?ll|I will|Let me|Let's|I'?m going to|I'?d be happy to|I can help)\b"
+    r"(?: (?:first|now|quickly))? (?:help|check|look|investigate|examine|explore|read|search|"
+    r"find|start|begin|take|analy[sz]e|review|see|inspect|dig|figure|understand|try|walk)\b",
+    re.IGNORECASE)
+
+
+def _from_the_point(sentences: list[str]) -> list[str]:
+    """The sentences from what was found or done on: leading announcements of a move dropped
+    while a sentence follows them, and a prefix announcing the finding cut off the first."""
+    start = 0
+    while start < len(sentences) - 1 and _PREAMBLE.match(sentences[start].lstrip("*_ ")):
+        start += 1
+    out = sentences[start:]
+    cut = _PREAMBLE_PREFIX.match(out[0].strip()) if out else None
+    if cut:
+        rest = out[0].strip()[cut.end():]
+        out[0] = rest[:1].upper() + rest[1:]
+    return out
+
+
 def _says_something(sentence: str) -> bool:
     """False for a sentence that carries no content in a one-line answer: a lead-in whose list
     the answer line no longer holds ("Here's what changed:"), a short exclamation, or Claude
@@ -169,8 +196,8 @@ def _turns(s: SessionDigest, known: Collection[str]) -> list[str]:
     one that says nothing (:func:`_says_something`) not at all; an answer left empty is no line."""
     out: list[str] = []
     for t in s.turns:
-        kept = [x for x in _SENTENCE_END.split(t.answer)
-                if _says_something(x) and not _listed(x, known)]
+        kept = _from_the_point([x for x in _SENTENCE_END.split(t.answer)
+                                if _says_something(x) and not _listed(x, known)])
         if not kept:
             continue
         answer = " ".join(kept)
