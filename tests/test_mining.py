@@ -199,6 +199,19 @@ def test_environment_variables_by_name_or_context_but_not_constants() -> None:
     assert kinds("I set `REDIS_URL` in the fixture, so you no longer need to export it.") == []
 
 
+def test_a_rule_for_how_config_is_written_is_a_gotcha_not_a_prerequisite() -> None:
+    # Found in an error: the form the setting must take, nothing to set up before working.
+    text = ("The proxy's start script loops over `upstream` entries, so `upstream` needs to be "
+            "configured as a list in the router config, not a single option.")
+    assert kinds(text) == ["gotcha"]
+    assert kinds("The `hosts` key must be written as an array of tables, not a string.") == [
+        "gotcha"
+    ]
+    # Still prerequisites: what must be installed, running or set before working.
+    assert kinds("The worker needs the Redis server running.") == ["prerequisite"]
+    assert kinds("The tests need `REDIS_URL` set.") == ["prerequisite"]
+
+
 def test_next_steps_and_narration_of_the_next_action() -> None:
     assert kinds("Next, we should add the refund endpoint.") == ["next_step"]
     assert kinds("Password reset emails aren't wired up yet.") == ["next_step"]

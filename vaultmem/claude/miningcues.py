@@ -399,6 +399,16 @@ _PREREQ_ORDER = cue(
     r".{1,80} first(?=\s*(?:[,;:—–]|-\s|$))",
     "before|first",
 )
+# A rule for how code or configuration is written ("`server` needs to be configured as a list,
+# not a single option"): a gotcha or convention, not something to have in the environment.
+_FORM_RULE = cue(
+    r"\b(?:must|needs? to|has to|have to|should|is required to) be (?:set|configured|defined|"
+    r"declared|written|passed|given|specified|formatted|stored|listed|spelled|encoded|quoted|"
+    r"typed|added|entered|provided) (?:as|in) (?:an? |the )?(?:[\w-]+ ){0,2}?(?:list|array|"
+    r"string|str|integer|int|number|float|boolean|bool|dict(?:ionary)?|map|mapping|object|table|"
+    r"tuple|enum|literal|option|section|block|key|field|attribute|bytes|json|yaml|toml)s?\b",
+    "must|need|has to|have to|should|required",
+)
 _PREREQ_NARRATION = cue(
     r"\b(?:i|we)(?:'ve| have)? (?:set|installed|started|exported|added|configured|created)\b"
 )
@@ -446,6 +456,8 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> MinedKind | None:
         return "gotcha"
     if _is_decision(bare):
         return "decision"
+    if _FORM_RULE.search(bare):
+        return "gotcha"
     if _is_prerequisite(bare, full, masks, unit.text):
         return "prerequisite"
     if _any(_GOTCHA_WEAK, forms):
