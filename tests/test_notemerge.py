@@ -285,3 +285,30 @@ def test_counts_vaultmem_derives_are_recounted_not_conflicted() -> None:
     assert got.conflicts == 0 and "[!conflict]" not in got.text
     assert "decisions: 3\n" in got.text and "gotchas: 0\n" in got.text
     assert all(f"— {x} ^" in got.text for x in "abc")
+
+
+def _order_by_insertion(o: list[tuple[str, int]], t: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The order's definition: each of theirs' new sections inserted right after the one it
+    follows in theirs (the text before the first heading first)."""
+    order, have = list(o), set(o)
+    anchor = order.index(("", 0)) if ("", 0) in have else -1
+    for key in t:
+        if key in have:
+            anchor = order.index(key)
+            continue
+        anchor += 1
+        order.insert(anchor, key)
+        have.add(key)
+    return order
+
+
+_SECTION_KEYS = st.sampled_from([("", 0)] + [(f"h{i}", n) for i in range(6) for n in range(2)])
+
+
+@given(st.lists(_SECTION_KEYS, unique=True), st.lists(_SECTION_KEYS, unique=True))
+def test_the_merged_section_order_is_each_new_section_after_the_one_it_follows(
+    o: list[tuple[str, int]], t: list[tuple[str, int]]
+) -> None:
+    from vaultmem.memory.notemerge import _merged_order
+
+    assert _merged_order(o, t) == _order_by_insertion(o, t)
