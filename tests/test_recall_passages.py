@@ -150,3 +150,30 @@ def test_a_code_fence_matched_by_its_language_is_no_line_shown() -> None:
     body = "Run it again:\n```\x02bash\x03\n./deploy.sh\n```\n- The \x02bash\x03 script needs LF endings\n"
     shown = [text for text, _ in passages.best_lines(body, "\x02", "\x03", 3)]
     assert shown == ["The bash script needs LF endings"]
+
+
+def test_a_tool_log_line_comes_with_its_entrys_answer_line_once(vault_root: Path) -> None:
+    _session(vault_root, (
+        "**Prompt:** set it up\n"
+        "**Answer:** Built the koala review action; it needs the KOALA_TOKEN secret.\n\n"
+        "- Edited `ci/koala-review-pipeline.yml`\n"
+        "- Ran `git add ci/koala-review-pipeline.yml`\n"
+    ))
+    shown = _shown(vault_root, "koala review pipeline", limit=3)
+    # The file names where, the answer what came of it: one passage; the answer is not shown
+    # again with the next log line, which comes alone.
+    assert shown == [
+        ("Answer: Built the koala review action; it needs the KOALA_TOKEN secret. "
+         "Edited `ci/koala-review-pipeline.yml`"),
+        "Ran `git add ci/koala-review-pipeline.yml`",
+    ]
+
+
+def test_a_tool_log_line_whose_answer_line_leaves_no_room_comes_alone(vault_root: Path) -> None:
+    answer = "The numbat service now starts " + " ".join(["cleanly"] * 45) + "."
+    _session(vault_root, (
+        f"**Prompt:** go\n**Answer:** {answer}\n\n"
+        "- Ran `mkdir -p ~/src/numbat-pipeline && cd ~/src/numbat-pipeline && git init`\n"
+    ))
+    shown = _shown(vault_root, "numbat pipeline", limit=1)
+    assert shown == ["Ran `mkdir -p ~/src/numbat-pipeline && cd ~/src/numbat-pipeline && git init`"]

@@ -3,7 +3,9 @@
 A note found whose facts (``vaultmem.notes.facts``) do not match answers by its lines: a work
 log's answers, compact summaries, tables. A line is shown as a passage that says something on
 its own: a line ending in a colon with what it introduces (and the parts headed below it), a
-heading or bold line of an answer with its part, a table row with its columns' names; at most
+heading or bold line of an answer with its part, a table row with its columns' names, a line of
+a work log's tool log (``- Ran …``) after its entry's ``**Answer:**`` line when both fit (the
+command or file says where, the answer what came of it; the answer is shown once); at most
 about ``facts.SHOWN_CHARS`` characters, a long passage by its first line and the lines that
 match, never cut inside a word. Lines rank by the different words shown matched, then what kind
 of line it is (an answer before the tool log before the prompt, a heading or a table header),
@@ -63,6 +65,7 @@ class _Body:
         self._read: dict[int, tuple[bool, bool, bool, int]] = {}
         self._under: dict[int, int] = {}  # see under(): non-blank lines only
         self._first: dict[int, int] = {}  # the first row of the table a row is in
+        self._answer: dict[int, int | None] = {}  # see answer()
 
     def shown(self, n: int) -> str:
         """Line ``n`` shown (``_shown_line``)."""
@@ -114,6 +117,26 @@ class _Body:
             self._under[n] = level
         return level
 
+    def answer(self, at: int) -> int | None:
+        """The ``**Answer:**`` line of the work log entry whose tool log line ``at`` is, or None:
+        the entry's lines above it, up to its heading or prompt."""
+        walked: list[int] = []
+        found: int | None = None
+        for n in range(at - 1, -1, -1):
+            if n in self._answer:
+                found = self._answer[n]
+                break
+            line = self.lines[n]
+            if _ANSWER.match(line):
+                found = n
+                break
+            if _ECHO.match(line):
+                break  # the entry's heading or prompt (a heading in its answer is quoted)
+            walked.append(n)
+        for n in walked:  # the lines between share it: an entry's log is walked once
+            self._answer[n] = found
+        return found
+
     def header(self, at: int) -> int | None:
         """The header line of the table whose row ``at`` is (not the header itself), or None."""
         quoted = self.read(at)[0]
@@ -146,6 +169,9 @@ def _span(body: _Body, at: int) -> tuple[list[int], bool]:
     line = body.lines[at]
     if _ROW.match(line):
         return [at], False
+    if _TOOL_LOG.match(line):
+        answer = body.answer(at)  # a command or file says where; its turn's answer, what came of it
+        return ([answer, at] if answer is not None else [at]), False
     part = ">" in line and _PART.match(line) is not None
     colon = ":" in line and body.shown(at).endswith(":")  # a cheap test first: every line is read
     if not (colon or part) or _ANSWER.match(line):
@@ -294,23 +320,32 @@ def best_lines(
     # A line's matches in the lines a passage leaves out make its bound loose: past this many
     # fitted, the best of them are shown (a note of thousands of introducing lines).
     budget = 4 * count + 20
+
+    def push(at: int, span: Sequence[int], part: bool) -> None:
+        fitted, kept = _fit(_passage(body, span, part), open_mark, close_mark, limit)
+        if at not in kept:  # a tool log line whose answer line leaves it no room: it alone
+            fitted, kept = _fit(_passage(body, [at], part), open_mark, close_mark, limit)
+        plain, spans = window(*marked(fitted, open_mark, close_mark), limit)
+        if spans:
+            # Ranked by what is shown of it: words left out of the lines shown do not count.
+            key = (-len({plain[s:e].casefold() for s, e in spans}),
+                   -_tier(body.lines, at), -len(spans), at)
+            heapq.heappush(ready, (key, (plain, spans), kept))
+
     while len(out) < count:
         while next_bound < len(bounds) and (
             not ready or (next_bound < budget and bounds[next_bound][:4] <= ready[0][0])
         ):
             *_, at, span, part = bounds[next_bound]
             next_bound += 1
-            fitted, kept = _fit(_passage(body, span, part), open_mark, close_mark, limit)
-            plain, spans = window(*marked(fitted, open_mark, close_mark), limit)
-            if spans:
-                # Ranked by what is shown of it: words left out of the lines shown do not count.
-                key = (-len({plain[s:e].casefold() for s, e in spans}),
-                       -_tier(body.lines, at), -len(spans), at)
-                heapq.heappush(ready, (key, (plain, spans), kept))
+            push(at, span, part)
         if not ready:
             break
         (*_, at), shown, kept = heapq.heappop(ready)
         if shown[0].casefold() in seen or at in covered:
+            continue
+        if min(kept) in covered:  # a tool log line whose answer line is shown: it alone
+            push(at, [at], False)
             continue
         seen.add(shown[0].casefold())
         covered |= kept
