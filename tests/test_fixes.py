@@ -186,6 +186,17 @@ def test_a_unix_tool_s_diagnostic_is_the_error_not_the_output_s_last_line() -> N
         "2 files would be reformatted")
 
 
+def test_a_tool_s_explanation_over_its_list_is_the_error_not_its_hints() -> None:
+    ignored = ("Exit code 1\nThe following paths are ignored by one of your .gitignore files:\n"
+               "tools/export_keys.py\nhint: Use -f if you really want to add them.\n"
+               "hint: Turn this message off by running\n"
+               'hint: "git config advice.addIgnoredFile false"')
+    assert _result(ignored, True).error == (
+        "The following paths are ignored by one of your .gitignore files:")
+    # A hint is advice, never the verdict: a command with nothing else to say shows its code.
+    assert _result("Exit code 1\nhint: see 'git help config'", True).error == "Exit code 1"
+
+
 def test_an_older_note_s_notification_entry_is_no_prompt_in_the_briefing() -> None:
     from vaultmem.claude import digest
 

@@ -32,7 +32,10 @@ _DIAGNOSTIC_RE = lazy(
     r"^[\w.+-]+: .*\b(?:not found|no such|unrecognized|invalid|illegal|cannot|can't|could not|"
     r"couldn't|unable|denied|refused|timed out|not known|unknown|failed|error|not permitted|"
     r"missing|usage)\b|\b(?:command not found|No such file or directory|Permission denied|"
-    r"Connection refused|connection timed out|Could not resolve|is not recognized as)\b",
+    r"Connection refused|connection timed out|Could not resolve|is not recognized as)\b|"
+    # A tool's own explanation over the list of what it refused ("The following paths are
+    # ignored by one of your .gitignore files:"): the list and its hints say less.
+    r"^The following\b.{0,160}:$",
     re.IGNORECASE,
 )
 # The last line of a failed command is its verdict only when it says something went wrong
@@ -43,10 +46,12 @@ _VERDICT_RE = lazy(
     re.IGNORECASE,
 )
 _TRACEBACK = "Traceback (most recent call last)"
-# Progress a tool prints before its verdict ("Checking 3 source files ..."): never the reason.
+# Progress a tool prints before its verdict ("Checking 3 source files ..."), or advice after it:
+# never the reason.
 _PROGRESS_RE = lazy(
     r"^(?:Checking|Compiling|Analy[sz]ing|Running|Building|Downloading|Resolving|Installing|"
-    r"Collecting|Loading|Starting|Fetching|Generated|Finished|Scanning|Linting|Formatting)\b"
+    r"Collecting|Loading|Starting|Fetching|Generated|Finished|Scanning|Linting|Formatting)\b|"
+    r"^hint:"  # git's advice after its verdict ("hint: Use -f if you really want to add them.")
 )
 
 
