@@ -166,6 +166,21 @@ def test_a_lookup_that_found_nothing_is_no_failure_left_open() -> None:
     assert digest.session("s.md", log).failing == ("`git push` — `error: failed`",)
 
 
+def test_a_state_query_that_reported_a_state_is_no_failure_left_open() -> None:
+    # "status" exits non-zero to say "stopped" or "inactive": read and acted on, not broken work.
+    log = (
+        "## Work Log\n\n### 09:00 - one\n\n- Failed: `vpnctl status` — `Exit code 1`\n"
+        "- Failed: `sudo systemctl status nginx.service` — `Exit code 3`\n"
+        "- Failed: `systemctl is-active backup.timer` — `Exit code 3`\n"
+        "- Failed: `docker ps -a` — `Cannot connect to the Docker daemon`\n"
+        "- Failed: `ssh admin@10.0.0.2 \"git status\"` — `fatal: not a git repository`\n"
+        "- Failed: `systemctl restart nginx.service` — `Job for nginx.service failed`\n"
+        "- Failed: `docker compose up -d` — `port is already allocated`\n"
+    )
+    assert [f.split(" — ")[0] for f in digest.session("s.md", log).failing] == [
+        "`systemctl restart nginx.service`", "`docker compose up -d`"]
+
+
 def test_an_answer_leading_into_a_list_is_told_by_its_recap_s_headings_and_bold_lines() -> None:
     log = (
         "## Work Log\n\n### 18:24 - what is this noise\n\n"

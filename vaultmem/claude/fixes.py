@@ -101,6 +101,17 @@ _LOOKUPS = frozenset({
     "findstr",
 })
 
+# A query of a service's or tool's state (``tailscale status``, ``systemctl status x``,
+# ``systemctl is-active x``, ``docker ps``): its non-zero exit reports the state ("stopped",
+# "inactive", "daemon not reachable"), which the session read and acted on; re-running it
+# repairs nothing, so it is no broken work to pick up, like a look-up that found nothing.
+_STATE_QUERIES = frozenset({"status", "is-active", "is-enabled", "is-failed"})
+_LISTINGS = frozenset({("docker", "ps"), ("podman", "ps")})
+
+
+def _queries_state(program: tuple[str, str]) -> bool:
+    return program[1] in _STATE_QUERIES or program in _LISTINGS
+
 
 def _program(command: str) -> tuple[str, str] | None:
     """The command's first two words (after ``uv run``, ``npx``…), case-folded; None if empty."""
@@ -128,14 +139,15 @@ def checks_only(command: str) -> bool:
 
 
 def looks_up_only(command: str) -> bool:
-    """Whether the command only looks something up (``grep``, ``ls``, ``which``, ``ps``…): its
-    failure means "not found", which is no broken state for the next session to pick up. So
+    """Whether the command only looks something up (``grep``, ``ls``, ``which``, ``ps``…) or
+    queries a state (``tailscale status``, ``docker ps``): its failure means "not found" or
+    reports the state, which is no broken work for the next session to pick up. So
     does a pipeline ending in a lookup (``ps | grep x``, also run remotely: ``ssh host "… | grep
     x"``): its exit status is its last command's."""
     commands = _commands(command)
     if not commands:  # unbalanced quoting: its first program decides
         program = _program(command)
-        return program is None or program[0] in _LOOKUPS
+        return program is None or program[0] in _LOOKUPS or _queries_state(program)
     return all(_looks_up(stages) for stages in commands)
 
 
@@ -146,7 +158,8 @@ def _looks_up(stages: list[list[str]]) -> bool:
     if len(last) > 2 and posixpath.basename(last[0]).casefold() == "ssh" and " " in last[-1]:
         return looks_up_only(last[-1])  # ``ssh host "…"``: the remote command's status
     program = _program(" ".join(last))
-    return program is None or program[0] in _LOOKUPS or program[0] == "cd"
+    return (program is None or program[0] in _LOOKUPS or program[0] == "cd"
+            or _queries_state(program))
 
 
 def _commands(command: str) -> list[list[list[str]]]:
