@@ -347,6 +347,8 @@ def test_an_answer_line_starts_at_what_was_found_or_done() -> None:
              "already warm."),
         Turn("11:14", "why a queue?", "Great question — the worker retries, so a queue keeps "
              "the order."),
+        Turn("11:18", "it is our own fork", "Got it - the fork is yours, so upstream issues "
+             "do not apply."),
         Turn("11:20", "look at the logs", "Let me look at the logs."),
     )
     text = context.render("shop", [_session(turns=turns)], max_chars=8000)
@@ -355,5 +357,6 @@ def test_an_answer_line_starts_at_what_was_found_or_done() -> None:
     assert "- 11:05 sign in to the registry → The token is stored in the keychain now." in text
     assert "- 11:09 and the cache? → **Good news:** it is already warm." in text
     assert "- 11:14 why a queue? → The worker retries, so a queue keeps the order." in text
+    assert "- 11:18 it is our own fork → The fork is yours, so upstream issues do not apply." in text
     # An announcement that is all the answer says stays: it is what happened last.
     assert "- 11:20 look at the logs → Let me look at the logs." in text

@@ -151,7 +151,8 @@ _GREETING = re.compile(r"(?:I'?m|I am) Claude\b|(?:How|What) can I (?:help|assis
 # logs.", "I'll help you set up the CLI.") before the sentences that say what came of it.
 _PREAMBLE_PREFIX = re.compile(
     r"(?:I (?:can )?see (?:the|what the) (?:issue|problem|cause|error)(?: is)?|(?:Great|Good) "
-    r"question|Got it|Understood|I understand)\s*(?::|[—–]|--|,)\s*(?=\S)", re.IGNORECASE)
+    r"question|Got it|Understood|I understand)(?:\s*(?::|[—–]|--|,)\s*|\s+-\s+)(?=\S)",
+    re.IGNORECASE)
 _PREAMBLE = re.compile(
     r"(?:I'?ll|I will|Let me|Let's|I'?m going to|I'?d be happy to|I can help)\b"
     r"(?: (?:first|now|quickly))? (?:help|check|look|investigate|examine|explore|read|search|"
