@@ -20,6 +20,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="also run the tests that drive the real Claude Code CLI (marker e2e)")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: a worker more than the cores. Many tests wait more than they compute (an
+    editor's save to settle, a lock held by another process, a hook's stdin deadline); a third
+    worker on two cores runs CPU work meanwhile (default run: 3:00 -> 2:40 on 2 cores)."""
+    import os
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """``--slow`` runs every property test's whole count of examples too (``property_kit``);
     the test modules that read it are imported after this. The processes started from here on
