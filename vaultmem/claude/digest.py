@@ -425,7 +425,8 @@ def _unanswered(note: _Note, questions: tuple[Item, ...]) -> tuple[Item, ...]:
     it. A question found in no entry is kept."""
     if not questions:
         return questions
-    entries: list[list[str]] = []  # per entry: its words, then "P" when it has a prompt
+    entries: list[list[str]] = []  # per work-log entry: its lines as matched
+    last_prompt = -1  # the last entry with a prompt
     heads = {h.line for h in note.heads}
     for start, end in note.ranges(WORK_LOG):
         for n in range(start, end):
@@ -435,14 +436,13 @@ def _unanswered(note: _Note, questions: tuple[Item, ...]) -> tuple[Item, ...]:
                 line = note.lines[n]
                 entries[-1].append(_NOT_MATCHED.sub(" ", line).casefold())
                 if line.startswith("**Prompt:**"):
-                    entries[-1].append("\0P")
-    texts = [" ".join(words) for words in entries]
-    prompted = [bool(words) and "\0P" in words for words in entries]
+                    last_prompt = len(entries) - 1
+    texts = [" ".join(lines) for lines in entries]
     kept: list[Item] = []
     for question in questions:
         key = _NOT_MATCHED.sub(" ", question.text).casefold().strip()[:QUESTION_KEY_CHARS]
         asked = max((i for i, text in enumerate(texts) if key and key in text), default=None)
-        if asked is None or not any(prompted[asked + 1:]):
+        if asked is None or asked >= last_prompt:
             kept.append(question)
     return tuple(kept)
 

@@ -91,9 +91,9 @@ def env_names(command: str) -> tuple[str, ...]:
         text = text[match.end():]
 
 
+_SEPARATORS = frozenset({"&&", "||", ";", "&", ";;"})  # between a command line's commands
 # A first word whose non-zero exit says "not there" (no match, no such file, no such process,
 # the files differ), not that something is broken.
-_SEPARATORS = frozenset({"&&", "||", ";", "&", ";;"})  # between a command line's commands
 _LOOKUPS = frozenset({
     "grep", "egrep", "fgrep", "rg", "ag", "find", "fd", "ls", "cat", "head", "tail", "less",
     "which", "type", "whereis", "command", "test", "[", "[[", "stat", "file", "wc", "ps",
@@ -109,8 +109,11 @@ _STATE_QUERIES = frozenset({"status", "is-active", "is-enabled", "is-failed"})
 _LISTINGS = frozenset({("docker", "ps"), ("podman", "ps")})
 
 
-def _queries_state(program: tuple[str, str]) -> bool:
-    return program[1] in _STATE_QUERIES or program in _LISTINGS
+def _reports_only(program: tuple[str, str] | None) -> bool:
+    """Whether a program (its first two words) only looks up or reports a state; an empty
+    command does nothing either."""
+    return program is None or program[0] in _LOOKUPS or program[1] in _STATE_QUERIES \
+        or program in _LISTINGS
 
 
 def _program(command: str) -> tuple[str, str] | None:
@@ -146,8 +149,7 @@ def looks_up_only(command: str) -> bool:
     x"``): its exit status is its last command's."""
     commands = _commands(command)
     if not commands:  # unbalanced quoting: its first program decides
-        program = _program(command)
-        return program is None or program[0] in _LOOKUPS or _queries_state(program)
+        return _reports_only(_program(command))
     return all(_looks_up(stages) for stages in commands)
 
 
@@ -158,8 +160,7 @@ def _looks_up(stages: list[list[str]]) -> bool:
     if len(last) > 2 and posixpath.basename(last[0]).casefold() == "ssh" and " " in last[-1]:
         return looks_up_only(last[-1])  # ``ssh host "…"``: the remote command's status
     program = _program(" ".join(last))
-    return (program is None or program[0] in _LOOKUPS or program[0] == "cd"
-            or _queries_state(program))
+    return _reports_only(program) or (program is not None and program[0] == "cd")
 
 
 def _commands(command: str) -> list[list[list[str]]]:
