@@ -28,7 +28,7 @@ _ERROR_LINE_RE = lazy(
 )
 # A Unix tool's diagnostic ("ps: unrecognized option: a", "ssh: Could not resolve hostname …")
 # or a failure said in words anywhere in a line: the error line when no line above matches.
-_DIAGNOSTIC_RE = lazy(
+_TOOL_DIAGNOSTIC_RE = lazy(
     r"^[\w.+-]+: .*\b(?:not found|no such|unrecognized|invalid|illegal|cannot|can't|could not|"
     r"couldn't|unable|denied|refused|timed out|not known|unknown|failed|error|not permitted|"
     r"missing|usage)\b|\b(?:command not found|No such file or directory|Permission denied|"
@@ -73,7 +73,7 @@ def failure(output: str, is_error: bool, scrub: Scrub) -> tuple[bool, str | None
         if _ERROR_LINE_RE.match(line):
             first_error = line
             break
-        if failed and diagnostic is None and _DIAGNOSTIC_RE.search(line):
+        if failed and diagnostic is None and _TOOL_DIAGNOSTIC_RE.search(line):
             diagnostic = line
         if not _PROGRESS_RE.match(line):
             verdict = line
