@@ -222,6 +222,29 @@ def test_init_git_is_idempotent_and_untracks_committed_state(tmp_path: Path) -> 
     assert "vaultmem init --git" not in vaultmem(root, "init").stdout
 
 
+def test_init_git_in_a_second_clone_registers_the_driver_though_the_config_names_another(
+    tmp_path: Path,
+) -> None:
+    first = tmp_path / "vault"
+    git(tmp_path, "init", "-q", str(first))
+    assert vaultmem(first, "init", "--git").returncode == 0
+    git(first, "add", "-A")
+    git(first, "commit", "-q", "-m", "vault")
+    second = tmp_path / "vault-2"
+    git(tmp_path, "clone", "-q", str(first), str(second))
+    # The second clone's machine: its config already names the first clone.
+    config_home = tmp_path / f".config-{second.name}" / "vaultmem"
+    config_home.mkdir(parents=True)
+    (config_home / "config.toml").write_text(f'vault = "{first}"\n')
+    done = vaultmem(second, "init", "--git")
+    assert done.returncode == 0, done.stderr
+    assert f"still names the vault {first}" in done.stdout
+    assert "merge driver registered" in done.stdout
+    driver = git(second, "config", "--get", "merge.vaultmem.driver").stdout.strip()
+    assert driver.endswith(" merge-driver %O %A %B %P")
+    assert (config_home / "config.toml").read_text() == f'vault = "{first}"\n'
+
+
 def test_an_unparseable_note_falls_back_to_gits_merge_and_reports_the_conflict(
     tmp_path: Path,
 ) -> None:

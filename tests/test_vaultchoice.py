@@ -115,19 +115,37 @@ def test_init_writes_the_vault_to_the_config_and_every_command_then_uses_it(
     assert again.exit_code == 0 and "config.toml" not in again.stdout
 
 
-def test_init_keeps_a_config_that_names_another_vault_unless_forced(tmp_path: Path) -> None:
+def test_init_of_a_second_vault_creates_it_and_keeps_the_config_unless_forced(
+    tmp_path: Path
+) -> None:
     _config_path().parent.mkdir(parents=True)
     original = '# my settings\nline_threshold = 300\nvault = "~/Old"\n\n[components]\n"a/**" = "A"\n'
     _config_path().write_text(original)
     new = tmp_path / "New"
-    refused = CliRunner().invoke(app, ["--vault", str(new), "--project", "p", "init"])
-    assert refused.exit_code == 1 and refused.stdout == ""
-    assert "names the vault ~/Old, not " in refused.stderr and "--force" in refused.stderr
-    assert _config_path().read_text() == original and not new.exists()
+    kept = CliRunner().invoke(app, ["--vault", str(new), "--project", "p", "init"])
+    assert kept.exit_code == 0 and kept.stderr == ""
+    assert kept.stdout.splitlines()[0] == (
+        f"{_config_path()} still names the vault ~/Old: commands without --vault use that one; "
+        f"add --force to make {new} the vault of every command")
+    assert _config_path().read_text() == original
+    assert (new / "claude" / "projects" / "p" / "_index.md").is_file()
     forced = CliRunner().invoke(app, ["--vault", str(new), "--project", "p", "init", "--force"])
     assert forced.exit_code == 0, forced.stderr
     assert _config_path().read_text() == original.replace('"~/Old"', f'"{new}"')
     assert load_config(project="p").vault == new
+
+
+def test_init_from_the_environment_creates_the_vault_and_keeps_the_config(
+    tmp_path: Path
+) -> None:
+    _config_path().parent.mkdir(parents=True)
+    _config_path().write_text('vault = "~/Old"\n')
+    team = tmp_path / "team"
+    result = CliRunner().invoke(app, ["--project", "p", "init", "--json"],
+                                env={"VAULTMEM_VAULT": str(team)})
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["config"] == "kept"
+    assert (team / "claude").is_dir() and _config_path().read_text() == 'vault = "~/Old"\n'
 
 
 def test_a_config_with_tables_gets_the_vault_key_before_them(tmp_path: Path) -> None:

@@ -122,7 +122,8 @@ def init(
     as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
 ) -> None:
     """Create the vault's folders and the project's _index.md (safe to re-run); a vault given
-    by --vault or VAULTMEM_VAULT is written to config.toml for every later command."""
+    by --vault or VAULTMEM_VAULT is written to config.toml for every later command, unless the
+    config names another vault already (kept; --force replaces it)."""
     from vaultmem.memory.sessions import Memory
     from vaultmem.store.config import config_file
     from vaultmem.store.vaultchoice import record_vault
@@ -134,7 +135,7 @@ def init(
     g = globals_of(ctx)
     config = g.config()
     vault = g.vault_obj(create=True)
-    recorded = run(lambda: record_vault(config, config_file(), force=force))
+    recorded = run(lambda: record_vault(config, config_file(), force=force, keep_other=True))
     created = run(lambda: Memory(config, vault).init_project())
     if as_json:
         echo_json({"vault": str(config.vault), "project": config.project, "created": created,

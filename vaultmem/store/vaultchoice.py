@@ -58,7 +58,9 @@ class ConfigWrite:
     """What writing the chosen vault into the config file did."""
 
     path: Path
-    status: str  # "written", "replaced", "unchanged" or "not-chosen" (nothing to record)
+    # "written", "replaced", "unchanged", "kept" (the config names another vault and stays so)
+    # or "not-chosen" (nothing to record)
+    status: str
     previous: str | None = None
 
     def message(self, vault: Path) -> str | None:
@@ -68,13 +70,19 @@ class ConfigWrite:
         if self.status == "replaced":
             return (f"{self.path}: vault = {vault}, was {self.previous} "
                     "(every vaultmem command on this machine uses it)")
+        if self.status == "kept":
+            return (f"{self.path} still names the vault {self.previous}: commands without "
+                    f"--vault use that one; add --force to make {vault} the vault of every "
+                    "command")
         return None
 
 
-def record_vault(config: Config, config_path: Path, *, force: bool) -> ConfigWrite:
+def record_vault(config: Config, config_path: Path, *, force: bool,
+                 keep_other: bool = False) -> ConfigWrite:
     """Write the vault chosen by --vault or VAULTMEM_VAULT into the config file.
 
-    A config naming another vault is left alone unless ``force``: ConfigError says which wins."""
+    A config naming another vault is left alone unless ``force``: with ``keep_other`` that is
+    reported as "kept" (``init`` of a second vault), else ConfigError says which wins."""
     if config.vault_from not in ("option", "env"):
         return ConfigWrite(config_path, "not-chosen")
     data = read_config_file(config_path)
@@ -96,6 +104,8 @@ def record_vault(config: Config, config_path: Path, *, force: bool) -> ConfigWri
         if head and not head.endswith("\n"):
             head += "\n"
         new, status = head + line + "\n" + text[at:], "written"
+    elif not force and keep_other:
+        return ConfigWrite(config_path, "kept", named if isinstance(named, str) else None)
     elif not force:
         raise ConfigError(
             f"names the vault {named}, not {config.vault}: the config wins for commands run "
