@@ -111,6 +111,11 @@ def test_cli_remember_and_the_decide_alias(vault_root: Path, now_env: str) -> No
     code, out, err = cli("remember", " ", "--kind", "gotcha")
     assert (code, out) == (1, "") and err == "error: nothing to remember: the gotcha is empty\n"
     assert note.read_bytes() == before
+    # The kind in any case, as a person types it.
+    code, out, err = cli("remember", "Tokens expire hourly", "--kind", "Gotcha", "--json")
+    assert code == 0 and err == "" and json.loads(out)["status"] == "written"
+    code, out, err = cli("remember", "Ship it", "--kind", "NEXT-STEP", "--json")
+    assert code == 0 and json.loads(out)["status"] == "written"
 
 
 def test_a_secret_is_redacted_as_capture_redacts_it(vault_root: Path) -> None:

@@ -101,7 +101,8 @@ class Kind(str, Enum):
     question = "question"
 
 
-_KIND_OPTION = typer.Option(..., "--kind", help="Which section of the session note it goes to.")
+_KIND_OPTION = typer.Option(..., "--kind", case_sensitive=False,
+                            help="Which section of the session note it goes to (any case).")
 
 
 @app.command("remember", context_settings={"ignore_unknown_options": True})
