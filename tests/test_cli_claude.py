@@ -274,6 +274,13 @@ def test_plugin_and_install_hooks_both_active_is_a_warning(home: Path, repo: Pat
     settings = home / ".claude/settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text(json.dumps({"enabledPlugins": {"vaultmem@vaultmem": True}}))
+    before = settings.read_bytes()
+
+    dry = _cli("install-hooks", "--dry-run", cwd=repo)
+    # The dry run warns as the real run will, and writes nothing.
+    assert dry.returncode == 0 and settings.read_bytes() == before
+    assert dry.stderr.count("\n") == 1 and dry.stderr.startswith("warning: ")
+    assert "vaultmem@vaultmem" in dry.stderr and "twice" in dry.stderr
 
     proc = _cli("install-hooks", cwd=repo)
 

@@ -81,7 +81,7 @@ def installed_anywhere(*, home: Path, project_dir: Path) -> bool:
 
 def check(
     *, home: Path, project_dir: Path, run_commands: bool = True, timeout: float = 10.0,
-    vault: Path | None = None,
+    vault: Path | None = None, installing: Path | None = None,
 ) -> list[Finding]:
     """What would stop vaultmem's hooks from working for ``project_dir``: a hook program that is
     gone or does not run (``run_commands``: runs ``<program> --version``), and hooks that would
@@ -89,7 +89,8 @@ def check(
 
     A program is never run when the project's shared settings name it or it lives in the
     project or the ``vault`` (a clone or a synced vault ships it): it is only looked at, and a
-    problem names the command as configured."""
+    problem names the command as configured. ``installing``: a settings file counted as holding
+    vaultmem's hooks already (a dry run warns as the real run would)."""
     paths = [settings_path(scope, home=home, project_dir=project_dir) for scope in SCOPES]
     shared = settings_path("project", home=home, project_dir=project_dir)
     entries = {path: installed(path) for path in paths}
@@ -104,7 +105,7 @@ def check(
         problem = _program_problem(item.program, run_commands=runs, timeout=timeout, home=home)
         if problem:
             findings.append(Finding(problem[0], item.path, f"{item.command!r}: {problem[1]}"))
-    with_hooks = [path for path, found in entries.items() if found]
+    with_hooks = [path for path, found in entries.items() if found or path == installing]
     plugins = [(path, spec) for path in paths for spec in enabled_plugins(path)]
     for path, spec in plugins[:1]:
         said = plugin_problem(spec, home=home)

@@ -86,6 +86,11 @@ def _install(ctx: typer.Context, scope: Scope, command: str | None, dry_run: boo
         scope.value, home=home, project_dir=project_dir, command=program, vault=vault,
         project=g.project, dry_run=dry_run))
     _render_install(result, as_json=as_json, verb="installed", same="already installed")
+    if dry_run and not as_json:
+        # The warnings the real run would print, about the settings as it would leave them.
+        for finding in installcheck.check(home=home, project_dir=project_dir,
+                                          run_commands=False, installing=result.path):
+            typer.echo(f"warning: {finding}", err=True)
     if dry_run or as_json:
         return
     said = recorded.message(config.vault) if recorded else None
