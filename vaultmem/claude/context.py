@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from vaultmem.notes.inline import code_span
+from vaultmem.notes.quoting import WITHHELD, command_shape, data_block, error_signature, fence_safe
 
 from .digest import EntityDigest, Item, SessionDigest
 
@@ -70,12 +71,19 @@ class _Leaf:
     chosen: bool = False
     knowledge: bool = False  # a decision or gotcha: left out when a longer line holds it
 
+    def __post_init__(self) -> None:
+        # Escaped here, not when the block is fenced, so the budget counts the line as shown.
+        self.text = fence_safe(self.text)
+
 
 @dataclass
 class _Group:
     title: str | None  # shown when something under it is
     children: list[_Group | _Leaf] = field(default_factory=list)
     gap: bool = False  # a blank line before it
+
+    def __post_init__(self) -> None:
+        self.title = None if self.title is None else fence_safe(self.title)
 
     def leaves(self) -> Iterator[_Leaf]:
         for child in self.children:
@@ -224,13 +232,6 @@ def _known(sessions_: Sequence[SessionDigest], prerequisites: Sequence[Item],
     return {normalise(i.text) for i in items}
 
 
-def _fence(body: str) -> str:
-    # A fence longer than any run of tildes inside, so vault text cannot close it.
-    longest = max((len(m) for m in re.findall(r"~+", body)), default=0)
-    fence = "~" * max(3, longest + 1)
-    return f"{fence}text\n{body}\n{fence}"
-
-
 # ``cmd`` ×2 — ``output``: a work log's failure line after "Failed:" (workentry._failure_line).
 _FAILURE = re.compile(r"(`+) ?(.+?) ?\1((?:\s*×\s*\d+)?)(?:\s+—\s+(.*?))?\s*")
 _SPAN = re.compile(r"(`+) ?(.*?) ?\1")
@@ -241,12 +242,18 @@ def failure(text: str) -> str:
     cut short and on one line."""
     found = _FAILURE.fullmatch(text)
     if found is None:
-        return "output: " + code_span(_cut(text, FAILURE_OUTPUT_CHARS))
+        return "output: " + _signature(text)
     command, times, output = found.group(2), found.group(3).strip(), found.group(4)
     span = _SPAN.fullmatch(output or "")
     output = span.group(2) if span else output
-    line = code_span(_cut(command, FAILURE_COMMAND_CHARS)) + (f" {times}" if times else "")
-    return line + (f", output: {code_span(_cut(output, FAILURE_OUTPUT_CHARS))}" if output else "")
+    line = code_span(command_shape(command, FAILURE_COMMAND_CHARS)) + (f" {times}" if times else "")
+    return line + (f", output: {_signature(output)}" if output else "")
+
+
+def _signature(output: str) -> str:
+    # A tool's output is a third party's text: its error signature only, never its orders.
+    said = error_signature(output, FAILURE_OUTPUT_CHARS)
+    return said if said == WITHHELD else code_span(said)
 
 
 def fresh_failures(sessions_: Sequence[SessionDigest], today: date) -> list[SessionDigest]:
@@ -440,7 +447,7 @@ def _text(head: str, blocks: Sequence[tuple[str, _Group]]) -> str:
     for label, block in blocks:
         body = _lines(block)
         if body:
-            parts.append(f"{label} (data):\n{_fence(chr(10).join(body))}")
+            parts.append(f"{label} (data):\n{data_block(body)}")
     return "\n\n".join(parts)
 
 
