@@ -63,7 +63,8 @@ def test_compact_json_and_status(cli, vault_root: Path) -> None:  # type: ignore
     assert status.exit_code == 0
     doc = json.loads(status.stdout)
     assert doc == {"vault": str(vault_root), "project": "demo",
-                   "sessions": [{"note": rel, "lines": 608, "age_days": 0, "status": "active",
+                   "sessions": [{"note": rel, "lines": 608, "age_days": 0,
+                                 "status": "pending compaction",
                                  "verdict": "due: 608 lines", "due": True}],
                    "extraction_cost": {"project": "demo", "notes": 0, "total_usd": 0.0}}
     result = cli("compact", "--json")
@@ -164,3 +165,20 @@ def test_log_after_compaction_says_it_starts_a_new_note_and_never_doubles_the_su
     doc = json.loads(cli("session", "decide", "Use JWT", "--json").stdout)
     assert doc["note"] == f"{SESSIONS}/2026-11-25-auth-4.md"
     assert doc["continues"] == f"{archive}/2026-11-25-auth-3.md"
+
+
+def test_status_says_active_ended_and_pending_compaction(  # type: ignore[no-untyped-def]
+    cli, vault_root: Path
+) -> None:
+    live = json.loads(cli("session", "start", "--topic", "Live", "--session-id", "s1",
+                          "--json").stdout)["note"]
+    assert cli("status").stdout == f"{live}  active: below threshold (31 lines, 0 days old)\n"
+    assert cli("session", "end", "--reason", "logout").exit_code == 0
+    big = build(vault_root)  # due, its last entry its Session End, not compacted yet
+
+    rows = {r["note"]: r["status"] for r in json.loads(cli("status", "--json").stdout)["sessions"]}
+
+    assert rows == {live: "ended", big: "pending compaction"}
+    text = cli("status").stdout.splitlines()
+    assert f"{big}  pending compaction: due: 608 lines" in text
+    assert any(line.startswith(f"{live}  ended: below threshold (") for line in text)

@@ -263,7 +263,7 @@ def status(
     """Session notes of the project with lines, age, status and threshold verdict, and what
     model extraction has cost the project."""
     memory = _memory(ctx)
-    rows = run(memory.status)
+    rows = run(memory.overview)
     costs = run(memory.extraction_costs)
     if as_json:
         echo_json({"project": memory.config.project, "sessions": [r.to_dict() for r in rows],
@@ -272,7 +272,9 @@ def status(
     if not rows:
         typer.echo(f"no session notes in project {memory.config.project}")
     for row in rows:
-        typer.echo(f"{row.note}  {row.verdict}")
+        said = row.verdict if row.verdict.startswith(row.status.replace("_", " ")) else (
+            f"{row.status}: {row.verdict}")
+        typer.echo(f"{row.note}  {said}")
     if costs.notes:
         typer.echo(f"extraction cost: ${costs.total_usd:.4f} over {costs.notes} "
                    f"session{'s' if costs.notes != 1 else ''} (project {costs.project})")

@@ -14,7 +14,7 @@ import posixpath
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +51,8 @@ _HEAD_BYTES = 4096
 _FRONT = re.compile(r"---[ \t]*\n(.*?\n)---[ \t]*(?:\n|$)", re.DOTALL)
 _STATUS_LINE = re.compile(r"^status:[ \t]*[\"']?([\w-]*)[\"']?[ \t]*(?:#.*)?$", re.MULTILINE)
 _LAST_ENTRY = re.compile(r"^### \d\d:\d\d - (.*)$", re.MULTILINE)
+# Statuses a session note keeps whatever its session did ("invalid": unreadable YAML).
+_SETTLED = frozenset({"archived", "compaction_failed", "invalid"})
 # (transcript paths, max characters) -> the sessions' condensed text, None when unreadable.
 TranscriptReader = Callable[[Sequence[str], int], "str | None"]
 
@@ -76,6 +78,11 @@ class SessionStatus:
 def list_lines(text: str) -> int:
     """The lines of ``text`` that start a list item: what a compaction's cost grows with."""
     return sum(1 for line in text.split("\n") if line.lstrip()[:2] in _BULLETS)
+
+
+def _ends_with_session_end(text: str) -> bool:
+    entries = _LAST_ENTRY.findall(text)
+    return bool(entries) and entries[-1].strip() == "Session End"
 
 
 def single_line(text: str) -> str:
@@ -140,6 +147,20 @@ class Upkeep:
         (too big to be below any threshold), its properties read from its head."""
         today = self._time(now).date()
         return [self._status(rel, today, limit) for rel in self.session_notes(project)]
+
+    def overview(self, project: str | None = None, *,
+                 now: datetime | None = None) -> list[SessionStatus]:
+        """``vaultmem status``: every session note as ``status`` gives it, a live note's status
+        in words: ``active`` while its session runs, ``ended`` once it ended below the
+        thresholds, ``pending compaction`` once it ended due."""
+        data = self.state.load()
+        ended = {e.note for e in data.sessions.values() if e.ended is not None}
+        rows = []
+        for row in self.status(project, now=now):
+            if row.status not in _SETTLED and (row.note in ended or self._ended_entry(row.note)):
+                row = replace(row, status="pending compaction" if row.due else "ended")
+            rows.append(row)
+        return rows
 
     def _status(self, rel: str, today: date, limit: int | None = None) -> SessionStatus:
         """One note's line of ``status`` (see there for ``limit``)."""
@@ -216,13 +237,20 @@ class Upkeep:
             meta = frontmatter.parse(note.text, path=rel)
         except VaultmemError:
             return not self._recently_written(rel)
-        entries = _LAST_ENTRY.findall(note.text)
-        if entries and entries[-1].strip() == "Session End":
+        if _ends_with_session_end(note.text):
             return True
         host = meta.get(HOST)
         if isinstance(host, str) and host and host != machine.host_name():
             return False
         return not self._recently_written(rel)
+
+    def _ended_entry(self, rel: str) -> bool:
+        """Whether the note's last work-log entry is its Session End (read from its tail)."""
+        try:
+            return _ends_with_session_end(
+                self.vault.glimpse(rel, HOOK_READ_BYTES, HOOK_READ_HEAD).text)
+        except VaultmemError:
+            return False
 
     def _size(self, rel: str) -> int:
         try:
