@@ -55,6 +55,16 @@ def test_the_mark_is_the_session_ids_start_and_stays_on_a_continuation() -> None
     assert names.session_suffix("s-race") == "srace"
     assert len(names.session_suffix("---")) == 8
     assert names.with_suffix("2026-11-26-x-fc36e08a", "fc36e08a") == "2026-11-26-x-fc36e08a"
+    # A note without a topic: always eight hex digits, so its name still reads as untitled.
+    from vaultmem.store.layout import UNTITLED_SESSION
+
+    assert names.untitled_suffix("fc36e08a-6ff2-4298-8934-7cf92c8028d4") == "fc36e08a"
+    for sid in ("s-race", "machine0-r1", "zzzzzzzz-1"):
+        mark = names.untitled_suffix(sid)
+        assert len(mark) == 8 and int(mark, 16) >= 0
+        assert UNTITLED_SESSION.fullmatch(f"2026-11-26-session-{mark}")
+        assert UNTITLED_SESSION.fullmatch(f"2026-11-26-session-{mark}-2")
+    assert not UNTITLED_SESSION.fullmatch("2026-11-26-session-research")
 
 
 def test_two_teammates_same_day_same_words_make_two_notes_that_merge(tmp_path: Path) -> None:
@@ -130,3 +140,27 @@ def test_the_hooks_name_a_shared_vaults_note_with_the_mark(tmp_path: Path) -> No
     assert note.parent == vault / HOOK_SESSIONS
     assert note.stem.startswith("2026-11-22-add-a-login-module") and note.stem.endswith(
         "-fc36e08a"), note.name
+
+
+def test_decisions_remembered_outside_a_session_on_two_machines_all_survive_a_merge(
+        tmp_path: Path) -> None:
+    from test_gitshare import vaultmem
+
+    a, b = _clones(tmp_path, 2)
+    said = {m.name: [f"{m.name} decision {n} keeps option {n * 3}" for n in range(10)]
+            for m in (a, b)}
+    for m in (a, b):
+        for decision in said[m.name]:
+            done = vaultmem(m.root, "remember", "--kind", "decision", decision)
+            assert done.returncode == 0, done.stderr
+        m.commit(f"decisions on {m.name}")
+    names_ = {m.name: {rel for rel in notes(m.root) if "/sessions/" in rel} for m in (a, b)}
+    assert not names_[a.name] & names_[b.name]  # one note a machine, two names
+    a.push()
+    b.pull()
+    b.push()
+    a.pull()
+    for m in (a, b):
+        vault = "\n".join(notes(m.root).values())
+        for decision in said[a.name] + said[b.name]:
+            assert vault.count(f"- {decision}") == 1, (m.name, decision)

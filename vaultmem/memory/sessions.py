@@ -263,11 +263,13 @@ class Memory(Upkeep):
     def session_stem(self, day: str, slug: str, sid: str) -> str:
         """``<day>-<slug>`` of a session note; in a vault other machines write too (git, a sync
         tool), with the session's short mark, so two teammates' same first words the same day
-        never make one name (a note awaiting its topic is renamed before it is shared)."""
+        never make one name. A note without a topic is marked too: ``remember`` outside a
+        session writes ``<day>-session`` on every machine, and that note is never renamed."""
         stem = f"{day}-{slug}"
-        if slug == "session" or not machine.is_shared(self.vault.root, self.vault.state_dir):
+        if not machine.is_shared(self.vault.root, self.vault.state_dir):
             return stem
-        return names.with_suffix(stem, names.session_suffix(sid))
+        mark = names.untitled_suffix(sid) if slug == "session" else names.session_suffix(sid)
+        return names.with_suffix(stem, mark)
 
     def _topic(self, topic: str | None, first_prompt: str | None) -> tuple[str, str]:
         """(slug, title) of a new session note; private text never names a file."""

@@ -35,6 +35,16 @@ def session_suffix(session_id: str) -> str:
     return mark or hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()[:8]
 
 
+def untitled_suffix(session_id: str) -> str:
+    """The mark of a session note still without a topic (``<date>-session-<mark>``): eight hex
+    digits, the session id's own when it starts with them (a Claude Code id, a uuid4), else a
+    hash of it; the untitled name stays recognisable (layout.UNTITLED_SESSION)."""
+    mark = session_suffix(session_id)
+    if len(mark) == 8 and all(c in "0123456789abcdef" for c in mark):
+        return mark
+    return hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()[:8]
+
+
 def with_suffix(stem: str, suffix: str) -> str:
     """``stem-suffix``, unless ``stem`` ends with it already (a continuation keeps one)."""
     return stem if stem.endswith(f"-{suffix}") else f"{stem}-{suffix}"

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 STATE_DIR = ".vaultmem"
 # The stem of a session note started before its first prompt was known (``<date>-session``,
 # ``-2``...): capture renames it to its topic at the first prompt.
-UNTITLED_SESSION = re.compile(r"\d{4}-\d{2}-\d{2}-session(?:-\d+)?")
+# A session note awaiting its topic: ``<date>-session``, in a shared vault with the session's mark
+# (names.untitled_suffix), numbered when taken.
+UNTITLED_SESSION = re.compile(r"\d{4}-\d{2}-\d{2}-session(?:-[0-9a-f]{8})?(?:-\d+)?")
 
 
 @dataclass(frozen=True)
