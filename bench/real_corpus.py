@@ -302,6 +302,14 @@ def thinking_aloud(text: str) -> bool:
     return re.search(_THINKING, text) is not None
 
 
+def rule_facts(items: Iterable[EntityItem]) -> int:
+    """How many entity lines are facts by vaultmem's written rule (``memory.factrule``: no
+    markup, no thinking aloud, not only folders, in at most two entities)."""
+    from vaultmem.memory import factrule
+
+    return factrule.facts((i.entity, i.text) for i in items)[0]
+
+
 def is_kept(item: str, facts: Iterable[RealFact], keep: Iterable[str]) -> bool:
     """An item is a fact a reader would keep: it holds one corpus fact's proof words, or a
     hand-labelled keep entry occurs in it."""

@@ -17,6 +17,7 @@ from bench import eval_real
 from bench.real_corpus import (
     FIXTURES,
     CorpusError,
+    EntityItem,
     RealFact,
     RealSession,
     bare_item,
@@ -26,6 +27,7 @@ from bench.real_corpus import (
     load_corpus,
     merge,
     plan_events,
+    rule_facts,
     thinking_aloud,
 )
 
@@ -131,6 +133,11 @@ def test_entity_items_are_the_knowledge_bullets_without_dates_links_or_ids() -> 
     assert is_kept(items[0].text, [fact], [])
     assert not is_kept(items[1].text, [fact], [])
     assert is_kept(items[1].text, [], ["ANOTHER   name"])
+    # By vaultmem's written rule "I see - …" is thinking aloud, "The issue is …" a stated
+    # cause; a line in a third entity is no fact.
+    assert rule_facts(items) == 2
+    copied = [EntityItem(name, "", items[0].text) for name in ("A", "B", "C")]
+    assert rule_facts(copied) == 0
 
 
 def _corpus(tmp_path: Path, lines: list[str]) -> Path:
@@ -201,7 +208,8 @@ def test_replay_of_a_recorded_session_reports_every_measure(tmp_path: Path) -> N
     assert report.garbled == 0 and report.source_roots == []
     text = eval_real.render(report)
     for label in ("recall: fact shown in top 5 hits", "briefing holds the fact",
-                  "entity lines that are facts", "thinking-aloud entity lines",
+                  "entity lines that are facts", "entity lines that are facts by the rule",
+                  "thinking-aloud entity lines",
                   "most entities one item is in", "entities named after a source root"):
         assert label in text
     # The transcript is named by the session id Claude Code gave it, as the hooks were told.
