@@ -174,3 +174,52 @@ def test_every_json_document_names_the_vault(vault_root: Path, now_env: str) -> 
                  ["context", "--json"], ["review", "--json"], ["install-hooks", "--check", "--json"]):
         result = CliRunner().invoke(app, [*base, *args])
         assert json.loads(result.stdout)["vault"] == str(vault_root), args
+
+
+@pytest.mark.parametrize("name", ["two\nlines", 'quote " and \\ back', "tab\there", "ünï ✓",
+                                  "bell\x07 del\x7f", "'single' [x] = y # z"])
+def test_any_folder_name_the_filesystem_allows_is_written_as_valid_toml(
+    tmp_path: Path, name: str
+) -> None:
+    vault = tmp_path / name
+    first = CliRunner().invoke(app, ["--vault", str(vault), "--project", "p", "init"])
+    assert first.exit_code == 0, first.stderr
+    text = _config_path().read_text("utf-8")
+    assert text.count("\n") == 1 and text.startswith("vault = ")  # one line, whatever the name
+    assert load_config(project="p").vault == vault
+    status = CliRunner().invoke(app, ["--project", "p", "status", "--json"])
+    assert status.exit_code == 0 and json.loads(status.stdout)["vault"] == str(vault)
+
+
+def test_a_hook_finds_a_vault_whose_path_holds_a_newline(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from vaultmem.claude.install import runner
+
+    vault = tmp_path / "my\nvault"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VAULTMEM_")}
+    done = subprocess.run([*runner(sys.executable), "--vault", str(vault), "--project", "p",
+                           "init"], capture_output=True, text=True, env=env, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "t.jsonl").write_text("")
+    payload = {"session_id": "s-nl", "transcript_path": str(tmp_path / "t.jsonl"),
+               "cwd": str(tmp_path), "hook_event_name": "SessionStart", "source": "startup"}
+    hook = subprocess.run([*runner(sys.executable), "hook", "session-start"],
+                          input=json.dumps(payload), capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=60, check=False)
+    assert hook.returncode == 0 and hook.stderr == "", hook.stderr
+    assert list((vault / "claude").rglob("sessions/*.md")), "the hook wrote nothing"
+
+
+@pytest.mark.parametrize("path, said", [
+    ("/tmp/a\x00b", "NUL"),
+    ("/tmp/caf\udcff", "not valid UTF-8"),
+])
+def test_only_a_nul_or_a_lone_surrogate_is_refused_in_one_line(path: str, said: str) -> None:
+    config = load_config(vault=Path(path), project="p")
+    with pytest.raises(ConfigError) as caught:
+        record_vault(config, _config_path(), force=False)
+    assert said in str(caught.value) and "\n" not in str(caught.value)
+    assert not _config_path().exists()

@@ -89,7 +89,7 @@ def record_vault(config: Config, config_path: Path, *, force: bool,
     named = data.get("vault")
     if isinstance(named, str) and _same(named, config.vault):
         return ConfigWrite(config_path, "unchanged")
-    line = f"vault = {_toml_string(str(config.vault))}"
+    line = _vault_line(config.vault)
     try:
         text = config_path.read_text("utf-8")
     except FileNotFoundError:
@@ -127,10 +127,23 @@ def _same(named: str, vault: Path) -> bool:
     return Path(os.path.expanduser(named)).absolute() == vault
 
 
-def _toml_string(value: str) -> str:
-    # A TOML basic string: backslashes and quotes escaped (Windows paths, odd folder names).
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
+def _vault_line(vault: Path) -> str:
+    """``vault = "…"`` as a TOML writer spells it, on one line whatever the path holds (newlines,
+    quotes, backslashes, control characters escaped); ConfigError for what no config can hold."""
+    value = str(vault)
+    if "\x00" in value:
+        raise ConfigError("the vault path holds a NUL character, which no path can: not written",
+                          path=vault)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate: a name whose bytes are not UTF-8 (os.fsdecode's surrogateescape).
+        raise ConfigError("the vault path is not valid UTF-8 (a byte no text can hold), so "
+                          "config.toml cannot name it: rename the folder or pass --vault "
+                          "every time", path=vault) from None
+    import tomli_w  # only init and install-hooks write the config
+
+    return tomli_w.dumps({"vault": value}).rstrip("\n")
 
 
 def _quote(path: Path) -> str:
