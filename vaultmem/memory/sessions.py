@@ -489,8 +489,9 @@ class Memory(Upkeep):
             raise SessionError(
                 f"unknown kind {kind!r}: give one of {', '.join(REMEMBER_SECTIONS)}"
             )
-        # A secret in what is remembered is redacted as capture redacts it (config ``redact``).
-        said = inline.block_safe(self.config.redaction(text))
+        # A secret in what is remembered is redacted as capture redacts it (config ``redact``);
+        # what Obsidian would act on (a comment, an embed, a link out of the vault) is inert.
+        said = inline.block_safe(inline.inert(inline.one_line(self.config.redaction(text))))
         if not said:
             raise SessionError(f"nothing to remember: the {kind} is empty")
         from vaultmem.memory import sessionextract  # not on the hooks' path
@@ -503,7 +504,7 @@ class Memory(Upkeep):
             posixpath.dirname(rel))))
         body = said
         if why and single_line(why):
-            body += f" — why: {single_line(self.config.redaction(why))}"
+            body += f" — why: {inline.inert(single_line(self.config.redaction(why)))}"
         item = f"- {body}"
         if entity_names:
             item += " (" + ", ".join(entity_links.values()) + ")"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from vaultmem.notes.lazyre import lazy
+
 _SPACES = re.compile(r"\s+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 # A terminal's escape sequences (colours, cursor moves, titles) in pasted or captured output:
@@ -52,3 +54,55 @@ def block_safe(text: str) -> str:
     if _ORDERED.match(line):  # "1. x": a backslash before a digit would show, not escape
         return _ORDERED.sub(lambda m: f"{m.group(1)}\\{m.group(2)}", line, count=1)
     return "\\" + line if _BLOCK_START.match(line) else line
+
+
+# Text someone asked vaultmem to remember (CLI, MCP) is one line of a note Obsidian renders: what
+# Obsidian would act on rather than show is made inert, the words kept.
+_CODE_SPAN = lazy(r"(`+)(?:.+?)\1")
+_WIKILINK = lazy(r"(!?)\[\[([^\[\]\n]*)\]\]")
+_MD_LINK = lazy(r"(!?)\[([^\[\]\n]*)\]\(([^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)")
+_HTML_TAG = lazy(r"<(?=[A-Za-z/!?])")
+# A target outside the vault: a parent folder, a path from a filesystem root or home, a drive,
+# a share, or a scheme other than the web's and mail's.
+_OUTSIDE = lazy(r"(?:^|[/\\])\.\.(?:[/\\]|$)|^\s*(?:[/\\~]|[A-Za-z]:|(?!https?:|mailto:)"
+                      r"[A-Za-z][A-Za-z0-9+.-]*:)")
+
+
+def inert(text: str) -> str:
+    """``text`` (one line) with what Obsidian would act on made inert, its words kept: a
+    ``%%`` (a comment hiding the rest of the note) escaped as ``\\%\\%``, an embed (``![[…]]``,
+    ``![…](…)``) or a link leaving the vault (``../``, an absolute path, ``file:``) put in a code
+    span, an HTML tag's ``<`` escaped. Code spans already there are kept as they are."""
+    out: list[str] = []
+    at = 0
+    for span in _CODE_SPAN.finditer(text):
+        out.append(_inert_plain(text[at:span.start()]))
+        out.append(span.group(0))
+        at = span.end()
+    out.append(_inert_plain(text[at:]))
+    return "".join(out)
+
+
+def _inert_plain(text: str) -> str:
+    if "[" in text:
+        text = _WIKILINK.sub(_inert_wikilink, text)
+        text = _MD_LINK.sub(_inert_md_link, text)
+    if "<" in text:
+        text = _HTML_TAG.sub(r"\\<", text)
+    if "%%" in text:
+        text = text.replace("%", "\\%")  # "\%\%": no "%%" left for Obsidian to find
+    return text
+
+
+def _inert_wikilink(found: re.Match[str]) -> str:
+    target = found.group(2).split("|", 1)[0].split("#", 1)[0]
+    if found.group(1) or _OUTSIDE.search(target):
+        return code_span(found.group(0))
+    return found.group(0)
+
+
+def _inert_md_link(found: re.Match[str]) -> str:
+    target = found.group(3).strip().strip("<>")
+    if found.group(1) or _OUTSIDE.search(target):
+        return code_span(found.group(0))
+    return found.group(0)
