@@ -216,9 +216,8 @@ def test_sessions_left_empty_are_skipped(shop: Path) -> None:
     assert f"note: {LAST}" in text.split("Earlier sessions")[0] and "session-3" not in text
 
 
-def test_build_for_a_project_with_no_notes_is_only_the_heading(vault_root: Path) -> None:
-    text = briefing.build(Vault(vault_root), Config(vault=vault_root, project="empty"))
-    assert text.startswith("vaultmem memory for project `empty`.") and "~~~" not in text
+def test_build_for_a_project_with_no_notes_is_nothing(vault_root: Path) -> None:
+    assert briefing.build(Vault(vault_root), Config(vault=vault_root, project="empty")) == ""
 
 
 def test_build_survives_unreadable_notes(vault_root: Path) -> None:

@@ -117,9 +117,8 @@ def test_no_line_twice_after_normalising() -> None:
     assert text.count("argon2id") == 1 and "- Fixed\n" in text
 
 
-def test_nothing_recorded_is_only_the_heading() -> None:
-    text = context.render("p", [], [], [])
-    assert "~~~" not in text and text.startswith("vaultmem memory for project `p`.")
+def test_nothing_recorded_is_nothing_at_all() -> None:
+    assert context.render("p", [], [], []) == ""
 
 
 def test_a_run_of_tildes_cannot_close_the_fence() -> None:

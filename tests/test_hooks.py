@@ -97,9 +97,7 @@ def test_fixture_sequence_records_the_session(
     vault: Path, transcript: Path, tmp_path: Path
 ) -> None:
     start = run_hook("session-start", payload("session-start", transcript), vault, cwd=tmp_path)
-    _ok(start, stdout=True)
-    context = _context(start)
-    assert f"project `{PROJECT}`" in context
+    _ok(start)  # no memory yet: nothing injected, not even a header
     # Before the first prompt is known, the note has the default name.
     assert [p.relative_to(vault).as_posix() for p in session_notes(vault)] == [DEFAULT_NOTE]
 
@@ -249,8 +247,8 @@ def test_junk_stdin_fails_open_and_writes_nothing(
     before = snapshot(populated)
     proc = run_hook(event, JUNK[junk], populated, cwd=tmp_path)
     _one_line_at_most(proc)
-    if event == "session-start":
-        _context(proc)
+    if event == "session-start" and proc.stdout:
+        _context(proc)  # the project of the hook's folder, when it has memory
     else:
         assert proc.stdout == b""
     assert snapshot(populated) == before

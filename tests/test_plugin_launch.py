@@ -32,10 +32,12 @@ def _env(data: Path, vault: Path, **extra: str) -> dict[str, str]:
             "VAULTMEM_VAULT": str(vault), "VAULTMEM_NOW": "2026-11-22T10:30:00", **extra}
 
 
-def _hook(event: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
+def _hook(event: str, env: dict[str, str], cwd: Path,
+          session_id: str | None = None) -> subprocess.CompletedProcess[bytes]:
     # As Claude Code runs the plugin's command: python3 on the launcher, the payload on stdin.
+    sent = payload(event) | ({"session_id": session_id} if session_id else {})
     return subprocess.run([sys.executable, str(LAUNCH), event],
-                          input=json.dumps(payload(event)).encode(), env=env, cwd=cwd,
+                          input=json.dumps(sent).encode(), env=env, cwd=cwd,
                           capture_output=True, timeout=300, check=False)
 
 
@@ -53,10 +55,19 @@ def test_a_prepared_environment_runs_the_hook(tmp_path: Path, vault_root: Path) 
     data = tmp_path / "data"
     _prepared(data)
     proc = _hook("session-start", _env(data, vault_root), tmp_path)
-    assert proc.returncode == 0 and proc.stderr == b""
-    context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert context.startswith("vaultmem memory for project")
+    # The first session of a project: its note made, nothing to tell yet.
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
     assert len(session_notes(vault_root)) == 1
+    # Once the project has memory, the environment's vaultmem briefs the next session.
+    remembered = subprocess.run(
+        [str(data / "env/bin/python"), "-m", "vaultmem", "--project", "shop", "remember", "Use argon2id",
+         "--kind", "decision"], env=_env(data, vault_root), cwd=tmp_path, capture_output=True,
+        timeout=300, check=False)
+    assert remembered.returncode == 0, remembered.stderr
+    assert _hook("session-end", _env(data, vault_root), tmp_path).returncode == 0
+    again = _hook("session-start", _env(data, vault_root), tmp_path, session_id="next")
+    context = json.loads(again.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("vaultmem memory for project") and "Use argon2id" in context
 
 
 def test_a_plugin_update_prepares_the_environment_again(tmp_path: Path, vault_root: Path) -> None:

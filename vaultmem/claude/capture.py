@@ -360,7 +360,7 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
     cwd = Path(event.cwd) if event.cwd else None
     text = briefing.build(memory.vault, memory.config, exclude=exclude, cwd=cwd,
                           today=now.date())
-    return session_start_output(text)
+    return session_start_output(text) if text else ""
 
 
 def on_stop(event: HookEvent, warnings: list[str] | None = None) -> str:

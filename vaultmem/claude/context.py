@@ -516,7 +516,8 @@ def render(
     max_chars: int = 8000,
     loaded: str = "",
 ) -> str:
-    """The briefing text, at most ``max_chars`` characters. ``sessions_[0]`` is the last
+    """The briefing text, at most ``max_chars`` characters ("" when there is nothing to tell).
+    ``sessions_[0]`` is the last
     session, the others are earlier ones, newest first. ``loaded``: the part of Claude Code's
     ``MEMORY.md`` it loads into the same session; a line it holds is not repeated."""
     head = HEAD.format(project=_PROJECT_UNSAFE.sub("-", project))
@@ -534,6 +535,8 @@ def render(
     for leaf, _, _ in placed:
         leaf.chosen = True
     text = _text(head, blocks)
+    if text == head:
+        return ""  # no memory yet: a header alone tells Claude nothing
     if len(text) <= max_chars and not unread:
         return text
     for leaf, _, _ in placed:

@@ -253,4 +253,8 @@ def context(ctx: typer.Context, as_json: bool = _JSON) -> None:
                    "chars": len(text), "max_chars": config.context_max_chars,
                    "sessions": run(lambda: briefing.recent_sessions(vault, config.project))})
         return
+    if not text:
+        typer.echo(f"no memory for project {config.project} yet: a session start injects "
+                   "nothing", err=True)
+        return
     typer.echo(text)
