@@ -112,4 +112,29 @@ def test_cli_install_hooks_mcp(dirs: tuple[Path, Path], monkeypatch: pytest.Monk
     assert runner.invoke(app, args).stdout.endswith("MCP server already installed\n")
     gone = runner.invoke(app, ["uninstall-hooks", "--mcp", "--scope", "project"])
     assert gone.exit_code == 0
-    assert json.loads((project / ".mcp.json").read_text()) == {"mcpServers": {}}
+    # The file install made is gone, and no backup is left in the work tree.
+    assert sorted(p.name for p in project.iterdir()) == []
+
+
+def test_project_scope_warns_of_a_machine_path_and_keeps_what_else_the_file_holds(
+    dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, project = dirs
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(project)
+    shared = {"mcpServers": {"db": {"command": "db-mcp"}}}
+    (project / ".mcp.json").write_text(json.dumps(shared))
+    runner = CliRunner()
+    done = runner.invoke(app, ["install-hooks", "--mcp", "--scope", "project",
+                               "--command", "/opt/venv/bin/vaultmem"])
+    assert done.exit_code == 0, done.stderr
+    assert done.stderr.startswith(f"warning: {project / '.mcp.json'} is shared with the "
+                                  "repository and names /opt/venv/bin/vaultmem, a path of this "
+                                  "machine") and done.stderr.count("\n") == 1
+    local = runner.invoke(app, ["install-hooks", "--mcp", "--scope", "local",
+                                "--command", "/opt/venv/bin/vaultmem"])
+    assert local.exit_code == 0 and local.stderr == ""
+    gone = runner.invoke(app, ["uninstall-hooks", "--mcp", "--scope", "project"])
+    assert gone.exit_code == 0
+    assert json.loads((project / ".mcp.json").read_text()) == shared
+    assert sorted(p.name for p in project.iterdir()) == [".mcp.json"]

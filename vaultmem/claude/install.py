@@ -351,15 +351,18 @@ def _update_in_place(entries: list[Any], hook: dict[str, Any], command: str) -> 
 
 
 def rewrite_json(
-    path: Path, change: Callable[[dict[str, Any]], dict[str, Any]], dry_run: bool
+    path: Path, change: Callable[[dict[str, Any]], dict[str, Any]], dry_run: bool,
+    *, backup: bool = True,
 ) -> InstallResult:
     """Apply ``change`` to the JSON object in ``path`` as install does: kept when equal, else a
-    backup of the old bytes and an atomic write, refused when the file moved meanwhile."""
-    return _rewrite(path, change, dry_run)
+    backup of the old bytes (unless not ``backup``: a file of a work tree, which git keeps) and
+    an atomic write, refused when the file moved meanwhile."""
+    return _rewrite(path, change, dry_run, backup=backup)
 
 
 def _rewrite(
-    path: Path, change: Callable[[dict[str, Any]], dict[str, Any]], dry_run: bool
+    path: Path, change: Callable[[dict[str, Any]], dict[str, Any]], dry_run: bool,
+    *, backup: bool = True,
 ) -> InstallResult:
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     old_bytes = _read_bytes(target)
@@ -379,10 +382,10 @@ def _rewrite(
     )
     if dry_run:
         return InstallResult(path, True, None, diff, True)
-    backup = None
-    if old_bytes is not None:
-        backup = target.with_name(target.name + BACKUP_SUFFIX)
-        _atomic_write(backup, old_bytes, mode_from=target)
+    saved = None
+    if old_bytes is not None and backup:
+        saved = target.with_name(target.name + BACKUP_SUFFIX)
+        _atomic_write(saved, old_bytes, mode_from=target)
     # Someone (Claude Code itself, a person) may have saved the file while we worked: never
     # overwrite what we did not read.
     if _read_bytes(target) != old_bytes:
@@ -390,7 +393,7 @@ def _rewrite(
             "settings file changed while vaultmem was editing it; run again", path=path
         )
     _atomic_write(target, new_text.encode("utf-8"), mode_from=target)
-    return InstallResult(path, True, backup, diff, False)
+    return InstallResult(path, True, saved, diff, False)
 
 
 def _read_bytes(path: Path) -> bytes | None:

@@ -3,14 +3,19 @@
 ``projects[<project dir>].mcpServers``, project scope ``<project>/.mcp.json``. The entry is
 ``{"type": "stdio", "command": …, "args": [… "mcp"], "env": {}}`` under the name ``vaultmem``;
 re-running replaces it, uninstalling removes exactly it, everything else in the file is kept,
-and the file's old bytes go to ``<file>.vaultmem-backup`` first (``install``'s writer).
+and the file's old bytes go to ``<file>.vaultmem-backup`` first (``install``'s writer), except
+for the project scope's ``.mcp.json``: a file of the work tree (git keeps its history), written
+without a backup beside it, and removed when uninstalling leaves nothing in it.
 """
 
 from __future__ import annotations
 
 import copy
+import difflib
+import os
 import shlex
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +74,14 @@ def install(scope: Scope, *, home: Path, project_dir: Path, entry: dict[str, Any
         servers[SERVER] = entry
         return new
 
-    return rewrite_json(path, change, dry_run)
+    return rewrite_json(path, change, dry_run, backup=scope != "project")
+
+
+def machine_path(entry: dict[str, Any]) -> str | None:
+    """The absolute path of this machine the entry runs (a project's shared ``.mcp.json``
+    holding it works on this machine only), or None."""
+    command = str(entry.get("command", ""))
+    return command if os.path.isabs(command) else None
 
 
 def uninstall(scope: Scope, *, home: Path, project_dir: Path,
@@ -86,4 +98,28 @@ def uninstall(scope: Scope, *, home: Path, project_dir: Path,
             servers.pop(SERVER, None)
         return new
 
-    return rewrite_json(path, change, dry_run)
+    if scope == "project":
+        emptied = _remove_if_emptied(path, change, dry_run)
+        if emptied is not None:
+            return emptied
+    return rewrite_json(path, change, dry_run, backup=scope != "project")
+
+
+def _remove_if_emptied(path: Path, change: Callable[[dict[str, Any]], dict[str, Any]],
+                       dry_run: bool) -> InstallResult | None:
+    """Remove a project's ``.mcp.json`` that holds nothing once vaultmem's server is out (the
+    file ``install`` made); None when something else stays in it (rewrite it instead)."""
+    try:
+        old_bytes = path.read_bytes()
+        old = json.loads(old_bytes.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None  # rewrite_json says what is wrong with it
+    if not isinstance(old, dict) or change(old) not in ({}, {"mcpServers": {}}):
+        return None
+    diff = "".join(difflib.unified_diff(old_bytes.decode("utf-8").splitlines(keepends=True), [],
+                                        fromfile=str(path), tofile="/dev/null"))
+    if not dry_run:
+        if path.read_bytes() != old_bytes:
+            raise ConfigError("file changed while vaultmem was editing it; run again", path=path)
+        path.unlink()
+    return InstallResult(path, True, None, diff, dry_run)

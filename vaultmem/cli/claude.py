@@ -122,6 +122,12 @@ def _install_mcp(ctx: typer.Context, scope: Scope, command: str | None, dry_run:
                                             entry=entry, dry_run=dry_run))
     _render_install(result, as_json=as_json, verb="installed the MCP server",
                     same="MCP server already installed")
+    machine = mcpinstall.machine_path(entry)
+    if scope is Scope.project and machine:
+        typer.echo(f"warning: {result.path} is shared with the repository and names {machine}, "
+                   "a path of this machine: other machines will not find it; use --scope "
+                   "local, or --command vaultmem if vaultmem is on every machine's PATH",
+                   err=True)
 
 
 def _record(config: Config, force: bool) -> ConfigWrite:
