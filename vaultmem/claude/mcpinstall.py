@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import copy
 import difflib
+import json
 import os
 import shlex
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
