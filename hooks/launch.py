@@ -25,7 +25,8 @@ import time
 MIN_PYTHON = (3, 10)
 ENV = "env"  # the virtual environment, in the data folder
 READY = "vaultmem-ready"  # in ENV: the plugin fingerprint the environment was built from
-BUILDING = "building.pid"  # in the data folder while a build runs
+BUILDING = "building.pid"  # in the data folder while a build runs: its pid
+BUILD_LOCK = "build.lock"  # in the data folder: a kernel lock held while a build is started
 FAILED = "build-failed"  # in the data folder: the last build's error line
 LOG = "build.log"
 STALE_BUILD_S = 15 * 60  # a build lock older than this is a build that died
@@ -85,17 +86,60 @@ def fingerprint(root):
     return digest.hexdigest()
 
 
+# Nothing in the data folder is followed through a symlink: one planted there (in place of the
+# log, the lock, the environment) would have pip's output, a pid or a whole environment land
+# outside it, or run a python someone else put there.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
 def _read(path):
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read().strip()
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            return f.read(4096).decode("utf-8").strip()
     except (OSError, ValueError):
         return None
 
 
+def _is_link(path):
+    try:
+        return os.path.islink(path)
+    except OSError:
+        return True
+
+
+def _open_own(path, flags):
+    """A file of the data folder opened for writing, never through a symlink: one planted in
+    its place is removed and the file made afresh."""
+    flags |= os.O_WRONLY | os.O_CREAT | NOFOLLOW
+    try:
+        return os.open(path, flags, 0o644)
+    except OSError:
+        if not _is_link(path):
+            raise
+    os.unlink(path)
+    return os.open(path, flags | os.O_EXCL, 0o644)
+
+
+def _write_own(path, text):
+    """``text`` into a small file of the data folder, whole: a temp file renamed into place (a
+    rename replaces a symlink itself, never what it points to)."""
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o644)
+    try:
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
 def is_ready(data, stamp):
     env = os.path.join(data, ENV)
-    return _read(os.path.join(env, READY)) == stamp and os.path.exists(env_python(env))
+    return (not _is_link(env) and _read(os.path.join(env, READY)) == stamp
+            and os.path.exists(env_python(env)))
 
 
 def _alive(pid):
@@ -114,7 +158,7 @@ def _aged(path):
     if line is None:
         return None
     try:
-        return line, time.time() - os.stat(path).st_mtime
+        return line, time.time() - os.lstat(path).st_mtime
     except OSError:
         return None
 
@@ -127,31 +171,66 @@ def build_running(data):
     return pid.isdigit() and _alive(int(pid)) and age < STALE_BUILD_S
 
 
-def start_build(root, data):
-    """Start the detached build unless one runs; True when this call started it."""
+class _Deciding:
+    """Who may start a build: a kernel lock on ``build.lock`` held for the instant it takes to
+    look and start one, so two hooks starting together never start two builds (a build's
+    environment would be deleted by the other's). Released when the process dies."""
+
+    def __init__(self, data):
+        self.fd = _open_own(os.path.join(data, BUILD_LOCK), 0)
+
+    def __enter__(self):
+        try:
+            import fcntl
+        except ImportError:  # Windows: the pid lock alone
+            return self
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        os.close(self.fd)  # closing releases the lock
+
+
+def start_build(root, data, stamp=None):
+    """Start the detached build unless one runs, the environment is ready, or the last build
+    failed within the hour; True when this call started it.
+
+    The lock (``building.pid``) holds a live pid from the moment it is visible: this process's
+    own, linked into place from a temp file, then the build's, renamed over it."""
     os.makedirs(data, exist_ok=True)
+    stamp = fingerprint(root) if stamp is None else stamp
     lock = os.path.join(data, BUILDING)
-    if build_running(data):
-        return False
-    try:
-        os.unlink(lock)  # a dead build's
-    except OSError:
-        pass
-    try:
-        fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    except FileExistsError:
-        return False  # another hook started it in this instant
-    log = open(os.path.join(data, LOG), "ab")
-    try:
-        child = subprocess.Popen(
-            [sys.executable, os.path.abspath(__file__), "--build", root, data],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
-            close_fds=True)
-    finally:
-        log.close()
-    os.write(fd, str(child.pid).encode("ascii"))
-    os.close(fd)
-    return True
+    with _Deciding(data):
+        failure = _failure(data)
+        if build_running(data) or is_ready(data, stamp) or (
+                failure is not None and failure[1] < RETRY_AFTER_S):
+            return False
+        try:
+            os.unlink(lock)  # a dead build's
+        except OSError:
+            pass
+        mine = "%s.%d.tmp" % (lock, os.getpid())
+        fd = os.open(mine, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | NOFOLLOW, 0o644)
+        try:
+            os.write(fd, str(os.getpid()).encode("ascii"))
+        finally:
+            os.close(fd)
+        try:
+            os.link(mine, lock)
+        except FileExistsError:
+            return False  # a launcher without the kernel lock started it in this instant
+        finally:
+            os.unlink(mine)
+        log = _open_own(os.path.join(data, LOG), os.O_APPEND)
+        try:
+            child = subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), "--build", root, data],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
+                close_fds=True)
+        finally:
+            os.close(log)
+        _write_own(lock, str(child.pid))
+        return True
 
 
 def build(root, data):
@@ -161,26 +240,29 @@ def build(root, data):
     env = os.path.join(data, ENV)
     stamp = fingerprint(root)
     failed = os.path.join(data, FAILED)
+    print("vaultmem: build %d started" % os.getpid(), flush=True)  # into build.log
     try:
+        if _is_link(env):
+            os.unlink(env)  # planted: the environment is made here, not where it points
         shutil.rmtree(env, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "venv", env], check=True)
         extra = shlex.split(os.environ.get(PIP_ARGS_ENV, ""))
         subprocess.run([env_python(env), "-m", "pip", "install", "--quiet",
                         "--disable-pip-version-check", *extra, root], check=True)
-        with open(os.path.join(env, READY), "w", encoding="utf-8") as f:
-            f.write(stamp + "\n")
-        if os.path.exists(failed):
+        _write_own(os.path.join(env, READY), stamp + "\n")
+        if os.path.lexists(failed):
             os.unlink(failed)
         code = 0
     except (OSError, subprocess.CalledProcessError) as err:
-        with open(failed, "w", encoding="utf-8") as f:
-            f.write(str(err).replace("\n", " ") + "\n")
+        _write_own(failed, str(err).replace("\n", " ") + "\n")
         code = 1
     finally:
-        try:
-            os.unlink(os.path.join(data, BUILDING))
-        except OSError:
-            pass
+        lock = os.path.join(data, BUILDING)
+        if _read(lock) == str(os.getpid()):  # only its own lock
+            try:
+                os.unlink(lock)
+            except OSError:
+                pass
     return code
 
 
@@ -210,7 +292,7 @@ def prepare(wait_s):
     failure = _failure(data)
     if failure is not None and failure[1] < RETRY_AFTER_S:
         return data, ("failed", failure[0])
-    started = start_build(root, data)
+    started = start_build(root, data, stamp)
     deadline = time.monotonic() + wait_s
     while time.monotonic() < deadline and build_running(data):
         time.sleep(0.1)

@@ -167,3 +167,98 @@ def test_check_reports_a_plugin_without_python3(tmp_path: Path) -> None:
     (old / "python3.8").chmod(0o755)
     said = plugin_problem("vaultmem@vaultmem", home=tmp_path, env={"PATH": str(old)})
     assert said == ("its hooks run python3, which is 3.8 here: Python 3.10 or later is needed")
+
+
+# -- one build at a time, its lock never empty, no symlink followed (issue 30 §5) --------------
+
+FAILING_PIP = "--no-index --no-build-isolation"  # the build fails fast, as it would offline
+
+
+def _wait_build(data: Path) -> None:
+    deadline = time.monotonic() + 240
+    while (data / "building.pid").exists() and time.monotonic() < deadline:
+        time.sleep(0.3)
+
+
+def test_the_lock_holds_a_live_pid_from_the_moment_it_is_visible(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = _module()
+    data = tmp_path / "data"
+    seen: list[str] = []
+
+    class Spawned:
+        pid = 4_000_000  # no such process: what the lock says once the build is named
+
+    def popen(*args: object, **kwargs: object) -> Spawned:
+        seen.append((data / "building.pid").read_text())  # the lock, as another hook sees it
+        return Spawned()
+
+    monkeypatch.setattr(module.subprocess, "Popen", popen)
+    assert module.start_build(str(REPO), str(data), "stamp")
+    assert seen == [str(os.getpid())]  # this launcher's pid, never an empty file
+    assert module.build_running(str(data)) is False  # the named build is not alive
+    assert (data / "building.pid").read_text() == "4000000"
+    assert not list(data.glob("*.tmp"))
+    # A live lock stops a second start; a dead one is replaced.
+    (data / "building.pid").write_text(str(os.getpid()))
+    assert not module.start_build(str(REPO), str(data), "stamp")
+    (data / "building.pid").write_text("")  # an empty lock (an older launcher's): dead
+    assert module.start_build(str(REPO), str(data), "stamp")
+
+
+def test_concurrent_session_starts_start_one_build(tmp_path: Path, vault_root: Path) -> None:
+    data = tmp_path / "data"
+    env = _env(data, vault_root, VAULTMEM_PLUGIN_PIP_ARGS=FAILING_PIP)
+    body = json.dumps(payload("session-start")).encode()
+    procs = [subprocess.Popen([sys.executable, str(LAUNCH), "session-start"], env=env,
+                              cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) for _ in range(6)]
+    for proc in procs:
+        proc.communicate(body, timeout=300)
+        assert proc.returncode == 0
+    _wait_build(data)
+    log = (data / "build.log").read_text()
+    assert log.count("vaultmem: build ") == 1, log
+    assert (data / "build-failed").is_file()
+
+
+def test_a_planted_symlink_in_the_data_folder_is_never_followed(
+    tmp_path: Path, vault_root: Path
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    victim = outside / "victim.txt"
+    victim.write_text("keep me\n")
+    (data / "build.log").symlink_to(victim)
+    (data / "build-failed.0.tmp").symlink_to(victim)  # not a name the launcher uses
+    # An environment somewhere else that says it is ready, with its own python.
+    planted = outside / "env"
+    (planted / "bin").mkdir(parents=True)
+    (planted / "bin/python").write_text("#!/bin/sh\necho PLANTED > \"$0.ran\"\n")
+    (planted / "bin/python").chmod(0o755)
+    (planted / "vaultmem-ready").write_text(_module().fingerprint(str(REPO)) + "\n")
+    (data / "env").symlink_to(planted)
+    assert not _module().is_ready(str(data), _module().fingerprint(str(REPO)))
+
+    env = _env(data, vault_root, VAULTMEM_PLUGIN_PIP_ARGS=FAILING_PIP)
+    first = _hook("session-start", env, tmp_path)
+    assert first.returncode == 0 and first.stdout == b""
+    _wait_build(data)
+    assert victim.read_text() == "keep me\n"  # pip's output did not land there
+    assert not (data / "build.log").is_symlink() and "vaultmem: build " in (
+        data / "build.log").read_text()
+    assert not (planted / "bin/python.ran").exists()
+    assert sorted(p.name for p in planted.iterdir()) == ["bin", "vaultmem-ready"]  # untouched
+    assert not (data / "env").is_symlink()
+
+    # A symlink planted for the failure line is replaced, not written through.
+    (data / "build-failed").unlink()
+    (data / "build-failed").symlink_to(victim)
+    proc = subprocess.run([sys.executable, str(LAUNCH), "--build", str(REPO), str(data)],
+                          env=env, capture_output=True, timeout=300, check=False)
+    assert proc.returncode == 1
+    assert victim.read_text() == "keep me\n"
+    assert not (data / "build-failed").is_symlink() and (data / "build-failed").read_text()
