@@ -52,7 +52,7 @@ ABOUT = (
 )
 INDEX_URI = "vaultmem://index"
 PROJECT_INDEX_URI = "vaultmem://projects/{project}/index"
-MAX_LIMIT = 50
+MAX_LIMIT = 100
 Kind = Literal["decision", "gotcha", "prerequisite", "next-step", "question"]
 Context = ServerRequestContext[Any, Any]
 log = logging.getLogger(__name__)
@@ -68,7 +68,9 @@ class _Door:
         """The vault and the configuration of a call (another project when one is named);
         a vault that is not a folder is an error, so nothing creates one by accident."""
         config = self.config
-        if project is not None and project.strip():
+        named = project is not None and bool(project.strip())
+        if named:
+            assert project is not None
             if not slug(project):
                 raise ConfigError(f"project {project!r} has no letter or digit")
             config = dataclasses.replace(config, project=slug(project))
@@ -77,7 +79,25 @@ class _Door:
                 f"no vault at {config.vault}: set VAULTMEM_VAULT, `vault` in vaultmem's config "
                 "file, or start the server with `vaultmem --vault PATH mcp`"
             )
-        return Vault(config.vault, namespace=config.namespace), config
+        vault = Vault(config.vault, namespace=config.namespace)
+        if named and config.project != self.config.project:
+            _known_project(vault, config.project, given=str(project))
+        return vault, config
+
+
+def _known_project(vault: Vault, name: str, *, given: str) -> None:
+    """ConfigError unless the vault has the project: a typo (or ``../../etc``, slugged to
+    ``etc``) must not answer "nothing found", nor start a project by a remember."""
+    projects = Path(vault.abspath(vault.layout.project_dir(name))).parent
+    if (projects / name).is_dir():
+        return
+    try:
+        known = sorted(p.name for p in projects.iterdir() if p.is_dir())
+    except OSError:
+        known = []
+    shown = f" ({name!r} from {given!r})" if name != given else ""
+    listed = ", ".join(known[:12]) + (", …" if len(known) > 12 else "")
+    raise ConfigError(f"no project {name} in this vault{shown}; its projects: {listed or 'none'}")
 
 
 # The argument models: their JSON schema is the tool's input schema, their validation errors
@@ -182,24 +202,24 @@ class Tool:
 
 TOOLS = {tool.name: tool for tool in (
     Tool("recall", (
-        f"{ABOUT} Search it: the facts that match the words (decisions, gotchas, "
+        "Search the project's memory in the vault: the facts that match the words (decisions, gotchas, "
         "prerequisites, open questions, next steps), each once and whole, with its kind, date, "
         "note and entity, then notes that match elsewhere. All words must match (else any); "
         "word* is a prefix. Searches the current project and global notes, or `project`."
     ), RecallArguments, recall),
     Tool("remember", (
-        f"{ABOUT} Record one fact in the current session's note (a session is started when "
+        "Record one fact in the current session's note (a session is started when "
         "there is none), under the section of its kind; compaction later files decisions and "
         "gotchas under their entity, prerequisites in the project index. A fact the note holds "
         "already is not added again (status `unchanged`)."
     ), RememberArguments, remember),
     Tool("context", (
-        f"{ABOUT} The briefing a new session of the project starts with: the last sessions' "
+        "The briefing a new session of the project starts with: the last sessions' "
         "outcome, open failures, next steps and questions, prerequisites, and the components' "
         "newest decisions and gotchas."
     ), ContextArguments, context, text=True),
     Tool("show", (
-        f"{ABOUT} Read one note whole: a vault path (with or without .md) or a note name "
+        "Read one note of the vault whole: a vault path (with or without .md) or a note name "
         "(the current project's note first, then global, then anywhere in the vault)."
     ), ShowArguments, show, text=True),
 )}
@@ -229,7 +249,9 @@ def call(door: _Door, name: str, arguments: Mapping[str, Any]) -> types.CallTool
         return _error(f"Unknown tool: {name}")
     try:
         answer = tool.run(door, parse_arguments(tool.arguments, arguments))
-    except (ValidationError, VaultmemError) as err:
+    except ValidationError as err:
+        return _error(f"{name}: {argument_error(err)}")
+    except VaultmemError as err:
         return _error(f"Error executing tool {name}: {err}")
     except Exception:  # a crash: logged, and nothing of its text reaches the client
         log.exception("Tool %r raised an unexpected exception", name)
@@ -237,9 +259,24 @@ def call(door: _Door, name: str, arguments: Mapping[str, Any]) -> types.CallTool
     if isinstance(answer, str):
         return types.CallToolResult(content=[types.TextContent(type="text", text=answer)],
                                     structured_content={"result": answer})
-    text = pydantic_core.to_json(answer, fallback=str, indent=2).decode()
+    text = pydantic_core.to_json(answer, fallback=str).decode()  # compact: a client's context
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                 structured_content=answer)
+
+
+def argument_error(err: ValidationError) -> str:
+    """A call's bad arguments in one line: each argument named with what it accepts (not
+    pydantic's report with its URLs)."""
+    said = []
+    for problem in err.errors(include_url=False):
+        where = ".".join(str(part) for part in problem["loc"]) or "arguments"
+        if problem["type"] == "missing":
+            said.append(f"`{where}` is required")
+            continue
+        accepts = str(problem["msg"]).removeprefix("Input should be ").removeprefix("Value error, ")
+        got = json.dumps(problem.get("input"), default=str)
+        said.append(f"`{where}` must be {accepts} (got {got[:60]})")
+    return "; ".join(said)
 
 
 def _error(text: str) -> types.CallToolResult:
@@ -287,7 +324,7 @@ def build(config: Config) -> Server[Any]:
                              ) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=[types.Resource(
             uri=INDEX_URI, name="project index", mime_type="text/markdown", description=(
-                f"{ABOUT} The current project's _index.md: prerequisites, key entities, recent "
+                "The current project's _index.md: prerequisites, key entities, recent "
                 "sessions."
             ))])
 
@@ -295,7 +332,7 @@ def build(config: Config) -> Server[Any]:
                              ) -> types.ListResourceTemplatesResult:
         return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
             uri_template=PROJECT_INDEX_URI, name="a project's index", mime_type="text/markdown",
-            description=f"{ABOUT} A project's _index.md, by project name.")])
+            description="A project's _index.md, by project name.")])
 
     async def read_resource(ctx: Context, params: types.ReadResourceRequestParams
                             ) -> types.ReadResourceResult:
