@@ -9,7 +9,7 @@ HTML are not items, and text a person marked ``<private>`` is gone before anythi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vaultmem.memory import anchors, entityparse
@@ -18,7 +18,7 @@ from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
-from . import notices
+from . import notices, structured
 from .fixes import looks_up_only, run_key
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
@@ -53,6 +53,9 @@ FAILED = re.compile(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")
 NOT_RUN = re.compile(r"Not run:\s*((`+)(.+?)\2.*)")
 STOPPED = re.compile(r"Stopped by Claude Code:\s*(`+)\s?(.+?)\s?\1\s*$")
 RAN = re.compile(r"Ran\s+(`+)(.+?)\1")
+# A todo item completed, a commit made (stated.DONE, stated.COMMITTED): a next step they name is
+# done.
+DONE = re.compile(r"(?:Done|Committed):\s+(.*\S)")
 STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
 # Claude Code's line saying a background command ended (capture no longer makes it an entry).
 NOTIFICATION = re.compile(r"\s*<task-notification>")
@@ -112,6 +115,7 @@ class SessionDigest:
     # (``Not run:`` lines; an older note's ``Failed:`` line saying so), as ``failing`` is.
     not_run: tuple[str, ...] = ()
     stopped: str = ""  # Claude Code's notice (usage limit, API error) no later answer followed
+    done: tuple[str, ...] = ()  # todo items completed and commits made (``Done:``, ``Committed:``)
 
     @property
     def empty(self) -> bool:
@@ -254,6 +258,7 @@ class _Log:
     failing: dict[str, str]  # run key -> the newest failure line's text
     not_run: dict[str, str]  # run key -> the newest "never ran" line's text
     stopped: str = ""
+    done: list[str] = field(default_factory=list)
     logged: int = 0
 
 
@@ -335,6 +340,9 @@ def _work_log(note: _Note) -> _Log:
                 failed = FAILED.match(body) or NOT_RUN.match(body)
                 ran = None if failed else RAN.match(body)
                 stopped = None if failed or ran else STOPPED.match(body)
+                done = None if failed or ran or stopped else DONE.match(body)
+                if done:
+                    log.done.append(done.group(1))
                 # Keyed by run: ``REDIS_URL=… pytest -q`` passing passes ``pytest -q`` too.
                 never = failed is not None and (body.startswith("Not run") or notices.denial(
                     _failure_error(failed.group(1))) is not None)
@@ -391,6 +399,9 @@ def session(rel: str, text: str) -> SessionDigest:
         ("decisions", DECISIONS), ("gotchas", GOTCHAS), ("prerequisites", PREREQUISITES),
         ("open_questions", OPEN_QUESTIONS), ("next_steps", NEXT_STEPS))}
     kinds["open_questions"] = _unanswered(note, kinds["open_questions"])
+    # A step done later in the session (a todo item completed, a commit) is no longer open.
+    kinds["next_steps"] = tuple(i for i in kinds["next_steps"]
+                                if not structured.completed(i.text, log.done))
     entities: list[str] = []
     for start, end in note.ranges(RELATED):
         for n in range(start, end):
@@ -410,6 +421,7 @@ def session(rel: str, text: str) -> SessionDigest:
         logged=log.logged,
         not_run=tuple(log.not_run.values()),
         stopped=log.stopped,
+        done=tuple(log.done),
         **kinds,
     )
 

@@ -35,6 +35,7 @@ from vaultmem.notes.patch import Edit, SectionPatch
 from . import diagnostics, fixes, mentions, notices
 from .components import origin_of, relative
 from .mining import mine_listed, mine_turn
+from .stated import Told
 from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn
 from .workentry import LoggedTurn, work_entry
 
@@ -166,6 +167,7 @@ def story(
         for command, error in (failing or {}).items()}
     edits_at: list[tuple[int, str]] = []  # (event no, path shown)
     calls: dict[str, ToolCall] = {}
+    records = Told()  # what the structured records say (structured.py), by turn
     for number, line in enumerate(turns):
         when = _time(line.timestamp, now, now.tzinfo)
         if line.summary is not None:
@@ -190,6 +192,7 @@ def story(
             current.acted = len(current.prose)
         for call in line.calls:
             calls[call.id] = call
+            records.called(current, call)
             if call.message is not None:
                 current.commits.append(call.message)
             if call.path is not None:
@@ -204,6 +207,7 @@ def story(
                 current.commands[command] = current.commands.get(command, 0) + 1
         for outcome in outcomes:
             made = calls.get(outcome.tool_use_id)
+            records.ended(current, made, outcome)
             if made is None or outcome.background:
                 continue  # a command moved to the background has not ended yet
             if outcome.denied:  # it never ran: no failure, no pass, no run
@@ -238,6 +242,7 @@ def story(
                 for other, other_key in current.run_keys.items():
                     if other_key == key:
                         current.still_failing[other] = False
+    records.close()
     items: list[Item] = []
     folders: dict[str, list[str]] = {}
     entries: list[str] = []
@@ -258,14 +263,17 @@ def story(
         mined += [(m.kind, m.text) for text in turn.commits for m in mine_listed(text)
                   if (m.kind, m.text) not in mined]
         files = tuple(touched)
-        for kind, text in [*mined, *(("gotcha", fix) for fix in turn.fixes)]:
+        # What a structured record states first: prose mining repeats none of it.
+        stated = [(f.kind, f.text) for f in records.found.get(id(turn), ())]
+        mined = [pair for pair in mined if pair not in stated]
+        for kind, text in [*stated, *mined, *(("gotcha", fix) for fix in turn.fixes)]:
             text = one_line(text)
             if kind == "gotcha" and (diagnostics.code_in_progress(text, text)
                                      or diagnostics.bare_error(text)):
                 continue  # a compile error of code being written, or an error and no lesson
             # Filed under what it is about (at most two), not every component the turn touched.
             items.append(Item(kind, text, mentions.about(text, named), files))
-        entry = work_entry(turn, [text for _, text in mined])
+        entry = records.entry(turn, work_entry(turn, [text for _, text in mined]))
         if entry is not None:
             entries.append(entry)
     where = {name: tuple(paths[:FOLDERS_PER_COMPONENT]) for name, paths in folders.items()}

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
 
-from vaultmem.claude import notices, toolresult
+from vaultmem.claude import notices, structured, toolresult
 from vaultmem.claude.transcriptfile import (
     MAX_LINE_BYTES,
     MAX_READ_BYTES,
@@ -76,6 +76,8 @@ _PRIVATE_BYTES = re.compile(rb"<private", re.IGNORECASE)
 # The redaction of the read under way: set by parse_lines for its own duration, so the helpers
 # that decode each field apply it without passing it down every call.
 _SCRUB: ContextVar[Scrub] = ContextVar("scrub", default=DEFAULT_REDACTION)
+# The ids of the read's structured calls whose result is kept (structured.CallData.wants_result).
+_WANTED: ContextVar[frozenset[str] | set[str]] = ContextVar("wanted", default=frozenset())
 _BACKGROUND_RE = lazy(
     r"\A\s*(?:Command running in background with ID\b|Command did not complete within its "
     r"\S+ timeout and was moved to the background\b)"
@@ -102,6 +104,9 @@ class ToolCall:
     # Bash ``git commit`` with a message of several lines (a heredoc, a quoted ``-m``): the
     # message, Claude's own account of the change (redacted, private text out, capped)
     message: str | None = None
+    # What a structured call's input says (AskUserQuestion, ExitPlanMode, TodoWrite, a plan
+    # file written, a tracker's listing run from Bash): :mod:`structured`
+    data: structured.CallData | None = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +124,8 @@ class Outcome:
     # A call Claude Code's permissions stopped, or the person rejected or interrupted: it never
     # ran, so it neither failed nor passed; ``error`` says why (notices.denial).
     denied: bool = False
+    # The result of a structured call (an answer, an approval, a listing), redacted and capped.
+    said: str | None = None
 
 
 @dataclass(frozen=True)
@@ -229,9 +236,11 @@ def parse_lines(
     ``private``: the (user, assistant) private spans left open by the lines before these;
     ``scrub``: the redaction applied to every field a turn keeps."""
     token = _SCRUB.set(scrub)
+    wanted = _WANTED.set(set())
     try:
         return _parse_lines(lines, skip_uuids, private)
     finally:
+        _WANTED.reset(wanted)
         _SCRUB.reset(token)
 
 
@@ -487,14 +496,28 @@ def _call(block: dict[str, Any]) -> ToolCall | None:
         if not isinstance(path, str) or not strip_private(path).strip():
             return None
         path = _SCRUB.get()(_SPACES_RE.sub(" ", strip_private(path)).strip())
-        return ToolCall(str(ident), name, path=path)
+        return ToolCall(str(ident), name, path=path, data=_data(str(ident), name, tool_input))
     if name == "Bash":
         raw = tool_input.get("command")
         command = _command(raw)
         if command is None:
             return None
-        return ToolCall(str(ident), name, command=command, message=_commit_message(raw))
-    return ToolCall(str(ident), name)
+        return ToolCall(str(ident), name, command=command, message=_commit_message(raw),
+                        data=_data(str(ident), name, tool_input))
+    return ToolCall(str(ident), name, data=_data(str(ident), name, tool_input))
+
+
+def _clean(text: str) -> str:
+    return _SCRUB.get()(strip_private(text))
+
+
+def _data(ident: str, name: str, tool_input: dict[str, Any]) -> structured.CallData | None:
+    """What a structured call's input says; its id is noted when its result is to be kept."""
+    data = structured.call_data(name, tool_input, _clean)
+    wanted = _WANTED.get()
+    if data is not None and data.wants_result and ident and isinstance(wanted, set):
+        wanted.add(ident)
+    return data
 
 
 def _command(value: Any) -> str | None:
@@ -557,7 +580,9 @@ def _outcomes(content: Any) -> tuple[Outcome, ...]:
             continue
         failed, error = toolresult.failure(output, block.get("is_error") is True,
                                            _SCRUB.get())
-        found.append(Outcome(ident, failed, error))
+        said = _clean(output)[:structured.RESULT_KEEP_CHARS] if not failed and (
+            ident in _WANTED.get() or structured.result_shaped(output)) else None
+        found.append(Outcome(ident, failed, error, said=said))
     return tuple(found)
 
 

@@ -1,0 +1,330 @@
+"""structured.py and its capture: AskUserQuestion, ExitPlanMode, TodoWrite and a tracker's listing
+become items without prose mining; real-shaped transcript lines replayed through the hooks into a
+temporary vault."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hook_kit import DAY, NOW, SESSIONS
+
+from vaultmem.claude import capture, structured
+from vaultmem.claude.events import HookEvent
+
+CWD = "/home/dev/work/shop"
+STAMP = f"{DAY}T09:{{:02d}}:00Z"
+
+
+class Transcript:
+    """A transcript file written the way Claude Code writes one, line by line."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.n = 0
+        path.write_text("")
+
+    def _add(self, kind: str, content: Any, **extra: Any) -> None:
+        self.n += 1
+        line = {"type": kind, "uuid": f"u{self.n}", "sessionId": "sid-a", "cwd": CWD,
+                "timestamp": STAMP.format(self.n % 60), "isSidechain": False,
+                "message": {"role": kind, "content": content}, **extra}
+        with self.path.open("a") as out:
+            out.write(json.dumps(line) + "\n")
+
+    def prompt(self, text: str) -> None:
+        self._add("user", text)
+
+    def say(self, text: str) -> None:
+        self._add("assistant", [{"type": "text", "text": text}])
+
+    def call(self, ident: str, name: str, tool_input: dict[str, Any]) -> None:
+        self._add("assistant", [{"type": "tool_use", "id": ident, "name": name,
+                                 "input": tool_input}])
+
+    def result(self, ident: str, text: str, *, error: bool = False) -> None:
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": ident, "content": text}
+        if error:
+            block["is_error"] = True
+        self._add("user", [block])
+
+
+@pytest.fixture
+def env(vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("VAULTMEM_VAULT", str(vault_root))
+    monkeypatch.setenv("VAULTMEM_NOW", NOW)
+    return vault_root
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Transcript:
+    return Transcript(tmp_path / "transcript.jsonl")
+
+
+def _stop(log: Transcript, sid: str = "sid-a") -> None:
+    capture.on_stop(HookEvent(name="stop", session_id=sid, transcript_path=str(log.path),
+                              cwd=CWD))
+
+
+def _note(vault: Path) -> str:
+    notes = sorted((vault / SESSIONS).glob("*.md"))
+    assert len(notes) == 1, notes
+    return notes[0].read_text()
+
+
+def _section(text: str, title: str) -> list[str]:
+    lines = text.split("\n")
+    start = lines.index(f"## {title}") + 1
+    end = next((n for n in range(start, len(lines)) if lines[n].startswith("## ")), len(lines))
+    return [line for line in lines[start:end] if line.startswith("- ")]
+
+
+QUESTIONS = {"questions": [
+    {"question": "Which store should sessions use?", "header": "Store", "multiSelect": False,
+     "options": [{"label": "SQLite (Recommended)", "description": "one file"},
+                 {"label": "Postgres", "description": "a server"}]},
+    {"question": "Which checks, \"fast\" or all?", "header": "Checks", "multiSelect": True,
+     "options": [{"label": "Unit", "description": ""}, {"label": "Lint", "description": ""},
+                 {"label": "E2E", "description": ""}]}]}
+ANSWER = ('User has answered your questions: "Which store should sessions use?"="SQLite '
+          '(Recommended)", "Which checks, "fast" or all?"="Unit, Lint". You can now continue '
+          "with the user's answers in mind.")
+
+
+def test_an_answered_question_is_a_decision_with_the_options_not_chosen(
+        env: Path, log: Transcript) -> None:
+    log.prompt("Set up the session store")
+    log.call("toolu_q", "AskUserQuestion", QUESTIONS)
+    log.result("toolu_q", ANSWER)
+    log.say("Going with SQLite.")
+    _stop(log)
+    decisions = _section(_note(env), "Decisions Made")
+    assert decisions[:2] == [
+        "- Which store should sessions use? — chose: SQLite (Recommended); not chosen: Postgres",
+        '- Which checks, "fast" or all? — chose: Unit, Lint; not chosen: E2E',
+    ]
+
+
+def test_a_rejected_question_says_nothing(env: Path, log: Transcript) -> None:
+    log.prompt("Set up the session store")
+    log.call("toolu_q", "AskUserQuestion", QUESTIONS)
+    log.result("toolu_q", "The user doesn't want to proceed with this tool use. The tool use was "
+               "rejected (eg. if it was a file edit, the new_string was NOT written to the file). "
+               "To tell you how to proceed, the user said:\nThe user wants to clarify these "
+               "questions.", error=True)
+    log.say("What would you like to clarify?")
+    _stop(log)
+    assert "chose:" not in _note(env)
+
+
+def test_an_answer_whose_call_an_earlier_read_saw_is_read_from_its_pairs() -> None:
+    found = structured.answers(None, 'User has answered your questions: "Pick a colour?"="Red". '
+                               "You can now continue with the user's answers in mind.")
+    assert [f.text for f in found] == ["Pick a colour? — chose: Red"]
+
+
+PLAN = """# Plan: session store
+
+## Context
+The sessions live in memory and are lost on restart.
+
+## Key Decisions
+- **Store**: SQLite in WAL mode, one file per project
+- Keep the JSON export for backups
+
+## Implementation Steps
+1. Add the schema
+2. Migrate the writer
+
+**Recommendation**: ship behind a flag first.
+
+```python
+- not an item inside a fence
+```
+"""
+
+
+def test_an_approved_plan_gives_its_decisions_not_its_steps(env: Path, log: Transcript) -> None:
+    log.prompt("Plan the session store")
+    log.call("toolu_p", "ExitPlanMode", {"plan": PLAN})
+    log.result("toolu_p", "User has approved your plan. You can now start coding. Start with "
+               "updating your todo list if applicable")
+    log.say("Starting with the schema.")
+    _stop(log)
+    decisions = _section(_note(env), "Decisions Made")
+    assert decisions == ["- Store: SQLite in WAL mode, one file per project",
+                         "- Keep the JSON export for backups",
+                         "- ship behind a flag first."]
+
+
+def test_a_plan_written_to_its_file_is_read_when_the_call_carries_none(
+        env: Path, log: Transcript) -> None:
+    log.prompt("Plan the session store")
+    log.call("toolu_w", "Write", {"file_path": "/home/dev/.claude/plans/quiet-fox.md",
+                                  "content": PLAN})
+    log.result("toolu_w", "File created successfully at: /home/dev/.claude/plans/quiet-fox.md")
+    log.call("toolu_p", "ExitPlanMode", {})
+    log.result("toolu_p", "User has approved exiting plan mode. You can now proceed.")
+    log.say("Starting.")
+    _stop(log)
+    assert "- Keep the JSON export for backups" in _section(_note(env), "Decisions Made")
+
+
+def test_the_approved_plan_in_the_result_is_read() -> None:
+    said = ("User has approved your plan. You can now start coding.\n\nYour plan has been saved "
+            "to: /p.md\n\n## Approved Plan (edited by user):\n" + PLAN)
+    plan = structured.plan_text(structured.CallData(plan=""), said, None)
+    assert plan is not None
+    assert "ship behind a flag first." in [f.text for f in structured.plan_decisions(plan)]
+
+
+def test_a_rejected_plan_says_nothing(env: Path, log: Transcript) -> None:
+    log.prompt("Plan the session store")
+    log.call("toolu_p", "ExitPlanMode", {"plan": PLAN})
+    log.result("toolu_p", "The user doesn't want to proceed with this tool use. The tool use was "
+               "rejected (eg. if it was a file edit, the new_string was NOT written to the "
+               "file). To tell you how to proceed, the user said:\nuse Postgres", error=True)
+    log.say("Understood, revising.")
+    _stop(log)
+    assert "SQLite in WAL mode" not in _note(env)
+
+
+def _todos(*items: tuple[str, str]) -> dict[str, Any]:
+    return {"todos": [{"content": c, "status": s, "activeForm": c} for c, s in items]}
+
+
+def test_the_last_todo_list_gives_next_steps_and_completed_items_are_done(
+        env: Path, log: Transcript) -> None:
+    log.prompt("Build the exporter")
+    log.call("t1", "TodoWrite", _todos(("Write the schema", "in_progress"),
+                                       ("Add the CSV exporter", "pending"),
+                                       ("Document the flags", "pending")))
+    log.result("t1", "Todos have been modified successfully.")
+    log.call("t2", "TodoWrite", _todos(("Write the schema", "completed"),
+                                       ("Add the CSV exporter", "in_progress"),
+                                       ("Document the flags", "pending")))
+    log.result("t2", "Todos have been modified successfully.")
+    log.say("The schema is in; the exporter is next.")
+    _stop(log)
+    text = _note(env)
+    assert _section(text, "Next Steps") == ["- Add the CSV exporter", "- Document the flags"]
+    assert "- Done: Write the schema" in text
+
+
+def test_a_step_a_later_stop_sees_completed_leaves_the_briefing(
+        env: Path, log: Transcript) -> None:
+    log.prompt("Build the exporter")
+    log.call("t1", "TodoWrite", _todos(("Write the schema", "completed"),
+                                       ("Add the CSV exporter", "pending")))
+    log.result("t1", "Todos have been modified successfully.")
+    log.say("Schema done.")
+    _stop(log)
+    log.prompt("go on")
+    log.call("t2", "TodoWrite", _todos(("Write the schema", "completed"),
+                                       ("Add the CSV exporter", "completed")))
+    log.result("t2", "Todos have been modified successfully.")
+    log.say("The CSV exporter writes one file per table.")
+    _stop(log)
+    capture.on_session_end(HookEvent(name="session-end", session_id="sid-a",
+                                     transcript_path=str(log.path), cwd=CWD))
+    assert "- Add the CSV exporter" in _note(env)  # the note keeps what was said
+    context = _briefing()
+    assert "Next steps:" not in context
+
+
+def _briefing() -> str:
+    out = capture.on_session_start(HookEvent(name="session-start", session_id="sid-next",
+                                             transcript_path=None, cwd=CWD))
+    text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert isinstance(text, str)
+    return text
+
+
+GH_LIST = ("12\tOPEN\tExport fails on empty tables\tbug\t2026-11-20T10:00:00Z\n"
+           "15\tOPEN\tAdd a --since flag\tenhancement\t2026-11-21T10:00:00Z\n")
+
+
+def test_a_tracker_listing_gives_its_open_items_by_id_and_title_only(
+        env: Path, log: Transcript) -> None:
+    log.prompt("What is open?")
+    log.call("b1", "Bash", {"command": "gh issue list --limit 20"})
+    log.result("b1", GH_LIST)
+    log.say("Two issues are open.")
+    _stop(log)
+    steps = _section(_note(env), "Next Steps")
+    assert steps == ["- `#12` Export fails on empty tables", "- `#15` Add a --since flag"]
+
+
+@pytest.mark.parametrize(("output", "expected"), [
+    # glab: the id, the reference again, the title, labels, age
+    (("Showing 2 open issues in shop/api that match your search.\n\n"
+      "#7\tshop/api#7\tRetry the webhook\t(bug)\tabout 2 days ago\n"),
+     ["`#7` Retry the webhook"]),
+    # jira --plain: a header, then columns with the key second
+    (("TYPE\tKEY\tSUMMARY\tSTATUS\nBug\tSHOP-41\tCart total rounds down\tTo Do\n"
+      "Task\tSHOP-40\tOld thing\tDone\n"), ["`SHOP-41` Cart total rounds down"]),
+    # beads: numbered, priority tags, hash ids
+    (("📋 Ready work (2 issues with no blockers):\n\n1. [P1] bd-a1b2: Fix the sync race\n"
+      "2. [P2] bd-c3d4: Write the migration guide\n"),
+     ["`bd-a1b2` Fix the sync race", "`bd-c3d4` Write the migration guide"]),
+    # gh pr list: number, title, branch, state
+    (("31\tUse WAL mode\tfeat/wal\tOPEN\t2026-11-20T10:00:00Z\n"
+      "30\tOld PR\tfix/x\tMERGED\t2026-11-19T10:00:00Z\n"), ["`#31` Use WAL mode"]),
+    # text around the listing names no id: nothing of it is kept
+    ("No issues match your search in shop/api\n", []),
+])
+def test_listings_of_other_trackers_are_read_by_their_shape(
+        output: str, expected: list[str]) -> None:
+    assert [f.text for f in structured.listing_items(output)] == expected
+
+
+@pytest.mark.parametrize(("command", "listing"), [
+    ("gh issue list --state open", True),
+    ("cd repo && GH_PAGER= gh pr list", True),
+    ("bd ready --json", True),
+    ("npx linear-cli issue list", True),
+    ("jira issue list --plain", True),
+    ("gh issue view 12", False),
+    ("ls -la", False),
+    ("pytest -q tests/test_list.py", False),
+])
+def test_a_listing_is_told_by_its_command(command: str, listing: bool) -> None:
+    assert structured.is_listing(command) is listing
+
+
+def test_a_commit_s_subject_is_read_from_a_heredoc_or_a_quoted_message() -> None:
+    assert structured.commit_subject('git commit -m "Fix the export"', None) == "Fix the export"
+    assert structured.commit_subject("git commit -m \"$(cat <<'EOF' …", "Add WAL\n\nBody") \
+        == "Add WAL"
+    assert structured.commit_subject("git status", None) is None
+
+
+@pytest.mark.parametrize(("step", "done", "expected"), [
+    ("Add the CSV exporter", ["Add the CSV exporter"], True),
+    ("Add tests for the parser", ["Added tests for parser"], True),
+    ("`#12` Export fails on empty tables", ["Fix export of empty tables (#12)"], True),
+    ("Fix the login bug in auth", ["Fix login page layout"], False),
+    ("Document the flags", ["Write the schema"], False),
+])
+def test_a_step_is_done_by_its_text_its_id_or_most_of_its_words(
+        step: str, done: list[str], expected: bool) -> None:
+    assert structured.completed(step, done) is expected
+
+
+def test_a_step_a_later_commit_made_leaves_the_briefing(env: Path, log: Transcript) -> None:
+    log.prompt("What is left?")
+    log.say("Next steps:\n- Add tests for the parser\n- Document the export flags")
+    _stop(log)
+    log.prompt("do the tests")
+    log.call("b1", "Bash", {"command": 'git commit -m "Add tests for parser"'})
+    log.result("b1", "[main 1a2b3c4] Add tests for parser\n 1 file changed")
+    log.say("Committed the parser tests.")
+    _stop(log)
+    capture.on_session_end(HookEvent(name="session-end", session_id="sid-a",
+                                     transcript_path=str(log.path), cwd=CWD))
+    assert "- Committed: Add tests for parser" in _note(env)
+    steps = _briefing().split("\nNext steps:\n")[1]
+    assert "Document the export flags" in steps
+    assert "Add tests for the parser" not in steps

@@ -1,0 +1,496 @@
+"""Knowledge Claude Code writes with a schema: items without prose mining (pure; DESIGN §11).
+
+What a tool call's input and its result already say, read by their shapes:
+
+- ``AskUserQuestion`` (input ``questions: [{question, header, options: [{label, description}],
+  multiSelect}]``; result ``User has answered your questions: "<question>"="<answer>", … You can
+  now continue …``): a decision per question answered, with the options not chosen. A call the
+  person rejected or left unanswered says nothing.
+- ``ExitPlanMode`` approved (input ``plan``, or the plan file Claude wrote before it, or the
+  result's ``## Approved Plan:`` part): the plan's decisions, its list items under a heading that
+  names a decision, requirement, approach or design, and its lines labelled a recommendation or
+  decision; never the whole plan as one item. A rejected plan (a denied call) says nothing.
+- ``TodoWrite`` (input ``todos: [{content, status, activeForm}]``): the last list's open items
+  (``pending``, ``in_progress``) are next steps; every item completed is an outcome (``Done:``).
+- An issue tracker's listing run from Bash (``gh issue list``, ``glab mr list``, ``jira issue
+  list``, ``linear issue list``, ``bd ready``…): each open item as a next step, its tracker id and
+  its title only (a listing is data: nothing else of it is kept).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from vaultmem.notes.inline import code_span, one_line
+from vaultmem.notes.lazyre import lazy
+
+FoundKind = Literal["decision", "next_step", "outcome"]
+TEXT_MAX_CHARS = 300
+TITLE_MAX_CHARS = 120
+RESULT_KEEP_CHARS = 16 * 1024  # of a structured call's result, kept to read it
+PLAN_KEEP_CHARS = 32 * 1024  # of a plan, kept to read its decisions
+PLAN_DECISIONS = 8
+LISTING_ITEMS = 15
+OPEN = frozenset({"pending", "in_progress"})
+
+ASK = "AskUserQuestion"
+PLAN = "ExitPlanMode"
+TODO = "TodoWrite"
+ANSWERED = "User has answered your questions:"
+_ANSWER_END = ". You can now continue"
+_APPROVED_RE = lazy(r"\A\s*User has approved (?:your plan|exiting plan mode)\b")
+_APPROVED_PLAN_RE = lazy(r"^#{1,6}\s*Approved Plan(?: \([^)\n]*\))?:[ \t]*\n", re.MULTILINE)
+_PAIR_RE = lazy(r'"([^"\n]+?)"="([^"\n]*)"')
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question of an ``AskUserQuestion`` call and the labels of its options."""
+
+    text: str
+    options: tuple[str, ...]
+    multi: bool = False
+
+
+@dataclass(frozen=True)
+class Todo:
+    """One item of a ``TodoWrite`` list."""
+
+    content: str
+    status: str
+
+
+@dataclass(frozen=True)
+class CallData:
+    """What a structured call's input says (one per ``ToolCall``, None for the others)."""
+
+    questions: tuple[Question, ...] = ()
+    plan: str | None = None  # ExitPlanMode's plan, or the content Claude wrote to a plan file
+    todos: tuple[Todo, ...] | None = None
+    listing: bool = False  # a Bash command that lists a tracker's issues: its output is read
+    written: bool = False  # ``plan`` is a plan file's content Claude wrote (its result is no news)
+
+    @property
+    def wants_result(self) -> bool:
+        """Whether the call's result says something to keep (an answer, an approval, a list)."""
+        return bool(self.questions) or self.listing or (self.plan is not None and not self.written)
+
+
+@dataclass(frozen=True)
+class Found:
+    """One item a structured record states."""
+
+    kind: FoundKind
+    text: str
+
+
+Clean = Callable[[str], str]
+
+
+def call_data(name: str, tool_input: dict[str, Any], clean: Clean) -> CallData | None:
+    """What the input of a call of tool ``name`` says, when it is one of the structured ones
+    (``clean``: private text out and secrets redacted); None otherwise."""
+    if name == ASK:
+        asked = (_question(v, clean) for v in _list(tool_input.get("questions")))
+        questions = tuple(q for q in asked if q is not None)
+        return CallData(questions=questions) if questions else None
+    if name == PLAN:
+        plan = tool_input.get("plan") or tool_input.get("planContent")
+        return CallData(plan=clean(plan)[:PLAN_KEEP_CHARS] if isinstance(plan, str) else "")
+    if name == TODO:
+        listed = (_todo(v, clean) for v in _list(tool_input.get("todos")))
+        todos = tuple(t for t in listed if t is not None)
+        return CallData(todos=todos)
+    if name == "Write" and is_plan_file(tool_input.get("file_path")):
+        content = tool_input.get("content")
+        return CallData(plan=clean(content)[:PLAN_KEEP_CHARS], written=True) \
+            if isinstance(content, str) else None
+    if name == "Bash":
+        command = tool_input.get("command")
+        return CallData(listing=True) if isinstance(command, str) and is_listing(command) \
+            else None
+    return None
+
+
+def is_plan_file(path: Any) -> bool:
+    """A path Claude writes a plan to in plan mode (``~/.claude/plans/<slug>.md``, a
+    ``…-plan.md`` elsewhere)."""
+    if not isinstance(path, str) or not path.endswith(".md"):
+        return False
+    folder, name = posixpath.split(path.replace("\\", "/").casefold())
+    return posixpath.basename(folder) == "plans" or "plan" in name.removesuffix(".md").split("-") \
+        or name.removesuffix(".md") == "plan"
+
+
+def result_shaped(output: str) -> bool:
+    """A result whose own words say it is an answer or an approval (its call may be in an
+    earlier read)."""
+    head = output.lstrip()[:80]
+    return head.startswith(ANSWERED) or _APPROVED_RE.match(head) is not None
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _question(value: Any, clean: Clean) -> Question | None:
+    if not isinstance(value, dict) or not isinstance(value.get("question"), str):
+        return None
+    options = tuple(clean(o["label"]).strip() for o in _list(value.get("options"))
+                    if isinstance(o, dict) and isinstance(o.get("label"), str))
+    text = clean(value["question"]).strip()
+    return Question(text, tuple(o for o in options if o), value.get("multiSelect") is True) \
+        if text else None
+
+
+def _todo(value: Any, clean: Clean) -> Todo | None:
+    if not isinstance(value, dict) or not isinstance(value.get("content"), str):
+        return None
+    content = one_line(clean(value["content"]))
+    status = value.get("status")
+    return Todo(content, status if isinstance(status, str) else "") if content else None
+
+
+# -- AskUserQuestion ------------------------------------------------------------------------------
+
+
+def answers(data: CallData | None, said: str) -> tuple[Found, ...]:
+    """The decisions of an answered ``AskUserQuestion``: ``said`` is its result. Questions known
+    from the call's input are found by their text (an answer may hold quotes and commas);
+    without the input, the ``"question"="answer"`` pairs of the result."""
+    body = said.strip()
+    if not body.startswith(ANSWERED):
+        return ()
+    body = body[len(ANSWERED):]
+    end = body.rfind(_ANSWER_END)
+    body = body[:end] if end >= 0 else body
+    found: list[Found] = []
+    questions = data.questions if data is not None else ()
+    pairs = _located(body, questions) if questions else \
+        [(Question(m.group(1), ()), m.group(2)) for m in _PAIR_RE.finditer(body)]
+    for question, answer in pairs:
+        text = _decision(question, answer)
+        if text:
+            found.append(Found("decision", text))
+    return tuple(found)
+
+
+def _located(body: str, questions: Sequence[Question]) -> list[tuple[Question, str]]:
+    """Each question's answer: from its ``"question"="`` to the next known question's."""
+    starts: list[tuple[int, int, Question]] = []
+    at = 0
+    for question in questions:
+        key = f'"{question.text}"="'
+        where = body.find(key, at)
+        if where < 0:
+            continue
+        starts.append((where, where + len(key), question))
+        at = where + len(key)
+    pairs = []
+    for n, (_, start, question) in enumerate(starts):
+        stop = starts[n + 1][0] if n + 1 < len(starts) else len(body)
+        raw = body[start:stop].rstrip().removesuffix(",").rstrip()
+        # ``…"=answer" (notes: …)``: the answer closes at its last quote.
+        close = raw.rfind('"')
+        pairs.append((question, raw[:close] if close >= 0 else raw))
+    return pairs
+
+
+def _decision(question: Question, answer: str) -> str:
+    answer = one_line(answer)
+    if not answer:
+        return ""
+    chosen = [o for o in question.options if o == answer
+              or (question.multi and o in [a.strip() for a in answer.split(",")])]
+    if not chosen and answer in question.options:
+        chosen = [answer]
+    others = [o for o in question.options if o not in chosen]
+    text = f"{one_line(question.text)} — chose: {answer}"
+    if others:
+        text += "; not chosen: " + ", ".join(others)
+    return _cut(text, TEXT_MAX_CHARS)
+
+
+# -- ExitPlanMode -------------------------------------------------------------------------------
+
+# A heading whose list items are the plan's choices (not its steps, files or checks).
+_DECISION_HEADING_RE = lazy(
+    r"\b(?:decisions?|requirements?|approach|design|architecture|choices?|strategy|stack|"
+    r"solution|trade-?offs?|conventions?)\b", re.IGNORECASE)
+_NOT_DECISION_HEADING_RE = lazy(
+    r"\b(?:steps?|phases?|files?|tasks?|verification|testing|tests?|checklist|timeline|"
+    r"references?|future|structure|overview)\b", re.IGNORECASE)
+_LABELLED_RE = lazy(
+    r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?\*\*(?:recommendation|decision|chosen approach|approach|"
+    r"choice|recommended)\s*:?\s*\*\*\s*:?\s*(?P<text>\S.*)$", re.IGNORECASE)
+_PREFERRED_RE = lazy(r"\((?:preferred|recommended|chosen)\)", re.IGNORECASE)
+_HEADING_RE = lazy(r"^(#{1,6})\s+(.*?)[ \t#]*$")
+_ITEM_RE = lazy(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,3}[.)])\s+(?:\[.\]\s+)?(?P<text>\S.*)$")
+_EMPHASIS_RE = lazy(r"\*\*|__")
+
+
+def plan_text(data: CallData | None, said: str, written: str | None) -> str | None:
+    """The plan the person approved: the call's ``plan``, else the result's ``## Approved
+    Plan:`` part, else ``written`` (the last plan file Claude wrote); None when the result is
+    no approval."""
+    if not _APPROVED_RE.match(said):
+        return None
+    if data is not None and data.plan:
+        return data.plan
+    part = _APPROVED_PLAN_RE.search(said)
+    if part is not None:
+        return said[part.end():]
+    return written
+
+
+def plan_decisions(plan: str) -> tuple[Found, ...]:
+    """The decisions an approved plan states: the top-level list items right under a heading
+    that names a choice, and lines labelled a recommendation or decision, or marked preferred
+    (outside code fences; at most PLAN_DECISIONS)."""
+    found: list[str] = []
+    under = False  # below a heading that names the plan's choices
+    fence: str | None = None
+    for raw in plan.split("\n"):
+        line = raw.rstrip()
+        stripped = line.strip()
+        if fence is not None:
+            fence = None if stripped.startswith(fence) else fence
+            continue
+        if stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+            continue
+        heading = _HEADING_RE.match(line)
+        if heading is not None:
+            title = heading.group(2)
+            under = _DECISION_HEADING_RE.search(title) is not None \
+                and _NOT_DECISION_HEADING_RE.search(title) is None
+            continue
+        labelled = _LABELLED_RE.match(line)
+        item = _ITEM_RE.match(line)
+        text = ""
+        if labelled is not None:
+            text = labelled.group("text")
+        elif item is not None and not item.group("indent") and (
+                under or _PREFERRED_RE.search(item.group("text"))):
+            text = item.group("text")
+        text = _cut(one_line(_EMPHASIS_RE.sub("", text)), TEXT_MAX_CHARS)
+        if len(text.split()) >= 2 and text not in found:
+            found.append(text)
+        if len(found) == PLAN_DECISIONS:
+            break
+    return tuple(Found("decision", t) for t in found)
+
+
+# -- TodoWrite ----------------------------------------------------------------------------------
+
+
+def todo_state(lists: Sequence[tuple[Todo, ...]]
+               ) -> tuple[tuple[Found, ...], tuple[tuple[int, str], ...]]:
+    """The next steps of the last of ``lists`` (its open items), and the items completed in any
+    of them that the last one does not hold open: (the list that first says so, its text)."""
+    if not lists:
+        return (), ()
+    last = lists[-1]
+    steps = tuple(Found("next_step", _cut(t.content, TEXT_MAX_CHARS))
+                  for t in last if t.status in OPEN)
+    still = {t.content for t in last if t.status in OPEN}
+    done: dict[str, int] = {}
+    for n, todos in enumerate(lists):
+        for t in todos:
+            if t.status == "completed" and t.content not in still:
+                done.setdefault(_cut(t.content, TEXT_MAX_CHARS), n)
+    return steps, tuple((n, text) for text, n in done.items())
+
+
+# -- an issue tracker's listing -----------------------------------------------------------------
+
+_TRACKERS = frozenset({"gh", "glab", "jira", "linear", "bd", "beads", "tea", "hub", "lab",
+                       "acli", "az", "gitea", "fj", "berg", "tk", "jj-issue"})
+_NOUNS = frozenset({"issue", "issues", "pr", "prs", "mr", "mrs", "ticket", "tickets", "task",
+                    "tasks", "bug", "bugs", "story", "stories", "epic", "epics", "work-item",
+                    "workitem", "pulls", "pull"})
+_VERBS = frozenset({"list", "ls", "ready", "search"})
+_SEGMENT_RE = lazy(r"&&|\|\||[;|\n]")
+_ENV_WORD_RE = lazy(r"\A[A-Za-z_][A-Za-z0-9_]*=")
+_RUNNER_WORDS = frozenset({"npx", "bunx", "pnpm", "yarn", "uvx", "sudo", "time", "env", "exec",
+                           "dlx", "run", "uv", "poetry", "pipenv", "bundle"})
+
+
+def is_listing(command: str) -> bool:
+    """Whether one of the command's parts lists a tracker's work: a tracker's program with a
+    listing verb (``gh issue list``, ``bd ready``), or an issue noun then one (``… issue list``)."""
+    for part in _SEGMENT_RE.split(command[:2000]):
+        words = [w.strip("'\"") for w in part.split()]
+        while words and (_ENV_WORD_RE.match(words[0]) or words[0] in _RUNNER_WORDS
+                         or words[0] == "cd"):
+            words = words[2:] if words[0] == "cd" else words[1:]
+        if not words:
+            continue
+        program = posixpath.basename(words[0]).casefold()
+        head = [w.casefold() for w in words[1:5]]
+        verbs = [n for n, w in enumerate(head) if w in _VERBS]
+        if not verbs:
+            continue
+        if program in _TRACKERS or program.endswith(("-cli", "issues")):
+            return True
+        if any(w in _NOUNS for w in head[: verbs[0]]) or program in _NOUNS:
+            return True
+    return False
+
+
+# An id: ``#12``, ``PROJ-123``, or a hash id with a prefix (``bd-a1b2``, one digit at least).
+_ID_RE = lazy(r"(?:#\d{1,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7}|[a-z][a-z0-9]{0,15}-(?=[a-z0-9]*\d)"
+              r"[a-z0-9]{3,10}(?:\.\d{1,3})?)")
+_FIELD_SPLIT_RE = lazy(r"\t|\s{2,}")
+_NUMBERED_RE = lazy(r"\A\s*(?:\d{1,4}[.)]|[-*•○◐●✓✗]|\[[ x]\])\s+")
+_TAG_RE = lazy(r"\A(?:\[[^\]\n]{1,20}\]|\([^)\n]{1,20}\)|P\d|[○◐●✓✗•]|[-:—–|])\s*")
+_STATES = frozenset({"open", "opened", "closed", "merged", "draft", "done", "resolved",
+                     "cancelled", "canceled", "completed", "in progress", "in_progress", "to do",
+                     "todo", "backlog", "ready", "blocked", "triage", "in review", "pending"})
+_CLOSED = frozenset({"closed", "merged", "done", "resolved", "cancelled", "canceled",
+                     "completed"})
+_REF_RE = lazy(r"\A\S*[#!]\d+\Z")  # ``group/proj#12``: a reference again, not a title
+_DATE_RE = lazy(r"\A(?:\d{4}-\d{2}-\d{2}\S*|about .* ago|\d+ \w+ ago|less than .* ago)\Z")
+
+
+def listing_items(output: str) -> tuple[Found, ...]:
+    """The open items of a tracker's listing: ``<id> <title>`` each, at most LISTING_ITEMS;
+    lines that name no id (headers, counts, hints) and closed items are passed over."""
+    found: dict[str, str] = {}
+    for raw in output.split("\n"):
+        parsed = _listed(raw)
+        if parsed is None:
+            continue
+        ident, title = parsed
+        found.setdefault(ident, title)
+        if len(found) == LISTING_ITEMS:
+            break
+    # The id in a code span: it stays an id (never a heading, a tag or a list's number).
+    return tuple(Found("next_step", f"{code_span(ident)} {title}")
+                 for ident, title in found.items())
+
+
+def _listed(raw: str) -> tuple[str, str] | None:
+    """A listing line's id and title; None for a line that is not an open item."""
+    line = _NUMBERED_RE.sub("", raw.strip(), count=1)
+    if not line:
+        return None
+    fields = [f.strip() for f in _FIELD_SPLIT_RE.split(line) if f.strip()]
+    if any(f.casefold() in _CLOSED for f in fields):
+        return None
+    if len(fields) > 1:
+        # Columns (``gh``'s tab-separated ``12  OPEN  Title  labels  date``, ``jira``'s
+        # ``Bug  PROJ-1  Summary  To Do``): the id is a column, the title the next free text.
+        at = next((n for n, f in enumerate(fields[:3]) if _ID_RE.fullmatch(f)
+                   or (n == 0 and f.isdigit() and "\t" in line)), None)
+        if at is None:
+            return None
+        ident = fields[at] if not fields[at].isdigit() else f"#{fields[at]}"
+        title = next((f for f in fields[at + 1:] if f.casefold() not in _STATES
+                      and not _REF_RE.match(f) and not _DATE_RE.match(f)), "")
+        title = _strip_tags(title)
+    else:
+        # One run of words (``bd-a1b2 [P1] open - Fix the thing``, ``[P1] bd-a1b2: Fix it``).
+        rest = line
+        while True:
+            stripped = _TAG_RE.sub("", rest, count=1)
+            if stripped == rest:
+                break
+            rest = stripped
+        found = _ID_RE.match(rest)
+        if found is None:
+            return None
+        ident = found.group(0)
+        title = rest[found.end():]
+        words = title.split()
+        while words and words[0].casefold().strip(":") in _STATES:
+            words = words[1:]
+        title = _strip_tags(" ".join(words))
+    title = one_line(title)
+    if not any(c.isalpha() for c in title):
+        return None
+    return ident, _cut(title, TITLE_MAX_CHARS)
+
+
+def _strip_tags(text: str) -> str:
+    rest = text.strip()
+    while True:
+        stripped = _TAG_RE.sub("", rest, count=1)
+        if stripped == rest:
+            return rest
+        rest = stripped
+
+
+# -- commits ------------------------------------------------------------------------------------
+
+_COMMIT_SUBJECT_RE = lazy(
+    r"\bgit\s+(?:-\S+\s+(?:[^\s-]\S*\s+)?)*?commit\b.*?(?:-m|--message)(?:\s+|=)"
+    r"(?:\"(?P<double>[^\"$`]+)\"|'(?P<single>[^']+)')")
+
+
+def commit_subject(command: str | None, message: str | None) -> str | None:
+    """The subject line of a ``git commit``: its message's first line (a message of several
+    lines), else the quoted ``-m`` of a one-line command; None for no commit."""
+    if message:
+        first = next((line.strip() for line in message.split("\n") if line.strip()), "")
+        return _cut(one_line(first), TEXT_MAX_CHARS) if first else None
+    if not command or "commit" not in command:
+        return None
+    found = _COMMIT_SUBJECT_RE.search(command)
+    if found is None:
+        return None
+    subject = (found.group("double") or found.group("single") or "").strip()
+    return _cut(one_line(subject), TEXT_MAX_CHARS) if subject else None
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+# -- state over time: a step done later -----------------------------------------------------------
+
+_WORD_RE = lazy(r"[^\W_]+(?:[-'][^\W_]+)*")
+_LEAD_ID_RE = lazy(r"\A(#\d{1,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7}|[a-z][a-z0-9]{0,15}-[a-z0-9]{3,10})\s")
+_STOP_WORDS = frozenset({
+    "the", "and", "for", "with", "into", "from", "that", "this", "then", "them", "its", "our",
+    "your", "all", "any", "are", "was", "were", "has", "have", "had", "not", "now", "new", "use",
+    "using", "via", "per", "out", "off", "over", "also", "just", "more", "some", "each", "when",
+})
+DONE_SHARE = 0.75  # of a step's words a done line must hold
+DONE_MIN_WORDS = 2
+
+
+def _stems(text: str) -> set[str]:
+    """A text's content words, crudely stemmed (``added``/``adds``/``adding`` -> ``add``)."""
+    out = set()
+    for word in _WORD_RE.findall(text.casefold()):
+        if len(word) < 3 or word in _STOP_WORDS:
+            continue
+        for suffix in ("ing", "ed", "es", "s", "e"):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                word = word[: -len(suffix)]
+                break
+        out.add(word)
+    return out
+
+
+def completed(step: str, done: Sequence[str]) -> bool:
+    """Whether a next step is one of the ``done`` lines (a todo item completed, a commit's
+    subject): the same text, the same tracker id, or most of its words."""
+    key = " ".join(_WORD_RE.findall(step.casefold()))
+    ident = _LEAD_ID_RE.match(step.replace("`", ""))
+    words = _stems(step)
+    for line in done:
+        if " ".join(_WORD_RE.findall(line.casefold())) == key:
+            return True
+        if ident is not None and ident.group(1) in line.split() or (
+                ident is not None and f"({ident.group(1)})" in line):
+            return True
+        shared = words & _stems(line)
+        if len(shared) >= DONE_MIN_WORDS and len(shared) >= DONE_SHARE * len(words):
+            return True
+    return False
