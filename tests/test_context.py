@@ -362,3 +362,47 @@ def test_an_answer_line_starts_at_what_was_found_or_done() -> None:
     assert "- 11:18 it is our own fork → The fork is yours, so upstream issues do not apply." in text
     # An announcement that is all the answer says stays: it is what happened last.
     assert "- 11:20 look at the logs → Let me look at the logs." in text
+
+
+def test_tool_noise_is_never_quoted_as_a_failure() -> None:
+    last = _session(failing=(
+        ("`git add build/out.js` — `The following paths are ignored by one of your .gitignore "
+         "files:`"),
+        "`pre-commit run` — `[... 40 lines truncated ...]`",
+        "`pytest -q` — E assert 1 == 2",
+    ))
+    body = "\n".join(_parts(context.render("p", [last]))[0])
+    assert "`pytest -q`" in body
+    assert "git add" not in body and "pre-commit" not in body
+
+
+def test_knowledge_relevant_to_an_open_step_comes_before_other_knowledge() -> None:
+    open_step = Item("Migrate the invoice ledger tables to the new schema")
+    filler = tuple(Item(f"Decision {i} about logging " + "w" * 120) for i in range(6))
+    wanted = Item("The invoice ledger tables need a lock during migration")
+    earlier = _session(rel="p/sessions/2026-11-19-o.md", topic="older", turns=(), failing=(),
+                       next_steps=(), open_questions=(), decisions=(*filler, wanted), gotchas=())
+    last = _session(turns=(), failing=(), next_steps=(open_step,), open_questions=(),
+                    decisions=(), gotchas=())
+    text = context.render("p", [last, earlier], (), [], max_chars=1200)
+    assert "invoice ledger tables need a lock" in text
+    assert "Decision 5 about logging" not in text
+
+
+def test_a_line_is_said_once_dates_times_and_cuts_aside() -> None:
+    long = "The webhook retries need an idempotency key derived from the charge id " + "x" * 400
+    comp = _entity(gotchas=(Item(long, "2026-11-19"),), decisions=())
+    last = _session(gotchas=(Item(long),), decisions=(Item("Ship on 2026-11-20 at 10:00"),),
+                    open_questions=(Item("Ship on 2026-11-21 at 11:30"),))
+    body = "\n".join(_parts(context.render("p", [last], (), [comp]))[0])
+    assert body.count("idempotency key derived") == 1
+    assert body.count("Ship on") == 1
+
+
+def test_the_last_line_says_what_kinds_were_left_out() -> None:
+    last = _session(turns=tuple(Turn("09:00", f"t{i}", f"answer {i} " + "z" * 300)
+                                for i in range(30)))
+    text = context.render("p", [last], max_chars=3000)
+    tail = text.rsplit("\n\n", 1)[1]
+    assert len(text) <= 3000
+    assert "answers" in tail and "`vaultmem recall <words>`" in tail
