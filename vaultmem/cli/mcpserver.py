@@ -13,8 +13,8 @@ from . import app, globals_of
 @app.command("mcp")
 def mcp_command(ctx: typer.Context) -> None:
     """Serve the vault to MCP clients over stdio (tools recall, remember, context, show; the
-    project index as a resource). Register it with `vaultmem install-hooks --mcp` or a client's
-    MCP settings; see the README."""
+    project index as a resource). Register it with `vaultmem install-hooks --mcp`, or give a
+    client (Claude Desktop, Cursor) the command `<path of vaultmem> --vault <vault> mcp`."""
     from ..serve.start import serve
 
     g = globals_of(ctx)
