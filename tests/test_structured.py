@@ -1,54 +1,19 @@
 """structured.py and its capture: AskUserQuestion, ExitPlanMode, TodoWrite and a tracker's listing
-become items without prose mining; real-shaped transcript lines replayed through the hooks into a
-temporary vault."""
+become items without prose mining; and state over time (issue 28): a step done later leaves the
+open list, a failing command that passes later (alone, behind a runner or an env prefix, or inside
+a compound command) is no longer failing. Real-shaped transcript lines replayed through the hooks
+into a temporary vault."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hook_kit import DAY, NOW, SESSIONS
+from hook_kit import NOW
+from transcript_kit import Transcript, briefing, end, note, section, stop
 
-from vaultmem.claude import capture, structured
-from vaultmem.claude.events import HookEvent
-
-CWD = "/home/dev/work/shop"
-STAMP = f"{DAY}T09:{{:02d}}:00Z"
-
-
-class Transcript:
-    """A transcript file written the way Claude Code writes one, line by line."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.n = 0
-        path.write_text("")
-
-    def _add(self, kind: str, content: Any, **extra: Any) -> None:
-        self.n += 1
-        line = {"type": kind, "uuid": f"u{self.n}", "sessionId": "sid-a", "cwd": CWD,
-                "timestamp": STAMP.format(self.n % 60), "isSidechain": False,
-                "message": {"role": kind, "content": content}, **extra}
-        with self.path.open("a") as out:
-            out.write(json.dumps(line) + "\n")
-
-    def prompt(self, text: str) -> None:
-        self._add("user", text)
-
-    def say(self, text: str) -> None:
-        self._add("assistant", [{"type": "text", "text": text}])
-
-    def call(self, ident: str, name: str, tool_input: dict[str, Any]) -> None:
-        self._add("assistant", [{"type": "tool_use", "id": ident, "name": name,
-                                 "input": tool_input}])
-
-    def result(self, ident: str, text: str, *, error: bool = False) -> None:
-        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": ident, "content": text}
-        if error:
-            block["is_error"] = True
-        self._add("user", [block])
+from vaultmem.claude import fixes, structured
 
 
 @pytest.fixture
@@ -62,23 +27,6 @@ def env(vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def log(tmp_path: Path) -> Transcript:
     return Transcript(tmp_path / "transcript.jsonl")
 
-
-def _stop(log: Transcript, sid: str = "sid-a") -> None:
-    capture.on_stop(HookEvent(name="stop", session_id=sid, transcript_path=str(log.path),
-                              cwd=CWD))
-
-
-def _note(vault: Path) -> str:
-    notes = sorted((vault / SESSIONS).glob("*.md"))
-    assert len(notes) == 1, notes
-    return notes[0].read_text()
-
-
-def _section(text: str, title: str) -> list[str]:
-    lines = text.split("\n")
-    start = lines.index(f"## {title}") + 1
-    end = next((n for n in range(start, len(lines)) if lines[n].startswith("## ")), len(lines))
-    return [line for line in lines[start:end] if line.startswith("- ")]
 
 
 QUESTIONS = {"questions": [
@@ -99,8 +47,8 @@ def test_an_answered_question_is_a_decision_with_the_options_not_chosen(
     log.call("toolu_q", "AskUserQuestion", QUESTIONS)
     log.result("toolu_q", ANSWER)
     log.say("Going with SQLite.")
-    _stop(log)
-    decisions = _section(_note(env), "Decisions Made")
+    stop(log)
+    decisions = section(note(env), "Decisions Made")
     assert decisions[:2] == [
         "- Which store should sessions use? — chose: SQLite (Recommended); not chosen: Postgres",
         '- Which checks, "fast" or all? — chose: Unit, Lint; not chosen: E2E',
@@ -115,8 +63,8 @@ def test_a_rejected_question_says_nothing(env: Path, log: Transcript) -> None:
                "To tell you how to proceed, the user said:\nThe user wants to clarify these "
                "questions.", error=True)
     log.say("What would you like to clarify?")
-    _stop(log)
-    assert "chose:" not in _note(env)
+    stop(log)
+    assert "chose:" not in note(env)
 
 
 def test_an_answer_whose_call_an_earlier_read_saw_is_read_from_its_pairs() -> None:
@@ -152,8 +100,8 @@ def test_an_approved_plan_gives_its_decisions_not_its_steps(env: Path, log: Tran
     log.result("toolu_p", "User has approved your plan. You can now start coding. Start with "
                "updating your todo list if applicable")
     log.say("Starting with the schema.")
-    _stop(log)
-    decisions = _section(_note(env), "Decisions Made")
+    stop(log)
+    decisions = section(note(env), "Decisions Made")
     assert decisions == ["- Store: SQLite in WAL mode, one file per project",
                          "- Keep the JSON export for backups",
                          "- ship behind a flag first."]
@@ -168,8 +116,8 @@ def test_a_plan_written_to_its_file_is_read_when_the_call_carries_none(
     log.call("toolu_p", "ExitPlanMode", {})
     log.result("toolu_p", "User has approved exiting plan mode. You can now proceed.")
     log.say("Starting.")
-    _stop(log)
-    assert "- Keep the JSON export for backups" in _section(_note(env), "Decisions Made")
+    stop(log)
+    assert "- Keep the JSON export for backups" in section(note(env), "Decisions Made")
 
 
 def test_the_approved_plan_in_the_result_is_read() -> None:
@@ -187,8 +135,8 @@ def test_a_rejected_plan_says_nothing(env: Path, log: Transcript) -> None:
                "rejected (eg. if it was a file edit, the new_string was NOT written to the "
                "file). To tell you how to proceed, the user said:\nuse Postgres", error=True)
     log.say("Understood, revising.")
-    _stop(log)
-    assert "SQLite in WAL mode" not in _note(env)
+    stop(log)
+    assert "SQLite in WAL mode" not in note(env)
 
 
 def _todos(*items: tuple[str, str]) -> dict[str, Any]:
@@ -207,9 +155,9 @@ def test_the_last_todo_list_gives_next_steps_and_completed_items_are_done(
                                        ("Document the flags", "pending")))
     log.result("t2", "Todos have been modified successfully.")
     log.say("The schema is in; the exporter is next.")
-    _stop(log)
-    text = _note(env)
-    assert _section(text, "Next Steps") == ["- Add the CSV exporter", "- Document the flags"]
+    stop(log)
+    text = note(env)
+    assert section(text, "Next Steps") == ["- Add the CSV exporter", "- Document the flags"]
     assert "- Done: Write the schema" in text
 
 
@@ -220,26 +168,17 @@ def test_a_step_a_later_stop_sees_completed_leaves_the_briefing(
                                        ("Add the CSV exporter", "pending")))
     log.result("t1", "Todos have been modified successfully.")
     log.say("Schema done.")
-    _stop(log)
+    stop(log)
     log.prompt("go on")
     log.call("t2", "TodoWrite", _todos(("Write the schema", "completed"),
                                        ("Add the CSV exporter", "completed")))
     log.result("t2", "Todos have been modified successfully.")
     log.say("The CSV exporter writes one file per table.")
-    _stop(log)
-    capture.on_session_end(HookEvent(name="session-end", session_id="sid-a",
-                                     transcript_path=str(log.path), cwd=CWD))
-    assert "- Add the CSV exporter" in _note(env)  # the note keeps what was said
-    context = _briefing()
+    stop(log)
+    end(log)
+    assert "- Add the CSV exporter" in note(env)  # the note keeps what was said
+    context = briefing()
     assert "Next steps:" not in context
-
-
-def _briefing() -> str:
-    out = capture.on_session_start(HookEvent(name="session-start", session_id="sid-next",
-                                             transcript_path=None, cwd=CWD))
-    text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
-    assert isinstance(text, str)
-    return text
 
 
 GH_LIST = ("12\tOPEN\tExport fails on empty tables\tbug\t2026-11-20T10:00:00Z\n"
@@ -252,8 +191,8 @@ def test_a_tracker_listing_gives_its_open_items_by_id_and_title_only(
     log.call("b1", "Bash", {"command": "gh issue list --limit 20"})
     log.result("b1", GH_LIST)
     log.say("Two issues are open.")
-    _stop(log)
-    steps = _section(_note(env), "Next Steps")
+    stop(log)
+    steps = section(note(env), "Next Steps")
     assert steps == ["- `#12` Export fails on empty tables", "- `#15` Add a --since flag"]
 
 
@@ -316,15 +255,74 @@ def test_a_step_is_done_by_its_text_its_id_or_most_of_its_words(
 def test_a_step_a_later_commit_made_leaves_the_briefing(env: Path, log: Transcript) -> None:
     log.prompt("What is left?")
     log.say("Next steps:\n- Add tests for the parser\n- Document the export flags")
-    _stop(log)
+    stop(log)
     log.prompt("do the tests")
     log.call("b1", "Bash", {"command": 'git commit -m "Add tests for parser"'})
     log.result("b1", "[main 1a2b3c4] Add tests for parser\n 1 file changed")
     log.say("Committed the parser tests.")
-    _stop(log)
-    capture.on_session_end(HookEvent(name="session-end", session_id="sid-a",
-                                     transcript_path=str(log.path), cwd=CWD))
-    assert "- Committed: Add tests for parser" in _note(env)
-    steps = _briefing().split("\nNext steps:\n")[1]
+    stop(log)
+    end(log)
+    assert "- Committed: Add tests for parser" in note(env)
+    steps = briefing().split("\nNext steps:\n")[1]
     assert "Document the export flags" in steps
     assert "Add tests for the parser" not in steps
+
+
+# -- failures superseded by a later pass -----------------------------------------------------------
+
+FAILED = ("Exit code 1\n============ FAILURES ============\n"
+          "E   psycopg.OperationalError: connection refused")
+PASSED = "===== 12 passed in 0.40s ====="
+
+
+@pytest.mark.parametrize("later", [
+    "docker compose up -d db && pytest tests/ -q",
+    "cd /home/dev/work/shop && pytest tests/ -q",
+    "DATABASE_URL=postgres://localhost/test pytest tests/ -q",
+    "uv run pytest tests/ -q",
+    "poetry run pytest tests/ -q 2>&1 | tail -20",
+])
+@pytest.mark.parametrize("same_turn", [True, False])
+def test_a_failure_that_passes_later_is_not_briefed_as_failing(
+        env: Path, log: Transcript, later: str, same_turn: bool) -> None:
+    log.prompt("Run the tests")
+    log.call("b1", "Bash", {"command": "pytest tests/ -q"})
+    log.result("b1", FAILED, error=True)
+    if not same_turn:
+        log.say("The database is not running.")
+        stop(log)
+        log.prompt("start it and run them again")
+    log.call("b2", "Bash", {"command": later})
+    log.result("b2", PASSED)
+    log.say("All 12 tests pass.")
+    stop(log)
+    end(log)
+    assert "Failed and not passing since" not in briefing()
+
+
+def test_a_failure_still_failing_is_briefed(env: Path, log: Transcript) -> None:
+    log.prompt("Run the tests")
+    log.call("b1", "Bash", {"command": "pytest tests/ -q"})
+    log.result("b1", FAILED, error=True)
+    log.say("The database is not running.")
+    stop(log)
+    log.prompt("try the linter")
+    log.call("b2", "Bash", {"command": "pytest tests/ -q || true"})
+    log.result("b2", PASSED)
+    log.say("Done.")
+    stop(log)
+    end(log)
+    assert "Failed and not passing since" in briefing()
+
+
+@pytest.mark.parametrize(("command", "passed"), [
+    ("docker compose up -d db && pytest -q", {"pytest -q", "docker compose up -d db"}),
+    ("make; pytest -q", {"pytest -q"}),
+    ("make || pytest -q", set()),
+    ("uv run pytest -k 'a and b'", {"pytest -k a and b"}),
+    ("echo \"x && y\" && pytest", {"pytest", "echo x && y"}),
+    ("pytest 2>&1 && echo ok", {"pytest", "echo ok"}),
+])
+def test_a_command_that_passed_passes_the_parts_its_status_vouches_for(
+        command: str, passed: set[str]) -> None:
+    assert fixes.passes(command) == {fixes.state_key(command), *passed}

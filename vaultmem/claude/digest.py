@@ -19,7 +19,7 @@ from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
 from . import notices, structured
-from .fixes import looks_up_only, run_key
+from .fixes import looks_up_only, passes, state_key
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
 LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?(.*\S)\s*$")
@@ -351,12 +351,14 @@ def _work_log(note: _Note) -> _Log:
                 # as a failure).
                 if failed and not looks_up_only(failed.group(3).strip()):
                     into = log.not_run if never else failing
-                    command = run_key(failed.group(3).strip())
+                    command = state_key(failed.group(3).strip())
                     into.pop(command, None)  # the newest last
                     into[command] = failed.group(1)
                 elif ran:
-                    failing.pop(run_key(ran.group(2).strip()), None)
-                    log.not_run.pop(run_key(ran.group(2).strip()), None)
+                    # ``uv run pytest``, ``cd x && pytest``, ``make db && pytest`` pass ``pytest``.
+                    for key in passes(ran.group(2).strip()):
+                        failing.pop(key, None)
+                        log.not_run.pop(key, None)
                 elif stopped:
                     log.stopped = stopped.group(2)
     log.logged = logged

@@ -78,6 +78,89 @@ def run_key(command: str) -> str:
     return _TAIL_RE.sub("", text).strip() or command.strip()
 
 
+def state_key(command: str) -> str:
+    """What makes two runs one check for whether it still fails: :func:`run_key`, read with the
+    shell's quoting, without a runner before it (``uv run``, ``poetry run``, ``npx``…): a
+    failure of ``pytest -q`` is passed by ``uv run pytest -q``."""
+    key = run_key(command)
+    words = _words(key)
+    if words is None:
+        return key
+    while True:
+        for runner in _RUNNERS:
+            parts = runner.split()
+            if len(words) > len(parts) and [w.casefold() for w in words[: len(parts)]] == parts:
+                words = words[len(parts):]
+                break
+        else:
+            return " ".join(words)
+
+
+def passes(command: str) -> frozenset[str]:
+    """The state keys a command that passed passes: its own, and each part of the ``&&`` chain
+    it ends with (``docker compose up -d db && pytest -q`` passed, so did ``pytest -q``; after
+    ``;`` or ``||`` only the last part's status is the command's)."""
+    keys = {state_key(command)}
+    parts = _parts(run_key(command))
+    # The last part's status is the command's (unless ``||`` ran it only when the one before
+    # failed); a part ``&&`` joins to a part that ran passed too.
+    last = len(parts) - 1
+    if parts[last][1] == "||":
+        return frozenset(keys)
+    keys.add(state_key(parts[last][0]))
+    for n in range(last - 1, -1, -1):
+        if parts[n + 1][1] != "&&":
+            break
+        keys.add(state_key(parts[n][0]))
+    return frozenset(keys)
+
+
+def _parts(command: str) -> list[tuple[str, str]]:
+    """The command line's parts as written, each with the separator before it ("" for the
+    first): ``&&``, ``||``, ``;``, ``&``, ``|`` outside quotes (never a redirection's ``>&``)."""
+    parts: list[tuple[str, str]] = []
+    start, joined, quote, n = 0, "", "", 0
+    while n < len(command):
+        c = command[n]
+        if quote:
+            if c == "\\" and quote == '"':
+                n += 1
+            elif c == quote:
+                quote = ""
+        elif c == "\\":
+            n += 1
+        elif c in "'\"":
+            quote = c
+        elif c in ";|&" and not (c == "&" and (command[n - 1:n] in (">", "<")
+                                               or command[n + 1:n + 2] == ">")):
+            sep = command[n:n + 2] if command[n:n + 2] in ("&&", "||") else c
+            parts.append((command[start:n], joined))
+            joined, start = sep, n + len(sep)
+            n += len(sep)
+            continue
+        n += 1
+    parts.append((command[start:], joined))
+    return parts
+
+
+def _tokens(command: str) -> list[str] | None:
+    """The command's words and separators, read with the shell's quoting; None when unbalanced."""
+    import shlex  # only a note with a failure to weigh pays for it
+
+    try:
+        return list(shlex.shlex(command, posix=True, punctuation_chars=True))
+    except ValueError:
+        return None
+
+
+def _words(command: str) -> list[str] | None:
+    """A simple command's words (quotes read), None when it holds a separator or bad quoting."""
+    tokens = _tokens(command)
+    if tokens is None or any(t in _SEPARATORS or t in ("|", "||") for t in tokens):
+        return None
+    return tokens
+
+
 def env_names(command: str) -> tuple[str, ...]:
     """The environment variables a command sets inline (``A=1 B=2 pytest`` -> A, B)."""
     names: list[str] = []

@@ -233,14 +233,15 @@ def story(
                 current.failures[label] = (error, count + 1)
                 if made.command is not None:
                     current.commands_failed.add(label)
-                    current.run_keys[label] = fixes.run_key(one_line(made.command))
+                    current.run_keys[label] = fixes.state_key(one_line(made.command))
             if label in current.failures:
                 current.still_failing[label] = failed
             if not failed and made.command is not None:
-                # The same command passing with a variable set inline passes the failed one too.
-                key = fixes.run_key(one_line(made.command))
+                # The same command passing with a variable set inline, behind a runner or at the
+                # end of an ``&&`` chain passes the failed one too.
+                passed = fixes.passes(one_line(made.command))
                 for other, other_key in current.run_keys.items():
-                    if other_key == key:
+                    if other_key in passed:
                         current.still_failing[other] = False
     records.close()
     items: list[Item] = []
@@ -397,9 +398,10 @@ def open_failures(note_text: str) -> dict[str, str | None]:
         if not spans:
             continue
         command = _unpad(spans[0][1])
-        # Runs of one command: ``REDIS_URL=… pytest -q`` passing passes ``pytest -q``.
-        key = fixes.run_key(command)
-        for known in [c for c in failing if fixes.run_key(c) == key]:
+        # Runs of one command: ``REDIS_URL=… pytest -q``, ``uv run pytest -q`` and
+        # ``docker compose up -d db && pytest -q`` passing pass ``pytest -q``.
+        keys = {fixes.state_key(command)} if failed else fixes.passes(command)
+        for known in [c for c in failing if fixes.state_key(c) in keys]:
             failing.pop(known)
         error = _unpad(spans[1][1]) if len(spans) > 1 else None
         # An older note wrote a call the permissions stopped as a failure: it never ran.
