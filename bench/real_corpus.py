@@ -3,8 +3,8 @@ order in which Claude Code ran the hooks while each transcript was written.
 
 Pure: text and values in, values out (reading the corpus files is the only I/O, in
 ``load_corpus``). ``bench/fixtures/real/facts.json`` lists the sessions (file, sha256, source,
-licence) and the facts a reader took from them; ``bench/fixtures/real/SOURCES.md`` says where
-the transcripts come from and where they are looked for.
+licence, split) and the facts a reader took from them; ``bench/fixtures/real/SOURCES.md`` says
+where the transcripts come from, where they are looked for, and the rule of the held-out split.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from typing import Any
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "real"
 CORPUS_ENV = "VAULTMEM_REAL_CORPUS"
 KINDS = ("decision", "gotcha", "convention", "outcome", "next_step")
+# Rules may be tuned on the first part; the second is only ever measured (SOURCES.md).
+SPLITS = ("tuning", "held-out")
 
 
 class CorpusError(Exception):
@@ -36,6 +38,7 @@ class RealSession:
     project: str  # the folder name of the project the session worked in
     file: str  # relative to the transcript folder
     sha256: str
+    split: str = SPLITS[0]
 
 
 @dataclass(frozen=True)
@@ -52,12 +55,21 @@ class RealFact:
 
 @dataclass(frozen=True)
 class Corpus:
-    """The sessions (in the order they started), their facts, and the hand-labelled keep list."""
+    """The sessions (in the order they started) whose transcripts were found, their facts, the
+    hand-labelled keep list, and the sessions left out because their transcript was not."""
 
     sessions: tuple[RealSession, ...]
     facts: tuple[RealFact, ...]
     keep: tuple[str, ...]
-    transcripts: Path  # the folder the session files are relative to
+    paths: Mapping[str, Path]  # session id -> its transcript
+    missing: tuple[str, ...] = ()  # "<session id>: why", one per session left out
+
+    def part(self, split: str) -> Corpus:
+        """The sessions of one split and their facts."""
+        sessions = tuple(s for s in self.sessions if s.split == split)
+        ids = {s.id for s in sessions}
+        return Corpus(sessions, tuple(f for f in self.facts if f.session in ids), self.keep,
+                      {i: p for i, p in self.paths.items() if i in ids})
 
 
 @dataclass(frozen=True)
@@ -92,41 +104,63 @@ def transcript_dirs(repo: Path, env: Mapping[str, str]) -> list[Path]:
 def load_corpus(
     facts_path: Path, candidates: Sequence[Path], only: Sequence[str] = ()
 ) -> Corpus:
-    """The corpus of ``facts_path`` with its transcripts from the first folder that holds them
-    all, each checked against its sha256; ``only`` keeps those session ids."""
+    """The corpus of ``facts_path``, each transcript from the first folder of ``candidates``
+    that holds it with its recorded sha256; ``only`` keeps those session ids. A session whose
+    transcript is in none of them is left out (with its facts) and named in ``missing``; when
+    none is left, or the facts file is malformed, a ``CorpusError``."""
     try:
         doc = json.loads(facts_path.read_text(encoding="utf-8"))
         sessions = tuple(
-            RealSession(s["id"], s["project"], s["file"], s["sha256"]) for s in doc["sessions"]
+            RealSession(s["id"], s["project"], s["file"], s["sha256"], s.get("split", SPLITS[0]))
+            for s in doc["sessions"]
         )
         facts = tuple(
             RealFact(f["session"], f["kind"], f["name"], f["query"], tuple(f["proof"]),
                      bool(f["open_next_step"]))
             for f in doc["facts"]
         )
-    except (OSError, ValueError, KeyError, TypeError) as err:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
         raise CorpusError(f"{facts_path}: not a facts file ({err})") from None
     ids = {s.id for s in sessions}
     unknown = sorted({f.session for f in facts} - ids) + sorted(set(only) - ids)
-    bad_kinds = sorted({f.kind for f in facts} - set(KINDS))
-    if unknown or bad_kinds:
-        raise CorpusError(f"{facts_path}: unknown session {unknown} or kind {bad_kinds}")
+    bad = sorted({f.kind for f in facts} - set(KINDS)) + sorted(
+        {s.split for s in sessions} - set(SPLITS))
+    if unknown or bad:
+        raise CorpusError(f"{facts_path}: unknown session {unknown} or kind/split {bad}")
     if only:
         sessions = tuple(s for s in sessions if s.id in only)
-        facts = tuple(f for f in facts if f.session in only)
     keep_path = facts_path.with_name("keep.json")
     keep = tuple(json.loads(keep_path.read_text(encoding="utf-8"))["keep"]) \
         if keep_path.is_file() else ()
-    folder = next((c for c in candidates if all((c / s.file).is_file() for s in sessions)), None)
-    if folder is None:
-        tried = ", ".join(str(c) for c in candidates)
-        raise CorpusError(f"the corpus transcripts are not in any of: {tried} "
-                          f"(see {facts_path.with_name('SOURCES.md')})")
+    paths: dict[str, Path] = {}
+    missing: list[str] = []
     for s in sessions:
-        digest = hashlib.sha256((folder / s.file).read_bytes()).hexdigest()
-        if digest != s.sha256:
-            raise CorpusError(f"{folder / s.file}: sha256 {digest[:12]}… is not the one recorded")
-    return Corpus(sessions, facts, keep, folder)
+        found = _transcript(s, candidates)
+        if isinstance(found, Path):
+            paths[s.id] = found
+        else:
+            missing.append(f"{s.id}: {found}")
+    if not paths:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise CorpusError(f"no corpus transcript can be read: {missing[0] if missing else 'none'}"
+                          f"{more}; see {facts_path.with_name('SOURCES.md')}")
+    kept = tuple(s for s in sessions if s.id in paths)
+    return Corpus(kept, tuple(f for f in facts if f.session in paths), keep, paths,
+                  tuple(missing))
+
+
+def _transcript(session: RealSession, candidates: Sequence[Path]) -> Path | str:
+    """The first candidate copy of the session's transcript with its recorded sha256, or why
+    there is none."""
+    changed = ""
+    for folder in candidates:
+        path = folder / session.file
+        if path.is_file():
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            if digest == session.sha256:
+                return path
+            changed = changed or f"{path}: sha256 {digest[:12]}… is not the one recorded"
+    return changed or f"{session.file} is not in any of: {', '.join(map(str, candidates))}"
 
 
 def _row(raw: str) -> dict[str, Any] | None:
