@@ -299,7 +299,8 @@ def totals(report: Report) -> dict[str, Any]:
         "lenient": len(report.lenient), "fts_floor": len(report.fts_floor),
         "briefing": len(report.briefing), "open_steps": sum(report.open_steps.values()),
         "open_step_projects": len(report.open_steps), "entity_lines": report.entity_lines,
-        "entity_facts": report.entity_facts, "thinking": len(report.thinking),
+        "entity_facts": report.entity_facts, "rule_facts": report.rule_facts,
+        "thinking": len(report.thinking),
         "garbled": report.garbled, "hook_warnings": len(report.hook_warnings),
     }
 
