@@ -290,6 +290,9 @@ def test_titles_are_short_and_cannot_break_the_heading() -> None:
     assert ingest.title_of("see [[Auth]] # now") == "see Auth now"
     assert ingest.title_of("x" * 200) == "x" * 80 + "…"
     assert ingest.title_of("  ## ") == "Note"
+    # Cut at a word, never inside an open code span (it would swallow the heading's rest).
+    assert ingest.title_of("why does `pytest tests/auth -x -q --lf --tb short -k refresh` hang") == (
+        "why does…")
     # A terminal's coloured output pasted into the prompt: its colour codes are no words.
     assert ingest.title_of("deploy failed: \x1b[1;31mERROR\x1b[0m disk full") == (
         "deploy failed: ERROR disk full")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from property_kit import examples
 
-from vaultmem.notes.inline import block_safe, code_span, one_line, without_escapes
+from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
 
 MD = MarkdownIt()
 HOSTILE = st.text(alphabet=st.sampled_from(list("#`~>|-+*=_<1.) \n\tab")), max_size=30)
@@ -18,6 +18,26 @@ def test_one_line_collapses_and_caps() -> None:
     assert one_line("  a\n\n b\tc  ") == "a b c"
     assert one_line("x" * 30, max_chars=10) == "x" * 10 + " … 20 characters more"
     assert one_line("short", max_chars=10) == "short"
+
+
+def test_clip_cuts_between_words_and_outside_code_spans() -> None:
+    assert clip("short", 10) == "short"
+    assert clip("Fix the token check in the auth middleware", 20) == "Fix the token check…"
+    # An open span would swallow the rest of a heading: the cut comes before it.
+    assert clip("Fix the `verify_token_expiry(now, leeway)` check", 30) == "Fix the…"
+    assert clip("Run `a` then `b c d e f g h`", 20) == "Run `a` then…"
+    assert clip("`one_long_command --with flags and more`", 20) == "one_long_command…"
+    assert clip("x" * 50, 11) == "x" * 10 + "…"
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab `` ")), max_size=40), st.integers(2, 40))
+@settings(max_examples=examples(200))
+def test_a_clipped_line_leaves_no_code_span_open(text: str, room: int) -> None:
+    clipped = clip(text, room)
+    assert len(clipped) <= max(room, len(text) if len(text) <= room else room)
+    rendered = MD.renderInline(clipped + " `x`")
+    # What follows the clipped text is still its own code span.
+    assert rendered.endswith("<code>x</code>") or text == clipped
 
 
 def test_a_terminal_s_escape_sequences_leave_no_codes_behind() -> None:

@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from vaultmem.notes.inline import code_span
+from vaultmem.notes.inline import clip, code_span
 from vaultmem.notes.quoting import WITHHELD, command_shape, data_block, error_signature, fence_safe
 
 from . import briefrank
@@ -135,8 +135,7 @@ def one_line(text: str) -> str:
 
 
 def _cut(text: str, limit: int) -> str:
-    text = one_line(text.strip())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(one_line(text.strip()), limit)
 
 
 _WORD = re.compile(r"[^\w]+")

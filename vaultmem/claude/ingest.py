@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
-from vaultmem.notes.inline import block_safe, code_span, one_line, without_escapes
+from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
 from vaultmem.notes.patch import Edit, SectionPatch
 
 from . import diagnostics, fixes, mentions, notices
@@ -115,10 +115,8 @@ class Story:
 def title_of(text: str) -> str:
     """A work-log title: the first words of a text, without characters that break a heading."""
     words = without_escapes(text).replace("#", "").replace("[[", "").replace("]]", "").split()
-    title = " ".join(words[:TITLE_WORDS])
-    if len(words) > TITLE_WORDS or len(title) > TITLE_CHARS:
-        title = title[:TITLE_CHARS].rstrip() + "…"
-    return title or "Note"
+    room = min(len(" ".join(words[:TITLE_WORDS])), TITLE_CHARS) + 1
+    return clip(" ".join(words), room) or "Note"
 
 
 def _time(stamp: str | None, fallback: datetime, tz: tzinfo | None) -> str:

@@ -34,6 +34,38 @@ def one_line(text: str, max_chars: int | None = None) -> str:
     return line
 
 
+def clip(text: str, max_chars: int) -> str:
+    """``text`` (one line) at most ``max_chars`` long, with "…" when cut: cut between words (a
+    word longer than half the room is cut inside), never inside a code span (an unclosed one
+    would swallow what follows it in a heading or a list line)."""
+    if len(text) <= max_chars:
+        return text
+    room = max(max_chars - 1, 1)
+    cut = text[:room]
+    if not text[room].isspace():
+        space = cut.rfind(" ")
+        if space > room // 2:
+            cut = cut[:space]
+    opened = _open_span(cut)
+    if opened is not None:
+        cut = cut[:opened] if cut[:opened].strip() else cut.replace("`", "")
+    return cut.rstrip() + "…"
+
+
+def _open_span(text: str) -> int | None:
+    """Where a code span that ``text`` leaves open starts (CommonMark: a run of backticks is
+    closed by the next run of the same length), None when every span is closed."""
+    runs = [(m.start(), len(m.group())) for m in _BACKTICKS.finditer(text)]
+    i = 0
+    while i < len(runs):
+        start, length = runs[i]
+        close = next((j for j in range(i + 1, len(runs)) if runs[j][1] == length), None)
+        if close is None:
+            return start
+        i = close + 1
+    return None
+
+
 def without_escapes(text: str) -> str:
     """``text`` without a terminal's escape sequences (``\x1b[1;33m``), whole."""
     return _ANSI.sub("", text)
