@@ -6,14 +6,18 @@ into a temporary vault."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hook_kit import NOW
+from hook_kit import DAY, NOW, PROJECT
 from transcript_kit import Transcript, briefing, end, note, section, stop
 
 from vaultmem.claude import fixes, structured
+from vaultmem.memory.sessions import Memory
+from vaultmem.store.config import Config
+from vaultmem.store.vault import Vault
 
 
 @pytest.fixture
@@ -326,3 +330,21 @@ def test_a_failure_still_failing_is_briefed(env: Path, log: Transcript) -> None:
 def test_a_command_that_passed_passes_the_parts_its_status_vouches_for(
         command: str, passed: set[str]) -> None:
     assert fixes.passes(command) == {fixes.state_key(command), *passed}
+
+
+# -- the last session is the last Claude session ---------------------------------------------------
+
+
+def test_a_note_remembered_between_sessions_joins_the_last_session_without_displacing_it(
+        env: Path, log: Transcript) -> None:
+    log.prompt("Add the CSV exporter")
+    log.say("The CSV exporter writes one file per table.")
+    stop(log)
+    end(log)
+    memory = Memory(Config(vault=env, project=PROJECT), Vault(env))
+    memory.remember("Rotate the staging keys", kind="next-step",
+                    now=datetime.fromisoformat(f"{DAY}T11:00:00").astimezone())
+    last = briefing().split("Last session (data):")[1].split("\n~~~\n")[0]
+    assert "Add the CSV exporter" in last.split("\n")[2]  # its topic heads the block
+    assert "The CSV exporter writes one file per table." in last
+    assert "- Rotate the staging keys" in last.split("Next steps:")[1]

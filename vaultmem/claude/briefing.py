@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import TypeVar
@@ -219,6 +219,27 @@ def components(
     return _ranked(picked)
 
 
+def _last_work_first(sessions_: Sequence[digest.SessionDigest]) -> list[digest.SessionDigest]:
+    """The sessions, newest first, with the last one that worked (a work log: Claude's session)
+    first: a note that only holds what ``vaultmem remember`` recorded since then joins its items
+    to it instead of standing in for it."""
+    worked = next((n for n, s in enumerate(sessions_) if s.logged), None)
+    if not worked:
+        return list(sessions_)
+    last = sessions_[worked]
+    for jotted in sessions_[:worked]:
+        last = replace(
+            last,
+            decisions=(*jotted.decisions, *last.decisions),
+            gotchas=(*jotted.gotchas, *last.gotchas),
+            prerequisites=(*jotted.prerequisites, *last.prerequisites),
+            open_questions=(*jotted.open_questions, *last.open_questions),
+            next_steps=(*jotted.next_steps, *last.next_steps),
+            entities=tuple(dict.fromkeys((*last.entities, *jotted.entities))),
+        )
+    return [last, *sessions_[worked + 1:]]
+
+
 def branch_components(cwd: Path | None, config: Config) -> list[str]:
     """The components of the files the current git branch changed, most files first."""
     found = branch.changed_files(cwd)
@@ -250,7 +271,7 @@ def build(
             sessions_.append(found)
         if len(sessions_) == RECENT_SESSIONS:
             break
-    sessions_ = context.fresh_failures(sessions_, today or clock.now().date())
+    sessions_ = context.fresh_failures(_last_work_first(sessions_), today or clock.now().date())
     index_text = _read(vault, vault.layout.project_index(project))
     index = _digest(lambda _, text: digest.project_index(text), "_index.md", index_text)
     index = index or digest.IndexDigest((), ())
