@@ -391,3 +391,28 @@ def test_a_reorganised_entity_is_written_under_the_first_of_duplicated_sections(
     assert "- Mine, first\n" in got and "A person's notes." in got
     assert got.endswith("## key decisions\n\n- Mine, pasted again\n") or \
         "## key decisions\n\n- Mine, pasted again\n\n## " in got
+
+
+def test_a_read_only_note_is_skipped_with_one_warning_and_left_byte_for_byte(
+    tmp_path: Path,
+) -> None:
+    auth = tmp_path / ENTITIES / "Auth.md"
+    auth.parent.mkdir(parents=True)
+    auth.write_text(_entity("Auth"))
+    auth.chmod(0o444)  # its owner says: leave this note alone
+    before = auth.read_bytes()
+    report = memory(tmp_path).compact_note(_captured(tmp_path, "2026-11-20-a"), force=True,
+                                           now=now())
+    assert report.status == "compacted", report.error
+    assert auth.read_bytes() == before and auth.stat().st_mode & 0o777 == 0o444
+    said = [w for w in report.warnings if "read-only" in w]
+    assert said == [f"{ENTITIES}/Auth.md: read-only (chmod), left as it is; its items stay in "
+                    "the archived session"]
+    assert "Store money as integer cents" in _read(tmp_path, f"{ENTITIES}/Billing.md")
+
+    session = tmp_path / _captured(tmp_path, "2026-11-21-b", day="2026-11-21")
+    session.chmod(0o444)
+    kept = session.read_bytes()
+    skipped = memory(tmp_path).compact_note(f"{SESSIONS}/2026-11-21-b.md", force=True, now=now())
+    assert skipped.status == "skipped: read-only (chmod)" and session.read_bytes() == kept
+    assert not (tmp_path / ARCHIVE / "2026-11-21-b.md").exists()

@@ -82,6 +82,10 @@ class WriteFailed(VaultmemError):
     """The atomic write failed (disk full, read-only vault...); the note is unchanged."""
 
 
+class ReadOnlyNote(WriteFailed):
+    """A note its owner made read-only (no write permission bit): vaultmem leaves it as it is."""
+
+
 class CompactionError(VaultmemError):
     """Compaction could not complete; the session note records why."""
 

@@ -176,6 +176,9 @@ class CompactionRun:
                                              patch.SetProperty("status", "active")], base=note)
             return self.report("below threshold")
         reason = verdict.reason if verdict.due else compaction.FORCED_REASON
+        if self.vault.read_only(self.rel):
+            # Its owner said "leave it": nothing is filed from it until it is writable again.
+            return self.report("skipped: read-only (chmod)")
         self.archive = compaction.archive_rel(self.rel, self.layout)
         try:
             self._step("extract")
@@ -370,6 +373,10 @@ class CompactionRun:
                 summaries[step.rel] = composed.summary
                 return composed.text
 
+            if not step.create and self.vault.read_only(step.rel):
+                self.warnings.append(f"{step.rel}: read-only (chmod), left as it is; its items "
+                                     "stay in the archived session")
+                continue
             if step.create and step.create_text is not None:
                 self._step("entity-create", stem)
                 try:

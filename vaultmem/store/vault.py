@@ -30,6 +30,7 @@ from vaultmem import faults
 from vaultmem.errors import (
     LockTimeout,
     NoteExists,
+    ReadOnlyNote,
     UnsafePath,
     VaultmemError,
     WriteFailed,
@@ -71,6 +72,7 @@ def _diff(rel: str, old: str, new: str) -> str:
 
 
 RACE_RETRIES = 5
+_WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 CUT_READS = 4  # reads of a note caught empty mid-save before giving up (each settles)
 
 
@@ -169,6 +171,10 @@ class Vault(VaultReader):
         editor does not take our lock), :class:`_MovedMeanwhile` is raised instead of replacing
         it, so the caller can redo its edit on the fresh text. ``expected_raw``: that note's
         bytes, when kept: compared instead of hashed."""
+        if mode is not None and not mode & _WRITE_BITS:
+            # `chmod 444` says "leave this note alone"; replacing it would not need the
+            # permission (only the folder's), so it is asked here.
+            raise ReadOnlyNote("is read-only (chmod): left as it is", path=rel)
         # Write through a symlinked note to its target, so the link survives.
         dest = real if real is not None else Path(os.path.realpath(path))
         looked: list[tuple[int, os.stat_result]] = []  # the replaced file, open, and its stat
@@ -231,6 +237,11 @@ class Vault(VaultReader):
             return stat.S_IMODE(os.stat(path).st_mode)
         except FileNotFoundError:
             return None
+
+    def read_only(self, rel: str) -> bool:
+        """Whether the note's owner made it read-only (no write permission bit at all)."""
+        mode = self._mode(Path(self.abspath(rel)))
+        return mode is not None and not mode & _WRITE_BITS
 
     def _twin(self, path: Path) -> Path | None:
         """An existing entry of ``path``'s folder whose name differs from it only in case."""
