@@ -55,7 +55,7 @@ PRIVATE_KEY = (
     (f"use this token {GITHUB} for the repo", "use this token ‹redacted:github› for the repo"),
     (f"GH_TOKEN={GITHUB_PAT}", "GH_TOKEN=‹redacted:github›"),
     (f"git remote set-url origin https://oauth2:{GITLAB}@gitlab.com/x/y.git",
-     "git remote set-url origin https://oauth2:‹redacted:password›@gitlab.com/x/y.git"),
+     "git remote set-url origin https://oauth2:‹redacted:gitlab›@gitlab.com/x/y.git"),
     (f"token {GITLAB}", "token ‹redacted:gitlab›"),
     (f"SLACK_BOT={SLACK}", "SLACK_BOT=‹redacted:slack›"),
     (f"Authorization: Bearer {JWT}", "Authorization: Bearer ‹redacted:jwt›"),

@@ -14,7 +14,14 @@ keeps the fact (which variable, which database) without the value. What counts a
 - the value of an assignment to a secret-like name (detect-secrets' keyword rules, plus ``token``,
   ``auth``, ``credentials``; ``Bearer …``), unless it reads like code (a reference, a call, a
   type, a placeholder);
-- a high-entropy string (detect-secrets' Shannon entropy) after a secret-like name on its line.
+- a high-entropy string (detect-secrets' Shannon entropy) after a secret-like name on its line;
+- a value known by its context whatever its shape (secretcontext): a secret word and its value in
+  prose, password flags of commands, URL userinfo with or without a user, Authorization headers;
+- a key wrapped over two lines, or base64-encoded (secretprep).
+
+Every finding covers the whole token it is in, and values that look random but are not secrets
+(commit shas, digests, SRI strings, UUIDs not named a secret, ARNs, data URIs, paths) are kept
+(secretspan). Services' token shapes: secretshapes.
 
 Cost: a pre-filter finds the lines that could hold a secret (a vendor prefix, a URL with a
 password, a secret-like name with a value...); text without one is returned as it is. The
@@ -31,7 +38,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from vaultmem.notes import secretcontext, secretprep, secretspan
 from vaultmem.notes.lazyre import LazyPattern, lazy
+from vaultmem.notes.secretshapes import EXACT_PREFIXES, LOWER_PREFIXES, VENDOR_PATTERNS
+from vaultmem.notes.secretspan import Finding
 
 MARK_OPEN = "‹redacted:"
 MARK_CLOSE = "›"
@@ -40,15 +50,6 @@ MARK_CLOSE = "›"
 def mark(kind: str) -> str:
     """What a secret of ``kind`` is replaced with."""
     return f"{MARK_OPEN}{kind}{MARK_CLOSE}"
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A secret value in a text: ``text[start:end]`` (0-based, end-exclusive) and its kind."""
-
-    start: int
-    end: int
-    kind: str
 
 
 @dataclass(frozen=True)
@@ -100,16 +101,6 @@ _TOKEN_WORDS = frozenset({"token", "tokens", "bearer"})
 # that start with a literal, and secret-like names followed by a value (a regex over the
 # lowercase copy, run only when one of the words is in the text). A superset of what the
 # detectors below find: tests check every detector's samples against it.
-_EXACT_PREFIXES = (
-    "A3T", "ABIA", "ACCA", "AKIA", "ASIA", "GR1348941", "eyJ", "T3BlbkFJ", "SG.", "AKC",
-    "AccountKey=", "PuTTY-User-Key", "PRIVATE KEY", "AIza", "GOCSPX-",
-)
-_LOWER_PREFIXES = (
-    "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "glcbt-", "glimt-",
-    "xox", "xapp-", "hooks.slack.com", "_authtoken", "pypi-",
-    "sq0csp-", "sk-", "hf_", "gsk_", "xai-", "r8_", "pplx-", "fw_", "nvapi-",
-    "softlayer.com", "cloudant.com",
-)
 # Each starts with a literal, and runs as its own regex: the regex engine then skips to the
 # literal's occurrences (an alternation of them tries every position, 10-30 times slower).
 _SHAPES = (
@@ -125,6 +116,8 @@ _AFTER_NAME = (
     r"[\w.-]{0,60}['\"`\]]{0,3}\s*(?:=|:|=>)\s*['\"`]?[^\s'\"`‹]{4}"
     r"|\s+[a-z0-9._~+/=-]{16}"
     r"|s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
+    r"|[\w ]{0,40}?\s(?:is|was|to|are)\s+\S{3}"  # prose: "the db password is …"
+    r"|[a-z]{0,6}\s+['\"`]?[^\s'\"`‹]*\d"  # "password hunter2", ``--token abc123``
 )
 _AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
 # A secret-like word in prose: a high-entropy string shortly after it is its value ("the
@@ -132,30 +125,6 @@ _AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
 _PROSE_NAME = (
     r"(?i)\b(?:(secret|token|password|passwd|pwd|credential)s?"
     r"|(?:api|access|private|secret|signing)[ _-]?key)\b"
-)
-
-# Model vendors and tokens detect-secrets does not know: (kind, pattern). The left edge keeps
-# ``task-…`` from being read as ``sk-…``.
-_EDGE = r"(?<![A-Za-z0-9_-])"
-_VENDOR_PATTERNS: tuple[tuple[str, str], ...] = (
-    ("anthropic", _EDGE + r"sk-ant-[A-Za-z0-9_-]{8,}"),
-    ("openrouter", _EDGE + r"sk-or-v\d-[A-Za-z0-9]{16,}"),
-    ("openai", _EDGE + r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{16,}"),
-    ("openai", _EDGE + r"sk-(?!ant-|or-)[A-Za-z0-9]{32,}"),
-    ("google", _EDGE + r"AIza[0-9A-Za-z_-]{30,}"),
-    ("google", _EDGE + r"GOCSPX-[A-Za-z0-9_-]{20,}"),
-    ("huggingface", _EDGE + r"hf_[A-Za-z0-9]{30,}"),
-    ("groq", _EDGE + r"gsk_[A-Za-z0-9]{20,}"),
-    ("xai", _EDGE + r"xai-[A-Za-z0-9]{20,}"),
-    ("replicate", _EDGE + r"r8_[A-Za-z0-9]{20,}"),
-    ("perplexity", _EDGE + r"pplx-[A-Za-z0-9]{20,}"),
-    ("fireworks", _EDGE + r"fw_[A-Za-z0-9]{20,}"),
-    ("nvidia", _EDGE + r"nvapi-[A-Za-z0-9_-]{20,}"),
-    ("jwt", _EDGE + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
-    ("github", _EDGE + r"github_pat_[A-Za-z0-9_]{22,}"),
-    ("github", _EDGE + r"gh[pousr]_[A-Za-z0-9]{20,}"),
-    ("stripe", _EDGE + r"[rs]k_(?:live|test)_[0-9a-zA-Z]{16,}"),
-    ("slack", _EDGE + r"xapp-\d-[A-Za-z0-9-]{20,}"),
 )
 
 # detect-secrets plugin -> kind. A plugin not listed here is not used (a new one, in a newer
@@ -243,7 +212,7 @@ _RULES: dict[str, LazyPattern] = {
 
 @lru_cache(maxsize=1)
 def _vendor() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return tuple((kind, re.compile(p)) for kind, p in _VENDOR_PATTERNS)
+    return tuple((kind, re.compile(p)) for kind, p in VENDOR_PATTERNS)
 
 
 @lru_cache(maxsize=1)
@@ -338,8 +307,8 @@ def _looks_secret(value: str, quoted: bool) -> bool:
     bare = value.strip("'\"`").strip("*_")  # Markdown emphasis is not part of a value
     if len(bare) < 4 or MARK_OPEN in bare or bare.lower() in _NOT_SECRET:
         return False
-    if c["placeholder"].match(bare) or c["uuid"].fullmatch(bare):
-        return False
+    if c["placeholder"].match(bare):
+        return False  # a UUID is a value too (a Heroku key): secretspan keeps one not named so
     if bare.startswith(("/", "./", "~/", "http://", "https://", "file:")):
         return False  # a path or a URL (a password in a URL is the basic-auth rule's)
     if bare.isdigit() and len(bare) < 12:
@@ -381,6 +350,7 @@ def _random_part(part: str) -> bool:
 
 _NAME_BEFORE = 80  # how far before a secret-like word its name may start
 _NAME_AFTER = 400  # how far after it its value is looked for
+_PHRASE_BEFORE = 40  # how far before it a phrase naming the secret may start
 
 
 def _line_spans(text: str, starts: Iterable[int]) -> Iterator[tuple[int, int]]:
@@ -483,6 +453,9 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
                 continue  # a commit near the word, or a value that has a name of its own
             start = t.start() + t.group(0).find(token)
             yield Finding(start, start + len(token), kind)
+    # The context rules read a phrase ("the api key is …") from the line's words before it.
+    yield from secretcontext.findings(
+        text, max(text.rfind("\n", 0, begin) + 1, begin - _PHRASE_BEFORE), end)
     for kind, pattern in _plugins():
         if kind in _NAMED_PLUGIN_KINDS:
             for m in pattern.finditer(text, begin, end):
@@ -513,13 +486,14 @@ def _merged(found: Iterable[Finding]) -> list[Finding]:
     return out
 
 
-def _candidates(text: str) -> tuple[list[int], list[int]]:
-    """(where a vendor token may be, where a secret-like name with a value may be), sorted;
-    both empty for most texts."""
+def _candidates(text: str) -> tuple[list[int], list[int], list[int]]:
+    """(where a vendor token may be, where a secret-like name with a value may be, where a
+    command's flag, a URL's userinfo or a header may hold one), sorted; all empty for most
+    texts."""
     c = _RULES
     low = text.lower()
     shaped: list[int] = []
-    for haystack, needles in ((text, _EXACT_PREFIXES), (low, _LOWER_PREFIXES)):
+    for haystack, needles in ((text, EXACT_PREFIXES), (low, LOWER_PREFIXES)):
         for needle in needles:
             at = haystack.find(needle)
             while at >= 0:
@@ -537,7 +511,7 @@ def _candidates(text: str) -> tuple[list[int], list[int]]:
             at = low.find(word, at + len(word))
     if "aws" in low:
         named.extend(m.start() for m in c["aws_named"].finditer(low))
-    return sorted(shaped), sorted(set(named))
+    return sorted(shaped), sorted(set(named)), sorted(secretcontext.candidates(low))
 
 
 @lru_cache(maxsize=1)
@@ -548,22 +522,39 @@ def _shapes() -> tuple[re.Pattern[str], ...]:
 def find(text: str, *, allow: Sequence[str] = ()) -> list[Finding]:
     """The secrets in ``text`` (offsets into it), in order, without overlaps; values that
     ``allow`` lists are left."""
-    shaped, named = _candidates(text)
-    if not shaped and not named:
-        return []
-    found: list[Finding] = []
-    if "PRIVATE KEY" in text or "PuTTY-User-Key" in text:
-        found.extend(Finding(m.start(), m.end(), "private-key")
-                     for m in _RULES["private_key"].finditer(text))
-    for begin, end in _line_spans(text, shaped):
-        found.extend(_by_shape(text, begin, end))
-    for begin, end in _windows(text, named):
-        found.extend(_by_name(text, begin, end))
-    merged = _merged(found)
+    merged = _detect(text, nested=False)
     if allow:
         allowed = _allowed(tuple(allow))
         merged = [f for f in merged if not allowed(text[f.start:f.end])]
     return merged
+
+
+def _detect(text: str, *, nested: bool) -> list[Finding]:
+    """Every detector's findings, whole tokens, the allowlist's values left out, merged.
+    ``nested``: a joined or decoded text, not looked at for wrapping or encoding again."""
+    shaped, named, commands = _candidates(text)
+    found: list[Finding] = []
+    if shaped or named or commands:
+        if "PRIVATE KEY" in text or "PuTTY-User-Key" in text:
+            found.extend(Finding(m.start(), m.end(), "private-key")
+                         for m in _RULES["private_key"].finditer(text))
+        for begin, end in _line_spans(text, shaped):
+            found.extend(_by_shape(text, begin, end))
+        for begin, end in _windows(text, named):
+            found.extend(_by_name(text, begin, end))
+        for begin, end in _line_spans(text, commands):
+            found.extend(secretcontext.findings(text, begin, end))
+        if not nested and "\n" in text:
+            lines = [b for b, _ in _line_spans(text, sorted({*shaped, *named, *commands}))]
+            found.extend(secretprep.wrapped(text, lines, _nested))
+    if not nested and len(text) >= secretprep.ENCODED_MIN:
+        found.extend(secretprep.encoded(text, _nested))
+    found = [f if f.kind == "private-key" else secretspan.whole(text, f) for f in found]
+    return _merged(f for f in found if not secretspan.kept(text, f))
+
+
+def _nested(text: str) -> list[Finding]:
+    return _detect(text, nested=True)
 
 
 def redact(text: str, *, allow: Sequence[str] = ()) -> str:

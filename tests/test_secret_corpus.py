@@ -1,0 +1,162 @@
+"""Two corpora for redaction: every attack's secret gone as a whole token (no head, no tail
+left), every false positive kept byte for byte; and the same properties over generated values."""
+
+from __future__ import annotations
+
+import base64
+import re
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vaultmem.notes import redact
+
+# Fake values, assembled so that no line of this file is itself a key.
+GH40 = "ghp_" + "1234567890abcdefghijklmnopqrstuvwxyZABCD"  # longer than detect-secrets' 36
+_MARK = re.compile("‹redacted:[^›]*›")
+ATTACKS: list[tuple[str, str]] = [
+    # (text, the secret that must not survive)
+    ("the prod db password is hunter2-xyz", "hunter2-xyz"),
+    ("ok, set it to " + "whsec_" + "abcdefghijklmnopqrstuvwxyz012345", "whsec_abcdefghijklmnopqrstuvwxyz012345"),
+    ("the password for the admin account is 'Summer2024!'", "Summer2024!"),
+    ("use S3cr3t-Passw0rd as the password", "S3cr3t-Passw0rd"),
+    ("with password Tr0ub4dor3x we log in", "Tr0ub4dor3x"),
+    ("the api key is 9f8e7d6c5b4a39281706f5e4d3c2b1a0, rotate it", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
+    ("mysql -uroot -pS3cretPass! -h db.local", "S3cretPass!"),
+    ("mysql -u root -p S3cretPass9 -h db.local", "S3cretPass9"),
+    ("mysqldump -h db -P 3306 -u admin -pXyz123abc shop", "Xyz123abc"),
+    ("psql --password=Secr3t-Pass db", "Secr3t-Pass"),
+    ("tool --password Secr3t-Pass --host x", "Secr3t-Pass"),
+    ("deploy --api-key Zq81xLmP0wQe7 --region eu", "Zq81xLmP0wQe7"),
+    ("curl -u admin:S3cr3tPw https://api.example.com", "S3cr3tPw"),
+    ("curl --user admin:S3cr3tPw https://api.example.com", "S3cr3tPw"),
+    ("redis-cli -a Sup3rS3cret ping", "Sup3rS3cret"),
+    ("sshpass -p Sup3rS3cret ssh deploy@host", "Sup3rS3cret"),
+    ("redis://:Sup3rS3cretPw@cache.internal:6379/0", "Sup3rS3cretPw"),
+    ("postgres://admin:p@ss-w0rd-long@db.internal/shop", "p@ss-w0rd-long"),
+    ("https://:tok3nValue99@registry.example.com/", "tok3nValue99"),
+    ("Authorization: Basic YWRtaW46c2VjcmV0cGFzc3dvcmQ=", "YWRtaW46c2VjcmV0cGFzc3dvcmQ="),
+    ("-H 'Authorization: Token abcd1234efgh5678ijkl'", "abcd1234efgh5678ijkl"),
+    ("Authorization: Bearer abc.def-ghi_jkl123", "abc.def-ghi_jkl123"),
+    ("API_KEY=123e4567-e89b-12d3-a456-426614174000", "123e4567-e89b-12d3-a456-426614174000"),
+    ("heroku_api_key = 01234567-89ab-cdef-0123-456789abcdef", "01234567-89ab-cdef-0123-456789abcdef"),
+    ("GITHUB_TOKEN=8f14e45fceea167a5a36dedd4ea2543f1234abcd", "8f14e45fceea167a5a36dedd4ea2543f1234abcd"),
+    (f"the token is {GH40}.", GH40),
+    ("rk_" + "live_51H8abcdefghijklmnopqrstuvwx", "rk_live_51H8abcdefghijklmnopqrstuvwx"),
+    ("xox" + "p-123456789012-1234567890123-abcdefghijklmnopqrstuvwx", "xoxp-123456789012-1234567890123-abcdefghijklmnopqrstuvwx"),
+    ("npm_" + "abcdefghijklmnopqrstuvwxyz0123456789", "npm_abcdefghijklmnopqrstuvwxyz0123456789"),
+    ("glpat-" + "abcdefghij1234567890", "glpat-abcdefghij1234567890"),
+    ("github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"),
+    ("sk-" + "ant-api03-abcdefghijklmnopqrstuvwxyz0123", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123"),
+    ("sk-" + "proj-abcdefghijklmnopqrstuvwxyz0123456789", "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"),
+    ("AIza" + "SyA1234567890abcdefghijklmnopqrstuv", "AIzaSyA1234567890abcdefghijklmnopqrstuv"),
+    ("AKIA" + "IOSFODNN7EXAMPL3 / ASIA" + "IOSFODNN7EXAMPL4", "IOSFODNN7EXAMPL3"),
+    ("SG." + "abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG", "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"),
+    ("key-" + "0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef"),
+    ("dop_" + "v1_" + "0123456789abcdef" * 4, "0123456789abcdef" * 4),
+    ("hf_" + "abcdefghijklmnopqrstuvwxyzABCDEFGH", "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH"),
+    ("shpat_" + "0123456789abcdef0123456789abcdef", "shpat_0123456789abcdef0123456789abcdef"),
+    ("SK" + "0123456789abcdef0123456789abcdef twilio", "SK0123456789abcdef0123456789abcdef"),
+    ("pypi-" + "AgEIcHlwaS5vcmcCJGFiY2RlZmdoLWlqa2wtbW5vcC1xcnN0", "AgEIcHlwaS5vcmcCJGFiY2RlZmdoLWlqa2wtbW5vcC1xcnN0"),
+    ("eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36P", "SflKxwRJSMeKKF2QT4fwpMeJf36P"),
+    ("ghp_" + "1234567890abcdefghij\nklmnopqrstuvwxyZ", "klmnopqrstuvwxyZ"),
+    ("OPENAI_API_KEY=sk-proj-" + "abcdefghij0123\n  456789KLMNOPQRSTUV", "456789KLMNOPQRSTUV"),
+    ("here: " + base64.b64encode(("token " + GH40).encode()).decode() + " end",
+     base64.b64encode(("token " + GH40).encode()).decode()),
+    ("-----BEGIN OPENSSH " + "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz\n-----END OPENSSH PRIVATE KEY-----",
+     "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz"),
+    ("export DATABASE_URL=mysql://root:Pa55word@localhost/db", "Pa55word"),
+    ("client secret: 8Zr2xPl0vNc7YtbQ", "8Zr2xPl0vNc7YtbQ"),
+]
+
+FALSE_POSITIVES = [
+    "auth: 8f14e45fceea167a5a36dedd4ea2543f1234abcd",
+    "fixed in auth: e73d511 flux: the replaced file is watched",
+    "token: 8f14e45fceea167a5a36dedd4ea2543f1234abcd (the commit that broke it)",
+    "the secret hash is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "secret sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 ok",
+    '"integrity": "sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg=="',
+    "image@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "secret_arn = arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbCdEf",
+    "the secret arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db/password-Xy12Ab is read",
+    "arn:aws:iam::123456789012:role/TokenExchangeRole",
+    "session 123e4567-e89b-12d3-a456-426614174000 started",
+    "request_id: 123e4567-e89b-12d3-a456-426614174000",
+    "ssh -i ~/.ssh/id_ed25519 deploy@host",
+    "the private key is at ~/.ssh/id_ed25519",
+    "token file: secrets/token.txt",
+    "password_file = /run/secrets/db_password",
+    "--token-file secrets/token.txt",
+    "img src=data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+    "the token is read from GITHUB_TOKEN",
+    "password reset flow: the user gets a token by mail",
+    "the password is stored in vault",
+    "tokens: 4096",
+    "git log auth: a1b2c3d fix token refresh",
+    "mysql -u root -p shop < dump.sql",
+    "docker run -u 1000:1000 -p 8080:80 nginx",
+    "ssh -p 2222 user@host",
+    "the password must be at least 12 characters",
+    "token expired at 2026-01-02T10:00:00Z",
+    "Password: ********",
+    "https://user@github.com/org/repo.git",
+    "the secret is to cache the result",
+    "secret: the cache layer",
+    "docker login --password-stdin -u deploy registry.example.com",
+    "kubectl create secret generic db-creds --from-file=./password.txt",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), ATTACKS)
+def test_every_attack_is_redacted_as_a_whole_token(text: str, secret: str) -> None:
+    out = redact.redact(text)
+    assert secret not in out and "‹redacted:" in out
+    rest = _MARK.sub("", out)
+    assert secret[-4:] not in rest  # nothing of its end left after the mark
+
+
+@pytest.mark.parametrize("text", FALSE_POSITIVES)
+def test_every_false_positive_is_kept_byte_for_byte(text: str) -> None:
+    assert redact.redact(text) == text
+
+
+def _shaped(template: str) -> re.Pattern[str]:
+    """``template`` with one mark where its value was: the whole value went, nothing else."""
+    return re.compile(re.escape(template).replace(r"\{\}", "‹redacted:[a-z-]+›"))
+
+
+_ALNUM = string.ascii_letters + string.digits
+_HEX = "0123456789abcdef"
+
+
+@settings(max_examples=60, deadline=None)
+@given(prefix=st.sampled_from(["ghp_", "npm_", "hf_", "glpat-", "sk_live_", "whsec_", "xoxb-1-"]),
+       body=st.text(_ALNUM, min_size=36, max_size=70),
+       around=st.sampled_from(["{}", "token {} here", "`{}`", "KEY={}.", "'{}'"]))
+def test_a_vendor_token_of_any_length_goes_whole(prefix: str, body: str, around: str) -> None:
+    token = prefix + body
+    out = redact.redact(around.format(token))
+    assert _shaped(around).fullmatch(out), out
+
+
+@settings(max_examples=60, deadline=None)
+@given(password=st.text(_ALNUM + "!#%&*+", min_size=10, max_size=30).filter(
+    lambda p: any(c.isdigit() for c in p) and any(c.isalpha() for c in p)),
+       template=st.sampled_from([
+           "the db password is {}", "mysql -uroot -p{} -h db", "--password={}", "--password {}",
+           "curl -u me:{} https://x.example", "redis://:{}@cache:6379", "password: {}",
+           "set the api key to {}", "Authorization: Bearer {}"]))
+def test_a_password_in_context_goes_whole(password: str, template: str) -> None:
+    out = redact.redact(template.format(password))
+    assert _shaped(template).fullmatch(out), out
+
+
+@settings(max_examples=60, deadline=None)
+@given(sha=st.text(_HEX, min_size=40, max_size=40), digest=st.text(_HEX, min_size=64, max_size=64),
+       word=st.sampled_from(["auth", "token", "secret", "commit", "fix"]))
+def test_shas_and_digests_are_kept(sha: str, digest: str, word: str) -> None:
+    for text in (f"{word}: {sha}", f"{word} {sha[:7]} merged", f"img@sha256:{digest}",
+                 f"the {word} hash is {digest}"):
+        assert redact.redact(text) == text

@@ -1,0 +1,212 @@
+"""Secrets known by what surrounds them, whatever their shape (pure).
+
+A password has no shape: ``hunter2-xyz`` is a secret only because of the words around it. The
+rules here read that context:
+
+- **prose**: a secret word followed by its value, with or without a colon, ``=`` or a verb
+  ("the prod db password is hunter2-xyz", "set the api key to 9f8e…", "password for the admin
+  account: 'Summer2024!'", "use S3cr3t! as the password");
+- **command-line flags**: ``--password=…``, ``--password …``, ``--token …``, ``--api-key …``;
+  ``-pPASS`` and ``-p PASS`` for the MySQL family, ``-a PASS`` for redis-cli, ``-p PASS`` for
+  sshpass; ``user:PASS`` after ``-u``/``--user``/``--auth``;
+- **URL userinfo**, with or without a user (``redis://:PASS@host``, ``postgres://u:PASS@host``;
+  a password holding ``@`` is taken up to the last ``@`` before the host);
+- **Authorization headers** (``Bearer``, ``Basic``, ``Token``...) and ``Bearer <token>``.
+
+A value is only taken when it reads like one: not a placeholder (``$TOKEN``, ``<password>``,
+``****``), not a plain word ("the password is stored in vault"), not a type or a reference
+(``password: str``, ``os.environ[...]``). The allowlist (secretspan) is applied afterwards.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.secretspan import Finding
+
+_WORD = (
+    r"(?:(?:api|access|private|secret|signing|client|webhook|auth|app|master|deploy|bot|"
+    r"refresh|session|encryption|admin|root|db|database)[ _-]?(?:key|token|secret)s?"
+    r"|pass(?:word|wd|phrase|code)s?|pwd|token|secret|apikey|credentials?|creds)"
+)
+_LINK = (
+    r"(?:\s*(?:[:=]|\bis\b|\bwas\b|\bare\b|\bwere\b|\bnow\b|\bset\b|\bto\b|\bequals\b"
+    r"|\bbecomes\b|\bchanged\b|\bshould\s+be\b|\bwill\s+be\b|\breads\b)){1,3}"
+)
+_VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
+# A command's arguments: up to a pipe, ``;`` or ``&`` that stands alone (one inside a word, as in
+# a password, is part of it).
+_ARGS = r"(?:[^\n|;&]|[|;&](?=[^\s|;&]))*"
+_RULES = {
+    "prose": lazy(
+        r"(?i)(?<![\w-])" + _WORD + r"(?![\w-])"
+        r"(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+(?:\s+[\w.@:/-]+){0,3})?"
+        r"(" + _LINK + r"|\s)\s*" + _VALUE),
+    "reverse": lazy(
+        r"(?i)(?<![\w-])(?:use|using|with)\s+" + _VALUE +
+        r"\s+as\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[\w ]{0,20}?" + _WORD + r"\b"),
+    "flag": lazy(
+        r"(?i)(?<![\w-])--?(?!no-)[\w-]*?(?:password|passwd|pass|passphrase|pwd|token|secret|"
+        r"api-?key|access-key|secret-key|private-key)(=|[ \t]+)" + _VALUE),
+    "mysql": lazy(r"(?<![\w/.-])(?:mysql\w*|mariadb\w*|mycli|mysqlsh|sshpass)\b" + _ARGS),
+    "short_p": lazy(r"(?<=\s)-p(?:([^\s'\"]+)|[ \t]+(['\"]?)([^\s'\"<>|]+)\2)"),
+    "redis": lazy(r"(?<![\w/.-])redis-cli\b" + _ARGS + r"?\s-a[ \t]+(['\"]?)([^\s'\"]+)\1"),
+    "userpass": lazy(
+        r"(?<![\w-])(?:-u|-U|--user|--auth|-a|--basic-auth|--proxy-user)(?:=|[ \t]+)"
+        r"(['\"]?)([^\s:'\"@/]{1,64}):([^\s'\"]{3,200})\1"),
+    "url": lazy(r"(?i)\b[a-z][\w+.-]*://([^\s/@:'\"]*):([^\s/'\"<>]+)@(?=[\w.\[-])"),
+    "authorization": lazy(
+        r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?"
+        r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+)?([^\s'\",;]{4,})"),
+    "bearer": lazy(r"(?i)\bbearer\s+([^\s'\",;]{8,})"),
+    "placeholder": lazy(
+        r"^(?:x+|\*+|\.+|-+|#+|0+|<.*>|\{.*\}|\[.*\]|\$.*|%.*%|your[_-].*|\(.*\)|…)$",
+        re.IGNORECASE),
+    "reference": lazy(r"[()\[\]{}‹›]|^[a-z]+(?:_[a-z]+)+$|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$"),
+    "date": lazy(r"^\d{4}-\d{2}-\d{2}|^v?\d+(?:\.\d+)+$|^\d+(?:ms|s|m|h|d|kb|mb|gb)$",
+                 re.IGNORECASE),
+}
+# Lowercase words that follow "password is"/"token:" in prose without being the value.
+_STOP = frozenset({
+    "the", "a", "an", "in", "on", "of", "for", "to", "not", "now", "set", "stored", "read",
+    "required", "missing", "invalid", "valid", "expired", "wrong", "correct", "empty", "none",
+    "null", "true", "false", "undefined", "changed", "rotated", "reset", "hidden", "masked",
+    "redacted", "secret", "password", "token", "key", "same", "different", "there", "here",
+    "this", "that", "it", "its", "your", "my", "our", "their", "being", "used", "needed",
+    "str", "string", "bytes", "int", "bool", "optional", "any", "env", "environ", "example",
+    "placeholder", "changeme", "todo", "tbd", "xxx", "yes", "no", "ok", "done", "generated",
+})
+_SYMBOLS = frozenset("!@#$%^&*+=~?")
+
+
+def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
+    """The context rules' findings in ``text[begin:end]``."""
+    r = _RULES
+    for m in r["prose"].finditer(text, begin, end):
+        linked = bool(m.group(1).strip())
+        yield from _value(m, 2, "password" if "pass" in m.group(0).lower()[:12] else "secret",
+                          linked=linked, strict=not linked)
+    for m in r["reverse"].finditer(text, begin, end):
+        yield from _value(m, 1, "password", linked=True, strict=False)
+    for m in r["flag"].finditer(text, begin, end):
+        kind = "password" if "pass" in m.group(0).lower() or "pwd" in m.group(0).lower() else (
+            "token" if "token" in m.group(0).lower() else "secret")
+        yield from _value(m, 2, kind, linked=m.group(1) == "=", strict=False, flag=True)
+    for m in r["mysql"].finditer(text, begin, end):
+        for p in r["short_p"].finditer(text, m.start(), end):
+            if p.start() > m.end():
+                break  # past the command: its value may hold a ``&``, its flag may not
+            if p.group(1) is not None:
+                yield Finding(p.start(1), p.end(1), "password")
+            elif secretish(p.group(3), password=True, strict=True):
+                yield Finding(p.start(3), p.end(3), "password")
+    for m in r["redis"].finditer(text, begin, end):
+        if not _placeholder(m.group(2)):
+            yield Finding(m.start(2), m.end(2), "password")
+    for m in r["userpass"].finditer(text, begin, end):
+        secret = m.group(3)
+        if secret != m.group(2) and not _placeholder(secret) and _userpass_secret(secret):
+            yield Finding(m.start(3), m.end(3), "password")
+    for m in r["url"].finditer(text, begin, end):
+        if not _placeholder(m.group(2)) and not m.group(2).isdigit():
+            yield Finding(m.start(2), m.end(2), "password")
+    for m in r["authorization"].finditer(text, begin, end):
+        if not _placeholder(m.group(1)) and m.group(1).lower() not in _STOP:
+            yield Finding(m.start(1), m.end(1), "token")
+    for m in r["bearer"].finditer(text, begin, end):
+        if secretish(m.group(1), password=False, strict=True):
+            yield Finding(m.start(1), m.end(1), "token")
+
+
+def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict: bool,
+           flag: bool = False) -> Iterator[Finding]:
+    """The value of ``match`` (its quoted form at ``group + 1``, else bare at ``group + 2``)."""
+    quoted = match.group(group + 1)
+    if quoted is not None:
+        start, value = match.start(group + 1), quoted
+    else:
+        start, value = match.start(group + 2), match.group(group + 2)
+        trimmed = value.rstrip(".,;:)]}>?")
+        value = trimmed
+    if value.startswith("-") and flag:
+        return
+    if flag and re.match(r"^[a-z]+=", value):
+        return  # ``--secret id=x,src=path``: the flag's own option list
+    password = kind == "password"
+    if flag and linked and not _placeholder(value) and len(value) >= 3 or secretish(value, password=password, strict=strict,
+                   quoted=quoted is not None and linked):
+        yield Finding(start, start + len(value), kind)
+
+
+def secretish(value: str, *, password: bool, strict: bool, quoted: bool = False) -> bool:
+    """Whether ``value``, found after a secret word, reads like the secret (mixed letters and
+    digits or symbols, or random case) rather than a word, a placeholder or a reference.
+    ``strict``: no linking word or sign came between (needs letters and digits)."""
+    bare = value.strip("*_`")
+    low = bare.lower()
+    if len(bare) < 4 or "‹" in bare or low in _STOP or _placeholder(bare):
+        return False
+    if bare.startswith(("http://", "https://", "file:")) or _RULES["date"].match(bare):
+        return False
+    if _RULES["reference"].search(bare) and not quoted:
+        return False
+    letters = any(c.isalpha() for c in bare)
+    digits = any(c.isdigit() for c in bare)
+    if strict:
+        return letters and digits and len(bare) >= 8
+    if password and quoted and " " not in bare.strip():
+        return True
+    if password and bare.isdigit():
+        return len(bare) >= 6
+    if letters and digits:
+        return True
+    if letters and any(c in _SYMBOLS for c in bare):
+        return True
+    inner_upper = sum(c.isupper() for c in bare[1:])
+    return inner_upper >= 2 and any(c.islower() for c in bare) and len(bare) >= 8
+
+
+def _placeholder(value: str) -> bool:
+    return _RULES["placeholder"].match(value.strip("'\"`")) is not None
+
+
+def _userpass_secret(secret: str) -> bool:
+    """``-u user:PASS``: a password, unless it is a uid:gid or a group name."""
+    if secret.isdigit() and len(secret) <= 6:
+        return False
+    return (any(c.isdigit() for c in secret) or any(c in _SYMBOLS or c == "." for c in secret)
+            or any(c.isupper() for c in secret) or len(secret) >= 8)
+
+
+# What makes a line worth the command and header rules: literals found by ``str.find`` in the
+# lowercase text (the prose rule runs where redact's secret-like names are).
+COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "-u ", "-u=", "--user",
+                 "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",
+                 "--pass", "--token", "--secret", "--api", "--access", "--private", "--client",
+                 "--pwd", "-token", "-password", "-secret", "-key", "://",
+                 "as the pass", "as my pass", "as our pass", "as password", "as the api",
+                 "as the token", "as the secret", "as the key", "as my token")
+
+
+def candidates(low: str) -> list[int]:
+    """Where in the lowercase text a command or header rule may find a value."""
+    found: list[int] = []
+    for word in COMMAND_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            if word != "://" or _userinfo_near(low, at):
+                found.append(at)
+            at = low.find(word, at + len(word))
+    return found
+
+
+def _userinfo_near(low: str, at: int) -> bool:
+    """Whether the URL at ``at`` (its ``://``) has a ``:…@`` userinfo."""
+    stop = at + 3
+    limit = min(len(low), stop + 300)
+    while stop < limit and not low[stop].isspace() and low[stop] != "/":
+        stop += 1
+    authority = low[at + 3:stop]
+    return ":" in authority and "@" in authority

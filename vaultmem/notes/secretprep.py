@@ -1,0 +1,109 @@
+"""Secrets hidden from the detectors by their layout: wrapped over lines, or base64-encoded (pure).
+
+- **Wrapped.** A key pasted into a narrow terminal or a wrapped paragraph continues on the next
+  line: the detectors would redact its first half and keep the second. A line that holds a
+  candidate and ends in a token is joined with the token that starts the next line; a finding
+  that crosses the join covers both halves (the line break goes with it). The continuation is
+  taken when it is the whole next line, or random-looking (a digit, an inner capital, ``+/=``):
+  a word starting the next sentence is not a key's tail.
+- **Encoded.** A base64 blob that decodes to text holding a secret (a pasted ``.env``, a
+  ``user:password`` pair, a key) is redacted whole, as the kind found inside. Data URIs are
+  images, not secrets; blobs longer than ENCODED_MAX are not decoded.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable, Iterable, Iterator
+
+from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.secretspan import Finding
+
+Finder = Callable[[str], list[Finding]]
+
+ENCODED_MIN = 24
+ENCODED_MAX = 8192
+# A token's halves: ``=`` only as base64's padding at the end (``NAME=value`` is two tokens).
+_TAIL = lazy(r"[A-Za-z0-9_+/-]{4,}[ \t]*\r?$")
+_HEAD = lazy(r"[ \t]*([A-Za-z0-9_+/-]{4,}={0,2})([ \t]*(?:\r?\n|$))?")
+_BLOB = lazy(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])")  # ENCODED_MIN
+_LINES_JOINED = 4  # a key wrapped over more lines than this is a PEM block (its own rule)
+
+
+def wrapped(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Finding]:
+    """Findings that cross a line break, for the lines starting at ``lines`` (offsets of
+    their first character)."""
+    for line_start in lines:
+        line_end = text.find("\n", line_start)
+        if line_end < 0:
+            continue
+        tail = _TAIL.search(text, line_start, line_end)
+        if tail is None:
+            continue
+        parts = [(tail.start(), text[tail.start():line_end].rstrip())]
+        at = line_end + 1
+        for _ in range(_LINES_JOINED):
+            head = _HEAD.match(text, at)
+            if head is None:
+                break
+            whole_line = head.group(2) is not None
+            if not whole_line and not _random_looking(head.group(1)):
+                break
+            parts.append((head.start(1), head.group(1)))
+            if not whole_line:
+                break
+            at = head.end()
+        if len(parts) > 1:
+            yield from _crossing(parts, finder)
+
+
+def _crossing(parts: list[tuple[int, str]], finder: Finder) -> Iterator[Finding]:
+    joined = "".join(p for _, p in parts)
+    bounds = []  # (joined offset, original offset) where each part starts
+    pos = 0
+    for origin, part in parts:
+        bounds.append((pos, origin))
+        pos += len(part)
+    first_end = len(parts[0][1])
+    for found in finder(joined):
+        if found.start < first_end < found.end:
+            yield Finding(_original(bounds, found.start), _original(bounds, found.end - 1) + 1,
+                          found.kind)
+
+
+def _original(bounds: list[tuple[int, int]], offset: int) -> int:
+    joined_at, origin = next((j, o) for j, o in reversed(bounds) if j <= offset)
+    return origin + offset - joined_at
+
+
+def _random_looking(token: str) -> bool:
+    return any(c.isdigit() or c in "+/=" for c in token) or any(c.isupper() for c in token[1:])
+
+
+def encoded(text: str, finder: Finder) -> Iterator[Finding]:
+    """Base64 blobs of ``text`` that decode to text holding a secret."""
+    for m in _BLOB.finditer(text):
+        blob = m.group(0)
+        if len(blob) > ENCODED_MAX or text.endswith("base64,", 0, m.start()):
+            continue
+        decoded = _decoded(blob)
+        if decoded is None:
+            continue
+        inner = finder(decoded)
+        if inner:
+            yield Finding(m.start(), m.end(), inner[0].kind)
+
+
+def _decoded(blob: str) -> str | None:
+    """``blob`` decoded as (URL-safe) base64 into printable text, or None."""
+    padded = blob.rstrip("=")
+    padded += "=" * (-len(padded) % 4)
+    try:
+        raw = (base64.urlsafe_b64decode(padded) if "-" in blob or "_" in blob
+               else base64.b64decode(padded, validate=True))
+        decoded = raw.decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    printable = sum(c.isprintable() or c in "\n\r\t" for c in decoded)
+    return decoded if decoded and printable >= 0.95 * len(decoded) else None

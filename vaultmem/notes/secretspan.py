@@ -1,0 +1,162 @@
+"""Where a secret begins and ends, and what looks like one but is kept (pure).
+
+Two rules every detector's finding passes through before it is redacted:
+
+- **The whole token.** A detector whose pattern has a fixed length (detect-secrets' GitHub
+  pattern takes 36 characters, a newer token has more) would leave the token's tail in the
+  note: a finding is extended to the end of the token it stops inside.
+- **The allowlist.** Values that look random but are not secrets are kept byte for byte: a git
+  commit sha (short or full) or a sha256/sha512 hex after a generic word (``auth:``,
+  ``token:``, "the secret hash is…"), an SRI integrity string (``sha512-…``), a docker digest
+  (``sha256:…``), a UUID not assigned to a secret name, an AWS ARN, a data URI and a file path
+  (the path of a key file is not the key). A value assigned to a specific secret name
+  (``GITHUB_TOKEN=<40 hex>``, ``API_KEY=<uuid>``, ``password=abc12345``) is a secret whatever
+  its shape.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from vaultmem.notes.lazyre import lazy
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A secret value in a text: ``text[start:end]`` (0-based, end-exclusive) and its kind."""
+
+    start: int
+    end: int
+    kind: str
+
+
+# Kinds a name or a context gives (not a vendor's token shape): only these can be paths, shas
+# or UUIDs that happen to sit after a secret-like word.
+CONTEXT_KINDS = frozenset({"secret", "password", "token"})
+
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=")
+_HEX_SHA = lazy(r"[0-9a-f]{7,12}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{128}", re.IGNORECASE)
+_UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_DIGEST_BEFORE = lazy(r"(?:sha(?:1|224|256|384|512)|md5|blake2b?)[-:]$", re.IGNORECASE)
+_SRI = lazy(r"(?:sha(?:1|256|384|512))-[A-Za-z0-9+/]{20,}={0,2}")
+_ARN = lazy(r"(?<![\w-])arn:aws[\w-]*:[\w-]*:")
+_DATA_URI = lazy(r"(?<![\w-])data:[\w.+/-]+(?:;[\w.+-]+=?[\w.+-]*)*;base64,")
+# The name a value is assigned to, just before it on its line: ``NAME = ``, ``"NAME": "``,
+# ``--name ``, ``NAME is ``; two words in prose ("api key is").
+_NAME_BEFORE = lazy(
+    r"(?:--)?([A-Za-z][\w.-]*(?:[ ][A-Za-z][\w-]*)?)['\"`\]]*[ \t]*"
+    r"(?:=|:=|:|=>|[ \t]is|[ \t]was|[ \t]to)?[ \t]*['\"`]?[ \t]*$")
+_PATH_START = ("~/", "/", "./", "../", "$HOME/", "%USERPROFILE%")
+_EXTENSION = lazy(r"\.[A-Za-z][A-Za-z0-9]{0,5}$")
+_WORDY_SEGMENT = lazy(r"[A-Za-z0-9][\w.-]*")
+# The last word of a name that says what the value is when it is not the secret itself.
+_NOT_THE_VALUE = frozenset({
+    "hash", "sha", "sha1", "sha256", "sha512", "digest", "checksum", "commit", "rev", "ref",
+    "id", "arn", "path", "file", "dir", "url", "uri", "name", "type", "env", "var", "length",
+    "len", "count", "size", "ttl", "expiry", "expires", "version", "header", "prefix",
+})
+_STRONG_SINGLE = frozenset({"password", "passwd", "pwd", "passphrase", "pw", "apikey",
+                            "credentials", "creds", "privatekey", "secretkey", "accesskey"})
+# A word before ``key``, ``token`` or ``secret`` in prose that makes it a specific secret.
+_QUALIFIERS = frozenset({
+    "api", "access", "private", "secret", "client", "webhook", "deploy", "signing", "master",
+    "admin", "service", "bot", "app", "db", "database", "prod", "production", "staging",
+    "refresh", "bearer", "oauth", "personal", "auth", "session", "encryption", "root", "ssh",
+    "aws", "github", "gitlab", "slack", "stripe", "openai", "anthropic", "npm", "pypi",
+})
+_SECRET_PARTS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "bearer")
+
+
+def whole(text: str, found: Finding) -> Finding:
+    """``found`` extended to the end of the token it stops inside (a ``.`` only when a token
+    character follows it, so a sentence's full stop stays)."""
+    end = found.end
+    if end == 0 or text[end - 1] not in _TOKEN_CHARS:
+        return found
+    while end < len(text):
+        ch = text[end]
+        if ch in _TOKEN_CHARS or (ch == "." and end + 1 < len(text)
+                                  and text[end + 1] in _TOKEN_CHARS and text[end + 1] != "="):
+            end += 1
+        else:
+            break
+    return found if end == found.end else Finding(found.start, end, found.kind)
+
+
+def name_before(text: str, start: int) -> str | None:
+    """The name the value at ``start`` is assigned to on its line (``--api-key``, ``token``,
+    ``api key``), or None."""
+    line_start = text.rfind("\n", 0, start) + 1
+    match = _NAME_BEFORE.search(text, max(line_start, start - 80), start)
+    return match.group(1) if match else None
+
+
+def strong_name(name: str | None) -> bool:
+    """Whether ``name`` names a secret specifically (``GITHUB_TOKEN``, ``api key``,
+    ``password``), not only a generic word a hash or a commit may follow (``auth``, ``token``,
+    ``secret hash``)."""
+    if not name:
+        return False
+    words = [w for w in re.split(r"[_.\- ]+|(?<=[a-z0-9])(?=[A-Z])", name.lstrip("-")) if w]
+    lowered = [w.lower() for w in words]
+    if not lowered or lowered[-1] in _NOT_THE_VALUE:
+        return False
+    if len(lowered) == 1:
+        return lowered[0] in _STRONG_SINGLE or lowered[0].endswith(("password", "passwd"))
+    if " " in name:  # prose: "api key", "deploy secret"; not "log auth", "the secret"
+        last, previous = lowered[-1], lowered[-2]
+        return any(part in last for part in _SECRET_PARTS) and (
+            last in _STRONG_SINGLE or previous in _QUALIFIERS)
+    return any(part in w for w in lowered for part in _SECRET_PARTS)
+
+
+def kept(text: str, found: Finding) -> bool:
+    """Whether ``found`` is a value the allowlist keeps (module docstring)."""
+    value = text[found.start:found.end]
+    if found.kind == "private-key":
+        return False
+    run_start = found.start
+    while run_start > 0 and not text[run_start - 1].isspace() and text[run_start - 1] not in "\"'`(<[":
+        run_start -= 1
+    before = text[run_start:found.start]
+    if _DATA_URI.search(before) or _ARN.search(before) or _ARN.match(value):
+        return True
+    if _SRI.fullmatch(value) or _DIGEST_BEFORE.search(before) or value.startswith("data:"):
+        return True
+    if found.kind not in CONTEXT_KINDS:
+        return False  # a vendor's token shape is a token wherever it is
+    if is_path(value):
+        return True
+    if found.kind == "password":
+        return False  # after a password word or flag, a hex or UUID value is the password
+    if _HEX_SHA.fullmatch(value) or _UUID.fullmatch(value):
+        name = name_before(text, found.start)
+        if _UUID.fullmatch(value):
+            return name is None or not _secret_like(name)
+        return not strong_name(name)
+    return False
+
+
+def is_path(value: str) -> bool:
+    """Whether ``value`` reads like a file path (``~/.ssh/id_ed25519``, ``secrets/token.txt``)
+    rather than a key that holds slashes (base64) or a URL with a password."""
+    if "://" in value or "@" in value:
+        return False
+    if value.startswith(_PATH_START):
+        segments = [s for s in re.split(r"[/\\]", value) if s]
+        return all(len(s) < 24 or not _random(s) for s in segments)
+    if "/" not in value or not _EXTENSION.search(value):
+        return False
+    return all(_WORDY_SEGMENT.fullmatch(s) and not _random(s) for s in value.split("/") if s)
+
+
+def _random(segment: str) -> bool:
+    """Whether a path segment mixes letters and digits over a long stretch, as keys do."""
+    return len(segment) >= 16 and any(c.isdigit() for c in segment) and any(
+        c.isupper() for c in segment) and any(c.islower() for c in segment)
+
+
+def _secret_like(name: str) -> bool:
+    low = name.lower()
+    return any(part in low for part in _SECRET_PARTS)
