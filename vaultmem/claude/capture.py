@@ -25,7 +25,7 @@ from vaultmem.store import machine
 from vaultmem.store.config import Config, load_config
 from vaultmem.store.layout import UNTITLED_SESSION
 from vaultmem.store.state import StateData
-from vaultmem.store.vault import Vault
+from vaultmem.store.vaultopen import open_vault
 
 from ..errors import NoteArchived, NoteExists, SessionError, VaultmemError
 from . import gitinfo, transcript
@@ -66,8 +66,7 @@ def _memory(event: HookEvent, warnings: list[str] | None = None) -> Memory:
     config = _config(event)
     if not may_create(config):
         require_vault(config)  # a mistyped vault: one stderr line, nothing written
-    memory = Memory(config, Vault(config.vault, namespace=config.namespace,
-                                  redaction=config.redaction))
+    memory = Memory(config, open_vault(config))
     if warnings is not None:
         # What the state has to say (a corrupt state.json set aside) reaches the hook's stderr.
         memory.state.warnings = memory.vault.warnings = warnings

@@ -20,7 +20,7 @@ from vaultmem.memory.sessions import Memory
 from vaultmem.notes import patch, sections
 from vaultmem.search.recall import recall
 from vaultmem.store.config import Config
-from vaultmem.store.vault import Vault
+from vaultmem.store.vaultopen import open_vault
 
 PROJECT = "demo-shop"
 
@@ -110,7 +110,7 @@ def run_demo(root: Path, *, now: datetime) -> DemoReport:
         raise VaultmemError(f"cannot make the demo folder: {err.strerror or err}",
                             path=root) from None
     config = Config(vault=root, project=PROJECT)
-    vault = Vault(root, namespace=config.namespace, redaction=config.redaction)
+    vault = open_vault(config)
     memory = Memory(config, vault, clock_now=lambda: now)
     vault.create(vault.layout.entity(PROJECT, "Auth"), PERSON_AUTH_NOTE)
 

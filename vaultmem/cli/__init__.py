@@ -59,8 +59,8 @@ class Globals:
         otherwise), or one ``create`` may make. A person at a terminal is told which vault it
         is when the config file did not choose it."""
         from vaultmem.store.config import config_file
-        from vaultmem.store.vault import Vault
         from vaultmem.store.vaultchoice import notice, require_vault
+        from vaultmem.store.vaultopen import open_vault
 
         config = self.config()
         with errors_to_exit():
@@ -70,7 +70,7 @@ class Globals:
             if said and not self._told and _stderr_is_terminal():
                 typer.echo(said, err=True)
                 self._told = True
-            return Vault(config.vault, namespace=config.namespace, redaction=config.redaction)
+            return open_vault(config)
 
     def vault_field(self) -> str | None:
         """The vault of this run for a --json document, once it is known."""

@@ -41,7 +41,7 @@ LOCK_NAME = "index.lock"
 # Bump when the schema or what is indexed changes: an index of another version is rebuilt.
 # 2: private text is no longer indexed (rebuilds indexes that held it); 3: bodies indexed
 # without link targets and %%comments%% (facts.searchable).
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4  # 4: bodies redacted (an index built before holds a person's secrets)
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 # bm25 column weights: a hit in the title (file name and aliases) beats one in the tags, which
 # beats one in the body.
@@ -444,7 +444,7 @@ def _sync(
         if old is not None and old[3] == sha:
             touched.append((fst.st_mtime_ns, fst.st_size, old[0]))
             continue
-        row = note_row(rel, raw, namespace)
+        row = note_row(rel, raw, namespace, vault.redaction)
         values = (
             fst.st_mtime_ns,
             fst.st_size,

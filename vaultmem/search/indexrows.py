@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -249,22 +250,26 @@ def _public(text: str, body: str) -> str:
     return private.feed(body)
 
 
-def public_body(raw: bytes) -> str:
-    """The body of a note's bytes as the index reads it, private spans removed, Markdown kept
-    (wikilinks too: ``vaultmem.notes.facts`` reads the facts of it)."""
+def public_body(raw: bytes, scrub: Callable[[str], str] = str) -> str:
+    """The body of a note's bytes as the index reads it, private spans removed, secrets
+    redacted (``scrub``), Markdown kept (wikilinks too: ``vaultmem.notes.facts`` reads the
+    facts of it)."""
     text = _note_text(raw)
-    return _public(text, read_meta(text)[1])
+    return scrub(_public(text, read_meta(text)[1]))
 
 
-def note_row(rel: str, raw: bytes, namespace: str) -> NoteRow:
-    """What the index keeps of a note; never raises on bad bytes or bad YAML."""
+def note_row(rel: str, raw: bytes, namespace: str,
+             scrub: Callable[[str], str] = str) -> NoteRow:
+    """What the index keeps of a note; never raises on bad bytes or bad YAML. ``scrub``: the
+    vault's redaction: a person's own note is never rewritten, but what vaultmem shows of it
+    (search, snippets, the briefing's facts) holds no secret."""
     text = _note_text(raw)
     meta, body = read_meta(text)
     path_type, path_project = _path_kind(rel, namespace)
     stem = rel.rsplit("/", 1)[-1][:-3]
     meta = meta or {}
     # Private text is never indexed: not searchable, not in a snippet, not in the file.
-    body = _public(text, body)
+    body = scrub(_public(text, body))
     aliases = _strings(meta.get("aliases"))
     return NoteRow(
         type=_text_of(meta.get("type")) or path_type,

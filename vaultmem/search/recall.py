@@ -287,7 +287,7 @@ def _holds_fact(text: str, fact_texts: Sequence[str]) -> bool:
 def _body(vault: Vault, rel: str) -> str:
     """The public body of a note found, "" when it cannot be read now."""
     try:
-        return indexrows.public_body((vault.root / rel).read_bytes())
+        return indexrows.public_body((vault.root / rel).read_bytes(), vault.redaction)
     except OSError:
         return ""
 

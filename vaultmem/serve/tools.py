@@ -36,8 +36,10 @@ from mcp.shared.uri_template import UriTemplate
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from vaultmem.notes.names import slug
+from vaultmem.notes.redact import Redaction
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
+from vaultmem.store.vaultopen import open_vault
 
 from .. import __version__
 from ..errors import ConfigError, VaultmemError
@@ -79,7 +81,7 @@ class _Door:
                 f"no vault at {config.vault}: set VAULTMEM_VAULT, `vault` in vaultmem's config "
                 "file, or start the server with `vaultmem --vault PATH mcp`"
             )
-        vault = Vault(config.vault, namespace=config.namespace)
+        vault = open_vault(config)
         if named and config.project != self.config.project:
             _known_project(vault, config.project, given=str(project))
         return vault, config
@@ -156,7 +158,9 @@ def remember(door: _Door, args: RememberArguments) -> dict[str, Any]:
     vault, cfg = door.open(args.project)
     result = Memory(cfg, vault).remember(args.text, kind=args.kind, why=args.why,
                                          entities=args.entity or ())
-    return {"note": result.note, "status": result.status, "entry": result.entry}
+    # The answer reaches the client's transcript: never a token, even with [redact] turned off.
+    return {"note": result.note, "status": result.status,
+            "entry": _shown(cfg, result.entry) if result.entry else result.entry}
 
 
 def context(door: _Door, args: ContextArguments) -> str:
@@ -173,7 +177,13 @@ def show(door: _Door, args: ShowArguments) -> str:
 
     vault, cfg = door.open(args.project)
     shown = editing.show(vault, args.note, cfg.project)
-    return f"{shown.rel}\n\n{shown.text}"
+    return _shown(cfg, f"{shown.rel}\n\n{shown.text}")
+
+
+def _shown(cfg: Config, text: str) -> str:
+    """``text`` as an answer shows it: redacted (a person's own note is never rewritten, but
+    what the server answers with goes into a model's context), the user's allowlist kept."""
+    return Redaction(allow=cfg.redaction.allow)(text)
 
 
 @dataclass(frozen=True)
@@ -297,7 +307,7 @@ def read_index(door: _Door, uri: str) -> types.ReadResourceResult:
         project = found
     try:
         vault, cfg = door.open(project)
-        text = str(vault.read(vault.layout.project_index(cfg.project)).text)
+        text = _shown(cfg, str(vault.read(vault.layout.project_index(cfg.project)).text))
     except VaultmemError as err:
         raise MCPError(types.INTERNAL_ERROR, str(err), {"uri": uri}) from None
     return types.ReadResourceResult(contents=[
