@@ -406,8 +406,8 @@ def test_a_read_only_note_is_skipped_with_one_warning_and_left_byte_for_byte(
     assert report.status == "compacted", report.error
     assert auth.read_bytes() == before and auth.stat().st_mode & 0o777 == 0o444
     said = [w for w in report.warnings if "read-only" in w]
-    assert said == [f"{ENTITIES}/Auth.md: read-only (chmod), left as it is; its items stay in "
-                    "the archived session"]
+    assert said == [(f"{ENTITIES}/Auth.md: read-only (chmod), left as it is; its items stay in "
+                    "the archived session")]
     assert "Store money as integer cents" in _read(tmp_path, f"{ENTITIES}/Billing.md")
 
     session = tmp_path / _captured(tmp_path, "2026-11-21-b", day="2026-11-21")
