@@ -18,7 +18,8 @@ from vaultmem.claude import install
 
 RUNNER = shlex.join(install.runner(sys.executable))
 
-EVENTS = {"SessionStart", "Stop", "PreCompact", "SessionEnd"}
+EVENTS = {"SessionStart", "Stop", "PreCompact", "SessionEnd", "UserPromptSubmit",
+          "PostToolUseFailure"}
 OTHER: dict[str, Any] = {
     "model": "opus",
     "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "other-tool stop"}]}]},
@@ -63,6 +64,8 @@ def test_install_user_then_again_is_idempotent(home: Path, repo: Path) -> None:
         "Stop": [f"{RUNNER} hook stop"],
         "PreCompact": [f"{RUNNER} hook pre-compact"],
         "SessionEnd": [f"{RUNNER} hook session-end"],
+        "UserPromptSubmit": [f"{RUNNER} hook user-prompt-submit"],
+        "PostToolUseFailure": [f"{RUNNER} hook post-tool-use-failure"],
     }
     before = settings.read_bytes()
     again = _cli("install-hooks", "--scope", "user", cwd=repo)

@@ -66,7 +66,8 @@ def test_compact_json_and_status(cli, vault_root: Path) -> None:  # type: ignore
                    "sessions": [{"note": rel, "lines": 608, "age_days": 0,
                                  "status": "pending compaction",
                                  "verdict": "due: 608 lines", "due": True}],
-                   "extraction_cost": {"project": "demo", "notes": 0, "total_usd": 0.0}}
+                   "extraction_cost": {"project": "demo", "notes": 0, "total_usd": 0.0},
+                   "injected": []}
     result = cli("compact", "--json")
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)

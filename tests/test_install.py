@@ -85,6 +85,8 @@ def test_vaultmem_hooks_block() -> None:
         "Stop": "vaultmem hook stop",
         "PreCompact": "vaultmem hook pre-compact",
         "SessionEnd": "vaultmem hook session-end",
+        "UserPromptSubmit": "vaultmem hook user-prompt-submit",
+        "PostToolUseFailure": "vaultmem hook post-tool-use-failure",
     }
     # SessionEnd hooks are cancelled after ~1.5 s by Claude Code: keep ours short.
     assert hooks["SessionEnd"][0]["hooks"][0]["timeout"] == 5
@@ -452,3 +454,25 @@ def test_a_python_dash_m_hook_never_imports_the_projects_own_vaultmem_folder(
                           env={**os.environ, "PYTHONPATH": str(Path(install.__file__).parents[2])})
     assert done.returncode == 0, done.stderr
     assert not (project / "SHADOWED").exists()
+
+
+def test_check_finds_an_install_without_the_moment_hooks_and_install_adds_them(
+    dirs: tuple[Path, Path],
+) -> None:
+    home, project = dirs
+    user = home / ".claude/settings.json"
+    user.parent.mkdir(parents=True)
+    older = {event: groups for event, groups in install.vaultmem_hooks().items()
+             if event not in ("UserPromptSubmit", "PostToolUseFailure")}
+    user.write_text(json.dumps({"hooks": older}))
+
+    findings = installcheck.check(home=home, project_dir=project, run_commands=False)
+    install.install("user", home=home, project_dir=project)
+    after = installcheck.check(home=home, project_dir=project, run_commands=False)
+    removed = install.uninstall("user", home=home, project_dir=project)
+
+    (missing,) = [f for f in findings if f.kind == "hook-events-missing"]
+    assert "UserPromptSubmit, PostToolUseFailure" in missing.message
+    assert "vaultmem install-hooks" in missing.message and missing.path == user
+    assert "hook-events-missing" not in [f.kind for f in after]
+    assert removed.changed and "hooks" not in json.loads(user.read_text())

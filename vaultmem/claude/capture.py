@@ -29,7 +29,7 @@ from vaultmem.store.vaultopen import open_vault
 
 from ..errors import NoteArchived, NoteExists, SessionError, VaultmemError
 from . import gitinfo, transcript
-from .events import HookEvent, session_start_output
+from .events import HookEvent, context_output, session_start_output
 
 if TYPE_CHECKING:
     from . import ingest
@@ -354,12 +354,35 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
         problems.append(f"pending compaction stopped: {err}")
     for rel in too_big[:1]:  # one at a time: the next session start hands over the next
         spawn_compaction(memory.config, rel, "deterministic")
+    from . import momenthooks
+
+    if event.session_id:  # a payload without one is junk: nothing written for it
+        _refresh_index(memory, problems)
+    if event.source == "compact" and started_note and event.session_id:
+        # The project's briefing is in the context already: only the session's own record.
+        return context_output("SessionStart", momenthooks.after_compaction(
+            memory, event, event.session_id, started_note, problems))
     from . import briefing  # only session-start renders the briefing
 
     cwd = Path(event.cwd) if event.cwd else None
     text = briefing.build(memory.vault, memory.config, exclude=exclude, cwd=cwd,
                           today=now.date())
+    if event.session_id and text:
+        momenthooks.log_briefing(memory, event.session_id, text, event.source, problems)
     return session_start_output(text) if text else ""
+
+
+def _refresh_index(memory: Memory, warnings: list[str]) -> None:
+    """The search index of the project (and the global notes) brought up to date, unless
+    another process is at it: the moment hooks read it as it is (claude/moments.py)."""
+    from vaultmem.search import index
+
+    layout = memory.vault.layout
+    try:
+        index.refresh(memory.vault, wait=False, folders=(
+            layout.project_dir(memory.config.project), f"{layout.namespace}/global"))
+    except (VaultmemError, OSError) as err:
+        warnings.append(f"search index not refreshed: {err}")
 
 
 def on_stop(event: HookEvent, warnings: list[str] | None = None) -> str:

@@ -1,8 +1,8 @@
 """Claude Code's front door: stdin JSON -> event -> one library call -> stdout. Fail-open.
 
 Every hook exits 0 whatever happens (exit 2 would block Claude Code), prints at most one line on
-stderr when something went wrong, and writes stdout once, only for session-start, whose stdout
-Claude Code reads as context. Nothing here imports ``anthropic`` or waits on a network.
+stderr when something went wrong, and writes stdout once, only for session-start,
+user-prompt-submit and post-tool-use-failure, whose stdout Claude Code reads as context. Nothing here imports ``anthropic`` or waits on a network.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from collections.abc import Callable
 
 from .events import HookEvent, parse_event
 
-EVENTS = ("session-start", "stop", "pre-compact", "session-end")
+EVENTS = ("session-start", "stop", "pre-compact", "session-end", "user-prompt-submit",
+          "post-tool-use-failure")
 MAX_STDIN_BYTES = 4 * 1024 * 1024
 # Claude Code writes the payload and closes stdin at once. A stdin that stays open is read until
 # it holds a whole JSON object, or for this long at most: a hook never waits on its input.
@@ -86,7 +87,15 @@ def _warn(message: str) -> None:
         pass
 
 
-def _handlers() -> dict[str, Callable[[HookEvent, list[str]], str]]:
+MOMENTS = ("user-prompt-submit", "post-tool-use-failure")
+
+
+def _handler(name: str) -> Callable[[HookEvent, list[str]], str]:
+    if name in MOMENTS:  # the cheap hooks: the capture and its imports are not loaded
+        from . import momenthooks
+
+        return {"user-prompt-submit": momenthooks.on_user_prompt_submit,
+                "post-tool-use-failure": momenthooks.on_post_tool_use_failure}[name]
     from . import capture
 
     return {
@@ -94,7 +103,7 @@ def _handlers() -> dict[str, Callable[[HookEvent, list[str]], str]]:
         "stop": capture.on_stop,
         "pre-compact": capture.on_stop,
         "session-end": capture.on_session_end,
-    }
+    }[name]
 
 
 def run(name: str, raw: bytes | str) -> tuple[str, list[str]]:
@@ -107,7 +116,7 @@ def run(name: str, raw: bytes | str) -> tuple[str, list[str]]:
         return "", []
     event = _readable_transcript(parse_event(name, raw), warnings)
     try:
-        out = _handlers()[name](event, warnings)
+        out = _handler(name)(event, warnings)
     except Exception as err:  # noqa: BLE001 - fail open: Claude Code must never be blocked
         from ..errors import VaultmemError
 
@@ -121,7 +130,7 @@ def main(argv: list[str]) -> int:
     name = argv[0] if argv else ""
     if name in ("-h", "--help", ""):
         sys.stdout.write(
-            "usage: vaultmem hook {session-start|stop|pre-compact|session-end} < payload.json\n"
+            f"usage: vaultmem hook {{{'|'.join(EVENTS)}}} < payload.json\n"
         )
         return 0
     if os.environ.get(EXTRACTING_ENV):

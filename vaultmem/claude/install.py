@@ -52,6 +52,10 @@ HOOK_EVENTS: dict[str, tuple[str, int]] = {
     "Stop": ("stop", 10),
     "PreCompact": ("pre-compact", 10),
     "SessionEnd": ("session-end", 5),
+    # The moment hooks (DESIGN §12). A Claude Code that does not know an event leaves its entry
+    # unused; the other hooks run as before (tests/e2e/test_moments_e2e.py).
+    "UserPromptSubmit": ("user-prompt-submit", 5),
+    "PostToolUseFailure": ("post-tool-use-failure", 5),
 }
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Literal
 
 from vaultmem.claude.install import (
+    HOOK_EVENTS,
     PLUGIN_NAME,
     SCOPES,
     inner_hooks,
@@ -22,7 +23,7 @@ from vaultmem.claude.install import (
 # --- what would stop the installed hooks --------------------------------------------------------
 
 FindingKind = Literal["hook-command-missing", "hook-command-fails", "hooks-twice",
-                      "plugin-hooks-fail"]
+                      "plugin-hooks-fail", "hook-events-missing"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,15 @@ def installed(path: Path) -> list[Installed]:
             if parsed and isinstance(text, str):
                 found.append(Installed(path, str(event), text, tuple(parsed[0])))
     return found
+
+
+def missing_events(found: Sequence[Installed]) -> list[str]:
+    """The Claude Code events vaultmem hooks that ``found`` (one settings file's vaultmem hooks)
+    leaves out; none when the file has no vaultmem hook at all."""
+    if not found:
+        return []
+    present = {item.event for item in found}
+    return [event for event in HOOK_EVENTS if event not in present]
 
 
 def enabled_plugins(path: Path) -> list[str]:
@@ -106,6 +116,14 @@ def check(
         if problem:
             findings.append(Finding(problem[0], item.path, f"{item.command!r}: {problem[1]}"))
     with_hooks = [path for path, found in entries.items() if found or path == installing]
+    for path in with_hooks:
+        missing = missing_events(entries[path])
+        if missing:
+            findings.append(Finding(
+                "hook-events-missing", path,
+                f"vaultmem's hooks for {', '.join(missing)} are not installed (an install by an "
+                "older vaultmem): run `vaultmem install-hooks` again to add them",
+            ))
     plugins = [(path, spec) for path in paths for spec in enabled_plugins(path)]
     for path, spec in plugins[:1]:
         said = plugin_problem(spec, home=home)

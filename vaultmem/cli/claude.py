@@ -45,7 +45,9 @@ def _project_dir() -> Path:
 @app.command()
 def hook(
     ctx: typer.Context,
-    event: str = typer.Argument(..., help="session-start | stop | pre-compact | session-end"),
+    event: str = typer.Argument(
+        ..., help="session-start | stop | pre-compact | session-end | user-prompt-submit | "
+        "post-tool-use-failure"),
 ) -> None:
     """Handle a Claude Code hook event (payload JSON on stdin). Always exits 0."""
     from ..claude.hooks import main as hook_main

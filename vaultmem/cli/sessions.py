@@ -262,12 +262,18 @@ def status(
 ) -> None:
     """Session notes of the project with lines, age, status and threshold verdict, and what
     model extraction has cost the project."""
+    from ..claude import injections
+
     memory = _memory(ctx)
     rows = run(memory.overview)
     costs = run(memory.extraction_costs)
+    project = memory.config.project
+    injected = injections.by_session(injections.read(memory.vault.state_dir), project,
+                                     memory.state.current(project))
     if as_json:
-        echo_json({"project": memory.config.project, "sessions": [r.to_dict() for r in rows],
-                   "extraction_cost": costs.to_dict()})
+        echo_json({"project": project, "sessions": [r.to_dict() for r in rows],
+                   "extraction_cost": costs.to_dict(),
+                   "injected": [s.to_json() for s in injected]})
         return
     if not rows:
         typer.echo(f"no session notes in project {memory.config.project}")
@@ -278,4 +284,10 @@ def status(
     if costs.notes:
         typer.echo(f"extraction cost: ${costs.total_usd:.4f} over {costs.notes} "
                    f"session{'s' if costs.notes != 1 else ''} (project {costs.project})")
+    for told in injected:
+        which = "the current session" if told.current else "session"
+        typer.echo(f"injected into {which} {told.session}: {told.chars:,} characters in "
+                   f"{len(told.items)} injection{'s' if len(told.items) != 1 else ''}")
+        for item in told.items:
+            typer.echo(f"  {item.at[11:16]} {item.event} {item.chars:,} chars: {item.reason}")
 

@@ -53,6 +53,8 @@ class Config:
     # Seconds the session-start hook may spend compacting notes left pending.
     start_compaction_budget: float = 0.6
     context_max_chars: int = 8000
+    # UserPromptSubmit tells the facts the vault holds about what a prompt names (claude/onprompt.py).
+    prompt_context: bool = True
     # ``[components]``: glob -> component name, in the file's order (see claude/components.py).
     components: Mapping[str, str] = field(default_factory=dict)
     # ``[redact]``: secrets replaced by ``‹redacted:kind›`` in everything written (redact.py).
@@ -178,6 +180,7 @@ def load_config(
         claude_input_tokens=_typed(data, "claude_input_tokens", int, 20000, path),
         start_compaction_budget=_typed(data, "start_compaction_budget", float, 0.6, path),
         context_max_chars=_typed(data, "context_max_chars", int, 8000, path),
+        prompt_context=_typed(data, "prompt_context", bool, True, path),
         components=_components(data.get("components", {}), path),
         redaction=_redaction(data.get("redact"), path),
         vault_from=vault_from,
@@ -238,5 +241,6 @@ _KNOWN = {
     "claude_max_budget_usd",
     "claude_input_tokens",
     "start_compaction_budget",
+    "prompt_context",
     "context_max_chars",
 }

@@ -1,0 +1,160 @@
+"""The moment hooks (DESIGN §12): a failed tool call told its recorded fix, a prompt told what the
+vault holds about what it names, each once per session and logged; silence otherwise."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hook_kit import hook_env, run_cli, run_hook
+
+from vaultmem.claude import injections
+from vaultmem.search import index
+from vaultmem.store.vault import Vault
+
+FIXTURE = Path(__file__).parent / "fixtures" / "briefing"
+PROJECT = "shop"
+NOTE = f"claude/projects/{PROJECT}/sessions/2026-11-21-refunds-and-ci.md"
+DB_ERROR = ('E   psycopg.OperationalError: connection to server at "localhost" (127.0.0.1), '
+            'port 5432 failed: Connection refused')
+FIX = (f"`pytest tests/test_db.py` failed (`{DB_ERROR}`); it passed after editing "
+       "`docker-compose.yml`")
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    """The briefing fixture's vault with a recorded fix, indexed as SessionStart leaves it."""
+    root = tmp_path / "vault"
+    shutil.copytree(FIXTURE, root)
+    note = root / NOTE
+    note.write_text(note.read_text().replace("## Gotchas & Fixes\n\n",
+                                             f"## Gotchas & Fixes\n\n- {FIX}\n"))
+    index.refresh(Vault(root))
+    return root
+
+
+def _hook(event: str, vault: Path, tmp_path: Path, **payload: Any) -> tuple[str, str]:
+    names = {"post-tool-use-failure": "PostToolUseFailure", "user-prompt-submit": "UserPromptSubmit"}
+    data = {"session_id": "s-1", "transcript_path": str(tmp_path / "t.jsonl"), "cwd": str(tmp_path),
+            "hook_event_name": names[event], **payload}
+    done = run_hook(event, data, vault, cwd=tmp_path,
+                    env=hook_env(vault, VAULTMEM_PROJECT=PROJECT))
+    assert done.returncode == 0
+    return done.stdout.decode(), done.stderr.decode()
+
+
+def _context(out: str, event: str) -> str:
+    doc = json.loads(out)
+    assert doc["hookSpecificOutput"]["hookEventName"] == event
+    text = doc["hookSpecificOutput"]["additionalContext"]
+    assert isinstance(text, str)
+    return text
+
+
+def _failure(command: str, error: str, **more: Any) -> dict[str, Any]:
+    return {"tool_name": "Bash", "tool_input": {"command": command}, "error": error,
+            "is_interrupt": False, **more}
+
+
+def test_a_recurring_failure_is_told_its_fix_once_per_session(vault: Path, tmp_path: Path) -> None:
+    failing = _failure("cd /w/shop && pytest tests/test_db.py -q", f"Exit code 1\n{DB_ERROR}")
+
+    out, err = _hook("post-tool-use-failure", vault, tmp_path, **failing)
+
+    text = _context(out, "PostToolUseFailure")
+    assert err == ""
+    assert "docker-compose.yml" in text and "[[2026-11-21-refunds-and-ci]]" in text
+    assert text.count("~~~text") == 1 and len(text) <= 700
+    # The same failure again in the same session: told already.
+    assert _hook("post-tool-use-failure", vault, tmp_path, **failing) == ("", "")
+    # Another session is told again.
+    out, _ = _hook("post-tool-use-failure", vault, tmp_path, session_id="s-2", **failing)
+    assert "docker-compose.yml" in _context(out, "PostToolUseFailure")
+    logged = injections.read(vault / ".vaultmem")
+    assert [(i.session, i.event) for i in logged] == [("s-1", "PostToolUseFailure"),
+                                                     ("s-2", "PostToolUseFailure")]
+    assert logged[0].chars == len(text) and "matched by error signature" in logged[0].reason
+
+
+@pytest.mark.parametrize("failing", [
+    # Same command, another error: the fix of the connection says nothing about it.
+    _failure("pytest tests/test_db.py", "Exit code 1\nE   KeyError: 'currency'"),
+    # No signature at all.
+    _failure("pytest tests/test_db.py", "Exit code 1"),
+    # The person stopped it.
+    _failure("pytest tests/test_db.py", f"Exit code 1\n{DB_ERROR}", is_interrupt=True),
+    # An unrelated tool and error.
+    {"tool_name": "Edit", "tool_input": {"file_path": "/w/shop/src/x.py"},
+     "error": "String to replace not found in file."},
+])
+def test_an_unrelated_failure_gets_nothing(vault: Path, tmp_path: Path,
+                                           failing: dict[str, Any]) -> None:
+    assert _hook("post-tool-use-failure", vault, tmp_path, **failing) == ("", "")
+    assert injections.read(vault / ".vaultmem") == []
+
+
+def test_a_prompt_is_told_the_facts_it_names_once(vault: Path, tmp_path: Path) -> None:
+    prompt = "Add partial refunds to the billing refund endpoint"
+
+    out, err = _hook("user-prompt-submit", vault, tmp_path, prompt=prompt)
+
+    text = _context(out, "UserPromptSubmit")
+    assert err == "" and len(text) <= 1200
+    assert "Support partial refunds" in text
+    # The fenced lines are vault text; outside them only fixed words.
+    head, fenced = text.split("\n", 1)
+    assert head.startswith("vaultmem: ") and fenced.startswith("~~~text\n")
+    assert _hook("user-prompt-submit", vault, tmp_path, prompt=prompt) == ("", "")
+
+
+@pytest.mark.parametrize("prompt", ["thanks", "continue", "yes", "ok, go ahead", "Thanks!"])
+def test_a_prompt_that_names_no_task_gets_nothing(vault: Path, tmp_path: Path, prompt: str) -> None:
+    assert _hook("user-prompt-submit", vault, tmp_path, prompt=prompt) == ("", "")
+
+
+def test_prompt_context_turned_off_in_the_config(vault: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".config" / "vaultmem").mkdir(parents=True)
+    (home / ".config" / "vaultmem" / "config.toml").write_text("prompt_context = false\n")
+    data = {"session_id": "s-1", "cwd": str(tmp_path), "hook_event_name": "UserPromptSubmit",
+            "prompt": "Add partial refunds to the billing refund endpoint"}
+
+    done = run_hook("user-prompt-submit", data, vault, cwd=tmp_path, env=hook_env(
+        vault, VAULTMEM_PROJECT=PROJECT, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config")))
+
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_no_vault_no_index_and_junk_input_get_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    assert _hook("user-prompt-submit", missing, tmp_path, prompt="partial refunds billing") == (
+        "", "")
+    assert not missing.exists()  # a moment hook never creates a vault
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    assert _hook("post-tool-use-failure", bare, tmp_path,
+                 **_failure("pytest", f"Exit code 1\n{DB_ERROR}")) == ("", "")
+    done = run_hook("user-prompt-submit", b"\x00not json", bare, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, b"")
+
+
+def test_status_shows_what_was_injected_per_session(vault: Path, tmp_path: Path) -> None:
+    _hook("post-tool-use-failure", vault, tmp_path,
+          **_failure("pytest tests/test_db.py", f"Exit code 1\n{DB_ERROR}"))
+    _hook("user-prompt-submit", vault, tmp_path, session_id="s-2",
+          prompt="Add partial refunds to the billing refund endpoint")
+    env = hook_env(vault, VAULTMEM_PROJECT=PROJECT)
+
+    text = run_cli(["status"], cwd=tmp_path, env=env)
+    doc = json.loads(run_cli(["status", "--json"], cwd=tmp_path, env=env).stdout)
+
+    assert text.returncode == 0
+    lines = [line for line in text.stdout.splitlines() if "inject" in line or "chars" in line]
+    assert lines[0].startswith("injected into session s-2: ")
+    assert "UserPromptSubmit" in lines[1] and "facts" in lines[1]
+    assert lines[2].startswith("injected into session s-1: ")
+    assert [s["session"] for s in doc["injected"]] == ["s-2", "s-1"]
+    assert doc["injected"][1]["chars"] == doc["injected"][1]["injections"][0]["chars"] > 0
