@@ -7,11 +7,12 @@ and saved would drop every line the person had. So before vaultmem reads a note 
 
 - it is not the file vaultmem itself wrote last (inode, mtime and size recorded beside the lock
   after each write), and
-- it changed moments ago (mtime within QUIET_SECONDS), or it is shorter than vaultmem last saw
-  it, or empty;
+- it changed moments ago (mtime within QUIET_SECONDS, EDITED_QUIET_SECONDS when it ends
+  mid-line), or it is shorter than vaultmem last saw it, or empty;
 
-and if so waits, polling, until it has been still for QUIET_SECONDS (at most SETTLE_SECONDS in
-all; after that it is read as it is); an emptied or shortened note waits for its write until
+and if so waits, polling, until it has been still for QUIET_SECONDS (EDITED_QUIET_SECONDS when
+it ends mid-line: an editor may write a save in two parts 0.3 s apart, and the first part is
+half a note; at most SETTLE_SECONDS in all; after that it is read as it is); an emptied or shortened note waits for its write until
 SETTLE_SECONDS. A note only vaultmem writes never waits.
 
 After the replace, the file that was replaced is looked at once more through a descriptor opened
@@ -37,6 +38,11 @@ from vaultmem.errors import UnsafePath
 from vaultmem.store import safefs
 
 QUIET_SECONDS = 0.1  # a note untouched this long (by mtime and by our polls) has settled
+# ... unless another program left it ending mid-line: an editor may save in two parts (truncate
+# and write half, then the rest 0.3 s later), and half a note is neither empty nor short of
+# anything vaultmem knows; it ends where the bytes were cut. Such a note settles once untouched
+# this long.
+EDITED_QUIET_SECONDS = 0.5
 SETTLE_SECONDS = 1.0  # the longest a write waits for a note to settle (hooks have budgets)
 POLL_SECONDS = 0.01
 ACTIVE_SECONDS = 10.0  # another program's write this recent: someone is editing the note now
@@ -72,11 +78,13 @@ def record(marker: Path, path: Path, size: int) -> None:
         safefs.write_bytes(marker, " ".join(str(n) for n in stamp).encode())
 
 
-def _in_flux(st: os.stat_result, last: Stamp | None, now_ns: int) -> bool:
+def _in_flux(st: os.stat_result, last: Stamp | None, now_ns: int, path: Path) -> bool:
     stamp = stamp_of(st)
     if stamp == last:
         return False  # vaultmem's own write, untouched since
-    recent = now_ns - st.st_mtime_ns < QUIET_SECONDS * 1e9
+    age = now_ns - st.st_mtime_ns
+    recent = age < QUIET_SECONDS * 1e9 or (age < EDITED_QUIET_SECONDS * 1e9
+                                           and _mid_line(path, st))
     shorter = last is not None and st.st_size < last[2]
     return recent or shorter or st.st_size == 0
 
@@ -87,7 +95,7 @@ def settle(path: Path, last: Stamp | None) -> bool:
         st = os.stat(path)
     except OSError:
         return False
-    if not _in_flux(st, last, time.time_ns()):
+    if not _in_flux(st, last, time.time_ns(), path):
         return False
     deadline = time.monotonic() + SETTLE_SECONDS
     seen = stamp_of(st)
@@ -104,8 +112,10 @@ def settle(path: Path, last: Stamp | None) -> bool:
             continue
         if _cut(st, last, time.time_ns()):
             continue  # truncated moments ago: its write is still to come (up to the deadline)
-        quiet_on_disk = time.time_ns() - st.st_mtime_ns >= QUIET_SECONDS * 1e9
-        if quiet_on_disk and now - still_since >= QUIET_SECONDS:
+        # Ending mid-line, another program's save may be half written: its rest may come later.
+        quiet = EDITED_QUIET_SECONDS if _mid_line(path, st) else QUIET_SECONDS
+        quiet_on_disk = time.time_ns() - st.st_mtime_ns >= quiet * 1e9
+        if quiet_on_disk and now - still_since >= quiet:
             return True
     return True
 
@@ -145,7 +155,8 @@ def orphaned(fd: int, before: os.stat_result, grace: float = 0.0) -> bytes | Non
             now_seen = stamp_of(os.fstat(fd))
             if now_seen != seen:
                 seen, still_since = now_seen, time.monotonic()
-            elif time.monotonic() - still_since >= QUIET_SECONDS and not _shorter(seen, before):
+            elif (time.monotonic() - still_since >= _quiet_fd(fd, seen)
+                  and not _shorter(seen, before)):
                 break
         if _shorter(seen, before):
             # Truncated and its write never came (in time): nothing to redo on. Redoing on the
@@ -154,6 +165,32 @@ def orphaned(fd: int, before: os.stat_result, grace: float = 0.0) -> bytes | Non
         return read_all(fd)
     except OSError:
         return None
+
+
+def _mid_line(path: Path, st: os.stat_result) -> bool:
+    """Whether the non-empty note at ``path`` ends mid-line (the first part of a save)."""
+    if st.st_size == 0:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        return os.pread(fd, 1, st.st_size - 1) not in (b"\n", b"")
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _quiet_fd(fd: int, seen: Stamp) -> float:
+    """How long the replaced file open at ``fd`` must be still: longer when it ends mid-line
+    (an editor's save in two parts, its second part still to come)."""
+    try:
+        mid = seen[2] > 0 and os.pread(fd, 1, seen[2] - 1) not in (b"\n", b"")
+    except OSError:
+        mid = False
+    return EDITED_QUIET_SECONDS if mid else QUIET_SECONDS
 
 
 def _shorter(seen: Stamp, before: os.stat_result) -> bool:
