@@ -179,6 +179,7 @@ def _load_commands() -> None:
     from . import (  # noqa: F401
         claude,
         demo,
+        entities,
         mcpserver,
         notes,
         reading,

@@ -40,6 +40,8 @@ Kinds:
   by kind and line; the value itself is never shown. Notes written before redaction, or a
   person's own text. ``[redact] allow`` in config.toml lists false positives.
 
+- ``near-name``: entities of one folder named alike (``Invoice`` and ``Invoices``, ``Power
+  Monitor`` and ``Power Monitor Applet``): ``vaultmem entity merge`` (or ``rename``) joins them.
 ``vaultmem doctor --fix`` merges sync-conflict copies into their notes (see syncfix),
 redacts the secrets in place (see secretfix) and makes compacted twins stubs (see stubfix).
 """
@@ -59,6 +61,7 @@ from typing import Any, Literal
 import yaml
 
 from vaultmem.errors import InvalidYaml, NotUtf8
+from vaultmem.memory.entitymerge import near_names
 from vaultmem.memory.stubfix import is_full_original
 from vaultmem.notes import frontmatter, links, names, redact, textio
 from vaultmem.search import indexrows
@@ -83,6 +86,7 @@ Kind = Literal[
     "temp-file",
     "outside-link",
     "secret",
+    "near-name",
 ]
 
 STALE_LOCK_AGE_S = 3600.0
@@ -157,6 +161,7 @@ def doctor(vault: Vault, config: Config | None = None) -> DoctorReport:
     problems: list[Problem] = []
     problems += _name_problems(notes, others.notes)
     problems += _leftover_problems(vault)
+    problems += [Problem("near-name", rel, None, said) for rel, said in near_names(notes)]
     cache: dict[tuple[str, str], tuple[bool, str]] = {}
     for rel in notes:
         problems += _note_problems(vault, rel, note_index, others, cache)

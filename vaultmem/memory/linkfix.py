@@ -77,7 +77,7 @@ def fix_links(vault: Vault, notes: Iterable[str]) -> list[LinkFix]:
     return [_fix(vault, rel, index) for rel in listed]
 
 
-def _scopes(vault: Vault, rel: str) -> tuple[str, ...]:
+def scopes(vault: Vault, rel: str) -> tuple[str, ...]:
     """The folders a bare name in note ``rel`` is looked for in: its project's, then global."""
     layout = vault.layout
     projects = f"{layout.namespace}/projects/"
@@ -91,7 +91,7 @@ def _fix(vault: Vault, rel: str, index: links.NoteIndex) -> LinkFix:
         note = vault.read(rel)
     except VaultmemError as err:
         return LinkFix(rel, "skipped", 0, err.message)
-    text, count = qualified(note.text, rel, _scopes(vault, rel), index)
+    text, count = qualified(note.text, rel, scopes(vault, rel), index)
     if not count:
         return LinkFix(rel, "skipped", 0, "no ambiguous link that its project or global decides")
     written = vault.write_text(rel, text, fmt=note.fmt, expected=note.fingerprint)

@@ -1,0 +1,62 @@
+"""Names of one thing spelled apart: ``Invoice`` and ``invoices``, ``Power-Monitor`` and
+``power_monitor``, ``Billing`` and ``Billing Webhooks`` (pure; issue 29).
+
+Two names are the *same* when their keys are equal (case, separators and a plural's ``s``
+aside); one is a *near* name of the other when they are the same, or the words of one are the
+first words of the other. Capture files the same names under one entity; ``doctor`` suggests
+merging near ones (a prefix may name a part of its own, which a person decides).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+from vaultmem.notes.lazyre import lazy
+
+_SPLIT = lazy(r"[\s_\-.]+|(?<=[a-z0-9])(?=[A-Z])")
+MIN_KEY_CHARS = 3  # a shorter name ("UI", "DB") is an acronym: no plural to fold
+
+
+def words(name: str) -> list[str]:
+    """The words of a name, case-folded, each in its singular."""
+    parts = [p for p in _SPLIT.split(unicodedata.normalize("NFC", name.strip())) if p]
+    return [_singular(p.casefold()) for p in parts]
+
+
+def _singular(word: str) -> str:
+    if len(word) <= MIN_KEY_CHARS or not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies") and len(word) > MIN_KEY_CHARS + 1:
+        return word[:-3] + "y"
+    return word[:-1]
+
+
+def key(name: str) -> str:
+    """The key two spellings of one name share (``Invoices`` and ``invoice`` -> ``invoice``)."""
+    return "".join(words(name))
+
+
+def same(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` spell one name."""
+    return bool(key(a)) and key(a) == key(b)
+
+
+def near(a: str, b: str, *, min_words: int = 1) -> bool:
+    """Whether ``a`` and ``b`` are one name, or the words of one (``min_words`` at least)
+    start the other's."""
+    if same(a, b):
+        return True
+    wa, wb = words(a), words(b)
+    short, long = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
+    return len(short) >= min_words and len("".join(short)) >= MIN_KEY_CHARS \
+        and long[:len(short)] == short
+
+
+def near_pairs(names: Iterable[str], *, min_words: int = 2) -> list[tuple[str, str]]:
+    """The pairs of ``names`` (sorted) that look like one thing: the same name spelled apart,
+    or a name of ``min_words`` words or more that starts another (one word, "Auth", may well
+    name a part apart from "Auth Tokens")."""
+    listed = sorted(set(names), key=str.casefold)
+    return [(a, b) for i, a in enumerate(listed) for b in listed[i + 1:]
+            if near(a, b, min_words=min_words)]
