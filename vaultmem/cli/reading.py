@@ -14,6 +14,7 @@ from . import app, echo_json, globals_of, run
 if TYPE_CHECKING:
     from vaultmem.memory.doctor import DoctorReport
     from vaultmem.search.recall import Hit
+    from vaultmem.store.vault import Vault
 
     from ..claude.installcheck import Finding
 
@@ -133,6 +134,7 @@ def doctor(
     g = globals_of(ctx)
     vault = g.vault_obj()
     report = run(lambda: doctor_mod.doctor(vault))
+    _say_pushed(vault, report, err=as_json)  # before --fix redacts what it compares
     if fix:
         from vaultmem.memory.syncfix import fix_sync_conflicts
 
@@ -145,9 +147,8 @@ def doctor(
             typer.echo(str(done), err=as_json)
         from vaultmem.memory.secretfix import fix_secrets
 
-        # A person's own notes only with --all.
-        leaks = [p.rel for p in (report.problems if all_notes else report.ours())
-                 if p.kind == "secret"]
+        # A person's own notes are never rewritten: reported below, with or without --all.
+        leaks = [p.rel for p in report.ours() if p.kind == "secret"]
         for fixed in run(lambda: fix_secrets(vault, leaks)):
             typer.echo(str(fixed), err=as_json)
         from vaultmem.memory.stubfix import fix_originals
@@ -165,6 +166,17 @@ def doctor(
         report = run(lambda: doctor_mod.doctor(vault))
     if _render_doctor(report, hook_findings(vault.root), all_notes=all_notes, as_json=as_json):
         raise typer.Exit(1)
+
+
+def _say_pushed(vault: Vault, report: DoctorReport, *, err: bool) -> None:
+    """One line per note whose secret is already in pushed git history: rotate it."""
+    from vaultmem.memory.secretfix import pushed_secrets
+
+    leaks = [p.rel for p in report.problems if p.kind == "secret"]
+    for rel, ref in run(lambda: pushed_secrets(vault, leaks)).items():
+        typer.echo(f"{rel}: a secret in this note is already pushed ({ref}): rotate it; "
+                   "redacting the note does not remove it from the history others have",
+                   err=err)
 
 
 def _render_doctor(

@@ -1,4 +1,4 @@
-"""Commands for a vault shared between machines: git's merge driver."""
+"""Commands for a vault shared between machines: git's merge driver and pre-commit check."""
 
 from __future__ import annotations
 
@@ -52,6 +52,29 @@ def git_after_init(config: Config, *, setup: bool) -> None:
                + ("" if done.attributes_written else " (already there)"))
     typer.echo("git: merge driver registered in this repository's config"
                + ("" if done.config_written else " (already there)"))
+    from vaultmem.memory import secretgit
+
+    hook = run(lambda: secretgit.install_hook(root, runner(sys.executable)))
+    typer.echo(hook.message(runner(sys.executable)))
     if done.untracked:
         typer.echo(f"git: {done.untracked} machine-local files of .vaultmem/ no longer tracked "
                    "(still on disk): commit that")
+
+
+@app.command("check-staged")
+def check_staged(ctx: typer.Context) -> None:
+    """Refuse a commit that adds a secret (git's pre-commit hook, set up by `vaultmem init --git`).
+
+    One line per secret on stderr, `file:line: a <kind> secret is staged`, never the value;
+    exit code 1 when there is one, 0 otherwise. Values `[redact] allow` lists are not secrets.
+    """
+    from vaultmem.memory.secretgit import staged_secrets
+
+    from . import globals_of
+
+    config = globals_of(ctx).config()
+    found = run(lambda: staged_secrets(Path.cwd(), config.redaction.allow))
+    for secret in found:
+        typer.echo(str(secret), err=True)
+    if found:
+        raise typer.Exit(1)

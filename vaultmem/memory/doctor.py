@@ -324,11 +324,15 @@ def _merge_problems(rel: str, text: str) -> list[Problem]:
 # -- notes -----------------------------------------------------------------------------------
 
 
-def _secret_problems(rel: str, text: str, redaction: redact.Redaction) -> list[Problem]:
+def _secret_problems(rel: str, text: str, redaction: redact.Redaction,
+                     namespace: str) -> list[Problem]:
     if not redaction.enabled:
         return []
+    todo = ("`vaultmem doctor --fix` redacts it" if _is_ours(rel, namespace) else
+            "your own note: vaultmem never rewrites it, remove it yourself (what vaultmem "
+            "shows of it is redacted)")
     return [Problem("secret", rel, _line_of(text, found.start),
-                    f"a {found.kind} secret (value withheld); `vaultmem doctor --fix` redacts it")
+                    f"a {found.kind} secret (value withheld); {todo}")
             for found in redact.find(text, allow=redaction.allow)]
 
 
@@ -393,7 +397,8 @@ def _note_problems(
         return [Problem("not-utf8", rel, err.line, err.message)]
     if text is None:
         return []  # removed or unreadable since the listing: nothing to say about its text
-    problems: list[Problem] = _secret_problems(rel, text, vault.redaction)
+    problems: list[Problem] = _secret_problems(rel, text, vault.redaction,
+                                               vault.layout.namespace)
     if "<<<<<<<" in text or "[!conflict]" in text.lower():
         problems += _merge_problems(rel, text)
     meta = _frontmatter(text, rel, problems)
