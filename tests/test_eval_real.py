@@ -241,6 +241,17 @@ def test_parts_missing_transcripts_and_the_held_out_report(tmp_path: Path) -> No
     assert "held-out fact" not in json.dumps(dumped)
 
 
+def test_each_transcript_comes_from_the_first_folder_holding_it_intact(tmp_path: Path) -> None:
+    facts_path = _corpus(tmp_path, _transcript())
+    stale = tmp_path / "stale" / "shop" / "s1.jsonl"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("{}\n", encoding="utf-8")
+    corpus = load_corpus(facts_path, [tmp_path / "nowhere", tmp_path / "stale",
+                                      tmp_path / "corpus"])
+    assert corpus.paths == {"s1": tmp_path / "corpus" / "shop" / "s1.jsonl"}
+    assert corpus.missing == ()
+
+
 def test_goals_need_80_percent_and_a_10_point_lead_over_the_floor() -> None:
     counts = {"facts": 50, "recall": 40, "fts_floor": 36, "briefing": 22, "open_steps": 1,
               "open_step_projects": 2}
