@@ -63,9 +63,9 @@ def test_recall_for_people(cli: Invoke, vault: Path) -> None:
     result = cli("recall", "guava")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "1. Login Form  (entity · web · 2026-11-20)"
+    # The note, then its hits indented, as rg groups matches under a file.
+    assert lines[0] == f"{ENT.format('web')}/Login Form.md  (entity · web · 2026-11-20)"
     assert lines[1] == "   The guava token refresh."  # plain text in a pipe: no ** marks
-    assert lines[2] == f"   {ENT.format('web')}/Login Form.md"
     assert "Token Store" not in result.stdout  # another project: not in the default scope
     assert result.stderr == ""
 

@@ -60,21 +60,23 @@ def test_generated_vault_known_answers_come_first(tmp_path: Path) -> None:
 
 
 def test_entities_rank_above_sessions_above_others(vault_root: Path) -> None:
-    body = "The marmalade cache is warmed at boot."
-    write(
-        vault_root, "claude/projects/demo/sessions/2026-11-20-x.md", note("session", "demo", body)
-    )
-    write(vault_root, "claude/projects/demo/entities/X.md", note("entity", "demo", body))
-    write(vault_root, "claude/projects/demo/misc/X.md", note("scratch", "demo", body))
+    # Each note says it its own way: one text in several notes is one hit (test_recall_contract).
+    body = "The marmalade cache is warmed at boot, says the {}."
+    write(vault_root, "claude/projects/demo/sessions/2026-11-20-x.md",
+          note("session", "demo", body.format("session")))
+    write(vault_root, "claude/projects/demo/entities/X.md",
+          note("entity", "demo", body.format("entity")))
+    write(vault_root, "claude/projects/demo/misc/X.md",
+          note("scratch", "demo", body.format("scratch")))
     result = recall.recall(Vault(vault_root), cfg(vault_root), "marmalade", today=TODAY)
     assert [h.type for h in result.hits] == ["entity", "session", "scratch"]
     assert result.hits[0].score > result.hits[1].score > result.hits[2].score
 
 
 def test_current_project_ranks_first_then_global(vault_root: Path) -> None:
-    body = "The tangerine queue drains nightly."
     for project in ("alpha", "beta", "global"):
         folder = "claude/global" if project == "global" else f"claude/projects/{project}"
+        body = f"The tangerine queue of {project} drains nightly."
         write(vault_root, f"{folder}/entities/Q.md", note("entity", project, body))
     vault = Vault(vault_root)
     for current in ("alpha", "beta"):
@@ -90,16 +92,16 @@ def test_current_project_ranks_first_then_global(vault_root: Path) -> None:
 
 
 def test_recent_notes_rank_first_among_equals(vault_root: Path) -> None:
-    body = "The persimmon migration is reversible."
+    body = "The persimmon migration of {} is reversible."
     write(
         vault_root,
         "claude/projects/demo/entities/Old.md",
-        note("entity", "demo", body, updated="2025-01-01"),
+        note("entity", "demo", body.format("old"), updated="2025-01-01"),
     )
     write(
         vault_root,
         "claude/projects/demo/entities/New.md",
-        note("entity", "demo", body, updated="2026-11-21"),
+        note("entity", "demo", body.format("new"), updated="2026-11-21"),
     )
     result = recall.recall(Vault(vault_root), cfg(vault_root), "persimmon", today=TODAY)
     assert [h.title for h in result.hits] == ["New", "Old"]
@@ -125,7 +127,7 @@ def test_type_filter_limit_and_snippet(vault_root: Path) -> None:
         write(
             vault_root,
             f"claude/projects/demo/sessions/2026-11-2{i}-s.md",
-            note("session", "demo", f"about the rhubarb\nrollout {i}"),
+            note("session", "demo", f"about the rhubarb of day {i}\nrollout {i}"),
         )
     write(vault_root, "claude/projects/demo/entities/R.md", note("entity", "demo", "rhubarb"))
     vault = Vault(vault_root)
@@ -135,7 +137,7 @@ def test_type_filter_limit_and_snippet(vault_root: Path) -> None:
     assert len(sessions.hits) == 3
     assert {h.type for h in sessions.hits} == {"session"}
     hit = sessions.hits[0]
-    assert hit.kind == "note" and hit.text == "about the rhubarb"  # its best line, plain
+    assert hit.kind == "note" and hit.text.startswith("about the rhubarb of day ")  # best line
     assert [hit.text[s:e] for s, e in hit.matches] == ["rhubarb"]
     with pytest.raises(QueryError):
         recall.recall(vault, cfg(vault_root), "rhubarb", limit=0, today=TODAY)
@@ -235,8 +237,8 @@ def test_cross_project_recall_recorded_once_per_project_per_day(vault_root: Path
 def test_recall_of_sessions_and_global_entities_writes_nothing(vault_root: Path) -> None:
     session = "claude/projects/origin/sessions/2026-11-20-s.md"
     glob = "claude/global/entities/G.md"
-    write(vault_root, session, note("session", "origin", "kiwifruit"))
-    write(vault_root, glob, note("entity", "global", "kiwifruit"))
+    write(vault_root, session, note("session", "origin", "kiwifruit in a session"))
+    write(vault_root, glob, note("entity", "global", "kiwifruit in an entity"))
     before = {p: p.read_bytes() for p in vault_root.rglob("*.md")}
     result = recall.recall(
         Vault(vault_root), cfg(vault_root, "p1"), "kiwifruit", all_projects=True, today=TODAY

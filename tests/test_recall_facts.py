@@ -138,15 +138,18 @@ def test_a_note_alone_fills_the_room_with_its_answering_lines(vault_root: Path) 
           ))
     hits = run(vault_root, "wallaby fan speed", limit=5).hits
     assert {h.rel for h in hits} == {f"{P}/sessions/2026-11-16-fans.md"}
-    # Most matches first, what went wrong before the commands run, the prompt and its heading
-    # after the answers; each line once.
+    # Most matches first, what went wrong before the commands run, the prompt after the
+    # answers and the entry's heading (noise) after every other line; each line once.
     assert [h.text for h in hits] == [
         "Set the wallaby fan speed with `sudo wallaby_cli fan-speed-max`",
         "Answer: The wallaby fan speed needs root.",
         "Failed: `wallaby_cli fan-speed-max` — `Permission denied`",
         "Ran `wallaby_cli fan-speed-max`",
-        "10:00 - set the wallaby fan speed",
+        "Prompt: set the wallaby fan speed",
     ]
+    # The entry's heading says what its prompt says: one hit. The note's title is noise: last.
+    more = [h.text for h in run(vault_root, "wallaby fan speed", limit=8).hits]
+    assert more[5:] == ["Fans"]
 
 
 def test_the_answer_beside_a_matching_fact_fills_the_room(vault_root: Path) -> None:

@@ -12,6 +12,8 @@ import typer
 from . import app, echo_json, globals_of, run
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from vaultmem.memory.doctor import DoctorReport
     from vaultmem.search.recall import Hit
     from vaultmem.store.vault import Vault
@@ -49,8 +51,9 @@ def recall(
     as_json: bool = typer.Option(False, "--json", help="Results as JSON (for skills)."),
 ) -> None:
     """Search the vault: the facts that match (decisions, gotchas, prerequisites, questions,
-    next steps), each once and whole, then notes that match elsewhere. The current project,
-    entities and newer facts first."""
+    next steps), then lines of notes that match elsewhere; each once (its copies listed),
+    at most 300 characters, grouped under its note. The current project, entities and newer
+    facts first; headings and other lines that say nothing last."""
     from vaultmem.notes.names import slug
     from vaultmem.search import recall as recall_mod
 
@@ -82,30 +85,54 @@ def recall(
 
 
 def _render_hits(hits: Sequence[Hit]) -> None:
-    """Each hit as three lines: number, note and what it is; its text (the matched words in
-    bold at a terminal, plain text in a pipe); where it is."""
+    """The hits grouped under their note, as ``rg`` groups matches under a file: the note's path
+    and what it is, then each hit's text indented (the matched words in bold at a terminal,
+    plain text in a pipe) and, for a fact or a hit with copies, what it is and where."""
     console = None
     if sys.stdout.isatty():
         from rich.console import Console
 
         console = Console(highlight=False, soft_wrap=True)
-    for n, hit in enumerate(hits, 1):
-        kind = hit.type if hit.kind == "note" else hit.kind
-        where = " · ".join(x for x in (kind, hit.project, hit.date) if x)
-        typer.echo(f"{n}. {hit.title}  ({where})")
-        if hit.text and console is not None:
-            from rich.text import Text
+    groups: dict[str, list[Hit]] = {}
+    for hit in hits:
+        groups.setdefault(hit.rel, []).append(hit)
+    for n, (rel, grouped) in enumerate(groups.items()):
+        first = grouped[0]
+        what = " · ".join(x for x in (first.type, first.project, first.updated) if x)
+        if n:
+            typer.echo("")
+        typer.echo(f"{rel}  ({what})" if what else rel)
+        for hit in grouped:
+            _render_text(console, hit)
+            about = _about(hit)
+            if about:
+                typer.echo(f"      {about}")
 
-            shown = Text("   " + hit.text)
-            for start, end in hit.matches:
-                shown.stylize("bold yellow", start + 3, end + 3)
-            console.print(shown)
-        elif hit.text:
-            typer.echo(f"   {hit.text}")
-        link = f"{hit.rel}#^{hit.block}" if hit.block else hit.rel
+
+def _render_text(console: Console | None, hit: Hit) -> None:
+    """A hit's text, indented, its matched words in bold at a terminal."""
+    if console is None:
+        typer.echo(f"   {hit.text}")
+        return
+    from rich.text import Text
+
+    shown = Text("   " + hit.text)
+    for start, end in hit.matches:
+        shown.stylize("bold yellow", start + 3, end + 3)
+    console.print(shown)
+
+
+def _about(hit: Hit) -> str:
+    """What a fact is and the link to its line, and the other notes holding a copy."""
+    parts: list[str] = []
+    if hit.kind != "note":
+        name = hit.rel.rsplit("/", 1)[-1].removesuffix(".md")
+        link = f"[[{name}#^{hit.block}]]" if hit.block else ""
+        parts += [x for x in (hit.kind, hit.date, link) if x]
+    if hit.also:
         copies = len(hit.also)
-        more = f"  (and {copies} other note{'s' if copies != 1 else ''})" if copies else ""
-        typer.echo(f"   {link}{more}")
+        parts.append(f"also in {copies} other note{'s' if copies != 1 else ''}")
+    return " · ".join(parts)
 
 
 @app.command()

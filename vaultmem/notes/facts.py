@@ -39,7 +39,7 @@ SECTION_KINDS: dict[str, str] = {
     "key entities": "entity",
 }
 KINDS = ("decision", "gotcha", "prerequisite", "question", "next-step", "change", "entity")
-SHOWN_CHARS = 300  # a fact longer than this is shown as a window around its first match
+SHOWN_CHARS = 300  # at most this many characters of a fact are shown (see ``window``)
 ELLIPSIS = "…"
 
 # Patterns over the text with a "\n" put before it, so that each starts with a literal "\n"
@@ -66,6 +66,8 @@ _TRAILING = " \t\n\r\f\v.!?;:,…"
 _LABELS = re.compile(r"^(?:\**\s*(?:decision|gotcha|prerequisite|prereq)s?\s*:\s*\**\s*)+")
 _POINTER = re.compile(r"\(\[\[[^\[\]\n|]*#\^([A-Za-z0-9-]+)\|[^\[\]\n]*\]\]\)$")
 _WORD = re.compile(r"\w")
+# Where a sentence ends: its closing mark (and quotes or brackets closing with it) and blanks.
+_SENTENCE_END = re.compile(r"(?<=\w)[.!?…]+[\"')\]`*]*[ \t]+(?=[^\s])")
 
 
 @dataclass(frozen=True)
@@ -243,26 +245,54 @@ def marked(text: str, open_mark: str, close_mark: str) -> tuple[str, tuple[tuple
     return "".join(plain), tuple(spans)
 
 
+def _sentences(text: str) -> list[int]:
+    """The offsets where the sentences of ``text`` start (0 first)."""
+    return [0, *(m.end() for m in _SENTENCE_END.finditer(text))]
+
+
+def _best_sentence(text: str, spans: Sequence[tuple[int, int]]) -> int:
+    """The start of the sentence of ``text`` holding the most different matched words, then
+    the most matches, then the first; 0 without matches."""
+    starts = _sentences(text)
+    if len(starts) == 1 or not spans:
+        return 0
+    best, best_key = 0, (0, 0)
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(text)
+        inside = [text[s:e].casefold() for s, e in spans if start <= s < end]
+        key = (len(set(inside)), len(inside))
+        if key > best_key:
+            best, best_key = start, key
+    return best
+
+
 def window(
     text: str, spans: Sequence[tuple[int, int]], limit: int = SHOWN_CHARS
 ) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """``text`` whole when it fits in about ``limit`` characters, else a window of it around its
-    first match cut at spaces (never inside a word or identifier), with ``…`` at a cut end; the
-    spans moved to the window's offsets (those outside it dropped)."""
-    if len(text) <= limit + limit // 10:
+    """``text`` whole when it fits in ``limit`` characters, else at most ``limit`` characters of
+    it, ``…`` included, cut at spaces (never inside a word or identifier): from the start of the
+    sentence holding the most different matched words (so a long answer shows the sentence that
+    answers, not its first), earlier when that sentence ends the text, around the sentence's first
+    match when the sentence is longer than the window; the spans moved to the window's offsets
+    (those outside it dropped)."""
+    if len(text) <= limit:
         return text, tuple(spans)
-    first = spans[0][0] if spans else 0
-    begin = 0
-    if first > limit // 3:
-        begin = text.rfind(" ", 0, first - limit // 3) + 1
+    room = limit - 2  # an ellipsis at each cut end at most
+    begin = _best_sentence(text, spans)
+    first = next((s for s, _ in spans if s >= begin), begin)
+    if first - begin > room * 2 // 3:
+        begin = first - room // 3  # a long sentence: around its first match
+    begin = min(begin, len(text) - room)  # the end of the text fills the window
+    if begin > 0:
+        begin = text.rfind(" ", 0, begin + 1) + 1
     end = len(text)
-    if begin + limit < len(text):
-        cut = text.rfind(" ", begin, begin + limit)
-        if cut <= begin:  # one word longer than the window: cut after it, not inside it
-            cut = text.find(" ", begin + limit)
-        end = cut if cut > begin else len(text)
+    if begin + room + (begin == 0) < len(text):
+        cut = text.rfind(" ", begin, begin + room + (begin == 0))
+        if cut <= begin:  # one word longer than the window: cut inside it rather than overflow
+            cut = begin + room
+        end = cut
     head = ELLIPSIS if begin > 0 else ""
     tail = ELLIPSIS if end < len(text) else ""
     shift = len(head) - begin
     kept = tuple((s + shift, e + shift) for s, e in spans if s >= begin and e <= end)
-    return head + text[begin:end] + tail, kept
+    return head + text[begin:end].rstrip() + tail, kept

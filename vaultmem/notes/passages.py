@@ -17,8 +17,10 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from vaultmem.notes.facts import ELLIPSIS, SHOWN_CHARS, marked, window
+from vaultmem.notes.noise import is_noise
 
 _BLOCK = re.compile(r"[ \t]+\^([A-Za-z0-9-]+)$")
 _WHITESPACE = re.compile(r"\s+")
@@ -257,7 +259,7 @@ def _fit(
     left out."""
     parts = [p for _, p in passage]
     sizes = [len(p) - 2 * p.count(open_mark) for p in parts]
-    if sum(sizes) + len(parts) <= limit + limit // 10:
+    if sum(sizes) + len(parts) - 1 <= limit:
         return " ".join(parts), frozenset(n for n, _ in passage)
     head = _words(parts[0], open_mark, close_mark)
     rank = [0] + [
@@ -283,22 +285,41 @@ def _fit(
 _Shown = tuple[str, tuple[tuple[int, int], ...]]  # a line shown, and its matches' offsets
 
 
+@dataclass(frozen=True)
+class Passage:
+    """A line of a note as recall shows it (see ``ranked_lines``)."""
+
+    text: str  # plain text, at most ``limit`` characters
+    spans: tuple[tuple[int, int], ...]  # (start, end) offsets of the matched words in ``text``
+    noise: bool  # the line says nothing of its own (``vaultmem.notes.noise``)
+
+
 def best_lines(
     text: str, open_mark: str, close_mark: str, count: int = 1, limit: int = SHOWN_CHARS
 ) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
-    """The ``count`` lines of a marked note body that answer best, best first, each once: most
-    different matched words (in the line and what it introduces, see ``_passage``), then a line
-    of an answer before one of the tool log (``- Ran …``) before the prompt (``**Prompt:**``) or
-    a heading, then most matches, then the first. Each as plain text without list, heading,
-    quote or emphasis markup, with what it introduces: whole when it fits, else its first line
-    and the lines that match (``_fit``), and a window around the first match of what is still
-    too long (``window``). A line shown with the passage of another is not shown again."""
+    """``ranked_lines`` as (text, spans) pairs."""
+    return [(p.text, p.spans) for p in ranked_lines(text, open_mark, close_mark, count, limit)]
+
+
+def ranked_lines(
+    text: str, open_mark: str, close_mark: str, count: int = 1, limit: int = SHOWN_CHARS
+) -> list[Passage]:
+    """The ``count`` lines of a marked note body that answer best, best first, each once: a line
+    that says something before one that is noise (a heading outside a callout, a ``key: value``
+    line, a list of links: ``vaultmem.notes.noise``), then most different matched words (in the
+    line and what it introduces, see ``_passage``), then a line of an answer before one of the
+    tool log (``- Ran …``) before the prompt (``**Prompt:**``) or a heading, then most matches,
+    then the first. Each as plain text without list, heading, quote or emphasis markup, with
+    what it introduces: whole when it fits, else its first line and the lines that match
+    (``_fit``), and a window from the sentence holding most matched words of what is still too
+    long (``window``). A line shown with the passage of another is not shown again."""
     body = _Body(text, open_mark, close_mark)
+    marks = open_mark + close_mark
     # Every line is ranked first by what its whole passage matches, which is at least what is
     # shown of it (``_fit`` and ``window`` only leave out): a line is fitted and shown only when
     # it may still rank before those shown already, so a note of thousands of matching lines
     # costs about what its lines' marks do.
-    bounds: list[tuple[int, int, int, int, list[int], bool]] = []
+    bounds: list[tuple[int, int, int, int, int, list[int], bool]] = []
     for at, line in enumerate(body.lines):
         if open_mark not in line or body.read(at)[2]:
             continue  # no match, or a code fence's line: its language (```bash) says nothing
@@ -310,10 +331,11 @@ def best_lines(
         else:
             words = set().union(*(body.words(n) for n in read))
             matches = sum(body.lines[n].count(open_mark) for n in read)
-        bounds.append((-len(words), -_tier(body.lines, at), -matches, at, span, part))
-    bounds.sort(key=lambda b: b[:4])
-    ready: list[tuple[tuple[int, int, int, int], _Shown, frozenset[int]]] = []
-    out: list[_Shown] = []
+        bounds.append((int(is_noise(line, marks)), -len(words), -_tier(body.lines, at),
+                       -matches, at, span, part))
+    bounds.sort(key=lambda b: b[:5])
+    ready: list[tuple[tuple[int, int, int, int, int], _Shown, frozenset[int]]] = []
+    out: list[Passage] = []
     seen: set[str] = set()
     covered: set[int] = set()
     next_bound = 0
@@ -321,35 +343,35 @@ def best_lines(
     # fitted, the best of them are shown (a note of thousands of introducing lines).
     budget = 4 * count + 20
 
-    def push(at: int, span: Sequence[int], part: bool) -> None:
+    def push(noise: int, at: int, span: Sequence[int], part: bool) -> None:
         fitted, kept = _fit(_passage(body, span, part), open_mark, close_mark, limit)
         if at not in kept:  # a tool log line whose answer line leaves it no room: it alone
             fitted, kept = _fit(_passage(body, [at], part), open_mark, close_mark, limit)
         plain, spans = window(*marked(fitted, open_mark, close_mark), limit)
         if spans:
             # Ranked by what is shown of it: words left out of the lines shown do not count.
-            key = (-len({plain[s:e].casefold() for s, e in spans}),
+            key = (noise, -len({plain[s:e].casefold() for s, e in spans}),
                    -_tier(body.lines, at), -len(spans), at)
             heapq.heappush(ready, (key, (plain, spans), kept))
 
     while len(out) < count:
         while next_bound < len(bounds) and (
-            not ready or (next_bound < budget and bounds[next_bound][:4] <= ready[0][0])
+            not ready or (next_bound < budget and bounds[next_bound][:5] <= ready[0][0])
         ):
-            *_, at, span, part = bounds[next_bound]
+            noise, *_, at, span, part = bounds[next_bound]
             next_bound += 1
-            push(at, span, part)
+            push(noise, at, span, part)
         if not ready:
             break
-        (*_, at), shown, kept = heapq.heappop(ready)
+        (noise, *_, at), shown, kept = heapq.heappop(ready)
         if shown[0].casefold() in seen or at in covered:
             continue
         if min(kept) in covered:  # a tool log line whose answer line is shown: it alone
-            push(at, [at], False)
+            push(noise, at, [at], False)
             continue
         seen.add(shown[0].casefold())
         covered |= kept
-        out.append(shown)
+        out.append(Passage(shown[0], shown[1], bool(noise)))
     return out
 
 

@@ -3,13 +3,15 @@
 ``recall`` refreshes the index lazily, turns the user's words into a safe FTS5 query and answers
 with facts first: the items of entity, session and index notes that match (``vaultmem.notes.facts``),
 ranked as ``vaultmem.search.factsearch`` says, each fact once however many notes hold a copy of it (the
-entity's copy when there is one; a Key Entities row stands for the entity line it links to), and
-shown whole. Then the notes that match where no fact of theirs does (a work-log answer), ranked
-by the combined score of :mod:`vaultmem.search.index`, by their lines that answer best
-(``passages.best_lines``; each note's best, then each one's second best...); when facts fill the
+entity's copy when there is one; a Key Entities row stands for the entity line it links to).
+Then the notes that match where no fact of theirs does (a work-log answer), ranked by the
+combined score of :mod:`vaultmem.search.index`, by their lines that answer best
+(``passages.ranked_lines``; each note's best, then each one's second best...); when facts fill the
 limit, a third of it is kept for such lines, and room facts leave goes to the other lines of the
-notes they matched in. Every hit carries the plain text shown and the offsets of the matched words
-in it.
+notes they matched in. Last (``vaultmem.search.hitfold``), a hit that copies one before it is
+folded into it (its note under ``also``) and noise goes after the hits that answer. Every hit
+carries the plain text shown (at most ``facts.SHOWN_CHARS`` characters) and the offsets of the
+matched words in it.
 
 It records a cross-project recall on every entity of another project it returns:
 ``{project, date, context}`` in the entity's ``cross_project_recalls``, at most once per project
@@ -26,14 +28,14 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 from vaultmem import clock
 from vaultmem.errors import AmbiguousNote, NoteNotFound, VaultmemError
 from vaultmem.notes import facts, passages
-from vaultmem.search import factsearch, index, indexquery, indexrows
+from vaultmem.search import factsearch, hitfold, index, indexquery, indexrows
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 
@@ -224,10 +226,12 @@ class _Search:
     types: tuple[str, ...] | None
     folders: tuple[str, ...] | None
     limit: int
+    terms: tuple[str, ...] = ()  # the query's words (``hitfold.coverage``)
 
     def run(self, vault: Vault, conn: sqlite3.Connection, match: str) -> tuple[Hit, ...]:
         """The hits of ``match``: facts, then the best lines of notes none of whose facts match,
-        then (when facts leave room) other lines of the notes they matched in."""
+        then (when facts leave room) other lines of the notes they matched in; each fact once
+        (``hitfold.folded``), in the order of ``hitfold.ordered``."""
         notes = without_archived_twins(indexquery.search(
             vault, match, current_project=self.current_project, today=self.today,
             projects=self.projects, types=self.types, folders=self.folders,
@@ -243,37 +247,56 @@ class _Search:
                  for n, listed in candidates if n.id in matched}
         loose = [n for n in notes if n.id not in matched]
         room = min(len(loose) * self.limit, max(self.limit - len(kept), self.limit // 3))
-        passages = self._passages(conn, match, loose[:room], room, {})
-        spare = self.limit - len(kept) - len(passages)
+        # Lines beyond the room: a line that is a copy of a hit before it leaves its place.
+        more = self.limit // 2 + 2
+        lines = self._passages(conn, match, loose[: room + more], room + more, {})
+        spare = self.limit - len(kept) - min(len(lines), room)
         if spare > 0:
             # Facts leave room: the other lines of the notes they are in (a fact alone may
             # not say what was asked; the note's answer around it may).
-            covered = [n for n in notes if n.id in matched][:spare]
-            passages += self._passages(conn, match, covered, spare, items)
-        kept = kept[: self.limit - len(passages)]
-        return (*(_fact_hit(one, also) for one, also in kept), *passages)
+            covered = [n for n in notes if n.id in matched][: spare + more]
+            lines += self._passages(conn, match, covered, spare + more, items)
+        noise = {id(hit): flag for hit, flag in lines}
+        once = hitfold.folded([*(_fact_hit(one, also) for one, also in kept),
+                               *(hit for hit, _ in lines)])
+        hits = [(replace(hit, also=tuple(also)), noise.get(id(hit), False)) for hit, also in once]
+        # A third of the limit (or what facts leave) stays for lines of notes, as found.
+        reserved = min(room, sum(1 for hit, _ in hits if hit.kind == NOTE))
+        out: list[Hit] = []
+        facts_left = self.limit - reserved
+        for hit in hitfold.ordered(hits, self.terms):
+            if hit.kind != NOTE:
+                if facts_left == 0:
+                    continue
+                facts_left -= 1
+            out.append(hit)
+            if len(out) == self.limit:
+                break
+        return tuple(out)
 
     def _passages(self, conn: sqlite3.Connection, match: str, notes: Sequence[indexquery.IndexHit],
-                  room: int, shown: dict[int, list[str]]) -> list[Hit]:
-        """Up to ``room`` hits of lines of ``notes``: each note's best line in the notes' order,
-        then each one's second best, and so on (a line of a note shown once; a line holding one
-        of the note's facts in ``shown``, casefolded texts by note id, not at all): a note that
-        alone matches a query fills the room with its lines rather than showing one."""
+                  room: int, shown: dict[int, list[str]]) -> list[tuple[Hit, bool]]:
+        """Up to ``room`` hits of lines of ``notes``, each with whether it is noise: each note's
+        best line in the notes' order, then each one's second best, and so on (a line of a note
+        shown once; a line holding one of the note's facts in ``shown``, casefolded texts by note
+        id, not at all): a note that alone matches a query fills the room with its lines rather
+        than showing one."""
         bodies = factsearch.marked_bodies(conn, match, [n.id for n in notes])
-        lines: list[list[tuple[str, tuple[Span, ...]]]] = []
+        lines: list[list[passages.Passage]] = []
         for note in notes:
-            best = passages.best_lines(
+            best = passages.ranked_lines(
                 bodies.get(note.id, ""), indexquery.SNIPPET_OPEN, indexquery.SNIPPET_CLOSE,
                 room + len(shown.get(note.id, ())),
             )
             if note.id in shown:
-                best = [b for b in best if not _holds_fact(b[0], shown[note.id])]
+                best = [b for b in best if not _holds_fact(b.text, shown[note.id])]
             elif not best:  # the words matched the note's name or tags only
-                best = [_from_snippet(note.snippet)]
+                best = [passages.Passage(*_from_snippet(note.snippet), noise=False)]
             lines.append(best)
-        out: list[Hit] = []
+        out: list[tuple[Hit, bool]] = []
         for rank in range(room):
-            out += [_note_hit(n, *found[rank]) for n, found in zip(notes, lines) if rank < len(found)]
+            out += [(_note_hit(n, found[rank].text, found[rank].spans), found[rank].noise)
+                    for n, found in zip(notes, lines) if rank < len(found)]
         return out[:room]
 
 
@@ -339,6 +362,7 @@ def recall(
         types=(type,) if type else None,
         folders=folders,
         limit=limit,
+        terms=tuple(word for word, _ in _terms(query)),
     )
     conn = indexquery.open_reader(vault)
     hits: tuple[Hit, ...] = ()

@@ -1,0 +1,46 @@
+"""Lines of a note that say nothing of their own, so recall ranks them after any line that does
+(pure).
+
+A query shares words with such lines by chance: a session's ``### 20:39 - Session End`` heading
+and its ``Reason: prompt_input_exit`` line, a work log's ``### HH:MM - <prompt>`` headings and
+a note's section headings, the ``Project …, started …`` line vaultmem opens a session with, a
+``key: value`` line (frontmatter pasted into a body, a status line), the title of a folded
+callout (``> [!abstract]- Claude's answer (12 lines)``), a list of links
+(``- [[Auth]] — `src/auth/```, ``- [[…|2026-01-01-x]] - Archived session (compacted)``). A line
+is read as the index keeps it: aliased links without their target (``alias]]``), the matched
+words between marks.
+"""
+
+from __future__ import annotations
+
+from vaultmem.notes.lazyre import lazy
+
+# A heading outside a callout: a section's or a work log entry's name. (A heading inside an
+# answer's callout names a part of the answer, which follows it: not noise.)
+_HEADING = lazy(r"^[ \t]*#{1,6}[ \t]")
+# The title line of a folded callout: vaultmem folds what it keeps whole under a title saying what
+# it is (``> [!abstract]- Claude's answer (12 lines)``); the callout's lines say the rest.
+_FOLDED_TITLE = lazy(r"^[ \t]*>[ \t]*\[![\w-]+\]-")
+# ``key: value`` with one word or token for a value (``Reason: other``, ``status: active``).
+_KEY_VALUE = lazy(r"^[ \t]*(?:[-*+][ \t]+)?[*_]*[A-Za-z][\w-]{0,30}[*_]*:[*_]*[ \t]+[^\s]+[ \t]*$")
+# The opening line vaultmem writes in a new session note (memory/sessions.py).
+_SESSION_OPENING = lazy(r"^Project [^\n]*\]\], started \d{4}-\d{2}-\d{2}\b")
+# A list item led by a link: ``- [[Auth]] …`` or, its target deleted by the index, ``- Auth]] …``.
+_LINK_ITEM = lazy(r"^[ \t]*[-*+][ \t]+(?:\[\[[^\[\]\n]*\]\]|[^\s\[\]]+\]\])(.*)$")
+_WORDS = lazy(r"\w+")
+_LINK_ITEM_WORDS = 4  # words after the link that still make a link list's line
+
+
+def is_noise(line: str, marks: str = "") -> bool:
+    """Whether a body ``line`` (``marks``: the match marks to look past) says nothing of its own
+    (see the module docstring)."""
+    for mark in marks:
+        line = line.replace(mark, "")
+    if (_HEADING.match(line) or _KEY_VALUE.match(line) or _SESSION_OPENING.match(line)
+            or _FOLDED_TITLE.match(line)):
+        return True
+    item = _LINK_ITEM.match(line)
+    if item is None:
+        return False
+    rest = item.group(1).replace("[[", " ").replace("]]", " ")
+    return len(_WORDS.findall(rest)) <= _LINK_ITEM_WORDS
