@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from hook_kit import DAY, NOW, PROJECT
-from transcript_kit import Transcript, briefing, end, note, section, stop
+from transcript_kit import CWD, Transcript, briefing, end, note, section, stop
 
 from vaultmem.claude import fixes, structured
 from vaultmem.memory.sessions import Memory
@@ -348,3 +348,16 @@ def test_a_note_remembered_between_sessions_joins_the_last_session_without_displ
     assert "Add the CSV exporter" in last.split("\n")[2]  # its topic heads the block
     assert "The CSV exporter writes one file per table." in last
     assert "- Rotate the staging keys" in last.split("Next steps:")[1]
+
+
+def test_a_session_that_stopped_mid_turn_has_no_thinking_aloud_outcome(
+        env: Path, log: Transcript) -> None:
+    log.prompt("Create the sources and build")
+    log.call("w1", "Write", {"file_path": f"{CWD}/Sources/App/main.swift", "content": "x"})
+    log.result("w1", "File created successfully")
+    log.say("28 Swift source files created in Sources. Let me now try the build again.")
+    log.call("b1", "Bash", {"command": "swift build"})
+    end(log)  # cut short: no final answer
+    text = note(env)
+    assert "**Answer:** 28 Swift source files created in Sources." in text
+    assert "Let me now try the build again" not in briefing()

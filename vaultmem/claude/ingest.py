@@ -32,7 +32,7 @@ from vaultmem.memory import anchors
 from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
 from vaultmem.notes.patch import Edit, SectionPatch
 
-from . import diagnostics, fixes, mentions, notices
+from . import diagnostics, fixes, mentions, midturn, notices
 from .components import origin_of, relative
 from .mining import mine_listed, mine_turn
 from .stated import Told
@@ -242,6 +242,11 @@ def story(
                     if other_key in passed:
                         current.still_failing[other] = False
     records.close()
+    for turn in collected:
+        if turn.answer and turn.acted == len(turn.prose):
+            # A call followed its last words: the read stopped mid-turn, and they are no final
+            # answer; what they report is the outcome so far, the move they announce is not.
+            turn.answer = midturn.reported(turn.answer)
     items: list[Item] = []
     folders: dict[str, list[str]] = {}
     entries: list[str] = []
