@@ -142,6 +142,14 @@ def is_ready(data, stamp):
             and os.path.exists(env_python(env)))
 
 
+def is_usable(data):
+    """Whether an environment a build finished is there, of any plugin version: while a plugin
+    update's build runs, the hooks record with it."""
+    env = os.path.join(data, ENV)
+    return (not _is_link(env) and _read(os.path.join(env, READY)) is not None
+            and os.path.exists(env_python(env)))
+
+
 def _alive(pid):
     try:
         os.kill(pid, 0)
@@ -238,23 +246,33 @@ def build(root, data):
     import shutil
 
     env = os.path.join(data, ENV)
+    # Built beside the environment in use (a plugin update's hooks go on recording with the
+    # old one), then put in its place: only the instant between two renames has none.
+    new = "%s.new.%d" % (env, os.getpid())
     stamp = fingerprint(root)
     failed = os.path.join(data, FAILED)
     print("vaultmem: build %d started" % os.getpid(), flush=True)  # into build.log
     try:
         if _is_link(env):
             os.unlink(env)  # planted: the environment is made here, not where it points
-        shutil.rmtree(env, ignore_errors=True)
-        subprocess.run([sys.executable, "-m", "venv", env], check=True)
+        subprocess.run([sys.executable, "-m", "venv", new], check=True)
         extra = shlex.split(os.environ.get(PIP_ARGS_ENV, ""))
-        subprocess.run([env_python(env), "-m", "pip", "install", "--quiet",
+        subprocess.run([env_python(new), "-m", "pip", "install", "--quiet",
                         "--disable-pip-version-check", *extra, root], check=True)
-        _write_own(os.path.join(env, READY), stamp + "\n")
+        _write_own(os.path.join(new, READY), stamp + "\n")
+        old = "%s.old.%d" % (env, os.getpid())
+        if _is_link(env):
+            os.unlink(env)
+        elif os.path.lexists(env):
+            os.rename(env, old)
+        os.rename(new, env)
+        shutil.rmtree(old, ignore_errors=True)
         if os.path.lexists(failed):
             os.unlink(failed)
         code = 0
     except (OSError, subprocess.CalledProcessError) as err:
         _write_own(failed, str(err).replace("\n", " ") + "\n")
+        shutil.rmtree(new, ignore_errors=True)
         code = 1
     finally:
         lock = os.path.join(data, BUILDING)
@@ -291,8 +309,10 @@ def prepare(wait_s):
         return data, None
     failure = _failure(data)
     if failure is not None and failure[1] < RETRY_AFTER_S:
-        return data, ("failed", failure[0])
+        return data, None if is_usable(data) else ("failed", failure[0])
     started = start_build(root, data, stamp)
+    if is_usable(data):
+        return data, None  # a plugin update: the build runs, the old environment records
     deadline = time.monotonic() + wait_s
     while time.monotonic() < deadline and build_running(data):
         time.sleep(0.1)

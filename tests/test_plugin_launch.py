@@ -77,6 +77,31 @@ def test_a_plugin_update_prepares_the_environment_again(tmp_path: Path, vault_ro
     assert not _module().is_ready(str(data), _module().fingerprint(str(REPO)))
 
 
+def test_a_plugin_update_records_with_the_old_environment_while_one_build_runs(
+    tmp_path: Path, vault_root: Path
+) -> None:
+    data = tmp_path / "data"
+    _prepared(data)
+    (data / "env/vaultmem-ready").write_text("an older plugin\n")
+    env = _env(data, vault_root, VAULTMEM_PLUGIN_PIP_ARGS=FAILING_PIP)
+
+    first = _hook("session-start", env, tmp_path)
+
+    # Recorded with the environment there (no "not recorded" line), one build started.
+    assert (first.returncode, first.stderr) == (0, b"")
+    assert len(session_notes(vault_root)) == 1
+    _wait_build(data)
+    assert (data / "build.log").read_text().count("vaultmem: build ") == 1
+    # The build failed (no index): the old environment is whole, and still records.
+    assert (data / "env/bin/python").is_file() and not list(data.glob("env.new.*"))
+    stop = _hook("stop", env, tmp_path)
+    assert (stop.returncode, stop.stderr) == (0, b"")
+    again = _hook("session-start", env, tmp_path, session_id="later")
+    assert (again.returncode, again.stderr) == (0, b"")
+    assert (data / "build.log").read_text().count("vaultmem: build ") == 1  # not retried yet
+    assert len(session_notes(vault_root)) == 2
+
+
 def test_first_use_builds_in_the_background_and_says_so_once(
     tmp_path: Path, vault_root: Path
 ) -> None:
