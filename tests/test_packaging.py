@@ -51,7 +51,7 @@ def test_the_distribution_is_ours_and_installed_under_its_name() -> None:
 
 
 @pytest.mark.parametrize(
-    "rel", ["README.md", "docs/REFERENCE.md", ".claude-plugin/plugin.json", "docs/ARCHITECTURE.md",
+    "rel", ["README.md", "docs/REFERENCE.md", "plugin/.claude-plugin/plugin.json", "docs/ARCHITECTURE.md",
             "docs/E2E.md",
             "skills/managing-working-memory/SKILL.md"]
 )
@@ -62,14 +62,14 @@ def test_no_instruction_installs_the_other_projects_package(rel: str) -> None:
 
 
 def test_plugin_tells_the_one_install_story_from_a_clone() -> None:
-    plugin = json.loads((REPO / ".claude-plugin/plugin.json").read_text(encoding="utf-8"))
+    plugin = json.loads((REPO / "plugin/.claude-plugin/plugin.json").read_text(encoding="utf-8"))
     # Not on the package index yet: installing by name would fail or take the other project.
     assert "pipx install ." in plugin["description"] and DIST in plugin["description"]
     assert f"install {DIST}" not in plugin["description"]
 
 
 def test_versions_agree() -> None:
-    plugin = json.loads((REPO / ".claude-plugin/plugin.json").read_text(encoding="utf-8"))
+    plugin = json.loads((REPO / "plugin/.claude-plugin/plugin.json").read_text(encoding="utf-8"))
     market = json.loads((REPO / ".claude-plugin/marketplace.json").read_text(encoding="utf-8"))
     installed = importlib.metadata.version(DIST)
     assert plugin["version"] == vaultmem.__version__ == installed

@@ -35,7 +35,7 @@ def split_frontmatter(path: Path) -> tuple[dict[str, Any], str]:
 
 
 def test_plugin_manifest() -> None:
-    plugin = load_json(".claude-plugin/plugin.json")
+    plugin = load_json("plugin/.claude-plugin/plugin.json")
 
     assert plugin["name"] == "vaultmem"
     assert plugin["version"] == vaultmem.__version__
@@ -44,12 +44,12 @@ def test_plugin_manifest() -> None:
 
 def test_marketplace_lists_this_plugin() -> None:
     market = load_json(".claude-plugin/marketplace.json")
-    plugin = load_json(".claude-plugin/plugin.json")
+    plugin = load_json("plugin/.claude-plugin/plugin.json")
 
     assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", market["name"])
     assert market["owner"]["name"]
     (entry,) = market["plugins"]
-    assert entry["name"] == plugin["name"] and entry["source"] == "./"
+    assert entry["name"] == plugin["name"] and entry["source"] == "./plugin"
     assert entry["version"] == plugin["version"]
 
 
@@ -117,7 +117,7 @@ def claude_binary() -> Path | None:
 
 
 @pytest.mark.parametrize(
-    "target", [".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"]
+    "target", ["plugin/.claude-plugin/plugin.json", ".claude-plugin/marketplace.json"]
 )
 def test_claude_plugin_validate_passes(target: str, tmp_path: Path) -> None:
     claude = claude_binary()
@@ -147,7 +147,58 @@ def test_plugin_hooks_say_what_they_need() -> None:
 
 def test_plugin_ships_the_mcp_server() -> None:
     # Through the plugin's launcher, as the hooks: python3 is all a plugin user has on PATH.
-    servers = json.loads((ROOT / ".mcp.json").read_text())["mcpServers"]
+    servers = json.loads((ROOT / "plugin/.mcp.json").read_text())["mcpServers"]
     assert servers == {"vaultmem": {
         "type": "stdio", "command": "python3",
         "args": ["${CLAUDE_PLUGIN_ROOT}/hooks/launch.py", "--cli", "mcp"], "env": {}}}
+
+
+# What the plugin's folder holds: its manifest and MCP config, and links to the rest of the
+# repository (the hooks, skill, commands, and the package source its environment is built from).
+# Claude Code copies a plugin's folder into its cache following links, and nothing else of a
+# clone (a dev venv, build/, the tests).
+PLUGIN_LINKS = ("LICENSE", "MANIFEST.in", "README.md", "commands", "hooks", "pyproject.toml",
+                "skills", "templates", "vaultmem")
+
+
+def test_the_plugin_folder_holds_only_what_the_plugin_needs() -> None:
+    folder = ROOT / "plugin"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted([".claude-plugin", ".mcp.json", *PLUGIN_LINKS])
+    for name in PLUGIN_LINKS:
+        link = folder / name
+        assert link.is_symlink() and os.readlink(link) == f"../{name}", name
+        assert link.exists(), f"{name} points at nothing"
+    assert sorted(p.name for p in (folder / ".claude-plugin").iterdir()) == ["plugin.json"]
+    # Everything the package build reads is there (pyproject's packages and package-data).
+    assert (folder / "vaultmem/__init__.py").is_file() and list((folder / "templates").glob("*.md"))
+
+
+def _tree_bytes(root: Path, *, skip: str = "") -> int:
+    return sum(p.stat().st_size for p in root.rglob("*")
+               if p.is_file() and not (skip and skip in p.parts))
+
+
+def test_installing_the_plugin_from_a_clone_copies_only_its_folder(tmp_path: Path) -> None:
+    claude = claude_binary()
+    if claude is None:
+        pytest.skip("Claude Code CLI not installed (set VAULTMEM_CLAUDE_BIN)")
+    import shutil
+
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT, clone, symlinks=True, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "__pycache__", "*.egg-info", "build", ".pytest_cache", ".hypothesis"))
+    venv = clone / ".venv/lib/site-packages"  # a dev venv's weight, which must stay behind
+    venv.mkdir(parents=True)
+    (venv / "big.bin").write_bytes(b"\0" * (8 << 20))
+    home = tmp_path / "home"
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    for args in (["plugin", "marketplace", "add", str(clone)],
+                 ["plugin", "install", "vaultmem@vaultmem"]):
+        done = subprocess.run([str(claude), *args], env=env, cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+    (cached,) = (home / ".claude/plugins/cache/vaultmem/vaultmem").iterdir()
+    assert (cached / "hooks/launch.py").is_file() and (cached / "vaultmem/cli").is_dir()
+    assert not (cached / ".venv").exists() and not (cached / "tests").exists()
+    assert _tree_bytes(cached) <= 2 << 20, _tree_bytes(cached)
