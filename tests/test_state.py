@@ -225,12 +225,12 @@ def test_a_big_state_is_pruned_by_the_session_end_hook(vault_root: Path) -> None
     from vaultmem.store.config import Config
 
     st = _state(vault_root)
-
-    def fill(data: StateData) -> None:
-        for n in range(3000):
-            data.set_session(_aged(f"old-{n:05d}", ended="2026-09-01T10:00:00+00:00", uuids=40))
-
-    st.update(fill)
+    # An older vaultmem's state, never pruned (written as it wrote it: no hook prunes on write).
+    data = StateData()
+    for n in range(3000):
+        data.set_session(_aged(f"old-{n:05d}", ended="2026-09-01T10:00:00+00:00", uuids=40))
+    st.path.parent.mkdir(parents=True, exist_ok=True)
+    st.path.write_text(json.dumps(data.to_json()))
     before = st.path.stat().st_size
     m = Memory(Config(vault=vault_root, project="p"), Vault(vault_root))
     when = datetime(2026, 11, 22, 10, 30).astimezone()
@@ -240,3 +240,49 @@ def test_a_big_state_is_pruned_by_the_session_end_hook(vault_root: Path) -> None
     assert set(data.sessions) == {"s-now"}
     assert st.path.stat().st_size < before / 100
     assert len(data.sessions) <= state.KEEP_ENDED
+
+
+def test_any_hook_prunes_a_state_past_its_bound(vault_root: Path) -> None:
+    from vaultmem.store import state
+
+    st = _state(vault_root)
+    data = StateData()
+    for n in range(3000):
+        data.set_session(_aged(f"old-{n:05d}", ended="2026-11-20T10:00:00+00:00", uuids=40))
+    st.path.parent.mkdir(parents=True, exist_ok=True)
+    st.path.write_text(json.dumps(data.to_json()))
+    st.update(lambda d: d.set_session(_entry()))  # a Stop's update, not a SessionEnd
+    kept = st.load().sessions
+    assert "s1" in kept and len(kept) <= state.KEEP_ENDED + 1
+
+
+def test_a_session_keeps_its_newest_uuids_only(vault_root: Path) -> None:
+    from vaultmem.store import state
+
+    st = _state(vault_root)
+    st.update(_start)
+    for chunk in range(25):  # 25 Stops of 400 lines: a 10,000-line session
+        uuids = [f"u-{chunk:02d}-{n:03d}" for n in range(400)]
+        st.update(lambda d, u=uuids: d.mark_ingested("s1", u, last_offset=chunk))
+    entry = st.get("s1")
+    assert entry is not None and len(entry.ingested) == state.MAX_INGESTED
+    assert {f"u-24-{n:03d}" for n in range(400)} <= entry.ingested  # the newest Stop's, all
+    assert entry.last_offset == 24
+
+
+def test_a_planted_huge_state_is_set_aside_unread(vault_root: Path) -> None:
+    from vaultmem.store import state
+
+    st = _state(vault_root)
+    st.path.parent.mkdir(parents=True, exist_ok=True)
+    # A valid document, too big to be vaultmem's: parsing it is what must not happen.
+    filler = ",".join(f'"{n:07d}-{"x" * 30}"' for n in range(state.MAX_STATE_BYTES // 38 + 10))
+    st.path.write_text('{"version": 1, "sessions": {"big": {"note": "a.md", "project": "p", '
+                       f'"started": "", "ingested": [{filler}]}}}}, "current": {{}}}}')
+    assert st.path.stat().st_size > state.MAX_STATE_BYTES
+    st.update(lambda d: d.set_session(_entry()))
+    assert set(st.load().sessions) == {"s1"}
+    assert st.path.stat().st_size < 10_000
+    assert "over 8 MB, not read" in st.warnings[0]
+    [aside] = st.path.parent.glob("state.json.corrupt-*")
+    assert aside.stat().st_size > state.MAX_STATE_BYTES  # kept, for a person to look at

@@ -9,7 +9,9 @@ A ``.vaultmem/state.json`` of an older vaultmem is moved into this host's folder
 Every change is a read-modify-write under a file lock (``.vaultmem/locks/state.lock``) and an
 atomic replace, so concurrent hooks never lose each other's updates. A corrupt file never stops a
 session: it is moved aside to ``state.json.corrupt-<timestamp>``, state starts empty and
-:attr:`State.warnings` says so.
+:attr:`State.warnings` says so. The state stays small whatever the sessions' length and number
+(MAX_INGESTED uuids a session, pruned by any hook past KEEP_ENDED sessions); a file past
+MAX_STATE_BYTES is set aside unread, as a corrupt one.
 """
 
 from __future__ import annotations
@@ -52,6 +54,17 @@ KEEP_INGESTED = 20
 ENDED_DAYS = 30
 KEEP_ENDED = 200
 STALE_DAYS = 30
+# Bounded whatever a session's length: a session keeps the line uuids of its newest records
+# only (the transcript is read on from ``last_offset``; the uuids guard the lines around it and
+# a fork's copies), 40,000 of a 10,000-turn session made every Stop rewrite 3 MB.
+MAX_INGESTED = 2000
+# The state is pruned inside whichever hook finds it past KEEP_ENDED by this many sessions, not
+# only at a SessionEnd (which may never run).
+PRUNE_SLACK = 20
+# A state file past this size was not written by this vaultmem (pruned, it stays well below):
+# parsing it would cost a hook seconds and hundreds of MB, so it is set aside unread and the
+# state rebuilt from the session notes.
+MAX_STATE_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -153,7 +166,7 @@ class StateData:
         entry = self.sessions[session_id]
         offset = entry.last_offset if last_offset is None else last_offset
         self.sessions[session_id] = replace(
-            entry, ingested=entry.ingested | frozenset(uuids), last_offset=offset,
+            entry, ingested=_newest(entry.ingested, frozenset(uuids)), last_offset=offset,
             transcript=transcript or entry.transcript,
             private=entry.private if private is None else private,
             mark=entry.mark if mark is None else mark,
@@ -194,6 +207,16 @@ class StateData:
             "current": dict(sorted(self.current.items())),
             **({"scans": dict(sorted(self.scans.items()))} if self.scans else {}),
         }
+
+
+def _newest(old: frozenset[str], new: frozenset[str]) -> frozenset[str]:
+    """``old | new`` cut to MAX_INGESTED, ``new`` first (a set keeps no order beyond that)."""
+    if len(old) + len(new) <= MAX_INGESTED:
+        return old | new
+    if len(new) >= MAX_INGESTED:
+        return frozenset(sorted(new)[:MAX_INGESTED])
+    room = MAX_INGESTED - len(new)
+    return new | frozenset(sorted(old - new)[:room])
 
 
 def _when(stamp: str) -> datetime | None:
@@ -312,11 +335,13 @@ class State:
 
     def _read(self) -> StateData:
         try:
-            raw = safefs.read_bytes(self.path)
+            raw = safefs.read_bytes(self.path, MAX_STATE_BYTES + 1)
         except FileNotFoundError:
             return self._migrate()
         except OSError as err:
             raise WriteFailed(f"cannot read state: {err.strerror}", path=self.path) from None
+        if len(raw) > MAX_STATE_BYTES:
+            return self._set_aside(f"over {MAX_STATE_BYTES // 2**20} MB, not read")
         try:
             return from_json(jsontext.loads(raw.decode("utf-8")))
         except (ValueError, TypeError) as err:  # bad JSON, bad UTF-8, bad shape
@@ -325,9 +350,11 @@ class State:
     def _migrate(self) -> StateData:
         """Move a shared ``.vaultmem/state.json`` into this host's folder (under the lock)."""
         try:
-            raw = safefs.read_bytes(self.legacy)
+            raw = safefs.read_bytes(self.legacy, MAX_STATE_BYTES + 1)
         except (OSError, UnsafePath):
             return StateData()
+        if len(raw) > MAX_STATE_BYTES:
+            return self._set_aside(f"over {MAX_STATE_BYTES // 2**20} MB, not read", self.legacy)
         try:
             data = from_json(jsontext.loads(raw.decode("utf-8")))
         except (ValueError, TypeError) as err:
@@ -400,6 +427,8 @@ class State:
             data = self._read()
             before = data.to_json()
             result = fn(data)
+            if len(data.sessions) > KEEP_ENDED + PRUNE_SLACK:
+                data.prune(self._now())
             if data.to_json() != before:
                 self._write(data)
             return result
