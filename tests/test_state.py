@@ -263,7 +263,7 @@ def test_a_session_keeps_its_newest_uuids_only(vault_root: Path) -> None:
     st.update(_start)
     for chunk in range(25):  # 25 Stops of 400 lines: a 10,000-line session
         uuids = [f"u-{chunk:02d}-{n:03d}" for n in range(400)]
-        st.update(lambda d, u=uuids: d.mark_ingested("s1", u, last_offset=chunk))
+        st.update(lambda d, u=uuids, c=chunk: d.mark_ingested("s1", u, last_offset=c))
     entry = st.get("s1")
     assert entry is not None and len(entry.ingested) == state.MAX_INGESTED
     assert {f"u-24-{n:03d}" for n in range(400)} <= entry.ingested  # the newest Stop's, all
