@@ -361,3 +361,17 @@ def test_a_session_that_stopped_mid_turn_has_no_thinking_aloud_outcome(
     text = note(env)
     assert "**Answer:** 28 Swift source files created in Sources." in text
     assert "Let me now try the build again" not in briefing()
+
+
+def test_a_step_the_final_answer_reports_done_leaves_the_briefing(
+        env: Path, log: Transcript) -> None:
+    log.prompt("What is left?")
+    log.say("Next steps:\n- Add the CSV exporter\n- Add the JSON exporter")
+    stop(log)
+    log.prompt("do the csv one")
+    log.say("I added the CSV exporter; the tests now pass. The JSON exporter is not started yet.")
+    stop(log)
+    end(log)
+    steps = briefing().split("\nNext steps:\n")[1]
+    assert "Add the JSON exporter" in steps
+    assert "Add the CSV exporter" not in steps

@@ -401,9 +401,12 @@ def session(rel: str, text: str) -> SessionDigest:
         ("decisions", DECISIONS), ("gotchas", GOTCHAS), ("prerequisites", PREREQUISITES),
         ("open_questions", OPEN_QUESTIONS), ("next_steps", NEXT_STEPS))}
     kinds["open_questions"] = _unanswered(note, kinds["open_questions"])
-    # A step done later in the session (a todo item completed, a commit) is no longer open.
+    # A step done later in the session (a todo item completed, a commit, the final answer saying
+    # so) is no longer open.
+    final = log.turns[-1] if log.turns else None
+    done = [*log.done, *structured.said_done(final.answer, final.details)] if final else log.done
     kinds["next_steps"] = tuple(i for i in kinds["next_steps"]
-                                if not structured.completed(i.text, log.done))
+                                if not structured.completed(i.text, done))
     entities: list[str] = []
     for start, end in note.ranges(RELATED):
         for n in range(start, end):

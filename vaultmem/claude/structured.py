@@ -494,3 +494,28 @@ def completed(step: str, done: Sequence[str]) -> bool:
         if len(shared) >= DONE_MIN_WORDS and len(shared) >= DONE_SHARE * len(words):
             return True
     return False
+
+
+# A sentence that reports work done ("Added the CSV exporter.", "The tests now pass ✅") and one
+# that leaves it open ("still", "not yet", "next", "need to"…).
+_DONE_SAID_RE = lazy(
+    r"\b(?:done|fixed|added|implemented|created|updated|removed|completed|finished|resolved|"
+    r"installed|configured|wrote|written|committed|pushed|merged|deployed|migrated|renamed|"
+    r"moved|enabled|disabled|built|restarted|documented|refactored|replaced|cleaned up|set up|"
+    r"now (?:works?|running|runs|passes|pass))\b|✅|✓", re.IGNORECASE)
+_OPEN_SAID_RE = lazy(
+    r"\b(?:not|no|never|still|yet|next|todo|remaining|remains|need|needs|should|will|would|"
+    r"could|can|pending|later|once|if|when|until|want|try)\b|n't\b|\?", re.IGNORECASE)
+_SENTENCE_RE = lazy(r"(?<=[.!?])\s+|\s+[—–;]\s+|\n+")
+
+
+def said_done(answer: str, details: Sequence[str] = ()) -> list[str]:
+    """The sentences of a final answer (and the points of its recap) that report work done,
+    with nothing in them leaving it open."""
+    found = []
+    for text in (answer, *details):
+        for sentence in _SENTENCE_RE.split(text):
+            if _DONE_SAID_RE.search(sentence) and not _OPEN_SAID_RE.search(sentence):
+                found.append(sentence)
+    return found
+
