@@ -69,6 +69,24 @@ ATTACKS: list[tuple[str, str]] = [
      "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz"),
     ("export DATABASE_URL=mysql://root:Pa55word@localhost/db", "Pa55word"),
     ("client secret: 8Zr2xPl0vNc7YtbQ", "8Zr2xPl0vNc7YtbQ"),
+    ("machine api.example.com login deploy password S3cret!", "S3cret!"),
+    ("| DB password | Hunter2xyz |", "Hunter2xyz"),
+    ("password -> Hunter2xyz", "Hunter2xyz"),
+    ("docker login -u deploy -p S3cretPw9 registry.example.com", "S3cretPw9"),
+    ("ldapsearch -x -D cn=admin -w S3cretPw9 -b dc=x", "S3cretPw9"),
+    ("openssl pkcs12 -in a.p12 -passin pass:S3cretPw9", "S3cretPw9"),
+    ("keytool -list -keystore k.jks -storepass S3cretPw9", "S3cretPw9"),
+    ("7z x a.7z -pS3cretPw9", "S3cretPw9"),
+    ("zip -P S3cretPw9 out.zip a.txt", "S3cretPw9"),
+    ("sqlcmd -S db -U sa -P S3cretPw9", "S3cretPw9"),
+    ("smbclient //srv/share -U admin%S3cretPw9", "S3cretPw9"),
+    ("Server=tcp:db;User ID=sa;Password=P@ssw0rd1;", "P@ssw0rd1"),
+    ("jdbc:mysql://db/shop?user=root&password=S3cretPw9", "S3cretPw9"),
+    ("https://discord.com/api/webhooks/123456789012345678/" + "abcdefghijklmnopqrstuvwxyz" * 3,
+     "abcdefghijklmnopqrstuvwxyz" * 3),
+    ("set the SECRET_KEY env var to 9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddcc",
+     "9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddcc"),
+    ("the passphrase is correct-horse-battery-staple-42", "correct-horse-battery-staple-42"),
 ]
 
 FALSE_POSITIVES = [
@@ -106,6 +124,10 @@ FALSE_POSITIVES = [
     "secret: the cache layer",
     "docker login --password-stdin -u deploy registry.example.com",
     "kubectl create secret generic db-creds --from-file=./password.txt",
+    "docker run -p 8080:80 -v ./data:/data nginx",
+    "zip -r out.zip src && unzip -l out.zip",
+    "the password hash is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "mysql -u root -p shop",
 ]
 
 

@@ -118,6 +118,7 @@ _AFTER_NAME = (
     r"|s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
     r"|[\w ]{0,40}?\s(?:is|was|to|are)\s+\S{3}"  # prose: "the db password is …"
     r"|[a-z]{0,6}\s+['\"`]?[^\s'\"`‹]*\d"  # "password hunter2", ``--token abc123``
+    r"|[a-z]{0,6}\s*(?:\||->|→|—|–)\s*\S{3}"  # a table's cell, an arrow
 )
 _AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
 # A secret-like word in prose: a high-entropy string shortly after it is its value ("the

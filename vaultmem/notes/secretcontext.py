@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretspan import Finding
@@ -33,7 +34,8 @@ _WORD = (
 )
 _LINK = (
     r"(?:\s*(?:[:=]|\bis\b|\bwas\b|\bare\b|\bwere\b|\bnow\b|\bset\b|\bto\b|\bequals\b"
-    r"|\bbecomes\b|\bchanged\b|\bshould\s+be\b|\bwill\s+be\b|\breads\b)){1,3}"
+    r"|\bbecomes\b|\bchanged\b|\bshould\s+be\b|\bwill\s+be\b|\breads\b"
+    r"|\||->|→|—|–)){1,3}"
 )
 _VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
 # A command's arguments: up to a pipe, ``;`` or ``&`` that stands alone (one inside a word, as in
@@ -43,6 +45,7 @@ _RULES = {
     "prose": lazy(
         r"(?i)(?<![\w-])" + _WORD + r"(?![\w-])"
         r"(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+(?:\s+[\w.@:/-]+){0,3})?"
+        r"(?:\s+(?:env(?:ironment)?\s+var(?:iable)?|variable|value|setting|field))?"
         r"(" + _LINK + r"|\s)\s*" + _VALUE),
     "reverse": lazy(
         r"(?i)(?<![\w-])(?:use|using|with)\s+" + _VALUE +
@@ -50,9 +53,7 @@ _RULES = {
     "flag": lazy(
         r"(?i)(?<![\w-])--?(?!no-)[\w-]*?(?:password|passwd|pass|passphrase|pwd|token|secret|"
         r"api-?key|access-key|secret-key|private-key)(=|[ \t]+)" + _VALUE),
-    "mysql": lazy(r"(?<![\w/.-])(?:mysql\w*|mariadb\w*|mycli|mysqlsh|sshpass)\b" + _ARGS),
-    "short_p": lazy(r"(?<=\s)-p(?:([^\s'\"]+)|[ \t]+(['\"]?)([^\s'\"<>|]+)\2)"),
-    "redis": lazy(r"(?<![\w/.-])redis-cli\b" + _ARGS + r"?\s-a[ \t]+(['\"]?)([^\s'\"]+)\1"),
+    "smb": lazy(r"(?<![\w-])(?:-U|--user)(?:=|[ \t]+)(['\"]?)([^\s%'\"]{1,64})%([^\s'\"]{3,200})\1"),
     "userpass": lazy(
         r"(?<![\w-])(?:-u|-U|--user|--auth|-a|--basic-auth|--proxy-user)(?:=|[ \t]+)"
         r"(['\"]?)([^\s:'\"@/]{1,64}):([^\s'\"]{3,200})\1"),
@@ -94,17 +95,18 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         kind = "password" if "pass" in m.group(0).lower() or "pwd" in m.group(0).lower() else (
             "token" if "token" in m.group(0).lower() else "secret")
         yield from _value(m, 2, kind, linked=m.group(1) == "=", strict=False, flag=True)
-    for m in r["mysql"].finditer(text, begin, end):
-        for p in r["short_p"].finditer(text, m.start(), end):
-            if p.start() > m.end():
-                break  # past the command: its value may hold a ``&``, its flag may not
-            if p.group(1) is not None:
-                yield Finding(p.start(1), p.end(1), "password")
-            elif secretish(p.group(3), password=True, strict=True):
-                yield Finding(p.start(3), p.end(3), "password")
-    for m in r["redis"].finditer(text, begin, end):
-        if not _placeholder(m.group(2)):
-            yield Finding(m.start(2), m.end(2), "password")
+    for tool, short in _tools():
+        for m in tool.finditer(text, begin, end):
+            for p in short.finditer(text, m.start(), end):
+                if p.start() > m.end():
+                    break  # past the command: its value may hold a ``&``, its flag may not
+                if p.group(1) is not None and not _placeholder(p.group(1)):
+                    yield Finding(p.start(1), p.end(1), "password")
+                elif p.group(3) is not None and secretish(p.group(3), password=True, strict=True):
+                    yield Finding(p.start(3), p.end(3), "password")
+    for m in r["smb"].finditer(text, begin, end):
+        if not _placeholder(m.group(3)):
+            yield Finding(m.start(3), m.end(3), "password")
     for m in r["userpass"].finditer(text, begin, end):
         secret = m.group(3)
         if secret != m.group(2) and not _placeholder(secret) and _userpass_secret(secret):
@@ -118,6 +120,31 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in r["bearer"].finditer(text, begin, end):
         if secretish(m.group(1), password=False, strict=True):
             yield Finding(m.start(1), m.end(1), "token")
+
+
+# Tools whose short flag takes a password: (program names, the flag, glued value too). A spaced
+# value must read like a password (``mysql -p shop`` names a database: mysql then prompts).
+_TOOL_FLAGS = (
+    (r"mysql\w*|mariadb\w*|mycli|mysqlsh", "-p", True),
+    (r"sshpass", "-p", True),
+    (r"redis-cli", "-a", False),
+    (r"docker|podman|nerdctl|buildah|skopeo", "-p", False),
+    (r"ldap\w+", "-w", False),
+    (r"7z|7za|7zz|7zr|rar|unrar", "-p", True),
+    (r"zip|unzip|zipcloak", "-P", False),
+    (r"sqlcmd|bcp|osql|isql", "-P", True),
+    (r"mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport", "-p", False),
+)
+
+
+@lru_cache(maxsize=1)
+def _tools() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+    """(the program and its arguments, its password flag) of each tool in _TOOL_FLAGS."""
+    return tuple(
+        (re.compile(r"(?<![\w/.-])(?:" + names + r")\b" + _ARGS),
+         re.compile(r"(?<=\s)" + flag + (r"(?:([^\s'\"]+)|" if glued else r"(?:(?!)()|")
+                    + r"[ \t]+(['\"]?)([^\s'\"<>|]+)\2)"))
+        for names, flag, glued in _TOOL_FLAGS)
 
 
 def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict: bool,
@@ -155,7 +182,7 @@ def secretish(value: str, *, password: bool, strict: bool, quoted: bool = False)
     letters = any(c.isalpha() for c in bare)
     digits = any(c.isdigit() for c in bare)
     if strict:
-        return letters and digits and len(bare) >= 8
+        return letters and digits and len(bare) >= 7
     if password and quoted and " " not in bare.strip():
         return True
     if password and bare.isdigit():
@@ -182,7 +209,9 @@ def _userpass_secret(secret: str) -> bool:
 
 # What makes a line worth the command and header rules: literals found by ``str.find`` in the
 # lowercase text (the prose rule runs where redact's secret-like names are).
-COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "-u ", "-u=", "--user",
+COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", "podman",
+                 "nerdctl", "buildah", "skopeo", "ldap", "7z", "rar", "zip", "sqlcmd", "bcp",
+                 "osql", "isql", "mongo", "-u ", "-u=", "--user",
                  "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",
                  "--pass", "--token", "--secret", "--api", "--access", "--private", "--client",
                  "--pwd", "-token", "-password", "-secret", "-key", "://",

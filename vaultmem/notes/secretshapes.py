@@ -60,6 +60,7 @@ VENDOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("azure", r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
     ("square", _EDGE + r"EAAA[A-Za-z0-9_-]{60}"),
     ("flyio", _EDGE + r"fm[12]_[A-Za-z0-9+/=_-]{40,}"),
+    ("discord", r"discord(?:app)?\.com/api/webhooks/\d+/([\w-]{40,})"),
     ("terraform", r"(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),
 )
 
@@ -76,5 +77,5 @@ LOWER_PREFIXES = (
     "_authtoken", "pypi-", "sq0csp-", "sk-", "hf_", "gsk_", "xai-", "r8_", "pplx-", "fw_",
     "nvapi-", "softlayer.com", "cloudant.com", "whsec_", "npm_", "key-", "_v1_", "shp",
     "lin_api_", "ntn_", "dp.", "figd_", "sntry", "dapi", "pul-", "glsa_", "glc_", "sbp_",
-    "pscale_", "ya29.", "api_org_", "fm1_", "fm2_",
+    "pscale_", "ya29.", "api_org_", "fm1_", "fm2_", "discord",
 )

@@ -47,6 +47,7 @@ _DATA_URI = lazy(r"(?<![\w-])data:[\w.+/-]+(?:;[\w.+-]+=?[\w.+-]*)*;base64,")
 _NAME_BEFORE = lazy(
     r"(?:--)?([A-Za-z][\w.-]*(?:[ ][A-Za-z][\w-]*)?)['\"`\]]*[ \t]*"
     r"(?:=|:=|:|=>|[ \t]is|[ \t]was|[ \t]to)?[ \t]*['\"`]?[ \t]*$")
+_IDENTIFIER = lazy(r"[A-Za-z][\w-]*")
 _PATH_START = ("~/", "/", "./", "../", "$HOME/", "%USERPROFILE%")
 _EXTENSION = lazy(r"\.[A-Za-z][A-Za-z0-9]{0,5}$")
 _WORDY_SEGMENT = lazy(r"[A-Za-z0-9][\w.-]*")
@@ -134,7 +135,7 @@ def kept(text: str, found: Finding) -> bool:
         name = name_before(text, found.start)
         if _UUID.fullmatch(value):
             return name is None or not _secret_like(name)
-        return not strong_name(name)
+        return not strong_name(name) and not _named_on_line(text, found.start)
     return False
 
 
@@ -155,6 +156,14 @@ def _random(segment: str) -> bool:
     """Whether a path segment mixes letters and digits over a long stretch, as keys do."""
     return len(segment) >= 16 and any(c.isdigit() for c in segment) and any(
         c.isupper() for c in segment) and any(c.islower() for c in segment)
+
+
+def _named_on_line(text: str, start: int) -> bool:
+    """Whether an identifier shortly before ``start`` on its line names a secret specifically
+    (``set the SECRET_KEY env var to …``)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    words = (m.group(0) for m in _IDENTIFIER.finditer(text, max(line_start, start - 60), start))
+    return any(strong_name(w) for w in words if "_" in w or w.isupper())
 
 
 def _secret_like(name: str) -> bool:
