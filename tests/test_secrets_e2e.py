@@ -143,9 +143,10 @@ def test_doctor_reports_a_secret_by_line_and_fix_redacts_it_in_place(tmp_path: P
     assert f"{rel}: 1 secret(s) redacted" in fixed.stdout
     # Byte for byte but the value: CRLF kept.
     assert note.read_bytes() == person.replace(STRIPE, "‹redacted:stripe›").encode("utf-8")
-    # A person's own note outside vaultmem's folder only with --all.
-    assert GITHUB in mine.read_text(encoding="utf-8")
+    # A person's own note outside vaultmem's folder is never rewritten (issue 30), even with
+    # --all: it is reported, and what vaultmem shows of it is redacted.
     run_cli(["doctor", "--fix", "--all"], cwd=tmp_path, env=env)
-    assert mine.read_text(encoding="utf-8") == "export GITHUB_TOKEN=‹redacted:github›\n"
+    assert mine.read_text(encoding="utf-8") == f"export GITHUB_TOKEN={GITHUB}\n"
     again = run_cli(["doctor", "--all"], cwd=tmp_path, env=env)
-    assert ": secret:" not in again.stdout
+    assert "Diary.md:1: secret:" in again.stdout and "your own note" in again.stdout
+    assert f"{rel}:" not in again.stdout and _leaks(again.stdout + again.stderr) == []

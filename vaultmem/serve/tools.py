@@ -168,7 +168,7 @@ def context(door: _Door, args: ContextArguments) -> str:
     from ..claude import briefing
 
     vault, cfg = door.open(args.project)
-    return briefing.build(vault, cfg)
+    return _shown(cfg, briefing.build(vault, cfg))
 
 
 def show(door: _Door, args: ShowArguments) -> str:
