@@ -256,7 +256,8 @@ def test_plan_lines_and_block_ids() -> None:
     # Inbox is no component: no overview, no related links.
     inbox = next(e for e in plan.entities if e.name == "Inbox")
     assert inbox.overview is None and inbox.related == ()
-    assert auth.related == ("[[Redis]]", "[[Cache]]", "[[Database]]", "[[Lonely]]")
+    # Related: the entities Auth shares an item with, not every one the session touched.
+    assert auth.related == ("[[Redis]]",)
 
 
 def test_plan_applied_twice_changes_nothing() -> None:

@@ -143,8 +143,9 @@ def test_a_captured_session_files_each_kind_where_it_belongs(tmp_path: Path) -> 
     # "payments" is no entity, so the single-entity rule does not apply (two components).
     inbox = _read(tmp_path, f"{ENTITIES}/Inbox.md")
     assert "Fixed bug in payments rounding: The root cause was float money." in inbox
-    # The captured turn's answer is no gotcha of its own (capture mined it already).
-    assert "I fixed the bug" not in auth + billing + inbox
+    # The captured turn's answer is no gotcha of its own (capture mined it already): it is what
+    # changed in Auth, whose file its turn edited (the outcome, not the prompt and folders).
+    assert "I fixed the bug" not in auth.split("## Recent Changes")[0] + billing + inbox
     # Next steps and open questions stay in the session note.
     assert "refund endpoint" not in auth + billing + inbox
     # Overview, related components, recent changes.
@@ -153,7 +154,9 @@ def test_a_captured_session_files_each_kind_where_it_belongs(tmp_path: Path) -> 
             "^vm-overview") in auth
     assert "## Related Entities\n\n- [[Billing]]\n" in auth
     assert "## Related Entities\n\n- [[Auth]]\n" in billing
-    assert f"- 2026-11-20 — Token refresh: src/auth/, tests/auth/ {link} ^vm-" in auth
+    assert (f"## Recent Changes\n\n- 2026-11-20 — I fixed the bug in the refresh: the root cause "
+            f"was a stale key. {link} ^vm-") in auth
+    assert "src/auth/, tests/auth/" not in auth.split("## Recent Changes")[1]
     # Prerequisites in _index.md, Key Entities linking every entity.
     index = _read(tmp_path, INDEX)
     assert f"## Prerequisites\n\n- 2026-11-20 — The tests need `REDIS_URL` set {link} ^vm-" in index
@@ -176,9 +179,9 @@ def test_the_same_fact_from_two_sessions_is_one_line_with_two_links(tmp_path: Pa
         f"([[{ARCHIVE}/2026-11-20-a|2026-11-20-a]], [[{ARCHIVE}/2026-11-24-b|2026-11-24-b]]) "
         + lines[0].rsplit(" ", 1)[1]
     ]
-    # Each session's own change is a line of its own, in date order.
-    changes = [ln for ln in auth.split("\n") if "src/auth/, tests/auth/" in ln]
-    assert [ln[:13] for ln in changes] == ["- 2026-11-20 ", "- 2026-11-24 "]
+    # The same outcome of the two sessions is one change with both sessions' links.
+    changes = [ln for ln in auth.split("\n") if "I fixed the bug in the refresh" in ln]
+    assert len(changes) == 1 and "2026-11-20-a|" in changes[0] and "2026-11-24-b|" in changes[0]
     assert (f"Sessions, first and last ([[{ARCHIVE}/2026-11-20-a|2026-11-20-a]], "
             f"[[{ARCHIVE}/2026-11-24-b|2026-11-24-b]]) ^vm-overview") in auth
     index = _read(tmp_path, INDEX)
@@ -416,3 +419,42 @@ def test_a_read_only_note_is_skipped_with_one_warning_and_left_byte_for_byte(
     skipped = memory(tmp_path).compact_note(f"{SESSIONS}/2026-11-21-b.md", force=True, now=now())
     assert skipped.status == "skipped: read-only (chmod)" and session.read_bytes() == kept
     assert not (tmp_path / ARCHIVE / "2026-11-21-b.md").exists()
+
+
+def test_entity_lines_follow_the_fact_rule_and_an_item_goes_to_two_entities(
+        tmp_path: Path) -> None:
+    text = CAPTURED.format(day="2026-11-20", topic="Rules").replace(
+        "- Store money as integer cents ([[Billing]])",
+        "- Store money as integer cents ([[Billing]])\n"
+        "- Let me check the signing key first ([[Auth]])\n"
+        "- <command-name>/clear</command-name> cleared ([[Auth]])\n"
+        "- Refresh work: src/auth/, tests/auth/ ([[Auth]])\n"
+        "- Retries back off exponentially ([[Auth]], [[Billing]], [[Queue]])")
+    rel = _session(tmp_path, "2026-11-20-rules", text)
+    _compact(tmp_path, rel)
+    auth = _read(tmp_path, f"{ENTITIES}/Auth.md")
+    billing = _read(tmp_path, f"{ENTITIES}/Billing.md")
+    assert "Use argon2id over bcrypt" in auth  # the facts are filed
+    for flawed in ("Let me check", "command-name", "Refresh work"):
+        assert flawed not in auth + billing, flawed
+    # At most two entities: the first two it names.
+    assert "Retries back off exponentially" in auth and "Retries back off" in billing
+    assert not (tmp_path / ENTITIES / "Queue.md").exists()
+    assert "Let me check the signing key" in _read(tmp_path, f"{ARCHIVE}/2026-11-20-rules.md")
+
+
+def test_a_change_is_the_outcome_of_the_turn_that_edited_the_component() -> None:
+    from vaultmem.memory import changes
+    from vaultmem.notes import sections
+
+    note = ("# s\n\n## Work Log\n\n### 10:00 - a\n\n**Answer:** Let me look at it.\n"
+            "- Edited `src/auth/`: `a.py`, `b.py` (2 files)\n\n### 10:30 - b\n\n"
+            "**Answer:** Tokens now refresh a minute early. Because clocks drift.\n"
+            "- Edited `src/auth/c.py`\n\n### 11:00 - c\n\n**Answer:** Docs updated.\n"
+            "- Edited the project root: `README.md`, `a.toml` (2 files)\n")
+    log = changes.turns(note.split("\n"), sections.headings(note))
+    assert [t.edited for t in log] == [("src/auth/a.py", "src/auth/b.py"), ("src/auth/c.py",),
+                                       ("README.md", "a.toml")]
+    assert changes.change(["src/auth/"], log) == "Tokens now refresh a minute early."
+    assert changes.change(["src/auth/"], log[:1]) is None  # thinking aloud is no change
+    assert changes.change(["src/billing/"], log) is None  # nothing edited there

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from vaultmem.memory.changes import LINKED
 from vaultmem.memory.factrule import only_folders
 from vaultmem.notes.lazyre import lazy
 
@@ -60,8 +61,9 @@ def noise_failure(line: str) -> bool:
 
 
 def noise_change(text: str) -> bool:
-    """Whether a component's change line only names the session's prompt and its folders."""
-    return only_folders(text)
+    """Whether a component's change line says nothing: only the session's prompt and its
+    folders, or that a session named the component."""
+    return only_folders(text) or text.strip().rstrip(".") == LINKED
 
 
 def words(texts: Iterable[str]) -> frozenset[str]:

@@ -149,18 +149,20 @@ def plan(
     by_rel: dict[str, dict[entitynote.Line, None]] = {}
     names_of: dict[str, str] = {}
     prerequisites: list[entitynote.Line] = []
+    shared: dict[str, set[str]] = {}  # rel -> the rels it shares an item with
     for item in extraction.items:
         line = entity_line(item, stamp, link, filename)
         if item.kind == "prerequisite":
             prerequisites.append(line)
             continue
-        for name in item.entities:
-            rel = targets[name]
+        rels = [targets[name] for name in item.entities]
+        for name, rel in zip(item.entities, rels, strict=True):
             if rel not in by_rel:
                 order.append(rel)
                 by_rel[rel] = {}
                 names_of[rel] = name
             by_rel[rel].setdefault(line)
+            shared.setdefault(rel, set()).update(r for r in rels if r != rel)
     folders = {names.name_key(c.name): c.folders for c in components_}
     fallback = names.name_key(default_entity)
     stem_of = {rel: posixpath.basename(rel)[:-3] for rel in order}
@@ -171,8 +173,9 @@ def plan(
         related: tuple[str, ...] = ()
         overview = None
         if rel in parts:
+            # The entities it shares an item with, not every one the session touched.
             related = tuple(link_to(stem_of[r], r) if link_to else links.format(stem_of[r])
-                            for r in parts if r != rel)
+                            for r in parts if r in shared.get(rel, ()))
             seen = folders.get(names.name_key(stem)) or folders.get(names.name_key(names_of[rel]))
             overview = entitynote.Overview(seen or (), stamp, link)
         # The template's dates are today's already.

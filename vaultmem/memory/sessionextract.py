@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from vaultmem.errors import UnsafePath
-from vaultmem.memory import anchors, entityparse, routing
+from vaultmem.memory import anchors, changes, entityparse, factrule, routing
 from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.memory.routing import Known
 from vaultmem.notes import (
@@ -55,6 +55,7 @@ DECISIONS_HEADING = "Decisions Made"
 WORK_LOG_HEADING = "Work Log"
 RELATED_HEADING = "Related Entities"
 MAX_ITEM_CHARS = 400
+LINKED = changes.LINKED
 
 _SESSION_NAME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:-|$)")
 _ATTACHMENT_RE = re.compile(
@@ -302,10 +303,6 @@ def _components(text_lines: Sequence[str], heads: Sequence[sections.Heading],
 
 
 
-def _topic(heads: Sequence[sections.Heading]) -> str:
-    return next((h.title for h in heads if h.level == 1), "")
-
-
 def _content_lines(text_lines: Sequence[str], heads: Sequence[sections.Heading],
                    body_start: int) -> int:
     """Lines that say something: not blank, not a heading, not the frontmatter."""
@@ -384,7 +381,7 @@ def extract_report(
     targeted = {names.name_key(name) for item in items for name in item.entities}
     found_components = _components(text_lines, heads, safe)
     changed = {names.name_key(c.name): c for c in found_components if c.said}
-    topic = one_line(unlabel(_topic(heads)))
+    log = changes.turns(text_lines, heads)
     references: dict[str, Item] = {}
     bare: dict[str, int] = {}
     in_item = bytearray(len(text_lines) + 1)  # 1 on the lines of an item
@@ -400,9 +397,13 @@ def extract_report(
             continue
         component = changed.get(key)
         if component is not None and _under(heads, lk.line, related_lines):
-            # "- [[Auth]] — src/auth/": what changed in this session.
-            what = f"{topic}: {component.said}" if topic else f"Changed {component.said}"
-            references[key] = Item("reference", clean(what), (lk.name,), lk.line)
+            # "- [[Auth]] — src/auth/": what came of the turns that changed its files (the
+            # session's prompt and the folders say neither what was done nor how it ended).
+            what = changes.change(component.folders, log)
+            if what:
+                references[key] = Item("reference", clean(what), (lk.name,), lk.line)
+            else:
+                bare.setdefault(key, lk.line)
             continue
         line_text = _TIME_PREFIX_RE.sub("", _strip_markers(text_lines[lk.line]))
         line_text = _DECIDE_LINKS_RE.sub("", _TRAILING_BLOCK_RE.sub("", line_text))
@@ -414,7 +415,7 @@ def extract_report(
         assert lk.name is not None
         key = names.name_key(lk.name)
         if key in bare and key not in references and key not in targeted:
-            references[key] = Item("reference", "Linked from the session", (lk.name,), bare[key])
+            references[key] = Item("reference", LINKED, (lk.name,), bare[key])
     items.extend(sorted(references.values(), key=lambda item: item.line))
     extraction = Extraction(tuple(items), "deterministic")
     related = tuple(c.name for c in found_components)
@@ -475,12 +476,15 @@ def _assign(
         if item.line < 0:  # the deterministic extractor reported these already
             warnings.extend(f"{session_rel}: {p}" for p in problems)
         text = one_line(unlabel(text))
-        if not text:
-            continue
+        if not text or factrule.flaw(text) is not None:
+            continue  # markup, thinking aloud, only folders: no line of an entity (factrule)
         if item.kind == "prerequisite":
             items.append(replace(item, text=text, entities=()))
             continue
         if item.kind != "reference":
             kept.extend(mentions.find(text))
-        items.append(replace(item, text=text, entities=_unique(kept) or fallback))
+        # Filed under what it names first, at most MAX_COPIES entities (factrule: a line in more
+        # is no fact of any of them).
+        entities = (_unique(kept) or fallback)[:factrule.MAX_COPIES]
+        items.append(replace(item, text=text, entities=entities))
     return replace(extraction, items=tuple(items)), warnings

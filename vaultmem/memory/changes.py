@@ -1,0 +1,92 @@
+"""What changed in a component during a session: the outcome, not the prompt (pure; issue 29).
+
+An entity's ``## Recent Changes`` line used to be the session's first prompt followed by the
+folders the session touched ("fix the login: src/auth/"), which says neither what was done nor
+what came of it. It is now the answer of the last turn that edited the component's files (the first
+sentence of its ``**Answer:**`` line), when that answer states something (not
+thinking aloud, no wrapper markup: :mod:`factrule`); a component the session only read, or whose
+turns said nothing, gets no line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from vaultmem.memory import factrule
+from vaultmem.notes.lazyre import lazy
+
+if TYPE_CHECKING:
+    from vaultmem.notes import sections
+
+WORK_LOG = "Work Log"
+LINKED = "Linked from the session"  # the change of a component a session only names
+CHANGE_MAX_CHARS = 240
+_ANSWER = lazy(r"^\*\*Answer:\*\*\s*(.+)$")
+_EDITED = lazy(r"^- Edited (.+)$")
+_SPAN = lazy(r"`([^`]+)`")
+_SENTENCE_END = lazy(r"(?<=[.!?])\s+")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A work-log entry: its answer line and the files it edited (as logged)."""
+
+    answer: str
+    edited: tuple[str, ...]
+
+
+def turns(lines: Sequence[str], heads: Sequence[sections.Heading]) -> list[Turn]:
+    """The work log's entries that edited files, in order."""
+    out: list[Turn] = []
+    for head in heads:
+        if len(head.path) < 2 or head.path[-2] != WORK_LOG:
+            continue
+        answer, edited = "", []
+        for line in lines[head.body_start:head.subtree_end]:
+            said = _ANSWER.match(line)
+            if said and not answer:
+                answer = said.group(1).strip()
+            found = _EDITED.match(line)
+            if found:
+                edited += _paths(found.group(1))
+        if edited:
+            out.append(Turn(answer, tuple(edited)))
+    return out
+
+
+def _paths(said: str) -> list[str]:
+    """The paths of an ``- Edited …`` line: ```src/a.py```, ```src/```: ```a.py```, ```b.py```
+    (a folder and its files), "the project root: ```a.toml```"."""
+    spans = _SPAN.findall(said)
+    if not spans:
+        return []
+    if said.startswith("the project root"):
+        return spans
+    first, rest = spans[0], spans[1:]
+    return [first + name for name in rest] if first.endswith("/") and rest else [first]
+
+
+def change(folders: Sequence[str], log: Sequence[Turn]) -> str | None:
+    """What the last turn that edited a file in ``folders`` said came of it; None when no such
+    turn says anything that is a fact."""
+    wanted = tuple(f if f.endswith("/") else f + "/" for f in folders if f and f != "./")
+    if not wanted:
+        return None
+    for turn in reversed(log):
+        if not any(path.startswith(wanted) for path in turn.edited):
+            continue
+        text = _lead(turn.answer)
+        if text and factrule.is_fact(text):
+            return text
+    return None
+
+
+def _lead(answer: str) -> str:
+    """An answer's first sentence, up to CHANGE_MAX_CHARS: what came of the turn (the sentences
+    after it give the reasons, which the decisions and gotchas say)."""
+    out = _SENTENCE_END.split(answer.strip(), maxsplit=1)[0]
+    if len(out) > CHANGE_MAX_CHARS:
+        out = out[:CHANGE_MAX_CHARS].rsplit(" ", 1)[0] + " …"
+    return out.rstrip(":").strip()
