@@ -375,3 +375,16 @@ def test_a_step_the_final_answer_reports_done_leaves_the_briefing(
     steps = briefing().split("\nNext steps:\n")[1]
     assert "Add the JSON exporter" in steps
     assert "Add the CSV exporter" not in steps
+
+
+def test_todo_items_completed_are_the_last_session_s_outcome_in_the_briefing(
+        env: Path, log: Transcript) -> None:
+    log.prompt("Build the exporter")
+    log.call("t1", "TodoWrite", _todos(("Write the schema", "completed"),
+                                       ("Add the CSV exporter", "completed")))
+    log.result("t1", "Todos have been modified successfully.")
+    log.say("Both are in.")
+    stop(log)
+    end(log)
+    done = briefing().split("Done (todo items completed, commits made):\n")[1].split("~~~")[0]
+    assert done.split("\n")[:2] == ["- Write the schema", "- Add the CSV exporter"]

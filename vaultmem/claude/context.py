@@ -33,6 +33,7 @@ FAILURE_COMMAND_CHARS = 100
 FAILURE_SESSIONS = 2
 FAILURE_DAYS = 7
 FAILURES_FIRST = 4  # the newest failures of the last session shown before its other lines
+DONE_FIRST = 5  # the newest done lines of the last session in line for room before the others
 EARLIER_ANSWERS = 3  # answers of each earlier session, the last one first to be shown
 DETAIL_MAX_CHARS = 200
 ANSWER_MAX_CHARS = 420
@@ -297,6 +298,11 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
               open_words=wanted)
     block.add("Gotchas and fixes:", _items(s.gotchas), [2, 2, 2, 2, 2, 3], knowledge=True,
               open_words=wanted)
+    # What its todo lists completed and its commits said (stated.Told), the newest first in
+    # line for room: the outcome in its own words, where the answers left it out.
+    done = [_cut(d, ITEM_MAX_CHARS) for d in s.done]
+    block.add("Done (todo items completed, commits made):", done,
+              [3 if i >= len(done) - DONE_FIRST else 4 for i in range(len(done))])
     # What the answers' recaps say beyond their lines: only in room nothing else needs.
     block.add("More of its answers:", _details(s), [4])
     return block
