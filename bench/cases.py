@@ -742,6 +742,9 @@ def all_vaultmem_cases(
     cases.append(session_start_automemory_case(small))
     cases += stop_case(small, ws, 20)
     cases.append(session_start_case(large))
+    from .moment_rows import moment_cases  # the moment hooks on the same vault (issue 31)
+
+    cases += moment_cases(large)
     for lines in sizes.compaction_lines:
         cases.append(compaction_case(small, lines, runs=3 if lines >= 60_000 else None))
     cases += recall_cases(large)

@@ -114,7 +114,9 @@ def run(name: str, raw: bytes | str) -> tuple[str, list[str]]:
     if os.environ.get(EXTRACTING_ENV):
         # The claude extractor's own run (vaultmem.memory.claudecli): it is not a session to record.
         return "", []
-    event = _readable_transcript(parse_event(name, raw), warnings)
+    event = parse_event(name, raw)
+    if name not in MOMENTS:  # the moment hooks never read the transcript: not even looked at
+        event = _readable_transcript(event, warnings)
     try:
         out = _handler(name)(event, warnings)
     except Exception as err:  # noqa: BLE001 - fail open: Claude Code must never be blocked
