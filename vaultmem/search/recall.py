@@ -247,18 +247,24 @@ class _Search:
                  for n, listed in candidates if n.id in matched}
         loose = [n for n in notes if n.id not in matched]
         room = min(len(loose) * self.limit, max(self.limit - len(kept), self.limit // 3))
-        # Lines beyond the room: a line that is a copy of a hit before it leaves its place.
-        more = self.limit // 2 + 2
-        lines = self._passages(conn, match, loose[: room + more], room + more, {})
-        spare = self.limit - len(kept) - min(len(lines), room)
-        if spare > 0:
-            # Facts leave room: the other lines of the notes they are in (a fact alone may
-            # not say what was asked; the note's answer around it may).
-            covered = [n for n in notes if n.id in matched][: spare + more]
-            lines += self._passages(conn, match, covered, spare + more, items)
+        facts_found = [_fact_hit(one, also) for one, also in kept]
+        covered = [n for n in notes if n.id in matched]
+        more = 0
+        while True:
+            lines = self._passages(conn, match, loose[: room + more], room + more, {})
+            spare = self.limit - len(kept) - min(len(lines), room)
+            if spare > 0:
+                # Facts leave room: the other lines of the notes they are in (a fact alone may
+                # not say what was asked; the note's answer around it may).
+                lines += self._passages(conn, match, covered[: spare + more], spare + more, items)
+            once = hitfold.folded([*facts_found, *(hit for hit, _ in lines)])
+            copied = len(facts_found) + len(lines) - len(once)
+            if more or not copied:
+                break
+            # Lines that copied a hit before them left their places: as many more, once (most
+            # queries find no copy and read each note's lines once).
+            more = copied
         noise = {id(hit): flag for hit, flag in lines}
-        once = hitfold.folded([*(_fact_hit(one, also) for one, also in kept),
-                               *(hit for hit, _ in lines)])
         hits = [(replace(hit, also=tuple(also)), noise.get(id(hit), False)) for hit, also in once]
         # A third of the limit (or what facts leave) stays for lines of notes, as found.
         reserved = min(room, sum(1 for hit, _ in hits if hit.kind == NOTE))
