@@ -75,10 +75,17 @@ def test_session_end_hands_a_huge_session_to_a_detached_compaction(
     spawned: list[tuple[str, str]] = []
     monkeypatch.setattr(capture, "spawn_compaction",
                         lambda config, note, which: spawned.append((note, which)))
-    rel = _huge_session(_memory(env), "sid-huge")
+    m = _memory(env)
+    rel = _huge_session(m, "sid-huge")
+    before = (env / rel).read_bytes()
     capture.on_session_end(_event("session-end", "sid-huge"))
     assert spawned == [(rel, "deterministic")]
-    assert _status(env, rel) == "active" and "Reason: other" in (env / rel).read_text()
+    # Too big to write in the hook: untouched, the session ends in the note continuing it.
+    assert (env / rel).read_bytes() == before
+    entry = m.state.get("sid-huge")
+    assert entry is not None and entry.note != rel and entry.ended is not None
+    text = (env / entry.note).read_text()
+    assert "Reason: other" in text and f"continues: \"[[{rel[:-3]}]]\"" in text
 
 
 def test_session_start_hands_a_huge_pending_note_over_too(
@@ -119,3 +126,84 @@ def test_the_detached_compaction_runs_isolated_and_archives(
         time.sleep(0.1)
     assert archive.is_file() and _status(env, rel) == "archived"
     assert not marker.exists()
+
+
+def _line(kind: str, n: int, content: object) -> str:
+    return json.dumps({"type": kind, "uuid": f"u-{n}", "sessionId": "sid-huge", "cwd": CWD,
+                       "timestamp": "2026-11-22T09:00:00Z",
+                       "message": {"role": kind, "content": content}})
+
+
+def test_a_stop_on_a_huge_note_goes_on_in_a_new_note_and_the_full_one_is_archived(
+        env: Path, tmp_path: Path) -> None:
+    """The Stop of a session whose note grew past ROLL_BYTES never parses that note (a cost
+    growing with the session): the session goes on in a note continuing it, from the transcript
+    offset it had reached, and a detached compaction archives the full one."""
+    from vaultmem.memory.sessions import ROLL_BYTES
+
+    m = _memory(env)
+    rel = _huge_session(m, "sid-huge")
+    assert (env / rel).stat().st_size > ROLL_BYTES
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(_line("user", 1, "Keep the retries going") + "\n"
+                          + _line("assistant", 2, [{"type": "text", "text": "Done."}]) + "\n")
+    payload = {"session_id": "sid-huge", "transcript_path": str(transcript), "cwd": CWD}
+    hook_env_ = _without_key(hook_env(env, VAULTMEM_PROJECT="shop"))
+
+    def hook(event: str) -> None:
+        proc = subprocess.run([sys.executable, "-m", "vaultmem", "hook", event],
+                              input=json.dumps({**payload, "hook_event_name": event}).encode(),
+                              capture_output=True, cwd=tmp_path, timeout=120, check=False,
+                              env=hook_env_)
+        assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+
+    hook("stop")
+    entry = m.state.get("sid-huge")
+    assert entry is not None and entry.note != rel
+    new = (env / entry.note).read_text()
+    assert "Keep the retries going" in new and f"[[{rel[:-3]}]]" in new
+    assert entry.transcript == str(transcript) and entry.last_offset == transcript.stat().st_size
+    # Read on from the offset: a second Stop adds only the new turn, to the new note.
+    said = new.count("Keep the retries going")
+    with transcript.open("a") as f:
+        f.write(_line("user", 3, "And the backoff") + "\n")
+    hook("stop")
+    again = m.state.get("sid-huge")
+    assert again is not None and again.note == entry.note
+    later = (env / entry.note).read_text()
+    assert later.count("Keep the retries going") == said and "And the backoff" in later
+    archive = env / rel.replace(SESSIONS, ARCHIVE)
+    for _ in range(1200):  # the detached compaction finishes on its own
+        if archive.is_file() and _status(env, rel) == "archived":
+            break
+        time.sleep(0.1)
+    assert archive.is_file() and _status(env, rel) == "archived"
+    hook("session-end")
+    assert "Session End" in (env / entry.note).read_text()
+
+
+def test_a_planted_huge_state_does_not_stop_a_stop(env: Path, tmp_path: Path) -> None:
+    from vaultmem.store import machine
+    from vaultmem.store.state import MAX_STATE_BYTES
+
+    state = machine.host_dir(env / ".vaultmem") / "state.json"
+    state.parent.mkdir(parents=True, exist_ok=True)
+    sessions = ",".join(
+        f'"s{n:06d}": {{"note": "a{n}.md", "project": "shop", "started": "2026-01-01T00:00:00",'
+        f' "ended": "2026-01-02T00:00:00", "ingested": ["{"x" * 36}"]}}'
+        for n in range(42 * 2**20 // 150))
+    state.write_text(f'{{"version": 1, "sessions": {{{sessions}}}, "current": {{}}}}')
+    assert state.stat().st_size > 5 * MAX_STATE_BYTES
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(_line("user", 1, "Fix the login") + "\n")
+    payload = {"session_id": "sid-small", "transcript_path": str(transcript), "cwd": CWD,
+               "hook_event_name": "Stop"}
+    proc = subprocess.run([sys.executable, "-m", "vaultmem", "hook", "stop"],
+                          input=json.dumps(payload).encode(), capture_output=True, cwd=tmp_path,
+                          timeout=120, check=False,
+                          env=_without_key(hook_env(env, VAULTMEM_PROJECT="shop")))
+    assert proc.returncode == 0, proc.stderr
+    assert b"corrupt state (over 8 MB, not read)" in proc.stderr  # one line, said once
+    assert state.stat().st_size < 100_000
+    entry = _memory(env).state.get("sid-small")
+    assert entry is not None and "Fix the login" in (env / entry.note).read_text()

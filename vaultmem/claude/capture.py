@@ -112,7 +112,9 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
     meta = session_meta(event)
     # A session whose SessionStart never ran gets its note. Closing, the note is written below
     # in any case: its claude_last_accessed goes into that write rather than one of its own.
-    memory.start_session(sid, now=now, meta=meta, touch=not closing)
+    started = memory.start_session(sid, now=now, meta=meta, touch=not closing)
+    if started.handed:  # grown too big for a hook: compacted apart, the session goes on anew
+        spawn_compaction(memory.config, started.handed, "deterministic")
 
     def apply(data: StateData) -> IngestResult:
         if data.sessions[sid].project != memory.config.project:
@@ -324,6 +326,8 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
     if event.session_id:
         try:
             started = memory.start_session(event.session_id, now=now, meta=session_meta(event))
+            if started.handed:
+                spawn_compaction(memory.config, started.handed, "deterministic")
             if started.resumed and event.source == "resume":
                 from . import ingest
 

@@ -13,7 +13,7 @@ import posixpath
 import re
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +58,10 @@ REMEMBER_SECTIONS = {
 TITLE_WORDS = 8
 TOPIC_MAX_CHARS = 60
 NUMBERED_NAMES = 100  # <stem>-2 … -100; then the session id names the note
+# A session note past this size goes on in a note that continues it: every Stop and the
+# SessionEnd parse the note they write to, and a 10,000-turn session's (2.8 MB) cost each of
+# them seconds (SessionEnd is killed at ~1.5 s). The full note is compacted on its own.
+ROLL_BYTES = 512 * 1024
 
 _HEADING_LINE = re.compile(r"^(\s{0,3})(#{1,6})(\s|$)")
 _FENCE_LINE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -72,6 +76,9 @@ class SessionResult:
     created: bool  # a new note was made
     resumed: bool  # an existing note continues
     continues: str | None = None  # the archived note a new note continues
+    # The session's note that grew past ROLL_BYTES and was handed over: due for a compaction of
+    # its own (detached), while the session goes on in ``note``.
+    handed: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -195,31 +202,33 @@ class Memory(Upkeep):
         entry = data.sessions.get(sid)
         project = entry.project if entry else self.config.project
         continues: str | None = None
+        handed: str | None = None
         if entry is not None:
             status = self._note_status(entry.note)
-            if status not in (None, "archived"):
+            if status not in (None, "archived") and self._size(entry.note) > ROLL_BYTES:
+                handed = continues = entry.note  # grown too big to write in a hook: goes on anew
+            elif status not in (None, "archived"):
                 if touch:
                     self.vault.update(entry.note, [patch.SetProperty("claude_last_accessed", now.date())])
                 data.reopen(sid)
                 data.set_current(project, sid)
                 return SessionResult(sid, entry.note, created=False, resumed=True)
-            continues = self._archived_copy(entry.note, status)
+            else:
+                continues = self._archived_copy(entry.note, status)
             if not topic:
                 topic = self._continued_topic(project, entry.note)
         self.ensure_index(project, now.date())
         rel = self._create_note(project, sid, topic, first_prompt, continues, now, meta)
+        started = now.isoformat(timespec="seconds")
+        # A continuation reads on where its session's transcript was read up to (offset, mark,
+        # open private spans): its note does not hold the earlier turns, the continued one does.
         data.set_session(
-            SessionEntry(
-                sid,
-                rel,
-                project,
-                now.isoformat(timespec="seconds"),
-                entry.ingested if entry else frozenset(),
-                entry.last_offset if entry else None,
-            )
+            replace(entry, note=rel, project=project, started=started, ended=None)
+            if entry else SessionEntry(sid, rel, project, started)
         )
         data.set_current(project, sid)
-        return SessionResult(sid, rel, created=True, resumed=False, continues=continues)
+        return SessionResult(sid, rel, created=True, resumed=False, continues=continues,
+                             handed=handed)
 
     def continue_archived(self, data: StateData, sid: str, *, now: datetime,
                           meta: Mapping[str, str]) -> str:
