@@ -298,13 +298,13 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
               open_words=wanted)
     block.add("Gotchas and fixes:", _items(s.gotchas), [2, 2, 2, 2, 2, 3], knowledge=True,
               open_words=wanted)
-    # What its todo lists completed and its commits said (stated.Told), the newest first in
-    # line for room: the outcome in its own words, where the answers left it out.
-    done = [_cut(d, ITEM_MAX_CHARS) for d in s.done]
-    block.add("Done (todo items completed, commits made):", done,
-              [3 if i >= len(done) - DONE_FIRST else 4 for i in range(len(done))])
     # What the answers' recaps say beyond their lines: only in room nothing else needs.
     block.add("More of its answers:", _details(s), [4])
+    # What its todo lists completed and its commits said (stated.Told): the outcome in its own
+    # words, in the room left after everything else (the newest five first).
+    done = [_cut(d, ITEM_MAX_CHARS) for d in s.done]
+    block.add("Done (todo items completed, commits made):", done,
+              [4 if i >= len(done) - DONE_FIRST else 5 for i in range(len(done))])
     return block
 
 
