@@ -320,3 +320,16 @@ def test_what_is_left_to_do_makes_no_reference_and_no_line_keeps_its_link_group(
     assert refs["DB"] == refs["Orders"] == "Looked at the schema"
     assert "Refunds" not in refs  # linked only from what is left to do
     assert not any("[[" in text for text in refs.values())
+
+
+def test_a_near_spelling_goes_to_the_entity_that_exists() -> None:
+    known = {"claude/projects/demo/entities/Invoice.md",
+             "claude/global/entities/Power Monitor.md"}
+    got = compaction.entity_targets(["Invoices", "power_monitor", "Refund", "refunds"], "demo",
+                                    LAYOUT, known)
+    assert got == {
+        "Invoices": "claude/projects/demo/entities/Invoice.md",
+        "power_monitor": "claude/global/entities/Power Monitor.md",
+        "Refund": "claude/projects/demo/entities/Refund.md",
+        "refunds": "claude/projects/demo/entities/Refund.md",  # one new note for both
+    }

@@ -19,8 +19,15 @@ ROOT = "/home/dev/work/shop"
     [
         ("src/auth/tokens.py", "Auth"),
         ("app/billing/x.py", "Billing"),
-        ("packages/api/src/routes.ts", "API"),
-        ("lib/db/repos/repo_01.py", "DB"),
+        # A layer is never a component (issue 29): its modules name features.
+        ("packages/api/src/routes.ts", None),
+        ("packages/billing/src/routes.ts", "Billing"),
+        ("app/models/invoice.rb", None),
+        ("app/controllers/invoices_controller.rb", "Invoices"),
+        ("src/api/users_controller.ts", "Users"),
+        ("src/api/billing/refunds.ts", "Billing"),
+        ("src/utils/format.ts", None),
+        ("lib/db/repos/repo_01.py", None),
         ("auth/session.go", "Auth"),
         ("src/auth.py", "Auth"),
         ("src/billing_webhooks/handler.py", "Billing Webhooks"),
@@ -112,7 +119,7 @@ def test_rules_win_in_their_order() -> None:
     assert component_of(f"{ROOT}/services/payouts/x.py", root=ROOT, rules=rules) == "Billing"
     assert component_of("src/auth/legacy/old.py", rules=rules) is None  # "" = no component
     assert component_of("src/auth/tokens.py", rules=rules) == "Core"
-    assert component_of("lib/db/x.py", rules=rules) == "DB"  # no rule: the default
+    assert component_of("lib/db/x.py", rules=rules) is None  # no rule: the default (a layer)
     assert component_of("docs/x.md", rules={"docs": "Docs"}) == "Docs"  # a folder rule
 
 

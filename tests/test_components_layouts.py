@@ -20,7 +20,8 @@ ROOT = "/home/dev/work/shop"
     [
         # Python: src/<feature>/ (the package named after the project: below)
         ("src/auth/tokens.py", "Auth"),
-        ("src/db/repos/orders.py", "DB"),
+        ("src/db/repos/orders.py", None),
+        ("src/db/orders/queries.py", "Orders"),
         # Elixir: lib/<app>/<feature>/, lib/<app>/<context>.ex, lib/<app>_web/…
         ("lib/storefront/accounts/user.ex", "Accounts"),
         ("lib/storefront/invoices.ex", "Invoices"),
@@ -42,7 +43,7 @@ ROOT = "/home/dev/work/shop"
         ("src/features/billing/InvoiceTable.tsx", "Billing"),
         ("src/components/Button.tsx", None),
         ("src/components/checkout/Summary.tsx", "Checkout"),
-        ("packages/api/src/routes.ts", "API"),
+        ("packages/api/src/routes.ts", None),
         ("app/billing/page.tsx", "Billing"),
         ("apps/web/pages/index.tsx", None),
         # Go: internal/<x>/, cmd/<x>/, pkg/<x>/

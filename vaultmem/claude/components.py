@@ -16,7 +16,10 @@ The default rule finds the deepest stable folder below the source roots of the c
 - Java/Kotlin ``src/main/java/<dotted>/<feature>/`` -> the folder the class is in.
 
 A module file right in a container is its own component (``src/auth.py`` -> ``Auth``) unless its
-name is generic (``main``, ``utils``, ...). No component is ever named after a source root or a
+name is generic (``main``, ``utils``, ...). A layer of the code (``api``, ``db``, ``models``, ``controllers``,
+``migrations``…) is skipped like a grouping (``src/api/billing/x.ts`` -> Billing); a module right
+inside one names a feature only by its layer's suffix (``invoices_controller.rb`` -> Invoices;
+``src/db/repo_042.py`` -> None); ``utils``, ``helpers``, ``common`` and ``shared`` hold none. No component is ever named after a source root or a
 generic folder (``Src``, ``Sources``, ``Lib``, ``App``, ``Web``, ``Priv``, ``Test``, ``Assets``,
 ``Config``…).
 A test names a component only through the module it tests (``tests/test_auth.py``,
@@ -75,10 +78,27 @@ GENERIC_DIRS = frozenset({
     "main", "java", "kotlin", "python", "go", "js", "ts", "generated", "gen", "priv", "web",
     "www", "support", "styles", "layouts", "types", "typings", "migrations_old", "deps",
     "_build", "coverage", "logs", "log", "data", "media", "locale", "locales", "i18n",
+    "utils", "util", "helpers", "helper", "common", "shared",
 })
 # Groupings of a layout that hold components: skipped (``src/features/billing/`` -> Billing).
 LAYOUT_DIRS = frozenset({"features", "feature", "modules", "domains", "domain", "contexts",
                          "components", "pages", "views", "screens", "routes", "hooks"})
+# A layer of the code, not a feature of it (``src/db/``, ``app/models/``, ``src/api/``): skipped
+# like a grouping (``src/api/billing/`` -> Billing); a module right inside one names a feature
+# only by its layer's suffix (``invoices_controller.rb`` -> Invoices), never the layer (issue 29).
+LAYER_DIRS = frozenset({
+    "api", "apis", "db", "database", "databases", "models", "model", "controllers", "controller",
+    "services", "service", "handlers", "handler", "middleware", "middlewares", "schemas", "schema",
+    "serializers", "repositories", "repos", "stores", "store", "resolvers", "jobs", "workers",
+    "mailers", "policies", "validators", "lib", "libs", "core", "dto", "dtos", "migrations", "graphql", "rest", "endpoints",
+    "routers", "router", "providers", "ui", "queries", "mutations", "actions", "reducers",
+    "slices", "selectors", "interfaces", "adapters", "repository",
+})
+# A layer's name at the end of a module's ("invoices_controller", "InvoiceService").
+_LAYER_SUFFIX = re.compile(
+    r"(?<=[a-z0-9])[_.-]?(?:controller|service|model|view|helper|serializer|handler|job|worker|"
+    r"policy|repository|repo|store|schema|resolver|router|routes|middleware|mailer|validator|"
+    r"queries|query|slice|reducer|adapter)s?$", re.IGNORECASE)
 # A web app's plumbing folders (``lib/<app>_web/``, ``app/``): never a component themselves.
 WEB_DIRS = frozenset({"controllers", "live", "components", "views", "templates", "channels",
                       "plugs", "layouts", "html", "json", "helpers", "live_components", "web"})
@@ -100,6 +120,9 @@ FORBIDDEN = frozenset({"src", "source", "sources", "lib", "libs", "app", "apps",
                        "internal", "pkg", "pkgs", "cmd", "test", "tests", "spec", "specs",
                        "assets", "config", "configs", "static", "public", "core", "server",
                        "client", "backend", "frontend", "packages", "crates", "modules",
+                       "components", "routes", "pages", "docs", "views", "scripts", "layouts",
+                       "features", "hooks", "templates", "types",
+                       "utils", "util", "helpers", "helper", "common", "shared", *LAYER_DIRS,
                        *(_dir.replace(" ", "") for _dir in HOME_DIRS)})
 TEST_DIRS = frozenset({"tests", "test", "spec", "specs", "__tests__", "testing"})
 TEST_SUBDIRS = frozenset({"unit", "integration", "e2e", "functional", "acceptance", "system",
@@ -210,7 +233,9 @@ def _default(parts: list[str], project: str) -> Origin | None:
         folders = folders[1:]
     if folders and folders[0].casefold() in TEST_DIRS:
         return _tested(folders[1:], file, project)
-    while folders and folders[0].casefold() in LAYOUT_DIRS:
+    layered = False  # a layer folder (src/db/) was skipped: its modules name features
+    while folders and folders[0].casefold() in LAYOUT_DIRS | LAYER_DIRS:
+        layered = layered or folders[0].casefold() in LAYER_DIRS
         folders = folders[1:]  # a grouping (src/features/, src/components/), not a part
     tested = _tested_module(file)
     if folders:
@@ -218,13 +243,20 @@ def _default(parts: list[str], project: str) -> Origin | None:
         if first.casefold() in GENERIC_DIRS:
             return None
         return _origin(first)
+    if layered and tested is None:
+        # A module named for its feature and layer names the feature (invoices_controller.rb ->
+        # Invoices); any other module right in a layer is one piece of it (src/db/repo_042.py,
+        # app/models/invoice.rb: hundreds of them would each be an entity).
+        stem = _stem(file)
+        feature = _LAYER_SUFFIX.sub("", stem)
+        return _origin(feature) if feature != stem else None
     if len(parts) == 1 and tested is None:
         return None  # a file at the project's root: README, pyproject.toml, main.py
     if tested is not None:
         return _origin(tested, from_test=True)
     if any(p.casefold() in LAYOUT_DIRS for p in parts[:-1]):
         return None  # src/components/Button.tsx: one UI piece, not a part of the project
-    return _origin(_stem(file))
+    return _origin(_LAYER_SUFFIX.sub("", _stem(file)))
 
 
 def _tested(folders: list[str], file: str, project: str) -> Origin | None:
@@ -257,11 +289,13 @@ def _elixir(folders: list[str], file: str, *, from_test: bool) -> Origin | None:
         if raw.casefold() in WEB_PLUMBING:
             return None
         return _origin(raw, from_test=from_test)
+    while inner and inner[0].casefold() in LAYER_DIRS:
+        inner = inner[1:]  # lib/shop/schemas/, lib/shop/workers/: a layer of the app
     if inner:
         if inner[0].casefold() in GENERIC_DIRS:
             return None
         return _origin(inner[0], from_test=from_test)
-    return _origin(stem, from_test=from_test)
+    return _origin(_LAYER_SUFFIX.sub("", stem), from_test=from_test)
 
 
 def _java(folders: list[str]) -> Origin | None:
@@ -273,7 +307,7 @@ def _java(folders: list[str]) -> Origin | None:
         name = lowered[index]
         if name in JAVA_ROOTS or name in CONTAINERS or name in TEST_DIRS:
             break
-        if name in GENERIC_DIRS or name in JAVA_GENERIC:
+        if name in GENERIC_DIRS or name in JAVA_GENERIC or name in LAYER_DIRS:
             continue
         return _origin(folders[index], from_test=tests)
     return None

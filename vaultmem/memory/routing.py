@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from vaultmem.notes import nearnames
 from vaultmem.notes.names import name_key
 from vaultmem.store.layout import Layout
 
@@ -17,6 +18,7 @@ Known = tuple[str, Sequence[str]]  # an entity's name and its aliases
 MIN_MENTION_CHARS = 2
 _SEPARATORS = re.compile(r"[\s_-]+")
 _SEPARATOR_OPTIONAL = r"[\s_-]?"
+_NEAR = "\0"  # marks a near key apart from an exact one in the same table
 
 
 def _squashed(key: str) -> str:
@@ -76,23 +78,31 @@ def entity_targets(
 ) -> dict[str, str]:
     """Entity name -> note rel: the project's entity, else the global one, else a new note in
     the project named by the first spelling met. Names compare as :func:`names.name_key` does,
-    so ``auth`` and ``Auth`` (or an NFC and an NFD ``Café``) are one note."""
+    so ``auth`` and ``Auth`` (or an NFC and an NFD ``Café``) are one note; a name no note has
+    goes to the note of its near spelling (``Invoices`` to ``Invoice``, ``power-monitor`` to
+    ``Power Monitor``: :func:`nearnames.same`)."""
     project_dir = layout.entities_dir(project) + "/"
     global_dir = layout.global_entities_dir() + "/"
     in_project: dict[str, str] = {}
     in_global: dict[str, str] = {}
     for rel in sorted(known):
-        stem = name_key(posixpath.basename(rel)[:-3])
+        stem = posixpath.basename(rel)[:-3]
         if rel.startswith(project_dir) and "/" not in rel[len(project_dir):]:
-            in_project.setdefault(stem, rel)
+            in_project.setdefault(name_key(stem), rel)
+            in_project.setdefault(_NEAR + nearnames.key(stem), rel)
         elif rel.startswith(global_dir) and "/" not in rel[len(global_dir):]:
-            in_global.setdefault(stem, rel)
+            in_global.setdefault(name_key(stem), rel)
+            in_global.setdefault(_NEAR + nearnames.key(stem), rel)
     out: dict[str, str] = {}
     new: dict[str, str] = {}
     for name in names_:
-        key = name_key(name)
-        found = in_project.get(key) or in_global.get(key)
-        out[name] = found if found is not None else new.setdefault(key, layout.entity(project, name))
+        key, near = name_key(name), _NEAR + nearnames.key(name)
+        found = in_project.get(key) or in_global.get(key) or in_project.get(near) \
+            or in_global.get(near) or new.get(near)
+        if found is None:
+            found = new.setdefault(key, layout.entity(project, name))
+            new.setdefault(near, found)
+        out[name] = found
     return out
 
 
