@@ -98,8 +98,13 @@ def session_meta(event: HookEvent) -> dict[str, str]:
 
 
 def _meta_edits(meta: dict[str, str]) -> list[patch.Edit]:
-    # What a Stop or SessionEnd updates; the *_start keys stay as the session began.
-    return [patch.SetProperty(k, v) for k, v in meta.items() if not k.endswith("_start")]
+    # What a Stop or SessionEnd updates; the *_start keys stay as the session began. A title
+    # is an alias too (Obsidian and recall find the note by it); older titles stay aliases.
+    edits: list[patch.Edit] = [patch.SetProperty(k, v) for k, v in meta.items()
+                               if not k.endswith("_start")]
+    if "title" in meta:
+        edits.append(patch.AddToProperty("aliases", meta["title"]))
+    return edits
 
 
 def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime, *,
@@ -141,11 +146,14 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         private = transcript.private_texts(path, read.end) if path and any(
             t.summary for t in turns) else ()
         pending: tuple[patch.Edit, ...] = ()
+        # Claude Code's title for the session: its frontmatter title and an alias (the note's
+        # file name and heading stay as the first prompt named them).
+        props = {**meta, "title": read.title} if read.title else meta
         try:
             if closing and not turns:
-                status, pending = "nothing new", (_touched(now), *_meta_edits(meta))
+                status, pending = "nothing new", (_touched(now), *_meta_edits(props))
             else:
-                status = _write_turns(memory, event, entry.note, turns, now, meta, private,
+                status = _write_turns(memory, event, entry.note, turns, now, props, private,
                                       closing)
         except NoteArchived:
             # Compacted between our look and our write (`vaultmem compact --force` on a live
@@ -153,8 +161,10 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
             status = "nothing new"
             if turns:
                 rel = memory.continue_archived(data, sid, now=now, meta=meta)
-                status = _write_turns(memory, event, rel, turns, now, meta, private, closing)
-        data.mark_ingested(sid, [*(k for t in turns for k in t.keys), *keys],
+                status = _write_turns(memory, event, rel, turns, now, props, private, closing)
+        data.count_unknown(sid, (kind for kind, _ in read.unknown))
+        data.mark_ingested(sid, [*(k for t in turns for k in t.keys), *keys,
+                                 *(key for _, key in read.unknown)],
                            last_offset=read.end if path else None, transcript=path,
                            private=read.private if path else None,
                            mark=read.mark if path else None)
@@ -173,7 +183,7 @@ def _write_turns(memory: Memory, event: HookEvent, note: str, turns: Sequence[tr
     base = memory.vault.read(note) if turns else None
     # No new turn tells nothing: the ingest and its miner are not even imported then.
     edits = _told(memory, event, turns, base.text, now, private) if base else []
-    if not (edits or closing):
+    if not (edits or closing or "title" in meta):
         return "nothing new"
     # The state lock is held while the note is written, so a Stop and a PreCompact racing on
     # one session cannot both add the same turns.

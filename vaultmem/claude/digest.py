@@ -394,7 +394,12 @@ def session(rel: str, text: str) -> SessionDigest:
     stem = _stem(rel)
     created = ISO_DATE.match(str(meta.get("created") or ""))
     date = created.group(0) if created else stem[:10]
-    topic = note.title() or (stem[11:] if re.match(r"\d{4}-\d{2}-\d{2}-", stem) else stem)
+    # Claude Code's own title for the session (ai-title) when capture recorded one, else the
+    # heading the first prompt gave the note.
+    titled = meta.get("title")
+    titled = " ".join(strip_private(titled).split()) if isinstance(titled, str) else ""
+    topic = titled or note.title() or (
+        stem[11:] if re.match(r"\d{4}-\d{2}-\d{2}-", stem) else stem)
     status = str(meta.get("status") or "active").strip().lower()
     log = _work_log(note)
     kinds = {name: tuple(note.items(names)[0]) for name, names in (

@@ -2,13 +2,15 @@
 their outcomes.
 
 Pure and tolerant: nothing here raises on bad input. A line that is not a JSON object counts in
-``skipped_lines``; a line of a type vaultmem does not read (``attachment``, ``queue-operation``,
-``last-prompt``, ``system``, ``summary``, ...) is passed over silently. ``read`` is the only I/O
+``skipped_lines``; a line of a kind the catalogue (:mod:`records`, docs/TRANSCRIPT.md) says gives
+nothing (``attachment``, ``queue-operation``, ``last-prompt``, most ``system`` lines...) is passed
+over; one of a kind it does not name is passed over and listed in :attr:`Transcript.unknown`.
+``ai-title`` and ``custom-title`` lines give :attr:`Transcript.title`. ``read`` is the only I/O
 (its bounded, resumable reading of the file is ``transcriptfile``).
 
 What a line holds (DESIGN §6, §9):
 - ``user`` lines: the prompt text (a string, or the ``text`` blocks of a list), with Claude Code's
-  own tags (``<system-reminder>``, ``<command-…>``, ``<local-command-…>``) removed; and the
+  and the IDE's wrappers removed (:func:`records.prompt_text`); and the
   ``tool_result`` blocks, each an outcome of an earlier ``tool_use`` (matched by id): failed or
   not, and its first error line. ``isMeta`` and ``isSidechain`` (sub-agent) lines are noise.
 - ``assistant`` lines: the prose of the ``text`` blocks, and the ``tool_use`` blocks (the
@@ -38,7 +40,7 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
 
-from vaultmem.claude import notices, structured, toolresult
+from vaultmem.claude import commitmsg, notices, records, structured, toolresult
 from vaultmem.claude.transcriptfile import (
     MAX_LINE_BYTES,
     MAX_READ_BYTES,
@@ -48,7 +50,7 @@ from vaultmem.claude.transcriptfile import (
 )
 from vaultmem.notes import jsontext
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.privacy import PrivateStream, clean_text, private_parts, strip_private
+from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
 from vaultmem.notes.redact import Scrub
 
@@ -60,13 +62,6 @@ FILE_TOOLS = {
 }
 READ_TOOLS = {"Read": "file_path"}
 COMMAND_MAX_CHARS = 200
-COMMIT_MESSAGE_MAX_CHARS = 4000
-# ``git [-C dir] [-c k=v] commit``: an option's value never starts with "-" (no backtracking)
-_COMMIT_RE = lazy(r"(?:^|[;&|(]\s*|\s)git\s+(?:-\S+\s+(?:[^\s-]\S*\s+)?)*?commit\b")
-# git commit -m "$(cat <<'EOF' … EOF)" (Claude Code's own way), or a quoted -m of several lines
-_HEREDOC_RE = lazy(r"<<-?[ \t]*(['\"]?)(?P<tag>\w+)\1[^\n]*\n")
-_QUOTED_MESSAGE_RE = lazy(r"(?:-m|--message)(?:\s+|=)(?:\"(?P<body>[^\"]*)\"|'(?P<single>[^']*)')")
-COMMIT_SCAN_CHARS = 16 * 1024  # of a command, looked at for a commit message
 RESULT_SCAN_CHARS = 64 * 1024  # of a tool's output, read for its error line
 ERROR_MAX_CHARS = toolresult.ERROR_MAX_CHARS  # of an error line kept
 
@@ -185,6 +180,10 @@ class Transcript:
     end: int = 0  # byte offset just past the last complete line read (where the next read starts)
     private: tuple[int, int] = (0, 0)  # private spans left open (user, assistant) at ``end``
     mark: str = ""  # the hash of the bytes just before ``end`` (see ``read``)
+    # The session's title: the newest ``custom-title`` of the read, else its newest ``ai-title``
+    title: str | None = None
+    # Lines of a kind the catalogue does not name, not in ``skip_uuids``: (kind, line key)
+    unknown: tuple[tuple[str, str], ...] = ()
 
 
 def text_key(message: str) -> str:
@@ -253,6 +252,8 @@ def _parse_lines(
     skipped = 0
     boundaries = 0
     after_boundary = False  # the next user line is the compact summary
+    titles: dict[str, str] = {}  # title kind -> its newest title
+    unknown: list[tuple[str, str]] = []
     streams = (PrivateStream(private[0]), PrivateStream(private[1]))
     for raw in lines:
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
@@ -268,6 +269,13 @@ def _parse_lines(
             after_boundary = True
             continue
         if kind not in ("user", "assistant") or entry.get("isSidechain") is True:
+            named = records.title(entry, _SCRUB.get())
+            if named is not None:
+                titles[named[0]] = named[1]
+            odd = records.unknown_kind(entry)
+            key = _identity(entry, text)[0] if odd is not None else ""
+            if odd is not None and key not in skip_uuids:
+                unknown.append((odd, key))
             continue
         # The summary is the line flagged so (older versions also flag it isMeta), or the
         # first user line right after the boundary; a prompt that reads like one is a prompt.
@@ -282,13 +290,15 @@ def _parse_lines(
         if _identity(entry, text)[0] in skip_uuids:
             # Recorded under its uuid: no turn, so nothing in it is redacted or parsed further.
             prompt = None if summary else _pass_over(entry, streams, first_prompt is None)
-            first_prompt = prompt if first_prompt is None else first_prompt
+            if first_prompt is None and not records.notification(prompt):
+                first_prompt = prompt
             continue
         turn = _summary_turn(entry, text, streams[0].inside) if summary else \
             _turn(entry, text, streams)
         if turn is None:
             continue
-        if first_prompt is None and turn.prompt is not None:
+        if first_prompt is None and turn.prompt is not None \
+                and not records.notification(turn.prompt):
             first_prompt = turn.prompt
         keys = turn.keys
         # A line recorded already, under its uuid or (a copy Claude Code wrote) its content
@@ -297,7 +307,9 @@ def _parse_lines(
         seen.update(keys)
         turns.append(turn)
     depths = (streams[0].depth, streams[1].depth)
-    return Transcript(tuple(turns), first_prompt, skipped, boundaries, private=depths)
+    title = titles.get("custom-title") or titles.get("ai-title")
+    return Transcript(tuple(turns), first_prompt, skipped, boundaries, private=depths,
+                      title=title, unknown=tuple(unknown))
 
 
 def is_regular_file(path: str | PathLike[str]) -> bool | None:
@@ -470,7 +482,7 @@ def _prompt(content: Any, stream: PrivateStream) -> str | None:
     if not texts:
         return None
     # Blocks are one message: a private span may open in one block and close in the next.
-    return clean_text(_SCRUB.get()(stream.feed("\n".join(texts))))
+    return records.prompt_text(_SCRUB.get()(stream.feed("\n".join(texts))))
 
 
 def _assistant(content: Any, stream: PrivateStream) -> tuple[str | None, tuple[ToolCall, ...]]:
@@ -502,7 +514,7 @@ def _call(block: dict[str, Any]) -> ToolCall | None:
         command = _command(raw)
         if command is None:
             return None
-        return ToolCall(str(ident), name, command=command, message=_commit_message(raw),
+        return ToolCall(str(ident), name, command=command, message=commitmsg.message(raw, _SCRUB.get()),
                         data=_data(str(ident), name, tool_input))
     return ToolCall(str(ident), name, data=_data(str(ident), name, tool_input))
 
@@ -533,31 +545,6 @@ def _command(value: Any) -> str | None:
     if len(first) > COMMAND_MAX_CHARS:
         first, more = first[: COMMAND_MAX_CHARS - 1].rstrip(), True
     return first + " …" if more else first
-
-
-def _commit_message(value: Any) -> str | None:
-    """The message of a ``git commit`` command when it has several lines, else None."""
-    if not isinstance(value, str) or "commit" not in value or "\n" not in value:
-        return None
-    value = value[:COMMIT_SCAN_CHARS]
-    commit = _COMMIT_RE.search(value)
-    if commit is None:
-        return None
-    # The message follows the commit word (a heredoc before it feeds another command).
-    body: str | None = None
-    heredoc = _HEREDOC_RE.search(value, commit.end())
-    if heredoc is not None:
-        lines = value[heredoc.end():].split("\n")
-        end = next((n for n, line in enumerate(lines) if line.strip() == heredoc.group("tag")),
-                   None)
-        body = "\n".join(lines[:end]) if end is not None else None
-    else:
-        quoted = _QUOTED_MESSAGE_RE.search(value, commit.end())
-        body = (quoted.group("body") or quoted.group("single")) if quoted else None
-    if not body:
-        return None
-    text = _SCRUB.get()(strip_private(body)).strip()
-    return text[:COMMIT_MESSAGE_MAX_CHARS] if "\n" in text else None
 
 
 def _outcomes(content: Any) -> tuple[Outcome, ...]:

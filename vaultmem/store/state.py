@@ -65,6 +65,7 @@ PRUNE_SLACK = 20
 # parsing it would cost a hook seconds and hundreds of MB, so it is set aside unread and the
 # state rebuilt from the session notes.
 MAX_STATE_BYTES = 8 * 1024 * 1024
+UNKNOWN_KINDS = 20  # kinds of unknown transcript lines counted per session
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,9 @@ class SessionEntry:
     # <private> spans left open at ``last_offset`` by the (user, assistant) messages before it
     private: tuple[int, int] = (0, 0)
     mark: str = ""  # the hash of the transcript's bytes before ``last_offset`` (transcript.read)
+    # Transcript lines of a kind vaultmem does not know, skipped: kind -> lines (at most
+    # UNKNOWN_KINDS kinds; docs/TRANSCRIPT.md)
+    unknown: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass
@@ -172,6 +176,15 @@ class StateData:
             mark=entry.mark if mark is None else mark,
         )
 
+    def count_unknown(self, session_id: str, kinds: Iterable[str]) -> None:
+        """Count transcript lines of kinds vaultmem skipped as unknown (one per line)."""
+        counts = dict(self.sessions[session_id].unknown)
+        for kind in kinds:
+            if kind in counts or len(counts) < UNKNOWN_KINDS:
+                counts[kind] = counts.get(kind, 0) + 1
+        self.sessions[session_id] = replace(self.sessions[session_id],
+                                            unknown=tuple(sorted(counts.items())))
+
     def project_uuids(self, project: str, own: frozenset[str]) -> frozenset[str]:
         """``own`` and the line uuids every other session of ``project`` the state still holds
         recorded (bounded by pruning: see INGESTED_DAYS, KEEP_INGESTED)."""
@@ -201,6 +214,7 @@ class StateData:
                     **({"transcript": e.transcript} if e.transcript else {}),
                     **({"private": list(e.private)} if any(e.private) else {}),
                     **({"mark": e.mark} if e.mark else {}),
+                    **({"unknown": dict(e.unknown)} if e.unknown else {}),
                 }
                 for sid, e in sorted(self.sessions.items())
             },
@@ -259,8 +273,13 @@ def _entry(sid: str, raw: Any) -> SessionEntry:
     mark = raw.get("mark") or ""
     if not isinstance(mark, str):
         raise TypeError(f"session {sid!r}: mark is not a string")
+    unknown = raw.get("unknown") or {}
+    if not isinstance(unknown, dict) or not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in unknown.values()):
+        raise TypeError(f"session {sid!r}: unknown is not an object of counts")
     return SessionEntry(sid, note, project, started, frozenset(ingested), offset, ended,
-                        transcript, (private[0], private[1]), mark)
+                        transcript, (private[0], private[1]), mark,
+                        tuple(sorted((str(k), n) for k, n in unknown.items())))
 
 
 def from_json(doc: Any) -> StateData:
