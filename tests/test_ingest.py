@@ -371,7 +371,7 @@ def _without_answer_callouts(text: str) -> str:
     kept: list[str] = []
     inside = False
     for line in text.split("\n"):
-        if line.startswith("> [!abstract]- Claude's answer"):
+        if line.startswith("> [!note]- Claude's answer"):
             inside = True
             continue
         if inside and line.startswith(">"):

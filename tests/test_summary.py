@@ -26,7 +26,7 @@ from hook_kit import (
     session_notes,
 )
 
-from vaultmem.claude import condensed, ingest, summary, transcript
+from vaultmem.claude import callout, condensed, ingest, summary, transcript
 from vaultmem.notes import sections
 
 NUMBERED = (FIXTURES / "compact-summary-numbered.txt").read_text()
@@ -164,7 +164,7 @@ def test_a_huge_summary_is_read_bounded() -> None:
     huge = "4. Errors and fixes:\n" + "- `a/b.py` failed; fixed by x instead of y\n" * 60_000
     read = summary.read(huge)
     assert len(read.kept) <= summary.SUMMARY_MAX_CHARS
-    assert len(summary.callout(read.kept, "10:00")) < summary.KEPT_MAX_CHARS * 1.2
+    assert len(summary.callout(read.kept, "10:00")) < callout.KEPT_MAX_CHARS * 1.2
 
 
 def test_the_model_extractor_reads_the_summary_as_claude_s_not_as_a_prompt() -> None:
@@ -196,25 +196,6 @@ pytest -q tests/test_billing.py
 """
 
 
-def test_a_final_answer_that_recaps_the_work_is_kept_whole_and_bounded() -> None:
-    whole = summary.recap(RECAP)
-    assert whole is not None
-    lines = whole.split("\n")
-    assert lines[0] == "> [!abstract]- Claude's answer (15 lines)"
-    assert "> - Switched to `stripe.Refund.create` over `charge.refund()` because partial " \
-        "refunds need it." in lines
-    assert lines[-1] == "> ```"  # the fence it left open is closed inside the callout
-    assert "[\\[Stripe]]" in whole
-    long = "## Summary\n" + "\n".join(f"- change {n}" for n in range(100))
-    bounded = summary.recap(long)
-    assert bounded is not None and len(bounded.split("\n")) == 1 + summary.RECAP_MAX_LINES
-    assert bounded.endswith("> (62 more lines in the transcript)")
-    # Prose, a short list, a one-liner: not recaps.
-    assert summary.recap("I looked into it.\nThe cache was stale.\nI cleared it.\nDone.") is None
-    assert summary.recap("Two options:\n- a\n- b\nWhich one?") is None
-    assert summary.recap("Done.") is None
-
-
 def test_the_work_log_keeps_the_recap_under_its_answer_and_mines_it() -> None:
     lines = [_user("u1", "add refunds"),
              json.dumps({"type": "assistant", "uuid": "a1", "timestamp": "2026-11-22T06:05:00Z",
@@ -223,7 +204,7 @@ def test_the_work_log_keeps_the_recap_under_its_answer_and_mines_it() -> None:
     told = ingest.story(transcript.parse_lines(lines).turns, now=NOW)
     (entry,) = told.entries
     assert "**Answer:** All three endpoints are in place and the suite passes." in entry
-    assert "\n\n> [!abstract]- Claude's answer (15 lines)\n> All three endpoints" in entry
+    assert "\n\n> [!note]- Claude's answer (15 lines)\n> All three endpoints" in entry
     note = f"# T\n\n## Work Log\n\n{entry}\n\n## Decisions Made\n"
     assert [h.title for h in sections.headings(note)][2:] == [
         entry.split("\n")[0][4:], "Decisions Made"]
@@ -233,7 +214,7 @@ def test_the_work_log_keeps_the_recap_under_its_answer_and_mines_it() -> None:
     # A one-paragraph answer stays one line.
     short = [lines[0], lines[1].replace(json.dumps(RECAP)[1:-1], "Done, the suite passes.")]
     (plain,) = ingest.story(transcript.parse_lines(short).turns, now=NOW).entries
-    assert "[!abstract]" not in plain
+    assert "[!note]" not in plain
 
 
 # -- what is a summary --------------------------------------------------------------------------
@@ -366,7 +347,7 @@ def test_a_note_holding_a_summary_is_still_read_without_markdown_it(
     assert json.loads(probe.stderr) == {"code": 0, "heavy": []}
     (note,) = session_notes(vault)
     assert "**Prompt:** Now document the refunds" in note.read_text()
-    assert "> [!abstract]- Claude's answer (15 lines)" in note.read_text()
+    assert "> [!note]- Claude's answer (15 lines)" in note.read_text()
 
 
 def test_a_compile_error_fixed_in_the_code_being_written_is_no_gotcha() -> None:

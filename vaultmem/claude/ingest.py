@@ -2,8 +2,8 @@
 mined from Claude's prose (pure).
 
 A turn is a prompt and everything until the next prompt. Its work-log entry (``workentry``:
-``### HH:MM - <prompt's first words>``) holds the prompt, Claude's answer condensed to one line
-(the final message's first paragraph plus the sentences that carry knowledge), and the tool work
+``### HH:MM - <prompt's first words>``) holds the prompt, Claude's final answer as one line (and
+below it the whole answer, when the line cannot hold it: nothing said is lost), and the tool work
 collapsed: files touched as one line per folder, each command once with a count, each failure
 once with its first error line. Lines before the first prompt of a read (a turn a hook saw half of) go to a
 ``Continued`` entry.

@@ -30,20 +30,20 @@ What becomes an item (precision first: a wrong decision costs more than a missed
 its content is not kept (the work log holds the prompts). ``<private>`` spans are removed before
 anything is read; an unclosed one hides the rest of the summary.
 
-A turn's final answer that recaps the work (a list under "Summary", "Changes", "Next steps"…, or
-a list of several items) is kept whole too, bounded, as a collapsed callout (:func:`recap`).
+The summary is kept whole in the note as a folded callout (:mod:`callout`), as every turn's
+final answer is.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from vaultmem.claude import diagnostics
-from vaultmem.memory import anchors
+from vaultmem.claude.callout import bounded, lines_outside_fences, quoted
 from vaultmem.notes.privacy import strip_private
 
 SummaryKind = Literal["decision", "gotcha", "next_step", "outcome"]
@@ -54,10 +54,6 @@ USER_MESSAGES_LEFT_OUT = "(The person's messages are left out here: the work log
 QUOTE_LEFT_OUT = "(The quote of the person's last message is left out.)"
 HEADING_MAX_CHARS = 120
 SUMMARY_MAX_CHARS = 120_000  # of a summary read (the rest is left out of the note too)
-KEPT_MAX_CHARS = 60_000  # of one summary in the note (real ones hold 5,000 to 30,000)
-RECAP_MAX_LINES = 40  # of a final answer kept in the work log
-RECAP_MIN_LINES = 4
-RECAP_MIN_ITEMS = 4  # list items that make an answer a recap without a heading naming one
 PRIVATE_MIN_CHARS = 3  # a private text shorter than this is not looked for (it would match words)
 PRIVATE_WORD_CHARS = 4  # a word of a private text with a digit or symbol, from this length
 PRIVATE_LONG_WORD_CHARS = 12  # any word of a private text this long
@@ -195,14 +191,6 @@ class _Patterns:
             r"if you need specific details from before compaction|resume directly)",
             re.IGNORECASE,
         )
-        # A heading or lead-in line of a recap: "## Summary", "**Changes made:**", "Next steps:".
-        self.recap_head = re.compile(
-            r"^ {0,3}(?:#{1,6}[ \t]+|\*\*|__)?[ \t]*(?:summary|changes?(?: made)?|what (?:i|we) "
-            r"(?:did|changed|fixed)|what changed|done|completed|key (?:changes|decisions)|"
-            r"decisions?(?: made)?|next steps?|files? (?:changed|modified|touched)|results?|"
-            r"fixes|root cause|verification|tests?)\b[^\n]{0,40}$",
-            re.IGNORECASE,
-        )
         self.analysis = re.compile(r"<analysis>.*?(?:</analysis>|\Z)", re.IGNORECASE | re.DOTALL)
         self.summary_tag = re.compile(r"</?summary>", re.IGNORECASE)
 
@@ -248,32 +236,11 @@ def _heading(line: str) -> tuple[str | None, str, str, bool] | None:
     return None
 
 
-def _lines_outside_fences(lines: list[str], left_open: list[str] | None = None
-                          ) -> Iterator[tuple[int, str, bool]]:
-    """(index, line, inside a fence) for every line; fence lines count as inside. A fence still
-    open at the end is appended to ``left_open``."""
-    fence: str | None = None
-    for n, line in enumerate(lines):
-        opening = _p().fence.match(line)
-        if fence is not None:
-            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
-                fence = None
-            yield n, line, True
-            continue
-        if opening:
-            fence = opening.group(1)
-            yield n, line, True
-            continue
-        yield n, line, False
-    if fence is not None and left_open is not None:
-        left_open.append(fence)
-
-
 def sections(text: str) -> tuple[Section, ...]:
     """The sections of a summary (private text already removed), in the order written."""
     lines = text.split("\n")
     starts: list[tuple[int, str | None, str, str, bool]] = []
-    for n, line, fenced in _lines_outside_fences(lines):
+    for n, line, fenced in lines_outside_fences(lines):
         if fenced:
             continue
         found = _heading(line)
@@ -318,7 +285,7 @@ def _entries(body: str, *, first_code_line: bool = False) -> list[str]:
     after_blank = False
     opened = False  # the previous line opened a fenced block
     inside = False
-    for _, line, fenced in _lines_outside_fences(body.split("\n")):
+    for _, line, fenced in lines_outside_fences(body.split("\n")):
         if fenced:
             if not inside:
                 opened = inside = True
@@ -541,50 +508,8 @@ def _unsaid(text: str, private: Iterable[str]) -> str:
 
 
 def callout(kept: str, time: str) -> str:
-    """The kept summary as a collapsed Obsidian callout (see :func:`quoted`)."""
-    text = kept if len(kept) <= KEPT_MAX_CHARS else (
-        kept[:KEPT_MAX_CHARS].rsplit("\n", 1)[0]
-        + f"\n\n({len(kept) - KEPT_MAX_CHARS:,} more characters left out)")
-    return quoted(text, f"[!summary]- Claude Code's summary (compacted {time})")
-
-
-def quoted(text: str, title: str) -> str:
-    """``text`` under a collapsed callout's ``title`` line: every line quoted (so nothing in it
-    can open a heading or a section of the note), a fence left open closed inside it, wikilinks
-    escaped (Claude's text links no note) and vaultmem's anchor comments taken out."""
-    lines = [f"> {title}"]
-    left_open: list[str] = []
-    for _, line, fenced in _lines_outside_fences(text.split("\n"), left_open):
-        if not fenced:
-            line = anchors.strip(line.replace("[[", "[\\["))
-        line = line.rstrip()
-        lines.append(f"> {line}" if line else ">")
-    lines.extend(f"> {fence}" for fence in left_open)
-    return "\n".join(lines)
-
-
-def recap(answer: str) -> str | None:
-    """A turn's final answer as a collapsed callout when it summarises the work by its structure
-    (a heading or lead-in such as "Summary", "Changes", "Next steps" over a list, or a list of
-    several items), at most RECAP_MAX_LINES lines; None for any other answer."""
-    lines = answer.strip("\n").split("\n")
-    if len(lines) < RECAP_MIN_LINES:
-        return None
-    items = heads = 0
-    for _, line, fenced in _lines_outside_fences(lines):
-        if fenced:
-            continue
-        if _p().bullet.match(line):
-            items += 1
-        elif _p().recap_head.match(line):
-            heads += 1
-    if not (items >= RECAP_MIN_ITEMS or (heads and items >= 2)):
-        return None
-    kept = [line.rstrip() for line in lines]
-    if len(kept) > RECAP_MAX_LINES:
-        rest = len(kept) - RECAP_MAX_LINES + 1
-        kept = [*kept[: RECAP_MAX_LINES - 1], f"({rest} more lines in the transcript)"]
-    return quoted("\n".join(kept), f"[!abstract]- Claude's answer ({len(lines)} lines)")
+    """The kept summary as a collapsed Obsidian callout (:func:`callout.quoted`), bounded."""
+    return quoted(bounded(kept), f"[!summary]- Claude Code's summary (compacted {time})")
 
 
 def read(raw: str, private: Iterable[str] = ()) -> Summary:

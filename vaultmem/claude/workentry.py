@@ -1,4 +1,5 @@
-"""A turn's work-log entry (pure): its prompt, the answer condensed, the tool work collapsed."""
+"""A turn's work-log entry (pure): its prompt, the answer (its line, and below it the whole answer
+when the line cannot hold it), the tool work collapsed."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ FILES_SHOWN = 5  # file names listed per folder
 FOLDERS_SHOWN = 8  # folder lines per turn
 COMMANDS_SHOWN = 8  # command lines per turn
 FAILURES_SHOWN = 5  # failure lines per turn
+# A line that gives an answer a structure one line cannot keep: a list item, a heading, a fence,
+# a table row, a quote.
+_STRUCTURE = re.compile(r"^\s*(?:[-*+][ \t]|\d{1,3}[.)][ \t]|#{1,6}[ \t]|```|~~~|\||>)",
+                        re.MULTILINE)
 # A list item's or a quote's marker at the start of the first line. Only markers followed by a
 # space: "**Done**" opens with bold, not with two bullets.
 _LEAD_MARKER = re.compile(r"^(?:(?:[-*+]|\d{1,3}[.)])[ \t]+|>[ \t]?)+")
@@ -55,8 +60,11 @@ class LoggedTurn:
 def condense(answer: str, knowledge: Sequence[str], limit: int = ANSWER_MAX_CHARS) -> str:
     """Claude's answer as one line: its first paragraph, then the knowledge sentences it does
     not hold yet, up to about ``limit`` characters (cut at a sentence end when it can)."""
-    first = one_line(_first_paragraph(answer))
-    line = _cut(first, limit)
+    return with_knowledge(_cut(one_line(_first_paragraph(answer)), limit), knowledge, limit)
+
+
+def with_knowledge(line: str, knowledge: Sequence[str], limit: int = ANSWER_MAX_CHARS) -> str:
+    """``line`` and then the knowledge sentences it does not hold yet, up to ``limit``."""
     for sentence in knowledge:
         sentence = one_line(sentence)
         # Case folded: a mined item may start upper-case where its label stood ("Decision: use").
@@ -106,13 +114,31 @@ def _closed(text: str) -> str:
     return text + "**" if text.count("**") % 2 else text
 
 
+def answer_parts(answer: str, knowledge: Sequence[str]) -> tuple[str, str | None]:
+    """The ``**Answer:**`` line of a turn's final answer, and the answer whole as a folded
+    callout when the line does not hold all of it (DESIGN §11: nothing said is lost).
+
+    Plain prose that fits is the line itself, every paragraph of it ("Done." and what follows);
+    a longer or structured answer is said by its first paragraph, and kept whole below. Either
+    line goes on with the knowledge the turn's other messages stated (``knowledge``)."""
+    flat = one_line(answer)
+    if len(flat) <= ANSWER_MAX_CHARS and _STRUCTURE.search(answer) is None:
+        # The knowledge has the room it has after the first paragraph alone (condense).
+        first = len(one_line(_first_paragraph(answer)))
+        return with_knowledge(flat, knowledge, ANSWER_MAX_CHARS + len(flat) - first), None
+    from . import callout  # only a long answer pays for it
+
+    return condense(answer, knowledge), callout.answer(answer)
+
+
 def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
     """The work-log entry of ``turn`` (``knowledge``: its mined lines); None when empty."""
     head: list[str] = []
     if turn.prompt:
         head.append(f"**Prompt:** {one_line(turn.prompt, PROMPT_MAX_CHARS)}")
+    whole: str | None = None
     if turn.answer:
-        answer = condense(turn.answer, knowledge)
+        answer, whole = answer_parts(turn.answer, knowledge)
         if answer:
             head.append(f"**Answer:** {answer}")
     work = _work_lines(turn)
@@ -123,12 +149,8 @@ def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
     parts = [f"### {turn.time} - {turn.title}"]
     if head:
         parts.append("\n".join(head))
-    if turn.answer and turn.answer.count("\n") >= 3:
-        from . import summary  # a recap is a multi-line answer: one-liners never load it
-
-        whole = summary.recap(turn.answer)
-        if whole is not None:
-            parts.append(whole)  # the answer kept whole (bounded), below its condensed line
+    if whole is not None:
+        parts.append(whole)
     if work:
         parts.append("\n".join(work))
     return "\n\n".join(parts)

@@ -1,0 +1,94 @@
+"""Claude's words kept whole in a session note: a folded callout nothing inside can break (pure).
+
+The record keeps every turn's final answer and every compact summary whole (DESIGN §11): the
+briefing and the entity notes condense, the session note does not. What Claude wrote is Markdown
+of its own, so inside the callout:
+- every line is quoted (``> ``), so no heading, list or fence of it is a section or an item of
+  the note (a heading stays the callout's own: recall's passages and the briefing read an
+  answer by its parts), and a fence left open is closed before the callout ends;
+- ``%%`` (an Obsidian comment, which would hide the rest of the note), a trailing ``^block-id``
+  and ``<!--`` are escaped, ``[[`` too (Claude's text links no note), and vaultmem's own anchor
+  comments are taken out;
+- code inside fences is left as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from vaultmem.memory import anchors
+from vaultmem.notes.lazyre import lazy
+
+KEPT_MAX_CHARS = 60_000  # of one answer or summary in the note (real ones hold up to 30,000)
+FENCE = lazy(r"^ {0,3}(`{3,}|~{3,})")
+_CODE_SPAN = lazy(r"(`+)(?:.+?)\1(?!`)")
+_COMMENT = lazy(r"%(?=%)")
+_BLOCK_ID = lazy(r"(\s)\^([A-Za-z0-9-]+)[ \t]*$")
+
+
+def lines_outside_fences(lines: list[str], left_open: list[str] | None = None
+                         ) -> Iterator[tuple[int, str, bool]]:
+    """(index, line, inside a fence) for every line; fence lines count as inside. A fence still
+    open at the end is appended to ``left_open``."""
+    fence: str | None = None
+    for n, line in enumerate(lines):
+        opening = FENCE.match(line)
+        if fence is not None:
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
+                fence = None
+            yield n, line, True
+            continue
+        if opening:
+            fence = opening.group(1)
+            yield n, line, True
+            continue
+        yield n, line, False
+    if fence is not None and left_open is not None:
+        left_open.append(fence)
+
+
+def bounded(text: str, limit: int = KEPT_MAX_CHARS) -> str:
+    """``text`` cut at a line end to about ``limit`` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return (text[:limit].rsplit("\n", 1)[0]
+            + f"\n\n({len(text) - limit:,} more characters left out)")
+
+
+def quoted(text: str, title: str) -> str:
+    """``text`` under a collapsed callout's ``title`` line, every line neutralised (see the
+    module's docstring)."""
+    lines = [f"> {title}"]
+    left_open: list[str] = []
+    for _, line, fenced in lines_outside_fences(text.split("\n"), left_open):
+        line = line.rstrip() if fenced else _neutral(line.rstrip())
+        lines.append(f"> {line}" if line else ">")
+    lines.extend(f"> {fence}" for fence in left_open)
+    return "\n".join(lines)
+
+
+def answer(text: str) -> str:
+    """A turn's final answer, whole (bounded), as a folded ``[!note]`` callout."""
+    whole = text.strip("\n")
+    count = whole.count("\n") + 1
+    return quoted(bounded(whole), f"[!note]- Claude's answer ({count} lines)")
+
+
+def _neutral(line: str) -> str:
+    """A line outside fences that can open nothing of the note's own."""
+    line = anchors.strip(line.replace("[[", "[\\[")).replace("<!--", "&lt;!--")
+    if "%%" in line:
+        line = _outside_code(line)
+    return _BLOCK_ID.sub(lambda m: f"{m.group(1)}\\^{m.group(2)}", line)
+
+
+def _outside_code(line: str) -> str:
+    """``%%`` escaped outside the line's code spans (inside one it is code, shown as written)."""
+    out: list[str] = []
+    at = 0
+    for span in _CODE_SPAN.finditer(line):
+        out.append(_COMMENT.sub("%\\\\", line[at:span.start()]))
+        out.append(span.group(0))
+        at = span.end()
+    out.append(_COMMENT.sub("%\\\\", line[at:]))
+    return "".join(out)
