@@ -139,6 +139,14 @@ class _Body:
             self._answer[n] = found
         return found
 
+    def repeats_answer(self, at: int) -> bool:
+        """Whether line ``at`` of a callout under a work log's ``**Answer:**`` line (the answer
+        kept whole) says nothing that answer line does not: its first paragraph, which the line
+        holds. Shown once, as the answer line."""
+        answer = self.answer(at)
+        said = self.shown(at).casefold()
+        return answer is not None and bool(said) and said in self.shown(answer).casefold()
+
     def header(self, at: int) -> int | None:
         """The header line of the table whose row ``at`` is (not the header itself), or None."""
         quoted = self.read(at)[0]
@@ -323,6 +331,8 @@ def ranked_lines(
     for at, line in enumerate(body.lines):
         if open_mark not in line or body.read(at)[2]:
             continue  # no match, or a code fence's line: its language (```bash) says nothing
+        if line.startswith(">") and body.repeats_answer(at):
+            continue
         span, part = _span(body, at)
         header = body.header(at) if _ROW.match(line) else None
         read = [*span, header] if header is not None else span
