@@ -177,3 +177,12 @@ def test_an_ide_session_through_the_hooks(tmp_path: Path, vault_root: Path) -> N
                        .read_text(encoding="utf-8"))
     assert state["sessions"]["ide-1"]["unknown"] == {"system/model_fallback": 1,
                                                       "worktree-state": 1}
+
+
+def test_the_model_extractor_reads_the_prompts_without_wrappers() -> None:
+    from vaultmem.claude import condensed
+
+    kinds = ["<ide_opened_file>", "<ide_selection>", "<command-name>", "<command-name>/no-args"]
+    turns = condensed.turns([json.dumps(LINES[k]) for k in kinds])
+    assert [t.prompt for t in turns] == ["why does the partial refund fail?",
+                                         "/review the refunds module"]

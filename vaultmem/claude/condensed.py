@@ -19,10 +19,11 @@ from os import PathLike
 from typing import Any
 
 from vaultmem.notes import jsontext
-from vaultmem.notes.privacy import PrivateStream, clean_text, private_parts, strip_private
+from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
 from vaultmem.notes.redact import Scrub
 
+from .records import prompt_text
 from .transcript import FILE_TOOLS
 
 ANSWER_MAX_CHARS = 2000  # of one assistant message's prose
@@ -164,7 +165,7 @@ class _Reader:
             texts = _texts(content)
             if texts is not None:
                 self.secrets.extend(private_parts("\n".join(texts)))
-                prompt = clean_text(self.scrub(self.private.feed("\n".join(texts))))
+                prompt = prompt_text(self.scrub(self.private.feed("\n".join(texts))))
                 if prompt is not None:
                     stamp = entry.get("timestamp")
                     self.turns.append(Turn(prompt=_clip(prompt, PROMPT_MAX_CHARS),
