@@ -231,9 +231,9 @@ def failure(text: str) -> str:
     return line + (f", output: {_signature(output)}" if output else "")
 
 
-def _signature(output: str) -> str:
+def _signature(output: str, max_chars: int = FAILURE_OUTPUT_CHARS) -> str:
     # A tool's output is a third party's text: its error signature only, never its orders.
-    said = error_signature(output, FAILURE_OUTPUT_CHARS)
+    said = error_signature(output, max_chars)
     return said if said == WITHHELD else code_span(said)
 
 
@@ -289,7 +289,8 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     block.add("Not run: stopped by permissions, refused, or never started by the shell (call, "
               "then its output):",
               [failure(f) for f in s.not_run], [2])
-    block.add("Cut short by Claude Code:", [code_span(_cut(s.stopped, 200))] if s.stopped else [],
+    # Why it stopped may be a hook's output (a third party's text): its signature only.
+    block.add("Cut short by Claude Code:", [_signature(s.stopped, 200)] if s.stopped else [],
               [1])
     block.add("Next steps:", _items(s.next_steps), [1, 1, 1, 1, 1, 1, 1, 1, 2])
     block.add("Open questions:", _items(s.open_questions), [1, 1, 1, 1, 1, 1, 2])
