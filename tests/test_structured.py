@@ -388,3 +388,32 @@ def test_todo_items_completed_are_the_last_session_s_outcome_in_the_briefing(
     end(log)
     done = briefing().split("Done (todo items completed, commits made):\n")[1].split("~~~")[0]
     assert done.split("\n")[:2] == ["- Write the schema", "- Add the CSV exporter"]
+
+
+def test_an_item_the_tracker_closes_later_leaves_the_open_list(
+        env: Path, log: Transcript) -> None:
+    log.prompt("What is open?")
+    log.call("b1", "Bash", {"command": "gh issue list"})
+    log.result("b1", GH_LIST)
+    log.say("Two issues are open.")
+    stop(log)
+    log.prompt("fix 12 and close it")
+    log.call("b2", "Bash", {"command": "gh issue close 12 --comment 'fixed in 1a2b3c4'"})
+    log.result("b2", "✓ Closed issue shop/api#12 (Export fails on empty tables)")
+    log.say("Closed it.")
+    stop(log)
+    end(log)
+    steps = briefing().split("\nNext steps:\n")[1].split("~~~")[0]
+    assert "Add a --since flag" in steps
+    assert "Export fails on empty tables" not in steps
+
+
+@pytest.mark.parametrize(("command", "ids"), [
+    ("gh issue close 12", ("#12",)),
+    ("gh pr merge 31 --squash", ("#31",)),
+    ("bd close bd-a1b2 --reason done", ("bd-a1b2",)),
+    ("gh issue view 12", ()),
+    ("git merge main", ()),
+])
+def test_a_tracker_s_close_names_the_ids_it_closes(command: str, ids: tuple[str, ...]) -> None:
+    assert structured.closed(command) == ids

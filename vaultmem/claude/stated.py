@@ -44,6 +44,9 @@ class Told:
             subject = structured.commit_subject(call.command, call.message)
             if subject is not None:
                 self.committed.setdefault(id(turn), []).append(subject)
+            # An item a tracker's command closed is done (``gh issue close 12``).
+            self.done.setdefault(id(turn), []).extend(
+                f"closed {ident}" for ident in structured.closed(call.command))
         if outcome.said is None:
             return
         data = call.data if call is not None else None

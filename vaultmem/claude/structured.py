@@ -425,6 +425,26 @@ def _strip_tags(text: str) -> str:
         rest = stripped
 
 
+_CLOSE_VERBS = frozenset({"close", "merge", "done", "resolve", "complete", "finish"})
+_BARE_ID_RE = lazy(r"\A(?:#?\d{1,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7}|[a-z][a-z0-9]{0,15}-"
+                   r"(?=[a-z0-9]*\d)[a-z0-9]{3,10})\Z")
+
+
+def closed(command: str) -> tuple[str, ...]:
+    """The ids a tracker's command closes (``gh issue close 12``, ``gh pr merge 31``, ``bd close
+    bd-a1b2``): ``#12``, ``#31``, ``bd-a1b2``; none for any other command."""
+    for part in _SEGMENT_RE.split(command[:2000]):
+        words = [w.strip("'\"") for w in part.split()]
+        if not words or posixpath.basename(words[0]).casefold() not in _TRACKERS:
+            continue
+        verbs = [n for n, w in enumerate(words[1:4], 1) if w.casefold() in _CLOSE_VERBS]
+        if not verbs:
+            continue
+        ids = [w for w in words[verbs[0] + 1:] if _BARE_ID_RE.match(w)]
+        return tuple(w if not w.isdigit() else f"#{w}" for w in ids)
+    return ()
+
+
 # -- commits ------------------------------------------------------------------------------------
 
 _COMMIT_SUBJECT_RE = lazy(
@@ -487,8 +507,8 @@ def completed(step: str, done: Sequence[str]) -> bool:
     for line in done:
         if " ".join(_WORD_RE.findall(line.casefold())) == key:
             return True
-        if ident is not None and ident.group(1) in line.split() or (
-                ident is not None and f"({ident.group(1)})" in line):
+        if ident is not None and re.search(
+                rf"(?<![\w#-]){re.escape(ident.group(1))}(?![\w-])", line):
             return True
         shared = words & _stems(line)
         if len(shared) >= DONE_MIN_WORDS and len(shared) >= DONE_SHARE * len(words):
