@@ -186,3 +186,23 @@ def test_the_model_extractor_reads_the_prompts_without_wrappers() -> None:
     turns = condensed.turns([json.dumps(LINES[k]) for k in kinds])
     assert [t.prompt for t in turns] == ["why does the partial refund fail?",
                                          "/review the refunds module"]
+
+
+def test_a_title_never_stops_a_note_whose_aliases_are_a_mapping(tmp_path: Path,
+                                                                  vault_root: Path) -> None:
+    from hook_kit import payload, run_hook, session_notes
+
+    path = tmp_path / "titled.jsonl"
+    path.write_text("".join(json.dumps(LINES[k]) + "\n" for k in ["user", "assistant"]))
+    assert run_hook("stop", payload("stop", path, session_id="t-1"), vault_root,
+                    cwd=tmp_path).returncode == 0
+    [note] = session_notes(vault_root)
+    note.write_text(note.read_text().replace("type: session\n", "type: session\naliases:\n  a: b\n"))
+    with path.open("a") as handle:
+        handle.write(json.dumps(LINES["ai-title"]) + "\n" + json.dumps(LINES["<command-name>"])
+                     + "\n")
+    done = run_hook("stop", payload("stop", path, session_id="t-1"), vault_root, cwd=tmp_path)
+    assert done.returncode == 0
+    text = note.read_text()
+    assert "**Prompt:** /review the refunds module" in text
+    assert "title: Add refund endpoint to orders API" in text and "  a: b" in text

@@ -103,8 +103,20 @@ def _meta_edits(meta: dict[str, str]) -> list[patch.Edit]:
     edits: list[patch.Edit] = [patch.SetProperty(k, v) for k, v in meta.items()
                                if not k.endswith("_start")]
     if "title" in meta:
-        edits.append(patch.AddToProperty("aliases", meta["title"]))
+        title = meta["title"]
+        edits.append(patch.Rewrite(lambda text: _with_alias(text, title)))
     return edits
+
+
+def _with_alias(text: str, alias: str) -> str:
+    """The note with ``alias`` in its ``aliases``; unchanged when a person made ``aliases``
+    something a name cannot be added to (a mapping): the turns are recorded all the same."""
+    from vaultmem.notes import propedit
+
+    try:
+        return propedit.add_to_list(text, "aliases", alias)
+    except VaultmemError:
+        return text
 
 
 def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime, *,
