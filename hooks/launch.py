@@ -241,6 +241,27 @@ def start_build(root, data, stamp=None):
         return True
 
 
+# What the package is built from (the plugin's folder links to them in a clone).
+SOURCE = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "vaultmem", "templates")
+
+
+def _source_copy(root, dest):
+    """The package's source copied out of the plugin's folder: the build writes its egg-info and
+    build/ beside the sources, and the plugin's folder (Claude Code's cache, or a clone) is
+    never written to."""
+    import shutil
+
+    os.makedirs(dest)
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in SOURCE:
+        path = os.path.join(root, name)
+        if os.path.isdir(path):
+            shutil.copytree(path, os.path.join(dest, name), ignore=skip)
+        elif os.path.isfile(path):
+            shutil.copyfile(path, os.path.join(dest, name))
+    return dest
+
+
 def build(root, data):
     """``launch.py --build ROOT DATA``: the detached process that prepares the environment."""
     import shutil
@@ -257,8 +278,10 @@ def build(root, data):
             os.unlink(env)  # planted: the environment is made here, not where it points
         subprocess.run([sys.executable, "-m", "venv", new], check=True)
         extra = shlex.split(os.environ.get(PIP_ARGS_ENV, ""))
+        source = _source_copy(root, "%s.src" % new)
         subprocess.run([env_python(new), "-m", "pip", "install", "--quiet",
-                        "--disable-pip-version-check", *extra, root], check=True)
+                        "--disable-pip-version-check", *extra, source], check=True)
+        shutil.rmtree(source, ignore_errors=True)
         _write_own(os.path.join(new, READY), stamp + "\n")
         old = "%s.old.%d" % (env, os.getpid())
         if _is_link(env):
@@ -273,6 +296,7 @@ def build(root, data):
     except (OSError, subprocess.CalledProcessError) as err:
         _write_own(failed, str(err).replace("\n", " ") + "\n")
         shutil.rmtree(new, ignore_errors=True)
+        shutil.rmtree("%s.src" % new, ignore_errors=True)
         code = 1
     finally:
         lock = os.path.join(data, BUILDING)

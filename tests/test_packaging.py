@@ -186,13 +186,22 @@ def test_the_sdist_ships_the_license_and_no_half_test_suite(tmp_path: Path) -> N
     import tarfile
 
     clone = tmp_path / "clone"  # the build writes its egg-info next to the sources
-    shutil.copytree(REPO, clone, ignore=shutil.ignore_patterns(".venv", ".git", "*.egg-info"))
+    shutil.copytree(REPO, clone, symlinks=True,
+                    ignore=shutil.ignore_patterns(".venv", ".git", "*.egg-info", "build"))
     built = subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(clone)],
+        [sys.executable, "-m", "build", "--sdist", "--wheel", "-o", str(tmp_path), str(clone)],
         capture_output=True, text=True, timeout=600, check=False)
     if built.returncode != 0:
-        pytest.skip(f"cannot build an sdist here: {built.stderr.strip().splitlines()[-1:]}")
+        pytest.skip(f"cannot build here: {built.stderr.strip().splitlines()[-1:]}")
     (sdist,) = tmp_path.glob("*.tar.gz")
+    (wheel,) = tmp_path.glob("*.whl")
+    assert wheel.name == f"obsidian_vaultmem-{vaultmem.__version__}-py3-none-any.whl"
+    # What the package index checks on upload: metadata, and the README rendering.
+    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", str(sdist),
+                              str(wheel)], capture_output=True, text=True, timeout=300,
+                             check=False)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.count("PASSED") == 2
     with tarfile.open(sdist) as tar:
         names = [n.split("/", 1)[1] for n in tar.getnames() if "/" in n]
         pkg_info = tar.extractfile(next(m for m in tar.getmembers()

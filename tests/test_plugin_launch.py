@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -142,7 +143,12 @@ def test_a_real_first_use_prepares_the_environment_and_the_next_session_is_recor
     tmp_path: Path, vault_root: Path
 ) -> None:
     data = tmp_path / "data"
-    env = _env(data, vault_root)
+    # The plugin as Claude Code's cache holds it: its folder, links followed.
+    root = tmp_path / "cache/vaultmem"
+    shutil.copytree(REPO / "plugin", root, ignore=shutil.ignore_patterns(
+        "__pycache__", "build", "*.egg-info"))
+    before = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    env = {**_env(data, vault_root), "CLAUDE_PLUGIN_ROOT": str(root)}
     _hook("session-start", env, tmp_path)
     deadline = time.monotonic() + 900
     while (data / "building.pid").exists() and time.monotonic() < deadline:
@@ -151,6 +157,10 @@ def test_a_real_first_use_prepares_the_environment_and_the_next_session_is_recor
     proc = _hook("session-start", env, tmp_path)
     assert proc.returncode == 0 and proc.stderr == b""
     assert len(session_notes(vault_root)) == 1
+    # Built from a copy: nothing was written into the plugin's folder (no build/, no egg-info).
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")
+                  if "__pycache__" not in p.parts) == before
+    assert not list(data.glob("env.*"))  # the build's own folders are gone
 
 
 def _enable_plugin(home: Path) -> None:
