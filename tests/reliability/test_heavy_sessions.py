@@ -207,3 +207,32 @@ def test_a_planted_huge_state_does_not_stop_a_stop(env: Path, tmp_path: Path) ->
     assert state.stat().st_size < 100_000
     entry = _memory(env).state.get("sid-small")
     assert entry is not None and "Fix the login" in (env / entry.note).read_text()
+
+
+def test_a_long_session_whose_first_prompt_names_nothing_reads_on_from_its_offset(
+        env: Path, tmp_path: Path) -> None:
+    """Its note keeps waiting for a topic; past RETOPIC_BYTES a Stop no longer re-reads the
+    whole transcript (the state keeps only the newest uuids): no turn is recorded twice."""
+    transcript = tmp_path / "t.jsonl"
+    lines = [_line("user", 0, "???")]
+    for n in range(1, 2600):
+        lines.append(_line("user", 2 * n, f"Step {n}: tune retry case {n} " + "x" * 60))
+        lines.append(_line("assistant", 2 * n + 1, [{"type": "text", "text": f"Done {n}."}]))
+    transcript.write_text("\n".join(lines) + "\n")
+    assert transcript.stat().st_size > capture.RETOPIC_BYTES
+    event = HookEvent(name="stop", session_id="sid-untitled", transcript_path=str(transcript),
+                      cwd=CWD)
+    capture.on_stop(event)
+
+    def said() -> str:
+        return "".join(p.read_text() for p in (env / SESSIONS).glob("*.md"))
+
+    first = said()
+    counts = {n: first.count(f"tune retry case {n} ") for n in (1, 700, 2599)}
+    assert all(counts.values()), counts
+    with transcript.open("a") as f:
+        f.write(_line("user", 9_000, "Step last: one more") + "\n")
+    capture.on_stop(event)
+    text = said()
+    assert {n: text.count(f"tune retry case {n} ") for n in counts} == counts
+    assert "one more" in text

@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 DEFAULT_TITLE = re.compile(r"^# Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$", re.MULTILINE)
 RENAME_TRIES = 50
+# A note still without a topic has its transcript read from the start (its first prompt names
+# it) only while what was read is this short: a bounded re-read, within the uuids the state keeps.
+RETOPIC_BYTES = 256 * 1024
 # Time given to mirroring Claude Code's auto memory (a stat-only look costs a millisecond; what
 # does not fit is mirrored by the next hook).
 MIRROR_START_S = 0.15
@@ -141,8 +144,11 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         entry = data.sessions[sid]
         path = event.transcript_path
         # Go on from where the last read ended; from the start while the note still waits for
-        # its topic (the first prompt names it).
-        start = 0 if not path or _awaits_topic(entry.note) else data.resume_offset(sid, path)
+        # its topic (the first prompt names it), unless the session is long past its first
+        # prompt (one that names nothing): every Stop would re-read the whole session.
+        start = data.resume_offset(sid, path) if path else 0
+        if start and _awaits_topic(entry.note) and start <= RETOPIC_BYTES:
+            start = 0
         scrub = memory.config.redaction
         # Read from the start, a transcript may hold the turns of another session of the
         # project: ``--resume --fork-session`` copies them, uuids and all, under a new id.
