@@ -741,6 +741,9 @@ def all_vaultmem_cases(
     cases.append(session_start_case(small))
     cases.append(session_start_automemory_case(small))
     cases += stop_case(small, ws, 20)
+    from .heavy import heavy_cases  # Stop and SessionEnd of a huge session, a huge state
+
+    cases += heavy_cases(small, ws)
     cases.append(session_start_case(large))
     from .moment_rows import moment_cases  # the moment hooks on the same vault (issue 31)
 
