@@ -56,7 +56,22 @@ def near(a: str, b: str, *, min_words: int = 1) -> bool:
 def near_pairs(names: Iterable[str], *, min_words: int = 2) -> list[tuple[str, str]]:
     """The pairs of ``names`` (sorted) that look like one thing: the same name spelled apart,
     or a name of ``min_words`` words or more that starts another (one word, "Auth", may well
-    name a part apart from "Auth Tokens")."""
+    name a part apart from "Auth Tokens"). Linear in the names (a folder of thousands of
+    entities is checked by ``doctor``)."""
     listed = sorted(set(names), key=str.casefold)
-    return [(a, b) for i, a in enumerate(listed) for b in listed[i + 1:]
-            if near(a, b, min_words=min_words)]
+    order = {name: i for i, name in enumerate(listed)}
+    split = {name: tuple(words(name)) for name in listed}
+    by_key: dict[str, list[str]] = {}
+    by_words: dict[tuple[str, ...], list[str]] = {}
+    for name in listed:
+        if split[name]:
+            by_key.setdefault("".join(split[name]), []).append(name)
+            by_words.setdefault(split[name], []).append(name)
+    found = {(a, b) for same_ in by_key.values() for i, a in enumerate(same_) for b in same_[i + 1:]}
+    for name in listed:
+        parts = split[name]
+        for n in range(max(min_words, 1), len(parts)):
+            if len("".join(parts[:n])) >= MIN_KEY_CHARS:
+                found.update((shorter, name) if order[shorter] < order[name] else (name, shorter)
+                             for shorter in by_words.get(parts[:n], ()))
+    return sorted(found, key=lambda p: (order[p[0]], order[p[1]]))
