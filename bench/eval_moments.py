@@ -1,0 +1,507 @@
+"""``python -m bench.eval_moments [--corpus DIR] [--part tuning|held-out|all] [--json]``: the moment
+hooks (issue 31, DESIGN §12) on the real transcripts of ``bench/fixtures/real``.
+
+The replay of ``bench.eval_real`` (every hook a process, the transcript as it was at that moment,
+the clock then) with the moment hooks added where Claude Code runs them: UserPromptSubmit at each
+prompt the person typed, PostToolUseFailure at each tool result marked ``is_error``. A
+SessionStart(compact) sees the transcript as Claude Code 2.1.197 leaves it then: up to the
+compaction, without the summary (written after the hook; docs/REFERENCE.md). Measured:
+
+- post-compaction coverage: of each compacted session's facts established before the compaction
+  (all proof words in the transcript before it), those the summary holds, and those the summary
+  and vaultmem's context hold together (goal: all but one), and the context's size (<= 2,400);
+- recurrence: a failure whose error line (digits, paths and hex folded) an earlier session met
+  and got past (the same command passed later in it) is recurring: told its fix? (goal >= 90%);
+  one no earlier session met is unrelated: told nothing? (goal >= 95%). Repeats within one
+  session are counted apart. Real sessions rarely meet an earlier session's failure, so each
+  failure a session got past is also met again after the replay, in a later session of its
+  project (after its SessionStart, as Claude Code runs it: told its fix?) and in a session of
+  another project (told nothing?);
+- labelled prompts (``moments_prompts.json``): each asked of the replayed vault in a later
+  session, after its SessionStart (what the briefing gave is not told again); a fact told counts as expected when it holds one of the prompt's expected proofs
+  (precision goal >= 80%), prompts that name no task must get nothing; and the characters the
+  replay's own prompts were given per session (<= 1,200 each time);
+- hook timings: wall time per call, process start included, as Claude Code waits for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+_REPO = Path(__file__).resolve().parents[1]
+if str(_REPO) not in sys.path:
+    sys.path.insert(0, str(_REPO))
+
+from bench.eval_real import _vaultmem
+from bench.real_corpus import (
+    FIXTURES,
+    SPLITS,
+    Corpus,
+    CorpusError,
+    _row,
+    environ_corpus,
+    holds,
+    is_prompt,
+    load_corpus,
+    plan_events,
+    session_uuid,
+)
+
+PROMPTS = FIXTURES / "moments_prompts.json"
+NAMES = {"session-start": "SessionStart", "stop": "Stop", "pre-compact": "PreCompact",
+         "session-end": "SessionEnd", "user-prompt-submit": "UserPromptSubmit",
+         "post-tool-use-failure": "PostToolUseFailure"}
+RANK = {"pre-compact": 0, "session-start": 1, "user-prompt-submit": 2,
+        "post-tool-use-failure": 3, "stop": 4, "session-end": 5}
+GOALS = {"compaction_missed_at_most": 1, "recurring_told": 0.90, "unrelated_silent": 0.95,
+         "precision": 0.80, "prompt_chars": 1200, "compact_chars": 2400}
+_FOLD = re.compile(r"(?:/[^\s'\"`:]+)+|0x[0-9a-f]+|\d+")
+
+
+@dataclass(frozen=True)
+class Call:
+    """One hook call of the replay: ``hook`` saw the transcript's first ``upto`` lines."""
+
+    when: datetime
+    session: str
+    upto: int
+    hook: str
+    cwd: str
+    payload: Mapping[str, Any]
+    # A failure: its folded error line and the command's words (ground truth for recurrence).
+    signature: str = ""
+    command: str = ""
+
+
+@dataclass
+class Report:
+    """What the moment hooks did on one part of the corpus."""
+
+    part: str = ""
+    sessions: int = 0
+    compactions: list[dict[str, Any]] = field(default_factory=list)
+    recurring: list[tuple[str, bool]] = field(default_factory=list)  # (signature, told)
+    unrelated: list[tuple[str, bool]] = field(default_factory=list)
+    repeats: list[tuple[str, bool]] = field(default_factory=list)  # met earlier in the session
+    prompts: list[dict[str, Any]] = field(default_factory=list)
+    prompt_chars: dict[str, int] = field(default_factory=dict)  # session -> chars given
+    prompt_max: int = 0
+    timings: dict[str, list[float]] = field(default_factory=dict)  # hook -> ms
+    # (session, transcript line) of each failure -> whether each failure there was told.
+    told: dict[str, list[bool]] = field(default_factory=dict)
+    boundaries: dict[str, int] = field(default_factory=dict)  # session -> its compaction's line
+    probes: list[dict[str, Any]] = field(default_factory=list)  # failures asked again later
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return ""
+
+
+def fold(error: str) -> str:
+    """An error line as recurrence compares it: its first error-looking line, case-folded, with
+    paths, hex and numbers folded (``E   psycopg…port 5432`` and ``…port 5433`` are one)."""
+    from vaultmem.claude import toolresult
+
+    _, line = toolresult.failure(error, True, lambda text: text)
+    return _FOLD.sub("#", line.casefold()) if line and not line.startswith("Exit code") else ""
+
+
+def moment_calls(session: str, raw_lines: Sequence[str], cwd0: str) -> list[Call]:
+    """The UserPromptSubmit and PostToolUseFailure calls Claude Code made while ``raw_lines``
+    were written."""
+    from vaultmem.claude.fixes import run_key
+
+    rows = [_row(raw) for raw in raw_lines]
+    calls: list[Call] = []
+    tools: dict[str, tuple[str, dict[str, Any]]] = {}
+    when, cwd = datetime(1970, 1, 1), cwd0
+    for i, row in enumerate(rows):
+        if not row:
+            continue
+        stamp = row.get("timestamp")
+        if isinstance(stamp, str):
+            try:
+                when = datetime.fromisoformat(stamp[:19])
+            except ValueError:
+                pass
+        cwd = str(row.get("cwd") or cwd)
+        content = (row.get("message") or {}).get("content")
+        if is_prompt(row):
+            calls.append(Call(when, session, i, "user-prompt-submit", cwd,
+                              {"prompt": _text(content)}))
+            continue
+        for block in content if isinstance(content, list) else ():
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use":
+                tools[str(block.get("id"))] = (str(block.get("name")), block.get("input") or {})
+            elif block.get("type") == "tool_result" and block.get("is_error"):
+                name, given = tools.get(str(block.get("tool_use_id")), ("tool", {}))
+                error = _text(block.get("content"))
+                command = str(given.get("command") or "") if isinstance(given, dict) else ""
+                calls.append(Call(when, session, i + 1, "post-tool-use-failure", cwd, {
+                    "tool_name": name, "tool_input": given, "error": error,
+                    "is_interrupt": "interrupted by user" in error}, fold(error),
+                    run_key(command) if command else ""))
+    return calls
+
+
+def passed_later(raw_lines: Sequence[str]) -> set[str]:
+    """The commands (run keys) of a transcript that ran without an error at least once."""
+    from vaultmem.claude.fixes import run_key
+
+    commands: dict[str, str] = {}
+    passed: set[str] = set()
+    for raw in raw_lines:
+        row = _row(raw)
+        content = ((row or {}).get("message") or {}).get("content")
+        for block in content if isinstance(content, list) else ():
+            if not isinstance(block, dict):
+                continue
+            given = block.get("input")
+            if block.get("type") == "tool_use" and isinstance(given, dict) and given.get("command"):
+                commands[str(block.get("id"))] = run_key(str(given["command"]))
+            elif block.get("type") == "tool_result" and not block.get("is_error"):
+                key = commands.get(str(block.get("tool_use_id")))
+                if key:
+                    passed.add(key)
+    return passed
+
+
+def _context(out: str) -> str:
+    try:
+        doc = json.loads(out) if out.strip() else {}
+    except ValueError:
+        return ""
+    return str((doc.get("hookSpecificOutput") or {}).get("additionalContext") or "")
+
+
+def _fact_lines(context: str) -> list[str]:
+    return [line for line in context.split("\n") if line.startswith("- ")]
+
+
+def replay(corpus: Corpus, root: Path, report: Report) -> dict[str, list[Call]]:
+    """Every hook of every session, moment hooks included, into ``root/vault``."""
+    lines = {s.id: corpus.paths[s.id].read_bytes().splitlines(keepends=True)
+             for s in corpus.sessions}
+    texts = {sid: [raw.decode("utf-8", "replace") for raw in raw_lines]
+             for sid, raw_lines in lines.items()}
+    uuids = {s.id: session_uuid(s, texts[s.id]) for s in corpus.sessions}
+    plans: list[list[Call]] = []
+    for s in corpus.sessions:
+        events = plan_events(s, texts[s.id])
+        calls = [Call(e.when, s.id, e.upto, e.hook, e.cwd, dict(e.extra)) for e in events]
+        calls += moment_calls(s.id, texts[s.id], events[0].cwd if events else "/")
+        calls.sort(key=lambda c: (c.upto, RANK[c.hook]))
+        plans.append(calls)
+    ordered: list[tuple[datetime, str, int, Call]] = []
+    for plan in plans:
+        latest = datetime(1970, 1, 1)
+        for seq, call in enumerate(plan):  # a clock that went back does not reorder a session
+            latest = max(latest, call.when)
+            ordered.append((latest, call.session, seq, call))
+    ordered.sort(key=lambda o: o[:3])
+    written = dict.fromkeys(lines, 0)
+    compacted_at: dict[str, int] = {}
+    for when, sid, _, call in ordered:
+        upto = call.upto
+        if call.hook == "pre-compact":
+            compacted_at[sid] = upto
+        if call.hook == "session-start" and call.payload.get("source") == "compact":
+            upto = compacted_at.get(sid, upto)  # the summary is not written yet (2.1.197)
+        path = root / "transcripts" / f"{uuids[sid]}.jsonl"
+        with path.open("ab") as handle:
+            handle.writelines(lines[sid][written[sid]:upto])
+        written[sid] = max(written[sid], upto)
+        payload = {"session_id": uuids[sid], "transcript_path": str(path), "cwd": call.cwd,
+                   "hook_event_name": NAMES[call.hook], **call.payload}
+        started = time.perf_counter()
+        out, _ = _vaultmem(root, when, ["hook", call.hook], json.dumps(payload))
+        report.timings.setdefault(call.hook, []).append((time.perf_counter() - started) * 1000)
+        _observe(call, _context(out), texts[sid], report)
+    by_session: dict[str, list[Call]] = {}
+    for _, sid, _, call in ordered:
+        by_session.setdefault(sid, []).append(call)
+    return by_session
+
+
+def _observe(call: Call, context: str, raw_lines: Sequence[str], report: Report) -> None:
+    if call.hook == "user-prompt-submit" and context:
+        report.prompt_chars[call.session] = report.prompt_chars.get(call.session, 0) + len(context)
+        report.prompt_max = max(report.prompt_max, len(context))
+    if call.hook == "session-start" and call.payload.get("source") == "compact":
+        report.compactions.append({"session": call.session, "upto": call.upto, "context": context})
+    if call.hook == "pre-compact":
+        report.boundaries[call.session] = call.upto
+    if call.hook == "post-tool-use-failure":
+        report.told.setdefault(f"{call.session}:{call.upto}", []).append(bool(context))
+
+
+def measure_failures(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
+                     report: Report) -> None:
+    """Sort each failure into recurring, unrelated or a repeat, with whether it was told."""
+    texts = {s.id: corpus.paths[s.id].read_text(encoding="utf-8", errors="replace").splitlines()
+             for s in corpus.sessions}
+    fixed_in = {sid: passed_later(lines) for sid, lines in texts.items()}
+    met: dict[str, set[str]] = {}  # signature -> sessions that met it and got past it
+    seen_any: dict[str, set[str]] = {}
+    told = {key: list(values) for key, values in report.told.items()}
+    for s in corpus.sessions:  # in the order the sessions started
+        mine: set[str] = set()
+        for call in by_session.get(s.id, ()):
+            if call.hook != "post-tool-use-failure":
+                continue
+            was_told = told[f"{call.session}:{call.upto}"].pop(0)
+            if not call.signature or call.payload.get("is_interrupt"):
+                continue
+            earlier = met.get(call.signature, set()) - {s.id}
+            if earlier:
+                report.recurring.append((call.signature, was_told))
+            elif call.signature in mine or s.id in seen_any.get(call.signature, set()):
+                report.repeats.append((call.signature, was_told))
+            elif not (seen_any.get(call.signature, set()) - {s.id}):
+                report.unrelated.append((call.signature, was_told))
+            mine.add(call.signature)
+            seen_any.setdefault(call.signature, set()).add(s.id)
+            if call.command and call.command in fixed_in[s.id]:
+                met.setdefault(call.signature, set()).add(s.id)
+
+
+def measure_compactions(corpus: Corpus, report: Report) -> None:
+    """Coverage of the facts established before each compaction."""
+    from vaultmem.claude.aftercompact import summary_of
+
+    for item in report.compactions:
+        sid = item["session"]
+        lines = corpus.paths[sid].read_text(encoding="utf-8", errors="replace").splitlines()
+        boundary = report.boundaries.get(sid, item["upto"])
+        before = "\n".join(lines[:boundary])
+        summary = summary_of(lines[boundary:item["upto"]]) or ""
+        facts = [f for f in corpus.facts if f.session == sid and holds(before, f.proof)]
+        alone = [f.name for f in facts if holds(summary, f.proof)]
+        both = [f.name for f in facts if holds(summary + "\n" + item["context"], f.proof)]
+        item.update({"facts": len(facts), "summary": len(alone), "with_vaultmem": len(both),
+                     "chars": len(item["context"]),
+                     "missed": [f.name for f in facts if f.name not in both]})
+        del item["context"]
+
+
+def _later(root: Path, when: datetime, sid: str, cwd: str, hook: str,
+           payload: Mapping[str, Any]) -> str:
+    """A hook of a later session, after its SessionStart (which brings the index up to date
+    and briefs: what the briefing gave is not told again); its context."""
+    start = {"session_id": sid, "cwd": cwd, "hook_event_name": "SessionStart",
+             "source": "startup"}
+    _vaultmem(root, when, ["hook", "session-start"], json.dumps(start))
+    out, _ = _vaultmem(root, when, ["hook", hook], json.dumps(
+        {"session_id": sid, "cwd": cwd, "hook_event_name": NAMES[hook], **payload}))
+    return _context(out)
+
+
+def _last_cwds(corpus: Corpus) -> dict[str, str]:
+    return {s.id: next((str(r["cwd"]) for r in map(_row, reversed(corpus.paths[s.id].read_text(
+        encoding="utf-8", errors="replace").splitlines())) if r and r.get("cwd")), "/")
+        for s in corpus.sessions}
+
+
+def _gotchas(vault: Path) -> str:
+    """Every gotcha line the vault holds, case-folded and folded as :func:`fold` folds errors."""
+    from vaultmem.notes.facts import facts
+
+    found = []
+    for path in vault.rglob("*.md"):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found += [f.text for f in facts(text, stem=path.stem, note_type=None) if f.kind == "gotcha"]
+    return _FOLD.sub("#", "\n".join(found).casefold())
+
+
+def recorded(call: Call, gotchas: str) -> bool:
+    """Whether the vault recorded a fix for a failure: a gotcha holds its command (capture's
+    "`cmd` failed (…); it passed after …") or the start of its error line (a mined one)."""
+    command = _FOLD.sub("#", call.command.casefold())
+    return bool(command and f"`{command}` failed" in gotchas) or bool(
+        call.signature and call.signature[:40] in gotchas)
+
+
+def measure_probes(corpus: Corpus, root: Path, by_session: Mapping[str, Sequence[Call]],
+                   when: datetime, report: Report) -> None:
+    """Each failure a session got past, met again in a later session of its project (must be
+    told its fix when the vault recorded one) and in a session of another project (must be
+    told nothing)."""
+    cwds = _last_cwds(corpus)
+    gotchas = _gotchas(root / "vault")
+    texts = {s.id: corpus.paths[s.id].read_text(encoding="utf-8", errors="replace").splitlines()
+             for s in corpus.sessions}
+    projects = {s.id: s.project for s in corpus.sessions}
+    n = 0
+    for s in corpus.sessions:
+        fixed = passed_later(texts[s.id])
+        others = [o.id for o in corpus.sessions if o.project != s.project]
+        seen: set[str] = set()
+        for call in by_session.get(s.id, ()):
+            if (call.hook != "post-tool-use-failure" or not call.signature or call.signature in seen
+                    or call.command not in fixed or call.payload.get("is_interrupt")):
+                continue
+            seen.add(call.signature)
+            n += 1
+            again = _later(root, when, f"eval-recur-{n}", cwds[s.id], call.hook, call.payload)
+            elsewhere = _later(root, when, f"eval-other-{n}", cwds[others[0]], call.hook,
+                               call.payload) if others else ""
+            report.probes.append({"session": s.id, "project": projects[s.id],
+                                  "recorded": recorded(call, gotchas),
+                                  "command": call.command[:80], "signature": call.signature[:120],
+                                  "told_again": bool(again), "told_elsewhere": bool(elsewhere)})
+
+
+def measure_prompts(corpus: Corpus, root: Path, labels: Sequence[Mapping[str, Any]],
+                    when: datetime, report: Report) -> None:
+    """Ask each labelled prompt of the replayed vault in a later session."""
+    cwds = _last_cwds(corpus)
+    for n, label in enumerate(labels):
+        context = _later(root, when, f"eval-prompt-{n}", cwds[label["session"]],
+                         "user-prompt-submit", {"prompt": label["prompt"]})
+        out = json.dumps({"hookSpecificOutput": {"additionalContext": context}})
+        lines = _fact_lines(_context(out))
+        good = [ln for ln in lines if any(holds(ln, proof) for proof in label["expect"])]
+        bad = [ln for ln in lines if any(holds(ln, proof) for proof in label.get("not", []))]
+        report.prompts.append({"prompt": label["prompt"], "told": len(lines),
+                               "expected": len(good), "unwanted": len(bad),
+                               "silent_wanted": not label["expect"], "chars": len(
+                                   _context(out)), "wanted": len(label["expect"])})
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({part / whole:.0%})" if whole else "0/0"
+
+
+def totals(report: Report) -> dict[str, Any]:
+    """The headline numbers of a part."""
+    told = sum(p["told"] for p in report.prompts)
+    expected = sum(p["expected"] for p in report.prompts)
+    silent = [p for p in report.prompts if p["silent_wanted"]]
+    timings = {hook: {"median_ms": round(statistics.median(ms)), "max_ms": round(max(ms)),
+                      "calls": len(ms)}
+               for hook, ms in report.timings.items() if hook != "told" and ms}
+    return {
+        "compactions": len(report.compactions),
+        "compaction_facts": sum(c["facts"] for c in report.compactions),
+        "compaction_summary": sum(c["summary"] for c in report.compactions),
+        "compaction_with_vaultmem": sum(c["with_vaultmem"] for c in report.compactions),
+        "compaction_chars_max": max((c["chars"] for c in report.compactions), default=0),
+        "recurring": len(report.recurring), "recurring_told": sum(t for _, t in report.recurring),
+        "unrelated": len(report.unrelated),
+        "unrelated_silent": sum(not t for _, t in report.unrelated),
+        "repeats": len(report.repeats), "repeats_told": sum(t for _, t in report.repeats),
+        "probes": len(report.probes),
+        "probes_recorded": sum(p["recorded"] for p in report.probes),
+        "probes_recorded_told": sum(p["told_again"] for p in report.probes if p["recorded"]),
+        "probes_unrecorded_told": sum(p["told_again"] for p in report.probes
+                                      if not p["recorded"]),
+        "probes_told_again": sum(p["told_again"] for p in report.probes),
+        "probes_silent_elsewhere": sum(not p["told_elsewhere"] for p in report.probes),
+        "prompt_facts_told": told, "prompt_facts_expected": expected,
+        "no_task_prompts": len(silent), "no_task_silent": sum(not p["told"] for p in silent),
+        "prompt_chars_per_session": dict(report.prompt_chars),
+        "prompt_chars_max": report.prompt_max, "timings": timings,
+    }
+
+
+def render(report: Report) -> str:
+    """The printed report of one part."""
+    t = totals(report)
+    out = [f"{report.part}: {report.sessions} sessions"]
+    for c in report.compactions:
+        out.append(f"  after compaction of {c['session']}: facts before it {c['facts']}, "
+                   f"summary {c['summary']}, summary + vaultmem {c['with_vaultmem']} "
+                   f"({c['chars']:,} chars); missed: {'; '.join(c['missed']) or '-'}")
+    out.append(f"  recurring failures told their fix: {_share(t['recurring_told'], t['recurring'])}"
+               f" (goal >= {GOALS['recurring_told']:.0%})")
+    out.append(f"  unrelated failures told nothing: {_share(t['unrelated_silent'], t['unrelated'])}"
+               f" (goal >= {GOALS['unrelated_silent']:.0%})")
+    out.append(f"  failures met earlier in the same session, told: "
+               f"{_share(t['repeats_told'], t['repeats'])}")
+    out.append(f"  each failure a session got past, met again in a later session: "
+               f"{t['probes']}, of which the vault recorded a fix for {t['probes_recorded']}: "
+               f"told its fix {_share(t['probes_recorded_told'], t['probes_recorded'])} (goal >= "
+               f"{GOALS['recurring_told']:.0%}); no fix recorded, told anyway "
+               f"{_share(t['probes_unrecorded_told'], t['probes'] - t['probes_recorded'])}; in "
+               f"another project's session: told nothing "
+               f"{_share(t['probes_silent_elsewhere'], t['probes'])} (goal >= "
+               f"{GOALS['unrelated_silent']:.0%})")
+    out.append(f"  labelled prompts: facts told {t['prompt_facts_told']}, expected "
+               f"{_share(t['prompt_facts_expected'], t['prompt_facts_told'])} (goal >= "
+               f"{GOALS['precision']:.0%}); prompts naming no task silent "
+               f"{_share(t['no_task_silent'], t['no_task_prompts'])}")
+    per = ", ".join(f"{sid} {chars:,}" for sid, chars in t["prompt_chars_per_session"].items())
+    out.append(f"  replayed prompts: chars given per session: {per or 'none'}; largest single "
+               f"injection {t['prompt_chars_max']:,} (goal <= {GOALS['prompt_chars']:,})")
+    for hook, ms in t["timings"].items():
+        out.append(f"  {hook}: median {ms['median_ms']} ms, max {ms['max_ms']} ms "
+                   f"over {ms['calls']} calls")
+    return "\n".join(out)
+
+
+def evaluate(corpus: Corpus, root: Path, labels: Sequence[Mapping[str, Any]]) -> Report:
+    """Replay ``corpus`` into ``root`` and measure the moment hooks."""
+    for folder in (root / "vault", root / "home" / ".config" / "vaultmem", root / "transcripts"):
+        folder.mkdir(parents=True, exist_ok=True)
+    (root / "home" / ".config" / "vaultmem" / "config.toml").write_text(
+        "start_compaction_budget = 60.0\n", encoding="utf-8")  # as bench.eval_real does
+    report = Report(part=corpus.sessions[0].split if corpus.sessions else SPLITS[0],
+                    sessions=len(corpus.sessions))
+    by_session = replay(corpus, root, report)
+    measure_failures(corpus, by_session, report)
+    measure_compactions(corpus, report)
+    ids = {s.id for s in corpus.sessions}
+    last = max(c.when for calls in by_session.values() for c in calls)
+    measure_probes(corpus, root, by_session, last, report)
+    measure_prompts(corpus, root, [p for p in labels if p["session"] in ids], last, report)
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.eval_moments", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, help="folder holding the transcripts")
+    parser.add_argument("--facts", type=Path, default=FIXTURES / "facts.json")
+    parser.add_argument("--part", choices=[*SPLITS, "all"], default="all")
+    parser.add_argument("--keep", type=Path, help="replay into this (empty) folder and keep it")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    args = parser.parse_args(argv)
+    try:
+        corpus = load_corpus(args.facts, [args.corpus] if args.corpus else environ_corpus())
+    except CorpusError as err:
+        print(f"eval_moments: {err}", file=sys.stderr)
+        return 2
+    labels = json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"]
+    parts = [corpus.part(p) for p in (SPLITS if args.part == "all" else (args.part,))]
+    reports = []
+    with tempfile.TemporaryDirectory(prefix="vaultmem-eval-moments-") as tmp:
+        base = args.keep or Path(tmp)
+        for part in parts:
+            if part.sessions:
+                reports.append(evaluate(part, base / part.sessions[0].split, labels))
+    if args.json:
+        print(json.dumps({r.part: {**asdict(r), "totals": totals(r)} for r in reports}, indent=1))
+    else:
+        print("\n\n".join(render(r) for r in reports))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
