@@ -22,7 +22,7 @@ the last session, it measures:
   back as it was after its query, so no query finds or proves with words a recall wrote);
 - briefing: facts whose proof words are all in ``vaultmem context`` of the vault project the
   fact's session was filed under, and whether each such project's last session's open next step
-  is there;
+  is there (a project whose last session left nothing open is not counted);
 - decisions and gotchas found by recall;
 - entity lines (bullets of entity notes outside Overview, Recent Changes, Related Entities and
   References): the share that are facts (they hold a corpus fact's proof words, or a hand-labelled
