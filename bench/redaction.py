@@ -4,12 +4,13 @@ reads it), with redaction on, beside the same read with it off.
 The transcript is real-shaped: the fixture session's line kinds, and per turn a prompt, a
 paragraph or two of Claude's prose with code, config and paths in it (the text a hook keeps and
 scans), a few commands and their outputs (2 to 20 kB each, only their error line kept), and now
-and then a secret pasted, exported or quoted by an error (about one turn in 25). The row checks
-that every secret planted came out redacted.
+and then a secret pasted, exported, quoted by an error, said in prose, given to a command's flag
+or base64-encoded (one prompt in 12). The row checks that every secret planted came out redacted.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import sys
@@ -59,6 +60,12 @@ def _secrets(rng: random.Random) -> list[tuple[str, str]]:
         ("command", f'psql "postgres://admin:{word(16)}@db.internal/shop"'),
         ("error", f"anthropic.AuthenticationError: invalid x-api-key sk-ant-api03-{word(80)}"),
         ("prose", f"Make sure `STRIPE_SECRET_KEY=sk_live_{word(24)}` is exported."),
+        # Known by their context only (issue 30): no vendor shape, no assignment.
+        ("prose", f"the prod db password is {word(6)}-{word(4)}9"),
+        ("command", f"mysql -uroot -p{word(12)}7 -h db.internal shop"),
+        ("command", f"redis-cli -u redis://:{word(18)}3@cache.internal:6379 ping"),
+        ("prompt", "here is the old env file: " + base64.b64encode(
+            f"GITHUB_TOKEN=ghp_{word(36)}".encode()).decode()),
     ]
 
 
@@ -70,7 +77,8 @@ def real_shaped_transcript(path: Path, size: int = SIZE_BYTES, seed: int = SEED)
     with path.open("w", encoding="utf-8") as out:
         while out.tell() < size:
             turn += 1
-            secret = _secrets(rng)[turn % 5] if turn % 25 == 0 else None
+            kinds = _secrets(rng)
+            secret = kinds[(turn // 12) % len(kinds)] if turn % 12 == 0 else None
             planted += secret is not None
             prompt = f"Turn {turn}: fix the refund flow, then run the tests"
             if secret and secret[0] == "prompt":
