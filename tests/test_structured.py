@@ -14,7 +14,7 @@ import pytest
 from hook_kit import DAY, NOW, PROJECT
 from transcript_kit import CWD, Transcript, briefing, end, note, section, stop
 
-from vaultmem.claude import fixes, structured
+from vaultmem.claude import fixes, settled, structured
 from vaultmem.memory.sessions import Memory
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
@@ -253,7 +253,7 @@ def test_a_commit_s_subject_is_read_from_a_heredoc_or_a_quoted_message() -> None
 ])
 def test_a_step_is_done_by_its_text_its_id_or_most_of_its_words(
         step: str, done: list[str], expected: bool) -> None:
-    assert structured.completed(step, done) is expected
+    assert settled.completed(step, done) is expected
 
 
 def test_a_step_a_later_commit_made_leaves_the_briefing(env: Path, log: Transcript) -> None:

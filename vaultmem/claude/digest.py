@@ -18,7 +18,7 @@ from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
-from . import notices, structured
+from . import notices, settled
 from .fixes import looks_up_only, passes, state_key
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
@@ -409,9 +409,9 @@ def session(rel: str, text: str) -> SessionDigest:
     # A step done later in the session (a todo item completed, a commit, the final answer saying
     # so) is no longer open.
     final = log.turns[-1] if log.turns else None
-    done = [*log.done, *structured.said_done(final.answer, final.details)] if final else log.done
+    done = [*log.done, *settled.said_done(final.answer, final.details)] if final else log.done
     kinds["next_steps"] = tuple(i for i in kinds["next_steps"]
-                                if not structured.completed(i.text, done))
+                                if not settled.completed(i.text, done))
     entities: list[str] = []
     for start, end in note.ranges(RELATED):
         for n in range(start, end):

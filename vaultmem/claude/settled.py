@@ -1,0 +1,81 @@
+"""State over time: a next step a later event completed (pure; DESIGN §11, issue 28).
+
+A step is done when a later line says so: a todo item completed or a commit made (``Done:``,
+``Committed:`` lines of the work log, :mod:`stated`), a tracker's close, or a sentence of the
+session's final answer reporting the work done with nothing in it left open. It matches the step
+by the same text, the same tracker id, or most of its words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from vaultmem.notes.lazyre import lazy
+
+_WORD_RE = lazy(r"[^\W_]+(?:[-'][^\W_]+)*")
+_LEAD_ID_RE = lazy(r"\A(#\d{1,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7}|[a-z][a-z0-9]{0,15}-[a-z0-9]{3,10})\s")
+_STOP_WORDS = frozenset({
+    "the", "and", "for", "with", "into", "from", "that", "this", "then", "them", "its", "our",
+    "your", "all", "any", "are", "was", "were", "has", "have", "had", "not", "now", "new", "use",
+    "using", "via", "per", "out", "off", "over", "also", "just", "more", "some", "each", "when",
+})
+DONE_SHARE = 0.75  # of a step's words a done line must hold
+DONE_MIN_WORDS = 2
+
+
+def _stems(text: str) -> set[str]:
+    """A text's content words, crudely stemmed (``added``/``adds``/``adding`` -> ``add``)."""
+    out = set()
+    for word in _WORD_RE.findall(text.casefold()):
+        if len(word) < 3 or word in _STOP_WORDS:
+            continue
+        for suffix in ("ing", "ed", "es", "s", "e"):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                word = word[: -len(suffix)]
+                break
+        out.add(word)
+    return out
+
+
+def completed(step: str, done: Sequence[str]) -> bool:
+    """Whether a next step is one of the ``done`` lines (a todo item completed, a commit's
+    subject): the same text, the same tracker id, or most of its words."""
+    key = " ".join(_WORD_RE.findall(step.casefold()))
+    ident = _LEAD_ID_RE.match(step.replace("`", ""))
+    words = _stems(step)
+    for line in done:
+        if " ".join(_WORD_RE.findall(line.casefold())) == key:
+            return True
+        if ident is not None and re.search(
+                rf"(?<![\w#-]){re.escape(ident.group(1))}(?![\w-])", line):
+            return True
+        shared = words & _stems(line)
+        if len(shared) >= DONE_MIN_WORDS and len(shared) >= DONE_SHARE * len(words):
+            return True
+    return False
+
+
+# A sentence that reports work done ("Added the CSV exporter.", "The tests now pass ✅") and one
+# that leaves it open ("still", "not yet", "next", "need to"…).
+_DONE_SAID_RE = lazy(
+    r"\b(?:done|fixed|added|implemented|created|updated|removed|completed|finished|resolved|"
+    r"installed|configured|wrote|written|committed|pushed|merged|deployed|migrated|renamed|"
+    r"moved|enabled|disabled|built|restarted|documented|refactored|replaced|cleaned up|set up|"
+    r"now (?:works?|running|runs|passes|pass))\b|✅|✓", re.IGNORECASE)
+_OPEN_SAID_RE = lazy(
+    r"\b(?:not|no|never|still|yet|next|todo|remaining|remains|need|needs|should|will|would|"
+    r"could|can|pending|later|once|if|when|until|want|try)\b|n't\b|\?", re.IGNORECASE)
+_SENTENCE_RE = lazy(r"(?<=[.!?])\s+|\s+[—–;]\s+|\n+")
+
+
+def said_done(answer: str, details: Sequence[str] = ()) -> list[str]:
+    """The sentences of a final answer (and the points of its recap) that report work done,
+    with nothing in them leaving it open."""
+    found = []
+    for text in (answer, *details):
+        for sentence in _SENTENCE_RE.split(text):
+            if _DONE_SAID_RE.search(sentence) and not _OPEN_SAID_RE.search(sentence):
+                found.append(sentence)
+    return found
+
