@@ -87,6 +87,9 @@ ATTACKS: list[tuple[str, str]] = [
     ("set the SECRET_KEY env var to 9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddcc",
      "9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddcc"),
     ("the passphrase is correct-horse-battery-staple-42", "correct-horse-battery-staple-42"),
+    ('{\\"password\\": \\"S3cret99x\\"}', "S3cret99x"),
+    ('"{\\"api_key\\":\\"Zq81xLmP0wQe7Rt5\\"}"', "Zq81xLmP0wQe7Rt5"),
+    ("I set the password to 'hunter two 42'", "hunter two 42"),
 ]
 
 FALSE_POSITIVES = [
@@ -128,6 +131,8 @@ FALSE_POSITIVES = [
     "zip -r out.zip src && unzip -l out.zip",
     "the password hash is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     "mysql -u root -p shop",
+    '{\\"password_file\\": \\"/run/secrets/db\\", \\"token\\": \\"required\\"}',
+    'label: "Password", placeholder: "<your password>"',
 ]
 
 

@@ -113,7 +113,7 @@ _NAME_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "credentia
 # there: an assignment, ``Bearer <token>``, or a long token shortly after in prose; and AWS's
 # ``aws … key … '<40 characters>'``.
 _AFTER_NAME = (
-    r"[\w.-]{0,60}['\"`\]]{0,3}\s*(?:=|:|=>)\s*['\"`]?[^\s'\"`‹]{4}"
+    r"[\w.-]{0,60}['\"`\]\\]{0,4}\s*(?:=|:|=>)\s*\\?['\"`]?[^\s'\"`‹]{4}"
     r"|\s+[a-z0-9._~+/=-]{16}"
     r"|s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
     r"|[\w ]{0,40}?\s(?:is|was|to|are)\s+\S{3}"  # prose: "the db password is …"

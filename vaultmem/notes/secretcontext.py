@@ -62,6 +62,11 @@ _RULES = {
         r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?"
         r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+)?([^\s'\",;]{4,})"),
     "bearer": lazy(r"(?i)\bbearer\s+([^\s'\",;]{8,})"),
+    # JSON inside a string (a tool printing JSON it escaped): ``{\"password\": \"…\"}``.
+    "escaped": lazy(
+        r"(?i)\\[\"']([\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api_?key|apikey|"
+        r"access_?key|private_?key|credentials?)(?:_?[a-z0-9]+)?)\\[\"']\s*:\s*\\[\"']"
+        r"((?:[^\\\"'\n]|\\(?![\"'])){4,200})\\[\"']"),
     "placeholder": lazy(
         r"^(?:x+|\*+|\.+|-+|#+|0+|<.*>|\{.*\}|\[.*\]|\$.*|%.*%|your[_-].*|\(.*\)|…)$",
         re.IGNORECASE),
@@ -117,6 +122,13 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in r["authorization"].finditer(text, begin, end):
         if not _placeholder(m.group(1)) and m.group(1).lower() not in _STOP:
             yield Finding(m.start(1), m.end(1), "token")
+    for m in r["escaped"].finditer(text, begin, end):
+        low = m.group(1).lower()
+        if not _placeholder(m.group(2)) and m.group(2).lower() not in _STOP and not any(
+                low.endswith(w) for w in ("_id", "_file", "_path", "_url", "_type", "_name")):
+            kind = "password" if "pass" in low or "pwd" in low else (
+                "token" if "token" in low else "secret")
+            yield Finding(m.start(2), m.end(2), kind)
     for m in r["bearer"].finditer(text, begin, end):
         if secretish(m.group(1), password=False, strict=True):
             yield Finding(m.start(1), m.end(1), "token")
@@ -183,8 +195,8 @@ def secretish(value: str, *, password: bool, strict: bool, quoted: bool = False)
     digits = any(c.isdigit() for c in bare)
     if strict:
         return letters and digits and len(bare) >= 7
-    if password and quoted and " " not in bare.strip():
-        return True
+    if password and quoted:
+        return len(bare) <= 64  # a quoted passphrase may hold spaces
     if password and bare.isdigit():
         return len(bare) >= 6
     if letters and digits:
