@@ -250,6 +250,10 @@ def test_a_commit_s_subject_is_read_from_a_heredoc_or_a_quoted_message() -> None
     ("`#12` Export fails on empty tables", ["Fix export of empty tables (#12)"], True),
     ("Fix the login bug in auth", ["Fix login page layout"], False),
     ("Document the flags", ["Write the schema"], False),
+    ("Create app.rs with Message enum and AppModel", ["Create app.rs with the applet's state"],
+     True),
+    ("Update README.md", ["Update the CHANGELOG.md"], False),
+    ("Read config.toml", ["Create config.toml"], False),
 ])
 def test_a_step_is_done_by_its_text_its_id_or_most_of_its_words(
         step: str, done: list[str], expected: bool) -> None:

@@ -20,6 +20,8 @@ _STOP_WORDS = frozenset({
     "your", "all", "any", "are", "was", "were", "has", "have", "had", "not", "now", "new", "use",
     "using", "via", "per", "out", "off", "over", "also", "just", "more", "some", "each", "when",
 })
+# A file a step names (``app.rs``, ``src/auth/tokens.py``): the same action on it is the step.
+_FILE_RE = lazy(r"[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,5}\b")
 DONE_SHARE = 0.75  # of a step's words a done line must hold
 DONE_MIN_WORDS = 2
 
@@ -38,13 +40,25 @@ def _stems(text: str) -> set[str]:
     return out
 
 
+def _first_stem(text: str) -> str:
+    """The stem of a text's first word (its verb, in a step: "Create …", "Fix …")."""
+    first = _WORD_RE.search(text.replace("`", ""))
+    return next(iter(_stems(first.group(0))), "") if first else ""
+
+
 def completed(step: str, done: Sequence[str]) -> bool:
     """Whether a next step is one of the ``done`` lines (a todo item completed, a commit's
-    subject): the same text, the same tracker id, or most of its words."""
+    subject): the same text, the same tracker id, the same first word (its verb) on a file it names,
+    or most of its words."""
     key = " ".join(_WORD_RE.findall(step.casefold()))
     ident = _LEAD_ID_RE.match(step.replace("`", ""))
     words = _stems(step)
+    verb = _first_stem(step)
+    files = {f.casefold().rsplit("/", 1)[-1] for f in _FILE_RE.findall(step)}
     for line in done:
+        if files and verb and verb == _first_stem(line) and files & {
+                f.casefold().rsplit("/", 1)[-1] for f in _FILE_RE.findall(line)}:
+            return True
         if " ".join(_WORD_RE.findall(line.casefold())) == key:
             return True
         if ident is not None and re.search(
