@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from vaultmem import clock
 from vaultmem.store.config import Config, load_config
 from vaultmem.store.vault import Vault
+from vaultmem.store.vaultopen import open_vault
 
 from . import injections, moments
 from .events import HookEvent, context_output
@@ -31,7 +32,7 @@ def _vault(event: HookEvent) -> tuple[Config, Vault] | None:
     config = load_config(cwd=Path(event.cwd) if event.cwd else None)
     if not config.vault.is_dir():
         return None
-    return config, Vault(config.vault, namespace=config.namespace, redaction=config.redaction)
+    return config, open_vault(config)
 
 
 def _log(vault: Vault, event_name: str, sid: str, text: str, keys: tuple[str, ...],
