@@ -45,7 +45,7 @@ def test_the_pre_commit_hook_refuses_a_staged_secret_with_one_line(tmp_path: Pat
     assert refused.returncode != 0
     lines = [ln for ln in refused.stderr.splitlines() if ln.strip()]
     assert lines == [(f"{PERSONS}:4: a github secret is staged (value withheld): remove it and "
-                      "stage again; commit refused")]
+                      "stage again (not a secret? list it in [redact] allow); commit refused")]
     assert TOKEN not in refused.stderr + refused.stdout
     assert git(root, "log", "--format=%s", "-1").stdout.strip() == "clean"
     again = vaultmem(root, "init", "--git")

@@ -41,7 +41,7 @@ class StagedSecret:
 
     def __str__(self) -> str:
         return (f"{self.rel}:{self.line}: a {self.kind} secret is staged (value withheld): "
-                "remove it and stage again; commit refused")
+                "remove it and stage again (not a secret? list it in [redact] allow); commit refused")
 
 
 @dataclass(frozen=True)
