@@ -90,6 +90,8 @@ ATTACKS: list[tuple[str, str]] = [
     ('{\\"password\\": \\"S3cret99x\\"}', "S3cret99x"),
     ('"{\\"api_key\\":\\"Zq81xLmP0wQe7Rt5\\"}"', "Zq81xLmP0wQe7Rt5"),
     ("I set the password to 'hunter two 42'", "hunter two 42"),
+    ("HEROKU_API_KEY is 01234567-89ab-cdef-0123-456789abcdef", "01234567-89ab-cdef-0123-456789abcdef"),
+    ('STRIPE_KEY = "01234567-89ab-cdef-0123-456789abcdef"', "01234567-89ab-cdef-0123-456789abcdef"),
 ]
 
 FALSE_POSITIVES = [

@@ -288,7 +288,8 @@ def name_kind(name: str) -> str | None:
         return None
     joined = "".join(words)
     secretish = any(w in _SECRET_WORDS for w in words) or joined in _SECRET_WORDS or any(
-        w == "key" and i > 0 and words[i - 1] in _KEY_QUALIFIERS for i, w in enumerate(words)
+        w == "key" and i > 0 and (words[i - 1] in _KEY_QUALIFIERS or words[i - 1] in _VENDOR_WORDS)
+        for i, w in enumerate(words)
     ) or any(w.endswith(("password", "passwd", "secret", "token", "apikey")) for w in words)
     if not secretish:
         return None

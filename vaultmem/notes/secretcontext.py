@@ -43,7 +43,7 @@ _VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
 _ARGS = r"(?:[^\n|;&]|[|;&](?=[^\s|;&]))*"
 _RULES = {
     "prose": lazy(
-        r"(?i)(?<![\w-])" + _WORD + r"(?![\w-])"
+        r"(?i)(?<![\w-])(?:[a-z0-9]+[_.-])*" + _WORD + r"(?![\w-])"  # HEROKU_API_KEY too
         r"(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+(?:\s+[\w.@:/-]+){0,3})?"
         r"(?:\s+(?:env(?:ironment)?\s+var(?:iable)?|variable|value|setting|field))?"
         r"(" + _LINK + r"|\s)\s*" + _VALUE),
