@@ -135,6 +135,7 @@ FALSE_POSITIVES = [
     "mysql -u root -p shop",
     '{\\"password_file\\": \\"/run/secrets/db\\", \\"token\\": \\"required\\"}',
     'label: "Password", placeholder: "<your password>"',
+    "Files with Secrets:  ~150+ (in chat logs)",
 ]
 
 

@@ -322,6 +322,11 @@ def _looks_secret(value: str, quoted: bool) -> bool:
     return not (quoted and " " in bare)
 
 
+def _has_letter(value: str) -> bool:
+    """Whether ``value`` holds a letter: a count ("Secrets: ~150+") is not a key."""
+    return any(ch.isalpha() for ch in value)
+
+
 def _entropy_high(token: str) -> bool:
     """Whether ``token`` is random enough to be a key (detect-secrets' entropy, a threshold
     that grows with the length a random string of that length reaches)."""
@@ -426,7 +431,8 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
         if kind is None:
             continue
         named.append((m.start(3), kind))
-        if _looks_secret(m.group(3), bool(m.group(2))):
+        if _looks_secret(m.group(3), bool(m.group(2))) and (
+                kind == "password" or _has_letter(m.group(3)) or len(m.group(3)) >= 12):
             yield Finding(m.start(3), m.end(3), kind)
     window = text[begin:end]
     if not _is_indirect(window):

@@ -32,10 +32,10 @@ _WORD = (
     r"refresh|session|encryption|admin|root|db|database)[ _-]?(?:key|token|secret)s?"
     r"|pass(?:word|wd|phrase|code)s?|pwd|token|secret|apikey|credentials?|creds)"
 )
+# Signs, or words followed by a space (``to+0000`` is a value, not "to").
 _LINK = (
-    r"(?:\s*(?:[:=]|\bis\b|\bwas\b|\bare\b|\bwere\b|\bnow\b|\bset\b|\bto\b|\bequals\b"
-    r"|\bbecomes\b|\bchanged\b|\bshould\s+be\b|\bwill\s+be\b|\breads\b"
-    r"|\||->|→|—|–)){1,3}"
+    r"(?:\s*(?:[:=]|\||->|→|—|–|(?:is|was|are|were|now|set|to|equals|becomes|changed"
+    r"|should\s+be|will\s+be|reads)(?=\s))){1,3}"
 )
 _VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
 # A command's arguments: up to a pipe, ``;`` or ``&`` that stands alone (one inside a word, as in
