@@ -15,8 +15,8 @@ compaction, without the summary (written after the hook; docs/REFERENCE.md). Mea
   one no earlier session met is unrelated: told nothing? (goal >= 95%). Repeats within one
   session are counted apart. Real sessions rarely meet an earlier session's failure, so each
   failure a session got past is also met again after the replay, in a later session of its
-  project (after its SessionStart, as Claude Code runs it: told its fix?) and in a session of
-  another project (told nothing?);
+  project (told its fix, when the vault recorded one?) and in a session of another project
+  (told nothing?), the index up to date and no briefing before (which may tell it first);
 - labelled prompts (``moments_prompts.json``): each asked of the replayed vault in a later
   session, after its SessionStart (what the briefing gave is not told again); a fact told counts as expected when it holds one of the prompt's expected proofs
   (precision goal >= 80%), prompts that name no task must get nothing; and the characters the
@@ -302,12 +302,13 @@ def measure_compactions(corpus: Corpus, report: Report) -> None:
 
 
 def _later(root: Path, when: datetime, sid: str, cwd: str, hook: str,
-           payload: Mapping[str, Any]) -> str:
+           payload: Mapping[str, Any], *, brief: bool = True) -> str:
     """A hook of a later session, after its SessionStart (which brings the index up to date
-    and briefs: what the briefing gave is not told again); its context."""
-    start = {"session_id": sid, "cwd": cwd, "hook_event_name": "SessionStart",
-             "source": "startup"}
-    _vaultmem(root, when, ["hook", "session-start"], json.dumps(start))
+    and briefs: what the briefing gave is not told again) unless not ``brief``; its context."""
+    if brief:
+        start = {"session_id": sid, "cwd": cwd, "hook_event_name": "SessionStart",
+                 "source": "startup"}
+        _vaultmem(root, when, ["hook", "session-start"], json.dumps(start))
     out, _ = _vaultmem(root, when, ["hook", hook], json.dumps(
         {"session_id": sid, "cwd": cwd, "hook_event_name": NAMES[hook], **payload}))
     return _context(out)
@@ -334,7 +335,7 @@ def recorded(call: Call, gotchas: str) -> bool:
     """Whether the vault recorded a fix for a failure: a gotcha holds its command (capture's
     "`cmd` failed (…); it passed after …") or the start of its error line (a mined one)."""
     command = _FOLD.sub("#", call.command.casefold())
-    return bool(command and f"`{command}` failed" in gotchas) or bool(
+    return bool(command and f"{command}` failed" in gotchas) or bool(
         call.signature and call.signature[:40] in gotchas)
 
 
@@ -345,6 +346,9 @@ def measure_probes(corpus: Corpus, root: Path, by_session: Mapping[str, Sequence
     told nothing)."""
     cwds = _last_cwds(corpus)
     gotchas = _gotchas(root / "vault")
+    # The index brought up to date once, as a SessionStart would; the probes run without its
+    # briefing, which may tell a fix first (then the failure hook rightly says nothing again).
+    _vaultmem(root, when, ["recall", "--all-projects", "--json", "index"])
     texts = {s.id: corpus.paths[s.id].read_text(encoding="utf-8", errors="replace").splitlines()
              for s in corpus.sessions}
     projects = {s.id: s.project for s in corpus.sessions}
@@ -359,9 +363,10 @@ def measure_probes(corpus: Corpus, root: Path, by_session: Mapping[str, Sequence
                 continue
             seen.add(call.signature)
             n += 1
-            again = _later(root, when, f"eval-recur-{n}", cwds[s.id], call.hook, call.payload)
+            again = _later(root, when, f"eval-recur-{n}", cwds[s.id], call.hook, call.payload,
+                           brief=False)
             elsewhere = _later(root, when, f"eval-other-{n}", cwds[others[0]], call.hook,
-                               call.payload) if others else ""
+                               call.payload, brief=False) if others else ""
             report.probes.append({"session": s.id, "project": projects[s.id],
                                   "recorded": recorded(call, gotchas),
                                   "command": call.command[:80], "signature": call.signature[:120],
