@@ -270,3 +270,14 @@ def test_a_second_process_reads_the_rules_from_the_cache_without_importing_detec
     assert runs[1] == [expected, "False"]  # read from the cache
     version = installed_version()
     assert version and cache_path(version, {"XDG_CACHE_HOME": str(tmp_path / "cache")}).exists()
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("<private>secret token 0</private> and a second line.", "</private> and a second line."),
+    ("password: Zx9!kq2Lm</private> after", "</private> after"),
+    ("token=ghp_1234567890abcdefghijklmnopqrstuvwxyZ<br>next", "<br>next"),
+])
+def test_a_tag_after_a_secret_is_markup_and_stays(text: str, kept: str) -> None:
+    # Eaten with the value, a closing </private> would leave the span open: the rest of the
+    # note read as private (compaction found none of its decisions).
+    assert redact.redact(text).endswith(kept)

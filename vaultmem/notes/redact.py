@@ -558,7 +558,8 @@ def _detect(text: str, *, nested: bool) -> list[Finding]:
     if not nested and len(text) >= secretprep.ENCODED_MIN:
         found.extend(secretprep.encoded(text, _nested))
     found = [f if f.kind == "private-key" else secretspan.whole(text, f) for f in found]
-    return _merged(f for f in found if not secretspan.kept(text, f))
+    found = [secretspan.before_markup(text, f) for f in found]
+    return _merged(f for f in found if f.end > f.start and not secretspan.kept(text, f))
 
 
 def _nested(text: str) -> list[Finding]:

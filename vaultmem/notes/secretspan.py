@@ -36,6 +36,7 @@ class Finding:
 CONTEXT_KINDS = frozenset({"secret", "password", "token"})
 
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=")
+_TAG_START = lazy(r"</?[A-Za-z][\w-]*(?=[\s>/])")
 _HEX_SHA = lazy(r"[0-9a-f]{7,12}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{128}", re.IGNORECASE)
 _UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _DIGEST_BEFORE = lazy(r"(?:sha(?:1|224|256|384|512)|md5|blake2b?)[-:]$", re.IGNORECASE)
@@ -83,6 +84,19 @@ def whole(text: str, found: Finding) -> Finding:
         else:
             break
     return found if end == found.end else Finding(found.start, end, found.kind)
+
+
+def before_markup(text: str, found: Finding) -> Finding:
+    """``found`` cut where a tag starts inside it (``token 0</private>``, ``pw: x<br>``): the
+    tag is markup around the value, and eaten it would leave a ``<private>`` span open (the rest
+    of the note blanked as private) or break the note's HTML. A context finding left shorter
+    than 4 characters is no secret: it comes back empty."""
+    tag = _TAG_START.search(text, found.start, min(found.end + 1, len(text)))
+    if tag is None or tag.start() == found.start or tag.start() >= found.end:
+        return found
+    if found.kind in CONTEXT_KINDS and tag.start() - found.start < 4:
+        return Finding(found.start, found.start, found.kind)  # what is left is no secret
+    return Finding(found.start, tag.start(), found.kind)
 
 
 def name_before(text: str, start: int) -> str | None:
