@@ -1,6 +1,6 @@
 """What the briefing reads from a note: session, entity and project-index digests. Pure.
 
-The formats are the contract in docs/ARCHITECTURE.md ("What the memory holds"). A person may
+The formats are in docs/ARCHITECTURE.md ("The notes") and the templates. A person may
 reorganise a note, so every reader here is lenient: sections are found by name in any case, a
 duplicated section is read in every copy (never "matches 2 headings"), lines inside fenced code or
 HTML are not items, and text a person marked ``<private>`` is gone before anything is read.

@@ -1,5 +1,5 @@
 """The parts of an entity note (and of a project's ``_index.md``) that compaction keeps, rewritten
-in one pass over the note's text (pure). See docs/ARCHITECTURE.md "What the memory holds".
+in one pass over the note's text (pure). See docs/ARCHITECTURE.md "The notes".
 
 - **Dated lines** ``- YYYY-MM-DD — <text> ([[<archive>|<stem>]]) ^vm-<8 hex>`` go into their
   section in date order. The block id depends on the kind and the fact only, so the same fact from
