@@ -63,8 +63,6 @@ NUMBERED_NAMES = 100  # <stem>-2 … -100; then the session id names the note
 # them seconds (SessionEnd is killed at ~1.5 s). The full note is compacted on its own.
 ROLL_BYTES = 512 * 1024
 
-_HEADING_LINE = re.compile(r"^(\s{0,3})(#{1,6})(\s|$)")
-_FENCE_LINE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True)
@@ -139,21 +137,6 @@ def _new_session_id() -> str:
     import uuid  # hooks always bring Claude Code's session id: kept off their start-up
 
     return str(uuid.uuid4())
-
-
-def _escape_headings(text: str) -> str:
-    """Body text that cannot open a section of its own (headings outside code escaped)."""
-    out: list[str] = []
-    fence: str | None = None
-    for line in text.split("\n"):
-        m = _FENCE_LINE.match(line)
-        if m:
-            mark = m.group(1)[0]
-            fence = None if fence == mark else fence or mark
-        elif fence is None and _HEADING_LINE.match(line):
-            line = _HEADING_LINE.sub(lambda h: f"{h.group(1)}\\{h.group(2)}{h.group(3)}", line)
-        out.append(line)
-    return "\n".join(out)
 
 
 class Memory(Upkeep):
@@ -445,7 +428,7 @@ class Memory(Upkeep):
             raise SessionError("nothing to log: the text is empty")
         entry = f"### {now:%H:%M} - {heading}"
         if body and (title or single_line(body) != heading):
-            entry += "\n\n" + _escape_headings(body)
+            entry += "\n\n" + inline.escape_headings(body)
         sid, rel, continues = self._session(session_id, now)
         edits: list[patch.Edit] = [
             patch.SectionPatch(WORK_LOG, "append", entry, subtree=True, create=True,

@@ -138,3 +138,23 @@ def _inert_md_link(found: re.Match[str]) -> str:
     if found.group(1) or _OUTSIDE.search(target):
         return code_span(found.group(0))
     return found.group(0)
+
+
+_HEADING_LINE = re.compile(r"^(\s{0,3})(#{1,6})(\s|$)")
+_FENCE_LINE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+def escape_headings(text: str) -> str:
+    """Body text (many lines) that cannot open a section of its own: headings outside code
+    escaped, everything else as it was."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        m = _FENCE_LINE.match(line)
+        if m:
+            mark = m.group(1)[0]
+            fence = None if fence == mark else fence or mark
+        elif fence is None and _HEADING_LINE.match(line):
+            line = _HEADING_LINE.sub(lambda h: f"{h.group(1)}\\{h.group(2)}{h.group(3)}", line)
+        out.append(line)
+    return "\n".join(out)
