@@ -11,7 +11,8 @@ session on its own day. Then a new session starts, and the run counts:
   hits (what a person or Claude reads, not the notes behind it); target 12;
 - briefing: facts the new session's SessionStart briefing carries; target 7, and the next step
   left open by the last session;
-- component entities: entity notes other than ``Inbox``; target 4;
+- component entities: entity notes other than ``Inbox``; target 2 (Auth and Billing: the week's
+  API, DB and migration folders are layers, never components since issue 29);
 - garbled lines: lines of any note with a doubled label (``Gotcha: Gotcha:``), a doubled bullet,
   a JSON or tool-result fragment, or an empty item; target 0.
 
@@ -43,7 +44,7 @@ from vaultmem.search.recall import recall
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 
-TARGETS = {"recall": 12, "shown": 12, "briefing": 7, "components": 4, "garbled": 0}
+TARGETS = {"recall": 12, "shown": 12, "briefing": 7, "components": 2, "garbled": 0}
 SHOWN_HITS = 5
 _GARBLED = re.compile(
     r"\b(\w+):\s+\1:|^\s*[-*] [-*] |\"(?:type|tool_use_id|uuid)\"\s*:|^\s*[-*]\s*$|"

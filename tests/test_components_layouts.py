@@ -169,3 +169,13 @@ def test_a_story_routes_items_and_drops_components_made_only_from_tests() -> Non
     again = ingest.edits_for(told, note)
     related = next(e for e in again if getattr(e, "heading", None) == ("Related Entities",))
     assert "[[Refunds]]" not in related.content  # listed already, not twice
+
+
+@pytest.mark.parametrize("path", [
+    "migrations/versions/0002_add_currency.py",   # Alembic
+    "alembic/versions/3f2a_add_index.py",
+    "shop/migrations/0007_auto.py",                # Django
+    "db/migrate/20261101_create_users.rb",         # Rails
+])
+def test_a_schema_migration_is_no_component(path: str) -> None:
+    assert component_of(path) is None

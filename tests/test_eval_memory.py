@@ -44,7 +44,7 @@ def test_the_replay_runs_through_the_hooks_without_warnings_or_garbled_lines(
     assert result.warnings == []
     assert result.garbled == []
     assert len(list((tmp_path / "vault").rglob("*.md"))) >= 5
-    assert TARGETS == {"recall": 12, "shown": 12, "briefing": 7, "components": 4, "garbled": 0}
+    assert TARGETS == {"recall": 12, "shown": 12, "briefing": 7, "components": 2, "garbled": 0}
 
 
 def test_eval_command_prints_the_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,7 +67,9 @@ def test_the_recorded_week_meets_the_targets(tmp_path: Path) -> None:
     assert result.failures() == []
     assert len(result.recall_found) >= 12 and len(result.briefing_found) >= 7
     assert len(result.shown_found) >= 12
-    assert result.open_next_step and len(result.components) >= 4
+    assert result.open_next_step and len(result.components) >= 2
+    # The week's layer folders (src/api, src/db, migrations/versions) are never components.
+    assert not {"Api", "API", "Db", "DB", "Versions", "Migrations"} & set(result.components)
     assert 0 < result.briefing_chars <= 8000
 
 

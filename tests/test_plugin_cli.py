@@ -77,7 +77,7 @@ def test_the_plugins_mcp_server_answers_through_the_launcher(
     data = tmp_path / "data"
     _prepared(data)
     _with_memory(vault_root)
-    entry = json.loads((REPO / ".mcp.json").read_text())["mcpServers"]["vaultmem"]
+    entry = json.loads((REPO / "plugin/.mcp.json").read_text())["mcpServers"]["vaultmem"]
     # As Claude Code starts a plugin's server: ${CLAUDE_PLUGIN_ROOT} substituted in the args,
     # the plugin's folders in the environment.
     args = [string.Template(a).substitute(CLAUDE_PLUGIN_ROOT=str(REPO)) for a in entry["args"]]

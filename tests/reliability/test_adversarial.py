@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from vaultmem.claude import install
 from vaultmem.store.atomic import STALE_TEMP_SECONDS
 
 from .kit import REPO, run_env
@@ -495,7 +496,7 @@ def test_install_hooks_carries_the_vault_it_was_given(box: Box, tmp_path: Path) 
     settings = json.loads((box.cwd / ".claude" / "settings.json").read_text())
     commands = [h["command"] for groups in settings["hooks"].values() for g in groups for h in g["hooks"]]
     assert commands and all(str(box.root) not in c for c in commands)
-    assert len(commands) == len(set(commands)) == 4
+    assert len(commands) == len(set(commands)) == len(install.HOOK_EVENTS)
 
 
 # -- 10. leftovers and limits --------------------------------------------------------------------

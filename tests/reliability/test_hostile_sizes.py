@@ -242,7 +242,11 @@ def test_session_end_prunes_months_of_ended_sessions_from_the_state(tmp_path: Pa
                 "2026-06-01T09:00:00+00:00", frozenset(f"old-{n}-{k}" for k in range(30)), 10,
                 "2026-06-01T10:00:00+00:00", "/gone.jsonl"))
 
-    state.update(months)
+    # Planted as an older vaultmem left it (today every write prunes past KEEP_ENDED).
+    planted = StateData()
+    months(planted)
+    state.path.parent.mkdir(parents=True, exist_ok=True)
+    state.path.write_text(json.dumps(planted.to_json()))
     before = state.path.stat().st_size
     transcript = copy_transcript(tmp_path)
     env = hook_env(vault)

@@ -94,6 +94,9 @@ LAYER_DIRS = frozenset({
     "routers", "router", "providers", "ui", "queries", "mutations", "actions", "reducers",
     "slices", "selectors", "interfaces", "adapters", "repository",
 })
+# Where schema migrations live (Django's migrations/, Alembic's alembic/ or migrations/versions/,
+# Rails' db/migrate/): numbered files of the schema, never a component, at any depth.
+MIGRATION_DIRS = frozenset({"migrations", "migration", "alembic", "migrate"})
 # A layer's name at the end of a module's ("invoices_controller", "InvoiceService").
 _LAYER_SUFFIX = re.compile(
     r"(?<=[a-z0-9])[_.-]?(?:controller|service|model|view|helper|serializer|handler|job|worker|"
@@ -233,6 +236,8 @@ def _default(parts: list[str], project: str) -> Origin | None:
         folders = folders[1:]
     if folders and folders[0].casefold() in TEST_DIRS:
         return _tested(folders[1:], file, project)
+    if any(f.casefold() in MIGRATION_DIRS for f in folders):
+        return None  # a schema migration (migrations/versions/0002_x.py) is the schema's, no part
     layered = False  # a layer folder (src/db/) was skipped: its modules name features
     while folders and folders[0].casefold() in LAYOUT_DIRS | LAYER_DIRS:
         layered = layered or folders[0].casefold() in LAYER_DIRS
