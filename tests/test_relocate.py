@@ -31,6 +31,20 @@ def test_refiled_changes_the_project_and_its_index_link_only() -> None:
     assert "See [[claude/projects/dev/_index|dev]] again." in out  # a person's own link stays
 
 
+def test_refiled_points_captured_entity_links_at_the_new_project() -> None:
+    text = ("---\ntype: session\nproject: dev\n---\n# T\n\n## Decisions Made\n\n"
+            "- Use RS256 ([[claude/projects/dev/entities/Auth|Auth]], "
+            "[[claude/projects/dev/entities/Billing#^vm-1|Billing]])\n"
+            "- Keep [[claude/global/entities/Postgres|Postgres]] and [[Notes/dev/entities/x]]\n")
+    out = refiled(text, "dev", "shop", "claude/projects/dev/_index.md",
+                  "claude/projects/shop/_index.md", old_entities="claude/projects/dev/entities",
+                  new_entities="claude/projects/shop/entities")
+    assert ("- Use RS256 ([[claude/projects/shop/entities/Auth|Auth]], "
+            "[[claude/projects/shop/entities/Billing#^vm-1|Billing]])") in out
+    # A global entity and a person's own note are not the old project's: kept.
+    assert "[[claude/global/entities/Postgres|Postgres]] and [[Notes/dev/entities/x]]" in out
+
+
 def _notes(vault: Path) -> list[str]:
     return sorted(p.relative_to(vault).as_posix()
                   for p in vault.glob("claude/projects/*/sessions/*.md"))

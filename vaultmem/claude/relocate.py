@@ -40,12 +40,25 @@ def descends(before: str, now: str) -> bool:
     return now != before and now.startswith(before.rstrip("/") + "/")
 
 
-def refiled(text: str, old: str, new: str, old_index: str, new_index: str) -> str:
-    """The session note's text filed under project ``new``: its ``project`` property and the
-    link to the project's index in its Context line (the rest moves byte for byte)."""
+def refiled(text: str, old: str, new: str, old_index: str, new_index: str, *,
+            old_entities: str = "", new_entities: str = "") -> str:
+    """The session note's text filed under project ``new``: its ``project`` property, the link
+    to the project's index in its Context line, and the links capture wrote to the old
+    project's entities (``old_entities``, a folder: they would point at notes compaction will
+    make under the new project); the rest moves byte for byte."""
     text = propedit.set_key(text, "project", new)
     old_link = links.format(link_target(old_index), alias=old)
-    return text.replace(old_link, links.format(link_target(new_index), alias=new), 1)
+    text = text.replace(old_link, links.format(link_target(new_index), alias=new), 1)
+    if not old_entities or old_entities == new_entities:
+        return text
+    prefix = old_entities.rstrip("/") + "/"
+
+    def moved(link: links.Link) -> str | None:
+        if not link.target.startswith(prefix):
+            return None
+        return new_entities.rstrip("/") + "/" + link.target[len(prefix):]
+
+    return links.rewrite(text, moved)
 
 
 def follow(memory: Memory, data: StateData, sid: str, cwd: str | None, today: date) -> None:
@@ -71,7 +84,9 @@ def follow(memory: Memory, data: StateData, sid: str, cwd: str | None, today: da
 
     def derive(text: str) -> str:
         return refiled(text, entry.project, project, layout.project_index(entry.project),
-                       layout.project_index(project))
+                       layout.project_index(project),
+                       old_entities=layout.entities_dir(entry.project),
+                       new_entities=layout.entities_dir(project))
 
     stem = posixpath.basename(entry.note)[:-3]
     for n in range(1, MOVE_TRIES + 1):

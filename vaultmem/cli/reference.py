@@ -25,12 +25,25 @@ Command = Any
 
 def _walk(chain: tuple[tuple[str, Command], ...]) -> Iterator[tuple[tuple[str, Command], ...]]:
     """Every command under the last of ``chain`` (name, command pairs from the root), each as
-    its own chain, in the order the commands were made."""
+    its own chain."""
     yield chain
     commands: dict[str, Command] = getattr(chain[-1][1], "commands", None) or {}
-    for name, sub in commands.items():
+    for name, sub in commands.items():  # by name (see _sort)
         if not sub.hidden:
             yield from _walk((*chain, (name, sub)))
+
+
+def _sort(command: Command) -> None:
+    """Every group's commands by name: the order they were made in is the order their modules
+    were first imported, which differs between processes (a test run imports them in its own)."""
+    commands: dict[str, Command] | None = getattr(command, "commands", None)
+    if not commands:
+        return
+    ordered = dict(sorted(commands.items()))
+    commands.clear()
+    commands.update(ordered)
+    for sub in ordered.values():
+        _sort(sub)
 
 
 def _plain_help(chain: tuple[tuple[str, Command], ...]) -> str:
@@ -55,6 +68,7 @@ def render() -> str:
 
     _load_commands()
     root = typer.main.get_command(app)
+    _sort(root)
     parts = [HEAD]
     for chain in _walk((("vaultmem", root),)):
         names = " ".join(name for name, _ in chain)
