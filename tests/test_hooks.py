@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from hook_kit import (
     DAY,
-    ENTITIES,
     EVENTS,
     PROBE,
     PROJECT,
@@ -36,11 +35,10 @@ DEFAULT_NOTE = f"{SESSIONS}/{DAY}-session.md"
 PROMPT_LINE = "**Prompt:** Add a login module and run the tests"
 WRITE_LINE = "- Edited `src/auth.py`"
 COMMAND_LINE = "- Ran `echo tests pass`"
-AUTH = f"[[{ENTITIES}/Auth|Auth]]"  # vaultmem links an entity by path
-DECISION_LINE = f"- Use RS256-signed JWTs because keys can rotate without redeploying. ({AUTH})"
+DECISION_LINE = "- Use RS256-signed JWTs because keys can rotate without redeploying. ([[Auth]])"
 GOTCHA_LINE = (
     "- Fixed bug where the token clock skew broke login; resolved by allowing 30s leeway."
-    f" ({AUTH})"
+    " ([[Auth]])"
 )
 
 
