@@ -114,6 +114,16 @@ def test_a_replaced_file_is_watched_only_when_someone_else_wrote_it_recently(tmp
     st = os.stat(path)
     now = st.st_mtime_ns + 1_000_000
     assert flux.grace(st, flux.stamp_of(st), now) == 0.0  # vaultmem's own last write
-    assert flux.grace(st, None, now) == flux.QUIET_SECONDS  # a person's, just now
+    busy = flux.busy_factor(os.getloadavg()[0], os.cpu_count() or 1)
+    assert flux.grace(st, None, now) >= flux.QUIET_SECONDS  # a person's, just now
+    assert flux.grace(st, None, now) <= flux.QUIET_SECONDS * max(busy, 1.0) * 1.5
     later = st.st_mtime_ns + int(flux.ACTIVE_SECONDS * 1e9) + 1
     assert flux.grace(st, None, later) == 0.0  # one a sync tool brought a while ago
+
+
+def test_the_watch_of_a_replaced_file_stretches_with_the_run_queue_per_core() -> None:
+    assert flux.busy_factor(0.3, 2) == 1.0  # idle: the quiet 0.1 s
+    assert flux.busy_factor(2.0, 2) == 1.0  # one runnable process per core: still on time
+    assert flux.busy_factor(6.0, 2) == 3.0  # three per core: the editor's step comes later
+    assert flux.busy_factor(40.0, 2) == flux.BUSY_FACTOR_MAX  # bounded (hooks have budgets)
+    assert flux.busy_factor(5.0, 0) == flux.BUSY_FACTOR_MAX  # no core count: one core

@@ -19,9 +19,10 @@ After the replace, the file that was replaced is looked at once more through a d
 before it: an editor that truncated or wrote into it in that instant wrote into a file no longer
 in the vault, and :func:`orphaned` hands back what it wrote so the edit can be redone on it. When
 another program wrote the note since vaultmem last did, within ACTIVE_SECONDS (a person editing
-it now), the replaced file is watched for QUIET_SECONDS: an editor that read the note just before
-the replace may truncate and write it a moment after (a save is lost only when it comes later
-than that); when the replaced file was empty or shorter than vaultmem left it (a save caught
+it now), the replaced file is watched for QUIET_SECONDS, longer on a machine whose run queue is
+longer than its cores (:func:`busy_factor`: there the editor's next step comes later): an editor
+that read the note just before the replace may truncate and write it a moment after (a save is
+lost only when it comes later than that); when the replaced file was empty or shorter than vaultmem left it (a save caught
 between its truncate and its write, the read settled on the empty file), for up to
 SETTLE_SECONDS, so a write landing 0.3 s later is still redone on. A note a sync tool brought
 earlier is looked at once, as one only vaultmem writes.
@@ -46,6 +47,7 @@ EDITED_QUIET_SECONDS = 0.5
 SETTLE_SECONDS = 1.0  # the longest a write waits for a note to settle (hooks have budgets)
 POLL_SECONDS = 0.01
 ACTIVE_SECONDS = 10.0  # another program's write this recent: someone is editing the note now
+BUSY_FACTOR_MAX = 5.0  # the most a busy machine stretches the watch of a replaced file
 
 Stamp = tuple[int, int, int]  # (inode, mtime_ns, size)
 
@@ -206,7 +208,22 @@ def grace(st: os.stat_result, last: Stamp | None, now_ns: int) -> float:
     if _cut(st, last, now_ns):
         return SETTLE_SECONDS
     active = stamp_of(st) != last and now_ns - st.st_mtime_ns < ACTIVE_SECONDS * 1e9
-    return QUIET_SECONDS if active else 0.0
+    if not active:
+        return 0.0
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # no load average on this system
+        load = 0.0
+    return QUIET_SECONDS * busy_factor(load, os.cpu_count() or 1)
+
+
+def busy_factor(load: float, cpus: int) -> float:
+    """How much longer than on an idle machine another process takes to make its next step:
+    the run queue per core (the one-minute load average over the cores), from 1 (idle or
+    merely busy) to BUSY_FACTOR_MAX. An editor that read a note just before vaultmem replaced
+    it writes into the replaced file after its own truncate; on a machine with 7 runnable
+    processes per core that write comes several times later than the quiet 0.1 s."""
+    return min(max(load / max(cpus, 1), 1.0), BUSY_FACTOR_MAX)
 
 
 def _touched(fd: int, before: os.stat_result, seconds: float) -> bool:
