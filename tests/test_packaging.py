@@ -52,7 +52,7 @@ def test_the_distribution_is_ours_and_installed_under_its_name() -> None:
 
 @pytest.mark.parametrize(
     "rel", ["README.md", "docs/REFERENCE.md", "plugin/.claude-plugin/plugin.json", "docs/ARCHITECTURE.md",
-            "docs/E2E.md",
+            "tests/e2e/README.md",
             "skills/managing-working-memory/SKILL.md"]
 )
 def test_no_instruction_installs_the_other_projects_package(rel: str) -> None:

@@ -2,7 +2,7 @@
 
 Each test gets its own HOME (so ``~/.claude``, ``~/.claude.json`` and the plugin cache are
 temporary), XDG folders, a git project folder and a stand-in server. ``claude`` is skipped
-cleanly when the binary is missing. See docs/E2E.md for what was learned about running Claude
+cleanly when the binary is missing. See README.md in this folder for what was learned about running Claude
 Code this way.
 """
 
