@@ -1,10 +1,126 @@
 """The record kinds Claude Code writes into a transcript, and what vaultmem takes from each (pure).
 
-One home for the vocabulary (docs/TRANSCRIPT.md is the catalogue a person reads): the top-level
-``type`` of a JSONL line, the ``subtype`` of a ``system`` line, and the wrappers Claude Code and
-the IDE extensions put around what the person typed. :mod:`transcript` reads the lines with it;
-a kind that is in none of these tables is skipped and counted (:func:`unknown_kind`), never
-pasted into a note.
+One home for the vocabulary: the top-level ``type`` of a JSONL line, the ``subtype`` of a
+``system`` line, and the wrappers Claude Code and the IDE extensions put around what the person
+typed. :mod:`transcript` reads the lines with it; a kind that is in none of these tables is
+skipped and counted (:func:`unknown_kind`), never pasted into a note.
+
+Claude Code writes each session to `~/.claude/projects/<folder>/<session id>.jsonl`, one JSON
+object per line, from the CLI, the IDE extensions (VS Code, JetBrains) and the web alike. The hooks
+give vaultmem its path; vaultmem reads the lines it has not recorded yet. This is the catalogue of
+the record kinds found in real transcripts (the six public-domain sessions the bench replays, the
+Claude Code 2.1 transcript in `tests/fixtures/claude-code/`, and public transcripts and readers of
+the format), and what vaultmem takes from each: the lists below read this module's tables out
+for a person; `tests/test_records.py` replays one real-shaped line of every kind
+(`tests/fixtures/claude-code/record-kinds.jsonl`) and checks every kind is named here.
+
+**An unknown kind is skipped and counted, never pasted into a note**: a line whose `type` (or,
+for a `system` line, `subtype`) is in none of the lists below gives nothing to the note, and the
+session's entry in the state (`.vaultmem/hosts/<host>/state.json`, `"unknown": {"kind": lines}`)
+counts it once, at most 20 kinds per session. A line that is not a JSON object is skipped too.
+Lines of a sub-agent (`isSidechain: true`) are not the session's: skipped.
+
+## Record types (`type`)
+
+- `user`: what the person typed, a tool's result, or text Claude Code adds on their behalf. Takes:
+  the prompt (wrappers removed, see below); each `tool_result` as the outcome of its call (failed
+  or not, the first error line); the compact summary (below).
+- `assistant`: Claude's reply: `text`, `thinking`, `tool_use` blocks. Takes: the prose of the
+  `text` blocks (the turn's **final answer is kept whole**, see below); each `tool_use` (the
+  command of `Bash`, the file of `Write`/`Edit`/`MultiEdit`/`NotebookEdit`/`Read`, the message of a
+  `git commit`); `thinking` blocks are never read. A line flagged `isApiErrorMessage` (or reading
+  like a usage-limit / API error notice) is Claude Code's notice, written as `- Stopped by Claude
+  Code: …`, not an answer.
+- `system`: Claude Code's own events, by `subtype` (below). Takes: `compact_boundary` only.
+- `ai-title`: the title Claude Code generates for the session (`aiTitle`); may be rewritten later.
+  Takes: the session's **title**: frontmatter `title` (the briefing's topic) and an entry of
+  `aliases` (Obsidian and recall find the note by it).
+- `custom-title`: the title the person gave the session (`customTitle`, `/rename`). Takes: the
+  title, as `ai-title`; it beats an `ai-title` of the same read.
+- `agent-name`: the agent's display name (`agentName`). Takes: nothing.
+- `last-prompt`: the last prompt as typed (`lastPrompt`) and the leaf line's uuid. Takes: nothing:
+  the user line holds the same prompt (and its private text, unstripped).
+- `summary`: an older title record (`summary`, `leafUuid`). Takes: nothing: its leaf may be another
+  session's line, and some hold an API error instead of a title.
+- `attachment`: context Claude Code adds to a turn (`attachment.type`: `skill_listing`,
+  `nested_memory`, `file`, `task_reminder`, `queued_command`, `agent_listing_delta`…). Takes:
+  nothing: files, memory and listings, not what was said.
+- `queue-operation`: a prompt typed while Claude works, queued (`enqueue` with `content`), sent
+  (`dequeue`) or dropped (`remove`). Takes: nothing: a queued prompt that is sent arrives as its
+  own `user` line.
+- `file-history-snapshot`: file backups for `/rewind`. Takes: nothing.
+- `progress`: a hook's or sub-agent's progress while a tool runs. Takes: nothing.
+- `mode`, `permission-mode`: the session's mode and permission mode. Takes: nothing.
+
+## `system` subtypes (`subtype`)
+
+- `compact_boundary`: the context was compacted (`compactMetadata.trigger`: `auto` or `manual`).
+  Takes: marks the next user line as the compact summary; the note gets a `Context compacted`
+  entry.
+- `turn_duration`: how long a turn took. Takes: nothing.
+- `stop_hook_summary`: which Stop hooks ran. Takes: nothing.
+- `api_error`: one retry of a failed API call. Takes: nothing: a turn that ends on the error has an
+  `assistant` line flagged `isApiErrorMessage`.
+- `local_command`: a slash command's echo or output (`<command-name>`, `<local-command-stdout>`).
+  Takes: nothing.
+- `informational`: a notice Claude Code showed. Takes: nothing.
+- `away_summary`: a recap Claude Code shows after a pause. Takes: nothing: it restates turns the
+  note records.
+
+## Flags on `user` lines
+
+- `isMeta`: text Claude Code adds for the model (a skill's body, the local-command caveat). Takes:
+  nothing: no prompt.
+- `isCompactSummary` (or the first user line after a `compact_boundary`): Claude Code's structured
+  summary of the session so far. Takes: its sections as items (decisions, gotchas, next steps,
+  outcome), and **the summary kept whole** in `## Compact Summaries` as a folded callout; never a
+  prompt.
+- `isSidechain`: a sub-agent's line. Takes: nothing.
+
+## Wrappers inside a prompt's text
+
+IDE extensions, slash commands and hooks put tagged text around (or instead of) what the person
+typed. **Only what the person typed is the prompt**; a line that is only wrappers is no prompt
+(no work-log entry, no session name). No wrapper reaches a note.
+
+- `<ide_opened_file>`, `<ide_selection>`, `<ide_diagnostics>`, any `<ide_*>`: the file open in the
+  IDE, the lines selected, the editor's diagnostics. Takes: nothing: removed with its content.
+- `<command-name>`, `<command-message>`, `<command-args>`: a slash command. Takes: the command as
+  typed when it has arguments (`/review the auth module`); without arguments (`/clear`, `/model`,
+  `/compact`) nothing.
+- `<local-command-stdout>`, `<local-command-stderr>`, `<local-command-caveat>`: a local command's
+  output, and the caveat before it. Takes: nothing.
+- `<system-reminder>`: Claude Code's reminders to the model. Takes: nothing.
+- `<user-prompt-submit-hook>`: a UserPromptSubmit hook's output added to the prompt (vaultmem's
+  own, too). Takes: nothing.
+- `<bash-input>`, `<bash-stdout>`, `<bash-stderr>`: a command run in the `!` shell mode, and its
+  output. Takes: nothing.
+- `<task-notification>` (`<task-id>`, `<tool-use-id>`, `<status>`, `<summary>`…): a background
+  command ended. Takes: the outcome of the command it names (passed, or failed with its summary);
+  no entry, never the session's name.
+- `[Request interrupted by user]`, `[Request interrupted by user for tool use]`: the person stopped
+  the turn (as a `tool_result`: the call never ran). Takes: nothing as a prompt; a call it stopped
+  is a call not run, not a failure.
+- `<private>`: the person's own marker. Takes: removed everywhere, with everything inside
+  (`notes/privacy.py`).
+
+## What the session note keeps of what was said
+
+- **Every turn's final answer** (the last text Claude wrote before the next prompt) is kept
+  whole: the `**Answer:**` line says it in one line (all of it when it is plain prose that fits
+  in about 400 characters, else its first paragraph), then the knowledge the turn's other
+  messages stated; an answer longer than that line follows it, whole, as a folded
+  `> [!note]- Claude's answer (N lines)` callout (up to 60,000 characters; the rest is counted).
+- **Every compact summary** is kept whole as a folded `> [!summary]-` callout (only the
+  person's own messages, which the work log holds, are left out).
+- Inside these callouts nothing can break the note: every line is quoted (a heading of the
+  answer is the callout's own, never a section of the note), a fence left open is closed, `%%`
+  (an Obsidian comment) outside code, a trailing `^block-id`, `<!--` and `[[` are escaped,
+  vaultmem's anchor comments are taken out; code in fences stays as written.
+- Secrets are redacted (`notes/redact.py`) before any of it is written. Thinking aloud between tool
+  calls is not kept whole; the knowledge it states is mined as before.
+- `vaultmem recall` indexes the note as it is, callouts included, and shows the line of the
+  answer that holds what was asked.
 """
 
 from __future__ import annotations
@@ -16,7 +132,7 @@ from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.privacy import clean_text, strip_private
 from vaultmem.notes.redact import Scrub
 
-# type -> what vaultmem takes from a line of that type (docs/TRANSCRIPT.md says why).
+# type -> what vaultmem takes from a line of that type (the catalogue above says why).
 KINDS: dict[str, str] = {
     "user": "prompts, tool results, the compact summary",
     "assistant": "Claude's prose (the final answer kept whole) and its tool calls",

@@ -2,7 +2,7 @@
 their outcomes.
 
 Pure and tolerant: nothing here raises on bad input. A line that is not a JSON object counts in
-``skipped_lines``; a line of a kind the catalogue (:mod:`records`, docs/TRANSCRIPT.md) says gives
+``skipped_lines``; a line of a kind the catalogue (:mod:`records`) says gives
 nothing (``attachment``, ``queue-operation``, ``last-prompt``, most ``system`` lines...) is passed
 over; one of a kind it does not name is passed over and listed in :attr:`Transcript.unknown`.
 ``ai-title`` and ``custom-title`` lines give :attr:`Transcript.title`. ``read`` is the only I/O

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 _TAG_RE = re.compile(r"<(/?)private\b[^>]*>", re.IGNORECASE)
 # Claude Code's own tags and the wrappers an IDE extension or a hook adds around what the person
 # typed (``<ide_opened_file>``, ``<ide_selection>``…, a UserPromptSubmit hook's output, the ``!``
-# shell's input and output): never the prompt (claude/records.py, docs/TRANSCRIPT.md).
+# shell's input and output): never the prompt (claude/records.py, its catalogue).
 _NOISE_TAG = (r"system-reminder|command-[\w-]+|local-command-[\w-]+|ide_[\w-]+|"
               r"user-prompt-submit-hook|bash-(?:input|stdout|stderr)")
 _NOISE_RE = re.compile(rf"<({_NOISE_TAG})\b[^>]*>.*?(?:</\1\s*>|\Z)", re.IGNORECASE | re.DOTALL)

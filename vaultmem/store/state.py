@@ -84,7 +84,7 @@ class SessionEntry:
     private: tuple[int, int] = (0, 0)
     mark: str = ""  # the hash of the transcript's bytes before ``last_offset`` (transcript.read)
     # Transcript lines of a kind vaultmem does not know, skipped: kind -> lines (at most
-    # UNKNOWN_KINDS kinds; docs/TRANSCRIPT.md)
+    # UNKNOWN_KINDS kinds; the catalogue in claude/records.py)
     unknown: tuple[tuple[str, int], ...] = ()
 
 
