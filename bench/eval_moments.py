@@ -17,6 +17,9 @@ compaction, without the summary (written after the hook; docs/REFERENCE.md). Mea
   failure a session got past is also met again after the replay, in a later session of its
   project (told its fix, when the vault recorded one?) and in a session of another project
   (told nothing?), the index up to date and no briefing before (which may tell it first);
+- labelled recurrences (``recurrences.json``): failures read in the transcripts to recur in a
+  later session of the project after an earlier one found the fix; the first such failure of
+  each later session: told anything, and told the fix (its proof words)? (goal >= 90%);
 - labelled prompts (``moments_prompts.json``): each asked of the replayed vault in a later
   session, after its SessionStart (what the briefing gave is not told again); a fact told counts as expected when it holds one of the prompt's expected proofs
   (precision goal >= 80%), prompts that name no task must get nothing; and the characters the
@@ -59,6 +62,7 @@ from bench.real_corpus import (
 )
 
 PROMPTS = FIXTURES / "moments_prompts.json"
+RECURRENCES = FIXTURES / "recurrences.json"
 NAMES = {"session-start": "SessionStart", "stop": "Stop", "pre-compact": "PreCompact",
          "session-end": "SessionEnd", "user-prompt-submit": "UserPromptSubmit",
          "post-tool-use-failure": "PostToolUseFailure"}
@@ -102,6 +106,8 @@ class Report:
     told: dict[str, list[bool]] = field(default_factory=dict)
     boundaries: dict[str, int] = field(default_factory=dict)  # session -> its compaction's line
     probes: list[dict[str, Any]] = field(default_factory=list)  # failures asked again later
+    contexts: dict[str, list[str]] = field(default_factory=dict)  # like told: what was told
+    labelled: list[dict[str, Any]] = field(default_factory=list)  # recurrences.json, scored
 
 
 def _text(content: Any) -> str:
@@ -250,6 +256,7 @@ def _observe(call: Call, context: str, raw_lines: Sequence[str], report: Report)
         report.boundaries[call.session] = call.upto
     if call.hook == "post-tool-use-failure":
         report.told.setdefault(f"{call.session}:{call.upto}", []).append(bool(context))
+        report.contexts.setdefault(f"{call.session}:{call.upto}", []).append(context)
 
 
 def measure_failures(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
@@ -280,6 +287,31 @@ def measure_failures(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
             seen_any.setdefault(call.signature, set()).add(s.id)
             if call.command and call.command in fixed_in[s.id]:
                 met.setdefault(call.signature, set()).add(s.id)
+
+
+def measure_labelled(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
+                     labels: Sequence[Mapping[str, Any]], report: Report) -> None:
+    """Score each labelled recurrence whose sessions are all in this part: the first failure
+    of each later session that holds one of its error strings, told anything and told the fix."""
+    ids = {s.id for s in corpus.sessions}
+    for label in labels:
+        if not {label["fixed_in"], *label["later"]} <= ids:
+            continue
+        errors = [e.casefold() for e in label["errors"]]
+        for sid in label["later"]:
+            calls = [c for c in by_session.get(sid, ()) if c.hook == "post-tool-use-failure"]
+            seen: dict[str, int] = {}
+            found: dict[str, Any] = {"label": label["id"], "session": sid, "met": False,
+                                     "told": False, "told_fix": False}
+            for call in calls:  # the n-th call at one transcript line has the n-th context
+                key = f"{call.session}:{call.upto}"
+                nth, seen[key] = seen.get(key, 0), seen.get(key, 0) + 1
+                if any(e in str(call.payload.get("error", "")).casefold() for e in errors):
+                    context = report.contexts.get(key, [""] * (nth + 1))[nth]
+                    found.update(met=True, told=bool(context), told_fix=any(
+                        holds(context, proof) for proof in label["fix"]))
+                    break
+            report.labelled.append(found)
 
 
 def measure_compactions(corpus: Corpus, report: Report) -> None:
@@ -412,6 +444,10 @@ def totals(report: Report) -> dict[str, Any]:
         "unrelated": len(report.unrelated),
         "unrelated_silent": sum(not t for _, t in report.unrelated),
         "repeats": len(report.repeats), "repeats_told": sum(t for _, t in report.repeats),
+        "labelled": sum(x["met"] for x in report.labelled),
+        "labelled_told": sum(x["told"] for x in report.labelled),
+        "labelled_told_fix": sum(x["told_fix"] for x in report.labelled),
+        "labelled_not_met": sum(not x["met"] for x in report.labelled),
         "probes": len(report.probes),
         "probes_recorded": sum(p["recorded"] for p in report.probes),
         "probes_recorded_told": sum(p["told_again"] for p in report.probes if p["recorded"]),
@@ -438,6 +474,12 @@ def render(report: Report) -> str:
                f" (goal >= {GOALS['recurring_told']:.0%})")
     out.append(f"  unrelated failures told nothing: {_share(t['unrelated_silent'], t['unrelated'])}"
                f" (goal >= {GOALS['unrelated_silent']:.0%})")
+    out.append(f"  labelled recurrences ({RECURRENCES.name}): told something "
+               f"{_share(t['labelled_told'], t['labelled'])}, told the earlier fix "
+               f"{_share(t['labelled_told_fix'], t['labelled'])} (goal >= "
+               f"{GOALS['recurring_told']:.0%})" + (
+                   f"; {t['labelled_not_met']} labelled failures not met in the replay"
+                   if t["labelled_not_met"] else ""))
     out.append(f"  failures met earlier in the same session, told: "
                f"{_share(t['repeats_told'], t['repeats'])}")
     out.append(f"  each failure a session got past, met again in a later session: "
@@ -461,7 +503,8 @@ def render(report: Report) -> str:
     return "\n".join(out)
 
 
-def evaluate(corpus: Corpus, root: Path, labels: Sequence[Mapping[str, Any]]) -> Report:
+def evaluate(corpus: Corpus, root: Path, labels: Sequence[Mapping[str, Any]],
+             recurrences: Sequence[Mapping[str, Any]] = ()) -> Report:
     """Replay ``corpus`` into ``root`` and measure the moment hooks."""
     for folder in (root / "vault", root / "home" / ".config" / "vaultmem", root / "transcripts"):
         folder.mkdir(parents=True, exist_ok=True)
@@ -471,6 +514,7 @@ def evaluate(corpus: Corpus, root: Path, labels: Sequence[Mapping[str, Any]]) ->
                     sessions=len(corpus.sessions))
     by_session = replay(corpus, root, report)
     measure_failures(corpus, by_session, report)
+    measure_labelled(corpus, by_session, recurrences, report)
     measure_compactions(corpus, report)
     ids = {s.id for s in corpus.sessions}
     last = max(c.when for calls in by_session.values() for c in calls)
@@ -494,15 +538,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"eval_moments: {err}", file=sys.stderr)
         return 2
     labels = json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"]
+    recurrences = json.loads(RECURRENCES.read_text(encoding="utf-8"))["recurrences"]
     parts = [corpus.part(p) for p in (SPLITS if args.part == "all" else (args.part,))]
     reports = []
     with tempfile.TemporaryDirectory(prefix="vaultmem-eval-moments-") as tmp:
         base = args.keep or Path(tmp)
         for part in parts:
             if part.sessions:
-                reports.append(evaluate(part, base / part.sessions[0].split, labels))
+                reports.append(evaluate(part, base / part.sessions[0].split, labels,
+                                        recurrences))
     if args.json:
-        print(json.dumps({r.part: {**asdict(r), "totals": totals(r)} for r in reports}, indent=1))
+        # What each failure was told stays out: it is the vault's text, held-out part included.
+        print(json.dumps({r.part: {**{k: v for k, v in asdict(r).items() if k != "contexts"},
+                                   "totals": totals(r)} for r in reports}, indent=1))
     else:
         print("\n\n".join(render(r) for r in reports))
     return 0

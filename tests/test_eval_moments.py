@@ -57,3 +57,47 @@ def test_a_fix_is_recorded_when_a_gotcha_names_the_command_or_the_error() -> Non
     assert eval_moments.recorded(failure, capture)
     assert eval_moments.recorded(failure, mined)
     assert not eval_moments.recorded(failure, "- `npm test` failed (`x`); it passed")
+
+
+def test_a_labelled_recurrence_scores_the_first_matching_failure_of_each_later_session() -> None:
+    from datetime import datetime
+
+    from bench.real_corpus import Corpus, RealSession
+
+    def failure(sid: str, upto: int, error: str) -> eval_moments.Call:
+        return eval_moments.Call(datetime(2026, 1, 2), sid, upto, "post-tool-use-failure", "/w",
+                                 {"error": error})
+
+    corpus = Corpus(tuple(RealSession(i, "p", f"p/{i}.jsonl", "0" * 64) for i in "abc"), (), (),
+                    {})
+    by_session = {
+        "b": [failure("b", 4, "ls: x: no such file"), failure("b", 4, "Exit code 1\nsudo: a "
+              "terminal is required to read the password"), failure("b", 9, "sudo: a terminal "
+              "is required")],
+        "c": [failure("c", 2, "sudo: a terminal is required")],
+    }
+    report = eval_moments.Report(contexts={
+        "b:4": ["", "Earlier (a): run the sudo command yourself in Terminal."],
+        "b:9": ["told again"], "c:2": ["Something about sudo."]})
+    label = {"id": "sudo", "errors": ["SUDO: a terminal is required"], "fixed_in": "a",
+             "later": ["b", "c"], "fix": [["yourself"], ["by hand"]]}
+    elsewhere = {**label, "id": "other", "fixed_in": "z"}  # a session of another part
+
+    eval_moments.measure_labelled(corpus, by_session, [label, elsewhere], report)
+
+    assert report.labelled == [
+        {"label": "sudo", "session": "b", "met": True, "told": True, "told_fix": True},
+        {"label": "sudo", "session": "c", "met": True, "told": True, "told_fix": False}]
+    counts = eval_moments.totals(report)
+    assert (counts["labelled"], counts["labelled_told"], counts["labelled_told_fix"]) == (2, 2, 1)
+
+
+def test_the_committed_recurrence_labels_name_corpus_sessions_in_one_part_each() -> None:
+    facts = json.loads((eval_moments.FIXTURES / "facts.json").read_text(encoding="utf-8"))
+    split = {s["id"]: s["split"] for s in facts["sessions"]}
+    labels = json.loads(eval_moments.RECURRENCES.read_text(encoding="utf-8"))["recurrences"]
+    assert labels
+    for label in labels:
+        sessions = [label["fixed_in"], *label["later"]]
+        assert len({split[s] for s in sessions}) == 1, label["id"]
+        assert label["errors"] and all(proof for proof in label["fix"])
