@@ -5,7 +5,7 @@ The replay of ``bench.eval_real`` (every hook a process, the transcript as it wa
 the clock then) with the moment hooks added where Claude Code runs them: UserPromptSubmit at each
 prompt the person typed, PostToolUseFailure at each tool result marked ``is_error``. A
 SessionStart(compact) sees the transcript as Claude Code 2.1.197 leaves it then: up to the
-compaction, without the summary (written after the hook; docs/REFERENCE.md). Measured:
+compaction, without the summary (written after the hook; DESIGN §13). Measured:
 
 - post-compaction coverage: of each compacted session's facts established before the compaction
   (all proof words in the transcript before it), those the summary holds, and those the summary

@@ -7,8 +7,8 @@ compaction); each item the summary already states (most of its words are in the 
 left out, and the rest is cut to ``MAX_CHARS``, by kind in the order above.
 
 Claude Code 2.1 runs SessionStart(compact) before it writes the summary line into the
-transcript: then ``summary`` is None and nothing is left out for being in it (see
-``docs/REFERENCE.md``, "After a compaction").
+transcript: then ``summary`` is None and nothing is left out for being in it (checked with
+2.1.197; DESIGN §13).
 """
 
 from __future__ import annotations
