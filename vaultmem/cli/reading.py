@@ -143,7 +143,8 @@ def doctor(
                              "and move the copies to .vaultmem/conflicts/ (never deleted); "
                              "redact secrets in place; make the full originals of sessions "
                              "compacted before stubs existed stubs linking their archive; "
-                             "write ambiguous links of vaultmem's notes by path."),
+                             "write ambiguous links of vaultmem's notes by path, and "
+                             "their links to notes that moved to where the notes are."),
     all_notes: bool = typer.Option(
         False, "--all", help="List and count problems in your own notes outside vaultmem's folder."
     ),
@@ -190,6 +191,11 @@ def doctor(
         ambiguous = [p.rel for p in report.ours() if p.kind == "ambiguous-link"]
         for linked in run(lambda: fix_links(vault, ambiguous)):
             typer.echo(str(linked), err=as_json)
+        from vaultmem.memory.linkmend import mend
+
+        dangling = [p.rel for p in report.ours() if p.kind == "unresolved-link"]
+        for followed in run(lambda: mend(vault, dangling)):
+            typer.echo(str(followed), err=as_json)
         report = run(lambda: doctor_mod.doctor(vault))
     if _render_doctor(report, hook_findings(vault.root), all_notes=all_notes, as_json=as_json):
         raise typer.Exit(1)

@@ -56,9 +56,35 @@ def git_after_init(config: Config, *, setup: bool) -> None:
 
     hook = run(lambda: secretgit.install_hook(root, runner(sys.executable)))
     typer.echo(hook.message(runner(sys.executable)))
+    # A link another machine wrote to a note moved here (or the reverse) follows it after a pull.
+    mend = run(lambda: secretgit.install_hook(
+        root, runner(sys.executable), hook="post-merge", mark=MEND_MARK,
+        args=("--vault", str(root.resolve()), "mend-links"),
+        purpose="makes links follow the notes a merge moved"))
+    typer.echo(mend.message(runner(sys.executable)))
     if done.untracked:
         typer.echo(f"git: {done.untracked} machine-local files of .vaultmem/ no longer tracked "
                    "(still on disk): commit that")
+
+
+MEND_MARK = "# vaultmem: links follow moved notes"
+
+
+@app.command("mend-links")
+def mend_links(ctx: typer.Context) -> None:
+    """Write the path links of vaultmem's notes to notes that moved (promoted, merged, renamed,
+    archived or relocated, often on another machine) to where those notes are now.
+
+    git runs it after each merge (the post-merge hook `vaultmem init --git` installs). One line
+    per note changed; exit code 0.
+    """
+    from vaultmem.memory.linkmend import mend
+
+    from . import globals_of
+
+    vault = globals_of(ctx).vault_obj()
+    for done in run(lambda: mend(vault)):
+        typer.echo(str(done))
 
 
 @app.command("check-staged")

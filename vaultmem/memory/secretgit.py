@@ -46,38 +46,44 @@ class StagedSecret:
 
 @dataclass(frozen=True)
 class HookSetup:
-    """What installing the pre-commit hook did."""
+    """What installing a git hook did."""
 
     path: Path
     status: str  # "written", "unchanged" or "foreign" (another hook there: not touched)
+    line: str = "check-staged || exit 1"  # what the hook runs, after the program
+    purpose: str = "refuses a staged secret"
 
     def message(self, program: Sequence[str]) -> str:
         """One line for the person."""
         if self.status == "foreign":
             return (f"git: {self.path} is not vaultmem's: add `{shlex.join(program)} "
-                    "check-staged || exit 1` to it so a staged secret is refused")
-        return (f"git: pre-commit hook refuses a staged secret ({self.path})"
+                    f"{self.line}` to it so that it {self.purpose}")
+        return (f"git: {self.path.name} hook {self.purpose} ({self.path})"
                 + ("" if self.status == "written" else " (already there)"))
 
 
-def install_hook(vault_root: Path, program: Sequence[str]) -> HookSetup:
-    """Write the repository's ``pre-commit`` hook (``core.hooksPath`` respected); a hook that is
-    not vaultmem's is left as it is."""
-    where = _git(["rev-parse", "--git-path", "hooks/pre-commit"], vault_root).stdout.strip()
+def install_hook(vault_root: Path, program: Sequence[str], *, hook: str = "pre-commit",
+                 mark: str = HOOK_MARK, args: Sequence[str] = ("check-staged",),
+                 purpose: str = "refuses a staged secret") -> HookSetup:
+    """Write the repository's ``hook`` (``core.hooksPath`` respected) running ``program``
+    with ``args``; a hook that is not vaultmem's is left as it is."""
+    where = _git(["rev-parse", "--git-path", f"hooks/{hook}"], vault_root).stdout.strip()
     path = Path(where) if os.path.isabs(where) else vault_root / where
-    script = f"#!/bin/sh\n{HOOK_MARK} (vaultmem init --git)\nexec {shlex.join(program)} check-staged\n"
+    command = shlex.join([*program, *args])
+    script = f"#!/bin/sh\n{mark} (vaultmem init --git)\nexec {command}\n"
+    shown = shlex.join(args) + (" || exit 1" if hook == "pre-commit" else "")
     if path.is_symlink() or path.exists():
         try:
             current = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
-            return HookSetup(path, "foreign")
-        if HOOK_MARK not in current or path.is_symlink():
-            return HookSetup(path, "foreign")
+            return HookSetup(path, "foreign", shown, purpose)
+        if mark not in current or path.is_symlink():
+            return HookSetup(path, "foreign", shown, purpose)
         if current == script:
-            return HookSetup(path, "unchanged")
+            return HookSetup(path, "unchanged", shown, purpose)
     path.parent.mkdir(parents=True, exist_ok=True)
     replace_file(path, script.encode("utf-8"), 0o755)
-    return HookSetup(path, "written")
+    return HookSetup(path, "written", shown, purpose)
 
 
 def staged_secrets(root: Path, allow: Sequence[str] = ()) -> list[StagedSecret]:

@@ -296,6 +296,9 @@ def _key(path: str) -> str:
     return unicodedata.normalize("NFC", path).lower()
 
 
+link_key = _key  # the key NoteIndex.exact and by_name look notes up by
+
+
 class NoteIndex:
     """Note paths indexed for repeated :func:`resolve` calls (build once per vault scan)."""
 
