@@ -25,6 +25,7 @@ if str(_REPO) not in sys.path:
 
 from vaultmem.claude.mining import mine
 from vaultmem.claude.miningtext import KINDS
+from vaultmem.notes.schema import Kind
 
 CORPUS = _REPO / "tests" / "corpus" / "mining"
 PRECISION_TARGET = 0.9
@@ -70,10 +71,13 @@ def load(corpus: Path = CORPUS) -> list[Case]:
         for index, entry in enumerate(yaml.safe_load(path.read_text(encoding="utf-8")) or []):
             expected = []
             for label in entry["kinds"]:
-                kind, _, substring = str(label).partition(":")
-                if kind.strip() not in KINDS:
-                    raise ValueError(f"{path.name} entry {index}: unknown kind {kind!r}")
-                expected.append((kind.strip(), substring.strip()))
+                spelled, _, substring = str(label).partition(":")
+                try:
+                    kind = Kind(spelled)  # either spelling: the corpus says ``next_step``
+                except ValueError:
+                    raise ValueError(
+                        f"{path.name} entry {index}: unknown kind {spelled!r}") from None
+                expected.append((kind, substring.strip()))
             cases.append(Case(f"{path.name}#{index}", str(entry["text"]), tuple(expected)))
     return cases
 

@@ -155,8 +155,8 @@ def test_bad_arguments_are_errors_and_the_server_keeps_serving(vault_root: Path)
     assert got["limit"].content[0].text == (
         "recall: `limit` must be greater than or equal to 1 (got 0)")
     assert got["kind"].content[0].text == (
-        "remember: `kind` must be 'decision', 'gotcha', 'prerequisite', 'next-step' or "
-        "'question' (got \"hunch\")")
+        "remember: `kind` must be 'decision', 'gotcha', 'prerequisite', 'question' or "
+        "'next-step' (got \"hunch\")")
     assert got["missing"].content[0].text == "remember: `kind` is required"
     assert got["big"].content[0].text == (
         "recall: `limit` must be less than or equal to 100 (got 101)")

@@ -29,7 +29,7 @@ def test_each_kind_from_plain_prose() -> None:
         "signature. The tests need `REDIS_URL` set. Next, we should add the refund endpoint.\n\n"
         "Should CI run against a real Postgres?"
     )
-    assert kinds(message) == ["gotcha", "prerequisite", "next_step", "question"]
+    assert kinds(message) == ["gotcha", "prerequisite", "next-step", "question"]
 
 
 def test_hedges_hypotheticals_and_questions_are_not_decisions() -> None:
@@ -101,8 +101,8 @@ def test_a_list_under_a_kind_heading_takes_that_kind() -> None:
         "## Open questions\n1. Postgres or SQLite in CI\n"
     )
     assert mine(message) == (
-        Mined("next_step", "Add the refund endpoint"),
-        Mined("next_step", "Write integration tests"),
+        Mined("next-step", "Add the refund endpoint"),
+        Mined("next-step", "Write integration tests"),
         Mined("question", "Postgres or SQLite in CI"),
     )
 
@@ -213,8 +213,8 @@ def test_a_rule_for_how_config_is_written_is_a_gotcha_not_a_prerequisite() -> No
 
 
 def test_next_steps_and_narration_of_the_next_action() -> None:
-    assert kinds("Next, we should add the refund endpoint.") == ["next_step"]
-    assert kinds("Password reset emails aren't wired up yet.") == ["next_step"]
+    assert kinds("Next, we should add the refund endpoint.") == ["next-step"]
+    assert kinds("Password reset emails aren't wired up yet.") == ["next-step"]
     for text in (
         "Next, let me run the migrations.",
         "Next time the scheduler runs, it picks up the new interval.",

@@ -55,13 +55,13 @@ def test_an_offer_after_a_step_or_a_concession_is_no_next_step() -> None:
         == []
     assert [m.kind for m in mine("Even with `!tty_tickets`, sudo still needs a session.")] == []
     (step,) = mine("After that, we need to rotate the deploy key on the server.")
-    assert step.kind == "next_step"
+    assert step.kind == "next-step"
 
 
 def test_a_list_of_names_under_next_steps_is_no_step() -> None:
     text = "Next steps:\n\n- Install LuLu to watch outbound connections\n- KnockKnock\n- Objective-See Tools\n"
     assert [(m.kind, m.text) for m in mine(text)] == [
-        ("next_step", "Install LuLu to watch outbound connections")]
+        ("next-step", "Install LuLu to watch outbound connections")]
 
 
 def test_a_fix_label_with_nothing_after_it_is_no_item() -> None:

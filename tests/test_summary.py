@@ -46,7 +46,7 @@ def test_numbered_summary_is_read_by_its_sections() -> None:
     read = summary.read(NUMBERED)
     assert [s.key for s in read.sections] == [
         "request", "concepts", "files", "errors", "problem_solving", "user_messages",
-        "pending", "current", "next_step"]
+        "pending", "current", "next-step"]
     gotchas = _kinds(read, "gotcha")
     # Cause and fix as one item each; the open one and the user's feedback are none.
     assert len(gotchas) == 2
@@ -61,7 +61,7 @@ def test_numbered_summary_is_read_by_its_sections() -> None:
     assert any(d.startswith("Decided to keep refunds synchronous for now because") for d in decisions)
     # Facts and a hedged idea are not decisions.
     assert not any("SQLAlchemy" in d or "JWKS" in d or "flaky" in d for d in decisions)
-    assert _kinds(read, "next_step") == [
+    assert _kinds(read, "next-step") == [
         "Verify the refund webhook signature check against a real Stripe test event",
         "Add a `refunds` section to `docs/billing.md`",
         "Run the refund webhook test against a Stripe test event to confirm the signature check.",
@@ -82,7 +82,7 @@ def test_markdown_headed_summary_in_another_order_with_sections_missing() -> Non
     assert _kinds(read, "decision") == [
         ("The export went with `csv.writer` over a hand-written join, because quoting of commas "
          "and newlines inside fields is then correct.")]
-    assert _kinds(read, "next_step") == []  # "None."
+    assert _kinds(read, "next-step") == []  # "None."
     assert read.outcome == ("The streaming export is done and its test `tests/test_export.py` "
                             "passes; the staging timeout is open.")
 
@@ -209,7 +209,7 @@ def test_the_work_log_keeps_the_recap_under_its_answer_and_mines_it() -> None:
     assert [h.title for h in sections.headings(note)][2:] == [
         entry.split("\n")[0][4:], "Decisions Made"]
     kinds = {(i.kind, i.text) for i in told.items}
-    assert ("next_step", "Add a `refunds` section to `docs/billing.md`") in kinds
+    assert ("next-step", "Add a `refunds` section to `docs/billing.md`") in kinds
     assert any(k == "decision" and "stripe.Refund.create" in t for k, t in kinds)
     # A one-paragraph answer stays one line.
     short = [lines[0], lines[1].replace(json.dumps(RECAP)[1:-1], "Done, the suite passes.")]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from vaultmem.notes import facts
 from vaultmem.notes.inline import code_span, one_line
 from vaultmem.notes.quoting import command_shape, data_block, error_signature, instruction_shaped
+from vaultmem.notes.schema import Kind
 
 from . import moments
 
@@ -37,7 +38,7 @@ GOTCHAS = "Gotchas and their fixes (failed, then passed after the change named)"
 FAILING = "Commands that failed and have not passed since"
 OPEN = "Open next steps"
 ORDER = (CORRECTIONS, DECISIONS, GOTCHAS, FAILING, OPEN)
-_KINDS = {"decision": DECISIONS, "gotcha": GOTCHAS, "next-step": OPEN}
+_KINDS: dict[str, str] = {Kind.DECISION: DECISIONS, Kind.GOTCHA: GOTCHAS, Kind.NEXT_STEP: OPEN}
 _PROMPT = "**Prompt:** "
 # A prompt that sets Claude right: it says no, that something is wrong, or to do it otherwise.
 _CORRECTION = re.compile(

@@ -17,14 +17,15 @@ from vaultmem.errors import VaultmemError
 from vaultmem.memory import bases
 from vaultmem.memory.reports import CompactReport
 from vaultmem.memory.sessions import Memory
-from vaultmem.notes import patch, sections
+from vaultmem.notes import patch, schema, sections
+from vaultmem.notes.schema import Kind
 from vaultmem.search.recall import recall
 from vaultmem.store.config import Config
 from vaultmem.store.vaultopen import open_vault
 
 PROJECT = "demo-shop"
 
-PERSON_AUTH_NOTE = """---
+PERSON_AUTH_NOTE = f"""---
 type: entity
 project: demo-shop
 tags:
@@ -36,21 +37,21 @@ status: active
 ---
 # Auth
 
-## Overview
+## {schema.OVERVIEW}
 
 Login, sessions and tokens for the shop. Owner: Dana (written by hand in Obsidian).
 
-## Key Decisions
+## {schema.KEY_DECISIONS}
 
 - Passwords are hashed with argon2id (decided before vaultmem).
 
-## Gotchas & Troubleshooting
+## {schema.GOTCHAS_AND_TROUBLESHOOTING}
 
-## Recent Changes
+## {schema.RECENT_CHANGES}
 
-## Related Entities
+## {schema.RELATED_ENTITIES}
 
-## References
+## {schema.REFERENCES}
 """
 
 # (title, text) of work-log entries; the story's bug fix and workaround are among them.
@@ -132,9 +133,9 @@ def run_demo(root: Path, *, now: datetime) -> DemoReport:
     memory.decide("The API gateway forwards the client IP in X-Forwarded-For",
                   entities=["API Gateway", "Auth"], session_id=sid, now=t)
     vault.update(started.note, [
-        patch.SectionPatch(("Open Questions",), "append",
+        patch.SectionPatch((schema.OPEN_QUESTIONS,), "append",
                            "- Should refresh tokens be bound to a device id?"),
-        patch.SectionPatch(("Next Steps",), "append",
+        patch.SectionPatch((schema.NEXT_STEPS,), "append",
                            "- Add rate limiting to POST /auth/login\n- Document the token "
                            "lifetimes in the API docs"),
     ])
@@ -164,7 +165,7 @@ def _index_map(text: str) -> tuple[str, ...]:
     lines = text.split("\n")
     out: list[str] = []
     for head in sections.headings(text):
-        if head.title in ("Key Entities", "Recent Sessions"):
+        if head.title in (schema.KEY_ENTITIES, "Recent Sessions"):
             out.append(lines[head.line])
             out.extend(row for row in lines[head.body_start:head.own_end] if row.strip())
     return tuple(out)
@@ -194,7 +195,7 @@ def _code_decision(code: Path, memory: Memory, note: str) -> Path | None:
         _git(code, "commit", "-qm", "Token lifetime")
     except (OSError, subprocess.SubprocessError):
         return None
-    item = ingest.Item("decision", CODE_DECISION, ("Auth",), files=(str(code / CODE_FILE),))
+    item = ingest.Item(Kind.DECISION, CODE_DECISION, ("Auth",), files=(str(code / CODE_FILE),))
     told = capture.anchored(ingest.Story((), (item,), {}), str(code))
     memory.vault.update(note, ingest.edits_for(told, memory.vault.read(note).text))
     return code

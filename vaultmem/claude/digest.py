@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vaultmem.memory import anchors, entityparse
-from vaultmem.notes import sections
+from vaultmem.notes import schema, sections
 from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.privacy import strip_private
 
@@ -60,14 +60,14 @@ STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
 # Claude Code's line saying a background command ended (capture no longer makes it an entry).
 NOTIFICATION = re.compile(r"\s*<task-notification>")
 # Headings spelled as the templates spell them; older or hand-written notes use the others.
-DECISIONS = ("Decisions Made", "Key Decisions", "Decisions")
-GOTCHAS = ("Gotchas & Fixes", "Gotchas & Troubleshooting", "Gotchas")
-PREREQUISITES = ("Prerequisites",)
-OPEN_QUESTIONS = ("Open Questions",)
-NEXT_STEPS = ("Next Steps",)
-RELATED = ("Related Entities",)
-KEY_ENTITIES = ("Key Entities",)
-WORK_LOG = ("Work Log",)
+DECISIONS = (schema.DECISIONS_MADE, schema.KEY_DECISIONS, schema.DECISIONS)
+GOTCHAS = (schema.GOTCHAS_AND_FIXES, schema.GOTCHAS_AND_TROUBLESHOOTING, schema.GOTCHAS)
+PREREQUISITES = (schema.PREREQUISITES,)
+OPEN_QUESTIONS = (schema.OPEN_QUESTIONS,)
+NEXT_STEPS = (schema.NEXT_STEPS,)
+RELATED = (schema.RELATED_ENTITIES,)
+KEY_ENTITIES = (schema.KEY_ENTITIES,)
+WORK_LOG = (schema.WORK_LOG,)
 
 
 @dataclass(frozen=True)
@@ -478,9 +478,9 @@ def _newest_first(items: list[Item]) -> tuple[Item, ...]:
 def entity(rel: str, text: str, limit: int | None = None) -> EntityDigest:
     """Digest an entity note: every line of each kind, or its newest ``limit``."""
     note = _Note(text, lists_only=True)
-    decisions, a = note.items(("Key Decisions",), limit)
-    gotchas, b = note.items(("Gotchas & Troubleshooting", "Gotchas"), limit)
-    changes, c = note.items(("Recent Changes",), limit)
+    decisions, a = note.items((schema.KEY_DECISIONS,), limit)
+    gotchas, b = note.items((schema.GOTCHAS_AND_TROUBLESHOOTING, schema.GOTCHAS), limit)
+    changes, c = note.items((schema.RECENT_CHANGES,), limit)
     return EntityDigest(
         rel=rel,
         name=_stem(rel),

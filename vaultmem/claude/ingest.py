@@ -29,8 +29,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
+from vaultmem.notes import schema
 from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
 from vaultmem.notes.patch import Edit, SectionPatch
+from vaultmem.notes.schema import Kind
 
 from . import diagnostics, fixes, mentions, midturn, notices
 from .components import origin_of, relative
@@ -39,24 +41,15 @@ from .stated import Told
 from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn
 from .workentry import LoggedTurn, work_entry
 
-WORK_LOG = ("Work Log",)
-DECISIONS = ("Decisions Made",)
-GOTCHAS = ("Gotchas & Fixes",)
-PREREQUISITES = ("Prerequisites",)
-QUESTIONS = ("Open Questions",)
-NEXT_STEPS = ("Next Steps",)
-RELATED = ("Related Entities",)
-SUMMARIES = ("Compact Summaries",)
+WORK_LOG = (schema.WORK_LOG,)
+GOTCHAS = (schema.GOTCHAS_AND_FIXES,)
+RELATED = (schema.RELATED_ENTITIES,)
+SUMMARIES = (schema.COMPACT_SUMMARIES,)
 COMPACTED_TITLE = "Context compacted"
 SUMMARY_COMPONENTS = 2  # an item of a summary goes to the components it names, at most these
-SECTION_OF_KIND: dict[str, tuple[str, ...]] = {
-    "decision": DECISIONS,
-    "gotcha": GOTCHAS,
-    "prerequisite": PREREQUISITES,
-    "question": QUESTIONS,
-    "next_step": NEXT_STEPS,
-}
-ITEM_ORDER = ("decision", "gotcha", "prerequisite", "question", "next_step")
+SECTION_OF_KIND: dict[Kind, tuple[str, ...]] = {
+    kind: (section,) for kind, section in schema.SESSION_SECTION.items()}
+ITEM_ORDER = tuple(schema.SESSION_SECTION)
 TITLE_WORDS = 8
 TITLE_CHARS = 80
 FOLDERS_PER_COMPONENT = 3
@@ -64,6 +57,14 @@ OPEN_FAILURE_LINES = 400  # of a note's end, read for commands still failing
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1(?!`)")
 
 Miner = Callable[[str], Sequence[tuple[str, str]]]  # prose -> (kind, text) pairs
+
+
+def _kind(spelled: str) -> Kind | None:
+    """The kind a miner names (either spelling), or None for one no section holds."""
+    try:
+        return Kind(spelled)
+    except ValueError:
+        return None
 
 
 def _bare(name: str) -> str:
@@ -84,7 +85,7 @@ def _mine_turn(messages: Sequence[str], miner: Miner | None, acted: int = 0
 class Item:
     """One line of knowledge for a section of the note."""
 
-    kind: str  # decision, gotcha, prerequisite, question, next_step
+    kind: Kind
     text: str
     components: tuple[str, ...]
     files: tuple[str, ...] = ()  # the paths the turn touched, as shown (anchors.py)
@@ -270,9 +271,12 @@ def story(
         # What a structured record states first: prose mining repeats none of it.
         stated = [(f.kind, f.text) for f in records.found.get(id(turn), ())]
         mined = [pair for pair in mined if pair not in stated]
-        for kind, text in [*stated, *mined, *(("gotcha", fix) for fix in turn.fixes)]:
+        for spelled, text in [*stated, *mined, *((Kind.GOTCHA, fix) for fix in turn.fixes)]:
+            kind = _kind(spelled)
+            if kind is None:
+                continue  # a kind no section holds (an outcome): the work-log entry says it
             text = one_line(text)
-            if kind == "gotcha" and (diagnostics.code_in_progress(text, text)
+            if kind == Kind.GOTCHA and (diagnostics.code_in_progress(text, text)
                                      or diagnostics.bare_error(text)):
                 continue  # a compile error of code being written, or an error and no lesson
             # Filed under what it is about (at most two), not every component the turn touched.
@@ -465,13 +469,13 @@ def edits_for(told: Story, note_text: str = "",
     edits: list[Edit] = []
     if told.entries:
         edits.append(_append(WORK_LOG, "\n\n".join(told.entries)))
-    by_kind: dict[str, list[str]] = {}
+    by_kind: dict[Kind, list[str]] = {}
     for item in told.items:
         if dropped.intersection(item.components):
             item = replace(item, components=tuple(c for c in item.components if c not in dropped))
         line = item.render(link)
         body = anchors.strip(line[2:].split(" ([[", 1)[0] if item.components else line[2:])
-        failure = fixes.failure_key(body) if item.kind == "gotcha" else None
+        failure = fixes.failure_key(body) if item.kind == Kind.GOTCHA else None
         if body in texts or failure in failures:
             continue
         texts.add(body)

@@ -37,7 +37,6 @@ from vaultmem.claude.miningtext import (
     CLOSE,
     OPEN,
     Masks,
-    MinedKind,
     Unit,
     capitalised,
     clean_line,
@@ -46,13 +45,14 @@ from vaultmem.claude.miningtext import (
 )
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.privacy import strip_private
+from vaultmem.notes.schema import Kind
 
 
 @dataclass(frozen=True)
 class Mined:
     """One piece of knowledge: its kind and the sentence(s) as Claude wrote them, one line."""
 
-    kind: MinedKind
+    kind: Kind
     text: str
 
 
@@ -80,7 +80,7 @@ def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = Fa
     seen: set[tuple[str, str]] = set()
     pending: list[str] = []  # causes stated while thinking aloud, the newest last
 
-    def add(kind: MinedKind, line: str) -> None:
+    def add(kind: Kind, line: str) -> None:
         if len(line) < 8 or (kind, line.casefold()) in seen:
             return
         seen.add((kind, line.casefold()))
@@ -117,7 +117,7 @@ def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = Fa
             if fix is not None:
                 # The newest cause is the one the fix answers (earlier ones were guesses).
                 cause = pending[-1].rstrip(".")
-                add("gotcha", f"{cause}. Fix: {capitalised(clean_line(masks.restore(fix)))}")
+                add(Kind.GOTCHA, f"{cause}. Fix: {capitalised(clean_line(masks.restore(fix)))}")
                 pending.clear()
                 continue
             if kind is None:
@@ -202,7 +202,7 @@ _LEAD_RE = lazy(
 )
 
 
-def _thinking(unit: Unit, after_realised: bool, kind: MinedKind | None, *,
+def _thinking(unit: Unit, after_realised: bool, kind: Kind | None, *,
               acting: bool = False) -> str | None:
     """Whether the unit is Claude thinking aloud: "realised" (a bare "I see the problem."),
     "cause" (a diagnosis in progress, kept until a fix is reported), "aside" (dropped); None
@@ -215,20 +215,20 @@ def _thinking(unit: Unit, after_realised: bool, kind: MinedKind | None, *,
     if _REALISED_ONLY.search(text) or (kind is None and _MUSING.search(text)):
         return "realised"
     self_made = _SELF_CAUSE.search(text) is not None
-    if _SELF_PLAN.search(text) and kind != "question":
+    if _SELF_PLAN.search(text) and kind != Kind.QUESTION:
         return "aside"
-    if _SELF_MOVE.search(text) and kind not in ("decision", "question"):
+    if _SELF_MOVE.search(text) and kind not in (Kind.DECISION, Kind.QUESTION):
         return "aside"
     if _THINKING_LEAD.search(text) or after_realised:
-        if kind == "gotcha" and not self_made:
+        if kind == Kind.GOTCHA and not self_made:
             return "cause"
         # Right after "I see the problem.", the next statement is the diagnosis, cue or not.
         if after_realised and kind is None and not self_made and _diagnosis(text):
             return "cause"
         return "aside" if kind is not None or _THINKING_LEAD.search(text) else None
-    if kind == "gotcha" and self_made and _FIX_BY.search(text) is None:
+    if kind == Kind.GOTCHA and self_made and _FIX_BY.search(text) is None:
         return "aside"
-    if acting and kind == "gotcha" and _PRESENT_DIAGNOSIS.search(text) \
+    if acting and kind == Kind.GOTCHA and _PRESENT_DIAGNOSIS.search(text) \
             and _FIX_BY.search(text) is None:
         return "cause"
     return None
@@ -261,11 +261,11 @@ def _without_lead(masked: str) -> str:
     return _LEAD_RE.sub("", masked, count=1) or masked
 
 
-def _fix_reported(unit: Unit, kind: MinedKind | None) -> str | None:
+def _fix_reported(unit: Unit, kind: Kind | None) -> str | None:
     """The fix this unit reports (its text without "Fixed -" or "I've"), or None."""
-    if kind not in (None, "gotcha", "decision"):
+    if kind not in (None, Kind.GOTCHA, Kind.DECISION):
         return None
     text = plain_unit(unit.text)
-    if not (_FIX_REPORT.search(text) or (kind == "gotcha" and FIX_STATED.search(text))):
+    if not (_FIX_REPORT.search(text) or (kind == Kind.GOTCHA and FIX_STATED.search(text))):
         return None
     return _FIX_LEAD_RE.sub("", unit.text, count=1) or unit.text

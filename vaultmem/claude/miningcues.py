@@ -10,11 +10,11 @@ from vaultmem.claude.miningtext import (
     TOPIC_RE,
     WS_RE,
     Masks,
-    MinedKind,
     Unit,
     plain_unit,
 )
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.schema import Kind
 
 
 # ---- classification --------------------------------------------------------------------------
@@ -414,7 +414,7 @@ _PREREQ_NARRATION = cue(
 )
 
 
-def classify(unit: Unit, masks: Masks, trailing: bool) -> MinedKind | None:
+def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
     """The kind of knowledge ``unit`` holds, None for none; ``trailing``: it is among the
     questions that end the message."""
     if unit.label is not None:
@@ -431,16 +431,16 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> MinedKind | None:
     if text.endswith(":") or len(text.split()) < 4:
         return None  # a lead-in to what follows, or too short to carry knowledge
     if _LET_ME_KNOW.search(bare):
-        return "question"
+        return Kind.QUESTION
     if NARRATION.search(text) or NARRATION.search(bare):
         return None
     # Asides in parentheses do not carry the sentence's cue ("(… defined but not wired)").
     bare = WS_RE.sub(" ", PAREN_RE.sub(" ", bare)).strip()
     forms = (bare, text) if topic else (bare,)
     if _QUESTION_OPEN.search(bare) and not _RESOLVED.search(bare):
-        return "question"
+        return Kind.QUESTION
     if _any(_NEXT, forms) and not _NEXT_HEDGE.search(bare):
-        return "next_step"
+        return Kind.NEXT_STEP
     if _HEDGE.search(_main_clause(bare)):
         return None
     if _ANAPHORA.search(bare):
@@ -453,15 +453,15 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> MinedKind | None:
         or FIX_STATED.search(bare)
     )
     if gotcha and not _TEST_INTENT.search(bare) and not _hedged_near(gotcha):
-        return "gotcha"
+        return Kind.GOTCHA
     if _is_decision(bare):
-        return "decision"
+        return Kind.DECISION
     if _FORM_RULE.search(bare):
-        return "gotcha"
+        return Kind.GOTCHA
     if _is_prerequisite(bare, full, masks, unit.text):
-        return "prerequisite"
+        return Kind.PREREQUISITE
     if _any(_GOTCHA_WEAK, forms):
-        return "gotcha"
+        return Kind.GOTCHA
     return None
 
 
@@ -501,18 +501,18 @@ def _is_decision(text: str) -> bool:
     return bool(reason and _DESIGN_VERB.search(text[: reason.start()]))
 
 
-def _question(unit: Unit, text: str, whole: str, trailing: bool) -> MinedKind | None:
+def _question(unit: Unit, text: str, whole: str, trailing: bool) -> Kind | None:
     words = text.split()
     if len(words) < 3 or NARRATION.search(whole) or NARRATION.search(text):
         return None
     if _COURTESY.search(text):
         return None
-    if unit.section == "question":
-        return "question"
+    if unit.section == Kind.QUESTION:
+        return Kind.QUESTION
     if trailing and (_ASK_USER.search(text) or _TO_USER.search(text)):
-        return "question"
+        return Kind.QUESTION
     if _QUESTION_OPEN.search(text):
-        return "question"
+        return Kind.QUESTION
     return None
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
 
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.schema import Kind
 
-MinedKind = Literal["decision", "gotcha", "prerequisite", "next_step", "question"]
-KINDS: tuple[MinedKind, ...] = ("decision", "gotcha", "prerequisite", "next_step", "question")
+KINDS: tuple[Kind, ...] = (Kind.DECISION, Kind.GOTCHA, Kind.PREREQUISITE, Kind.NEXT_STEP,
+                                Kind.QUESTION)
 TEXT_MAX_CHARS = 300
 
 
@@ -19,8 +19,8 @@ class Unit:
     """A sentence (or a labelled note) with what its position says about it."""
 
     text: str  # masked: code spans and quotes replaced by placeholders
-    section: MinedKind | None  # kind named by the heading / lead-in line above it
-    label: MinedKind | None  # kind named by the unit's own label
+    section: Kind | None  # kind named by the heading / lead-in line above it
+    label: Kind | None  # kind named by the unit's own label
     block: int  # index of the paragraph or list the unit is in
     item: bool  # a list item (taken whole)
 
@@ -77,17 +77,17 @@ _ECHO_RE = lazy(
     r"\S+\.\w+:\d+(?::\d+)?: |npm (?:ERR|WARN)!)"
 )
 _LABEL = {
-    "decision": r"decisions?|decided",
-    "gotcha": r"gotchas?|root[ -]cause|cause|the fix|fix|fixed|pitfall|caveat|watch out|"
+    Kind.DECISION: r"decisions?|decided",
+    Kind.GOTCHA: r"gotchas?|root[ -]cause|cause|the fix|fix|fixed|pitfall|caveat|watch out|"
     r"lessons? learned|the catch|til",
-    "prerequisite": r"prerequisites?|requirements?|requires|setup|set-up",
-    "next_step": r"next steps?|next up|todo|to-do|follow[ -]ups?|remaining(?: work)?|still to do|"
+    Kind.PREREQUISITE: r"prerequisites?|requirements?|requires|setup|set-up",
+    Kind.NEXT_STEP: r"next steps?|next up|todo|to-do|follow[ -]ups?|remaining(?: work)?|still to do|"
     r"outstanding|left for later|open items|tomorrow|future work|for later|next time",
-    "question": r"open questions?|questions?|unresolved|unknowns?",
+    Kind.QUESTION: r"open questions?|questions?|unresolved|unknowns?",
 }
 _LABEL_RE = lazy(
     r"(?:^|(?<=[.!?])[ \t]+)(?:\*\*|__)?(?P<label>"
-    + "|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _LABEL.items())
+    + "|".join(f"(?P<{kind.name}>{pattern})" for kind, pattern in _LABEL.items())
     + r")(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(?=\S)",
     re.IGNORECASE,
 )
@@ -105,23 +105,23 @@ _HEADING_LEAD_RE = lazy(r"^(?:[^\w`]|\d{1,3}[.)]|_)+")
 # A heading or a lead-in line ("**Next steps:**", "Still to do:") that names the kind of the list
 # below it.
 _SECTION = {
-    "decision": r"(?:key |design )?decisions?(?: made)?",
-    "gotcha": r"gotchas?|root causes?|what went wrong|pitfalls|caveats|known issues|fixes",
-    "prerequisite": r"prerequisites|requirements|before you (?:start|run)(?: \w+){0,3}|"
+    Kind.DECISION: r"(?:key |design )?decisions?(?: made)?",
+    Kind.GOTCHA: r"gotchas?|root causes?|what went wrong|pitfalls|caveats|known issues|fixes",
+    Kind.PREREQUISITE: r"prerequisites|requirements|before you (?:start|run)(?: \w+){0,3}|"
     r"(?:set-?up|configuration) (?:required|needed)|required (?:set-?up|configuration)|"
     r"(?:local |dev |development )?set-?up|getting started|installation|how to run(?: \w+){0,3}|"
     r"to run (?:the |this )?(?:\w+ ){0,2}(?:locally|on your machine)",
-    "next_step": r"(?:suggested |possible |recommended )?next steps?|next up|todos?|to-dos?|"
+    Kind.NEXT_STEP: r"(?:suggested |possible |recommended )?next steps?|next up|todos?|to-dos?|"
     r"follow[ -]ups?|remaining(?: work| items| tasks)?|still to do|what'?s left|"
     r"not (?:yet )?(?:done|finished|implemented)(?: yet)?|pending|"
     r"outstanding(?: work| items)?|left for later|open items|"
     r"(?:the )?(?:remaining|outstanding) (?:work|items|tasks)(?: (?:is|are))?|"
     r"(?:here'?s |here is )?what(?:'s| is)? (?:still )?(?:left|remains)(?: to do| open)?",
-    "question": r"open questions?|questions(?: for you)?|unresolved|unknowns|to decide",
+    Kind.QUESTION: r"open questions?|questions(?: for you)?|unresolved|unknowns|to decide",
 }
 _SECTION_RE = lazy(
     r"^(?:\*\*|__)?(?:"
-    + "|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _SECTION.items())
+    + "|".join(f"(?P<{kind.name}>{pattern})" for kind, pattern in _SECTION.items())
     + r")(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?$",
     re.IGNORECASE,
 )
@@ -146,7 +146,7 @@ TOPIC_RE = lazy(
 def read_units(text: str, masks: Masks) -> Iterator[Unit]:
     """The message's sentences and list items, outside code, tables, quotes and echoed output."""
     fence: str | None = None
-    section: MinedKind | None = None
+    section: Kind | None = None
     block = 0
     paragraph: list[str] = []
     item: list[str] | None = None
@@ -239,12 +239,12 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
     yield from flush()
 
 
-def _section_kind(text: str) -> MinedKind | None:
+def _section_kind(text: str) -> Kind | None:
     match = _SECTION_RE.match(WS_RE.sub(" ", text).strip().rstrip(":").strip())
     if match is None:
         return None
     for kind in KINDS:
-        if match.group(kind):
+        if match.group(kind.name):
             return kind
     return None
 
@@ -254,7 +254,7 @@ def _strip_bullet(line: str) -> str:
     return line[bullet.end() :] if bullet else line.strip()
 
 
-def _split(text: str, section: MinedKind | None, block: int, item: bool,
+def _split(text: str, section: Kind | None, block: int, item: bool,
            about: str | None = None) -> Iterator[Unit]:
     """A paragraph or list item -> units: labelled notes whole, other text by sentence; a fix
     labelled as such says what it fixes (``about``: the issue named above it, or its heading)."""
@@ -266,7 +266,7 @@ def _split(text: str, section: MinedKind | None, block: int, item: bool,
         yield from _sentences(text[: labels[0].start()], section, block, item)
     for index, match in enumerate(labels):
         end = labels[index + 1].start() if index + 1 < len(labels) else len(text)
-        kind = next(k for k in KINDS if match.group(k))
+        kind = next(k for k in KINDS if match.group(k.name))
         body = text[match.end() : end].strip()
         label = match.group("label")
         if about and body.strip("*_ ") and _FIX_LABEL_RE.fullmatch(label) and not index \
@@ -277,7 +277,7 @@ def _split(text: str, section: MinedKind | None, block: int, item: bool,
         yield from _sentences(text, section, block, item)
 
 
-def _sentences(text: str, section: MinedKind | None, block: int, item: bool) -> Iterator[Unit]:
+def _sentences(text: str, section: Kind | None, block: int, item: bool) -> Iterator[Unit]:
     if item and section is not None:
         yield Unit(text.strip(), section, None, block, True)
         return

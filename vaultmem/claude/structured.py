@@ -27,8 +27,9 @@ from typing import Any, Literal
 
 from vaultmem.notes.inline import code_span, one_line
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.schema import Kind
 
-FoundKind = Literal["decision", "next_step", "outcome"]
+FoundKind = Literal[Kind.DECISION, Kind.NEXT_STEP, "outcome"]
 TEXT_MAX_CHARS = 300
 TITLE_MAX_CHARS = 120
 RESULT_KEEP_CHARS = 16 * 1024  # of a structured call's result, kept to read it
@@ -175,7 +176,7 @@ def answers(data: CallData | None, said: str) -> tuple[Found, ...]:
     for question, answer in pairs:
         text = _decision(question, answer)
         if text:
-            found.append(Found("decision", text))
+            found.append(Found(Kind.DECISION, text))
     return tuple(found)
 
 
@@ -282,7 +283,7 @@ def plan_decisions(plan: str) -> tuple[Found, ...]:
             found.append(text)
         if len(found) == PLAN_DECISIONS:
             break
-    return tuple(Found("decision", t) for t in found)
+    return tuple(Found(Kind.DECISION, t) for t in found)
 
 
 # -- TodoWrite ----------------------------------------------------------------------------------
@@ -295,7 +296,7 @@ def todo_state(lists: Sequence[tuple[Todo, ...]]
     if not lists:
         return (), ()
     last = lists[-1]
-    steps = tuple(Found("next_step", _cut(t.content, TEXT_MAX_CHARS))
+    steps = tuple(Found(Kind.NEXT_STEP, _cut(t.content, TEXT_MAX_CHARS))
                   for t in last if t.status in OPEN)
     still = {t.content for t in last if t.status in OPEN}
     done: dict[str, int] = {}
@@ -370,7 +371,7 @@ def listing_items(output: str) -> tuple[Found, ...]:
         if len(found) == LISTING_ITEMS:
             break
     # The id in a code span: it stays an id (never a heading, a tag or a list's number).
-    return tuple(Found("next_step", f"{code_span(ident)} {title}")
+    return tuple(Found(Kind.NEXT_STEP, f"{code_span(ident)} {title}")
                  for ident, title in found.items())
 
 

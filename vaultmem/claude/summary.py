@@ -45,8 +45,9 @@ from typing import Literal
 from vaultmem.claude import diagnostics
 from vaultmem.claude.callout import bounded, lines_outside_fences, quoted
 from vaultmem.notes.privacy import strip_private
+from vaultmem.notes.schema import Kind
 
-SummaryKind = Literal["decision", "gotcha", "next_step", "outcome"]
+SummaryKind = Literal[Kind.DECISION, Kind.GOTCHA, Kind.NEXT_STEP, "outcome"]
 ITEM_MAX_CHARS = 400
 OUTCOME_MAX_CHARS = 400
 CODE_LINE_MAX_CHARS = 160  # an error message quoted from a fenced block
@@ -74,7 +75,7 @@ SECTION_TITLES: dict[str, tuple[str, ...]] = {
                       "user feedback", "user instructions"),
     "pending": ("pending tasks", "pending task", "remaining tasks", "open tasks", "open threads"),
     "current": ("current work", "current state", "current status", "current task"),
-    "next_step": ("optional next step", "optional next steps", "next step", "next steps"),
+    Kind.NEXT_STEP: ("optional next step", "optional next steps", "next step", "next steps"),
 }
 _TITLE_KEY = {title: key for key, titles in SECTION_TITLES.items() for title in titles}
 DECISION_SECTIONS = ("concepts", "problem_solving", "files", "decisions")
@@ -424,16 +425,16 @@ def _items(found: tuple[Section, ...]) -> list[SummaryItem]:
     for section in found:
         if section.key == "errors":
             for text in _gotchas(section.body):
-                add("gotcha", text)
+                add(Kind.GOTCHA, text)
         elif section.key in DECISION_SECTIONS:
             for text in _decisions(section.body):
-                add("decision", text)
+                add(Kind.DECISION, text)
         elif section.key == "pending":
             for text in _next_steps(section.body, first_only=False):
-                add("next_step", text)
-        elif section.key == "next_step":
+                add(Kind.NEXT_STEP, text)
+        elif section.key == Kind.NEXT_STEP:
             for text in _next_steps(section.body, first_only=True):
-                add("next_step", text)
+                add(Kind.NEXT_STEP, text)
         elif section.key == "current":
             outcome = _outcome(section.body)
             if outcome and not any(i.kind == "outcome" for i in items):
@@ -466,7 +467,7 @@ def _kept(text: str, found: tuple[Section, ...]) -> str:
                 # Words after the colon are messages too.
                 bold = "**" if heading.lstrip().startswith("**") else ""
                 lines[section.start] = heading[: colon + 1] + bold
-        elif section.key == "next_step":
+        elif section.key == Kind.NEXT_STEP:
             for n in range(section.start, section.end):
                 quote = _quote_at(lines[n], heading=n == section.start)
                 if quote is not None:

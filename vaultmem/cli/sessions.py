@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from enum import Enum
 from typing import TYPE_CHECKING
 
 import typer
+
+from vaultmem.notes.schema import Kind
 
 from . import app, echo_json, globals_of, read_text_arg, run
 
@@ -91,16 +92,6 @@ def session_log(
         typer.echo(f"{result.note}: {result.status}" + _continuing(result.continues))
 
 
-class Kind(str, Enum):
-    """What ``remember`` records: each kind has its section of the session note."""
-
-    decision = "decision"
-    gotcha = "gotcha"
-    prerequisite = "prerequisite"
-    next_step = "next-step"
-    question = "question"
-
-
 _KIND_OPTION = typer.Option(..., "--kind", case_sensitive=False,
                             help="Which section of the session note it goes to (any case).")
 
@@ -131,7 +122,7 @@ def session_decide(
     as_json: bool = typer.Option(False, "--json", help="Report as JSON."),
 ) -> None:
     """Record a decision under Decisions Made: `vaultmem remember TEXT --kind decision`."""
-    _remember(ctx, text, "decision", why, entity, session_id, as_json)
+    _remember(ctx, text, Kind.DECISION, why, entity, session_id, as_json)
 
 
 def _remember(ctx: typer.Context, text: str, kind: str, why: str | None,

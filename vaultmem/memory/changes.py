@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from vaultmem.memory import factrule
+from vaultmem.notes import schema
 from vaultmem.notes.lazyre import lazy
 
 if TYPE_CHECKING:
     from vaultmem.notes import sections
 
-WORK_LOG = "Work Log"
 LINKED = "Linked from the session"  # the change of a component a session only names
 CHANGE_MAX_CHARS = 240
 _ANSWER = lazy(r"^\*\*Answer:\*\*\s*(.+)$")
@@ -41,7 +41,7 @@ def turns(lines: Sequence[str], heads: Sequence[sections.Heading]) -> list[Turn]
     """The work log's entries that edited files, in order."""
     out: list[Turn] = []
     for head in heads:
-        if len(head.path) < 2 or head.path[-2] != WORK_LOG:
+        if len(head.path) < 2 or head.path[-2] != schema.WORK_LOG:
             continue
         answer, edited = "", []
         for line in lines[head.body_start:head.subtree_end]:

@@ -18,7 +18,7 @@ from vaultmem.errors import UnsafePath
 from vaultmem.memory import entitynote, entityparse, routing, threshold
 from vaultmem.memory.extraction import KINDS, TARGET_HEADING, Extraction, Item, Kind
 from vaultmem.memory.sessionextract import Component, normalised
-from vaultmem.notes import links, names, patch, propedit, templating
+from vaultmem.notes import links, names, patch, propedit, schema, templating
 from vaultmem.store.layout import Layout, link_target
 
 # The threshold lives in a light module of its own (hooks ask "is it due?" without importing the
@@ -29,7 +29,7 @@ verdict = threshold.verdict
 created_date = threshold.created_date
 canonical = threshold.canonical
 
-REFERENCES_HEADING = "References"
+REFERENCES_HEADING = schema.REFERENCES
 BACKLINK_SUFFIX = " - Archived session (compacted)"
 
 
@@ -152,7 +152,7 @@ def plan(
     shared: dict[str, set[str]] = {}  # rel -> the rels it shares an item with
     for item in extraction.items:
         line = entity_line(item, stamp, link, filename)
-        if item.kind == "prerequisite":
+        if item.kind == schema.Kind.PREREQUISITE:
             prerequisites.append(line)
             continue
         rels = [targets[name] for name in item.entities]

@@ -8,16 +8,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vaultmem.memory import anchors
-from vaultmem.notes import names, plainruns, sections
+from vaultmem.notes import names, plainruns, schema, sections
 
-OVERVIEW = "Overview"
-RELATED = "Related Entities"
-REFERENCES = "References"
-KEY_DECISIONS = "Key Decisions"
-GOTCHAS = "Gotchas & Troubleshooting"
+OVERVIEW = schema.OVERVIEW
+RELATED = schema.RELATED_ENTITIES
+REFERENCES = schema.REFERENCES
+KEY_DECISIONS = schema.KEY_DECISIONS
+GOTCHAS = schema.GOTCHAS_AND_TROUBLESHOOTING
 # The flat counts an entity carries for Obsidian Bases (property -> the section counted).
 COUNTED = {"decisions": KEY_DECISIONS, "gotchas": GOTCHAS}
-KEY_ENTITIES = "Key Entities"
+KEY_ENTITIES = schema.KEY_ENTITIES
 RECENT_SESSIONS = "Recent Sessions"
 OVERVIEW_ID = "vm-overview"
 SESSIONS_SAID = "Sessions, first and last"

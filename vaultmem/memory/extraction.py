@@ -6,17 +6,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-Kind = Literal["decision", "gotcha", "reference", "pattern", "prerequisite"]
-KINDS: tuple[Kind, ...] = ("decision", "gotcha", "reference", "pattern", "prerequisite")
+from vaultmem.notes import schema
+
+# The kinds compaction files: the session note's, and what only an LLM extractor names.
+Kind = Literal[schema.Kind.DECISION, schema.Kind.GOTCHA, "reference", "pattern",
+               schema.Kind.PREREQUISITE]
+KINDS: tuple[Kind, ...] = (schema.Kind.DECISION, schema.Kind.GOTCHA, "reference", "pattern",
+                           schema.Kind.PREREQUISITE)
 
 # The entity heading each kind is patched under (DESIGN §5 step 3); prerequisites go under this
 # heading of the project's ``_index.md`` instead of an entity.
 TARGET_HEADING: Mapping[Kind, str] = {
-    "decision": "Key Decisions",
-    "gotcha": "Gotchas & Troubleshooting",
-    "reference": "Recent Changes",
-    "pattern": "Recent Changes",
-    "prerequisite": "Prerequisites",
+    schema.Kind.DECISION: schema.ENTITY_SECTION[schema.Kind.DECISION],
+    schema.Kind.GOTCHA: schema.ENTITY_SECTION[schema.Kind.GOTCHA],
+    "reference": schema.RECENT_CHANGES,
+    "pattern": schema.RECENT_CHANGES,
+    schema.Kind.PREREQUISITE: schema.ENTITY_SECTION[schema.Kind.PREREQUISITE],
 }
 
 

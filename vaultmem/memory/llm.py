@@ -19,6 +19,7 @@ from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.notes.links import safe_entity_name
 from vaultmem.notes.privacy import strip_private
 from vaultmem.notes.redact import redact
+from vaultmem.notes.schema import Kind as SchemaKind
 
 if TYPE_CHECKING:
     import httpx2
@@ -31,9 +32,10 @@ MAX_ENTITIES_PER_ITEM = 5  # each entity is a note write; a long list is noise
 _MAX_REASON_CHARS = 200
 
 # Tool input key -> the Item kind it produces.
-_KINDS: Mapping[str, Kind] = {"decisions": "decision", "gotchas": "gotcha", "patterns": "pattern"}
+_KINDS: Mapping[str, Kind] = {"decisions": SchemaKind.DECISION, "gotchas": SchemaKind.GOTCHA,
+                               "patterns": "pattern"}
 # Keys a reply may leave out (added after the first schema; a model that omits them is fine).
-_OPTIONAL_KINDS: Mapping[str, Kind] = {"prerequisites": "prerequisite"}
+_OPTIONAL_KINDS: Mapping[str, Kind] = {"prerequisites": SchemaKind.PREREQUISITE}
 
 
 def _item_schema(what: str) -> dict[str, Any]:
@@ -232,7 +234,7 @@ def parse_tool_input(data: Any, *, known_entities: Sequence[str] = ()) -> tuple[
             if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
                 raise ExtractorError(f"{where}.entities is not a list of strings")
             # A prerequisite belongs to the project (its _index.md), not to an entity.
-            entities = () if kind == "prerequisite" else _entities(
+            entities = () if kind == SchemaKind.PREREQUISITE else _entities(
                 [n for n in names if redact(n) == n], known)
             items.append(Item(kind=kind, text=line, entities=entities, line=-1))
     return tuple(items)

@@ -44,6 +44,7 @@ from vaultmem.notes import (
     links,
     names,
     plainruns,
+    schema,
     sections,
 )
 from vaultmem.notes.privacy import blank_private
@@ -51,9 +52,6 @@ from vaultmem.store.config import Config
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
-DECISIONS_HEADING = "Decisions Made"
-WORK_LOG_HEADING = "Work Log"
-RELATED_HEADING = "Related Entities"
 MAX_ITEM_CHARS = 400
 LINKED = changes.LINKED
 
@@ -233,12 +231,10 @@ _FOLDER_RE = re.compile(r"^[\w.@+~-]*/[\w./@+~-]*$")
 
 # Session note sections whose list items are items of a kind (titles compare case-insensitively).
 SECTION_KINDS: Mapping[str, Kind] = {
-    DECISIONS_HEADING.casefold(): "decision",
-    "gotchas & fixes": "gotcha",
-    "prerequisites": "prerequisite",
-}
+    schema.SESSION_SECTION[kind].casefold(): kind
+    for kind in (schema.Kind.DECISION, schema.Kind.GOTCHA, schema.Kind.PREREQUISITE)}
 # Sections of what is left to do: their items are no entity's recent change.
-FOLLOW_UP_SECTIONS = frozenset({"open questions", "next steps"})
+FOLLOW_UP_SECTIONS = frozenset(s.casefold() for s in (schema.OPEN_QUESTIONS, schema.NEXT_STEPS))
 
 
 def unlabel(text: str) -> str:
@@ -288,7 +284,7 @@ def _components(text_lines: Sequence[str], heads: Sequence[sections.Heading],
                 found: Sequence[_EntityLink]) -> tuple[Component, ...]:
     out: dict[str, Component] = {}
     for head in heads:
-        if head.title != RELATED_HEADING or len(head.path) > 2:
+        if head.title != schema.RELATED_ENTITIES or len(head.path) > 2:
             continue
         for lk in found:
             if lk.name and head.body_start <= lk.line < head.subtree_end:
@@ -357,12 +353,12 @@ def extract_report(
             fact = (kind, entityparse.fact_key(item_text))
             if item_text and fact not in facts:
                 facts.add(fact)
-                entities = () if kind == "prerequisite" else names_in(first, end)
+                entities = () if kind == schema.Kind.PREREQUISITE else names_in(first, end)
                 items.append(Item(kind, item_text, entities, first))
     said = [key for _, key in facts]
     keywords = tuple(k.casefold() for k in config.gotcha_keywords if k.strip())
     for head in heads:
-        if len(head.path) < 2 or head.path[-2] != WORK_LOG_HEADING:
+        if len(head.path) < 2 or head.path[-2] != schema.WORK_LOG:
             continue
         entry = "\n".join(text_lines[head.line : head.subtree_end])
         if _CAPTURED_RE.search(entry) or not any(k in entry.casefold() for k in keywords):
@@ -374,10 +370,10 @@ def extract_report(
         key, found_by = entityparse.fact_key(item_text), entityparse.fact_key(clean(sentence))
         # The same text under a section of the note: one item (the section's).
         if not item_text or any(found_by in k or k in key for k in said if k) or \
-                ("gotcha", key) in facts:
+                (schema.Kind.GOTCHA, key) in facts:
             continue
-        facts.add(("gotcha", key))
-        items.append(Item("gotcha", item_text, names_in(head.line, head.subtree_end), head.line))
+        facts.add((schema.Kind.GOTCHA, key))
+        items.append(Item(schema.Kind.GOTCHA, item_text, names_in(head.line, head.subtree_end), head.line))
     targeted = {names.name_key(name) for item in items for name in item.entities}
     found_components = _components(text_lines, heads, safe)
     changed = {names.name_key(c.name): c for c in found_components if c.said}
@@ -387,7 +383,7 @@ def extract_report(
     in_item = bytearray(len(text_lines) + 1)  # 1 on the lines of an item
     for first, end in claimed:
         in_item[first:end] = b"\1" * (end - first)
-    related_lines = {h.line for h in heads if h.title == RELATED_HEADING}
+    related_lines = {h.line for h in heads if h.title == schema.RELATED_ENTITIES}
     for lk in safe:
         assert lk.name is not None
         if in_item[lk.line]:
@@ -419,7 +415,7 @@ def extract_report(
     items.extend(sorted(references.values(), key=lambda item: item.line))
     extraction = Extraction(tuple(items), "deterministic")
     related = tuple(c.name for c in found_components)
-    if not any(item.kind in ("decision", "gotcha", "prerequisite") for item in items):
+    if not any(item.kind in schema.ENTITY_SECTION for item in items):
         lines = _content_lines(text_lines, heads, split.body_start)
         if lines:
             warnings.append(f"no decisions, gotchas or prerequisites found in {lines} lines")
@@ -478,7 +474,7 @@ def _assign(
         text = one_line(unlabel(text))
         if not text or factrule.flaw(text) is not None:
             continue  # markup, thinking aloud, only folders: no line of an entity (factrule)
-        if item.kind == "prerequisite":
+        if item.kind == schema.Kind.PREREQUISITE:
             items.append(replace(item, text=text, entities=()))
             continue
         if item.kind != "reference":

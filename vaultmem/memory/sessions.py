@@ -33,8 +33,9 @@ from vaultmem.memory.upkeep import (
     list_lines,
     single_line,
 )
-from vaultmem.notes import frontmatter, inline, names, patch, propedit
+from vaultmem.notes import frontmatter, inline, names, patch, propedit, schema
 from vaultmem.notes.privacy import clean_prompt
+from vaultmem.notes.schema import Kind
 from vaultmem.store import machine
 from vaultmem.store.layout import STATE_DIR, link_target
 from vaultmem.store.state import SessionEntry, StateData
@@ -44,17 +45,8 @@ from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD
 if TYPE_CHECKING:
     from vaultmem.memory.reports import CompactReport  # built by compactor, only named here
 
-WORK_LOG = ("Work Log",)
-DECISIONS = ("Decisions Made",)
-RELATED = ("Related Entities",)
-# What ``remember`` writes, by kind: the session note's section (as capture files them).
-REMEMBER_SECTIONS = {
-    "decision": "Decisions Made",
-    "gotcha": "Gotchas & Fixes",
-    "prerequisite": "Prerequisites",
-    "next-step": "Next Steps",
-    "question": "Open Questions",
-}
+WORK_LOG = (schema.WORK_LOG,)
+RELATED = (schema.RELATED_ENTITIES,)
 TITLE_WORDS = 8
 TOPIC_MAX_CHARS = 60
 NUMBERED_NAMES = 100  # <stem>-2 … -100; then the session id names the note
@@ -456,14 +448,14 @@ class Memory(Upkeep):
         now: datetime | None = None,
     ) -> EntryResult:
         """``remember`` a decision (``vaultmem session decide``)."""
-        return self.remember(text, kind="decision", why=why, entities=entities,
+        return self.remember(text, kind=Kind.DECISION, why=why, entities=entities,
                              session_id=session_id, now=now)
 
     def remember(
         self,
         text: str,
         *,
-        kind: str = "decision",
+        kind: str = Kind.DECISION,
         why: str | None = None,
         entities: Sequence[str] = (),
         session_id: str | None = None,
@@ -477,15 +469,15 @@ class Memory(Upkeep):
         from vaultmem.notes import facts, links
 
         now = self._time(now)
-        if kind not in REMEMBER_SECTIONS:
-            raise SessionError(
-                f"unknown kind {kind!r}: give one of {', '.join(REMEMBER_SECTIONS)}"
-            )
+        try:
+            which = schema.kind(kind)  # either spelling of a kind (``next-step``, ``next_step``)
+        except ValueError as err:
+            raise SessionError(str(err)) from None
         # A secret in what is remembered is redacted as capture redacts it (config ``redact``);
         # what Obsidian would act on (a comment, an embed, a link out of the vault) is inert.
         said = inline.block_safe(inline.inert(inline.one_line(self.config.redaction(text))))
         if not said:
-            raise SessionError(f"nothing to remember: the {kind} is empty")
+            raise SessionError(f"nothing to remember: the {which} is empty")
         from vaultmem.memory import sessionextract  # not on the hooks' path
 
         entity_names = list(dict.fromkeys(links.safe_entity_name(e) for e in entities))
@@ -507,7 +499,7 @@ class Memory(Upkeep):
             return EntryResult(sid, rel, "unchanged", item, continues)
         have = {n.casefold() for n in sessionextract.related_entities(note.text)}
         edits: list[patch.Edit] = [
-            patch.SectionPatch((REMEMBER_SECTIONS[kind],), "append", item, subtree=True,
+            patch.SectionPatch((schema.SESSION_SECTION[which],), "append", item, subtree=True,
                                create=True, prefer="first")
         ]
         for name in entity_names:
@@ -517,7 +509,7 @@ class Memory(Upkeep):
                                        subtree=True, create=True, prefer="first")
                 )
         edits.extend(self._touch(now))
-        result = self.vault.update(rel, edits, base=note, label=f"vaultmem remember {kind}")
+        result = self.vault.update(rel, edits, base=note, label=f"vaultmem remember {which}")
         return EntryResult(sid, rel, result.status, item, continues)
 
     def entity_links(self, entity_names: Sequence[str], project: str) -> dict[str, str]:

@@ -18,11 +18,11 @@ from datetime import date, datetime
 from typing import Literal
 
 from vaultmem.errors import VaultmemError
-from vaultmem.notes import fences, frontmatter, links
+from vaultmem.notes import fences, frontmatter, links, schema
 from vaultmem.store.vault import Vault
 
 # A compacted original still holding its session: its work log is there (a stub has none).
-_FULL = re.compile(r"^## Work Log[ \t]*$", re.MULTILINE)
+_FULL = re.compile(rf"^## {re.escape(schema.WORK_LOG)}[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)

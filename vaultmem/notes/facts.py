@@ -24,21 +24,15 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from vaultmem.notes import schema
+
 # Section title (casefolded) -> the kind of its items.
 SECTION_KINDS: dict[str, str] = {
-    "decisions made": "decision",
-    "key decisions": "decision",
-    "decisions": "decision",
-    "gotchas & fixes": "gotcha",
-    "gotchas & troubleshooting": "gotcha",
-    "gotchas": "gotcha",
-    "prerequisites": "prerequisite",
-    "open questions": "question",
-    "next steps": "next-step",
-    "recent changes": "change",
-    "key entities": "entity",
+    **{section.casefold(): kind.value for section, kind in schema.KIND_OF_SECTION.items()},
+    schema.RECENT_CHANGES.casefold(): "change",
+    schema.KEY_ENTITIES.casefold(): "entity",
 }
-KINDS = ("decision", "gotcha", "prerequisite", "question", "next-step", "change", "entity")
+KINDS = (*(kind.value for kind in schema.Kind), "change", "entity")
 SHOWN_CHARS = 300  # at most this many characters of a fact are shown (see ``window``)
 ELLIPSIS = "…"
 
@@ -172,7 +166,7 @@ def _fact(
         pointer = _POINTER.match(rest)
         if pointer:
             ref, text = pointer.group(1), visible(rest[1:-1])
-            kind = "decision"
+            kind = schema.Kind.DECISION.value
         elif "#" in rest.split("|", 1)[0] or not _WORD.search(visible(rest)):
             return None
         else:

@@ -23,7 +23,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import anyio.to_thread
 import pydantic_core
@@ -33,10 +33,11 @@ from mcp.server.lowlevel import Server
 from mcp.server.mcpserver.resources import DEFAULT_RESOURCE_SECURITY
 from mcp.shared.exceptions import MCPError
 from mcp.shared.uri_template import UriTemplate
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
 from vaultmem.notes.names import slug
 from vaultmem.notes.redact import Redaction
+from vaultmem.notes.schema import Kind
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 from vaultmem.store.vaultopen import open_vault
@@ -55,7 +56,8 @@ ABOUT = (
 INDEX_URI = "vaultmem://index"
 PROJECT_INDEX_URI = "vaultmem://projects/{project}/index"
 MAX_LIMIT = 100
-Kind = Literal["decision", "gotcha", "prerequisite", "next-step", "question"]
+# A kind as the tools' schema lists it: its canonical spellings inline (``next_step`` reads too).
+KindArgument = Annotated[Kind, WithJsonSchema({"type": "string", "enum": [k.value for k in Kind]})]
 Context = ServerRequestContext[Any, Any]
 log = logging.getLogger(__name__)
 
@@ -121,7 +123,7 @@ class RecallArguments(_Arguments):
 class RememberArguments(_Arguments):
     model_config = ConfigDict(title="rememberArguments")
     text: Annotated[str, Field(description="The fact, one line.")]
-    kind: Annotated[Kind, Field(description="Which kind of fact it is.")]
+    kind: Annotated[KindArgument, Field(description="Which kind of fact it is.")]
     why: Annotated[str | None, Field(description="The reason (decisions).")] = None
     entity: Annotated[list[str] | None, Field(
         description="The components it belongs to (module, service, library)."
