@@ -30,6 +30,28 @@ def test_clip_cuts_between_words_and_outside_code_spans() -> None:
     assert clip("x" * 50, 11) == "x" * 10 + "…"
 
 
+def test_clip_never_cuts_inside_a_link() -> None:
+    assert clip("Filed under [[Payments Gateway]] today", 24) == "Filed under…"
+
+
+def test_clip_at_the_character_cuts_where_the_room_ends() -> None:
+    assert clip("Fix the token check in the auth middleware", 20, words=False) == (
+        "Fix the token check…")
+    assert clip("Fix the `verify_token`", 12, words=False) == "Fix the `ve…"
+
+
+def test_one_line_cuts_as_asked() -> None:
+    text = "Fix the token\ncheck in the auth middleware"
+    assert one_line(text, 20, cut="words") == "Fix the token check…"
+    assert one_line(text, 16, cut="chars") == "Fix the token c…"
+    assert one_line(text, 20) == "Fix the token check … 22 characters more"
+
+
+def test_one_line_shows_controls_as_escapes_when_asked() -> None:
+    assert one_line("a\nb\u2028c  d", controls="escape") == "a\\nb\\u2028c  d"
+    assert one_line("a\nb c", 4, cut="words", controls="escape") == "a\\n…"
+
+
 @given(st.text(alphabet=st.sampled_from(list("ab `` ")), max_size=40), st.integers(2, 40))
 @settings(max_examples=examples(200))
 def test_a_clipped_line_leaves_no_code_span_open(text: str, room: int) -> None:

@@ -19,6 +19,7 @@ from os import PathLike
 from typing import Any
 
 from vaultmem.notes import jsontext
+from vaultmem.notes.inline import clip, one_line
 from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
 from vaultmem.notes.redact import Scrub
@@ -168,7 +169,7 @@ class _Reader:
                 prompt = prompt_text(self.scrub(self.private.feed("\n".join(texts))))
                 if prompt is not None:
                     stamp = entry.get("timestamp")
-                    self.turns.append(Turn(prompt=_clip(prompt, PROMPT_MAX_CHARS),
+                    self.turns.append(Turn(prompt=clip(prompt, PROMPT_MAX_CHARS, words=False),
                                            timestamp=stamp if isinstance(stamp, str) else None))
             else:
                 self._results(content)
@@ -188,7 +189,7 @@ class _Reader:
         kept = _prose(self.scrub(read("\n".join(texts), self.secrets).kept))
         if kept:
             said = f"(Claude Code's summary of the session so far) {kept}"
-            self.turns.append(Turn(said=[_clip(said, SUMMARY_MAX_CHARS)]))
+            self.turns.append(Turn(said=[clip(said, SUMMARY_MAX_CHARS, words=False)]))
 
     def _public(self, text: str) -> str:
         """Text outside prose (a command, a path, tool output): none while a span is open."""
@@ -205,7 +206,7 @@ class _Reader:
             if block.get("type") == "text" and isinstance(block.get("text"), str):
                 text = _prose(self.scrub(self.private.feed(block["text"])))
                 if text:
-                    turn.said.append(_clip(text, ANSWER_MAX_CHARS))
+                    turn.said.append(clip(text, ANSWER_MAX_CHARS, words=False))
             elif block.get("type") == "tool_use":
                 self._tool_use(block, turn, cwd)
 
@@ -224,8 +225,8 @@ class _Reader:
                 turn.files[path] = None
                 what = f"{name} {path}"
         elif name == "Bash" and isinstance(tool_input.get("command"), str):
-            command = _clip(" ".join(self.scrub(self._public(tool_input["command"])).split()),
-                            COMMAND_MAX_CHARS)
+            command = one_line(self.scrub(self._public(tool_input["command"])),
+                               COMMAND_MAX_CHARS, cut="chars")
             if command:
                 turn.commands[command] = turn.commands.get(command, 0) + 1
                 what = f"`{command}`"
@@ -244,8 +245,8 @@ class _Reader:
                 first = self.scrub(next((ln for ln in lines if _ERROR_RE.search(ln)),
                                         lines[0] if lines else ""))
                 what = self.tools.get(str(block.get("tool_use_id")), "a tool")
-                self.turns[-1].failures.append(_clip(f"{what} — {first}" if first else what,
-                                                     ERROR_MAX_CHARS + COMMAND_MAX_CHARS))
+                self.turns[-1].failures.append(clip(f"{what} — {first}" if first else what,
+                                                    ERROR_MAX_CHARS + COMMAND_MAX_CHARS, words=False))
 
 
 def _load(raw: str | bytes) -> dict[str, Any] | None:
@@ -282,7 +283,3 @@ def _result_text(content: Any) -> str:
 def _prose(text: str) -> str:
     text = _SPACES_RE.sub(" ", text)
     return _BLANKS_RE.sub("\n\n", text).strip()
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -19,7 +19,8 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from vaultmem.notes.inline import clip, code_span
+from vaultmem.notes import inline
+from vaultmem.notes.inline import code_span
 from vaultmem.notes.quoting import WITHHELD, command_shape, data_block, error_signature, fence_safe
 
 from . import briefrank
@@ -127,16 +128,15 @@ def _tier(tier: float, text: str, open_words: frozenset[str]) -> float:
 
 
 _PROJECT_UNSAFE = re.compile(r"[^\w.-]+")
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def one_line(text: str) -> str:
     """``text`` on one line: control and line-separator characters shown as escapes."""
-    return _UNSAFE.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)
+    return inline.one_line(text, controls="escape")
 
 
 def _cut(text: str, limit: int) -> str:
-    return clip(one_line(text.strip()), limit)
+    return inline.one_line(text.strip(), limit, cut="words", controls="escape")
 
 
 _WORD = re.compile(r"[^\w]+")

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from vaultmem.notes.inline import code_span, one_line
+from vaultmem.notes.inline import clip, code_span, one_line
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
 
@@ -213,7 +213,7 @@ def _decision(question: Question, answer: str) -> str:
     text = f"{one_line(question.text)} — chose: {answer}"
     if others:
         text += "; not chosen: " + ", ".join(others)
-    return _cut(text, TEXT_MAX_CHARS)
+    return clip(text, TEXT_MAX_CHARS, words=False)
 
 
 # -- ExitPlanMode -------------------------------------------------------------------------------
@@ -278,7 +278,7 @@ def plan_decisions(plan: str) -> tuple[Found, ...]:
         elif item is not None and not item.group("indent") and (
                 under or _PREFERRED_RE.search(item.group("text"))):
             text = item.group("text")
-        text = _cut(one_line(_EMPHASIS_RE.sub("", text)), TEXT_MAX_CHARS)
+        text = clip(one_line(_EMPHASIS_RE.sub("", text)), TEXT_MAX_CHARS, words=False)
         if len(text.split()) >= 2 and text not in found:
             found.append(text)
         if len(found) == PLAN_DECISIONS:
@@ -296,14 +296,14 @@ def todo_state(lists: Sequence[tuple[Todo, ...]]
     if not lists:
         return (), ()
     last = lists[-1]
-    steps = tuple(Found(Kind.NEXT_STEP, _cut(t.content, TEXT_MAX_CHARS))
+    steps = tuple(Found(Kind.NEXT_STEP, clip(t.content, TEXT_MAX_CHARS, words=False))
                   for t in last if t.status in OPEN)
     still = {t.content for t in last if t.status in OPEN}
     done: dict[str, int] = {}
     for n, todos in enumerate(lists):
         for t in todos:
             if t.status == "completed" and t.content not in still:
-                done.setdefault(_cut(t.content, TEXT_MAX_CHARS), n)
+                done.setdefault(clip(t.content, TEXT_MAX_CHARS, words=False), n)
     return steps, tuple((n, text) for text, n in done.items())
 
 
@@ -414,7 +414,7 @@ def _listed(raw: str) -> tuple[str, str] | None:
     title = one_line(title)
     if not any(c.isalpha() for c in title):
         return None
-    return ident, _cut(title, TITLE_MAX_CHARS)
+    return ident, clip(title, TITLE_MAX_CHARS, words=False)
 
 
 def _strip_tags(text: str) -> str:
@@ -458,15 +458,11 @@ def commit_subject(command: str | None, message: str | None) -> str | None:
     lines), else the quoted ``-m`` of a one-line command; None for no commit."""
     if message:
         first = next((line.strip() for line in message.split("\n") if line.strip()), "")
-        return _cut(one_line(first), TEXT_MAX_CHARS) if first else None
+        return clip(one_line(first), TEXT_MAX_CHARS, words=False) if first else None
     if not command or "commit" not in command:
         return None
     found = _COMMIT_SUBJECT_RE.search(command)
     if found is None:
         return None
     subject = (found.group("double") or found.group("single") or "").strip()
-    return _cut(one_line(subject), TEXT_MAX_CHARS) if subject else None
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return clip(one_line(subject), TEXT_MAX_CHARS, words=False) if subject else None

@@ -35,6 +35,7 @@ from vaultmem.errors import ExtractorError
 from vaultmem.memory.extraction import Extraction, Item
 from vaultmem.memory.llm import TOOL_SCHEMA, parse_tool_input
 from vaultmem.notes import jsontext
+from vaultmem.notes.inline import one_line
 from vaultmem.notes.redact import redact
 
 if TYPE_CHECKING:
@@ -355,5 +356,4 @@ def _first_line(text: str) -> str:
 
 
 def _clip(text: str) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= _MAX_REASON_CHARS else line[: _MAX_REASON_CHARS - 1] + "…"
+    return one_line(text, _MAX_REASON_CHARS, cut="chars")

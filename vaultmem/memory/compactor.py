@@ -40,6 +40,7 @@ from vaultmem.memory import bases, compaction, entitynote, entityparse, sessione
 from vaultmem.memory.extraction import KINDS, Extraction
 from vaultmem.memory.reports import CompactReport
 from vaultmem.notes import fences, links, patch, privacy, templating
+from vaultmem.notes.inline import one_line
 from vaultmem.notes.names import name_key
 from vaultmem.notes.textio import encode
 from vaultmem.store.layout import UNTITLED_SESSION
@@ -67,10 +68,6 @@ def _known(rel: str, note: Note) -> Known:
     raw = meta.get("aliases", meta.get("alias"))
     values = raw if isinstance(raw, list) else [raw] if isinstance(raw, str) else []
     return name, tuple(str(v) for v in values if isinstance(v, (str, int, float)) and str(v))
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _diff(rel: str, old: str | None, new: str | None) -> str:
@@ -146,7 +143,7 @@ class CompactionRun:
             faults.checkpoint(f"compact:{name}:{detail}")
 
     def _fail(self, note: Note, err: BaseException) -> CompactReport:
-        message = _one_line(str(err)) or type(err).__name__
+        message = one_line(str(err)) or type(err).__name__
         try:
             self.vault.update(self.rel, compaction.failed_edits(message), base=note,
                               label="vaultmem compaction")
@@ -188,7 +185,7 @@ class CompactionRun:
             plan = self._plan(extraction, project, known, canon, created)
         except _StepErrors as err:
             if self.dry_run:
-                return self.report("failed", _one_line(str(err)))
+                return self.report("failed", one_line(str(err)))
             return self._fail(note, err)
         if self.dry_run:
             return self._dry_run(note, canon, plan, known, reason)
@@ -199,7 +196,7 @@ class CompactionRun:
                 self._patch_index(plan, project, known, summaries)
             except VaultmemError as err:
                 # The index only summarises: a person's broken _index.md never stops the memory.
-                self.warnings.append(f"{plan.index_rel} not updated: {_one_line(str(err))}")
+                self.warnings.append(f"{plan.index_rel} not updated: {one_line(str(err))}")
         except _StepErrors as err:
             return self._fail(note, err)
         # The Obsidian views, re-made only when a person deleted one. Before the original is
@@ -207,7 +204,7 @@ class CompactionRun:
         try:
             bases.ensure(self.vault)
         except (VaultmemError, OSError) as err:
-            self.warnings.append(f"Bases views not written: {_one_line(str(err))}")
+            self.warnings.append(f"Bases views not written: {one_line(str(err))}")
         try:
             verified = self._write_archive(note, canon, reason)
         except _StepErrors as err:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from vaultmem.errors import ExtractorError, UnsafePath
 from vaultmem.memory.extraction import Extraction, Item, Kind
+from vaultmem.notes.inline import clip, one_line
 from vaultmem.notes.links import safe_entity_name
 from vaultmem.notes.privacy import strip_private
 from vaultmem.notes.redact import redact
@@ -255,14 +256,8 @@ _BLOCK_ID_RE = re.compile(r"\s+\^[A-Za-z0-9-]+$")
 
 def _one_line(text: str) -> str:
     """Whitespace collapsed, no list marker or block id, cut at a word to MAX_TEXT_CHARS."""
-    line = " ".join(text.split())
-    line = _BLOCK_ID_RE.sub("", _LIST_MARKER_RE.sub("", line)).strip()
-    if len(line) <= MAX_TEXT_CHARS:
-        return line
-    cut = line[: MAX_TEXT_CHARS - 1]
-    if " " in cut:
-        cut = cut[: cut.rindex(" ")]
-    return cut.rstrip() + "…"
+    return clip(_BLOCK_ID_RE.sub("", _LIST_MARKER_RE.sub("", one_line(text))).strip(),
+                MAX_TEXT_CHARS)
 
 
 def _entities(names: Sequence[str], known: Mapping[str, str]) -> tuple[str, ...]:
@@ -320,8 +315,7 @@ def _describe(err: BaseException) -> str:
 
 
 def _clip(text: str) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= _MAX_REASON_CHARS else line[: _MAX_REASON_CHARS - 1] + "…"
+    return one_line(text, _MAX_REASON_CHARS, cut="chars")
 
 
 def _fall_back(

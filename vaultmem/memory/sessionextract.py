@@ -41,6 +41,7 @@ from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.memory.routing import Known
 from vaultmem.notes import (
     frontmatter,
+    inline,
     links,
     names,
     plainruns,
@@ -72,14 +73,8 @@ _SPACES_RE = re.compile(r"\s+")
 
 
 def one_line(text: str) -> str:
-    """Whitespace collapsed, clipped to MAX_ITEM_CHARS on a word boundary, never inside a link."""
-    text = _SPACES_RE.sub(" ", text).strip()
-    if len(text) <= MAX_ITEM_CHARS:
-        return text
-    cut = text[:MAX_ITEM_CHARS].rsplit(" ", 1)[0]
-    if cut.rfind("[[") > cut.rfind("]]"):
-        cut = cut[: cut.rfind("[[")].rstrip()
-    return cut + " …"
+    """Whitespace collapsed, clipped to MAX_ITEM_CHARS between words, never inside a link."""
+    return inline.one_line(text, MAX_ITEM_CHARS, cut="words")
 
 
 def normalised(text: str) -> str:

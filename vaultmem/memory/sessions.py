@@ -31,7 +31,6 @@ from vaultmem.memory.upkeep import (
     INLINE_COMPACT_ITEMS,
     Upkeep,
     list_lines,
-    single_line,
 )
 from vaultmem.notes import frontmatter, inline, names, patch, propedit, schema
 from vaultmem.notes.privacy import clean_prompt
@@ -156,7 +155,7 @@ class Memory(Upkeep):
         ``claude_last_accessed`` is left to the caller's next write of it (one write, not two).
         """
         now = self._time(now)
-        given = single_line(session_id or "")
+        given = inline.one_line(session_id or "")
         if len(given) > 200:
             raise SessionError(f"session id longer than 200 characters: {given[:40]}…")
 
@@ -264,7 +263,7 @@ class Memory(Upkeep):
         topic = scrub(cleaned) if cleaned else None
         if topic and names.slug(topic):
             slug = names.slug(topic)[:TOPIC_MAX_CHARS].rstrip("-")
-            return slug, single_line(topic)
+            return slug, inline.one_line(topic)
         cleaned = clean_prompt(first_prompt) if first_prompt else None
         prompt = scrub(cleaned) if cleaned else None
         if prompt and names.slug(prompt, max_words=6):
@@ -415,11 +414,11 @@ class Memory(Upkeep):
         """Append a ``### HH:MM - Title`` entry to the session's ``## Work Log``."""
         now = self._time(now)
         body = text.strip()
-        heading = single_line(title or "") or _first_words(body, TITLE_WORDS)
+        heading = inline.one_line(title or "") or _first_words(body, TITLE_WORDS)
         if not heading:
             raise SessionError("nothing to log: the text is empty")
         entry = f"### {now:%H:%M} - {heading}"
-        if body and (title or single_line(body) != heading):
+        if body and (title or inline.one_line(body) != heading):
             entry += "\n\n" + inline.escape_headings(body)
         sid, rel, continues = self._session(session_id, now)
         edits: list[patch.Edit] = [
@@ -487,8 +486,8 @@ class Memory(Upkeep):
         entity_links = self.entity_links(entity_names, posixpath.basename(posixpath.dirname(
             posixpath.dirname(rel))))
         body = said
-        if why and single_line(why):
-            body += f" — why: {inline.inert(single_line(self.config.redaction(why)))}"
+        if why and inline.one_line(why):
+            body += f" — why: {inline.inert(inline.one_line(self.config.redaction(why)))}"
         item = f"- {body}"
         if entity_names:
             item += " (" + ", ".join(entity_links.values()) + ")"
@@ -551,7 +550,7 @@ class Memory(Upkeep):
         self.state.update(end)
         if self._note_status(entry.note) in (None, "archived"):
             return EndResult(sid, entry.note, None, "archived", None)
-        text = f"### {now:%H:%M} - Session End\n\nReason: {single_line(reason) or 'other'}"
+        text = f"### {now:%H:%M} - Session End\n\nReason: {inline.one_line(reason) or 'other'}"
         edits = [*first_edits,
                  patch.SectionPatch(WORK_LOG, "append", text, subtree=True, create=True,
                                     prefer="first"),

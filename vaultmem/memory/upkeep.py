@@ -22,6 +22,7 @@ from vaultmem import clock
 from vaultmem.errors import LockTimeout, SessionError, VaultmemError
 from vaultmem.memory import threshold
 from vaultmem.notes import frontmatter
+from vaultmem.notes.inline import one_line
 from vaultmem.store import machine
 from vaultmem.store.config import Config
 from vaultmem.store.state import SessionEntry, State
@@ -83,11 +84,6 @@ def list_lines(text: str) -> int:
 def _ends_with_session_end(text: str) -> bool:
     entries = _LAST_ENTRY.findall(text)
     return bool(entries) and entries[-1].strip() == "Session End"
-
-
-def single_line(text: str) -> str:
-    """``text`` on one line: every run of whitespace one space."""
-    return " ".join(text.split())
 
 
 @dataclass(frozen=True)
@@ -176,12 +172,12 @@ class Upkeep:
         if status == "archived":
             return SessionStatus(rel, note.lines, age, status, "archived", False)
         if status == "compaction_failed":
-            error = single_line(str(meta.get("error") or "unknown error"))
+            error = one_line(str(meta.get("error") or "unknown error"))
             return SessionStatus(rel, note.lines, age, status, f"compaction failed: {error}", False)
         v = self._verdict(note, today)
         text = v.text
         if meta.get("archive_error"):
-            text += f" (last archive: {single_line(str(meta['archive_error']))})"
+            text += f" (last archive: {one_line(str(meta['archive_error']))})"
         return SessionStatus(rel, v.lines, v.age_days, status, text, v.due,
                              list_lines(note.text))
 

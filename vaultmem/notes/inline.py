@@ -9,11 +9,17 @@ a heading, fence, list, block quote or table (:func:`block_safe`).
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from vaultmem.notes.lazyre import lazy
 
+Cut = Literal["count", "words", "chars"]
+Controls = Literal["drop", "escape"]
+
 _SPACES = re.compile(r"\s+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
+# Shown as escapes by ``one_line(controls="escape")``: C0 and C1 controls, line separators.
+_UNSAFE = lazy(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # A terminal's escape sequences (colours, cursor moves, titles) in pasted or captured output:
 # formatting, not text; dropped whole so no "[1;33m" is left behind.
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
@@ -24,24 +30,39 @@ _BLOCK_START = re.compile(r"^(?:#|`{3}|~{3}|>|\||[-+*](?:\s|$)|[=_-]{3}|-[-\s]*$
 _ORDERED = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 
 
-def one_line(text: str, max_chars: int | None = None) -> str:
-    """``text`` with every whitespace run as one space, control characters dropped; cut to ``max_chars`` with
-    "… N characters more" when longer."""
-    line = _SPACES.sub(" ", _CONTROL.sub("", text)).strip()
-    if max_chars is not None and len(line) > max_chars:
-        rest = len(line) - max_chars
-        line = f"{line[:max_chars].rstrip()} … {rest} characters more"
-    return line
+def one_line(text: str, max_chars: int | None = None, *, cut: Cut = "count",
+             controls: Controls = "drop") -> str:
+    """``text`` as one line, at most ``max_chars`` long (None: any length).
+
+    ``controls``: ``"drop"`` makes every whitespace run (newlines included) one space and drops
+    the other control characters; ``"escape"`` collapses nothing and shows control and
+    line-separator characters as escapes (``\\n``), for text shown as data.
+    ``cut``, when the line is longer: ``"count"`` ends it with "… N characters more", so the
+    reader knows how much is missing; ``"words"`` and ``"chars"`` end it with "…", cut by
+    :func:`clip` between words or at the character.
+    """
+    if controls == "escape":
+        line = _UNSAFE.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)
+    else:
+        line = _SPACES.sub(" ", _CONTROL.sub("", text)).strip()
+    if max_chars is None or len(line) <= max_chars:
+        return line
+    if cut == "count":
+        return f"{line[:max_chars].rstrip()} … {len(line) - max_chars} characters more"
+    return clip(line, max_chars, words=cut == "words")
 
 
-def clip(text: str, max_chars: int) -> str:
-    """``text`` (one line) at most ``max_chars`` long, with "…" when cut: cut between words (a
-    word longer than half the room is cut inside), never inside a code span (an unclosed one
-    would swallow what follows it in a heading or a list line)."""
+def clip(text: str, max_chars: int, *, words: bool = True) -> str:
+    """``text`` (one line) at most ``max_chars`` long, with "…" when cut. ``words``: cut
+    between words (a word longer than half the room is cut inside), never inside a code span
+    (an unclosed one would swallow what follows it in a heading or a list line) nor inside a
+    ``[[link]]``; else cut at the character."""
     if len(text) <= max_chars:
         return text
     room = max(max_chars - 1, 1)
     cut = text[:room]
+    if not words:
+        return cut.rstrip() + "…"
     if not text[room].isspace():
         space = cut.rfind(" ")
         if space > room // 2:
@@ -49,6 +70,8 @@ def clip(text: str, max_chars: int) -> str:
     opened = _open_span(cut)
     if opened is not None:
         cut = cut[:opened] if cut[:opened].strip() else cut.replace("`", "")
+    if cut.rfind("[[") > cut.rfind("]]"):
+        cut = cut[: cut.rfind("[[")]
     return cut.rstrip() + "…"
 
 

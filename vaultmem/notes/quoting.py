@@ -21,7 +21,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from vaultmem.notes.inline import without_escapes
+from vaultmem.notes.inline import clip, without_escapes
 from vaultmem.notes.lazyre import lazy
 
 SIGNATURE_CHARS = 120
@@ -107,7 +107,7 @@ def error_signature(output: str, max_chars: int = SIGNATURE_CHARS) -> str:
     if instruction_shaped(head) or instruction_shaped(text[:4000]):
         return WITHHELD
     first = next((line for line in lines[:40] if _is_error_line(line)), lines[0])
-    return _cut(_flat(first), max_chars)
+    return clip(_flat(first), max_chars, words=False)
 
 
 def command_shape(command: str, max_chars: int = COMMAND_CHARS) -> str:
@@ -116,8 +116,8 @@ def command_shape(command: str, max_chars: int = COMMAND_CHARS) -> str:
     line = _flat(without_escapes(command)).strip()
     if instruction_shaped(command):
         program = line.split(" ", 1)[0]
-        return _cut(program, min(max_chars, 40)) + " …"
-    return _cut(line, max_chars)
+        return clip(program, min(max_chars, 40), words=False) + " …"
+    return clip(line, max_chars, words=False)
 
 
 _ERROR_WORDS = lazy(r"\b(?:error|exception|fail(?:ed|ure)?|fatal|denied|not\s+found|no\s+such|"
@@ -132,7 +132,3 @@ def _is_error_line(line: str) -> bool:
 def _flat(text: str) -> str:
     # One line, its spacing kept (an error's "E   " indent is part of its look).
     return _BREAKS.sub(" ", text)
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
