@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from vaultmem.memory import anchors
+from vaultmem.notes import mdlines
 from vaultmem.notes.lazyre import lazy
 
 KEPT_MAX_CHARS = 60_000  # of one answer or summary in the note (real ones hold up to 30,000)
-FENCE = lazy(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = lazy(r"(`+)(?:.+?)\1(?!`)")
 _COMMENT = lazy(r"%(?=%)")
 _BLOCK_ID = lazy(r"(\s)\^([A-Za-z0-9-]+)[ \t]*$")
@@ -32,7 +32,7 @@ def lines_outside_fences(lines: list[str], left_open: list[str] | None = None
     open at the end is appended to ``left_open``."""
     fence: str | None = None
     for n, line in enumerate(lines):
-        opening = FENCE.match(line)
+        opening = mdlines.FENCE.match(line)
         if fence is not None:
             if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
                 fence = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vaultmem.memory import anchors, entityparse
-from vaultmem.notes import schema, sections
+from vaultmem.notes import mdlines, schema, sections
 from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.privacy import strip_private
 
@@ -22,7 +22,6 @@ from . import notices, settled
 from .fixes import looks_up_only, passes, state_key
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
-LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?(.*\S)\s*$")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 DATED = re.compile(r"(\d{4}-\d{2}-\d{2})(?:\s+[—–-]+\s+|:\s+)(.*)")
 # The trailing ``([[…]], [[…]])`` group: components in a session note, sessions in an entity's.
@@ -192,9 +191,10 @@ class _Note:
         for start, end in self.ranges(names):
             for n in range(start, end):
                 if self.kind[n] in ("bullet_list", "ordered_list"):
-                    match = LIST_ITEM.match(self.lines[n])
-                    if match:
-                        raws.append(match.group(1))
+                    line = self.lines[n]
+                    marker = mdlines.LIST_ITEM.match(line)  # a top-level item: not indented
+                    if marker and not marker.group(1) and line[marker.end():].strip():
+                        raws.append(line[marker.end():].strip())
         if limit is None or len(raws) <= limit:
             return [item(raw) for raw in raws], 0
         days = [_dated(raw)[0] or "" for raw in raws]

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from vaultmem.notes import mdlines
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
 
@@ -64,12 +65,6 @@ class Masks:
 
 
 # ---- structure -------------------------------------------------------------------------------
-_FENCE_RE = lazy(r"^[ \t]{0,3}(`{3,}|~{3,})")
-_HEADING_RE = lazy(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t#]*$")
-_TABLE_RE = lazy(r"^[ \t]*\|")
-_QUOTE_LINE_RE = lazy(r"^[ \t]*>")
-_LIST_RE = lazy(r"^([ \t]*)(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
-_RULE_RE = lazy(r"^[ \t]*(?:[-*_][ \t]*){3,}$")
 # Echoed tool output: shell prompts, tracebacks, pytest summaries, compiler diagnostics.
 _ECHO_RE = lazy(
     r"^[ \t]*(?:\$ |>>> |E {2,}|Traceback \(most recent|File \"[^\"]+\", line \d|"
@@ -174,7 +169,7 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             block += 1
 
     for raw in text.splitlines():
-        fence_match = _FENCE_RE.match(raw)
+        fence_match = mdlines.FENCE.match(raw)
         if fence is not None:
             if (
                 fence_match
@@ -191,25 +186,25 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
         if not line.strip():
             yield from flush()
             continue
-        heading = _HEADING_RE.match(line)
+        heading = mdlines.HEADING.match(line)
         if heading:
             yield from flush()
             block += 1
-            section = _section_kind(heading.group(1))
-            title = _HEADING_LEAD_RE.sub("", _unbold(heading.group(1))).strip()
+            section = _section_kind(heading.group(2))
+            title = _HEADING_LEAD_RE.sub("", _unbold(heading.group(2))).strip()
             about = title if section is None and len(title.split()) >= 2 else None
             continue
-        if _TABLE_RE.match(line) or _RULE_RE.match(line) or _ECHO_RE.match(line):
+        if mdlines.TABLE_ROW.match(line) or mdlines.RULE.match(line) or _ECHO_RE.match(line):
             yield from flush()
             continue
-        if _QUOTE_LINE_RE.match(line):
+        if mdlines.QUOTE.match(line):
             # Quoted text is someone else's words; only an explicit label inside is kept.
             yield from flush()
             quoted = re.sub(r"^[ \t]*(?:>[ \t]?)+", "", line)
             if _LABEL_RE.match(_strip_bullet(quoted)):
                 yield from split(_strip_bullet(quoted), True)
             continue
-        bullet = _LIST_RE.match(line)
+        bullet = mdlines.LIST_ITEM.match(line)
         if bullet:
             if paragraph:
                 # A lead-in line ("Next steps:") names the list that follows.
@@ -250,7 +245,7 @@ def _section_kind(text: str) -> Kind | None:
 
 
 def _strip_bullet(line: str) -> str:
-    bullet = _LIST_RE.match(line)
+    bullet = mdlines.LIST_ITEM.match(line)
     return line[bullet.end() :] if bullet else line.strip()
 
 

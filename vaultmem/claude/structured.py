@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from vaultmem.notes import mdlines
 from vaultmem.notes.inline import clip, code_span, one_line
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
@@ -229,7 +230,6 @@ _LABELLED_RE = lazy(
     r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?\*\*(?:recommendation|decision|chosen approach|approach|"
     r"choice|recommended)\s*:?\s*\*\*\s*:?\s*(?P<text>\S.*)$", re.IGNORECASE)
 _PREFERRED_RE = lazy(r"\((?:preferred|recommended|chosen)\)", re.IGNORECASE)
-_HEADING_RE = lazy(r"^(#{1,6})\s+(.*?)[ \t#]*$")
 _ITEM_RE = lazy(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,3}[.)])\s+(?:\[.\]\s+)?(?P<text>\S.*)$")
 _EMPHASIS_RE = lazy(r"\*\*|__")
 
@@ -264,7 +264,7 @@ def plan_decisions(plan: str) -> tuple[Found, ...]:
         if stripped.startswith(("```", "~~~")):
             fence = stripped[:3]
             continue
-        heading = _HEADING_RE.match(line)
+        heading = mdlines.HEADING.match(line)
         if heading is not None:
             title = heading.group(2)
             under = _DECISION_HEADING_RE.search(title) is not None \

@@ -44,6 +44,7 @@ from typing import Literal
 
 from vaultmem.claude import diagnostics
 from vaultmem.claude.callout import bounded, lines_outside_fences, quoted
+from vaultmem.notes import mdlines
 from vaultmem.notes.privacy import strip_private
 from vaultmem.notes.schema import Kind
 
@@ -120,9 +121,7 @@ class _Patterns:
 
     def __init__(self) -> None:
         self.number = re.compile(r"(\d{1,2})[.)](?=\s|\*|_|$)")
-        self.fence = re.compile(r"^ {0,3}(`{3,}|~{3,})")
         self.bullet = re.compile(r"^( *)(?:[-*+]|\d{1,3}[.)])[ \t]+(.*)$")
-        self.subheading = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$")
         self.spaces = re.compile(r"\s+")
         self.emphasis = re.compile(r"(\*\*|__)(.+?)\1")
         self.sentence_end = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z`\"'(*_\[])")
@@ -293,7 +292,7 @@ def _entries(body: str, *, first_code_line: bool = False) -> list[str]:
             elif opened and not line.strip():
                 pass  # blank lines before the block's first line
             elif opened and first_code_line and current is not None \
-                    and _p().fence.match(line) is None:
+                    and mdlines.FENCE.match(line) is None:
                 current.append(_code(_cut(line.strip(), CODE_LINE_MAX_CHARS)))
                 opened = False
             else:
@@ -303,11 +302,11 @@ def _entries(body: str, *, first_code_line: bool = False) -> list[str]:
         if not line.strip():
             after_blank = True
             continue
-        sub = _p().subheading.match(line)
+        sub = mdlines.HEADING.match(line)
         bullet = _p().bullet.match(line)
         margin = len(line) - len(line.lstrip(" "))
         if sub is not None:
-            current, indent = [sub.group(1).rstrip(":") + ":"], -1
+            current, indent = [sub.group(2).rstrip(":") + ":"], -1
             entries.append(current)
         elif current is not None and indent == -1:
             current.append(bullet.group(2) if bullet else line.strip())

@@ -63,7 +63,7 @@ import yaml
 from vaultmem.errors import InvalidYaml, NotUtf8
 from vaultmem.memory.entitymerge import near_names
 from vaultmem.memory.stubfix import is_full_original
-from vaultmem.notes import frontmatter, links, names, redact, textio
+from vaultmem.notes import frontmatter, links, mdlines, names, redact, textio
 from vaultmem.search import indexrows
 from vaultmem.store.atomic import stale_temp_files
 from vaultmem.store.config import Config
@@ -95,7 +95,6 @@ _CONFLICTED_COPY = re.compile(r"\((?:[^()]*\s)?conflicted copy\b[^()]*\)", re.IG
 _SYNCTHING = re.compile(r"\.sync-conflict-\d{8}-\d{6}(?:-[A-Za-z0-9]+)?(?=\.|$)", re.IGNORECASE)
 _NUMBERED = re.compile(r"^(?P<base>.+?) \(\d+\)$")
 _MARKER = re.compile(r"^(<{7}(?: |$)|\|{7}(?: |$)|={7}$|>{7}(?: |$))")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CONFLICT_CALLOUT = re.compile(r"^>\s*\[!conflict\]", re.IGNORECASE)
 
 
@@ -301,7 +300,7 @@ def _merge_problems(rel: str, text: str) -> list[Problem]:
     problems: list[Problem] = []
     fence: str | None = None
     for number, line in enumerate(text.split("\n"), start=1):
-        fenced = _FENCE.match(line)
+        fenced = mdlines.FENCE.match(line)
         if fenced:
             mark = fenced.group(1)
             fence = mark if fence is None else (None if mark[0] == fence[0] else fence)

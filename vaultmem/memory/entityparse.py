@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vaultmem.memory import anchors
-from vaultmem.notes import names, plainruns, schema, sections
+from vaultmem.notes import mdlines, names, plainruns, schema, sections
 
 OVERVIEW = schema.OVERVIEW
 RELATED = schema.RELATED_ENTITIES
@@ -30,7 +30,6 @@ _BLOCK = re.compile(r" \^([A-Za-z0-9-]+)[ \t]*$")
 DATED = re.compile(r"(" + DATE + r")(?: — |: | - )")
 _WHITESPACE = re.compile(r"\s+")
 _TRAILING_PUNCT = re.compile(r"[\s.!?;:,…]+$")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 PLACEHOLDER = re.compile(r"Created by vaultmem when compacting .*")
 CODE = re.compile(r"`([^`\n]+)`")
 KEY_ROW = re.compile(r"- \[\[([^\[\]\n|#]+)(?:\|[^\[\]\n]*)?\]\](?: .*)?$")
@@ -104,7 +103,7 @@ def outside_fences(rows: Sequence[str]) -> list[bool]:
     out: list[bool] = []
     fence: str | None = None
     for row in rows:
-        opening = _FENCE.match(row)
+        opening = mdlines.FENCE.match(row)
         if fence is None:
             out.append(opening is None)
             if opening:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from vaultmem.errors import ExtractorError, UnsafePath
 from vaultmem.memory.extraction import Extraction, Item, Kind
+from vaultmem.notes import mdlines
 from vaultmem.notes.inline import clip, one_line
 from vaultmem.notes.links import safe_entity_name
 from vaultmem.notes.privacy import strip_private
@@ -250,13 +251,12 @@ def _user_prompt(note_text: str, project: str, known_entities: Sequence[str]) ->
     return f"Project: {project}\nKnown entities: {known}\n\n<session_note>\n{note}\n</session_note>"
 
 
-_LIST_MARKER_RE = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 _BLOCK_ID_RE = re.compile(r"\s+\^[A-Za-z0-9-]+$")
 
 
 def _one_line(text: str) -> str:
     """Whitespace collapsed, no list marker or block id, cut at a word to MAX_TEXT_CHARS."""
-    return clip(_BLOCK_ID_RE.sub("", _LIST_MARKER_RE.sub("", one_line(text))).strip(),
+    return clip(_BLOCK_ID_RE.sub("", mdlines.LIST_ITEM.sub("", one_line(text))).strip(),
                 MAX_TEXT_CHARS)
 
 

@@ -37,7 +37,7 @@ from typing import Any
 from vaultmem.errors import InvalidYaml, NotUtf8
 from vaultmem.memory import entityparse, threshold
 from vaultmem.memory.diff3 import Budget, NotMergeable, diff3, union
-from vaultmem.notes import frontmatter, propedit
+from vaultmem.notes import frontmatter, mdlines, propedit
 from vaultmem.notes.textio import decode, encode
 
 CALLOUT = "[!conflict]"
@@ -51,7 +51,6 @@ REFERENCES = "references"
 
 _BLOCK_ID = re.compile(r"\s\^(vm-[0-9A-Za-z]+)\s*$")
 _HEADING = re.compile(r"^ {0,3}(#{1,2})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _DATED = re.compile(r"^\s*[-*+] (\d{4}-\d{2}-\d{2})\b")
 _LINKS_TAIL = re.compile(r"^(?P<head>.*?)\s*\((?P<links>\[\[[^\]]*\]\](?:\s*,\s*\[\[[^\]]*\]\])*)\)"
                          r"(?P<tail>\s+\^vm-[0-9A-Za-z]+\s*)$")
@@ -291,7 +290,7 @@ def _chunks(lines: list[str]) -> dict[_Key, list[str]]:
     current: list[str] = []
     fence: str | None = None
     for line in lines:
-        m = _FENCE.match(line)
+        m = mdlines.FENCE.match(line)
         if m:
             mark = m.group(1)
             if fence is None:

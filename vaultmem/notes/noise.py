@@ -13,11 +13,9 @@ words between marks.
 
 from __future__ import annotations
 
+from vaultmem.notes import mdlines
 from vaultmem.notes.lazyre import lazy
 
-# A heading outside a callout: a section's or a work log entry's name. (A heading inside an
-# answer's callout names a part of the answer, which follows it: not noise.)
-_HEADING = lazy(r"^[ \t]*#{1,6}[ \t]")
 # The title line of a folded callout: vaultmem folds what it keeps whole under a title saying what
 # it is (``> [!abstract]- Claude's answer (12 lines)``); the callout's lines say the rest.
 _FOLDED_TITLE = lazy(r"^[ \t]*>[ \t]*\[![\w-]+\]-")
@@ -36,7 +34,9 @@ def is_noise(line: str, marks: str = "") -> bool:
     (see the module docstring)."""
     for mark in marks:
         line = line.replace(mark, "")
-    if (_HEADING.match(line) or _KEY_VALUE.match(line) or _SESSION_OPENING.match(line)
+    # A heading outside a callout: a section's or a work log entry's name. (A heading inside an
+    # answer's callout names a part of the answer, which follows it: not noise.)
+    if (mdlines.HEADING.match(line) or _KEY_VALUE.match(line) or _SESSION_OPENING.match(line)
             or _FOLDED_TITLE.match(line)):
         return True
     item = _LINK_ITEM.match(line)
