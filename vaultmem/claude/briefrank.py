@@ -7,13 +7,20 @@ The briefing has 8,000 characters. A line earns its room by what it tells the ne
   banner), a component's change that only names the prompt and the folders it touched;
 - **relevant** knowledge comes right after the last session's state: a decision or gotcha that
   shares words with what is still open (a next step, an open question, a failing command) is
-  what the next session needs first.
+  what the next session needs first;
+- **the rest by value**: once the last session's state, its open steps and the knowledge
+  relevant to them have room, every other line competes by what it tells that the lines chosen
+  before it did not (its telling words, a name, a path, a number or a version counting double),
+  per character, weighed by its tier: a short point naming the package kept beats a long answer
+  retelling what is shown already, and an earlier session's findings beat its tenth failed probe.
 """
 
 from __future__ import annotations
 
+import heapq
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TypeVar
 
 from vaultmem.memory.changes import LINKED
 from vaultmem.memory.factrule import only_folders
@@ -106,6 +113,70 @@ def widest(count: int, whats: Iterable[str], unread: int = 0) -> str:
     kinds = {kind or UNTITLED for kind in whats} | ({UNREAD} if unread else set())
     names = sorted(kinds, key=len)[-WHAT_SHOWN:]
     return " (" + ", ".join(f"{count} {kind}" for kind in names) + ")" if names else ""
+
+
+# -- the lines after the must-haves, by what they tell ------------------------------------
+
+T = TypeVar("T")
+# A line's value per character is its new telling words over its length plus what a line costs
+# anyway (its bullet, its share of a title): a two-word line is no bargain.
+LINE_COST = 24
+SPECIFIC = 2.0  # a name, path, number or version tells more than a plain word
+# Each tier after the must-haves is worth this much less than the one before it.
+TIER_DECAY = 0.7
+_TOKENS = lazy(r"[A-Za-z0-9][\w.:/@+#-]*[A-Za-z0-9]")
+_CLOCK = lazy(r"\d{1,2}:\d{2}(?::\d{2})?")
+_SPECIFIC = lazy(r"\d|[_./:@#]|[a-z][A-Z]|[A-Z]{2}|\w-\w")
+
+
+def information(text: str) -> dict[str, float]:
+    """The telling words of ``text`` and what each tells: a name, path, number or version
+    (``rt-multi-thread``, ``v0.23``, ``512``) SPECIFIC, another word of MIN_WORD_CHARS 1; clock
+    times and common words nothing."""
+    out: dict[str, float] = {}
+    for token in _TOKENS.findall(text):
+        folded = token.casefold()
+        if folded in _STOP or _CLOCK.fullmatch(token):
+            continue
+        if _SPECIFIC.search(token) and len(token) >= 2:
+            out[folded] = SPECIFIC
+        elif len(token) >= MIN_WORD_CHARS:
+            out.setdefault(folded, 1.0)
+    return out
+
+
+def by_value(lines: Sequence[T], text: Callable[[T], str], tier: Callable[[T], float],
+             must: float) -> Iterator[T]:
+    """``lines`` in the order they get room: those of tier ``must`` or better first, by tier
+    (stable); then the others by what they add to everything before them, per character,
+    weighed by TIER_DECAY for each tier past ``must``, the better tier and then the earlier
+    line first when they tell as much (lazy greedy: a line's worth only falls as more is
+    told)."""
+    told: set[str] = set()
+
+    def worth(n: int) -> float:
+        said = info[n]
+        new = sum(v for word, v in said.items() if word not in told)
+        weight: float = TIER_DECAY ** max(0.0, tier(lines[n]) - must)
+        return weight * new / (len(text(lines[n])) + LINE_COST)
+
+    info = [information(text(line)) for line in lines]
+    first = sorted((n for n, line in enumerate(lines) if tier(line) <= must),
+                   key=lambda n: tier(lines[n]))
+    for n in first:
+        told.update(info[n])
+        yield lines[n]
+    # Equal worth: the better tier, then the order the briefing reads.
+    heap = [(-worth(n), tier(line), n) for n, line in enumerate(lines) if tier(line) > must]
+    heapq.heapify(heap)
+    while heap:
+        _, rank, n = heapq.heappop(heap)
+        now = (-worth(n), rank, n)
+        if heap and now > heap[0]:
+            heapq.heappush(heap, now)  # it tells less than when it was ranked: back in line
+            continue
+        told.update(info[n])
+        yield lines[n]
 
 
 # -- an answer's sentences that say nothing ------------------------------------------------

@@ -561,8 +561,10 @@ def render(
     widest = briefrank.widest(counted, whats, unread)
     reserve = len(TAIL.format(count=counted, max_chars=max_chars, kinds=widest)) + 2
     budget = _Budget(head, [label for label, _ in blocks], max_chars - reserve)
-    # Most useful first: by tier, then in the order the briefing reads.
-    for leaf, block, above in sorted(placed, key=lambda p: p[0].tier):
+    # The last session's state, its open steps and what is relevant to them first (by tier, in
+    # the order the briefing reads), then the other lines by what they tell (briefrank).
+    for leaf, block, above in briefrank.by_value(
+            placed, lambda p: p[0].text, lambda p: p[0].tier, RELEVANT):
         budget.take(leaf, block, above)
     text = _text(head, blocks)
     out = [leaf for leaf, _, _ in placed if leaf.key is not None and not leaf.chosen]

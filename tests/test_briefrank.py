@@ -1,0 +1,42 @@
+"""briefrank.py: which lines of the briefing get room, by what they tell (pure)."""
+
+from __future__ import annotations
+
+from vaultmem.claude import briefrank
+
+
+def _order(lines: list[tuple[str, float]], must: float = 1.5) -> list[str]:
+    return [text for text, _ in briefrank.by_value(lines, lambda x: x[0], lambda x: x[1], must)]
+
+
+def test_names_paths_numbers_and_versions_tell_more_than_plain_words() -> None:
+    told = briefrank.information("Blocky v0.23 needs the rt-multi-thread feature at 16:33 with tokio")
+    assert told["v0.23"] == told["rt-multi-thread"] == briefrank.SPECIFIC
+    assert told["blocky"] == told["tokio"] == told["feature"] == 1.0
+    assert "16:33" not in told and "with" not in told and "needs" not in told
+
+
+def test_the_must_haves_come_first_in_tier_order_whatever_they_tell() -> None:
+    lines = [("an earlier finding: cache_size 5000 entries", 3.0), ("next step: ok", 1.0),
+             ("the last answer", 0.0), ("relevant gotcha", 1.5)]
+    assert _order(lines)[:3] == ["the last answer", "next step: ok", "relevant gotcha"]
+
+
+def test_a_line_that_retells_what_is_told_waits_behind_one_that_tells_something_new() -> None:
+    lines = [("Set dnsmasq cache_size to 5000 entries on the router", 1.0),
+             ("Answer: set dnsmasq cache_size to 5000 entries on the router as asked before", 2.0),
+             ("gl_screen polled removed services every 5s: disabled it", 3.0)]
+    assert _order(lines) == [lines[0][0], lines[2][0], lines[1][0]]
+
+
+def test_a_short_line_of_names_beats_a_long_line_of_words_of_the_same_tier() -> None:
+    long = "It went well and everything works nicely now, " * 4
+    lines = [(long, 2.0), ("kmod-gl-sdk4-kmwan kept: gl-sdk4-system depends on it", 2.0)]
+    assert _order(lines) == [lines[1][0], long]
+
+
+def test_lines_that_tell_as_much_keep_their_tier_then_their_order() -> None:
+    lines = [("a", "the words of it", 4.0), ("b", "the words of it", 3.0),
+             ("c", "the words of it", 3.0)]
+    ranked = briefrank.by_value(lines, lambda x: x[1], lambda x: x[2], 1.0)
+    assert [name for name, _, _ in ranked] == ["b", "c", "a"]
