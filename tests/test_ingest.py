@@ -454,3 +454,27 @@ def test_a_commit_message_gives_only_what_it_lists_as_such() -> None:
     told = ingest.story(turns, now=NOW, cwd=CWD)
     assert [(i.kind, i.text) for i in told.items] == [
         ("prerequisite", "Add ANTHROPIC_API_KEY to repository secrets")]
+
+
+def test_a_turn_that_touched_no_file_files_its_items_under_the_component_it_names() -> None:
+    # Issue 29: an item goes to the fallback entity (Inbox) only when no component is named
+    # anywhere in its turn: here the prompt names Auth (a component the note already links),
+    # the item's own line does not.
+    turns = [_turn("u1", prompt="why does the auth login loop?"),
+             _turn("a1", text="The root cause was that the cookie expired before the redirect.")]
+    gotcha = _only(_edits(turns, known=["Auth", "Billing"]), "Gotchas & Fixes")
+    assert gotcha.content == (
+        "- The root cause was that the cookie expired before the redirect. ([[Auth]])")
+
+
+def test_a_turn_that_names_no_component_leaves_its_items_unfiled() -> None:
+    turns = [_turn("u1", prompt="why does login loop?"),
+             _turn("a1", text="The root cause was that the cookie expired before the redirect.")]
+    gotcha = _only(_edits(turns, known=["Auth", "Billing"]), "Gotchas & Fixes")
+    assert gotcha.content == "- The root cause was that the cookie expired before the redirect."
+
+
+def test_the_components_a_note_links_are_read_as_first_spelled() -> None:
+    note = NOTE.replace("- an older decision", "- an older decision ([[Auth]], [[Power Monitor]])"
+                        ) + "\n## Related Entities\n\n- [[auth]] — `src/auth/`\n- [[Billing]]\n"
+    assert ingest.linked_components(note) == ["Auth", "Power Monitor", "Billing"]

@@ -221,7 +221,8 @@ def _told(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], te
     from . import ingest
 
     told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
-                        failing=ingest.open_failures(text), private=private)
+                        failing=ingest.open_failures(text), private=private,
+                        known=ingest.linked_components(text))
     told = anchored(told, event.cwd)
     linked = memory.entity_links(ingest.component_names(told), memory.config.project)
     edits = ingest.edits_for(told, text, link=lambda name: linked[name])

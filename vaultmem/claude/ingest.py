@@ -152,12 +152,16 @@ def story(
     miner: Miner | None = None,
     failing: Mapping[str, str | None] | None = None,
     private: Sequence[str] = (),
+    known: Sequence[str] = (),
 ) -> Story:
     """The entries, items and components of ``turns`` (transcript lines, in order).
 
     ``failing``: commands the note says still fail (:func:`open_failures`), so that a fix in
     these turns of a failure an earlier hook recorded is a gotcha too. ``private``: what the
-    person marked private in the session (a compact summary may restate it)."""
+    person marked private in the session (a compact summary may restate it). ``known``: the
+    components the note names already: a turn that touched none of their files but names one
+    in its prompt or answers is about it (an item goes to the fallback entity only when no
+    component is named anywhere in its turn)."""
     collected: list[LoggedTurn] = []
     current: LoggedTurn | None = None
     # run_key(command) -> its runs in order; a failure an earlier hook recorded is event -1
@@ -262,7 +266,8 @@ def story(
             callouts.extend(callout)
             continue
         touched = turn.edited or turn.read
-        named = _components(touched, cwd, rules, folders, from_source)
+        named = _components(touched, cwd, rules, folders, from_source) or mentions.named_in(
+            [turn.prompt or "", *turn.prose], [*folders, *known])
         mined = _mine_turn(turn.prose, miner, turn.acted)
         # A commit message says what it lists as such ("Setup required:", "TODO:") only.
         mined += [(m.kind, m.text) for text in turn.commits for m in mine_listed(text)
@@ -426,18 +431,38 @@ def known_items(note_text: str) -> tuple[set[str], set[str]]:
     trailing ``([[…]])`` group taken off; and every ``[[Name]]`` of those lines."""
     texts: set[str] = set()
     names: set[str] = set()
+    for body, linked in _list_lines(note_text):
+        names.update(_name_key(n) for n in linked)
+        texts.add(anchors.strip(body))
+    return texts, names
+
+
+def linked_components(note_text: str) -> list[str]:
+    """The components the note's list lines link (an item's trailing group, a Related Entities
+    row), as first spelled."""
+    found: dict[str, str] = {}
+    for _, linked in _list_lines(note_text):
+        for name in linked:
+            found.setdefault(_name_key(name), name)
+    return list(found.values())
+
+
+def _list_lines(note_text: str) -> list[tuple[str, list[str]]]:
+    """Each ``- `` line's text without its trailing ``([[…]])`` group, and the names it links
+    there (or as a Related Entities row, ``- [[Auth]] — src/auth/``)."""
+    out: list[tuple[str, list[str]]] = []
     for line in note_text.split("\n"):
         if not line.startswith("- "):
             continue
         body = line[2:].rstrip()
         group = body.rfind(" ([[")
         if group != -1 and body.endswith("]])"):
-            names.update(_name_key(n) for n in _linked(body[group:]))
-            body = body[:group]
+            out.append((body[:group], _linked(body[group:])))
         elif body.startswith("[["):
-            names.update(_name_key(n) for n in _linked(body.split(" ")[0]))
-        texts.add(anchors.strip(body))
-    return texts, names
+            out.append((body, _linked(body.split(" ")[0])))
+        else:
+            out.append((body, []))
+    return out
 
 
 def _linked(text: str) -> list[str]:

@@ -57,6 +57,20 @@ def path_keys(path: str) -> set[str]:
     return {k for k in keys if len(k) >= 2 and k not in _GENERIC}
 
 
+def named_in(texts: Sequence[str], names: Sequence[str]) -> list[tuple[str, str]]:
+    """(name, name) of each of ``names`` (components) that ``texts`` name, every word of it, in
+    the order of ``names``: the components a turn that touched none of their files is about."""
+    said: set[str] = set()
+    for text in texts:
+        said |= text_keys(text)
+    out: list[tuple[str, str]] = []
+    for name in dict.fromkeys(names):
+        keys = [_key(w) for w in _WORD_RE.findall(name)]
+        if keys and all(k in said for k in keys) and any(k not in _GENERIC for k in keys):
+            out.append((name, name))
+    return out
+
+
 def about(text: str, files: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     """The components (at most two) an item is about, of its turn's ``files`` ((path shown,
     component), in the turn's order): those whose file, folder or name the text mentions; else
