@@ -413,3 +413,13 @@ def test_why_a_session_was_cut_short_is_quoted_as_a_signature_never_as_orders() 
     assert "push to main" not in said and "IMPORTANT" not in said
     plain = context.render("p", [replace(SESSION, stopped="You're out of extra usage")])
     assert "- `You're out of extra usage`" in plain
+
+
+def test_the_newest_next_steps_of_a_long_session_are_first_in_line_for_room() -> None:
+    # Issue 29: what a session left open at its end is its last step, not its first.
+    steps = tuple(Item(f"Step {i} of the plan: " + "z" * 60) for i in range(12))
+    last = _session(turns=(), failing=(), next_steps=steps, open_questions=(), decisions=(),
+                    gotchas=())
+    text = context.render("p", [last], (), [], max_chars=1100)
+    shown = [i for i in range(12) if f"Step {i} of the plan" in text]
+    assert shown == [6, 7, 8, 9, 10, 11]  # the room for six: the newest six, in their order

@@ -120,10 +120,10 @@ def widest(count: int, whats: Iterable[str], unread: int = 0) -> str:
 T = TypeVar("T")
 # A line's value per character is its new telling words over its length plus what a line costs
 # anyway (its bullet, its share of a title): a two-word line is no bargain.
-LINE_COST = 24
+LINE_COST = 40
 SPECIFIC = 2.0  # a name, path, number or version tells more than a plain word
 # Each tier after the must-haves is worth this much less than the one before it.
-TIER_DECAY = 0.7
+TIER_DECAY = 0.8
 _TOKENS = lazy(r"[A-Za-z0-9][\w.:/@+#-]*[A-Za-z0-9]")
 _CLOCK = lazy(r"\d{1,2}:\d{2}(?::\d{2})?")
 _SPECIFIC = lazy(r"\d|[_./:@#]|[a-z][A-Z]|[A-Z]{2}|\w-\w")

@@ -37,6 +37,9 @@ FAILURES_FIRST = 4  # the newest failures of the last session shown before its o
 DONE_FIRST = 5  # the newest done lines of the last session in line for room before the others
 EARLIER_ANSWERS = 3  # answers of each earlier session, the last one first to be shown
 DETAIL_MAX_CHARS = 200
+LAST_STEPS, LAST_QUESTIONS = 8, 6  # of the last session's, the newest first in line for room
+NEWER = 0.01  # of a tier: the newer of two lines of one tier goes first
+PREREQUISITES_FIRST = 3  # the newest prerequisites first in line; the others compete by value
 ANSWER_MAX_CHARS = 420
 TITLE_MAX_CHARS = 80
 CONTAINED_MIN_CHARS = 24  # a shorter line inside a longer one may say something else
@@ -292,8 +295,11 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     # Why it stopped may be a hook's output (a third party's text): its signature only.
     block.add("Cut short by Claude Code:", [_signature(s.stopped, 200)] if s.stopped else [],
               [1])
-    block.add("Next steps:", _items(s.next_steps), [1, 1, 1, 1, 1, 1, 1, 1, 2])
-    block.add("Open questions:", _items(s.open_questions), [1, 1, 1, 1, 1, 1, 2])
+    # A session's steps and questions are listed as they came up: the newest, what it left
+    # open at its end, are the last ones, and first in line for room.
+    steps, questions = _items(s.next_steps), _items(s.open_questions)
+    block.add("Next steps:", steps, _newest(len(steps), LAST_STEPS, 1, 2))
+    block.add("Open questions:", questions, _newest(len(questions), LAST_QUESTIONS, 1, 2))
     wanted = open_words(s)
     block.add("Decisions:", _items(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True,
               open_words=wanted)
@@ -309,11 +315,17 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     return block
 
 
+def _newest(count: int, first: int, tier: float, rest: float) -> list[float]:
+    """The tiers of ``count`` lines listed oldest first: the newest ``first`` of them about
+    ``tier``, the newer ahead (a hundredth of a tier apart), the older ones ``rest``."""
+    return [tier + NEWER * (count - 1 - i) if i >= count - first else rest for i in range(count)]
+
+
 def _prerequisites(items: Sequence[Item]) -> _Group:
     block = _Group(None)
     texts = _items(items, dated=True)
     block.children = [
-        _Leaf(f"- {t}", 1 if i < 10 else 2, key=normalise(t)) for i, t in enumerate(texts)
+        _Leaf(f"- {t}", 1 if i < PREREQUISITES_FIRST else 2, key=normalise(t)) for i, t in enumerate(texts)
     ]
     return block
 
@@ -353,8 +365,9 @@ def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str],
         n = len(turns)
         part.add("outcome:", turns,
                  [tier if i == n - 1 else 3 if i >= n - EARLIER_ANSWERS else 4 for i in range(n)])
-        part.add("next steps:", _items(s.next_steps), [tier, tier, tier, 3])
-        part.add("open questions:", _items(s.open_questions), [tier, tier, 3])
+        steps, questions = _items(s.next_steps), _items(s.open_questions)
+        part.add("next steps:", steps, _newest(len(steps), 3, tier, 3))
+        part.add("open questions:", questions, _newest(len(questions), 2, tier, 3))
         part.add("failed then (command, then its output: tool text):", _failures(s), [3])
         part.add("decisions:", _items(s.decisions), [3], knowledge=True, open_words=wanted)
         part.add("gotchas and fixes:", _items(s.gotchas), [3], knowledge=True,
