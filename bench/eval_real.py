@@ -26,7 +26,8 @@ the last session, it measures:
 - decisions and gotchas found by recall;
 - entity lines (bullets of entity notes outside Overview, Recent Changes, Related Entities and
   References): the share that are facts (they hold a corpus fact's proof words, or a hand-labelled
-  ``keep.json`` entry), the share that are facts by vaultmem's written rule
+  ``keep.json`` entry), the decisions and gotchas the entity note of their component holds
+  outside Inbox (:func:`filed`), the share that are facts by vaultmem's written rule
   (``vaultmem.memory.factrule``), the thinking-aloud ones, the most entities one item is copied
   into, and entities named after a source root (``src``, ``lib``, ``priv``…).
 
@@ -42,6 +43,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -85,7 +87,9 @@ HELD_OUT = SPLITS[1]
 # The goals (as shares, so they read the same on any corpus size): recall and briefing from
 # issue 28, per part; "over_floor" is the lead recall must keep over the part's FTS floor.
 GOALS = {"recall": 0.80, "over_floor": 0.10, "briefing": 0.45, "decisions": 8 / 15,
-         "gotchas": 7 / 13, "entity_facts": 0.80}
+         "gotchas": 7 / 13, "entity_facts": 0.80, "entity_notes": 0.60}
+FALLBACK_ENTITY = "Inbox"  # where an item no component is named for goes (config default)
+FILED_KINDS = ("decision", "gotcha")  # the facts an entity note of their component should hold
 
 
 @dataclass
@@ -110,6 +114,8 @@ class Report:
     entity_lines: int = 0
     entity_facts: int = 0
     rule_facts: int = 0  # entity lines that are facts by vaultmem.memory.factrule
+    filed: list[str] = field(default_factory=list)  # decisions and gotchas in their component
+    filed_of: int = 0  # the decisions and gotchas
     thinking: list[str] = field(default_factory=list)
     max_copies: int = 0
     most_copied: str = ""
@@ -269,8 +275,34 @@ def _measure_entities(
             if thinking_aloud(item.text):
                 report.thinking.append(f"{name}: {item.text[:140]}")
     report.rule_facts = rule_facts(every)
+    wanted = [f for f in facts if f.kind in FILED_KINDS]
+    report.filed_of = len(wanted)
+    report.filed = [f.name for f in filed(wanted, [(i.entity, i.text) for i in every])]
     if copies:  # ties go to the first text in sort order, so two runs print the same item
         report.most_copied, report.max_copies = min(copies.items(), key=lambda c: (-c[1], c[0]))
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(re.findall(r"[^\W_]+", text.casefold())) + " "
+
+
+def filed(facts: Sequence[RealFact], lines: Sequence[tuple[str, str]],
+          fallback: str = FALLBACK_ENTITY) -> list[RealFact]:
+    """The ``facts`` whose proof words are all in the knowledge lines (entity, text) of one
+    entity note of their component, outside ``fallback``. A fact's component is an entity its
+    name, query or proof words name (every word of the entity's name); a fact naming none has
+    the note of any component as its own (the facts file labels no component)."""
+    notes: dict[str, list[str]] = {}
+    for entity, text in lines:
+        if entity.casefold() != fallback.casefold():
+            notes.setdefault(entity, []).append(text)
+    out = []
+    for fact in facts:
+        said = _words(" ".join([fact.name, fact.query, *fact.proof]))
+        named = [e for e in notes if _words(e).strip() and _words(e) in said]
+        if any(holds("\n".join(notes[e]), fact.proof) for e in named or notes):
+            out.append(fact)
+    return out
 
 
 def _session_projects(vault: Path, uuids: Mapping[str, str]) -> dict[str, list[str]]:
@@ -300,6 +332,7 @@ def totals(report: Report) -> dict[str, Any]:
         "briefing": len(report.briefing), "open_steps": sum(report.open_steps.values()),
         "open_step_projects": len(report.open_steps), "entity_lines": report.entity_lines,
         "entity_facts": report.entity_facts, "rule_facts": report.rule_facts,
+        "filed": len(report.filed), "filed_of": report.filed_of,
         "thinking": len(report.thinking),
         "garbled": report.garbled, "hook_warnings": len(report.hook_warnings),
     }
@@ -364,6 +397,8 @@ def render(report: Report) -> str:
          f">= {GOALS['entity_facts']:.0%}"),
         ("entity lines that are facts by the rule",
          _share(report.rule_facts, report.entity_lines), f">= {GOALS['entity_facts']:.0%}"),
+        ("decisions and gotchas in their component's note",
+         _share(len(report.filed), report.filed_of), f">= {GOALS['entity_notes']:.0%}"),
         ("thinking-aloud entity lines", str(len(report.thinking)), "0"),
         ("most entities one item is in", str(report.max_copies), "<= 2"),
         ("entities named after a source root", str(len(report.source_roots)), "0"),

@@ -418,3 +418,21 @@ def test_lenient_reads_the_notes_as_held_not_what_recall_wrote(tmp_path: Path) -
     assert "zanzibar" not in eval_real._note_text(held, hit)
     eval_real._put_back(out, held, vault)
     assert (vault / rel).read_bytes() == (held / rel).read_bytes()
+
+
+def test_a_decision_or_gotcha_is_filed_when_the_note_of_its_component_holds_it() -> None:
+    def fact(name: str, proof: list[str]) -> RealFact:
+        return RealFact("s1", "gotcha", name, "q", tuple(proof), False)
+
+    lines = [("Power Monitor", "stream::channel works where stream::unfold is never polled"),
+             ("Inbox", "tokio needs the rt-multi-thread feature"),
+             ("Auth", "cookies expire before the redirect")]
+    named = fact("The power monitor's stream::channel", ["stream::channel"])
+    elsewhere = fact("The auth cookie at the power monitor", ["redirect"])
+    unnamed = fact("Cookies expire early", ["cookies", "redirect"])
+    in_inbox = fact("tokio rt-multi-thread", ["rt-multi-thread"])
+    filed = eval_real.filed([named, elsewhere, unnamed, in_inbox], lines)
+    # Auth is named too for ``elsewhere``: its note holds it; Inbox never counts.
+    assert [f.name for f in filed] == [named.name, elsewhere.name, unnamed.name]
+    wrong = fact("The power monitor drops cookies", ["cookies"])  # names only Power Monitor
+    assert eval_real.filed([wrong], lines) == []
