@@ -79,6 +79,7 @@ from bench.real_corpus import (
     plan_events,
     rule_facts,
     session_uuid,
+    started,
     thinking_aloud,
 )
 
@@ -219,13 +220,24 @@ def measure(
             report.lenient.append(fact.name)
         if in_briefing:
             report.briefing.append(fact.name)
+    starts = {s.id: started(corpus.paths[s.id].read_text(encoding="utf-8", errors="replace")
+                            .splitlines()) for s in corpus.sessions}
     for project, text in briefings.items():
-        last_session = [s for s in ids if project in report.session_projects[s]][-1]
+        last_session = latest_session(project, report.session_projects, starts)
         steps = [f for f in corpus.facts if f.session == last_session and f.open_next_step]
         if steps:  # a session that left nothing open has no step to carry
             report.open_steps[project] = any(holds(text, f.proof) for f in steps)
     _measure_entities(corpus.facts, corpus.keep, vault, report)
     report.garbled = len(garbled_lines(vault))
+
+
+def latest_session(
+    project: str, session_projects: Mapping[str, Sequence[str]], starts: Mapping[str, datetime]
+) -> str:
+    """The session filed under ``project`` that started last (by its first record's time, not
+    by where ``facts.json`` lists it); a tie goes to the one listed later."""
+    filed = [s for s, projects in session_projects.items() if project in projects]
+    return max(reversed(filed), key=lambda s: starts[s])
 
 
 def _hits(out: str) -> list[dict[str, Any]]:

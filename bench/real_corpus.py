@@ -222,6 +222,12 @@ def _stop_marks(rows: Sequence[dict[str, Any] | None]) -> list[int]:
     return [i for i in prompts[1:]] + [len(rows)]
 
 
+def started(raw_lines: Sequence[str]) -> datetime:
+    """When the session began: its first record's timestamp (1970 when no record has one)."""
+    return next((_when(row, datetime(1970, 1, 1)) for row in map(_row, raw_lines)
+                 if row and isinstance(row.get("timestamp"), str)), datetime(1970, 1, 1))
+
+
 def plan_events(session: RealSession, raw_lines: Sequence[str]) -> list[Event]:
     """The hook calls Claude Code made while ``raw_lines`` were written, in order: SessionStart
     before the first prompt, a Stop at each turn end, PreCompact before each

@@ -30,6 +30,7 @@ from bench.real_corpus import (
     merge,
     plan_events,
     rule_facts,
+    started,
     thinking_aloud,
 )
 
@@ -98,6 +99,22 @@ def test_turn_ends_stand_in_for_stop_lines_and_sessions_interleave() -> None:
     assert [(e.session, e.hook) for e in merged] == [
         ("s1", "session-start"), ("s1", "stop"), ("s2", "session-start"), ("s2", "stop"),
         ("s2", "session-end"), ("s1", "stop"), ("s1", "session-end")]
+
+
+def test_a_projects_last_session_is_the_one_that_started_last_not_the_one_listed_last() -> None:
+    late = [_line("summary", "11:00:00")[:30], _prompt("11:00:00", "later work")]
+    early = [json.dumps({"type": "summary", "summary": "no time"}), _prompt("08:00:00", "early")]
+    starts = {"late": started(late), "early": started(early), "bare": started(["{}", "x"])}
+    assert starts["late"].hour == 11 and starts["early"].hour == 8
+    assert starts["bare"].year == 1970
+    # facts.json lists "late" first: the list order would call "early" the last session.
+    projects = {"late": ["shop"], "early": ["shop"], "other": ["lab"], "bare": ["lab"]}
+    starts["other"] = starts["early"]
+    assert eval_real.latest_session("shop", projects, starts) == "late"
+    assert eval_real.latest_session("lab", projects, starts) == "other"
+    starts["same"] = starts["late"]
+    projects["same"] = ["shop"]
+    assert eval_real.latest_session("shop", projects, starts) == "same"  # a tie: listed later
 
 
 ENTITY = """---
