@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from vaultmem.cli import app, reading  # noqa: F401  (registers the commands)
+from vaultmem.notes import facts
 from vaultmem.search import hitfold
 from vaultmem.serve import tools as mcptools
 from vaultmem.store.config import load_config
@@ -73,13 +74,15 @@ def test_one_hit_per_fact_its_copies_in_also(vault_root: Path, now_env: str) -> 
 
 
 def test_copy_keys_ignore_case_dates_links_block_ids_and_punctuation() -> None:
-    key = hitfold.copy_key
+    key = facts.copy_key
     assert key("2026-11-09 — Pin [[Libwomb]] to 2.1! ^vm-1234abcd") == key("pin libwomb to 2.1")
     assert key("10:42 - set the fan speed") == key("Set the fan speed.")
     assert hitfold.copies(key("Answer: pin libwomb to 2.1 on ci"), key("Pin libwomb to 2.1 on ci"))
     # A phrase two facts share is no copy of either.
     assert not hitfold.copies(key("libwomb to 2.1"), key("Pin libwomb to 2.1 on ci, not 2.0"))
     assert not hitfold.copies(key("Pin libwomb to 2.1"), key("Pin libwomb to 2.2"))
+    # What the briefing compares too: a Markdown link's text, a line's trailing link group.
+    assert key("See [the guide](https://x.y/guide) (Auth, Billing)") == "see the guide"
 
 
 LONG = (

@@ -14,12 +14,12 @@ to find them.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
 from vaultmem.notes import inline
+from vaultmem.notes.facts import copy_key
 from vaultmem.notes.inline import code_span
 from vaultmem.notes.quoting import WITHHELD, command_shape, data_block, error_signature, fence_safe
 
@@ -112,7 +112,7 @@ class _Group:
         if items:
             leaves: list[_Group | _Leaf] = [
                 _Leaf(f"- {text}", _tier(tiers[min(i, len(tiers) - 1)], text, open_words),
-                      key=normalise(text), knowledge=knowledge, what=briefrank.what(title))
+                      key=copy_key(text), knowledge=knowledge, what=briefrank.what(title))
                 for i, text in enumerate(items)
             ]
             self.children.append(_Group(title, leaves))
@@ -142,23 +142,6 @@ def _cut(text: str, limit: int) -> str:
     return inline.one_line(text.strip(), limit, cut="words", controls="escape")
 
 
-_WORD = re.compile(r"[^\w]+")
-_LEADING_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:\s+[—–-]+\s+|:\s+)")
-_DATE_OR_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b|"
-                           r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
-_MD_LINK = re.compile(r"\[([^\[\]]*)\]\([^()\s]*\)")
-_TRAILING_GROUP = re.compile(r"\s*\([^()]*\)\s*$")
-
-
-def normalise(text: str) -> str:
-    """The key two lines share when they say the same thing (case, dates and times, links and
-    punctuation aside)."""
-    text = _LEADING_DATE.sub("", unicodedata.normalize("NFC", text))
-    text = _TRAILING_GROUP.sub("", text)  # a trailing "(Auth, Billing)"
-    text = _DATE_OR_TIME.sub(" ", _MD_LINK.sub(r"\1", text))
-    return _WORD.sub(" ", text.replace("[[", "").replace("]]", "")).strip().casefold()
-
-
 def _item(i: Item, *, dated: bool = False) -> str:
     text = i.text
     if i.links and not dated:
@@ -180,7 +163,7 @@ def _listed(sentence: str, known: Collection[str]) -> bool:
     """The sentence is an item the briefing lists, or a lead-in to one ("Let me clarify: Want
     me to …?" whose question is listed)."""
     _, colon, tail = sentence.rpartition(": ")
-    return normalise(sentence) in known or bool(colon) and normalise(tail) in known
+    return copy_key(sentence) in known or bool(colon) and copy_key(tail) in known
 
 
 def _turns(s: SessionDigest, known: Collection[str]) -> list[str]:
@@ -213,7 +196,7 @@ def _known(sessions_: Sequence[SessionDigest], prerequisites: Sequence[Item],
         items += [*s.decisions, *s.gotchas, *s.prerequisites, *s.open_questions, *s.next_steps]
     for c in components:
         items += [*c.digest.decisions, *c.digest.gotchas]
-    return {normalise(i.text) for i in items}
+    return {copy_key(i.text) for i in items}
 
 
 # ``cmd`` ×2 — ``output``: a work log's failure line after "Failed:" (workentry._failure_line).
@@ -325,7 +308,8 @@ def _prerequisites(items: Sequence[Item]) -> _Group:
     block = _Group(None)
     texts = _items(items, dated=True)
     block.children = [
-        _Leaf(f"- {t}", 1 if i < PREREQUISITES_FIRST else 2, key=normalise(t)) for i, t in enumerate(texts)
+        _Leaf(f"- {t}", 1 if i < PREREQUISITES_FIRST else 2, key=copy_key(t))
+        for i, t in enumerate(texts)
     ]
     return block
 
@@ -386,7 +370,7 @@ class _Seen:
         self.holding: dict[str, list[str]] = {}  # word -> the keys holding it, in order
         # What Claude Code loads itself (MEMORY.md): its lines normalised, and all of them in
         # one string parted by " | " (never in a key), where a long line is found inside one.
-        self.loaded = {normalise(line) for line in loaded.split("\n")} - {""}
+        self.loaded = {copy_key(line) for line in loaded.split("\n")} - {""}
         self.loaded_words = " " + " | ".join(sorted(self.loaded)) + " "
         self._told = _Leaf("", 0)  # stands for a line of MEMORY.md
 

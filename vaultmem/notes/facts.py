@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from vaultmem.notes import schema
+from vaultmem.notes.lazyre import lazy
 
 # Section title (casefolded) -> the kind of its items.
 SECTION_KINDS: dict[str, str] = {
@@ -52,6 +53,12 @@ _DATED = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[ \t]+[—–-]+[ \t]+|:[ \t]+)")
 _GROUP = re.compile(r"\(((?:[ \t]*!?\[\[[^\[\]\n]*\]\][ \t]*,?)+)\)")
 _COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)
 _LINK = re.compile(r"!?\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
+# What says when and where a copy was written, not what it says: dates, times, block ids.
+_STAMPS = lazy(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b|"
+               r"\b\d{1,2}:\d{2}(?::\d{2})?\b|\^[A-Za-z0-9-]+")
+_MD_LINK = lazy(r"\[([^\[\]]*)\]\([^()\s]*\)")
+_TRAILING_GROUP = lazy(r"\s*\([^()]*\)\s*$")
+_KEY_WORDS = lazy(r"\w+")
 # A link's target and its bar, ``[[target|`` of ``[[target|alias]]``: deleted, the alias stays.
 _TARGET = re.compile(r"\[\[[^\[\]\n|]*\|")
 _TARGETS = re.compile(r"\[\[([^\[\]\n|#]*)")
@@ -84,6 +91,16 @@ def fact_key(text: str) -> str:
     trailing punctuation (comments already gone: see ``entityparse.fact_key``)."""
     folded = " ".join(unicodedata.normalize("NFC", text).casefold().split()).rstrip(_TRAILING)
     return _LABELS.sub("", folded) if folded[:1] in "*dgp" else folded
+
+
+def copy_key(text: str) -> str:
+    """What every copy of one statement shares, however it was filed: its words, NFC and
+    casefolded, one space between each, without dates and times, block ids, link brackets
+    (a Markdown link's text stays) and punctuation, nor a trailing ``(…)`` group (the entities
+    or sessions a line links). Recall folds and the briefing drops lines by it."""
+    text = _TRAILING_GROUP.sub("", unicodedata.normalize("NFC", text))
+    text = _STAMPS.sub(" ", _MD_LINK.sub(r"\1", text))
+    return " ".join(_KEY_WORDS.findall(text.casefold()))
 
 
 def searchable(text: str) -> str:

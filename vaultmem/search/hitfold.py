@@ -3,7 +3,7 @@
 **Copies.** One fact is written in several places: a session's line, its archive copy, the
 entity's dated line, the project index's row, a work log's answer that the compaction filed.
 Two texts shown are copies when they say the same words in the same order once case, dates and
-times, block ids, link brackets and punctuation are set aside (``copy_key``), or when one says
+times, block ids, link brackets and punctuation are set aside (``facts.copy_key``), or when one says
 at least ``CONTAINED`` of the other's words within it (a label such as ``Answer:`` or a trailing
 link's alias added, a window of a long line). The best placed copy is kept, the paths of the
 others go in its ``also``.
@@ -19,24 +19,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from vaultmem.notes.lazyre import lazy
+from vaultmem.notes import facts
 
-# Dates, times and block ids say when and where a copy was written, not what it says.
-_STAMPS = lazy(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}\b"
-               r"|\^[A-Za-z0-9-]+")
-_WORDS = lazy(r"\w+")
 CONTAINED = 0.8  # a text inside another saying at least this share of its words is a copy of it
 _FEWEST = 4  # words a text inside another must say to be a copy (not a phrase they share)
 
 
-def copy_key(text: str) -> str:
-    """What every copy of a fact shown shares: its words, casefolded, without dates, times,
-    block ids, link brackets and punctuation, one space between each."""
-    return " ".join(_WORDS.findall(_STAMPS.sub(" ", text.casefold())))
-
-
 def copies(one: str, other: str) -> bool:
-    """Whether two copy keys (``copy_key``) are one fact's: equal, or the shorter inside the
+    """Whether two copy keys (``facts.copy_key``) are one fact's: equal, or the shorter inside the
     longer and saying at least ``CONTAINED`` of its words."""
     if one == other:
         return True
@@ -98,7 +88,7 @@ def folded(hits: Sequence[H]) -> list[tuple[H, list[str]]]:
     the other notes holding a copy (its ``also``, then its copies' notes and their ``also``)."""
     kept: list[tuple[H, str, list[str]]] = []
     for hit in hits:
-        key = copy_key(hit.text)
+        key = facts.copy_key(hit.text)
         for first, first_key, also in kept:
             if copies(key, first_key):
                 also += [r for r in (hit.rel, *hit.also) if r != first.rel and r not in also]
