@@ -32,6 +32,9 @@ def _passed(command: str) -> Run:
          "pytest -q tests/test_auth.py"),
         ("cd /home/dev/shop && MIX_ENV=test mix test 2>&1 | tail -20", "mix test"),
         ("export A=1 B='x y' make", "make"),
+        # An export joined to the command by ``&&`` or ``;`` is no part of it either.
+        ("export PATH=$HOME/.cargo/bin:$PATH && cargo build", "cargo build"),
+        ('export PATH="/opt/a b:$PATH"; cd app && cargo build 2>&1 | tail', "cargo build"),
     ],
 )
 def test_runs_of_one_command_share_a_key(command: str, key: str) -> None:

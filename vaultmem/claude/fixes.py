@@ -44,7 +44,9 @@ class Run:
     command: str  # as shown in the note (one line)
 
 
-_ENV_RE = lazy(r"\A(?:export\s+|env\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:'[^']*'|\"[^\"]*\"|\S*)\s+")
+# An inline variable or an ``export`` before the command, with the ``&&`` or ``;`` after it.
+_ENV_RE = lazy(r"\A(?:export\s+|env\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:'[^']*'|\"[^\"]*\"|[^\s;&]*)"
+               r"(?:\s*(?:&&|;)\s*|\s+)")
 _CD_RE = lazy(r"\Acd\s+(?:'[^']*'|\"[^\"]*\"|\S+)\s*&&\s*")
 _TAIL_RE = lazy(
     r"(?:\s*2>&1)?(?:\s*\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)?(?:\s*2>&1)?\s*(?:…)?\s*\Z"
