@@ -776,3 +776,15 @@ def test_a_commit_message_of_several_lines_is_kept_with_its_command() -> None:
                     "git commit -m \"" + "x\n" * 50_000, "git commit " + "<<E\n" * 20_000):
         (turn,) = transcript.parse_lines([assistant("a5", [tool("Bash", command=command)])]).turns
         assert turn.calls[0].message is None
+
+
+def test_a_greeting_names_no_session_the_first_prompt_with_content_does() -> None:
+    parsed = transcript.parse_lines([
+        user("u1", "hi"),
+        assistant("a1", [{"type": "text", "text": "Hello! What can I help you with?"}]),
+        user("u2", "Hey Claude, good morning!"),
+        user("u3", "hi, the wombat cache drops tenants"),
+    ])
+    assert parsed.first_prompt == "hi, the wombat cache drops tenants"
+    assert [t.prompt for t in parsed.turns if t.prompt][:2] == ["hi", "Hey Claude, good morning!"]
+    assert transcript.parse_lines([user("u1", "hello there!")]).first_prompt is None

@@ -225,6 +225,18 @@ def notification(prompt: str | None) -> bool:
     return bool(prompt) and _NOTIFICATION_RE.match(prompt or "") is not None
 
 
+# A prompt that only greets ("hi", "hello there", "hey Claude!", "good morning"): it names no
+# topic, so it titles no session note; the first prompt with content does.
+_GREETING = lazy(r"\W*(?:(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening|"
+                 r"day)|morning|hallo|hola|bonjour|test(?:ing)?)(?:\W+(?:there|again|claude|all|"
+                 r"everyone|buddy|friend))*\W*)+", re.IGNORECASE)
+
+
+def greeting(prompt: str | None) -> bool:
+    """Whether a prompt only greets (see ``_GREETING``)."""
+    return bool(prompt) and _GREETING.fullmatch(prompt or "") is not None
+
+
 def _typed_command(match: re.Match[str]) -> str:
     block = match.group(0)
     name = _COMMAND_NAME_RE.search(block)

@@ -174,7 +174,9 @@ class Transcript:
     """The lines of a transcript that say something, in file order, and what was passed over."""
 
     turns: tuple[Turn, ...]
-    first_prompt: str | None  # the first prompt of the whole read, skipped uuids included
+    # The first prompt of the whole read that may name the session (``_names_topic``), skipped
+    # uuids included
+    first_prompt: str | None
     skipped_lines: int  # lines that are not a JSON object (partial, junk, binary)
     boundaries: int  # compact_boundary system lines seen
     end: int = 0  # byte offset just past the last complete line read (where the next read starts)
@@ -290,15 +292,14 @@ def _parse_lines(
         if _identity(entry, text)[0] in skip_uuids:
             # Recorded under its uuid: no turn, so nothing in it is redacted or parsed further.
             prompt = None if summary else _pass_over(entry, streams, first_prompt is None)
-            if first_prompt is None and not records.notification(prompt):
+            if first_prompt is None and _names_topic(prompt):
                 first_prompt = prompt
             continue
         turn = _summary_turn(entry, text, streams[0].inside) if summary else \
             _turn(entry, text, streams)
         if turn is None:
             continue
-        if first_prompt is None and turn.prompt is not None \
-                and not records.notification(turn.prompt):
+        if first_prompt is None and turn.prompt is not None and _names_topic(turn.prompt):
             first_prompt = turn.prompt
         keys = turn.keys
         # A line recorded already, under its uuid or (a copy Claude Code wrote) its content
@@ -310,6 +311,12 @@ def _parse_lines(
     title = titles.get("custom-title") or titles.get("ai-title")
     return Transcript(tuple(turns), first_prompt, skipped, boundaries, private=depths,
                       title=title, unknown=tuple(unknown))
+
+
+def _names_topic(prompt: str | None) -> bool:
+    """Whether a prompt may name the session: the person's (not a background command's end)
+    and more than a greeting."""
+    return bool(prompt) and not records.notification(prompt) and not records.greeting(prompt)
 
 
 def is_regular_file(path: str | PathLike[str]) -> bool | None:
