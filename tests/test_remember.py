@@ -125,3 +125,19 @@ def test_a_secret_is_redacted_as_capture_redacts_it(vault_root: Path) -> None:
                         now=now())
     text = (vault_root / result.note).read_text()
     assert token not in text and "CI reads the token" in text
+
+
+def test_a_line_that_only_gives_a_secret_is_not_remembered(vault_root: Path) -> None:
+    m = memory(vault_root)
+    # Redacted, it would brief as "the prod db password is ‹redacted:password›": nothing.
+    with pytest.raises(SessionError, match="only gives a secret's value"):
+        m.remember("the prod db password is Sup3rS3cret!2024", now=now())
+    with pytest.raises(SessionError, match="keeps no secrets"):
+        m.remember("STAGING_KEY=sk_live_abcdefghijklmnopqrstuvwx", kind="prerequisite",
+                   now=now())
+    # A line that says more than the value is kept, the value redacted.
+    result = m.remember("the prod db password: Sup3rS3cret!2024, rotated every month",
+                        now=now())
+    text = (vault_root / result.note).read_text()
+    assert "rotated every month" in text and "Sup3rS3cret" not in text
+    assert "the prod db password is" not in text

@@ -32,7 +32,7 @@ from vaultmem.memory.upkeep import (
     Upkeep,
     list_lines,
 )
-from vaultmem.notes import frontmatter, inline, names, patch, propedit, schema
+from vaultmem.notes import frontmatter, inline, names, patch, propedit, redact, schema
 from vaultmem.notes.privacy import clean_prompt
 from vaultmem.notes.schema import Kind
 from vaultmem.store import machine
@@ -477,6 +477,9 @@ class Memory(Upkeep):
         said = inline.block_safe(inline.inert(inline.one_line(self.config.redaction(text))))
         if not said:
             raise SessionError(f"nothing to remember: the {which} is empty")
+        if redact.says_only_secret(said):  # it would brief as "the password is ‹redacted›"
+            raise SessionError(f"nothing to remember: the {which} only gives a secret's value, "
+                               "and vaultmem keeps no secrets (keep it in a password manager)")
         from vaultmem.memory import sessionextract  # not on the hooks' path
 
         entity_names = list(dict.fromkeys(links.safe_entity_name(e) for e in entities))

@@ -52,6 +52,17 @@ def mark(kind: str) -> str:
     return f"{MARK_OPEN}{kind}{MARK_CLOSE}"
 
 
+# A line that names a secret and gives its value, and says nothing else ("the prod db password
+# is ‹redacted:password›", "STAGING_KEY=‹redacted:api-key›"): once redacted it tells nothing.
+_ONLY_SECRET = lazy(r"\W*[^‹\n]{0,80}?(?:\bis|\bare|\bwas|=|:)\s*[\"'`]?‹redacted:[^›\n]*›[\"'`]?"
+                    r"[\s.!;,]*")
+
+
+def says_only_secret(redacted: str) -> bool:
+    """Whether a redacted line says nothing but that a secret's value was there."""
+    return _ONLY_SECRET.fullmatch(redacted.strip()) is not None
+
+
 @dataclass(frozen=True)
 class Redaction:
     """The ``[redact]`` settings: on unless turned off; ``allow`` lists values, or regular
