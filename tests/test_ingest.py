@@ -345,7 +345,8 @@ def test_no_captured_field_opens_a_heading_fence_list_or_quote(
 ) -> None:
     turns = [
         _turn("u1", prompt=prompt),
-        _turn("a1", calls=(_write("w1", path), _bash("b1", command))),
+        _turn("a1", text=f"Found it: {prose} and more words to keep it {prose}.",
+              calls=(_write("w1", path), _bash("b1", command))),
         _turn("r1", outcomes=(Outcome("b1", True, error),)),
         _turn("a2", text=f"Decision: {prose}. Next, {prose}."),
     ]
@@ -354,7 +355,8 @@ def test_no_captured_field_opens_a_heading_fence_list_or_quote(
     out = _without_answer_callouts(patch.apply_all(before, edits).text)
     titles = [(h.level, h.title) for h in sections.headings(out)]
     assert titles[:2] == [(1, "S"), (2, "Work Log")]
-    assert [t for t in titles if t[0] != 3] == [
+    # What Claude found along the way may be a gotcha: its section is the one added.
+    assert [t for t in titles if t[0] != 3 and t != (2, "Gotchas & Fixes")] == [
         (1, "S"), (2, "Work Log"), (2, "Decisions Made"), (2, "Next Steps")]
     tokens = MarkdownIt().parse(out)
     assert not [t for t in tokens if t.type in ("fence", "blockquote_open", "code_block")]
@@ -371,7 +373,7 @@ def _without_answer_callouts(text: str) -> str:
     kept: list[str] = []
     inside = False
     for line in text.split("\n"):
-        if line.startswith("> [!note]- Claude's answer"):
+        if line.startswith(("> [!note]- Claude's answer", "> [!info]- Claude's notes along")):
             inside = True
             continue
         if inside and line.startswith(">"):
@@ -478,3 +480,49 @@ def test_the_components_a_note_links_are_read_as_first_spelled() -> None:
     note = NOTE.replace("- an older decision", "- an older decision ([[Auth]], [[Power Monitor]])"
                         ) + "\n## Related Entities\n\n- [[auth]] — `src/auth/`\n- [[Billing]]\n"
     assert ingest.linked_components(note) == ["Auth", "Power Monitor", "Billing"]
+
+
+def test_what_claude_reports_between_calls_is_kept_folded_below_the_entry() -> None:
+    found = ("**Found the bug!** I was using `app::run` but an applet must start with "
+             "`applet::run`. Let me fix main.rs:")
+    turns = [
+        _turn("u1", prompt="why is the panel empty"),
+        _turn("a1", text="Let me look at main.rs first.", calls=(_write("w0", "/x/main.rs",
+                                                                          "Read"),)),
+        _turn("a2", text=found, calls=(_write("w1", f"{CWD}/src/main.rs", "Edit"),)),
+        _turn("r1", outcomes=(Outcome("w1", False),)),
+        _turn("a3", text="Fixed: the panel shows the applet now."),
+    ]
+    log = _only(_edits(turns, cwd=CWD), "Work Log").content
+    *_, work, notes = log.split("\n\n")
+    assert work == "- Edited `src/main.rs`"
+    # The report whole, its announced move left out; a move alone is not kept; the final answer
+    # stays the answer.
+    assert notes == (
+        "> [!info]- Claude's notes along the way (1)\n"
+        "> **Found the bug!** I was using `app::run` but an applet must start with "
+        "`applet::run`.")
+    assert "Let me" not in log and "**Answer:** Fixed: the panel shows the applet now." in log
+
+
+def test_notes_along_the_way_are_neutralised_and_no_recap_of_the_answer() -> None:
+    from vaultmem.claude import digest
+
+    report = ("Here is what I found so far:\n\n## Cause\n\n- the cache key drops the tenant id "
+              "%% so two tenants share one entry ^abc\n\n```bash\nredis-cli keys '*'")
+    turns = [
+        _turn("u1", prompt="why do tenants see each other's carts"),
+        # A file read: no work line stands between the answer's callout and the notes.
+        _turn("a1", text=report, calls=(_write("r0", f"{CWD}/cache.py", "Read"),)),
+        _turn("r1", outcomes=(Outcome("r0", False),)),
+        _turn("a2", text="Fixed: the cache key now holds the tenant id. Details:\n\n"
+                         "- **Why:** one cart per tenant and user"),
+    ]
+    note = patch.apply_all(NOTE, _edits(turns, cwd=CWD)).text
+    tokens = MarkdownIt().parse(note)
+    assert [t.content for t in tokens if t.type == "fence"] == ["redis-cli keys '*'\n"]
+    assert "> - the cache key drops the tenant id %\\% so two tenants share one entry \\^abc" in note
+    assert "Cause" not in [h.title for h in sections.headings(note)]
+    (turn,) = digest.session("s.md", note).turns
+    assert turn.details == ("Why: one cart per tenant and user",)
+

@@ -42,6 +42,21 @@ def test_an_answer_line_comes_before_tool_log_lines_that_match_as_much(vault_roo
                      "The wombat canary needs a free slot: historical deploys hold them all."]
 
 
+def test_what_was_said_along_the_way_comes_after_the_answer(vault_root: Path) -> None:
+    from vaultmem.claude import callout
+
+    aside = "I think the wombat canary fails as no wombat slot of the canary slot pool is free."
+    notes = callout.notes([aside])
+    _session(vault_root, (
+        f"**Answer:** Done.\n\n{notes}\n\n### 10:30 - and now\n\n"
+        "**Answer:** The wombat canary failed: no slot was free, so I freed two.\n"
+    ))
+    # The answer first, though the aside says the words more often and earlier; it still shows.
+    assert _shown(vault_root, "wombat canary slot") == [
+        "Answer: The wombat canary failed: no slot was free, so I freed two.",
+        "I think the wombat canary fails as no wombat slot of the canary slot pool is free."]
+
+
 def test_a_long_list_shows_its_first_line_and_the_lines_that_match(vault_root: Path) -> None:
     # The lines before the one that matches the word the first line lacks fill the room alone.
     steps = "".join(f">    - Step {n}: moved the ledger fixtures of module {n} aside\n"

@@ -1,8 +1,8 @@
 """Claude's words kept whole in a session note: a folded callout nothing inside can break (pure).
 
-The record keeps every turn's final answer and every compact summary whole (DESIGN §11): the
-briefing and the entity notes condense, the session note does not. What Claude wrote is Markdown
-of its own, so inside the callout:
+The record keeps every turn's final answer, what Claude reported along the way, and every compact
+summary whole (DESIGN §11): the briefing and the entity notes condense, the session note does
+not. What Claude wrote is Markdown of its own, so inside the callout:
 - every line is quoted (``> ``), so no heading, list or fence of it is a section or an item of
   the note (a heading stays the callout's own: recall's passages and the briefing read an
   answer by its parts), and a fence left open is closed before the callout ends;
@@ -14,12 +14,16 @@ of its own, so inside the callout:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from vaultmem.memory import anchors
 from vaultmem.notes import mdlines
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.noise import ASIDE
 
+# The title of the callout of what Claude reported between its tool calls (readers of the work
+# log tell it from the answer's by it).
+NOTES_TITLE = "Claude's notes along the way"
 KEPT_MAX_CHARS = 60_000  # of one answer or summary in the note (real ones hold up to 30,000)
 _CODE_SPAN = lazy(r"(`+)(?:.+?)\1(?!`)")
 _COMMENT = lazy(r"%(?=%)")
@@ -72,6 +76,18 @@ def answer(text: str) -> str:
     whole = text.strip("\n")
     count = whole.count("\n") + 1
     return quoted(bounded(whole), f"[!note]- Claude's answer ({count} lines)")
+
+
+def notes(texts: Sequence[str]) -> str:
+    """What Claude reported between its tool calls in a turn, whole (each bounded, a fence one
+    leaves open closed before the next), as one folded aside (``noise.ASIDE``: recall ranks its
+    lines after an answer's), a quoted blank line between two."""
+    lines = [f"> [!{ASIDE}]- {NOTES_TITLE} ({len(texts)})"]
+    for n, text in enumerate(texts):
+        if n:
+            lines.append(">")
+        lines += quoted(bounded(text.strip("\n")), "").split("\n")[1:]
+    return "\n".join(lines)
 
 
 def _neutral(line: str) -> str:

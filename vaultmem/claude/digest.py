@@ -19,6 +19,7 @@ from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
 from . import notices, settled
+from .callout import NOTES_TITLE
 from .fixes import looks_up_only, passes, state_key
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
@@ -303,6 +304,8 @@ def _work_log(note: _Note) -> _Log:
                     turns.append(Turn(time, title, lead))
                     points = [] if lead.endswith(":") else None
                     details = []
+            if kind == "blockquote" and NOTES_TITLE in line and line.startswith("> [!"):
+                points = details = None  # what Claude reported along the way: no recap
             if kind == "blockquote" and points is not None and turns:
                 # An answer that ends leading into a list ("Here's what changed:") says its
                 # outcome in the recap kept below it: its headings and bold lines, in order.

@@ -1,6 +1,10 @@
 """A turn's last words when a tool call followed them (pure; DESIGN §10, issue 28).
 
-A turn ends on Claude's final answer. When the read stops mid-turn (Claude Code compacting its
+A turn ends on Claude's final answer. What Claude reports between its tool calls before that
+("Found the bug: X must be Y. Let me fix it:") is kept too, without the moves (``along``):
+it is often where a cause, a finding or a status report is said, and the final answer may not
+repeat it (DESIGN §11: nothing said is lost).
+ When the read stops mid-turn (Claude Code compacting its
 context, a usage limit, the person interrupting), the last prose is not an answer: it reports what
 was done so far and announces the next move ("28 files created. Let me now try the build again.").
 The report is kept as the turn's outcome, the move is not: thinking aloud is never an outcome.
@@ -9,8 +13,11 @@ The report is kept as the turn's outcome, the move is not: thinking aloud is nev
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from vaultmem.notes.lazyre import lazy
+
+NOTE_MIN_WORDS = 8  # a shorter report between calls ("Found it.") says nothing on its own
 
 # Where a sentence starts: after a sentence end or a line break.
 _BOUNDARY_RE = lazy(r"(?<=[.!?])\s+|\n+")
@@ -33,3 +40,14 @@ def reported(text: str) -> str | None:
             break
         rest = rest[:start].rstrip()
     return rest or None
+
+
+def along(messages: Sequence[str]) -> list[str]:
+    """What Claude reported along the way (``messages``: its prose before the final answer, in
+    order): each message's report (``reported``) of at least ``NOTE_MIN_WORDS`` words, once."""
+    found: list[str] = []
+    for message in messages:
+        report = reported(message.strip())
+        if report and len(report.split()) >= NOTE_MIN_WORDS and report not in found:
+            found.append(report)
+    return found

@@ -117,8 +117,13 @@ typed. **Only what the person typed is the prompt**; a line that is only wrapper
   answer is the callout's own, never a section of the note), a fence left open is closed, `%%`
   (an Obsidian comment) outside code, a trailing `^block-id`, `<!--` and `[[` are escaped,
   vaultmem's anchor comments are taken out; code in fences stays as written.
-- Secrets are redacted (`notes/redact.py`) before any of it is written. Thinking aloud between tool
-  calls is not kept whole; the knowledge it states is mined as before.
+- **What Claude reported between its tool calls** ("Found the bug: an applet must start with
+  `applet::run`. Let me fix main.rs:") is kept at the end of the turn's entry, as one folded
+  `> [!info]- Claude's notes along the way (N)` aside: each message without the moves it ends
+  announcing ("Let me …", a lead-in to a call), if at least 8 words are left. Recall ranks its
+  lines after an answer's that match as much; the briefing never reads it as the answer.
+- Secrets are redacted (`notes/redact.py`) before any of it is written; the knowledge the turn's
+  messages state is mined as before.
 - `vaultmem recall` indexes the note as it is, callouts included, and shows the line of the
   answer that holds what was asked.
 """

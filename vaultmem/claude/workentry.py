@@ -1,5 +1,6 @@
 """A turn's work-log entry (pure): its prompt, the answer (its line, and below it the whole answer
-when the line cannot hold it), the tool work collapsed."""
+when the line cannot hold it), the tool work collapsed, and last, folded, what Claude reported
+between its tool calls (``midturn.along``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 
 from vaultmem.notes.inline import code_span, one_line
 
+from . import midturn
 from .fixes import run_key
 from .transcript import ToolCall
 
@@ -142,7 +144,9 @@ def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
         if answer:
             head.append(f"**Answer:** {answer}")
     work = _work_lines(turn)
-    if not head and not work:
+    # Before the final answer (the last message), what Claude reported along the way.
+    along = midturn.along(turn.prose[:-1])
+    if not head and not work and not along:
         return None  # a notice alone (repeated at each later Stop) adds nothing to the story
     if turn.notice:
         work.append(f"- {STOPPED} {code_span(turn.notice)}")
@@ -153,6 +157,10 @@ def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
         parts.append(whole)
     if work:
         parts.append("\n".join(work))
+    if along:
+        from . import callout
+
+        parts.append(callout.notes(along))
     return "\n\n".join(parts)
 
 

@@ -19,6 +19,10 @@ from vaultmem.notes.lazyre import lazy
 # The title line of a folded callout: vaultmem folds what it keeps whole under a title saying what
 # it is (``> [!abstract]- Claude's answer (12 lines)``); the callout's lines say the rest.
 _FOLDED_TITLE = lazy(r"^[ \t]*>[ \t]*\[![\w-]+\]-")
+# The callout type of what was said along the way rather than as an answer (the notes Claude
+# wrote between its tool calls, kept below a work log's entry): recall ranks its lines after an
+# answer's (``vaultmem.notes.passages``).
+ASIDE = "info"
 # ``key: value`` with one word or token for a value (``Reason: other``, ``status: active``).
 _KEY_VALUE = lazy(r"^[ \t]*(?:[-*+][ \t]+)?[*_]*[A-Za-z][\w-]{0,30}[*_]*:[*_]*[ \t]+[^\s]+[ \t]*$")
 # The opening line vaultmem writes in a new session note (memory/sessions.py).

@@ -8,8 +8,9 @@ a work log's tool log (``- Ran …``) after its entry's ``**Answer:**`` line whe
 command or file says where, the answer what came of it; the answer is shown once); at most
 about ``facts.SHOWN_CHARS`` characters, a long passage by its first line and the lines that
 match, never cut inside a word. Lines rank by the different words shown matched, then what kind
-of line it is (an answer before the tool log before the prompt, a heading or a table header),
-then the matches; a line shown in another's passage is not shown again.
+of line it is (an answer before the tool log and what was said along the way, an ``ASIDE``
+callout, before the prompt, a heading or a table header), then the matches; a line shown in
+another's passage is not shown again.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vaultmem.notes.facts import ELLIPSIS, SHOWN_CHARS, marked, window
-from vaultmem.notes.noise import is_noise
+from vaultmem.notes.noise import ASIDE, is_noise
 
 _BLOCK = re.compile(r"[ \t]+\^([A-Za-z0-9-]+)$")
 _WHITESPACE = re.compile(r"\s+")
@@ -46,6 +47,10 @@ _ROW = re.compile(r"^\s*(?:>[ \t]*)*\|")
 _RULE_ROW = re.compile(r"^\s*(?:>[ \t]*)*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?$")
 _BREAK = re.compile(r"^\s*(?:>[ \t]*)*(?:[-*_][ \t]*){3,}$")  # a thematic break (``---``)
 _PASSAGE_LINES = 40  # lines a line introduces that are read at most
+# The title of a callout, and of an aside's (``noise.ASIDE``): its lines rank after an answer's,
+# with the tool log.
+_CALLOUT_TITLE = re.compile(r"^>[ \t]*\[!")
+_ASIDE_TITLE = re.compile(rf"^>[ \t]*\[!{ASIDE}\][-+]?(?:[ \t]|$)")
 _PROSE, _LOG, _ECHOED = 2, 1, 0
 
 
@@ -68,6 +73,7 @@ class _Body:
         self._under: dict[int, int] = {}  # see under(): non-blank lines only
         self._first: dict[int, int] = {}  # the first row of the table a row is in
         self._answer: dict[int, int | None] = {}  # see answer()
+        self._aside: dict[int, bool] = {}  # see aside()
 
     def shown(self, n: int) -> str:
         """Line ``n`` shown (``_shown_line``)."""
@@ -138,6 +144,34 @@ class _Body:
         for n in walked:  # the lines between share it: an entry's log is walked once
             self._answer[n] = found
         return found
+
+    def aside(self, at: int) -> bool:
+        """Whether line ``at`` is inside an ``ASIDE`` callout (its title line above it, in the
+        run of quoted lines it is in)."""
+        walked: list[int] = []
+        found = False
+        for n in range(at, -1, -1):
+            if n in self._aside:
+                found = self._aside[n]
+                break
+            line = self.lines[n]
+            if not line.startswith(">"):
+                break
+            walked.append(n)
+            if _CALLOUT_TITLE.match(line):
+                found = _ASIDE_TITLE.match(line) is not None
+                break
+        for n in walked:  # the lines of a callout share it: a long one is walked once
+            self._aside[n] = found
+        return found
+
+    def tier(self, at: int) -> int:
+        """What kind of line ``at`` is: an answer's, the tool log's (or an aside's), or one
+        naming a part."""
+        line = self.lines[at]
+        if _ECHO.match(line) or _header(self.lines, at):
+            return _ECHOED
+        return _LOG if _TOOL_LOG.match(line) or self.aside(at) else _PROSE
 
     def repeats_answer(self, at: int) -> bool:
         """Whether line ``at`` of a callout under a work log's ``**Answer:**`` line (the answer
@@ -341,7 +375,7 @@ def ranked_lines(
         else:
             words = set().union(*(body.words(n) for n in read))
             matches = sum(body.lines[n].count(open_mark) for n in read)
-        bounds.append((int(is_noise(line, marks)), -len(words), -_tier(body.lines, at),
+        bounds.append((int(is_noise(line, marks)), -len(words), -body.tier(at),
                        -matches, at, span, part))
     bounds.sort(key=lambda b: b[:5])
     ready: list[tuple[tuple[int, int, int, int, int], _Shown, frozenset[int]]] = []
@@ -361,7 +395,7 @@ def ranked_lines(
         if spans:
             # Ranked by what is shown of it: words left out of the lines shown do not count.
             key = (noise, -len({plain[s:e].casefold() for s, e in spans}),
-                   -_tier(body.lines, at), -len(spans), at)
+                   -body.tier(at), -len(spans), at)
             heapq.heappush(ready, (key, (plain, spans), kept))
 
     while len(out) < count:
@@ -383,11 +417,3 @@ def ranked_lines(
         covered |= kept
         out.append(Passage(shown[0], shown[1], bool(noise)))
     return out
-
-
-def _tier(lines: Sequence[str], at: int) -> int:
-    """What kind of line ``at`` is: an answer's, the tool log's, or one naming a part."""
-    line = lines[at]
-    if _ECHO.match(line) or _header(lines, at):
-        return _ECHOED
-    return _LOG if _TOOL_LOG.match(line) else _PROSE
