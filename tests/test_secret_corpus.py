@@ -92,6 +92,11 @@ ATTACKS: list[tuple[str, str]] = [
     ("I set the password to 'hunter two 42'", "hunter two 42"),
     ("HEROKU_API_KEY is 01234567-89ab-cdef-0123-456789abcdef", "01234567-89ab-cdef-0123-456789abcdef"),
     ('STRIPE_KEY = "01234567-89ab-cdef-0123-456789abcdef"', "01234567-89ab-cdef-0123-456789abcdef"),
+    # A Windows path is kept (below), a password beside a domain or a one-letter user is not.
+    ("curl -u 'CORP\\deploy:S3cr3tPw9' https://api.example.com", "S3cr3tPw9"),
+    ("curl -u a:S3cr3tPw9 https://api.example.com", "S3cr3tPw9"),
+    ("tool --token C:\\keys\\aB3dE5fG7hJ9kL1mN2pQ4rS6tU", "C:\\keys\\aB3dE5fG7hJ9kL1mN2pQ4rS6tU"),
+    ("the password is Pa55\\word99", "Pa55\\word99"),
 ]
 
 FALSE_POSITIVES = [
@@ -136,6 +141,18 @@ FALSE_POSITIVES = [
     '{\\"password_file\\": \\"/run/secrets/db\\", \\"token\\": \\"required\\"}',
     'label: "Password", placeholder: "<your password>"',
     "Files with Secrets:  ~150+ (in chat logs)",
+    # Windows paths: a drive letter is no user, a backslash path is no password.
+    "cygpath -u 'c:\\users\\mischa'",
+    'cygpath -u "C:\\Users\\Mischa\\Documents"',
+    "cygpath -u c:/users/mischa2",
+    "curl --user D:\\Work\\Repo2 -o out",
+    "scp --private-key C:\\Users\\me\\.ssh\\id_rsa2 host:",
+    "tool --password-file 'C:\\Users\\me\\pw2.txt'",
+    "password file: C:\\secrets\\Pw2024.txt",
+    "mysql -u root -p C:\\dumps\\db1.sql",
+    "copy \\\\srv01\\Share$\\Build7 .",
+    "--auth=.\\conf\\Auth2.json",
+    "token file: secrets\\token2.txt",
 ]
 
 

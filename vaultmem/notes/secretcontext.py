@@ -8,7 +8,7 @@ rules here read that context:
   account: 'Summer2024!'", "use S3cr3t! as the password");
 - **command-line flags**: ``--password=…``, ``--password …``, ``--token …``, ``--api-key …``;
   ``-pPASS`` and ``-p PASS`` for the MySQL family, ``-a PASS`` for redis-cli, ``-p PASS`` for
-  sshpass; ``user:PASS`` after ``-u``/``--user``/``--auth``;
+  sshpass; ``user:PASS`` after ``-u``/``--user``/``--auth`` (not a Windows path: ``-u c:\\users``);
 - **URL userinfo**, with or without a user (``redis://:PASS@host``, ``postgres://u:PASS@host``;
   a password holding ``@`` is taken up to the last ``@`` before the host);
 - **Authorization headers** (``Bearer``, ``Basic``, ``Token``...) and ``Bearer <token>``.
@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.secretspan import Finding
+from vaultmem.notes.secretspan import Finding, is_path
 
 _WORD = (
     r"(?:(?:api|access|private|secret|signing|client|webhook|auth|app|master|deploy|bot|"
@@ -114,6 +114,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             yield Finding(m.start(3), m.end(3), "password")
     for m in r["userpass"].finditer(text, begin, end):
         secret = m.group(3)
+        if is_path(f"{m.group(2)}:{secret}"):
+            continue  # ``cygpath -u 'c:\\users\\me'``: a drive letter, not a user
         if secret != m.group(2) and not _placeholder(secret) and _userpass_secret(secret):
             yield Finding(m.start(3), m.end(3), "password")
     for m in r["url"].finditer(text, begin, end):

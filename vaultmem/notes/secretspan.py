@@ -49,7 +49,9 @@ _NAME_BEFORE = lazy(
     r"(?:--)?([A-Za-z][\w.-]*(?:[ ][A-Za-z][\w-]*)?)['\"`\]]*[ \t]*"
     r"(?:=|:=|:|=>|[ \t]is|[ \t]was|[ \t]to)?[ \t]*['\"`]?[ \t]*$")
 _IDENTIFIER = lazy(r"[A-Za-z][\w-]*")
-_PATH_START = ("~/", "/", "./", "../", "$HOME/", "%USERPROFILE%")
+_PATH_START = ("~/", "/", "./", "../", "$HOME/", "%USERPROFILE%", "~\\", ".\\", "..\\")
+# A Windows path: a drive (``C:\Users``, ``c:/src``) or a UNC share (``\\server\share``).
+_WINDOWS_START = lazy(r"^(?:[A-Za-z]:[\\/]|\\\\[\w.$-]+\\)")
 _EXTENSION = lazy(r"\.[A-Za-z][A-Za-z0-9]{0,5}$")
 _WORDY_SEGMENT = lazy(r"[A-Za-z0-9][\w.-]*")
 # The last word of a name that says what the value is when it is not the secret itself.
@@ -154,16 +156,18 @@ def kept(text: str, found: Finding) -> bool:
 
 
 def is_path(value: str) -> bool:
-    """Whether ``value`` reads like a file path (``~/.ssh/id_ed25519``, ``secrets/token.txt``)
-    rather than a key that holds slashes (base64) or a URL with a password."""
+    """Whether ``value`` reads like a file path (``~/.ssh/id_ed25519``, ``secrets/token.txt``,
+    ``C:\\Users\\me\\.ssh\\id_rsa``, ``\\\\server\\share``, ``keys\\prod.pem``) rather than a
+    key that holds slashes (base64) or a URL with a password."""
     if "://" in value or "@" in value:
         return False
-    if value.startswith(_PATH_START):
-        segments = [s for s in re.split(r"[/\\]", value) if s]
+    if value.startswith(_PATH_START) or _WINDOWS_START.match(value):
+        segments = [s for s in re.split(r"[/\\]", value[2:] if value[1:2] == ":" else value) if s]
         return all(len(s) < 24 or not _random(s) for s in segments)
-    if "/" not in value or not _EXTENSION.search(value):
+    separator = "/" if "/" in value else "\\"
+    if separator not in value or not _EXTENSION.search(value):
         return False
-    return all(_WORDY_SEGMENT.fullmatch(s) and not _random(s) for s in value.split("/") if s)
+    return all(_WORDY_SEGMENT.fullmatch(s) and not _random(s) for s in value.split(separator) if s)
 
 
 def _random(segment: str) -> bool:
