@@ -102,5 +102,9 @@ class ExtractorError(VaultmemError):
     """The optional LLM extractor failed (the deterministic one is used instead)."""
 
 
+class GitError(VaultmemError):
+    """git is missing, too slow, or a git command failed (``store.git``)."""
+
+
 class InvalidValue(VaultmemError):
     """A property name or value that YAML or Obsidian cannot hold."""

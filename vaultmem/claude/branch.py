@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from vaultmem.errors import GitError
+from vaultmem.store import git
+
 from .gitinfo import git_dirs, read_small
 
 TIMEOUT_S = 0.5
@@ -46,17 +49,11 @@ def changed_files(cwd: Path | None) -> tuple[Path, tuple[str, ...]] | None:
                                           f"ref: refs/heads/{base.split('/', 1)[-1]}")
     # --no-optional-locks: comparing with the work tree must not take the index lock a person's
     # own git command may be waiting for.
-    args = ["git", "--no-optional-locks", "-C", str(root), "diff", "--name-only", "--no-renames",
-            "--no-ext-diff", "-z"]
+    args = ["--no-optional-locks", "diff", "--name-only", "--no-renames", "--no-ext-diff", "-z"]
     args += ["HEAD"] if on_default else ["--merge-base", str(base)]
-    import subprocess  # only in a checkout: kept off the start-up of every hook
-
     try:
-        proc = subprocess.run(args, capture_output=True, timeout=TIMEOUT_S, check=False,
-                              stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
+        done = git.run(args, root, timeout=TIMEOUT_S)
+    except GitError:
         return None
-    if proc.returncode != 0:
-        return None
-    names = proc.stdout.decode("utf-8", errors="replace").split("\0")
+    names = done.out.split("\0")
     return root, tuple(n for n in names[:MAX_FILES] if n)

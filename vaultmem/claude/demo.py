@@ -7,19 +7,19 @@ already started in Obsidian); the next session starts with that memory as its co
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from vaultmem.claude import briefing, staleness
-from vaultmem.errors import VaultmemError
+from vaultmem.errors import GitError, VaultmemError
 from vaultmem.memory import bases
 from vaultmem.memory.reports import CompactReport
 from vaultmem.memory.sessions import Memory
 from vaultmem.notes import patch, schema, sections
 from vaultmem.notes.schema import Kind
 from vaultmem.search.recall import recall
+from vaultmem.store import git
 from vaultmem.store.config import Config
 from vaultmem.store.vaultopen import open_vault
 
@@ -176,9 +176,8 @@ CODE_DECISION = "Access tokens live 15 minutes (ACCESS_TOKEN_MINUTES in tokens.p
 
 
 def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=vaultmem demo", "-c", "user.email=demo@example.invalid",
-                    "-c", "commit.gpgsign=false", *args],
-                   cwd=repo, check=True, capture_output=True, timeout=30)
+    git.run(["-c", "user.name=vaultmem demo", "-c", "user.email=demo@example.invalid",
+             "-c", "commit.gpgsign=false", *args], repo)
 
 
 def _code_decision(code: Path, memory: Memory, note: str) -> Path | None:
@@ -193,7 +192,7 @@ def _code_decision(code: Path, memory: Memory, note: str) -> Path | None:
         _git(code, "init", "-q")
         _git(code, "add", ".")
         _git(code, "commit", "-qm", "Token lifetime")
-    except (OSError, subprocess.SubprocessError):
+    except (OSError, GitError):
         return None
     item = ingest.Item(Kind.DECISION, CODE_DECISION, ("Auth",), files=(str(code / CODE_FILE),))
     told = capture.anchored(ingest.Story((), (item,), {}), str(code))

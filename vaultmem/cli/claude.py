@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import sys
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
+
+from vaultmem.errors import GitError
+from vaultmem.store import git
 
 from . import app, echo_json, globals_of, run
 
@@ -31,15 +33,10 @@ class Scope(str, Enum):
 def _project_dir() -> Path:
     """The git checkout's top folder (project and local settings live there), else the cwd."""
     try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"],
-            capture_output=True, text=True, timeout=5, check=False,
-        )
-        if out.returncode == 0 and out.stdout.strip():
-            return Path(out.stdout.strip())
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return Path.cwd()
+        top = git.run(["rev-parse", "--show-toplevel"], Path.cwd(), timeout=5).out.strip()
+    except GitError:
+        top = ""
+    return Path(top) if top else Path.cwd()
 
 
 @app.command()

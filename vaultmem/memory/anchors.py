@@ -30,6 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, unquote
 
+from vaultmem.errors import GitError
+from vaultmem.store import git
+
 ANCHOR = re.compile(r"\s*%%vm-anchor ([^\n]*?)%%")
 HASH_CHARS = 12
 MISSING = "-"
@@ -142,18 +145,15 @@ def repo(cwd: str | Path | None) -> Repo | None:
     git the folder itself; None when ``cwd`` is unknown or gone."""
     if not cwd or not os.path.isdir(cwd):
         return None
-    import subprocess  # only when anchors are taken: kept off the hooks' start-up
-
     try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel", "--verify", "-q", "HEAD"],
-            cwd=cwd, capture_output=True, text=True, timeout=GIT_TIMEOUT_S, check=False)
-    except (OSError, subprocess.SubprocessError):
+        done = git.run(["rev-parse", "--show-toplevel", "--verify", "-q", "HEAD"], cwd,
+                       timeout=GIT_TIMEOUT_S, check=False)
+    except GitError:
         return Repo(Path(os.path.realpath(cwd)))
-    lines = done.stdout.split("\n")
+    lines = done.out.split("\n")
     if not lines[0].strip():
         return Repo(Path(os.path.realpath(cwd)))
-    head = lines[1].strip() if done.returncode == 0 and len(lines) > 1 else ""
+    head = lines[1].strip() if done.ok and len(lines) > 1 else ""
     return Repo(Path(lines[0].strip()), head[:7], git=True)
 
 

@@ -12,26 +12,20 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vaultmem.errors import UnsafePath, VaultmemError
+from vaultmem.errors import GitError, UnsafePath
 from vaultmem.memory.diff3 import NotMergeable
 from vaultmem.memory.notemerge import DifferentSessions, merge_bytes
-from vaultmem.store import safefs
+from vaultmem.store import git, safefs
 from vaultmem.store.atomic import replace_file
 from vaultmem.store.layout import STATE_DIR
 
 DRIVER = "vaultmem"
 DRIVER_NAME = "vaultmem note merge (notes, items and backlinks as sets)"
 ATTRIBUTES = ".gitattributes"
-GIT_TIMEOUT_S = 30.0
-
-
-class GitError(VaultmemError):
-    """git is missing, or a git command failed."""
 
 
 @dataclass(frozen=True)
@@ -59,20 +53,6 @@ class DriverOutcome:
     message: str | None
 
 
-def _git(args: Sequence[str], cwd: Path, *, check: bool = True) -> subprocess.CompletedProcess[str]:
-    try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                              timeout=GIT_TIMEOUT_S, check=False)
-    except FileNotFoundError:
-        raise GitError("git is not installed (or not on PATH)") from None
-    except subprocess.TimeoutExpired:
-        raise GitError(f"git {args[0]} took longer than {GIT_TIMEOUT_S:g}s", path=str(cwd)) from None
-    if check and done.returncode != 0:
-        first = (done.stderr.strip().splitlines() or ["failed"])[0]
-        raise GitError(f"git {args[0]}: {first}", path=str(cwd))
-    return done
-
-
 def in_git_repo(folder: Path) -> bool:
     """Whether the folder is inside a git work tree (a ``.git`` here or above; no subprocess)."""
     folder = folder.resolve()
@@ -98,7 +78,7 @@ def setup(vault_root: Path, namespace: str, program: Sequence[str]) -> GitSetup:
 
     ``program``: the argv that runs this vaultmem (an absolute path, so git finds it from any
     shell)."""
-    repo = Path(_git(["rev-parse", "--show-toplevel"], vault_root).stdout.strip())
+    repo = Path(git.run(["rev-parse", "--show-toplevel"], vault_root).out.strip())
     attributes = vault_root / ATTRIBUTES
     line = attributes_line(namespace)
     written = False
@@ -117,14 +97,14 @@ def setup(vault_root: Path, namespace: str, program: Sequence[str]) -> GitSetup:
     command = f"{shlex.join(program)} merge-driver %O %A %B %P"
     config_written = False
     for key, value in ((f"merge.{DRIVER}.name", DRIVER_NAME), (f"merge.{DRIVER}.driver", command)):
-        got = _git(["config", "--local", "--get", key], vault_root, check=False).stdout.strip()
+        got = git.run(["config", "--local", "--get", key], vault_root, check=False).out.strip()
         if got != value:
-            _git(["config", "--local", key, value], vault_root)
+            git.run(["config", "--local", key, value], vault_root)
             config_written = True
-    tracked = _git(["ls-files", "-z", "--", STATE_DIR], vault_root).stdout.split("\0")
+    tracked = git.run(["ls-files", "-z", "--", STATE_DIR], vault_root).out.split("\0")
     tracked = [name for name in tracked if name]
     if tracked:
-        _git(["rm", "-r", "-q", "--cached", "--", STATE_DIR], vault_root)
+        git.run(["rm", "-r", "-q", "--cached", "--", STATE_DIR], vault_root)
     return GitSetup(repo, attributes, written, config_written, len(tracked))
 
 
@@ -158,11 +138,9 @@ def merge_driver(base: Path, ours: Path, theirs: Path, name: str | None = None) 
 
 def _fallback(base: Path, ours: Path, theirs: Path, shown: str, why: str) -> DriverOutcome:
     try:
-        done = subprocess.run(
-            ["git", "merge-file", "-L", "ours", "-L", "base", "-L", "theirs",
-             str(ours), str(base), str(theirs)],
-            capture_output=True, timeout=GIT_TIMEOUT_S, check=False)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        return DriverOutcome(2, f"vaultmem merge-driver: {shown}: {why}; git merge-file: {err}")
-    code = min(done.returncode, 127) if done.returncode >= 0 else 2
+        done = git.run(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs",
+                        str(ours), str(base), str(theirs)], ".", check=False)
+    except GitError as err:
+        return DriverOutcome(2, f"vaultmem merge-driver: {shown}: {why}; {err}")
+    code = min(done.code, 127) if done.code >= 0 else 2
     return DriverOutcome(code, f"vaultmem: {shown}: {why}; merged by git's own merge instead")

@@ -15,13 +15,14 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vaultmem.memory.gitshare import GitError, _git, in_git_repo
+from vaultmem.errors import GitError
+from vaultmem.memory.gitshare import in_git_repo
 from vaultmem.notes import redact
+from vaultmem.store import git
 from vaultmem.store.atomic import replace_file
 
 __all__ = ["HookSetup", "StagedSecret", "in_git_repo", "install_hook", "pushed", "staged_secrets"]
@@ -67,7 +68,7 @@ def install_hook(vault_root: Path, program: Sequence[str], *, hook: str = "pre-c
                  purpose: str = "refuses a staged secret") -> HookSetup:
     """Write the repository's ``hook`` (``core.hooksPath`` respected) running ``program``
     with ``args``; a hook that is not vaultmem's is left as it is."""
-    where = _git(["rev-parse", "--git-path", f"hooks/{hook}"], vault_root).stdout.strip()
+    where = git.run(["rev-parse", "--git-path", f"hooks/{hook}"], vault_root).out.strip()
     path = Path(where) if os.path.isabs(where) else vault_root / where
     command = shlex.join([*program, *args])
     script = f"#!/bin/sh\n{mark} (vaultmem init --git)\nexec {command}\n"
@@ -88,12 +89,12 @@ def install_hook(vault_root: Path, program: Sequence[str], *, hook: str = "pre-c
 
 def staged_secrets(root: Path, allow: Sequence[str] = ()) -> list[StagedSecret]:
     """The secrets on the lines the staged changes add (the repository holding ``root``)."""
-    top = Path(_git(["rev-parse", "--show-toplevel"], root).stdout.strip())
-    names = _git(["diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR"], top).stdout
+    top = Path(git.run(["rev-parse", "--show-toplevel"], root).out.strip())
+    names = git.run(["diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR"], top).out
     found: list[StagedSecret] = []
     for rel in (n for n in names.split("\0") if n):
-        diff = _git(["diff", "--cached", "-U0", "--no-color", "--no-ext-diff", "--", rel], top,
-                    check=False).stdout
+        diff = git.run(["diff", "--cached", "-U0", "--no-color", "--no-ext-diff", "--", rel], top,
+                       check=False).out
         if len(diff) > STAGED_MAX_BYTES or "\nBinary files " in diff:
             continue
         for start, lines in _added_runs(diff):
@@ -133,12 +134,12 @@ def pushed(root: Path, notes: Iterable[tuple[str, str]]) -> dict[str, str]:
     if not wanted:
         return {}
     try:
-        refs = _git(["for-each-ref", "--format=%(refname:short)", "refs/remotes"], root,
-                    check=False).stdout.split()
+        refs = git.run(["for-each-ref", "--format=%(refname:short)", "refs/remotes"], root,
+                       check=False).out.split()
         refs = [r for r in refs if not r.endswith("/HEAD")]
         if not refs:
             return {}
-        prefix = _git(["rev-parse", "--show-prefix"], root).stdout.strip()
+        prefix = git.run(["rev-parse", "--show-prefix"], root).out.strip()
     except GitError:
         return {}
     out: dict[str, str] = {}
@@ -154,16 +155,15 @@ def pushed(root: Path, notes: Iterable[tuple[str, str]]) -> dict[str, str]:
 
 def _versions(root: Path, ref: str, path: str) -> list[bytes]:
     """Every version of ``path`` reachable from ``ref`` (the blobs its commits wrote)."""
-    log = _git(["log", ref, "--format=", "--raw", "--no-abbrev", "--no-renames", "--", path],
-               root, check=False).stdout
+    log = git.run(["log", ref, "--format=", "--raw", "--no-abbrev", "--no-renames", "--", path],
+                  root, check=False).out
     blobs = {fields[3] for fields in (line.split() for line in log.splitlines())
              if len(fields) >= 5 and set(fields[3]) != {"0"}}
     if not blobs:
         return []
     try:
-        done = subprocess.run(["git", "cat-file", "--batch"], cwd=root, capture_output=True,
-                              input="".join(f"{b}\n" for b in sorted(blobs)).encode(),
-                              timeout=30.0, check=False)
-    except (OSError, subprocess.TimeoutExpired):
+        done = git.run(["cat-file", "--batch"], root, check=False,
+                       stdin="".join(f"{b}\n" for b in sorted(blobs)).encode())
+    except GitError:
         return []
-    return [done.stdout]
+    return [done.raw]
