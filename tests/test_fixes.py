@@ -291,3 +291,30 @@ def test_an_error_line_listed_as_a_gotcha_without_cause_or_fix_is_no_item() -> N
              Turn("a", None, None, text=answer)]
     items = [i.text for i in ingest.story(turns, now=NOW, cwd=CWD).items if i.kind == "gotcha"]
     assert items == ["The export hangs when the ledger is empty because the cursor never closes"]
+
+
+def test_a_setup_command_between_the_failure_and_the_pass_is_the_fix() -> None:
+    error = "ModuleNotFoundError: No module named 'pytest_asyncio'"
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "pytest -q"),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
+        Turn("a2", None, None, calls=(_bash("b2", "ls tests"),
+                                      _bash("b3", "uv add --dev pytest-asyncio"))),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False, None), Outcome("b3", False, None))),
+        Turn("a3", None, None, calls=(_bash("b4", "pytest -q"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b4", False, None),)),
+    ]
+    assert _gotchas(turns) == [
+        f"`pytest -q` failed (`{error}`); it passed after running `uv add --dev pytest-asyncio`"]
+
+
+def test_a_look_up_between_the_failure_and_the_pass_is_no_fix() -> None:
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "make report"),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, "make: *** [report] Error 2"),)),
+        Turn("a2", None, None, calls=(_bash("b2", "cat Makefile"), _bash("b3", "npm run build"))),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False, None), Outcome("b3", False, None))),
+        Turn("a3", None, None, calls=(_bash("b4", "make report"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b4", False, None),)),
+    ]
+    assert _gotchas(turns) == []

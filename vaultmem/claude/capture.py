@@ -218,11 +218,12 @@ def _touched(now: datetime) -> patch.Edit:
 def _told(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], text: str,
           now: datetime, private: Sequence[str]) -> list[patch.Edit]:
     """The edits that add ``turns`` to a note holding ``text`` (none when they say nothing new)."""
-    from . import ingest
+    from . import failfix, ingest
 
     told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
                         failing=ingest.open_failures(text), private=private,
-                        known=ingest.linked_components(text))
+                        known=ingest.linked_components(text),
+                        met=failfix.met_in_note(text))
     told = anchored(told, event.cwd)
     linked = memory.entity_links(ingest.component_names(told), memory.config.project)
     edits = ingest.edits_for(told, text, link=lambda name: linked[name])

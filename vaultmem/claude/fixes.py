@@ -293,9 +293,28 @@ def failure_key(text: str) -> str | None:
     return f"{run_key(found.group('command'))}\n{error.casefold()}"
 
 
-def fix_text(failed: Run, passed: Run, edited: Sequence[str]) -> str | None:
+# Words of a command that changes the machine's setup (``pip install x``, ``uv sync``, ``git
+# config …``, ``git restore --staged x``, ``chmod +x``, ``docker compose up -d``).
+_SETUP_WORDS = frozenset({
+    "install", "add", "sync", "config", "set", "enable", "start", "up", "init", "chmod",
+    "chown", "ln", "export", "restore", "reset", "unset", "mkdir", "createdb", "migrate",
+    "login", "activate", "source", "link", "setx", "add-mppreference",
+})
+
+
+def setup_command(command: str) -> bool:
+    """Whether a command changes the setup (installs, configures, starts, unstages) in its
+    first words, rather than looking something up or running the work."""
+    words = [w.casefold() for w in run_key(command).split()[:3]]
+    return bool(words) and not looks_up_only(command) and any(w in _SETUP_WORDS for w in words)
+
+
+def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str] = ()
+             ) -> str | None:
     """The gotcha ``failed`` then ``passed`` make, ``edited`` being the paths edited in
-    between (in order); None when nothing in between plausibly fixed it."""
+    between (in order) and ``ran`` the commands that passed in between; None when nothing in
+    between plausibly fixed it: an edit of what it ran or names, or a command that changed
+    the setup (:func:`setup_command`)."""
     if checks_only(failed.command):
         return None
     why = f" ({code_span(one_line(failed.error))})" if failed.error else ""
@@ -305,6 +324,11 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str]) -> str | None:
         names = ", ".join(code_span(n) for n in added)
         return f"{head} with {names} set"
     files = plausible(edited, failed.command, failed.error)
+    setup = [c for c in dict.fromkeys(ran) if setup_command(c)
+             and state_key(c) != state_key(failed.command)]
+    if not files and setup:
+        named = ", ".join(code_span(one_line(c)) for c in setup[:FILES_SHOWN])
+        return f"{head} after running {named}"
     if not files or diagnostics.code_in_progress(failed.error or "", " ".join(files)):
         return None  # nothing in between fixed it, or a compile error of code being written
     named = ", ".join(code_span(one_line(p)) for p in files[:FILES_SHOWN])

@@ -34,7 +34,7 @@ from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without
 from vaultmem.notes.patch import Edit, SectionPatch
 from vaultmem.notes.schema import Kind
 
-from . import diagnostics, fixes, mentions, midturn, notices
+from . import diagnostics, failfix, fixes, mentions, midturn, notices
 from .components import origin_of, relative
 from .mining import mine_listed, mine_turn
 from .stated import Told
@@ -153,6 +153,7 @@ def story(
     failing: Mapping[str, str | None] | None = None,
     private: Sequence[str] = (),
     known: Sequence[str] = (),
+    met: Sequence[failfix.Met] = (),
 ) -> Story:
     """The entries, items and components of ``turns`` (transcript lines, in order).
 
@@ -161,7 +162,8 @@ def story(
     person marked private in the session (a compact summary may restate it). ``known``: the
     components the note names already: a turn that touched none of their files but names one
     in its prompt or answers is about it (an item goes to the fallback entity only when no
-    component is named anywhere in its turn)."""
+    component is named anywhere in its turn). ``met``: the failures earlier reads recorded
+    (:func:`failfix.met_in_note`), whose explanation may come in these turns."""
     collected: list[LoggedTurn] = []
     current: LoggedTurn | None = None
     # run_key(command) -> its runs in order; a failure an earlier hook recorded is event -1
@@ -169,8 +171,12 @@ def story(
         fixes.run_key(command): [fixes.Run(-1, True, error, command)]
         for command, error in (failing or {}).items()}
     edits_at: list[tuple[int, str]] = []  # (event no, path shown)
+    ran_at: list[tuple[int, str]] = []  # (event no, command that passed)
     calls: dict[str, ToolCall] = {}
     records = Told()  # what the structured records say (structured.py), by turn
+    failed_here = list(met)  # failures and Claude's messages, for what was said about them
+    said: list[failfix.Said] = []
+    said_in: list[LoggedTurn] = []
     for number, line in enumerate(turns):
         when = _time(line.timestamp, now, now.tzinfo)
         if line.summary is not None:
@@ -189,6 +195,8 @@ def story(
         if line.text:
             current.prose.append(line.text)
             current.answer = line.text
+            said.append(failfix.Said(number, line.text))
+            said_in.append(current)
         if line.notice:
             current.notice = line.notice
         if line.calls:
@@ -214,6 +222,10 @@ def story(
             if made is None or outcome.background:
                 continue  # a command moved to the background has not ended yet
             if outcome.denied:  # it never ran: no failure, no pass, no run
+                if made.command is not None and outcome.error and notices.not_started(
+                        outcome.error):  # but the machine stopped it: what was done about it?
+                    failed_here.append(failfix.Met(one_line(made.command), outcome.error,
+                                                   number))
                 label = _label(made, cwd)
                 why, count = current.denied.get(label, (outcome.error, 0))
                 current.denied[label] = (why, count + 1)
@@ -229,13 +241,17 @@ def story(
                 history = runs.setdefault(fixes.run_key(command), [])
                 history.append(fixes.Run(number, failed, outcome.error, command))
                 if not failed:
-                    _fixed(current, history, edits_at)
+                    _fixed(current, history, edits_at, ran_at)
+                    ran_at.append((number, command))
             label = _label(made, cwd)
             if failed:
                 error, count = current.failures.get(label, (outcome.error, 0))
                 current.failures[label] = (error, count + 1)
                 if made.command is not None:
                     current.commands_failed.add(label)
+                    if outcome.error:
+                        failed_here.append(failfix.Met(one_line(made.command), outcome.error,
+                                                       number))
                     current.run_keys[label] = fixes.state_key(one_line(made.command))
             if label in current.failures:
                 current.still_failing[label] = failed
@@ -247,6 +263,9 @@ def story(
                     if other_key in passed:
                         current.still_failing[other] = False
     records.close()
+    for index, text in failfix.gotchas(failed_here, said):
+        if text not in said_in[index].fixes:
+            said_in[index].fixes.append(text)
     for turn in collected:
         if turn.answer and turn.acted == len(turn.prose):
             # A call followed its last words: the read stopped mid-turn, and they are no final
@@ -334,7 +353,8 @@ def _label(call: ToolCall, cwd: str | None) -> str:
     return call.tool
 
 
-def _fixed(turn: LoggedTurn, history: list[fixes.Run], edits_at: list[tuple[int, str]]) -> None:
+def _fixed(turn: LoggedTurn, history: list[fixes.Run], edits_at: list[tuple[int, str]],
+           ran_at: list[tuple[int, str]]) -> None:
     """A passing run after a failure of the same command: a gotcha when what changed in between
     plausibly fixed it (:func:`fixes.fix_text`)."""
     passed = history[-1]
@@ -345,7 +365,8 @@ def _fixed(turn: LoggedTurn, history: list[fixes.Run], edits_at: list[tuple[int,
     if any(run.number > failed.number and not run.failed for run in history[:-1]):
         return  # it passed before already: that pass was the fix
     edited = list(dict.fromkeys(p for n, p in edits_at if failed.number < n < passed.number))
-    text = fixes.fix_text(failed, passed, edited)
+    ran = [c for n, c in ran_at if failed.number < n < passed.number]
+    text = fixes.fix_text(failed, passed, edited, ran)
     if text is not None and text not in turn.fixes:
         turn.fixes.append(text)
 

@@ -43,6 +43,10 @@ _DENIED_RE = lazy(
     # The shell never started the command: Windows Git Bash's path conversion or fork failed.
     r"Command failed: cygpath\b|\d+ \[main\] \S+ (?:\(\d+\) child_copy: |\d+ dofork: ))"
 )
+# Of those, the ones where the machine, not a person or a permission, stopped the command.
+_NOT_STARTED_RE = lazy(
+    r"\A(?:Command failed: cygpath\b|\d+ \[main\] \S+ (?:\(\d+\) child_copy: |\d+ dofork: )|"
+    r"The program could not start\b)")
 # Windows' STATUS_DLL_INIT_FAILED (0xC0000142): the program could not start, so it said nothing.
 _NOT_STARTED = "Exit code 3221225794"
 _SKIPPED_RE = lazy(r"\A(?:Exit code \d+|Error:?|</?tool_use_error>)?\s*\Z")
@@ -58,6 +62,13 @@ def shown(text: str) -> str:
     """A notice as one line, at most NOTICE_MAX_CHARS."""
     line = " ".join(text.split())
     return line if len(line) <= NOTICE_MAX_CHARS else line[: NOTICE_MAX_CHARS - 1] + "…"
+
+
+def not_started(line: str) -> bool:
+    """Whether a :func:`denial` line says the machine never started the command (the shell's
+    fork or path conversion failed, the program could not load): a failure of the environment,
+    which the session may fix, unlike a refusal or an interrupt."""
+    return _NOT_STARTED_RE.match(line) is not None
 
 
 def denial(output: str) -> str | None:

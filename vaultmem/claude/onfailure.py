@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vaultmem.notes.inline import code_span
+from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.quoting import command_shape
 from vaultmem.notes.schema import Kind
 
@@ -37,6 +38,11 @@ _GENERIC = frozenset({
     "the", "and", "for", "with", "from", "not", "while", "when", "near",
 })
 
+# What differs between two runs of one failure: paths (POSIX, Windows, home), hex addresses,
+# hashes and ids (five digits or more), so they never make or break a match.
+_VARYING_RE = lazy(r"(?:\b[A-Za-z]:|~)?(?:[\\/][^\s'\"`:,;()\\/]+)+[\\/]?|\b0x[0-9a-fA-F.x]+|"
+                   r"\S*\d{5,}\S*|\b[0-9a-f]{8,}\b")
+
 
 @dataclass(frozen=True)
 class Failure:
@@ -56,6 +62,7 @@ def signature(error: str) -> list[str]:
     _, line = toolresult.failure(error, True, lambda text: text)
     if line is None or line.startswith("Exit code"):
         return []
+    line = _VARYING_RE.sub(" ", line)
     return [w for w in moments.words(line) if w not in _GENERIC and not w.startswith("/")]
 
 

@@ -31,7 +31,7 @@ _ERROR_LINE_RE = lazy(
 _TOOL_DIAGNOSTIC_RE = lazy(
     r"^[\w.+-]+: .*\b(?:not found|no such|unrecognized|invalid|illegal|cannot|can't|could not|"
     r"couldn't|unable|denied|refused|timed out|not known|unknown|failed|error|not permitted|"
-    r"missing|usage)\b|\b(?:command not found|No such file or directory|Permission denied|"
+    r"missing|required|usage)\b|\b(?:command not found|No such file or directory|Permission denied|"
     r"Connection refused|connection timed out|Could not resolve|is not recognized as)\b|"
     # A tool's own explanation over the list of what it refused ("The following paths are
     # ignored by one of your .gitignore files:"): the list and its hints say less.

@@ -1,0 +1,150 @@
+"""failfix.py: a failure and what the session said about it (the cause, the workaround, a command
+for the person to run) become a gotcha holding the error line, which the failure hook finds by
+the error's signature when the failure comes back (issue 31 items 1-2). Made-up transcripts
+replayed through the Stop hook into a temporary vault, and the pure rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hook_kit import NOW
+from transcript_kit import Transcript, note, section, stop
+
+from vaultmem.claude import failfix, onfailure
+from vaultmem.claude.failfix import Met, Said
+
+SUDO = "sudo: a terminal is required to read the password; either use the -S option"
+FORK = ("0 [main] bash (12728) child_copy: cygheap read copy failed, 0x0..0x800020EF0, done 0, "
+        "windows pid 12728, Win32 error 299")
+
+
+@pytest.fixture
+def env(vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("VAULTMEM_VAULT", str(vault_root))
+    monkeypatch.setenv("VAULTMEM_NOW", NOW)
+    return vault_root
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Transcript:
+    return Transcript(tmp_path / "transcript.jsonl")
+
+
+def test_the_message_after_a_failure_that_says_why_is_its_gotcha() -> None:
+    met = [Met("sudo apt install ripgrep", SUDO, 3)]
+    said = [Said(1, "Installing ripgrep."),
+            Said(4, "Let me check.\nsudo needs a password, so please run `sudo apt install "
+                    "ripgrep` in your terminal.")]
+    [(index, text)] = failfix.gotchas(met, said)
+    assert index == 1
+    assert text.startswith("sudo needs a password, so please run `sudo apt install ripgrep`")
+    assert "a terminal is required to read the password" in text  # found by the error again
+
+
+@pytest.mark.parametrize("after", [
+    "Let me try that again with another flag.",  # a next move, nothing learnt
+    "Done: the report is in out/report.md.",  # no cause, no fix
+])
+def test_a_failure_nothing_was_said_about_gets_nothing(after: str) -> None:
+    assert failfix.gotchas([Met("make report", "make: *** [report] Error 2 widget", 0)],
+                           [Said(1, after)]) == []
+
+
+def test_a_failure_without_an_error_line_gets_nothing() -> None:
+    assert failfix.gotchas([Met("false", "Exit code 1", 0)],
+                           [Said(1, "It failed because false always fails.")]) == []
+
+
+def test_a_later_message_that_names_the_error_explains_it() -> None:
+    met = [Met("ssh box 'ps'", FORK, -1)]  # an earlier read recorded it
+    said = [Said(2, "The router is fine because dnsmasq runs."),  # a cause, not of this error
+            Said(7, "## Root cause\n- `Win32 error 299` = `ERROR_PARTIAL_COPY`: MSYS2's fork "
+                    "emulation breaks\n- the antivirus scans every fork, so I added exclusions")]
+    [(index, text)] = failfix.gotchas(met, said)
+    assert index == 1
+    assert text.startswith("`Win32 error 299` = `ERROR_PARTIAL_COPY`: MSYS2's fork emulation")
+
+
+def test_one_gotcha_per_error_signature() -> None:
+    met = [Met("pytest -q", "ModuleNotFoundError: No module named 'pytest_asyncio'", 1),
+           Met("pytest -x", "ModuleNotFoundError: No module named 'pytest_asyncio'", 3)]
+    said = [Said(2, "It fails because `pytest_asyncio` is not installed."),
+            Said(4, "Still failing because `pytest_asyncio` is missing from the venv.")]
+    assert len(failfix.gotchas(met, said)) == 1
+
+
+NOTE_LINES = (
+    "- Failed: `ssh box 'ps'` ×2 — `0 [main] bash (1) child_copy: cygheap read copy failed`",
+    "- Failed: `ls x`",  # no error line: nothing to sign
+    "- Failed: `pytest` — `ModuleNotFoundError: No module named 'x_y'`",
+    "- It needs `x_y` (`pytest` failed: `ModuleNotFoundError: No module named 'x_y'`)",
+    "- Not run: `tracert x` — `Command failed: cygpath -u 'C:\\Users\\me'`",  # the machine
+    "- Not run: `rm -rf build` — `[Request interrupted by user for tool use]`",  # a person
+)
+
+
+def test_the_failures_a_note_records_are_read_until_explained() -> None:
+    assert failfix.met_in_note("\n".join(NOTE_LINES)) == [
+        Met("ssh box 'ps'", "0 [main] bash (1) child_copy: cygheap read copy failed", -1),
+        Met("tracert x", "Command failed: cygpath -u 'C:\\Users\\me'", -1)]
+
+
+def test_a_recurrence_matches_the_gotcha_by_its_signature_and_another_error_does_not() -> None:
+    [(_, text)] = failfix.gotchas([Met("ssh box 'ps'", FORK, 0)], [Said(
+        1, "The `cygheap read copy failed` errors come from MSYS2's fork emulation; the fix is "
+           "to rebase the DLLs with every shell closed.")])
+    later = onfailure.Failure("Bash", "git status", None, FORK.replace("12728", "40001").replace(
+        "bash", "git"))
+    assert onfailure.tier(later, onfailure.signature(later.error), text) == 0
+    other = onfailure.Failure("Bash", "npm test", None, "TypeError: cannot read properties of "
+                              "undefined (reading 'map')")
+    assert onfailure.tier(other, onfailure.signature(other.error), text) is None
+
+
+def test_signatures_leave_out_paths_addresses_and_ids() -> None:
+    assert onfailure.signature("Command failed: cygpath -u 'C:\\Users\\me\\AppData\\Local\\Temp'"
+                               ) == ["cygpath"]
+    assert "pytest_asyncio" in onfailure.signature(
+        "ModuleNotFoundError: No module named 'pytest_asyncio'")
+    assert onfailure.signature("error[E0277]: the trait bound is not satisfied")[0] == "e0277"
+
+
+def test_capture_files_the_explained_failure_as_a_gotcha(env: Path, log: Transcript) -> None:
+    log.prompt("install ripgrep on the box")
+    log.call("b1", "Bash", {"command": "sudo apt install -y ripgrep"})
+    log.result("b1", f"Exit code 1\n{SUDO}\nsudo: a password is required", error=True)
+    log.say("sudo needs a password and this shell has no terminal, so please run `sudo apt "
+            "install -y ripgrep` yourself.")
+    stop(log)
+    [gotcha] = [g for g in section(note(env), "Gotchas & Fixes") if "terminal is required" in g]
+    assert "please run `sudo apt install -y ripgrep` yourself" in gotcha
+
+
+def test_an_explanation_in_a_later_turn_is_tied_to_the_failure_it_names(
+        env: Path, log: Transcript) -> None:
+    log.prompt("check the router")
+    log.call("b1", "Bash", {"command": "ssh box 'ps'"})
+    log.result("b1", FORK, error=True)
+    log.say("The router runs dnsmasq.")
+    stop(log)
+    assert not section(note(env), "Gotchas & Fixes")
+    log.prompt("why do commands keep failing?")
+    log.say("## Why\n- `Win32 error 299` = `ERROR_PARTIAL_COPY`: MSYS2's fork emulation fails, "
+            "so I excluded Git from the antivirus scan.")
+    stop(log)
+    [gotcha] = section(note(env), "Gotchas & Fixes")
+    assert "ERROR_PARTIAL_COPY" in gotcha and "child_copy: cygheap read copy failed" in gotcha
+    log.prompt("thanks")
+    log.say("The fix stays: `Win32 error 299` = `ERROR_PARTIAL_COPY` because of fork emulation.")
+    stop(log)
+    assert len(section(note(env), "Gotchas & Fixes")) == 1  # explained once
+
+
+def test_an_interrupted_call_gets_no_gotcha(env: Path, log: Transcript) -> None:
+    log.prompt("run the suite")
+    log.call("b1", "Bash", {"command": "pytest -q"})
+    log.result("b1", "Exit code 137\n[Request interrupted by user for tool use]", error=True)
+    log.say("You stopped it because the suite takes too long; I'll run one file.")
+    stop(log)
+    assert not section(note(env), "Gotchas & Fixes")

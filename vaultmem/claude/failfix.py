@@ -1,0 +1,167 @@
+"""A failure and what the session did about it -> a gotcha tied to the error (pure).
+
+``fixes`` credits a fix when the failed command later passed after a change that plausibly
+caused it. Many fixes are not that: the environment was changed or worked around (a folder
+excluded from the antivirus, DLLs rebased, a dependency installed), or the person was asked to
+run a command (``sudo`` needs their terminal). What the session knew then is in Claude's prose
+after the failure. Two rules read it (issue 31 item 1):
+
+- the first message after the failure that says why it failed or what to do about it (a cause,
+  a fix, a workaround, a command for the person to run);
+- a later message whose line names the error (a code span the error line holds, or two of the
+  error's own words: :func:`onfailure.signature`) and says what it means, why, or how it was
+  fixed.
+
+The gotcha holds the error line, so that :mod:`onfailure` finds it by the error's signature
+when the failure comes back. A failure nothing was said about gets nothing, and so does an
+interrupt or a call that never ran (``ingest`` does not pass those).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from vaultmem.notes.inline import code_span, one_line
+from vaultmem.notes.lazyre import lazy
+
+from . import notices
+
+ERROR_CHARS = 120  # of the error line kept in the gotcha
+COMMAND_CHARS = 60
+SAID_CHARS = 260  # of the explanation kept
+LINES_KEPT = 2  # lines of a message that explain one failure
+
+# What says why a failure happened or what to do about it. "instead" alone is a next move.
+_SAID_WHY_RE = lazy(
+    r"\b(?:because|caused by|due to|root cause|the (?:issue|problem|error|cause|culprit) "
+    r"(?:is|was|here is)|this means|which means|means that|symptoms? of|requires?|needs? to be|"
+    r"must be|is missing|are missing|not installed|isn'?t installed|workaround|worked around|"
+    r"fix(?:ed)? (?:it|this|by)|the fix|resolved by|solved by|yourself|manually|"
+    r"in (?:your|a) (?:own )?terminal|(?:please|you(?:'ll| will)? need to|you can|you should) "
+    r"run|run (?:this|these|the following)|excluded?|exclusions?)\b|`[^`]+` = ",
+    re.IGNORECASE,
+)
+_SPAN_RE = lazy(r"`([^`\n]{6,})`")
+# A line that only announces the next step ("Let me try …") says nothing learnt.
+_MOVE_RE = lazy(r"\A(?:let me|let's|i'll|i will|now i|now let|next,? i)\b", re.IGNORECASE)
+_LIST_RE = lazy(r"\A(?:[-*+]|\d+[.)])\s+")
+
+
+@dataclass(frozen=True)
+class Met:
+    """A failure met in the session: its command (None for another tool), its error line, and
+    where in the read it ended (-1: an earlier read; the note's work log said so)."""
+
+    command: str | None
+    error: str
+    number: int
+
+
+@dataclass(frozen=True)
+class Said:
+    """A message of Claude's and where in the read it stands."""
+
+    number: int
+    text: str
+
+
+def gotchas(met: Sequence[Met], said: Sequence[Said]) -> list[tuple[int, str]]:
+    """(index in ``said`` of the message that tells it, gotcha text) for each failure of ``met``
+    something was said about; one per error signature, the first failure of it first."""
+    from .onfailure import signature
+
+    found: list[tuple[int, str]] = []
+    signed: set[tuple[str, ...]] = set()
+    for failure in met:
+        sig = signature(failure.error)
+        if not sig or tuple(sig) in signed:
+            continue
+        after = [n for n, s in enumerate(said) if s.number > failure.number]
+        hit = _next_said(failure, sig, said, after) or _named(failure, sig, said, after)
+        if hit is None:
+            continue
+        signed.add(tuple(sig))
+        index, lines = hit
+        found.append((index, gotcha_text(failure, lines)))
+    return found
+
+
+def gotcha_text(failure: Met, lines: Sequence[str]) -> str:
+    """``<explanation> (`<command>` failed: `<error>`)``: the lesson first, then what it is for."""
+    said = one_line(" ".join(lines), SAID_CHARS, cut="words")
+    what = f"{code_span(one_line(failure.command, COMMAND_CHARS, cut='chars'))} " \
+        if failure.command else ""
+    return f"{said} ({what}{_error_span(failure.error)}"
+
+
+def _next_said(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Sequence[int]
+               ) -> tuple[int, list[str]] | None:
+    """The first message after the failure, when it says why or what to do."""
+    if not after or failure.number < 0:
+        return None  # a failure of an earlier read: its next message was read then
+    lines = _explaining(said[after[0]].text, None)
+    return (after[0], lines) if lines else None
+
+
+def _named(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Sequence[int]
+           ) -> tuple[int, list[str]] | None:
+    """A later message whose lines name the error and say what it means, why or what fixed it."""
+    for index in after:
+        lines = _explaining(said[index].text, (failure.error, sig))
+        if lines:
+            return index, lines
+    return None
+
+
+def _explaining(text: str, naming: tuple[str, Sequence[str]] | None) -> list[str]:
+    """The lines of ``text`` that say why or what to do (and, with ``naming`` (error line, its
+    signature), name that error), at most LINES_KEPT."""
+    from . import moments
+
+    kept: list[str] = []
+    for raw in text.splitlines():
+        line = _LIST_RE.sub("", raw.strip().lstrip("#").strip())
+        if not line or _MOVE_RE.match(line) or not _SAID_WHY_RE.search(line):
+            continue
+        if naming is not None:
+            error, sig = naming
+            folded = error.casefold()
+            spans = [s for s in _SPAN_RE.findall(line) if s.casefold() in folded]
+            shared = moments.shared(sig, line)
+            if not spans and len(shared) < min(2, len(sig)):
+                continue
+        kept.append(line)
+        if len(kept) == LINES_KEPT:
+            break
+    return kept
+
+
+_FAILED_RE = lazy(
+    r"\A- (?P<how>Failed|Not run): (`+) ?(?P<command>.+?) ?\2(?: ×\d+)?(?: — (`+) ?(?P<error>.+?) ?\4)?\s*\Z")
+
+
+def met_in_note(note_text: str) -> list[Met]:
+    """The failures of commands the note's work log records (``- Failed: `cmd` — `error```, and
+    ``- Not run:`` when the machine never started it), first first: the failures of earlier
+    reads of this session that no gotcha of this module explains yet."""
+    met: list[Met] = []
+    told: list[str] = []  # the gotchas this module wrote already
+    for line in note_text.split("\n"):
+        if not line.startswith(("- Failed: `", "- Not run: `")):
+            if line.startswith("- ") and " failed: `" in line:
+                told.append(line)
+            continue
+        found = _FAILED_RE.match(line)
+        if found is None or not (error := found.group("error")):
+            continue
+        # A call that never ran counts only when the machine stopped it (not a refusal).
+        if found.group("how") == "Failed" or notices.not_started(error):
+            met.append(Met(found.group("command"), error, -1))
+    said = "\n".join(told)
+    return [m for m in met if _error_span(m.error) not in said]
+
+
+def _error_span(error: str) -> str:
+    return f"failed: {code_span(one_line(error, ERROR_CHARS, cut='chars'))})"
