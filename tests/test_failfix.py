@@ -148,3 +148,10 @@ def test_an_interrupted_call_gets_no_gotcha(env: Path, log: Transcript) -> None:
     log.say("You stopped it because the suite takes too long; I'll run one file.")
     stop(log)
     assert not section(note(env), "Gotchas & Fixes")
+
+
+def test_a_command_the_shell_never_started_is_signed_by_the_shell_s_line() -> None:
+    # What the command printed after Git Bash's fork failed is not what went wrong.
+    error = f"Exit code 1\n      {FORK}\nwhoami: extra operand '/priv'\nTry 'whoami --help'."
+    assert onfailure.error_line(error) == FORK
+    assert "cygheap" in onfailure.signature(error)

@@ -57,13 +57,23 @@ class Failure:
 def signature(error: str) -> list[str]:
     """The error line's own words: those that tell this failure from another of the same
     command (no generic error vocabulary, no exit code)."""
-    from . import toolresult
-
-    _, line = toolresult.failure(error, True, lambda text: text)
+    line = error_line(error)
     if line is None or line.startswith("Exit code"):
         return []
     line = _VARYING_RE.sub(" ", line)
     return [w for w in moments.words(line) if w not in _GENERIC and not w.startswith("/")]
+
+
+def error_line(error: str) -> str | None:
+    """The line capture records for a failure: the shell's own when the machine never started
+    the command (Git Bash's fork failed: what any command printed after it says less), else the
+    tool's first error line (:func:`toolresult.failure`)."""
+    from . import notices, toolresult
+
+    denied = notices.denial(error)
+    if denied is not None and notices.not_started(denied):
+        return denied
+    return toolresult.failure(error, True, lambda text: text)[1]
 
 
 def shape(command: str | None) -> list[str]:
