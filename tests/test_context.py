@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from property_kit import examples
 
-from vaultmem.claude import context
+from vaultmem.claude import context, digest
 from vaultmem.claude.context import Component
 from vaultmem.claude.digest import EntityDigest, Item, SessionDigest, Turn
 
@@ -423,3 +423,18 @@ def test_the_newest_next_steps_of_a_long_session_are_first_in_line_for_room() ->
     text = context.render("p", [last], (), [], max_chars=1100)
     shown = [i for i in range(12) if f"Step {i} of the plan" in text]
     assert shown == [6, 7, 8, 9, 10, 11]  # the room for six: the newest six, in their order
+
+
+def test_the_step_a_long_final_recap_ends_with_is_in_a_tight_briefing() -> None:
+    # Issue 29: a final answer listing twenty things done, then "Next Steps": the recap's points
+    # past the first dozen were never read, and the step the session left open was lost.
+    done = "".join(f"> - Finished part number {i} of the migration work\n" for i in range(20))
+    log = ("---\ncreated: 2026-11-20\n---\n# s\n\n## Work Log\n\n### 10:00 - ship it\n\n"
+           "**Answer:** Here is what was done:\n\n> [!abstract]- Claude's answer\n" + done +
+           "> ## Next Steps\n> Open a pull request with gh pr create:\n> ## Summary\n> - all good\n"
+           "\n### 10:05 - thanks\n\n**Answer:** Perfect!\n")
+    session = digest.session("p/sessions/2026-11-20-s.md", log)
+    assert session.turns[0].upcoming == ("Open a pull request with gh pr create",)
+    text = context.render("p", [session], max_chars=1000)
+    assert "Open a pull request with gh pr create" in text
+    assert "Finished part number 19" not in text

@@ -38,6 +38,7 @@ DONE_FIRST = 5  # the newest done lines of the last session in line for room bef
 EARLIER_ANSWERS = 3  # answers of each earlier session, the last one first to be shown
 DETAIL_MAX_CHARS = 200
 LAST_STEPS, LAST_QUESTIONS = 8, 6  # of the last session's, the newest first in line for room
+UPCOMING_TURNS = 3  # the last answers whose "Next Steps" the briefing names first
 NEWER = 0.01  # of a tier: the newer of two lines of one tier goes first
 PREREQUISITES_FIRST = 3  # the newest prerequisites first in line; the others compete by value
 ANSWER_MAX_CHARS = 420
@@ -283,6 +284,11 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     steps, questions = _items(s.next_steps), _items(s.open_questions)
     block.add("Next steps:", steps, _newest(len(steps), LAST_STEPS, 1, 2))
     block.add("Open questions:", questions, _newest(len(questions), LAST_QUESTIONS, 1, 2))
+    # What its newest answer that says what comes next (its recap's "Next Steps" part) says,
+    # however long the recap before it: the step the session left open, in Claude's words (of
+    # its last answers only: an older one's steps were likely taken since).
+    said = next((t.upcoming for t in reversed(s.turns[-UPCOMING_TURNS:]) if t.upcoming), ())
+    block.add("Next steps its last answers name:", [_cut(u, DETAIL_MAX_CHARS) for u in said], [1])
     wanted = open_words(s)
     block.add("Decisions:", _items(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True,
               open_words=wanted)

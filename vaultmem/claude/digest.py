@@ -18,7 +18,7 @@ from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
-from . import notices, settled
+from . import notices, recapnext, settled
 from .callout import NOTES_TITLE
 from .fixes import looks_up_only, passes, state_key
 
@@ -91,6 +91,7 @@ class Turn:
     # The points of the answer's recap below it (its list items, headings and bold lines), as
     # words: what a briefing with room to spare says of the answer beyond its line.
     details: tuple[str, ...] = ()
+    upcoming: tuple[str, ...] = ()  # what its recap's "Next Steps" part says (recapnext)
 
 
 @dataclass(frozen=True)
@@ -278,13 +279,14 @@ def _work_log(note: _Note) -> _Log:
         time, title = "", ""
         points: list[str] | None = None  # the recap points of the entry's lead-in answer
         details: list[str] | None = None  # the points of the recap of the entry's answer
+        upcoming: recapnext.Upcoming | None = None  # what that recap says comes next
         asking = False  # in the recap, below a question: its list items are its options
         lead = ""
         for n in range(start, end):
             line = note.lines[n].rstrip("\r")
             head = heads.get(n)
             if head is not None:
-                points = details = None
+                points = details = upcoming = None
                 logged += 1
                 match = ENTRY.fullmatch(head.title)
                 time, title = (match.group(1), match.group(2)) if match else ("", head.title)
@@ -294,7 +296,7 @@ def _work_log(note: _Note) -> _Log:
             kind = note.kind[n]
             if kind not in ("blockquote", ""):
                 points = None  # the recap is the block right below its answer, or none
-                details = None
+                details = upcoming = None
             if kind == "paragraph":
                 answer = ANSWER.match(line)
                 # An older note may hold Claude Code's usage-limit notice as an answer: none.
@@ -304,8 +306,9 @@ def _work_log(note: _Note) -> _Log:
                     turns.append(Turn(time, title, lead))
                     points = [] if lead.endswith(":") else None
                     details = []
+                    upcoming = recapnext.Upcoming()
             if kind == "blockquote" and NOTES_TITLE in line and line.startswith("> [!"):
-                points = details = None  # what Claude reported along the way: no recap
+                points = details = upcoming = None  # what Claude reported along the way: no recap
             if kind == "blockquote" and points is not None and turns:
                 # An answer that ends leading into a list ("Here's what changed:") says its
                 # outcome in the recap kept below it: its headings and bold lines, in order.
@@ -315,6 +318,11 @@ def _work_log(note: _Note) -> _Log:
                         and len(points) < RECAP_POINTS:
                     points.append(said)
                     turns[-1] = replace(turns[-1], answer=f"{lead} — " + "; ".join(points))
+            if kind == "blockquote" and upcoming is not None and turns:
+                told = len(upcoming.lines)
+                upcoming.feed(line)
+                if len(upcoming.lines) > told:
+                    turns[-1] = replace(turns[-1], upcoming=tuple(upcoming.lines))
             if kind == "blockquote" and details is not None and turns:
                 item = RECAP_ITEM.match(line)
                 found = item or RECAP_POINT.match(line)
