@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from vaultmem.errors import ConfigError
-from vaultmem.store.config import config_file, detect_project, load_config
+from vaultmem.store.config import Config, config_file, detect_project, load_config
 
 
 def _write_config(home: Path, text: str) -> Path:
@@ -115,3 +115,10 @@ def test_the_project_is_what_git_calls_the_common_dir_without_running_git(tmp_pa
         assert detect_project(where) == expected
     assert detect_project(app / "vendor" / "lib") == "lib"
     assert detect_project(tmp_path / "link") == "app"
+
+
+def test_with_project_is_the_same_configuration_for_another_project(tmp_path: Path) -> None:
+    config = Config(vault=tmp_path, project="shop", context_max_chars=1234)
+    other = config.with_project("Billing API")
+    assert other.project == "billing-api" and other.context_max_chars == 1234
+    assert config.project == "shop"

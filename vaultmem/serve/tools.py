@@ -17,7 +17,6 @@ JSON schema and the same validation errors) and a plain function.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 from collections.abc import Callable, Mapping
@@ -77,7 +76,7 @@ class _Door:
             assert project is not None
             if not slug(project):
                 raise ConfigError(f"project {project!r} has no letter or digit")
-            config = dataclasses.replace(config, project=slug(project))
+            config = config.with_project(project)
         if not Path(config.vault).is_dir():
             raise ConfigError(
                 f"no vault at {config.vault}: set VAULTMEM_VAULT, `vault` in vaultmem's config "
