@@ -110,10 +110,45 @@ def test_a_list_under_a_kind_heading_takes_that_kind() -> None:
 def test_only_the_question_left_to_the_user_counts() -> None:
     message = (
         "Why did the test fail at all? Because the fixture reused a closed connection.\n\n"
-        "Do you want me to also migrate the old bcrypt hashes?"
+        "Should the old bcrypt hashes be migrated too?"
     )
     assert kinds(message) == ["question"]
-    assert mine(message)[0].text == "Do you want me to also migrate the old bcrypt hashes?"
+    assert mine(message)[0].text == "Should the old bcrypt hashes be migrated too?"
+
+
+OFFERS = (
+    "What would you like to do?", "What would you like me to do next?",
+    "Want me to add a regression test for the parser?", "Shall I update the README with the flags?",
+    "Should I go ahead and open a PR for the refund endpoint?",
+    "Let me know if you want me to add the Windows path handling too?",
+    "Would you like me to also migrate the old bcrypt hashes?",
+    "Do you want me to also migrate the old bcrypt hashes?", "How would you like to proceed?",
+    "Which would you like me to tackle first: the parser or the cache?",
+    "Should I also fix the flaky test in test_cache.py?", "Shall we move on to the billing module?",
+    "Should we proceed with the migration?", "Is there anything you'd like me to change in the wording?",
+    "Would you like to review the diff before I push?", "Can I go ahead and delete the old cache?",
+    "Does that sound good?", "What's next on your list?",
+)
+OPEN = (
+    "Why does the cache miss on cold start?", "Is the API rate limit per key or per account?",
+    "Should refunds go through the same queue as charges?",
+    "Should I key the cache by user or by tenant?", "Do you want refunds to be partial or full only?",
+)
+
+
+def test_offers_and_what_to_do_next_are_not_open_questions() -> None:
+    """Claude's closing offers ask for a yes, a no or the next prompt: no knowledge of the work,
+    also under an open-questions heading; a real question about the work stays."""
+    for offer in OFFERS:
+        assert mine(f"Tests pass.\n\n{offer}") == (), offer
+        assert mine(f"Tests pass.\n\n## Open questions\n- {offer}") == (), offer
+    assert mine("Done.\n\nLet me know whether you want me to push it.") == ()
+    for question in OPEN[1:]:
+        assert kinds(f"Tests pass.\n\n{question}") == ["question"], question
+    listed = "Tests pass.\n\n## Open questions\n" + "".join(f"- {q}\n" for q in OPEN)
+    assert [m.text for m in mine(listed)] == list(OPEN)
+    assert kinds("Tests pass.\n\nOpen question: why does the cache miss on cold start?") == [
+        "question"]
 
 
 def test_long_text_is_trimmed_to_one_line() -> None:

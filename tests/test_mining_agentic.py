@@ -72,7 +72,10 @@ def test_a_fix_label_with_nothing_after_it_is_no_item() -> None:
 def test_an_offer_about_that_change_is_no_open_question() -> None:
     ending = "I updated the resolver config. Want me to make that change?"
     assert [m.kind for m in mine(ending)] == []
-    (item,) = mine("I updated the resolver. Should I switch cloudflared to Mullvad's DNS?")
+    # Claude's offer of a concrete next move is an offer too; the same choice asked of the work
+    # is an open question.
+    assert mine("I updated the resolver. Should I switch cloudflared to Mullvad's DNS?") == ()
+    (item,) = mine("I updated the resolver. Should cloudflared use Mullvad's DNS?")
     assert item.kind == "question"
 
 

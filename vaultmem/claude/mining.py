@@ -19,7 +19,9 @@ How a message is read:
   hypothetical sentences (``maybe``, ``might``, ``if we chose``, ``consider``), tool narration
   (``Let me run the tests``) and questions are never decisions, gotchas or prerequisites. A
   question counts when it is stated as open (``unclear whether``) or left to the user (a ``?``
-  sentence at the end of the message, or one asking the user directly).
+  sentence at the end of the message, or one asking the user directly), never when it is
+  Claude's offer or a question of what to do next (``Want me to …?``, ``Shall I …?``, ``What
+  would you like to do?``, ``Let me know if …``).
 - Some knowledge carries no cue word and is read from the sentence's structure: a passive choice
   with its alternative (``Money is kept as cents instead of floats``), a cause put as ``the
   failing test was a rounding problem: …``, a fix put by its effect (``Pinning X fixed it``, not

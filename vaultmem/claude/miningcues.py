@@ -93,7 +93,7 @@ _RESOLVED = cue(
 # Asked of the user directly (kept when nothing but questions follows it).
 _ASK_USER = cue(
     r"^(?:(?:also|and|so|one more thing|lastly|finally)[,:]?\s+)?(?:should|shall) (?:i|we)\b|"
-    r"^(?:(?:also|and|so)[,:]?\s+)?(?:do|would) you (?:want|prefer|like)|^want me to\b|"
+    r"^(?:(?:also|and|so)[,:]?\s+)?(?:do|would) you (?:want|prefer|like)|"
     r"^(?:can|could) you (?:confirm|clarify|tell|check|let me know)|^which (?:one|option|approach|"
     r"of these|would you|do you)|^(?:is|are) (?:it|that|this|these) (?:ok|okay|fine|acceptable)|"
     r"^how would you like|^what would you like|^do you have a preference"
@@ -110,6 +110,19 @@ _COURTESY = cue(
     r"^(?:(?:do you )?want me to|would you like me to|shall i|should i) (?:go ahead and )?\w+ "
     r"(?:it|this|that|these|those|them)(?: (?:change|changes|fix|fixes|update|updates|one|ones|"
     r"approach|plan|step|steps|now))?\s*\?$"
+)
+# Claude's offer of its next move, a request for leave, or a question of what to do next: the
+# answer is a yes, a no or the user's next prompt, not knowledge about the work. A first-person
+# question that names alternatives ("Should I key the cache by user or by tenant?") stays.
+_OFFER = cue(
+    r"\b(?:want|like|prefer|need) me to\b|\b(?:shall|should|can|may) i\b(?!.*\bor\b)|"
+    r"\bhow (?:would|do|should|shall) (?:you(?: like| want)?|we|i) (?:to )?(?:proceed|continue|"
+    r"go (?:on|forward|from here)|move forward)\b|\bwhat (?:would|do) you (?:like|want)(?: me| us)? "
+    r"to do\b|\bwhat(?:'s| is| should be| comes) next\b|\bwhere (?:should|shall|do) (?:we|i) go "
+    r"from here\b|\b(?:shall|should) we (?:proceed|continue|go ahead|move on|start|begin|get "
+    r"started|carry on)\b|^(?:please )?let me know if\b|\bwould you like to (?:review|see|check|"
+    r"look|try|test|go over|read)\b|\bready (?:for me )?to (?:proceed|continue|commit|push|merge|"
+    r"move on)\b|\b(?:does|do) (?:that|this|these|it) (?:sound|look) (?:good|ok|okay|right|fine)\b"
 )
 # A question at the end is left to the user when it asks for a choice or a wish, not when Claude
 # wonders aloud before its next tool call ("Is the actor spawning?").
@@ -430,7 +443,7 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
         return None if _NAMES_ONLY.fullmatch(bare) else unit.section
     if text.endswith(":") or len(text.split()) < 4:
         return None  # a lead-in to what follows, or too short to carry knowledge
-    if _LET_ME_KNOW.search(bare):
+    if _LET_ME_KNOW.search(bare) and not _OFFER.search(bare):
         return Kind.QUESTION
     if NARRATION.search(text) or NARRATION.search(bare):
         return None
@@ -505,7 +518,7 @@ def _question(unit: Unit, text: str, whole: str, trailing: bool) -> Kind | None:
     words = text.split()
     if len(words) < 3 or NARRATION.search(whole) or NARRATION.search(text):
         return None
-    if _COURTESY.search(text):
+    if _COURTESY.search(text) or _OFFER.search(text):
         return None
     if unit.section == Kind.QUESTION:
         return Kind.QUESTION
