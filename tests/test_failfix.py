@@ -155,3 +155,10 @@ def test_a_command_the_shell_never_started_is_signed_by_the_shell_s_line() -> No
     error = f"Exit code 1\n      {FORK}\nwhoami: extra operand '/priv'\nTry 'whoami --help'."
     assert onfailure.error_line(error) == FORK
     assert "cygheap" in onfailure.signature(error)
+
+
+def test_a_message_about_something_else_is_not_tied_to_the_failure_before_it() -> None:
+    met = [Met("ipconfig /all", "Error: unrecognized or incomplete command line.", 3)]
+    said = [Said(4, "The issue is DNS: the router refuses queries because dnsmasq has no "
+                    "upstream server.")]
+    assert failfix.gotchas(met, said) == []

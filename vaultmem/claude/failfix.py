@@ -6,11 +6,14 @@ excluded from the antivirus, DLLs rebased, a dependency installed), or the perso
 run a command (``sudo`` needs their terminal). What the session knew then is in Claude's prose
 after the failure. Two rules read it (issue 31 item 1):
 
-- the first message after the failure that says why it failed or what to do about it (a cause,
-  a fix, a workaround, a command for the person to run);
-- a later message whose line names the error (a code span the error line holds, or two of the
-  error's own words: :func:`onfailure.signature`) and says what it means, why, or how it was
-  fixed.
+- the message right after the failure, whose line names the error (one of its own words:
+  :func:`onfailure.signature`, or a code span the error line holds) and says why it failed or
+  what to do about it (a cause, a fix, a workaround, a command for the person to run);
+- a later message whose line names the error (a code span, or two of its words) and says what
+  it means, why, or how it was fixed.
+
+A message that explains something else (the task, another failure) is not tied to the failure
+before it; one explanation tells one lesson, however many failures it names.
 
 The gotcha holds the error line, so that :mod:`onfailure` finds it by the error's signature
 when the failure comes back. A failure nothing was said about gets nothing, and so does an
@@ -32,6 +35,7 @@ ERROR_CHARS = 120  # of the error line kept in the gotcha
 COMMAND_CHARS = 60
 SAID_CHARS = 260  # of the explanation kept
 LINES_KEPT = 2  # lines of a message that explain one failure
+NEXT_LINES = 3  # transcript lines from a failure to the message "right after" it
 
 # What says why a failure happened or what to do about it. "instead" alone is a next move.
 _SAID_WHY_RE = lazy(
@@ -74,15 +78,17 @@ def gotchas(met: Sequence[Met], said: Sequence[Said]) -> list[tuple[int, str]]:
 
     found: list[tuple[int, str]] = []
     signed: set[tuple[str, ...]] = set()
+    explained: set[tuple[str, ...]] = set()  # one explanation tells one lesson
     for failure in met:
         sig = signature(failure.error)
         if not sig or tuple(sig) in signed:
             continue
         after = [n for n, s in enumerate(said) if s.number > failure.number]
         hit = _next_said(failure, sig, said, after) or _named(failure, sig, said, after)
-        if hit is None:
+        if hit is None or tuple(hit[1]) in explained:
             continue
         signed.add(tuple(sig))
+        explained.add(tuple(hit[1]))
         index, lines = hit
         found.append((index, gotcha_text(failure, lines)))
     return found
@@ -98,10 +104,13 @@ def gotcha_text(failure: Met, lines: Sequence[str]) -> str:
 
 def _next_said(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Sequence[int]
                ) -> tuple[int, list[str]] | None:
-    """The first message after the failure, when it says why or what to do."""
+    """The message right after the failure, when its lines name the error (one of its words
+    does) and say why or what to do."""
     if not after or failure.number < 0:
         return None  # a failure of an earlier read: its next message was read then
-    lines = _explaining(said[after[0]].text, None)
+    if said[after[0]].number - failure.number > NEXT_LINES:
+        return None  # more work came between: the message is about that
+    lines = _explaining(said[after[0]].text, (failure.error, sig), 1)
     return (after[0], lines) if lines else None
 
 
@@ -109,15 +118,16 @@ def _named(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Sequen
            ) -> tuple[int, list[str]] | None:
     """A later message whose lines name the error and say what it means, why or what fixed it."""
     for index in after:
-        lines = _explaining(said[index].text, (failure.error, sig))
+        lines = _explaining(said[index].text, (failure.error, sig), 2)
         if lines:
             return index, lines
     return None
 
 
-def _explaining(text: str, naming: tuple[str, Sequence[str]] | None) -> list[str]:
-    """The lines of ``text`` that say why or what to do (and, with ``naming`` (error line, its
-    signature), name that error), at most LINES_KEPT."""
+def _explaining(text: str, naming: tuple[str, Sequence[str]], words: int) -> list[str]:
+    """The lines of ``text`` that say why or what to do and name the error of ``naming`` (error
+    line, its signature): by a code span the error line holds, or by ``words`` of its signature
+    (all of them when it has fewer); at most LINES_KEPT."""
     from . import moments
 
     kept: list[str] = []
@@ -125,13 +135,11 @@ def _explaining(text: str, naming: tuple[str, Sequence[str]] | None) -> list[str
         line = _LIST_RE.sub("", raw.strip().lstrip("#").strip())
         if not line or _MOVE_RE.match(line) or not _SAID_WHY_RE.search(line):
             continue
-        if naming is not None:
-            error, sig = naming
-            folded = error.casefold()
-            spans = [s for s in _SPAN_RE.findall(line) if s.casefold() in folded]
-            shared = moments.shared(sig, line)
-            if not spans and len(shared) < min(2, len(sig)):
-                continue
+        error, sig = naming
+        folded = error.casefold()
+        spans = [s for s in _SPAN_RE.findall(line) if s.casefold() in folded]
+        if not spans and len(moments.shared(sig, line)) < min(words, len(sig)):
+            continue
         kept.append(line)
         if len(kept) == LINES_KEPT:
             break

@@ -35,7 +35,8 @@ _GENERIC = frozenset({
     "got", "status", "returned", "non-zero", "nonzero", "warning", "traceback", "most", "recent",
     "call", "last", "raise", "raised", "process", "module", "named", "import", "importerror",
     "modulenotfounderror", "type", "value", "key", "attribute", "object", "has", "have", "does",
-    "the", "and", "for", "with", "from", "not", "while", "when", "near",
+    "the", "and", "for", "with", "from", "not", "while", "when", "near", "access", "operand",
+    "try", "help", "information", "usage",
 })
 
 # What differs between two runs of one failure: paths (POSIX, Windows, home), hex addresses,
