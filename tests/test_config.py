@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from vaultmem.errors import ConfigError
-from vaultmem.store.config import Config, config_file, detect_project, load_config
+from vaultmem.store.config import (
+    Config,
+    config_file,
+    detect_project,
+    folder_project,
+    load_config,
+)
 
 
 def _write_config(home: Path, text: str) -> Path:
@@ -85,6 +91,47 @@ def test_worktrees_share_the_main_repository_project(tmp_path: Path) -> None:
     assert detect_project(repo) == "shop-app"
     assert detect_project(repo / "src") == "shop-app"
     assert detect_project(tmp_path / "feature-x") == "shop-app"
+
+
+def test_a_claude_desktop_worktree_joins_its_repository_even_when_its_git_is_gone(
+    tmp_path: Path,
+) -> None:
+    """Claude Code's desktop app runs a session in ``~/.claude-worktrees/<repo>/<name>``, a
+    ``git worktree add`` checkout: it is the repository's project, read from the ``.git`` file's
+    gitdir and its commondir; without the commondir from the gitdir's place; with the whole
+    repository gone from the path's layout."""
+    repo = tmp_path / "code" / "Shop-App"
+    repo.mkdir(parents=True)
+    _git(repo, "init", "-q")
+    _git(repo, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty",
+         "-m", "init")
+    tree = tmp_path / ".claude-worktrees" / "Shop-App" / "unruffled-mcclintock"
+    _git(repo, "worktree", "add", "-q", str(tree))
+    (tree / "src").mkdir()
+    assert (tree / ".git").read_text(encoding="utf-8").startswith("gitdir:")
+    assert detect_project(tree / "src") == "shop-app"
+    other = tmp_path / "wt" / "brave-curie"  # any worktree, wherever it was added
+    _git(repo, "worktree", "add", "-q", str(other))
+    assert detect_project(other) == "shop-app"
+    (repo / ".git" / "worktrees" / "brave-curie" / "commondir").unlink()
+    assert detect_project(other) == "shop-app"
+    subprocess.run(["rm", "-rf", str(repo)], check=True)
+    assert detect_project(tree / "src") == "shop-app"
+    assert detect_project(other) == "shop-app"
+
+
+def test_a_path_from_another_machine_is_named_from_its_text() -> None:
+    """A transcript replayed elsewhere: its folder is not here, maybe not even a path of this
+    system; a Claude Code worktree still names its repository."""
+    windows = "C:\\Users\\Mischa\\.claude-worktrees\\M-Claude\\unruffled-mcclintock"
+    assert detect_project(Path(windows)) == "m-claude"
+    assert detect_project(Path("C:\\Users\\Mischa")) == "mischa"
+    assert detect_project(Path("C:\\")) == "default"
+    assert detect_project(Path("/gone/u/.claude-worktrees/shop/brave-curie/src/api")) == "shop"
+    assert folder_project("c:/u/.claude-worktrees/Shop-App-brave-curie") == "Shop-App"
+    assert folder_project("/home/u/.claude-worktrees/shop") == "shop"
+    assert folder_project("\\\\srv\\share\\Shop App") == "Shop App"
+    assert folder_project("/home/u/claude-worktrees/x/y") == "y"
 
 
 def test_outside_git_the_folder_name_is_the_project(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@
 Resolution order (DESIGN §1): vault ``--vault`` > ``VAULTMEM_VAULT`` > ``vault`` in the config file
 (``$XDG_CONFIG_HOME/vaultmem/config.toml``, else ``~/.config/vaultmem/config.toml``) >
 ``~/.claude-memory``. Project: ``--project`` > the main repository of the git checkout (so every
-worktree shares one project) > the working directory's name; always slugged.
+worktree shares one project) > the working directory's name (a Claude Code desktop worktree,
+``.claude-worktrees/<repo>/<name>``, names its repository); always slugged.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from vaultmem.errors import ConfigError
+from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.names import slug
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
 from vaultmem.notes.redact import Redaction
@@ -98,18 +100,47 @@ def detect_project(cwd: Path) -> str:
     """The project slug of ``cwd``: its git repository's main checkout, else its own name.
 
     Read from ``.git`` (gitdirs), not from ``git rev-parse --git-common-dir``: every hook of a
-    session whose project is not set in the environment asked git, a process start each."""
+    session whose project is not set in the environment asked git, a process start each. A path
+    of another system (``C:\\Users\\me\\shop`` replayed on Linux) or one whose checkout is gone
+    is named from its text alone (``folder_project``)."""
     from vaultmem.store.gitdirs import git_dirs
 
-    found = git_dirs(Path(os.path.realpath(cwd)))  # git names the real folder too
-    if found is not None:
-        common = found[2]
-        # <repo>/.git for normal and worktree checkouts, <repo>.git for bare repositories.
-        repo = common.parent if common.name == ".git" else common
-        name = repo.name.removesuffix(".git")
-        if name:
-            return slug(name)
-    return slug(cwd.resolve().name or "default")
+    text = str(cwd)
+    if not _WINDOWS_PATH.match(text) or os.sep == "\\":
+        real = Path(os.path.realpath(cwd))  # git names the real folder too
+        found = git_dirs(real)
+        if found is not None:
+            gitdir, common = found[1], found[2]
+            if common == gitdir and gitdir.parent.name == "worktrees":
+                common = gitdir.parent.parent  # a worktree whose commondir cannot be read
+            # <repo>/.git for normal and worktree checkouts, <repo>.git for bare repositories.
+            repo = common.parent if common.name == ".git" else common
+            name = repo.name.removesuffix(".git")
+            if name:
+                return slug(name)
+        text = str(real)
+    return slug(folder_project(text) or "default")
+
+
+# A path written on Windows: a drive (``C:\\``, ``c:/``) or a UNC share (``\\\\server\\share``).
+_WINDOWS_PATH = lazy(r"^(?:[A-Za-z]:[\\/]|\\\\[^\\/])")
+# Claude Code's desktop app checks a session's worktree out under ``~/.claude-worktrees``, as
+# ``<repo>/<name>`` (or ``<repo>-<adjective>-<name>`` in one folder).
+CLAUDE_WORKTREES = ".claude-worktrees"
+
+
+def folder_project(path: str) -> str:
+    """The project a folder's path names when no checkout can be read: the repository of a Claude
+    Code worktree, else the last folder (a Windows path read as one on any system)."""
+    pure = PureWindowsPath(path) if _WINDOWS_PATH.match(path) else PurePosixPath(path)
+    names = [p for p in pure.parts if p != pure.anchor]
+    for at, part in enumerate(names[:-1]):
+        if part.lower() == CLAUDE_WORKTREES:
+            if at + 2 < len(names):
+                return names[at + 1]  # <repo>/<name>[/sub/folder]
+            words = names[at + 1].split("-")
+            return "-".join(words[:-2]) if len(words) > 2 else names[at + 1]
+    return names[-1] if names else ""
 
 
 def _typed(data: Mapping[str, Any], key: str, kind: type, default: Any, path: Path) -> Any:
