@@ -1,7 +1,7 @@
 """``python -m bench.eval_mining [--corpus DIR] [--misses]``: precision and recall of mining.
 
 Reads the labelled corpus (``tests/corpus/mining/**/*.yaml``: a list of ``{kinds, text}``; a kind
-is ``decision`` or ``decision: substring``), runs ``vaultmem.claude.mining.mine`` on each text and
+is ``decision`` or ``decision: substring``), runs ``vaultmem.mining.answers.mine`` on each text and
 prints precision and recall per kind and overall. A mined item counts as correct when an expected
 item of the same kind is still unmatched and the mined text contains its substring (any text when
 none is given). ``--misses`` lists the false positives and the misses. Exit code 1 when any kind
@@ -23,8 +23,8 @@ _REPO = Path(__file__).resolve().parents[1]
 if str(_REPO) not in sys.path:
     sys.path.insert(0, str(_REPO))
 
-from vaultmem.claude.mining import mine
-from vaultmem.claude.miningtext import KINDS
+from vaultmem.mining.answers import mine
+from vaultmem.mining.text import KINDS
 from vaultmem.notes.schema import Kind
 
 CORPUS = _REPO / "tests" / "corpus" / "mining"

@@ -121,9 +121,9 @@ def _text(content: Any) -> str:
 def fold(error: str) -> str:
     """An error line as recurrence compares it: its first error-looking line, case-folded, with
     paths, hex and numbers folded (``E   psycopg…port 5432`` and ``…port 5433`` are one)."""
-    from vaultmem.claude import toolresult
+    from vaultmem.mining import toolresults
 
-    _, line = toolresult.failure(error, True, lambda text: text)
+    _, line = toolresults.failure(error, True, lambda text: text)
     return _FOLD.sub("#", line.casefold()) if line and not line.startswith("Exit code") else ""
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from bench import memory_scenario
 from bench.eval_memory import TARGETS, evaluate, garbled_lines, main
-from vaultmem.claude.mining import mine
+from vaultmem.mining.answers import mine
 
 
 def test_the_recorded_transcripts_are_the_scenario(tmp_path: Path) -> None:

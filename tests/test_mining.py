@@ -1,4 +1,4 @@
-"""claude.mining: the tricky cases one by one; the corpus-wide targets are in test_mining_corpus."""
+"""mining.answers: the tricky cases one by one; the corpus-wide targets are in test_mining_corpus."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 from property_kit import examples
 
 from bench.eval_mining import load
-from vaultmem.claude import mining, miningcues
-from vaultmem.claude.mining import Mined, mine
-from vaultmem.claude.miningtext import TEXT_MAX_CHARS
+from vaultmem.mining import answers as mining
+from vaultmem.mining import cues as miningcues
+from vaultmem.mining.answers import Mined, mine
+from vaultmem.mining.text import TEXT_MAX_CHARS
 
 
 def kinds(text: str) -> list[str]:

@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 import pytest
 
 from vaultmem.claude import ingest
-from vaultmem.claude.mining import Mined, mine, mine_turn
 from vaultmem.claude.transcript import ToolCall, Turn
+from vaultmem.mining.answers import Mined, mine, mine_turn
 
 NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)
 CWD = "/home/dev/work/shop"

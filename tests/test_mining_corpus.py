@@ -15,7 +15,7 @@ from bench.eval_mining import (
     main,
     score,
 )
-from vaultmem.claude.miningtext import KINDS
+from vaultmem.mining.text import KINDS
 
 
 def test_the_corpus_is_large_and_covers_every_kind() -> None:

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from property_kit import examples
 
 from vaultmem.claude import transcript, transcriptfile
-from vaultmem.claude.mining import mine
 from vaultmem.claude.transcript import FileChange, Outcome, ToolCall, Turn
+from vaultmem.mining.answers import mine
 
 CLAUDE_FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 FIXTURE = CLAUDE_FIXTURES / "transcript.jsonl"

@@ -8,7 +8,7 @@ collapsed: files touched as one line per folder, each command once with a count,
 once with its first error line. Lines before the first prompt of a read (a turn a hook saw half of) go to a
 ``Continued`` entry.
 
-Knowledge (``claude.mining``, a turn's messages read together) and failure-then-fix patterns (a
+Knowledge (``mining.answers``, a turn's messages read together) and failure-then-fix patterns (a
 command failed, then passed after a change that plausibly fixed it: ``claude.fixes``) become
 one-line items under the sections of their kind, each followed by
 the ``([[Component]], …)`` group of the components its turn touched (``claude.components``); an
@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
+from vaultmem.mining.answers import mine_listed, mine_turn
 from vaultmem.notes import schema
 from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
 from vaultmem.notes.patch import Edit, SectionPatch
@@ -36,7 +37,6 @@ from vaultmem.notes.schema import Kind
 
 from . import diagnostics, failfix, fixes, mentions, midturn, notices
 from .components import origin_of, relative
-from .mining import mine_listed, mine_turn
 from .stated import Told
 from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn
 from .workentry import LoggedTurn, work_entry

@@ -68,13 +68,15 @@ def signature(error: str) -> list[str]:
 def error_line(error: str) -> str | None:
     """The line capture records for a failure: the shell's own when the machine never started
     the command (Git Bash's fork failed: what any command printed after it says less), else the
-    tool's first error line (:func:`toolresult.failure`)."""
-    from . import notices, toolresult
+    tool's first error line (:func:`toolresults.failure`)."""
+    from vaultmem.mining import toolresults
+
+    from . import notices
 
     denied = notices.denial(error)
     if denied is not None and notices.not_started(denied):
         return denied
-    return toolresult.failure(error, True, lambda text: text)[1]
+    return toolresults.failure(error, True, lambda text: text)[1]
 
 
 def shape(command: str | None) -> list[str]:

@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
 
-from vaultmem.claude import commitmsg, notices, records, structured, toolresult
+from vaultmem.claude import commitmsg, notices, records, structured
 from vaultmem.claude.transcriptfile import (
     MAX_LINE_BYTES,
     MAX_READ_BYTES,
@@ -48,6 +48,7 @@ from vaultmem.claude.transcriptfile import (
     mark_before,
     resume_at,
 )
+from vaultmem.mining import toolresults
 from vaultmem.notes import jsontext
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private
@@ -63,7 +64,7 @@ FILE_TOOLS = {
 READ_TOOLS = {"Read": "file_path"}
 COMMAND_MAX_CHARS = 200
 RESULT_SCAN_CHARS = 64 * 1024  # of a tool's output, read for its error line
-ERROR_MAX_CHARS = toolresult.ERROR_MAX_CHARS  # of an error line kept
+ERROR_MAX_CHARS = toolresults.ERROR_MAX_CHARS  # of an error line kept
 
 # Compiled on first use (lazyre): a read whose lines were all recorded already needs none.
 _SPACES_RE = lazy(r"\s+")
@@ -572,7 +573,7 @@ def _outcomes(content: Any) -> tuple[Outcome, ...]:
         if denial is not None:
             found.append(Outcome(ident, False, _SCRUB.get()(denial), denied=True))
             continue
-        failed, error = toolresult.failure(output, block.get("is_error") is True,
+        failed, error = toolresults.failure(output, block.get("is_error") is True,
                                            _SCRUB.get())
         said = _clean(output)[:structured.RESULT_KEEP_CHARS] if not failed and (
             ident in _WANTED.get() or structured.result_shaped(output)) else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from vaultmem.claude.miningtext import (
+from vaultmem.mining.text import (
     PAREN_RE,
     PLACEHOLDER_RE,
     TOPIC_RE,

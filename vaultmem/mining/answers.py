@@ -2,7 +2,7 @@
 
 Pure and deterministic; no model. ``mine`` reads one assistant message (Markdown) and returns the
 sentences that carry knowledge a later session needs, each one line. Reading a message into units
-is ``miningtext``, the cue vocabulary and one sentence's kind ``miningcues``; this module runs a
+is ``mining.text``, the cue vocabulary and one sentence's kind ``mining.cues``; this module runs a
 turn through them and tells Claude thinking aloud from what it found.
 
 How a message is read:
@@ -34,8 +34,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vaultmem.claude.miningcues import FIX_STATED, NARRATION, classify, cue
-from vaultmem.claude.miningtext import (
+from vaultmem.mining.cues import FIX_STATED, NARRATION, classify, cue
+from vaultmem.mining.text import (
     CLOSE,
     OPEN,
     Masks,
