@@ -32,3 +32,11 @@ def test_quotes_tables_and_rules() -> None:
     assert mdlines.QUOTE.match("  > said") is not None
     assert mdlines.TABLE_ROW.match("| a | b |") is not None
     assert mdlines.RULE.match("* * *") is not None and mdlines.RULE.match("--") is None
+
+
+def test_fenced_lines_and_the_fence_left_open() -> None:
+    lines = ["a", "```python", "x", "```not a close", "````", "b", "~~~", "y"]
+    inside, left_open = mdlines.fenced(lines)
+    assert inside == [False, True, True, True, True, False, True, True]
+    assert left_open == "~~~"
+    assert mdlines.fenced(["```", "```"]) == ([True, True], None)

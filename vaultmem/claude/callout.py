@@ -32,23 +32,12 @@ _BLOCK_ID = lazy(r"(\s)\^([A-Za-z0-9-]+)[ \t]*$")
 
 def lines_outside_fences(lines: list[str], left_open: list[str] | None = None
                          ) -> Iterator[tuple[int, str, bool]]:
-    """(index, line, inside a fence) for every line; fence lines count as inside. A fence still
-    open at the end is appended to ``left_open``."""
-    fence: str | None = None
-    for n, line in enumerate(lines):
-        opening = mdlines.FENCE.match(line)
-        if fence is not None:
-            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
-                fence = None
-            yield n, line, True
-            continue
-        if opening:
-            fence = opening.group(1)
-            yield n, line, True
-            continue
-        yield n, line, False
+    """(index, line, inside a fence) for every line (``mdlines.fenced``); fence lines count as
+    inside. A fence still open at the end is appended to ``left_open``."""
+    inside, fence = mdlines.fenced(lines)
     if fence is not None and left_open is not None:
         left_open.append(fence)
+    return ((n, line, inside[n]) for n, line in enumerate(lines))
 
 
 def bounded(text: str, limit: int = KEPT_MAX_CHARS) -> str:

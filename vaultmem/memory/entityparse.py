@@ -99,21 +99,8 @@ def link_sort(link: str) -> str:
 
 
 def outside_fences(rows: Sequence[str]) -> list[bool]:
-    """For each row, whether it is outside a fenced code block."""
-    out: list[bool] = []
-    fence: str | None = None
-    for row in rows:
-        opening = mdlines.FENCE.match(row)
-        if fence is None:
-            out.append(opening is None)
-            if opening:
-                fence = opening.group(1)
-        else:
-            out.append(False)
-            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence) \
-                    and not row.strip()[len(opening.group(1)):].strip():
-                fence = None
-    return out
+    """For each row, whether it is outside a fenced code block (``mdlines.fenced``)."""
+    return [not inside for inside in mdlines.fenced(rows)[0]]
 
 
 def content_end(rows: Sequence[str]) -> int:

@@ -9,6 +9,8 @@ or a heading is indented at most three spaces; an ordered list marker has at mos
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from vaultmem.notes.lazyre import lazy
 
 # A code fence's opening or closing line; group 1: its marks (a fence closes on a run of the
@@ -22,3 +24,20 @@ QUOTE = lazy(r"^[ \t]*>")
 TABLE_ROW = lazy(r"^[ \t]*\|")
 # A thematic break (``---``, ``* * *``).
 RULE = lazy(r"^[ \t]*(?:[-*_][ \t]*){3,}$")
+
+
+def fenced(lines: Sequence[str]) -> tuple[list[bool], str | None]:
+    """For each line, whether it is in a fenced code block (its fence lines included), and the
+    marks of a fence still open after the last line (None when every fence closed). A fence
+    closes on a line of the same mark at least as long, with nothing after it (CommonMark)."""
+    inside: list[bool] = []
+    fence: str | None = None
+    for line in lines:
+        marks = FENCE.match(line)
+        inside.append(fence is not None or marks is not None)
+        if fence is None:
+            fence = marks.group(1) if marks else None
+        elif marks and marks.group(1)[0] == fence[0] and len(marks.group(1)) >= len(fence) \
+                and not line[marks.end():].strip():
+            fence = None
+    return inside, fence
