@@ -686,8 +686,8 @@ def test_components_follow_the_config_rules(env: Path, tmp_path: Path,
     capture.on_stop(_event("stop", "sid-a", transcript_path=str(copy_transcript(tmp_path))))
     text = (env / f"{SESSIONS}/{DAY}-add-a-login-module-and-run.md").read_text()
     assert "- Use RS256-signed JWTs because keys can rotate without redeploying. " \
-        "([[Login Flow]])" in text
-    assert "- [[Login Flow]] — `src/`" in text
+        f"([[{ENTITIES}/Login Flow|Login Flow]])" in text
+    assert f"- [[{ENTITIES}/Login Flow|Login Flow]] — `src/`" in text
 
 
 def test_a_private_span_open_across_two_stops_stays_private(env: Path, tmp_path: Path) -> None:
@@ -756,4 +756,4 @@ def test_a_failure_fixed_after_the_next_prompt_is_a_gotcha(env: Path, tmp_path: 
     capture.on_stop(event)
     (note,) = list((env / SESSIONS).iterdir())
     assert ("- `pytest tests/test_auth.py` failed (`E ImportError: argon2`); it passed after "
-            "editing `src/auth/deps.py` ([[Auth]])") in note.read_text()
+            f"editing `src/auth/deps.py` ([[{ENTITIES}/Auth|Auth]])") in note.read_text()

@@ -84,9 +84,10 @@ def test_decide_links_a_name_that_is_not_unique_by_path(vault: Path) -> None:
     assert decided.exit_code == 0, decided.stderr
     doc = json.loads(decided.stdout)
     link = "[[claude/projects/shop2/entities/Auth|Auth]]"
-    assert doc["entry"] == f"- Rotate keys daily ({link}, [[Billing]])"
+    billing = "[[claude/projects/shop2/entities/Billing|Billing]]"  # by path too, though unique
+    assert doc["entry"] == f"- Rotate keys daily ({link}, {billing})"
     note = (vault / doc["note"]).read_text()
-    assert f"- {link}\n- [[Billing]]" in note
+    assert f"- {link}\n- {billing}" in note
     compacted = cli(vault, "shop2", "compact", doc["note"], "--force")
     assert compacted.exit_code == 0, compacted.stderr
     assert "Rotate keys daily" in (vault / P.format("shop2")).read_text()

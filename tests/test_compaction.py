@@ -257,7 +257,7 @@ def test_plan_lines_and_block_ids() -> None:
     inbox = next(e for e in plan.entities if e.name == "Inbox")
     assert inbox.overview is None and inbox.related == ()
     # Related: the entities Auth shares an item with, not every one the session touched.
-    assert auth.related == ("[[Redis]]",)
+    assert auth.related == ("[[claude/projects/demo/entities/Redis|Redis]]",)
 
 
 def test_plan_applied_twice_changes_nothing() -> None:

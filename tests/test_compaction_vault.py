@@ -81,8 +81,8 @@ def _row(stem: str, said: str = "") -> str:
     """A Key Entities row as a regex: the entity, its summary linked to where it comes from."""
     row_id = r" \^vm-[0-9a-f]{8}"
     if not said:
-        return re.escape(f"- [[{stem}]]") + row_id
-    return (re.escape(f"- [[{stem}]] ([[{stem}#") + r"[^|\]]+" + re.escape(f"|{said}]])")
+        return re.escape(f"- [[{ENTITIES}/{stem}|{stem}]]") + row_id
+    return (re.escape(f"- [[{ENTITIES}/{stem}|{stem}]] ([[{ENTITIES}/{stem}#") + r"[^|\]]+" + re.escape(f"|{said}]])")
             + row_id)
 
 
@@ -152,8 +152,8 @@ def test_a_captured_session_files_each_kind_where_it_belongs(tmp_path: Path) -> 
     assert ("Code in `src/auth/`, `tests/auth/`. Sessions, first and last "
             f"([[{ARCHIVE}/2026-11-20-token-refresh|2026-11-20-token-refresh]]) "
             "^vm-overview") in auth
-    assert "## Related Entities\n\n- [[Billing]]\n" in auth
-    assert "## Related Entities\n\n- [[Auth]]\n" in billing
+    assert f"## Related Entities\n\n- [[{ENTITIES}/Billing|Billing]]\n" in auth
+    assert f"## Related Entities\n\n- [[{ENTITIES}/Auth|Auth]]\n" in billing
     assert (f"## Recent Changes\n\n- 2026-11-20 — I fixed the bug in the refresh: the root cause "
             f"was a stale key. {link} ^vm-") in auth
     assert "src/auth/, tests/auth/" not in auth.split("## Recent Changes")[1]
@@ -186,7 +186,7 @@ def test_the_same_fact_from_two_sessions_is_one_line_with_two_links(tmp_path: Pa
             f"[[{ARCHIVE}/2026-11-24-b|2026-11-24-b]]) ^vm-overview") in auth
     index = _read(tmp_path, INDEX)
     assert index.count("REDIS_URL") == 1
-    assert index.count("[[Auth]]") == 1
+    assert index.count(f"[[{ENTITIES}/Auth|Auth]]") == 1
 
 
 def test_case_and_nfc_twins_are_one_entity(tmp_path: Path) -> None:
@@ -322,7 +322,7 @@ def test_index_key_entities_kept_current_and_a_persons_text_survives(tmp_path: P
     _compact(tmp_path, _session(tmp_path, "2026-11-24-b", later))
     got = _read(tmp_path, INDEX)
     assert re.search(_row("Auth", "Rotate signing keys weekly") + "\n", got), got
-    assert got.count("- [[Auth]]") == 1 and "The parts:" in got
+    assert got.count(f"- [[{ENTITIES}/Auth|Auth]]") == 1 and "The parts:" in got
 
 
 def test_nothing_found_is_said_in_the_report(tmp_path: Path) -> None:

@@ -1,16 +1,18 @@
 """Links between projects (issue 21, item 4): with two projects owning a ``Billing``, every link
-vaultmem writes opens the one meant, and doctor finds nothing on a vault only vaultmem wrote."""
+vaultmem writes opens the one meant, and doctor finds nothing on a vault only vaultmem wrote: the
+links are written by path from the start (issue 33, item 3)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from vaultmem.claude import ingest
 from vaultmem.cli import _load_commands, app
-from vaultmem.notes import facts
+from vaultmem.notes import facts, links
 
 _load_commands()
 
@@ -33,32 +35,65 @@ def _project_with_billing(vault: Path, project: str) -> None:
     _session(vault, project, "payments", f"{project} bills through Stripe", "Billing", "Auth")
 
 
-def test_two_projects_with_one_entity_name_link_by_path(vault_root: Path, now_env: str) -> None:
-    _project_with_billing(vault_root, "alpha")
-    _project_with_billing(vault_root, "beta")
-    # beta's run made the second Billing: alpha's index is brought up to date by its next run.
-    _session(vault_root, "alpha", "invoices", "Invoices are PDFs", "Billing")
-
-    for project in ("alpha", "beta"):
-        index = (vault_root / f"claude/projects/{project}/_index.md").read_text()
-        assert f"- [[claude/projects/{project}/entities/Billing|Billing]] (" in index
-        assert "[[Billing]]" not in index and "[[Billing#" not in index
-    billing = (vault_root / "claude/projects/beta/entities/Billing.md").read_text()
-    assert "- [[claude/projects/beta/entities/Auth|Auth]]" in billing  # Related Entities
-
-    doctor = CliRunner().invoke(app, ["--vault", str(vault_root), "--project", "alpha",
-                                      "doctor", "--json"])
-    # Only what alpha wrote while its Billing was the vault's only one still links it bare (its
-    # archived session; the original is a stub without those links).
-    flagged = {p["path"] for p in json.loads(doctor.stdout)["problems"]}
-    assert flagged == {"claude/projects/alpha/archive/sessions/2026-11-22-payments.md"}
+def _written_links(vault: Path) -> list[tuple[str, links.Link]]:
+    """(note, link) of every link in the vault's notes."""
+    out = []
+    for path in sorted(vault.rglob("*.md")):
+        rel = path.relative_to(vault).as_posix()
+        out.extend((rel, link) for link in links.parse(path.read_text()))
+    return out
 
 
-def test_doctor_fix_writes_links_that_became_ambiguous_by_path(
+@pytest.mark.parametrize("order", [("alpha", "beta"), ("beta", "alpha")])
+def test_projects_sharing_entity_names_leave_doctor_clean(
+    vault_root: Path, now_env: str, order: tuple[str, str]
+) -> None:
+    first, second = order
+    _project_with_billing(vault_root, first)
+    _project_with_billing(vault_root, second)
+    _session(vault_root, first, "invoices", "Invoices are PDFs", "Billing")
+    # A session remembered but not compacted yet: its links are written already.
+    sid = f"{second}-open"
+    _cli(vault_root, second, "session", "start", "--topic", "open", "--session-id", sid)
+    _cli(vault_root, second, "session", "decide", "Tokens last an hour", "--session-id", sid,
+         "--entity", "Auth")
+
+    doctor = CliRunner().invoke(app, ["--vault", str(vault_root), "doctor", "--json"])
+    assert doctor.exit_code == 0, doctor.stdout
+    problems = json.loads(doctor.stdout)["problems"]
+    assert not [p for p in problems if "link" in json.dumps(p).lower()], problems
+
+    notes = [p.relative_to(vault_root).as_posix() for p in vault_root.rglob("*.md")]
+    index = links.NoteIndex(notes)
+    entity_links = 0
+    for rel, link in _written_links(vault_root):
+        target = link.target
+        project = rel.split("/")[2] if rel.startswith("claude/projects/") else None
+        meant = index.resolve(target, rel)
+        assert meant is not None, (rel, target)
+        if "/entities/" in meant and project is not None:
+            entity_links += 1
+            # Every entity link opens its own project's note, whatever Obsidian's folder order.
+            assert meant.startswith(f"claude/projects/{project}/entities/"), (rel, target)
+            assert "/" in target, (rel, target)
+            if link.heading is None and link.block is None:  # the name is shown as it is
+                assert link.alias == meant.rsplit("/", 1)[1][:-3], (rel, link)
+    assert entity_links >= 12
+
+
+def test_doctor_fix_writes_links_of_an_older_vault_by_path(
     vault_root: Path, now_env: str
 ) -> None:
     _project_with_billing(vault_root, "alpha")
     archived = vault_root / "claude/projects/alpha/archive/sessions/2026-11-22-payments.md"
+    index = vault_root / "claude/projects/alpha/_index.md"
+    # An older vaultmem wrote bare links while alpha's Billing was the vault's only one.
+    for note in (archived, index):
+        text = note.read_text()
+        for name in ("Billing", "Auth"):
+            text = text.replace(f"[[claude/projects/alpha/entities/{name}|{name}]]", f"[[{name}]]")
+            text = text.replace(f"[[claude/projects/alpha/entities/{name}#", f"[[{name}#")
+        note.write_text(text)
     before = archived.read_text()
     assert "[[Billing]]" in before
     _project_with_billing(vault_root, "beta")  # a second Billing: alpha's bare links are ambiguous
@@ -81,10 +116,12 @@ def test_doctor_fix_writes_links_that_became_ambiguous_by_path(
     assert flagged == {"claude/projects/gamma/notes/x.md"}
 
 
-def test_a_unique_name_stays_a_bare_link(vault_root: Path, now_env: str) -> None:
+def test_a_unique_name_is_linked_by_path_too(vault_root: Path, now_env: str) -> None:
     _project_with_billing(vault_root, "alpha")
     index = (vault_root / "claude/projects/alpha/_index.md").read_text()
-    assert "- [[Billing]] ([[Billing#^vm-" in index
+    billing = "claude/projects/alpha/entities/Billing"
+    assert f"- [[{billing}|Billing]] ([[{billing}#^vm-" in index
+    assert "[[Billing]]" not in index
 
 
 def test_capture_writes_the_links_it_is_given() -> None:

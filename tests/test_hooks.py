@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hook_kit import (
     DAY,
+    ENTITIES,
     EVENTS,
     PROBE,
     PROJECT,
@@ -35,10 +36,11 @@ DEFAULT_NOTE = f"{SESSIONS}/{DAY}-session.md"
 PROMPT_LINE = "**Prompt:** Add a login module and run the tests"
 WRITE_LINE = "- Edited `src/auth.py`"
 COMMAND_LINE = "- Ran `echo tests pass`"
-DECISION_LINE = "- Use RS256-signed JWTs because keys can rotate without redeploying. ([[Auth]])"
+AUTH = f"[[{ENTITIES}/Auth|Auth]]"  # vaultmem links an entity by path
+DECISION_LINE = f"- Use RS256-signed JWTs because keys can rotate without redeploying. ({AUTH})"
 GOTCHA_LINE = (
     "- Fixed bug where the token clock skew broke login; resolved by allowing 30s leeway."
-    " ([[Auth]])"
+    f" ({AUTH})"
 )
 
 

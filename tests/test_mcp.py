@@ -114,7 +114,7 @@ def test_each_tool_and_the_index_resource(vault_root: Path) -> None:
     assert hit["text"] == FACT and hit["matches"]
     assert got["remember"]["status"] == "written" and got["again"]["status"] == "unchanged"
     note = (vault_root / got["remember"]["note"]).read_text()
-    assert "## Next Steps\n\n- Add the refund endpoint ([[Billing]])\n" in note
+    assert f"## Next Steps\n\n- Add the refund endpoint ([[{P}/entities/Billing|Billing]])\n" in note
     context = got["context"].content[0].text
     assert "shop" in context and not got["context"].is_error
     shown = got["show"].content[0].text

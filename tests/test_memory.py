@@ -108,9 +108,10 @@ def test_decide_format_and_related_once(vault_root: Path) -> None:
     m.decide("Use JWT", why="stateless", entities=["Auth", "Redis"], now=now())
     m.decide("Rotate keys", entities=["Auth"], now=now())
     text = (vault_root / rel).read_text()
-    assert ("## Decisions Made\n\n- Use JWT — why: stateless ([[Auth]], [[Redis]])\n"
-            "- Rotate keys ([[Auth]])\n") in text
-    assert text.count("- [[Auth]]") == 1 and text.count("- [[Redis]]") == 1
+    auth, redis = f"[[{ENTITIES}/Auth|Auth]]", f"[[{ENTITIES}/Redis|Redis]]"
+    assert (f"## Decisions Made\n\n- Use JWT — why: stateless ({auth}, {redis})\n"
+            f"- Rotate keys ({auth})\n") in text
+    assert text.count(f"- {auth}") == 1 and text.count(f"- {redis}") == 1
     with pytest.raises(UnsafePath):
         m.decide("x", entities=["../../etc"], now=now())
 

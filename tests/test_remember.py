@@ -15,6 +15,7 @@ from vaultmem.errors import SessionError
 
 INDEX = f"claude/projects/{PROJECT}/_index.md"
 ENTITIES = f"claude/projects/{PROJECT}/entities"
+AUTH = f"[[{ENTITIES}/Auth|Auth]]"  # the link vaultmem writes to an entity: by path
 
 
 def test_each_kind_goes_under_its_section(vault_root: Path) -> None:
@@ -29,14 +30,14 @@ def test_each_kind_goes_under_its_section(vault_root: Path) -> None:
     m.remember("Postgres in CI?", kind="question", now=now())
     text = (vault_root / rel).read_text()
     for section, line in [
-        ("Decisions Made", "- Use argon2id — why: bcrypt truncates ([[Auth]])"),
-        ("Gotchas & Fixes", "- verify_token compared str with bytes ([[Auth]])"),
+        ("Decisions Made", f"- Use argon2id — why: bcrypt truncates ({AUTH})"),
+        ("Gotchas & Fixes", f"- verify_token compared str with bytes ({AUTH})"),
         ("Prerequisites", "- Tests need `REDIS_URL` set"),
         ("Next Steps", "- Add the refund endpoint"),
         ("Open Questions", "- Postgres in CI?"),
     ]:
         assert f"## {section}\n\n{line}\n" in text
-    assert text.count("- [[Auth]]") == 1  # Related Entities: once
+    assert text.count(f"- {AUTH}") == 1  # Related Entities: once
 
 
 def test_the_same_fact_again_changes_nothing(vault_root: Path) -> None:
@@ -99,7 +100,7 @@ def test_cli_remember_and_the_decide_alias(vault_root: Path, now_env: str) -> No
                          "--json")
     assert code == 0 and err == ""
     doc = json.loads(out)
-    assert doc["status"] == "written" and doc["entry"] == "- Use RS256 ([[Auth]])"
+    assert doc["status"] == "written" and doc["entry"] == f"- Use RS256 ({AUTH})"
     note = vault_root / doc["note"]
     before = note.read_bytes()
     assert cli("session", "decide", "Use RS256", "--entity", "Auth") == (

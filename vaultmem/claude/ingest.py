@@ -93,7 +93,7 @@ class Item:
 
     def render(self, link: Callable[[str], str] | None = None) -> str:
         """``- <text> %%vm-anchor …%% ([[A]], [[B]])``; ``link`` writes a component's link
-        (``links.entity_link``: by path when another note has its name), else ``[[Name]]``."""
+        (``links.entity_link``: by path, the name as alias), else ``[[Name]]``."""
         links = ", ".join((link or _bare)(c) for c in self.components)
         anchor = f" {self.anchor}" if self.anchor else ""
         # Claude's prose cannot plant an anchor of its own: only capture's comment is kept.

@@ -137,7 +137,7 @@ def plan(
     its note (see :func:`entity_targets`); ``texts`` holds the current text of those that exist;
     ``day`` is the session's date (its lines' date), ``components_`` what ``## Related
     Entities`` says of each component; ``link_to(name, rel)`` writes an entity's link
-    (``links.entity_link``; default ``[[name]]``)."""
+    (default ``links.entity_link``: its path, the name as alias)."""
     archive = archive_rel(session_rel, layout)
     project = session_project(session_rel)
     filename = posixpath.basename(session_rel)
@@ -174,7 +174,7 @@ def plan(
         overview = None
         if rel in parts:
             # The entities it shares an item with, not every one the session touched.
-            related = tuple(link_to(stem_of[r], r) if link_to else links.format(stem_of[r])
+            related = tuple((link_to or links.entity_link)(stem_of[r], r)
                             for r in parts if r in shared.get(rel, ()))
             seen = folders.get(names.name_key(stem)) or folders.get(names.name_key(names_of[rel]))
             overview = entitynote.Overview(seen or (), stamp, link)

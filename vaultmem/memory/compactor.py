@@ -115,7 +115,6 @@ class CompactionRun:
         self.cost_usd: float | None = None
         self.extraction_edits: tuple[patch.Edit, ...] = ()
         self.expected_sha: str | None = None
-        self._notes: links.NoteIndex | None = None  # the vault's notes, listed when first needed
 
     def report(self, status: str, error: str | None = None) -> CompactReport:
         return CompactReport(
@@ -353,11 +352,9 @@ class CompactionRun:
         )
 
     def _link(self, name: str, rel: str) -> str:
-        """The link vaultmem writes to an entity: bare when its name is the vault's only note
-        of that name, else by path (two projects' ``Billing``: Obsidian would open either)."""
-        if self._notes is None:  # the vault is listed once a run, and only when a link is due
-            self._notes = links.NoteIndex(self.vault.iter_notes())
-        return links.entity_link(name, rel, self._notes)
+        """The link vaultmem writes to an entity: by path with the name as alias, so that two
+        projects' ``Billing`` never make it ambiguous (links.entity_link)."""
+        return links.entity_link(name, rel)
 
     def _patch_entities(self, plan: compaction.Plan, loaded: Mapping[str, Note]) -> dict[str, entityparse.Summary]:
         """Step 3 (and 5: the backlink): each entity rewritten once; its summary by rel."""
@@ -407,8 +404,7 @@ class CompactionRun:
                 continue
             stem = posixpath.basename(rel)[:-3]
             key = name_key(stem)
-            shown = self._link(stem, rel)
-            target = rel[:-3] if "|" in shown else stem
+            target = rel[:-3]
             if rel in summaries:
                 out[key] = entitynote.key_entity_row(stem, summaries[rel], target)
             elif key in rows and rows[key].startswith((f"- [[{target}]]", f"- [[{target}|")):

@@ -517,7 +517,7 @@ def key_entity_row(stem: str, said: entityparse.Summary, target: str | None = No
     """The Key Entities row of one entity: ``- [[Auth]] ([[Auth#^vm-…|<newest decision>]])
     ^vm-…``. Its text never changes and the summary is a link, with an id of its own: the form
     notemerge unites when two machines changed the summary (one row, both links). ``target``:
-    the note's path without ``.md`` when another note has its name (``links.entity_link``),
+    the note's path without ``.md`` (vaultmem links an entity by path: ``links.entity_link``),
     so the row says ``[[claude/projects/p/entities/Auth|Auth]]``."""
     block = names.block_id("key-entity", names.name_key(stem))
     anchor, text = said
@@ -563,7 +563,8 @@ def compose_index(
     kept: list[str] = []
     for row in body:
         found = entityparse.KEY_ROW.match(row.rstrip())
-        if found and names.name_key(found.group(1).strip()) in rows:
+        # A path link is the row of the note it names (key_entity_rows keys it so too).
+        if found and names.name_key(found.group(1).strip().rsplit("/", 1)[-1]) in rows:
             continue
         kept.append(row)
     end = entityparse.content_end(kept)

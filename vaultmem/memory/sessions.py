@@ -516,8 +516,8 @@ class Memory(Upkeep):
 
     def entity_links(self, entity_names: Sequence[str], project: str) -> dict[str, str]:
         """Name -> the link to the entity compaction will file under (the project's, else the
-        global one, else a new one in the project): bare when the name is unique in the vault,
-        path-qualified with the name as alias when not (links.entity_link)."""
+        global one, else a new one in the project), by path with the name as alias
+        (links.entity_link)."""
         if not entity_names:
             return {}
         from vaultmem.memory import compaction
@@ -525,7 +525,7 @@ class Memory(Upkeep):
 
         notes = links.NoteIndex(self.vault.iter_notes())
         targets = compaction.entity_targets(entity_names, project, self.layout, notes)
-        return {name: links.entity_link(name, targets[name], notes) for name in entity_names}
+        return {name: links.entity_link(name, targets[name]) for name in entity_names}
 
     def end_session(
         self,

@@ -408,14 +408,11 @@ def scoped(name: str, scopes: Sequence[str], notes: Iterable[str]) -> str | None
     return None
 
 
-def entity_link(name: str, rel: str, notes: Iterable[str]) -> str:
-    """The link vaultmem writes for the entity note ``rel`` shown as ``name``: ``[[name]]`` when
-    no other note in the vault has that name (so it resolves from anywhere), else the path with
-    the name as alias, ``[[claude/projects/p/entities/Auth|Auth]]`` (one ``Auth`` per project).
-    ``rel`` need not exist yet (an entity compaction will create)."""
-    others = [n for n in named(name, notes) if n.lower() != rel.lower()]
-    if not others:
-        return format(name)
+def entity_link(name: str, rel: str) -> str:
+    """The link vaultmem writes for the entity note ``rel`` shown as ``name``: always its path
+    with the name as alias, ``[[claude/projects/p/entities/Auth|Auth]]``, so that it stays
+    unambiguous when another project gets an ``Auth`` later (a bare ``[[Auth]]`` would then open
+    either). ``rel`` need not exist yet (an entity compaction will create)."""
     return format(rel[:-3] if rel.lower().endswith(".md") else rel, alias=name)
 
 
