@@ -200,7 +200,7 @@ def _write_turns(memory: Memory, event: HookEvent, note: str, turns: Sequence[tr
     note is archived at the moment of the write (checked under the note's lock)."""
     base = memory.vault.read(note) if turns else None
     # No new turn tells nothing: the ingest and its miner are not even imported then.
-    edits = _told(memory, event, turns, base.text, now, private) if base else []
+    edits = _told(memory, event, turns, note, base.text, now, private) if base else []
     if not (edits or closing or "title" in meta):
         return "nothing new"
     # The state lock is held while the note is written, so a Stop and a PreCompact racing on
@@ -215,9 +215,11 @@ def _touched(now: datetime) -> patch.Edit:
     return patch.SetProperty("claude_last_accessed", now.date())
 
 
-def _told(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], text: str,
-          now: datetime, private: Sequence[str]) -> list[patch.Edit]:
-    """The edits that add ``turns`` to a note holding ``text`` (none when they say nothing new)."""
+def _told(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], note: str,
+          text: str, now: datetime, private: Sequence[str]) -> list[patch.Edit]:
+    """The edits that add ``turns`` to the session note ``note`` holding ``text`` (none when
+    they say nothing new). Its links go to the entities of the note's own project (its folder:
+    the configured project may be another when the session began in another directory)."""
     from . import failfix, ingest
 
     told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
@@ -225,7 +227,8 @@ def _told(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], te
                         known=ingest.linked_components(text),
                         met=failfix.met_in_note(text))
     told = anchored(told, event.cwd)
-    linked = memory.entity_links(ingest.component_names(told), memory.config.project)
+    project = posixpath.basename(posixpath.dirname(posixpath.dirname(note)))
+    linked = memory.entity_links(ingest.component_names(told), project)
     edits = ingest.edits_for(told, text, link=lambda name: linked[name])
     if edits:
         edits += [patch.SetProperty("updated", now.date()),
