@@ -248,9 +248,12 @@ def garbled_lines(vault_dir: Path) -> list[str]:
         for number, line in enumerate(note.read_text(encoding="utf-8").splitlines(), 1):
             targets = [m.group(1).split("|")[0].split("#")[0].strip()
                        for m in _LINK_RE.finditer(line)]
-            # A bare name may be an entity compaction has yet to create; a path must resolve.
+            # A bare name may be an entity compaction has yet to create, and so may a path to
+            # an entity of the note's own project; any other path must resolve.
+            own = "/".join(note.relative_to(vault_dir).parts[:3]).casefold() + "/entities/"
             broken = line.count("[[") != line.count("]]") or any(
-                not t or ("/" in t and t.casefold() not in paths) for t in targets
+                not t or ("/" in t and t.casefold() not in paths
+                          and not t.casefold().startswith(own)) for t in targets
             )
             if broken or _GARBLED.search(line):
                 found.append(f"{note.relative_to(vault_dir)}:{number}: {line[:160]}")

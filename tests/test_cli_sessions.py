@@ -40,7 +40,9 @@ def test_session_lifecycle(cli, vault_root: Path) -> None:  # type: ignore[no-un
     assert logged.exit_code == 0 and logged.stdout.endswith(": written\n")
     decided = cli("session", "decide", "Use JWT", "--why", "stateless", "--entity", "Auth",
                   "--entity", "Redis", "--json")
-    assert json.loads(decided.stdout)["entry"] == "- Use JWT — why: stateless ([[Auth]], [[Redis]])"
+    assert json.loads(decided.stdout)["entry"] == (
+        "- Use JWT — why: stateless ([[claude/projects/demo/entities/Auth|Auth]], "
+        "[[claude/projects/demo/entities/Redis|Redis]])")
     ended = cli("session", "end", "--reason", "logout", "--json")
     assert ended.exit_code == 0
     end_doc = json.loads(ended.stdout)

@@ -58,8 +58,9 @@ def test_demo_runs_the_story(tmp_path: Path) -> None:
     # The project index as a map, shown and written; the Bases views in the namespace folder.
     index = (root / PROJECT / "_index.md").read_text()
     for name in ("API Gateway", "Auth", "Database"):
-        assert f"- [[{name}]] ([[{name}#^vm-" in index
-        assert f"     - [[{name}]] ([[{name}#^vm-" in result.stdout
+        linked = f"{PROJECT}/entities/{name}"  # by path, the name as alias (issue 33)
+        assert f"- [[{linked}|{name}]] ([[{linked}#^vm-" in index
+        assert f"     - [[{linked}|{name}]] ([[{linked}#^vm-" in result.stdout
     assert f"- [[{PROJECT}/archive/sessions/{stem}|{stem}]] ^vm-" in index
     assert "     ## Recent Sessions" in result.stdout
     for view in ("sessions.base", "entities.base", "attention.base"):

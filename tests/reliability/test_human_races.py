@@ -226,7 +226,7 @@ CASES = [
     Case("session-log", _log, Seam("update", SESSION), SESSION, "Work Log",
          "### 10:30 - Claude entry"),
     Case("session-decide", _decide, Seam("update", SESSION), SESSION, "Decisions Made",
-         "- Claude decides — why: a reason ([[Auth]])"),
+         "- Claude decides — why: a reason ([[claude/projects/demo/entities/Auth|Auth]])"),
     Case("session-end", _end, Seam("update", SESSION), SESSION, "Work Log",
          "### 10:30 - Session End"),
     Case("session-resume", _resume, Seam("update", SESSION), SESSION, "Context",
