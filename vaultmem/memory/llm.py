@@ -266,8 +266,8 @@ def _entities(names: Sequence[str], known: Mapping[str, str]) -> tuple[str, ...]
     for raw in names:
         name = raw.strip()
         if name.startswith("[[") and name.endswith("]]"):
-            # A link despite the prompt: its target is the name.
-            name = re.split(r"[|#]", name[2:-2], maxsplit=1)[0].strip()
+            # A link despite the prompt: its target is the name (a path link's last part).
+            name = re.split(r"[|#]", name[2:-2], maxsplit=1)[0].strip().rsplit("/", 1)[-1]
         try:
             name = safe_entity_name(name)
         except UnsafePath:
