@@ -56,6 +56,15 @@ def test_a_relocated_session_is_followed_and_the_rest_is_left() -> None:
                    "[[Notes/y]] [[Auth]]\n")
 
 
+def test_a_relocated_compacted_session_is_followed_to_the_copy_of_its_kind() -> None:
+    stub, archive = (f"{P}/shop/sessions/2026-11-20-x.md",
+                     f"{P}/shop/archive/sessions/2026-11-20-x.md")
+    where = _where([stub, archive])
+    text = f"[[{P}/dev/sessions/2026-11-20-x|x]] [[{P}/dev/archive/sessions/2026-11-20-x|x]]"
+    out, count = mended(text, f"{P}/dev/_index.md", where)
+    assert (out, count) == (f"[[{stub[:-3]}|x]] [[{archive[:-3]}|x]]", 2)
+
+
 def _git(cwd: Path, *args: str) -> str:
     env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",

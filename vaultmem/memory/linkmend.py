@@ -96,6 +96,9 @@ class Whereabouts:
         if len(parts) >= 5 and parts[1] == "projects" and parts[-2] == "sessions":
             mine = [n for n in self.notes.by_name(links.link_key(name))
                     if n.startswith(ns + "/") and "/sessions/" in n]
+            if len(mine) > 1:  # a compacted session: its stub and its archive copy
+                archived = "/archive/sessions/" in target
+                mine = [n for n in mine if ("/archive/sessions/" in n) == archived]
             return mine[0] if len(mine) == 1 else None
         return None
 
