@@ -9,7 +9,8 @@ Kinds:
   other files). Links in code are not links.
 - ``ambiguous-link``: a bare ``[[Name]]`` that several notes of the vault are named (one
   ``Auth`` per project): Obsidian opens whichever it picks (the shortest path), not necessarily
-  the one meant. vaultmem writes ``[[claude/projects/p/entities/Auth|Auth]]`` for such names.
+  the one meant. vaultmem writes every link by path (``[[…/entities/Auth|Auth]]``); ``--fix``
+  writes older bare ones so (linkfix), and links to moved notes to their new path (linkmend).
 - ``compaction-failed``: a note with ``status: compaction_failed``, and its ``error``.
 - ``archived-without-archive``: a session with ``status: archived`` outside an archive folder
   whose ``archived_to`` is missing or points to no note.

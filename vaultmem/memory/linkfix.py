@@ -1,13 +1,11 @@
 """``vaultmem doctor --fix``: the bare links of vaultmem's notes that became ambiguous are
 written by path.
 
-vaultmem writes ``[[Billing]]`` while one note of the vault is named Billing and
-``[[claude/projects/p/entities/Billing|Billing]]`` once several are (``links.entity_link``). A
-bare link written earlier turns ambiguous when another project later makes its own Billing:
-Obsidian then opens whichever it picks. This is not done at that moment: the compaction that
-creates the second Billing may run inside a hook, whose time budget cannot pay for reading every
-note of vaultmem's folder to find the links; ``doctor`` reports them (``ambiguous-link``) and
-``--fix`` rewrites them.
+vaultmem writes every link by path, ``[[claude/projects/p/entities/Billing|Billing]]``
+(``links.entity_link``); older versions wrote ``[[Billing]]`` while one note of the vault was
+named Billing. Such a bare link turns ambiguous when another project later makes its own
+Billing: Obsidian then opens whichever it picks. ``doctor`` reports them (``ambiguous-link``)
+and ``--fix`` rewrites them.
 
 A bare link in a note of project P means P's note of that name, else the global one
 (``links.scoped``, the order vaultmem resolves a bare name in): it becomes that note's path, with
