@@ -128,7 +128,9 @@ OFFERS = (
     "Should I also fix the flaky test in test_cache.py?", "Shall we move on to the billing module?",
     "Should we proceed with the migration?", "Is there anything you'd like me to change in the wording?",
     "Would you like to review the diff before I push?", "Can I go ahead and delete the old cache?",
-    "Does that sound good?", "What's next on your list?",
+    "Does that sound good?", "What's next on your list?", "What would you like to work on today?",
+    "What specifically are you looking to update?",
+    "Let me know which improvements you'd like to tackle first, and I'll implement them!",
 )
 OPEN = (
     "Why does the cache miss on cold start?", "Is the API rate limit per key or per account?",

@@ -117,8 +117,10 @@ _COURTESY = cue(
 _OFFER = cue(
     r"\b(?:want|like|prefer|need) me to\b|\b(?:shall|should|can|may) i\b(?!.*\bor\b)|"
     r"\bhow (?:would|do|should|shall) (?:you(?: like| want)?|we|i) (?:to )?(?:proceed|continue|"
-    r"go (?:on|forward|from here)|move forward)\b|\bwhat (?:would|do) you (?:like|want)(?: me| us)? "
-    r"to do\b|\bwhat(?:'s| is| should be| comes) next\b|\bwhere (?:should|shall|do) (?:we|i) go "
+    r"go (?:on|forward|from here)|move forward)\b|\bwhat (?:\w+ )?(?:would|do) you (?:like|want)"
+    r"(?: me| us)? to (?:do|work on|tackle|focus on|start with)\b|\b(?:you'?d|you would) like "
+    r"(?:me |us )?to (?:tackle|do|work on|focus on|start with)\b|\bwhat (?:\w+ )?are you looking "
+    r"to\b|\bwhat(?:'s| is| should be| comes) next\b|\bwhere (?:should|shall|do) (?:we|i) go "
     r"from here\b|\b(?:shall|should) we (?:proceed|continue|go ahead|move on|start|begin|get "
     r"started|carry on)\b|^(?:please )?let me know if\b|\bwould you like to (?:review|see|check|"
     r"look|try|test|go over|read)\b|\bready (?:for me )?to (?:proceed|continue|commit|push|merge|"
@@ -440,7 +442,8 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
     if text.endswith("?"):
         return _question(unit, bare, text, trailing)
     if unit.section is not None and unit.item:
-        return None if _NAMES_ONLY.fullmatch(bare) else unit.section
+        offer = unit.section == Kind.QUESTION and _OFFER.search(bare)
+        return None if offer or _NAMES_ONLY.fullmatch(bare) else unit.section
     if text.endswith(":") or len(text.split()) < 4:
         return None  # a lead-in to what follows, or too short to carry knowledge
     if _LET_ME_KNOW.search(bare) and not _OFFER.search(bare):
