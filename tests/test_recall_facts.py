@@ -175,6 +175,40 @@ def test_the_answer_beside_a_matching_fact_fills_the_room(vault_root: Path) -> N
     assert [h.text for h in hits].count("Enable firewall logging (requires password)") == 1
 
 
+def test_a_line_beside_a_fact_beats_other_notes_lines_that_answer_less(
+        vault_root: Path) -> None:
+    write(vault_root, f"{P}/sessions/2026-11-10-sign.md",
+          front("session", updated="2026-11-10", status="active") + (
+              "# sign\n\n## Work Log\n\n### 10:00 - sign\n\n"
+              "**Answer:** Never commit without wombat signing: the key is W-42.\n\n"
+              "## Next Steps\n\n- Retry with wombat signing\n"))
+    write(vault_root, f"{P}/sessions/2026-11-20-zoo.md",  # newer: its note ranks first
+          front("session", updated="2026-11-20", status="active") + (
+              "# zoo\n\n## Work Log\n\n### 10:00 - zoo\n\n"
+              "The wombat enclosure was cleaned.\n\nThe signing of the lease is due.\n"))
+    hits = run(vault_root, "wombat signing", limit=3).hits
+    # The fact, then the line of its note holding both words before the other note's lines,
+    # which hold one each.
+    assert [h.text for h in hits[:2]] == [
+        "Retry with wombat signing", "Answer: Never commit without wombat signing: the key is W-42."]
+
+
+def test_a_line_saying_more_than_the_fact_it_holds_is_shown(vault_root: Path) -> None:
+    write(vault_root, f"{P}/sessions/2026-11-10-hook.md",
+          front("session", updated="2026-11-10", status="active") + (
+              "# hook\n\n## Work Log\n\n### 10:00 - hook\n\n**Answer:** Done.\n\n"
+              "> [!note]- Claude's answer (5 lines)\n> Done.\n>\n"
+              "> **Install the new wombat hook**\n> ```bash\n"
+              "> python3 scripts/hooks/install_wombat.py --force\n> ```\n\n"
+              "- Ran `git status`\n\n"
+              "## Prerequisites\n\n- Install the new wombat hook\n"))
+    hits = run(vault_root, "install wombat hook", limit=3).hits
+    # The fact, then its part of the answer, which names the command (the fact alone does not).
+    assert [h.text for h in hits[:2]] == [
+        "Install the new wombat hook",
+        "Install the new wombat hook: python3 scripts/hooks/install_wombat.py --force"]
+
+
 def test_facts_rank_project_then_entities_then_newer(vault_root: Path) -> None:
     def entity(project: str, name: str, day: str) -> None:
         write(vault_root, f"claude/projects/{project}/entities/{name}.md", front(

@@ -252,11 +252,14 @@ class _Search:
         more = 0
         while True:
             lines = self._passages(conn, match, loose[: room + more], room + more, {})
-            spare = self.limit - len(kept) - min(len(lines), room)
-            if spare > 0:
-                # Facts leave room: the other lines of the notes they are in (a fact alone may
-                # not say what was asked; the note's answer around it may).
-                lines += self._passages(conn, match, covered[: spare + more], spare + more, items)
+            # The other lines of the notes facts matched in (a fact alone may not say what was
+            # asked; the note's answer around it may): in the room facts leave, and in place of
+            # the loose notes' lines they answer better than.
+            spare = max(0, self.limit - len(kept) - min(len(lines), room))
+            wanted = min(len(lines), room + more) + spare + more
+            if wanted:
+                lines = self._better(
+                    lines, self._passages(conn, match, covered[:wanted], wanted, items), wanted)
             once = hitfold.folded([*facts_found, *(hit for hit, _ in lines)])
             copied = len(facts_found) + len(lines) - len(once)
             if more or not copied:
@@ -279,6 +282,16 @@ class _Search:
             if len(out) == self.limit:
                 break
         return tuple(out)
+
+    def _better(self, loose: list[tuple[Hit, bool]], covered: list[tuple[Hit, bool]],
+                room: int) -> list[tuple[Hit, bool]]:
+        """At most ``room`` of the lines of loose notes and of covered notes (each best first):
+        those ``hitfold.ordered`` puts first, in the order found (loose notes' first)."""
+        both = [*loose, *covered]
+        if len(both) <= room:
+            return both
+        best = {id(hit) for hit in hitfold.ordered(both, self.terms)[:room]}
+        return [(hit, noise) for hit, noise in both if id(hit) in best]
 
     def _passages(self, conn: sqlite3.Connection, match: str, notes: Sequence[indexquery.IndexHit],
                   room: int, shown: dict[int, list[str]]) -> list[tuple[Hit, bool]]:
@@ -306,11 +319,25 @@ class _Search:
         return out[:room]
 
 
+MORE_WORDS = 3  # a line holding a fact says more than it with at least this many other words
+
+
 def _holds_fact(text: str, fact_texts: Sequence[str]) -> bool:
-    """Whether a line shown (perhaps a window of it) is one of the facts (casefolded texts)."""
+    """Whether a line shown (perhaps a window of it) is one of the facts (casefolded texts): the
+    fact is shown as a fact. A line holding a fact and saying more (a part of an answer titled
+    by it, with the command below: "Step 2: Install the hook: python3 hooks/install.py") is a
+    line of its own."""
     core = text.strip(facts.ELLIPSIS).casefold()
     windowed = core != text.casefold()  # a window of a long line may lie inside a long fact
-    return any(fact in core or (windowed and core in fact) for fact in fact_texts)
+    for fact in fact_texts:
+        if windowed and core in fact:
+            return True
+        if fact in core:
+            said = len(facts.copy_key(fact).split())
+            whole = len(facts.copy_key(core).split())
+            if whole - said < MORE_WORDS or said >= hitfold.CONTAINED * whole:
+                return True
+    return False
 
 
 def _body(vault: Vault, rel: str) -> str:
