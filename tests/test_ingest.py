@@ -526,3 +526,14 @@ def test_notes_along_the_way_are_neutralised_and_no_recap_of_the_answer() -> Non
     (turn,) = digest.session("s.md", note).turns
     assert turn.details == ("Why: one cart per tenant and user",)
 
+
+def test_a_rule_the_person_sets_is_a_decision_as_said() -> None:
+    turns = [_turn("u1", prompt="never commit without signing. use the wombat GPG key"),
+             _turn("a1", text="Understood: every commit will be signed with the wombat key."),
+             _turn("u2", prompt="never mind the lint, fix the build"),
+             _turn("a2", text="The build passes again.")]
+    edits = _edits(turns)
+    assert _only(edits, "Decisions Made").content == (
+        "- Rule from the person: never commit without signing. use the wombat GPG key")
+    log = _only(edits, "Work Log").content  # the prompt stays in the log as typed
+    assert "**Prompt:** never commit without signing. use the wombat GPG key" in log

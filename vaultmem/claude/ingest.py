@@ -8,7 +8,8 @@ collapsed: files touched as one line per folder, each command once with a count,
 once with its first error line. Lines before the first prompt of a read (a turn a hook saw half of) go to a
 ``Continued`` entry.
 
-Knowledge (``mining.answers``, a turn's messages read together) and failure-then-fix patterns (a
+A rule the person sets in a prompt ("never commit without signing": ``mining.prompts``),
+knowledge (``mining.answers``, a turn's messages read together) and failure-then-fix patterns (a
 command failed, then passed after a change that plausibly fixed it: ``claude.fixes``) become
 one-line items under the sections of their kind, each followed by
 the ``([[Component]], …)`` group of the components its turn touched (``claude.components``); an
@@ -29,6 +30,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
+from vaultmem.mining import prompts
 from vaultmem.mining.answers import mine_listed, mine_turn
 from vaultmem.notes import schema
 from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
@@ -294,6 +296,9 @@ def story(
         files = tuple(touched)
         # What a structured record states first: prose mining repeats none of it.
         stated = [(f.kind, f.text) for f in records.found.get(id(turn), ())]
+        ruled = prompts.rule(turn.prompt)  # a rule the person set: a decision as said
+        if ruled is not None:
+            stated.insert(0, (Kind.DECISION, ruled))
         mined = [pair for pair in mined if pair not in stated]
         for spelled, text in [*stated, *mined, *((Kind.GOTCHA, fix) for fix in turn.fixes)]:
             kind = _kind(spelled)
