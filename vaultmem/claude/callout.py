@@ -19,11 +19,8 @@ from collections.abc import Iterator, Sequence
 from vaultmem.memory import anchors
 from vaultmem.notes import mdlines
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.noise import ASIDE
+from vaultmem.notes.noise import ASIDE, NOTES_TITLE
 
-# The title of the callout of what Claude reported between its tool calls (readers of the work
-# log tell it from the answer's by it).
-NOTES_TITLE = "Claude's notes along the way"
 KEPT_MAX_CHARS = 60_000  # of one answer or summary in the note (real ones hold up to 30,000)
 _CODE_SPAN = lazy(r"(`+)(?:.+?)\1(?!`)")
 _COMMENT = lazy(r"%(?=%)")

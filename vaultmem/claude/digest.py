@@ -15,11 +15,11 @@ from typing import Any
 from vaultmem.memory import anchors, entityparse
 from vaultmem.notes import mdlines, schema, sections
 from vaultmem.notes.frontmatter import parse
+from vaultmem.notes.noise import NOTES_TITLE
 from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
 from . import notices, recapnext, settled
-from .callout import NOTES_TITLE
 from .fixes import looks_up_only, passes, state_key
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")

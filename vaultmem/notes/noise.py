@@ -23,6 +23,7 @@ _FOLDED_TITLE = lazy(r"^[ \t]*>[ \t]*\[![\w-]+\]-")
 # wrote between its tool calls, kept below a work log's entry): recall ranks its lines after an
 # answer's (``vaultmem.notes.passages``).
 ASIDE = "info"
+NOTES_TITLE = "Claude's notes along the way"  # its title (readers tell it from an answer's by it)
 # ``key: value`` with one word or token for a value (``Reason: other``, ``status: active``).
 _KEY_VALUE = lazy(r"^[ \t]*(?:[-*+][ \t]+)?[*_]*[A-Za-z][\w-]{0,30}[*_]*:[*_]*[ \t]+[^\s]+[ \t]*$")
 # The opening line vaultmem writes in a new session note (memory/sessions.py).
