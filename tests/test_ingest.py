@@ -482,6 +482,12 @@ def test_the_components_a_note_links_are_read_as_first_spelled() -> None:
     assert ingest.linked_components(note) == ["Auth", "Power Monitor", "Billing"]
 
 
+def test_a_related_entities_row_names_its_component_whole_spaces_and_all() -> None:
+    note = NOTE + ("\n## Related Entities\n\n- [[API Gateway]] — `src/gateway/`\n"
+                   "- [[claude/projects/p/entities/Rate Limiter|Rate Limiter]]\n")
+    assert ingest.linked_components(note) == ["API Gateway", "Rate Limiter"]
+
+
 def test_what_claude_reports_between_calls_is_kept_folded_below_the_entry() -> None:
     found = ("**Found the bug!** I was using `app::run` but an applet must start with "
              "`applet::run`. Let me fix main.rs:")

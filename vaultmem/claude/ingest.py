@@ -484,8 +484,9 @@ def _list_lines(note_text: str) -> list[tuple[str, list[str]]]:
         group = body.rfind(" ([[")
         if group != -1 and body.endswith("]])"):
             out.append((body[:group], _linked(body[group:])))
-        elif body.startswith("[["):
-            out.append((body, _linked(body.split(" ")[0])))
+        elif body.startswith("[[") and "]]" in body:
+            # The row's first link, whole: a name may hold spaces (``[[API Gateway]]``).
+            out.append((body, _linked(body[: body.index("]]") + 2])))
         else:
             out.append((body, []))
     return out
