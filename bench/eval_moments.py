@@ -108,6 +108,9 @@ class Report:
     probes: list[dict[str, Any]] = field(default_factory=list)  # failures asked again later
     contexts: dict[str, list[str]] = field(default_factory=dict)  # like told: what was told
     labelled: list[dict[str, Any]] = field(default_factory=list)  # recurrences.json, scored
+    # session -> (transcript line, context) of every hook that gave it context, in order: what
+    # the session had been told by a given line (its briefing, a prompt's facts, a failure's fix).
+    given: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
 
 
 def _text(content: Any) -> str:
@@ -247,6 +250,8 @@ def replay(corpus: Corpus, root: Path, report: Report) -> dict[str, list[Call]]:
 
 
 def _observe(call: Call, context: str, raw_lines: Sequence[str], report: Report) -> None:
+    if context:
+        report.given.setdefault(call.session, []).append((call.upto, context))
     if call.hook == "user-prompt-submit" and context:
         report.prompt_chars[call.session] = report.prompt_chars.get(call.session, 0) + len(context)
         report.prompt_max = max(report.prompt_max, len(context))
@@ -292,7 +297,10 @@ def measure_failures(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
 def measure_labelled(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
                      labels: Sequence[Mapping[str, Any]], report: Report) -> None:
     """Score each labelled recurrence whose sessions are all in this part: the first failure
-    of each later session that holds one of its error strings, told anything and told the fix."""
+    of each later session that holds one of its error strings, told anything and told the fix
+    by the failure hook, and whether the fix was in the session's context by then at all
+    (``fix_known``: its briefing or a prompt's facts gave it earlier, so the failure hook, which
+    tells a fix once per session, rightly said nothing)."""
     ids = {s.id for s in corpus.sessions}
     for label in labels:
         if not {label["fixed_in"], *label["later"]} <= ids:
@@ -302,7 +310,7 @@ def measure_labelled(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
             calls = [c for c in by_session.get(sid, ()) if c.hook == "post-tool-use-failure"]
             seen: dict[str, int] = {}
             found: dict[str, Any] = {"label": label["id"], "session": sid, "met": False,
-                                     "told": False, "told_fix": False}
+                                     "told": False, "told_fix": False, "fix_known": False}
             for call in calls:  # the n-th call at one transcript line has the n-th context
                 key = f"{call.session}:{call.upto}"
                 nth, seen[key] = seen.get(key, 0), seen.get(key, 0) + 1
@@ -310,6 +318,10 @@ def measure_labelled(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
                     context = report.contexts.get(key, [""] * (nth + 1))[nth]
                     found.update(met=True, told=bool(context), told_fix=any(
                         holds(context, proof) for proof in label["fix"]))
+                    earlier = [text for upto, text in report.given.get(sid, ())
+                               if upto <= call.upto]
+                    found["fix_known"] = found["told_fix"] or any(
+                        holds(text, proof) for text in earlier for proof in label["fix"])
                     break
             report.labelled.append(found)
 
@@ -447,6 +459,7 @@ def totals(report: Report) -> dict[str, Any]:
         "labelled": sum(x["met"] for x in report.labelled),
         "labelled_told": sum(x["told"] for x in report.labelled),
         "labelled_told_fix": sum(x["told_fix"] for x in report.labelled),
+        "labelled_fix_known": sum(x.get("fix_known", False) for x in report.labelled),
         "labelled_not_met": sum(not x["met"] for x in report.labelled),
         "probes": len(report.probes),
         "probes_recorded": sum(p["recorded"] for p in report.probes),
@@ -476,8 +489,9 @@ def render(report: Report) -> str:
                f" (goal >= {GOALS['unrelated_silent']:.0%})")
     out.append(f"  labelled recurrences ({RECURRENCES.name}): told something "
                f"{_share(t['labelled_told'], t['labelled'])}, told the earlier fix "
-               f"{_share(t['labelled_told_fix'], t['labelled'])} (goal >= "
-               f"{GOALS['recurring_told']:.0%})" + (
+               f"{_share(t['labelled_told_fix'], t['labelled'])}, the fix in its context by then "
+               f"(briefing, prompt or failure) {_share(t['labelled_fix_known'], t['labelled'])}"
+               f" (goal >= {GOALS['recurring_told']:.0%})" + (
                    f"; {t['labelled_not_met']} labelled failures not met in the replay"
                    if t["labelled_not_met"] else ""))
     out.append(f"  failures met earlier in the same session, told: "
@@ -549,7 +563,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                         recurrences))
     if args.json:
         # What each failure was told stays out: it is the vault's text, held-out part included.
-        print(json.dumps({r.part: {**{k: v for k, v in asdict(r).items() if k != "contexts"},
+        print(json.dumps({r.part: {**{k: v for k, v in asdict(r).items()
+                                       if k not in ("contexts", "given")},
                                    "totals": totals(r)} for r in reports}, indent=1))
     else:
         print("\n\n".join(render(r) for r in reports))

@@ -68,28 +68,37 @@ def test_a_labelled_recurrence_scores_the_first_matching_failure_of_each_later_s
         return eval_moments.Call(datetime(2026, 1, 2), sid, upto, "post-tool-use-failure", "/w",
                                  {"error": error})
 
-    corpus = Corpus(tuple(RealSession(i, "p", f"p/{i}.jsonl", "0" * 64) for i in "abc"), (), (),
+    corpus = Corpus(tuple(RealSession(i, "p", f"p/{i}.jsonl", "0" * 64) for i in "abcd"), (), (),
                     {})
     by_session = {
         "b": [failure("b", 4, "ls: x: no such file"), failure("b", 4, "Exit code 1\nsudo: a "
               "terminal is required to read the password"), failure("b", 9, "sudo: a terminal "
               "is required")],
         "c": [failure("c", 2, "sudo: a terminal is required")],
+        "d": [failure("d", 2, "sudo: a terminal is required")],
     }
     report = eval_moments.Report(contexts={
         "b:4": ["", "Earlier (a): run the sudo command yourself in Terminal."],
-        "b:9": ["told again"], "c:2": ["Something about sudo."]})
+        "b:9": ["told again"], "c:2": ["Something about sudo."]},
+        # c's briefing gave the fix before its failure; a prompt after it does not count.
+        given={"c": [(1, "Gotcha: sudo needs a terminal: run it by hand.")],
+               "d": [(5, "run it yourself")]})
     label = {"id": "sudo", "errors": ["SUDO: a terminal is required"], "fixed_in": "a",
-             "later": ["b", "c"], "fix": [["yourself"], ["by hand"]]}
+             "later": ["b", "c", "d"], "fix": [["yourself"], ["by hand"]]}
     elsewhere = {**label, "id": "other", "fixed_in": "z"}  # a session of another part
 
     eval_moments.measure_labelled(corpus, by_session, [label, elsewhere], report)
 
     assert report.labelled == [
-        {"label": "sudo", "session": "b", "met": True, "told": True, "told_fix": True},
-        {"label": "sudo", "session": "c", "met": True, "told": True, "told_fix": False}]
+        {"label": "sudo", "session": "b", "met": True, "told": True, "told_fix": True,
+         "fix_known": True},
+        {"label": "sudo", "session": "c", "met": True, "told": True, "told_fix": False,
+         "fix_known": True},
+        {"label": "sudo", "session": "d", "met": True, "told": False, "told_fix": False,
+         "fix_known": False}]
     counts = eval_moments.totals(report)
-    assert (counts["labelled"], counts["labelled_told"], counts["labelled_told_fix"]) == (2, 2, 1)
+    assert (counts["labelled"], counts["labelled_told"], counts["labelled_told_fix"],
+            counts["labelled_fix_known"]) == (3, 2, 1, 2)
 
 
 def test_the_committed_recurrence_labels_name_corpus_sessions_in_one_part_each() -> None:
