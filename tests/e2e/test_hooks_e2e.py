@@ -140,7 +140,9 @@ def test_plugin_from_this_repository_fires_the_hooks(sandbox: VaultSandbox) -> N
     deadline = time.monotonic() + 900
     ready: list[Path] = []
     while not ready and time.monotonic() < deadline:
-        ready = list(sandbox.claude.home.glob("**/plugins/data/*/env/vaultmem-ready"))
+        # Not a recursive glob: it would walk the environment pip is building beside it
+        # (env.new.<pid>), whose folders vanish when the build is moved into place.
+        ready = list(sandbox.claude.home.glob(".claude/plugins/data/*/env/vaultmem-ready"))
         time.sleep(1)
     assert ready, "the plugin's environment was not prepared"
 
