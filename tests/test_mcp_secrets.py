@@ -23,7 +23,12 @@ def test_remember_redacts_with_the_users_settings_and_never_echoes_a_token(vault
     async def body(session: ClientSession) -> dict[str, Any]:
         return {
             "token": payload(await session.call_tool("remember", {
-                "text": f"the deploy token is {TOKEN}", "kind": "gotcha"})),
+                "text": f"the deploy token is {TOKEN}; the release job rotates it weekly",
+                "kind": "gotcha"})),
+            # A line that only gives the secret's value would brief as "the deploy token is
+            # ‹redacted›": refused, and the refusal does not echo the token either.
+            "only": await session.call_tool("remember", {
+                "text": f"the deploy token is {TOKEN}", "kind": "gotcha"}),
             "allowed": payload(await session.call_tool("remember", {
                 "text": "DB_PASSWORD=hunter2hunter2 is the fixture's", "kind": "gotcha"})),
             "show": await session.call_tool("show", {"note": "Ops"}),
@@ -32,6 +37,9 @@ def test_remember_redacts_with_the_users_settings_and_never_echoes_a_token(vault
 
     got = run(vault_root, body)
     assert TOKEN not in got["token"]["entry"] and "‹redacted:github›" in got["token"]["entry"]
+    assert "rotates it weekly" in got["token"]["entry"]
+    refused = got["only"].content[0].text
+    assert got["only"].is_error and "only gives a secret" in refused and TOKEN not in refused
     note = (vault_root / got["token"]["note"]).read_text(encoding="utf-8")
     assert TOKEN not in note and "hunter2hunter2" in note  # the user's allowlist held
     shown = got["show"].content[0].text
