@@ -97,6 +97,14 @@ def test_render_orders_the_last_session_prerequisites_components_then_earlier_se
     _only_labels_outside(text)
 
 
+def test_an_items_path_links_are_shown_by_their_notes_names() -> None:
+    item = Item("the gateway forwards the client IP",
+                links=("claude/projects/shop/entities/API Gateway", "Auth"))
+    text = context.render("shop", [_session(decisions=(item,))], [], [])
+    assert "- the gateway forwards the client IP (API Gateway, Auth)\n" in text
+    assert "claude/projects/shop/entities" not in text
+
+
 def test_no_line_twice_after_normalising() -> None:
     same = "Verify webhook signatures on the RAW bytes."
     text = context.render(

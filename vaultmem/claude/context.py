@@ -146,7 +146,9 @@ def _cut(text: str, limit: int) -> str:
 def _item(i: Item, *, dated: bool = False) -> str:
     text = i.text
     if i.links and not dated:
-        text += " (" + ", ".join(i.links) + ")"
+        # A path link (``claude/projects/p/entities/Auth``) is shown by its note's name, the
+        # alias vaultmem writes for it: paths would spend the budget and read as noise.
+        text += " (" + ", ".join(link.rsplit("/", 1)[-1] for link in i.links) + ")"
     if dated and i.date:
         text = f"{i.date} — {text}"
     return _cut(text, ITEM_MAX_CHARS)
