@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from transcript_kit import Transcript
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CLAUDE_FIXTURES = FIXTURES / "claude-code"  # copied from shared/fixtures: real Claude Code 2.1 payloads
@@ -86,6 +90,21 @@ def vault_root(tmp_path: Path) -> Path:
     root = tmp_path / "vault"
     root.mkdir()
     return root
+
+
+@pytest.fixture
+def env(vault_root: Path, now_env: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Hooks called in-process read the vault and the clock from the environment."""
+    monkeypatch.setenv("VAULTMEM_VAULT", str(vault_root))
+    return vault_root
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Transcript:
+    """A transcript file to write records into, as Claude Code does."""
+    from transcript_kit import Transcript
+
+    return Transcript(tmp_path / "transcript.jsonl")
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hook_kit import NOW, hook_env, run_cli
+from hook_kit import hook_env, run_cli
 
 from vaultmem.claude import briefing, capture, staleness
 from vaultmem.claude.events import HookEvent
@@ -28,13 +28,6 @@ def git(repo: Path, *args: str) -> str:
         ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
         cwd=repo, capture_output=True, text=True, check=True)
     return done.stdout.strip()
-
-
-@pytest.fixture
-def env(vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("VAULTMEM_VAULT", str(vault_root))
-    monkeypatch.setenv("VAULTMEM_NOW", NOW)
-    return vault_root
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from hook_kit import (
     DAY,
     ENTITIES,
     LABEL,
-    NOW,
     PROJECT,
     SECRET,
     SESSIONS,
@@ -38,14 +37,6 @@ from vaultmem.store.vault import Vault
 
 CWD = "/home/dev/work/shop"
 BIG_LINES = 600
-
-
-@pytest.fixture
-def env(vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Hooks called in-process read the vault and the clock from the environment."""
-    monkeypatch.setenv("VAULTMEM_VAULT", str(vault_root))
-    monkeypatch.setenv("VAULTMEM_NOW", NOW)
-    return vault_root
 
 
 def _now(day: str = DAY, hm: str = "10:30") -> datetime:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hook_kit import NOW
 from transcript_kit import Transcript, note, section, stop
 
 from vaultmem.claude import failfix, onfailure
@@ -17,18 +16,6 @@ from vaultmem.claude.failfix import Met, Said
 SUDO = "sudo: a terminal is required to read the password; either use the -S option"
 FORK = ("0 [main] bash (12728) child_copy: cygheap read copy failed, 0x0..0x800020EF0, done 0, "
         "windows pid 12728, Win32 error 299")
-
-
-@pytest.fixture
-def env(vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("VAULTMEM_VAULT", str(vault_root))
-    monkeypatch.setenv("VAULTMEM_NOW", NOW)
-    return vault_root
-
-
-@pytest.fixture
-def log(tmp_path: Path) -> Transcript:
-    return Transcript(tmp_path / "transcript.jsonl")
 
 
 def test_the_message_after_a_failure_that_says_why_is_its_gotcha() -> None:

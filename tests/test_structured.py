@@ -11,27 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hook_kit import DAY, NOW, PROJECT
+from hook_kit import DAY, PROJECT
 from transcript_kit import CWD, Transcript, briefing, end, note, section, stop
 
 from vaultmem.claude import fixes, settled, structured
 from vaultmem.memory.sessions import Memory
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
-
-
-@pytest.fixture
-def env(vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("VAULTMEM_VAULT", str(vault_root))
-    monkeypatch.setenv("VAULTMEM_NOW", NOW)
-    return vault_root
-
-
-@pytest.fixture
-def log(tmp_path: Path) -> Transcript:
-    return Transcript(tmp_path / "transcript.jsonl")
-
-
 
 QUESTIONS = {"questions": [
     {"question": "Which store should sessions use?", "header": "Store", "multiSelect": False,
