@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from vaultmem.claude.install import runner
 from vaultmem.memory import doctor as doctor_mod
 from vaultmem.memory.linkmend import Whereabouts, mend, mended
@@ -81,8 +83,9 @@ def _note(root: Path, rel: str, text: str) -> None:
     path.write_text(text)
 
 
+@pytest.mark.parametrize("pull", ["--no-rebase", "--rebase"])
 def test_a_link_written_on_another_machine_follows_a_promotion_after_the_pull(
-    tmp_path: Path,
+    tmp_path: Path, pull: str,
 ) -> None:
     remote = tmp_path / "remote.git"
     _git(tmp_path, "init", "-q", "--bare", str(remote))
@@ -101,7 +104,8 @@ def test_a_link_written_on_another_machine_follows_a_promotion_after_the_pull(
                               env={"XDG_CONFIG_HOME": str(tmp_path / f".config-{root.name}"),
                                    "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
         assert done.returncode == 0, done.stderr
-        assert "post-merge hook makes links follow" in done.stdout
+        assert "post-merge hook makes links follow the notes a merge moved" in done.stdout
+        assert "post-rewrite hook makes links follow the notes a rebase moved" in done.stdout
     # Machine a promotes Billing; machine b meanwhile links the project's Billing by path.
     assert promote(Vault(a), Config(vault=a, project="shop"), "Billing").status == "promoted"
     _git(a, "add", "-A")
@@ -111,7 +115,7 @@ def test_a_link_written_on_another_machine_follows_a_promotion_after_the_pull(
           "---\ntype: session\n---\n# tax\n\n- VAT in [[claude/projects/shop/entities/Billing|Billing]]\n")
     _git(b, "add", "-A")
     _git(b, "commit", "-q", "-m", "session")
-    _git(b, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+    _git(b, "pull", "-q", pull, "--no-edit", "origin", "main")
     session = (b / f"{P}/shop/sessions/2026-11-21-tax.md").read_text()
     assert "- VAT in [[claude/global/entities/Billing|Billing]]\n" in session
     assert doctor_mod.doctor(Vault(b)).ok, [str(p) for p in doctor_mod.doctor(Vault(b)).problems]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,12 +57,14 @@ def git_after_init(config: Config, *, setup: bool) -> None:
 
     hook = run(lambda: secretgit.install_hook(root, runner(sys.executable)))
     typer.echo(hook.message(runner(sys.executable)))
-    # A link another machine wrote to a note moved here (or the reverse) follows it after a pull.
-    mend = run(lambda: secretgit.install_hook(
-        root, runner(sys.executable), hook="post-merge", mark=MEND_MARK,
-        args=("--vault", str(root.resolve()), "mend-links"),
-        purpose="makes links follow the notes a merge moved"))
-    typer.echo(mend.message(runner(sys.executable)))
+    # A link another machine wrote to a note moved here (or the reverse) follows it after a pull:
+    # post-merge runs after `git pull`, post-rewrite after `git pull --rebase` (and an amend).
+    for event, by in (("post-merge", "merge"), ("post-rewrite", "rebase")):
+        mend = run(partial(
+            secretgit.install_hook, root, runner(sys.executable), hook=event, mark=MEND_MARK,
+            args=("--vault", str(root.resolve()), "mend-links"),
+            purpose=f"makes links follow the notes a {by} moved"))
+        typer.echo(mend.message(runner(sys.executable)))
     if done.untracked:
         typer.echo(f"git: {done.untracked} machine-local files of .vaultmem/ no longer tracked "
                    "(still on disk): commit that")
@@ -75,8 +78,8 @@ def mend_links(ctx: typer.Context) -> None:
     """Write the path links of vaultmem's notes to notes that moved (promoted, merged, renamed,
     archived or relocated, often on another machine) to where those notes are now.
 
-    git runs it after each merge (the post-merge hook `vaultmem init --git` installs). One line
-    per note changed; exit code 0.
+    git runs it after each merge and rebase (the post-merge and post-rewrite hooks `vaultmem init
+    --git` installs). One line per note changed; exit code 0.
     """
     from vaultmem.memory.linkmend import mend
 
