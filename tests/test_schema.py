@@ -73,10 +73,22 @@ def _literals(path: Path) -> list[tuple[int, str]]:
             and id(node) not in docstrings]
 
 
+# A regex alternation ("(?:decision|gotcha|…)"): two kinds spelled in one is a vocabulary.
+_ALTERNATION = re.compile(r"\((?:\?[:i]*:?)?([^()]*\|[^()]*)\)")
+
+
+def _alternated_kinds(value: str) -> bool:
+    for group in _ALTERNATION.finditer(value):
+        words = {w.strip().removesuffix("s?").casefold() for w in group.group(1).split("|")}
+        if len(words & KIND_SPELLINGS) >= 2:
+            return True
+    return False
+
+
 def _spelled(value: str, allowed: set[str]) -> bool:
     if value in allowed:
         return False
-    if value in SECTION_NAMES or value in KIND_SPELLINGS:
+    if value in SECTION_NAMES or value in KIND_SPELLINGS or _alternated_kinds(value):
         return True
     return any(re.search(rf"^#+ {re.escape(name)}\s*$", value, re.MULTILINE)
                for name in SECTION_NAMES)
@@ -97,6 +109,8 @@ def test_no_module_but_schema_spells_a_section_name_or_a_kind() -> None:
 def test_the_grep_finds_a_spelled_section_and_kind(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text('"""Doc: ## Key Decisions."""\nA = "Key Decisions"\nB = "next_step"\n'
-                      'C = "# T\\n\\n## Work Log\\n"\n', "utf-8")
+                      'C = "# T\\n\\n## Work Log\\n"\n'
+                      'D = r"^(?:decision|gotcha|prereq)s?:"\nE = r"(?:chose|decision)"\n', "utf-8")
     spelled = [v for _, v in _literals(module) if _spelled(v, set())]
-    assert spelled == ["Key Decisions", "next_step", "# T\n\n## Work Log\n"]
+    assert spelled == ["Key Decisions", "next_step", "# T\n\n## Work Log\n",
+                       "^(?:decision|gotcha|prereq)s?:"]

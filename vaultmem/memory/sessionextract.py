@@ -212,9 +212,10 @@ def _list_items(chunk: str) -> list[tuple[str, int, int]]:
 
 # Labels a line may carry before what it says ("Gotcha: Gotcha: x", "**Decision:** x").
 _LABEL_RE = re.compile(
-    r"^(?:\**\s*(?:decision|gotcha|prerequisite|prereq)s?\s*:\s*\**\s*)+", re.IGNORECASE
+    r"^(?:\**\s*(?:" + schema.label_words(schema.LABEL_SHORT) + r")s?\s*:\s*\**\s*)+",
+    re.IGNORECASE,
 )
-_LABEL_ONLY_RE = re.compile(r"^(?:decision|gotcha|prerequisite|note)s?\s*:?$", re.IGNORECASE)
+_LABEL_ONLY_RE = re.compile(r"^(?:" + schema.label_words("note") + r")s?\s*:?$", re.IGNORECASE)
 # The labels capture puts on a turn's lines (``**Prompt:**``, ``**Answer:**``, a compaction's
 # ``**Outcome:**``; ``- Prompt:`` before issue 9): such an entry is a record of a turn, mined by capture itself into the sections
 # below, not a hand-written log entry.

@@ -64,7 +64,7 @@ _TARGET = re.compile(r"\[\[[^\[\]\n|]*\|")
 _TARGETS = re.compile(r"\[\[([^\[\]\n|#]*)")
 _TRAILING = " \t\n\r\f\v.!?;:,…"
 # Labels a line may start with ("Gotcha: x"): compaction files the fact without them.
-_LABELS = re.compile(r"^(?:\**\s*(?:decision|gotcha|prerequisite|prereq)s?\s*:\s*\**\s*)+")
+_LABELS = lazy(r"^(?:\**\s*(?:" + schema.label_words(schema.LABEL_SHORT) + r")s?\s*:\s*\**\s*)+")
 _POINTER = re.compile(r"\(\[\[[^\[\]\n|]*#\^([A-Za-z0-9-]+)\|[^\[\]\n]*\]\]\)$")
 _WORD = re.compile(r"\w")
 # Where a sentence ends: its closing mark (and quotes or brackets closing with it) and blanks.

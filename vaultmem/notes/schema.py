@@ -7,6 +7,7 @@ this module is the heading's text without its ``## ``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from enum import Enum
 
@@ -88,6 +89,19 @@ KIND_OF_SECTION: Mapping[str, Kind] = {
     DECISIONS: Kind.DECISION,
     GOTCHAS: Kind.GOTCHA,
 }
+
+
+# The words a line may be labelled with ("Gotcha: x", "**Decision:** x"): the kinds compaction
+# files, and the short form of one. ``label_words`` spells them as a regex alternation.
+LABEL_KINDS = (Kind.DECISION, Kind.GOTCHA, Kind.PREREQUISITE)
+LABEL_SHORT = "prereq"
+
+
+def label_words(*more: str) -> str:
+    """The label words (``LABEL_KINDS``, then ``more``) as a regex alternation, longest first
+    where one begins another ("prerequisite|prereq")."""
+    words = [*(kind.value for kind in LABEL_KINDS), *more]
+    return "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
 
 
 def kind(text: str) -> Kind:
