@@ -240,6 +240,13 @@ def test_a_commit_s_subject_is_read_from_a_heredoc_or_a_quoted_message() -> None
      True),
     ("Update README.md", ["Update the CHANGELOG.md"], False),
     ("Read config.toml", ["Create config.toml"], False),
+    # a later line reporting what the step acts on running, passing or fixed
+    ("Start the panel and applet", ["The panel and applet are running"], True),
+    ("Run the integration tests", ["All 40 integration tests pass"], True),
+    ("Fix the login redirect", ["The login redirect is fixed now."], True),
+    ("Start the panel and applet", ["The applet is running"], False),  # the panel is not said
+    ("Run the integration tests", ["The integration tests are running"], True),
+    ("Deploy the worker", ["The worker would pass if the key were set"], False),
 ])
 def test_a_step_is_done_by_its_text_its_id_or_most_of_its_words(
         step: str, done: list[str], expected: bool) -> None:
@@ -260,6 +267,22 @@ def test_a_step_a_later_commit_made_leaves_the_briefing(env: Path, log: Transcri
     steps = briefing().split("\nNext steps:\n")[1]
     assert "Document the export flags" in steps
     assert "Add tests for the parser" not in steps
+
+
+def test_a_step_whose_object_the_final_answer_reports_running_leaves_the_briefing(
+        env: Path, log: Transcript) -> None:
+    log.prompt("What is left?")
+    log.say("Next steps:\n- Restart the panel and applet\n- Grant the sensor access to the applet")
+    stop(log)
+    log.prompt("restart them")
+    log.call("b1", "Bash", {"command": "systemctl --user restart cosmic-panel"})
+    log.result("b1", "")
+    log.say("Done: the panel and applet are running with the new build.")
+    stop(log)
+    end(log)
+    steps = briefing().split("\nNext steps:\n")[1]
+    assert "Grant the sensor access to the applet" in steps
+    assert "Restart the panel and applet" not in steps
 
 
 # -- failures superseded by a later pass -----------------------------------------------------------

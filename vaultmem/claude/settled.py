@@ -24,6 +24,13 @@ _STOP_WORDS = frozenset({
 _FILE_RE = lazy(r"[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,5}\b")
 DONE_SHARE = 0.75  # of a step's words a done line must hold
 DONE_MIN_WORDS = 2
+# A line reporting the state its object is in ("The panel and applet are running.", "All tests
+# pass now", "the login bug is fixed"): a step on that object (its words but its verb) is done.
+_STATE_SAID_RE = lazy(
+    r"\b(?:is|are|was|were|now|all|both)\b[^.;:]*?\b(?:running|working|passing|pass|green|"
+    r"live|deployed|merged|pushed|published|fixed|resolved|done|complete|completed|in place|"
+    r"installed|enabled|configured|set up)\b|\b(?:runs|works|pass(?:es)?|succeeds?)\b(?! if\b)",
+    re.IGNORECASE)
 
 
 def _stems(text: str) -> set[str]:
@@ -46,14 +53,25 @@ def _first_stem(text: str) -> str:
     return next(iter(_stems(first.group(0))), "") if first else ""
 
 
+def _object_stems(step: str, verb: str) -> set[str]:
+    """A step's words but its verb (the first word): what it acts on ("Start the panel and
+    applet" -> panel, applet)."""
+    first = _WORD_RE.search(step.replace("`", ""))
+    rest = step.replace("`", "")[first.end():] if first else step
+    return _stems(rest) - {verb}
+
+
 def completed(step: str, done: Sequence[str]) -> bool:
     """Whether a next step is one of the ``done`` lines (a todo item completed, a commit's
-    subject): the same text, the same tracker id, the same first word (its verb) on a file it names,
-    or most of its words."""
+    subject, a sentence reporting the work done): the same text, the same tracker id, the same
+    first word (its verb) on a file it names, most of its words, or a line reporting what it
+    acts on running, passing, fixed or done (``The panel and applet are running`` closes
+    ``Start the panel and applet``)."""
     key = " ".join(_WORD_RE.findall(step.casefold()))
     ident = _LEAD_ID_RE.match(step.replace("`", ""))
     words = _stems(step)
     verb = _first_stem(step)
+    acted_on = _object_stems(step, verb)
     files = {f.casefold().rsplit("/", 1)[-1] for f in _FILE_RE.findall(step)}
     for line in done:
         if files and verb and verb == _first_stem(line) and files & {
@@ -64,8 +82,12 @@ def completed(step: str, done: Sequence[str]) -> bool:
         if ident is not None and re.search(
                 rf"(?<![\w#-]){re.escape(ident.group(1))}(?![\w-])", line):
             return True
-        shared = words & _stems(line)
+        said = _stems(line)
+        shared = words & said
         if len(shared) >= DONE_MIN_WORDS and len(shared) >= DONE_SHARE * len(words):
+            return True
+        if acted_on and acted_on <= said and _STATE_SAID_RE.search(line) \
+                and not _OPEN_SAID_RE.search(line):
             return True
     return False
 
@@ -84,12 +106,13 @@ _SENTENCE_RE = lazy(r"(?<=[.!?])\s+|\s+[—–;]\s+|\n+")
 
 
 def said_done(answer: str, details: Sequence[str] = ()) -> list[str]:
-    """The sentences of a final answer (and the points of its recap) that report work done,
-    with nothing in them leaving it open."""
+    """The sentences of a final answer (and the points of its recap) that report work done or
+    the state it left (running, passing, fixed), with nothing in them leaving it open."""
     found = []
     for text in (answer, *details):
         for sentence in _SENTENCE_RE.split(text):
-            if _DONE_SAID_RE.search(sentence) and not _OPEN_SAID_RE.search(sentence):
+            if (_DONE_SAID_RE.search(sentence) or _STATE_SAID_RE.search(sentence)) \
+                    and not _OPEN_SAID_RE.search(sentence):
                 found.append(sentence)
     return found
 
