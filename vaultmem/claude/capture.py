@@ -1,5 +1,11 @@
-"""The use-cases behind Claude Code's hooks: make sure the session has a note, record what the
-transcript says happened, close and compact, and brief the next session.
+"""The use-cases behind Claude Code's hooks, each a few named steps called in order:
+
+- SessionStart (``on_session_start``): start the note -> mirror the auto memory -> compact what
+  is pending -> refresh the index -> brief the session.
+- Stop and PreCompact (``on_stop``): record the transcript (``record_transcript``): read the
+  new lines -> ingest them into edits -> write the note -> mark them read -> name the note.
+- SessionEnd (``on_session_end``): record the rest (the same steps) -> mirror -> drop a note
+  left empty -> re-anchor -> close the note, compacting it when due.
 
 Called by ``hooks.py`` (the door). Everything here is local and bounded: no network, no
 ``anthropic``; the LLM extractor, when configured, runs in a detached ``vaultmem compact``.
@@ -135,62 +141,103 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
     started = memory.start_session(sid, now=now, meta=meta, touch=not closing)
     if started.handed:  # grown too big for a hook: compacted apart, the session goes on anew
         spawn_compaction(memory.config, started.handed, "deterministic")
+    # The state lock is held while the note is written, so a Stop and a PreCompact racing on
+    # one session cannot both add the same turns.
+    return memory.state.update(lambda data: _record(memory, event, data, sid, now, meta, closing))
 
-    def apply(data: StateData) -> IngestResult:
-        if data.sessions[sid].project != memory.config.project:
-            from . import relocate  # only a session whose cwd now names another project
 
-            relocate.follow(memory, data, sid, event.cwd, now.date())
-        entry = data.sessions[sid]
-        path = event.transcript_path
-        # Go on from where the last read ended; from the start while the note still waits for
-        # its topic (the first prompt names it), unless the session is long past its first
-        # prompt (one that names nothing): every Stop would re-read the whole session.
-        start = data.resume_offset(sid, path) if path else 0
-        if start and _awaits_topic(entry.note) and start <= RETOPIC_BYTES:
-            start = 0
-        scrub = memory.config.redaction
-        # Read from the start, a transcript may hold the turns of another session of the
-        # project: ``--resume --fork-session`` copies them, uuids and all, under a new id.
-        skip = entry.ingested if start else data.project_uuids(entry.project, entry.ingested)
-        read = transcript.read(path, skip_uuids=skip, start=start, private=entry.private,
-                               scrub=scrub, mark=entry.mark) if path else (
-            transcript.Transcript((), None, 0, 0, private=entry.private))
-        # The Stop payload's last message may be ahead of the transcript (or there is none).
-        turns, keys = transcript.with_last_message(
-            read.turns, event.last_assistant_message, entry.ingested, private=max(read.private),
-            scrub=scrub)
-        # A compact summary may restate what the person marked private, without the tags.
-        private = transcript.private_texts(path, read.end) if path and any(
-            t.summary for t in turns) else ()
-        pending: tuple[patch.Edit, ...] = ()
-        # Claude Code's title for the session: its frontmatter title and an alias (the note's
-        # file name and heading stay as the first prompt named them).
-        props = {**meta, "title": read.title} if read.title else meta
-        try:
-            if closing and not turns:
-                status, pending = "nothing new", (_touched(now), *_meta_edits(props))
-            else:
-                status = _write_turns(memory, event, entry.note, turns, now, props, private,
-                                      closing)
-        except NoteArchived:
-            # Compacted between our look and our write (`vaultmem compact --force` on a live
-            # note): the turns go to the note that continues it, never into the archived one.
-            status = "nothing new"
-            if turns:
-                rel = memory.continue_archived(data, sid, now=now, meta=meta)
-                status = _write_turns(memory, event, rel, turns, now, props, private, closing)
-        data.count_unknown(sid, (kind for kind, _ in read.unknown))
-        data.mark_ingested(sid, [*(k for t in turns for k in t.keys), *keys,
-                                 *(key for _, key in read.unknown)],
-                           last_offset=read.end if path else None, transcript=path,
-                           private=read.private if path else None,
-                           mark=read.mark if path else None)
-        note = _retopic(memory, data, sid, read.first_prompt) if read.first_prompt else (
-            data.sessions[sid].note)
-        return IngestResult(note, len(turns), status, pending)
+def _record(memory: Memory, event: HookEvent, data: StateData, sid: str, now: datetime,
+            meta: dict[str, str], closing: bool) -> IngestResult:
+    """The steps of one record, in order, under the state lock."""
+    _follow_project(memory, event, data, sid, now)
+    new = _read(memory, event, data, sid)
+    status, pending = _write(memory, event, data, sid, new, now, meta, closing)
+    _mark_read(data, sid, new)
+    note = _retopic(memory, data, sid, new.read.first_prompt) if new.read.first_prompt else (
+        data.sessions[sid].note)
+    return IngestResult(note, len(new.turns), status, pending)
 
-    return memory.state.update(apply)
+
+@dataclass(frozen=True)
+class NewLines:
+    """What one read of the transcript found that the session note does not hold yet."""
+
+    path: str | None  # the transcript read (none: the payload names no transcript)
+    read: transcript.Transcript
+    # The read's turns, and the Stop payload's last message when the transcript lacks it
+    turns: tuple[transcript.Turn, ...]
+    keys: frozenset[str]  # the last message's key, marked read beside the turns' own
+    private: tuple[str, ...]  # what the person marked private, which a summary may restate
+
+
+def _follow_project(memory: Memory, event: HookEvent, data: StateData, sid: str,
+                    now: datetime) -> None:
+    """A session whose cwd now names another project follows it there."""
+    if data.sessions[sid].project != memory.config.project:
+        from . import relocate  # only a session whose cwd now names another project
+
+        relocate.follow(memory, data, sid, event.cwd, now.date())
+
+
+def _read(memory: Memory, event: HookEvent, data: StateData, sid: str) -> NewLines:
+    """Step 1: the transcript lines the session has not recorded yet."""
+    entry = data.sessions[sid]
+    path = event.transcript_path
+    # Go on from where the last read ended; from the start while the note still waits for
+    # its topic (the first prompt names it), unless the session is long past its first
+    # prompt (one that names nothing): every Stop would re-read the whole session.
+    start = data.resume_offset(sid, path) if path else 0
+    if start and _awaits_topic(entry.note) and start <= RETOPIC_BYTES:
+        start = 0
+    scrub = memory.config.redaction
+    # Read from the start, a transcript may hold the turns of another session of the
+    # project: ``--resume --fork-session`` copies them, uuids and all, under a new id.
+    skip = entry.ingested if start else data.project_uuids(entry.project, entry.ingested)
+    read = transcript.read(path, skip_uuids=skip, start=start, private=entry.private,
+                           scrub=scrub, mark=entry.mark) if path else (
+        transcript.Transcript((), None, 0, 0, private=entry.private))
+    # The Stop payload's last message may be ahead of the transcript (or there is none).
+    turns, keys = transcript.with_last_message(
+        read.turns, event.last_assistant_message, entry.ingested, private=max(read.private),
+        scrub=scrub)
+    # A compact summary may restate what the person marked private, without the tags.
+    private = transcript.private_texts(path, read.end) if path and any(
+        t.summary for t in turns) else ()
+    return NewLines(path, read, turns, keys, private)
+
+
+def _write(memory: Memory, event: HookEvent, data: StateData, sid: str, new: NewLines,
+           now: datetime, meta: dict[str, str],
+           closing: bool) -> tuple[str, tuple[patch.Edit, ...]]:
+    """Steps 2 and 3: the new turns ingested and written into the session note. Its write
+    status (or "nothing new"), and the edits left to the Session End entry's write."""
+    # Claude Code's title for the session: its frontmatter title and an alias (the note's
+    # file name and heading stay as the first prompt named them).
+    props = {**meta, "title": new.read.title} if new.read.title else meta
+    if closing and not new.turns:
+        return "nothing new", (_touched(now), *_meta_edits(props))
+    try:
+        return _write_turns(memory, event, data.sessions[sid].note, new.turns, now, props,
+                            new.private, closing), ()
+    except NoteArchived:
+        # Compacted between our look and our write (`vaultmem compact --force` on a live
+        # note): the turns go to the note that continues it, never into the archived one.
+        if not new.turns:
+            return "nothing new", ()
+        rel = memory.continue_archived(data, sid, now=now, meta=meta)
+        return _write_turns(memory, event, rel, new.turns, now, props, new.private,
+                            closing), ()
+
+
+def _mark_read(data: StateData, sid: str, new: NewLines) -> None:
+    """Step 4: the lines read are marked ingested, and where the next read goes on."""
+    read, path = new.read, new.path
+    data.count_unknown(sid, (kind for kind, _ in read.unknown))
+    data.mark_ingested(sid, [*(k for t in new.turns for k in t.keys), *new.keys,
+                             *(key for _, key in read.unknown)],
+                       last_offset=read.end if path else None, transcript=path,
+                       private=read.private if path else None,
+                       mark=read.mark if path else None)
 
 
 def _write_turns(memory: Memory, event: HookEvent, note: str, turns: Sequence[transcript.Turn],
@@ -200,11 +247,9 @@ def _write_turns(memory: Memory, event: HookEvent, note: str, turns: Sequence[tr
     note is archived at the moment of the write (checked under the note's lock)."""
     base = memory.vault.read(note) if turns else None
     # No new turn tells nothing: the ingest and its miner are not even imported then.
-    edits = _told(memory, event, turns, note, base.text, now, private) if base else []
+    edits = _ingest(memory, event, turns, note, base.text, now, private) if base else []
     if not (edits or closing or "title" in meta):
         return "nothing new"
-    # The state lock is held while the note is written, so a Stop and a PreCompact racing on
-    # one session cannot both add the same turns.
     touch = [_touched(now)] if closing else []
     written = memory.vault.update(note, [patch.Rewrite(_unless_archived), *touch, *edits,
                                          *_meta_edits(meta)], base=base, label="vaultmem ingest")
@@ -215,8 +260,8 @@ def _touched(now: datetime) -> patch.Edit:
     return patch.SetProperty("claude_last_accessed", now.date())
 
 
-def _told(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], note: str,
-          text: str, now: datetime, private: Sequence[str]) -> list[patch.Edit]:
+def _ingest(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], note: str,
+            text: str, now: datetime, private: Sequence[str]) -> list[patch.Edit]:
     """The edits that add ``turns`` to the session note ``note`` holding ``text`` (none when
     they say nothing new). Its links go to the entities of the note's own project (its folder:
     the configured project may be another when the session began in another directory)."""
@@ -354,27 +399,7 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
     problems = warnings if warnings is not None else []
     memory = _memory(event, problems)
     now = clock.now()
-    exclude: set[str] = set()
-    started_note: str | None = None
-    if event.session_id:
-        try:
-            started = memory.start_session(event.session_id, now=now, meta=session_meta(event))
-            if started.handed:
-                spawn_compaction(memory.config, started.handed, "deterministic")
-            if started.resumed and event.source == "resume":
-                from . import ingest
-
-                # The same story goes on: one marker, the note's sections stay as they are.
-                memory.vault.update(started.note, [patch.SectionPatch(
-                    ingest.WORK_LOG, "append", f"### {now:%H:%M} - Resumed", subtree=True,
-                    create=True, prefer="first")], label="vaultmem resume")
-        except (VaultmemError, OSError) as err:
-            problems.append(f"session note not updated: {err}")
-        else:
-            # The briefing tells what Claude does not know: a resumed or compacted session's own
-            # story is in its context already; a new note has nothing to tell yet.
-            exclude.add(started.note)
-            started_note = started.note
+    started_note = _start_note(memory, event, now, problems)
     if memory.config.redaction.enabled:
         from vaultmem.notes.secretrules import warm
 
@@ -383,6 +408,36 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
     _mirror(memory, event.cwd, today=now.date(),
             session_note=started_note if event.source == "compact" else None,
             budget_s=MIRROR_START_S, warnings=problems)
+    _compact_pending(memory, now, problems)
+    if event.session_id:  # a payload without one is junk: nothing written for it
+        _refresh_index(memory, problems)
+    return _brief(memory, event, started_note, now, problems)
+
+
+def _start_note(memory: Memory, event: HookEvent, now: datetime,
+                problems: list[str]) -> str | None:
+    """The session's note, started or resumed (none without a session id, or unwritable)."""
+    if not event.session_id:
+        return None
+    try:
+        started = memory.start_session(event.session_id, now=now, meta=session_meta(event))
+        if started.handed:
+            spawn_compaction(memory.config, started.handed, "deterministic")
+        if started.resumed and event.source == "resume":
+            from . import ingest
+
+            # The same story goes on: one marker, the note's sections stay as they are.
+            memory.vault.update(started.note, [patch.SectionPatch(
+                ingest.WORK_LOG, "append", f"### {now:%H:%M} - Resumed", subtree=True,
+                create=True, prefer="first")], label="vaultmem resume")
+    except (VaultmemError, OSError) as err:
+        problems.append(f"session note not updated: {err}")
+        return None
+    return started.note
+
+
+def _compact_pending(memory: Memory, now: datetime, problems: list[str]) -> None:
+    """Notes left pending compacted within the start's budget; one too big is handed over."""
     too_big: list[str] = []
     try:
         memory.compact_pending(budget_s=memory.config.start_compaction_budget, now=now,
@@ -391,10 +446,13 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
         problems.append(f"pending compaction stopped: {err}")
     for rel in too_big[:1]:  # one at a time: the next session start hands over the next
         spawn_compaction(memory.config, rel, "deterministic")
+
+
+def _brief(memory: Memory, event: HookEvent, started_note: str | None, now: datetime,
+           problems: list[str]) -> str:
+    """The hook's output: the project's briefing; after a compaction, the session's own record."""
     from . import momenthooks
 
-    if event.session_id:  # a payload without one is junk: nothing written for it
-        _refresh_index(memory, problems)
     if event.source == "compact" and started_note and event.session_id:
         # The project's briefing is in the context already: only the session's own record.
         return context_output("SessionStart", momenthooks.after_compaction(
@@ -402,6 +460,9 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
     from . import briefing  # only session-start renders the briefing
 
     cwd = Path(event.cwd) if event.cwd else None
+    # The briefing tells what Claude does not know: a resumed or compacted session's own story
+    # is in its context already; a new note has nothing to tell yet.
+    exclude = {started_note} if started_note else set()
     text = briefing.build(memory.vault, memory.config, exclude=exclude, cwd=cwd,
                           today=now.date())
     if event.session_id and text:
@@ -440,20 +501,30 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     # Opened and closed without a prompt, and Claude wrote no memory: it leaves nothing.
     if not (mirrored and mirrored.written) and _drop_if_empty(memory, sid, ended.note):
         return ""
+    _reanchor(memory, ended.note, event.cwd)
+    _close(memory, event, sid, ended.pending, now)
+    return ""
+
+
+def _reanchor(memory: Memory, note: str, cwd: str | None) -> None:
     try:
-        reanchor_note(memory, ended.note, event.cwd)
+        reanchor_note(memory, note, cwd)
     except (VaultmemError, OSError) as err:
         memory.vault.warnings.append(f"anchors not re-taken: {err}")
+
+
+def _close(memory: Memory, event: HookEvent, sid: str, pending: tuple[patch.Edit, ...],
+           now: datetime) -> None:
+    """The Session End entry written (with ``pending``), the note compacted when it is due."""
     # A model extractor (the API, or the user's own claude) runs detached: never in the hook.
     detached = memory.config.extractor in ("llm", "claude")
     result = memory.end_session(reason=event.reason or "other", compact=not detached,
-                                first_edits=ended.pending,
+                                first_edits=pending,
                                 session_id=sid, now=now)
     # A note too big to compact inside the hook is due and not compacted: detached as well.
     if result.due:  # not memory.pending(): that reads every session note
         spawn_compaction(memory.config, result.note,
                          memory.config.extractor if detached else "deterministic")
-    return ""
 
 
 def _mirror(memory: Memory, cwd: str | None, *, today: date, session_note: str | None,
