@@ -334,6 +334,21 @@ def test_an_answer_line_without_content_takes_no_room() -> None:
     assert text.count("Want me to merge it to main?") == 1
 
 
+def test_a_question_back_or_a_bare_acknowledgement_is_no_outcome() -> None:
+    turns = (
+        Turn("06:24", "prove it!", "**PROVEN!** ✓"),
+        Turn("08:07", "rustup or pacman?", "Great question! Here's a comparison: Which approach "
+             "sounds better for you?"),
+        Turn("08:30", "use rustup", "Perfect. Rustup installs the toolchain under ~/.cargo."),
+        Turn("08:40", "thanks", "You're absolutely right!"),
+        Turn("08:45", "ok", "Done."),
+    )
+    text = context.render("shop", [_session(turns=turns)], max_chars=8000)
+    assert "06:24" not in text and "08:07" not in text and "sounds better" not in text
+    assert "08:40" not in text and "08:45" not in text
+    assert "- 08:30 use rustup → Rustup installs the toolchain under ~/.cargo." in text
+
+
 def test_claude_s_greeting_is_no_outcome() -> None:
     # A session opened with "hi": the answer introduces Claude and asks what to do.
     turns = (

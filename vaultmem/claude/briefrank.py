@@ -182,6 +182,14 @@ def by_value(lines: Sequence[T], text: Callable[[T], str], tier: Callable[[T], f
 # -- an answer's sentences that say nothing ------------------------------------------------
 
 _INTERJECTION = lazy(r"[^.?:]*![*_\s\W]*")
+# A bare acknowledgement ("Done.", "Perfect", "You're absolutely right.", "Sounds good!").
+_ACKNOWLEDGEMENT = lazy(
+    r"[*_\s]*(?:ok(?:ay)?|done|perfect|great|excellent|awesome|nice|sure|yes|yep|right|"
+    r"exactly|absolutely|understood|got it|sounds good|all set|no problem|will do|of course|"
+    r"you(?:'re| are) (?:absolutely |totally |completely )?right|thanks?(?: you)?)"
+    r"(?:[\s,]+(?:ok(?:ay)?|done|perfect|great|sure|right|thanks?))*[\s.!*_\W]*",
+    re.IGNORECASE)
+_WORD = lazy(r"[^\W_]")
 # Claude introducing itself or asking what to do: a greeting's answer, nothing done or found.
 _GREETING = lazy(r"(?:I'?m|I am) Claude\b|(?:How|What) can I (?:help|assist)(?: you)?\b|"
                        r"What would you like (?:me )?to work on\b", re.IGNORECASE)
@@ -217,9 +225,13 @@ def from_the_point(sentences: list[str]) -> list[str]:
 
 def says_something(sentence: str) -> bool:
     """False for a sentence that carries no content in a one-line answer: a lead-in whose list
-    the answer line no longer holds ("Here's what changed:"), a short exclamation, or Claude
-    greeting ("I'm Claude Code, ready to help…", "What can I help you with today?")."""
+    the answer line no longer holds ("Here's what changed:"), a short exclamation, a bare
+    acknowledgement or mark ("Done.", "✓"), Claude greeting ("I'm Claude Code, ready to
+    help…"), or a question back to the person ("Which approach sounds better for you?"): an
+    outcome is what was done or found; a question still open is listed as one."""
     text = sentence.strip()
-    if not text or text.rstrip("*_ ").endswith(":") or _GREETING.match(text):
+    bare = text.rstrip("*_ ")
+    if not _WORD.search(text) or bare.endswith((":", "?")) or _GREETING.match(text) \
+            or _ACKNOWLEDGEMENT.fullmatch(text):
         return False
     return not (_INTERJECTION.fullmatch(text) and len(text.split()) <= INTERJECTION_MAX_WORDS)
