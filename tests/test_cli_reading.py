@@ -139,7 +139,9 @@ def test_doctor_clean_and_with_problems(cli: Invoke, vault: Path) -> None:
         f"{ENT.format('web')}/Broken.md:4: unresolved-link: [[Nowhere]] does not resolve to any "
         "note or file\n"
     )
-    assert bad.stderr == "1 problem in 4 notes: 1 unresolved-link\n"
+    assert bad.stderr == ("1 problem in 4 notes: 1 unresolved-link\n"
+                          "`vaultmem doctor --fix` repairs 1 unresolved-link (those to a note "
+                          "that moved)\n")
     as_json = cli("doctor", "--json")
     assert as_json.exit_code == 1
     doc = json.loads(as_json.stdout)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vaultmem.memory.doctor import Problem
-from vaultmem.memory.doctorview import lines, summary
+from vaultmem.memory.doctorview import fix_hint, lines, summary
 
 
 def _ambiguous(rel: str, name: str) -> Problem:
@@ -34,3 +34,9 @@ def test_the_summary_is_one_line_by_kind() -> None:
     assert summary(["stale-lock", "ambiguous-link", "ambiguous-link"], 10000) == (
         "3 problems in 10000 notes: 2 ambiguous-link, 1 stale-lock")
     assert summary(["stale-lock"], 2) == "1 problem in 2 notes: 1 stale-lock"
+
+
+def test_the_problems_fix_repairs_are_named_after_the_summary() -> None:
+    assert fix_hint(["stale-lock", "bad-yaml"]) is None
+    assert fix_hint(["unresolved-link", "secret", "stale-lock", "secret"]) == (
+        "`vaultmem doctor --fix` repairs 2 secret, 1 unresolved-link (those to a note that moved)")

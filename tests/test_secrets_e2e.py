@@ -132,6 +132,7 @@ def test_doctor_reports_a_secret_by_line_and_fix_redacts_it_in_place(tmp_path: P
     assert report.returncode == 1
     rel = note.relative_to(vault).as_posix()
     assert f"{rel}:7: secret: a stripe secret (value withheld)" in report.stdout
+    assert "`vaultmem doctor --fix` repairs 1 secret\n" in report.stderr
     assert _leaks(report.stdout + report.stderr) == []
     as_json = run_cli(["doctor", "--json", "--all"], cwd=tmp_path, env=env)
     doc = json.loads(as_json.stdout)
@@ -141,6 +142,7 @@ def test_doctor_reports_a_secret_by_line_and_fix_redacts_it_in_place(tmp_path: P
 
     fixed = run_cli(["doctor", "--fix"], cwd=tmp_path, env=env)
     assert f"{rel}: 1 secret(s) redacted" in fixed.stdout
+    assert "doctor --fix" not in fixed.stderr
     # Byte for byte but the value: CRLF kept.
     assert note.read_bytes() == person.replace(STRIPE, "‹redacted:stripe›").encode("utf-8")
     # A person's own note outside vaultmem's folder is never rewritten (issue 30), even with
@@ -149,4 +151,5 @@ def test_doctor_reports_a_secret_by_line_and_fix_redacts_it_in_place(tmp_path: P
     assert mine.read_text(encoding="utf-8") == f"export GITHUB_TOKEN={GITHUB}\n"
     again = run_cli(["doctor", "--all"], cwd=tmp_path, env=env)
     assert "Diary.md:1: secret:" in again.stdout and "your own note" in again.stdout
+    assert "doctor --fix" not in again.stderr  # --fix never rewrites a person's own note
     assert f"{rel}:" not in again.stdout and _leaks(again.stdout + again.stderr) == []

@@ -197,7 +197,8 @@ def doctor(
         for followed in run(lambda: mend(vault, dangling)):
             typer.echo(str(followed), err=as_json)
         report = run(lambda: doctor_mod.doctor(vault))
-    if _render_doctor(report, hook_findings(vault.root), all_notes=all_notes, as_json=as_json):
+    if _render_doctor(report, hook_findings(vault.root), all_notes=all_notes, as_json=as_json,
+                      fixed=fix):
         raise typer.Exit(1)
 
 
@@ -213,12 +214,12 @@ def _say_pushed(vault: Vault, report: DoctorReport, *, err: bool) -> None:
 
 
 def _render_doctor(
-    report: DoctorReport, hooks: Sequence[Finding], *, all_notes: bool, as_json: bool
+    report: DoctorReport, hooks: Sequence[Finding], *, all_notes: bool, as_json: bool, fixed: bool
 ) -> int:
     """Print the report; returns how many problems count towards the exit code."""
     from collections import Counter
 
-    from vaultmem.memory.doctorview import lines, summary
+    from vaultmem.memory.doctorview import fix_hint, lines, summary
 
     outside = report.outside()
     notes = [*report.ours(), *(outside if all_notes else ())]
@@ -236,6 +237,10 @@ def _render_doctor(
                    "`vaultmem doctor --all` lists them")
     kinds_all = [*(p.kind for p in notes), *(f.kind for f in hooks)]
     typer.echo(summary(kinds_all, report.notes), err=counted > 0)
+    # --fix never rewrites a person's own notes: only vaultmem's problems are named.
+    hint = None if fixed else fix_hint([p.kind for p in report.ours()])
+    if hint:
+        typer.echo(hint, err=True)
     return counted
 
 

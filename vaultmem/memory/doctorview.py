@@ -43,3 +43,17 @@ def summary(counted: Sequence[str], notes: int) -> str:
         return f"no problems in {plural(notes, 'note')}"
     kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(Counter(counted).items()))
     return f"{plural(len(counted), 'problem')} in {plural(notes, 'note')}: {kinds}"
+
+
+# What ``doctor --fix`` repairs (of unresolved links, those to a note that moved).
+FIXABLE = ("sync-conflict", "secret", "compacted-twin", "ambiguous-link", "unresolved-link")
+
+
+def fix_hint(counted: Sequence[str]) -> str | None:
+    """The line after the summary naming the problems ``doctor --fix`` repairs, if any."""
+    kinds = Counter(kind for kind in counted if kind in FIXABLE)
+    if not kinds:
+        return None
+    said = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+    moved = " (those to a note that moved)" if "unresolved-link" in kinds else ""
+    return f"`vaultmem doctor --fix` repairs {said}{moved}"
