@@ -117,6 +117,7 @@ class Report:
     rule_facts: int = 0  # entity lines that are facts by vaultmem.memory.factrule
     filed: list[str] = field(default_factory=list)  # decisions and gotchas in their component
     filed_of: int = 0  # the decisions and gotchas
+    in_entities: int = 0  # decisions and gotchas one line of any entity note holds (Inbox too)
     thinking: list[str] = field(default_factory=list)
     max_copies: int = 0
     most_copied: str = ""
@@ -290,6 +291,7 @@ def _measure_entities(
     wanted = [f for f in facts if f.kind in FILED_KINDS]
     report.filed_of = len(wanted)
     report.filed = [f.name for f in filed(wanted, [(i.entity, i.text) for i in every])]
+    report.in_entities = sum(any(holds(i.text, f.proof) for i in every) for f in wanted)
     if copies:  # ties go to the first text in sort order, so two runs print the same item
         report.most_copied, report.max_copies = min(copies.items(), key=lambda c: (-c[1], c[0]))
 
@@ -300,10 +302,11 @@ def _words(text: str) -> str:
 
 def filed(facts: Sequence[RealFact], lines: Sequence[tuple[str, str]],
           fallback: str = FALLBACK_ENTITY) -> list[RealFact]:
-    """The ``facts`` whose proof words are all in the knowledge lines (entity, text) of one
-    entity note of their component, outside ``fallback``. A fact's component is an entity its
-    name, query or proof words name (every word of the entity's name); a fact naming none has
-    the note of any component as its own (the facts file labels no component)."""
+    """The ``facts`` whose proof words are all in one knowledge line (entity, text) of an
+    entity note of their component, outside ``fallback`` (one line: words spread over a note's
+    lines are no item stating the fact). A fact's component is an entity its name, query or
+    proof words name (every word of the entity's name); a fact naming none has the note of any
+    component as its own (the facts file labels no component)."""
     notes: dict[str, list[str]] = {}
     for entity, text in lines:
         if entity.casefold() != fallback.casefold():
@@ -312,7 +315,7 @@ def filed(facts: Sequence[RealFact], lines: Sequence[tuple[str, str]],
     for fact in facts:
         said = _words(" ".join([fact.name, fact.query, *fact.proof]))
         named = [e for e in notes if _words(e).strip() and _words(e) in said]
-        if any(holds("\n".join(notes[e]), fact.proof) for e in named or notes):
+        if any(holds(line, fact.proof) for e in named or notes for line in notes[e]):
             out.append(fact)
     return out
 
@@ -345,6 +348,7 @@ def totals(report: Report) -> dict[str, Any]:
         "open_step_projects": len(report.open_steps), "entity_lines": report.entity_lines,
         "entity_facts": report.entity_facts, "rule_facts": report.rule_facts,
         "filed": len(report.filed), "filed_of": report.filed_of,
+        "in_entities": report.in_entities,
         "thinking": len(report.thinking),
         "garbled": report.garbled, "hook_warnings": len(report.hook_warnings),
     }
@@ -411,6 +415,8 @@ def render(report: Report) -> str:
          _share(report.rule_facts, report.entity_lines), f">= {GOALS['entity_facts']:.0%}"),
         ("decisions and gotchas in their component's note",
          _share(len(report.filed), report.filed_of), f">= {GOALS['entity_notes']:.0%}"),
+        ("decisions and gotchas in any entity note (Inbox too)",
+         _share(report.in_entities, report.filed_of), ""),
         ("thinking-aloud entity lines", str(len(report.thinking)), "0"),
         ("most entities one item is in", str(report.max_copies), "<= 2"),
         ("entities named after a source root", str(len(report.source_roots)), "0"),

@@ -453,3 +453,6 @@ def test_a_decision_or_gotcha_is_filed_when_the_note_of_its_component_holds_it()
     assert [f.name for f in filed] == [named.name, elsewhere.name, unnamed.name]
     wrong = fact("The power monitor drops cookies", ["cookies"])  # names only Power Monitor
     assert eval_real.filed([wrong], lines) == []
+    # Proof words spread over two lines of one note are no line stating the fact.
+    spread = fact("Auth cookies and the power monitor", ["cookies", "stream::channel"])
+    assert eval_real.filed([spread], [*lines, ("Auth", "stream::channel polled")]) == []
