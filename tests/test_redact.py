@@ -67,6 +67,9 @@ PRIVATE_KEY = (
     (f"SENDGRID_API_KEY='{SENDGRID}'", "SENDGRID_API_KEY='‹redacted:sendgrid›'"),
     ('password = "hunter2hunter2"', 'password = "‹redacted:password›"'),
     ("DB_PASSWORD=hunter2hunter2", "DB_PASSWORD=‹redacted:password›"),
+    ('export DATABASE_PASSWORD="correct horse battery staple"',
+     'export DATABASE_PASSWORD="‹redacted:password›"'),
+    ("passphrase: 'tulip orbit lantern seven'", "passphrase: '‹redacted:password›'"),
     ("mysql -u root --password=Tr0ub4dor&3", "mysql -u root --password=‹redacted:password›"),
     ('{"client_secret": "q8Zr2xPl0vNc7Ytb"}', '{"client_secret": "‹redacted:secret›"}'),
     ("api_key: 8f14e45fceea167a5a36dedd4ea2543f", "api_key: ‹redacted:secret›"),
@@ -113,6 +116,8 @@ def test_a_private_key_block_is_redacted_whole_fenced_or_not() -> None:
     "Ran `git log --oneline -5` -> e73d511 flux: the replaced file is watched",
     "- Failed: `pytest -q` ×2 — `FAILED tests/test_redact.py::test_x - AssertionError`",
     "task-abcdefghijklmnopqrstuvwxyz0123456789 and disk-usage",
+    'PASSWORD_ERROR = "Password is too short"; PASSWORD_LABEL = "Show password"',
+    'db_password = "not set"',
 ])
 def test_ordinary_text_is_left_alone(text: str) -> None:
     assert redact.redact(text) == text

@@ -200,6 +200,9 @@ _NOT_SECRET = frozenset({
     "bool", "optional", "any", "secretstr", "required", "redacted", "hidden", "masked",
     "changeme", "placeholder", "example", "xxx", "todo", "tbd", "env", "environ",
 })
+# Words of a message about a secret, never of a passphrase assigned to one.
+_MESSAGE_WORDS = frozenset({"your", "enter", "must", "invalid", "incorrect", "wrong", "required",
+                            "please", "here", "example", "changeme"})
 _ENTROPY_SPAN = 80  # characters after a secret-like name that the entropy rule looks at
 
 
@@ -333,6 +336,22 @@ def _looks_secret(value: str, quoted: bool) -> bool:
     return not (quoted and " " in bare)
 
 
+def _passphrase(name: str, value: str) -> bool:
+    """Whether a quoted value with spaces is a passphrase (``DB_PASSWORD="correct horse battery
+    staple"``): the name ends in a password word and the value is 2 to 10 plain words that do not
+    talk about passwords (``PASSWORD_HINT = "Enter your password"`` is a message)."""
+    c = _RULES
+    words = [w.lower() for w in c["split"].split(c["camel"].sub("_", name)) if w]
+    if not words or words[-1] not in _PASSWORD_WORDS:
+        return False
+    said = value.split()
+    if not 2 <= len(said) <= 10 or value.rstrip()[-1:] in ".!?:" or MARK_OPEN in value:
+        return False
+    lowered = [w.strip(",;").lower() for w in said]
+    return not any(w in _PASSWORD_WORDS or w.endswith("password") or w in _MESSAGE_WORDS
+                   for w in lowered)
+
+
 def _has_letter(value: str) -> bool:
     """Whether ``value`` holds a letter: a count ("Secrets: ~150+") is not a key."""
     return any(ch.isalpha() for ch in value)
@@ -442,7 +461,8 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
         if kind is None:
             continue
         named.append((m.start(3), kind))
-        if _looks_secret(m.group(3), bool(m.group(2))) and (
+        value, quoted = m.group(3), bool(m.group(2))
+        if (_looks_secret(value, quoted) or (quoted and _passphrase(m.group(1), value))) and (
                 kind == "password" or _has_letter(m.group(3)) or len(m.group(3)) >= 12):
             yield Finding(m.start(3), m.end(3), kind)
     window = text[begin:end]
