@@ -282,10 +282,11 @@ def measure_failures(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
             if not call.signature or call.payload.get("is_interrupt"):
                 continue
             earlier = met.get(call.signature, set()) - {s.id}
-            if earlier:
-                report.recurring.append((call.signature, was_told))
-            elif call.signature in mine or s.id in seen_any.get(call.signature, set()):
+            # Met before in this session: a repeat (the hook told its fix the first time, once).
+            if call.signature in mine or s.id in seen_any.get(call.signature, set()):
                 report.repeats.append((call.signature, was_told))
+            elif earlier:
+                report.recurring.append((call.signature, was_told))
             elif not (seen_any.get(call.signature, set()) - {s.id}):
                 report.unrelated.append((call.signature, was_told))
             mine.add(call.signature)
@@ -537,12 +538,20 @@ def evaluate(corpus: Corpus, root: Path, labels: Sequence[Mapping[str, Any]],
     return report
 
 
+def _of_project(corpus: Corpus, project: str) -> Corpus:
+    sessions = tuple(s for s in corpus.sessions if s.project == project)
+    ids = {s.id for s in sessions}
+    return Corpus(sessions, tuple(f for f in corpus.facts if f.session in ids), corpus.keep,
+                  {i: p for i, p in corpus.paths.items() if i in ids})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.eval_moments", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, help="folder holding the transcripts")
     parser.add_argument("--facts", type=Path, default=FIXTURES / "facts.json")
     parser.add_argument("--part", choices=[*SPLITS, "all"], default="all")
+    parser.add_argument("--project", help="replay only the sessions of this project (quicker)")
     parser.add_argument("--keep", type=Path, help="replay into this (empty) folder and keep it")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
@@ -554,6 +563,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     labels = json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"]
     recurrences = json.loads(RECURRENCES.read_text(encoding="utf-8"))["recurrences"]
     parts = [corpus.part(p) for p in (SPLITS if args.part == "all" else (args.part,))]
+    if args.project:
+        parts = [_of_project(part, args.project) for part in parts]
     reports = []
     with tempfile.TemporaryDirectory(prefix="vaultmem-eval-moments-") as tmp:
         base = args.keep or Path(tmp)

@@ -149,3 +149,57 @@ def test_a_message_about_something_else_is_not_tied_to_the_failure_before_it() -
     said = [Said(4, "The issue is DNS: the router refuses queries because dnsmasq has no "
                     "upstream server.")]
     assert failfix.gotchas(met, said) == []
+
+
+def test_a_gotcha_leads_with_the_problem_and_its_whole_fix_command() -> None:
+    met = [Met("cat /sys/class/powercap/rapl:0/energy_uj",
+               "cat: '/sys/class/powercap/rapl:0/energy_uj': Permission denied", 1),
+           Met("sudo cat /sys/class/powercap/rapl:0/energy_uj", SUDO, 3)]
+    message = ("I see the issue - `sudo cat` also requires a password prompt which I can't "
+               "provide non-interactively.\n\n**Status:** the reader is built.\n\nThe monitor "
+               "is ready but needs one step from you. **Please run this in your terminal:**\n\n"
+               "```bash\n# one-time setup\nsudo setcap cap_dac_read_search=ep "
+               "/home/me/monitor/target/debug/power-monitor\n```\n")
+    [(index, text)] = failfix.gotchas(met, [Said(4, message)])  # one message, one gotcha
+    assert index == 0
+    assert text.startswith("`sudo cat` also requires a password prompt")  # no "I see the issue"
+    assert ("Please run this in your terminal: `sudo setcap cap_dac_read_search=ep "
+            "/home/me/monitor/target/debug/power-monitor` (") in text
+    assert "The monitor is ready" not in text and "**" not in text
+    # Both failures it explains are named, so either one met again finds it.
+    assert "Permission denied" in text and "a terminal is required" in text
+
+
+def test_a_long_fix_command_is_cut_between_words_within_the_line() -> None:
+    command = "sudo setcap cap_dac_read_search=ep " + " ".join(f"/opt/app{n}/bin" for n in range(40))
+    message = f"It fails because sudo needs a terminal. Run this yourself:\n```\n{command}\n```"
+    [(_, text)] = failfix.gotchas([Met("sudo ls", SUDO, 1)], [Said(2, message)])
+    said = text.split(" (`sudo ls` failed", 1)[0]
+    assert len(said) <= failfix.SAID_CHARS
+    assert said.startswith("It fails because sudo needs a terminal. Run this yourself: "
+                           "`sudo setcap cap_dac_read_search=ep /opt/app0/bin")
+    assert said.endswith("/bin…`")
+
+
+@pytest.mark.parametrize(("lead", "kept"), [
+    ("I see the issue - the port is taken", "The port is taken"),
+    ("Ah, the venv is missing because", "The venv is missing because"),
+    ("I see that Rust is not installed", "Rust is not installed"),
+    ("I see your panel configuration", "I see your panel configuration"),  # no lead-in
+    ("sudo needs a terminal", "sudo needs a terminal"),  # a command is not capitalised
+])
+def test_claude_s_lead_in_is_left_out(lead: str, kept: str) -> None:
+    assert failfix._without_narration(lead) == kept
+
+
+def test_a_failure_the_shell_never_started_finds_the_fix_of_another_error_of_its_class() -> None:
+    # The fix was recorded for Git Bash's fork failing; the path conversion failing is the same
+    # broken shell, though the error shares no word with it.
+    [(_, text)] = failfix.gotchas([Met("ssh box 'ps'", FORK, 0)], [Said(
+        1, "The `cygheap read copy failed` errors come from MSYS2's fork emulation; the fix is "
+           "to add Windows Defender exclusions.")])
+    later = onfailure.Failure("Bash", "ls", None, "Command failed: cygpath -u 'C:\\Users\\me'")
+    assert onfailure.tier(later, onfailure.signature(later.error), text) == 3
+    assert "cygpath" in onfailure.terms(later, onfailure.signature(later.error))
+    other = onfailure.Failure("Bash", "ls", None, "ls: cannot access 'x': No such file")
+    assert onfailure.tier(other, onfailure.signature(other.error), text) is None

@@ -158,3 +158,19 @@ def test_status_shows_what_was_injected_per_session(vault: Path, tmp_path: Path)
     assert lines[2].startswith("injected into session s-1: ")
     assert [s["session"] for s in doc["injected"]] == ["s-2", "s-1"]
     assert doc["injected"][1]["chars"] == doc["injected"][1]["injections"][0]["chars"] > 0
+
+
+def test_a_fix_the_briefing_listed_is_told_again_when_its_failure_comes(
+        vault: Path, tmp_path: Path) -> None:
+    # The briefing gave the fix among many at the start; the failure is when it matters.
+    from vaultmem.notes.facts import fact_key
+
+    injections.record(vault / ".vaultmem", injections.Injection(
+        "s-1", "SessionStart", 8000, "briefing (startup)", (fact_key(FIX),), "2026-11-22T09:00",
+        PROJECT))
+    failing = _failure("pytest tests/test_db.py", f"Exit code 1\n{DB_ERROR}")
+
+    out, _ = _hook("post-tool-use-failure", vault, tmp_path, **failing)
+
+    assert "docker-compose.yml" in _context(out, "PostToolUseFailure")
+    assert _hook("post-tool-use-failure", vault, tmp_path, **failing) == ("", "")  # once

@@ -33,7 +33,9 @@ from . import notices
 
 ERROR_CHARS = 120  # of the error line kept in the gotcha
 COMMAND_CHARS = 60
-SAID_CHARS = 260  # of the explanation kept
+SAID_CHARS = 300  # of the explanation kept, its fix command included
+FIX_CHARS = 120  # of a fix command at least, when the explanation before it is long
+FAILURES_NAMED = 2  # by one gotcha: those one message explains
 LINES_KEPT = 2  # lines of a message that explain one failure
 NEXT_LINES = 3  # transcript lines from a failure to the message "right after" it
 
@@ -51,6 +53,14 @@ _SPAN_RE = lazy(r"`([^`\n]{6,})`")
 # A line that only announces the next step ("Let me try …") says nothing learnt.
 _MOVE_RE = lazy(r"\A(?:let me|let's|i'll|i will|now i|now let|next,? i)\b", re.IGNORECASE)
 _LIST_RE = lazy(r"\A(?:[-*+]|\d+[.)])\s+")
+_SENTENCE_RE = lazy(r"(?<=[.!?])\s+(?=[A-Z`*])")
+# Claude's lead-in before what it found: "I see the issue - ", "Ah, ", "Found it! ", "I see that ".
+_NARRATION_RE = lazy(
+    r"\A(?:(?:ah|oh|ok(?:ay)?|alright|good news|great|perfect)\b[,!.:]?\s*(?:[-\u2013\u2014]\s+)?)*"
+    r"(?:(?:I(?:'ve| have)? )?(?:see|found|notice|noticed|spotted|understand|identified)\b"
+    r"(?: (?:the|a|what)(?: real| actual| root)?(?: issue| problem| cause| bug| culprit| it)?)?"
+    r"(?: it)?(?: now)?(?:\s*[-\u2013\u2014:!.,]\s*|\s+that\s+))?",
+    re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -73,37 +83,82 @@ class Said:
 
 def gotchas(met: Sequence[Met], said: Sequence[Said]) -> list[tuple[int, str]]:
     """(index in ``said`` of the message that tells it, gotcha text) for each failure of ``met``
-    something was said about; one per error signature, the first failure of it first."""
+    something was said about; one per error signature, the first failure of it first. One
+    message tells one lesson: the failures it explains are named in one gotcha."""
     from .onfailure import signature
 
-    found: list[tuple[int, str]] = []
+    told: dict[int, tuple[list[tuple[int, str]], list[Met]]] = {}  # message -> lines, failures
     signed: set[tuple[str, ...]] = set()
-    explained: set[tuple[str, ...]] = set()  # one explanation tells one lesson
     for failure in met:
         sig = signature(failure.error)
         if not sig or tuple(sig) in signed:
             continue
         after = [n for n, s in enumerate(said) if s.number > failure.number]
         hit = _next_said(failure, sig, said, after) or _named(failure, sig, said, after)
-        if hit is None or tuple(hit[1]) in explained:
+        if hit is None:
             continue
         signed.add(tuple(sig))
-        explained.add(tuple(hit[1]))
         index, lines = hit
-        found.append((index, gotcha_text(failure, lines)))
-    return found
+        kept, failures = told.setdefault(index, ([], []))
+        kept.extend(line for line in lines if line not in kept)
+        failures.append(failure)
+    return [(index, gotcha_text(failures, sorted(kept)[:LINES_KEPT], said[index].text))
+            for index, (kept, failures) in told.items()]
 
 
-def gotcha_text(failure: Met, lines: Sequence[str]) -> str:
-    """``<explanation> (`<command>` failed: `<error>`)``: the lesson first, then what it is for."""
-    said = one_line(" ".join(lines), SAID_CHARS, cut="words")
-    what = f"{code_span(one_line(failure.command, COMMAND_CHARS, cut='chars'))} " \
-        if failure.command else ""
-    return f"{said} ({what}{_error_span(failure.error)}"
+def gotcha_text(failures: Sequence[Met], lines: Sequence[tuple[int, str]], message: str = ""
+                ) -> str:
+    """``<explanation> [`<fix command>`] (`<command>` failed: `<error>`)``: the problem and its
+    fix first, then what it is for. ``lines``: (line number in ``message``, line) explaining;
+    when the last ends by introducing a code block (``run this in your terminal:``), the
+    block's first command is the fix, whole or cut between words."""
+    said = _without_narration(" ".join(text for _, text in lines))
+    command = _fix_command(message, lines[-1][0]) if lines and said.endswith(":") else None
+    if command and len(lines) > 1:  # the problem, then the sentence that brings in its fix
+        intro = _SENTENCE_RE.split(lines[-1][1].replace("**", "").strip())[-1]
+        said = _without_narration(" ".join([*(text for _, text in lines[:-1]), intro]))
+    if command:
+        span = code_span(one_line(command, max(SAID_CHARS - len(said) - 3, FIX_CHARS),
+                                  cut="words"))
+        said = f"{one_line(said, SAID_CHARS - len(span) - 1, cut='words')} {span}"
+    else:
+        said = one_line(said, SAID_CHARS, cut="words")
+    named = "; ".join(
+        (f"{code_span(one_line(f.command, COMMAND_CHARS, cut='words'))} " if f.command else "")
+        + _error_span(f.error) for f in failures[:FAILURES_NAMED])
+    return f"{said} ({named})"
+
+
+def _without_narration(text: str) -> str:
+    """``text`` without Claude's lead-in ("I see the issue - ", "Ah, "), then capitalised (a
+    text without one is left as it is: ``sudo needs…`` names a command)."""
+    text = text.replace("**", "").strip()
+    rest = _NARRATION_RE.sub("", text, count=1).strip()
+    if not rest or rest == text:
+        return text
+    return rest[0].upper() + rest[1:] if rest[0].islower() else rest
+
+
+def _fix_command(message: str, after: int) -> str | None:
+    """The first command of the code block that follows line ``after`` of ``message`` (comments
+    and blank lines skipped), when nothing but blank lines comes between."""
+    lines = message.splitlines()
+    n = after + 1
+    while n < len(lines) and not lines[n].strip():
+        n += 1
+    if n >= len(lines) or not lines[n].strip().startswith("```"):
+        return None
+    for line in lines[n + 1:]:
+        line = line.strip()
+        if line.startswith("```"):
+            return None
+        if line and not line.startswith(("#", "//", "REM ")):
+            return line.removeprefix("$ ")
+    return None
 
 
 def _next_said(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Sequence[int]
-               ) -> tuple[int, list[str]] | None:
+               ) -> tuple[int, list[tuple[int, str]]] | None:
     """The message right after the failure, when its lines name the error (one of its words
     does) and say why or what to do."""
     if not after or failure.number < 0:
@@ -115,7 +170,7 @@ def _next_said(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Se
 
 
 def _named(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Sequence[int]
-           ) -> tuple[int, list[str]] | None:
+           ) -> tuple[int, list[tuple[int, str]]] | None:
     """A later message whose lines name the error and say what it means, why or what fixed it."""
     for index in after:
         lines = _explaining(said[index].text, (failure.error, sig), 2)
@@ -124,14 +179,15 @@ def _named(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Sequen
     return None
 
 
-def _explaining(text: str, naming: tuple[str, Sequence[str]], words: int) -> list[str]:
-    """The lines of ``text`` that say why or what to do and name the error of ``naming`` (error
-    line, its signature): by a code span the error line holds, or by ``words`` of its signature
-    (all of them when it has fewer); at most LINES_KEPT."""
+def _explaining(text: str, naming: tuple[str, Sequence[str]], words: int
+                ) -> list[tuple[int, str]]:
+    """(line number, line) of the lines of ``text`` that say why or what to do and name the
+    error of ``naming`` (error line, its signature): by a code span the error line holds, or by
+    ``words`` of its signature (all of them when it has fewer); at most LINES_KEPT."""
     from . import moments
 
-    kept: list[str] = []
-    for raw in text.splitlines():
+    kept: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines()):
         line = _LIST_RE.sub("", raw.strip().lstrip("#").strip())
         if not line or _MOVE_RE.match(line) or not _SAID_WHY_RE.search(line):
             continue
@@ -140,7 +196,7 @@ def _explaining(text: str, naming: tuple[str, Sequence[str]], words: int) -> lis
         spans = [s for s in _SPAN_RE.findall(line) if s.casefold() in folded]
         if not spans and len(moments.shared(sig, line)) < min(words, len(sig)):
             continue
-        kept.append(line)
+        kept.append((number, line))
         if len(kept) == LINES_KEPT:
             break
     return kept
@@ -172,4 +228,4 @@ def met_in_note(note_text: str) -> list[Met]:
 
 
 def _error_span(error: str) -> str:
-    return f"failed: {code_span(one_line(error, ERROR_CHARS, cut='chars'))})"
+    return f"failed: {code_span(one_line(error, ERROR_CHARS, cut='chars'))}"

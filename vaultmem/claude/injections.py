@@ -22,6 +22,7 @@ LOG_FILE = "injections.jsonl"
 MAX_BYTES = 256 * 1024
 LOG_MODE = 0o600  # session ids and what was told: for the vault's owner
 MAX_KEYS = 120  # keys kept per line: a briefing's 8,000 characters hold fewer facts
+BRIEFING = "briefing"  # how a SessionStart briefing's reason starts
 
 
 @dataclass(frozen=True)
@@ -78,9 +79,12 @@ def read(state_dir: Path) -> list[Injection]:
     return found
 
 
-def given(state_dir: Path, session: str) -> set[str]:
-    """The keys of the facts already given to ``session``."""
-    return {key for item in read(state_dir) if item.session == session for key in item.keys}
+def given(state_dir: Path, session: str, *, briefing: bool = True) -> set[str]:
+    """The keys of the facts already given to ``session``; without those of its briefing when
+    not ``briefing`` (the failure hook tells a fix when the failure comes, even if the
+    briefing listed it among many at the start)."""
+    return {key for item in read(state_dir) if item.session == session
+            and (briefing or not item.reason.startswith(BRIEFING)) for key in item.keys}
 
 
 def record(state_dir: Path, injection: Injection) -> None:

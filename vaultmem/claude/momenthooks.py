@@ -84,11 +84,11 @@ def on_post_tool_use_failure(event: HookEvent, warnings: list[str]) -> str:
         return ""
     config, vault = opened
     now = clock.now()
-    terms = [*sig, *onfailure.shape(failure.command)]
-    found = moments.lookup(vault, config.project, terms, kinds=onfailure.KINDS, today=now.date())
+    found = moments.lookup(vault, config.project, onfailure.terms(failure, sig), kinds=onfailure.KINDS, today=now.date())
     if not found:
         return ""
-    told = onfailure.told(failure, found, injections.given(vault.state_dir, event.session_id))
+    told = onfailure.told(failure, found, injections.given(vault.state_dir, event.session_id,
+                                                           briefing=False))
     if told is None:
         return ""
     _log(vault, FAILURE, event.session_id, told.text, told.keys, told.reason, config.project,
@@ -143,5 +143,5 @@ def log_briefing(memory: Memory, sid: str, text: str, source: str | None,
     from vaultmem.notes.facts import fact_key
 
     keys = tuple(fact_key(line[2:]) for line in text.split("\n") if line.startswith("- "))
-    _log(memory.vault, START, sid, text, keys, f"briefing ({source or 'startup'})",
+    _log(memory.vault, START, sid, text, keys, f"{injections.BRIEFING} ({source or 'startup'})",
          memory.config.project, clock.now(), warnings)

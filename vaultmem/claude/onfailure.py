@@ -4,14 +4,16 @@ Matching goes from the most to the least specific: the error's signature (its er
 words: ``pytest_asyncio``, ``E0277``, ``rt-multi-thread``), then the command's shape (what runs,
 without its arguments' noise: ``cargo build``), then the file it was about. Every tier needs
 the gotcha to hold a word of the error's signature as well: a fix recorded for ``cargo build``
-says nothing about another failure of ``cargo build``. A failure with no signature (``Exit code
-1``) or an interrupt gets nothing.
+says nothing about another failure of ``cargo build``. Last, the error's class: errors that
+look different but have one root cause (:data:`CLASSES`: Git Bash's path conversion and its
+fork emulation failing are one broken shell) match a gotcha recorded for another error of the
+class. A failure with no signature (``Exit code 1``) or an interrupt gets nothing.
 """
 
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from vaultmem.notes.inline import code_span
@@ -22,7 +24,7 @@ from vaultmem.notes.schema import Kind
 from . import moments
 
 MAX_CHARS = 700
-ITEM_CHARS = 400
+ITEM_CHARS = 300
 FIXES_SHOWN = 2
 KINDS = (Kind.GOTCHA,)
 HEAD = ("vaultmem: this failure was met before; the vault recorded what fixed it (a note, data "
@@ -41,6 +43,7 @@ _GENERIC = frozenset({
 
 # What differs between two runs of one failure: paths (POSIX, Windows, home), hex addresses,
 # hashes and ids (five digits or more), so they never make or break a match.
+_SPAN_RE = lazy(r"`+ ?([^`]+?) ?`+")
 _VARYING_RE = lazy(r"(?:\b[A-Za-z]:|~)?(?:[\\/][^\s'\"`:,;()\\/]+)+[\\/]?|\b0x[0-9a-fA-F.x]+|"
                    r"\S*\d{5,}\S*|\b[0-9a-f]{8,}\b")
 
@@ -93,6 +96,41 @@ def shape(command: str | None) -> list[str]:
     return [w.casefold() for w in head[:2] if w.isidentifier() or w.replace("-", "").isalnum()]
 
 
+@dataclass(frozen=True)
+class ErrorClass:
+    """Errors that look different and have one root cause: ``test`` tells an error line of
+    it, ``words`` find the gotchas recorded for any of them in the index."""
+
+    name: str
+    test: Callable[[str], bool]
+    words: tuple[str, ...]
+
+
+def _not_started(line: str) -> bool:
+    from . import notices
+
+    return notices.not_started(line)
+
+
+# The shell never started the command (notices.not_started): ``Command failed: cygpath -u …``,
+# ``child_copy: cygheap read copy failed``, ``dofork: child -1``, STATUS_DLL_INIT_FAILED are one
+# broken Git Bash, whatever command met it, so the fix of one is the fix of all.
+CLASSES = (ErrorClass("the shell could not start the command", _not_started,
+                      ("cygpath", "child_copy", "cygheap", "dofork", "status_dll_init_failed")),)
+
+
+def error_class(error: str) -> ErrorClass | None:
+    """The class of a failure's error (its :func:`error_line`), None when it has none."""
+    line = error_line(error)
+    return next((c for c in CLASSES if line and c.test(line)), None)
+
+
+def _classed(cls: ErrorClass, text: str) -> bool:
+    """Whether the gotcha ``text`` was recorded for an error of ``cls``: one of its code spans
+    (the failure's error line, as failfix and fixes quote it) is of the class."""
+    return any(cls.test(span.strip()) for span in _SPAN_RE.findall(text))
+
+
 def file_names(failure: Failure) -> list[str]:
     """The file a failure was about: its ``file_path``, else none."""
     if not failure.file:
@@ -102,19 +140,25 @@ def file_names(failure: Failure) -> list[str]:
 
 def tier(failure: Failure, sig: Sequence[str], text: str) -> int | None:
     """How the fact ``text`` matches the failure: 0 by error signature, 1 by command shape,
-    2 by file; None when it does not."""
+    2 by file, 3 by error class; None when it does not."""
     held = moments.shared(sig, text)
-    if not held:
-        return None
-    need = 1 if len(sig) == 1 else 2
-    if len(held) >= need:
-        return 0
-    folded = text.casefold()
-    if (cmd := shape(failure.command)) and all(w in folded for w in cmd):
-        return 1
-    if any(name in folded for name in file_names(failure)):
-        return 2
-    return None
+    if held:
+        if len(held) >= (1 if len(sig) == 1 else 2):
+            return 0
+        folded = text.casefold()
+        if (cmd := shape(failure.command)) and all(w in folded for w in cmd):
+            return 1
+        if any(name in folded for name in file_names(failure)):
+            return 2
+    cls = error_class(failure.error)
+    return 3 if cls is not None and _classed(cls, text) else None
+
+
+def terms(failure: Failure, sig: Sequence[str]) -> list[str]:
+    """What the index is asked for a failure: its error class's words first (when it has a
+    class), then its signature and its command's shape."""
+    cls = error_class(failure.error)
+    return list(dict.fromkeys([*(cls.words if cls else ()), *sig, *shape(failure.command)]))
 
 
 def told(failure: Failure, found: Sequence[moments.Found], given: set[str]
@@ -132,15 +176,18 @@ def told(failure: Failure, found: Sequence[moments.Found], given: set[str]
         seen.add(item.fact.key)
         level = tier(failure, sig, item.fact.text)
         if level is not None:
-            ranked.append((level, n, item))
+            # Of a class, the gotchas naming more of its words speak of its root cause more.
+            cls = error_class(failure.error) if level == 3 else None
+            ranked.append((level, -len(moments.shared(cls.words, item.fact.text)) if cls else 0,
+                           n, item))
     if not ranked:
         return None
-    ranked.sort(key=lambda r: (r[0], r[1]))
+    ranked.sort(key=lambda r: r[:3])
     text, keys = moments.fitted(HEAD, (
-        (f"- {said} ({moments.source(item)})", item.fact.key) for _, _, item in ranked[
+        (f"- {said} ({moments.source(item)})", item.fact.key) for _, _, _, item in ranked[
             :FIXES_SHOWN] if (said := moments.quotable(item.fact.text, ITEM_CHARS))), MAX_CHARS)
     if not text:
         return None
     what = code_span(command_shape(" ".join(shape(failure.command)) or failure.tool, 40))
-    why = ["error signature", "command shape", "file"][ranked[0][0]]
+    why = ["error signature", "command shape", "file", "error class"][ranked[0][0]]
     return moments.Told(text, keys, f"fix for a failure of {what}, matched by {why}")
