@@ -113,6 +113,24 @@ def test_the_project_s_own_package_folder_is_skipped() -> None:
     assert component_of(f"{root}/tests/test_memory.py", root=root) == "Memory"
 
 
+def test_the_project_s_own_folder_seen_from_its_parent_is_no_component() -> None:
+    # A session begun in ~ touches shop/src/backend/rapl.rs, one begun in ~/shop touches
+    # src/backend/rapl.rs: one file, one component, whatever the folder Claude Code started in.
+    home, project = "/home/dev", "cosmic-applet-power-monitor"
+    inside = f"{home}/{project}"
+    for path in ("src/backend/rapl.rs", "src/power_monitor.rs", "Cargo.toml", "tests/test_rapl.rs",
+                 "src/main.rs"):
+        from_home = component_of(f"{inside}/{path}", root=home, project=project)
+        assert from_home == component_of(f"{inside}/{path}", root=inside), path
+    assert component_of(f"{inside}/src/power_monitor.rs", root=home, project=project) \
+        == "Power Monitor"
+    assert component_of(f"{inside}/Cargo.toml", root=home, project=project) is None
+    assert component_of(f"{home}/Documents/shop/src/auth/x.py", root=home, project="shop") == "Auth"
+    # Another folder beside the project is still one (the project's name is no wildcard).
+    assert component_of(f"{home}/other-tool/src/x.rs", root=home, project=project) == "Other Tool"
+    assert component_of(f"{inside}/x.rs", root=home) == "Cosmic Applet Power Monitor"
+
+
 def test_rules_win_in_their_order() -> None:
     rules = {"services/pay*/**": "Billing", "src/auth/legacy/*": "", "src/**": "Core"}
     assert component_of("services/payments/api.py", rules=rules) == "Billing"

@@ -476,6 +476,17 @@ def test_a_turn_that_names_no_component_leaves_its_items_unfiled() -> None:
     assert gotcha.content == "- The root cause was that the cookie expired before the redirect."
 
 
+def test_a_session_begun_in_the_project_s_parent_names_the_same_components() -> None:
+    # Claude Code started in ~ edits ~/shop/src/auth/x.py, then in ~/shop edits src/auth/y.py:
+    # one component, Auth, never an entity named after the project's own folder "Shop".
+    turns = [_turn("u1", prompt="fix the login loop"),
+             _turn("a1", calls=(_write("w1", "/home/dev/shop/src/auth/x.py", "Edit"),
+                                _write("w2", "/home/dev/shop/README.md", "Edit")))]
+    told = ingest.story(turns, now=NOW, cwd="/home/dev", project="shop")
+    assert list(told.components) == ["Auth"]
+    assert list(ingest.story(turns, now=NOW, cwd="/home/dev").components) == ["Shop"]
+
+
 def test_the_components_a_note_links_are_read_as_first_spelled() -> None:
     note = NOTE.replace("- an older decision", "- an older decision ([[Auth]], [[Power Monitor]])"
                         ) + "\n## Related Entities\n\n- [[auth]] — `src/auth/`\n- [[Billing]]\n"

@@ -267,12 +267,12 @@ def _ingest(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], 
     the configured project may be another when the session began in another directory)."""
     from . import failfix, ingest
 
+    project = posixpath.basename(posixpath.dirname(posixpath.dirname(note)))
     told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
                         failing=ingest.open_failures(text), private=private,
                         known=ingest.linked_components(text),
-                        met=failfix.met_in_note(text))
+                        met=failfix.met_in_note(text), project=project)
     told = anchored(told, event.cwd)
-    project = posixpath.basename(posixpath.dirname(posixpath.dirname(note)))
     linked = memory.entity_links(ingest.component_names(told), project)
     edits = ingest.edits_for(told, text, link=lambda name: linked[name])
     if edits:

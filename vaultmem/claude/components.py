@@ -155,10 +155,11 @@ _TEST_FILE = re.compile(
 
 
 def component_of(
-    path: str, *, root: str | None = None, rules: Mapping[str, str] | None = None
+    path: str, *, root: str | None = None, rules: Mapping[str, str] | None = None,
+    project: str = "",
 ) -> str | None:
     """The component name of ``path`` (absolute, or relative to ``root``), or None."""
-    found = origin_of(path, root=root, rules=rules)
+    found = origin_of(path, root=root, rules=rules, project=project)
     return found.name if found is not None else None
 
 
@@ -172,9 +173,13 @@ class Origin:
 
 
 def origin_of(
-    path: str, *, root: str | None = None, rules: Mapping[str, str] | None = None
+    path: str, *, root: str | None = None, rules: Mapping[str, str] | None = None,
+    project: str = "",
 ) -> Origin | None:
-    """The component of ``path`` and where it came from, or None."""
+    """The component of ``path`` and where it came from, or None. ``project``: the vault
+    project the path's session is filed under; a folder of its name is the project itself,
+    never one of its components (a session begun in the parent folder touches
+    ``shop/src/auth/x.py``, as one begun inside touches ``src/auth/x.py``: both are Auth)."""
     rel = relative(path, root)
     if rel is None:
         return None
@@ -185,8 +190,8 @@ def origin_of(
     parts = [p for p in rel.split("/") if p not in ("", ".")]
     if not parts or any(p.startswith(".") for p in parts) or ".." in parts:
         return None
-    project = _key(posixpath.basename(root.rstrip("/"))) if root else ""
-    return _default(parts, project)
+    own = {_key(posixpath.basename(root.rstrip("/"))) if root else "", _key(project)} - {""}
+    return _default(parts, own)
 
 
 def relative(path: str, root: str | None) -> str | None:
@@ -211,7 +216,10 @@ def _key(name: str) -> str:
     return re.sub(r"[\s_\-.]+", "", name).casefold()
 
 
-def _default(parts: list[str], project: str) -> Origin | None:
+def _default(parts: list[str], project: set[str]) -> Origin | None:
+    if len(parts) > 1 and _key(parts[0]) in project:
+        # <project>/…: a session begun in the project's parent folder; its root is below.
+        return _default(parts[1:], project)
     folders, file = parts[:-1], parts[-1]
     ext = file.rsplit(".", 1)[-1].casefold() if "." in file else ""
     top = folders[0].casefold() if folders else ""
@@ -230,9 +238,11 @@ def _default(parts: list[str], project: str) -> Origin | None:
             folders = folders[1:]  # ~/Documents/, ~/Developer/: where projects are kept
         if not folders:
             return None  # a file kept in ~/Downloads is no part of any code
-    # Containers and the project's own package folder (``src/<project>/``) are skipped.
-    while folders and (folders[0].casefold() in CONTAINERS or
-                       (project and _key(folders[0]) == project)):
+        if _key(folders[0]) in project:
+            return _default([*folders, file], project)  # ~/Documents/<project>/…
+    # Containers and the project's own folder (``src/<project>/``, ``<project>/src/``) are
+    # skipped.
+    while folders and (folders[0].casefold() in CONTAINERS or _key(folders[0]) in project):
         folders = folders[1:]
     if folders and folders[0].casefold() in TEST_DIRS:
         return _tested(folders[1:], file, project)
@@ -264,10 +274,9 @@ def _default(parts: list[str], project: str) -> Origin | None:
     return _origin(_LAYER_SUFFIX.sub("", _stem(file)))
 
 
-def _tested(folders: list[str], file: str, project: str) -> Origin | None:
+def _tested(folders: list[str], file: str, project: set[str]) -> Origin | None:
     """A test's component: its folder below the test root, else the module its name tests."""
-    inner = [f for f in folders if f.casefold() not in TEST_SUBDIRS
-             and not (project and _key(f) == project)]
+    inner = [f for f in folders if f.casefold() not in TEST_SUBDIRS and _key(f) not in project]
     while inner and inner[0].casefold() in LAYOUT_DIRS:
         inner = inner[1:]
     if inner:

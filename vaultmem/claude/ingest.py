@@ -156,6 +156,7 @@ def story(
     private: Sequence[str] = (),
     known: Sequence[str] = (),
     met: Sequence[failfix.Met] = (),
+    project: str = "",
 ) -> Story:
     """The entries, items and components of ``turns`` (transcript lines, in order).
 
@@ -165,7 +166,8 @@ def story(
     components the note names already: a turn that touched none of their files but names one
     in its prompt or answers is about it (an item goes to the fallback entity only when no
     component is named anywhere in its turn). ``met``: the failures earlier reads recorded
-    (:func:`failfix.met_in_note`), whose explanation may come in these turns."""
+    (:func:`failfix.met_in_note`), whose explanation may come in these turns. ``project``: the
+    vault project the note is filed under (a folder of its name is no component of it)."""
     collected: list[LoggedTurn] = []
     current: LoggedTurn | None = None
     # run_key(command) -> its runs in order; a failure an earlier hook recorded is event -1
@@ -281,13 +283,13 @@ def story(
     for turn in collected:
         if turn.summary is not None:
             compacted, found, callout = _compacted(turn, cwd, rules, folders, private,
-                                                   from_source)
+                                                   from_source, project)
             entries.append(compacted)
             items.extend(found)
             callouts.extend(callout)
             continue
         touched = turn.edited or turn.read
-        named = _components(touched, cwd, rules, folders, from_source) or mentions.named_in(
+        named = _components(touched, cwd, rules, folders, from_source, project) or mentions.named_in(
             [turn.prompt or "", *turn.prose], [*folders, *known])
         mined = _mine_turn(turn.prose, miner, turn.acted)
         # A commit message says what it lists as such ("Setup required:", "TODO:") only.
@@ -320,7 +322,7 @@ def story(
 
 def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | None,
                folders: dict[str, list[str]], private: Sequence[str], from_source: set[str],
-               ) -> tuple[str, list[Item], list[str]]:
+               project: str = "") -> tuple[str, list[Item], list[str]]:
     """A compaction's work-log entry (one line: its outcome), the items its summary states, each
     with the components its paths name, and the summary kept whole as a collapsed callout."""
     from . import summary  # only a session that was compacted pays for the parser
@@ -335,8 +337,8 @@ def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | Non
             if len(names) == SUMMARY_COMPONENTS:
                 break
             shown = _shown(path, cwd)
-            names += tuple(n for _, n in _components([shown], cwd, rules, folders, from_source)
-                           if n not in names)
+            names += tuple(n for _, n in _components([shown], cwd, rules, folders, from_source,
+                                                     project) if n not in names)
         items.append(Item(found.kind, one_line(found.text), names))
     entry = f"### {turn.time} - {COMPACTED_TITLE}"
     if read.outcome:
@@ -402,12 +404,13 @@ def _background_end(prompt: str | None) -> Outcome | None:
 
 
 def _components(paths: Sequence[str], cwd: str | None, rules: Mapping[str, str] | None,
-                folders: dict[str, list[str]], from_source: set[str]) -> list[tuple[str, str]]:
+                folders: dict[str, list[str]], from_source: set[str],
+                project: str = "") -> list[tuple[str, str]]:
     """(path, component) of each path that has one, a name spelled as the story first met it;
     ``folders`` and ``from_source`` (name keys the source gives) grow with them."""
     named: list[tuple[str, str]] = []
     for path in paths:
-        origin = origin_of(path, root=cwd, rules=rules)
+        origin = origin_of(path, root=cwd, rules=rules, project=project)
         if origin is None:
             continue
         key = _name_key(origin.name)
