@@ -656,6 +656,29 @@ def test_outcomes_say_what_failed_and_its_first_error_line() -> None:
     assert outcomes[6].is_error and len(outcomes[6].error or "") <= transcript.ERROR_MAX_CHARS
 
 
+GIT_PUSH_REJECTED = (
+    "Exit code 1\nTo https://example.org/team/app.git\n"
+    " ! [rejected]        main -> main (fetch first)\n"
+    "error: failed to push some refs to 'https://example.org/team/app.git'\n"
+    "hint: Updates were rejected because the remote contains work that you do not\n"
+    "hint: have locally. Integrate the remote changes before pushing again.\n"
+)
+
+
+def test_an_error_line_keeps_the_lines_above_it_that_say_what_failed() -> None:
+    parsed = transcript.parse_lines([
+        result("r1", "t1", GIT_PUSH_REJECTED, is_error=True),
+        # Lines above saying nothing failed (a header, progress) stay out.
+        result("r2", "t2", "Exit code 1\nCompiling app v0.1 (failed deps)\nTo the server\n"
+               "error: could not compile `app`", is_error=True),
+    ])
+    outcomes = [o for t in parsed.turns for o in t.outcomes]
+    assert outcomes[0].error == ("error: failed to push some refs to "
+                                 "'https://example.org/team/app.git'; "
+                                 "! [rejected] main -> main (fetch first)")
+    assert outcomes[1].error == "error: could not compile `app`"
+
+
 def test_tool_calls_of_any_tool_keep_their_id_and_target() -> None:
     parsed = transcript.parse_lines([assistant("a1", [
         {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/r.py"}},

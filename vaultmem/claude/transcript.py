@@ -574,7 +574,7 @@ def _outcomes(content: Any) -> tuple[Outcome, ...]:
             found.append(Outcome(ident, False, _SCRUB.get()(denial), denied=True))
             continue
         failed, error = toolresults.failure(output, block.get("is_error") is True,
-                                           _SCRUB.get())
+                                           _SCRUB.get(), said_before=True)
         said = _clean(output)[:structured.RESULT_KEEP_CHARS] if not failed and (
             ident in _WANTED.get() or structured.result_shaped(output)) else None
         found.append(Outcome(ident, failed, error, said=said))

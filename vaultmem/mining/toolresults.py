@@ -42,7 +42,8 @@ _TOOL_DIAGNOSTIC_RE = lazy(
 # ("Found 1 issue.", "2 files would be reformatted"); a header or a value is no verdict.
 _VERDICT_RE = lazy(
     r"\b(?:fail\w*|errors?|issues?|problems?|violations?|warnings?|would|not|no|cannot|can't|"
-    r"invalid|missing|denied|refused|unable|abort\w*|timed out|unknown|undefined|expected)\b",
+    r"invalid|missing|denied|refused|reject\w*|unable|abort\w*|timed out|unknown|undefined|"
+    r"expected)\b",
     re.IGNORECASE,
 )
 _TRACEBACK = "Traceback (most recent call last)"
@@ -55,14 +56,25 @@ _PROGRESS_RE = lazy(
 )
 
 
-def failure(output: str, is_error: bool, scrub: Scrub) -> tuple[bool, str | None]:
+# Lines said just before the error line that are read for what it failed on (see ``failure``).
+BEFORE_LINES = 2
+
+
+def failure(output: str, is_error: bool, scrub: Scrub, *,
+            said_before: bool = False) -> tuple[bool, str | None]:
     """(whether a tool result says it failed, its first error line or None, redacted by
-    ``scrub``, one line of at most ERROR_MAX_CHARS)."""
+    ``scrub``, one line of at most ERROR_MAX_CHARS).
+
+    ``said_before``: the error line is followed (after ``"; "``) by the lines just above it that
+    say in words what failed, as far as they fit: a summary such as git's ``error: failed to
+    push some refs`` says that something failed, the line above it (``! [rejected] main ->
+    main (fetch first)``) what and why."""
     exit_code = _EXIT_RE.match(output)
     failed = is_error or (exit_code is not None and exit_code.group(1) != "0")
     first_error: str | None = None
     diagnostic: str | None = None  # the first line saying in words that something failed
     verdict: str | None = None  # the last line that is not progress: a tool's summary
+    above: list[str] = []  # the last lines read before the error line
     for line in strip_private(output).splitlines():
         line = _TAGS_RE.sub("", line).strip()
         if not line or _EXIT_RE.match(line):
@@ -71,8 +83,12 @@ def failure(output: str, is_error: bool, scrub: Scrub) -> tuple[bool, str | None
             first_error = first_error or line  # the exception line below it says more
             continue
         if _ERROR_LINE_RE.match(line):
-            first_error = line
+            if said_before and not first_error:
+                first_error = _with_cause(line, above)
+            else:
+                first_error = line
             break
+        above = [*above[1 - BEFORE_LINES:], line]
         if failed and diagnostic is None and _TOOL_DIAGNOSTIC_RE.search(line):
             diagnostic = line
         if not _PROGRESS_RE.match(line):
@@ -88,3 +104,15 @@ def failure(output: str, is_error: bool, scrub: Scrub) -> tuple[bool, str | None
     if error is not None and len(error) > ERROR_MAX_CHARS:
         error = error[: ERROR_MAX_CHARS - 1].rstrip() + "…"
     return failed, error
+
+
+def _with_cause(error: str, above: list[str]) -> str:
+    """The error line, then those of the lines just above it (nearest last) that say in words
+    something went wrong and are no progress, while the whole fits ERROR_MAX_CHARS."""
+    said = [line for line in above if _VERDICT_RE.search(line) and not _PROGRESS_RE.match(line)]
+    out = error
+    for line in said:
+        if len(out) + 2 + len(line) > ERROR_MAX_CHARS:
+            break
+        out += "; " + " ".join(line.split())
+    return out
