@@ -17,15 +17,15 @@ import os
 import posixpath
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vaultmem import clock
-from vaultmem.memory.sessions import TOPIC_MAX_CHARS, Memory
-from vaultmem.notes import fences, frontmatter, inline, names, patch
+from vaultmem.memory.sessions import Memory, session_stem, topic_slug
+from vaultmem.notes import fences, frontmatter, inline, patch
 from vaultmem.notes.privacy import clean_prompt
 from vaultmem.store import machine
 from vaultmem.store.config import Config, load_config
@@ -187,7 +187,7 @@ def _read(memory: Memory, event: HookEvent, data: StateData, sid: str) -> NewLin
     # its topic (the first prompt names it), unless the session is long past its first
     # prompt (one that names nothing): every Stop would re-read the whole session.
     start = data.resume_offset(sid, path) if path else 0
-    if start and _awaits_topic(entry.note) and start <= RETOPIC_BYTES:
+    if start and awaits_topic(entry.note) and start <= RETOPIC_BYTES:
         start = 0
     scrub = memory.config.redaction
     # Read from the start, a transcript may hold the turns of another session of the
@@ -322,7 +322,7 @@ def reanchor_note(memory: Memory, note: str, cwd: str | None) -> None:
 def _drop_if_empty(memory: Memory, sid: str, note: str) -> bool:
     """Remove the note of a session that ended before its first prompt (still ``<date>-session``,
     nothing in it but the template's headings and context line) and forget the session."""
-    if not _awaits_topic(note):
+    if not awaits_topic(note):
         return False
     read = memory.vault.read(note)
     body = fences.split(read.text).body
@@ -339,28 +339,39 @@ def _drop_if_empty(memory: Memory, sid: str, note: str) -> bool:
     return memory.state.update(forget)
 
 
-def _awaits_topic(note: str) -> bool:
+def awaits_topic(note: str) -> bool:
+    """Whether ``note`` is still named ``<date>-session``: started before its first prompt."""
     return UNTITLED_SESSION.fullmatch(posixpath.basename(note)[:-3]) is not None
 
 
 def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> str:
-    """Give a note started before its first prompt was known (``<date>-session``) its topic name.
+    return retopic(memory, data, sid, first_prompt, _title_of)
+
+
+def _title_of(prompt: str) -> str:
+    from . import ingest  # the work log's titles: only for a note that gets its topic
+
+    return ingest.title_of(prompt)
+
+
+def retopic(memory: Memory, data: StateData, sid: str, first_prompt: str,
+            title_of: Callable[[str], str]) -> str:
+    """Give a note started before its first prompt was known (``<date>-session``) its topic name,
+    and its H1 the prompt's ``title_of``.
 
     Runs under the state lock. Order: write the new note, point the state at it, remove the old
     one; nothing links to a note this young, and the text moves byte for byte.
     """
     entry = data.sessions[sid]
-    if not _awaits_topic(entry.note):
+    if not awaits_topic(entry.note):
         return entry.note  # named already (the usual case: no title to work out)
     stem = posixpath.basename(entry.note)[:-3]
     prompt = clean_prompt(first_prompt)
     # Cut like a new note's topic: a first "word" of 300,000 characters must not name a file.
-    topic = names.slug(prompt, max_words=6)[:TOPIC_MAX_CHARS].rstrip("-") if prompt else ""
+    topic = topic_slug(prompt) if prompt else ""
     if not topic or topic == "session":
         return entry.note
-    from . import ingest
-
-    title = ingest.title_of(prompt) if prompt else ""
+    title = title_of(prompt) if prompt else ""
     vault, layout = memory.vault, memory.layout
     try:
         note = vault.read(entry.note)
@@ -368,23 +379,23 @@ def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> st
             return entry.note
     except Exception:  # noqa: BLE001 - a note we cannot read is left where it is
         return entry.note
-    named = memory.session_stem(stem[:10], topic, sid)
+    named = session_stem(vault, stem[:10], topic, sid)
     for n in range(1, RENAME_TRIES + 1):
         name = named + ("" if n == 1 else f"-{n}")
         rel = layout.session(entry.project, name)
         if vault.exists(layout.archive(entry.project, name)):
             continue
         try:
-            vault.create(rel, _retitled(note.text, title))
+            vault.create(rel, retitled(note.text, title))
         except NoteExists:
             continue
         data.set_session(replace(entry, note=rel))
-        vault.retire(entry.note, read=note, copy_to=rel, derive=lambda text: _retitled(text, title))
+        vault.retire(entry.note, read=note, copy_to=rel, derive=lambda text: retitled(text, title))
         return rel
     return entry.note
 
 
-def _retitled(text: str, title: str) -> str:
+def retitled(text: str, title: str) -> str:
     """The note with its default H1 (``# Session <date> <time>``) replaced by the topic."""
     return DEFAULT_TITLE.sub(lambda _: f"# {title}", text, count=1) if title else text
 

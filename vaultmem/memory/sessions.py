@@ -38,7 +38,7 @@ from vaultmem.notes.schema import Kind
 from vaultmem.store import machine
 from vaultmem.store.layout import STATE_DIR, link_target
 from vaultmem.store.state import SessionEntry, StateData
-from vaultmem.store.vault import WriteStatus
+from vaultmem.store.vault import Vault, WriteStatus
 from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD
 
 if TYPE_CHECKING:
@@ -118,10 +118,6 @@ class EndResult:
             "verdict": self.verdict,
             "compaction": self.report.to_dict() if self.report else None,
         }
-
-
-def _first_words(text: str, n: int) -> str:
-    return " ".join(text.split()[:n])
 
 
 def _new_session_id() -> str:
@@ -243,35 +239,6 @@ class Memory(Upkeep):
             return archive
         return rel if status == "archived" else None
 
-    def session_stem(self, day: str, slug: str, sid: str) -> str:
-        """``<day>-<slug>`` of a session note; in a vault other machines write too (git, a sync
-        tool), with the session's short mark, so two teammates' same first words the same day
-        never make one name. A note without a topic is marked too: ``remember`` outside a
-        session writes ``<day>-session`` on every machine, and that note is never renamed."""
-        stem = f"{day}-{slug}"
-        if not machine.is_shared(self.vault.root, self.vault.state_dir):
-            return stem
-        mark = names.untitled_suffix(sid) if slug == "session" else names.session_suffix(sid)
-        return names.with_suffix(stem, mark)
-
-    def _topic(self, topic: str | None, first_prompt: str | None) -> tuple[str, str]:
-        """(slug, title) of a new session note; private text never names a file."""
-        # A secret never names a file: redacted before the slug (``ghp_…`` slugged is
-        # ``ghp-…``, which no detector knows).
-        scrub = self.config.redaction
-        cleaned = clean_prompt(topic) if topic else None
-        topic = scrub(cleaned) if cleaned else None
-        if topic and names.slug(topic):
-            slug = names.slug(topic)[:TOPIC_MAX_CHARS].rstrip("-")
-            return slug, inline.one_line(topic)
-        cleaned = clean_prompt(first_prompt) if first_prompt else None
-        prompt = scrub(cleaned) if cleaned else None
-        if prompt and names.slug(prompt, max_words=6):
-            return names.slug(prompt, max_words=6)[:TOPIC_MAX_CHARS].rstrip("-"), _first_words(
-                prompt, 6
-            )
-        return "session", ""
-
     def _create_note(
         self,
         project: str,
@@ -286,7 +253,7 @@ class Memory(Upkeep):
             links,  # only new notes and decisions format links: kept off the end hooks
         )
 
-        slug, title = self._topic(topic, first_prompt)
+        slug, title = new_topic(topic, first_prompt, self.config.redaction)
         today = now.date().isoformat()
         context = f"Project {links.format(link_target(self.layout.project_index(project)), alias=project)}"
         context += f", started {today} {now:%H:%M}."
@@ -315,12 +282,12 @@ class Memory(Upkeep):
             text = propedit.set_key(text, "continues", links.format(link_target(continues)))
         for key, value in meta.items():
             text = propedit.set_key(text, key, value)
-        stem = self.session_stem(today, slug, sid)
+        stem = session_stem(self.vault, today, slug, sid)
         # The archive keeps the file name: a name taken there is taken too. Both folders are
         # listed once: trying each taken name with a create cost a lock and a write each.
         taken = self._names(self.layout.sessions_dir(project)) | self._names(
             self.layout.archive_dir(project))
-        for name in _note_names(stem, sid):
+        for name in note_names(stem, sid):
             rel = self.layout.session(project, name)
             if f"{name}.md" in taken:
                 continue
@@ -414,7 +381,7 @@ class Memory(Upkeep):
         """Append a ``### HH:MM - Title`` entry to the session's ``## Work Log``."""
         now = self._time(now)
         body = text.strip()
-        heading = inline.one_line(title or "") or _first_words(body, TITLE_WORDS)
+        heading = inline.one_line(title or "") or first_words(body, TITLE_WORDS)
         if not heading:
             raise SessionError("nothing to log: the text is empty")
         entry = f"### {now:%H:%M} - {heading}"
@@ -573,7 +540,7 @@ class Memory(Upkeep):
         return EndResult(sid, entry.note, written.status, verdict.text, report, due=left)
 
 
-def _note_names(stem: str, sid: str) -> Iterator[str]:
+def note_names(stem: str, sid: str) -> Iterator[str]:
     """Names to try for a new session note, most readable first; never runs out (1,100 runs of
     one prompt in a day lost the session after 1,000 numbered names)."""
     yield stem
@@ -585,3 +552,41 @@ def _note_names(stem: str, sid: str) -> Iterator[str]:
         yield f"{stem}-{short}-{n}"
     while True:
         yield f"{stem}-{secrets.token_hex(6)}"
+
+
+def first_words(text: str, n: int) -> str:
+    return " ".join(text.split()[:n])
+
+
+def topic_slug(text: str) -> str:
+    """The topic part of a session note's name: the first six words of ``text``, slugged."""
+    return names.slug(text, max_words=6)[:TOPIC_MAX_CHARS].rstrip("-")
+
+
+def new_topic(topic: str | None, first_prompt: str | None, scrub: redact.Scrub
+              ) -> tuple[str, str]:
+    """(slug, title) of a new session note; private text never names a file."""
+    # A secret never names a file: redacted before the slug (``ghp_…`` slugged is
+    # ``ghp-…``, which no detector knows).
+    cleaned = clean_prompt(topic) if topic else None
+    topic = scrub(cleaned) if cleaned else None
+    if topic and names.slug(topic):
+        slug = names.slug(topic)[:TOPIC_MAX_CHARS].rstrip("-")
+        return slug, inline.one_line(topic)
+    cleaned = clean_prompt(first_prompt) if first_prompt else None
+    prompt = scrub(cleaned) if cleaned else None
+    if prompt and names.slug(prompt, max_words=6):
+        return topic_slug(prompt), first_words(prompt, 6)
+    return "session", ""
+
+
+def session_stem(vault: Vault, day: str, slug: str, sid: str) -> str:
+    """``<day>-<slug>`` of a session note; in a vault other machines write too (git, a sync
+    tool), with the session's short mark, so two teammates' same first words the same day
+    never make one name. A note without a topic is marked too: ``remember`` outside a
+    session writes ``<day>-session`` on every machine, and that note is never renamed."""
+    stem = f"{day}-{slug}"
+    if not machine.is_shared(vault.root, vault.state_dir):
+        return stem
+    mark = names.untitled_suffix(sid) if slug == "session" else names.session_suffix(sid)
+    return names.with_suffix(stem, mark)
