@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hook_kit import NOW, REPO
 
-from vaultmem.memory import sessions as memory_mod
+from vaultmem.memory import sessionnames
 from vaultmem.memory.sessions import Memory
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
@@ -26,7 +26,7 @@ def _now() -> datetime:
 def test_a_session_is_never_lost_for_want_of_a_name(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The numbered names run out after NUMBERED_NAMES; a smaller count is the same attack.
-    monkeypatch.setattr(memory_mod, "NUMBERED_NAMES", 5)
+    monkeypatch.setattr(sessionnames, "NUMBERED_NAMES", 5)
     root = tmp_path / "vault"
     root.mkdir(exist_ok=True)  # hooks create only the default vault
     m = Memory(Config(vault=root, project="shop"), Vault(root))

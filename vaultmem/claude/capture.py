@@ -15,25 +15,23 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vaultmem import clock
-from vaultmem.memory.sessions import Memory, session_stem, topic_slug
+from vaultmem.memory.sessionnames import awaits_topic, retopic
+from vaultmem.memory.sessions import Memory
 from vaultmem.notes import fences, frontmatter, inline, patch
-from vaultmem.notes.privacy import clean_prompt
 from vaultmem.store import machine
 from vaultmem.store.config import Config, load_config
-from vaultmem.store.layout import UNTITLED_SESSION
 from vaultmem.store.state import StateData
 from vaultmem.store.vaultopen import open_vault
 
-from ..errors import NoteArchived, NoteExists, SessionError, VaultmemError
+from ..errors import NoteArchived, SessionError, VaultmemError
 from . import gitinfo, transcript
 from .events import HookEvent, context_output, session_start_output
 
@@ -43,8 +41,6 @@ if TYPE_CHECKING:
     from . import ingest
     from .automirror import MirrorResult
 
-DEFAULT_TITLE = re.compile(r"^# Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$", re.MULTILINE)
-RENAME_TRIES = 50
 # A note still without a topic has its transcript read from the start (its first prompt names
 # it) only while what was read is this short: a bounded re-read, within the uuids the state keeps.
 RETOPIC_BYTES = 256 * 1024
@@ -351,11 +347,6 @@ def _drop_if_empty(memory: Memory, sid: str, note: str) -> bool:
     return memory.state.update(forget)
 
 
-def awaits_topic(note: str) -> bool:
-    """Whether ``note`` is still named ``<date>-session``: started before its first prompt."""
-    return UNTITLED_SESSION.fullmatch(posixpath.basename(note)[:-3]) is not None
-
-
 def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> str:
     return retopic(memory, data, sid, first_prompt, _title_of)
 
@@ -364,52 +355,6 @@ def _title_of(prompt: str) -> str:
     from . import ingest  # the work log's titles: only for a note that gets its topic
 
     return ingest.title_of(prompt)
-
-
-def retopic(memory: Memory, data: StateData, sid: str, first_prompt: str,
-            title_of: Callable[[str], str]) -> str:
-    """Give a note started before its first prompt was known (``<date>-session``) its topic name,
-    and its H1 the prompt's ``title_of``.
-
-    Runs under the state lock. Order: write the new note, point the state at it, remove the old
-    one; nothing links to a note this young, and the text moves byte for byte.
-    """
-    entry = data.sessions[sid]
-    if not awaits_topic(entry.note):
-        return entry.note  # named already (the usual case: no title to work out)
-    stem = posixpath.basename(entry.note)[:-3]
-    prompt = clean_prompt(first_prompt)
-    # Cut like a new note's topic: a first "word" of 300,000 characters must not name a file.
-    topic = topic_slug(prompt) if prompt else ""
-    if not topic or topic == "session":
-        return entry.note
-    title = title_of(prompt) if prompt else ""
-    vault, layout = memory.vault, memory.layout
-    try:
-        note = vault.read(entry.note)
-        if str(note.frontmatter().get("status") or "active") != "active":
-            return entry.note
-    except Exception:  # noqa: BLE001 - a note we cannot read is left where it is
-        return entry.note
-    named = session_stem(vault, stem[:10], topic, sid)
-    for n in range(1, RENAME_TRIES + 1):
-        name = named + ("" if n == 1 else f"-{n}")
-        rel = layout.session(entry.project, name)
-        if vault.exists(layout.archive(entry.project, name)):
-            continue
-        try:
-            vault.create(rel, retitled(note.text, title))
-        except NoteExists:
-            continue
-        data.set_session(replace(entry, note=rel))
-        vault.retire(entry.note, read=note, copy_to=rel, derive=lambda text: retitled(text, title))
-        return rel
-    return entry.note
-
-
-def retitled(text: str, title: str) -> str:
-    """The note with its default H1 (``# Session <date> <time>``) replaced by the topic."""
-    return DEFAULT_TITLE.sub(lambda _: f"# {title}", text, count=1) if title else text
 
 
 def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str:

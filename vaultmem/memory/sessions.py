@@ -11,8 +11,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
@@ -26,19 +25,19 @@ from vaultmem.errors import (
     WriteFailed,
 )
 from vaultmem.memory import bases, threshold
+from vaultmem.memory.sessionnames import first_words, new_topic, note_names, session_stem
 from vaultmem.memory.upkeep import (
     INLINE_COMPACT_BYTES,
     INLINE_COMPACT_ITEMS,
     Upkeep,
     list_lines,
 )
-from vaultmem.notes import frontmatter, inline, names, patch, propedit, redact, schema
-from vaultmem.notes.privacy import clean_prompt
+from vaultmem.notes import frontmatter, inline, patch, propedit, redact, schema
 from vaultmem.notes.schema import Kind
 from vaultmem.store import machine
 from vaultmem.store.layout import STATE_DIR, link_target
 from vaultmem.store.state import SessionEntry, StateData
-from vaultmem.store.vault import Vault, WriteStatus
+from vaultmem.store.vault import WriteStatus
 from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD
 
 if TYPE_CHECKING:
@@ -47,8 +46,6 @@ if TYPE_CHECKING:
 WORK_LOG = (schema.WORK_LOG,)
 RELATED = (schema.RELATED_ENTITIES,)
 TITLE_WORDS = 8
-TOPIC_MAX_CHARS = 60
-NUMBERED_NAMES = 100  # <stem>-2 … -100; then the session id names the note
 # A session note past this size goes on in a note that continues it: every Stop and the
 # SessionEnd parse the note they write to, and a 10,000-turn session's (2.8 MB) cost each of
 # them seconds (SessionEnd is killed at ~1.5 s). The full note is compacted on its own.
@@ -538,55 +535,3 @@ class Memory(Upkeep):
         left = verdict.due and report is None and (
             frontmatter.parse(note.text, path=note.rel).get("status") != "compaction_failed")
         return EndResult(sid, entry.note, written.status, verdict.text, report, due=left)
-
-
-def note_names(stem: str, sid: str) -> Iterator[str]:
-    """Names to try for a new session note, most readable first; never runs out (1,100 runs of
-    one prompt in a day lost the session after 1,000 numbered names)."""
-    yield stem
-    for n in range(2, NUMBERED_NAMES + 1):
-        yield f"{stem}-{n}"
-    short = names.slug(sid)[:12].strip("-") or "session"
-    yield f"{stem}-{short}"
-    for n in range(2, NUMBERED_NAMES + 1):
-        yield f"{stem}-{short}-{n}"
-    while True:
-        yield f"{stem}-{secrets.token_hex(6)}"
-
-
-def first_words(text: str, n: int) -> str:
-    return " ".join(text.split()[:n])
-
-
-def topic_slug(text: str) -> str:
-    """The topic part of a session note's name: the first six words of ``text``, slugged."""
-    return names.slug(text, max_words=6)[:TOPIC_MAX_CHARS].rstrip("-")
-
-
-def new_topic(topic: str | None, first_prompt: str | None, scrub: redact.Scrub
-              ) -> tuple[str, str]:
-    """(slug, title) of a new session note; private text never names a file."""
-    # A secret never names a file: redacted before the slug (``ghp_…`` slugged is
-    # ``ghp-…``, which no detector knows).
-    cleaned = clean_prompt(topic) if topic else None
-    topic = scrub(cleaned) if cleaned else None
-    if topic and names.slug(topic):
-        slug = names.slug(topic)[:TOPIC_MAX_CHARS].rstrip("-")
-        return slug, inline.one_line(topic)
-    cleaned = clean_prompt(first_prompt) if first_prompt else None
-    prompt = scrub(cleaned) if cleaned else None
-    if prompt and names.slug(prompt, max_words=6):
-        return topic_slug(prompt), first_words(prompt, 6)
-    return "session", ""
-
-
-def session_stem(vault: Vault, day: str, slug: str, sid: str) -> str:
-    """``<day>-<slug>`` of a session note; in a vault other machines write too (git, a sync
-    tool), with the session's short mark, so two teammates' same first words the same day
-    never make one name. A note without a topic is marked too: ``remember`` outside a
-    session writes ``<day>-session`` on every machine, and that note is never renamed."""
-    stem = f"{day}-{slug}"
-    if not machine.is_shared(vault.root, vault.state_dir):
-        return stem
-    mark = names.untitled_suffix(sid) if slug == "session" else names.session_suffix(sid)
-    return names.with_suffix(stem, mark)
