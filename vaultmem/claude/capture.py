@@ -315,9 +315,7 @@ def anchors_of(files: Sequence[Sequence[str]], cwd: str | None) -> list[str | No
 
 
 def reanchor_note(vault: Vault, note: str, cwd: str | None) -> None:
-    """SessionEnd: the note's anchors re-taken, so they hold the content the session ended with."""
-    if "%%vm-anchor" not in vault.read(note).text:
-        return  # nothing anchored: no git process
+    """The note's anchors re-taken, so they hold the content of the files now."""
     from vaultmem.memory import anchors
 
     repo = anchors.repo(cwd)
@@ -475,7 +473,10 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
 
 
 def _reanchor(memory: Memory, note: str, cwd: str | None) -> None:
+    """The note's anchors re-taken, so they hold the content the session ended with."""
     try:
+        if "%%vm-anchor" not in memory.vault.read(note).text:
+            return  # nothing anchored: no git process, the anchors not even imported
         reanchor_note(memory.vault, note, cwd)
     except (VaultmemError, OSError) as err:
         memory.vault.warnings.append(f"anchors not re-taken: {err}")
