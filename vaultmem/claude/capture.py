@@ -36,7 +36,6 @@ from . import gitinfo, transcript
 from .events import HookEvent, context_output, session_start_output
 
 if TYPE_CHECKING:
-    from vaultmem.store.vault import Vault
 
     from . import ingest
     from .automirror import MirrorResult
@@ -290,39 +289,13 @@ def _unless_archived(text: str) -> str:
 def anchored(told: ingest.Story, cwd: str | None) -> ingest.Story:
     """The story with each item that came from a turn touching files anchored to them (their
     content now and HEAD; one ``git rev-parse`` when there is anything to anchor)."""
-    found = anchors_of([item.files for item in told.items], cwd)
+    from vaultmem.memory import anchors  # only with files to anchor: a git process follows
+
+    found = anchors.anchors_of([item.files for item in told.items], cwd)
     if found is None:
         return told
     return replace(told, items=tuple(replace(item, anchor=anchor) if anchor else item
                                      for item, anchor in zip(told.items, found, strict=True)))
-
-
-def anchors_of(files: Sequence[Sequence[str]], cwd: str | None) -> list[str | None] | None:
-    """The rendered anchor of each group of ``files`` (None for a group that anchors nothing);
-    None when no group has a file or ``cwd`` is in no repository."""
-    if not any(files):
-        return None
-    from vaultmem.memory import anchors  # only with files to anchor: a git process follows
-
-    repo = anchors.repo(cwd)
-    if repo is None:
-        return None
-    found: list[str | None] = []
-    for paths in files:
-        anchor = anchors.anchor_for(paths, repo, cwd) if paths else None
-        found.append(anchor.render() if anchor else None)
-    return found
-
-
-def reanchor_note(vault: Vault, note: str, cwd: str | None) -> None:
-    """The note's anchors re-taken, so they hold the content of the files now."""
-    from vaultmem.memory import anchors
-
-    repo = anchors.repo(cwd)
-    if repo is None:
-        return
-    vault.update(note, [patch.Rewrite(lambda text: anchors.reanchor(text, repo))],
-                 label="vaultmem anchors")
 
 
 def _drop_if_empty(memory: Memory, sid: str, note: str) -> bool:
@@ -477,7 +450,9 @@ def _reanchor(memory: Memory, note: str, cwd: str | None) -> None:
     try:
         if "%%vm-anchor" not in memory.vault.read(note).text:
             return  # nothing anchored: no git process, the anchors not even imported
-        reanchor_note(memory.vault, note, cwd)
+        from vaultmem.memory import anchors
+
+        anchors.reanchor_note(memory.vault, note, cwd)
     except (VaultmemError, OSError) as err:
         memory.vault.warnings.append(f"anchors not re-taken: {err}")
 

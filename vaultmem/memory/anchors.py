@@ -28,10 +28,15 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
 from vaultmem.errors import GitError
+from vaultmem.notes import patch
 from vaultmem.store import git
+
+if TYPE_CHECKING:
+    from vaultmem.store.vault import Vault
 
 ANCHOR = re.compile(r"\s*%%vm-anchor ([^\n]*?)%%")
 HASH_CHARS = 12
@@ -240,3 +245,27 @@ def reanchor(text: str, repo_: Repo) -> str:
         return lead + new.render()
 
     return ANCHOR.sub(redo, text)
+
+
+def anchors_of(files: Sequence[Sequence[str]], cwd: str | None) -> list[str | None] | None:
+    """The rendered anchor of each group of ``files`` (None for a group that anchors nothing);
+    None when no group has a file or ``cwd`` is in no repository."""
+    if not any(files):
+        return None
+    repo_ = repo(cwd)
+    if repo_ is None:
+        return None
+    found: list[str | None] = []
+    for paths in files:
+        anchor = anchor_for(paths, repo_, cwd) if paths else None
+        found.append(anchor.render() if anchor else None)
+    return found
+
+
+def reanchor_note(vault: Vault, note: str, cwd: str | None) -> None:
+    """The note's anchors re-taken, so they hold the content of the files now."""
+    repo_ = repo(cwd)
+    if repo_ is None:
+        return
+    vault.update(note, [patch.Rewrite(lambda text: reanchor(text, repo_))],
+                 label="vaultmem anchors")
