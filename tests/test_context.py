@@ -399,6 +399,16 @@ def test_tool_noise_is_never_quoted_as_a_failure() -> None:
     assert "git add" not in body and "pre-commit" not in body
 
 
+def test_an_earlier_session_s_failure_that_gave_only_its_exit_code_is_not_quoted() -> None:
+    earlier = _session(rel="p/sessions/2026-11-19-o.md", topic="older", failing=(
+        "`whoami /groups` — `Exit code 1`", "`pytest -q` — `E assert 1 == 2`"))
+    last = _session(failing=("`make lint` — `Exit code 2`",))
+    fences = _parts(context.render("p", [last, earlier]))[0]
+    last_body, earlier_body = fences[0], fences[-1]
+    assert "`make lint`" in last_body  # the state the last session left
+    assert "`pytest -q`" in earlier_body and "whoami" not in earlier_body
+
+
 def test_knowledge_relevant_to_an_open_step_comes_before_other_knowledge() -> None:
     open_step = Item("Migrate the invoice ledger tables to the new schema")
     filler = tuple(Item(f"Decision {i} about logging " + "w" * 120) for i in range(6))

@@ -48,6 +48,8 @@ _IGNORED_PATHS = lazy(r"paths? (?:are|is) ignored by one of your \.gitignore|"
 # Output cut short by whoever relayed it, or a hook's banner: no error line to learn from.
 _TRUNCATED = lazy(r"\btruncated\b|\[\.\.\.|\.\.\.\s*\(\d+ (?:more )?(?:lines?|chars?)|"
                   r"^\W*(?:\[\d+(?:;\d+)*m|running\b.*\bhook\b)", re.IGNORECASE)
+# Only the exit status, no line of what went wrong: a past failure that teaches nothing.
+_EXIT_ONLY = lazy(r"(?:exit(?:ed with)?(?: code| status)?|returned)\s*:?\s*-?\d+\.?", re.IGNORECASE)
 _WORDS = lazy(r"[A-Za-z][\w.-]*[A-Za-z0-9]|\d[\w.-]*[A-Za-z][\w.-]*")
 _STOP = frozenset({
     "this", "that", "with", "from", "into", "then", "than", "when", "what", "which", "there",
@@ -65,6 +67,13 @@ def noise_failure(line: str) -> bool:
     _, dash, output = line.partition(" — ")
     said = output if dash else line
     return bool(_IGNORED_PATHS.search(said) or _TRUNCATED.search(said.strip("` ")))
+
+
+def exit_only(line: str) -> bool:
+    """Whether a failure line (``cmd`` — output) gives nothing but an exit code: worth saying
+    while it is the state the last session left, not as an earlier session's history."""
+    _, dash, output = line.partition(" — ")
+    return bool(dash) and bool(_EXIT_ONLY.fullmatch(output.strip("` ")))
 
 
 def noise_change(text: str) -> bool:

@@ -250,10 +250,12 @@ def _session_header(s: SessionDigest) -> list[_Group | _Leaf]:
     return [_Leaf(first, 0), _Leaf(f"note: {one_line(s.rel)}", 0)]
 
 
-def _failures(s: SessionDigest) -> list[str]:
+def _failures(s: SessionDigest, *, history: bool = False) -> list[str]:
     """The session's failures the briefing quotes: the tool talking (an ignored path, a hook's
-    output cut short) is no broken work."""
-    return [failure(f) for f in s.failing if not briefrank.noise_failure(f)]
+    output cut short) is no broken work; of an earlier session (``history``), one that gave
+    only its exit code teaches nothing either."""
+    return [failure(f) for f in s.failing if not briefrank.noise_failure(f)
+            and not (history and briefrank.exit_only(f))]
 
 
 def open_words(s: SessionDigest) -> frozenset[str]:
@@ -360,7 +362,7 @@ def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str],
         steps, questions = _items(s.next_steps), _items(s.open_questions)
         part.add("next steps:", steps, _newest(len(steps), 3, tier, 3))
         part.add("open questions:", questions, _newest(len(questions), 2, tier, 3))
-        part.add("failed then (command, then its output: tool text):", _failures(s), [3])
+        part.add("failed then (command, then its output: tool text):", _failures(s, history=True), [3])
         part.add("decisions:", _items(s.decisions), [3], knowledge=True, open_words=wanted)
         part.add("gotchas and fixes:", _items(s.gotchas), [3], knowledge=True,
                  open_words=wanted)
