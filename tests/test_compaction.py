@@ -333,3 +333,24 @@ def test_a_near_spelling_goes_to_the_entity_that_exists() -> None:
         "Refund": "claude/projects/demo/entities/Refund.md",
         "refunds": "claude/projects/demo/entities/Refund.md",  # one new note for both
     }
+
+
+def test_a_name_that_starts_or_ends_another_goes_to_the_entity_that_exists() -> None:
+    # "Power Monitor" (src/power_monitor.rs) and "Cosmic Applet Power Monitor" (the crate's
+    # folder) are one feature; a one-word name ("Auth" of "Auth Tokens") may be a part of its own.
+    known = {"claude/projects/demo/entities/Cosmic Applet Power Monitor.md",
+             "claude/projects/demo/entities/Auth.md",
+             "claude/projects/demo/entities/Billing Webhooks.md"}
+    got = compaction.entity_targets(
+        ["power_monitor", "Auth Tokens", "Stripe Billing Webhooks", "Billing", "Rate Limiter",
+         "Rate Limiter Redis", "Monitor"], "demo", LAYOUT, known)
+    entities = "claude/projects/demo/entities/"
+    assert got == {
+        "power_monitor": f"{entities}Cosmic Applet Power Monitor.md",
+        "Auth Tokens": f"{entities}Auth Tokens.md",
+        "Stripe Billing Webhooks": f"{entities}Billing Webhooks.md",
+        "Billing": f"{entities}Billing.md",
+        "Rate Limiter": f"{entities}Rate Limiter.md",
+        "Rate Limiter Redis": f"{entities}Rate Limiter.md",  # a new name met before it
+        "Monitor": f"{entities}Monitor.md",
+    }

@@ -177,3 +177,7 @@ def test_near_names() -> None:
     assert nearnames.near("Billing", "Billing Webhooks")
     assert nearnames.near_pairs(["Auth", "Auth Tokens", "Power Monitor", "Power Monitor Applet",
                                  "UI", "UIs"]) == [("Power Monitor", "Power Monitor Applet")]
+    assert nearnames.near_pairs(["Cosmic Applet Power Monitor", "Power Monitor", "Monitor"]) \
+        == [("Cosmic Applet Power Monitor", "Power Monitor")]
+    assert nearnames.runs("Cosmic Applet Power Monitor") == [
+        "cosmicappletpower", "appletpowermonitor", "cosmicapplet", "powermonitor"]

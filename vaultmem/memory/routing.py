@@ -19,6 +19,7 @@ MIN_MENTION_CHARS = 2
 _SEPARATORS = re.compile(r"[\s_-]+")
 _SEPARATOR_OPTIONAL = r"[\s_-]?"
 _NEAR = "\0"  # marks a near key apart from an exact one in the same table
+_PART = "\1"  # marks the key of a run of words that starts or ends a name (nearnames.runs)
 
 
 def _squashed(key: str) -> str:
@@ -80,7 +81,10 @@ def entity_targets(
     the project named by the first spelling met. Names compare as :func:`names.name_key` does,
     so ``auth`` and ``Auth`` (or an NFC and an NFD ``Café``) are one note; a name no note has
     goes to the note of its near spelling (``Invoices`` to ``Invoice``, ``power-monitor`` to
-    ``Power Monitor``: :func:`nearnames.same`)."""
+    ``Power Monitor``: :func:`nearnames.same`), else to the note of a name of two words or more
+    that starts or ends it, or that it starts or ends (``Power Monitor`` and ``Cosmic Applet
+    Power Monitor``: :func:`nearnames.runs`), in the project, then the global ones, then the
+    names met before it."""
     project_dir = layout.entities_dir(project) + "/"
     global_dir = layout.global_entities_dir() + "/"
     in_project: dict[str, str] = {}
@@ -88,22 +92,41 @@ def entity_targets(
     for rel in sorted(known):
         stem = posixpath.basename(rel)[:-3]
         if rel.startswith(project_dir) and "/" not in rel[len(project_dir):]:
-            in_project.setdefault(name_key(stem), rel)
-            in_project.setdefault(_NEAR + nearnames.key(stem), rel)
+            _index(in_project, stem, rel)
         elif rel.startswith(global_dir) and "/" not in rel[len(global_dir):]:
-            in_global.setdefault(name_key(stem), rel)
-            in_global.setdefault(_NEAR + nearnames.key(stem), rel)
+            _index(in_global, stem, rel)
     out: dict[str, str] = {}
     new: dict[str, str] = {}
     for name in names_:
         key, near = name_key(name), _NEAR + nearnames.key(name)
         found = in_project.get(key) or in_global.get(key) or in_project.get(near) \
-            or in_global.get(near) or new.get(near)
+            or in_global.get(near) or new.get(near) or _part_of(name, in_project) \
+            or _part_of(name, in_global) or _part_of(name, new)
         if found is None:
-            found = new.setdefault(key, layout.entity(project, name))
-            new.setdefault(near, found)
+            found = layout.entity(project, name)
+            _index(new, name, found)
         out[name] = found
     return out
+
+
+def _index(table: dict[str, str], name: str, rel: str) -> None:
+    """``table`` finds ``rel`` by ``name``: its key, its near key and the runs of words it
+    holds (the first note to claim one keeps it)."""
+    table.setdefault(name_key(name), rel)
+    table.setdefault(_NEAR + nearnames.key(name), rel)
+    for run in nearnames.runs(name):
+        table.setdefault(_PART + run, rel)
+
+
+def _part_of(name: str, table: Mapping[str, str]) -> str | None:
+    """The note of ``table`` whose name holds ``name`` as a run of its words, or whose name is
+    such a run of ``name``'s (two words at least)."""
+    if len(nearnames.words(name)) >= 2:
+        found = table.get(_PART + nearnames.key(name))
+        if found is not None:
+            return found
+    return next((table[_NEAR + run] for run in nearnames.runs(name) if _NEAR + run in table),
+                None)
 
 
 def stems(rels: Sequence[str]) -> list[str]:

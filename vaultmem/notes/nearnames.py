@@ -3,8 +3,11 @@
 
 Two names are the *same* when their keys are equal (case, separators and a plural's ``s``
 aside); one is a *near* name of the other when they are the same, or the words of one are the
-first words of the other. Capture files the same names under one entity; ``doctor`` suggests
-merging near ones (a prefix may name a part of its own, which a person decides).
+first words of the other. Capture and compaction file the same names under one entity, and a
+name of two words or more that starts or ends another (``Power Monitor`` and ``Cosmic Applet
+Power Monitor``, ``Power Monitor Applet``) under the entity that exists (:func:`runs`);
+``doctor`` suggests merging near ones (a one-word prefix, ``Auth`` of ``Auth Tokens``, may name
+a part of its own, which a person decides).
 """
 
 from __future__ import annotations
@@ -53,10 +56,24 @@ def near(a: str, b: str, *, min_words: int = 1) -> bool:
         and long[:len(short)] == short
 
 
+def runs(name: str, *, min_words: int = 2) -> list[str]:
+    """The keys of the runs of words that start or end ``name``, ``min_words`` words or more and
+    shorter than it, longest first: the names it holds (``Cosmic Applet Power Monitor`` holds
+    ``Power Monitor``, ``Applet Power Monitor``, ``Cosmic Applet``…)."""
+    parts = words(name)
+    out: list[str] = []
+    for n in range(len(parts) - 1, min_words - 1, -1):
+        for run in (parts[:n], parts[-n:]):
+            joined = "".join(run)
+            if len(joined) >= MIN_KEY_CHARS and joined not in out:
+                out.append(joined)
+    return out
+
+
 def near_pairs(names: Iterable[str], *, min_words: int = 2) -> list[tuple[str, str]]:
     """The pairs of ``names`` (sorted) that look like one thing: the same name spelled apart,
-    or a name of ``min_words`` words or more that starts another (one word, "Auth", may well
-    name a part apart from "Auth Tokens"). Linear in the names (a folder of thousands of
+    or a name of ``min_words`` words or more that starts or ends another (one word, "Auth", may
+    well name a part apart from "Auth Tokens"). Linear in the names (a folder of thousands of
     entities is checked by ``doctor``)."""
     listed = sorted(set(names), key=str.casefold)
     order = {name: i for i, name in enumerate(listed)}
@@ -71,7 +88,8 @@ def near_pairs(names: Iterable[str], *, min_words: int = 2) -> list[tuple[str, s
     for name in listed:
         parts = split[name]
         for n in range(max(min_words, 1), len(parts)):
-            if len("".join(parts[:n])) >= MIN_KEY_CHARS:
-                found.update((shorter, name) if order[shorter] < order[name] else (name, shorter)
-                             for shorter in by_words.get(parts[:n], ()))
+            for run in (parts[:n], parts[-n:]):
+                if len("".join(run)) >= MIN_KEY_CHARS:
+                    found.update((shorter, name) if order[shorter] < order[name]
+                                 else (name, shorter) for shorter in by_words.get(run, ()))
     return sorted(found, key=lambda p: (order[p[0]], order[p[1]]))
