@@ -31,6 +31,11 @@ status: active
 
 - Ran `npm run build`
 
+> [!info]- Claude's notes along the way (2)
+> Good, it builds.
+>
+> The webhook returns 500 because `REFUND_SECRET` is not set in the test environment.
+
 ## Decisions Made
 
 - Idempotency keys come from the charge id because a retried request must not refund twice
@@ -55,6 +60,7 @@ def test_the_record_holds_corrections_decisions_fixes_failures_and_todos() -> No
         (aftercompact.CORRECTIONS, "derive the idempotency key from the charge id"),
         (aftercompact.DECISIONS, "because a retried request must not refund twice"),
         (aftercompact.GOTCHAS, "it passed with `STRIPE_API_KEY` set"),
+        (aftercompact.FOUND, "because `REFUND_SECRET` is not set"),
         (aftercompact.FAILING, "psycopg.OperationalError"),
         (aftercompact.OPEN, "Support partial refunds"),
     ]:
@@ -62,7 +68,8 @@ def test_the_record_holds_corrections_decisions_fixes_failures_and_todos() -> No
     # `npm run build` passed after it failed: not still failing.
     assert "TS2304" not in text
     assert "add refunds to the billing API" not in text  # a prompt, no correction
-    assert record.items == 6 and record.left_out == 0 and len(record.keys) == 6
+    assert "Good, it builds" not in text  # says too little
+    assert record.items == 7 and record.left_out == 0 and len(record.keys) == 7
     # Outside the fences only fixed words.
     outside = [line for line in text.split("\n") if line and not line.startswith(("- ", "~~~"))]
     assert outside == [aftercompact.HEAD, *(f"{label} (data):" for label in aftercompact.ORDER)]
@@ -129,3 +136,34 @@ def test_injection_log_reads_back_groups_by_session_and_stays_small(tmp_path: Pa
         injections.record(state, big)
     assert path.stat().st_size <= injections.MAX_BYTES
     assert injections.read(state)[-1] == big
+
+
+def test_items_are_chosen_by_value_not_by_kind_order() -> None:
+    # Many long decisions come first by kind; a specific finding Claude made right before the
+    # compaction and the gotcha with its fix are worth more than most of them.
+    decisions = "".join(f"- Plan item {n}: the ledger keeps one row per refund and per charge in "
+                        f"table number {n}, written once and never updated afterwards\n"
+                        for n in range(40))
+    note = NOTE.replace("## Decisions Made\n\n", "## Decisions Made\n\n" + decisions)
+
+    record = aftercompact.build(note, None)
+
+    assert len(record.text) <= aftercompact.MAX_CHARS
+    assert "`REFUND_SECRET` is not set" in record.text
+    assert "it passed with `STRIPE_API_KEY` set" in record.text
+    assert "derive the idempotency key" in record.text
+    assert 0 < record.text.count("- Plan item") < 40
+
+
+def test_findings_are_the_asides_lines_that_say_something() -> None:
+    note = NOTE.replace("### 10:20", "> [!info]- Claude's notes along the way (1)\n"
+                        "> Platform profile: `balanced-performance` (not max!)\n"
+                        "> Everything looks fine and tidy here\n\n### 10:20")
+    found = dict(aftercompact.findings(note + "\n### 11:00 - later\n\n### 11:30 - later\n"))
+    assert found == {"Platform profile: `balanced-performance` (not max!)": False,
+                     "The webhook returns 500 because `REFUND_SECRET` is not set in the test "
+                     "environment.": False}
+    # Right before the compaction, what Claude saw counts even without a finding's words.
+    recent = dict(aftercompact.findings(note))
+    assert recent["Everything looks fine and tidy here"] is True
+    assert "Good, it builds." not in recent  # too few words to say anything

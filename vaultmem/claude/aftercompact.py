@@ -2,9 +2,12 @@
 
 What a summary drops is what a session established in passing: the reason of a decision, the fix
 of a gotcha, a command that failed and what made it pass, the person's corrections, the todos
-still open. The session note holds them (the PreCompact hook recorded the turns up to the
+still open, what Claude found between its tool calls (the note's "Claude's notes along the way"
+asides). The session note holds them (the PreCompact hook recorded the turns up to the
 compaction); each item the summary already states (most of its words are in the summary) is
-left out, and the rest is cut to ``MAX_CHARS``, by kind in the order above.
+left out, and so is one that mostly repeats an item chosen before it. The rest compete for
+``MAX_CHARS`` by value (:func:`value`: its kind, what it names, how close to the compaction it
+was said, less its length), and are shown by kind.
 
 Claude Code 2.1 runs SessionStart(compact) before it writes the summary line into the
 transcript: then ``summary`` is None and nothing is left out for being in it (checked with
@@ -37,9 +40,23 @@ DECISIONS = "Decisions and their reasons"
 GOTCHAS = "Gotchas and their fixes (failed, then passed after the change named)"
 FAILING = "Commands that failed and have not passed since"
 OPEN = "Open next steps"
-ORDER = (CORRECTIONS, DECISIONS, GOTCHAS, FAILING, OPEN)
+FOUND = "What Claude found along the way"
+ORDER = (CORRECTIONS, DECISIONS, GOTCHAS, FOUND, FAILING, OPEN)
+# What an item of each kind is worth before what it says and its length count.
+WORTH = {CORRECTIONS: 4.0, GOTCHAS: 4.0, DECISIONS: 3.0, OPEN: 3.0, FAILING: 2.0, FOUND: 1.0}
+RECENT_TURNS = 2  # the turns right before the compaction: what Claude was in the middle of
+PER_ITEM_CHARS = 200  # what an item costs besides its text, as value per character counts it
+FOUND_WORDS = 4  # a line of an aside saying less is no finding
 _KINDS: dict[str, str] = {Kind.DECISION: DECISIONS, Kind.GOTCHA: GOTCHAS, Kind.NEXT_STEP: OPEN}
 _PROMPT = "**Prompt:** "
+_TURN = "### "
+# A line of Claude's saying what it found: a cause, a fault, a state that is not what was meant.
+_FINDING = re.compile(
+    r"\b(?:that'?s (?:the|why|what)|the (?:issue|problem|cause|culprit|bug|truth|fix)\b|because|"
+    r"root cause|turns out|means|must|needs? to|is missing|instead of|not|no|probably|likely|"
+    r"wrong|still)\b", re.IGNORECASE)
+_LIST = re.compile(r"\A(?:[-*+]|\d+[.)])\s+")
+_SPAN = re.compile(r"`[^`\n]+`")
 # A prompt that sets Claude right: it says no, that something is wrong, or to do it otherwise.
 _CORRECTION = re.compile(
     r"^(?:no\b|nope\b|not (?:that|this|what)\b|actually\b|wait\b|stop\b|don'?t\b|do not\b|"
@@ -79,6 +96,32 @@ def _failing(note_text: str) -> list[str]:
         for command, error in ingest.open_failures(note_text).items()]
 
 
+def findings(note_text: str) -> list[tuple[str, bool]]:
+    """(line, said in the last RECENT_TURNS turns) of the note's "Claude's notes along the way"
+    asides that say something: a finding, a name in a code span, or anything said right
+    before the compaction; oldest first."""
+    from vaultmem.notes.noise import NOTES_TITLE
+
+    lines = note_text.split("\n")
+    turns = [n for n, line in enumerate(lines) if line.startswith(_TURN)]
+    recent = turns[-RECENT_TURNS] if len(turns) >= RECENT_TURNS else 0
+    found: list[tuple[str, bool]] = []
+    inside = False
+    for n, line in enumerate(lines):
+        if not line.startswith(">"):
+            inside = False
+            continue
+        if NOTES_TITLE in line and "[!info]" in line:
+            inside = True
+            continue
+        text = _LIST.sub("", line.lstrip("> ").strip()).replace("**", "").strip()
+        if not inside or len(text.split()) < FOUND_WORDS:
+            continue
+        if n > recent or _FINDING.search(text) or _SPAN.search(text):
+            found.append((text, n > recent))
+    return found
+
+
 def candidates(note_text: str) -> dict[str, list[tuple[str, str]]]:
     """Label -> (text, key) of the note's items worth keeping past a compaction."""
     found: dict[str, list[tuple[str, str]]] = {label: [] for label in ORDER}
@@ -88,7 +131,19 @@ def candidates(note_text: str) -> dict[str, list[tuple[str, str]]]:
         if label is not None and not instruction_shaped(fact.text):
             found[label].append((fact.text, fact.key))
     found[FAILING] = [(text, facts.fact_key(text)) for text in _failing(note_text)]
+    found[FOUND] = [(text, facts.fact_key(text)) for text, _ in findings(note_text)
+                    if not instruction_shaped(text)]
     return found
+
+
+def value(label: str, text: str, recent: bool = False) -> float:
+    """What an item is worth past a compaction: its kind's worth, a point for naming something
+    exactly (a code span), for a finding's words and for being said right before the
+    compaction (two), less a point per CHARS_PER_POINT characters."""
+    worth = WORTH[label] + (1.0 if _SPAN.search(text) else 0.0)
+    if label == FOUND:
+        worth += (1.0 if _FINDING.search(text) else 0.0) + (2.0 if recent else 0.0)
+    return worth
 
 
 def covered(text: str, summary_words: set[str]) -> bool:
@@ -101,14 +156,13 @@ def covered(text: str, summary_words: set[str]) -> bool:
 
 def build(note_text: str, summary: str | None, *, given: Iterable[str] = (),
           max_chars: int = MAX_CHARS) -> Record:
-    """The record of ``note_text`` that ``summary`` lacks, at most ``max_chars`` characters.
-    ``given``: keys of facts told in this session already."""
+    """The record of ``note_text`` that ``summary`` lacks, at most ``max_chars`` characters,
+    its items chosen by :func:`value`. ``given``: keys of facts told in this session already."""
     summary_words = set(moments.words(summary)) if summary else set()
     told = set(given)
-    groups: dict[str, list[str]] = {label: [] for label in ORDER}
-    keys: list[str] = []
+    recent = {text for text, late in findings(note_text) if late}
+    ranked: list[tuple[float, int, str, str, str]] = []
     left_out = 0
-    size = len(HEAD)
     for label, items in candidates(note_text).items():
         for text, key in items:
             if key in told:
@@ -117,19 +171,32 @@ def build(note_text: str, summary: str | None, *, given: Iterable[str] = (),
             if summary_words and covered(text, summary_words):
                 left_out += 1
                 continue
-            line = "- " + one_line(text, ITEM_CHARS)
-            # A group's label and fence cost about its label's length and 20 characters.
-            cost = len(line) + 1 + (0 if groups[label] else len(label) + 24)
-            if size + cost > max_chars:
-                continue
-            size += cost
-            groups[label].append(line)
-            keys.append(key)
+            cost = min(len(text), ITEM_CHARS) + PER_ITEM_CHARS
+            ranked.append((-value(label, text, text in recent) / cost, len(ranked), label, text,
+                           key))
+    ranked.sort()
+    groups: dict[str, list[str]] = {label: [] for label in ORDER}
+    keys: list[str] = []
+    chosen: list[set[str]] = []
+    size = len(HEAD)
+    for _, _, label, text, key in ranked:
+        words = set(moments.words(text))
+        if any(covered(text, other) for other in chosen):
+            continue  # it mostly repeats an item given already
+        line = "- " + one_line(text, ITEM_CHARS)
+        # A group's label and fence cost about its label's length and 20 characters.
+        cost = len(line) + 1 + (0 if groups[label] else len(label) + 24)
+        if size + cost > max_chars:
+            continue
+        size += cost
+        groups[label].append(line)
+        keys.append(key)
+        chosen.append(words)
     return Record(render(groups), tuple(keys), len(keys), left_out)
 
 
 def render(groups: dict[str, list[str]]) -> str:
-    """The context text of the groups that hold lines ("" when none does)."""
+    """The context text of the groups that hold lines ("" when none does), by kind."""
     parts = [f"{label} (data):\n{data_block(lines)}"
              for label, lines in groups.items() if lines]
     return "\n\n".join([HEAD, *parts]) if parts else ""
