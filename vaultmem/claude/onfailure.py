@@ -138,9 +138,11 @@ def file_names(failure: Failure) -> list[str]:
     return [posixpath.basename(failure.file).casefold()]
 
 
-def tier(failure: Failure, sig: Sequence[str], text: str) -> int | None:
+def tier(failure: Failure, sig: Sequence[str], text: str,
+         cls: ErrorClass | None | bool = True) -> int | None:
     """How the fact ``text`` matches the failure: 0 by error signature, 1 by command shape,
-    2 by file, 3 by error class; None when it does not."""
+    2 by file, 3 by error class; None when it does not. ``cls``: the failure's error class
+    when known (None: it has none), True to find it."""
     held = moments.shared(sig, text)
     if held:
         if len(held) >= (1 if len(sig) == 1 else 2):
@@ -150,8 +152,9 @@ def tier(failure: Failure, sig: Sequence[str], text: str) -> int | None:
             return 1
         if any(name in folded for name in file_names(failure)):
             return 2
-    cls = error_class(failure.error)
-    return 3 if cls is not None and _classed(cls, text) else None
+    if cls is True:
+        cls = error_class(failure.error)
+    return 3 if isinstance(cls, ErrorClass) and _classed(cls, text) else None
 
 
 def terms(failure: Failure, sig: Sequence[str]) -> list[str]:
@@ -170,16 +173,16 @@ def told(failure: Failure, found: Sequence[moments.Found], given: set[str]
         return None
     ranked = []
     seen: set[str] = set()
+    cls = error_class(failure.error)
     for n, item in enumerate(found):
         if item.fact.key in given or item.fact.key in seen:
             continue
         seen.add(item.fact.key)
-        level = tier(failure, sig, item.fact.text)
+        level = tier(failure, sig, item.fact.text, cls)
         if level is not None:
             # Of a class, the gotchas naming more of its words speak of its root cause more.
-            cls = error_class(failure.error) if level == 3 else None
-            ranked.append((level, -len(moments.shared(cls.words, item.fact.text)) if cls else 0,
-                           n, item))
+            ranked.append((level, -len(moments.shared(cls.words, item.fact.text))
+                           if cls is not None and level == 3 else 0, n, item))
     if not ranked:
         return None
     ranked.sort(key=lambda r: r[:3])
