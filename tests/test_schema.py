@@ -19,7 +19,7 @@ SECTION_NAMES = frozenset({
 KIND_SPELLINGS = frozenset({*(k.value for k in Kind), "next_step"})
 # Strings that spell a kind's word and mean something else, by module.
 NOT_A_KIND = {
-    "claude/structured.py": {"question"},  # the key of an AskUserQuestion tool input
+    "mining/structured.py": {"question"},  # the key of an AskUserQuestion tool input
     "store/config.py": {"gotcha"},  # a word that marks a work-log entry as a gotcha
     "memory/bases.py": {"Decisions", "Gotchas"},  # the titles of columns counting them
 }

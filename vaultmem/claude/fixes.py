@@ -25,10 +25,10 @@ import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from vaultmem.mining import diagnostics
 from vaultmem.notes.inline import code_span, one_line
 from vaultmem.notes.lazyre import lazy
 
-from . import diagnostics
 from .mentions import path_keys, text_keys
 
 FILES_SHOWN = 5

@@ -30,14 +30,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
-from vaultmem.mining import prompts
+from vaultmem.mining import diagnostics, prompts
 from vaultmem.mining.answers import mine_listed, mine_turn
 from vaultmem.notes import schema
 from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
 from vaultmem.notes.patch import Edit, SectionPatch
 from vaultmem.notes.schema import Kind
 
-from . import diagnostics, failfix, fixes, mentions, midturn, notices
+from . import failfix, fixes, mentions, midturn, notices
 from .components import origin_of, relative
 from .stated import Told
 from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn

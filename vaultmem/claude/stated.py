@@ -3,9 +3,9 @@ lines (:mod:`structured` has the rules; pure)."""
 
 from __future__ import annotations
 
+from vaultmem.mining import structured
 from vaultmem.notes.inline import block_safe
 
-from . import structured
 from .transcript import Outcome, ToolCall
 from .workentry import LoggedTurn
 

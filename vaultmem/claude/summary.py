@@ -42,8 +42,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from vaultmem.claude import diagnostics
 from vaultmem.claude.callout import bounded, lines_outside_fences, quoted
+from vaultmem.mining import diagnostics
 from vaultmem.notes import mdlines
 from vaultmem.notes.privacy import strip_private
 from vaultmem.notes.schema import Kind
