@@ -296,6 +296,41 @@ created: 2026-11-20
     assert not (tmp_path / ENTITIES / "Inbox.md").exists()
 
 
+def test_a_component_named_by_the_words_that_start_or_end_its_name_is_found(
+        tmp_path: Path) -> None:
+    # People and Claude say "the power monitor" of Cosmic Applet Power Monitor (two words or
+    # more of its name, at its start or end); one word ("the monitor") or a run of its own
+    # entity ("Applet Power" here) names that one, not the longer name.
+    _write(tmp_path, f"{ENTITIES}/Applet Power.md", _entity("Applet Power"))
+    note = """\
+---
+type: session
+project: demo
+created: 2026-11-20
+---
+# Routing
+
+## Gotchas & Fixes
+
+- The power monitor's subscription was never polled: fixed by using stream::channel
+- The monitor flickered on resume: fixed by redrawing once
+- The applet power estimate was off by 10 W: fixed by reading the panel's brightness
+
+## Related Entities
+
+- [[Cosmic Applet Power Monitor]] — src/
+- [[Rapl]] — src/backend/
+"""
+    rel = _session(tmp_path, "2026-11-20-routing", note)
+    _compact(tmp_path, rel)
+    monitor = _read(tmp_path, f"{ENTITIES}/Cosmic Applet Power Monitor.md")
+    inbox = _read(tmp_path, f"{ENTITIES}/Inbox.md")
+    assert "never polled" in monitor and "never polled" not in inbox
+    assert "flickered" in inbox and "flickered" not in monitor
+    assert "off by 10 W" in _read(tmp_path, f"{ENTITIES}/Applet Power.md")
+    assert "off by 10 W" not in monitor
+
+
 def test_index_key_entities_kept_current_and_a_persons_text_survives(tmp_path: Path) -> None:
     index = ("---\ntype: project-index\nproject: demo\n---\n# demo\n\n## Overview\n\n"
              "My own overview of the shop.\n\n## Key Entities\n\nThe parts:\n\n"

@@ -18,6 +18,7 @@ Known = tuple[str, Sequence[str]]  # an entity's name and its aliases
 MIN_MENTION_CHARS = 2
 _SEPARATORS = re.compile(r"[\s_-]+")
 _SEPARATOR_OPTIONAL = r"[\s_-]?"
+_WORDS = re.compile(r"[\s_.-]+|(?<=[a-z0-9])(?=[A-Z])")
 _NEAR = "\0"  # marks a near key apart from an exact one in the same table
 _PART = "\1"  # marks the key of a run of words that starts or ends a name (nearnames.runs)
 
@@ -37,19 +38,21 @@ class Mentions:
     @classmethod
     def of(cls, known: Iterable[Known], *, exclude: str = "") -> Mentions:
         """The mentions of ``known`` entities (``exclude``: the fallback entity, never found by
-        mention)."""
+        mention). A name of three words or more is also met by a run of two or more of its words
+        that starts or ends it ("the power monitor" names Cosmic Applet Power Monitor: such a run
+        is one entity with it, :func:`entity_targets`), unless that run is a name of its own."""
         by_key: dict[str, str] = {}
         skip = name_key(exclude) if exclude else ""
         said_keys: list[str] = []
-        for name, aliases in known:
-            if name_key(name) == skip:
-                continue
-            for said in (name, *aliases):
-                key = name_key(said.strip())
-                if len(key) >= MIN_MENTION_CHARS:
-                    by_key.setdefault(key, name)
-                    by_key.setdefault(_squashed(key), name)
-                    said_keys.append(key)
+        named = [(name, aliases) for name, aliases in known if name_key(name) != skip]
+        forms = [(name, said) for name, aliases in named for said in (name, *aliases)]
+        forms += [(name, run) for name, _ in named for run in _runs(name)]
+        for name, said in forms:  # names and aliases first: a run never takes a name's key
+            key = name_key(said.strip())
+            if len(key) >= MIN_MENTION_CHARS:
+                by_key.setdefault(key, name)
+                by_key.setdefault(_squashed(key), name)
+                said_keys.append(key)
         if not by_key:
             return cls()
         words = sorted(set(said_keys), key=len, reverse=True)  # the longest name wins an overlap
@@ -72,6 +75,14 @@ class Mentions:
             if name is not None and name not in found:
                 found.append(name)
         return found
+
+
+def _runs(name: str) -> list[str]:
+    """The runs of two or more words that start or end ``name``, shorter than it, as said
+    (``Cosmic Applet Power Monitor`` -> ``Cosmic Applet Power``, ``Applet Power Monitor``…)."""
+    parts = [p for p in _WORDS.split(unicodedata.normalize("NFC", name.strip())) if p]
+    return [" ".join(run) for n in range(len(parts) - 1, 1, -1)
+            for run in (parts[:n], parts[-n:])]
 
 
 def entity_targets(
