@@ -154,6 +154,42 @@ def test_all_words_first_then_any_word(vault_root: Path) -> None:
     assert " OR " in either.query
 
 
+def test_words_find_the_identifiers_they_make_and_identifiers_their_words(
+    vault_root: Path,
+) -> None:
+    entities = "claude/projects/demo/entities"
+    write(vault_root, f"{entities}/A.md", note("entity", "demo", "- the PowerMonitor widget"))
+    write(vault_root, f"{entities}/B.md", note("entity", "demo", "- set queryLog in the config"))
+    write(vault_root, f"{entities}/C.md", note("entity", "demo", "- the power_monitor crate"))
+    write(vault_root, f"{entities}/D.md", note("entity", "demo", "- the HTTP server restarts"))
+    write(vault_root, f"{entities}/E.md", note("entity", "demo", "- monitor the power draw"))
+    vault = Vault(vault_root)
+
+    def found(query: str) -> list[str]:
+        return sorted({h.title for h in recall.recall(vault, cfg(vault_root), query,
+                                                      today=TODAY).hits})
+
+    # Two words find the one identifier they make, camelCase or snake_case, and the words.
+    assert found("power monitor") == ["A", "C", "E"]
+    assert found("query log") == ["B"]
+    # An identifier finds its words written apart, and the other spellings of it.
+    assert found("httpServer") == ["D"]
+    assert found("PowerMonitor") == ["A", "C"]
+    assert found("power_monitor") == ["A", "C"]
+    # The identifier shown holds both words of the query: it ranks as a line holding both.
+    hit = recall.recall(vault, cfg(vault_root), "query log", today=TODAY).hits[0]
+    assert hit.text[slice(*hit.matches[0])] == "queryLog"
+
+
+def test_identifier_parts() -> None:
+    assert recall.identifier_parts("getHTTPResponse") == ["get", "HTTP", "Response"]
+    assert recall.identifier_parts("power_monitor") == ["power", "monitor"]
+    assert recall.identifier_parts("v0.23") == ["v0", "23"]  # digits keep a part whole
+    assert recall.identifier_parts("café") == ["café"]
+    assert recall.fts_query("v0.23") == '"v0.23"'
+    assert recall.fts_query("retry*") == '"retry"*'
+
+
 def test_prefix_search(vault_root: Path) -> None:
     write(
         vault_root,

@@ -57,6 +57,12 @@ def coverage(text: str, spans: Sequence[tuple[int, int]], terms: Sequence[str]) 
     for start, end in spans:
         word = text[start:end].casefold()
         held.add(max(range(len(folded)), key=lambda n: _common(word, folded[n])))
+        # One identifier written for two words of the query (``PowerMonitor``, "power monitor")
+        # holds both.
+        bare = "".join(c for c in word if c.isalnum())
+        for n in range(len(folded) - 1):
+            if bare.startswith(folded[n] + folded[n + 1][:3]):
+                held.update((n, n + 1))
     return len(held)
 
 

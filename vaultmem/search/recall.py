@@ -19,7 +19,9 @@ per day. That is the one write recall makes. An entity recalled from three or mo
 projects earns a suggestion to promote it.
 
 Query syntax for people: words are ANDed (every word must occur, stemmed); when that finds
-nothing, any word may match (OR). ``word*`` is a prefix search. Everything else is literal text:
+nothing, any word may match (OR). ``word*`` is a prefix search. A word may be written as part of
+an identifier: two words find the one they make (``PowerMonitor``), an identifier its words
+written apart (``_spellings``). Everything else is literal text:
 quotes, ``AND``/``OR``/``NOT``/``NEAR`` and parentheses carry no FTS5 meaning.
 """
 
@@ -137,13 +139,62 @@ def _phrase(word: str, prefix: bool) -> str:
     return '"' + word.replace('"', '""') + '"' + ("*" if prefix else "")
 
 
+def _spellings(terms: Sequence[tuple[str, bool]], at: int) -> list[str]:
+    """The ways term ``at`` of a query may be written in a note, as FTS5 strings: itself; its
+    parts when it is an identifier (``powerMonitor``, ``power_monitor``: "power monitor"); the
+    identifier it makes with the word before or after it, joined (a query "power monitor"
+    finds ``PowerMonitor``, which the tokenizer keeps as one word; ``power_monitor`` and
+    ``power-monitor`` it splits already). A prefix term (``word*``) is only itself."""
+    word, prefix = terms[at]
+    out = [_phrase(word, prefix)]
+    if prefix:
+        return out
+    chunks = [chunk for chunk in _SEPARATORS.split(word) if chunk]
+    parts = identifier_parts(word)
+    if len(parts) > len(chunks):  # camelCase humps, which the tokenizer keeps together
+        out.append(_phrase(" ".join(parts), False))
+    if len(parts) > 1 and all(chunk.isalpha() for chunk in chunks):
+        out.append(_phrase("".join(chunks), False))  # power_monitor, written PowerMonitor
+    if _PLAIN_WORD.fullmatch(word):
+        for before, after in ((at - 1, at), (at, at + 1)):
+            if 0 <= before and after < len(terms) and not terms[after][1] \
+                    and all(_PLAIN_WORD.fullmatch(terms[n][0]) for n in (before, after)):
+                out.append(_phrase(terms[before][0] + terms[after][0], False))
+    return list(dict.fromkeys(out))
+
+
+def identifier_parts(word: str) -> list[str]:
+    """The words an identifier is made of: its parts between separators (``power_monitor``,
+    ``power-monitor``), each of letters alone split at its humps (``powerMonitor``,
+    ``HTTPServer``); a plain word is one part, and a part with digits (``v0``) stays whole."""
+    parts: list[str] = []
+    for chunk in _SEPARATORS.split(word):
+        if chunk.isascii() and chunk.isalpha():
+            parts += _CAMEL.findall(chunk)
+        elif chunk:
+            parts.append(chunk)
+    return parts or [word]
+
+
+_PLAIN_WORD = re.compile(r"[^\W_]{2,}")  # letters and digits only, two or more
+_SEPARATORS = re.compile(r"[\W_]+")
+# The humps of a camelCase or PascalCase word of ASCII letters: an acronym before a capitalised
+# word (``HTTPServer``: HTTP, Server), a capitalised or lower-case run.
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
+
+
 def fts_query(text: str, *, any_term: bool = False) -> str:
-    """The FTS5 expression for a person's query (every word, or any word); QueryError if empty."""
+    """The FTS5 expression for a person's query (every word, or any word, each in any of its
+    spellings: ``_spellings``); QueryError if empty."""
     terms = _terms(text)
     if not terms:
         raise QueryError(f"nothing to search for in {text!r}: give at least one word")
-    joiner = " OR " if any_term else " "
-    return joiner.join(_phrase(w, p) for w, p in terms)
+    groups = [_spellings(terms, n) for n in range(len(terms))]
+    if any_term:
+        return " OR ".join(dict.fromkeys(s for group in groups for s in group))
+    # An explicit AND: FTS5 reads no implicit AND next to a parenthesised group.
+    return " AND ".join(group[0] if len(group) == 1 else "(" + " OR ".join(group) + ")"
+                        for group in groups)
 
 
 def _from_snippet(snippet: str) -> tuple[str, tuple[Span, ...]]:
