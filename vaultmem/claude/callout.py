@@ -14,27 +14,17 @@ not. What Claude wrote is Markdown of its own, so inside the callout:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from vaultmem.memory import anchors
-from vaultmem.notes import mdlines
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.mdlines import lines_outside_fences
 from vaultmem.notes.noise import ASIDE, NOTES_TITLE
 
 KEPT_MAX_CHARS = 60_000  # of one answer or summary in the note (real ones hold up to 30,000)
 _CODE_SPAN = lazy(r"(`+)(?:.+?)\1(?!`)")
 _COMMENT = lazy(r"%(?=%)")
 _BLOCK_ID = lazy(r"(\s)\^([A-Za-z0-9-]+)[ \t]*$")
-
-
-def lines_outside_fences(lines: list[str], left_open: list[str] | None = None
-                         ) -> Iterator[tuple[int, str, bool]]:
-    """(index, line, inside a fence) for every line (``mdlines.fenced``); fence lines count as
-    inside. A fence still open at the end is appended to ``left_open``."""
-    inside, fence = mdlines.fenced(lines)
-    if fence is not None and left_open is not None:
-        left_open.append(fence)
-    return ((n, line, inside[n]) for n, line in enumerate(lines))
 
 
 def bounded(text: str, limit: int = KEPT_MAX_CHARS) -> str:

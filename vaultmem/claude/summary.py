@@ -42,9 +42,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from vaultmem.claude.callout import bounded, lines_outside_fences, quoted
+from vaultmem.claude.callout import bounded, quoted
 from vaultmem.mining import diagnostics
 from vaultmem.notes import mdlines
+from vaultmem.notes.mdlines import lines_outside_fences
 from vaultmem.notes.privacy import strip_private
 from vaultmem.notes.schema import Kind
 

@@ -9,7 +9,7 @@ or a heading is indented at most three spaces; an ordered list marker has at mos
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from vaultmem.notes.lazyre import lazy
 
@@ -41,3 +41,13 @@ def fenced(lines: Sequence[str]) -> tuple[list[bool], str | None]:
                 and not line[marks.end():].strip():
             fence = None
     return inside, fence
+
+
+def lines_outside_fences(lines: list[str], left_open: list[str] | None = None
+                         ) -> Iterator[tuple[int, str, bool]]:
+    """(index, line, inside a fence) for every line (``fenced``); fence lines count as
+    inside. A fence still open at the end is appended to ``left_open``."""
+    inside, fence = fenced(lines)
+    if fence is not None and left_open is not None:
+        left_open.append(fence)
+    return ((n, line, inside[n]) for n, line in enumerate(lines))
