@@ -102,23 +102,23 @@ def test_a_summary_without_known_sections_gives_no_items_and_is_kept(text: str) 
         assert "스트리밍 내보내기가 완료되었고" in read.kept
     if text.startswith("Summary:"):
         assert read.sections == () and read.kept == text
-    callout = summary.callout(read.kept, "10:00")
-    assert all(line.startswith(">") for line in callout.split("\n"))
+    shown = callout.summary_callout(read.kept, "10:00")
+    assert all(line.startswith(">") for line in shown.split("\n"))
 
 
 def test_the_callout_holds_the_summary_and_opens_no_section() -> None:
     read = summary.read(NUMBERED)
-    callout = summary.callout(read.kept, "06:40")
-    lines = callout.split("\n")
+    shown = callout.summary_callout(read.kept, "06:40")
+    lines = shown.split("\n")
     assert lines[0] == "> [!summary]- Claude Code's summary (compacted 06:40)"
     assert all(line == ">" or line.startswith("> ") for line in lines)
-    note = f"# T\n\n## Compact Summaries\n\n{callout}\n\n## After\n\n- x\n"
+    note = f"# T\n\n## Compact Summaries\n\n{shown}\n\n## After\n\n- x\n"
     assert [h.title for h in sections.headings(note)] == ["T", "Compact Summaries", "After"]
     # An unclosed fence is closed inside the quote; wikilinks are escaped.
-    odd = summary.callout("8. Current Work:\n```bash\n[[ -f x ]] && echo [[Auth]]", "06:41")
+    odd = callout.summary_callout("8. Current Work:\n```bash\n[[ -f x ]] && echo [[Auth]]", "06:41")
     assert odd.endswith("> ```") and "[[Auth]]" in odd  # inside the fence: code, kept
-    assert "[\\[Auth]]" in summary.callout("See [[Auth]] %%vm-anchor a@b commit c%%", "06:42")
-    assert "%%vm-anchor" not in summary.callout("x %%vm-anchor a@b commit c%%", "06:42")
+    assert "[\\[Auth]]" in callout.summary_callout("See [[Auth]] %%vm-anchor a@b commit c%%", "06:42")
+    assert "%%vm-anchor" not in callout.summary_callout("x %%vm-anchor a@b commit c%%", "06:42")
 
 
 def test_private_text_restated_by_the_summary_is_not_kept() -> None:
@@ -164,7 +164,7 @@ def test_a_huge_summary_is_read_bounded() -> None:
     huge = "4. Errors and fixes:\n" + "- `a/b.py` failed; fixed by x instead of y\n" * 60_000
     read = summary.read(huge)
     assert len(read.kept) <= summary.SUMMARY_MAX_CHARS
-    assert len(summary.callout(read.kept, "10:00")) < callout.KEPT_MAX_CHARS * 1.2
+    assert len(callout.summary_callout(read.kept, "10:00")) < callout.KEPT_MAX_CHARS * 1.2
 
 
 def test_the_model_extractor_reads_the_summary_as_claude_s_not_as_a_prompt() -> None:

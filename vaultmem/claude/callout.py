@@ -47,6 +47,11 @@ def quoted(text: str, title: str) -> str:
     return "\n".join(lines)
 
 
+def summary_callout(kept: str, time: str) -> str:
+    """The kept summary as a collapsed Obsidian callout (:func:`quoted`), bounded."""
+    return quoted(bounded(kept), f"[!summary]- Claude Code's summary (compacted {time})")
+
+
 def answer(text: str) -> str:
     """A turn's final answer, whole (bounded), as a folded ``[!note]`` callout."""
     whole = text.strip("\n")

@@ -326,6 +326,7 @@ def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | Non
     """A compaction's work-log entry (one line: its outcome), the items its summary states, each
     with the components its paths name, and the summary kept whole as a collapsed callout."""
     from . import summary  # only a session that was compacted pays for the parser
+    from .callout import summary_callout
 
     read = summary.read(turn.summary or "", private)
     items = []
@@ -343,7 +344,7 @@ def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | Non
     entry = f"### {turn.time} - {COMPACTED_TITLE}"
     if read.outcome:
         entry += f"\n\n**Outcome:** {block_safe(read.outcome)}"
-    callout = [summary.callout(read.kept, turn.time)] if read.kept.strip() else []
+    callout = [summary_callout(read.kept, turn.time)] if read.kept.strip() else []
     return entry, items, callout
 
 

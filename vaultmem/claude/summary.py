@@ -42,7 +42,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from vaultmem.claude.callout import bounded, quoted
 from vaultmem.mining import diagnostics
 from vaultmem.notes import mdlines
 from vaultmem.notes.mdlines import lines_outside_fences
@@ -506,11 +505,6 @@ def _unsaid(text: str, private: Iterable[str]) -> str:
     for secret in sorted(said, key=len, reverse=True):
         text = re.sub(re.escape(secret), "", text, flags=re.IGNORECASE)
     return text
-
-
-def callout(kept: str, time: str) -> str:
-    """The kept summary as a collapsed Obsidian callout (:func:`callout.quoted`), bounded."""
-    return quoted(bounded(kept), f"[!summary]- Claude Code's summary (compacted {time})")
 
 
 def read(raw: str, private: Iterable[str] = ()) -> Summary:
