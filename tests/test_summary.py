@@ -1,4 +1,4 @@
-"""claude/summary.py and the capture of Claude Code's compact summaries (DESIGN §10): the section
+"""mining/summaries.py and the capture of Claude Code's compact summaries (DESIGN §10): the section
 parser on real-shaped summaries, what is and is not a summary, privacy, and the hooks end to end
 (the items reach the note, compaction carries them into entities, the briefing shows them)."""
 
@@ -26,7 +26,8 @@ from hook_kit import (
     session_notes,
 )
 
-from vaultmem.claude import callout, condensed, ingest, summary, transcript
+from vaultmem.claude import callout, condensed, ingest, transcript
+from vaultmem.mining import summaries as summary
 from vaultmem.notes import sections
 
 NUMBERED = (FIXTURES / "compact-summary-numbered.txt").read_text()

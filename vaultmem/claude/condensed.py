@@ -184,7 +184,7 @@ class _Reader:
         texts = _texts(message.get("content") if isinstance(message, dict) else None)
         if not texts or self.private.inside:
             return
-        from .summary import read  # only a compacted session pays for the parser
+        from vaultmem.mining.summaries import read  # only a compacted session pays for the parser
 
         kept = _prose(self.scrub(read("\n".join(texts), self.secrets).kept))
         if kept:

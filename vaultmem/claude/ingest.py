@@ -325,10 +325,11 @@ def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | Non
                project: str = "") -> tuple[str, list[Item], list[str]]:
     """A compaction's work-log entry (one line: its outcome), the items its summary states, each
     with the components its paths name, and the summary kept whole as a collapsed callout."""
-    from . import summary  # only a session that was compacted pays for the parser
+    from vaultmem.mining import summaries  # only a session that was compacted pays for the parser
+
     from .callout import summary_callout
 
-    read = summary.read(turn.summary or "", private)
+    read = summaries.read(turn.summary or "", private)
     items = []
     for found in read.items:
         if found.kind == "outcome":
