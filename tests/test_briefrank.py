@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from vaultmem.claude import briefrank
 
 
@@ -40,3 +42,12 @@ def test_lines_that_tell_as_much_keep_their_tier_then_their_order() -> None:
              ("c", "the words of it", 3.0)]
     ranked = briefrank.by_value(lines, lambda x: x[1], lambda x: x[2], 1.0)
     assert [name for name, _, _ in ranked] == ["b", "c", "a"]
+
+
+@pytest.mark.parametrize(("point", "bare"), [
+    ("The Problem", True), ("What Was Accomplished", True), ("Why separate steps?", True),
+    ("Current State", True), ("Branch: `unruffled-mcclintock`", False),
+    ("Critical Fixes (P0)", False), ("Tags pushed to origin remote", False),
+])
+def test_a_recap_heading_that_only_titles_its_part_is_bare(point: str, bare: bool) -> None:
+    assert briefrank.bare_title(point) is bare

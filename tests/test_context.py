@@ -342,11 +342,15 @@ def test_a_question_back_or_a_bare_acknowledgement_is_no_outcome() -> None:
         Turn("08:30", "use rustup", "Perfect. Rustup installs the toolchain under ~/.cargo."),
         Turn("08:40", "thanks", "You're absolutely right!"),
         Turn("08:45", "ok", "Done."),
+        Turn("08:50", "open the repo", "I opened the shop repository. If it's another one, let me "
+             "know its name."),
     )
     text = context.render("shop", [_session(turns=turns)], max_chars=8000)
     assert "06:24" not in text and "08:07" not in text and "sounds better" not in text
     assert "08:40" not in text and "08:45" not in text
     assert "- 08:30 use rustup → Rustup installs the toolchain under ~/.cargo." in text
+    assert "- 08:50 open the repo → I opened the shop repository." in text
+    assert "let me know" not in text
 
 
 def test_claude_s_greeting_is_no_outcome() -> None:
@@ -407,6 +411,15 @@ def test_an_earlier_session_s_failure_that_gave_only_its_exit_code_is_not_quoted
     last_body, earlier_body = fences[0], fences[-1]
     assert "`make lint`" in last_body  # the state the last session left
     assert "`pytest -q`" in earlier_body and "whoami" not in earlier_body
+
+
+def test_a_gotcha_told_twice_with_another_tail_is_said_once() -> None:
+    start = ("I see the issue - `sudo cat` also requires a password prompt which I can't provide "
+             "non-interactively")
+    last = _session(gotchas=(Item(start + ". (`cat energy_uj` failed)"),
+                             Item(start + " here. Please run these commands in your terminal.")))
+    text = context.render("p", [last])
+    assert text.count("`sudo cat` also requires") == 1
 
 
 def test_knowledge_relevant_to_an_open_step_comes_before_other_knowledge() -> None:

@@ -195,9 +195,9 @@ def test_an_answer_leading_into_a_list_is_told_by_its_recap_s_headings_and_bold_
     )
     first, second = digest.session("s.md", log).turns
     assert first.answer == (
-        "I've fixed the noise! Here's what I changed: — SILENCED!; The Problem; Updated 2 "
+        "I've fixed the noise! Here's what I changed: — SILENCED!; Updated 2 "
         "workflows with `continue-on-error: true`; 1. Gitleaks (`gitleaks.yml`); Power profile: set to "
-        "`performance`")
+        "`performance`")  # a heading that only titles its part ("The Problem") is left out
     assert second.answer == "Let me explain:"
     # Its recap's points beyond its line, titles of a few words left out; none for the other.
     assert first.details == ("every scan failed the build",)  # the others are in its line

@@ -199,6 +199,9 @@ _ACKNOWLEDGEMENT = lazy(
     r"(?:[\s,]+(?:ok(?:ay)?|done|perfect|great|sure|right|thanks?))*[\s.!*_\W]*",
     re.IGNORECASE)
 _WORD = lazy(r"[^\W_]")
+# A request back to the person ("If it's another one, let me know its name."): no outcome.
+_ASKS_BACK = lazy(r"(?:if\b[^.]*,\s*)?(?:please |just )?(?:let me know|feel free to|tell me)\b",
+                  re.IGNORECASE)
 # Claude introducing itself or asking what to do: a greeting's answer, nothing done or found.
 _GREETING = lazy(r"(?:I'?m|I am) Claude\b|(?:How|What) can I (?:help|assist)(?: you)?\b|"
                        r"What would you like (?:me )?to work on\b", re.IGNORECASE)
@@ -232,6 +235,17 @@ def from_the_point(sentences: list[str]) -> list[str]:
     return out
 
 
+TITLE_MAX_WORDS = 3
+
+
+def bare_title(point: str) -> bool:
+    """Whether a recap's heading says nothing of its own: a question ("Why separate steps?")
+    or a few plain words with no name, number or path ("The Problem", "What Was Done")."""
+    words = point.split()
+    return point.rstrip("*_ ").endswith("?") or (
+        len(words) <= TITLE_MAX_WORDS and not any(_SPECIFIC.search(w) for w in words))
+
+
 def says_something(sentence: str) -> bool:
     """False for a sentence that carries no content in a one-line answer: a lead-in whose list
     the answer line no longer holds ("Here's what changed:"), a short exclamation, a bare
@@ -241,6 +255,6 @@ def says_something(sentence: str) -> bool:
     text = sentence.strip()
     bare = text.rstrip("*_ ")
     if not _WORD.search(text) or bare.endswith((":", "?")) or _GREETING.match(text) \
-            or _ACKNOWLEDGEMENT.fullmatch(text):
+            or _ACKNOWLEDGEMENT.fullmatch(text) or _ASKS_BACK.match(text.lstrip("*_ ")):
         return False
     return not (_INTERJECTION.fullmatch(text) and len(text.split()) <= INTERJECTION_MAX_WORDS)

@@ -44,6 +44,9 @@ PREREQUISITES_FIRST = 3  # the newest prerequisites first in line; the others co
 ANSWER_MAX_CHARS = 420
 TITLE_MAX_CHARS = 80
 CONTAINED_MIN_CHARS = 24  # a shorter line inside a longer one may say something else
+# Two decisions or gotchas that start with this many characters alike are one item told twice
+# (the same answer mined at two lengths, or with another tail).
+SAME_START_CHARS = 80
 # The tier of a decision or gotcha that shares words with what is still open: right after the
 # last session's state and next steps (tier 1), before everything else.
 RELEVANT = 1.5
@@ -383,9 +386,12 @@ class _Seen:
         self.loaded = {copy_key(line) for line in loaded.split("\n")} - {""}
         self.loaded_words = " " + " | ".join(sorted(self.loaded)) + " "
         self._told = _Leaf("", 0)  # stands for a line of MEMORY.md
+        self.starts: dict[str, _Leaf] = {}  # the start of each decision or gotcha said
 
     def add(self, key: str, leaf: _Leaf) -> None:
         self.first[key] = leaf
+        if leaf.knowledge and len(key) >= SAME_START_CHARS:
+            self.starts.setdefault(key[:SAME_START_CHARS], leaf)
         for word in set(key.split(" ")):
             self.holding.setdefault(word, []).append(key)
 
@@ -399,6 +405,8 @@ class _Seen:
             return self._told  # in the session's context already, as a line or inside one
         if same is not None or not leaf.knowledge or len(key) < CONTAINED_MIN_CHARS:
             return same
+        if len(key) >= SAME_START_CHARS and key[:SAME_START_CHARS] in self.starts:
+            return self.starts[key[:SAME_START_CHARS]]
         # Keys are words parted by single spaces: a key's inner words are whole words of any
         # key holding it (its first and last may be parts of words there).
         inner = key.split(" ")[1:-1]

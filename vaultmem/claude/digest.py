@@ -19,7 +19,7 @@ from vaultmem.notes.noise import NOTES_TITLE
 from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
-from . import notices, recapnext, settled
+from . import briefrank, notices, recapnext, settled
 from .fixes import looks_up_only, passes, state_key
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
@@ -314,8 +314,9 @@ def _work_log(note: _Note) -> _Log:
                 # outcome in the recap kept below it: its headings and bold lines, in order.
                 point = RECAP_POINT.match(line)
                 said = _plain_point(point.group(1) or point.group(2)) if point else ""
+                # A heading that only titles its part ("The Fix") tells nothing on one line.
                 if said and said not in points and said not in lead \
-                        and len(points) < RECAP_POINTS:
+                        and not briefrank.bare_title(said) and len(points) < RECAP_POINTS:
                     points.append(said)
                     turns[-1] = replace(turns[-1], answer=f"{lead} — " + "; ".join(points))
             if kind == "blockquote" and upcoming is not None and turns:
