@@ -154,6 +154,21 @@ def test_offers_and_what_to_do_next_are_not_open_questions() -> None:
         "question"]
 
 
+def test_a_bare_choice_question_is_no_open_question() -> None:
+    """A question asking only to pick among the options above it names none of them: no open
+    question, also under an open-questions heading; one that names what to choose stays."""
+    options = ("Two ways to do it:\n\n1. Cache the token in Redis.\n2. Keep it in the session "
+               "cookie.\n\n")
+    for bare in ("Which option do you prefer?", "Which approach sounds better for you?",
+                 "Which would you prefer?", "Let me know which path you want to take!"):
+        assert "question" not in kinds(options + bare), bare
+        assert "question" not in kinds(f"Tests pass.\n\n## Open questions\n- {bare}"), bare
+    named = "Which store should hold the refresh token, Redis or the cookie?"
+    assert kinds(options + named) == ["question"]
+    assert miningcues.bare_choice("Which option do you prefer?")
+    assert not miningcues.bare_choice("Which port does the server use?")
+
+
 def test_long_text_is_trimmed_to_one_line() -> None:
     text = "I went with argon2id because " + "it is memory-hard and " * 40 + "safe."
     (item,) = mine(text)

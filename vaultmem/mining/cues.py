@@ -442,11 +442,11 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
     if text.endswith("?"):
         return _question(unit, bare, text, trailing)
     if unit.section is not None and unit.item:
-        offer = unit.section == Kind.QUESTION and _OFFER.search(bare)
+        offer = unit.section == Kind.QUESTION and (_OFFER.search(bare) or bare_choice(bare))
         return None if offer or _NAMES_ONLY.fullmatch(bare) else unit.section
     if text.endswith(":") or len(text.split()) < 4:
         return None  # a lead-in to what follows, or too short to carry knowledge
-    if _LET_ME_KNOW.search(bare) and not _OFFER.search(bare):
+    if _LET_ME_KNOW.search(bare) and not _OFFER.search(bare) and not bare_choice(bare):
         return Kind.QUESTION
     if NARRATION.search(text) or NARRATION.search(bare):
         return None
@@ -517,11 +517,33 @@ def _is_decision(text: str) -> bool:
     return bool(reason and _DESIGN_VERB.search(text[: reason.start()]))
 
 
+# The words of a question asking only to pick among what came before it ("Which option do you
+# prefer?", "Which approach sounds better for you?", "Let me know which path you want to
+# take!"): it names nothing, and the options it points at are not in it. No open question.
+_CHOICE_TEXT = """
+    which what whichever option options approach approaches path paths one ones way ways route
+    routes choice choices direction alternative alternatives plan variant these those them this
+    that of the a an do does did would will should could can is are was sounds sound seems
+    better best good right preferable preferred prefer like want wish choose pick go take use
+    with for to you your you'd we us our i me let know please interests interest suits suit
+    works work appeals makes sense here now then so ok okay and or between
+"""
+_CHOICE_WORDS = frozenset(_CHOICE_TEXT.split())
+_WORDS = lazy(r"[a-z']+")
+
+
+def bare_choice(text: str) -> bool:
+    """Whether a question only asks to pick among what came before it (``_CHOICE_WORDS``)."""
+    words = _WORDS.findall(text.casefold())
+    return bool(words) and words[0] in ("which", "what", "let", "please") \
+        and all(word in _CHOICE_WORDS for word in words)
+
+
 def _question(unit: Unit, text: str, whole: str, trailing: bool) -> Kind | None:
     words = text.split()
     if len(words) < 3 or NARRATION.search(whole) or NARRATION.search(text):
         return None
-    if _COURTESY.search(text) or _OFFER.search(text):
+    if _COURTESY.search(text) or _OFFER.search(text) or bare_choice(text):
         return None
     if unit.section == Kind.QUESTION:
         return Kind.QUESTION
