@@ -179,5 +179,8 @@ def test_near_names() -> None:
                                  "UI", "UIs"]) == [("Power Monitor", "Power Monitor Applet")]
     assert nearnames.near_pairs(["Cosmic Applet Power Monitor", "Power Monitor", "Monitor"]) \
         == [("Cosmic Applet Power Monitor", "Power Monitor")]
+    assert nearnames.joined("power_monitor", "Cosmic Applet Power Monitor")
+    assert nearnames.joined("Invoices", "invoice") and not nearnames.joined("Auth", "Auth Tokens")
+    assert not nearnames.joined("Applet Power", "Cosmic Applet Power Monitor")
     assert nearnames.runs("Cosmic Applet Power Monitor") == [
         "cosmicappletpower", "appletpowermonitor", "cosmicapplet", "powermonitor"]

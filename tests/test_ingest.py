@@ -487,6 +487,19 @@ def test_a_session_begun_in_the_project_s_parent_names_the_same_components() -> 
     assert list(ingest.story(turns, now=NOW, cwd="/home/dev").components) == ["Shop"]
 
 
+def test_near_names_of_one_feature_are_one_component_of_the_story() -> None:
+    # The crate's folder from ~ (before the project was known) and its module from inside:
+    # "Cosmic Applet Power Monitor" and "Power Monitor" are one feature, as first met.
+    turns = [_turn("u1", prompt="make the panel applet"),
+             _turn("a1", calls=(_write("w1", "/home/dev/cosmic-applet-power-monitor/x.rs", "Edit"),
+                                _write("w2", "/home/dev/src/power_monitor.rs", "Edit"),
+                                _write("w3", "/home/dev/src/invoices/x.rs", "Edit"),
+                                _write("w4", "/home/dev/src/invoice/y.rs", "Edit"),
+                                _write("w5", "/home/dev/src/monitor.rs", "Edit")))]
+    told = ingest.story(turns, now=NOW, cwd="/home/dev")
+    assert list(told.components) == ["Cosmic Applet Power Monitor", "Invoices", "Monitor"]
+
+
 def test_the_components_a_note_links_are_read_as_first_spelled() -> None:
     note = NOTE.replace("- an older decision", "- an older decision ([[Auth]], [[Power Monitor]])"
                         ) + "\n## Related Entities\n\n- [[auth]] — `src/auth/`\n- [[Billing]]\n"

@@ -32,7 +32,7 @@ from datetime import datetime, tzinfo
 from vaultmem.memory import anchors
 from vaultmem.mining import diagnostics, prompts
 from vaultmem.mining.answers import mine_listed, mine_turn
-from vaultmem.notes import schema
+from vaultmem.notes import nearnames, schema
 from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
 from vaultmem.notes.patch import Edit, SectionPatch
 from vaultmem.notes.schema import Kind
@@ -408,17 +408,18 @@ def _background_end(prompt: str | None) -> Outcome | None:
 def _components(paths: Sequence[str], cwd: str | None, rules: Mapping[str, str] | None,
                 folders: dict[str, list[str]], from_source: set[str],
                 project: str = "") -> list[tuple[str, str]]:
-    """(path, component) of each path that has one, a name spelled as the story first met it;
-    ``folders`` and ``from_source`` (name keys the source gives) grow with them."""
+    """(path, component) of each path that has one, a name spelled as the story first met it
+    (a near-name of one met, ``Power Monitor`` of ``Cosmic Applet Power Monitor``, is that one:
+    :func:`nearnames.joined`); ``folders`` and ``from_source`` (name keys the source gives)
+    grow with them."""
     named: list[tuple[str, str]] = []
     for path in paths:
         origin = origin_of(path, root=cwd, rules=rules, project=project)
         if origin is None:
             continue
-        key = _name_key(origin.name)
-        name = next((n for n in folders if _name_key(n) == key), origin.name)
+        name = next((n for n in folders if nearnames.joined(n, origin.name)), origin.name)
         if not origin.from_test:
-            from_source.add(key)
+            from_source.add(_name_key(name))
         folder = posixpath.dirname(path)
         _add(folders.setdefault(name, []), folder + "/" if folder else "./")
         named.append((path, name))

@@ -70,6 +70,15 @@ def runs(name: str, *, min_words: int = 2) -> list[str]:
     return out
 
 
+def joined(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are filed as one entity: the same name, or one of two words or
+    more starts or ends the other (``Power Monitor``, ``Cosmic Applet Power Monitor``)."""
+    if same(a, b):
+        return True
+    short, long = sorted((a, b), key=lambda n: len(words(n)))
+    return len(words(short)) >= 2 and key(short) in runs(long)
+
+
 def near_pairs(names: Iterable[str], *, min_words: int = 2) -> list[tuple[str, str]]:
     """The pairs of ``names`` (sorted) that look like one thing: the same name spelled apart,
     or a name of ``min_words`` words or more that starts or ends another (one word, "Auth", may
