@@ -248,6 +248,13 @@ def test_a_commit_s_subject_is_read_from_a_heredoc_or_a_quoted_message() -> None
     ("Start the panel and applet", ["The applet is running"], False),  # the panel is not said
     ("Run the integration tests", ["The integration tests are running"], True),
     ("Deploy the worker", ["The worker would pass if the key were set"], False),
+    # a state the step says is not yet reached, reported reached later
+    ("CRITICAL: The history rewrite is complete but NOT YET PUSHED to the remote.",
+     ["The git history rewrite has been successfully pushed to GitHub."], True),
+    ("The migration is written but not yet applied", ["Applied the migration to staging"], True),
+    ("The migration is written but not yet applied", ["Applied the seed data"], False),
+    ("Security tasks identified but not executed: install the update",
+     ["The history rewrite was pushed"], False),
 ])
 def test_a_step_is_done_by_its_text_its_id_or_most_of_its_words(
         step: str, done: list[str], expected: bool) -> None:

@@ -53,6 +53,23 @@ def _first_stem(text: str) -> str:
     return next(iter(_stems(first.group(0))), "") if first else ""
 
 
+# A step that is a state left open ("The rewrite is complete but not yet pushed"): what it says
+# is not done yet, and what it says it of.
+_NOT_YET_RE = lazy(r"\b(?:not|n't)(?: yet| been)? (\w+)", re.IGNORECASE)
+SUBJECT_SHARE = 0.5  # of what a state step speaks of, a line reporting it done names as much
+
+
+def _not_yet_done(step: str, said: set[str]) -> bool:
+    """Whether ``step`` says something is not yet done ("… but NOT YET PUSHED") and ``said``
+    (a done line's stems) reports that very thing of it done ("… has been pushed")."""
+    found = _NOT_YET_RE.search(step)
+    if found is None or not (_stems(found.group(1)) & said):
+        return False
+    subject = _stems(step[: found.start()]) - {"but"}
+    shared = len(subject & said)
+    return shared > 0 and shared >= SUBJECT_SHARE * len(subject)
+
+
 def _object_stems(step: str, verb: str) -> set[str]:
     """A step's words but its verb (the first word): what it acts on ("Start the panel and
     applet" -> panel, applet)."""
@@ -66,7 +83,9 @@ def completed(step: str, done: Sequence[str]) -> bool:
     subject, a sentence reporting the work done): the same text, the same tracker id, the same
     first word (its verb) on a file it names, most of its words, or a line reporting what it
     acts on running, passing, fixed or done (``The panel and applet are running`` closes
-    ``Start the panel and applet``)."""
+    ``Start the panel and applet``), or, for a step that says something is not yet done, a line
+    saying it of the same thing (``The history rewrite was pushed`` closes ``The history rewrite
+    is complete but not yet pushed``)."""
     key = " ".join(_WORD_RE.findall(step.casefold()))
     ident = _LEAD_ID_RE.match(step.replace("`", ""))
     words = _stems(step)
@@ -88,6 +107,8 @@ def completed(step: str, done: Sequence[str]) -> bool:
             return True
         if acted_on and acted_on <= said and _STATE_SAID_RE.search(line) \
                 and not _OPEN_SAID_RE.search(line):
+            return True
+        if _not_yet_done(step, said):
             return True
     return False
 
