@@ -28,7 +28,7 @@ the last session, it measures:
   References): the share that are facts (they hold a corpus fact's proof words, or a hand-labelled
   ``keep.json`` entry), the decisions and gotchas the entity note of their component holds
   outside Inbox (:func:`filed`), the share that are facts by vaultmem's written rule
-  (``vaultmem.memory.factrule``), the thinking-aloud ones, the most entities one item is copied
+  (``vaultmem.mining.factrule``), the thinking-aloud ones, the most entities one item is copied
   into, and entities named after a source root (``src``, ``lib``, ``priv``…).
 
 Goals (issue 28), per part: recall shown >= 80% of the facts and >= 10 points above the part's
@@ -114,7 +114,7 @@ class Report:
     entities: list[str] = field(default_factory=list)
     entity_lines: int = 0
     entity_facts: int = 0
-    rule_facts: int = 0  # entity lines that are facts by vaultmem.memory.factrule
+    rule_facts: int = 0  # entity lines that are facts by vaultmem.mining.factrule
     filed: list[str] = field(default_factory=list)  # decisions and gotchas in their component
     filed_of: int = 0  # the decisions and gotchas
     in_entities: int = 0  # decisions and gotchas one line of any entity note holds (Inbox too)

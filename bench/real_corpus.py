@@ -343,9 +343,9 @@ def thinking_aloud(text: str) -> bool:
 
 
 def rule_facts(items: Iterable[EntityItem]) -> int:
-    """How many entity lines are facts by vaultmem's written rule (``memory.factrule``: no
+    """How many entity lines are facts by vaultmem's written rule (``mining.factrule``: no
     markup, no thinking aloud, not only folders, in at most two entities)."""
-    from vaultmem.memory import factrule
+    from vaultmem.mining import factrule
 
     return factrule.facts((i.entity, i.text) for i in items)[0]
 

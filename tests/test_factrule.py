@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vaultmem.memory import factrule
+from vaultmem.mining import factrule
 
 
 @pytest.mark.parametrize("text", [

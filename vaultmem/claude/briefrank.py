@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
 from vaultmem.memory.changes import LINKED
-from vaultmem.memory.factrule import only_folders
+from vaultmem.mining.factrule import only_folders
 from vaultmem.notes.lazyre import lazy
 
 # Two words in common make a line relevant to what is open (one is too often a common word).

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from vaultmem.memory import factrule
+from vaultmem.mining import factrule
 from vaultmem.notes import schema
 from vaultmem.notes.lazyre import lazy
 

@@ -36,9 +36,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from vaultmem.errors import UnsafePath
-from vaultmem.memory import anchors, changes, entityparse, factrule, routing
+from vaultmem.memory import anchors, changes, entityparse, routing
 from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.memory.routing import Known
+from vaultmem.mining import factrule
 from vaultmem.notes import (
     frontmatter,
     inline,

@@ -7,7 +7,8 @@ lists under a heading); ``toolresults`` reads a tool's output for its failure, `
 error was only code in progress; ``structured`` reads what Claude Code writes with a schema
 (questions answered, approved plans, todo lists, tracker listings); ``summaries`` reads
 Claude Code's compact summaries for what they state; ``prompts``
-reads the person's prompt for a rule they set ("never commit without signing"). Capture
+reads the person's prompt for a rule they set ("never commit without signing"); ``factrule``
+is what an entity line must be to be kept (a fact). Capture
 (``vaultmem.claude``) and compaction (``vaultmem.memory``) import from here. May import
 `vaultmem.notes` and the shared base; never the layers above.
 """
