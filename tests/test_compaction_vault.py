@@ -493,3 +493,9 @@ def test_a_change_is_the_outcome_of_the_turn_that_edited_the_component() -> None
     assert changes.change(["src/auth/"], log) == "Tokens now refresh a minute early."
     assert changes.change(["src/auth/"], log[:1]) is None  # thinking aloud is no change
     assert changes.change(["src/billing/"], log) is None  # nothing edited there
+    # A label that introduces what follows says nothing of what came of the turn.
+    labelled = note + ("\n### 12:00 - d\n\n**Answer:** **Updated `src/auth/c.py`:**\n"
+                       "- Edited `src/auth/c.py`\n\n### 12:30 - e\n\n**Answer:** Here's the "
+                       "new layout:\n- Edited `src/auth/d.py`\n")
+    log = changes.turns(labelled.split("\n"), sections.headings(labelled))
+    assert changes.change(["src/auth/"], log) == "Tokens now refresh a minute early."

@@ -4,8 +4,9 @@ An entity's ``## Recent Changes`` line used to be the session's first prompt fol
 folders the session touched ("fix the login: src/auth/"), which says neither what was done nor
 what came of it. It is now the answer of the last turn that edited the component's files (the first
 sentence of its ``**Answer:**`` line), when that answer states something (not
-thinking aloud, no wrapper markup: :mod:`factrule`); a component the session only read, or whose
-turns said nothing, gets no line.
+thinking aloud, no wrapper markup: :mod:`factrule`; nor a label that only introduces what
+follows it, "**Updated `.gitleaks.toml`:**", "Here's the new layout:"); a component the session
+only read, or whose turns said nothing, gets no line.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ _ANSWER = lazy(r"^\*\*Answer:\*\*\s*(.+)$")
 _EDITED = lazy(r"^- Edited (.+)$")
 _SPAN = lazy(r"`([^`]+)`")
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+")
+# A label that introduces what follows it (a list, a block): it ends in a colon, in or out of
+# emphasis ("**Updated `x`:**", "Here's the corrected structure:").
+_LEAD_IN = lazy(r":[*_\s]*$")
 
 
 @dataclass(frozen=True)
@@ -78,15 +82,19 @@ def change(folders: Sequence[str], log: Sequence[Turn]) -> str | None:
         if not any(path.startswith(wanted) for path in turn.edited):
             continue
         text = _lead(turn.answer)
-        if text and factrule.is_fact(text):
+        if text and factrule.is_fact(text) and not _LEAD_IN.search(_first(turn.answer)):
             return text
     return None
+
+
+def _first(answer: str) -> str:
+    return _SENTENCE_END.split(answer.strip(), maxsplit=1)[0]
 
 
 def _lead(answer: str) -> str:
     """An answer's first sentence, up to CHANGE_MAX_CHARS: what came of the turn (the sentences
     after it give the reasons, which the decisions and gotchas say)."""
-    out = _SENTENCE_END.split(answer.strip(), maxsplit=1)[0]
+    out = _first(answer)
     if len(out) > CHANGE_MAX_CHARS:
         out = out[:CHANGE_MAX_CHARS].rsplit(" ", 1)[0] + " …"
     return out.rstrip(":").strip()
