@@ -245,9 +245,16 @@ def test_a_commit_s_subject_is_read_from_a_heredoc_or_a_quoted_message() -> None
     ("Start the panel and applet", ["The panel and applet are running"], True),
     ("Run the integration tests", ["All 40 integration tests pass"], True),
     ("Fix the login redirect", ["The login redirect is fixed now."], True),
-    ("Start the panel and applet", ["The applet is running"], False),  # the panel is not said
+    ("Start the panel, the applet and the daemon", ["The applet is running"], False),  # 1 of 3
     ("Run the integration tests", ["The integration tests are running"], True),
     ("Deploy the worker", ["The worker would pass if the key were set"], False),
+    # a step bringing a thing up (or making it pass), and a line reporting most of it so
+    ("Add the applet to the panel config and restart", ["The panel and applet are now running."],
+     True),
+    ("Fix the flaky login test", ["All login tests pass now."], True),
+    ("Restart the worker after setting the key", ["The web server is running"], False),
+    ("Fix multiple panel instances: stop all panels and restart cleanly",
+     ["The panel and applet are now running."], False),
     # a state the step says is not yet reached, reported reached later
     ("CRITICAL: The history rewrite is complete but NOT YET PUSHED to the remote.",
      ["The git history rewrite has been successfully pushed to GitHub."], True),

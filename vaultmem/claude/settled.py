@@ -31,6 +31,28 @@ _STATE_SAID_RE = lazy(
     r"live|deployed|merged|pushed|published|fixed|resolved|done|complete|completed|in place|"
     r"installed|enabled|configured|set up)\b|\b(?:runs|works|pass(?:es)?|succeeds?)\b(?! if\b)",
     re.IGNORECASE)
+# A step that brings a thing up ("Add it to the panel config and restart") is done when a later
+# line reports that thing running; one that makes it pass ("Fix the login test") when a line
+# reports it passing or fixed. Stems, as _stems gives them.
+_BRING_UP = frozenset({"start", "restart", "relaunch", "launch", "reload", "boot", "deploy",
+                       "spin", "bring", "install", "enable"})
+_MAKE_PASS = frozenset({"fix", "repair", "resolv", "debug", "test", "verify"})
+_RUNNING_RE = lazy(r"\b(?:running|up and running|live|started|launched|loaded|deployed|"
+                   r"installed|enabled)\b", re.IGNORECASE)
+_PASSING_RE = lazy(r"\b(?:pass(?:es|ing)?|green|fixed|resolved|works|working)\b", re.IGNORECASE)
+STATE_SHARE = 0.5  # of what such a step acts on, the line reporting its state names as much
+
+
+def _brought_to_state(step_stems: set[str], acted_on: set[str], line: str, said: set[str]) -> bool:
+    """Whether ``line`` reports the state a step bringing something up (or making it pass)
+    aims at, of most of what it acts on (``The panel and applet are now running`` closes
+    ``Add to panel config and restart``)."""
+    if (step_stems & _BRING_UP and _RUNNING_RE.search(line)) or (
+            step_stems & _MAKE_PASS and _PASSING_RE.search(line)):
+        things = acted_on - _BRING_UP - _MAKE_PASS
+        shared = len(things & said)
+        return shared > 0 and shared >= STATE_SHARE * len(things)
+    return False
 
 
 def _stems(text: str) -> set[str]:
@@ -105,8 +127,8 @@ def completed(step: str, done: Sequence[str]) -> bool:
         shared = words & said
         if len(shared) >= DONE_MIN_WORDS and len(shared) >= DONE_SHARE * len(words):
             return True
-        if acted_on and acted_on <= said and _STATE_SAID_RE.search(line) \
-                and not _OPEN_SAID_RE.search(line):
+        if acted_on and _STATE_SAID_RE.search(line) and not _OPEN_SAID_RE.search(line) and (
+                acted_on <= said or _brought_to_state(words, acted_on, line, said)):
             return True
         if _not_yet_done(step, said):
             return True
