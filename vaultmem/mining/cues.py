@@ -58,12 +58,12 @@ NARRATION = cue(
     r"exploring)|(?:running|checking|reading|looking at|searching|opening|inspecting)\b)"
 )
 # Where a sentence's main clause ends: hedges after it ("because X might…") do not hedge it.
-_CLAUSE_END_RE = lazy(
+CLAUSE_END_RE = lazy(
     r"\b(?:because|since|unless|so that|otherwise|which|when|so)\b|[;:—(]| - |, so\b|\.\s",
     re.IGNORECASE,
 )
 # Hedges and hypotheticals in the main clause: not a decision, gotcha or prerequisite.
-_HEDGE = cue(
+HEDGE = cue(
     r"\b(?:maybe|perhaps|possibly|might|may|could|would|should we|if we|if you|if i|whether|"
     r"consider(?:ing)?|options?|optionally|alternatively|suppose|hypothetical(?:ly)?|probably|"
     r"likely|i suspect|i think|i guess|i believe|seems?|appears? to|not sure|unclear|in theory|"
@@ -72,7 +72,7 @@ _HEDGE = cue(
     r"^\s*(?:if|once|when|to figure out|to find)\b",
     "maybe|perhaps|possibl|might|may|could|would|should we|if|whether|consider|option|alternative|suppos|hypothetical|probabl|likely|suspect|think|guess|believe|seem|appear|not sure|unclear|in theory|approach|worth|we can|you can|try|going to|wondering|i'd|we'd|recommend|suggest|once|when|to figure out|to find",
 )
-_QUESTION_OPEN = cue(
+QUESTION_OPEN = cue(
     r"\bit'?s (?:still )?(?:unclear|not clear)\b|\b(?:still )?unclear (?:whether|if|why|how|what|"
     r"which|who|when)\b|\bnot (?:yet |entirely |100% )?sure(?: yet)? (?:whether|if|why|how|what|"
     r"which|about)\b|\b(?:unsure|uncertain|not (?:yet )?certain) (?:whether|if|why|how|what|which|"
@@ -86,12 +86,12 @@ _QUESTION_OPEN = cue(
     r"\b(?:you|we) (?:still )?(?:need|have) to decide\b|\bup to you (?:whether|which|if)\b|"
     r"\bhaven'?t (?:yet )?decided\b"
 )
-_RESOLVED = cue(
+RESOLVED = cue(
     r"\b(?:so i (?:checked|looked|verified|tested)|turns? out|turned out|confirmed)\b|"
     r"^i wasn'?t sure"
 )
 # Asked of the user directly (kept when nothing but questions follows it).
-_ASK_USER = cue(
+ASK_USER = cue(
     r"^(?:(?:also|and|so|one more thing|lastly|finally)[,:]?\s+)?(?:should|shall) (?:i|we)\b|"
     r"^(?:(?:also|and|so)[,:]?\s+)?(?:do|would) you (?:want|prefer|like)|"
     r"^(?:can|could) you (?:confirm|clarify|tell|check|let me know)|^which (?:one|option|approach|"
@@ -99,7 +99,7 @@ _ASK_USER = cue(
     r"^how would you like|^what would you like|^do you have a preference"
 )
 # Closing courtesies are not questions ("Anything else?", "Let me know if you'd like changes").
-_COURTESY = cue(
+COURTESY = cue(
     r"\banything else\b|\bany (?:other |more |further )?(?:questions|changes|adjustments|tweaks)\b|"
     r"\bif anything is unclear\b|\bwhat (?:would|do) you (?:like|want) (?:me )?to do next\b|"
     r"\bsibling (?:tool )?(?:call )?errors?\b|"
@@ -114,7 +114,7 @@ _COURTESY = cue(
 # Claude's offer of its next move, a request for leave, or a question of what to do next: the
 # answer is a yes, a no or the user's next prompt, not knowledge about the work. A first-person
 # question that names alternatives ("Should I key the cache by user or by tenant?") stays.
-_OFFER = cue(
+OFFER = cue(
     r"\b(?:want|like|prefer|need) me to\b|\b(?:shall|should|can|may) i\b(?!.*\bor\b)|"
     r"\bhow (?:would|do|should|shall) (?:you(?: like| want)?|we|i) (?:to )?(?:proceed|continue|"
     r"go (?:on|forward|from here)|move forward)\b|\bwhat (?:\w+ )?(?:would|do) you (?:like|want)"
@@ -128,19 +128,19 @@ _OFFER = cue(
 )
 # A question at the end is left to the user when it asks for a choice or a wish, not when Claude
 # wonders aloud before its next tool call ("Is the actor spawning?").
-_TO_USER = cue(
+TO_USER = cue(
     r"\b(?:you|your|should|shall|prefer|want|ok|okay|acceptable|needs?)\b|,? or\b|"
     r"\b(?:do|does|should|can|will|are) we\b"
 )
-_LET_ME_KNOW = cue(
+LET_ME_KNOW = cue(
     r"^(?:please )?let me know (?:whether|which|how you'?d like|what you'?d prefer)"
 )
-_BUILD_VERB = (
+BUILD_VERB = (
     r"(?:add|implement|write|create|build|wire|hook up|migrate|handle|fix|refactor|remove|drop|"
     r"backfill|support|port|finish|revisit|extend|expose|cover|test|document|update|replace|"
     r"move|split|rename|deprecate|delete|enable|set up|integrate|connect|switch|rotate|clean up)"
 )
-_NEXT = cue(
+NEXT = cue(
     r"^(?:as (?:a|the) )?next(?: steps?| up| session)?\s*[,:—–-]\s*(?!let me\b)|"
     r"^next,? (?:we|i|you)(?:'ll| will| should| need| can| must| have)\b|"
     r"\bnext steps? (?:is|are|would be|will be|:)|\bthe next (?:thing|task|piece|step)s? "
@@ -161,10 +161,10 @@ _NEXT = cue(
     r"(?-i:\bTODO\b)|\byet to be\b|\b(?:only )?(?:half|partially) (?:done|finished|implemented|wired)\b|"
     r"\b(?:unfinished|incomplete)\b|\bstill needs?\b(?! (?:\S+ )?(?:running|installed|set)\b)|"
     r"\boutstanding\s*[:—-]|\bafter that,? (?:we (?:can|should|need)|i (?:should|need))\b|"
-    r"\b(?:we|i)(?:'ll| will) (?:still )?need to " + _BUILD_VERB + r"\b",
+    r"\b(?:we|i)(?:'ll| will) (?:still )?need to " + BUILD_VERB + r"\b",
     "next|still|remaining|left|remains|piece|part|bit|step|thing|implemented|wired|hooked up|built|yet|haven|stub|placeholder|follow|todo|half|partially|unfinished|incomplete|work in progress|wip|after that|need to|outstanding",
 )
-_NEXT_HEDGE = cue(
+NEXT_HEDGE = cue(
     r"\b(?:maybe|perhaps|might|could|would be nice|if you want|optionally)\b|"
     r"\bno (?:remaining|more|further|outstanding)\b|\bnothing (?:left|remaining|outstanding)\b|"
     # A concession states how things are ("Even with `!tty_tickets`, sudo still needs a TTY").
@@ -172,28 +172,28 @@ _NEXT_HEDGE = cue(
 )
 # Root causes and fixes stated as found. Strong cues win over a decision in the same sentence;
 # weak ones ("silently truncates", "heads up") only count when nothing else does.
-_SYMPTOM = (
+SYMPTOM = (
     r"(?:fail(?:s|ed|ing|ure)?|br(?:oke|eaks?|oken)|hang(?:s|ing)?|hung|crash(?:es|ed|ing)?|"
     r"rejected|timed out|time ?outs?|timing out|leak(?:s|ed|ing)?|flak(?:y|iness)|deadlock(?:s|ed)?|"
     r"duplicat(?:e|ed|es)|errors?|exceptions?|[45]\d\ds?|regression|bug|wrong|missing|empty|"
     r"stale|slow|early|late|twice|never)"
 )
 # "The issue is that …", "The fix was: …"; not "The problem is clear." or "The fix is already in".
-_SUBSTANCE = (
+SUBSTANCE = (
     r"(?! (?:already|now|still|needed|in place|clear|obvious|done|applied|unknown|here|there|"
     r"(?:at|on|in) line)\b)"
     r"(?=\s*[:—–-]\s*\S|(?: [^\s.]+){3})"
 )
-_GOTCHA = cue(
+GOTCHA = cue(
     r"(?<!same )(?<!a )(?<!another )(?<!different )\broot[ -]cause\b"
     r"(?! (?:found|fixed|identified|confirmed|analysis|unknown|hypothes[ie]s)\b)|\bturn(?:s|ed) out\b|\b(?:was|were|is|are) (?:actually |all )?caused by\b|"
     r"\b(?:the|what) (?:actual |real |underlying )?(?:fix|solution|workaround|fixed it|solved it) "
     r"(?:was|is|turned out)\b"
-    + _SUBSTANCE
+    + SUBSTANCE
     + r"|\bthe (?:actual |real |underlying )?(?:problem|issue|"
     r"bug|culprit|cause|reason)(?: here)? (?:was|is|wasn'?t)\b(?! (?:now |finally )?(?:fixed|solved|"
-    r"resolved|gone))" + _SUBSTANCE + r"|"
-    r"\b" + _SYMPTOM + r"\b(?: \S+){0,6} (?:because|due to|came from|comes from|stems? from)\b|"
+    r"resolved|gone))" + SUBSTANCE + r"|"
+    r"\b" + SYMPTOM + r"\b(?: \S+){0,6} (?:because|due to|came from|comes from|stems? from)\b|"
     r"\b(?:happens|happened|occurs|occurred) (?:because|when)\b|\bthe culprit\b|"
     r"\b(?:fixed|resolved|solved|worked around) (?:it|this|that|the \S+(?: \S+){0,3}) by\b|"
     r"^(?:fixed|resolved|solved|worked around) by\b|\bfix(?:ed)? was to\b|\bthe reason\b.{0,60}"
@@ -212,7 +212,7 @@ _GOTCHA = cue(
     "root|turn|caus|fix|solution|workaround|solved|problem|issue|bug|culprit|reason|because|due to|came from|comes from|stem|happen|occur|resolved|worked around|tracked|traced|narrowed|raised|threw|crash|fail|broke|hung|timed out|returned|found it|figured|lesson|catch|insight|til|lost|dropped|skipped|duplicated|leak|after all",
 )
 # A cause stated without a cue word: "The failing test was a rounding problem: …".
-_CAUSE_STATED = cue(
+CAUSE_STATED = cue(
     r"^(?:the |this |that )?(?:\S+ )?(?:failing|failed|broken|flaky|red|hanging) (?:\S+ ){0,2}"
     r"(?:was|were) (?:just |really |actually )?(?:a|an) (?:\S+ ){0,3}(?:problem|issue|bug|mistake)"
     r"(?=\s*[:—–-]\s*\S| (?:in|with|on|at|around) \S)|"
@@ -233,13 +233,13 @@ FIX_STATED = cue(
     r"(?:tests?|suite|build|ci|checks?) (?:pass|green|go green)\b",
     "fixed|solved|resolved|cured|made",
 )
-_GOTCHA_WEAK = cue(
+GOTCHA_WEAK = cue(
     r"\bwhich (?:is|was) why\b|\bwas (?:silently )?(?:swallowing|truncating|"
     r"dropping|ignoring)\b|\bsilently (?:truncates|drops|ignores|swallows|fails|returns)\b|"
     r"\bwatch out\b|\bbeware\b|\bthe trick (?:was|is)\b|^heads[- ]up\b|^careful\b"
 )
 # A test described, not a failure explained ("checks that login fails because of …").
-_TEST_INTENT = cue(
+TEST_INTENT = cue(
     r"\b(?:checks|verifies|asserts|ensures|tests) that\b|\bmakes sure\b|"
     r"\btests?(?: \S+)? (?:checks|verifies|asserts|ensures|expects)\b|"
     r"\bwill (?:correctly |still )?fail\b|\bcorrectly fails?\b|\bsupposed to\b|"
@@ -247,31 +247,31 @@ _TEST_INTENT = cue(
 )
 # A list item of a few names ("KnockKnock", "Objective-See Tools"): under "Next steps" it lists
 # things, not a step to take.
-_NAMES_ONLY = lazy(r"(?:[A-Z][\w.+-]*(?:\s+|$)){1,4}")
+NAMES_ONLY = lazy(r"(?:[A-Z][\w.+-]*(?:\s+|$)){1,4}")
 # A sentence about things listed before it ("Those are the failed queries from before the fix.",
 # "They all timed out …"): read alone in an entity it says nothing, so it is no decision or
 # gotcha. "This happens because X" still is: its cause names what matters.
-_ANAPHORA = cue(r"^(?:those|these|they) (?:are|were|all)\b")
+ANAPHORA = cue(r"^(?:those|these|they) (?:are|were|all)\b")
 # A choice stated in the passive with its alternative: "Money is kept as integer cents instead
 # of floats" (without the contrast it only describes: "values are stored as strings").
-_PASSIVE_CHOICE = cue(
+PASSIVE_CHOICE = cue(
     r"^(?!(?:i|we|it|this|that)\b)(?:[\w`'/.-]+ ){1,5}(?:is|are) (?:now |always |deliberately )?"
     r"(?:kept|stored|represented|handled|modell?ed|serialized|serialised|persisted|encoded|saved|"
     r"tracked|computed|passed|recorded|held) (?:as|in|at|by|through|via) [^,;]{1,80}"
     r"\b(?:instead of|rather than|not as)\b",
     "instead of|rather than|not as",
 )
-_CHOSE = (
+CHOSE = (
     r"(?:chose|chosen|picked|agreed (?:to|on)|opted (?:for|to|against|not)|went (?:ahead )?(?:with|for)|"
     r"gone (?:ahead )?(?:with|for)|decided(?! (?:whether|if|how|which|what|yet)\b)|settled on|"
     r"standardi[sz]ed (?:\S+ ){0,4}on|ended up (?:using|going with|with)|"
     r"switched (?:\S+ ){0,5}(?:to|from)|replaced (?:\S+ ){0,5}with|stuck with)"
 )
-_DECISION = cue(
+DECISION = cue(
     r"\b(?:i|we)(?:'ve| have)?\s+(?:finally |ultimately |eventually |also |instead )?"
-    + _CHOSE
+    + CHOSE
     + r"\b|"
-    r"^(?:finally,? |ultimately,? |in the end,? )?" + _CHOSE + r"\b|"
+    r"^(?:finally,? |ultimately,? |in the end,? )?" + CHOSE + r"\b|"
     r"\b(?:i|we)(?:'ll| will| are going to|'re going to|'m going to| am going to)\s+(?:use|go with|"
     r"stick with|keep|adopt)\b(?=.*\b(?:because|since|instead of|rather than|over|so that|as it|"
     r"as they|given)\b)|\b(?:i|we)(?:'m| am|'re| are) (?:going with|sticking with|keeping)\b|"
@@ -284,43 +284,43 @@ _DECISION = cue(
     "chose|pick|agreed|opted|went|gone|decided|decision|settled|standardi|ended up|ending up|switched|replaced|stuck|stick|us|go with|going with|keep|adopt|choice|call|approach|route|option|design|in favo",
 )
 # "I <did X> instead of / rather than Y": a choice between two ways, stated as made.
-_CONTRAST = cue(r"\b(?:instead of|rather than|in place of)\b")
-_FIRST_PERSON = cue(r"\b(?:i|we)(?:'ve|'ll|'m|'re)?\b")
-_CONTRAST_LEAD = cue(r"^(?:instead of|rather than)\b[^,]{3,120},\s*(?:i|we)\b")
-_DONE_VERB = cue(
+CONTRAST = cue(r"\b(?:instead of|rather than|in place of)\b")
+FIRST_PERSON = cue(r"\b(?:i|we)(?:'ve|'ll|'m|'re)?\b")
+CONTRAST_LEAD = cue(r"^(?:instead of|rather than)\b[^,]{3,120},\s*(?:i|we)\b")
+DONE_VERB = cue(
     r"\b(?:i|we)(?:'ve| have)? (?:used|made|kept|put|moved|split|changed|stored|modell?ed|went|set|"
     r"built|implemented|wrote|defined|chose|picked|added|switched|replaced|return(?:ed)?|"
     r"structured|designed|placed|handled|left)\b"
 )
 # Who did what before "instead of": a first-person actor with any verb but looking around
 # ("I read the file instead of …" is narration), or a summary line opening on a past-tense verb.
-_LOOKING = (
+LOOKING = (
     r"(?:read|checked|looked|ran|run|searched|grepped|tried|tested|inspected|opened|saw|found)"
 )
-_ACTOR_ACT = cue(
+ACTOR_ACT = cue(
     r"\b(?:i|we)(?:'ve|'m|'re| have| am| are)? (?!"
-    + _LOOKING
+    + LOOKING
     + r"\b)(?:also |now |just )?\w+(?:ed|ing)\b|"
-    r"\b(?:i|we)(?:'ve| have)? (?!" + _LOOKING + r"\b)(?:made|kept|put|built|wrote|set|split|"
+    r"\b(?:i|we)(?:'ve| have)? (?!" + LOOKING + r"\b)(?:made|kept|put|built|wrote|set|split|"
     r"chose|went|took|gave|left|let|held|drew|threw)\b|"
-    r"^(?:went ahead and |also )?(?!" + _LOOKING + r"\b)(?:used|made|kept|moved|stored|modell?ed|"
+    r"^(?:went ahead and |also )?(?!" + LOOKING + r"\b)(?:used|made|kept|moved|stored|modell?ed|"
     r"switched|changed|split|put|wrapped|replaced|returned|implemented|built|wrote)\b"
 )
-_DESIGN_VERB = cue(
+DESIGN_VERB = cue(
     r"\b(?:i|we)(?:'ve| have)? (?:moved|split|made|kept|put|stored|structured|designed|modell?ed|"
     r"separated|isolated|pulled|extracted)\b|\bnow (?:uses|stores|returns|keeps)\b"
 )
-_DESIGN_REASON = cue(r"\b(?:because|since|so that|to avoid|to keep|which keeps)\b|, so\b")
-_PREREQ_SETUP = cue(
+DESIGN_REASON = cue(r"\b(?:because|since|so that|to avoid|to keep|which keeps)\b|, so\b")
+PREREQ_SETUP = cue(
     r"^(?:please |remember to |don'?t forget to |be sure to |first,? )?(?:install|set|export|start|"
     r"create|copy|configure|run|launch|bring up|log ?in|define|add)\b"
 )
-_INFRA = (
+INFRA = (
     r"(?:docker|redis|postgres(?:ql)?|mysql|mongo(?:db)?|java|jdk|node(?:\.?js)?|python|ruby|"
     r"golang|rust|elasticsearch|kafka|rabbitmq|ffmpeg|compiler|chrom(?:e|ium)|a running|"
     r"(?:\S+ )?(?:server|daemon|cli|sdk|toolchain) (?:installed|running|configured))"
 )
-_PREREQ = cue(
+PREREQ = cue(
     r"\b(?:need|needs|require|requires|required|must have|must be|has to be|have to be|expects?|"
     r"depends? on)\b(?! (?:actually |also )?\w+ing\b).{0,80}(?<!before )(?<!after )(?<!when )"
     r"(?<!while )(?<!by )(?<!the )(?<!a )\b(?:set|exported|installed|running|started|"
@@ -331,7 +331,7 @@ _PREREQ = cue(
     r"\b(?:you'?ll|you will|you) (?:need|have) to (?:install|set|export|start|run|have|create|"
     r"configure|log in|add)\b|\b(?:is|are) (?:required|needed) (?:for|to|by)\b|"
     r"\b(?:needs?|requires?|needed|required|expects?)\b (?:an? |the |at least )?(?:\S+ )?"
-    + _INFRA
+    + INFRA
     + r"\b|"
     r"\b(?:make sure|be sure|remember|don'?t forget)(?: to| that)? (?:you(?:'ve| have)? )?"
     r"(?:run|install|set|export|start|create|have|copy|configure|log in)\b|"
@@ -347,12 +347,12 @@ _PREREQ = cue(
     r"\b(?:needs?|requires?) (?:seed data|fixtures|a migration)\b",
     "need|require|must|has to|have to|expect|depend|make sure|you|before|prerequisite|apt|brew|dnf|yum|apk|only|without|unless|be sure|remember|forget",
 )
-_NEEDED = cue(
+NEEDED = cue(
     r"\b(?:must|need|needs|needed|require|requires|required|make sure|has to|have to|before|"
     r"without|unless|expects?|depends? on|otherwise|remember)\b"
 )
 # Needed and in a state only the environment can be in: no named service or tool required.
-_PREREQ_STRONG = cue(
+PREREQ_STRONG = cue(
     r"\b(?:need|needs|require|requires|required|must have|must be|has to be|have to be)\b"
     r"(?! (?:actually |also )?(?:running|installing|killing))"
     r".{0,80}(?<!before )(?<!after )(?<!when )(?<!while )(?<!by )(?<!the )(?<!a )"
@@ -361,32 +361,32 @@ _PREREQ_STRONG = cue(
     r"\b(?:to|must|should) have (?!to\b).{1,60}\b(?:installed|running|set up)\b"
 )
 # Claude talking about its own next move ("I need to rebuild before running") is no prerequisite.
-_SELF_NEED = cue(r"^(?:(?:first|now|but|so|ok(?:ay)?),? )?(?:i|i'll|i will) (?:need|have|must)\b")
-_NEEDED_STRONG = cue(
+SELF_NEED = cue(r"^(?:(?:first|now|but|so|ok(?:ay)?),? )?(?:i|i'll|i will) (?:need|have|must)\b")
+NEEDED_STRONG = cue(
     r"\b(?:must|need|needs|needed|require|requires|required|make sure|has to|have to|expects?)\b"
 )
-_NOT_NEEDED = cue(
+NOT_NEEDED = cue(
     r"\b(?:no longer|don'?t|do not|doesn'?t|does not|won'?t) (?:need|have to|require)|"
     r"\bno need\b|\bnot (?:required|needed)\b|\bisn'?t (?:required|needed)\b"
 )
-_ENV_VAR_RE = lazy(r"\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b")
-_CODE_ENV_RE = lazy(r"[A-Z][A-Z0-9]{3,}")
-_ENV_SUFFIX_RE = lazy(
+ENV_VAR_RE = lazy(r"\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b")
+CODE_ENV_RE = lazy(r"[A-Z][A-Z0-9]{3,}")
+ENV_SUFFIX_RE = lazy(
     r"(?:_(?:URL|URI|DSN|KEY|SECRET|TOKEN|HOST|PORT|PATH|DIR|HOME|ID|PASSWORD|PASS|USER|ENV|"
     r"MODE|LEVEL|REGION|PROFILE|BUCKET|ENDPOINT|DB|DATABASE)|PASSWORD)$"
 )
-_NOT_ENV_CONTEXT = cue(
+NOT_ENV_CONTEXT = cue(
     r"\b(?:constant|macro|enum|compile-time|#define|preprocessor|class|struct|column)\b"
 )
-_ENV_CONTEXT = cue(
+ENV_CONTEXT = cue(
     r"\b(?:set|export(?:ed)?|env(?:ironment)?|variables?|shell|points? (?:at|to))\b|\.env\b"
 )
-_NOT_ENV = frozenset(
+NOT_ENV = frozenset(
     ("NULL", "TRUE", "FALSE", "NONE", "JSON", "YAML", "HTML", "HTTP", "HTTPS", "POST", "PATCH")
     + ("DELETE", "HEAD", "SELECT", "INSERT", "UPDATE", "WHERE", "FROM", "JOIN", "TODO", "FIXME")
     + ("NOTE", "UTF8", "ASCII", "UUID", "README", "LICENSE")
 )
-_PREREQ_THING = cue(
+PREREQ_THING = cue(
     r"\b(?:redis|postgres(?:ql)?|mysql|mongo(?:db)?|docker(?: desktop)?|database|db|server|"
     r"service|daemon|env(?:ironment)? var(?:iable)?s?|python|node|npm|pnpm|yarn|ffmpeg|lib\S+-dev|"
     r"openssl|cli|toolchain|sdk|migrations?|\.env|api key|token|secret|credentials|stripe|"
@@ -396,14 +396,14 @@ _PREREQ_THING = cue(
     r"(?:apt(?:-get)?|brew|dnf|yum|apk|pip|npm|cargo) install)\b"
 )
 # "requires `libpq-dev`": a named package or tool as the object of a need.
-_REQUIRES_CODE = cue(
+REQUIRES_CODE = cue(
     r"\b(?:requires?|needs?|depends? on) (?:an? |the )?`(?:lib[\w.+-]+-dev|[\w.+-]+-(?:cli|sdk)|"
     r"(?:apt(?:-get)?|brew|pip|npm) install [^`]+|docker|redis|postgres(?:ql)?|node(?:js)? ?\d*|"
     r"python ?3[\d.]*|ffmpeg|openssl|make|gcc)`"
 )
 # An order the environment imposes, as an imperative: "Start Redis before running the worker.",
 # "Run `make migrate` first — the API tests expect the table."
-_PREREQ_ORDER = cue(
+PREREQ_ORDER = cue(
     r"^(?:always |please |remember to |be sure to )?(?:run|start|launch|install|apply|load|seed|"
     r"export|set|create|bring up|spin up|build|compile|generate|source|activate|migrate|pull)\b"
     r"(?:(?! before\b).){1,80} before (?:(?:you |we )?(?:run(?:ning)?|start(?:ing)?|"
@@ -416,7 +416,7 @@ _PREREQ_ORDER = cue(
 )
 # A rule for how code or configuration is written ("`server` needs to be configured as a list,
 # not a single option"): a gotcha or convention, not something to have in the environment.
-_FORM_RULE = cue(
+FORM_RULE = cue(
     r"\b(?:must|needs? to|has to|have to|should|is required to) be (?:set|configured|defined|"
     r"declared|written|passed|given|specified|formatted|stored|listed|spelled|encoded|quoted|"
     r"typed|added|entered|provided) (?:as|in) (?:an? |the )?(?:[\w-]+ ){0,2}?(?:list|array|"
@@ -424,7 +424,7 @@ _FORM_RULE = cue(
     r"tuple|enum|literal|option|section|block|key|field|attribute|bytes|json|yaml|toml)s?\b",
     "must|need|has to|have to|should|required",
 )
-_PREREQ_NARRATION = cue(
+PREREQ_NARRATION = cue(
     r"\b(?:i|we)(?:'ve| have)? (?:set|installed|started|exported|added|configured|created)\b"
 )
 
@@ -442,41 +442,41 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
     if text.endswith("?"):
         return _question(unit, bare, text, trailing)
     if unit.section is not None and unit.item:
-        offer = unit.section == Kind.QUESTION and (_OFFER.search(bare) or bare_choice(bare))
-        return None if offer or _NAMES_ONLY.fullmatch(bare) else unit.section
+        offer = unit.section == Kind.QUESTION and (OFFER.search(bare) or bare_choice(bare))
+        return None if offer or NAMES_ONLY.fullmatch(bare) else unit.section
     if text.endswith(":") or len(text.split()) < 4:
         return None  # a lead-in to what follows, or too short to carry knowledge
-    if _LET_ME_KNOW.search(bare) and not _OFFER.search(bare) and not bare_choice(bare):
+    if LET_ME_KNOW.search(bare) and not OFFER.search(bare) and not bare_choice(bare):
         return Kind.QUESTION
     if NARRATION.search(text) or NARRATION.search(bare):
         return None
     # Asides in parentheses do not carry the sentence's cue ("(… defined but not wired)").
     bare = WS_RE.sub(" ", PAREN_RE.sub(" ", bare)).strip()
     forms = (bare, text) if topic else (bare,)
-    if _QUESTION_OPEN.search(bare) and not _RESOLVED.search(bare):
+    if QUESTION_OPEN.search(bare) and not RESOLVED.search(bare):
         return Kind.QUESTION
-    if _any(_NEXT, forms) and not _NEXT_HEDGE.search(bare):
+    if _any(NEXT, forms) and not NEXT_HEDGE.search(bare):
         return Kind.NEXT_STEP
-    if _HEDGE.search(_main_clause(bare)):
+    if HEDGE.search(_main_clause(bare)):
         return None
-    if _ANAPHORA.search(bare):
+    if ANAPHORA.search(bare):
         return None
     full = plain_unit(masks.restore(unit.text))
     gotcha = (
-        _GOTCHA.search(bare)
-        or (_GOTCHA.search(text) if topic else None)
-        or _CAUSE_STATED.search(bare)
+        GOTCHA.search(bare)
+        or (GOTCHA.search(text) if topic else None)
+        or CAUSE_STATED.search(bare)
         or FIX_STATED.search(bare)
     )
-    if gotcha and not _TEST_INTENT.search(bare) and not _hedged_near(gotcha):
+    if gotcha and not TEST_INTENT.search(bare) and not _hedged_near(gotcha):
         return Kind.GOTCHA
     if _is_decision(bare):
         return Kind.DECISION
-    if _FORM_RULE.search(bare):
+    if FORM_RULE.search(bare):
         return Kind.GOTCHA
     if _is_prerequisite(bare, full, masks, unit.text):
         return Kind.PREREQUISITE
-    if _any(_GOTCHA_WEAK, forms):
+    if _any(GOTCHA_WEAK, forms):
         return Kind.GOTCHA
     return None
 
@@ -485,9 +485,9 @@ def _hedged_near(match: re.Match[str]) -> bool:
     """Whether the clause around a cue hedges it ("…, which means it might be due to …")."""
     text = match.string
     start = 0
-    for boundary in _CLAUSE_END_RE.finditer(text, 0, match.start()):
+    for boundary in CLAUSE_END_RE.finditer(text, 0, match.start()):
         start = boundary.start()
-    return _HEDGE.search(text[start : match.end() + 20]) is not None
+    return HEDGE.search(text[start : match.end() + 20]) is not None
 
 
 def _any(pattern: Cue, forms: tuple[str, ...]) -> bool:
@@ -496,25 +496,25 @@ def _any(pattern: Cue, forms: tuple[str, ...]) -> bool:
 
 def _main_clause(text: str) -> str:
     """The sentence up to its first reason or subordinate clause (where hedges matter)."""
-    end = _CLAUSE_END_RE.search(text, 1)
+    end = CLAUSE_END_RE.search(text, 1)
     return text[: end.start()] if end else text
 
 
 def _is_decision(text: str) -> bool:
-    if _DECISION.search(text) or _PASSIVE_CHOICE.search(text):
+    if DECISION.search(text) or PASSIVE_CHOICE.search(text):
         return True
-    contrast = _CONTRAST.search(text)
-    if contrast and _ACTOR_ACT.search(text[: contrast.start()]):
+    contrast = CONTRAST.search(text)
+    if contrast and ACTOR_ACT.search(text[: contrast.start()]):
         return True
-    lead = _CONTRAST_LEAD.search(text)
+    lead = CONTRAST_LEAD.search(text)
     if lead:
         return NARRATION.search(text[lead.end() - 2 :].lstrip(" ,")) is None
-    contrast = _CONTRAST.search(text)
-    if contrast and _DONE_VERB.search(text[: contrast.start()]):
+    contrast = CONTRAST.search(text)
+    if contrast and DONE_VERB.search(text[: contrast.start()]):
         return True
     # A design move with its reason: "I moved X into Y, so the handlers can be tested …".
-    reason = _DESIGN_REASON.search(text)
-    return bool(reason and _DESIGN_VERB.search(text[: reason.start()]))
+    reason = DESIGN_REASON.search(text)
+    return bool(reason and DESIGN_VERB.search(text[: reason.start()]))
 
 
 # The words of a question asking only to pick among what came before it ("Which option do you
@@ -543,58 +543,58 @@ def _question(unit: Unit, text: str, whole: str, trailing: bool) -> Kind | None:
     words = text.split()
     if len(words) < 3 or NARRATION.search(whole) or NARRATION.search(text):
         return None
-    if _COURTESY.search(text) or _OFFER.search(text) or bare_choice(text):
+    if COURTESY.search(text) or OFFER.search(text) or bare_choice(text):
         return None
     if unit.section == Kind.QUESTION:
         return Kind.QUESTION
-    if trailing and (_ASK_USER.search(text) or _TO_USER.search(text)):
+    if trailing and (ASK_USER.search(text) or TO_USER.search(text)):
         return Kind.QUESTION
-    if _QUESTION_OPEN.search(text):
+    if QUESTION_OPEN.search(text):
         return Kind.QUESTION
     return None
 
 
 def _is_prerequisite(text: str, full: str, masks: Masks, masked: str) -> bool:
     """``text`` has code masked; ``full`` has it restored (package and tool names live there)."""
-    if _NOT_NEEDED.search(text) or _SELF_NEED.search(text):
+    if NOT_NEEDED.search(text) or SELF_NEED.search(text):
         return False
-    if _PREREQ_ORDER.search(text):
+    if PREREQ_ORDER.search(text):
         return True
-    needed = _NEEDED.search(text) is not None
-    if _PREREQ_NARRATION.search(text) and not needed:
+    needed = NEEDED.search(text) is not None
+    if PREREQ_NARRATION.search(text) and not needed:
         return False  # "I've set REDIS_URL in .env": what was done, not what is needed
     env_var = _env_var(masked, masks, text)
-    prereq = _PREREQ.search(text) or _PREREQ.search(full)
-    thing = env_var or ((prereq or needed) and _PREREQ_THING.search(full) is not None)
+    prereq = PREREQ.search(text) or PREREQ.search(full)
+    thing = env_var or ((prereq or needed) and PREREQ_THING.search(full) is not None)
     if thing and prereq:
         return True
-    if _PREREQ_STRONG.search(text):
+    if PREREQ_STRONG.search(text):
         return True
-    if _PREREQ_SETUP.search(text) and (env_var or (thing and needed)):
+    if PREREQ_SETUP.search(text) and (env_var or (thing and needed)):
         return True
-    if _PREREQ_SETUP.search(text) and re.match(r"(?i)install\b", text):
+    if PREREQ_SETUP.search(text) and re.match(r"(?i)install\b", text):
         return True
-    if _REQUIRES_CODE.search(full):
+    if REQUIRES_CODE.search(full):
         return True
-    return env_var and _NEEDED_STRONG.search(text) is not None
+    return env_var and NEEDED_STRONG.search(text) is not None
 
 
 def _env_var(masked: str, masks: Masks, text: str) -> bool:
     """An environment variable named in the sentence: by its name (``REDIS_URL``) or its context
     (``set PGPASSWORD``); not a constant or macro (``SIMPLE_AUTOMATION_TEST``)."""
     plain = PLACEHOLDER_RE.sub(" ", masked)
-    names = [m.group(0).lstrip("$") for m in _ENV_VAR_RE.finditer(plain)]
+    names = [m.group(0).lstrip("$") for m in ENV_VAR_RE.finditer(plain)]
     names += [code.lstrip("$").split("=")[0] for code in masks.code(masked)]
     names = [name for name in names if _is_env_name(name)]
-    if _NOT_ENV_CONTEXT.search(text):
+    if NOT_ENV_CONTEXT.search(text):
         return False
-    if any(_ENV_SUFFIX_RE.search(name) for name in names):
+    if any(ENV_SUFFIX_RE.search(name) for name in names):
         return True
-    return bool(names) and _ENV_CONTEXT.search(text) is not None
+    return bool(names) and ENV_CONTEXT.search(text) is not None
 
 
 def _is_env_name(name: str) -> bool:
     """``REDIS_URL``; in a code span also ``PGPASSWORD`` (all capitals, not an SQL/HTTP word)."""
-    if _ENV_VAR_RE.fullmatch(name):
+    if ENV_VAR_RE.fullmatch(name):
         return True
-    return _CODE_ENV_RE.fullmatch(name) is not None and name not in _NOT_ENV
+    return CODE_ENV_RE.fullmatch(name) is not None and name not in NOT_ENV
