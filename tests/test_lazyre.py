@@ -29,9 +29,10 @@ def test_importing_the_capture_path_compiles_none_of_the_miner_s_patterns() -> N
     # A fresh interpreter: what a hook pays at import, before anything is mined.
     probe = (
         "import vaultmem.claude.capture, vaultmem.claude.ingest\n"
-        "from vaultmem.mining import answers as mining, cues as miningcues, text as miningtext\n"
+        "from vaultmem.mining import answers as mining, cues as miningcues, kinds\n"
+        "from vaultmem.mining import text as miningtext\n"
         "from vaultmem.notes.lazyre import LazyPattern\n"
-        "found = [v for m in (mining, miningcues, miningtext) for v in vars(m).values()]\n"
+        "found = [v for m in (mining, miningcues, kinds, miningtext) for v in vars(m).values()]\n"
         "pats = [v for v in found if isinstance(v, LazyPattern)]\n"
         "pats += [v.pattern for v in found if isinstance(v, miningcues.Cue)]\n"
         "assert len(pats) > 40, len(pats)\n"

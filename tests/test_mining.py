@@ -11,6 +11,7 @@ from property_kit import examples
 from bench.eval_mining import load
 from vaultmem.mining import answers as mining
 from vaultmem.mining import cues as miningcues
+from vaultmem.mining import kinds as miningkinds
 from vaultmem.mining.answers import Mined, mine
 from vaultmem.mining.text import TEXT_MAX_CHARS
 
@@ -277,12 +278,12 @@ def test_next_steps_and_narration_of_the_next_action() -> None:
         assert mine(text) == (), text
 
 
-def _gated_cues() -> list[tuple[str, miningcues.Cue]]:
+def _gated_cues() -> list[tuple[str, miningkinds.Cue]]:
     return [
         (name, value)
-        for module in (mining, miningcues)
+        for module in (mining, miningkinds)
         for name, value in vars(module).items()
-        if isinstance(value, miningcues.Cue) and value.gate
+        if isinstance(value, miningkinds.Cue) and value.gate
     ]
 
 

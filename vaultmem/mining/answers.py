@@ -34,7 +34,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vaultmem.mining.cues import FIX_STATED, NARRATION, classify, cue
+from vaultmem.mining.cues import classify
+from vaultmem.mining.kinds import FIX_STATED, NARRATION, cue
 from vaultmem.mining.text import (
     CLOSE,
     OPEN,
