@@ -2,15 +2,19 @@
 
 The kinds themselves are :class:`vaultmem.notes.schema.Kind`; a cue here is a phrase that makes a
 sentence one kind (a decision, a gotcha, a prerequisite, a next step, an open question), a veto
-one that keeps it out (narration, a hedge, a test described). :func:`cues.classify` applies them
-to one sentence, in its order; compaction and capture read the kinds through ``mining``.
+one that keeps it out (narration, a hedge, a test described). :data:`TABLE` at the end lists,
+for each kind, its cues and vetoes (a test keeps every cue here in it); :func:`cues.classify`
+applies them to one sentence, in its order; compaction and capture read the kinds through
+``mining``.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.schema import Kind
 
 
 # ---- classification --------------------------------------------------------------------------
@@ -281,7 +285,6 @@ DECISION = cue(
 )
 # "I <did X> instead of / rather than Y": a choice between two ways, stated as made.
 CONTRAST = cue(r"\b(?:instead of|rather than|in place of)\b")
-FIRST_PERSON = cue(r"\b(?:i|we)(?:'ve|'ll|'m|'re)?\b")
 CONTRAST_LEAD = cue(r"^(?:instead of|rather than)\b[^,]{3,120},\s*(?:i|we)\b")
 DONE_VERB = cue(
     r"\b(?:i|we)(?:'ve| have)? (?:used|made|kept|put|moved|split|changed|stored|modell?ed|went|set|"
@@ -423,3 +426,32 @@ FORM_RULE = cue(
 PREREQ_NARRATION = cue(
     r"\b(?:i|we)(?:'ve| have)? (?:set|installed|started|exported|added|configured|created)\b"
 )
+
+
+# ---- the table -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Rules:
+    """What decides one kind: a cue makes a sentence this kind unless a veto holds; a part only
+    qualifies a cue (the actor before "instead of", the reason after a design move)."""
+
+    cues: tuple[Cue, ...]
+    vetoes: tuple[Cue, ...] = ()
+    parts: tuple[Cue, ...] = ()
+
+
+# Every kind's vetoes, before its own: tool narration, a hedge in the main clause, a sentence
+# about what was listed before it.
+SHARED_VETOES: tuple[Cue, ...] = (NARRATION, HEDGE, ANAPHORA)
+TABLE: dict[Kind, Rules] = {
+    Kind.QUESTION: Rules((QUESTION_OPEN, LET_ME_KNOW, ASK_USER, TO_USER),
+                         (RESOLVED, COURTESY, OFFER)),
+    Kind.NEXT_STEP: Rules((NEXT,), (NEXT_HEDGE,)),
+    Kind.GOTCHA: Rules((GOTCHA, CAUSE_STATED, FIX_STATED, FORM_RULE, GOTCHA_WEAK),
+                       (TEST_INTENT,)),
+    Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, CONTRAST, CONTRAST_LEAD, DESIGN_VERB), (),
+                         (ACTOR_ACT, DONE_VERB, DESIGN_REASON)),
+    Kind.PREREQUISITE: Rules(
+        (PREREQ_ORDER, PREREQ, PREREQ_STRONG, PREREQ_SETUP, REQUIRES_CODE, NEEDED_STRONG),
+        (NOT_NEEDED, SELF_NEED, PREREQ_NARRATION, NOT_ENV_CONTEXT),
+        (NEEDED, PREREQ_THING, ENV_CONTEXT)),
+}
