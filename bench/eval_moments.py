@@ -96,6 +96,9 @@ class Report:
     sessions: int = 0
     compactions: list[dict[str, Any]] = field(default_factory=list)
     recurring: list[tuple[str, bool]] = field(default_factory=list)  # (signature, told)
+    # Recurring failures met silent after the failure hook told this session a fix already (it
+    # tells a fix once: of the same root cause, another error line of it gets nothing again).
+    recurring_after_told: int = 0
     unrelated: list[tuple[str, bool]] = field(default_factory=list)
     repeats: list[tuple[str, bool]] = field(default_factory=list)  # met earlier in the session
     prompts: list[dict[str, Any]] = field(default_factory=list)
@@ -275,10 +278,12 @@ def measure_failures(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
     told = {key: list(values) for key, values in report.told.items()}
     for s in corpus.sessions:  # in the order the sessions started
         mine: set[str] = set()
+        hook_told = False  # the failure hook gave this session context before
         for call in by_session.get(s.id, ()):
             if call.hook != "post-tool-use-failure":
                 continue
             was_told = told[f"{call.session}:{call.upto}"].pop(0)
+            before, hook_told = hook_told, hook_told or was_told
             if not call.signature or call.payload.get("is_interrupt"):
                 continue
             earlier = met.get(call.signature, set()) - {s.id}
@@ -287,6 +292,7 @@ def measure_failures(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
                 report.repeats.append((call.signature, was_told))
             elif earlier:
                 report.recurring.append((call.signature, was_told))
+                report.recurring_after_told += not was_told and before
             elif not (seen_any.get(call.signature, set()) - {s.id}):
                 report.unrelated.append((call.signature, was_told))
             mine.add(call.signature)
@@ -454,6 +460,7 @@ def totals(report: Report) -> dict[str, Any]:
         "compaction_with_vaultmem": sum(c["with_vaultmem"] for c in report.compactions),
         "compaction_chars_max": max((c["chars"] for c in report.compactions), default=0),
         "recurring": len(report.recurring), "recurring_told": sum(t for _, t in report.recurring),
+        "recurring_after_told": report.recurring_after_told,
         "unrelated": len(report.unrelated),
         "unrelated_silent": sum(not t for _, t in report.unrelated),
         "repeats": len(report.repeats), "repeats_told": sum(t for _, t in report.repeats),
@@ -485,7 +492,8 @@ def render(report: Report) -> str:
                    f"summary {c['summary']}, summary + vaultmem {c['with_vaultmem']} "
                    f"({c['chars']:,} chars); missed: {'; '.join(c['missed']) or '-'}")
     out.append(f"  recurring failures told their fix: {_share(t['recurring_told'], t['recurring'])}"
-               f" (goal >= {GOALS['recurring_told']:.0%})")
+               f" (goal >= {GOALS['recurring_told']:.0%}); of the silent ones, "
+               f"{t['recurring_after_told']} came after the failure hook told this session a fix")
     out.append(f"  unrelated failures told nothing: {_share(t['unrelated_silent'], t['unrelated'])}"
                f" (goal >= {GOALS['unrelated_silent']:.0%})")
     out.append(f"  labelled recurrences ({RECURRENCES.name}): told something "

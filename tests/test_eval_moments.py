@@ -4,6 +4,7 @@ ground truth of recurrence (a failure's folded error line, the commands that pas
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from bench import eval_moments
 
@@ -110,3 +111,32 @@ def test_the_committed_recurrence_labels_name_corpus_sessions_in_one_part_each()
         sessions = [label["fixed_in"], *label["later"]]
         assert len({split[s] for s in sessions}) == 1, label["id"]
         assert label["errors"] and all(proof for proof in label["fix"])
+
+
+def test_a_failure_met_again_in_its_session_is_a_repeat_not_a_recurrence(tmp_path: Path) -> None:
+    from datetime import datetime
+
+    from bench.real_corpus import Corpus, RealSession
+
+    error = "E   OperationalError: port 5432 failed: Connection refused"
+    (tmp_path / "a.jsonl").write_text("\n".join(TRANSCRIPT) + "\n")  # met, then pytest passed
+    for sid in "bc":
+        (tmp_path / f"{sid}.jsonl").write_text("")
+
+    def failure(sid: str, upto: int, error: str) -> eval_moments.Call:
+        return eval_moments.Call(datetime(2026, 1, 2), sid, upto, "post-tool-use-failure", "/w",
+                                 {"error": error}, eval_moments.fold(error), "pytest")
+
+    corpus = Corpus(tuple(RealSession(i, "p", f"{i}.jsonl", "0" * 64) for i in "abc"), (), (),
+                    {i: tmp_path / f"{i}.jsonl" for i in "abc"})
+    by_session = {"a": [failure("a", 3, error)],
+                  "b": [failure("b", 2, error), failure("b", 5, error)],
+                  "c": [failure("c", 1, "KeyError: 'currency'"), failure("c", 4, error)]}
+    report = eval_moments.Report(told={"a:3": [False], "b:2": [True], "b:5": [False],
+                                       "c:1": [True], "c:4": [False]})
+
+    eval_moments.measure_failures(corpus, by_session, report)
+
+    assert [told for _, told in report.recurring] == [True, False]  # b's first, c's
+    assert [told for _, told in report.repeats] == [False]  # b's second: told once already
+    assert report.recurring_after_told == 1  # c was told something before it
