@@ -192,3 +192,23 @@ def test_a_tool_log_line_whose_answer_line_leaves_no_room_comes_alone(vault_root
     ))
     shown = _shown(vault_root, "numbat pipeline", limit=1)
     assert shown == ["Ran `mkdir -p ~/src/numbat-pipeline && cd ~/src/numbat-pipeline && git init`"]
+
+
+def test_items_under_a_line_saying_what_they_list_come_together(vault_root: Path) -> None:
+    # No item holds every word asked, the list does: it is shown under its lead-in, which
+    # matches nothing itself; the items are not shown again alone.
+    _session(vault_root, (
+        "> [!note]- Claude's answer (6 lines)\n"
+        "> ### Option 2: wombat as the login shell\n"
+        "> **Status**: limited\n>\n"
+        "> **Findings:**\n"
+        "> - The launcher has no setting to change the default shell\n"
+        "> - Its tool is hardcoded to use dash\n"
+        "> - You can run wombat commands through the tool\n"
+        "\n- Ran `wombat --version`\n"
+    ))
+    shown = _shown(vault_root, "wombat default shell setting")
+    assert shown[0] == ("Findings: The launcher has no setting to change the default shell "
+                        "Its tool is hardcoded to use dash You can run wombat commands through "
+                        "the tool")
+    assert not any(s.startswith(("The launcher", "You can run")) for s in shown[1:])

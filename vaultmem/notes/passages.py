@@ -7,7 +7,9 @@ heading or bold line of an answer with its part, a table row with its columns' n
 a work log's tool log (``- Ran …``) after its entry's ``**Answer:**`` line when both fit (the
 command or file says where, the answer what came of it; the answer is shown once); at most
 about ``facts.SHOWN_CHARS`` characters, a long passage by its first line and the lines that
-match, never cut inside a word. Lines rank by the different words shown matched, then what kind
+match, never cut inside a word. A list item matched is also read with its list, under the line
+saying what it lists ("Findings:") when that line matches nothing itself: the items together
+may answer what none does alone. Lines rank by the different words shown matched, then what kind
 of line it is (an answer before the tool log and what was said along the way, an ``ASIDE``
 callout, before the prompt, a heading or a table header), then the matches; a line shown in
 another's passage is not shown again.
@@ -45,6 +47,7 @@ _TOOL_LOG = re.compile(r"^[-*+][ \t]+(?:Ran|Edited)[ \t]")
 _PART = re.compile(r"^\s*(?:>[ \t]*)+(?:#{1,6}[ \t]+\S|(?:\d{1,3}[.)][ \t]+)?\*\*[^*]+\*\*[ \t]*$)")
 _ROW = re.compile(r"^\s*(?:>[ \t]*)*\|")
 _RULE_ROW = re.compile(r"^\s*(?:>[ \t]*)*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?$")
+_ITEM = re.compile(r"^\s*(?:>[ \t]*)*(?:[-*+]|\d{1,3}[.)])[ \t]+\S")  # a list item
 _BREAK = re.compile(r"^\s*(?:>[ \t]*)*(?:[-*_][ \t]*){3,}$")  # a thematic break (``---``)
 _PASSAGE_LINES = 40  # lines a line introduces that are read at most
 # The title of a callout, and of an aside's (``noise.ASIDE``): its lines rank after an answer's,
@@ -180,6 +183,26 @@ class _Body:
         answer = self.answer(at)
         said = self.shown(at).casefold()
         return answer is not None and bool(said) and said in self.shown(answer).casefold()
+
+    def intro(self, at: int) -> int | None:
+        """The line introducing the list item ``at`` (``- x``, ``1. x``), or None: the nearest
+        line above the item and its sibling items, in the same callout (or outside callouts),
+        when that line introduces what follows (``_span``: it ends in a colon or names a part of
+        an answer) and its passage holds line ``at``."""
+        quoted = self.read(at)[0]
+        if not _ITEM.match(self.lines[at]):
+            return None
+        for n in range(at - 1, max(-1, at - _PASSAGE_LINES), -1):
+            inside, blank, fence, _ = self.read(n)
+            if inside != quoted or fence:
+                return None
+            if blank or _ITEM.match(self.lines[n]):
+                if blank and not inside:
+                    return None  # a blank line outside callouts ends the list
+                continue
+            span, _ = _span(self, n)
+            return n if at in span else None
+        return None
 
     def header(self, at: int) -> int | None:
         """The header line of the table whose row ``at`` is (not the header itself), or None."""
@@ -362,6 +385,7 @@ def ranked_lines(
     # it may still rank before those shown already, so a note of thousands of matching lines
     # costs about what its lines' marks do.
     bounds: list[tuple[int, int, int, int, int, list[int], bool]] = []
+    intros: set[int] = set()  # introducing lines without a match of their own, queued
     for at, line in enumerate(body.lines):
         if open_mark not in line or body.read(at)[2]:
             continue  # no match, or a code fence's line: its language (```bash) says nothing
@@ -377,6 +401,16 @@ def ranked_lines(
             matches = sum(body.lines[n].count(open_mark) for n in read)
         bounds.append((int(is_noise(line, marks)), -len(words), -body.tier(at),
                        -matches, at, span, part))
+        intro = body.intro(at)
+        if intro is not None and intro not in intros and open_mark not in body.lines[intro]:
+            # The list a line is an item of, with the line saying what it lists ("Findings:"):
+            # its items together may answer what no item alone does.
+            intros.add(intro)
+            span, part = _span(body, intro)
+            words = set().union(*(body.words(n) for n in span))
+            matches = sum(body.lines[n].count(open_mark) for n in span)
+            bounds.append((int(is_noise(body.lines[intro], marks)), -len(words),
+                           -body.tier(intro), -matches, intro, span, part))
     bounds.sort(key=lambda b: b[:5])
     ready: list[tuple[tuple[int, int, int, int, int], _Shown, frozenset[int]]] = []
     out: list[Passage] = []
