@@ -317,6 +317,21 @@ def test_the_answers_recap_points_fill_only_the_room_nothing_else_needs() -> Non
     assert not any("accordion" in b and "thirty idle" not in b for b in briefs)
 
 
+def test_every_answer_of_an_earlier_session_comes_before_the_last_session_s_points() -> None:
+    old = _session(rel="p/sessions/2026-11-19-old.md", failing=(), next_steps=(),
+                   open_questions=(), decisions=(), gotchas=(), turns=tuple(
+        Turn(f"09:0{i}", f"step {i}", f"Answer {i}: the importer skips {i} rows.")
+        for i in range(5)))
+    last = _session(turns=(Turn("10:00", "add login", "Login works.", tuple(
+        f"Point {i} of the login recap names the cookie flags" for i in range(6))),))
+    roomy = context.render("shop", [last, old], max_chars=8000)
+    briefs = [context.render("shop", [last, old], max_chars=n) for n in range(300, len(roomy))]
+    assert any("Point 1" in b for b in briefs)
+    # The earlier session's oldest answer is in before the points once its block has room (a
+    # point or two fit where the block's own lines do not yet).
+    assert not any("Point 2" in b and "Answer 0" not in b for b in briefs)
+
+
 def test_an_answer_line_without_content_takes_no_room() -> None:
     turns = (
         Turn("10:00", "why a pull request?", "Great question! Let me clarify the workflow: "

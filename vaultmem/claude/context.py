@@ -35,7 +35,6 @@ FAILURE_SESSIONS = 2
 FAILURE_DAYS = 7
 FAILURES_FIRST = 4  # the newest failures of the last session shown before its other lines
 DONE_FIRST = 5  # the newest done lines of the last session in line for room before the others
-EARLIER_ANSWERS = 3  # answers of each earlier session, the last one first to be shown
 DETAIL_MAX_CHARS = 200
 LAST_STEPS, LAST_QUESTIONS = 8, 6  # of the last session's, the newest first in line for room
 UPCOMING_TURNS = 3  # the last answers whose "Next Steps" the briefing names first
@@ -357,11 +356,13 @@ def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str],
         part = _Group(f"{first} · note: {one_line(s.rel)}", gap=rank > 0)
         turns = _turns(s, known)
         tier = 2 if rank < 3 else 3
-        # Its last answer, the two before it when there is room, and the others when room is
-        # left after everything else (a short briefing need not leave the middle of a session out).
+        # Its last answer first, then its other answers (the newer first) before any recap's
+        # points: an answer says what came of a turn, a point one detail of it (on the tuning
+        # vaults an earlier answer held a labelled fact per 757 characters, the last session's
+        # points one per 1,418).
         n = len(turns)
         part.add("outcome:", turns,
-                 [tier if i == n - 1 else 3 if i >= n - EARLIER_ANSWERS else 4 for i in range(n)])
+                 [tier if i == n - 1 else 3 + NEWER * (n - 1 - i) for i in range(n)])
         steps, questions = _items(s.next_steps), _items(s.open_questions)
         part.add("next steps:", steps, _newest(len(steps), 3, tier, 3))
         part.add("open questions:", questions, _newest(len(questions), 2, tier, 3))
