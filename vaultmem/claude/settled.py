@@ -2,8 +2,11 @@
 
 A step is done when a later line says so: a todo item completed or a commit made (``Done:``,
 ``Committed:`` lines of the work log, :mod:`stated`), a tracker's close, or a sentence of the
-session's final answer reporting the work done with nothing in it left open. It matches the step
-by the same text, the same tracker id, or most of its words.
+session's final answer reporting the work done, or the state it left (running, passing, fixed),
+with nothing in it left open. It matches the step by the same text, the same tracker id, most of
+its words, or the state it aimed at: what it acts on reported running, passing or fixed ("The
+panel and applet are running" closes "Add the applet to the panel config and restart"), what it
+said was not yet done reported done ("… pushed" closes "… complete but not yet pushed").
 """
 
 from __future__ import annotations
