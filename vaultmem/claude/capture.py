@@ -36,7 +36,6 @@ from . import gitinfo, transcript
 from .events import HookEvent, context_output, session_start_output
 
 if TYPE_CHECKING:
-
     from . import ingest
     from .automirror import MirrorResult
 
@@ -140,11 +139,12 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
         spawn_compaction(memory.config, started.handed, "deterministic")
     # The state lock is held while the note is written, so a Stop and a PreCompact racing on
     # one session cannot both add the same turns.
-    return memory.state.update(lambda data: _record(memory, event, data, sid, now, meta, closing))
+    return memory.state.update(
+        lambda data: record_lines(memory, event, data, sid, now, meta, closing))
 
 
-def _record(memory: Memory, event: HookEvent, data: StateData, sid: str, now: datetime,
-            meta: dict[str, str], closing: bool) -> IngestResult:
+def record_lines(memory: Memory, event: HookEvent, data: StateData, sid: str, now: datetime,
+                 meta: dict[str, str], closing: bool) -> IngestResult:
     """The steps of one record, in order, under the state lock."""
     _follow_project(memory, event, data, sid, now)
     new = _read(memory, event, data, sid)
