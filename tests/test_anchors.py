@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hook_kit import hook_env, run_cli
 
-from vaultmem.claude import briefing, capture, staleness
+from vaultmem.claude import briefing, capture, recordsteps, staleness
 from vaultmem.claude.events import HookEvent
 from vaultmem.errors import VaultmemError
 from vaultmem.memory import anchors, entityparse
@@ -213,7 +213,7 @@ def test_a_turn_without_files_has_no_anchor(vault_root: Path) -> None:
     from vaultmem.claude import ingest
 
     told = ingest.Story((), (ingest.Item("decision", "Use JWT.", ()),), {})
-    assert capture.anchored(told, str(vault_root)) is told
+    assert recordsteps.anchored(told, str(vault_root)) is told
 
 
 def test_review_cli_lists_and_retires(env: Path, repo: Path, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hook_kit import ARCHIVE, NOW, SESSIONS, hook_env
 
-from vaultmem.claude import capture
+from vaultmem.claude import capture, recordsteps
 from vaultmem.claude.events import HookEvent
 from vaultmem.memory.sessions import Memory
 from vaultmem.memory.upkeep import INLINE_COMPACT_BYTES
@@ -219,7 +219,7 @@ def test_a_long_session_whose_first_prompt_names_nothing_reads_on_from_its_offse
         lines.append(_line("user", 2 * n, f"Step {n}: tune retry case {n} " + "x" * 60))
         lines.append(_line("assistant", 2 * n + 1, [{"type": "text", "text": f"Done {n}."}]))
     transcript.write_text("\n".join(lines) + "\n")
-    assert transcript.stat().st_size > capture.RETOPIC_BYTES
+    assert transcript.stat().st_size > recordsteps.RETOPIC_BYTES
     event = HookEvent(name="stop", session_id="sid-untitled", transcript_path=str(transcript),
                       cwd=CWD)
     capture.on_stop(event)

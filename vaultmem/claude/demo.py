@@ -184,7 +184,7 @@ def _code_decision(code: Path, memory: Memory, note: str) -> Path | None:
     """A small git repository, and a decision captured from a turn that edited its tokens.py:
     the session note's item is anchored to the file's content and the commit (capture's own
     path). None when git is not installed."""
-    from vaultmem.claude import capture, ingest
+    from vaultmem.claude import ingest, recordsteps
 
     try:
         (code / CODE_FILE).parent.mkdir(parents=True)
@@ -195,6 +195,6 @@ def _code_decision(code: Path, memory: Memory, note: str) -> Path | None:
     except (OSError, GitError):
         return None
     item = ingest.Item(Kind.DECISION, CODE_DECISION, ("Auth",), files=(str(code / CODE_FILE),))
-    told = capture.anchored(ingest.Story((), (item,), {}), str(code))
+    told = recordsteps.anchored(ingest.Story((), (item,), {}), str(code))
     memory.vault.update(note, ingest.edits_for(told, memory.vault.read(note).text))
     return code
