@@ -367,10 +367,11 @@ def goals_met(counts: Mapping[str, Any]) -> dict[str, bool]:
 
 
 def render_totals(parts: Sequence[Mapping[str, Any]]) -> str:
-    """One line per part: recall shown beside its FTS floor, briefing, open steps and entity
-    lines, then which goals each part meets."""
+    """One line per part: recall shown beside its FTS floor, briefing, open steps, entity
+    lines and the decisions and gotchas in their component's note, then which goals each part
+    meets."""
     head = (f"{'part':<10}{'sessions':>9}{'facts':>7}{'recall shown':>15}{'FTS floor':>14}"
-            f"{'briefing':>14}{'open steps':>12}{'entity lines':>16}")
+            f"{'briefing':>14}{'open steps':>12}{'entity lines':>16}{'in component':>15}")
     lines = [head]
     for c in parts:
         lines.append(
@@ -378,7 +379,8 @@ def render_totals(parts: Sequence[Mapping[str, Any]]) -> str:
             f"{_share(c['recall'], c['facts']):>15}{_share(c['fts_floor'], c['facts']):>14}"
             f"{_share(c['briefing'], c['facts']):>14}"
             f"{c['open_steps']:>7}/{c['open_step_projects']:<4}"
-            f"{_share(c['entity_facts'], c['entity_lines']):>16}")
+            f"{_share(c['entity_facts'], c['entity_lines']):>16}"
+            f"{_share(c.get('filed', 0), c.get('filed_of', 0)):>15}")
     lines.append(f"goals: recall >= {GOALS['recall']:.0%} and >= FTS floor + "
                  f"{GOALS['over_floor']:.0%} points; briefing >= {GOALS['briefing']:.0%}; "
                  "every project's last open next step in its briefing")
