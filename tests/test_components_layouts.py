@@ -9,8 +9,8 @@ import pytest
 
 from vaultmem.claude import ingest
 from vaultmem.claude.components import FORBIDDEN, Origin, component_of, origin_of
-from vaultmem.claude.mentions import about
 from vaultmem.claude.transcript import ToolCall, Turn
+from vaultmem.mining.mentions import about
 
 ROOT = "/home/dev/work/shop"
 

@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 import pytest
 
 from vaultmem.claude import ingest
-from vaultmem.claude.fixes import Run, checks_only, env_names, fix_text, plausible, run_key
 from vaultmem.claude.transcript import Outcome, ToolCall, Turn, parse_lines
+from vaultmem.mining.fixes import Run, checks_only, env_names, fix_text, plausible, run_key
 from vaultmem.notes.patch import Edit, SectionPatch
 
 NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)

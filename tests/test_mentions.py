@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultmem.claude import mentions
+from vaultmem.mining import mentions
 
 
 def test_a_component_is_named_when_every_word_of_its_name_is_said() -> None:

@@ -1,4 +1,4 @@
-"""claude/notices.py and what capture and the briefing make of Claude Code's own notices: a
+"""mining/notices.py and what capture and the briefing make of Claude Code's own notices: a
 usage-limit or API error reply is no answer, a tool call the permissions stopped (or the person
 rejected) is no failure, neither in a new note nor in an older one."""
 
@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from vaultmem.claude import digest, ingest, notices
+from vaultmem.claude import digest, ingest
 from vaultmem.claude.transcript import parse_lines
+from vaultmem.mining import notices
 
 NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)
 CWD = "/home/dev/work/tiler"

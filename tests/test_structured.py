@@ -14,9 +14,8 @@ import pytest
 from hook_kit import DAY, PROJECT
 from transcript_kit import CWD, Transcript, briefing, end, note, section, stop
 
-from vaultmem.claude import fixes, settled
 from vaultmem.memory.sessions import Memory
-from vaultmem.mining import structured
+from vaultmem.mining import fixes, settled, structured
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 

@@ -13,14 +13,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vaultmem.memory import anchors, entityparse
+from vaultmem.mining import notices, settled
+from vaultmem.mining.fixes import looks_up_only, passes, state_key
 from vaultmem.notes import mdlines, schema, sections
 from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.noise import NOTES_TITLE
 from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
-from . import briefrank, notices, recapnext, settled
-from .fixes import looks_up_only, passes, state_key
+from . import briefrank, recapnext
 
 BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")

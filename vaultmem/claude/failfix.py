@@ -26,10 +26,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from vaultmem.mining import notices
 from vaultmem.notes.inline import code_span, one_line
 from vaultmem.notes.lazyre import lazy
-
-from . import notices
 
 ERROR_CHARS = 120  # of the error line kept in the gotcha
 COMMAND_CHARS = 60

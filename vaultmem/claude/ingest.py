@@ -10,7 +10,7 @@ once with its first error line. Lines before the first prompt of a read (a turn 
 
 A rule the person sets in a prompt ("never commit without signing": ``mining.prompts``),
 knowledge (``mining.answers``, a turn's messages read together) and failure-then-fix patterns (a
-command failed, then passed after a change that plausibly fixed it: ``claude.fixes``) become
+command failed, then passed after a change that plausibly fixed it: ``mining.fixes``) become
 one-line items under the sections of their kind, each followed by
 the ``([[Component]], …)`` group of the components its turn touched (``claude.components``); an
 item whose text the note already holds is not added again. ``## Related Entities`` lists each
@@ -30,14 +30,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
-from vaultmem.mining import diagnostics, prompts
+from vaultmem.mining import diagnostics, fixes, mentions, notices, prompts
 from vaultmem.mining.answers import mine_listed, mine_turn
 from vaultmem.notes import nearnames, schema
 from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
 from vaultmem.notes.patch import Edit, SectionPatch
 from vaultmem.notes.schema import Kind
 
-from . import failfix, fixes, mentions, midturn, notices
+from . import failfix, midturn
 from .components import origin_of, relative
 from .stated import Told
 from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn

@@ -72,9 +72,7 @@ def error_line(error: str) -> str | None:
     """The line capture records for a failure: the shell's own when the machine never started
     the command (Git Bash's fork failed: what any command printed after it says less), else the
     tool's first error line (:func:`toolresults.failure`)."""
-    from vaultmem.mining import toolresults
-
-    from . import notices
+    from vaultmem.mining import notices, toolresults
 
     denied = notices.denial(error)
     if denied is not None and notices.not_started(denied):
@@ -86,7 +84,7 @@ def shape(command: str | None) -> list[str]:
     """The words of what a command runs (``uv run pytest -x tests/a.py`` -> ``pytest``)."""
     if not command:
         return []
-    from .fixes import run_key
+    from vaultmem.mining.fixes import run_key
 
     key = run_key(command.split("&&")[-1] if "&&" in command else command)
     head = [w for w in key.split()[:3] if not w.startswith("-")]
@@ -107,7 +105,7 @@ class ErrorClass:
 
 
 def _not_started(line: str) -> bool:
-    from . import notices
+    from vaultmem.mining import notices
 
     return notices.not_started(line)
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
 
-from vaultmem.claude import commitmsg, notices, records
+from vaultmem.claude import commitmsg, records
 from vaultmem.claude.transcriptfile import (
     MAX_LINE_BYTES,
     MAX_READ_BYTES,
@@ -48,7 +48,7 @@ from vaultmem.claude.transcriptfile import (
     mark_before,
     resume_at,
 )
-from vaultmem.mining import structured, toolresults
+from vaultmem.mining import notices, structured, toolresults
 from vaultmem.notes import jsontext
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private

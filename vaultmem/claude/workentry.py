@@ -9,10 +9,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from vaultmem.mining.fixes import run_key
 from vaultmem.notes.inline import code_span, one_line
 
 from . import midturn
-from .fixes import run_key
 from .transcript import ToolCall
 
 PROMPT_MAX_CHARS = 1500

@@ -1,7 +1,7 @@
 """The names a text mentions and the names a file is known by, as matching sees them (pure).
 
 Capture matches prose and tool output to files by name: a failing command to the edits that
-fixed it (``claude.fixes``), an item to the components it is about (:func:`about`). A name is
+fixed it (``mining.fixes``), an item to the components it is about (:func:`about`). A name is
 matched case-blind with its word breaks and test affixes gone, so ``InvoiceRenderer``,
 ``invoice_renderer``, ``test_invoice_renderer`` and ``invoice-renderer.test`` are one name.
 """
