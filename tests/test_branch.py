@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.claude import branch
+from vaultmem.store import branch
 
 pytestmark = pytest.mark.skipif(
     subprocess.run(["git", "--version"], capture_output=True, check=False).returncode != 0,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.claude import gitinfo
+from vaultmem.store import gitinfo
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@x", "GIT_CONFIG_GLOBAL": "/dev/null"}

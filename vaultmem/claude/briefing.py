@@ -17,12 +17,13 @@ from typing import TypeVar
 
 from vaultmem import clock
 from vaultmem.notes import links
+from vaultmem.store import branch
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD
 
 from ..errors import VaultmemError
-from . import branch, context, digest, staleness
+from . import context, digest, staleness
 from .components import component_of
 
 RECENT_SESSIONS = 5  # session notes briefed: the last one and four earlier ones

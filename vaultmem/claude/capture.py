@@ -24,13 +24,12 @@ from vaultmem import clock
 from vaultmem.memory.sessionnames import awaits_topic
 from vaultmem.memory.sessions import Memory
 from vaultmem.notes import fences, inline, patch
-from vaultmem.store import machine
+from vaultmem.store import gitinfo, machine
 from vaultmem.store.config import Config, load_config
 from vaultmem.store.state import StateData
 from vaultmem.store.vaultopen import open_vault
 
 from ..errors import SessionError, VaultmemError
-from . import gitinfo
 from .events import HookEvent, context_output, session_start_output
 from .recordsteps import IngestResult, record_lines
 
