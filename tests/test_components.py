@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultmem.claude.components import component_of
+from vaultmem.memory.components import component_of
 from vaultmem.notes import names
 
 ROOT = "/home/dev/work/shop"

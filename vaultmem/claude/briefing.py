@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from vaultmem import clock
+from vaultmem.memory.components import component_of
 from vaultmem.notes import links
 from vaultmem.store import branch
 from vaultmem.store.config import Config
@@ -24,7 +25,6 @@ from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD
 
 from ..errors import VaultmemError
 from . import context, digest, staleness
-from .components import component_of
 
 RECENT_SESSIONS = 5  # session notes briefed: the last one and four earlier ones
 MAX_SESSION_READS = 25  # notes read to find them (sessions started and left empty are skipped)

@@ -12,7 +12,7 @@ A rule the person sets in a prompt ("never commit without signing": ``mining.pro
 knowledge (``mining.answers``, a turn's messages read together) and failure-then-fix patterns (a
 command failed, then passed after a change that plausibly fixed it: ``mining.fixes``) become
 one-line items under the sections of their kind, each followed by
-the ``([[Component]], …)`` group of the components its turn touched (``claude.components``); an
+the ``([[Component]], …)`` group of the components its turn touched (``memory.components``); an
 item whose text the note already holds is not added again. ``## Related Entities`` lists each
 component once, with its folders.
 
@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
+from vaultmem.memory.components import origin_of, relative
 from vaultmem.mining import diagnostics, fixes, mentions, notices, prompts
 from vaultmem.mining.answers import mine_listed, mine_turn
 from vaultmem.notes import nearnames, schema
@@ -38,7 +39,6 @@ from vaultmem.notes.patch import Edit, SectionPatch
 from vaultmem.notes.schema import Kind
 
 from . import failfix, midturn
-from .components import origin_of, relative
 from .stated import Told
 from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn
 from .workentry import LoggedTurn, work_entry

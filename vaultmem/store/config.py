@@ -57,7 +57,7 @@ class Config:
     context_max_chars: int = 8000
     # UserPromptSubmit tells the facts the vault holds about what a prompt names (claude/onprompt.py).
     prompt_context: bool = True
-    # ``[components]``: glob -> component name, in the file's order (see claude/components.py).
+    # ``[components]``: glob -> component name, in the file's order (see memory/components.py).
     components: Mapping[str, str] = field(default_factory=dict)
     # ``[redact]``: secrets replaced by ``‹redacted:kind›`` in everything written (redact.py).
     redaction: Redaction = DEFAULT_REDACTION

@@ -45,9 +45,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
+from vaultmem.errors import UnsafePath
 from vaultmem.notes import names
-
-from ..errors import UnsafePath
 
 # Folders that hold components rather than being one.
 CONTAINERS = frozenset({
