@@ -170,6 +170,18 @@ def test_a_bare_choice_question_is_no_open_question() -> None:
     assert not miningcues.bare_choice("Which port does the server use?")
 
 
+def test_a_lead_in_keeps_the_one_line_command_its_code_block_brings() -> None:
+    text = ("Done. To finish:\n\n**Step 2: Install the new pre-commit hook**\n```bash\n"
+            "python3 scripts/hooks/install.py\n```\n\n"
+            "Before running the tests you need Redis:\n```bash\ndocker run -d redis\n```\n\n"
+            "The tests need this config:\n```toml\n[redis]\nurl = 'redis://x'\n```\n")
+    texts = [m.text for m in mine(text)]
+    assert "Step 2: Install the new pre-commit hook `python3 scripts/hooks/install.py`" in texts
+    assert "Before running the tests you need Redis: `docker run -d redis`" in texts
+    # A block of several lines says more than a line: the lead-in alone, as before.
+    assert not any("redis://" in t for t in texts)
+
+
 def test_long_text_is_trimmed_to_one_line() -> None:
     text = "I went with argon2id because " + "it is memory-hard and " * 40 + "safe."
     (item,) = mine(text)

@@ -168,6 +168,10 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             paragraph = []
             block += 1
 
+    # The code block a one-line lead-in brings ("Install the hook:" then ```python3 install.py```):
+    # its lines while it is read, the lead-in waiting; a one-line command joins the lead-in.
+    fenced: list[str] | None = None
+
     for raw in text.splitlines():
         fence_match = mdlines.FENCE.match(raw)
         if fence is not None:
@@ -177,9 +181,19 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
                 and len(fence_match.group(1)) >= len(fence)
             ):
                 fence = None
+                if fenced is not None:
+                    _with_command(item if item is not None else paragraph, fenced)
+                    fenced = None
+                    yield from flush()
+            elif fenced is not None:
+                fenced.append(raw.strip())
             continue
         if fence_match:
-            yield from flush()
+            if (len(paragraph) == 1 and item is None) or (item is not None and len(item) == 1
+                                                          and not paragraph):
+                fenced = []
+            else:
+                yield from flush()
             fence = fence_match.group(1)
             continue
         line = raw.rstrip()
@@ -232,6 +246,17 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             continue
         paragraph.append(line.strip())
     yield from flush()
+
+
+COMMAND_MAX_CHARS = 160  # a code block longer than this says more than a command
+
+
+def _with_command(lead: list[str], fenced: list[str]) -> None:
+    """Add to a one-line lead-in the command of the code block it brings, when that block is
+    one line (a script, a config, several commands say more than a line may)."""
+    lines = [line for line in fenced if line]
+    if len(lines) == 1 and len(lines[0]) <= COMMAND_MAX_CHARS and "`" not in lines[0]:
+        lead[-1] = f"{lead[-1]} `{lines[0]}`"
 
 
 def _section_kind(text: str) -> Kind | None:
