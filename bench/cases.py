@@ -349,7 +349,7 @@ AUTO_MEMORY_FILES = 30
 def session_start_automemory_case(env: VaultmemEnv) -> Case:
     """``vaultmem hook session-start`` with Claude Code's auto memory of the project (30 files)
     mirrored already and unchanged: the cost the mirror adds to every session start."""
-    from vaultmem.claude import automirror
+    from vaultmem.memory import automirror
     from vaultmem.store.vault import Vault
 
     where = automirror.where(str(env.cwd), env=env.env, home=str(env.home))

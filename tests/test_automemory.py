@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.hook_kit import hook_env, payload, run_hook
-from vaultmem.claude import automemory, automirror, context
-from vaultmem.claude.automemory import locate, sanitize
+from vaultmem.claude import context
+from vaultmem.memory import automemory, automirror
+from vaultmem.memory.automemory import locate, sanitize
 from vaultmem.notes import patch
 from vaultmem.notes.frontmatter import parse
 from vaultmem.search import indexquery, recall

@@ -425,7 +425,7 @@ def test_a_started_sessions_hooks_import_no_process_or_temp_file_modules(
 # A SessionEnd with nothing new to tell (its Stop hooks recorded every turn) in a project with no
 # auto memory: the miner, the anchors and the mirror are not imported (issue 19).
 UNUSED_AT_END = ("vaultmem.claude.ingest", "vaultmem.mining.answers", "vaultmem.memory.anchors",
-                 "vaultmem.claude.automirror", "vaultmem.notes.links")
+                 "vaultmem.memory.automirror", "vaultmem.notes.links")
 
 
 @pytest.mark.parametrize("stopped", [True, False])
@@ -445,7 +445,7 @@ def test_a_session_end_with_nothing_new_imports_neither_the_miner_nor_the_mirror
     # Without the Stop, the turns are told now: the probe does see the miner then.
     told = {"vaultmem.claude.ingest", "vaultmem.mining.answers"}
     assert set(report["heavy"]) & told == (set() if stopped else told)
-    assert "vaultmem.claude.automirror" not in report["heavy"]
+    assert "vaultmem.memory.automirror" not in report["heavy"]
     if stopped:
         assert report["heavy"] == []
 

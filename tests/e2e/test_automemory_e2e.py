@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.claude import automirror
+from vaultmem.memory import automirror
 
 from .conftest import Claude, note_meta
 from .standin import Text, ToolUse

@@ -293,6 +293,6 @@ def _claude_loads(cwd: Path | None) -> str:
     """What of ``MEMORY.md`` Claude Code loads into the session in ``cwd`` ("" when none)."""
     if cwd is None:
         return ""
-    from . import automirror  # only when there is a working directory to find it from
+    from vaultmem.memory import automirror  # only when there is a working directory to find it from
 
     return automirror.loaded_index(str(cwd))

@@ -34,7 +34,7 @@ from .events import HookEvent, context_output, session_start_output
 from .recordsteps import IngestResult, record_lines
 
 if TYPE_CHECKING:
-    from .automirror import MirrorResult
+    from vaultmem.memory.automirror import MirrorResult
 
 # Time given to mirroring Claude Code's auto memory (a stat-only look costs a millisecond; what
 # does not fit is mirrored by the next hook).
@@ -271,12 +271,12 @@ def _mirror(memory: Memory, cwd: str | None, *, today: date, session_note: str |
             budget_s: float, warnings: list[str]) -> MirrorResult | None:
     """Claude Code's auto memory mirrored (SessionStart and SessionEnd only). The mirror is not
     even imported when there is nothing to look at: no folder, and none mirrored before."""
-    from . import autowhere
+    from vaultmem.memory import autowhere
 
     found = autowhere.worth_a_look(memory.vault.state_dir, memory.config.project, cwd, warnings)
     if found is None:
         return None
-    from . import automirror
+    from vaultmem.memory import automirror
 
     return automirror.on_hook(memory.vault, memory.config.project, found, today=today,
                               session_note=session_note, budget_s=budget_s, warnings=warnings,

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from vaultmem.errors import VaultmemError
 from vaultmem.store import machine
 
-from ..errors import VaultmemError
 from . import automemory
 
 MAX_SETTINGS_BYTES = 1024 * 1024

@@ -23,13 +23,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from vaultmem.errors import LockTimeout, NoteExists, NoteNotFound, VaultmemError
 from vaultmem.notes import fences, patch
 from vaultmem.store import machine
 from vaultmem.store.atomic import replace_file
 from vaultmem.store.layout import link_target
 from vaultmem.store.vault import Vault
 
-from ..errors import LockTimeout, NoteExists, NoteNotFound, VaultmemError
 from . import automemory
 from .autowhere import FOLDER, read_json, seen_path, where
 
