@@ -21,7 +21,7 @@ keeps the fact (which variable, which database) without the value. What counts a
 
 Every finding covers the whole token it is in, and values that look random but are not secrets
 (commit shas, digests, SRI strings, UUIDs not named a secret, ARNs, data URIs, paths) are kept
-(secretspan). Services' token shapes: secretshapes.
+(secretspan). Services' token shapes: secretshapes; secret-like names: secretnames.
 
 Cost: a pre-filter finds the lines that could hold a secret (a vendor prefix, a URL with a
 password, a secret-like name with a value...); text without one is returned as it is. The
@@ -40,6 +40,7 @@ from functools import lru_cache
 
 from vaultmem.notes import secretcontext, secretprep, secretspan
 from vaultmem.notes.lazyre import LazyPattern, lazy
+from vaultmem.notes.secretnames import name_kind, passphrase
 from vaultmem.notes.secretshapes import EXACT_PREFIXES, LOWER_PREFIXES, VENDOR_PATTERNS
 from vaultmem.notes.secretspan import Finding
 
@@ -80,32 +81,6 @@ DEFAULT = Redaction()
 Scrub = Callable[[str], str]
 
 # -- the pre-filter: the lines worth a closer look -------------------------------------------
-
-# Identifier segments that make a name secret-like (matched whole, after splitting a name on
-# ``_ - .`` and case changes): ``AWS_SECRET_ACCESS_KEY``, ``dbPassword``, ``x-api-key``.
-_SECRET_WORDS = frozenset({
-    "password", "passwd", "pass", "passphrase", "pwd", "pw", "secret", "secrets", "token",
-    "tokens", "apikey", "credential", "credentials", "creds", "auth", "contraseña",
-    "contrasena", "privatekey", "accesskey", "secretkey", "authkey", "bearer", "dsn",
-})
-# ``key`` names a secret after one of these (``api_key``, ``ACCESS_KEY``, ``private-key``).
-_KEY_QUALIFIERS = frozenset({
-    "api", "access", "secret", "private", "priv", "client", "auth", "account", "service", "db",
-    "database", "master", "signing", "encryption", "license", "subscription", "app", "admin",
-})
-_VENDOR_WORDS = {
-    "aws": "aws", "amazon": "aws", "stripe": "stripe", "github": "github", "gh": "github",
-    "gitlab": "gitlab", "slack": "slack", "openai": "openai", "anthropic": "anthropic",
-    "claude": "anthropic", "google": "google", "gcp": "google", "gemini": "google",
-    "hf": "huggingface", "huggingface": "huggingface", "groq": "groq", "twilio": "twilio",
-    "sendgrid": "sendgrid", "npm": "npm", "pypi": "pypi", "azure": "azure", "discord": "discord",
-    "telegram": "telegram", "mailchimp": "mailchimp", "datadog": "datadog", "sentry": "sentry",
-    "mistral": "mistral", "cohere": "cohere", "replicate": "replicate", "xai": "xai",
-    "deepseek": "deepseek", "openrouter": "openrouter", "perplexity": "perplexity",
-}
-_PASSWORD_WORDS = frozenset({"password", "passwd", "pass", "passphrase", "pwd", "pw",
-                             "contraseña", "contrasena"})
-_TOKEN_WORDS = frozenset({"token", "tokens", "bearer"})
 
 # The pre-filter finds the lines that could hold a secret, fast: literal prefixes by str.find
 # (case-sensitive ones in the text, the others in its lowercase copy), a few shapes by regexes
@@ -193,16 +168,12 @@ _BEARER = r"(?i:\b(bearer|token|basic)\s+)([A-Za-z0-9._~+/=-]{16,})"
 # Candidates for the entropy rule: base64/hex-ish runs of 16 or more characters.
 _TOKEN = r"[A-Za-z0-9+/_.~-]{16,}={0,2}"
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-_CAMEL = r"(?<=[a-z0-9])(?=[A-Z])"
 # Values that are code, types or placeholders, not secrets.
 _NOT_SECRET = frozenset({
     "none", "null", "nil", "true", "false", "undefined", "str", "string", "bytes", "int",
     "bool", "optional", "any", "secretstr", "required", "redacted", "hidden", "masked",
     "changeme", "placeholder", "example", "xxx", "todo", "tbd", "env", "environ",
 })
-# Words of a message about a secret, never of a passphrase assigned to one.
-_MESSAGE_WORDS = frozenset({"your", "enter", "must", "invalid", "incorrect", "wrong", "required",
-                            "please", "here", "example", "changeme"})
 _ENTROPY_SPAN = 80  # characters after a secret-like name that the entropy rule looks at
 
 
@@ -217,10 +188,9 @@ _RULES: dict[str, LazyPattern] = {
     "prose_name": lazy(_PROSE_NAME),
     "token": lazy(_TOKEN),
     "uuid": lazy(_UUID),
-    "camel": lazy(_CAMEL),
-    "split": lazy(r"[_.\-\s]+"),
-    "placeholder": lazy(r"^(?:x+|\*+|\.+|-+|#+|0+|<.*>|\{.*\}|\$.*|%.*%|your[_-].*)$",
-                        re.IGNORECASE),
+    # ``%APPDATA%`` is a Windows variable; ``%0000000A%`` may be a password.
+    "placeholder": lazy(r"^(?:x+|\*+|\.+|-+|#+|0+|<.*>|\{.*\}|\$.*|%[a-z_]+(?:\(x86\))?%"
+                        r"|your[_-].*)$", re.IGNORECASE),
     "reference": lazy(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$|[()\[\]{}<>‹›]|^[a-z_]+$"),
 }
 
@@ -294,29 +264,6 @@ def _allowed(allow: tuple[str, ...]) -> Callable[[str], bool]:
 
 # -- names and values -----------------------------------------------------------------------
 
-def name_kind(name: str) -> str | None:
-    """The kind a secret assigned to ``name`` gets, or None when the name is not secret-like."""
-    c = _RULES
-    words = [w.lower() for w in c["split"].split(c["camel"].sub("_", name)) if w]
-    if not words:
-        return None
-    joined = "".join(words)
-    secretish = any(w in _SECRET_WORDS for w in words) or joined in _SECRET_WORDS or any(
-        w == "key" and i > 0 and (words[i - 1] in _KEY_QUALIFIERS or words[i - 1] in _VENDOR_WORDS)
-        for i, w in enumerate(words)
-    ) or any(w.endswith(("password", "passwd", "secret", "token", "apikey")) for w in words)
-    if not secretish:
-        return None
-    for word in words:
-        if word in _VENDOR_WORDS:
-            return _VENDOR_WORDS[word]
-    if any(w in _PASSWORD_WORDS or w.endswith("password") for w in words):
-        return "password"
-    if any(w in _TOKEN_WORDS or w.endswith("token") for w in words):
-        return "token"
-    return "secret"
-
-
 def _looks_secret(value: str, quoted: bool) -> bool:
     """Whether an assigned value reads like a secret rather than code, a type or a path."""
     c = _RULES
@@ -334,22 +281,6 @@ def _looks_secret(value: str, quoted: bool) -> bool:
     if quoted and re.search(r"[()\[\]{}‹›]", bare):
         return False
     return not (quoted and " " in bare)
-
-
-def _passphrase(name: str, value: str) -> bool:
-    """Whether a quoted value with spaces is a passphrase (``DB_PASSWORD="correct horse battery
-    staple"``): the name ends in a password word and the value is 2 to 10 plain words that do not
-    talk about passwords (``PASSWORD_HINT = "Enter your password"`` is a message)."""
-    c = _RULES
-    words = [w.lower() for w in c["split"].split(c["camel"].sub("_", name)) if w]
-    if not words or words[-1] not in _PASSWORD_WORDS:
-        return False
-    said = value.split()
-    if not 2 <= len(said) <= 10 or value.rstrip()[-1:] in ".!?:" or MARK_OPEN in value:
-        return False
-    lowered = [w.strip(",;").lower() for w in said]
-    return not any(w in _PASSWORD_WORDS or w.endswith("password") or w in _MESSAGE_WORDS
-                   for w in lowered)
 
 
 def _has_letter(value: str) -> bool:
@@ -462,7 +393,7 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
             continue
         named.append((m.start(3), kind))
         value, quoted = m.group(3), bool(m.group(2))
-        if (_looks_secret(value, quoted) or (quoted and _passphrase(m.group(1), value))) and (
+        if (_looks_secret(value, quoted) or (quoted and passphrase(m.group(1), value))) and (
                 kind == "password" or _has_letter(m.group(3)) or len(m.group(3)) >= 12):
             yield Finding(m.start(3), m.end(3), kind)
     window = text[begin:end]
