@@ -811,3 +811,16 @@ def test_a_greeting_names_no_session_the_first_prompt_with_content_does() -> Non
     assert parsed.first_prompt == "hi, the wombat cache drops tenants"
     assert [t.prompt for t in parsed.turns if t.prompt][:2] == ["hi", "Hey Claude, good morning!"]
     assert transcript.parse_lines([user("u1", "hello there!")]).first_prompt is None
+
+
+def test_a_reminder_claude_code_appends_to_a_tool_s_output_is_never_its_error() -> None:
+    reminder = ("<system-reminder>\nThe task tools haven't been used recently. This is not an "
+                "error.\n</system-reminder>")
+    parsed = transcript.parse_lines([
+        result("r1", "t1", f"Exit code 1\n{reminder}", is_error=True),
+        result("r2", "t2", f"Exit code 2\ncat: x.txt: No such file or directory\n{reminder}",
+               is_error=True),
+    ])
+    outcomes = [o for t in parsed.turns for o in t.outcomes]
+    assert [o.error for o in outcomes] == ["Exit code 1", "cat: x.txt: No such file or directory"]
+    assert "reminder" not in everything(parsed) and "task tools" not in everything(parsed)

@@ -51,7 +51,7 @@ from vaultmem.claude.transcriptfile import (
 from vaultmem.mining import notices, structured, toolresults
 from vaultmem.notes import jsontext
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private
+from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private, strip_wrappers
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
 from vaultmem.notes.redact import Scrub
 
@@ -528,7 +528,7 @@ def _call(block: dict[str, Any]) -> ToolCall | None:
 
 
 def _clean(text: str) -> str:
-    return _SCRUB.get()(strip_private(text))
+    return _SCRUB.get()(strip_wrappers(strip_private(text)))
 
 
 def _data(ident: str, name: str, tool_input: dict[str, Any]) -> structured.CallData | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.privacy import strip_private
+from vaultmem.notes.privacy import strip_private, strip_wrappers
 from vaultmem.notes.redact import Scrub
 
 ERROR_MAX_CHARS = 200
@@ -75,7 +75,7 @@ def failure(output: str, is_error: bool, scrub: Scrub, *,
     diagnostic: str | None = None  # the first line saying in words that something failed
     verdict: str | None = None  # the last line that is not progress: a tool's summary
     above: list[str] = []  # the last lines read before the error line
-    for line in strip_private(output).splitlines():
+    for line in strip_wrappers(strip_private(output)).splitlines():
         line = _TAGS_RE.sub("", line).strip()
         if not line or _EXIT_RE.match(line):
             continue

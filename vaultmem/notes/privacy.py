@@ -105,6 +105,14 @@ def clean_prompt(text: str) -> str | None:
     return clean_text(strip_private(text))
 
 
+def strip_wrappers(text: str) -> str:
+    """``text`` without Claude Code's tags and wrappers and what they wrap (a tool's output ends
+    in a ``<system-reminder>`` to the model: never the output's words), lines kept."""
+    if "<" not in text:
+        return text
+    return _STRAY_NOISE_RE.sub("", _NOISE_RE.sub("", text))
+
+
 def clean_text(text: str) -> str | None:
     """Text already stripped of private spans, without Claude Code's tags, whitespace collapsed."""
     text = _STRAY_NOISE_RE.sub("", _NOISE_RE.sub("", text))
