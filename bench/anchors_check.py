@@ -11,7 +11,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from vaultmem.claude import digest, staleness
+from vaultmem.brief import digest, staleness
 from vaultmem.memory import anchors
 
 from .runner import Case, Sample, Workspace, run_command, timed

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from hook_kit import hook_env, run_cli
 
-from vaultmem.claude import briefing, capture, recordsteps, staleness
+from vaultmem.brief import briefing, staleness
+from vaultmem.claude import capture, recordsteps
 from vaultmem.claude.events import HookEvent
 from vaultmem.errors import VaultmemError
 from vaultmem.memory import anchors, entityparse

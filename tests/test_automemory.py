@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.hook_kit import hook_env, payload, run_hook
-from vaultmem.claude import context
+from vaultmem.brief import context
 from vaultmem.memory import automemory, automirror
 from vaultmem.memory.automemory import locate, sanitize
 from vaultmem.notes import patch
@@ -452,7 +452,7 @@ def test_mirrored_notes_count_in_recall_with_the_entities(vault: Vault, repo: Pa
 
 
 def test_the_briefing_leaves_out_what_memory_md_loads() -> None:
-    from vaultmem.claude.digest import Item
+    from vaultmem.brief.digest import Item
 
     prerequisites = [Item("Use uv, not pip"), Item("Postgres 16 must be running for the tests")]
     loaded = automemory.loaded_index("# Memory\n- Use uv, not pip\n")
@@ -462,7 +462,7 @@ def test_the_briefing_leaves_out_what_memory_md_loads() -> None:
 
 
 def test_a_briefing_line_inside_a_loaded_line_is_left_out() -> None:
-    from vaultmem.claude.digest import Item
+    from vaultmem.brief.digest import Item
 
     item = Item("the cart tests need REDIS_URL set to a running Redis")
     loaded = "- Testing: the cart tests need `REDIS_URL` set to a running Redis (see debugging)"
@@ -501,7 +501,7 @@ def test_hooks_mirror_at_start_and_credit_the_session_at_end(
 def test_the_session_briefing_drops_what_memory_md_loads_only_while_auto_memory_is_on(
     vault: Vault, repo: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from vaultmem.claude import briefing
+    from vaultmem.brief import briefing
     from vaultmem.notes import templating
 
     index = templating.project_index(PROJECT, TODAY).replace(

@@ -109,7 +109,7 @@ def test_the_branch_s_components_lead_the_briefing(repo: Path, vault_root: Path)
 
     from conftest import FIXTURES
 
-    from vaultmem.claude import briefing
+    from vaultmem.brief import briefing
     from vaultmem.store.config import Config
     from vaultmem.store.vault import Vault
 

@@ -14,7 +14,7 @@ from conftest import FIXTURES
 from hook_kit import LABEL
 from markdown_it import MarkdownIt
 
-from vaultmem.claude import briefing
+from vaultmem.brief import briefing
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 

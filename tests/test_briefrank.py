@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vaultmem.claude import briefrank
+from vaultmem.brief import briefrank
 
 
 def _order(lines: list[tuple[str, float]], must: float = 1.5) -> list[str]:

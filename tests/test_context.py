@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from property_kit import examples
 
-from vaultmem.claude import context, digest
-from vaultmem.claude.context import Component
-from vaultmem.claude.digest import EntityDigest, Item, SessionDigest, Turn
+from vaultmem.brief import context, digest
+from vaultmem.brief.context import Component
+from vaultmem.brief.digest import EntityDigest, Item, SessionDigest, Turn
 
 SESSION = SessionDigest(
     rel="p/sessions/2026-11-20-auth.md",

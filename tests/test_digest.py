@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem.claude import digest
-from vaultmem.claude.digest import Item
+from vaultmem.brief import digest
+from vaultmem.brief.digest import Item
 
 SHOP = FIXTURES / "briefing" / "claude" / "projects" / "shop"
 LAST = "claude/projects/shop/sessions/2026-11-21-refunds-and-ci.md"

@@ -201,7 +201,7 @@ def test_a_tool_s_explanation_over_its_list_is_the_error_not_its_hints() -> None
 
 
 def test_an_older_note_s_notification_entry_is_no_prompt_in_the_briefing() -> None:
-    from vaultmem.claude import digest
+    from vaultmem.brief import digest
 
     log = ("## Work Log\n\n### 09:00 - fix the build\n\n**Answer:** Started the suite.\n\n"
            "### 09:05 - <task-notification> <task-id>b27a792</task-id> …\n\n"

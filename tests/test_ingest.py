@@ -387,7 +387,7 @@ def _without_answer_callouts(text: str) -> str:
 
 
 def test_the_log_reads_in_time_order_so_the_briefing_knows_what_still_fails() -> None:
-    from vaultmem.claude import digest
+    from vaultmem.brief import digest
 
     turns = [
         _turn("u1", prompt="fix things"),
@@ -536,7 +536,7 @@ def test_what_claude_reports_between_calls_is_kept_folded_below_the_entry() -> N
 
 
 def test_notes_along_the_way_are_neutralised_and_no_recap_of_the_answer() -> None:
-    from vaultmem.claude import digest
+    from vaultmem.brief import digest
 
     report = ("Here is what I found so far:\n\n## Cause\n\n- the cache key drops the tenant id "
               "%% so two tenants share one entry ^abc\n\n```bash\nredis-cli keys '*'")

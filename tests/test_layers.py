@@ -10,7 +10,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "vaultmem"
 
 # Lowest first. A module may import its own layer and the layers below it, and the shared base.
-LAYERS = ("notes", "mining", "store", "search", "memory", "claude", "serve", "cli")
+LAYERS = ("notes", "mining", "store", "search", "memory", "brief", "claude", "serve", "cli")
 BASE = {"vaultmem", "vaultmem.errors", "vaultmem.clock", "vaultmem.faults"}
 DOORS = {"__init__", "__main__", "launcher", "errors", "clock", "faults"}
 

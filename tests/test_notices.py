@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from vaultmem.claude import digest, ingest
+from vaultmem.brief import digest
+from vaultmem.claude import ingest
 from vaultmem.claude.transcript import parse_lines
 from vaultmem.mining import notices
 
@@ -150,7 +151,7 @@ def test_an_older_note_s_notice_answer_and_denied_failure_are_no_outcome_or_fail
 
 
 def test_the_briefing_tells_a_call_that_never_ran_and_the_notice_apart_from_failures() -> None:
-    from vaultmem.claude import context
+    from vaultmem.brief import context
 
     note = ("---\ntype: session\ncreated: 2026-11-21\nstatus: active\n---\n# Tiler\n\n"
             "## Work Log\n\n### 09:00 - build the tiler\n\n**Answer:** The tree splits.\n\n"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultmem.claude import recapnext
+from vaultmem.brief import recapnext
 
 RECAP = """> ## Done
 >

@@ -1,5 +1,5 @@
-"""Claude Code's side of vaultmem: hook events, transcripts, capture, the briefing, install.
+"""Claude Code's side of vaultmem: hook events, transcripts, capture, moment hooks, install.
 
-Arrows point down only: this package may import the memory use-cases, search, the store, mining and
-the notes core; nothing below it imports from here (only `cli` and the launcher do).
+Arrows point down only: this package may import the briefing (``brief``), the memory use-cases,
+search, the store, mining and the notes core; nothing below it imports from here (only `cli` and the launcher do).
 """

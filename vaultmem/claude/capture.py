@@ -192,7 +192,7 @@ def _brief(memory: Memory, event: HookEvent, started_note: str | None, now: date
         # The project's briefing is in the context already: only the session's own record.
         return context_output("SessionStart", momenthooks.after_compaction(
             memory, event, event.session_id, started_note, problems))
-    from . import briefing  # only session-start renders the briefing
+    from vaultmem.brief import briefing  # only session-start renders the briefing
 
     cwd = Path(event.cwd) if event.cwd else None
     # The briefing tells what Claude does not know: a resumed or compacted session's own story

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from vaultmem.claude import briefing, staleness
+from vaultmem.brief import briefing, staleness
 from vaultmem.errors import GitError, VaultmemError
 from vaultmem.memory import bases
 from vaultmem.memory.reports import CompactReport

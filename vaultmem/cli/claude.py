@@ -224,7 +224,7 @@ def review(
     as_json: bool = _JSON,
 ) -> None:
     """List remembered decisions and gotchas whose code changed since; confirm or retire one."""
-    from ..claude import staleness
+    from vaultmem.brief import staleness
 
     g = globals_of(ctx)
     vault, config = g.vault_obj(), g.config()
@@ -248,7 +248,7 @@ def review(
 @app.command()
 def context(ctx: typer.Context, as_json: bool = _JSON) -> None:
     """Print exactly what the session-start hook would inject into Claude's context."""
-    from ..claude import briefing
+    from vaultmem.brief import briefing
 
     g = globals_of(ctx)
     vault, config = g.vault_obj(), g.config()

@@ -166,7 +166,7 @@ def remember(door: _Door, args: RememberArguments) -> dict[str, Any]:
 
 def context(door: _Door, args: ContextArguments) -> str:
     """The briefing of the project, as ``vaultmem context``."""
-    from ..claude import briefing
+    from vaultmem.brief import briefing
 
     vault, cfg = door.open(args.project)
     return _shown(cfg, briefing.build(vault, cfg))
