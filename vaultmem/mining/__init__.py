@@ -1,14 +1,15 @@
 """Mining: what counts as knowledge in what Claude Code wrote, one module per source (pure).
 
-``answers`` reads Claude's messages (and commit messages) for decisions, gotchas,
-prerequisites, next steps and questions; ``cues`` holds the cue phrases and vetoes that decide
-a sentence's kind; ``text`` reads a message into units (code and quotes masked, sentences,
-lists under a heading); ``toolresults`` reads a tool's output for its failure, ``diagnostics`` whether a compiler's
-error was only code in progress; ``structured`` reads what Claude Code writes with a schema
-(questions answered, approved plans, todo lists, tracker listings); ``summaries`` reads
-Claude Code's compact summaries for what they state; ``prompts``
-reads the person's prompt for a rule they set ("never commit without signing"); ``factrule``
-is what an entity line must be to be kept (a fact). Capture
-(``vaultmem.claude``) and compaction (``vaultmem.memory``) import from here. May import
-`vaultmem.notes` and the shared base; never the layers above.
+The kinds (``notes.schema.Kind``) and the cues and vetoes that decide each are one table,
+``kinds``; ``cues`` classifies one sentence with it and ``text`` reads a message into units
+(code and quotes masked, sentences, lists under a heading). One module per source:
+``answers`` (Claude's messages and commit messages), ``structured`` (what Claude Code writes
+with a schema: questions answered, approved plans, todo lists, tracker listings),
+``summaries`` (Claude Code's compact summaries), ``toolresults`` (a tool's output: its failure),
+``fixes`` (a failure a later change plausibly fixed; ``mentions``: what a path or text names;
+``diagnostics``: a compiler's error on code in progress), ``prompts`` (a rule the person sets),
+``settled`` (a next step a later line completed) and ``notices`` (Claude Code's API notices, no
+prose). ``factrule`` is what an entity line must be to be kept (a fact). Capture
+(``vaultmem.claude``), the briefing (``vaultmem.brief``) and compaction (``vaultmem.memory``)
+import from here. May import `vaultmem.notes` and the shared base; never the layers above.
 """
