@@ -220,7 +220,7 @@ def _with_alias(text: str, alias: str) -> str:
 
 
 def _retopic(memory: Memory, data: StateData, sid: str, first_prompt: str) -> str:
-    return retopic(memory, data, sid, first_prompt, _title_of)
+    return retopic(memory.vault, data, sid, first_prompt, _title_of)
 
 
 def _title_of(prompt: str) -> str:

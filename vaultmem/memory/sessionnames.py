@@ -13,7 +13,6 @@ import re
 import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from vaultmem.errors import NoteExists
 from vaultmem.notes import inline, names, redact
@@ -22,9 +21,6 @@ from vaultmem.store import machine
 from vaultmem.store.layout import UNTITLED_SESSION
 from vaultmem.store.state import StateData
 from vaultmem.store.vault import Vault
-
-if TYPE_CHECKING:
-    from vaultmem.memory.sessions import Memory
 
 TOPIC_MAX_CHARS = 60
 NUMBERED_NAMES = 100  # <stem>-2 … -100; then the session id names the note
@@ -89,7 +85,7 @@ def awaits_topic(note: str) -> bool:
     return UNTITLED_SESSION.fullmatch(posixpath.basename(note)[:-3]) is not None
 
 
-def retopic(memory: Memory, data: StateData, sid: str, first_prompt: str,
+def retopic(vault: Vault, data: StateData, sid: str, first_prompt: str,
             title_of: Callable[[str], str]) -> str:
     """Give a note started before its first prompt was known (``<date>-session``) its topic name,
     and its H1 the prompt's ``title_of``.
@@ -107,7 +103,7 @@ def retopic(memory: Memory, data: StateData, sid: str, first_prompt: str,
     if not topic or topic == "session":
         return entry.note
     title = title_of(prompt) if prompt else ""
-    vault, layout = memory.vault, memory.layout
+    layout = vault.layout
     try:
         note = vault.read(entry.note)
         if str(note.frontmatter().get("status") or "active") != "active":
