@@ -15,7 +15,8 @@ fact's identity (``entityparse.fact_key`` strips it), so re-anchoring keeps the 
 A retired item is struck through (``~~text~~``): kept in the note, out of the briefing.
 
 Pure core (parse, render, compare) + a thin shell (``repo``, ``hashes``) that reads files and
-runs one ``git rev-parse`` (capture) or none (the SessionStart check).
+runs one ``git rev-parse`` (capture) or none (the SessionStart check). Capture anchors a story's
+items with ``anchors_of`` and SessionEnd re-takes a note's anchors with ``reanchor_note``.
 """
 
 from __future__ import annotations
