@@ -72,6 +72,7 @@ from bench.real_corpus import (
     RealFact,
     entity_items,
     environ_corpus,
+    held_by_a_line,
     holds,
     is_kept,
     load_corpus,
@@ -210,7 +211,7 @@ def measure(
         found = any(holds(_shown(h), fact.proof) for h in hits[:TOP_SHOWN])
         lenient = any(holds(_note_text(held, h), fact.proof) for h in hits[:TOP_LENIENT])
         brief = "\n".join(briefings[p] for p in report.session_projects[fact.session])
-        in_briefing = holds(brief, fact.proof)
+        in_briefing = held_by_a_line(brief, fact.proof)
         for counts in (report.by_kind.setdefault(fact.kind, [0, 0, 0]),
                        report.by_session.setdefault(fact.session, [0, 0, 0])):
             counts[0] += found
@@ -227,7 +228,7 @@ def measure(
         last_session = latest_session(project, report.session_projects, starts)
         steps = [f for f in corpus.facts if f.session == last_session and f.open_next_step]
         if steps:  # a session that left nothing open has no step to carry
-            report.open_steps[project] = any(holds(text, f.proof) for f in steps)
+            report.open_steps[project] = any(held_by_a_line(text, f.proof) for f in steps)
     _measure_entities(corpus.facts, corpus.keep, vault, report)
     report.garbled = len(garbled_lines(vault))
 

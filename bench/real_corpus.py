@@ -91,6 +91,13 @@ def holds(text: str, proof: Iterable[str]) -> bool:
     return all(word.casefold() in folded for word in proof)
 
 
+def held_by_a_line(text: str, proof: Iterable[str]) -> bool:
+    """Whether one line of ``text`` holds every proof word: a briefing states a fact in a line,
+    and words spread over its lines (a path in one, a word in another) state none."""
+    words = list(proof)
+    return any(holds(line, words) for line in text.splitlines())
+
+
 def transcript_dirs(repo: Path, env: Mapping[str, str]) -> list[Path]:
     """Where the transcripts are looked for, in order: ``$VAULTMEM_REAL_CORPUS``, this checkout's
     ``bench/fixtures/real``, then ``shared/fixtures/real`` beside this checkout or a parent of it
