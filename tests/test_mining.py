@@ -345,3 +345,36 @@ def test_a_count_of_what_was_lost_is_a_measurement_not_a_gotcha() -> None:
     assert kinds(report) == []
     cause = "The importer skipped rows: the CSV reader stopped at the first quoted newline."
     assert mine(cause) == (Mined("gotcha", cause),)
+
+
+def test_a_tools_limitation_stated_as_fact_is_a_gotcha() -> None:
+    for text in (
+        "`.envrc` doesn't support glob patterns like `.gitignore` does.",
+        "The YAML loader does not expand environment variables in values.",
+        "Rsync cannot resolve `~` inside a quoted remote path.",
+    ):
+        assert kinds(text) == ["gotcha"], text
+    for text in (
+        "It doesn't support glob patterns.",  # read alone it names nothing
+        "I don't handle that case.",
+        "You can't use globs there.",
+        "Maybe the loader doesn't expand variables.",
+        "Does the loader support includes?",
+        "The importer doesn't handle symlinks yet.",  # a step left, not a limitation
+        "Let me check why the parser doesn't accept tabs.",
+    ):
+        assert "gotcha" not in kinds(text), text
+
+
+def test_a_wrong_use_found_is_a_gotcha_even_in_the_first_person() -> None:
+    assert kinds("Found it. I was calling `http.get` instead of `session.get` in the retry loop.") \
+        == ["gotcha"]
+    assert kinds("The date parser was wrongly treating `01/02` as February 1st.") == ["gotcha"]
+    assert kinds("Turning on `strict_slashes` made every webhook request fail.") == ["gotcha"]
+    for text in (
+        "We were using MySQL instead of SQLite for the fixtures.",  # a past choice, or not
+        "This makes the build fail.",
+        "Hmm, maybe I was using the wrong client instead of the pooled one.",
+        "I'll use `session.get` instead of `http.get`.",
+    ):
+        assert "gotcha" not in kinds(text), text

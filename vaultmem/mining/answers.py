@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vaultmem.mining.cues import classify
-from vaultmem.mining.kinds import FIX_STATED, NARRATION, cue
+from vaultmem.mining.kinds import FIX_STATED, NARRATION, WRONG_USE, cue
 from vaultmem.mining.text import (
     CLOSE,
     OPEN,
@@ -229,7 +229,9 @@ def _thinking(unit: Unit, after_realised: bool, kind: Kind | None, *,
         if after_realised and kind is None and not self_made and _diagnosis(text):
             return "cause"
         return "aside" if kind is not None or _THINKING_LEAD.search(text) else None
-    if kind == Kind.GOTCHA and self_made and _FIX_BY.search(text) is None:
+    # "I was using X instead of Y" is Claude's own mistake stated as found: a lesson, kept.
+    if kind == Kind.GOTCHA and self_made and _FIX_BY.search(text) is None \
+            and WRONG_USE.search(text) is None:
         return "aside"
     if acting and kind == Kind.GOTCHA and _PRESENT_DIAGNOSIS.search(text) \
             and _FIX_BY.search(text) is None:

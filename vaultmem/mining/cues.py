@@ -27,6 +27,7 @@ from vaultmem.mining.kinds import (
     GOTCHA_WEAK,
     HEDGE,
     LET_ME_KNOW,
+    LIMITATION,
     NAMES_ONLY,
     NARRATION,
     NEEDED,
@@ -50,6 +51,7 @@ from vaultmem.mining.kinds import (
     SELF_NEED,
     TEST_INTENT,
     TO_USER,
+    WRONG_USE,
     Cue,
 )
 from vaultmem.mining.text import (
@@ -103,12 +105,13 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
         or (GOTCHA.search(text) if topic else None)
         or CAUSE_STATED.search(bare)
         or FIX_STATED.search(bare)
+        or WRONG_USE.search(bare)
     )
     if gotcha and not TEST_INTENT.search(bare) and not _hedged_near(gotcha):
         return Kind.GOTCHA
     if _is_decision(bare):
         return Kind.DECISION
-    if FORM_RULE.search(bare):
+    if FORM_RULE.search(bare) or LIMITATION.search(bare):
         return Kind.GOTCHA
     if _is_prerequisite(bare, full, masks, unit.text):
         return Kind.PREREQUISITE

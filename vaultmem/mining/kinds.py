@@ -233,6 +233,30 @@ FIX_STATED = cue(
     r"(?:tests?|suite|build|ci|checks?) (?:pass|green|go green)\b",
     "fixed|solved|resolved|cured|made",
 )
+# A tool's limitation stated as fact: "`.gitleaksignore` doesn't support wildcards". The subject
+# names the thing (not I, we, you or a pronoun read alone), the verb is present tense.
+LIMITATION = cue(
+    r"^(?!(?:i|we|you|it|this|that|these|those|they|there|he|she|which|nothing|none)\b)"
+    r"(?!.*\byet\b)(?:\S+ ){1,5}(?:doesn'?t|does not|don'?t|do not|can'?t|cannot|won'?t|will not)"
+    r" (?:\w+ )?(?:support|accept|allow|expand|recogni[sz]e|understand|honou?r|respect|follow|"
+    r"resolve|handle|parse|take)s?\b(?= \S)",
+    "support|accept|allow|expand|recogni|understand|honor|honour|respect|follow|resolve|handle|parse|take",
+)
+# A wrong use found, put in the past with its right one ("I was using `app::run` instead of
+# `applet::run`", "The regex was incorrectly matching timestamps"): what was wrong, not a choice.
+# "We were using X instead of Y" tells a past choice as often as a mistake: not one. A thing
+# named that makes something fail is one too.
+WRONG_USE = cue(
+    r"\b(?:was|were) (?:incorrectly|wrongly|mistakenly|accidentally|erroneously|unintentionally) "
+    r"\w+|(?<!\bwe )\b(?:was|were) (?:using|calling|passing|importing|setting|reading|writing|"
+    r"sending|loading|running|pointing at|pointing to) (?:\S+ ){1,6}(?:instead of|rather than) \S|"
+    # "Enabling `queryLog` causes DNS queries to time out": a thing named, then what it breaks.
+    r"^(?!(?:i|we|you|it|this|that|these|those|they|there|which|nothing)\b)(?:\S+ ){1,6}"
+    r"(?:causes|caused|makes|made) (?:\S+ ){1,4}(?:to )?(?:fail|hang|time ?out|crash|break|"
+    r"freeze|stall|error out)\b",
+    "incorrectly|wrongly|mistakenly|accidentally|erroneously|unintentionally|instead of|"
+    "rather than|cause|make|made",
+)
 GOTCHA_WEAK = cue(
     r"\bwhich (?:is|was) why\b|\bwas (?:silently )?(?:swallowing|truncating|"
     r"dropping|ignoring)\b|\bsilently (?:truncates|drops|ignores|swallows|fails|returns)\b|"
@@ -446,7 +470,8 @@ TABLE: dict[Kind, Rules] = {
     Kind.QUESTION: Rules((QUESTION_OPEN, LET_ME_KNOW, ASK_USER, TO_USER),
                          (RESOLVED, COURTESY, OFFER)),
     Kind.NEXT_STEP: Rules((NEXT,), (NEXT_HEDGE,)),
-    Kind.GOTCHA: Rules((GOTCHA, CAUSE_STATED, FIX_STATED, FORM_RULE, GOTCHA_WEAK),
+    Kind.GOTCHA: Rules((GOTCHA, CAUSE_STATED, FIX_STATED, WRONG_USE, LIMITATION, FORM_RULE,
+                        GOTCHA_WEAK),
                        (TEST_INTENT,)),
     Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, CONTRAST, CONTRAST_LEAD, DESIGN_VERB), (),
                          (ACTOR_ACT, DONE_VERB, DESIGN_REASON)),
