@@ -217,9 +217,8 @@ def _render_doctor(
     report: DoctorReport, hooks: Sequence[Finding], *, all_notes: bool, as_json: bool, fixed: bool
 ) -> int:
     """Print the report; returns how many problems count towards the exit code."""
-    from collections import Counter
 
-    from vaultmem.memory.doctorview import fix_hint, lines, summary
+    from vaultmem.memory.doctorview import by_kind, fix_hint, lines, summary
 
     outside = report.outside()
     notes = [*report.ours(), *(outside if all_notes else ())]
@@ -231,8 +230,7 @@ def _render_doctor(
     for line in [*lines(notes), *map(str, hooks)]:
         typer.echo(line)
     if outside and not all_notes:
-        kinds = Counter(p.kind for p in outside)
-        said = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+        said = by_kind(p.kind for p in outside)
         typer.echo(f"outside {report.namespace}/ (your own notes, not counted): {said}; "
                    "`vaultmem doctor --all` lists them")
     kinds_all = [*(p.kind for p in notes), *(f.kind for f in hooks)]

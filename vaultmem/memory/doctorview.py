@@ -37,11 +37,16 @@ def lines(problems: Iterable[Problem], *, per_kind: int = SHOWN_PER_KIND) -> lis
     return out
 
 
+def by_kind(kinds: Iterable[str]) -> str:
+    """``2 ambiguous-link, 1 stale-lock``: how many of each kind, by kind."""
+    return ", ".join(f"{n} {kind}" for kind, n in sorted(Counter(kinds).items()))
+
+
 def summary(counted: Sequence[str], notes: int) -> str:
     """The last line: ``3 problems in 10,000 notes: 2 ambiguous-link, 1 stale-lock``."""
     if not counted:
         return f"no problems in {plural(notes, 'note')}"
-    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(Counter(counted).items()))
+    kinds = by_kind(counted)
     return f"{plural(len(counted), 'problem')} in {plural(notes, 'note')}: {kinds}"
 
 
@@ -51,9 +56,8 @@ FIXABLE = ("sync-conflict", "secret", "compacted-twin", "ambiguous-link", "unres
 
 def fix_hint(counted: Sequence[str]) -> str | None:
     """The line after the summary naming the problems ``doctor --fix`` repairs, if any."""
-    kinds = Counter(kind for kind in counted if kind in FIXABLE)
-    if not kinds:
+    fixable = [kind for kind in counted if kind in FIXABLE]
+    if not fixable:
         return None
-    said = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
-    moved = " (those to a note that moved)" if "unresolved-link" in kinds else ""
-    return f"`vaultmem doctor --fix` repairs {said}{moved}"
+    moved = " (those to a note that moved)" if "unresolved-link" in fixable else ""
+    return f"`vaultmem doctor --fix` repairs {by_kind(fixable)}{moved}"
