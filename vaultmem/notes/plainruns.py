@@ -33,6 +33,7 @@ quote can be a setext underline, thematic break, table delimiter row, HTML block
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 # The characters a plain line may start with: everything except whitespace, digits and every
 # character that opens a block or could (ordered list markers, setext/thematic/table lines,
@@ -222,10 +223,11 @@ def _read(text: str, total: int, *, front_matter: bool = True) -> _Reading | Non
             i = _past(kinds, i + 1, QUOTE)
             if (start and kinds[start - 1] != BLANK) or (i < n and kinds[i] != BLANK):
                 return None  # a quote interrupting a paragraph, or lazily continued
-            if all(not body[k][1:].strip(" \t") for k in range(start, i)) or any(
+            empty = [not body[k][1:].strip(" \t") for k in range(start, i)]
+            if all(empty) or any(a and b for a, b in pairwise(empty)) or any(
                     body[k].count(">") > 1 and not body[k].strip(" \t>") for k in range(start, i)):
-                # An empty quote, or an empty one nested in it: markdown-it's map of it takes
-                # the blank line after it.
+                # An empty quote, two empty quote lines in a row ('>9', '>', '>') or an empty
+                # quote nested in it: markdown-it's map of it may take the blank line after it.
                 return None
             blocks.append(("blockquote", start + first, i + first, False))
         elif kind in (FENCE, PLAIN):
