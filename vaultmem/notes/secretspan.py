@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.secretnames import name_words
 
 
 @dataclass(frozen=True)
@@ -115,8 +116,7 @@ def strong_name(name: str | None) -> bool:
     ``secret hash``)."""
     if not name:
         return False
-    words = [w for w in re.split(r"[_.\- ]+|(?<=[a-z0-9])(?=[A-Z])", name.lstrip("-")) if w]
-    lowered = [w.lower() for w in words]
+    lowered = name_words(name)
     if not lowered or lowered[-1] in _NOT_THE_VALUE:
         return False
     if len(lowered) == 1:
