@@ -212,3 +212,42 @@ def test_items_under_a_line_saying_what_they_list_come_together(vault_root: Path
                         "Its tool is hardcoded to use dash You can run wombat commands through "
                         "the tool")
     assert not any(s.startswith(("The launcher", "You can run")) for s in shown[1:])
+
+
+def test_a_line_holding_every_word_comes_before_one_repeating_a_few(vault_root: Path) -> None:
+    _session(vault_root, (
+        "> The canary, the canaries and every canary of the pool are in the canary sheet.\n"
+        "> \n"
+        "> The wombat canary waits for a free slot.\n"
+    ))
+    # Two words of the query said once answer more than one word said four times over.
+    assert _shown(vault_root, "wombat canary", limit=1) == [
+        "The wombat canary waits for a free slot."]
+
+
+def test_the_line_naming_what_few_lines_name_comes_first(vault_root: Path) -> None:
+    _session(vault_root, (
+        "> We deploy on Mondays.\n> \n> Each deploy is logged.\n> \n> A deploy is quick.\n> \n"
+        "> Every deploy takes a slot: the deploy, the deploy and the deploy again.\n> \n"
+        "> Deploying to eu-west needs a reserved slot.\n"
+    ))
+    # "Deploying" is said on one line of the note, "deploy" on most: saying the common word
+    # more often does not outweigh it (relevance: BM25 over the note's lines).
+    assert _shown(vault_root, "deploy slot", limit=1) == [
+        "Deploying to eu-west needs a reserved slot."]
+
+
+def test_a_lower_ranked_note_holding_every_word_on_a_line_is_shown(vault_root: Path) -> None:
+    for n in range(6):
+        path = vault_root / f"claude/projects/shop/sessions/2026-11-1{n}-gpg-{n}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Notes saying "gpg" and "commit" often, on lines of their own, rank first.
+        path.write_text(
+            "---\ntype: session\nproject: shop\nupdated: 2026-11-16\n---\n# Work\n\n## Work Log\n\n"
+            + "".join(f"> The gpg agent of host {n} ran again ({k}).\n>\n> Commit {n}{k} was made.\n>\n"
+                      for k in range(8)), encoding="utf-8")
+    # A long note saying them once ranks last.
+    _session(vault_root, "".join(f"> Step {k} of the release went as planned.\n>\n" for k in range(80))
+             + "> The commit failed: gpg could not sign it, so it was made with --no-gpg-sign.\n")
+    # The line holding both words is shown, however its note ranks among those holding them.
+    assert any("--no-gpg-sign" in text for text in _shown(vault_root, "gpg commit", limit=5))

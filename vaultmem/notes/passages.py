@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from vaultmem.notes.facts import ELLIPSIS, SHOWN_CHARS, marked, window
 from vaultmem.notes.noise import ASIDE, is_noise
+from vaultmem.notes.relevance import Weights, held
 
 _BLOCK = re.compile(r"[ \t]+\^([A-Za-z0-9-]+)$")
 _WHITESPACE = re.compile(r"\s+")
@@ -312,7 +313,12 @@ def _heading_level(bare: str) -> int:
 
 def _words(text: str, open_mark: str, close_mark: str) -> set[str]:
     """The different words matched in a marked text, casefolded."""
-    return {part.split(close_mark, 1)[0].casefold() for part in text.split(open_mark)[1:]}
+    return set(_matched(text, open_mark, close_mark))
+
+
+def _matched(text: str, open_mark: str, close_mark: str) -> list[str]:
+    """The words matched in a marked text, casefolded, one per match."""
+    return [part.split(close_mark, 1)[0].casefold() for part in text.split(open_mark)[1:]]
 
 
 def _fit(
@@ -366,25 +372,50 @@ def best_lines(
     return [(p.text, p.spans) for p in ranked_lines(text, open_mark, close_mark, count, limit)]
 
 
+def _weights(body: _Body) -> Weights:
+    """The BM25 weights of the lines of ``body`` (``relevance.Weights``): its non-blank lines,
+    their length, the lines holding each matched word."""
+    lines = [line for line in body.lines if line.strip()]
+    weights = Weights(len(lines), sum(len(line) for line in lines))
+    for line in lines:
+        if body.open in line:
+            weights.count(_matched(line, body.open, body.close))
+    return weights
+
+
 def ranked_lines(
-    text: str, open_mark: str, close_mark: str, count: int = 1, limit: int = SHOWN_CHARS
+    text: str, open_mark: str, close_mark: str, count: int = 1, limit: int = SHOWN_CHARS,
+    terms: Sequence[str] = (),
 ) -> list[Passage]:
     """The ``count`` lines of a marked note body that answer best, best first, each once: a line
     that says something before one that is noise (a heading outside a callout, a ``key: value``
-    line, a list of links: ``vaultmem.notes.noise``), then most different matched words (in the
-    line and what it introduces, see ``_passage``), then a line of an answer before one of the
-    tool log (``- Ran …``) before the prompt (``**Prompt:**``) or a heading, then most matches,
-    then the first. Each as plain text without list, heading, quote or emphasis markup, with
-    what it introduces: whole when it fits, else its first line and the lines that match
-    (``_fit``), and a window from the sentence holding most matched words of what is still too
-    long (``window``). A line shown with the passage of another is not shown again."""
+    line, a list of links: ``vaultmem.notes.noise``), then most of the query's ``terms`` held
+    (``relevance.held``; most different matched words without terms) in the line and what it
+    introduces (see ``_passage``), then a line of an answer before one of the tool log (``- Ran
+    …``) before the prompt (``**Prompt:**``) or a heading, then the heaviest (``relevance``:
+    BM25 of the passage among the note's lines, so the line naming what few lines name, said
+    briefly, comes first), then the first. Each as plain text without list, heading, quote or
+    emphasis markup, with what it introduces: whole when it fits, else its first line and the
+    lines that match (``_fit``), and a window from the sentence holding most matched words of
+    what is still too long (``window``). A line shown with the passage of another is not shown
+    again."""
     body = _Body(text, open_mark, close_mark)
     marks = open_mark + close_mark
+    weights = _weights(body)
+
+    def held_by(words: set[str]) -> int:
+        return len(held(words, terms)) if terms else len(words)
+
+    def weigh(read: Sequence[int]) -> float:
+        matched = [w for n in read for w in _matched(body.lines[n], open_mark, close_mark)]
+        size = sum(len(body.lines[n]) - 2 * body.lines[n].count(open_mark) for n in read)
+        return weights.weight(matched, size)
+
     # Every line is ranked first by what its whole passage matches, which is at least what is
-    # shown of it (``_fit`` and ``window`` only leave out): a line is fitted and shown only when
-    # it may still rank before those shown already, so a note of thousands of matching lines
-    # costs about what its lines' marks do.
-    bounds: list[tuple[int, int, int, int, int, list[int], bool]] = []
+    # shown of it (``_fit`` and ``window`` only leave out; the weight is the whole passage's in
+    # both): a line is fitted and shown only when it may still rank before those shown already,
+    # so a note of thousands of matching lines costs about what its lines' marks do.
+    bounds: list[tuple[int, int, int, float, int, list[int], bool]] = []
     intros: set[int] = set()  # introducing lines without a match of their own, queued
     for at, line in enumerate(body.lines):
         if open_mark not in line or body.read(at)[2]:
@@ -394,13 +425,9 @@ def ranked_lines(
         span, part = _span(body, at)
         header = body.header(at) if _ROW.match(line) else None
         read = [*span, header] if header is not None else span
-        if len(read) == 1:
-            words, matches = body.words(at), line.count(open_mark)
-        else:
-            words = set().union(*(body.words(n) for n in read))
-            matches = sum(body.lines[n].count(open_mark) for n in read)
-        bounds.append((int(is_noise(line, marks)), -len(words), -body.tier(at),
-                       -matches, at, span, part))
+        words = set().union(*(body.words(n) for n in read))
+        bounds.append((int(is_noise(line, marks)), -held_by(words), -body.tier(at),
+                       -weigh(read), at, span, part))
         intro = body.intro(at)
         if intro is not None and intro not in intros and open_mark not in body.lines[intro]:
             # The list a line is an item of, with the line saying what it lists ("Findings:"):
@@ -408,11 +435,10 @@ def ranked_lines(
             intros.add(intro)
             span, part = _span(body, intro)
             words = set().union(*(body.words(n) for n in span))
-            matches = sum(body.lines[n].count(open_mark) for n in span)
-            bounds.append((int(is_noise(body.lines[intro], marks)), -len(words),
-                           -body.tier(intro), -matches, intro, span, part))
+            bounds.append((int(is_noise(body.lines[intro], marks)), -held_by(words),
+                           -body.tier(intro), -weigh(span), intro, span, part))
     bounds.sort(key=lambda b: b[:5])
-    ready: list[tuple[tuple[int, int, int, int, int], _Shown, frozenset[int]]] = []
+    ready: list[tuple[tuple[int, int, int, float, int], _Shown, frozenset[int], float]] = []
     out: list[Passage] = []
     seen: set[str] = set()
     covered: set[int] = set()
@@ -421,31 +447,32 @@ def ranked_lines(
     # fitted, the best of them are shown (a note of thousands of introducing lines).
     budget = 4 * count + 20
 
-    def push(noise: int, at: int, span: Sequence[int], part: bool) -> None:
+    # ``minus``: a passage's weight negated, as the keys hold it (the heaviest sorts first).
+    def push(noise: int, at: int, span: Sequence[int], part: bool, minus: float) -> None:
         fitted, kept = _fit(_passage(body, span, part), open_mark, close_mark, limit)
         if at not in kept:  # a tool log line whose answer line leaves it no room: it alone
             fitted, kept = _fit(_passage(body, [at], part), open_mark, close_mark, limit)
         plain, spans = window(*marked(fitted, open_mark, close_mark), limit)
         if spans:
             # Ranked by what is shown of it: words left out of the lines shown do not count.
-            key = (noise, -len({plain[s:e].casefold() for s, e in spans}),
-                   -body.tier(at), -len(spans), at)
-            heapq.heappush(ready, (key, (plain, spans), kept))
+            key = (noise, -held_by({plain[s:e].casefold() for s, e in spans}),
+                   -body.tier(at), minus, at)
+            heapq.heappush(ready, (key, (plain, spans), kept, minus))
 
     while len(out) < count:
         while next_bound < len(bounds) and (
             not ready or (next_bound < budget and bounds[next_bound][:5] <= ready[0][0])
         ):
-            noise, *_, at, span, part = bounds[next_bound]
+            noise, _, _, minus, at, span, part = bounds[next_bound]
             next_bound += 1
-            push(noise, at, span, part)
+            push(noise, at, span, part, minus)
         if not ready:
             break
-        (noise, *_, at), shown, kept = heapq.heappop(ready)
+        (noise, *_, at), shown, kept, minus = heapq.heappop(ready)
         if shown[0].casefold() in seen or at in covered:
             continue
         if min(kept) in covered:  # a tool log line whose answer line is shown: it alone
-            push(noise, at, [at], False)
+            push(noise, at, [at], False, minus)
             continue
         seen.add(shown[0].casefold())
         covered |= kept

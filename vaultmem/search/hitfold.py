@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from vaultmem.notes import facts
+from vaultmem.notes import facts, relevance
 
 CONTAINED = 0.8  # a text inside another saying at least this share of its words is a copy of it
 _FEWEST = 4  # words a text inside another must say to be a copy (not a phrase they share)
@@ -37,33 +37,10 @@ def copies(one: str, other: str) -> bool:
     return said >= _FEWEST and said >= CONTAINED * (long.count(" ") + 1)
 
 
-def _common(one: str, other: str) -> int:
-    n = 0
-    for a, b in zip(one, other, strict=False):
-        if a != b:
-            break
-        n += 1
-    return n
-
-
 def coverage(text: str, spans: Sequence[tuple[int, int]], terms: Sequence[str]) -> int:
-    """How many of the query's ``terms`` the matched words of ``text`` hold. The index stems
-    and matches prefixes, so a matched word is taken for the term it shares the longest start
-    with ("retries" for "retry")."""
-    if not terms:
-        return 0
-    folded = [t.casefold() for t in terms]
-    held: set[int] = set()
-    for start, end in spans:
-        word = text[start:end].casefold()
-        held.add(max(range(len(folded)), key=lambda n: _common(word, folded[n])))
-        # One identifier written for two words of the query (``PowerMonitor``, "power monitor")
-        # holds both.
-        bare = "".join(c for c in word if c.isalnum())
-        for n in range(len(folded) - 1):
-            if bare.startswith(folded[n] + folded[n + 1][:3]):
-                held.update((n, n + 1))
-    return len(held)
+    """How many of the query's ``terms`` the matched words of ``text`` hold
+    (``relevance.held``)."""
+    return len(relevance.held((text[start:end] for start, end in spans), terms))
 
 
 class Shown(Protocol):

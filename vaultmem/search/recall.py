@@ -6,7 +6,8 @@ ranked as ``vaultmem.search.factsearch`` says, each fact once however many notes
 entity's copy when there is one; a Key Entities row stands for the entity line it links to).
 Then the notes that match where no fact of theirs does (a work-log answer), ranked by the
 combined score of :mod:`vaultmem.search.index`, by their lines that answer best
-(``passages.ranked_lines``; each note's best, then each one's second best...); when facts fill the
+(``passages.ranked_lines``; each note's best, then each one's second best..., read from ``POOL``
+times as many notes as lines wanted, those holding most of the query's terms kept); when facts fill the
 limit, a third of it is kept for such lines, and room facts leave goes to the other lines of the
 notes they matched in. Last (``vaultmem.search.hitfold``), a hit that copies one before it is
 folded into it (its note under ``also``) and noise goes after the hits that answer. Every hit
@@ -265,6 +266,10 @@ def without_archived_twins(rows: list[indexquery.IndexHit]) -> list[indexquery.I
 
 # Notes read for their facts per query: at least this many, else five per hit asked for.
 CANDIDATES = 50
+# Notes none of whose facts match read for their lines: this many per line wanted. The notes
+# ranked best hold the query's words most often, not always together: a note ranked lower may
+# hold them all on one line.
+POOL = 2
 
 
 @dataclass(frozen=True)
@@ -302,7 +307,7 @@ class _Search:
         covered = [n for n in notes if n.id in matched]
         more = 0
         while True:
-            lines = self._passages(conn, match, loose[: room + more], room + more, {})
+            lines = self._passages(conn, match, loose[: POOL * (room + more)], room + more, {})
             # The other lines of the notes facts matched in (a fact alone may not say what was
             # asked; the note's answer around it may): in the room facts leave, and in place of
             # the loose notes' lines they answer better than.
@@ -350,13 +355,14 @@ class _Search:
         best line in the notes' order, then each one's second best, and so on (a line of a note
         shown once; a line holding one of the note's facts in ``shown``, casefolded texts by note
         id, not at all): a note that alone matches a query fills the room with its lines rather
-        than showing one."""
+        than showing one. Of these, the ``room`` that ``hitfold.ordered`` puts first: a line of
+        a note ranked lower holding every word of the query before a line holding a few."""
         bodies = factsearch.marked_bodies(conn, match, [n.id for n in notes])
         lines: list[list[passages.Passage]] = []
         for note in notes:
             best = passages.ranked_lines(
                 bodies.get(note.id, ""), indexquery.SNIPPET_OPEN, indexquery.SNIPPET_CLOSE,
-                room + len(shown.get(note.id, ())),
+                room + len(shown.get(note.id, ())), terms=self.terms,
             )
             if note.id in shown:
                 best = [b for b in best if not _holds_fact(b.text, shown[note.id])]
@@ -367,7 +373,10 @@ class _Search:
         for rank in range(room):
             out += [(_note_hit(n, found[rank].text, found[rank].spans), found[rank].noise)
                     for n, found in zip(notes, lines) if rank < len(found)]
-        return out[:room]
+        # The ``room`` lines ``hitfold.ordered`` puts first (those holding most of the query),
+        # in the order found.
+        kept = {id(hit) for hit in hitfold.ordered(out, self.terms)[:room]}
+        return [(hit, noise) for hit, noise in out if id(hit) in kept]
 
 
 MORE_WORDS = 3  # a line holding a fact says more than it with at least this many other words
