@@ -499,3 +499,17 @@ def test_the_step_a_long_final_recap_ends_with_is_in_a_tight_briefing() -> None:
     text = context.render("p", [session], max_chars=1000)
     assert "Open a pull request with gh pr create" in text
     assert "Finished part number 19" not in text
+
+
+def test_the_request_a_session_ended_on_unanswered_is_briefed_as_left_open() -> None:
+    # The last session's unanswered request comes with its state; an earlier session's too,
+    # unless a newer session reports it done.
+    last = _session(asked="make the repo public after the final push")
+    text = context.render("p", [last], max_chars=2000)
+    assert "- make the repo public after the final push" in text
+    assert context.ASKED in text
+    older = _session(rel="p/sessions/2026-11-19-o.md", asked="replace the staging API keys")
+    shown = context.render("p", [_session(), older])
+    assert "- replace the staging API keys" in shown
+    done = _session(turns=(Turn("10:00", "keys", "Replaced the staging API keys."),))
+    assert "replace the staging API keys" not in context.render("p", [done, older])

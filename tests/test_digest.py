@@ -390,3 +390,21 @@ def test_a_long_entity_is_read_by_its_lines() -> None:
     assert digest.entityparse.plain_headings(text) is not None  # no parse
     note = digest._Note(text, lists_only=True)
     assert note.kind[4] == "bullet_list" and len(note.items(("Key Decisions",))[0]) == 300
+
+
+def test_the_last_request_no_answer_followed_is_what_the_session_was_asked() -> None:
+    # A session that ended while working on a request (the Session End came before any
+    # answer): the request itself is the work it left open.
+    note = (
+        "## Work Log\n\n### 09:00 - one\n\n**Prompt:** set up the router\n\n**Answer:** Done.\n\n"
+        "### 09:10 - two\n\n**Prompt:** push the logs, then make the repo public\n\n"
+        "- Ran `python sync.py`\n\n### 09:12 - Session End\n\nReason: other\n"
+    )
+    assert digest.session("s.md", note).asked == "push the logs, then make the repo public"
+    # Answered, even in the entry after a compaction ("Continued"): nothing is left asked.
+    answered = note.replace("### 09:12 - Session End", "### 09:11 - Continued\n\n**Answer:** Pushed.")
+    assert digest.session("s.md", answered).asked == ""
+    # A usage-limit notice is no answer.
+    limited = note.replace("- Ran `python sync.py`",
+                           "**Answer:** You've hit your limit · resets 5pm")
+    assert digest.session("s.md", limited).asked == "push the logs, then make the repo public"

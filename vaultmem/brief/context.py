@@ -1,7 +1,7 @@
 """What the session-start hook injects into Claude's context (DESIGN §6, §9). Pure.
 
 The briefing lets the next session carry on: first the last session (its outcome, what failed and
-still fails, its next steps and open questions), then the prerequisites to run the project, then
+still fails, the request it ended on with no answer, its next steps and open questions), then the prerequisites to run the project, then
 the components relevant now with their newest decisions and gotchas, then earlier sessions.
 
 Everything taken from the vault (file names included) is inside fenced blocks labelled as data,
@@ -18,6 +18,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from vaultmem.mining import settled
 from vaultmem.notes import inline
 from vaultmem.notes.facts import copy_key
 from vaultmem.notes.inline import code_span
@@ -58,6 +59,8 @@ TAIL = (
     "({count} more items left out to stay within {max_chars} characters{kinds}: "
     "`vaultmem recall <words>` finds them, `vaultmem show <Entity>` prints a component's note.)"
 )
+# A request no answer followed (the session ended while working on it).
+ASKED = "Asked last, no answer before the session ended:"
 LAST_SESSION = "Last session"
 PREREQUISITES = "Prerequisites to run the project"
 COMPONENTS = "Components relevant now, most relevant first"
@@ -285,6 +288,8 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     # Why it stopped may be a hook's output (a third party's text): its signature only.
     block.add("Cut short by Claude Code:", [_signature(s.stopped, 200)] if s.stopped else [],
               [1])
+    # The request the session ended on before answering it: the work it left open.
+    block.add(ASKED, [_cut(s.asked, ITEM_MAX_CHARS)] if s.asked else [], [1])
     # A session's steps and questions are listed as they came up: the newest, what it left
     # open at its end, are the last ones, and first in line for room.
     steps, questions = _items(s.next_steps), _items(s.open_questions)
@@ -348,8 +353,20 @@ def _components(components: Sequence[Component],
     return block
 
 
+def _done_by(sessions_: Iterable[SessionDigest]) -> list[str]:
+    """What ``sessions_`` say they did: their todo items completed, commits made, and their
+    final answers' sentences reporting work done."""
+    out: list[str] = []
+    for s in sessions_:
+        out += s.done
+        if s.turns:
+            out += settled.said_done(s.turns[-1].answer, s.turns[-1].details)
+    return out
+
+
 def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str],
-            wanted: frozenset[str] = frozenset()) -> _Group:
+            wanted: frozenset[str] = frozenset(), *, last: SessionDigest | None = None) -> _Group:
+    """The earlier sessions (newest first; ``last``: the session after them all)."""
     block = _Group(None)
     for rank, s in enumerate(sessions_):
         first = " · ".join([s.date, _cut(s.topic, 120), s.status])
@@ -365,6 +382,10 @@ def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str],
                  [tier if i == n - 1 else 3 + NEWER * (n - 1 - i) for i in range(n)])
         steps, questions = _items(s.next_steps), _items(s.open_questions)
         part.add("next steps:", steps, _newest(len(steps), 3, tier, 3))
+        # What it was asked and never answered is work left open, unless a newer session did it.
+        asked = [_cut(s.asked, ITEM_MAX_CHARS)] if s.asked and not settled.completed(
+            s.asked, _done_by([*([last] if last else []), *sessions_[:rank]])) else []
+        part.add(ASKED.lower(), asked, [RELEVANT if rank < 3 else 3])
         part.add("open questions:", questions, _newest(len(questions), 2, tier, 3))
         part.add("failed then (command, then its output: tool text):", _failures(s, history=True), [3])
         part.add("decisions:", _items(s.decisions), [3], knowledge=True, open_words=wanted)
@@ -558,7 +579,8 @@ def render(
     blocks.append((PREREQUISITES, _prerequisites(prerequisites)))
     wanted = open_words(sessions_[0]) if sessions_ else frozenset()
     blocks.append((COMPONENTS, _components(components, wanted)))
-    blocks.append((EARLIER, _earlier(sessions_[1:], known, wanted)))
+    blocks.append((EARLIER, _earlier(sessions_[1:], known, wanted,
+                                       last=sessions_[0] if sessions_ else None)))
     _dedup([b for _, b in blocks], loaded)
     placed = _placed(blocks)
     # The older lines of long-lived components were never read (briefing.COMPONENT_LINES).

@@ -32,6 +32,7 @@ WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
 ENTRY = re.compile(r"(\d{1,2}:\d{2})\s*[-–—]\s*(.*)")
 # A turn's answer, or what Claude Code's compact summary says the session was doing then.
 ANSWER = re.compile(r"\*\*(?:Answer|Outcome):\*\*\s*(.*\S)")
+PROMPT = re.compile(r"\*\*Prompt:\*\*\s*(.*\S)")
 # A point of an answer's recap (a ``> [!abstract]`` callout): a heading, a line all bold, or a
 # bold label and what follows it ("**Power profile:** set to `performance`").
 RECAP_POINT = re.compile(r"^>[ \t]?(?:#{1,6}[ \t]+(.+?)[ \t#]*|(?:\d{1,3}[.)][ \t]+)?"
@@ -118,6 +119,9 @@ class SessionDigest:
     not_run: tuple[str, ...] = ()
     stopped: str = ""  # Claude Code's notice (usage limit, API error) no later answer followed
     done: tuple[str, ...] = ()  # todo items completed and commits made (``Done:``, ``Committed:``)
+    # The person's last request when no answer followed it: the session ended (or was cut off)
+    # while working on it, so the request itself is what it left open.
+    asked: str = ""
 
     @property
     def empty(self) -> bool:
@@ -263,6 +267,7 @@ class _Log:
     stopped: str = ""
     done: list[str] = field(default_factory=list)
     logged: int = 0
+    asked: str = ""  # the newest prompt no answer followed
 
 
 def _work_log(note: _Note) -> _Log:
@@ -299,10 +304,13 @@ def _work_log(note: _Note) -> _Log:
                 points = None  # the recap is the block right below its answer, or none
                 details = upcoming = None
             if kind == "paragraph":
+                prompt = PROMPT.match(line)
+                if prompt:
+                    log.asked = prompt.group(1)
                 answer = ANSWER.match(line)
                 # An older note may hold Claude Code's usage-limit notice as an answer: none.
                 if answer and not notices.api_notice(answer.group(1)):
-                    log.stopped = ""
+                    log.stopped = log.asked = ""
                     lead = answer.group(1)
                     turns.append(Turn(time, title, lead))
                     points = [] if lead.endswith(":") else None
@@ -445,6 +453,7 @@ def session(rel: str, text: str) -> SessionDigest:
         not_run=tuple(log.not_run.values()),
         stopped=log.stopped,
         done=tuple(log.done),
+        asked=log.asked,
         **kinds,
     )
 
