@@ -318,3 +318,76 @@ def test_a_look_up_between_the_failure_and_the_pass_is_no_fix() -> None:
         Turn("r3", None, None, outcomes=(Outcome("b4", False, None),)),
     ]
     assert _gotchas(turns) == []
+
+
+def test_a_command_that_worked_on_the_failing_script_is_the_fix() -> None:
+    error = "(eval):1: ./scripts/sync.sh: bad interpreter: /bin/bash^M: no such file or directory"
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "cd ~/repo && ./scripts/sync.sh --dry-run"),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
+        Turn("a2", None, None, calls=(_bash("b2", "cd ~/repo && echo checking"),
+                                      _bash("b3", "sed -i 's/\\r$//' scripts/sync.sh"),
+                                      _bash("b4", "git add scripts/sync.sh"))),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False, None), Outcome("b3", False, None),
+                                         Outcome("b4", False, None))),
+        Turn("a3", None, None, calls=(_bash("b5", "cd ~/repo && ./scripts/sync.sh --dry-run"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b5", False, None),)),
+    ]
+    # The folder cd'ed into, an echo and staging the file fixed nothing.
+    assert _gotchas(turns) == [
+        (f"`cd ~/repo && ./scripts/sync.sh --dry-run` failed (`{error}`); it passed after running "
+        "`sed -i 's/\\r$//' scripts/sync.sh`")]
+
+
+def test_a_look_up_of_the_failing_script_is_no_fix() -> None:
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "./scripts/sync.sh"),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, "./scripts/sync.sh: line 3: x"),)),
+        Turn("a2", None, None, calls=(_bash("b2", "cat scripts/sync.sh"),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
+        Turn("a3", None, None, calls=(_bash("b3", "./scripts/sync.sh"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b3", False, None),)),
+    ]
+    assert _gotchas(turns) == []
+
+
+def test_a_git_command_fixed_by_a_git_setup_command_is_a_gotcha() -> None:
+    error = "! [rejected] main -> main (fetch first)"
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "git push"),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
+        Turn("a2", None, None, calls=(_bash("b2", "npm install"), _bash("b3", "git pull --no-rebase"))),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False, None), Outcome("b3", False, None))),
+        Turn("a3", None, None, calls=(_bash("b4", "git push"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b4", False, None),)),
+    ]
+    assert _gotchas(turns) == [
+        f"`git push` failed (`{error}`); it passed after running `git pull --no-rebase`"]
+
+
+@pytest.mark.parametrize(
+    ("failed", "error", "passed", "gotcha"),
+    [
+        ('git commit -m "Add sync"', "error: gpg failed to sign the data",
+         'git add a.py && git commit --no-gpg-sign -m "Add sync, again"',
+         ("`git commit` failed (`error: gpg failed to sign the data`); it passed with "
+         "`--no-gpg-sign`")),
+        ("git commit -m x", "gitleaks: 3 leaks found", "git commit --no-verify -m x",
+         "`git commit` failed (`gitleaks: 3 leaks found`); it passed with `--no-verify`"),
+        # An option that only tunes the run, or one the error does not name, is no fix of it.
+        ("pytest -q", "1 failed", "pytest -q --last-failed", None),
+        ("cargo build", "error[E0432]: unresolved import", "cargo build --release", None),
+        # Another subcommand is another run.
+        ("git commit -m x", "error: gpg failed to sign the data", "git tag --no-sign v1", None),
+    ],
+)
+def test_a_retry_with_an_option_that_fixed_it_is_a_gotcha(
+    failed: str, error: str, passed: str, gotcha: str | None
+) -> None:
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", failed),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
+        Turn("a2", None, None, calls=(_bash("b2", passed),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
+    ]
+    assert _gotchas(turns) == ([gotcha] if gotcha else [])

@@ -176,6 +176,7 @@ def story(
         for command, error in (failing or {}).items()}
     edits_at: list[tuple[int, str]] = []  # (event no, path shown)
     ran_at: list[tuple[int, str]] = []  # (event no, command that passed)
+    tries: dict[tuple[str, ...], fixes.Run] = {}  # the last run of each program and subcommand
     calls: dict[str, ToolCall] = {}
     records = Told()  # what the structured records say (structured.py), by turn
     failed_here = list(met)  # failures and Claude's messages, for what was said about them
@@ -243,10 +244,12 @@ def story(
             if made.command is not None:
                 command = one_line(made.command)
                 history = runs.setdefault(fixes.run_key(command), [])
-                history.append(fixes.Run(number, failed, outcome.error, command))
+                run = fixes.Run(number, failed, outcome.error, command)
+                history.append(run)
                 if not failed:
                     _fixed(current, history, edits_at, ran_at)
                     ran_at.append((number, command))
+                _retried(current, tries, run)
             label = _label(made, cwd)
             if failed:
                 error, count = current.failures.get(label, (outcome.error, 0))
@@ -376,6 +379,23 @@ def _fixed(turn: LoggedTurn, history: list[fixes.Run], edits_at: list[tuple[int,
     edited = list(dict.fromkeys(p for n, p in edits_at if failed.number < n < passed.number))
     ran = [c for n, c in ran_at if failed.number < n < passed.number]
     text = fixes.fix_text(failed, passed, edited, ran)
+    if text is not None and text not in turn.fixes:
+        turn.fixes.append(text)
+
+
+def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], fixes.Run], run: fixes.Run) -> None:
+    """A pass of a program and subcommand whose last run failed: a gotcha when it passed with
+    an option that fixed it (:func:`fixes.retry_text`)."""
+    key = fixes.retry_key(run.command)
+    if key is None:
+        return
+    last = tries.get(key)
+    tries[key] = run
+    if last is None or not last.failed or run.failed:
+        return
+    if fixes.run_key(last.command) == fixes.run_key(run.command):
+        return  # the same command again: :func:`_fixed` weighs it
+    text = fixes.retry_text(last, run)
     if text is not None and text not in turn.fixes:
         turn.fixes.append(text)
 

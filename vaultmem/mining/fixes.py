@@ -9,8 +9,16 @@ fixed it (DESIGN §10: a fix is credited only to a change that plausibly caused 
   names: a file, folder, module or test name shared by the edited path and the command or its
   error line (``pytest tests/test_billing.py`` and ``src/billing/webhook.py``; an error naming
   ``InvoiceRenderer`` and ``lib/shop/invoice_renderer.ex``). Only those edits are named;
+- a command run in between that changed the setup (``uv add x``, ``git pull``) or worked on a
+  file the failing command ran or its error names (``dos2unix scripts/x.sh`` after ``./scripts/x.sh``
+  failed with ``bad interpreter: /bin/bash^M``), when no edit explains it;
+- the next run of the same program and subcommand passing with a long option the failed one
+  lacked, one its error names or one that skips a step (``git commit --no-gpg-sign`` after ``git
+  commit`` failed with ``gpg failed to sign the data``; ``--no-verify``): :func:`retry_text`;
 - a check that only reports (linters, formatters, type checkers), git and file inspection
-  (``git push`` without an upstream, ``cat`` of an output file not written yet) never make one;
+  (``git push`` without an upstream, ``cat`` of an output file not written yet) never make one,
+  except a git command that a git command changing the setup in between fixed (``git push``
+  rejected, ``git pull``, ``git push``);
 - nor does a compiler's diagnostic on code being written (``error[E0412]: cannot find type``)
   that edits of source files cleared: an edit of the build's setup (``Cargo.toml``) still does
   (:mod:`diagnostics`).
@@ -32,6 +40,7 @@ from vaultmem.notes.lazyre import lazy
 from .mentions import path_keys, text_keys
 
 FILES_SHOWN = 5
+ERROR_CHARS = 160  # of the error a retry's gotcha shows
 
 
 @dataclass(frozen=True)
@@ -298,8 +307,12 @@ def failure_key(text: str) -> str | None:
 _SETUP_WORDS = frozenset({
     "install", "add", "sync", "config", "set", "enable", "start", "up", "init", "chmod",
     "chown", "ln", "export", "restore", "reset", "unset", "mkdir", "createdb", "migrate",
-    "login", "activate", "source", "link", "setx", "add-mppreference",
+    "login", "activate", "source", "link", "setx", "add-mppreference", "pull", "fetch",
 })
+# A path in a command or an error line: a word with a folder (``scripts/x.sh``) or an extension.
+_PATH_RE = lazy(r"[\w.~-]*(?:/[\w.~-]+)+|[\w~-][\w.~-]*\.[A-Za-z][\w]{0,7}\b")
+# A long option that skips a step of the command (a hook, signing, a check) rather than tuning it.
+_SKIP_OPTION_RE = lazy(r"\A--(?:no|skip|ignore|allow|force|without)(?:-[\w-]+)?\Z")
 
 
 def setup_command(command: str) -> bool:
@@ -309,23 +322,60 @@ def setup_command(command: str) -> bool:
     return bool(words) and not looks_up_only(command) and any(w in _SETUP_WORDS for w in words)
 
 
+def file_stems(text: str) -> set[str]:
+    """The names of the files a command or an error line names by a path (their stems, as
+    matching sees them): ``./scripts/update_username.sh`` -> ``updateusername``."""
+    stems: set[str] = set()
+    for path in _PATH_RE.findall(text):
+        if path.startswith("/dev/"):
+            continue
+        last = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+        stems |= path_keys(last)
+    return stems
+
+
+def works_on(command: str, failed: Run) -> bool:
+    """Whether ``command`` (run after ``failed``) did something to a file the failed command
+    ran or its error names, rather than looking it up or committing it."""
+    program = _program(command)
+    if program is None or program[0] in ("git", "gh") or looks_up_only(command):
+        return False
+    named = file_stems(run_key(failed.command)) | file_stems(failed.error or "")
+    return bool(file_stems(run_key(command)) & named)
+
+
+def _tool(command: str) -> str:
+    """The program a command runs (after ``cd … &&``, variables and runners), case-folded."""
+    program = _program(command)
+    return program[0] if program else ""
+
+
+def _head(failed: Run) -> str:
+    why = f" ({code_span(one_line(failed.error))})" if failed.error else ""
+    return f"{code_span(failed.command)} failed{why}; it passed"
+
+
 def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str] = ()
              ) -> str | None:
     """The gotcha ``failed`` then ``passed`` make, ``edited`` being the paths edited in
     between (in order) and ``ran`` the commands that passed in between; None when nothing in
     between plausibly fixed it: an edit of what it ran or names, or a command that changed
-    the setup (:func:`setup_command`)."""
+    the setup (:func:`setup_command`) or worked on such a file (:func:`works_on`)."""
+    other = [c for c in dict.fromkeys(ran) if state_key(c) != state_key(failed.command)]
     if checks_only(failed.command):
-        return None
-    why = f" ({code_span(one_line(failed.error))})" if failed.error else ""
-    head = f"{code_span(failed.command)} failed{why}; it passed"
+        fixed_by = [c for c in other if setup_command(c)
+                    and _tool(c) == _tool(failed.command) == "git"]
+        if not fixed_by:
+            return None
+        return f"{_head(failed)} after running {code_span(one_line(fixed_by[-1]))}"
+    head = _head(failed)
     added = [n for n in env_names(passed.command) if n not in env_names(failed.command)]
     if added:
         names = ", ".join(code_span(n) for n in added)
         return f"{head} with {names} set"
     files = plausible(edited, failed.command, failed.error)
-    setup = [c for c in dict.fromkeys(ran) if setup_command(c)
-             and state_key(c) != state_key(failed.command)]
+    setup = [c for c in other if _tool(c) not in ("git", "gh")
+             and (setup_command(c) or works_on(c, failed))]
     if not files and setup:
         named = ", ".join(code_span(one_line(c)) for c in setup[:FILES_SHOWN])
         return f"{head} after running {named}"
@@ -334,3 +384,42 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str]
     named = ", ".join(code_span(one_line(p)) for p in files[:FILES_SHOWN])
     more = f" and {len(files) - FILES_SHOWN} more" if len(files) > FILES_SHOWN else ""
     return f"{head} after editing {named}{more}"
+
+
+def retry_text(failed: Run, passed: Run) -> str | None:
+    """The gotcha of a failed run whose next run of the same program and subcommand passed with
+    long options it lacked (``git commit --no-gpg-sign`` after ``git commit`` failed: ``gpg
+    failed to sign the data``): options its error names a word of, or that skip a step
+    (``--no-verify``); None otherwise (another run, options that only tune it)."""
+    before, after = _last_part(failed.command), _last_part(passed.command)
+    if before is None or after is None or before[:2] != after[:2]:
+        return None
+    had = {w.split("=", 1)[0] for w in before}
+    error = text_keys(failed.error or "")
+    added = [w.split("=", 1)[0] for w in after if w.startswith("--") and len(w) > 3
+             and w.split("=", 1)[0] not in had]
+    wanted = [o for o in dict.fromkeys(added)
+              if _SKIP_OPTION_RE.match(o) or text_keys(o) & error]
+    if not wanted:
+        return None
+    why = f" ({code_span(one_line(failed.error, ERROR_CHARS, cut='words'))})" if failed.error else ""
+    run = code_span(" ".join(before[:2]))
+    return f"{run} failed{why}; it passed with {', '.join(code_span(o) for o in wanted)}"
+
+
+def retry_key(command: str) -> tuple[str, ...] | None:
+    """What makes two runs tries of one thing for :func:`retry_text`: the program and
+    subcommand of the last part of the command's ``&&`` chain; None when unreadable."""
+    words = _last_part(command)
+    return tuple(words[:2]) if words else None
+
+
+def _last_part(command: str) -> list[str] | None:
+    """The words of the last part of a command's ``&&`` chain (the run that passed or failed),
+    read with the shell's quoting, case-folded program first; None when unreadable."""
+    part = _parts(run_key(command))[-1][0].strip()
+    program = _program(part)
+    words = _words(part)
+    if program is None or not words or program[1].startswith("-"):
+        return None
+    return words
