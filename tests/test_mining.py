@@ -378,3 +378,19 @@ def test_a_wrong_use_found_is_a_gotcha_even_in_the_first_person() -> None:
         "I'll use `session.get` instead of `http.get`.",
     ):
         assert "gotcha" not in kinds(text), text
+
+
+def test_an_issue_where_something_breaks_is_a_gotcha() -> None:
+    for text in (
+        ("Unfortunately, I'm hitting an issue where enabling `metrics` in the proxy makes "
+        "requests hang."),
+        "We ran into a known bug where the watcher misses renames on network drives.",
+    ):
+        assert kinds(text) == ["gotcha"], text
+    for text in (
+        "There might be an issue where the cache keeps stale tokens.",
+        "Let me look for an issue where the cache keeps stale tokens.",
+        "Is there an issue where the cache keeps stale tokens?",
+        "An issue where.",
+    ):
+        assert "gotcha" not in kinds(text), text

@@ -208,7 +208,10 @@ GOTCHA = cue(
     # "The consumer lost events: the group started at `$`…", not a count ("Total dropped: 5 …").
     r"\b(?:lost|dropped|skipped|duplicated|failed|broke|crashed|hung|leaked)\b[^:]{0,60}:"
     r"(?! *[~≈<>]?\d)(?: \S+){5}|\bwas due to\b|"
-    r"\bit was (?:a|an) (?:\S+ ){0,2}(?:issue|problem|bug) after all\b|\bafter all\b.{0,20}\bwas\b",
+    r"\bit was (?:a|an) (?:\S+ ){0,2}(?:issue|problem|bug) after all\b|\bafter all\b.{0,20}\bwas\b|"
+    # "I'm hitting an issue where enabling `queryLog` makes queries time out": what breaks, said.
+    r"\ban? (?:known |strange |weird |odd |subtle )?(?:issue|problem|bug) (?:where|in which|"
+    r"whereby)(?: \S+){3}",
     "root|turn|caus|fix|solution|workaround|solved|problem|issue|bug|culprit|reason|because|due to|came from|comes from|stem|happen|occur|resolved|worked around|tracked|traced|narrowed|raised|threw|crash|fail|broke|hung|timed out|returned|found it|figured|lesson|catch|insight|til|lost|dropped|skipped|duplicated|leak|after all",
 )
 # A cause stated without a cue word: "The failing test was a rounding problem: …".
