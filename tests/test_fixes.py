@@ -391,3 +391,30 @@ def test_a_retry_with_an_option_that_fixed_it_is_a_gotcha(
         Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
     ]
     assert _gotchas(turns) == ([gotcha] if gotcha else [])
+
+
+def test_a_missing_module_installed_then_another_run_passing_is_a_gotcha() -> None:
+    error = "python.exe: No module named pytest"
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "python -m pytest tests/ -v"),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
+        Turn("a2", None, None, calls=(_bash("b2", "python -m pip install -r requirements-dev.txt"),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
+        Turn("a3", None, None, calls=(_bash("b3", "python -m pytest tests/test_redaction.py"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b3", False, None),)),
+    ]
+    assert _gotchas(turns) == [
+        (f"`python -m pytest tests/ -v` failed (`{error}`); it passed after running "
+        "`python -m pip install -r requirements-dev.txt`")]
+
+
+def test_another_run_passing_after_an_unrelated_failure_and_an_install_is_no_gotcha() -> None:
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "pytest tests/test_a.py"),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, "E assert 1 == 2"),)),
+        Turn("a2", None, None, calls=(_bash("b2", "pip install rich"),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
+        Turn("a3", None, None, calls=(_bash("b3", "pytest tests/test_b.py"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b3", False, None),)),
+    ]
+    assert _gotchas(turns) == []

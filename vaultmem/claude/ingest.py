@@ -249,7 +249,7 @@ def story(
                 if not failed:
                     _fixed(current, history, edits_at, ran_at)
                     ran_at.append((number, command))
-                _retried(current, tries, run)
+                _retried(current, tries, run, ran_at)
             label = _label(made, cwd)
             if failed:
                 error, count = current.failures.get(label, (outcome.error, 0))
@@ -383,9 +383,11 @@ def _fixed(turn: LoggedTurn, history: list[fixes.Run], edits_at: list[tuple[int,
         turn.fixes.append(text)
 
 
-def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], fixes.Run], run: fixes.Run) -> None:
+def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], fixes.Run], run: fixes.Run,
+             ran_at: Sequence[tuple[int, str]]) -> None:
     """A pass of a program and subcommand whose last run failed: a gotcha when it passed with
-    an option that fixed it (:func:`fixes.retry_text`)."""
+    an option that fixed it (:func:`fixes.retry_text`) or after what it lacked was installed
+    (:func:`fixes.installed_text`)."""
     key = fixes.retry_key(run.command)
     if key is None:
         return
@@ -395,7 +397,8 @@ def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], fixes.Run], run: fix
         return
     if fixes.run_key(last.command) == fixes.run_key(run.command):
         return  # the same command again: :func:`_fixed` weighs it
-    text = fixes.retry_text(last, run)
+    ran = [c for n, c in ran_at if last.number < n < run.number]
+    text = fixes.retry_text(last, run) or fixes.installed_text(last, run, ran)
     if text is not None and text not in turn.fixes:
         turn.fixes.append(text)
 

@@ -30,6 +30,7 @@ a trailing ``2>&1 | tail -n 20`` do not make another command.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -212,12 +213,7 @@ def _reports_only(program: tuple[str, str] | None) -> bool:
 
 def _program(command: str) -> tuple[str, str] | None:
     """The command's first two words (after ``uv run``, ``npx``…), case-folded; None if empty."""
-    words = run_key(command).split()
-    for runner in _RUNNERS:
-        parts = runner.split()
-        if [w.casefold() for w in words[: len(parts)]] == parts:
-            words = words[len(parts):]
-            break
+    words = _unrun(run_key(command).split())
     if not words:
         return None
     second = words[1].casefold() if len(words) > 1 else ""
@@ -318,8 +314,18 @@ _SKIP_OPTION_RE = lazy(r"\A--(?:no|skip|ignore|allow|force|without)(?:-[\w-]+)?\
 def setup_command(command: str) -> bool:
     """Whether a command changes the setup (installs, configures, starts, unstages) in its
     first words, rather than looking something up or running the work."""
-    words = [w.casefold() for w in run_key(command).split()[:3]]
+    words = [w.casefold() for w in _unrun(run_key(command).split())[:3]]
     return bool(words) and not looks_up_only(command) and any(w in _SETUP_WORDS for w in words)
+
+
+def _unrun(words: list[str]) -> list[str]:
+    """A command's words without the runner before the program (``python -m pip install`` ->
+    ``pip install``)."""
+    for runner in _RUNNERS:
+        parts = runner.split()
+        if [w.casefold() for w in words[: len(parts)]] == parts:
+            return words[len(parts):]
+    return words
 
 
 def file_stems(text: str) -> set[str]:
@@ -408,10 +414,40 @@ def retry_text(failed: Run, passed: Run) -> str | None:
 
 
 def retry_key(command: str) -> tuple[str, ...] | None:
-    """What makes two runs tries of one thing for :func:`retry_text`: the program and
-    subcommand of the last part of the command's ``&&`` chain; None when unreadable."""
+    """What makes two runs tries of one thing for :func:`retry_text` and :func:`installed_text`:
+    the program (after ``python -m``, ``npx``…) and its subcommand, when it has one, of the last
+    part of the command's ``&&`` chain; None when unreadable."""
     words = _last_part(command)
-    return tuple(words[:2]) if words else None
+    program = _program(" ".join(words)) if words else None
+    if program is None:
+        return None
+    first, second = program
+    return (first, second) if _SUBCOMMAND_RE.fullmatch(second) else (first,)
+
+
+# A program's subcommand (``commit``, ``run``, ``build``), not an argument (``tests/``, ``-v``).
+_SUBCOMMAND_RE = lazy(r"[a-z][a-z-]*")
+# An error saying the program or a module it needs is not there.
+_MISSING_RE = lazy(
+    r"\bno module named\b|\bmodulenotfounderror\b|\bcommand not found\b|\bnot installed\b|"
+    r"\bcannot find module\b|\bis not recogni[sz]ed as (?:an|the name)\b|\bnot found in path\b",
+    re.IGNORECASE,
+)
+_INSTALL_RE = lazy(r"\b(?:install|add|sync)\b", re.IGNORECASE)
+
+
+def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
+    """The gotcha of a run that failed because something was not installed, when a later run
+    of the same program (other arguments) passed after an install ran in between (``python -m
+    pytest tests/`` failed: ``No module named pytest``; ``pip install -r requirements-dev.txt``;
+    ``python -m pytest tests/test_x.py`` passed); None otherwise."""
+    if not _MISSING_RE.search(failed.error or ""):
+        return None
+    installs = [c for c in dict.fromkeys(ran) if setup_command(c)
+                and _INSTALL_RE.search(" ".join(_unrun(run_key(c).split())[:3]))]
+    if not installs:
+        return None
+    return f"{_head(failed)} after running {code_span(one_line(installs[-1]))}"
 
 
 def _last_part(command: str) -> list[str] | None:
