@@ -3,7 +3,8 @@
 The kinds (``notes.schema.Kind``) and the cues and vetoes that decide each are one table,
 ``kinds``; ``cues`` classifies one sentence with it and ``text`` reads a message into units
 (code and quotes masked, sentences, lists under a heading). One module per source:
-``answers`` (Claude's messages and commit messages), ``structured`` (what Claude Code writes
+``answers`` (Claude's messages and commit messages; ``reports``: a report's problem and fix
+sections), ``structured`` (what Claude Code writes
 with a schema: questions answered, approved plans, todo lists, tracker listings),
 ``summaries`` (Claude Code's compact summaries), ``toolresults`` (a tool's output: its failure),
 ``fixes`` (a failure a later change plausibly fixed; ``mentions``: what a path or text names;

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from vaultmem.mining.cues import classify
 from vaultmem.mining.kinds import FIX_STATED, NARRATION, WRONG_USE, cue
+from vaultmem.mining.reports import problem_fix
 from vaultmem.mining.text import (
     CLOSE,
     OPEN,
@@ -93,6 +94,9 @@ def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = Fa
         if not isinstance(text, str) or not text.strip():
             continue
         text = strip_private(text).replace(OPEN, " ").replace(CLOSE, " ")
+        reported = None if listed_only else problem_fix(text)
+        if reported is not None:  # a report's "The Problem" and "The Fix" sections
+            add(Kind.GOTCHA, reported)
         masks = Masks()
         units = list(read_units(text, masks))
         # The questions Claude leaves the user with: the run of "?" sentences that ends it.

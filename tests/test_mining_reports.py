@@ -1,0 +1,55 @@
+"""mining/reports.py: a report's problem and fix sections are one gotcha; a problem alone, an
+offered fix or a fix before its problem is none."""
+
+from __future__ import annotations
+
+from vaultmem.mining.answers import Mined, mine
+from vaultmem.mining.reports import problem_fix
+
+REPORT = """## Problem Fixed! 🎉
+
+### The Problem
+The proxy refused requests with "upstream reset" errors, even though:
+- the backend was up (curl to it worked)
+- the certificates were valid
+
+### Root Cause
+The `upstream` block listed the backend as a **single server** instead of a **pool**. The
+health check then marked it down after one slow reply.
+
+### The Fix
+```bash
+sed -i 's/server app:8080/server app:8080 max_fails=3/' /etc/nginx/conf.d/app.conf
+nginx -s reload
+```
+
+### Verified Working
+- ✅ 200 on every request
+"""
+
+
+def test_the_root_cause_with_the_fix_s_commands_is_one_gotcha() -> None:
+    assert problem_fix(REPORT) == (
+        "The `upstream` block listed the backend as a single server instead of a pool. The "
+        "health check then marked it down after one slow reply. Fix: `sed -i 's/server "
+        "app:8080/server app:8080 max_fails=3/' /etc/nginx/conf.d/app.conf; nginx -s reload`")
+
+
+def test_the_problem_s_list_and_the_fix_s_first_line_are_kept() -> None:
+    text = ("## ❌ The Problem\n\nThe nightly job was **failing** every time the export ran:\n"
+            "- the bucket was full\n- retries piled up\n\nAll those alerts!\n\n---\n\n"
+            "## ✅ The Fix\n\n**Moved old exports to cold storage and capped retries at 3:**\n\n"
+            "### 1. Storage\n- done\n")
+    assert mine(text)[0] == Mined("gotcha", (
+        "The nightly job was failing every time the export ran: the bucket was full; retries "
+        "piled up. Fix: Moved old exports to cold storage and capped retries at 3:"))
+
+
+def test_a_problem_without_a_fix_or_with_options_only_is_no_gotcha() -> None:
+    alone = "### The Problem\nThe export hangs on empty ledgers.\n\n### Verified Working\n- ok\n"
+    offered = ("### The Problem\nThe export hangs on empty ledgers.\n\n"
+               "### Option 1: Quick Fix\nSkip empty ledgers.\n\n### Recommended Fixes\n- a\n")
+    before = "### The Fix\nSkip empty ledgers.\n\n### The Problem\nThe export hangs.\n"
+    fenced = "```\n### The Problem\nx y z\n### The Fix\nskip it\n```\n"
+    for text in (alone, offered, before, fenced):
+        assert problem_fix(text) is None, text
