@@ -407,3 +407,16 @@ def test_a_bold_label_inside_a_numbered_summary_opens_no_section() -> None:
     # Without numbered or headed sections, bold titles still open them.
     plain = summary.read("**Current Work:** Wiring the meter into the panel applet.\n")
     assert [s.key for s in plain.sections] == ["current"]
+
+
+def test_a_summary_item_naming_no_file_is_filed_under_the_components_the_summary_names() -> None:
+    parsed = transcript.parse_lines([_user("u1", "add refunds"),
+                                     _user("u2", NUMBERED, isCompactSummary=True,
+                                           timestamp="2026-11-22T06:40:00Z")])
+    told = ingest.story(parsed.turns, now=NOW, cwd="/home/dev/work/shop")
+    by_text = {i.text.split(":")[0]: i.components for i in told.items}
+    # "Token rejected right after login: `verify_token` raised …" names no path of its own.
+    assert by_text["Token rejected right after login"] == ("Auth",)
+    # Next steps stay the session's; a file the summary only names is no component touched.
+    assert all(i.components == () for i in told.items if i.kind == "next-step")
+    assert set(told.components) <= {"Auth", "Billing"}

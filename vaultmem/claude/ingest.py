@@ -333,6 +333,13 @@ def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | Non
     from .callout import summary_callout
 
     read = summaries.read(turn.summary or "", private)
+    # The files the whole summary names, with their components: an item naming none of its own
+    # is about those its text mentions, else those most of the summary's files belong to (as a
+    # turn's item is about its turn's components).
+    shown_all = [_shown(p, cwd) for p in summaries.paths_in(read.kept)]
+    # (Read on copies: a file the summary only names is no component the session touched.)
+    summary_files = _components(shown_all, cwd, rules, {k: list(v) for k, v in folders.items()},
+                                set(from_source), project)
     items = []
     for found in read.items:
         if found.kind == "outcome":
@@ -344,6 +351,8 @@ def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | Non
             shown = _shown(path, cwd)
             names += tuple(n for _, n in _components([shown], cwd, rules, folders, from_source,
                                                      project) if n not in names)
+        if not names and found.kind != Kind.NEXT_STEP:
+            names = mentions.about(found.text, summary_files)
         items.append(Item(found.kind, one_line(found.text), names))
     entry = f"### {turn.time} - {COMPACTED_TITLE}"
     if read.outcome:

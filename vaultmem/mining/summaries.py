@@ -331,6 +331,11 @@ def _code(text: str) -> str:
     return f"{tick}{pad}{text}{pad}{tick}"
 
 
+def paths_in(text: str) -> tuple[str, ...]:
+    """The file paths a summary's text names, in order, once each (no URLs)."""
+    return _paths(text)
+
+
 def _paths(text: str) -> tuple[str, ...]:
     found = [m.group(1).rstrip(".") for m in _p().path.finditer(text.replace("\\", "/"))]
     return tuple(dict.fromkeys(p for p in found if "://" not in p and not p.startswith("www.")))
