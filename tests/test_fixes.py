@@ -9,7 +9,15 @@ import pytest
 
 from vaultmem.claude import ingest
 from vaultmem.claude.transcript import Outcome, ToolCall, Turn, parse_lines
-from vaultmem.mining.fixes import Run, checks_only, env_names, fix_text, plausible, run_key
+from vaultmem.mining.fixes import (
+    Run,
+    checks_only,
+    env_names,
+    fix_text,
+    plausible,
+    retry_text,
+    run_key,
+)
 from vaultmem.notes.patch import Edit, SectionPatch
 
 NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)
@@ -418,3 +426,20 @@ def test_another_run_passing_after_an_unrelated_failure_and_an_install_is_no_got
         Turn("r3", None, None, outcomes=(Outcome("b3", False, None),)),
     ]
     assert _gotchas(turns) == []
+
+
+def test_a_retry_names_the_option_its_error_names_and_not_a_forced_push() -> None:
+    gpg = Run(1, True, "error: gpg failed to sign the data", "git pull")
+    assert retry_text(gpg, _passed("git pull --no-rebase --no-gpg-sign")) == (
+        "`git pull` failed (`error: gpg failed to sign the data`); it passed with "
+        "`--no-gpg-sign`")
+    rejected = Run(1, True, "! [remote rejected] main -> main (push declined)", "git push")
+    assert retry_text(rejected, _passed("git push --force-with-lease")) is None
+
+
+def test_staging_files_fixes_no_git_command() -> None:
+    failed = Run(1, True, "! [remote rejected] main -> main (push declined)", "git push")
+    assert fix_text(failed, _passed("git push"), [], ["git add CHAT_LOG.md"]) is None
+    assert fix_text(failed, _passed("git push"), [], ["git reset --soft HEAD~2"]) == (
+        "`git push` failed (`! [remote rejected] main -> main (push declined)`); it passed "
+        "after running `git reset --soft HEAD~2`")

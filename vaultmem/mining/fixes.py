@@ -308,7 +308,7 @@ _SETUP_WORDS = frozenset({
 # A path in a command or an error line: a word with a folder (``scripts/x.sh``) or an extension.
 _PATH_RE = lazy(r"[\w.~-]*(?:/[\w.~-]+)+|[\w~-][\w.~-]*\.[A-Za-z][\w]{0,7}\b")
 # A long option that skips a step of the command (a hook, signing, a check) rather than tuning it.
-_SKIP_OPTION_RE = lazy(r"\A--(?:no|skip|ignore|allow|force|without)(?:-[\w-]+)?\Z")
+_SKIP_OPTION_RE = lazy(r"\A--(?:no|skip|ignore|without)-[\w-]+\Z")
 
 
 def setup_command(command: str) -> bool:
@@ -369,8 +369,9 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str]
     the setup (:func:`setup_command`) or worked on such a file (:func:`works_on`)."""
     other = [c for c in dict.fromkeys(ran) if state_key(c) != state_key(failed.command)]
     if checks_only(failed.command):
-        fixed_by = [c for c in other if setup_command(c)
-                    and _tool(c) == _tool(failed.command) == "git"]
+        # (Staging files fixes no git command: ``git add`` is work, not setup, here.)
+        fixed_by = [c for c in other if setup_command(c) and _tool(c) == _tool(failed.command)
+                    == "git" and (_program(c) or ("", ""))[1] != "add"]
         if not fixed_by:
             return None
         return f"{_head(failed)} after running {code_span(one_line(fixed_by[-1]))}"
@@ -404,8 +405,9 @@ def retry_text(failed: Run, passed: Run) -> str | None:
     error = text_keys(failed.error or "")
     added = [w.split("=", 1)[0] for w in after if w.startswith("--") and len(w) > 3
              and w.split("=", 1)[0] not in had]
-    wanted = [o for o in dict.fromkeys(added)
-              if _SKIP_OPTION_RE.match(o) or text_keys(o) & error]
+    # The options the error names, else those that skip a step (``--no-verify``).
+    wanted = [o for o in dict.fromkeys(added) if text_keys(o) & error] or [
+        o for o in dict.fromkeys(added) if _SKIP_OPTION_RE.match(o)]
     if not wanted:
         return None
     why = f" ({code_span(one_line(failed.error, ERROR_CHARS, cut='words'))})" if failed.error else ""
