@@ -18,6 +18,8 @@ from vaultmem.notes.noise import is_noise
     "> [!abstract]- Claude's answer (12 lines)",
     "- [[Auth]] — `src/auth/`",
     "- 2026-01-01-x]] - Archived session (compacted)",
+    "> **[Usage \x02Tracker\x03](https://example.org/usage-tracker?hl=en)** (Chrome)",
+    "- [Docs](https://example.org/docs) - the manual",
 ])
 def test_lines_that_say_nothing_of_their_own(line: str) -> None:
     assert is_noise(line, "\x02\x03")
@@ -30,6 +32,8 @@ def test_lines_that_say_nothing_of_their_own(line: str) -> None:
     "- Fixed the token check in [[Auth]] by calling `verify_token_expiry/2` first",
     "- Failed: `cargo build` — `error[E0425]`",
     "> Cannot enable firewall logging without sudo. You need to run:",
+    "- [Docs](https://example.org/docs) say the token expires after an hour of idle time",
+    "See [the docs](https://example.org/docs) for the token's lifetime",
 ])
 def test_lines_that_say_something(line: str) -> None:
     assert not is_noise(line)

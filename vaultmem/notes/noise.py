@@ -6,7 +6,8 @@ and its ``Reason: prompt_input_exit`` line, a work log's ``### HH:MM - <prompt>`
 a note's section headings, the ``Project …, started …`` line vaultmem opens a session with, a
 ``key: value`` line (frontmatter pasted into a body, a status line), the title of a folded
 callout (``> [!abstract]- Claude's answer (12 lines)``), a list of links
-(``- [[Auth]] — `src/auth/```, ``- [[…|2026-01-01-x]] - Archived session (compacted)``). A line
+(``- [[Auth]] — `src/auth/```, ``- [[…|2026-01-01-x]] - Archived session (compacted)``,
+``- [Docs](https://…) (Chrome)``). A line
 is read as the index keeps it: aliased links without their target (``alias]]``), the matched
 words between marks.
 """
@@ -30,6 +31,10 @@ _KEY_VALUE = lazy(r"^[ \t]*(?:[-*+][ \t]+)?[*_]*[A-Za-z][\w-]{0,30}[*_]*:[*_]*[ 
 _SESSION_OPENING = lazy(r"^Project [^\n]*\]\], started \d{4}-\d{2}-\d{2}\b")
 # A list item led by a link: ``- [[Auth]] …`` or, its target deleted by the index, ``- Auth]] …``.
 _LINK_ITEM = lazy(r"^[ \t]*[-*+][ \t]+(?:\[\[[^\[\]\n]*\]\]|[^\s\[\]]+\]\])(.*)$")
+# A line led by a web link (``- [Docs](https://…) - the manual``, ``> **[Tool](https://…)**
+# (Chrome)``), in a list or a callout or not: the words a query shares with it are mostly in the
+# link's address.
+_WEB_LINK_ITEM = lazy(r"^[ \t]*(?:>[ \t]*)*(?:[-*+][ \t]+)?[*_]*\[[^\[\]\n]*\]\([^()\s]*\)[*_]*(.*)$")
 _WORDS = lazy(r"\w+")
 _LINK_ITEM_WORDS = 4  # words after the link that still make a link list's line
 
@@ -44,7 +49,7 @@ def is_noise(line: str, marks: str = "") -> bool:
     if (mdlines.HEADING.match(line) or _KEY_VALUE.match(line) or _SESSION_OPENING.match(line)
             or _FOLDED_TITLE.match(line)):
         return True
-    item = _LINK_ITEM.match(line)
+    item = _LINK_ITEM.match(line) or _WEB_LINK_ITEM.match(line)
     if item is None:
         return False
     rest = item.group(1).replace("[[", " ").replace("]]", " ")
