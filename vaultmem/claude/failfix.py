@@ -44,7 +44,8 @@ _SAID_WHY_RE = lazy(
     r"(?:is|was|here is)|this means|which means|means that|symptoms? of|requires?|needs? to be|"
     r"must be|is missing|are missing|not installed|isn'?t installed|workaround|worked around|"
     r"fix(?:ed)? (?:it|this|by)|the fix|resolved by|solved by|yourself|manually|"
-    r"in (?:your|a) (?:own )?terminal|(?:please|you(?:'ll| will)? need to|you can|you should) "
+    r"in (?:(?:your|a|the) (?:own )?)?terminal|by hand|(?:non-?)?interactive(?:ly)?|"
+    r"(?:please|you(?:'ll| will)? need to|you can|you should) "
     r"run|run (?:this|these|the following)|excluded?|exclusions?)\b|`[^`]+` = ",
     re.IGNORECASE,
 )

@@ -4,15 +4,22 @@ Matching goes from the most to the least specific: the error's signature (its er
 words: ``pytest_asyncio``, ``E0277``, ``rt-multi-thread``), then the command's shape (what runs,
 without its arguments' noise: ``cargo build``), then the file it was about. Every tier needs
 the gotcha to hold a word of the error's signature as well: a fix recorded for ``cargo build``
-says nothing about another failure of ``cargo build``. Last, the error's class: errors that
-look different but have one root cause (:data:`CLASSES`: Git Bash's path conversion and its
-fork emulation failing are one broken shell) match a gotcha recorded for another error of the
-class. A failure with no signature (``Exit code 1``) or an interrupt gets nothing.
+says nothing about another failure of ``cargo build``, and that word must be more than who
+speaks (:func:`program_words`: two ``npm ERR!`` lines share ``npm`` and ``err`` whatever went
+wrong). Last, the error's class: errors that look different but have one root cause
+(:data:`CLASSES`: Git Bash's path conversion and its fork emulation failing are one broken
+shell) match a gotcha recorded for another error of the class. An output with no error line but the checks a hook runner ran (a git hook blocking a
+commit: ``gitleaks....Failed``, ``- hook id: ruff``, ``husky - pre-commit script failed``,
+``Running gitleaks scan...``) is signed by their names (:func:`checks_named`); a gotcha then
+needs the name and what was blocked (``commit``, ``hook``) to match. A failure with no signature
+(``Exit code 1`` alone) or an interrupt gets nothing.
 """
 
 from __future__ import annotations
 
+import functools
 import posixpath
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -44,8 +51,30 @@ _GENERIC = frozenset({
 # What differs between two runs of one failure: paths (POSIX, Windows, home), hex addresses,
 # hashes and ids (five digits or more), so they never make or break a match.
 _SPAN_RE = lazy(r"`+ ?([^`]+?) ?`+")
+# Temporary names (``tmpa1b2c3``) and generated ids mixing digits into letters (``bfc7fc2``,
+# ``n2f9wd``) vary too.
 _VARYING_RE = lazy(r"(?:\b[A-Za-z]:|~)?(?:[\\/][^\s'\"`:,;()\\/]+)+[\\/]?|\b0x[0-9a-fA-F.x]+|"
-                   r"\S*\d{5,}\S*|\b[0-9a-f]{8,}\b")
+                   r"\S*\d{5,}\S*|\b[0-9a-f]{8,}\b|\btmp[\w.-]+|"
+                   r"\b(?=[A-Za-z0-9]{6,}\b)[A-Za-z]*\d+[A-Za-z]+\d[A-Za-z0-9]*\b")
+# What a hook runner prints for the checks it ran, when no line of the output is an error line:
+# pre-commit's ``name.....Failed`` and ``- hook id: name``, husky's ``husky - pre-commit script
+# failed``, lint-staged's ``✖ eslint --fix``, a hook script's own ``Running gitleaks scan...``.
+_CHECK_FAILED_RE = lazy(
+    r"^(?:(?P<name>[^\s.][^.\n]{0,60}?)\.{3,}\s*\(?[^)\n]*\)?\s*Failed\b|- hook id: (?P<id>\S+)|"
+    r"husky - (?P<hook>[\w-]+) (?:hook|script)\b.*\b(?:failed|exited)|[\u2716\u2717\u00d7]\s+"
+    r"(?P<tool>[\w.@/-]+))", re.IGNORECASE)
+# The head of an error line that names who speaks, not what went wrong: ``npm ERR!``,
+# ``sudo:``, ``E   ``, ``fatal:`` (a code such as ``error[E0599]:`` says what, so it is kept).
+_HEAD_RE = lazy(r"\A\W*((?:[A-Za-z][\w.+-]*\s*){1,2})(?:!|:|\s{2,})")
+_LEADERS_RE = lazy(r"\.{3,}")  # ``ruff......Failed``: the dots join no words
+_CHECK_RUNNING_RE = lazy(r"^\W*Running (?P<name>[\w.-]+)")
+HEADER_LINES = 3  # of an output, read for the check a hook script says it runs
+CHECKS_NAMED = 3
+# Words a check's name shares with any failure: they name no check.
+_NOT_A_CHECK = frozenset({"test", "tests", "check", "checks", "hook", "hooks", "build", "lint",
+                          "script", "scripts", "task", "tasks", "command", "all", "files"})
+# What a gotcha must also say to be about a check a hook ran: that a hook blocked something.
+_BLOCKED = ("hook", "hooks", "pre-commit", "pre-push", "commit-msg")
 
 
 @dataclass(frozen=True)
@@ -60,14 +89,52 @@ class Failure:
 
 def signature(error: str) -> list[str]:
     """The error line's own words: those that tell this failure from another of the same
-    command (no generic error vocabulary, no exit code)."""
+    command (no generic error vocabulary, no exit code, nothing that varies between runs);
+    when it has none (``Exit code 1``, ``Found 1 error.``), the names of the checks a hook
+    runner ran (:func:`checks_named`)."""
+    return _line_words(error) or checks_named(error)
+
+
+def _line_words(error: str) -> list[str]:
     line = error_line(error)
     if line is None or line.startswith("Exit code"):
         return []
-    line = _VARYING_RE.sub(" ", line)
+    line = _VARYING_RE.sub(" ", _LEADERS_RE.sub(" ", line))
     return [w for w in moments.words(line) if w not in _GENERIC and not w.startswith("/")]
 
 
+def checks_named(output: str) -> list[str]:
+    """The names of the checks a failed output says failed (``gitleaks....Failed``, ``- hook
+    id: ruff``), else of those its first lines say it runs (``Running gitleaks scan...``);
+    [] when it names none."""
+    from vaultmem.notes.inline import without_escapes
+
+    failed: list[str] = []
+    running: list[str] = []
+    lines = [ln.strip() for ln in without_escapes(output).splitlines()]
+    header = [ln for ln in lines if ln and not ln.startswith("Exit code")][:HEADER_LINES]
+    for line in lines:
+        found = _CHECK_FAILED_RE.match(line)
+        if found is not None:
+            failed += moments.words(next(g for g in found.groups() if g))
+    for line in header:
+        found = _CHECK_RUNNING_RE.match(line)
+        if found is not None:
+            running += moments.words(found.group("name"))
+    names = [w for w in dict.fromkeys(failed or running)
+             if w not in _NOT_A_CHECK and w not in _GENERIC and not w.isdigit()]
+    return names[:CHECKS_NAMED]
+
+
+def _checked(failure: Failure, sig: Sequence[str], text: str) -> bool:
+    """Whether the gotcha ``text`` is about the checks ``sig`` names blocking what the failure
+    ran: it names one of them, and a hook or the command's own verb (``commit``)."""
+    held = set(moments.words(text))
+    verbs = shape(failure.command)[1:]
+    return bool(held & set(sig)) and any(w in held for w in (*_BLOCKED, *verbs))
+
+
+@functools.lru_cache(maxsize=16)  # a failure's line is asked for once per gotcha weighed
 def error_line(error: str) -> str | None:
     """The line capture records for a failure: the shell's own when the machine never started
     the command (Git Bash's fork failed: what any command printed after it says less), else the
@@ -141,8 +208,10 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
     """How the fact ``text`` matches the failure: 0 by error signature, 1 by command shape,
     2 by file, 3 by error class; None when it does not. ``cls``: the failure's error class
     when known (None: it has none), True to find it."""
+    if sig and _signed_by_checks(failure):
+        return 0 if _checked(failure, sig, text) else None
     held = moments.shared(sig, text)
-    if held:
+    if held - program_words(failure):
         if len(held) >= (1 if len(sig) == 1 else 2):
             return 0
         folded = text.casefold()
@@ -153,6 +222,26 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
     if cls is True:
         cls = error_class(failure.error)
     return 3 if isinstance(cls, ErrorClass) and _classed(cls, text) else None
+
+
+def program_words(failure: Failure) -> set[str]:
+    """The words of a failure that say which program failed, not how: its command's shape and
+    its error line's head (``npm ERR! code E404`` -> npm, err), with the exception class words
+    (``PermissionError``, ``errno``) that any failure of that kind shares. A match needs a word
+    besides these: two npm failures share ``npm ERR!`` and nothing else."""
+    words = set(shape(failure.command))
+    line = error_line(failure.error) or ""
+    head = _HEAD_RE.match(line)
+    if head is not None:
+        words.update(moments.words(head.group(1)))
+    words.update(w for w in moments.words(line) if w.endswith(("error", "exception")) or
+                 w in ("err", "errno"))
+    return words
+
+
+def _signed_by_checks(failure: Failure) -> bool:
+    """Whether ``sig`` names the checks a hook ran rather than an error line's words."""
+    return not _line_words(failure.error)
 
 
 def terms(failure: Failure, sig: Sequence[str]) -> list[str]:
@@ -191,4 +280,6 @@ def told(failure: Failure, found: Sequence[moments.Found], given: set[str]
         return None
     what = code_span(command_shape(" ".join(shape(failure.command)) or failure.tool, 40))
     why = ["error signature", "command shape", "file", "error class"][ranked[0][0]]
+    if ranked[0][0] == 0 and _signed_by_checks(failure):
+        why = "the checks it ran"
     return moments.Told(text, keys, f"fix for a failure of {what}, matched by {why}")

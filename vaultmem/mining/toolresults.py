@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from vaultmem.notes.inline import without_escapes
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.privacy import strip_private, strip_wrappers
 from vaultmem.notes.redact import Scrub
@@ -20,11 +21,14 @@ ERROR_MAX_CHARS = 200
 _EXIT_RE = lazy(r"\AExit code (\d+)")
 _TAGS_RE = lazy(r"</?[\w-]+>")
 # Lines that say a command failed (anchored at the line start, so that grep output quoting
-# "Error" in a source line does not count): pytest, Python, compilers, npm, Go, Rust, Elixir.
+# "Error" in a source line does not count): pytest, Python, compilers, npm, Go, Rust, Elixir,
+# hook runners.
 _ERROR_LINE_RE = lazy(
     r"^(?:FAILED\b|ERROR\b|E {2,}\S|[\w.]*(?:Error|Exception)\b|error(?:\[\w+\])?:|fatal:|"
     r"\*\* \([\w.]+\)|"
-    r"npm ERR!|panic:|--- FAIL|FAIL\b|=+ .*\b\d+ (?:failed|errors?)\b)"
+    r"npm ERR!|panic:|--- FAIL|FAIL\b|=+ .*\b\d+ (?:failed|errors?)\b|"
+    # A hook runner's check that failed (pre-commit: ``ruff.........Failed``).
+    r"[^\s.][^.\n]{0,60}?\.{3,}\s*(?:\([^)\n]*\)\s*)?Failed\s*$)"
 )
 # A Unix tool's diagnostic ("ps: unrecognized option: a", "ssh: Could not resolve hostname …")
 # or a failure said in words anywhere in a line: the error line when no line above matches.
@@ -75,7 +79,8 @@ def failure(output: str, is_error: bool, scrub: Scrub, *,
     diagnostic: str | None = None  # the first line saying in words that something failed
     verdict: str | None = None  # the last line that is not progress: a tool's summary
     above: list[str] = []  # the last lines read before the error line
-    for line in strip_wrappers(strip_private(output)).splitlines():
+    # A terminal's colours (``\x1b[31m``) would hide an error line's start from the patterns.
+    for line in without_escapes(strip_wrappers(strip_private(output))).splitlines():
         line = _TAGS_RE.sub("", line).strip()
         if not line or _EXIT_RE.match(line):
             continue

@@ -1,0 +1,163 @@
+"""A failure met again is told the fix an earlier session recorded for it, whatever tool it comes
+from, and an unrelated failure is told nothing (issue 31 item 2). Made-up failures of several
+ecosystems (npm, pip, cargo, pytest, git hooks, permissions, sudo): the earlier failure and
+what Claude said about it become a gotcha (``failfix``), then a later failure is weighed
+against it (``onfailure``), as the PostToolUseFailure hook does with the facts the index finds.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from vaultmem.claude import failfix, moments, onfailure
+from vaultmem.notes.facts import Fact, fact_key
+
+
+def _gotcha(command: str, error: str, said: str) -> str:
+    if said.startswith(MINED):  # a gotcha mined from prose or a summary, not from failfix
+        return said.removeprefix(MINED)
+    [(_, text)] = failfix.gotchas([failfix.Met(command, _line(error), 1)],
+                                  [failfix.Said(2, said)])
+    return text
+
+
+MINED = "mined: "
+
+
+def _line(error: str) -> str:
+    """The line capture records for a failure's output."""
+    line = onfailure.error_line(error)
+    assert line is not None
+    return line
+
+
+def _found(text: str) -> moments.Found:
+    fact = Fact("gotcha", text, fact_key(text), 0, "2026-11-20",
+                sessions=("claude/projects/p/sessions/2026-11-20-earlier",))
+    return moments.Found(fact, "claude/projects/p/entities/App.md", "App", "entity", "p", -1.0)
+
+
+def _told(command: str, error: str, gotchas: list[str]) -> str | None:
+    failure = onfailure.Failure("Bash", command, None, error)
+    told = onfailure.told(failure, [_found(g) for g in gotchas], set())
+    return told.text if told else None
+
+
+# (earlier command, its output, what Claude said, a later command, its output, a word of the fix)
+RECURRING = [
+    pytest.param("npm ci", "Exit code 1\nnpm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to "
+                 "resolve dependency tree\nnpm ERR! While resolving: shop@1.0.0",
+                 "It fails because react-dom 18 conflicts with the peer range of the old "
+                 "router; the fix is `npm ci --legacy-peer-deps`.",
+                 "npm install", "Exit code 1\nnpm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable "
+                 "to resolve dependency tree\nnpm ERR! While resolving: shop@1.0.3",
+                 "legacy-peer-deps", id="npm"),
+    pytest.param("pip install -r requirements.txt", "Exit code 1\n  Building wheel for "
+                 "psycopg2 (setup.py): finished with status 'error'\nERROR: Could not build "
+                 "wheels for psycopg2, which is required to install pyproject.toml-based "
+                 "projects", "psycopg2 needs the libpq headers: the fix is `apt install "
+                 "libpq-dev`, or depend on psycopg2-binary.",
+                 "uv pip install -e .", "Exit code 1\nERROR: Could not build wheels for "
+                 "psycopg2, which is required to install pyproject.toml-based projects",
+                 "libpq-dev", id="pip"),
+    pytest.param("cargo build", "Exit code 101\n   Compiling app v0.1.0 (/home/a/app)\n"
+                 "error[E0599]: no method named `block_on` found for struct `Runtime` in the "
+                 "current scope\n --> src/main.rs:12:8",
+                 "`block_on` is missing because tokio's `rt` feature is off; the fix is to "
+                 "enable `rt-multi-thread` in Cargo.toml.",
+                 "cargo run --release", "Exit code 101\nerror[E0599]: no method named "
+                 "`block_on` found for struct `Runtime` in the current scope\n --> "
+                 "/home/b/work/app/src/main.rs:40:5", "rt-multi-thread", id="cargo"),
+    pytest.param("pytest -q", "Exit code 1\n___ ERROR collecting tests/test_db.py ___\n"
+                 "E   ModuleNotFoundError: No module named 'pytest_asyncio'", "The suite fails because `pytest_asyncio` is not "
+                 "installed in the venv: `uv add --dev pytest-asyncio` fixes it.",
+                 "uv run pytest tests/test_api.py", "Exit code 4\nE   ModuleNotFoundError: "
+                 "No module named 'pytest_asyncio'", "pytest-asyncio", id="pytest"),
+    pytest.param("git commit -m 'Add the API client'", "Exit code 1\nruff.................."
+                 "...........Failed\n- hook id: ruff\n- exit code: 1\n\nsrc/api.py:3:1: F401 "
+                 "`os` imported but unused\nFound 1 error.",
+                 "The ruff pre-commit hook rejects unused imports; the fix is `ruff check "
+                 "--fix` before committing.",
+                 "git commit -m 'Retry on 503'", "Exit code 1\ncheck yaml..........Passed\n"
+                 "ruff...............................Failed\n- hook id: ruff\n- exit code: 1\n\n"
+                 "src/retry.py:9:5: F841 local variable `e` is assigned to but never used\n"
+                 "Found 1 error.", "ruff check --fix", id="pre-commit hook"),
+    pytest.param("git commit -m 'Docs'", "Exit code 1\n\x1b[1;33mRunning leakguard scan on "
+                 "staged files...\x1b[0m\nFinding: token=abc\nRuleID: generic-api-key\n"
+                 "\x1b[0;31mSecrets detected! Commit blocked.\x1b[0m",
+                 "mined: Pre-commit hook blocked the docs commit: leakguard flags the example "
+                 "keys in docs/ as secrets (false positives). Fix: unstage docs/ and commit "
+                 "the rest.",
+                 "git commit -m 'More docs'", "Exit code 1\n\x1b[1;33mRunning leakguard scan "
+                 "on staged files...\x1b[0m\nFinding: password=[REDACTED]\nRuleID: "
+                 "generic-password\nSecrets detected! Commit blocked.", "unstage",
+                 id="hook script"),
+    pytest.param("sudo apt install ripgrep", "Exit code 1\nsudo: a password is required",
+                 "sudo needs a password, so please run `sudo apt install ripgrep` in your "
+                 "terminal.", "sudo systemctl restart nginx", "Exit code 1\nsudo: a terminal "
+                 "is required to read the password; either use the -S option to read from "
+                 "standard input or configure an askpass helper", "in your terminal",
+                 id="sudo"),
+    pytest.param("pip wheel . -w dist", "Exit code 1\nOSError: [Errno 28] No space left on "
+                 "device: '/tmp/tmpk2j3h4x/wheel'", "No space is left on the device because /tmp "
+                 "is a small tmpfs; the fix is `TMPDIR=$HOME/tmp`.", "pip wheel . -w dist",
+                 "Exit code 1\nOSError: [Errno 28] No space left on device: "
+                 "'/tmp/tmpq9w8e7r/wheel'", "TMPDIR", id="temporary names"),
+]
+
+
+UNRELATED = [
+    # The same programs, another failure: they share who speaks, not what went wrong.
+    ("npm install left-padd", ("Exit code 1\nnpm ERR! code E404\nnpm ERR! 404 Not Found - "
+                               "GET https://registry.npmjs.org/left-padd")),
+    ("pip install -r requirements.txt", ("Exit code 1\nERROR: No matching distribution "
+                                         "found for django==9.0")),
+    ("cargo build", "Exit code 101\nerror[E0308]: mismatched types\n --> src/lib.rs:4:5"),
+    ("pytest -q", "Exit code 1\nE   AssertionError: assert 3 == 4"),
+    ("git commit -m 'x'", ("Exit code 1\nmypy..............Failed\n- hook id: mypy\n"
+                           "src/a.py:1: error: Incompatible types\nFound 1 error in 1 file")),
+    ("git commit -m 'x'", "Exit code 1\nRunning tests...\n3 failed, 10 passed"),
+    ("git push", ("Exit code 1\n ! [rejected]        main -> main (fetch first)\nerror: "
+                  "failed to push some refs to 'github.com:me/shop.git'")),
+    ("sudo -u postgres psql", "Exit code 1\nsudo: unknown user postgres"),
+    ("cat /etc/shadow", "Exit code 1\ncat: /etc/shadow: Permission denied"),
+    ("python manage.py migrate", ("Exit code 1\nPermissionError: [Errno 13] Permission "
+                                  "denied: '/var/lib/app/db.sqlite3'")),
+    ("make", "Exit code 2"),
+]
+
+
+@pytest.mark.parametrize(("command", "error", "said", "again", "later", "fix"), RECURRING)
+def test_a_failure_met_again_is_told_its_recorded_fix(command: str, error: str, said: str,
+                                                      again: str, later: str, fix: str) -> None:
+    text = _told(again, later, [_gotcha(command, error, said)])
+    assert text is not None and fix in text
+    assert "[[2026-11-20-earlier]]" in text
+
+
+@pytest.mark.parametrize(("command", "error", "said", "again", "later", "fix"), RECURRING)
+def test_an_unrelated_failure_is_told_nothing(command: str, error: str, said: str, again: str,
+                                              later: str, fix: str) -> None:
+    # Every recorded fix in the vault, and failures none of them is about.
+    gotchas = [_gotcha(*p.values[:3]) for p in RECURRING]
+    assert _told(again, later, gotchas) is not None
+    for other_command, other in UNRELATED:
+        assert _told(other_command, other, gotchas) is None, other
+
+
+def test_a_hook_runner_s_output_is_signed_by_the_checks_it_ran() -> None:
+    assert onfailure.signature("Exit code 1\nblack.....Passed\nflake8...........Failed\n"
+                               "- hook id: flake8\n- exit code: 1") == ["flake8"]
+    assert onfailure.signature("Exit code 1\n\x1b[33m🔍 Running leakguard scan...\x1b[0m\n"
+                               "Commit blocked.") == ["leakguard"]
+    # Only the first lines say what a hook script runs; generic names say nothing.
+    assert onfailure.signature("Exit code 1\nRunning tests...\n3 failed") == []
+    assert onfailure.signature("Exit code 1\na\nb\nc\nRunning leakguard") == []
+
+
+def test_what_varies_between_runs_is_left_out_of_a_signature() -> None:
+    assert onfailure.signature("OSError: [Errno 28] No space left on device: '/tmp/tmpab12cd/x'"
+                               ) == onfailure.signature(
+        "OSError: [Errno 28] No space left on device: '/tmp/tmpzz99yy/x'")
+    assert "bfc7fc2" not in onfailure.signature("error: snapshot bfc7fc2 is missing")
+    assert "e0599" in onfailure.signature("error[E0599]: no method named `run`")
