@@ -7,10 +7,20 @@ against it (``onfailure``), as the PostToolUseFailure hook does with the facts t
 
 from __future__ import annotations
 
-import pytest
+import json
+import shutil
+from pathlib import Path
 
-from vaultmem.claude import failfix, moments, onfailure
+import pytest
+from hook_kit import hook_env, run_hook
+
+from vaultmem.claude import failfix, injections, moments, onfailure
 from vaultmem.notes.facts import Fact, fact_key
+from vaultmem.search import index
+from vaultmem.store.vault import Vault
+
+FIXTURE = Path(__file__).parent / "fixtures" / "briefing"
+NOTE = "claude/projects/shop/sessions/2026-11-21-refunds-and-ci.md"
 
 
 def _gotcha(command: str, error: str, said: str) -> str:
@@ -161,3 +171,33 @@ def test_what_varies_between_runs_is_left_out_of_a_signature() -> None:
         "OSError: [Errno 28] No space left on device: '/tmp/tmpzz99yy/x'")
     assert "bfc7fc2" not in onfailure.signature("error: snapshot bfc7fc2 is missing")
     assert "e0599" in onfailure.signature("error[E0599]: no method named `run`")
+
+
+def test_the_hook_tells_a_commit_a_hook_blocked_the_fix_found_in_an_earlier_session(
+        tmp_path: Path) -> None:
+    # A real vault and the real hook process: the fix a compact summary recorded for the hook
+    # blocking a commit, told when another commit is blocked by it; another hook's block, not.
+    root = tmp_path / "vault"
+    shutil.copytree(FIXTURE, root)
+    note = root / NOTE
+    note.write_text(note.read_text().replace("## Gotchas & Fixes\n\n", (
+        "## Gotchas & Fixes\n\n- Pre-commit hook blocked the docs commit: leakguard flags the "
+        "example keys in docs/ as secrets. Fix: unstage docs/ and commit the rest.\n")))
+    index.refresh(Vault(root))
+    blocked = ("Exit code 1\n\x1b[1;33mRunning leakguard scan on staged files...\x1b[0m\n"
+               "Finding: key=[REDACTED]\nSecrets detected! Commit blocked.")
+    other = "Exit code 1\nmypy..............Failed\n- hook id: mypy\nFound 2 errors"
+
+    def hook(error: str) -> str:
+        done = run_hook("post-tool-use-failure", {
+            "session_id": "s-9", "cwd": str(tmp_path), "hook_event_name": "PostToolUseFailure",
+            "tool_name": "Bash", "tool_input": {"command": "git commit -m 'Guide'"},
+            "error": error, "is_interrupt": False}, root, cwd=tmp_path,
+            env=hook_env(root, VAULTMEM_PROJECT="shop"))
+        assert done.returncode == 0 and done.stderr == b""
+        return done.stdout.decode()
+
+    assert hook(other) == ""
+    told = json.loads(hook(blocked))["hookSpecificOutput"]["additionalContext"]
+    assert "unstage docs/" in told and "[[2026-11-21-refunds-and-ci]]" in told
+    assert "the checks it ran" in injections.read(root / ".vaultmem")[0].reason
