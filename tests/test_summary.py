@@ -420,3 +420,29 @@ def test_a_summary_item_naming_no_file_is_filed_under_the_components_the_summary
     # Next steps stay the session's; a file the summary only names is no component touched.
     assert all(i.components == () for i in told.items if i.kind == "next-step")
     assert set(told.components) <= {"Auth", "Billing"}
+
+
+def test_an_error_entry_that_labels_why_it_happened_is_a_gotcha_without_a_fix() -> None:
+    text = """Summary:
+1. Primary Request and Intent:
+   Harden the secret scanner.
+
+2. Errors and fixes:
+### Error 1: Invalid ignore entries
+**Error**:
+```
+WRN Invalid .scanignore entry fingerprint=logs/**
+```
+**Issue**: .scanignore doesn't support wildcards like .gitignore does
+**Impact**: Minimal - just warnings
+
+### Error 2: History rewrite removed the remote
+**Explanation**: A safety feature of the rewrite tool. Can be re-added with `git remote add origin`
+
+### Error 3: Slow scan
+**Impact**: The scan took 40 s
+"""
+    gotchas = _kinds(summary.read(text), "gotcha")
+    assert len(gotchas) == 2
+    assert "doesn't support wildcards" in gotchas[0]
+    assert gotchas[1].startswith("History rewrite removed the remote: Explanation: A safety")

@@ -13,7 +13,8 @@ is still kept whole.
 
 What becomes an item (precision first: a wrong decision costs more than a missed one):
 - Errors and fixes: each top-level entry (a bullet with its sub-bullets, or a sub-heading with its
-  body) that says how it was fixed is one gotcha, cause and fix together; an entry still open
+  body) that says how it was fixed, or labels why it happened (``Issue:``, ``Cause:``,
+  ``Explanation:``), is one gotcha, cause and fix together; an entry still open
   ("not yet confirmed", "still failing"), one that went away by itself ("transient", "resolved
   naturally") or that relays the user's feedback is none, nor is a compiler's diagnostic on code
   being written that a change of that code cleared (``error[E0277]: …`` fixed by deriving a
@@ -140,6 +141,11 @@ class _Patterns:
             r"(?:naturally|itself|on its own)|went away)",
             re.IGNORECASE,
         )
+        # An entry that says why it happened, labelled ("Issue: X doesn't support wildcards",
+        # "Explanation: a safety feature; re-add it with …"): its cause is the lesson, fixed or not.
+        self.explained = re.compile(
+            r"(?:^|[\s`.)])(?:issue|cause|root cause|reason|explanation|why)\**\s*:\**\s+\S",
+            re.IGNORECASE)
         self.user_relay = re.compile(r"^(?:the )?user(?:'s)?\b|\buser feedback: *[\"“']",
                                      re.IGNORECASE)
         self.choice = re.compile(
@@ -347,12 +353,12 @@ def _gotchas(body: str) -> list[str]:
         text = re.sub(r"^Error \d+:\s*", "", entry)
         if _p().user_relay.search(text) or _p().still_open.search(text):
             continue
-        fix = _p().fixed.search(text)
+        fix = _p().fixed.search(text) or _p().explained.search(text)
         if fix is None or len(text) < 20:
             continue
         if diagnostics.code_in_progress(text[: fix.start()], text[fix.start():]):
             continue  # a compile error of code being written, fixed in that code: no lesson
-        out.append(_focus(text, _p().fixed))
+        out.append(_focus(text, _p().fixed if _p().fixed.search(text) else _p().explained))
     return out
 
 
