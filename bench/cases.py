@@ -183,6 +183,9 @@ def _child_env(home: Path, root: Path, project: str) -> dict[str, str]:
         VAULTMEM_PROJECT=project,
         VAULTMEM_NOW=NOW_ISO,
         PYTHONPATH=str(REPO),
+        # The session-end rows time the inline compaction, and check it is done when the hook
+        # returns: no deadline hands it over on a loaded machine.
+        VAULTMEM_SESSION_END_DEADLINE="inf",
     )
     return env
 

@@ -134,6 +134,9 @@ def _env(root: Path, now: datetime) -> dict[str, str]:
         "VAULTMEM_VAULT": str(root / "vault"), "VAULTMEM_NOW": now.isoformat(timespec="seconds"),
         "HOME": str(root / "home"), "XDG_CONFIG_HOME": str(root / "home" / ".config"),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(_REPO), os.environ.get("PYTHONPATH")])),
+        # A replay compacts inline whatever the load: a compaction handed over at SessionEnd's
+        # deadline would race the next session's hooks and make runs differ.
+        "VAULTMEM_SESSION_END_DEADLINE": "inf",
     })
     return env
 

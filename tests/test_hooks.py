@@ -464,11 +464,13 @@ def test_notes_of_plain_markdown_are_read_without_markdown_it(
         entries = "".join(f"\n### 09:{i % 60:02d} - Step {i}\n\nFixed bug number {i} in "
                           f"[[Auth]].\n\n```bash\n# retry\nmake test\n```\n" for i in range(60))
         note.write_text(note.read_text() + entries)
+    # The compaction is watched inline: no deadline hands it over on a loaded machine.
+    env = hook_env(vault, VAULTMEM_SESSION_END_DEADLINE="inf")
     proc = subprocess.run(
         [sys.executable, "-c", PROBE.replace("sys.argv[0]", repr(json.dumps(["markdown_it"]))),
          "--vault", str(vault), "hook", event],
         input=json.dumps(payload(event, transcript)).encode(),
-        capture_output=True, cwd=tmp_path, env=hook_env(vault), timeout=120, check=False,
+        capture_output=True, cwd=tmp_path, env=env, timeout=120, check=False,
     )
     assert json.loads(proc.stderr) == {"code": 0, "heavy": []}
     status = frontmatter.parse(note.read_text())["status"]

@@ -225,8 +225,12 @@ def on_stop(event: HookEvent, warnings: list[str] | None = None) -> str:
     return ""
 
 
-def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
-    """SessionEnd: record the rest, close the note, compact inline (or detached for the LLM)."""
+def on_session_end(event: HookEvent, warnings: list[str] | None = None, *,
+                   compact_by: float | None = None) -> str:
+    """SessionEnd: record the rest, close the note, compact inline (or detached for the LLM).
+
+    ``compact_by`` (a ``time.monotonic()`` value, see ``hookclock``): a compaction that would
+    pass it is handed to a detached ``vaultmem compact`` (``memory/handover.py``)."""
     memory = _memory(event, warnings)
     now = clock.now()
     sid = _session_id(memory, event)
@@ -237,7 +241,7 @@ def on_session_end(event: HookEvent, warnings: list[str] | None = None) -> str:
     if not (mirrored and mirrored.written) and _drop_if_empty(memory, sid, ended.note):
         return ""
     _reanchor(memory, ended.note, event.cwd)
-    _close(memory, event, sid, ended.pending, now)
+    _close(memory, event, sid, ended.pending, now, compact_by)
     return ""
 
 
@@ -254,14 +258,15 @@ def _reanchor(memory: Memory, note: str, cwd: str | None) -> None:
 
 
 def _close(memory: Memory, event: HookEvent, sid: str, pending: tuple[patch.Edit, ...],
-           now: datetime) -> None:
+           now: datetime, compact_by: float | None) -> None:
     """The Session End entry written (with ``pending``), the note compacted when it is due."""
     # A model extractor (the API, or the user's own claude) runs detached: never in the hook.
     detached = memory.config.extractor in ("llm", "claude")
     result = memory.end_session(reason=event.reason or "other", compact=not detached,
-                                first_edits=pending,
-                                session_id=sid, now=now)
-    # A note too big to compact inside the hook is due and not compacted: detached as well.
+                                first_edits=pending, session_id=sid, now=now,
+                                compact_by=compact_by)
+    # A note too big to compact inside the hook, or whose compaction would pass the deadline,
+    # is due and not (wholly) compacted: detached as well.
     if result.due:  # not memory.pending(): that reads every session note
         spawn_compaction(memory.config, result.note,
                          memory.config.extractor if detached else "deterministic")

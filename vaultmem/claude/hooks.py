@@ -90,7 +90,7 @@ def _warn(message: str) -> None:
 MOMENTS = ("user-prompt-submit", "post-tool-use-failure")
 
 
-def _handler(name: str) -> Callable[[HookEvent, list[str]], str]:
+def _handler(name: str, compact_by: float | None) -> Callable[[HookEvent, list[str]], str]:
     if name in MOMENTS:  # the cheap hooks: the capture and its imports are not loaded
         from . import momenthooks
 
@@ -98,16 +98,22 @@ def _handler(name: str) -> Callable[[HookEvent, list[str]], str]:
                 "post-tool-use-failure": momenthooks.on_post_tool_use_failure}[name]
     from . import capture
 
+    if name == "session-end":
+        return lambda event, warnings: capture.on_session_end(event, warnings,
+                                                              compact_by=compact_by)
     return {
         "session-start": capture.on_session_start,
         "stop": capture.on_stop,
         "pre-compact": capture.on_stop,
-        "session-end": capture.on_session_end,
     }[name]
 
 
-def run(name: str, raw: bytes | str) -> tuple[str, list[str]]:
-    """Handle one hook event; returns (stdout text, warnings). Never raises."""
+def run(name: str, raw: bytes | str, *, compact_by: float | None = None
+        ) -> tuple[str, list[str]]:
+    """Handle one hook event; returns (stdout text, warnings). Never raises.
+
+    ``compact_by``: SessionEnd's deadline (``hookclock``); None compacts a due note inline
+    whatever it takes (a caller in its own process, not Claude Code's hook)."""
     warnings: list[str] = []
     if name not in EVENTS:
         return "", [f"unknown hook event {name!r} (expected one of {', '.join(EVENTS)})"]
@@ -118,7 +124,7 @@ def run(name: str, raw: bytes | str) -> tuple[str, list[str]]:
     if name not in MOMENTS:  # the moment hooks never read the transcript: not even looked at
         event = _readable_transcript(event, warnings)
     try:
-        out = _handler(name)(event, warnings)
+        out = _handler(name, compact_by)(event, warnings)
     except Exception as err:  # noqa: BLE001 - fail open: Claude Code must never be blocked
         from ..errors import VaultmemError
 
@@ -129,6 +135,7 @@ def run(name: str, raw: bytes | str) -> tuple[str, list[str]]:
 
 def main(argv: list[str]) -> int:
     """``vaultmem hook EVENT``: always returns 0."""
+    entered = time.monotonic()
     name = argv[0] if argv else ""
     if name in ("-h", "--help", ""):
         sys.stdout.write(
@@ -138,7 +145,14 @@ def main(argv: list[str]) -> int:
     if os.environ.get(EXTRACTING_ENV):
         return 0  # the claude extractor's own run: not even its stdin is read (see run)
     raw, cut = _read_stdin()
-    out, warnings = run(name, raw)
+    problems: list[str] = []
+    compact_by = None
+    if name == "session-end":
+        from .hookclock import session_end_deadline
+
+        compact_by = session_end_deadline(entered, problems)
+    out, warnings = run(name, raw, compact_by=compact_by)
+    warnings[:0] = problems
     if cut:
         warnings.insert(0, f"no complete payload on stdin within {STDIN_SECONDS:g}s")
     if warnings:

@@ -38,6 +38,7 @@ from vaultmem import faults
 from vaultmem.errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
 from vaultmem.memory import bases, compaction, entitynote, entityparse, sessionextract
 from vaultmem.memory.extraction import KINDS, Extraction
+from vaultmem.memory.handover import HANDED_OVER, Deadline, HandOver
 from vaultmem.memory.reports import CompactReport
 from vaultmem.notes import fences, links, patch, privacy, templating
 from vaultmem.notes.inline import one_line
@@ -89,6 +90,7 @@ class CompactionRun:
     def __init__(
         self, vault: Vault, config: Config, rel: str, *, dry_run: bool, force: bool, move: bool,
         extractor: str, now: datetime, session_text: Callable[[str, int], str | None] | None = None,
+        deadline: Deadline | None = None,
     ) -> None:
         self.vault = vault
         self.config = config
@@ -115,6 +117,7 @@ class CompactionRun:
         self.cost_usd: float | None = None
         self.extraction_edits: tuple[patch.Edit, ...] = ()
         self.expected_sha: str | None = None
+        self.deadline = deadline  # a hook's: before each write, the rest may be handed over
 
     def report(self, status: str, error: str | None = None) -> CompactReport:
         return CompactReport(
@@ -150,7 +153,21 @@ class CompactionRun:
             self.warnings.append(f"could not mark the note compaction_failed: {again}")
         return self.report("failed", message)
 
+    def _in_time(self) -> None:
+        """Before a write that comes before the archive: HandOver when the hook's deadline
+        would likely pass during it (see ``handover``)."""
+        if self.deadline is not None:
+            self.deadline.check()
+
     def run(self) -> CompactReport:
+        """The steps of DESIGN §5; ``handed over`` when a hook's deadline stopped it before a
+        write (the vault then is as a crash there leaves it: a re-run converges)."""
+        try:
+            return self._run()
+        except HandOver:
+            return self.report(HANDED_OVER)
+
+    def _run(self) -> CompactReport:
         note = self.vault.read(self.rel)
         try:
             meta = note.frontmatter()
@@ -191,6 +208,7 @@ class CompactionRun:
         try:
             summaries = self._patch_entities(plan, known)
             self._step("index")
+            self._in_time()
             try:
                 self._patch_index(plan, project, known, summaries)
             except VaultmemError as err:
@@ -198,6 +216,7 @@ class CompactionRun:
                 self.warnings.append(f"{plan.index_rel} not updated: {one_line(str(err))}")
         except _StepErrors as err:
             return self._fail(note, err)
+        self._in_time()  # the last chance: from the archive on, the run goes to its end
         # The Obsidian views, re-made only when a person deleted one. Before the original is
         # marked: a run killed after that ends as "already archived" and would not make them.
         try:
@@ -371,6 +390,7 @@ class CompactionRun:
                 self.warnings.append(f"{step.rel}: read-only (chmod), left as it is; its items "
                                      "stay in the archived session")
                 continue
+            self._in_time()
             if step.create and step.create_text is not None:
                 self._step("entity-create", stem)
                 try:

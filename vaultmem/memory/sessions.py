@@ -25,6 +25,7 @@ from vaultmem.errors import (
     WriteFailed,
 )
 from vaultmem.memory import bases, threshold
+from vaultmem.memory.handover import HANDED_OVER, Deadline
 from vaultmem.memory.sessionnames import first_words, new_topic, note_names, session_stem
 from vaultmem.memory.upkeep import (
     INLINE_COMPACT_BYTES,
@@ -499,9 +500,11 @@ class Memory(Upkeep):
         session_id: str | None = None,
         now: datetime | None = None,
         first_edits: Sequence[patch.Edit] = (),
+        compact_by: float | None = None,
     ) -> EndResult:
         """Close the session: ``### HH:MM - Session End`` entry (in one write after
-        ``first_edits``), then compaction when due."""
+        ``first_edits``), then compaction when due. ``compact_by`` (a ``time.monotonic()``
+        value, a hook's deadline): what would not be done by then is left ``due`` (handover)."""
         now = self._time(now)
         sid = session_id or self.state.current(self.config.project)
         entry = self.state.get(sid) if sid else None
@@ -531,7 +534,16 @@ class Memory(Upkeep):
         report = None
         if compact and verdict.due and len(note.raw) <= INLINE_COMPACT_BYTES and list_lines(
                 note.text) <= INLINE_COMPACT_ITEMS:
-            report = self.compact_note(entry.note, extractor="deterministic", now=now)
-        left = verdict.due and report is None and (
+            report = self._compact_by(entry.note, compact_by, now)
+        left = verdict.due and (report is None or report.status == HANDED_OVER) and (
             frontmatter.parse(note.text, path=note.rel).get("status") != "compaction_failed")
         return EndResult(sid, entry.note, written.status, verdict.text, report, due=left)
+
+    def _compact_by(self, rel: str, at: float | None, now: datetime) -> CompactReport | None:
+        """The note compacted inline, or as far as ``at`` allows (None: not even begun)."""
+        if at is None:
+            return self.compact_note(rel, extractor="deterministic", now=now)
+        deadline = Deadline(at)
+        if deadline.passed():
+            return None
+        return self.compact_note(rel, extractor="deterministic", now=now, deadline=deadline)

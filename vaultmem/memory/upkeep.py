@@ -30,6 +30,7 @@ from vaultmem.store.vault import Vault
 from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD, Note
 
 if TYPE_CHECKING:
+    from vaultmem.memory.handover import Deadline
     from vaultmem.memory.reports import CompactReport  # built by compactor, only named here
 
 COMPACTION_LOCK_TIMEOUT = 2.0
@@ -400,16 +401,21 @@ class Upkeep:
         extractor: str | None = None,
         now: datetime | None = None,
         lock_timeout: float = COMPACTION_LOCK_TIMEOUT,
+        deadline: Deadline | None = None,
     ) -> CompactReport:
         """Compact one session note (DESIGN §5); every step idempotent. One compaction of a
-        note at a time: another waits ``lock_timeout`` seconds, then reports ``busy``."""
+        note at a time: another waits ``lock_timeout`` seconds, then reports ``busy``.
+        ``deadline`` (a hook's): the run may stop before a write and report ``handed over``."""
         from vaultmem.memory.compactor import (
             CompactionRun,  # only when a note is compacted (see the docstring)
         )
 
         run = CompactionRun(self.vault, self.config, rel, dry_run=dry_run, force=force, move=move,
                             extractor=extractor or self.config.extractor, now=self._time(now),
-                            session_text=self._session_text if self.transcripts else None)
+                            session_text=self._session_text if self.transcripts else None,
+                            deadline=deadline)
+        if deadline is not None:
+            lock_timeout = min(lock_timeout, deadline.left())
         try:
             with self.vault.lock(rel + ".compaction", timeout=lock_timeout):
                 return run.run()
