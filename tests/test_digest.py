@@ -408,3 +408,33 @@ def test_the_last_request_no_answer_followed_is_what_the_session_was_asked() -> 
     limited = note.replace("- Ran `python sync.py`",
                            "**Answer:** You've hit your limit · resets 5pm")
     assert digest.session("s.md", limited).asked == "push the logs, then make the repo public"
+
+
+_STARTED = (
+    "---\ntype: session\ntags:\n  - claude/session\nstatus: active\n---\n# Session 2026-11-22 10:30\n\n"
+    "## Context\n\nProject [[p]], started 2026-11-22 10:30.\n\n## Work Log\n\n## Decisions Made\n\n"
+    "## Next Steps\n\n## Related Entities\n"
+)
+
+
+def test_a_note_just_started_is_told_without_parsing_and_anything_more_is_read() -> None:
+    assert digest.just_started(_STARTED) and digest.session("s.md", _STARTED).empty
+    assert digest.just_started(_STARTED.replace("\n", "\r\n"))
+    for more in ("### 10:31 - fix it\n", "- Ran `make`\n", "1. step one\n", "## Notes\n",
+                 "> recap\n", "**Answer:** done\n"):
+        assert not digest.just_started(_STARTED + more), more
+    # No frontmatter has a blank line: then its lines count as the body's.
+    assert not digest.just_started(_STARTED.replace("status: active\n", "\n- x\n"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([
+    "# Title", "## Work Log", "## Next Steps", "### 10:00 - entry", "## Notes", "- item",
+    "  - nested", "1. first", "> quote", "**Answer:** yes", "plain words", "", "---", "```",
+    "#### deep", "Decisions Made", "* star", "+ plus", "## Decisions Made", "#no space",
+]), max_size=12))
+def test_a_note_told_just_started_has_nothing_the_digest_would_brief(lines: list[str]) -> None:
+    text = "\n".join(lines) + "\n"
+    for note in (text, "---\nstatus: active\n---\n" + text):
+        if digest.just_started(note):
+            assert digest.session("s.md", note).empty, note

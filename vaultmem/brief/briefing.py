@@ -24,7 +24,7 @@ from vaultmem.store.vault import Vault
 from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD
 
 from ..errors import VaultmemError
-from . import context, digest, staleness
+from . import context, digest, failquote, staleness
 
 RECENT_SESSIONS = 5  # session notes briefed: the last one and four earlier ones
 MAX_SESSION_READS = 25  # notes read to find them (sessions started and left empty are skipped)
@@ -103,14 +103,15 @@ def recent_sessions(
         by_stem[rel.rsplit("/", 1)[1]] = rel
     for rel in _listing(vault, layout.archive_dir(project)):
         by_stem[rel.rsplit("/", 1)[1]] = rel  # the archive copy is the session's full copy
-    rels = [rel for stem, rel in sorted(by_stem.items(), reverse=True) if rel not in exclude]
     # Only the notes of the days that make the cut are stat'ed (a day's notes by mtime).
-    days = sorted({rel.rsplit("/", 1)[1][:10] for rel in rels}, reverse=True)
+    days: dict[str, list[str]] = {}
+    for stem, rel in sorted(by_stem.items(), reverse=True):
+        if rel not in exclude:
+            days.setdefault(stem[:10], []).append(rel)
     kept: list[str] = []
-    for day in days:
+    for same in days.values():  # newest day first
         if len(kept) >= limit:
             break
-        same = [rel for rel in rels if rel.rsplit("/", 1)[1][:10] == day]
         same.sort(key=lambda rel: _mtime(vault, rel), reverse=True)
         kept += same
     return kept[:limit]
@@ -267,12 +268,15 @@ def build(
     # A note just started (another window's, a session opened and closed before any prompt, or
     # this one's seen by `vaultmem context`) has nothing to tell: the next one stands in.
     for rel in recent_sessions(vault, project, exclude=exclude, limit=MAX_SESSION_READS):
-        found = _digest(digest.session, rel, _read(vault, rel))
+        text = _read(vault, rel)
+        if text is not None and digest.just_started(text):
+            continue  # not parsed: every session opened and closed without a prompt leaves one
+        found = _digest(digest.session, rel, text)
         if found is not None and not found.empty:
             sessions_.append(found)
         if len(sessions_) == RECENT_SESSIONS:
             break
-    sessions_ = context.fresh_failures(_last_work_first(sessions_), today or clock.now().date())
+    sessions_ = failquote.fresh_failures(_last_work_first(sessions_), today or clock.now().date())
     index_text = _read(vault, vault.layout.project_index(project))
     index = _digest(lambda _, text: digest.project_index(text), "_index.md", index_text)
     index = index or digest.IndexDigest((), ())

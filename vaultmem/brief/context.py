@@ -15,25 +15,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import date
+from dataclasses import dataclass, field
 
 from vaultmem.mining import settled
 from vaultmem.notes import inline
 from vaultmem.notes.facts import copy_key
-from vaultmem.notes.inline import code_span
-from vaultmem.notes.quoting import WITHHELD, command_shape, data_block, error_signature, fence_safe
+from vaultmem.notes.quoting import data_block, fence_safe
 
-from . import briefrank
+from . import briefrank, failquote
 from .digest import EntityDigest, Item, SessionDigest
 
 ITEM_MAX_CHARS = 300
-# A failed command's output is untrusted text every later session reads: quoted short, as its
-# output, and only while it is news (the last sessions, the last days), even if it never passed.
-FAILURE_OUTPUT_CHARS = 120
-FAILURE_COMMAND_CHARS = 100
-FAILURE_SESSIONS = 2
-FAILURE_DAYS = 7
 FAILURES_FIRST = 4  # the newest failures of the last session shown before its other lines
 DONE_FIRST = 5  # the newest done lines of the last session in line for room before the others
 DETAIL_MAX_CHARS = 200
@@ -207,45 +199,6 @@ def _known(sessions_: Sequence[SessionDigest], prerequisites: Sequence[Item],
     return {copy_key(i.text) for i in items}
 
 
-# ``cmd`` ×2 — ``output``: a work log's failure line after "Failed:" (workentry._failure_line).
-_FAILURE = re.compile(r"(`+) ?(.+?) ?\1((?:\s*×\s*\d+)?)(?:\s+—\s+(.*?))?\s*")
-_SPAN = re.compile(r"(`+) ?(.*?) ?\1")
-
-
-def failure(text: str) -> str:
-    """A failure quoted in the briefing: the command, then its output labelled as such, each
-    cut short and on one line."""
-    found = _FAILURE.fullmatch(text)
-    if found is None:
-        return "output: " + _signature(text)
-    command, times, output = found.group(2), found.group(3).strip(), found.group(4)
-    span = _SPAN.fullmatch(output or "")
-    output = span.group(2) if span else output
-    line = code_span(command_shape(command, FAILURE_COMMAND_CHARS)) + (f" {times}" if times else "")
-    return line + (f", output: {_signature(output)}" if output else "")
-
-
-def _signature(output: str, max_chars: int = FAILURE_OUTPUT_CHARS) -> str:
-    # A tool's output is a third party's text: its error signature only, never its orders.
-    said = error_signature(output, max_chars)
-    return said if said == WITHHELD else code_span(said)
-
-
-def fresh_failures(sessions_: Sequence[SessionDigest], today: date) -> list[SessionDigest]:
-    """The sessions (newest first) with the failures of all but the newest FAILURE_SESSIONS,
-    and of any older than FAILURE_DAYS, left out: a failure expires even if its command never
-    passed."""
-    out = []
-    for rank, s in enumerate(sessions_):
-        try:
-            old = (today - date.fromisoformat(s.date)).days > FAILURE_DAYS
-        except ValueError:
-            old = True
-        out.append(replace(s, failing=()) if s.failing and (rank >= FAILURE_SESSIONS or old)
-                   else s)
-    return out
-
-
 # -- the tree of what could be said ------------------------------------------------------------
 
 
@@ -259,7 +212,7 @@ def _failures(s: SessionDigest, *, history: bool = False) -> list[str]:
     """The session's failures the briefing quotes: the tool talking (an ignored path, a hook's
     output cut short) is no broken work; of an earlier session (``history``), one that gave
     only its exit code teaches nothing either."""
-    return [failure(f) for f in s.failing if not briefrank.noise_failure(f)
+    return [failquote.failure(f) for f in s.failing if not briefrank.noise_failure(f)
             and not (history and briefrank.exit_only(f))]
 
 
@@ -284,9 +237,9 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     # Neither is a failure of the work: a call that never ran, and why the session stopped.
     block.add("Not run: stopped by permissions, refused, or never started by the shell (call, "
               "then its output):",
-              [failure(f) for f in s.not_run], [2])
+              [failquote.failure(f) for f in s.not_run], [2])
     # Why it stopped may be a hook's output (a third party's text): its signature only.
-    block.add("Cut short by Claude Code:", [_signature(s.stopped, 200)] if s.stopped else [],
+    block.add("Cut short by Claude Code:", [failquote.signature(s.stopped, 200)] if s.stopped else [],
               [1])
     # The request the session ended on before answering it: the work it left open.
     block.add(ASKED, [_cut(s.asked, ITEM_MAX_CHARS)] if s.asked else [], [1])

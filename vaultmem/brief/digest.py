@@ -17,6 +17,7 @@ from vaultmem.mining import notices, settled
 from vaultmem.mining.fixes import looks_up_only, passes, state_key
 from vaultmem.notes import mdlines, schema, sections
 from vaultmem.notes.frontmatter import parse
+from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.noise import NOTES_TITLE
 from vaultmem.notes.privacy import strip_private
 
@@ -375,8 +376,9 @@ def _work_log(note: _Note) -> _Log:
                     command = state_key(failed.group(3).strip())
                     into.pop(command, None)  # the newest last
                     into[command] = failed.group(1)
-                elif ran:
-                    # ``uv run pytest``, ``cd x && pytest``, ``make db && pytest`` pass ``pytest``.
+                elif ran and (failing or log.not_run):
+                    # ``uv run pytest``, ``cd x && pytest``, ``make db && pytest`` pass ``pytest``
+                    # (read only while a failure waits for it: a session runs hundreds).
                     for key in passes(ran.group(2).strip()):
                         failing.pop(key, None)
                         log.not_run.pop(key, None)
@@ -406,6 +408,33 @@ def _plain_point(text: str) -> str:
 
 def _stem(rel: str) -> str:
     return rel.rsplit("/", 1)[-1].removesuffix(".md")
+
+
+_FRONT = lazy(r"\A---[ \t]*\r?\n.*?^---[ \t]*\r?$", re.MULTILINE | re.DOTALL)
+# A line that may hold something to brief: a list item, a heading (an entry of the work log, a
+# section a person added), a quote (a recap), an answer.
+_CONTENT_LINE = lazy(r"^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+\S|(#{1,6})[ \t]+(.*?)[ \t#]*\r?$|>|\*\*)",
+                     re.MULTILINE)
+_TEMPLATE_HEADINGS = frozenset(h.casefold() for h in schema.SESSION_SECTIONS)
+
+
+def just_started(text: str) -> bool:
+    """Whether a session note certainly has nothing to brief (the template as capture writes it
+    at the session's start: its title, its sections, the Context line), told without parsing
+    it; False whenever it may hold more (then :func:`session` reads it)."""
+    front = _FRONT.match(text)
+    if front is not None and "\n\n" in front.group(0).replace("\r", ""):
+        front = None  # no frontmatter has a blank line: read all of it (its lists count)
+    body = text[front.end():] if front else text
+    titled = False
+    for line in _CONTENT_LINE.finditer(body):
+        level, title = line.group(1), line.group(2)
+        if title is not None and title.strip().casefold() in _TEMPLATE_HEADINGS:
+            continue
+        if level != "#" or titled:
+            return False
+        titled = True  # the note's own title, once
+    return True
 
 
 def session(rel: str, text: str) -> SessionDigest:
