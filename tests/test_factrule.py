@@ -16,6 +16,9 @@ from vaultmem.mining import factrule
     "Config lives in ~/.config/vaultmem/config.toml",
     "Good defaults matter: the timeout is 30 s",
     "Let-bindings in Elixir are immutable",
+    "I was using `cosmic::app::run` instead of `cosmic::applet::run`.",
+    "`sudo cat` also requires a password prompt which I can't provide non-interactively.",
+    "We have a race in the cache: two writers share one temp file",
 ])
 def test_a_fact_passes(text: str) -> None:
     assert factrule.flaw(text) is None
@@ -47,6 +50,10 @@ def test_markup_is_no_fact(text: str) -> None:
     "Looking at the error, the path is wrong.",
     "**Let me** read the config",
     "I see the problem now.",
+    "I've properly separated your homelab infrastructure into two distinct projects.",
+    "I have now updated the README with the new layout",
+    "We've moved the homeserver files to their own folder.",
+    "I just renamed the workflow.",
 ])
 def test_thinking_aloud_is_no_fact(text: str) -> None:
     assert factrule.flaw(text) == "thinking"
@@ -75,3 +82,22 @@ def test_facts_counts_copies_across_entities_case_and_spacing_aside() -> None:
     assert factrule.facts(pairs) == (1, 5)
     # The same entity holding it twice is one holder.
     assert factrule.facts([("A", line), ("a", line), ("B", line)]) == (3, 3)
+
+
+@pytest.mark.parametrize(("text", "trimmed"), [
+    (("I can't run sudo commands interactively, but I can tell you the command to run. You'll "
+      "need to execute this in your terminal: `sudo legion_cli maximumfanspeed-enable`"),
+     "`sudo legion_cli maximumfanspeed-enable`"),
+    ("I don't have access to the router. The hostname slate does not resolve from legion",
+     "The hostname slate does not resolve from legion"),
+    ("Here's the fix: pin tokio's rt-multi-thread feature", "pin tokio's rt-multi-thread feature"),
+    ("I cannot run interactive commands.", ""),
+    # A first-person sentence that states something is no lead.
+    ("I was using `cosmic::app::run` instead of `cosmic::applet::run`.",
+     "I was using `cosmic::app::run` instead of `cosmic::applet::run`."),
+    ("The cache key includes the lockfile hash", "The cache key includes the lockfile hash"),
+    ("Run `make` before the tests: the generated headers are missing otherwise",
+     "Run `make` before the tests: the generated headers are missing otherwise"),
+])
+def test_trim_drops_leads_that_state_nothing(text: str, trimmed: str) -> None:
+    assert factrule.trim(text) == trimmed

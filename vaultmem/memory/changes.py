@@ -81,8 +81,9 @@ def change(folders: Sequence[str], log: Sequence[Turn]) -> str | None:
     for turn in reversed(log):
         if not any(path.startswith(wanted) for path in turn.edited):
             continue
-        text = _lead(turn.answer)
-        if text and factrule.is_fact(text) and not _LEAD_IN.search(_first(turn.answer)):
+        answer = factrule.trim(turn.answer)
+        text = _lead(answer)
+        if text and factrule.is_fact(text) and not _LEAD_IN.search(_first(answer)):
             return text
     return None
 

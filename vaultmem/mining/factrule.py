@@ -8,13 +8,30 @@ fact unless one of these holds:
    named with ``-`` or ``_`` outside a code span, the "Caveat: The messages below were generated
    …" line of a local command, "[Request interrupted by user]");
 2. **thinking**: it is a first-person progress line or thinking aloud ("Let me …", "Now I …",
-   "I need to …", "I'll …", "Good, …", "Hmm", "Wait", "Looking at …");
+   "I need to …", "I'll …", "Good, …", "Hmm", "Wait", "Looking at …"), or the model telling
+   what it did ("I've separated …", "I have updated …", "I just ran …", "We've moved …": the
+   outcome belongs to the files and the decisions, not to a narration of the turn);
 3. **folders**: it only lists folders (``src/auth/, tests/``, each ending in ``/``), or a
    prompt followed by them ("Fix the login: ``src/auth/``");
 4. **copied**: the same line is in more than :data:`MAX_COPIES` entities.
 
-Compaction applies 1–3 to every line it files and files an item under at most
-:data:`MAX_COPIES` entities (4); ``bench.eval_real`` reports the share of entity lines that pass.
+Before the rule is applied, :func:`trim` drops what leads into a line without stating anything:
+the model's own limits ("I can't run sudo commands interactively, but I can tell you the command
+to run.") and a line addressed to the person that only introduces what follows ("You'll need to
+run this in your terminal:"); what follows them is the line (a lead and nothing after it is no
+line at all). A first-person sentence that states a cause stays whole ("I was using
+``cosmic::app::run`` instead of ``cosmic::applet::run``").
+
+Where a line goes is part of the rule: an entity is a component of the project, never the
+project itself (a session begun in ``~`` that touched ``~/shop/…`` before it moved into
+``~/shop`` names the folder "Shop"; compaction files nothing under it:
+``memory.sessionextract``), and an item goes to ``Inbox`` only when nothing in its turn (or its
+compact summary's files) names a component.
+
+Compaction trims and applies 1–3 to every line it files and files an item under at most
+:data:`MAX_COPIES` entities (rule 4), and capture files an item under at most two components
+(:data:`mining.mentions.ABOUT_MAX`); ``bench.eval_real`` reports the share of entity lines that
+pass.
 """
 
 from __future__ import annotations
@@ -46,7 +63,20 @@ _THINKING = lazy(
     r"i(?:'ll|'m going to| will| am going to| should| think| see| can see| notice| realis|"
     r" realiz| wonder)\b|(?:good|great|perfect|excellent|okay|ok|alright|nice)\b\s*[,!.—–-]|"
     r"hmm+\b|(?:wait|oh|ah|actually)\s*[,!.—–-]|looking at\b|first,? (?:i|let)\b|so i\b|"
-    r"(?:it )?(?:looks|seems) like\b)",
+    r"(?:it )?(?:looks|seems) like\b|"
+    # Narration of the turn: "I've separated …", "I have now updated …", "I just ran …".
+    r"(?:i|we)(?:'ve|’ve| have)\s+(?!to\b|a\b|an\b|no\b)|"
+    r"i (?:just|now|also|then|successfully|finally)\s+\w+ed\b)",
+    re.IGNORECASE,
+)
+# A lead that states nothing: the model's own limits ("I can't run sudo …, but I can tell you
+# the command to run."), a sentence to the person that ends in ":" ("You'll need to run this in
+# your terminal:", "Run this:", "Here's the command:").
+_LEAD_IN = lazy(
+    _LEAD + r"(?:(?:i|we) (?:can't|can’t|cannot|can not|am unable to|'m unable to|are unable to|"
+    r"don't have|do not have|won't be able to)\b[^.:!?]*[.!?](?:\s+|$)|"
+    r"(?:you(?:'ll| will)? (?:need|have|want) to|(?:please )?run|execute|here(?:'s| is| are))"
+    r"\b[^.:!?`]*:\s+)",
     re.IGNORECASE,
 )
 _FOLDER = lazy(r"(?:[\w.@+~-]*/)+")  # a folder as capture writes it: ``src/auth/``, ``./``
@@ -67,6 +97,15 @@ def flaw(text: str, copies: int = 1) -> Flaw | None:
     if copies > MAX_COPIES:
         return "copied"
     return None
+
+
+def trim(text: str) -> str:
+    """``text`` without the leads that state nothing (the model's own limits, a sentence to the
+    person that introduces what follows); "" when nothing follows them."""
+    out = text.strip()
+    while (lead := _LEAD_IN.match(out)) is not None:
+        out = out[lead.end():].strip()
+    return out
 
 
 def is_fact(text: str, copies: int = 1) -> bool:
