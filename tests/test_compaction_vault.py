@@ -464,14 +464,20 @@ def test_entity_lines_follow_the_fact_rule_and_an_item_goes_to_two_entities(
         "- Let me check the signing key first ([[Auth]])\n"
         "- <command-name>/clear</command-name> cleared ([[Auth]])\n"
         "- Refresh work: src/auth/, tests/auth/ ([[Auth]])\n"
+        "- I've properly separated the token code into two modules ([[Auth]])\n"
+        "- I can't run sudo commands interactively, but I can tell you the command to run. "
+        "Run this in your terminal: `sudo systemctl restart tokend` ([[Auth]])\n"
         "- Retries back off exponentially ([[Auth]], [[Billing]], [[Queue]])")
     rel = _session(tmp_path, "2026-11-20-rules", text)
     _compact(tmp_path, rel)
     auth = _read(tmp_path, f"{ENTITIES}/Auth.md")
     billing = _read(tmp_path, f"{ENTITIES}/Billing.md")
     assert "Use argon2id over bcrypt" in auth  # the facts are filed
-    for flawed in ("Let me check", "command-name", "Refresh work"):
+    for flawed in ("Let me check", "command-name", "Refresh work", "properly separated",
+                   "I can't run sudo", "Run this"):
         assert flawed not in auth + billing, flawed
+    # What a lead introduced is the line.
+    assert "— `sudo systemctl restart tokend` (" in auth
     # At most two entities: the first two it names.
     assert "Retries back off exponentially" in auth and "Retries back off" in billing
     assert not (tmp_path / ENTITIES / "Queue.md").exists()
@@ -492,6 +498,9 @@ def test_a_change_is_the_outcome_of_the_turn_that_edited_the_component() -> None
                                        ("README.md", "a.toml")]
     assert changes.change(["src/auth/"], log) == "Tokens now refresh a minute early."
     assert changes.change(["src/auth/"], log[:1]) is None  # thinking aloud is no change
+    narrated = note.replace("Let me look at it.", "I've properly split the token code in two.")
+    assert changes.change(["src/auth/"], changes.turns(
+        narrated.split("\n"), sections.headings(narrated))[:1]) is None  # nor a narration
     assert changes.change(["src/billing/"], log) is None  # nothing edited there
     # A label that introduces what follows says nothing of what came of the turn.
     labelled = note + ("\n### 12:00 - d\n\n**Answer:** **Updated `src/auth/c.py`:**\n"
@@ -499,3 +508,19 @@ def test_a_change_is_the_outcome_of_the_turn_that_edited_the_component() -> None
                        "new layout:\n- Edited `src/auth/d.py`\n")
     log = changes.turns(labelled.split("\n"), sections.headings(labelled))
     assert changes.change(["src/auth/"], log) == "Tokens now refresh a minute early."
+
+
+def test_the_project_itself_is_no_component_of_it(tmp_path: Path) -> None:
+    # A session begun in ~ touched ~/demo/… before it moved into ~/demo: capture named the
+    # folder "Demo". The project's notes are the project's; its items go to the components
+    # they name, else the fallback.
+    text = CAPTURED.format(day="2026-11-20", topic="Moved").replace(
+        "- Store money as integer cents ([[Billing]])",
+        "- Store money as integer cents ([[Billing]], [[Demo]])\n"
+        "- Keep the release notes in one file ([[Demo]])").replace(
+        "- [[Billing]] — src/billing/", "- [[Billing]] — src/billing/\n- [[Demo]] — `demo/`")
+    rel = _session(tmp_path, "2026-11-20-moved", text)
+    _compact(tmp_path, rel)
+    assert not (tmp_path / ENTITIES / "Demo.md").exists()
+    assert "Store money as integer cents" in _read(tmp_path, f"{ENTITIES}/Billing.md")
+    assert "Keep the release notes in one file" in _read(tmp_path, f"{ENTITIES}/Inbox.md")

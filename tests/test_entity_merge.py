@@ -169,6 +169,21 @@ def test_doctor_suggests_a_merge_for_near_names_and_not_after_it(vault_root: Pat
     assert not [p for p in after if p["kind"] == "near-name"]
 
 
+def test_a_project_named_entity_is_merged_into_its_near_name() -> None:
+    # A session begun in ~ named the project's folder as a component before it moved in: the
+    # project's own name goes into the component's note, not the other way round.
+    from vaultmem.memory.entitymerge import near_names
+
+    folder = "claude/projects/cosmic-applet-power-monitor/entities"
+    ((rel, said),) = near_names([f"{folder}/Cosmic Applet Power Monitor.md",
+                                 f"{folder}/Power Monitor.md"])
+    assert rel == f"{folder}/Cosmic Applet Power Monitor.md"
+    assert 'entity merge "Cosmic Applet Power Monitor" "Power Monitor"' in said
+    ((rel, _),) = near_names(["claude/projects/shop/entities/Power Monitor.md",
+                              "claude/projects/shop/entities/Cosmic Applet Power Monitor.md"])
+    assert rel.endswith("/Power Monitor.md")
+
+
 def test_near_names() -> None:
     from vaultmem.notes import nearnames
 

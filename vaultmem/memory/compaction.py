@@ -14,10 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from vaultmem.errors import UnsafePath
 from vaultmem.memory import entitynote, entityparse, routing, threshold
 from vaultmem.memory.extraction import KINDS, TARGET_HEADING, Extraction, Item, Kind
-from vaultmem.memory.sessionextract import Component, normalised
+from vaultmem.memory.sessionextract import Component, normalised, session_project
 from vaultmem.notes import links, names, patch, propedit, schema, templating
 from vaultmem.store.layout import Layout, link_target
 
@@ -68,17 +67,6 @@ class Plan:
     counts: Mapping[Kind, int]
     index_rel: str = ""  # the project's _index.md
     prerequisites: tuple[entitynote.Line, ...] = ()
-
-
-def session_project(session_rel: str) -> str:
-    """The project a session note belongs to (``<ns>/projects/<p>/sessions/<stem>.md``)."""
-    parts = session_rel.split("/")
-    if len(parts) >= 4 and parts[-2] == "sessions" and parts[-4] == "projects":
-        return parts[-3]
-    if len(parts) >= 5 and parts[-3:-1] == ["archive", "sessions"] and parts[-5] == "projects":
-        return parts[-4]
-    raise UnsafePath("not a session note (expected <ns>/projects/<p>/sessions/<name>.md)",
-                     path=session_rel)
 
 
 def archive_rel(session_rel: str, layout: Layout) -> str:

@@ -178,7 +178,7 @@ class CompactionRun:
             self.verdict_text = "archived"
             return self.report("already archived")
         canon = compaction.canonical(note.text)
-        project = compaction.session_project(self.rel)
+        project = sessionextract.session_project(self.rel)
         created = compaction.created_date(meta, self.rel, self.today)
         verdict = compaction.verdict(len(canon.splitlines()), created, self.today, self.config)
         self.verdict_text = verdict.text
@@ -555,7 +555,7 @@ class CompactionRun:
                 self.diffs.append(_diff(step.rel, old, composed.text))
                 (self.created if old is None else self.updated).append(step.rel)
         index = plan.index_rel
-        project = compaction.session_project(self.rel)
+        project = sessionextract.session_project(self.rel)
         index_old = self.vault.read(index).text if self.vault.exists(index) else None
         base_index = index_old if index_old is not None else templating.project_index(
             project, self.today)

@@ -285,10 +285,13 @@ def near_names(notes: Iterable[str]) -> list[tuple[str, str]]:
     out = []
     for folder, stems in sorted(folders.items()):
         parts = folder.split("/")
-        project = f"--project {parts[-2]} " if len(parts) >= 3 and parts[-3] == "projects" else ""
+        own = parts[-2] if len(parts) >= 3 and parts[-3] == "projects" else ""
+        project = f"--project {own} " if own else ""
         for a, b in nearnames.near_pairs(stems):
             if names.name_key(a) == names.name_key(b):
                 continue  # a case-collision, reported as such
+            if nearnames.same(a, own):
+                a, b = b, a  # the project itself is no component of it: its note goes
             said = (f"{b!r} and {a!r} look like one component: `vaultmem {project}entity merge "
                     f"{_quoted(b)} {_quoted(a)}` joins them (or `entity rename`)")
             out.append((f"{folder}/{b}.md", said))

@@ -45,6 +45,7 @@ from vaultmem.notes import (
     inline,
     links,
     names,
+    nearnames,
     plainruns,
     schema,
     sections,
@@ -451,10 +452,28 @@ def assign_targets(
     return _assign(extraction, related, session_rel, config, mentions)
 
 
+def session_project(session_rel: str) -> str:
+    """The project a session note belongs to (``<ns>/projects/<p>/sessions/<stem>.md``)."""
+    parts = session_rel.split("/")
+    if len(parts) >= 4 and parts[-2] == "sessions" and parts[-4] == "projects":
+        return parts[-3]
+    if len(parts) >= 5 and parts[-3:-1] == ["archive", "sessions"] and parts[-5] == "projects":
+        return parts[-4]
+    raise UnsafePath("not a session note (expected <ns>/projects/<p>/sessions/<name>.md)",
+                     path=session_rel)
+
+
 def _assign(
     extraction: Extraction, related: tuple[str, ...], session_rel: str, config: Config,
     mentions: routing.Mentions,
 ) -> tuple[Extraction, list[str]]:
+    # The project itself is no component of it: a session begun in ~ that touched
+    # ~/shop/src/… before it moved into ~/shop named the folder "Shop" (issue 29).
+    try:
+        own = session_project(session_rel)
+    except UnsafePath:
+        own = ""  # a note read outside a vault's layout (a test, ``extract`` of any file)
+    related = tuple(name for name in related if not nearnames.same(name, own))
     fallback = (related[0],) if len(related) == 1 else (config.default_entity,)
     warnings: list[str] = []
     items: list[Item] = []
@@ -468,7 +487,7 @@ def _assign(
         text, problems = neutralise(item.text) if "[[" in item.text else (item.text, [])
         if item.line < 0:  # the deterministic extractor reported these already
             warnings.extend(f"{session_rel}: {p}" for p in problems)
-        text = one_line(unlabel(text))
+        text = factrule.trim(one_line(unlabel(text)))  # "I can't run sudo …, but": a lead
         if not text or factrule.flaw(text) is not None:
             continue  # markup, thinking aloud, only folders: no line of an entity (factrule)
         if item.kind == schema.Kind.PREREQUISITE:
@@ -476,6 +495,9 @@ def _assign(
             continue
         if item.kind != "reference":
             kept.extend(mentions.find(text))
+        kept = [name for name in kept if not nearnames.same(name, own)]
+        if not kept and item.kind == "reference":
+            continue  # what the session said of the project itself: its notes hold it
         # Filed under what it names first, at most MAX_COPIES entities (factrule: a line in more
         # is no fact of any of them).
         entities = (_unique(kept) or fallback)[:factrule.MAX_COPIES]
