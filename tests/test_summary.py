@@ -446,3 +446,11 @@ WRN Invalid .scanignore entry fingerprint=logs/**
     assert len(gotchas) == 2
     assert "doesn't support wildcards" in gotchas[0]
     assert gotchas[1].startswith("History rewrite removed the remote: Explanation: A safety")
+
+
+def test_the_files_a_summary_works_on_include_bracketed_folders() -> None:
+    # Next.js routes and a redacted user name hold brackets: the path is whole, not its tail.
+    said = ("3. Files and Code Sections:\n   - `app/[slug]/page.tsx` (created)\n"
+            "   ### `/home/[USER]/shop/src/backend/rapl.rs`\n   - reads RAPL\n")
+    assert summary.paths_in(said) == ("app/[slug]/page.tsx",
+                                      "/home/[USER]/shop/src/backend/rapl.rs")

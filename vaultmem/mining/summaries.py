@@ -186,8 +186,11 @@ class _Patterns:
             r"\bin the user'?s words\b)",
             re.IGNORECASE,
         )
+        # A folder may be bracketed: Next.js routes (``app/[slug]/page.tsx``), a redacted user
+        # name (``/home/[USER]/shop/…``).
         self.path = re.compile(
-            r"(?<![\w/.@~-])((?:/|\./|~/)?(?:[\w.@+-]+/)+[\w.@+-]*[\w-]\.[A-Za-z0-9]{1,8}"
+            r"(?<![\w/.@~-])((?:/|\./|~/)?(?:(?:[\w.@+-]+|\[[\w.@+-]+\])/)+"
+            r"[\w.@+-]*[\w-]\.[A-Za-z0-9]{1,8}"
             r"|[\w.-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|kts|rb|ex|exs|erl|dart|"
             r"swift|c|h|cc|cpp|hpp|cs|php|vue|svelte|scala|clj|lua|sql|sh|css|scss|html))"
             r"(?![\w/])"
