@@ -19,6 +19,7 @@ from vaultmem.mining import factrule
     "I was using `cosmic::app::run` instead of `cosmic::applet::run`.",
     "`sudo cat` also requires a password prompt which I can't provide non-interactively.",
     "We have a race in the cache: two writers share one temp file",
+    "We have two workers: each needs its own temp folder",
 ])
 def test_a_fact_passes(text: str) -> None:
     assert factrule.flaw(text) is None
@@ -90,7 +91,13 @@ def test_facts_counts_copies_across_entities_case_and_spacing_aside() -> None:
      "`sudo legion_cli maximumfanspeed-enable`"),
     ("I don't have access to the router. The hostname slate does not resolve from legion",
      "The hostname slate does not resolve from legion"),
-    ("Here's the fix: pin tokio's rt-multi-thread feature", "pin tokio's rt-multi-thread feature"),
+    ("Here's the command: `cargo add tokio -F rt-multi-thread`",
+     "`cargo add tokio -F rt-multi-thread`"),
+    # Before words, a sentence ending in ":" may be the fact's own condition.
+    ("You need to set REDIS_URL before the tests: they connect at import",
+     "You need to set REDIS_URL before the tests: they connect at import"),
+    ("Run the migrations before the server: it reads the schema at start",
+     "Run the migrations before the server: it reads the schema at start"),
     ("I cannot run interactive commands.", ""),
     # A first-person sentence that states something is no lead.
     ("I was using `cosmic::app::run` instead of `cosmic::applet::run`.",

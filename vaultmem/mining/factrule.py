@@ -17,8 +17,8 @@ fact unless one of these holds:
 
 Before the rule is applied, :func:`trim` drops what leads into a line without stating anything:
 the model's own limits ("I can't run sudo commands interactively, but I can tell you the command
-to run.") and a line addressed to the person that only introduces what follows ("You'll need to
-run this in your terminal:"); what follows them is the line (a lead and nothing after it is no
+to run.") and a sentence to the person that only introduces a command ("You'll need to run this
+in your terminal: `…`"); what follows them is the line (a lead and nothing after it is no
 line at all). A first-person sentence that states a cause stays whole ("I was using
 ``cosmic::app::run`` instead of ``cosmic::applet::run``").
 
@@ -65,18 +65,20 @@ _THINKING = lazy(
     r"hmm+\b|(?:wait|oh|ah|actually)\s*[,!.—–-]|looking at\b|first,? (?:i|let)\b|so i\b|"
     r"(?:it )?(?:looks|seems) like\b|"
     # Narration of the turn: "I've separated …", "I have now updated …", "I just ran …".
-    r"(?:i|we)(?:'ve|’ve| have)\s+(?!to\b|a\b|an\b|no\b)|"
+    r"(?:i|we)(?:'ve|’ve)\s|(?:i|we) have (?:(?:now|just|already|also|successfully|properly) )*"
+    r"\w+(?:ed|en)\b|"
     r"i (?:just|now|also|then|successfully|finally)\s+\w+ed\b)",
     re.IGNORECASE,
 )
 # A lead that states nothing: the model's own limits ("I can't run sudo …, but I can tell you
-# the command to run."), a sentence to the person that ends in ":" ("You'll need to run this in
-# your terminal:", "Run this:", "Here's the command:").
+# the command to run."), a sentence to the person that ends in ":" before a command ("You'll
+# need to run this in your terminal: `…`", "Here's the command: `…`"); before words it may be
+# the fact's own condition ("You need to set REDIS_URL before the tests: they connect at import").
 _LEAD_IN = lazy(
     _LEAD + r"(?:(?:i|we) (?:can't|can’t|cannot|can not|am unable to|'m unable to|are unable to|"
     r"don't have|do not have|won't be able to)\b[^.:!?]*[.!?](?:\s+|$)|"
     r"(?:you(?:'ll| will)? (?:need|have|want) to|(?:please )?run|execute|here(?:'s| is| are))"
-    r"\b[^.:!?`]*:\s+)",
+    r"\b[^.:!?`]*:\s+(?=`))",
     re.IGNORECASE,
 )
 _FOLDER = lazy(r"(?:[\w.@+~-]*/)+")  # a folder as capture writes it: ``src/auth/``, ``./``
