@@ -78,6 +78,7 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
         "VAULTMEM_FAULT",
         "VAULTMEM_EXTRACTOR",
         "VAULTMEM_MODEL",
+        "VAULTMEM_SESSION_END_DEADLINE",
         "ANTHROPIC_API_KEY",
         "ANTHROPIC_BASE_URL",
     ):

@@ -93,6 +93,24 @@ def test_refresh_indexes_new_changed_and_deleted_notes(vault_root: Path) -> None
     assert find(vault, "invoices") == []
 
 
+def test_a_bounded_refresh_leaves_a_note_over_the_bound_unread_and_its_row_kept(
+        vault_root: Path) -> None:
+    vault = Vault(vault_root)
+    a = "claude/projects/demo/entities/Auth Service.md"
+    big = "claude/projects/demo/entities/Pushed.md"
+    write(vault_root, a, entity("Auth Service", "Tokens rotate every hour."))
+    write(vault_root, big, entity("Pushed", "Pigeons carry the mail. " + "x" * 5000))
+    bounded = index.refresh(vault, max_bytes=4096)  # a hook's refresh
+    assert (bounded.scanned, bounded.reread, bounded.deleted) == (2, 1, 0)
+    assert find(vault, "tokens") == [a] and find(vault, "pigeons") == []
+    assert index.refresh(vault).reread == 1  # an unbounded one (recall) reads it
+    assert find(vault, "pigeons") == [big]
+    # Grown past the bound: a bounded refresh neither reads it nor drops the row it has.
+    write(vault_root, big, entity("Pushed", "Ravens now. " + "y" * 9000))
+    assert index.refresh(vault, max_bytes=4096).deleted == 0
+    assert find(vault, "pigeons") == [big] and find(vault, "ravens") == []
+
+
 def test_refresh_never_writes_notes(vault_root: Path) -> None:
     vault = Vault(vault_root)
     for i in range(5):

@@ -54,14 +54,22 @@ def test_an_unclosed_block_before_thousands_of_headings_parses_in_linear_work(
 
 # -- a pushed session note of any size (a 60 MB one dated 2099 took SessionStart 23 s and 1 GB) --
 
+# The process's own peak: /proc's VmHWM where there is one. getrusage's ru_maxrss is not: Linux
+# carries the parent's peak across exec into it, so under a pytest worker grown past 150 MB (a
+# whole suite's) every run read as that worker, and a 155 MB SessionStart passed unseen.
 RSS_PROBE = """
-import resource, sys
+import re, resource, sys
 from vaultmem import launcher
 try:
     launcher.main(sys.argv[1:])
 except SystemExit:
     pass
-sys.stderr.write("\\nmaxrss_kb=%d\\n" % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+try:
+    with open("/proc/self/status") as f:
+        peak = int(re.search(r"^VmHWM:\\s*(\\d+) kB", f.read(), re.M).group(1))
+except (OSError, AttributeError):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+sys.stderr.write("\\nmaxrss_kb=%d\\n" % peak)
 """
 BIG_MB = 24
 

@@ -212,7 +212,7 @@ def _refresh_index(memory: Memory, warnings: list[str]) -> None:
 
     layout = memory.vault.layout
     try:
-        index.refresh(memory.vault, wait=False, folders=(
+        index.refresh(memory.vault, wait=False, max_bytes=index.HOOK_NOTE_BYTES, folders=(
             layout.project_dir(memory.config.project), f"{layout.namespace}/global"))
     except (VaultmemError, OSError) as err:
         warnings.append(f"search index not refreshed: {err}")

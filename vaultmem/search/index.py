@@ -57,6 +57,10 @@ FTS5_AUTOMERGE = 4
 # New notes are written this many at a time, so a cold build holds a batch's text in memory,
 # not the vault's (the writes cost the same: FTS5 buffers its own).
 WRITE_BATCH = 1000
+# What a hook's refresh reads of one note at most (SessionStart's, for the moment hooks): a
+# bigger note (a pushed 60 MB one cost SessionStart 1 GB) is left for a refresh without a bound
+# (``vaultmem recall``); a row it had stays as it was.
+HOOK_NOTE_BYTES = 1024 * 1024
 # SQLite waits this long for a lock held inside SQLite; the refresh lock is taken before that.
 BUSY_TIMEOUT_MS = 1000
 DEFAULT_WAIT_S = 30.0
@@ -233,8 +237,12 @@ def refresh(
     wait: bool = True,
     timeout: float = DEFAULT_WAIT_S,
     folders: Sequence[str] | None = None,
+    max_bytes: int | None = None,
 ) -> RefreshStats:
     """Bring the index up to date with the notes on disk (see the module docstring).
+
+    ``max_bytes`` (a hook's, ``HOOK_NOTE_BYTES``): a note bigger than this is not read; its row,
+    if it has one, stays as it was.
 
     ``wait=False``: when another process is refreshing, return at once with ``skipped=True``.
     ``folders`` (vault-relative): refresh only the notes inside them, so a search scoped to one
@@ -251,14 +259,14 @@ def refresh(
             return RefreshStats(0, 0, 0, 0, 0, _ms(started), skipped=True)
         path = index_path(vault)
         try:
-            return _refresh_once(vault, path, started, folders)
+            return _refresh_once(vault, path, started, folders, max_bytes)
         except sqlite3.DatabaseError as err:
             if not _is_corrupt(err):
                 raise SearchIndexError(f"search index: {err}", path=path) from None
             # Corruption found past the header (mid-table): rebuild from scratch, once.
             _move_aside(path)
             try:
-                stats = _refresh_once(vault, path, started, folders)
+                stats = _refresh_once(vault, path, started, folders, max_bytes)
             except sqlite3.DatabaseError as again:
                 raise SearchIndexError(f"search index: {again}", path=path) from None
             return _with(stats, rebuilt=True)
@@ -294,7 +302,8 @@ def _fts_automerge(conn: sqlite3.Connection, segments: int) -> None:
 
 
 def _build_aside(
-    vault: Vault, path: Path, started: float, folders: Sequence[str] | None
+    vault: Vault, path: Path, started: float, folders: Sequence[str] | None,
+    max_bytes: int | None,
 ) -> RefreshStats:
     """A missing index is built in a file of its own without a journal (nothing to roll back:
     a failed build is just deleted), switched to WAL, synced and renamed into place, so the
@@ -312,7 +321,7 @@ def _build_aside(
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("BEGIN IMMEDIATE")
         _fts_automerge(conn, BUILD_AUTOMERGE)
-        counts = _sync(conn, vault, folders)
+        counts = _sync(conn, vault, folders, max_bytes)
         _fts_automerge(conn, FTS5_AUTOMERGE)
         conn.execute("COMMIT")
         conn.execute("PRAGMA journal_mode = WAL")
@@ -330,17 +339,18 @@ def _build_aside(
 
 
 def _refresh_once(
-    vault: Vault, path: Path, started: float, folders: Sequence[str] | None
+    vault: Vault, path: Path, started: float, folders: Sequence[str] | None,
+    max_bytes: int | None,
 ) -> RefreshStats:
     if is_linked(path):
         _move_aside(path)  # the link itself is moved; nothing is written through it
     if not path.exists():
-        return _build_aside(vault, path, started, folders)
+        return _build_aside(vault, path, started, folders, max_bytes)
     conn, rebuilt = _open_for_write(path)
     try:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            counts = _sync(conn, vault, folders)
+            counts = _sync(conn, vault, folders, max_bytes)
             conn.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
@@ -402,9 +412,11 @@ def _read_note(path: str) -> tuple[os.stat_result, bytes]:
 
 
 def _sync(
-    conn: sqlite3.Connection, vault: Vault, folders: Sequence[str] | None = None
+    conn: sqlite3.Connection, vault: Vault, folders: Sequence[str] | None = None,
+    max_bytes: int | None = None,
 ) -> tuple[int, int, int, int, int]:
-    """Bring the rows of the notes in ``folders`` (every note: None) up to date."""
+    """Bring the rows of the notes in ``folders`` (every note: None) up to date; a note over
+    ``max_bytes`` is left as it is (not read, its old row kept)."""
     known = _known(conn, folders)
     root = os.path.join(vault.root, "")  # then root + rel: a concatenation, not a join, per note
     namespace = vault.layout.namespace
@@ -422,12 +434,13 @@ def _sync(
     for rel in _listing(vault, folders):
         full = root + rel
         old = known.get(rel)
-        if old is not None:
+        if old is not None or max_bytes is not None:
             try:
                 st = os.stat(full)
             except OSError:
                 continue  # gone since the listing: dropped below like any deleted note
-            if (old[1], old[2]) == (st.st_mtime_ns, st.st_size):
+            if (old is not None and (old[1], old[2]) == (st.st_mtime_ns, st.st_size)) or (
+                    max_bytes is not None and st.st_size > max_bytes):
                 scanned += 1
                 seen.add(rel)
                 continue
