@@ -438,3 +438,17 @@ def test_a_note_told_just_started_has_nothing_the_digest_would_brief(lines: list
     for note in (text, "---\nstatus: active\n---\n" + text):
         if digest.just_started(note):
             assert digest.session("s.md", note).empty, note
+
+
+def test_a_request_answered_only_by_a_question_back_is_still_asked() -> None:
+    note = (
+        "## Work Log\n\n### 17:52 - push\n\n**Prompt:** push the router notes to the repo\n\n"
+        "**Answer:** I can see a git repository here, but I need to clarify: What content "
+        "should be pushed?\n\n### 17:53 - Session End\n\nReason: other\n"
+    )
+    assert digest.session("s.md", note).asked == "push the router notes to the repo"
+    # An answer that says what was done, even starting with an acknowledgement, settles it.
+    for answer in ("Perfect!", "Pushed the notes. Anything else?"):
+        done = note.replace(note[note.index("**Answer:**"):note.index("\n\n### 17:53")],
+                            f"**Answer:** {answer}")
+        assert digest.session("s.md", done).asked == "", answer

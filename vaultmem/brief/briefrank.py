@@ -247,6 +247,22 @@ def bare_title(point: str) -> bool:
         len(words) <= TITLE_MAX_WORDS and not any(_SPECIFIC.search(w) for w in words))
 
 
+_SENTENCE_END = lazy(r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?][*_]{2}))\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """``text``'s sentences (each ends at . ! or ?, emphasis closing with it: "**Done!** The …")."""
+    return _SENTENCE_END.split(text)
+
+
+def asks_back(answer: str) -> bool:
+    """Whether an answer only asks back ("… a few things I need to clarify: What content should
+    be pushed?"): it ends in a question and none of its sentences says what was done or found,
+    so the request it answered is still open."""
+    said = sentences(answer.strip())
+    return answer.rstrip("*_ ").endswith("?") and not any(says_something(s) for s in said)
+
+
 def says_something(sentence: str) -> bool:
     """False for a sentence that carries no content in a one-line answer: a lead-in whose list
     the answer line no longer holds ("Here's what changed:"), a short exclamation, a bare

@@ -51,8 +51,8 @@ TAIL = (
     "({count} more items left out to stay within {max_chars} characters{kinds}: "
     "`vaultmem recall <words>` finds them, `vaultmem show <Entity>` prints a component's note.)"
 )
-# A request no answer followed (the session ended while working on it).
-ASKED = "Asked last, no answer before the session ended:"
+# A request no answer settled (the session ended while working on it, or asked back).
+ASKED = "Asked last, left open (no answer, or only a question back):"
 LAST_SESSION = "Last session"
 PREREQUISITES = "Prerequisites to run the project"
 COMPONENTS = "Components relevant now, most relevant first"
@@ -156,7 +156,6 @@ def _items(items: Sequence[Item], *, dated: bool = False) -> list[str]:
 
 
 # A sentence ends at . ! or ?, bold or italic markup closing with it ("**Done!** The …")
-_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?][*_]{2}))\s+")
 
 
 def _listed(sentence: str, known: Collection[str]) -> bool:
@@ -172,7 +171,7 @@ def _turns(s: SessionDigest, known: Collection[str]) -> list[str]:
     one that says nothing (:func:`briefrank.says_something`) not at all; an answer left empty is no line."""
     out: list[str] = []
     for t in s.turns:
-        kept = briefrank.from_the_point([x for x in _SENTENCE_END.split(t.answer)
+        kept = briefrank.from_the_point([x for x in briefrank.sentences(t.answer)
                                 if briefrank.says_something(x) and not _listed(x, known)])
         if not kept:
             continue
@@ -241,7 +240,7 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     # Why it stopped may be a hook's output (a third party's text): its signature only.
     block.add("Cut short by Claude Code:", [failquote.signature(s.stopped, 200)] if s.stopped else [],
               [1])
-    # The request the session ended on before answering it: the work it left open.
+    # The request the session ended on before answering it (or asking back): work left open.
     block.add(ASKED, [_cut(s.asked, ITEM_MAX_CHARS)] if s.asked else [], [1])
     # A session's steps and questions are listed as they came up: the newest, what it left
     # open at its end, are the last ones, and first in line for room.

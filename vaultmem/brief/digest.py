@@ -120,8 +120,8 @@ class SessionDigest:
     not_run: tuple[str, ...] = ()
     stopped: str = ""  # Claude Code's notice (usage limit, API error) no later answer followed
     done: tuple[str, ...] = ()  # todo items completed and commits made (``Done:``, ``Committed:``)
-    # The person's last request when no answer followed it: the session ended (or was cut off)
-    # while working on it, so the request itself is what it left open.
+    # The person's last request when no answer followed it, or one that only asked back: the
+    # session ended (or was cut off) while working on it, so the request is what it left open.
     asked: str = ""
 
     @property
@@ -311,7 +311,9 @@ def _work_log(note: _Note) -> _Log:
                 answer = ANSWER.match(line)
                 # An older note may hold Claude Code's usage-limit notice as an answer: none.
                 if answer and not notices.api_notice(answer.group(1)):
-                    log.stopped = log.asked = ""
+                    log.stopped = ""
+                    if not briefrank.asks_back(answer.group(1)):
+                        log.asked = ""  # answered; a question back leaves the request open
                     lead = answer.group(1)
                     turns.append(Turn(time, title, lead))
                     points = [] if lead.endswith(":") else None
