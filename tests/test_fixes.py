@@ -443,3 +443,20 @@ def test_staging_files_fixes_no_git_command() -> None:
     assert fix_text(failed, _passed("git push"), [], ["git reset --soft HEAD~2"]) == (
         "`git push` failed (`! [remote rejected] main -> main (push declined)`); it passed "
         "after running `git reset --soft HEAD~2`")
+
+
+def test_an_install_is_credited_past_a_run_that_failed_otherwise_in_between() -> None:
+    error = "python.exe: No module named pytest"
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "python -m pytest tests/ -v"),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
+        Turn("a2", None, None, calls=(_bash("b2", "python -m pip install -r requirements-dev.txt"),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
+        Turn("a3", None, None, calls=(_bash("b3", "python -m pytest tests/test_redaction.py"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b3", True, "E AssertionError: assert 1 == 2"),)),
+        Turn("a4", None, None, calls=(_bash("b4", "python -m pytest tests/test_redaction.py -x"),)),
+        Turn("r4", None, None, outcomes=(Outcome("b4", False, None),)),
+    ]
+    assert _gotchas(turns) == [
+        (f"`python -m pytest tests/ -v` failed (`{error}`); it passed after running "
+        "`python -m pip install -r requirements-dev.txt`")]

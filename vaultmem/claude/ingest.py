@@ -176,7 +176,7 @@ def story(
         for command, error in (failing or {}).items()}
     edits_at: list[tuple[int, str]] = []  # (event no, path shown)
     ran_at: list[tuple[int, str]] = []  # (event no, command that passed)
-    tries: dict[tuple[str, ...], fixes.Run] = {}  # the last run of each program and subcommand
+    tries: dict[tuple[str, ...], list[fixes.Run]] = {}  # failures since a program's pass
     calls: dict[str, ToolCall] = {}
     records = Told()  # what the structured records say (structured.py), by turn
     failed_here = list(met)  # failures and Claude's messages, for what was said about them
@@ -392,24 +392,27 @@ def _fixed(turn: LoggedTurn, history: list[fixes.Run], edits_at: list[tuple[int,
         turn.fixes.append(text)
 
 
-def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], fixes.Run], run: fixes.Run,
+def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], list[fixes.Run]], run: fixes.Run,
              ran_at: Sequence[tuple[int, str]]) -> None:
-    """A pass of a program and subcommand whose last run failed: a gotcha when it passed with
-    an option that fixed it (:func:`fixes.retry_text`) or after what it lacked was installed
-    (:func:`fixes.installed_text`)."""
+    """A pass of a program and subcommand that failed since its last pass: a gotcha when it
+    passed with an option that fixed a failure (:func:`fixes.retry_text`) or after what one
+    lacked was installed (:func:`fixes.installed_text`; a run failing otherwise in between,
+    ``pytest`` found but a test red, does not hide the install)."""
     key = fixes.retry_key(run.command)
     if key is None:
         return
-    last = tries.get(key)
-    tries[key] = run
-    if last is None or not last.failed or run.failed:
+    if run.failed:
+        tries.setdefault(key, []).append(run)
         return
-    if fixes.run_key(last.command) == fixes.run_key(run.command):
-        return  # the same command again: :func:`_fixed` weighs it
-    ran = [c for n, c in ran_at if last.number < n < run.number]
-    text = fixes.retry_text(last, run) or fixes.installed_text(last, run, ran)
-    if text is not None and text not in turn.fixes:
-        turn.fixes.append(text)
+    for last in reversed(tries.pop(key, [])):
+        if fixes.run_key(last.command) == fixes.run_key(run.command):
+            continue  # the same command again: :func:`_fixed` weighs it
+        ran = [c for n, c in ran_at if last.number < n < run.number]
+        text = fixes.retry_text(last, run) or fixes.installed_text(last, run, ran)
+        if text is not None:
+            if text not in turn.fixes:
+                turn.fixes.append(text)
+            return
 
 
 # Claude Code tells the model a background command ended with a user line of its own:
