@@ -203,3 +203,17 @@ def test_a_failure_the_shell_never_started_finds_the_fix_of_another_error_of_its
     assert "cygpath" in onfailure.terms(later, onfailure.signature(later.error))
     other = onfailure.Failure("Bash", "ls", None, "ls: cannot access 'x': No such file")
     assert onfailure.tier(other, onfailure.signature(other.error), text) is None
+
+
+def test_a_failed_command_handed_to_the_person_is_tied_to_its_failure() -> None:
+    # The message names neither the error nor its words, but hands the failed command itself
+    # to the person to run; another command in the block is no answer to this failure.
+    met = [Met("sudo pmset -a hibernatemode 0", SUDO, 1)]
+    handed = ("I can't change this setting from here. Please run this yourself:\n\n```bash\n"
+              "sudo pmset -a hibernatemode 0\n```")
+    [(_, text)] = failfix.gotchas(met, [Said(9, handed)])
+    assert text.startswith("I can't change this setting from here. Please run this yourself: "
+                           "`sudo pmset -a hibernatemode 0`")
+    assert "a terminal is required" in text
+    other = handed.replace("sudo pmset -a hibernatemode 0", "pmset -g")
+    assert failfix.gotchas(met, [Said(9, other)]) == []

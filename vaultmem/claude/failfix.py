@@ -165,7 +165,7 @@ def _next_said(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Se
         return None  # a failure of an earlier read: its next message was read then
     if said[after[0]].number - failure.number > NEXT_LINES:
         return None  # more work came between: the message is about that
-    lines = _explaining(said[after[0]].text, (failure.error, sig), 1)
+    lines = _explaining(said[after[0]].text, (failure.error, sig, failure.command), 1)
     return (after[0], lines) if lines else None
 
 
@@ -173,33 +173,46 @@ def _named(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Sequen
            ) -> tuple[int, list[tuple[int, str]]] | None:
     """A later message whose lines name the error and say what it means, why or what fixed it."""
     for index in after:
-        lines = _explaining(said[index].text, (failure.error, sig), 2)
+        lines = _explaining(said[index].text, (failure.error, sig, failure.command), 2)
         if lines:
             return index, lines
     return None
 
 
-def _explaining(text: str, naming: tuple[str, Sequence[str]], words: int
+def _explaining(text: str, naming: tuple[str, Sequence[str], str | None], words: int
                 ) -> list[tuple[int, str]]:
     """(line number, line) of the lines of ``text`` that say why or what to do and name the
-    error of ``naming`` (error line, its signature): by a code span the error line holds, or by
-    ``words`` of its signature (all of them when it has fewer); at most LINES_KEPT."""
+    failure of ``naming`` (error line, its signature, command): by a code span the error line
+    holds, by ``words`` of its signature (all of them when it has fewer), or by the failed
+    command itself, in a span or as the code block the line brings in (a command handed to the
+    person to run: ``run this in your terminal:``); at most LINES_KEPT."""
     from . import moments
 
     kept: list[tuple[int, str]] = []
+    error, sig, command = naming
+    folded = error.casefold()
     for number, raw in enumerate(text.splitlines()):
         line = _LIST_RE.sub("", raw.strip().lstrip("#").strip())
         if not line or _MOVE_RE.match(line) or not _SAID_WHY_RE.search(line):
             continue
-        error, sig = naming
-        folded = error.casefold()
-        spans = [s for s in _SPAN_RE.findall(line) if s.casefold() in folded]
-        if not spans and len(moments.shared(sig, line)) < min(words, len(sig)):
+        spans = [s for s in _SPAN_RE.findall(line) if s.casefold() in folded
+                 or _same_command(s, command)]
+        if not spans and len(moments.shared(sig, line)) < min(words, len(sig)) and not (
+                line.endswith(":") and _same_command(_fix_command(text, number), command)):
             continue
         kept.append((number, line))
         if len(kept) == LINES_KEPT:
             break
     return kept
+
+
+def _same_command(said: str | None, command: str | None) -> bool:
+    """Whether a command Claude wrote is the failed one (as a rerun of it is: :func:`state_key`)."""
+    if not said or not command:
+        return False
+    from vaultmem.mining.fixes import state_key
+
+    return state_key(said) == state_key(command)
 
 
 _FAILED_RE = lazy(
