@@ -99,6 +99,11 @@ def test_facts_counts_copies_across_entities_case_and_spacing_aside() -> None:
     ("Run the migrations before the server: it reads the schema at start",
      "Run the migrations before the server: it reads the schema at start"),
     ("I cannot run interactive commands.", ""),
+    (("Unfortunately, I'm encountering an issue where enabling `queryLog` in Blocky v0.23 "
+      "causes DNS queries to timeout."),
+     "enabling `queryLog` in Blocky v0.23 causes DNS queries to timeout."),
+    ("However, I'm experiencing an issue where DNS stops responding when query logging is on.",
+     "DNS stops responding when query logging is on."),
     # A first-person sentence that states something is no lead.
     ("I was using `cosmic::app::run` instead of `cosmic::applet::run`.",
      "I was using `cosmic::app::run` instead of `cosmic::applet::run`."),

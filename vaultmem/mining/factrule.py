@@ -17,7 +17,8 @@ fact unless one of these holds:
 
 Before the rule is applied, :func:`trim` drops what leads into a line without stating anything:
 the model's own limits ("I can't run sudo commands interactively, but I can tell you the command
-to run.") and a sentence to the person that only introduces a command ("You'll need to run this
+to run."), its report of meeting a problem ("Unfortunately, I'm encountering an issue where …")
+and a sentence to the person that only introduces a command ("You'll need to run this
 in your terminal: `…`"); what follows them is the line (a lead and nothing after it is no
 line at all). A first-person sentence that states a cause stays whole ("I was using
 ``cosmic::app::run`` instead of ``cosmic::applet::run``").
@@ -78,7 +79,11 @@ _LEAD_IN = lazy(
     _LEAD + r"(?:(?:i|we) (?:can't|can’t|cannot|can not|am unable to|'m unable to|are unable to|"
     r"don't have|do not have|won't be able to)\b[^.:!?]*[.!?](?:\s+|$)|"
     r"(?:you(?:'ll| will)? (?:need|have|want) to|(?:please )?run|execute|here(?:'s| is| are))"
-    r"\b[^.:!?`]*:\s+(?=`))",
+    r"\b[^.:!?`]*:\s+(?=`)|"
+    # The model reporting a problem it meets: "Unfortunately, I'm encountering an issue where X".
+    r"(?:(?:however|unfortunately|but|so|now),?\s+)?(?:i'm|i am|we're|we are) (?:experiencing|"
+    r"encountering|seeing|hitting|running into|getting|facing) (?:an?|the|one|this) "
+    r"(?:issue|problem|error|bug)s? (?:where|when|in which|that|with)\s+)",
     re.IGNORECASE,
 )
 _FOLDER = lazy(r"(?:[\w.@+~-]*/)+")  # a folder as capture writes it: ``src/auth/``, ``./``
