@@ -458,5 +458,20 @@ def test_an_install_is_credited_past_a_run_that_failed_otherwise_in_between() ->
         Turn("r4", None, None, outcomes=(Outcome("b4", False, None),)),
     ]
     assert _gotchas(turns) == [
-        (f"`python -m pytest tests/ -v` failed (`{error}`); it passed after running "
+        (f"`python -m pytest tests/ -v` failed (`{error}`); it ran after running "
         "`python -m pip install -r requirements-dev.txt`")]
+
+
+def test_an_install_that_let_the_program_run_is_credited_even_if_the_run_failed_otherwise() -> None:
+    error = "python.exe: No module named pytest"
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "python -m pytest tests/ -v"),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
+        Turn("a2", None, None, calls=(_bash("b2", "python -m pip install -r requirements-dev.txt"),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
+        Turn("a3", None, None, calls=(_bash("b3", "python -m pytest tests/test_redaction.py"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b3", True, "E AssertionError: assert 1 == 2"),)),
+    ]
+    assert _gotchas(turns) == [
+        (f"`python -m pytest tests/ -v` failed (`{error}`); it ran after running "
+         "`python -m pip install -r requirements-dev.txt`")]

@@ -394,21 +394,25 @@ def _fixed(turn: LoggedTurn, history: list[fixes.Run], edits_at: list[tuple[int,
 
 def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], list[fixes.Run]], run: fixes.Run,
              ran_at: Sequence[tuple[int, str]]) -> None:
-    """A pass of a program and subcommand that failed since its last pass: a gotcha when it
-    passed with an option that fixed a failure (:func:`fixes.retry_text`) or after what one
-    lacked was installed (:func:`fixes.installed_text`; a run failing otherwise in between,
-    ``pytest`` found but a test red, does not hide the install)."""
+    """A run of a program that failed since its last pass: a gotcha when it passed with an
+    option that fixed a failure (:func:`fixes.retry_text`) or ran after what one lacked was
+    installed (:func:`fixes.installed_text`: ``pytest`` found, a test red)."""
     key = fixes.retry_key(run.command)
     if key is None:
         return
-    if run.failed:
+    if run.failed and fixes.missing(run.error):
         tries.setdefault(key, []).append(run)
         return
-    for last in reversed(tries.pop(key, [])):
+    earlier = tries.pop(key, [])
+    if run.failed:
+        tries[key] = [run]
+        earlier = [f for f in earlier if fixes.missing(f.error)]
+    for last in reversed(earlier):
         if fixes.run_key(last.command) == fixes.run_key(run.command):
             continue  # the same command again: :func:`_fixed` weighs it
         ran = [c for n, c in ran_at if last.number < n < run.number]
-        text = fixes.retry_text(last, run) or fixes.installed_text(last, run, ran)
+        text = (fixes.installed_text(last, run, ran) if run.failed
+                else fixes.retry_text(last, run) or fixes.installed_text(last, run, ran))
         if text is not None:
             if text not in turn.fixes:
                 turn.fixes.append(text)

@@ -438,6 +438,11 @@ _MISSING_RE = lazy(
 _INSTALL_RE = lazy(r"\b(?:install|add|sync)\b", re.IGNORECASE)
 
 
+def missing(error: str | None) -> bool:
+    """Whether an error says the program or a module it needs is not there."""
+    return bool(error) and _MISSING_RE.search(error or "") is not None
+
+
 def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
     """The gotcha of a run that failed because something was not installed, when a later run
     of the same program (other arguments) passed after an install ran in between (``python -m
@@ -449,7 +454,8 @@ def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
                 and _INSTALL_RE.search(" ".join(_unrun(run_key(c).split())[:3]))]
     if not installs:
         return None
-    return f"{_head(failed)} after running {code_span(one_line(installs[-1]))}"
+    head = _head(failed) if not passed.failed else _head(failed).replace("; it passed", "; it ran")
+    return f"{head} after running {code_span(one_line(installs[-1]))}"
 
 
 def _last_part(command: str) -> list[str] | None:
