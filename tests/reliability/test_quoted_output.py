@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hook_kit import hook_env, run_hook
 
-from vaultmem.brief.context import FAILURE_DAYS
+from vaultmem.brief.failquote import FAILURE_DAYS
 from vaultmem.notes.quoting import WITHHELD
 
 CWD = "/home/dev/work/shop"

@@ -61,6 +61,8 @@ _CD_RE = lazy(r"\Acd\s+(?:'[^']*'|\"[^\"]*\"|\S+)\s*&&\s*")
 _TAIL_RE = lazy(
     r"(?:\s*2>&1)?(?:\s*\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)?(?:\s*2>&1)?\s*(?:…)?\s*\Z"
 )
+# Version control and its forge: their commands are work on the repository, not a fix of a file.
+_FORGES = frozenset({"gh", "git"})
 # A first word (after ``uv run``, ``npx``…) whose failure then pass is never a fix worth keeping.
 _CHECKS = frozenset({
     "ruff", "flake8", "pylint", "black", "isort", "mypy", "pyright", "eslint", "prettier",
@@ -344,7 +346,7 @@ def works_on(command: str, failed: Run) -> bool:
     """Whether ``command`` (run after ``failed``) did something to a file the failed command
     ran or its error names, rather than looking it up or committing it."""
     program = _program(command)
-    if program is None or program[0] in ("git", "gh") or looks_up_only(command):
+    if program is None or program[0] in _FORGES or looks_up_only(command):
         return False
     named = file_stems(run_key(failed.command)) | file_stems(failed.error or "")
     return bool(file_stems(run_key(command)) & named)
@@ -381,7 +383,7 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str]
         names = ", ".join(code_span(n) for n in added)
         return f"{head} with {names} set"
     files = plausible(edited, failed.command, failed.error)
-    setup = [c for c in other if _tool(c) not in ("git", "gh")
+    setup = [c for c in other if _tool(c) not in _FORGES
              and (setup_command(c) or works_on(c, failed))]
     if not files and setup:
         named = ", ".join(code_span(one_line(c)) for c in setup[:FILES_SHOWN])
