@@ -127,6 +127,19 @@ def _archived_in_the_end(sandbox: VaultSandbox, run: Run) -> Path:
     return archive
 
 
+def _cancelled(run: Run) -> list[str]:
+    """The hooks Claude Code cancelled at their budget, SessionEnd's left out: on a loaded
+    machine starting Python alone can take it past its 1.5 s (the budget is a timing, which the
+    suite does not assert; bench/ measures the hooks). What SessionEnd leaves undone converges
+    later, as _archived_in_the_end shows; a cancelled Stop or SessionStart would lose capture or
+    context, and the tests that read the note would say so too."""
+    lines = [ln for ln in run.proc.stderr.splitlines() if "Hook cancelled" in ln]
+    for line in lines:
+        if line.startswith("SessionEnd"):
+            print(f"\nSessionEnd was cancelled (a loaded machine): {line[:200]}")
+    return [ln for ln in lines if not ln.startswith("SessionEnd")]
+
+
 @pytest.fixture
 def sandbox(claude: Claude, tmp_path: Path) -> VaultSandbox:
     """Claude Code with VAULTMEM_VAULT and VAULTMEM_PROJECT set for every hook it runs."""
@@ -150,7 +163,7 @@ def test_installed_hooks_record_the_session_without_private_text(sandbox: VaultS
     assert text.count(f"- {DECISION_ITEM}") == 1 and text.count("**Answer:**") == 1
     assert note_meta(note)["type"] == "session" and note_meta(note)["project"] == PROJECT
     assert _files_containing(sandbox.vault, SECRET) == []
-    assert "Hook cancelled" not in run.proc.stderr
+    assert _cancelled(run) == []
 
 
 def test_plugin_from_this_repository_fires_the_hooks(sandbox: VaultSandbox) -> None:
@@ -175,7 +188,7 @@ def test_plugin_from_this_repository_fires_the_hooks(sandbox: VaultSandbox) -> N
     text = sandbox.note_for(run.session_id).read_text(encoding="utf-8")
     assert "Add a login module" in text and COMMAND in text and DECISION in text
     assert _files_containing(sandbox.vault, SECRET) == []
-    assert "Hook cancelled" not in run.proc.stderr
+    assert _cancelled(run) == []
 
 
 def test_next_session_starts_with_the_previous_sessions_memory(sandbox: VaultSandbox) -> None:
