@@ -104,6 +104,21 @@ def _gotchas(turns: list[Turn]) -> list[str]:
     return [i.text for i in ingest.story(turns, now=NOW, cwd=CWD).items if i.kind == "gotcha"]
 
 
+def _runs(*steps: list[tuple[str, str | None]]) -> list[Turn]:
+    """Per step, a turn running its commands and the turn with their results: each
+    ``(command, error)`` failed with ``error``, or passed when it is None."""
+    turns: list[Turn] = []
+    ident = 0
+    for n, step in enumerate(steps, 1):
+        idents = [f"b{ident + k}" for k in range(1, len(step) + 1)]
+        ident += len(step)
+        turns.append(Turn(f"a{n}", None, None, calls=tuple(
+            _bash(i, command) for i, (command, _) in zip(idents, step))))
+        turns.append(Turn(f"r{n}", None, None, outcomes=tuple(
+            Outcome(i, error is not None, error) for i, (_, error) in zip(idents, step))))
+    return turns
+
+
 def test_the_redis_failure_is_not_blamed_on_a_later_edit() -> None:
     # The Auth session of bench/fixtures/memory: the env var fixed it; a later edit did not.
     turns = [
@@ -303,44 +318,31 @@ def test_an_error_line_listed_as_a_gotcha_without_cause_or_fix_is_no_item() -> N
 
 def test_a_setup_command_between_the_failure_and_the_pass_is_the_fix() -> None:
     error = "ModuleNotFoundError: No module named 'pytest_asyncio'"
-    turns = [
-        Turn("a1", None, None, calls=(_bash("b1", "pytest -q"),)),
-        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
-        Turn("a2", None, None, calls=(_bash("b2", "ls tests"),
-                                      _bash("b3", "uv add --dev pytest-asyncio"))),
-        Turn("r2", None, None, outcomes=(Outcome("b2", False, None), Outcome("b3", False, None))),
-        Turn("a3", None, None, calls=(_bash("b4", "pytest -q"),)),
-        Turn("r3", None, None, outcomes=(Outcome("b4", False, None),)),
-    ]
+    turns = _runs(
+        [("pytest -q", error)],
+        [("ls tests", None), ("uv add --dev pytest-asyncio", None)],
+        [("pytest -q", None)],
+    )
     assert _gotchas(turns) == [
         f"`pytest -q` failed (`{error}`); it passed after running `uv add --dev pytest-asyncio`"]
 
 
 def test_a_look_up_between_the_failure_and_the_pass_is_no_fix() -> None:
-    turns = [
-        Turn("a1", None, None, calls=(_bash("b1", "make report"),)),
-        Turn("r1", None, None, outcomes=(Outcome("b1", True, "make: *** [report] Error 2"),)),
-        Turn("a2", None, None, calls=(_bash("b2", "cat Makefile"), _bash("b3", "npm run build"))),
-        Turn("r2", None, None, outcomes=(Outcome("b2", False, None), Outcome("b3", False, None))),
-        Turn("a3", None, None, calls=(_bash("b4", "make report"),)),
-        Turn("r3", None, None, outcomes=(Outcome("b4", False, None),)),
-    ]
+    turns = _runs(
+        [("make report", "make: *** [report] Error 2")],
+        [("cat Makefile", None), ("npm run build", None)],
+        [("make report", None)],
+    )
     assert _gotchas(turns) == []
 
 
 def test_a_command_that_worked_on_the_failing_script_is_the_fix() -> None:
     error = "(eval):1: ./scripts/sync.sh: bad interpreter: /bin/bash^M: no such file or directory"
-    turns = [
-        Turn("a1", None, None, calls=(_bash("b1", "cd ~/repo && ./scripts/sync.sh --dry-run"),)),
-        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
-        Turn("a2", None, None, calls=(_bash("b2", "cd ~/repo && echo checking"),
-                                      _bash("b3", "sed -i 's/\\r$//' scripts/sync.sh"),
-                                      _bash("b4", "git add scripts/sync.sh"))),
-        Turn("r2", None, None, outcomes=(Outcome("b2", False, None), Outcome("b3", False, None),
-                                         Outcome("b4", False, None))),
-        Turn("a3", None, None, calls=(_bash("b5", "cd ~/repo && ./scripts/sync.sh --dry-run"),)),
-        Turn("r3", None, None, outcomes=(Outcome("b5", False, None),)),
-    ]
+    turns = _runs(
+        [("cd ~/repo && ./scripts/sync.sh --dry-run", error)],
+        [("cd ~/repo && echo checking", None), ("sed -i 's/\\r$//' scripts/sync.sh", None), ("git add scripts/sync.sh", None)],
+        [("cd ~/repo && ./scripts/sync.sh --dry-run", None)],
+    )
     # The folder cd'ed into, an echo and staging the file fixed nothing.
     assert _gotchas(turns) == [
         (f"`cd ~/repo && ./scripts/sync.sh --dry-run` failed (`{error}`); it passed after running "
@@ -348,27 +350,21 @@ def test_a_command_that_worked_on_the_failing_script_is_the_fix() -> None:
 
 
 def test_a_look_up_of_the_failing_script_is_no_fix() -> None:
-    turns = [
-        Turn("a1", None, None, calls=(_bash("b1", "./scripts/sync.sh"),)),
-        Turn("r1", None, None, outcomes=(Outcome("b1", True, "./scripts/sync.sh: line 3: x"),)),
-        Turn("a2", None, None, calls=(_bash("b2", "cat scripts/sync.sh"),)),
-        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
-        Turn("a3", None, None, calls=(_bash("b3", "./scripts/sync.sh"),)),
-        Turn("r3", None, None, outcomes=(Outcome("b3", False, None),)),
-    ]
+    turns = _runs(
+        [("./scripts/sync.sh", "./scripts/sync.sh: line 3: x")],
+        [("cat scripts/sync.sh", None)],
+        [("./scripts/sync.sh", None)],
+    )
     assert _gotchas(turns) == []
 
 
 def test_a_git_command_fixed_by_a_git_setup_command_is_a_gotcha() -> None:
     error = "! [rejected] main -> main (fetch first)"
-    turns = [
-        Turn("a1", None, None, calls=(_bash("b1", "git push"),)),
-        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
-        Turn("a2", None, None, calls=(_bash("b2", "npm install"), _bash("b3", "git pull --no-rebase"))),
-        Turn("r2", None, None, outcomes=(Outcome("b2", False, None), Outcome("b3", False, None))),
-        Turn("a3", None, None, calls=(_bash("b4", "git push"),)),
-        Turn("r3", None, None, outcomes=(Outcome("b4", False, None),)),
-    ]
+    turns = _runs(
+        [("git push", error)],
+        [("npm install", None), ("git pull --no-rebase", None)],
+        [("git push", None)],
+    )
     assert _gotchas(turns) == [
         f"`git push` failed (`{error}`); it passed after running `git pull --no-rebase`"]
 
@@ -392,39 +388,31 @@ def test_a_git_command_fixed_by_a_git_setup_command_is_a_gotcha() -> None:
 def test_a_retry_with_an_option_that_fixed_it_is_a_gotcha(
     failed: str, error: str, passed: str, gotcha: str | None
 ) -> None:
-    turns = [
-        Turn("a1", None, None, calls=(_bash("b1", failed),)),
-        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
-        Turn("a2", None, None, calls=(_bash("b2", passed),)),
-        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
-    ]
+    turns = _runs(
+        [(failed, error)],
+        [(passed, None)],
+    )
     assert _gotchas(turns) == ([gotcha] if gotcha else [])
 
 
 def test_a_missing_module_installed_then_another_run_passing_is_a_gotcha() -> None:
     error = "python.exe: No module named pytest"
-    turns = [
-        Turn("a1", None, None, calls=(_bash("b1", "python -m pytest tests/ -v"),)),
-        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
-        Turn("a2", None, None, calls=(_bash("b2", "python -m pip install -r requirements-dev.txt"),)),
-        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
-        Turn("a3", None, None, calls=(_bash("b3", "python -m pytest tests/test_redaction.py"),)),
-        Turn("r3", None, None, outcomes=(Outcome("b3", False, None),)),
-    ]
+    turns = _runs(
+        [("python -m pytest tests/ -v", error)],
+        [("python -m pip install -r requirements-dev.txt", None)],
+        [("python -m pytest tests/test_redaction.py", None)],
+    )
     assert _gotchas(turns) == [
         (f"`python -m pytest tests/ -v` failed (`{error}`); it passed after running "
         "`python -m pip install -r requirements-dev.txt`")]
 
 
 def test_another_run_passing_after_an_unrelated_failure_and_an_install_is_no_gotcha() -> None:
-    turns = [
-        Turn("a1", None, None, calls=(_bash("b1", "pytest tests/test_a.py"),)),
-        Turn("r1", None, None, outcomes=(Outcome("b1", True, "E assert 1 == 2"),)),
-        Turn("a2", None, None, calls=(_bash("b2", "pip install rich"),)),
-        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
-        Turn("a3", None, None, calls=(_bash("b3", "pytest tests/test_b.py"),)),
-        Turn("r3", None, None, outcomes=(Outcome("b3", False, None),)),
-    ]
+    turns = _runs(
+        [("pytest tests/test_a.py", "E assert 1 == 2")],
+        [("pip install rich", None)],
+        [("pytest tests/test_b.py", None)],
+    )
     assert _gotchas(turns) == []
 
 
@@ -447,16 +435,12 @@ def test_staging_files_fixes_no_git_command() -> None:
 
 def test_an_install_is_credited_past_a_run_that_failed_otherwise_in_between() -> None:
     error = "python.exe: No module named pytest"
-    turns = [
-        Turn("a1", None, None, calls=(_bash("b1", "python -m pytest tests/ -v"),)),
-        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
-        Turn("a2", None, None, calls=(_bash("b2", "python -m pip install -r requirements-dev.txt"),)),
-        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
-        Turn("a3", None, None, calls=(_bash("b3", "python -m pytest tests/test_redaction.py"),)),
-        Turn("r3", None, None, outcomes=(Outcome("b3", True, "E AssertionError: assert 1 == 2"),)),
-        Turn("a4", None, None, calls=(_bash("b4", "python -m pytest tests/test_redaction.py -x"),)),
-        Turn("r4", None, None, outcomes=(Outcome("b4", False, None),)),
-    ]
+    turns = _runs(
+        [("python -m pytest tests/ -v", error)],
+        [("python -m pip install -r requirements-dev.txt", None)],
+        [("python -m pytest tests/test_redaction.py", "E AssertionError: assert 1 == 2")],
+        [("python -m pytest tests/test_redaction.py -x", None)],
+    )
     assert _gotchas(turns) == [
         (f"`python -m pytest tests/ -v` failed (`{error}`); it ran after running "
         "`python -m pip install -r requirements-dev.txt`")]
@@ -464,14 +448,11 @@ def test_an_install_is_credited_past_a_run_that_failed_otherwise_in_between() ->
 
 def test_an_install_that_let_the_program_run_is_credited_even_if_the_run_failed_otherwise() -> None:
     error = "python.exe: No module named pytest"
-    turns = [
-        Turn("a1", None, None, calls=(_bash("b1", "python -m pytest tests/ -v"),)),
-        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
-        Turn("a2", None, None, calls=(_bash("b2", "python -m pip install -r requirements-dev.txt"),)),
-        Turn("r2", None, None, outcomes=(Outcome("b2", False, None),)),
-        Turn("a3", None, None, calls=(_bash("b3", "python -m pytest tests/test_redaction.py"),)),
-        Turn("r3", None, None, outcomes=(Outcome("b3", True, "E AssertionError: assert 1 == 2"),)),
-    ]
+    turns = _runs(
+        [("python -m pytest tests/ -v", error)],
+        [("python -m pip install -r requirements-dev.txt", None)],
+        [("python -m pytest tests/test_redaction.py", "E AssertionError: assert 1 == 2")],
+    )
     assert _gotchas(turns) == [
         (f"`python -m pytest tests/ -v` failed (`{error}`); it ran after running "
          "`python -m pip install -r requirements-dev.txt`")]
