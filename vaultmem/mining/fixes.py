@@ -442,7 +442,7 @@ _INSTALL_RE = lazy(r"\b(?:install|add|sync)\b", re.IGNORECASE)
 
 def missing(error: str | None) -> bool:
     """Whether an error says the program or a module it needs is not there."""
-    return bool(error) and _MISSING_RE.search(error or "") is not None
+    return error is not None and _MISSING_RE.search(error) is not None
 
 
 def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
@@ -450,7 +450,7 @@ def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
     of the same program (other arguments) passed after an install ran in between (``python -m
     pytest tests/`` failed: ``No module named pytest``; ``pip install -r requirements-dev.txt``;
     ``python -m pytest tests/test_x.py`` passed); None otherwise."""
-    if not _MISSING_RE.search(failed.error or ""):
+    if not missing(failed.error):
         return None
     installs = [c for c in dict.fromkeys(ran) if setup_command(c)
                 and _INSTALL_RE.search(" ".join(_unrun(run_key(c).split())[:3]))]
