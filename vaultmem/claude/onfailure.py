@@ -8,11 +8,13 @@ says nothing about another failure of ``cargo build``, and that word must be mor
 speaks (:func:`program_words`: two ``npm ERR!`` lines share ``npm`` and ``err`` whatever went
 wrong). Last, the error's class: errors that look different but have one root cause
 (:data:`CLASSES`: Git Bash's path conversion and its fork emulation failing are one broken
-shell) match a gotcha recorded for another error of the class. An output with no error line but the checks a hook runner ran (a git hook blocking a
-commit: ``gitleaks....Failed``, ``- hook id: ruff``, ``husky - pre-commit script failed``,
-``Running gitleaks scan...``) is signed by their names (:func:`checks_named`); a gotcha then
-needs the name and what was blocked (``commit``, ``hook``) to match. A failure with no signature
-(``Exit code 1`` alone) or an interrupt gets nothing.
+shell) match a gotcha recorded for another error of the class.
+
+An output with no error line but the checks a hook runner ran (a git hook blocking a commit:
+``gitleaks....Failed``, ``- hook id: ruff``, ``husky - pre-commit script failed``, ``Running
+gitleaks scan...``) is signed by their names (:func:`checks_named`); a gotcha then needs the name
+and what was blocked (``commit``, ``hook``) to match. A failure with no signature (``Exit code
+1`` alone) or an interrupt gets nothing.
 """
 
 from __future__ import annotations
