@@ -126,6 +126,37 @@ def test_fixture_sequence_records_the_session(
     assert not (vault / DEFAULT_NOTE).exists()
 
 
+@pytest.mark.parametrize("loss", ["deleted", "corrupt"])
+def test_a_lost_state_goes_on_in_the_same_note_without_a_turn_twice(
+    vault: Path, transcript: Path, tmp_path: Path, loss: str
+) -> None:
+    _ok(run_hook("stop", payload("stop", transcript), vault, cwd=tmp_path))
+    before = {p.name: p.read_bytes() for p in session_notes(vault)}
+    (state_file,) = (vault / ".vaultmem/hosts").glob("*/state.json")
+    if loss == "deleted":
+        state_file.unlink()
+    else:
+        state_file.write_text("{not json")
+    # The same session stops again: its transcript is read from the start.
+    again = run_hook("stop", payload("stop", transcript), vault, cwd=tmp_path)
+    assert again.returncode == 0
+    assert (b"corrupt state" in again.stderr) == (loss == "corrupt"), again.stderr
+    assert {p.name: p.read_bytes() for p in session_notes(vault)} == before
+    state = json.loads(state_file.read_text())
+    assert state["sessions"][SID]["note"] == TOPIC_NOTE
+
+
+def test_a_turn_is_held_only_when_the_note_has_its_whole_entry() -> None:
+    from vaultmem.claude.recordsteps import _entries_of
+
+    note = ("# T\n\n## Work Log\n\n### 10:31 - continue\n\n**Prompt:** continue\n"
+            "**Answer:** Done.\n\n- Ran `pytest`\n\n## Decisions Made\n\n- x\n")
+    held = _entries_of(note)
+    assert "### 10:31 - continue\n\n**Prompt:** continue\n**Answer:** Done.\n\n- Ran `pytest`" in held
+    # The same minute and answer without the command is another turn, not a copy.
+    assert "### 10:31 - continue\n\n**Prompt:** continue\n**Answer:** Done." not in held
+
+
 def test_private_text_is_written_nowhere(vault: Path, transcript: Path, tmp_path: Path) -> None:
     _populate(vault, transcript, tmp_path, *EVENTS)
     files = snapshot(vault)

@@ -168,13 +168,24 @@ def _ingest(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], 
                         failing=ingest.open_failures(text), private=private,
                         known=ingest.linked_components(text),
                         met=failfix.met_in_note(text), project=project)
-    told = anchored(told, event.cwd)
+    # A turn or summary the note holds already is not written twice: the state that said
+    # which lines were read was lost (deleted, set aside) and the transcript is read again.
+    told, held = anchored(told, event.cwd), _entries_of(text)
+    told = replace(told, entries=tuple(e for e in told.entries if e.rstrip() not in held),
+                   summaries=tuple(s for s in told.summaries if s not in text))
     linked = memory.entity_links(ingest.component_names(told), project)
     edits = ingest.edits_for(told, text, link=lambda name: linked[name])
     if edits:
         edits += [patch.SetProperty("updated", now.date()),
                   patch.SetProperty("claude_last_accessed", now.date())]
     return edits
+
+
+def _entries_of(text: str) -> set[str]:
+    """The work-log entries a note holds, whole (``### HH:MM - …`` up to the next heading):
+    an entry that only begins as another does is another."""
+    return {"### " + block.split("\n## ", 1)[0].rstrip()
+            for block in ("\n" + text).split("\n### ")[1:]}
 
 
 def _unless_archived(text: str) -> str:

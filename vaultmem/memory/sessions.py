@@ -51,6 +51,7 @@ TITLE_WORDS = 8
 # SessionEnd parse the note they write to, and a 10,000-turn session's (2.8 MB) cost each of
 # them seconds (SessionEnd is killed at ~1.5 s). The full note is compacted on its own.
 ROLL_BYTES = 512 * 1024
+ADOPT_HEAD = 4096  # what is read of a live note to find its session ids (its properties)
 
 
 
@@ -168,6 +169,8 @@ class Memory(Upkeep):
     def _start(self, data: StateData, sid: str, topic: str | None, first_prompt: str | None,
                now: datetime, meta: Mapping[str, str], touch: bool = True) -> SessionResult:
         entry = data.sessions.get(sid)
+        if entry is None and (entry := self._adopted(data, sid)) is not None:
+            data.set_session(entry)
         project = entry.project if entry else self.config.project
         continues: str | None = None
         handed: str | None = None
@@ -197,6 +200,28 @@ class Memory(Upkeep):
         data.set_current(project, sid)
         return SessionResult(sid, rel, created=True, resumed=False, continues=continues,
                              handed=handed)
+
+    def _adopted(self, data: StateData, sid: str) -> SessionEntry | None:
+        """The live note that already records session ``sid`` when this machine's state lost
+        it (deleted, set aside, a host renamed), or None. Looked for only while the state knows
+        no session of the project: a folder listing and the head of each live note, once."""
+        project = self.config.project
+        if any(e.project == project for e in data.sessions.values()):
+            return None
+        folder = self.layout.sessions_dir(project)
+        for name in sorted(self._names(folder)):
+            rel = f"{folder}/{name}"
+            if not name.endswith(".md"):
+                continue
+            try:
+                head = self.vault.glimpse(rel, ADOPT_HEAD, ADOPT_HEAD).text
+                meta = frontmatter.parse(head, path=rel) if sid in head else {}
+            except VaultmemError:
+                continue
+            ids = meta.get("session_ids")
+            if isinstance(ids, list) and sid in ids and meta.get("status") != "archived":
+                return SessionEntry(sid, rel, project, str(meta.get("created") or ""))
+        return None
 
     def continue_archived(self, data: StateData, sid: str, *, now: datetime,
                           meta: Mapping[str, str]) -> str:

@@ -306,8 +306,8 @@ def from_json(doc: Any) -> StateData:
 def rebuild(vault: Vault) -> StateData:
     """Session ids -> notes, read back from the session notes' ``session_ids`` properties.
 
-    What cannot be read back is which transcript lines were recorded: a session whose state
-    was lost may record some turns a second time (never lose one)."""
+    What cannot be read back is which transcript lines were recorded: the transcript is read
+    again, and the ingest leaves out the turns the note holds already (recordsteps)."""
     from vaultmem.errors import VaultmemError
     from vaultmem.notes.frontmatter import parse
 
