@@ -97,6 +97,8 @@ ATTACKS: list[tuple[str, str]] = [
     ("curl -u a:S3cr3tPw9 https://api.example.com", "S3cr3tPw9"),
     ("tool --token C:\\keys\\aB3dE5fG7hJ9kL1mN2pQ4rS6tU", "C:\\keys\\aB3dE5fG7hJ9kL1mN2pQ4rS6tU"),
     ("the password is Pa55\\word99", "Pa55\\word99"),
+    # A credentials file's pair: the secret key has no name of its own.
+    ("AKIA" + "IOSFODNN7EXAMPL5,wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzXAMPLEKEY"),
 ]
 
 FALSE_POSITIVES = [
@@ -162,6 +164,11 @@ def test_every_attack_is_redacted_as_a_whole_token(text: str, secret: str) -> No
     assert secret not in out and "‹redacted:" in out
     rest = _MARK.sub("", out)
     assert secret[-4:] not in rest  # nothing of its end left after the mark
+
+
+def test_beside_an_aws_key_id_a_commit_hash_is_kept() -> None:
+    out = redact.redact("AKIA" + "IOSFODNN7EXAMPL6 rotated in 8f14e45fceea167a5a36dedd4ea2543f1234abcd")
+    assert out == "‹redacted:aws› rotated in 8f14e45fceea167a5a36dedd4ea2543f1234abcd"
 
 
 @pytest.mark.parametrize("text", FALSE_POSITIVES)

@@ -17,7 +17,8 @@ keeps the fact (which variable, which database) without the value. What counts a
 - a high-entropy string (detect-secrets' Shannon entropy) after a secret-like name on its line;
 - a value known by its context whatever its shape (secretcontext): a secret word and its value in
   prose, password flags of commands, URL userinfo with or without a user, Authorization headers;
-- a key wrapped over two lines, or base64-encoded (secretprep).
+- a key wrapped over two lines, or base64-encoded (secretprep);
+- an AWS secret key on the line of its access key id, unnamed (a credentials file's pair).
 
 Every finding covers the whole token it is in, and values that look random but are not secrets
 (commit shas, digests, SRI strings, UUIDs not named a secret, ARNs, data URIs, paths) are kept
@@ -182,6 +183,7 @@ _ENTROPY_SPAN = 80  # characters after a secret-like name that the entropy rule 
 _RULES: dict[str, LazyPattern] = {
     "after_name": lazy(_AFTER_NAME),
     "aws_named": lazy(_AWS_NAMED),
+    "aws_secret": lazy(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"),
     "private_key": lazy(_PRIVATE_KEY),
     "assign": lazy(_ASSIGN),
     "bearer": lazy(_BEARER),
@@ -374,12 +376,27 @@ def _value_span(match: re.Match[str]) -> tuple[int, int]:
 
 
 def _by_shape(text: str, begin: int, end: int) -> Iterator[Finding]:
-    """Vendor tokens (ours and detect-secrets' detectors) in ``text[begin:end]``."""
+    """Vendor tokens (ours and detect-secrets' detectors) in ``text[begin:end]``; and beside
+    an AWS access key id, its unnamed secret key (``AKIA…,wJal…``, as a credentials file or
+    ``aws configure`` output pastes the pair)."""
     for kind, pattern in (*_vendor(), *_plugins()):
         for m in pattern.finditer(text, begin, end):
             start, stop = _value_span(m)
             if stop > start:
                 yield Finding(start, stop, kind)
+                if kind == "aws":
+                    yield from _aws_pair(text, start, stop)
+
+
+def _aws_pair(text: str, start: int, stop: int) -> Iterator[Finding]:
+    """The 40-character secret keys on the line of the access key id at ``text[start:stop]``
+    (mixed case and a digit: a git hash is hex, a path has words)."""
+    line_end = text.find("\n", stop)
+    line = (text.rfind("\n", 0, start) + 1, len(text) if line_end < 0 else line_end)
+    for m in _RULES["aws_secret"].finditer(text, *line):
+        value = m.group(0)
+        if value.lower() != value != value.upper() and any(ch.isdigit() for ch in value):
+            yield Finding(m.start(), m.end(), "aws")
 
 
 def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
