@@ -97,11 +97,26 @@ ATTACKS: list[tuple[str, str]] = [
     ("curl -u a:S3cr3tPw9 https://api.example.com", "S3cr3tPw9"),
     ("tool --token C:\\keys\\aB3dE5fG7hJ9kL1mN2pQ4rS6tU", "C:\\keys\\aB3dE5fG7hJ9kL1mN2pQ4rS6tU"),
     ("the password is Pa55\\word99", "Pa55\\word99"),
+    ("Cookie: session=eyJ1c2VyIjoxfQ.Zq81xL.mP0wQe7abcDEF123ghi", "eyJ1c2VyIjoxfQ.Zq81xL.mP0wQe7abcDEF123ghi"),
+    ("_auth=Ym9iOnNlY3JldHBhc3N3b3Jk", "Ym9iOnNlY3JldHBhc3N3b3Jk"),
+    ("echo 'S3cr3tValu3!' | docker login ghcr.io -u bob --password-stdin", "S3cr3tValu3!"),
+    ("the new admin pw is Tango-Foxtrot-91", "Tango-Foxtrot-91"),
+    ("the passphrase is correct-horse-battery-staple", "correct-horse-battery-staple"),
+    ("rabbitmqctl add_user bob R4bbitPass", "R4bbitPass"),
+    ("htpasswd -bc .htpasswd bob Ht4ccessPw", "Ht4ccessPw"),
+    ("openssl enc -aes-256-cbc -k MyEncKey123 -in f", "MyEncKey123"),
+    ("az login -u bob@x.com -p AzP4ssword1", "AzP4ssword1"),
+    ("net user deploy Dep1oyPass /add", "Dep1oyPass"),
     # A credentials file's pair: the secret key has no name of its own.
     ("AKIA" + "IOSFODNN7EXAMPL5,wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzXAMPLEKEY"),
 ]
 
 FALSE_POSITIVES = [
+    "az deployment group create -g rg -p @params2.json",
+    "net user deploy /add",
+    "the password is read-from-env",
+    "echo $REGISTRY_TOKEN | docker login ghcr.io --password-stdin",
+    "the pw config is chromium",
     "auth: 8f14e45fceea167a5a36dedd4ea2543f1234abcd",
     "fixed in auth: e73d511 flux: the replaced file is watched",
     "token: 8f14e45fceea167a5a36dedd4ea2543f1234abcd (the commit that broke it)",

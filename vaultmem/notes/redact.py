@@ -158,7 +158,7 @@ _PRIVATE_KEY = (
     r"(?:\s+[A-Za-z0-9+/]{1,15}={0,2}(?=[ \t]*(?:\n|$)))?)"
     r"|PuTTY-User-Key-File-\d:[\s\S]{0,20000}?Private-MAC: [0-9a-fA-F]+"
 )
-_NAME = r"[A-Za-zñ][\w.ñ-]*"
+_NAME = r"_*[A-Za-zñ][\w.ñ-]*"  # ``_auth`` (.npmrc), ``__token__`` too
 # ``NAME = value``, ``NAME: value``, ``"NAME": "value"``, ``--name value``, ``NAME=>value``:
 # group 1 the name, group 2 the quote, group 3 the value.
 _ASSIGN = (

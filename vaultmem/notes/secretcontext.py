@@ -3,19 +3,22 @@
 A password has no shape: ``hunter2-xyz`` is a secret only because of the words around it. The
 rules here read that context:
 
-- **prose**: a secret word followed by its value, with or without a colon, ``=`` or a verb
-  ("the prod db password is hunter2-xyz", "set the api key to 9f8e…", "password for the admin
-  account: 'Summer2024!'", "use S3cr3t! as the password");
+- **prose**: a secret word (``pw`` too) followed by its value, with or without a colon, ``=``
+  or a verb ("the prod db password is hunter2-xyz", "set the api key to 9f8e…", "password for
+  the admin account: 'Summer2024!'", "use S3cr3t! as the password");
 - **command-line flags**: ``--password=…``, ``--password …``, ``--token …``, ``--api-key …``;
   ``-pPASS`` and ``-p PASS`` for the MySQL family, ``-a PASS`` for redis-cli, ``-p PASS`` for
-  sshpass; ``user:PASS`` after ``-u``/``--user``/``--auth`` (not a Windows path: ``-u c:\\users``);
+  sshpass (and the table below); ``user:PASS`` after ``-u``/``--user``/``--auth`` (not a Windows
+  path: ``-u c:\\users``); positional passwords (``htpasswd -b FILE USER PASS``, ``rabbitmqctl
+  add_user USER PASS``, ``net user USER PASS``); ``echo PASS | … --password-stdin``;
 - **URL userinfo**, with or without a user (``redis://:PASS@host``, ``postgres://u:PASS@host``;
   a password holding ``@`` is taken up to the last ``@`` before the host);
 - **Authorization headers** (``Bearer``, ``Basic``, ``Token``...) and ``Bearer <token>``.
 
 A value is only taken when it reads like one: not a placeholder (``$TOKEN``, ``<password>``,
-``****``), not a plain word ("the password is stored in vault"), not a type or a reference
-(``password: str``, ``os.environ[...]``). The allowlist (secretspan) is applied afterwards.
+``****``), not a plain word ("the password is stored in vault"; four or more words joined by
+hyphens are a passphrase), not a type or a reference (``password: str``, ``os.environ[...]``).
+The allowlist (secretspan) is applied afterwards.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from vaultmem.notes.secretspan import Finding, is_path
 _WORD = (
     r"(?:(?:api|access|private|secret|signing|client|webhook|auth|app|master|deploy|bot|"
     r"refresh|session|encryption|admin|root|db|database)[ _-]?(?:key|token|secret)s?"
-    r"|pass(?:word|wd|phrase|code)s?|pwd|token|secret|apikey|credentials?|creds)"
+    r"|pass(?:word|wd|phrase|code)s?|pwd?|token|secret|apikey|credentials?|creds)"
 )
 # Signs, or words followed by a space (``to+0000`` is a value, not "to").
 _LINK = (
@@ -62,6 +65,10 @@ _RULES = {
         r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?"
         r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+)?([^\s'\",;]{4,})"),
     "bearer": lazy(r"(?i)\bbearer\s+([^\s'\",;]{8,})"),
+    # ``echo 'PASS' | docker login --password-stdin``: the value piped into the flag.
+    "piped": lazy(r"(?<![\w-])(?:echo|printf)\s+(?:-[ne]+\s+)?(['\"]?)([^\s'\"|]{3,200})\1"
+                  r"\s*\|[^|\n]*$"),
+    "diceware": lazy(r"[a-z]{3,}(?:-[a-z]{3,}){3,}"),  # correct-horse-battery-staple
     # JSON inside a string (a tool printing JSON it escaped): ``{\"password\": \"…\"}``.
     "escaped": lazy(
         r"(?i)\\[\"']([\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api_?key|apikey|"
@@ -135,6 +142,21 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in r["bearer"].finditer(text, begin, end):
         if secretish(m.group(1), password=False, strict=True):
             yield Finding(m.start(1), m.end(1), "token")
+    yield from _piped(text, begin, end)
+    for m in _POSITIONAL.finditer(text, begin, end):
+        if not _placeholder(m.group(2)) and m.group(2) != "*":
+            yield Finding(m.start(2), m.end(2), "password")
+
+
+def _piped(text: str, begin: int, end: int) -> Iterator[Finding]:
+    """The value an ``echo`` pipes into a ``--password-stdin`` flag, read back along its line."""
+    at = text.find("-password-stdin", begin, end)
+    while at >= 0:
+        line_start = text.rfind("\n", 0, at) + 1
+        m = _RULES["piped"].search(text, line_start, at)
+        if m is not None and not _placeholder(m.group(2)):
+            yield Finding(m.start(2), m.end(2), "password")
+        at = text.find("-password-stdin", at + 1, end)
 
 
 # Tools whose short flag takes a password: (program names, the flag, glued value too). A spaced
@@ -149,7 +171,15 @@ _TOOL_FLAGS = (
     (r"zip|unzip|zipcloak", "-P", False),
     (r"sqlcmd|bcp|osql|isql", "-P", True),
     (r"mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport", "-p", False),
+    (r"az\s+login", "-p", False),  # az login -u NAME -p PASS (elsewhere -p is --parameters)
+    (r"openssl", "-k", False),  # openssl enc -k PASS
 )
+# Commands whose password is a positional argument (group 2; group 1 its quote).
+_POSITIONAL = lazy(
+    r"(?<![\w/.-])(?:htpasswd(?:\s+-\w+)*\s+-[a-z]*b[a-z]*(?:\s+-\w+)*\s+\S+\s+\S+"  # -b FILE USER
+    r"|rabbitmqctl\s+(?:add_user|change_password)\s+\S+"
+    r"|net\s+user\s+\S+)"
+    r"\s+(['\"]?)(?!/)([^\s'\"]{3,200})\1")
 
 
 @lru_cache(maxsize=1)
@@ -202,6 +232,8 @@ def secretish(value: str, *, password: bool, strict: bool, quoted: bool = False)
         return len(bare) <= 64  # a quoted passphrase may hold spaces
     if password and bare.isdigit():
         return len(bare) >= 6
+    if password and _RULES["diceware"].fullmatch(low):
+        return True
     if letters and digits:
         return True
     if letters and any(c in _SYMBOLS for c in bare):
@@ -226,7 +258,8 @@ def _userpass_secret(secret: str) -> bool:
 # lowercase text (the prose rule runs where redact's secret-like names are).
 COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", "podman",
                  "nerdctl", "buildah", "skopeo", "ldap", "7z", "rar", "zip", "sqlcmd", "bcp",
-                 "osql", "isql", "mongo", "-u ", "-u=", "--user",
+                 "osql", "isql", "mongo", "az ", "openssl", "htpasswd", "rabbitmqctl",
+                 "net user", "-u ", "-u=", "--user",
                  "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",
                  "--pass", "--token", "--secret", "--api", "--access", "--private", "--client",
                  "--pwd", "-token", "-password", "-secret", "-key", "://",

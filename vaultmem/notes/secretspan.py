@@ -77,7 +77,8 @@ def whole(text: str, found: Finding) -> Finding:
     """``found`` extended to the end of the token it stops inside (a ``.`` only when a token
     character follows it, so a sentence's full stop stays)."""
     end = found.end
-    if end == 0 or text[end - 1] not in _TOKEN_CHARS:
+    # A detector may stop on a token's inner ``.`` (``eyJ….Zq81xL.`` of a signed cookie).
+    if end == 0 or text[end - 1] not in _TOKEN_CHARS and text[end - 1] != ".":
         return found
     while end < len(text):
         ch = text[end]
