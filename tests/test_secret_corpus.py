@@ -107,12 +107,26 @@ ATTACKS: list[tuple[str, str]] = [
     ("openssl enc -aes-256-cbc -k MyEncKey123 -in f", "MyEncKey123"),
     ("az login -u bob@x.com -p AzP4ssword1", "AzP4ssword1"),
     ("net user deploy Dep1oyPass /add", "Dep1oyPass"),
+    ("<password>S3cret99x</password>", "S3cret99x"),
+    ('<add key="ApiKey" value="abc123XYZdef456" />', "abc123XYZdef456"),
+    ('variable "db_password" {\n  type = string\n  default = "TfPass123"\n}', "TfPass123"),
+    ("ssh-keygen -t ed25519 -N 'K3yPassphr4se' -f id", "K3yPassphr4se"),
+    ("vercel env add API_SECRET production <<< 'v3rc3lS3cret'", "v3rc3lS3cret"),
+    ("gh secret set DB_PASS --body 'D8Pass123'", "D8Pass123"),
+    ("netlify env:set STRIPE_SECRET Str1peS3cret", "Str1peS3cret"),
+    ("echo 'R00tPass' | wrangler secret put DB_PASSWORD", "R00tPass"),
     # A credentials file's pair: the secret key has no name of its own.
     ("AKIA" + "IOSFODNN7EXAMPL5,wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzXAMPLEKEY"),
 ]
 
 FALSE_POSITIVES = [
     "az deployment group create -g rg -p @params2.json",
+    'variable "region" {\n  default = "eu-west-1"\n}',
+    "<token>{{ .Values.token }}</token>",
+    "<passwordPolicy>strict</passwordPolicy>",
+    '<add key="Timeout" value="30s" />',
+    'gh secret set NPM_TOKEN --body "$NPM_TOKEN"',
+    'ssh-keygen -t ed25519 -N "" -f key',
     "net user deploy /add",
     "the password is read-from-env",
     "echo $REGISTRY_TOKEN | docker login ghcr.io --password-stdin",

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from vaultmem.notes import secretcontext, secretprep, secretspan
+from vaultmem.notes import secretconfig, secretcontext, secretprep, secretspan
 from vaultmem.notes.lazyre import LazyPattern, lazy
 from vaultmem.notes.secretnames import name_kind, passphrase
 from vaultmem.notes.secretshapes import EXACT_PREFIXES, LOWER_PREFIXES, VENDOR_PATTERNS
@@ -106,6 +106,7 @@ _AFTER_NAME = (
     r"|[\w ]{0,40}?\s(?:is|was|to|are)\s+\S{3}"  # prose: "the db password is …"
     r"|[a-z]{0,6}\s+['\"`]?[^\s'\"`‹]*\d"  # "password hunter2", ``--token abc123``
     r"|[a-z]{0,6}\s*(?:\||->|→|—|–)\s*\S{3}"  # a table's cell, an arrow
+    r"|[\w.-]{0,60}>[^<\s]{3}"  # an XML element: ``<password>…``
 )
 _AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
 # A secret-like word in prose: a high-entropy string shortly after it is its value ("the
@@ -441,13 +442,19 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
             start = t.start() + t.group(0).find(token)
             yield Finding(start, start + len(token), kind)
     # The context rules read a phrase ("the api key is …") from the line's words before it.
-    yield from secretcontext.findings(
+    yield from _in_context(
         text, max(text.rfind("\n", 0, begin) + 1, begin - _PHRASE_BEFORE), end)
     for kind, pattern in _plugins():
         if kind in _NAMED_PLUGIN_KINDS:
             for m in pattern.finditer(text, begin, end):
                 start, stop = _value_span(m)
                 yield Finding(start, stop, kind)
+
+
+def _in_context(text: str, begin: int, end: int) -> Iterator[Finding]:
+    """The findings of the context rules (secretcontext, secretconfig) in ``text[begin:end]``."""
+    yield from secretcontext.findings(text, begin, end)
+    yield from secretconfig.findings(text, begin, end)
 
 
 def _keyword_kind(match: re.Match[str]) -> str:
@@ -498,7 +505,7 @@ def _candidates(text: str) -> tuple[list[int], list[int], list[int]]:
             at = low.find(word, at + len(word))
     if "aws" in low:
         named.extend(m.start() for m in c["aws_named"].finditer(low))
-    return sorted(shaped), sorted(set(named)), sorted(secretcontext.candidates(low))
+    return sorted(shaped), sorted(set(named)), sorted(secretcontext.candidates(low, secretconfig.WORDS))
 
 
 @lru_cache(maxsize=1)
@@ -530,7 +537,7 @@ def _detect(text: str, *, nested: bool) -> list[Finding]:
         for begin, end in _windows(text, named):
             found.extend(_by_name(text, begin, end))
         for begin, end in _line_spans(text, commands):
-            found.extend(secretcontext.findings(text, begin, end))
+            found.extend(_in_context(text, begin, end))
         if not nested and "\n" in text:
             lines = [b for b, _ in _line_spans(text, sorted({*shaped, *named, *commands}))]
             found.extend(secretprep.wrapped(text, lines, _nested))

@@ -10,7 +10,7 @@ rules here read that context:
   ``-pPASS`` and ``-p PASS`` for the MySQL family, ``-a PASS`` for redis-cli, ``-p PASS`` for
   sshpass (and the table below); ``user:PASS`` after ``-u``/``--user``/``--auth`` (not a Windows
   path: ``-u c:\\users``); positional passwords (``htpasswd -b FILE USER PASS``, ``rabbitmqctl
-  add_user USER PASS``, ``net user USER PASS``); ``echo PASS | … --password-stdin``;
+  add_user USER PASS``, ``net user USER PASS``) (markup and secret stores: secretconfig);
 - **URL userinfo**, with or without a user (``redis://:PASS@host``, ``postgres://u:PASS@host``;
   a password holding ``@`` is taken up to the last ``@`` before the host);
 - **Authorization headers** (``Bearer``, ``Basic``, ``Token``...) and ``Bearer <token>``.
@@ -24,7 +24,7 @@ The allowlist (secretspan) is applied afterwards.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from vaultmem.notes.lazyre import lazy
@@ -65,9 +65,6 @@ _RULES = {
         r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?"
         r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+)?([^\s'\",;]{4,})"),
     "bearer": lazy(r"(?i)\bbearer\s+([^\s'\",;]{8,})"),
-    # ``echo 'PASS' | docker login --password-stdin``: the value piped into the flag.
-    "piped": lazy(r"(?<![\w-])(?:echo|printf)\s+(?:-[ne]+\s+)?(['\"]?)([^\s'\"|]{3,200})\1"
-                  r"\s*\|[^|\n]*$"),
     "diceware": lazy(r"[a-z]{3,}(?:-[a-z]{3,}){3,}"),  # correct-horse-battery-staple
     # JSON inside a string (a tool printing JSON it escaped): ``{\"password\": \"…\"}``.
     "escaped": lazy(
@@ -113,28 +110,28 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             for p in short.finditer(text, m.start(), end):
                 if p.start() > m.end():
                     break  # past the command: its value may hold a ``&``, its flag may not
-                if p.group(1) is not None and not _placeholder(p.group(1)):
+                if p.group(1) is not None and not placeholder(p.group(1)):
                     yield Finding(p.start(1), p.end(1), "password")
                 elif p.group(3) is not None and secretish(p.group(3), password=True, strict=True):
                     yield Finding(p.start(3), p.end(3), "password")
     for m in r["smb"].finditer(text, begin, end):
-        if not _placeholder(m.group(3)):
+        if not placeholder(m.group(3)):
             yield Finding(m.start(3), m.end(3), "password")
     for m in r["userpass"].finditer(text, begin, end):
         secret = m.group(3)
         if is_path(f"{m.group(2)}:{secret}"):
             continue  # ``cygpath -u 'c:\\users\\me'``: a drive letter, not a user
-        if secret != m.group(2) and not _placeholder(secret) and _userpass_secret(secret):
+        if secret != m.group(2) and not placeholder(secret) and _userpass_secret(secret):
             yield Finding(m.start(3), m.end(3), "password")
     for m in r["url"].finditer(text, begin, end):
-        if not _placeholder(m.group(2)) and not m.group(2).isdigit():
+        if not placeholder(m.group(2)) and not m.group(2).isdigit():
             yield Finding(m.start(2), m.end(2), "password")
     for m in r["authorization"].finditer(text, begin, end):
-        if not _placeholder(m.group(1)) and m.group(1).lower() not in _STOP:
+        if not placeholder(m.group(1)) and m.group(1).lower() not in _STOP:
             yield Finding(m.start(1), m.end(1), "token")
     for m in r["escaped"].finditer(text, begin, end):
         low = m.group(1).lower()
-        if not _placeholder(m.group(2)) and m.group(2).lower() not in _STOP and not any(
+        if not placeholder(m.group(2)) and m.group(2).lower() not in _STOP and not any(
                 low.endswith(w) for w in ("_id", "_file", "_path", "_url", "_type", "_name")):
             kind = "password" if "pass" in low or "pwd" in low else (
                 "token" if "token" in low else "secret")
@@ -142,21 +139,9 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in r["bearer"].finditer(text, begin, end):
         if secretish(m.group(1), password=False, strict=True):
             yield Finding(m.start(1), m.end(1), "token")
-    yield from _piped(text, begin, end)
     for m in _POSITIONAL.finditer(text, begin, end):
-        if not _placeholder(m.group(2)) and m.group(2) != "*":
+        if not placeholder(m.group(2)) and m.group(2) != "*":
             yield Finding(m.start(2), m.end(2), "password")
-
-
-def _piped(text: str, begin: int, end: int) -> Iterator[Finding]:
-    """The value an ``echo`` pipes into a ``--password-stdin`` flag, read back along its line."""
-    at = text.find("-password-stdin", begin, end)
-    while at >= 0:
-        line_start = text.rfind("\n", 0, at) + 1
-        m = _RULES["piped"].search(text, line_start, at)
-        if m is not None and not _placeholder(m.group(2)):
-            yield Finding(m.start(2), m.end(2), "password")
-        at = text.find("-password-stdin", at + 1, end)
 
 
 # Tools whose short flag takes a password: (program names, the flag, glued value too). A spaced
@@ -207,7 +192,7 @@ def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict:
     if flag and re.match(r"^[a-z]+=", value):
         return  # ``--secret id=x,src=path``: the flag's own option list
     password = kind == "password"
-    if flag and linked and not _placeholder(value) and len(value) >= 3 or secretish(value, password=password, strict=strict,
+    if flag and linked and not placeholder(value) and len(value) >= 3 or secretish(value, password=password, strict=strict,
                    quoted=quoted is not None and linked):
         yield Finding(start, start + len(value), kind)
 
@@ -218,7 +203,7 @@ def secretish(value: str, *, password: bool, strict: bool, quoted: bool = False)
     ``strict``: no linking word or sign came between (needs letters and digits)."""
     bare = value.strip("*_`")
     low = bare.lower()
-    if len(bare) < 4 or "‹" in bare or low in _STOP or _placeholder(bare):
+    if len(bare) < 4 or "‹" in bare or low in _STOP or placeholder(bare):
         return False
     if bare.startswith(("http://", "https://", "file:")) or _RULES["date"].match(bare):
         return False
@@ -242,7 +227,7 @@ def secretish(value: str, *, password: bool, strict: bool, quoted: bool = False)
     return inner_upper >= 2 and any(c.islower() for c in bare) and len(bare) >= 8
 
 
-def _placeholder(value: str) -> bool:
+def placeholder(value: str) -> bool:
     return _RULES["placeholder"].match(value.strip("'\"`")) is not None
 
 
@@ -267,10 +252,11 @@ COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", 
                  "as the token", "as the secret", "as the key", "as my token")
 
 
-def candidates(low: str) -> list[int]:
-    """Where in the lowercase text a command or header rule may find a value."""
+def candidates(low: str, more: Sequence[str] = ()) -> list[int]:
+    """Where in the lowercase text a command or header rule (or one of the ``more`` literals)
+    may find a value."""
     found: list[int] = []
-    for word in COMMAND_WORDS:
+    for word in (*COMMAND_WORDS, *more):
         at = low.find(word)
         while at >= 0:
             if word != "://" or _userinfo_near(low, at):
