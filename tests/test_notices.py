@@ -218,3 +218,18 @@ def test_a_call_the_shell_never_started_then_ran_is_no_not_run_line() -> None:
     read = digest.session("s.md", "# Release\n\n## Work Log\n\n" + entry + "\n")
     assert [f.split(" — ")[0] for f in read.not_run] == ["`git tag v1.2.0`"]
     assert read.failing == ()
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    (('API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},'
+      '"request_id":"req_01"}'), "API Error: 529 overloaded_error: Overloaded"),
+    (('API Error: 401 {"type":"error","error":{"type":"authentication_error","message":"OAuth '
+      'token has expired."}} · Please run /login'),
+     "API Error: 401 authentication_error: OAuth token has expired. · Please run /login"),
+    # No JSON of that shape: the line as it came.
+    ("API Error: 500 {not json", "API Error: 500 {not json"),
+    ('API Error: 400 {"detail":"bad"}', 'API Error: 400 {"detail":"bad"}'),
+])
+def test_an_api_error_notice_reads_its_body_as_type_and_message(text: str, line: str) -> None:
+    assert notices.api_notice(text)
+    assert notices.shown(text) == line

@@ -49,6 +49,7 @@ _NOT_STARTED_RE = lazy(
     r"The program could not start\b)")
 # Windows' STATUS_DLL_INIT_FAILED (0xC0000142): the program could not start, so it said nothing.
 _NOT_STARTED = "Exit code 3221225794"
+_API_BODY_RE = lazy(r"\bAPI Error(?: \(\S+\))?: \d{3} \{")
 _SKIPPED_RE = lazy(r"\A(?:Exit code \d+|Error:?|</?tool_use_error>)?\s*\Z")
 _TAG_RE = lazy(r"</?tool_use_error>")
 
@@ -59,9 +60,31 @@ def api_notice(text: str) -> bool:
 
 
 def shown(text: str) -> str:
-    """A notice as one line, at most NOTICE_MAX_CHARS."""
-    line = " ".join(text.split())
+    """A notice as one line, at most NOTICE_MAX_CHARS; an API error's JSON body read as its
+    error's type and message (``API Error: 529 overloaded_error: Overloaded``)."""
+    line = _api_body_read(" ".join(text.split()))
     return line if len(line) <= NOTICE_MAX_CHARS else line[: NOTICE_MAX_CHARS - 1] + "…"
+
+
+def _api_body_read(line: str) -> str:
+    """``API Error: 401 {"type":"error","error":{"type":…,"message":…},"request_id":…}``
+    with the body replaced by ``type: message``; the line as it is when the body is no such
+    JSON."""
+    m = _API_BODY_RE.search(line)
+    if m is None:
+        return line
+    import json  # only an API error notice with a body reads it
+
+    try:
+        body, end = json.JSONDecoder().raw_decode(line, m.end() - 1)
+    except ValueError:
+        return line
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict) or not isinstance(error.get("message"), str):
+        return line
+    kind = error.get("type")
+    said = f"{kind}: {error['message']}" if isinstance(kind, str) and kind else error["message"]
+    return line[: m.end() - 1] + said + line[end:]
 
 
 def not_started(line: str) -> bool:
