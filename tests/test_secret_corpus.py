@@ -115,12 +115,22 @@ ATTACKS: list[tuple[str, str]] = [
     ("gh secret set DB_PASS --body 'D8Pass123'", "D8Pass123"),
     ("netlify env:set STRIPE_SECRET Str1peS3cret", "Str1peS3cret"),
     ("echo 'R00tPass' | wrangler secret put DB_PASSWORD", "R00tPass"),
+    ("mot de passe : Soleil2024", "Soleil2024"),
+    ("das Passwort ist Sonne2024x", "Sonne2024x"),
+    ("la contraseña es Sol2024abc", "Sol2024abc"),
+    ("пароль: Solnce2024", "Solnce2024"),
+    ("服务器的密码是 Taiyang2024", "Taiyang2024"),
+    ("パスワード: Taiyou2024", "Taiyou2024"),
     # A credentials file's pair: the secret key has no name of its own.
     ("AKIA" + "IOSFODNN7EXAMPL5,wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzXAMPLEKEY"),
 ]
 
 FALSE_POSITIVES = [
     "az deployment group create -g rg -p @params2.json",
+    "das Passwort ist falsch, bitte neu setzen",
+    "la contraseña es incorrecta",
+    "密码错误 (error 401)",
+    "Passwort: ${PW}",
     'variable "region" {\n  default = "eu-west-1"\n}',
     "<token>{{ .Values.token }}</token>",
     "<passwordPolicy>strict</passwordPolicy>",

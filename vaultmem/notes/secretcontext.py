@@ -3,9 +3,10 @@
 A password has no shape: ``hunter2-xyz`` is a secret only because of the words around it. The
 rules here read that context:
 
-- **prose**: a secret word (``pw`` too) followed by its value, with or without a colon, ``=``
-  or a verb ("the prod db password is hunter2-xyz", "set the api key to 9f8e…", "password for
-  the admin account: 'Summer2024!'", "use S3cr3t! as the password");
+- **prose**: a secret word (``pw`` too; the password word of a dozen other languages) followed by
+  its value, with or without a colon, ``=`` or a verb ("the prod db password is hunter2-xyz",
+  "set the api key to 9f8e…", "password for the admin account: 'Summer2024!'", "use S3cr3t!
+  as the password", "das Passwort ist …", "密码是 …");
 - **command-line flags**: ``--password=…``, ``--password …``, ``--token …``, ``--api-key …``;
   ``-pPASS`` and ``-p PASS`` for the MySQL family, ``-a PASS`` for redis-cli, ``-p PASS`` for
   sshpass (and the table below); ``user:PASS`` after ``-u``/``--user``/``--auth`` (not a Windows
@@ -65,6 +66,11 @@ _RULES = {
         r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?"
         r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+)?([^\s'\",;]{4,})"),
     "bearer": lazy(r"(?i)\bbearer\s+([^\s'\",;]{8,})"),
+    # The password word of other languages, then a colon, a copula or a short verb.
+    "foreign": lazy(
+        r"(?i)(?<![a-z-])(?:mot\s+de\s+passe|passwort|kennwort|contrase[ñn]a|senha|wachtwoord"
+        r"|lösenord|salasana|has[łl]o|heslo|şifre|пароль|密码|密碼|パスワード|비밀번호)"
+        r"(\s*[:=：]\s*|\s*(?:是|は|为|為|는|은)\s*|\s+[^\W\d_]{1,5}\s+)" + _VALUE),
     "diceware": lazy(r"[a-z]{3,}(?:-[a-z]{3,}){3,}"),  # correct-horse-battery-staple
     # JSON inside a string (a tool printing JSON it escaped): ``{\"password\": \"…\"}``.
     "escaped": lazy(
@@ -99,6 +105,9 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         linked = bool(m.group(1).strip())
         yield from _value(m, 2, "password" if "pass" in m.group(0).lower()[:12] else "secret",
                           linked=linked, strict=not linked)
+    for m in r["foreign"].finditer(text, begin, end):
+        linked = not m.group(1).strip().isalpha() or not m.group(1).strip().isascii()
+        yield from _value(m, 2, "password", linked=linked, strict=not linked)
     for m in r["reverse"].finditer(text, begin, end):
         yield from _value(m, 1, "password", linked=True, strict=False)
     for m in r["flag"].finditer(text, begin, end):
@@ -244,7 +253,9 @@ def _userpass_secret(secret: str) -> bool:
 COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", "podman",
                  "nerdctl", "buildah", "skopeo", "ldap", "7z", "rar", "zip", "sqlcmd", "bcp",
                  "osql", "isql", "mongo", "az ", "openssl", "htpasswd", "rabbitmqctl",
-                 "net user", "-u ", "-u=", "--user",
+                 "net user", "-u ", "-u=", "--user", "contrase", "passwort", "kennwort", "senha",
+                 "wachtwoord", "lösenord", "salasana", "hasło", "haslo", "heslo", "şifre",
+                 "пароль", "密码", "密碼", "パスワード", "비밀번호",
                  "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",
                  "--pass", "--token", "--secret", "--api", "--access", "--private", "--client",
                  "--pwd", "-token", "-password", "-secret", "-key", "://",
