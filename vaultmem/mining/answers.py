@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vaultmem.mining.cues import classify
-from vaultmem.mining.kinds import FIX_STATED, NARRATION, WRONG_USE, cue
+from vaultmem.mining.kinds import DIAGNOSED, FIX_STATED, NARRATION, WRONG_USE, cue
 from vaultmem.mining.reports import problem_fix
 from vaultmem.mining.text import (
     CLOSE,
@@ -237,7 +237,8 @@ def _thinking(unit: Unit, after_realised: bool, kind: Kind | None, *,
     if kind == Kind.GOTCHA and self_made and _FIX_BY.search(text) is None \
             and WRONG_USE.search(text) is None:
         return "aside"
-    if acting and kind == Kind.GOTCHA and _PRESENT_DIAGNOSIS.search(text) \
+    if acting and kind == Kind.GOTCHA and (_PRESENT_DIAGNOSIS.search(text)
+                                           or DIAGNOSED.search(text)) \
             and _FIX_BY.search(text) is None:
         return "cause"
     return None

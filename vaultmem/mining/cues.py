@@ -17,6 +17,7 @@ from vaultmem.mining.kinds import (
     DECISION,
     DESIGN_REASON,
     DESIGN_VERB,
+    DIAGNOSED,
     DONE_VERB,
     ENV_CONTEXT,
     ENV_SUFFIX_RE,
@@ -26,6 +27,7 @@ from vaultmem.mining.kinds import (
     GOTCHA,
     GOTCHA_WEAK,
     HEDGE,
+    KEPT_AS_IS,
     LET_ME_KNOW,
     LIMITATION,
     NAMES_ONLY,
@@ -111,7 +113,7 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
         return Kind.GOTCHA
     if _is_decision(bare):
         return Kind.DECISION
-    if FORM_RULE.search(bare) or LIMITATION.search(bare):
+    if FORM_RULE.search(bare) or LIMITATION.search(bare) or DIAGNOSED.search(bare):
         return Kind.GOTCHA
     if _is_prerequisite(bare, full, masks, unit.text):
         return Kind.PREREQUISITE
@@ -140,7 +142,7 @@ def _main_clause(text: str) -> str:
 
 
 def _is_decision(text: str) -> bool:
-    if DECISION.search(text) or PASSIVE_CHOICE.search(text):
+    if DECISION.search(text) or PASSIVE_CHOICE.search(text) or KEPT_AS_IS.search(text):
         return True
     contrast = CONTRAST.search(text)
     if contrast and ACTOR_ACT.search(text[: contrast.start()]):

@@ -260,6 +260,18 @@ WRONG_USE = cue(
     "incorrectly|wrongly|mistakenly|accidentally|erroneously|unintentionally|instead of|"
     "rather than|cause|make|made",
 )
+# A diagnosis that says where the fault lies without a cue word: "The errors are all symptoms of
+# the runtime's fork emulation", "This is a Windows/`uvloop` socket issue." The second form needs
+# its qualifier to name something (a capital, a digit, code or a path): "This is a known
+# issue" names nothing.
+DIAGNOSED = cue(
+    r"\b(?:is|are|was|were) (?:all |just |really |only |likely )?(?:an? )?symptoms? of \S|"
+    r"^(?:this|that|it)(?: error| failure| crash| hang)? (?:is|was) (?:an? |the )?"
+    r"(?=(?!(?:an?|the) )(?:\S+ ){2,6}(?:issue|problem|bug|limitation)\s*[.!]?$)"
+    r"(?:\S+ ){0,4}\S*(?-i:[A-Z0-9/_\ue000])\S* (?:\S+ ){0,4}(?:issue|problem|bug|limitation)"
+    r"\s*[.!]?$",
+    "symptom|issue|problem|bug|limitation",
+)
 GOTCHA_WEAK = cue(
     r"\bwhich (?:is|was) why\b|\bwas (?:silently )?(?:swallowing|truncating|"
     r"dropping|ignoring)\b|\bsilently (?:truncates|drops|ignores|swallows|fails|returns)\b|"
@@ -287,6 +299,15 @@ PASSIVE_CHOICE = cue(
     r"tracked|computed|passed|recorded|held) (?:as|in|at|by|through|via) [^,;]{1,80}"
     r"\b(?:instead of|rather than|not as)\b",
     "instead of|rather than|not as",
+)
+# Something kept as it was on purpose, with why: "I left the old logs unchanged to preserve the
+# record", "The v1 route was kept in place so old clients still work". Without the reason it is
+# a progress line ("I left the rest untouched").
+KEPT_AS_IS = cue(
+    r"\b(?:(?:i|we)(?:'ve| have)?|was|were|is|are) (?:deliberately |intentionally |purposely |"
+    r"also )?(?:left|kept) (?:\S+ ){0,6}?(?:unchanged|untouched|as[- ]is|intact|alone|in place|"
+    r"unmodified|as (?:they|it) (?:were|was))\b,? (?:to|because|since|so|as|for)\b",
+    "unchanged|untouched|as is|as-is|intact|alone|in place|unmodified|as they were|as it was",
 )
 CHOSE = (
     r"(?:chose|chosen|picked|agreed (?:to|on)|opted (?:for|to|against|not)|went (?:ahead )?(?:with|for)|"
@@ -474,9 +495,10 @@ TABLE: dict[Kind, Rules] = {
                          (RESOLVED, COURTESY, OFFER)),
     Kind.NEXT_STEP: Rules((NEXT,), (NEXT_HEDGE,)),
     Kind.GOTCHA: Rules((GOTCHA, CAUSE_STATED, FIX_STATED, WRONG_USE, LIMITATION, FORM_RULE,
-                        GOTCHA_WEAK),
+                        DIAGNOSED, GOTCHA_WEAK),
                        (TEST_INTENT,)),
-    Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, CONTRAST, CONTRAST_LEAD, DESIGN_VERB), (),
+    Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, KEPT_AS_IS, CONTRAST, CONTRAST_LEAD,
+                          DESIGN_VERB), (),
                          (ACTOR_ACT, DONE_VERB, DESIGN_REASON)),
     Kind.PREREQUISITE: Rules(
         (PREREQ_ORDER, PREREQ, PREREQ_STRONG, PREREQ_SETUP, REQUIRES_CODE, NEEDED_STRONG),

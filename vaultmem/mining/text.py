@@ -74,7 +74,7 @@ _ECHO_RE = lazy(
 _LABEL = {
     Kind.DECISION: r"decisions?|decided",
     Kind.GOTCHA: r"gotchas?|root[ -]cause|cause|the fix|fix|fixed|pitfall|caveat|watch out|"
-    r"lessons? learned|the catch|til",
+    r"lessons? learned|the catch|til|(?:primary|main|core|underlying|actual|real) (?:issue|problem)",
     Kind.PREREQUISITE: r"prerequisites?|requirements?|requires|setup|set-up",
     Kind.NEXT_STEP: r"next steps?|next up|todo|to-do|follow[ -]ups?|remaining(?: work)?|still to do|"
     r"outstanding|left for later|open items|tomorrow|future work|for later|next time",
