@@ -481,6 +481,28 @@ def test_a_session_end_with_nothing_new_imports_neither_the_miner_nor_the_mirror
         assert report["heavy"] == []
 
 
+# A new session's start (note created from its template, briefing told) reads no transcript:
+# neither the reader nor the recording steps are imported, nor importlib.resources (issue 29).
+UNUSED_AT_START = ("vaultmem.claude.transcript", "vaultmem.claude.recordsteps",
+                   "vaultmem.claude.ingest", "importlib.resources")
+
+
+def test_a_new_sessions_start_imports_neither_the_transcript_reader_nor_resources(
+    vault: Path, transcript: Path, tmp_path: Path
+) -> None:
+    _populate(vault, transcript, tmp_path, "session-start", "stop", "session-end")
+    probe = PROBE.replace('{m.split(".")[0] for m in sys.modules}', "set(sys.modules)")
+    proc = subprocess.run(
+        [sys.executable, "-c", probe.replace("sys.argv[0]", repr(json.dumps(UNUSED_AT_START))),
+         "--vault", str(vault), "hook", "session-start"],
+        input=json.dumps(payload("session-start", transcript, session_id="new-one")).encode(),
+        capture_output=True, cwd=tmp_path, env=hook_env(vault), timeout=120, check=False,
+    )
+    assert json.loads(proc.stderr) == {"code": 0, "heavy": []}
+    assert "additionalContext" in proc.stdout.decode()  # the briefing was told
+    assert len(session_notes(vault)) == 2  # the new session's note was made
+
+
 @pytest.mark.parametrize("event", ["stop", "session-end", "session-end-compacting"])
 def test_notes_of_plain_markdown_are_read_without_markdown_it(
     vault: Path, transcript: Path, tmp_path: Path, event: str

@@ -588,8 +588,8 @@ def test_a_fifo_or_a_device_is_an_empty_transcript(tmp_path: Path) -> None:
     os.mkfifo(fifo)  # nobody writes: opening it for reading would wait forever
     for path in (str(fifo), "/dev/zero", "/dev/urandom", str(tmp_path)):
         assert transcript.read(path) == transcript.Transcript((), None, 0, 0)
-        assert transcript.is_regular_file(path) is False
-    assert transcript.is_regular_file(tmp_path / "missing") is None
+        assert transcriptfile.is_regular_file(path) is False
+    assert transcriptfile.is_regular_file(tmp_path / "missing") is None
 
 
 def test_an_overlong_line_is_passed_over_and_the_read_is_capped(

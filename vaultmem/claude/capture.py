@@ -31,10 +31,11 @@ from vaultmem.store.vaultopen import open_vault
 
 from ..errors import SessionError, VaultmemError
 from .events import HookEvent, context_output, session_start_output
-from .recordsteps import IngestResult, record_lines
 
 if TYPE_CHECKING:
     from vaultmem.memory.automirror import MirrorResult
+
+    from .recordsteps import IngestResult
 
 # Time given to mirroring Claude Code's auto memory (a stat-only look costs a millisecond; what
 # does not fit is mirrored by the next hook).
@@ -92,6 +93,8 @@ def record_transcript(memory: Memory, event: HookEvent, sid: str, now: datetime,
     ``closing`` (SessionEnd): the metadata (``git_head_end``...) is brought up to date even
     when the transcript has nothing new: then by the caller, with the result's ``pending``
     edits in the write of the Session End entry (one write of the note, not two)."""
+    from .recordsteps import record_lines  # not at the top: SessionStart reads no transcript
+
     meta = session_meta(event)
     # A session whose SessionStart never ran gets its note. Closing, the note is written below
     # in any case: its claude_last_accessed goes into that write rather than one of its own.

@@ -70,7 +70,7 @@ def _whole_object(data: bytes | bytearray) -> bool:
 def _readable_transcript(event: HookEvent, warnings: list[str]) -> HookEvent:
     """The event, without a ``transcript_path`` that is not a regular file (a FIFO, a device
     such as /dev/zero, a folder): reading those would wait or never end."""
-    from .transcript import is_regular_file
+    from .transcriptfile import is_regular_file  # not .transcript: its imports are heavy
 
     path = event.transcript_path
     if path is None or is_regular_file(path) is not False:

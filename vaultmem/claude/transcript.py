@@ -320,17 +320,6 @@ def _names_topic(prompt: str | None) -> bool:
     return bool(prompt) and not records.notification(prompt) and not records.greeting(prompt)
 
 
-def is_regular_file(path: str | PathLike[str]) -> bool | None:
-    """Whether ``path`` is a regular file (symlinks followed); None when it does not exist.
-    A FIFO, a device (``/dev/zero``) or a folder is never read as a transcript."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):
-        return False
-
-
 def read(
     path: str | PathLike[str],
     *,

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from collections.abc import Iterator
+from os import PathLike
 from typing import BinaryIO
 
 # One hook reads at most this much of a transcript (the next one goes on from where it stopped),
@@ -15,6 +18,17 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 # read budget, so such a line is consumed in one go (one longer still is left for ever unread).
 MAX_SKIP_BYTES = 256 * 1024 * 1024
 _SKIP_CHUNK = 1024 * 1024
+
+
+def is_regular_file(path: str | PathLike[str]) -> bool | None:
+    """Whether ``path`` is a regular file (symlinks followed); None when it does not exist.
+    A FIFO, a device (``/dev/zero``) or a folder is never read as a transcript."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return False
 
 
 MARK_BYTES = 4096  # before the offset a read stopped at: what tells a rewritten file

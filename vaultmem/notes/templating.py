@@ -12,6 +12,7 @@ back as the same value in Obsidian; lists become block lists and ISO dates stay 
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date
@@ -54,14 +55,18 @@ def source(kind: Kind) -> str:
 
 
 def _folder() -> Traversable:
-    from importlib import resources  # only when a template is first read
-
     try:
         # Installed: templates/ is the package data folder vaultmem.templates.
-        return resources.files("vaultmem.templates")
-    except (ModuleNotFoundError, TypeError):
+        package = importlib.import_module("vaultmem.templates")
+    except ModuleNotFoundError:
         # A source checkout: templates/ sits next to the vaultmem package.
         return Path(__file__).resolve().parents[2] / "templates"
+    folder = Path(package.__file__).parent if package.__file__ else None
+    if folder is not None and folder.is_dir():
+        return folder  # read as it is: importlib.resources would cost every hook ~15 ms
+    from importlib import resources  # a package inside a zip archive, say
+
+    return resources.files(package)
 
 
 def _yaml_value(value: Value) -> object:
