@@ -13,8 +13,8 @@ knowledge (``mining.answers``, a turn's messages read together) and failure-then
 command failed, then passed after a change that plausibly fixed it: ``mining.fixes``) become
 one-line items under the sections of their kind, each followed by
 the ``([[Component]], …)`` group of the components its turn touched (``memory.components``); an
-item whose text the note already holds is not added again. ``## Related Entities`` lists each
-component once, with its folders.
+item whose words the note or a longer item of its kind holds is not added (``mining.fold``).
+``## Related Entities`` lists each component once, with its folders.
 
 Every captured field is one line; text that is not Claude's prose sits in code spans, and any
 item's start is escaped so that it cannot open a heading, fence, list, quote or table.
@@ -31,7 +31,7 @@ from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
 from vaultmem.memory.components import origin_of, relative
-from vaultmem.mining import diagnostics, fixes, mentions, notices, prompts
+from vaultmem.mining import diagnostics, fixes, fold, mentions, notices, prompts
 from vaultmem.mining.answers import mine_listed, mine_turn
 from vaultmem.notes import nearnames, schema
 from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
@@ -447,10 +447,9 @@ def _background_end(prompt: str | None) -> Outcome | None:
 def _components(paths: Sequence[str], cwd: str | None, rules: Mapping[str, str] | None,
                 folders: dict[str, list[str]], from_source: set[str],
                 project: str = "") -> list[tuple[str, str]]:
-    """(path, component) of each path that has one, a name spelled as the story first met it
-    (a near-name of one met, ``Power Monitor`` of ``Cosmic Applet Power Monitor``, is that one:
-    :func:`nearnames.joined`); ``folders`` and ``from_source`` (name keys the source gives)
-    grow with them."""
+    """(path, component) of each path that has one, named as the story first met it (a near-name
+    of one met, ``Power Monitor`` of ``Cosmic Applet Power Monitor``: :func:`nearnames.joined`);
+    ``folders`` and ``from_source`` (name keys the source gives) grow with them."""
     named: list[tuple[str, str]] = []
     for path in paths:
         origin = origin_of(path, root=cwd, rules=rules, project=project)
@@ -567,13 +566,14 @@ def edits_for(told: Story, note_text: str = "",
     if told.entries:
         edits.append(_append(WORK_LOG, "\n\n".join(told.entries)))
     by_kind: dict[Kind, list[str]] = {}
-    for item in told.items:
+    into = fold.folds([(i.kind, i.text) for i in told.items], fold.listed(note_text))
+    for n, item in enumerate(told.items):
         if dropped.intersection(item.components):
             item = replace(item, components=tuple(c for c in item.components if c not in dropped))
         line = item.render(link)
         body = anchors.strip(line[2:].split(" ([[", 1)[0] if item.components else line[2:])
         failure = fixes.failure_key(body) if item.kind == Kind.GOTCHA else None
-        if body in texts or failure in failures:
+        if into[n] != n or body in texts or failure in failures:
             continue
         texts.add(body)
         if failure is not None:

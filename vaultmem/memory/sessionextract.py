@@ -5,7 +5,9 @@ Decisions made here, beyond the design (DESIGN §5, §9):
   (decision), ``## Gotchas & Fixes`` (gotcha) or ``## Prerequisites`` (prerequisite); the
   trailing ``([[A]], [[B]])`` group (capture's components of the turn, ``session decide``'s
   entities) is dropped from the text (the links still choose the entities), and so are a trailing
-  block id and leading labels (``Gotcha: Gotcha:``). One item per kind and fact.
+  block id and leading labels (``Gotcha: Gotcha:``). One item per kind and fact: a line whose
+  words a longer line of its kind holds folds into it (:mod:`vaultmem.mining.fold`; the turns a
+  hook read apart state one fact in lines the note cannot merge).
 - A work-log gotcha is a hand-written ``### HH:MM - Title`` entry (one without capture's
   ``**Prompt:**``/``**Answer:**`` lines, whose knowledge capture mines itself) whose text holds a
   keyword. Its text is the title (time and a bare "Gotcha" title dropped) plus the sentence
@@ -39,7 +41,7 @@ from vaultmem.errors import UnsafePath
 from vaultmem.memory import anchors, changes, entityparse, routing
 from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.memory.routing import Known
-from vaultmem.mining import factrule
+from vaultmem.mining import factrule, fold
 from vaultmem.notes import (
     frontmatter,
     inline,
@@ -353,6 +355,8 @@ def extract_report(
                 facts.add(fact)
                 entities = () if kind == schema.Kind.PREREQUISITE else names_in(first, end)
                 items.append(Item(kind, item_text, entities, first))
+    into = fold.folds([(item.kind, item.text) for item in items])
+    items = [item for n, item in enumerate(items) if into[n] == n]
     said = [key for _, key in facts]
     keywords = tuple(k.casefold() for k in config.gotcha_keywords if k.strip())
     for head in heads:

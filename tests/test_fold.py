@@ -1,0 +1,82 @@
+"""mining/fold.py: a line whose words a longer line of its kind holds folds into it; two facts
+that merely share words, a value or an order stay two."""
+
+from __future__ import annotations
+
+import pytest
+
+from vaultmem.mining import fold
+
+REPORT = ("`python deploy.py --env staging` failed with `ModuleNotFoundError: No module named "
+          "'requests'` because the `requests` package was not installed in the virtualenv. Fix: "
+          "Installed it with `pip install requests`; the staging deploy now passes.")
+SOURCES = [
+    "The deploy failed because the `requests` package was not installed in the virtualenv.",
+    REPORT,
+    ("`python deploy.py --env staging` failed with `ModuleNotFoundError: No module named "
+    "'requests'` because the `requests` package was not installed in the virtualenv."),
+    ("`python deploy.py --env staging` failed (`ModuleNotFoundError: No module named "
+    "'requests'`); it passed after running `pip install requests`"),
+    ("The deploy failed because the `requests` package was not installed in the virtualenv. "
+    "(`python deploy.py --env staging` failed: `ModuleNotFoundError: No module named "
+    "'requests'`)"),
+]
+
+
+def test_four_sources_of_one_fact_fold_into_the_longest() -> None:
+    assert fold.folds([("gotcha", t) for t in SOURCES]) == [1, 1, 1, 1, 1]
+
+
+def test_words_ignore_case_ticks_links_comments_dates_and_punctuation() -> None:
+    assert fold.words("2026-11-22 — Use `[[entities/Auth|auth]]` tokens! %%vm-anchor x%%") == (
+        "use", "auth", "tokens")
+    assert fold.holds("Rotate the Auth tokens daily, via cron.", "rotate the `auth` tokens daily")
+
+
+def test_a_near_copy_with_the_same_code_and_a_reworded_clause_folds() -> None:
+    assert fold.holds("`make build` fails with `cc: not found` because `gcc` is missing in the "
+                      "image; fixed by installing `build-essential`",
+                      "`make build` failed (`cc: not found`) because `gcc` was missing")
+
+
+@pytest.mark.parametrize(("longer", "shorter"), [
+    # a short phrase two facts share is no fact of its own
+    ("Run the tests with uv run pytest before pushing", "the tests with"),
+    # another value
+    ("Set the request timeout to 60 seconds because the upstream is slow",
+     "Set the request timeout to 30 seconds"),
+    # the same words in another order turn the fact
+    ("Use `pip`, not `uv`, for installing the build packages here",
+     "Use `uv`, not `pip`, for installing the build packages"),
+    ("Use `pip` instead of `uv` for installing the build packages here",
+     "Use `uv` instead of `pip` for installing the build packages"),
+    # the same failure fixed another way (its fix's command is not in the longer line)
+    (("`npm test` failed (`Error: Cannot find module 'x'`); it passed after editing "
+     "`jest.config.js`"),
+     "`npm test` failed (`Error: Cannot find module 'x'`); it passed after running `npm install`"),
+    # most words shared, the fact is another (prose alone folds only when contained whole)
+    ("The login token expires after 30 minutes and is refreshed by the client",
+     "The refresh token expires after 30 minutes"),
+])
+def test_different_facts_that_share_words_stay_two(longer: str, shorter: str) -> None:
+    assert not fold.holds(longer, shorter)
+    assert fold.folds([("gotcha", longer), ("gotcha", shorter)]) == [0, 1]
+
+
+def test_only_lines_of_one_kind_fold() -> None:
+    assert fold.folds([("decision", REPORT), ("gotcha", SOURCES[2])]) == [0, 1]
+
+
+def test_equal_words_keep_the_first_and_a_longer_line_is_kept_where_it_stands() -> None:
+    assert fold.folds([("gotcha", "Pin `ruff` to 0.6."), ("gotcha", "pin ruff to 0.6"),
+                       ("gotcha", "Pin `ruff` to 0.6 in CI: 0.7 flags every import.")]) == [2, 2, 2]
+    assert fold.folds([("gotcha", "pin ruff to 0.6 now"), ("gotcha", "Pin ruff to 0.6 now.")]
+                      ) == [1, 1]
+
+
+def test_a_line_the_note_holds_under_its_kind_is_not_added_again() -> None:
+    note = ("## Work Log\n\n- Failed: `python deploy.py --env staging` failed with something\n\n"
+            "## Gotchas & Fixes\n\n- " + REPORT + " ([[Deploy]])\n")
+    listed = fold.listed(note)
+    assert listed == {"gotcha": [REPORT]}
+    assert fold.folds([("gotcha", SOURCES[0]), ("decision", SOURCES[0])], listed) == [None, 1]

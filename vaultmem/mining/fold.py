@@ -1,0 +1,158 @@
+"""One fact, one line (pure): a line of knowledge whose words a longer line of the same kind and
+session holds folds into that line.
+
+A session states one fact through several sources: a report's cause with its fix, the same cause
+in prose, the failed run that passed after an install, the cause joined to the failed command.
+Each source dedups only exact copies of its own; here, where a session's items meet, the shorter
+statements fold into the longest, which keeps its own links.
+
+Lines are compared as words: case-folded, ``[[link|alias]]`` read as its alias, code ticks,
+``%%comments%%``, dates and punctuation dropped. A shorter line folds into a longer one when
+
+- its words occur whole and in order in the longer line and it has at least
+  :data:`MIN_WORDS` of them (a short phrase two facts may share is no fact of its own); or
+- it is a near-copy: it holds a code span, and every number and code span it holds is in the
+  longer line (a command, an error, a value is what makes a fact that fact: a timeout of 30 s is
+  not one of 60 s, a fix by ``npm install`` is not one by editing ``jest.config.js``); it has at
+  least :data:`NEAR_MIN_WORDS` distinct content words (stop words left out, a light stem so
+  that "passed" meets "passes"), of which :data:`NEAR_SHARE` or more are in the longer line;
+  :data:`PAIR_SHARE` or more of its word pairs are too, and every word a negation turns ("not
+  pip", "instead of pip") is turned there too (order counts: "use uv, not pip" is no copy of
+  "use pip, not uv").
+
+Prose alone (no code span) folds only when contained whole: two prose lines that share most
+words ("the login token expires after 30 minutes", "the refresh token …") are often two facts.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.schema import SESSION_SECTION, Kind
+
+MIN_WORDS = 4
+NEAR_MIN_WORDS = 5
+NEAR_SHARE = 0.85
+PAIR_SHARE = 0.5
+# Words that turn the next content word: "not pip", "instead of pip", "never on main".
+_TURNS = frozenset(("not", "no", "never", "without", "instead", "rather", "than", "avoid", "t"))
+# Words that carry no fact of their own (negations are kept: they turn one).
+_STOP = frozenset((
+    "a", "an", "the", "to", "of", "in", "on", "at", "by", "for", "with", "from", "into", "as",
+    "and", "or", "but", "so", "then", "it", "its", "is", "are", "was", "were", "be", "been",
+    "this", "that", "these", "those", "after", "before", "when", "while", "now"))
+_LINK_RE = lazy(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
+_MD_LINK_RE = lazy(r"\[([^\[\]\n]*)\]\([^()\n]*\)")
+_COMMENT_RE = lazy(r"%%.*?%%")
+_DATE_RE = lazy(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?\b")
+_CODE_RE = lazy(r"(`+)(.+?)\1")
+_WORD_RE = lazy(r"[^\W_]+")
+
+
+def _plain(text: str) -> str:
+    text = _COMMENT_RE.sub(" ", text)
+    text = _LINK_RE.sub(lambda m: m.group(2) or m.group(1).rsplit("/", 1)[-1], text)
+    return _DATE_RE.sub(" ", _MD_LINK_RE.sub(r"\1", text))
+
+
+def words(text: str) -> tuple[str, ...]:
+    """The words of ``text`` as lines are compared: case-folded, without links' targets, code
+    ticks, comments, dates and punctuation."""
+    return tuple(_WORD_RE.findall(_plain(text).casefold()))
+
+
+def _stem(word: str) -> str:
+    for end in ("ing", "ed", "es", "s"):
+        if len(word) > len(end) + 3 and word.endswith(end):
+            return word[: -len(end)]
+    return word
+
+
+@dataclass(frozen=True)
+class _Shape:
+    words: tuple[str, ...]
+    joined: str  # " w1 w2 … " for whole-phrase tests
+    content: frozenset[str]  # stems of the words that are no stop words
+    pairs: frozenset[tuple[str, str]]
+    marks: tuple[str, ...]  # numbers and code spans, as " w1 w2 "
+    coded: bool  # holds a code span
+    turned: frozenset[tuple[str, str]]  # (negation, the content word it turns)
+
+    @classmethod
+    def of(cls, text: str) -> _Shape:
+        found = words(text)
+        stems = tuple(_stem(w) for w in found)
+        codes = [" ".join(words(m.group(2))) for m in _CODE_RE.finditer(_plain(text))]
+        marks = [*(w for w in found if any(c.isdigit() for c in w)), *(c for c in codes if c)]
+        turned = frozenset((w, next((s for v, s in zip(found[n + 1:], stems[n + 1:],
+                                                          strict=True) if v not in _STOP), ""))
+                           for n, w in enumerate(found) if w in _TURNS)
+        return cls(found, f" {' '.join(found)} ",
+                   frozenset(s for w, s in zip(found, stems, strict=True) if w not in _STOP),
+                   frozenset(itertools.pairwise(stems)),
+                   tuple(f" {m} " for m in dict.fromkeys(marks)), any(codes), turned)
+
+
+def _holds(longer: _Shape, shorter: _Shape) -> bool:
+    if len(shorter.words) > len(longer.words) or not shorter.words:
+        return False
+    if shorter.words == longer.words:
+        return True
+    if len(shorter.words) >= MIN_WORDS and shorter.joined in longer.joined:
+        return True
+    if not shorter.coded or len(shorter.content) < NEAR_MIN_WORDS or \
+            len(shorter.words) == len(longer.words) or not shorter.turned <= longer.turned:
+        return False
+    if len(shorter.content & longer.content) < NEAR_SHARE * len(shorter.content):
+        return False
+    if len(shorter.pairs & longer.pairs) < PAIR_SHARE * len(shorter.pairs):
+        return False
+    return all(mark in longer.joined for mark in shorter.marks)
+
+
+def holds(longer: str, shorter: str) -> bool:
+    """Whether ``shorter`` states nothing ``longer`` does not (the rule of the module doc)."""
+    return _holds(_Shape.of(longer), _Shape.of(shorter))
+
+
+def folds(lines: Sequence[tuple[str, str]],
+          known: Mapping[str, Sequence[str]] | None = None) -> list[int | None]:
+    """For each ``(kind, text)`` of ``lines``: its own index when it is kept, the index of the
+    line it folds into, or None when a line ``known`` lists under its kind (the note's) holds
+    it. The longest line of a fact is kept, at its own place; equal words keep the first."""
+    shapes = [_Shape.of(text) for _, text in lines]
+    held = {kind: [_Shape.of(t) for t in texts] for kind, texts in (known or {}).items()}
+    into: list[int | None] = list(range(len(lines)))
+    order = sorted(range(len(lines)), key=lambda n: (-len(shapes[n].words),
+                                                     -len(lines[n][1]), n))
+    seen: list[int] = []
+    for n in order:
+        kind = lines[n][0]
+        if any(_holds(old, shapes[n]) for old in held.get(kind, ())):
+            into[n] = None
+            continue
+        by = next((m for m in seen if lines[m][0] == kind and _holds(shapes[m], shapes[n])), None)
+        if by is not None:
+            into[n] = into[by]  # a line folded itself folds into what it folded into
+        seen.append(n)
+    return into
+
+
+def listed(note_text: str) -> dict[str, list[str]]:
+    """The item lines of a session note by the kind of their section (``SESSION_SECTION``), each
+    without its trailing ``([[…]])`` group."""
+    kinds = {title: kind for kind, title in SESSION_SECTION.items()}
+    found: dict[str, list[str]] = {}
+    kind: Kind | None = None
+    for line in note_text.split("\n"):
+        if line.startswith("## "):
+            kind = kinds.get(line[3:].strip())
+        elif kind is not None and line.startswith("- "):
+            body = line[2:].rstrip()
+            group = body.rfind(" ([[")
+            found.setdefault(kind, []).append(body[:group] if group != -1 and body.endswith(
+                "]])") else body)
+    return found
