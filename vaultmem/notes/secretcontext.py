@@ -66,7 +66,8 @@ _RULES = {
         r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?"
         r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+)?([^\s'\",;]{4,})"),
     "bearer": lazy(r"(?i)\bbearer\s+([^\s'\",;]{8,})"),
-    # The password word of other languages, then a colon, a copula or a short verb.
+    # The password word of other languages, then a colon, a copula or a short verb (a new
+    # word ASCII can spell goes into NEEDS_FOLDED too).
     "foreign": lazy(
         r"(?i)(?<![a-z-])(?:mot\s+de\s+passe|passwort|kennwort|contrase[ñn]a|senha|wachtwoord"
         r"|lösenord|salasana|has[łl]o|heslo|şifre|пароль|密码|密碼|パスワード|비밀번호)"
@@ -98,23 +99,38 @@ _STOP = frozenset({
 _SYMBOLS = frozenset("!@#$%^&*+=~?")
 
 
+def _ruled_out(text: str, begin: int, end: int) -> set[str]:
+    """The rules no match of which can be in ``text[begin:end]`` (see NEEDS_FOLDED)."""
+    span = text[begin:end]
+    out = {rule for rule, words in NEEDS_EXACT.items() if not any(w in span for w in words)}
+    if span.isascii():
+        low = span.lower()
+        out.update(rule for rule, words in NEEDS_FOLDED.items()
+                   if not any(w in low for w in words))
+    return out
+
+
+def _run(rule: str, skip: set[str], text: str, begin: int, end: int) -> Iterator[re.Match[str]]:
+    return iter(()) if rule in skip else _RULES[rule].finditer(text, begin, end)
+
+
 def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     """The context rules' findings in ``text[begin:end]``."""
-    r = _RULES
-    for m in r["prose"].finditer(text, begin, end):
+    skip = _ruled_out(text, begin, end)
+    for m in _run("prose", skip, text, begin, end):
         linked = bool(m.group(1).strip())
         yield from _value(m, 2, "password" if "pass" in m.group(0).lower()[:12] else "secret",
                           linked=linked, strict=not linked)
-    for m in r["foreign"].finditer(text, begin, end):
+    for m in _run("foreign", skip, text, begin, end):
         linked = not m.group(1).strip().isalpha() or not m.group(1).strip().isascii()
         yield from _value(m, 2, "password", linked=linked, strict=not linked)
-    for m in r["reverse"].finditer(text, begin, end):
+    for m in _run("reverse", skip, text, begin, end):
         yield from _value(m, 1, "password", linked=True, strict=False)
-    for m in r["flag"].finditer(text, begin, end):
+    for m in _run("flag", skip, text, begin, end):
         kind = "password" if "pass" in m.group(0).lower() or "pwd" in m.group(0).lower() else (
             "token" if "token" in m.group(0).lower() else "secret")
         yield from _value(m, 2, kind, linked=m.group(1) == "=", strict=False, flag=True)
-    for tool, short in _tools():
+    for tool, short in () if "tools" in skip else _tools():
         for m in tool.finditer(text, begin, end):
             for p in short.finditer(text, m.start(), end):
                 if p.start() > m.end():
@@ -123,32 +139,32 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
                     yield Finding(p.start(1), p.end(1), "password")
                 elif p.group(3) is not None and secretish(p.group(3), password=True, strict=True):
                     yield Finding(p.start(3), p.end(3), "password")
-    for m in r["smb"].finditer(text, begin, end):
+    for m in _run("smb", skip, text, begin, end):
         if not placeholder(m.group(3)):
             yield Finding(m.start(3), m.end(3), "password")
-    for m in r["userpass"].finditer(text, begin, end):
+    for m in _run("userpass", skip, text, begin, end):
         secret = m.group(3)
         if is_path(f"{m.group(2)}:{secret}"):
             continue  # ``cygpath -u 'c:\\users\\me'``: a drive letter, not a user
         if secret != m.group(2) and not placeholder(secret) and _userpass_secret(secret):
             yield Finding(m.start(3), m.end(3), "password")
-    for m in r["url"].finditer(text, begin, end):
+    for m in _run("url", skip, text, begin, end):
         if not placeholder(m.group(2)) and not m.group(2).isdigit():
             yield Finding(m.start(2), m.end(2), "password")
-    for m in r["authorization"].finditer(text, begin, end):
+    for m in _run("authorization", skip, text, begin, end):
         if not placeholder(m.group(1)) and m.group(1).lower() not in _STOP:
             yield Finding(m.start(1), m.end(1), "token")
-    for m in r["escaped"].finditer(text, begin, end):
+    for m in _run("escaped", skip, text, begin, end):
         low = m.group(1).lower()
         if not placeholder(m.group(2)) and m.group(2).lower() not in _STOP and not any(
                 low.endswith(w) for w in ("_id", "_file", "_path", "_url", "_type", "_name")):
             kind = "password" if "pass" in low or "pwd" in low else (
                 "token" if "token" in low else "secret")
             yield Finding(m.start(2), m.end(2), kind)
-    for m in r["bearer"].finditer(text, begin, end):
+    for m in _run("bearer", skip, text, begin, end):
         if secretish(m.group(1), password=False, strict=True):
             yield Finding(m.start(1), m.end(1), "token")
-    for m in _POSITIONAL.finditer(text, begin, end):
+    for m in () if "positional" in skip else _POSITIONAL.finditer(text, begin, end):
         if not placeholder(m.group(2)) and m.group(2) != "*":
             yield Finding(m.start(2), m.end(2), "password")
 
@@ -174,6 +190,27 @@ _POSITIONAL = lazy(
     r"|rabbitmqctl\s+(?:add_user|change_password)\s+\S+"
     r"|net\s+user\s+\S+)"
     r"\s+(['\"]?)(?!/)([^\s'\"]{3,200})\1")
+
+
+# Literals a rule's every match holds: where none is in the span the rule is not run, and its
+# regex not compiled (the prose rule's compile alone is ~20 ms of a hook). The first table's
+# rules ignore case: their literals are looked for in the lowercase copy of an ASCII span (a
+# span with other characters runs them all, as re's case folding goes beyond ASCII there). A
+# rule named in neither table always runs. tests/test_secret_gates.py runs both corpora with
+# and without these.
+_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred")  # every _WORD holds one
+NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
+    "prose": _SECRET_WORDS, "reverse": _SECRET_WORDS, "flag": _SECRET_WORDS,
+    "escaped": _SECRET_WORDS, "authorization": ("authorization",), "bearer": ("bearer",),
+    # The foreign rule's words that ASCII can spell ("mot de passe" and "passwort" hold "pass").
+    "foreign": ("pass", "kennwort", "contrasena", "senha", "wachtwoord", "salasana", "haslo",
+                "heslo"),
+}
+NEEDS_EXACT: dict[str, tuple[str, ...]] = {
+    "smb": ("-U", "--user"), "userpass": ("-u", "-U", "-a"), "url": ("://",),
+    "tools": tuple(sorted({flag for _, flag, _ in _TOOL_FLAGS})),
+    "positional": ("htpasswd", "rabbitmqctl", "net"),
+}
 
 
 @lru_cache(maxsize=1)
