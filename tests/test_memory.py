@@ -364,6 +364,32 @@ def test_status_and_pending(vault_root: Path) -> None:
     assert {s.note: s.verdict for s in m.status(now=now())}[old] == "archived"
 
 
+def test_the_pending_look_takes_archived_notes_from_the_index_while_they_are_unchanged(
+    vault_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vaultmem.search import index
+
+    m = memory(vault_root)
+    kept = m.start_session("s-kept", topic="kept", now=now() - timedelta(days=4)).note
+    m.end_session(session_id="s-kept", compact=False, now=now() - timedelta(days=4))
+    reopened = m.start_session("s-back", topic="back", now=now() - timedelta(days=4)).note
+    m.end_session(session_id="s-back", compact=False, now=now() - timedelta(days=4))
+    for rel in (kept, reopened):  # archived by hand, as the index will read them
+        path = vault_root / rel
+        path.write_text(propedit.set_key(path.read_text(), "status", "archived"))
+    index.refresh(m.vault)
+    # Set back to active after the index read it: its stat differs, so the note is read.
+    path = vault_root / reopened
+    path.write_text(propedit.set_key(path.read_text(), "status", "active") + "\nmore\n")
+    looked: list[str] = []
+    by_head = m._archived_by_head
+    monkeypatch.setattr(m, "_archived_by_head", lambda rel: looked.append(rel) or by_head(rel))
+    reports = m.compact_pending(budget_s=60, now=now())
+    assert [r.status for r in reports] == ["compacted"]
+    assert kept not in looked and reopened in looked  # the unchanged one is not even opened
+    assert _meta(vault_root, reopened)["status"] == "archived"
+
+
 def test_bulk_compaction_skips_the_current_session(vault_root: Path) -> None:
     m = memory(vault_root)
     current = m.start_session("s1", topic="t", now=now()).note

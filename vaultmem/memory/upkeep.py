@@ -182,6 +182,23 @@ class Upkeep:
         return SessionStatus(rel, v.lines, v.age_days, status, text, v.due,
                              list_lines(note.text))
 
+    def _archived_by_index(self, project: str) -> dict[str, tuple[int, int]]:
+        """The project's session notes the search index holds as archived: rel -> the
+        (mtime_ns, size) it read them at (a stat then tells the note is as it was)."""
+        from vaultmem.search import indexquery  # SessionStart refreshes the index next anyway
+
+        return indexquery.with_status(self.vault, self.layout.sessions_dir(project), "archived")
+
+    def _unchanged(self, rel: str, seen: tuple[int, int] | None) -> bool:
+        """Whether the note's mtime and size are still ``seen`` (False when not seen)."""
+        if seen is None:
+            return False
+        try:
+            st = os.stat(os.path.join(self.vault.root, rel))
+        except OSError:
+            return False
+        return (st.st_mtime_ns, st.st_size) == seen
+
     def _archived_by_head(self, rel: str) -> bool:
         """Whether the note's frontmatter says ``status: archived`` in its one status line, read
         from its first 4 KiB without parsing YAML (False when that does not say: look closer)."""
@@ -287,13 +304,14 @@ class Upkeep:
         # From the note after the one the last run stopped at, round to the one it stopped at.
         cut = bisect.bisect_right(notes, after) if after else 0
         order = notes[cut:] + notes[:cut]
+        archived = self._archived_by_index(project)
         reports: list[CompactReport] = []
         stopped: str | None = None
         for n, rel in enumerate(order):
             if n and timer() - start >= budget:
                 stopped = order[n - 1]
                 break
-            if self._archived_by_head(rel):
+            if self._unchanged(rel, archived.get(rel)) or self._archived_by_head(rel):
                 continue  # most notes of a long-lived project: no YAML parsed, no body read
             s = self._status(rel, today, HOOK_READ_BYTES)
             if not self._waiting(s, current, ended):

@@ -213,3 +213,25 @@ def search(
         )
         for r in rows
     ]
+
+
+def with_status(vault: Vault, folder: str, status: str) -> dict[str, tuple[int, int]]:
+    """rel -> (mtime_ns, size) of the notes in ``folder`` whose ``status`` property the index
+    read as ``status``, as the last refresh saw them ({} without a readable index): a note whose
+    stat still matches has that status without being read (SessionStart's pending look)."""
+    try:
+        conn = open_reader(vault)
+    except SearchIndexError:
+        return {}
+    if conn is None:
+        return {}
+    prefix = folder.rstrip("/") + "/"
+    try:
+        rows = conn.execute(
+            "SELECT rel, mtime_ns, size FROM notes WHERE rel >= ? AND rel < ? AND status = ?",
+            (prefix, prefix[:-1] + "0", status)).fetchall()
+    except sqlite3.Error:
+        return {}  # no table yet (a build not committed), or a broken file: look at the notes
+    finally:
+        conn.close()
+    return {rel: (mtime_ns, size) for rel, mtime_ns, size in rows}
