@@ -204,6 +204,36 @@ def test_deleted_index_is_rebuilt(vault_root: Path) -> None:
     assert find(vault, "alpha") == [rel]
 
 
+def test_a_refresh_with_nothing_new_leaves_the_index_file_as_it_was(vault_root: Path) -> None:
+    """Every SessionStart refreshes the index: with nothing changed it writes nothing (no schema
+    or version rewritten: each was a commit and a sync), and the index still answers."""
+    vault = Vault(vault_root)
+    write(vault_root, "notes/A.md", "alpha words\n")
+    index.refresh(vault)
+    path = index.index_path(vault)
+    files = [Path(str(path) + suffix) for suffix in ("", "-wal")]
+    before = [(p.read_bytes() if p.exists() else None) for p in files]
+    stats = index.refresh(vault)
+    assert (stats.reindexed, stats.rebuilt) == (0, False)
+    assert [(p.read_bytes() if p.exists() else None) for p in files] == before
+    assert find(vault, "alpha") == ["notes/A.md"]
+
+
+def test_an_index_of_another_version_is_rebuilt_in_place(vault_root: Path) -> None:
+    vault = Vault(vault_root)
+    write(vault_root, "notes/A.md", "alpha words\n")
+    index.refresh(vault)
+    conn = sqlite3.connect(index.index_path(vault))
+    conn.execute(f"PRAGMA user_version = {index.SCHEMA_VERSION + 1}")
+    conn.close()
+    stats = index.refresh(vault)
+    assert stats.rebuilt and stats.reindexed == 1
+    conn = sqlite3.connect(index.index_path(vault))
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION
+    conn.close()
+    assert find(vault, "alpha") == ["notes/A.md"]
+
+
 def test_garbage_index_is_moved_aside_and_rebuilt(vault_root: Path) -> None:
     vault = Vault(vault_root)
     rel = "notes/A.md"

@@ -161,8 +161,12 @@ def _schema_objects() -> frozenset[tuple[str, str, str, str | None]]:
 def foreign_objects(conn: sqlite3.Connection) -> bool:
     """Whether the index holds an object vaultmem's schema does not make (a trigger, a view,
     a table changed): an index vaultmem did not build, rebuilt rather than trusted."""
-    found = set(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+    found = _objects(conn)
     return bool(found) and found != _schema_objects()
+
+
+def _objects(conn: sqlite3.Connection) -> set[tuple[str, str, str, str | None]]:
+    return set(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
 
 
 def is_linked(path: Path) -> bool:
@@ -177,15 +181,17 @@ def _open_for_write(path: Path) -> tuple[sqlite3.Connection, bool]:
         conn = connect(path)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == SCHEMA_VERSION and foreign_objects(conn):
+            found = _objects(conn) if version == SCHEMA_VERSION else set()
+            if found and found != _schema_objects():
                 raise sqlite3.DatabaseError("file is not a database vaultmem built")
             if version != SCHEMA_VERSION:
                 # Empty (new) or another version: start from nothing.
                 conn.executescript("DROP TABLE IF EXISTS notes; DROP TABLE IF EXISTS notes_fts;")
                 rebuilt = True
             conn.execute("PRAGMA journal_mode = WAL")
-            conn.executescript(_SCHEMA)
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if not found:  # an index of this version has its tables: no write (a commit, a sync)
+                conn.executescript(_SCHEMA)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("SELECT count(*) FROM notes").fetchone()
             return conn, rebuilt
         except sqlite3.DatabaseError as err:
