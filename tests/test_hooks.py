@@ -482,9 +482,10 @@ def test_a_session_end_with_nothing_new_imports_neither_the_miner_nor_the_mirror
 
 
 # A new session's start (note created from its template, briefing told) reads no transcript:
-# neither the reader nor the recording steps are imported, nor importlib.resources (issue 29).
+# neither the reader nor the recording steps are imported, nor importlib.resources, nor the
+# auto-memory mirror in a project without auto memory (issue 29).
 UNUSED_AT_START = ("vaultmem.claude.transcript", "vaultmem.claude.recordsteps",
-                   "vaultmem.claude.ingest", "importlib.resources")
+                   "vaultmem.claude.ingest", "importlib.resources", "vaultmem.memory.automirror")
 
 
 def test_a_new_sessions_start_imports_neither_the_transcript_reader_nor_resources(

@@ -297,6 +297,12 @@ def _claude_loads(cwd: Path | None) -> str:
     """What of ``MEMORY.md`` Claude Code loads into the session in ``cwd`` ("" when none)."""
     if cwd is None:
         return ""
-    from vaultmem.memory import automirror  # only when there is a working directory to find it from
+    from vaultmem.memory import automemory, autowhere
+
+    found = autowhere.where(str(cwd))
+    if not found.enabled or not os.path.lexists(os.path.join(found.folder,
+                                                             automemory.INDEX_NAME)):
+        return ""  # none to load: the mirror's module is left unimported
+    from vaultmem.memory import automirror
 
     return automirror.loaded_index(str(cwd))
