@@ -390,6 +390,21 @@ def test_the_pending_look_takes_archived_notes_from_the_index_while_they_are_unc
     assert _meta(vault_root, reopened)["status"] == "archived"
 
 
+def test_the_pending_look_does_not_parse_the_note_of_a_session_still_running(
+    vault_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    m = memory(vault_root)
+    running = m.start_session("s-run", topic="running", now=now() - timedelta(days=4)).note
+    m.log("still at it", session_id="s-run", now=now() - timedelta(days=4))  # due by its age
+    m.start_session("s-now", topic="now", now=now())  # another window: s-run is not current
+    statused: list[str] = []
+    status = m._status
+    monkeypatch.setattr(m, "_status", lambda rel, *a: statused.append(rel) or status(rel, *a))
+    assert m.compact_pending(budget_s=60, now=now()) == []
+    assert running not in statused  # written a moment ago, not ended: never waiting
+    assert m.pending(now=now()) == []  # what the full look says too
+
+
 def test_bulk_compaction_skips_the_current_session(vault_root: Path) -> None:
     m = memory(vault_root)
     current = m.start_session("s1", topic="t", now=now()).note

@@ -248,10 +248,16 @@ class Upkeep:
         try:
             # Its head holds the properties, its tail the last entry: a note of any size costs this.
             note = self.vault.glimpse(rel, HOOK_READ_BYTES, HOOK_READ_HEAD)
+        except VaultmemError:
+            return not self._recently_written(rel)
+        ended = _ends_with_session_end(note.text)
+        if not ended and self._recently_written(rel):
+            return False  # whatever machine runs it (no YAML parsed: see compact_pending)
+        try:
             meta = frontmatter.parse(note.text, path=rel)
         except VaultmemError:
             return not self._recently_written(rel)
-        if _ends_with_session_end(note.text):
+        if ended:
             return True
         host = meta.get(HOST)
         if isinstance(host, str) and host and host != machine.host_name():
@@ -313,6 +319,8 @@ class Upkeep:
                 break
             if self._unchanged(rel, archived.get(rel)) or self._archived_by_head(rel):
                 continue  # most notes of a long-lived project: no YAML parsed, no body read
+            if rel not in ended and not self._left_behind(rel):
+                continue  # a session still running (written lately): never waiting, not parsed
             s = self._status(rel, today, HOOK_READ_BYTES)
             if not self._waiting(s, current, ended):
                 continue
