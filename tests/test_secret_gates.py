@@ -1,13 +1,13 @@
-"""The context rules' literal gates (secretcontext.NEEDS_FOLDED, NEEDS_EXACT) only skip a rule
-that could not have matched: every text of both corpora gives the same findings with and
-without them."""
+"""The context rules' literal gates (secretcontext.NEEDS_FOLDED, NEEDS_EXACT, secretconfig.NEEDS)
+only skip a rule that could not have matched: every text of both corpora gives the same
+findings with and without them."""
 
 from __future__ import annotations
 
 import pytest
 from test_secret_corpus import ATTACKS, FALSE_POSITIVES
 
-from vaultmem.notes import secretcontext
+from vaultmem.notes import secretconfig, secretcontext
 
 # Beyond the corpora: case folding past ASCII (the long s, the Kelvin sign), a rule's literal
 # only in another case, and lines that only look like commands ("library", "temporary").
@@ -19,12 +19,15 @@ MORE = [
     "- Split the retry loop: the library's default timeout is infinite",
     "- Remove the temporary logging",
     "mysql -uroot -pS3cretPass! -h db.local && curl -u admin:S3cr3tPw https://x",
+    '<add KEY="ApiKey" VALUE="Zq81xLmP0wQe7" />',
+    'variable "db_password" {\n  type = string\n  default = "Hunter2-xyz9"\n}',
 ]
 TEXTS = [text for text, _ in ATTACKS] + list(FALSE_POSITIVES) + MORE
 
 
 def _all(text: str) -> list[secretcontext.Finding]:
-    return list(secretcontext.findings(text, 0, len(text)))
+    end = len(text)
+    return [*secretcontext.findings(text, 0, end), *secretconfig.findings(text, 0, end)]
 
 
 @pytest.mark.parametrize("text", TEXTS)
@@ -32,6 +35,7 @@ def test_the_gates_change_no_finding(text: str, monkeypatch: pytest.MonkeyPatch)
     gated = _all(text)
     monkeypatch.setattr(secretcontext, "NEEDS_FOLDED", {})
     monkeypatch.setattr(secretcontext, "NEEDS_EXACT", {})
+    monkeypatch.setattr(secretconfig, "NEEDS", {})
     assert gated == _all(text)
 
 

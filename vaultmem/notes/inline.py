@@ -22,11 +22,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _UNSAFE = lazy(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # A terminal's escape sequences (colours, cursor moves, titles) in pasted or captured output:
 # formatting, not text; dropped whole so no "[1;33m" is left behind.
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_ANSI = lazy(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
 _BACKTICKS = re.compile(r"`+")
 # What may open a block at the start of a line: ATX heading, fence, block quote, table row,
 # list bullet or ordered list marker, thematic break/setext underline, HTML block.
-_BLOCK_START = re.compile(r"^(?:#|`{3}|~{3}|>|\||[-+*](?:\s|$)|[=_-]{3}|-[-\s]*$|<)")
+_BLOCK_START = lazy(r"^(?:#|`{3}|~{3}|>|\||[-+*](?:\s|$)|[=_-]{3}|-[-\s]*$|<)")
 _ORDERED = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 
 

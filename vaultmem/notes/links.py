@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from vaultmem.errors import UnsafePath
+from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.names import is_safe_filename, sanitize_filename
 
 
@@ -121,12 +122,12 @@ def _code_ranges(text: str) -> list[tuple[int, int]]:
 
 # Line breaks other than "\n" (str.splitlines breaks lines there too): such a text is read line
 # by line; any other is read with a few regex passes over the whole text.
-_ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_ODD_BREAKS = lazy("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _FENCE_MARK = re.compile(r"```|~~~")
 # After a "\n", a line of spaces only (searched for by its "\n": a literal first character lets
 # the search skip ahead); the first line is looked at on its own.
-_BLANK_AFTER = re.compile(r"\n(?=[^\S\n]*(?:\n|$))")
-_BLANK_FIRST = re.compile(r"[^\S\n]*(?:\n|$)")
+_BLANK_AFTER = lazy(r"\n(?=[^\S\n]*(?:\n|$))")
+_BLANK_FIRST = lazy(r"[^\S\n]*(?:\n|$)")
 
 
 def _fences(text: str) -> list[tuple[int, int]]:

@@ -14,14 +14,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from vaultmem.notes.lazyre import lazy
+
 _TAG_RE = re.compile(r"<(/?)private\b[^>]*>", re.IGNORECASE)
 # Claude Code's own tags and the wrappers an IDE extension or a hook adds around what the person
 # typed (``<ide_opened_file>``, ``<ide_selection>``…, a UserPromptSubmit hook's output, the ``!``
 # shell's input and output): never the prompt (claude/records.py, its catalogue).
 _NOISE_TAG = (r"system-reminder|command-[\w-]+|local-command-[\w-]+|ide_[\w-]+|"
               r"user-prompt-submit-hook|bash-(?:input|stdout|stderr)")
-_NOISE_RE = re.compile(rf"<({_NOISE_TAG})\b[^>]*>.*?(?:</\1\s*>|\Z)", re.IGNORECASE | re.DOTALL)
-_STRAY_NOISE_RE = re.compile(rf"</?(?:{_NOISE_TAG})\b[^>]*>", re.IGNORECASE)
+_NOISE_RE = lazy(rf"<({_NOISE_TAG})\b[^>]*>.*?(?:</\1\s*>|\Z)", re.IGNORECASE | re.DOTALL)
+_STRAY_NOISE_RE = lazy(rf"</?(?:{_NOISE_TAG})\b[^>]*>", re.IGNORECASE)
 _SPACES_RE = re.compile(r"\s+")
 
 

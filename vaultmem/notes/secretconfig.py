@@ -46,20 +46,33 @@ WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "
          "env:set", "chpasswd", "ssh-keygen")
 
 
+# A literal each match of a rule holds (case-sensitive, or no letter): where none is in the span
+# the rule is not run nor compiled (as secretcontext.NEEDS_EXACT; tests/test_secret_gates.py).
+NEEDS: dict[str, tuple[str, ...]] = {
+    "element": ("</",), "app_setting": ("=",), "tf_default": ("variable",),
+    "store": ("secret", "env"), "keygen": ("ssh-keygen",),
+}
+
+
+def _may(rule: str, text: str, begin: int, end: int) -> bool:
+    return rule not in NEEDS or any(text.find(word, begin, end) >= 0 for word in NEEDS[rule])
+
+
 def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     """The markup and secret-store findings in ``text[begin:end]``."""
     r = _RULES
-    named = ((r["element"], 1, 2), (r["app_setting"], 2, 4), (r["tf_default"], 1, 2))
-    for pattern, name, value in named:
+    for rule, name, value in (("element", 1, 2), ("app_setting", 2, 4), ("tf_default", 1, 2)):
         # A variable's block goes on over the next lines.
-        stop = min(len(text), end + TF_BLOCK) if pattern is r["tf_default"] else end
-        for m in pattern.finditer(text, begin, stop):
+        stop = min(len(text), end + TF_BLOCK) if rule == "tf_default" else end
+        if not _may(rule, text, begin, stop):
+            continue
+        for m in r[rule].finditer(text, begin, stop):
             kind = name_kind(m.group(name))
             if kind is not None and secretish(m.group(value), password=kind == "password",
                                               strict=False):
                 yield Finding(m.start(value), m.end(value), kind)
     for rule in ("store", "keygen"):
-        for m in r[rule].finditer(text, begin, end):
+        for m in r[rule].finditer(text, begin, end) if _may(rule, text, begin, end) else ():
             if _given(m.group(2)):
                 yield Finding(m.start(2), m.end(2), "password")
     for into in _PIPED_INTO:
