@@ -113,3 +113,27 @@ def test_facts_counts_copies_across_entities_case_and_spacing_aside() -> None:
 ])
 def test_trim_drops_leads_that_state_nothing(text: str, trimmed: str) -> None:
     assert factrule.trim(text) == trimmed
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    (("The key files are root-only. Since I can't run `sudo chmod` here, let me try a helper "
+     "script instead"), "The key files are root-only."),
+    ("The build needs libssl-dev; now I'll install it and rerun", "The build needs libssl-dev"),
+    ("The port is taken by an old server, so I'll stop it first",
+     "The port is taken by an old server"),
+])
+def test_thinking_after_a_first_clause_is_cut_off(text: str, kept: str) -> None:
+    assert factrule.flaw(text) == "thinking"
+    assert factrule.trim(text) == kept
+    assert kept == "" or factrule.is_fact(kept)
+
+
+@pytest.mark.parametrize("text", [
+    "Renewals fail behind the proxy. Let's Encrypt needs port 80 open",
+    "The macro `let me = x; now I'll` is parsed as a statement",
+    "Tokens are checked twice, so the gateway rejects a stale one",
+    "The cache is per-process: I was reading a stale copy from the worker",
+])
+def test_a_later_clause_that_is_no_thinking_stays(text: str) -> None:
+    assert factrule.flaw(text) is None
+    assert factrule.trim(text) == text

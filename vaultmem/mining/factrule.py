@@ -21,7 +21,9 @@ to run."), its report of meeting a problem ("Unfortunately, I'm encountering an 
 and a sentence to the person that only introduces a command ("You'll need to run this
 in your terminal: `…`"); what follows them is the line (a lead and nothing after it is no
 line at all). A first-person sentence that states a cause stays whole ("I was using
-``cosmic::app::run`` instead of ``cosmic::applet::run``").
+``cosmic::app::run`` instead of ``cosmic::applet::run``"). Thinking aloud after a first clause
+("The RAPL files are root-only. Since I can't …, let me create a helper script") is cut off:
+what comes before it is the line, and an entity line still holding it is thinking (rule 2).
 
 Where a line goes is part of the rule: an entity is a component of the project, never the
 project itself (a session begun in ``~`` that touched ``~/shop/…`` before it moved into
@@ -86,6 +88,14 @@ _LEAD_IN = lazy(
     r"(?:issue|problem|error|bug)s? (?:where|when|in which|that|with)\s+)",
     re.IGNORECASE,
 )
+# Thinking aloud after a first clause: "…. Since I can't …, let me try …", "…; now I'll …".
+_LATER_THINKING = lazy(
+    r"(?:[.!?;:]|,(?=\s+(?:let|now|so|i|i'll)\b))\s+(?:[^.!?;:`]*?,\s+)?"
+    r"(?:let(?:'s(?! encrypt)| me| us)\b|now,? (?:i|let|we|i'll|i'm)\b|"
+    r"i(?:'ll|'m going to| will| need to)\s|"
+    r"so i(?:'ll| will)?\s)",
+    re.IGNORECASE,
+)
 _FOLDER = lazy(r"(?:[\w.@+~-]*/)+")  # a folder as capture writes it: ``src/auth/``, ``./``
 _SEPARATORS = lazy(r"\s*(?:,|;|\band\b|\s)\s*")
 _CHANGED = lazy(r"^(?:changed|touched|edited|files?|folders?|in)\b\s*:?\s*", re.IGNORECASE)
@@ -97,7 +107,7 @@ def flaw(text: str, copies: int = 1) -> Flaw | None:
     plain = _CODE_SPAN.sub(" ", text)
     if _MARKUP.search(plain):
         return "markup"
-    if _THINKING.search(text):
+    if _THINKING.search(text) or _LATER_THINKING.search(plain):
         return "thinking"
     if only_folders(text):
         return "folders"
@@ -112,7 +122,15 @@ def trim(text: str) -> str:
     out = text.strip()
     while (lead := _LEAD_IN.match(out)) is not None:
         out = out[lead.end():].strip()
+    later = _LATER_THINKING.search(_masked(out))
+    if later is not None:
+        out = out[:later.start() + 1].rstrip(" ,;:") if later.start() else ""
     return out
+
+
+def _masked(text: str) -> str:
+    """``text`` with its code spans blanked, every character at its place."""
+    return _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def is_fact(text: str, copies: int = 1) -> bool:
