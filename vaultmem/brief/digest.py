@@ -57,8 +57,8 @@ NOT_RUN = re.compile(r"Not run:\s*((`+)(.+?)\2.*)")
 STOPPED = re.compile(r"Stopped by Claude Code:\s*(`+)\s?(.+?)\s?\1\s*$")
 RAN = re.compile(r"Ran\s+(`+)(.+?)\1")
 # A todo item completed, a commit made (stated.DONE, stated.COMMITTED): a next step they name is
-# done.
-DONE = re.compile(r"(?:Done|Committed):\s+(.*\S)")
+# done; a step a later answer reported done (group 1: stated.STEP_DONE) is closed, not shown.
+DONE = re.compile(r"(?:Done|Committed|(Step done)):\s+(.*\S)")
 STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
 # Claude Code's line saying a background command ended (capture no longer makes it an entry).
 NOTIFICATION = re.compile(r"\s*<task-notification>")
@@ -267,6 +267,7 @@ class _Log:
     not_run: dict[str, str]  # run key -> the newest "never ran" line's text
     stopped: str = ""
     done: list[str] = field(default_factory=list)
+    closed: list[str] = field(default_factory=list)  # steps a later answer reported done
     logged: int = 0
     asked: str = ""  # the newest prompt no answer followed
 
@@ -366,7 +367,7 @@ def _work_log(note: _Note) -> _Log:
                 stopped = None if failed or ran else STOPPED.match(body)
                 done = None if failed or ran or stopped else DONE.match(body)
                 if done:
-                    log.done.append(done.group(1))
+                    (log.closed if done.group(1) else log.done).append(done.group(2))
                 # Keyed by run: ``REDIS_URL=… pytest -q`` passing passes ``pytest -q`` too.
                 never = failed is not None and (body.startswith("Not run") or notices.denial(
                     _failure_error(failed.group(1))) is not None)
@@ -461,7 +462,8 @@ def session(rel: str, text: str) -> SessionDigest:
     # A step done later in the session (a todo item completed, a commit, the final answer saying
     # so) is no longer open.
     final = log.turns[-1] if log.turns else None
-    done = [*log.done, *settled.said_done(final.answer, final.details)] if final else log.done
+    done = [*log.done, *log.closed, *(settled.said_done(final.answer, final.details)
+                                      if final else ())]
     kinds["next_steps"] = tuple(i for i in kinds["next_steps"]
                                 if not settled.completed(i.text, done))
     entities: list[str] = []

@@ -39,8 +39,9 @@ from vaultmem.notes.patch import Edit, SectionPatch
 from vaultmem.notes.schema import Kind
 
 from . import failfix, midturn
+from .notified import background_end
 from .stated import Told
-from .transcript import FILE_TOOLS, READ_TOOLS, Outcome, ToolCall, Turn
+from .transcript import FILE_TOOLS, READ_TOOLS, ToolCall, Turn
 from .workentry import LoggedTurn, work_entry
 
 WORK_LOG = (schema.WORK_LOG,)
@@ -157,6 +158,7 @@ def story(
     known: Sequence[str] = (),
     met: Sequence[failfix.Met] = (),
     project: str = "",
+    steps: Sequence[str] = (),
 ) -> Story:
     """The entries, items and components of ``turns`` (transcript lines, in order).
 
@@ -167,7 +169,9 @@ def story(
     in its prompt or answers is about it (an item goes to the fallback entity only when no
     component is named anywhere in its turn). ``met``: the failures earlier reads recorded
     (:func:`failfix.met_in_note`), whose explanation may come in these turns. ``project``: the
-    vault project the note is filed under (a folder of its name is no component of it)."""
+    vault project the note is filed under (a folder of its name is no component of it).
+    ``steps``: the next steps the note holds open; one a later answer reports done gets a
+    ``Done:`` line in that turn's entry, as any step said in ``turns`` (``Told.settle``)."""
     collected: list[LoggedTurn] = []
     current: LoggedTurn | None = None
     # run_key(command) -> its runs in order; a failure an earlier hook recorded is event -1
@@ -178,7 +182,7 @@ def story(
     ran_at: list[tuple[int, str]] = []  # (event no, command that passed)
     tries: dict[tuple[str, ...], list[fixes.Run]] = {}  # failures since a program's pass
     calls: dict[str, ToolCall] = {}
-    records = Told()  # what the structured records say (structured.py), by turn
+    records = Told(steps)  # what the structured records say (structured.py), by turn
     failed_here = list(met)  # failures and Claude's messages, for what was said about them
     said: list[failfix.Said] = []
     said_in: list[LoggedTurn] = []
@@ -189,7 +193,7 @@ def story(
             collected.append(LoggedTurn(when, COMPACTED_TITLE, None, summary=line.summary))
             current = None
             continue
-        ended = _background_end(line.prompt)
+        ended = background_end(line.prompt)
         outcomes = line.outcomes if ended is None else (*line.outcomes, ended)
         if line.prompt and ended is None:
             current = LoggedTurn(when, title_of(line.prompt), line.prompt)
@@ -289,8 +293,10 @@ def story(
                                                    from_source, project)
             entries.append(compacted)
             items.extend(found)
+            records.steps += [i.text for i in found if i.kind == Kind.NEXT_STEP]
             callouts.extend(callout)
             continue
+        records.settle(turn)  # the steps said before it that its answer reports done
         touched = turn.edited or turn.read
         named = _components(touched, cwd, rules, folders, from_source, project) or mentions.named_in(
             [turn.prompt or "", *turn.prose], [*folders, *known])
@@ -315,6 +321,7 @@ def story(
                 continue  # a compile error of code being written, or an error and no lesson
             # Filed under what it is about (at most two), not every component the turn touched.
             items.append(Item(kind, text, mentions.about(text, named), files))
+            records.steps += [text] if kind == Kind.NEXT_STEP else []
         entry = records.entry(turn, work_entry(turn, [text for _, text in mined]))
         if entry is not None:
             entries.append(entry)
@@ -417,31 +424,6 @@ def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], list[fixes.Run]], ru
             if text not in turn.fixes:
                 turn.fixes.append(text)
             return
-
-
-# Claude Code tells the model a background command ended with a user line of its own:
-# ``<task-notification> … <tool-use-id>toolu_…</tool-use-id> <status>completed</status>
-# <summary>Background command "…" completed (exit code 0)</summary> …``. It is no prompt.
-_NOTIFICATION_RE = re.compile(r"\A\s*<task-notification>")
-_NOTIFIED_CALL_RE = re.compile(r"<tool-use-id>\s*([^<\s]+)\s*</tool-use-id>")
-_NOTIFIED_STATUS_RE = re.compile(r"<status>\s*(\w+)\s*</status>")
-_NOTIFIED_EXIT_RE = re.compile(r"\bexit code (\d+)")
-_NOTIFIED_SUMMARY_RE = re.compile(r"<summary>\s*(.*?)\s*</summary>", re.DOTALL)
-
-
-def _background_end(prompt: str | None) -> Outcome | None:
-    """The outcome a ``<task-notification>`` line reports for the background command it names
-    (an empty id when it names none); None when the line is not one."""
-    if not prompt or not _NOTIFICATION_RE.match(prompt):
-        return None
-    call = _NOTIFIED_CALL_RE.search(prompt)
-    status = _NOTIFIED_STATUS_RE.search(prompt)
-    code = _NOTIFIED_EXIT_RE.search(prompt)
-    failed = (status is not None and status.group(1).casefold() == "failed") or (
-        code is not None and code.group(1) != "0")
-    summary = _NOTIFIED_SUMMARY_RE.search(prompt)
-    error = one_line(summary.group(1)) if failed and summary else None
-    return Outcome(call.group(1) if call else "", failed, error)
 
 
 def _components(paths: Sequence[str], cwd: str | None, rules: Mapping[str, str] | None,

@@ -3,14 +3,19 @@ lines (:mod:`structured` has the rules; pure)."""
 
 from __future__ import annotations
 
-from vaultmem.mining import structured
+from collections.abc import Sequence
+
+from vaultmem.memory import anchors
+from vaultmem.mining import fold, settled, structured
 from vaultmem.notes.inline import block_safe
+from vaultmem.notes.schema import Kind
 
 from .transcript import Outcome, ToolCall
 from .workentry import LoggedTurn
 
 DONE = "Done:"  # a work-log line: a todo item completed
 COMMITTED = "Committed:"  # a work-log line: a commit's subject
+STEP_DONE = "Step done:"  # a work-log line: a next step said earlier that this turn did
 
 
 class Told:
@@ -19,10 +24,12 @@ class Told:
     last one's open items are the next steps and every completed item a ``Done:`` line; the
     subjects of the commits made."""
 
-    def __init__(self) -> None:
+    def __init__(self, steps: Sequence[str] = ()) -> None:
+        self.steps = list(steps)  # next steps said before the turn read now, still open
         self.found: dict[int, list[structured.Found]] = {}
         self.todos: list[tuple[LoggedTurn, tuple[structured.Todo, ...]]] = []
         self.done: dict[int, list[str]] = {}
+        self.closed: dict[int, list[str]] = {}  # steps said earlier that the turn did
         self.committed: dict[int, list[str]] = {}
         self.written: str | None = None  # the last plan file Claude wrote
 
@@ -68,12 +75,32 @@ class Told:
         for n, text in done:
             self.done.setdefault(id(self.todos[n][0]), []).append(text)
 
+    def settle(self, turn: LoggedTurn) -> None:
+        """The next steps said before ``turn`` (by any source: a summary, prose, a recap, a todo
+        list, the note) that its answer reports done (:func:`settled.said_done`) are done: its
+        ``Step done:`` lines, which close them (the answer says what was done)."""
+        said = settled.said_done(turn.answer or "")
+        done = [step for step in self.steps if said and settled.completed(step, said)]
+        if done:
+            self.closed.setdefault(id(turn), []).extend(done)
+            self.steps = [step for step in self.steps if step not in done]
+
     def entry(self, turn: LoggedTurn, entry: str | None) -> str | None:
-        """``turn``'s work-log entry with its ``Done:`` and ``Committed:`` lines."""
+        """``turn``'s work-log entry with its ``Done:``, ``Step done:`` and ``Committed:``
+        lines."""
         lines = [f"- {DONE} {block_safe(t)}" for t in self.done.get(id(turn), ())]
+        lines += [f"- {STEP_DONE} {block_safe(t)}" for t in self.closed.get(id(turn), ())]
         lines += [f"- {COMMITTED} {block_safe(t)}"
                   for t in dict.fromkeys(self.committed.get(id(turn), ()))]
         if not lines:
             return entry
         head = entry if entry is not None else f"### {turn.time} - {turn.title}"
         return head + "\n\n" + "\n".join(lines)
+
+
+def open_steps(note_text: str) -> list[str]:
+    """The next steps a session note lists that none of its ``Done:`` lines closes."""
+    done = [line.split(": ", 1)[1] for line in note_text.split("\n")
+            if line.startswith((f"- {DONE} ", f"- {COMMITTED} ", f"- {STEP_DONE} "))]
+    steps = [anchors.strip(s).strip() for s in fold.listed(note_text).get(Kind.NEXT_STEP, ())]
+    return [s for s in steps if s and not settled.completed(s, done)]
