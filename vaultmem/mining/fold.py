@@ -26,7 +26,9 @@ words ("the login token expires after 30 minutes", "the refresh token …") are 
 
 from __future__ import annotations
 
+import heapq
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -37,6 +39,7 @@ MIN_WORDS = 4
 NEAR_MIN_WORDS = 5
 NEAR_SHARE = 0.85
 PAIR_SHARE = 0.5
+CANDIDATES = 64  # lines a line is compared with, at most
 # Words that turn the next content word: "not pip", "instead of pip", "never on main".
 _TURNS = frozenset(("not", "no", "never", "without", "instead", "rather", "than", "avoid", "t"))
 # Words that carry no fact of their own (negations are kept: they turn one).
@@ -118,26 +121,53 @@ def holds(longer: str, shorter: str) -> bool:
     return _holds(_Shape.of(longer), _Shape.of(shorter))
 
 
+class _Pool:
+    """Lines of one kind, found by their content words: a line that holds another has all but
+    ``floor((1 - NEAR_SHARE) * n)`` of its ``n`` content words, so one of any that many plus one
+    of them finds it (a session of thousands of items is not compared pair by pair). At most
+    :data:`CANDIDATES` lines are tried, the longest first: a note of one repeated vocabulary
+    stays linear."""
+
+    def __init__(self) -> None:
+        self.shapes: list[_Shape] = []
+        self.owners: list[int | None] = []  # the line each stands for (None: the note's)
+        self.by_stem: dict[str, list[int]] = {}
+
+    def add(self, shape: _Shape, owner: int | None) -> None:
+        for stem in shape.content:
+            self.by_stem.setdefault(stem, []).append(len(self.shapes))
+        self.shapes.append(shape)
+        self.owners.append(owner)
+
+    def holder(self, shape: _Shape) -> tuple[bool, int | None]:
+        """(found, the owner of the first line that holds ``shape``)."""
+        spare = len(shape.content) - math.ceil(NEAR_SHARE * len(shape.content) - 1e-9)
+        keys = sorted(shape.content, key=lambda k: len(self.by_stem.get(k, ())))[: spare + 1]
+        found = heapq.nsmallest(CANDIDATES, {n for k in keys for n in self.by_stem.get(k, ())}
+                                ) if keys else range(min(CANDIDATES, len(self.shapes)))
+        return next(((True, self.owners[n]) for n in found if _holds(self.shapes[n], shape)),
+                    (False, None))
+
+
 def folds(lines: Sequence[tuple[str, str]],
           known: Mapping[str, Sequence[str]] | None = None) -> list[int | None]:
     """For each ``(kind, text)`` of ``lines``: its own index when it is kept, the index of the
     line it folds into, or None when a line ``known`` lists under its kind (the note's) holds
     it. The longest line of a fact is kept, at its own place; equal words keep the first."""
     shapes = [_Shape.of(text) for _, text in lines]
-    held = {kind: [_Shape.of(t) for t in texts] for kind, texts in (known or {}).items()}
+    pools: dict[str, _Pool] = {}
+    for kind, texts in (known or {}).items():
+        for text in texts:
+            pools.setdefault(kind, _Pool()).add(_Shape.of(text), None)
     into: list[int | None] = list(range(len(lines)))
     order = sorted(range(len(lines)), key=lambda n: (-len(shapes[n].words),
                                                      -len(lines[n][1]), n))
-    seen: list[int] = []
     for n in order:
-        kind = lines[n][0]
-        if any(_holds(old, shapes[n]) for old in held.get(kind, ())):
-            into[n] = None
-            continue
-        by = next((m for m in seen if lines[m][0] == kind and _holds(shapes[m], shapes[n])), None)
-        if by is not None:
-            into[n] = into[by]  # a line folded itself folds into what it folded into
-        seen.append(n)
+        pool = pools.setdefault(lines[n][0], _Pool())
+        found, by = pool.holder(shapes[n])
+        if found:
+            into[n] = None if by is None else into[by]  # one folded folds on into its holder
+        pool.add(shapes[n], n)
     return into
 
 
