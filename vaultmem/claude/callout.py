@@ -89,3 +89,29 @@ def _outside_code(line: str) -> str:
         at = span.end()
     out.append(_COMMENT.sub("%\\\\", line[at:]))
     return "".join(out)
+
+
+_ANSWER_TITLE = "> [!note]- Claude's answer ("
+
+
+def last_answer(note_text: str, log: str = "Work Log") -> str | None:
+    """The final answer the last entry of a session note's ``log`` section keeps whole
+    (:func:`answer`, unquoted), or None when that entry keeps none."""
+    lines = note_text.split("\n")
+    start = next((n for n, line in enumerate(lines) if line.strip() == f"## {log}"), None)
+    if start is None:
+        return None
+    end = next((n for n in range(start + 1, len(lines)) if lines[n].startswith("## ")),
+               len(lines))
+    entry = max((n for n in range(start, end) if lines[n].startswith("### ")), default=None)
+    if entry is None:
+        return None
+    title = next((n for n in range(entry, end) if lines[n].startswith(_ANSWER_TITLE)), None)
+    if title is None:
+        return None
+    kept: list[str] = []
+    for line in lines[title + 1 : end]:
+        if not line.startswith(">"):
+            break
+        kept.append(line[2:] if line.startswith("> ") else line[1:])
+    return "\n".join(kept) or None

@@ -159,6 +159,7 @@ def story(
     met: Sequence[failfix.Met] = (),
     project: str = "",
     steps: Sequence[str] = (),
+    asked: str | None = None,
 ) -> Story:
     """The entries, items and components of ``turns`` (transcript lines, in order).
 
@@ -171,7 +172,8 @@ def story(
     (:func:`failfix.met_in_note`), whose explanation may come in these turns. ``project``: the
     vault project the note is filed under (a folder of its name is no component of it).
     ``steps``: the next steps the note holds open; one a later answer reports done gets a
-    ``Done:`` line in that turn's entry, as any step said in ``turns`` (``Told.settle``)."""
+    ``Done:`` line in that turn's entry, as any step said in ``turns`` (``Told.settle``).
+    ``asked``: the answer the note's last entry keeps whole (a prompt may pick an option in it)."""
     collected: list[LoggedTurn] = []
     current: LoggedTurn | None = None
     # run_key(command) -> its runs in order; a failure an earlier hook recorded is event -1
@@ -233,8 +235,7 @@ def story(
             if outcome.denied:  # it never ran: no failure, no pass, no run
                 if made.command is not None and outcome.error and notices.not_started(
                         outcome.error):  # but the machine stopped it: what was done about it?
-                    failed_here.append(failfix.Met(one_line(made.command), outcome.error,
-                                                   number))
+                    failed_here.append(failfix.Met(one_line(made.command), outcome.error, number))
                 label = _label(made, cwd)
                 why, count = current.denied.get(label, (outcome.error, 0))
                 current.denied[label] = (why, count + 1)
@@ -307,9 +308,9 @@ def story(
         files = tuple(touched)
         # What a structured record states first: prose mining repeats none of it.
         stated = [(f.kind, f.text) for f in records.found.get(id(turn), ())]
-        ruled = prompts.rule(turn.prompt)  # a rule the person set: a decision as said
-        if ruled is not None:
-            stated.insert(0, (Kind.DECISION, ruled))
+        # A rule the person set, an option they picked in the answer before: decisions as said.
+        stated[:0] = [(Kind.DECISION, text) for text in prompts.decisions(turn.prompt, asked)]
+        asked = turn.answer
         mined = [pair for pair in mined if pair not in stated]
         for spelled, text in [*stated, *mined, *((Kind.GOTCHA, fix) for fix in turn.fixes)]:
             kind = _kind(spelled)

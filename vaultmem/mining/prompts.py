@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from vaultmem.mining.choices import picked
 from vaultmem.notes.inline import one_line
 from vaultmem.notes.lazyre import lazy
 
@@ -56,3 +57,9 @@ def rule(prompt: str | None) -> str | None:
     flat = one_line(prompt)
     text = flat if len(flat) <= WHOLE_CHARS else one_line(" ".join(stating), RULE_CHARS)
     return f"{LABEL} {text}"
+
+
+def decisions(prompt: str | None, asked: str | None) -> list[str]:
+    """What a prompt decides: the rule it states, the option it picks of those ``asked`` (the
+    answer before it) offered (:mod:`mining.choices`)."""
+    return [text for text in (rule(prompt), picked(asked, prompt)) if text is not None]

@@ -1,0 +1,123 @@
+"""mining/choices.py: the person's short prompt picking an option Claude's answer offered."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from vaultmem.claude import callout, ingest
+from vaultmem.claude.transcript import Turn
+from vaultmem.mining.choices import picked
+from vaultmem.notes import patch
+
+LISTED = """The cache can live in two places.
+
+Would you like me to:
+
+1. **Keep it in Redis** (shared across workers):
+   ```bash
+   docker run -d redis
+   ```
+2. **Keep it in process memory** (simpler, per worker)
+3. Skip the cache for now
+
+Which option do you prefer?"""
+
+SECTIONS = """Here is a comparison.
+
+## **Celery (task queue)**
+
+- Retries and schedules built in
+
+## **RQ (Redis Queue)**
+
+- Smaller, fewer moving parts
+
+## Recommendation
+
+I'd go with Celery here.
+
+Which approach sounds better for you?"""
+
+
+def test_a_number_picks_the_listed_option_with_the_ones_not_chosen() -> None:
+    assert picked(LISTED, "1") == (
+        "Which option do you prefer? — chose: Keep it in Redis (shared across workers); "
+        "not chosen: Keep it in process memory (simpler, per worker), Skip the cache for now")
+    assert picked(LISTED, "option 2") is not None and "chose: Keep it in process" in str(
+        picked(LISTED, "option 2"))
+    assert "chose: Skip the cache" in str(picked(LISTED, "the last one"))
+
+
+def test_a_name_picks_the_one_option_holding_it() -> None:
+    assert "chose: Keep it in process memory" in str(picked(LISTED, "process memory please"))
+    assert picked(SECTIONS, "RQ") == (
+        "Which approach sounds better for you? — chose: RQ (Redis Queue)")
+
+
+def test_a_lead_in_question_with_its_list_at_the_end() -> None:
+    asked = "Next I can do one of these. Should I:\n- add the index\n- rewrite the query"
+    assert picked(asked, "rewrite") == (
+        "Should I — chose: rewrite the query; not chosen: add the index")
+
+
+def test_no_pick_without_a_question_at_the_end() -> None:
+    done = "Done. I changed:\n1. the parser\n2. the writer\n\nAll tests pass."
+    assert picked(done, "2") is None
+    assert picked("Shall I install it for you?", "yes install it") is None
+
+
+def test_a_request_or_a_question_is_no_pick() -> None:
+    assert picked(LISTED, "actually let's first fix the failing login test") is None
+    assert picked(LISTED, "what does option 2 cost?") is None
+    assert picked(LISTED, "7") is None
+    assert picked(LISTED, "keep it") is None  # words in more than one option
+    assert picked(LISTED, "Redis or memory") is None
+    assert picked(None, "1") is None and picked(LISTED, "") is None
+
+
+def test_a_number_never_picks_a_section() -> None:
+    assert picked(SECTIONS, "2") is None
+
+
+# ---- through the ingest, as the Stop hooks write it --------------------------------------------
+NOTE = "---\ntype: session\n---\n# Session\n\n## Context\n\n## Work Log\n\n## Decisions Made\n"
+NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)
+
+
+def _turn(uuid: str, **kw: Any) -> Turn:
+    return Turn(uuid, "2026-11-22T09:15:00Z", kw.pop("prompt", None), **kw)
+
+
+def _decisions(note: str) -> str:
+    return note.split("## Decisions Made", 1)[1]
+
+
+def test_a_pick_in_the_next_turn_is_a_decision_though_each_turn_is_read_alone() -> None:
+    first = [_turn("u1", prompt="where should the cache live?"), _turn("a1", text=LISTED)]
+    note = patch.apply_all(NOTE, ingest.edits_for(ingest.story(first, now=NOW), NOTE)).text
+    assert callout.last_answer(note) == LISTED  # the note keeps the answer whole
+    second = [_turn("u2", prompt="2"), _turn("a2", text="Done: the cache is per worker now.")]
+    told = ingest.story(second, now=NOW, asked=callout.last_answer(note))
+    note = patch.apply_all(note, ingest.edits_for(told, note)).text
+    assert "chose: Keep it in process memory (simpler, per worker); not chosen: Keep it in " \
+        "Redis" in _decisions(note)
+
+
+def test_a_new_request_after_the_options_decides_nothing() -> None:
+    turns = [_turn("u1", prompt="where should the cache live?"), _turn("a1", text=LISTED),
+             _turn("u2", prompt="first tell me why the login test fails"),
+             _turn("a2", text="The login test fails because the fixture clock is frozen.")]
+    told = ingest.story(turns, now=NOW)
+    assert not [i for i in told.items if "chose:" in i.text]
+
+
+def test_no_answer_kept_in_the_last_entry_is_none() -> None:
+    assert callout.last_answer(NOTE) is None
+    short = NOTE.replace("## Work Log\n", "## Work Log\n\n### 09:15 - x\n\n**Answer:** Done.\n")
+    assert callout.last_answer(short) is None
+
+
+def test_the_question_is_its_last_sentence() -> None:
+    asked = "Deployed to staging! All checks green. Would you like to:\n- tag a release\n- wait"
+    assert picked(asked, "wait") == "Would you like to — chose: wait; not chosen: tag a release"

@@ -1,0 +1,183 @@
+"""The person's pick among the options Claude's last answer offered -> a decision (pure).
+
+AskUserQuestion states a choice with a schema (:mod:`mining.structured`); as often Claude asks in
+prose and the person answers in a short prompt of their own:
+
+    Would you like me to:            Which approach sounds better for you?
+    1. **Install Rust** with rustup       (after sections "## Rustup …", "## Pacman …")
+    2. **Install via pacman**
+    Which option do you prefer?      -> "Rustup"
+    -> "1"
+
+That prompt is the decision, but read alone it says nothing ("1"); with the options it picks it
+says what was chosen and what was not, as an AskUserQuestion answer does:
+``Which option do you prefer? — chose: Install Rust with rustup; not chosen: Install via pacman``.
+
+Precision first: the answer must end on the question (its last prose line ends in ``?``, or
+the list that ends it follows a lead-in ending in ``:`` or ``?``); the options are the list
+right before or after that question, or else the answer's sections of one level (picked only
+by name). The prompt picks one only when it is short (at most :data:`MAX_WORDS` words), asks
+nothing, and names one option alone: by its number ("2", "option 2", "the second") or by words
+only that option holds ("rustup", "do both"). A longer prompt is a request of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vaultmem.notes import mdlines
+from vaultmem.notes.inline import clip, one_line
+from vaultmem.notes.lazyre import lazy
+
+MAX_WORDS = 6  # of a prompt that picks an option ("go with option 2 please")
+OPTION_CHARS = 100  # of each option in the decision
+TEXT_MAX_CHARS = 300  # of the decision, as an AskUserQuestion's
+_FILLER_WORDS = """yes yeah yep ok okay sure please pls let's lets go with use the a an option number
+    do i want choose pick prefer take that one this sounds good great fine we it"""
+_FILLER = frozenset(_FILLER_WORDS.split())
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+_NUMBER_RE = lazy(r"^(?:#|no\.?\s*)?(\d{1,2})[.):]?$")
+_WORD_RE = lazy(r"[\w'-]+")
+_DECOR_RE = lazy(r"\*\*|__|`")
+_SENTENCE_END_RE = lazy(r"(?<=[.!])\s+(?=[A-Z])")
+_LEAD_DECOR_RE = lazy(r"^[^\w`\"'(]+")
+
+
+@dataclass(frozen=True)
+class _Line:
+    kind: str  # "item", "heading", "prose"
+    text: str
+    level: int = 0  # a heading's level, an item's indent
+    block: int = 0  # consecutive items share one
+
+
+def picked(asked: str | None, prompt: str | None) -> str | None:
+    """The decision ``prompt`` makes by picking an option ``asked`` (Claude's answer right
+    before it) offered, or None (see the module)."""
+    if not asked or not prompt:
+        return None
+    said = one_line(prompt).strip()
+    words = _WORD_RE.findall(said.casefold())
+    if not words or len(words) > MAX_WORDS or said.endswith("?"):
+        return None
+    lines = _read(asked)
+    asking = _question(lines)
+    if asking is None:
+        return None
+    question, options = asking
+    headings = _sections(lines)
+    number = _number(words)
+    if number is not None:
+        index = number - 1 if number > 0 else number
+        if not -len(options) <= index < len(options):
+            return None  # no list beside the question, or no such option
+        chosen = options[index]
+        return _decision(question, chosen, [o for o in options if o is not chosen])
+    named = [w for w in words if w not in _FILLER and len(w) > 1]
+    if not named:
+        return None
+    for group, listed in ((options, True), (headings, False)):
+        holding = [o for o in group if set(named) <= set(_WORD_RE.findall(o.casefold()))]
+        if len(holding) == 1:
+            others = [o for o in group if o is not holding[0]] if listed else []
+            return _decision(question, holding[0], others)
+        if holding:
+            return None  # the words name more than one option: no pick
+    return None
+
+
+def _read(text: str) -> list[_Line]:
+    """The answer's list items (first line), headings and prose lines, outside code."""
+    out: list[_Line] = []
+    block = 0
+    for _, line, inside in mdlines.lines_outside_fences(text.split("\n")):
+        if inside or not line.strip() or mdlines.FENCE.match(line):
+            continue
+        heading = mdlines.HEADING.match(line)
+        item = None if heading else mdlines.LIST_ITEM.match(line)
+        if heading:
+            block += 1
+            out.append(_Line("heading", _label(heading.group(2)), len(heading.group(1)), block))
+        elif item:
+            if not out or out[-1].kind != "item":
+                block += 1
+            out.append(_Line("item", _label(line[item.end():]), len(item.group(1)), block))
+        elif out and out[-1].kind == "item" and line[:1].isspace():
+            continue  # an item's own continuation
+        else:
+            block += 1
+            out.append(_Line("prose", _DECOR_RE.sub("", line).strip(), 0, block))
+    return out
+
+
+def _question(lines: list[_Line]) -> tuple[str, list[str]] | None:
+    """The question that ends the answer and the options of the list beside it."""
+    if not lines:
+        return None
+    last = lines[-1]
+    if last.kind == "prose" and last.text.endswith("?"):
+        before = lines[-2] if len(lines) > 1 else None
+        if before is not None and before.kind == "item":
+            return last.text, _items(lines, before.block)
+        lead = _lead(lines, len(lines) - 1)  # "Would you like me to:" above items above "?"
+        return last.text, [] if lead is None else _items(lines, lines[lead].block)
+    if last.kind == "item":
+        start = next(i for i, line in enumerate(lines) if line.block == last.block)
+        if start and lines[start - 1].kind == "prose" \
+                and lines[start - 1].text.endswith((":", "?")):
+            return lines[start - 1].text.rstrip(":").strip(), _items(lines, last.block)
+    return None
+
+
+def _lead(lines: list[_Line], index: int) -> int | None:
+    """The first item of a list right above line ``index`` that a question leads into."""
+    if index < 1 or lines[index - 1].kind != "item":
+        return None
+    block = lines[index - 1].block
+    start = next(i for i, line in enumerate(lines) if line.block == block)
+    ok = start and lines[start - 1].kind == "prose" and lines[start - 1].text.endswith((":", "?"))
+    return start if ok else None
+
+
+def _items(lines: list[_Line], block: int) -> list[str]:
+    """The top-level items of one list (the options): two or more, else none."""
+    items = [line for line in lines if line.block == block and line.kind == "item"]
+    top = min((line.level for line in items), default=0)
+    options = [line.text for line in items if line.level == top and line.text]
+    return options if len(options) >= 2 else []
+
+
+def _sections(lines: list[_Line]) -> list[str]:
+    """The titles of the answer's sections of its most used heading level (two or more)."""
+    levels = [line.level for line in lines if line.kind == "heading"]
+    if not levels:
+        return []
+    level = max(set(levels), key=levels.count)
+    titles = [line.text for line in lines if line.kind == "heading" and line.level == level]
+    return titles if len(titles) >= 2 else []
+
+
+def _number(words: list[str]) -> int | None:
+    """The option number a prompt names alone ("2", "option 2", "the second one"), or None."""
+    rest = [w for w in words if w not in _FILLER]
+    if len(rest) != 1:
+        return None
+    if rest[0] in _ORDINALS:
+        return _ORDINALS[rest[0]]
+    match = _NUMBER_RE.match(rest[0])
+    return int(match.group(1)) if match and int(match.group(1)) > 0 else None
+
+
+def _label(text: str) -> str:
+    """An option as one short line: emphasis and leading symbols gone, no trailing ``:``/``?``."""
+    text = _LEAD_DECOR_RE.sub("", _DECOR_RE.sub("", text)).strip()
+    return clip(one_line(text).rstrip(":?").strip(), OPTION_CHARS)
+
+
+def _decision(question: str, chosen: str, others: list[str]) -> str:
+    asked = _SENTENCE_END_RE.split(one_line(question))[-1]  # "Done! Would you like to" -> its ask
+    text = f"{asked} — chose: {chosen}"
+    if others:
+        text += "; not chosen: " + ", ".join(others)
+    return clip(text, TEXT_MAX_CHARS, words=False)
+
