@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from vaultmem.memory import anchors
+from vaultmem.notes import schema
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.mdlines import lines_outside_fences
 from vaultmem.notes.noise import ASIDE, NOTES_TITLE
@@ -94,7 +95,7 @@ def _outside_code(line: str) -> str:
 _ANSWER_TITLE = "> [!note]- Claude's answer ("
 
 
-def last_answer(note_text: str, log: str = "Work Log") -> str | None:
+def last_answer(note_text: str, log: str = schema.WORK_LOG) -> str | None:
     """The final answer the last entry of a session note's ``log`` section keeps whole
     (:func:`answer`, unquoted), or None when that entry keeps none."""
     lines = note_text.split("\n")

@@ -279,9 +279,13 @@ class Upkeep:
             return 0
 
     def _recently_written(self, rel: str) -> bool:
-        fingerprint = self.vault.fingerprint(rel)
-        return fingerprint is not None and (
-            time.time() - fingerprint.mtime_ns / 1e9 < LIVE_SECONDS)
+        """Whether the note was written in the last LIVE_SECONDS: a stat (a fingerprint would
+        read the whole note, and a pushed note may be many megabytes)."""
+        try:
+            mtime_ns = os.stat(self.vault.abspath(rel)).st_mtime_ns
+        except (OSError, VaultmemError):
+            return False
+        return time.time() - mtime_ns / 1e9 < LIVE_SECONDS
 
     def compact_pending(
         self, project: str | None = None, *, budget_s: float | None = None,

@@ -39,6 +39,8 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last
 _NUMBER_RE = lazy(r"^(?:#|no\.?\s*)?(\d{1,2})[.):]?$")
 _WORD_RE = lazy(r"[\w'-]+")
 _DECOR_RE = lazy(r"\*\*|__|`")
+_ASK_RE = lazy(r"(?i)\b(?:would you|should i|shall i|do you|want me|which|choose|pick|prefer"
+               r"|options?|either|could (?:i|we)|can i|let me know)\b")
 _SENTENCE_END_RE = lazy(r"(?<=[.!])\s+(?=[A-Z])")
 _LEAD_DECOR_RE = lazy(r"^[^\w`\"'(]+")
 
@@ -123,10 +125,15 @@ def _question(lines: list[_Line]) -> tuple[str, list[str]] | None:
         return last.text, [] if lead is None else _items(lines, lines[lead].block)
     if last.kind == "item":
         start = next(i for i, line in enumerate(lines) if line.block == last.block)
-        if start and lines[start - 1].kind == "prose" \
-                and lines[start - 1].text.endswith((":", "?")):
+        if start and lines[start - 1].kind == "prose" and _asks(lines[start - 1].text):
             return lines[start - 1].text.rstrip(":").strip(), _items(lines, last.block)
     return None
+
+
+def _asks(lead: str) -> bool:
+    """Whether a lead-in above the list that ends an answer asks for a pick: a question, or a
+    line ending in ``:`` that offers ("Should I:", "Options:"), not a label ("Next steps:")."""
+    return lead.endswith("?") or lead.endswith(":") and _ASK_RE.search(lead) is not None
 
 
 def _lead(lines: list[_Line], index: int) -> int | None:
