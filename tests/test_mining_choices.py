@@ -46,7 +46,16 @@ def test_a_number_picks_the_listed_option_with_the_ones_not_chosen() -> None:
         "not chosen: Keep it in process memory (simpler, per worker), Skip the cache for now")
     assert picked(LISTED, "option 2") is not None and "chose: Keep it in process" in str(
         picked(LISTED, "option 2"))
-    assert "chose: Skip the cache" in str(picked(LISTED, "the last one"))
+    assert "chose: Keep it in process" in str(picked(LISTED, "the second"))
+
+
+def test_a_pick_that_only_orders_the_work_is_no_decision() -> None:
+    assert picked(LISTED, "the last one") is None  # "Skip the cache for now": a next move
+    offer = "I can go on.\n\nWould you like me to:\n1. Add the index\n2. Rewrite the query"
+    assert picked(offer, "2") is None
+    moves = "Which would you prefer?\n\n- Proceed with the migration\n- Do both\n- Wait"
+    assert picked(moves.replace("Which would you prefer?\n\n", "") + "\n\nWhich?", "1") is None
+    assert picked(moves, "do both") is None
 
 
 def test_a_name_picks_the_one_option_holding_it() -> None:
@@ -56,9 +65,9 @@ def test_a_name_picks_the_one_option_holding_it() -> None:
 
 
 def test_a_lead_in_question_with_its_list_at_the_end() -> None:
-    asked = "Next I can do one of these. Should I:\n- add the index\n- rewrite the query"
-    assert picked(asked, "rewrite") == (
-        "Should I — chose: rewrite the query; not chosen: add the index")
+    asked = "Both work. Which column should the index cover:\n- created_at\n- user_id"
+    assert picked(asked, "user_id") == (
+        "Which column should the index cover — chose: user_id; not chosen: created_at")
 
 
 def test_no_pick_without_a_question_at_the_end() -> None:
@@ -119,5 +128,6 @@ def test_no_answer_kept_in_the_last_entry_is_none() -> None:
 
 
 def test_the_question_is_its_last_sentence() -> None:
-    asked = "Deployed to staging! All checks green. Would you like to:\n- tag a release\n- wait"
-    assert picked(asked, "wait") == "Would you like to — chose: wait; not chosen: tag a release"
+    asked = "Deployed to staging! All checks green. Which tag should it get:\n- v1.2.0\n- v2.0.0"
+    assert picked(asked, "v2.0.0") == (
+        "Which tag should it get — chose: v2.0.0; not chosen: v1.2.0")

@@ -3,28 +3,31 @@
 AskUserQuestion states a choice with a schema (:mod:`mining.structured`); as often Claude asks in
 prose and the person answers in a short prompt of their own:
 
-    Would you like me to:            Which approach sounds better for you?
-    1. **Install Rust** with rustup       (after sections "## Rustup …", "## Pacman …")
-    2. **Install via pacman**
-    Which option do you prefer?      -> "Rustup"
+    Where should the cache live?          Which approach sounds better for you?
+    1. **Redis** (shared by workers)      (after sections "## Rustup …", "## Pacman …")
+    2. **Process memory**                 -> "Rustup"
     -> "1"
 
 That prompt is the decision, but read alone it says nothing ("1"); with the options it picks it
 says what was chosen and what was not, as an AskUserQuestion answer does:
-``Which option do you prefer? — chose: Install Rust with rustup; not chosen: Install via pacman``.
+``Where should the cache live? — chose: Redis (shared by workers); not chosen: Process memory``.
 
-Precision first: the answer must end on the question (its last prose line ends in ``?``, or
-the list that ends it follows a lead-in ending in ``:`` or ``?``); the options are the list
-right before or after that question, or else the answer's sections of one level (picked only
-by name). The prompt picks one only when it is short (at most :data:`MAX_WORDS` words), asks
-nothing, and names one option alone: by its number ("2", "option 2", "the second") or by words
-only that option holds ("rustup", "do both"). A longer prompt is a request of its own.
+Precision first. A pick that only orders the work decides nothing: the question is Claude's
+offer of its next move (``What would you like me to do?``, ``kinds.OFFER``) or the option
+picked is one (``Proceed with the rebase``, ``Do both``, ``kinds.NEXT_MOVE``). The answer must
+end on the question (its last prose line ends in ``?``, or the list that ends it follows a
+lead-in ending in ``:`` or ``?``); the options are the list right before or after that
+question, or else the answer's sections of one level (picked only by name). The prompt picks
+one only when it is short (at most :data:`MAX_WORDS` words), asks nothing, and names one option
+alone: by its number ("2", "option 2", "the second") or by words only that option holds
+("rustup", "process memory"). A longer prompt is a request of its own.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from vaultmem.mining.kinds import NEXT_MOVE, OFFER
 from vaultmem.notes import mdlines
 from vaultmem.notes.inline import clip, one_line
 from vaultmem.notes.lazyre import lazy
@@ -67,6 +70,8 @@ def picked(asked: str | None, prompt: str | None) -> str | None:
     if asking is None:
         return None
     question, options = asking
+    if OFFER.search(question):
+        return None  # "What would you like me to do next?": the pick orders the work
     headings = _sections(lines)
     number = _number(words)
     if number is not None:
@@ -181,7 +186,9 @@ def _label(text: str) -> str:
     return clip(one_line(text).rstrip(":?").strip(), OPTION_CHARS)
 
 
-def _decision(question: str, chosen: str, others: list[str]) -> str:
+def _decision(question: str, chosen: str, others: list[str]) -> str | None:
+    if NEXT_MOVE.search(chosen):
+        return None  # "Proceed with the rebase": Claude's next move, no decision
     asked = _SENTENCE_END_RE.split(one_line(question))[-1]  # "Done! Would you like to" -> its ask
     text = f"{asked} — chose: {chosen}"
     if others:

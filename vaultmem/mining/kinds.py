@@ -309,6 +309,13 @@ KEPT_AS_IS = cue(
     r"unmodified|as (?:they|it) (?:were|was))\b,? (?:to|because|since|so|as|for)\b",
     "unchanged|untouched|as is|as-is|intact|alone|in place|unmodified|as they were|as it was",
 )
+# An option that is only Claude's next move ("Proceed with the rebase", "Start implementing
+# phase 1", "Do both"): picking it orders the work, it decides nothing about it (mining/choices).
+NEXT_MOVE = cue(
+    r"^(?:(?:first|just|now|then),? )?(?:proceed|continue|start|begin|resume|review|close|wait|"
+    r"skip|stop|pause|commit|push|try|do (?:both|it|all|that|this|nothing)|keep going|move on|"
+    r"go ahead|carry on|implement|test|run|finish|retry|leave it|something else)\b"
+)
 CHOSE = (
     r"(?:chose|chosen|picked|agreed (?:to|on)|opted (?:for|to|against|not)|went (?:ahead )?(?:with|for)|"
     r"gone (?:ahead )?(?:with|for)|decided(?! (?:whether|if|how|which|what|yet)\b)|settled on|"
@@ -498,7 +505,7 @@ TABLE: dict[Kind, Rules] = {
                         DIAGNOSED, GOTCHA_WEAK),
                        (TEST_INTENT,)),
     Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, KEPT_AS_IS, CONTRAST, CONTRAST_LEAD,
-                          DESIGN_VERB), (),
+                          DESIGN_VERB), (NEXT_MOVE,),
                          (ACTOR_ACT, DONE_VERB, DESIGN_REASON)),
     Kind.PREREQUISITE: Rules(
         (PREREQ_ORDER, PREREQ, PREREQ_STRONG, PREREQ_SETUP, REQUIRES_CODE, NEEDED_STRONG),
