@@ -26,10 +26,11 @@ the last session, it measures:
 - decisions and gotchas found by recall;
 - entity lines (bullets of entity notes outside Overview, Recent Changes, Related Entities and
   References): the share that are facts (they hold a corpus fact's proof words, or a hand-labelled
-  ``keep.json`` entry), the decisions and gotchas the entity note of their component holds
-  outside Inbox (:func:`filed`), the share that are facts by vaultmem's written rule
+  ``keep.json`` entry), the share that are facts by vaultmem's written rule
   (``vaultmem.mining.factrule``), the thinking-aloud ones, the most entities one item is copied
-  into, and entities named after a source root (``src``, ``lib``, ``priv``…).
+  into, and entities named after a source root (``src``, ``lib``, ``priv``…);
+- the decisions and gotchas the entity note of their component holds outside Inbox
+  (:func:`filed`), read once every session note is due and compacted (:func:`settle`).
 
 Goals (issue 28), per part: recall shown >= 80% of the facts and >= 10 points above the part's
 FTS floor; briefing >= 45% and every project's last open next step in its briefing.
@@ -92,6 +93,7 @@ GOALS = {"recall": 0.80, "over_floor": 0.10, "briefing": 0.45, "decisions": 8 / 
          "gotchas": 7 / 13, "entity_facts": 0.80, "entity_notes": 0.60}
 FALLBACK_ENTITY = "Inbox"  # where an item no component is named for goes (config default)
 FILED_KINDS = ("decision", "gotcha")  # the facts an entity note of their component should hold
+SETTLED_DAYS = 3  # vaultmem's default age_threshold_days: every session note is due by then
 
 
 @dataclass
@@ -234,6 +236,20 @@ def measure(
             report.open_steps[project] = any(held_by_a_line(text, f.proof) for f in steps)
     _measure_entities(corpus.facts, corpus.keep, vault, report)
     report.garbled = len(garbled_lines(vault))
+    _measure_filing(corpus.facts, settle(root, last), report)
+
+
+def settle(root: Path, last: datetime) -> Path:
+    """A copy of the replayed vault once every session note is due (``SETTLED_DAYS`` after the
+    last session) and ``vaultmem compact --all`` ran: where compaction files each item. The
+    morning after, a short session of the last days is not due yet, so what its items would be
+    filed under cannot be read there (5 of the 8 held-out sessions were not compacted)."""
+    settled = root / "settled"
+    shutil.rmtree(settled, ignore_errors=True)
+    shutil.copytree(root / "held", settled)  # as the memory held it, before any recall wrote
+    when = (last + timedelta(days=SETTLED_DAYS)).replace(hour=9, minute=0, second=0)
+    _vaultmem(root, when, ["--vault", str(settled), "compact", "--all"])
+    return settled
 
 
 def latest_session(
@@ -292,12 +308,19 @@ def _measure_entities(
             if thinking_aloud(item.text):
                 report.thinking.append(f"{name}: {item.text[:140]}")
     report.rule_facts = rule_facts(every)
+    if copies:  # ties go to the first text in sort order, so two runs print the same item
+        report.most_copied, report.max_copies = min(copies.items(), key=lambda c: (-c[1], c[0]))
+
+
+def _measure_filing(facts: Sequence[RealFact], vault: Path, report: Report) -> None:
+    """The decisions and gotchas the entity note of their component holds in ``vault`` (and
+    those any entity note holds, Inbox too)."""
+    every = [item for note in sorted(vault.rglob("entities/*.md"))
+             for item in entity_items(note.stem, note.read_text(encoding="utf-8"))]
     wanted = [f for f in facts if f.kind in FILED_KINDS]
     report.filed_of = len(wanted)
     report.filed = [f.name for f in filed(wanted, [(i.entity, i.text) for i in every])]
     report.in_entities = sum(any(holds(i.text, f.proof) for i in every) for f in wanted)
-    if copies:  # ties go to the first text in sort order, so two runs print the same item
-        report.most_copied, report.max_copies = min(copies.items(), key=lambda c: (-c[1], c[0]))
 
 
 def _words(text: str) -> str:

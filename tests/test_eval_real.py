@@ -352,6 +352,10 @@ def test_replay_of_a_recorded_session_reports_every_measure(tmp_path: Path) -> N
     assert report.by_kind == {"decision": [1, report.by_kind["decision"][1], 1],
                               "next_step": [report.by_kind["next_step"][0], 1, 1]}
     assert report.garbled == 0 and report.source_roots == []
+    # Filing is read once the session, not due the morning after, is compacted.
+    assert not list((tmp_path / "run" / "vault").rglob("archive/sessions/*.md"))
+    assert list((tmp_path / "run" / "settled").rglob("archive/sessions/*.md"))
+    assert report.filed_of == 1
     text = eval_real.text([report], [])
     for label in ("recall: fact shown in top 5 hits", "naive FTS floor: fact in top 5 lines",
                   "briefing holds the fact", "recall shown", "FTS floor", "goals:",
