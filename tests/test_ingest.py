@@ -469,6 +469,26 @@ def test_a_turn_that_touched_no_file_files_its_items_under_the_component_it_name
         "- The root cause was that the cookie expired before the redirect. ([[Auth]])")
 
 
+def test_a_turn_that_edited_a_script_or_the_ci_files_its_fix_under_them() -> None:
+    # Issue 29: scripts/ and .github/ are no components, but the script and the CI a turn
+    # edited are: its gotcha goes there, not to the fallback entity.
+    error = "(eval):1: ./scripts/sync_logs.sh: bad interpreter: /bin/bash^M"
+    turns = [
+        _turn("u1", prompt="run the sync"),
+        _turn("a1", calls=(_bash("b1", "./scripts/sync_logs.sh"),)),
+        _turn("r1", outcomes=(Outcome("b1", True, error),)),
+        _turn("a2", calls=(_write("w1", f"{CWD}/scripts/sync_logs.sh", "Edit"),
+                           _write("w2", f"{CWD}/.github/workflows/sync.yml", "Edit"))),
+        _turn("a3", calls=(_bash("b2", "./scripts/sync_logs.sh"),)),
+        _turn("r3", outcomes=(Outcome("b2", False, None),)),
+    ]
+    edits = _edits(turns, cwd=CWD)
+    # Filed under the script it names; the CI the turn edited too is a component of the note.
+    assert _only(edits, "Gotchas & Fixes").content.endswith("`scripts/sync_logs.sh` ([[Sync Logs]])")
+    assert _only(edits, "Related Entities").content == (
+        "- [[Sync Logs]] — `scripts/`\n- [[CI]] — `.github/workflows/`")
+
+
 def test_a_turn_that_names_no_component_leaves_its_items_unfiled() -> None:
     turns = [_turn("u1", prompt="why does login loop?"),
              _turn("a1", text="The root cause was that the cookie expired before the redirect.")]

@@ -22,10 +22,16 @@ inside one names a feature only by its layer's suffix (``invoices_controller.rb`
 ``src/db/repo_042.py`` -> None); ``utils``, ``helpers``, ``common`` and ``shared`` hold none. No component is ever named after a source root or a
 generic folder (``Src``, ``Sources``, ``Lib``, ``App``, ``Web``, ``Priv``, ``Test``, ``Assets``,
 ``Config``…).
+A script right in a scripts folder (``scripts/``, ``script/``, ``bin/``, ``tools/``, also under a
+container: Rust's ``src/bin/``) is a program of its own: its folder below that one, else its name
+(``scripts/update_username.sh`` -> Update Username; ``scripts/backup/run.sh`` -> Backup), never
+the folder (``Scripts``) nor a name that says nothing (``bin/dev``, ``scripts/setup.sh``). The
+continuous integration's definitions (``.github/workflows/``, ``.gitlab-ci.yml``, ``.circleci/``,
+``Jenkinsfile``…) are one component, ``CI``: a failing workflow's gotchas belong together.
 A test names a component only through the module it tests (``tests/test_auth.py``,
 ``auth_test.go``, ``test/shop/accounts_test.exs``), flagged ``from_test``: capture keeps such a
-name only where the source has that component too. Files at the project's root, in
-documentation, configuration or tooling folders have no component (None).
+name only where the source has that component too. Any other file at the project's
+root, in documentation, configuration or tooling folders, or a hidden folder, has no component (None).
 
 ``rules`` (the ``[components]`` table of ``config.toml``) map globs to names and win over the
 default: ``"services/pay*/**" = "Billing"``. A glob matches the path relative to ``root`` (POSIX,
@@ -126,6 +132,22 @@ FORBIDDEN = frozenset({"src", "source", "sources", "lib", "libs", "app", "apps",
                        "features", "hooks", "templates", "types",
                        "utils", "util", "helpers", "helper", "common", "shared", *LAYER_DIRS,
                        *(_dir.replace(" ", "") for _dir in HOME_DIRS)})
+# Folders of a project's scripts: each script (or folder of scripts) below one is a program.
+SCRIPT_DIRS = frozenset({"scripts", "script", "bin", "tools"})
+# Script names that say nothing about what the script is for (``bin/dev``, ``scripts/run.sh``).
+GENERIC_SCRIPTS = frozenset({
+    "run", "start", "stop", "dev", "console", "server", "serve", "rails", "rake", "bundle", "lint",
+    "format", "fmt", "check", "install", "bootstrap", "update", "all", "env", "activate", "ci",
+    "hooks", "hook", "script", "scripts", "tool", "tools", "bin", "x", "do", "task", "tasks",
+})
+# The continuous integration's definitions: a folder of them, or a file at the project's root.
+CI = "CI"
+CI_DIRS = frozenset({".circleci", ".buildkite", ".woodpecker", ".gitlab", ".azure-pipelines"})
+CI_FILES = frozenset({".gitlab-ci.yml", ".travis.yml", ".drone.yml", ".woodpecker.yml",
+                      "azure-pipelines.yml", "bitbucket-pipelines.yml", "jenkinsfile",
+                      "cloudbuild.yaml", "cloudbuild.yml", "appveyor.yml", ".appveyor.yml"})
+# A dependency's files: its CI is not the project's.
+_VENDORED = frozenset({"node_modules", "vendor", "third_party", "deps", "_build", "target"})
 TEST_DIRS = frozenset({"tests", "test", "spec", "specs", "__tests__", "testing"})
 TEST_SUBDIRS = frozenset({"unit", "integration", "e2e", "functional", "acceptance", "system",
                           "regression", "smoke", "tests", "test", "__tests__"})
@@ -187,7 +209,11 @@ def origin_of(
             cleaned = _clean(name, title=False)
             return Origin(cleaned) if cleaned else None
     parts = [p for p in rel.split("/") if p not in ("", ".")]
-    if not parts or any(p.startswith(".") for p in parts) or ".." in parts:
+    if not parts or ".." in parts:
+        return None
+    if _is_ci(parts):
+        return Origin(CI)
+    if any(p.startswith(".") for p in parts):
         return None
     own = {_key(posixpath.basename(root.rstrip("/"))) if root else "", _key(project)} - {""}
     return _default(parts, own)
@@ -254,6 +280,8 @@ def _default(parts: list[str], project: set[str]) -> Origin | None:
     tested = _tested_module(file)
     if folders:
         first = folders[0]
+        if first.casefold() in SCRIPT_DIRS:
+            return _script(folders[1:], file)
         if first.casefold() in GENERIC_DIRS:
             return None
         return _origin(first)
@@ -271,6 +299,33 @@ def _default(parts: list[str], project: set[str]) -> Origin | None:
     if any(p.casefold() in LAYOUT_DIRS for p in parts[:-1]):
         return None  # src/components/Button.tsx: one UI piece, not a part of the project
     return _origin(_LAYER_SUFFIX.sub("", _stem(file)))
+
+
+def _is_ci(parts: list[str]) -> bool:
+    """Whether ``parts`` (a relative path) is one of the CI's definitions, in the project or
+    in a folder of it (a session begun in the parent folder), not in a dependency's."""
+    for index, part in enumerate(parts):
+        low = part.casefold()
+        if low in _VENDORED or (low.startswith(".") and index < len(parts) - 1
+                                and low not in CI_DIRS and low != ".github"):
+            return False
+        if low == ".github":
+            return index + 2 < len(parts) and parts[index + 1].casefold() in ("workflows",
+                                                                              "actions")
+        if low in CI_DIRS:
+            return index + 1 < len(parts)
+    return parts[-1].casefold() in CI_FILES
+
+
+def _script(inner: list[str], file: str) -> Origin | None:
+    """A script's component: the folder it is in below the scripts folder, else its name."""
+    for raw in [*inner, _stem(file)]:
+        if raw.casefold() in GENERIC_SCRIPTS or raw.startswith("."):
+            continue
+        found = _origin(raw)
+        if found is not None:
+            return found
+    return None
 
 
 def _tested(folders: list[str], file: str, project: set[str]) -> Origin | None:
