@@ -137,3 +137,50 @@ def test_thinking_after_a_first_clause_is_cut_off(text: str, kept: str) -> None:
 def test_a_later_clause_that_is_no_thinking_stays(text: str) -> None:
     assert factrule.flaw(text) is None
     assert factrule.trim(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "Note",
+    "## Plan",
+    "**Option A:**",
+    "Implementation plan:",
+    "Next steps",
+    # The options were listed in the turn; the entity note's reader never saw them.
+    "Start with Option A for MVP, migrate to Option B for production.",
+    "Go with option 2",
+])
+def test_a_label_or_a_choice_named_by_its_label_is_no_fact(text: str) -> None:
+    assert factrule.flaw(text) == "label"
+
+
+@pytest.mark.parametrize("text", [
+    "Option 2: cache the token in the session",
+    "Fix: Option 1: pull the latest changes before pushing",
+    "Option A (sysfs) is faster than Option B",
+    "Plan B is to revert the release",
+    "Status: the cache is warm after the first request",
+    "Option values in config.toml are case-sensitive",
+    "Use RS256",
+])
+def test_a_named_choice_or_a_labelled_statement_is_a_fact(text: str) -> None:
+    assert factrule.flaw(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    # "so I" with what was done states the outcome, not the next move.
+    ("Note: the transcripts still name M-Claude-Code but are historical logs, so I left "
+     "them unchanged"),
+    "The port 8080 was taken by an old server, so I used 8081",
+])
+def test_so_i_with_what_was_done_is_no_thinking(text: str) -> None:
+    assert factrule.flaw(text) is None
+    assert factrule.trim(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "Note: the files are still named the old way, so I'll check them",
+    "Root cause: the files are odd, so I need to look again",
+])
+def test_a_label_left_before_thinking_is_no_line(text: str) -> None:
+    assert factrule.flaw(text) == "thinking"
+    assert factrule.trim(text) == ""

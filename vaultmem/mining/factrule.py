@@ -13,7 +13,11 @@ fact unless one of these holds:
    outcome belongs to the files and the decisions, not to a narration of the turn);
 3. **folders**: it only lists folders (``src/auth/, tests/``, each ending in ``/``), or a
    prompt followed by them ("Fix the login: ``src/auth/``");
-4. **copied**: the same line is in more than :data:`MAX_COPIES` entities.
+4. **copied**: the same line is in more than :data:`MAX_COPIES` entities;
+5. **label**: it is only a label or a heading ("Note", "## Plan", "Option A:", "Next steps"),
+   or it names the choices it is about only by their labels ("Start with Option A, migrate to
+   Option B later": the reader of the entity note never saw the list; "Option 2: cache the
+   token" names its option and is no such line).
 
 Before the rule is applied, :func:`trim` drops what leads into a line without stating anything:
 the model's own limits ("I can't run sudo commands interactively, but I can tell you the command
@@ -46,7 +50,7 @@ from typing import Literal
 
 from vaultmem.notes.lazyre import lazy
 
-Flaw = Literal["markup", "thinking", "folders", "copied"]
+Flaw = Literal["markup", "thinking", "folders", "copied", "label"]
 MAX_COPIES = 2  # entities one line may be filed under
 
 _CODE_SPAN = lazy(r"(`+)(?:(?!\1).)+?\1")
@@ -93,9 +97,24 @@ _LATER_THINKING = lazy(
     r"(?:[.!?;:]|,(?=\s+(?:let|now|so|i|i'll)\b))\s+(?:[^.!?;:`]*?,\s+)?"
     r"(?:let(?:'s(?! encrypt)| me| us)\b|now,? (?:i|let|we|i'll|i'm)\b|"
     r"i(?:'ll|'m going to| will| need to)\s|"
-    r"so i(?:'ll| will)?\s)",
+    # "so I'll …", "so I need to …" is the next move; "so I left them unchanged" is the outcome.
+    r"so i(?:(?:'ll|’ll| will| need to| have to| should| must|'m going to| am going to)\s|"
+    r"\s(?!(?:\w+ed|kept|left|made|built|chose|wrote|set|put|ran|took|gave|went|did|had)\b)))",
     re.IGNORECASE,
 )
+# A line that is only a label: "Note", "## Plan", "**Option A:**", "Implementation plan:".
+_BARE_LABEL = lazy(
+    r"^[\s#*_>-]*(?:(?:the|my|our|a|final|proposed|recommended|implementation|suggested|"
+    r"possible|important|quick|next)\s+)?(?:notes?|plans?|summary|overview|options?|"
+    r"approach(?:es)?|alternatives?|steps?|phases?|solutions?|recommendations?|decisions?|"
+    r"results?|details|context|background|status|update|problems?|issues?|fix(?:es)?|"
+    r"root cause|warning|tip|todo|changes?)(?:\s+(?:[A-Z]|\d{1,2}))?[\s*_:.]*$",
+    re.IGNORECASE,
+)
+# A choice named by its label: "Option A", "approach 2" (the label's letter is upper-case).
+# Followed by ":", "(", "=" or a dash, the line says what the choice is.
+_CHOICE_REF = lazy(r"\b(?i:option|approach|alternative|variant|proposal)\s+(?:[A-Z]|\d{1,2})\b"
+                   r"(?P<named>\s*(?:[:(=—–]|-\s))?")
 _FOLDER = lazy(r"(?:[\w.@+~-]*/)+")  # a folder as capture writes it: ``src/auth/``, ``./``
 _SEPARATORS = lazy(r"\s*(?:,|;|\band\b|\s)\s*")
 _CHANGED = lazy(r"^(?:changed|touched|edited|files?|folders?|in)\b\s*:?\s*", re.IGNORECASE)
@@ -113,7 +132,15 @@ def flaw(text: str, copies: int = 1) -> Flaw | None:
         return "folders"
     if copies > MAX_COPIES:
         return "copied"
+    if _BARE_LABEL.match(plain) or unnamed_choices(plain):
+        return "label"
     return None
+
+
+def unnamed_choices(text: str) -> bool:
+    """Whether ``text`` refers to choices by their labels only ("go with Option B")."""
+    refs = list(_CHOICE_REF.finditer(text))
+    return bool(refs) and not any(ref.group("named") for ref in refs)
 
 
 def trim(text: str) -> str:
@@ -124,7 +151,9 @@ def trim(text: str) -> str:
         out = out[lead.end():].strip()
     later = _LATER_THINKING.search(_masked(out))
     if later is not None:
-        out = out[:later.start() + 1].rstrip(" ,;:") if later.start() else ""
+        head = out[:later.start() + 1]
+        # "Note: the files …, so I'll check them": what is left is a label, no statement.
+        out = "" if head.endswith(":") and len(head.split()) < 3 else head.rstrip(" ,;:")
     return out
 
 
