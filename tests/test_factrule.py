@@ -184,3 +184,22 @@ def test_so_i_with_what_was_done_is_no_thinking(text: str) -> None:
 def test_a_label_left_before_thinking_is_no_line(text: str) -> None:
     assert factrule.flaw(text) == "thinking"
     assert factrule.trim(text) == ""
+
+
+@pytest.mark.parametrize("text", [
+    "`npm test` failed (`Error: Cannot find module 'left-pad'`)",
+    "Error: `connect ECONNREFUSED 127.0.0.1:5432`",
+    "`cd ~/app && make` failed: `make: *** [all] Error 2`…",
+])
+def test_a_failure_and_nothing_learnt_is_no_fact(text: str) -> None:
+    assert factrule.flaw(text) == "failure"
+
+
+@pytest.mark.parametrize("text", [
+    "`git push` failed (`! [rejected] main -> main (fetch first)`); it passed after `git pull`",
+    "`make` fails without `libssl-dev`",
+    "`pytest` failed: `No module named pytest`; install `requirements-dev.txt` first",
+    "npm test failed with exit code 1 until NODE_ENV was set",
+])
+def test_a_failure_with_its_cause_or_fix_is_a_fact(text: str) -> None:
+    assert factrule.flaw(text) is None

@@ -17,7 +17,9 @@ fact unless one of these holds:
 5. **label**: it is only a label or a heading ("Note", "## Plan", "Option A:", "Next steps"),
    or it names the choices it is about only by their labels ("Start with Option A, migrate to
    Option B later": the reader of the entity note never saw the list; "Option 2: cache the
-   token" names its option and is no such line).
+   token" names its option and is no such line);
+6. **failure**: it is only a command and its error ("`npm test` failed (`Error: Cannot find
+   module 'x'`)"): no cause, no fix, nothing learnt (the session's record keeps the failure).
 
 Before the rule is applied, :func:`trim` drops what leads into a line without stating anything:
 the model's own limits ("I can't run sudo commands interactively, but I can tell you the command
@@ -50,7 +52,7 @@ from typing import Literal
 
 from vaultmem.notes.lazyre import lazy
 
-Flaw = Literal["markup", "thinking", "folders", "copied", "label"]
+Flaw = Literal["markup", "thinking", "folders", "copied", "label", "failure"]
 MAX_COPIES = 2  # entities one line may be filed under
 
 _CODE_SPAN = lazy(r"(`+)(?:(?!\1).)+?\1")
@@ -115,6 +117,12 @@ _BARE_LABEL = lazy(
 # Followed by ":", "(", "=" or a dash, the line says what the choice is.
 _CHOICE_REF = lazy(r"\b(?i:option|approach|alternative|variant|proposal)\s+(?:[A-Z]|\d{1,2})\b"
                    r"(?P<named>\s*(?:[:(=—–]|-\s))?")
+# The words a line that only reports a failure has besides its code spans.
+_FAILURE_WORDS = frozenset((
+    "failed", "fails", "failing", "failure", "error", "errors", "errored", "with", "exit",
+    "exited", "code", "status", "returned", "command", "the", "a", "and", "again", "still",
+    "also", "twice", "when", "running", "run", "ran", "in", "on", "output"))
+_WORDS = lazy(r"[^\W\d_]+")
 _FOLDER = lazy(r"(?:[\w.@+~-]*/)+")  # a folder as capture writes it: ``src/auth/``, ``./``
 _SEPARATORS = lazy(r"\s*(?:,|;|\band\b|\s)\s*")
 _CHANGED = lazy(r"^(?:changed|touched|edited|files?|folders?|in)\b\s*:?\s*", re.IGNORECASE)
@@ -134,7 +142,17 @@ def flaw(text: str, copies: int = 1) -> Flaw | None:
         return "copied"
     if _BARE_LABEL.match(plain) or unnamed_choices(plain):
         return "label"
+    if plain != text and only_failure(plain):
+        return "failure"
     return None
+
+
+def only_failure(plain: str) -> bool:
+    """Whether ``plain`` (a line with its code spans blanked) says nothing but that they
+    failed: "`cmd` failed (`error`)", "Error: `…`"."""
+    said = [w.casefold() for w in _WORDS.findall(plain)]
+    return any(w.startswith(("fail", "error")) for w in said) and all(
+        w in _FAILURE_WORDS for w in said)
 
 
 def unnamed_choices(text: str) -> bool:
