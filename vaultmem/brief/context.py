@@ -244,13 +244,16 @@ def _last_session(s: SessionDigest, known: Collection[str]) -> _Group:
     block.add(ASKED, [_cut(s.asked, ITEM_MAX_CHARS)] if s.asked else [], [1])
     # A session's steps and questions are listed as they came up: the newest, what it left
     # open at its end, are the last ones, and first in line for room.
-    steps, questions = _items(s.next_steps), _items(s.open_questions)
-    block.add("Next steps:", steps, _newest(len(steps), LAST_STEPS, 1, 2))
-    block.add("Open questions:", questions, _newest(len(questions), LAST_QUESTIONS, 1, 2))
     # What its newest answer that says what comes next (its recap's "Next Steps" part) says,
     # however long the recap before it: the step the session left open, in Claude's words (of
-    # its last answers only: an older one's steps were likely taken since).
+    # its last answers only: an older one's steps were likely taken since). A listed step it
+    # says again in other words is said there only.
     said = next((t.upcoming for t in reversed(s.turns[-UPCOMING_TURNS:]) if t.upcoming), ())
+    steps = _items([i for i in s.next_steps
+                    if not any(settled.restates(u, i.text) for u in said)])
+    questions = _items(s.open_questions)
+    block.add("Next steps:", steps, _newest(len(steps), LAST_STEPS, 1, 2))
+    block.add("Open questions:", questions, _newest(len(questions), LAST_QUESTIONS, 1, 2))
     block.add("Next steps its last answers name:", [_cut(u, DETAIL_MAX_CHARS) for u in said], [1])
     wanted = open_words(s)
     block.add("Decisions:", _items(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True,
@@ -332,11 +335,17 @@ def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str],
         n = len(turns)
         part.add("outcome:", turns,
                  [tier if i == n - 1 else 3 + NEWER * (n - 1 - i) for i in range(n)])
-        steps, questions = _items(s.next_steps), _items(s.open_questions)
+        # A step a newer session did, or lists again in other words, is not this one's to tell.
+        newer = [*([last] if last else []), *sessions_[:rank]]
+        done = _done_by(newer)
+        again = [i.text for later in newer for i in later.next_steps]
+        steps = _items([i for i in s.next_steps if not settled.completed(i.text, done)
+                        and not any(settled.restates(step, i.text) for step in again)])
+        questions = _items(s.open_questions)
         part.add("next steps:", steps, _newest(len(steps), 3, tier, 3))
         # What it was asked and never answered is work left open, unless a newer session did it.
         asked = [_cut(s.asked, ITEM_MAX_CHARS)] if s.asked and not settled.completed(
-            s.asked, _done_by([*([last] if last else []), *sessions_[:rank]])) else []
+            s.asked, done) else []
         part.add(ASKED.lower(), asked, [RELEVANT if rank < 3 else 3])
         part.add("open questions:", questions, _newest(len(questions), 2, tier, 3))
         part.add("failed then (command, then its output: tool text):", _failures(s, history=True), [3])

@@ -464,8 +464,10 @@ def session(rel: str, text: str) -> SessionDigest:
     final = log.turns[-1] if log.turns else None
     done = [*log.done, *log.closed, *(settled.said_done(final.answer, final.details)
                                       if final else ())]
-    kinds["next_steps"] = tuple(i for i in kinds["next_steps"]
-                                if not settled.completed(i.text, done))
+    steps = [i for i in kinds["next_steps"] if not settled.completed(i.text, done)]
+    # One step said twice (by the summary and the answer after it) is listed in its newest words.
+    again = settled.restated([i.text for i in steps])
+    kinds["next_steps"] = tuple(i for n, i in enumerate(steps) if n not in again)
     entities: list[str] = []
     for start, end in note.ranges(RELATED):
         for n in range(start, end):

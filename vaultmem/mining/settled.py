@@ -138,6 +138,32 @@ def completed(step: str, done: Sequence[str]) -> bool:
     return False
 
 
+# Two steps are one step said twice (a compact summary's pending task and its "next step", a
+# todo item and a recap's line) when the other holds this share of the shorter one's words, and
+# at least RESTATE_MIN_WORDS of them: fewer ("Import the GPG key", "Verify the GPG key
+# imported") are two steps on one thing.
+RESTATE_SHARE = (2, 3)
+RESTATE_MIN_WORDS = 4
+
+
+def restates(one: str, other: str) -> bool:
+    """Whether two next steps say one step: most of the shorter one's content words (at least
+    RESTATE_MIN_WORDS) are the other's (``Rebuild with the debug logging and test that
+    PowerUpdate messages flow`` restates ``Debug why PowerUpdate messages are lost: added debug
+    logging, rebuild and test``)."""
+    a, b = _stems(one), _stems(other)
+    shared = len(a & b)
+    num, den = RESTATE_SHARE
+    return shared >= RESTATE_MIN_WORDS and shared * den >= num * min(len(a), len(b))
+
+
+def restated(steps: Sequence[str]) -> set[int]:
+    """The indexes of the steps (oldest first) that a later one restates: the newest wording
+    of a step is the one to keep."""
+    return {n for n, step in enumerate(steps)
+            if any(restates(later, step) for later in steps[n + 1:])}
+
+
 # A sentence that reports work done ("Added the CSV exporter.", "The tests now pass ✅") and one
 # that leaves it open ("still", "not yet", "next", "need to"…).
 _DONE_SAID_RE = lazy(
