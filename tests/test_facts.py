@@ -119,6 +119,12 @@ def test_link_targets_and_comments_are_not_searchable() -> None:
     assert facts.visible("[[Auth]] and [[Auth#Overview]]") == "Auth and Auth#Overview"
 
 
+def test_a_leaf_shows_an_unaliased_path_link_by_its_last_segment() -> None:
+    text = "See [[claude/projects/x/entities/Auth]], [[notes/Db|the db]] and [[Cache]] %%x%%"
+    assert facts.visible(text) == "See claude/projects/x/entities/Auth, the db and Cache "
+    assert facts.visible(text, leaf=True) == "See Auth, the db and Cache "
+
+
 def test_marked_text_gives_plain_text_and_offsets() -> None:
     text, spans = facts.marked("call \x02verify\x03_\x02token\x03 now", "\x02", "\x03")
     assert text == "call verify_token now"

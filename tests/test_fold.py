@@ -31,6 +31,9 @@ def test_words_ignore_case_ticks_links_comments_dates_and_punctuation() -> None:
     assert fold.words("2026-11-22 — Use `[[entities/Auth|auth]]` tokens! %%vm-anchor x%%") == (
         "use", "auth", "tokens")
     assert fold.holds("Rotate the Auth tokens daily, via cron.", "rotate the `auth` tokens daily")
+    # A path link is compared by the name it is about, as an alias is.
+    assert fold.words("Rotate [[claude/projects/x/entities/Auth]] tokens") == (
+        "rotate", "auth", "tokens")
 
 
 def test_a_near_copy_with_the_same_code_and_a_reworded_clause_folds() -> None:

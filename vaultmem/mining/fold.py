@@ -32,6 +32,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from vaultmem.notes import facts
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import SESSION_SECTION, Kind
 
@@ -47,18 +48,14 @@ _STOP = frozenset((
     "a", "an", "the", "to", "of", "in", "on", "at", "by", "for", "with", "from", "into", "as",
     "and", "or", "but", "so", "then", "it", "its", "is", "are", "was", "were", "be", "been",
     "this", "that", "these", "those", "after", "before", "when", "while", "now"))
-_LINK_RE = lazy(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
 _MD_LINK_RE = lazy(r"\[([^\[\]\n]*)\]\([^()\n]*\)")
-_COMMENT_RE = lazy(r"%%.*?%%")
 _DATE_RE = lazy(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?\b")
 _CODE_RE = lazy(r"(`+)(.+?)\1")
 _WORD_RE = lazy(r"[^\W_]+")
 
 
 def _plain(text: str) -> str:
-    text = _COMMENT_RE.sub(" ", text)
-    text = _LINK_RE.sub(lambda m: m.group(2) or m.group(1).rsplit("/", 1)[-1], text)
-    return _DATE_RE.sub(" ", _MD_LINK_RE.sub(r"\1", text))
+    return _DATE_RE.sub(" ", _MD_LINK_RE.sub(r"\1", facts.visible(text, leaf=True)))
 
 
 def words(text: str) -> tuple[str, ...]:

@@ -61,6 +61,7 @@ _TRAILING_GROUP = lazy(r"\s*\([^()]*\)\s*$")
 _KEY_WORDS = lazy(r"\w+")
 # A link's target and its bar, ``[[target|`` of ``[[target|alias]]``: deleted, the alias stays.
 _TARGET = re.compile(r"\[\[[^\[\]\n|]*\|")
+_LEAF = lazy(r"\[\[([^\[\]\n|]*/[^\[\]\n|]*)\]\]")  # an unaliased path link
 _TARGETS = re.compile(r"\[\[([^\[\]\n|#]*)")
 _TRAILING = " \t\n\r\f\v.!?;:,…"
 # Labels a line may start with ("Gotcha: x"): compaction files the fact without them.
@@ -114,10 +115,13 @@ def searchable(text: str) -> str:
     return text
 
 
-def visible(text: str) -> str:
+def visible(text: str, *, leaf: bool = False) -> str:
     """``text`` as a reader sees it: ``searchable`` and the brackets of wikilinks gone (each
-    link shows its alias, else its target)."""
+    link shows its alias, else its target; ``leaf``: else its target's last path segment, the
+    name ``[[entities/Auth]]`` is about, as lines are compared in ``mining.fold``)."""
     text = searchable(text)
+    if leaf and "]]" in text:
+        text = _LEAF.sub(lambda m: m.group(1).rsplit("/", 1)[-1], text)
     return text.replace("[[", "").replace("]]", "") if "]]" in text else text
 
 
