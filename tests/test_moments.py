@@ -174,3 +174,36 @@ def test_a_fix_the_briefing_listed_is_told_again_when_its_failure_comes(
 
     assert "docker-compose.yml" in _context(out, "PostToolUseFailure")
     assert _hook("post-tool-use-failure", vault, tmp_path, **failing) == ("", "")  # once
+
+
+ARCHIVED = f"claude/projects/{PROJECT}/archive/sessions/2026-11-18-set-up-auth.md"
+REMARK = "Note: the legacy salt table stays in the nightly dump, so I left it unchanged"
+
+
+def _add_decision(vault: Path, rel: str, line: str) -> None:
+    note = vault / rel
+    note.write_text(note.read_text().replace("## Decisions Made\n\n",
+                                             f"## Decisions Made\n\n- {line}\n"))
+    index.refresh(Vault(vault))
+
+
+def test_a_compacted_sessions_decision_is_not_told_its_next_step_is(
+        vault: Path, tmp_path: Path) -> None:
+    # Compaction filed what of the session is a fact in an entity note; what it left in the
+    # archived note alone it judged no fact. Its open next steps stay there and are told.
+    _add_decision(vault, ARCHIVED, REMARK)
+
+    assert _hook("user-prompt-submit", vault, tmp_path,
+                 prompt="drop the legacy salt table from the nightly dump") == ("", "")
+    out, _ = _hook("user-prompt-submit", vault, tmp_path, session_id="s-2",
+                   prompt="add rate limiting to the login endpoint")
+    assert "Add rate limiting to the login endpoint" in _context(out, "UserPromptSubmit")
+
+
+def test_a_live_sessions_decision_is_told(vault: Path, tmp_path: Path) -> None:
+    _add_decision(vault, NOTE, REMARK)
+
+    out, _ = _hook("user-prompt-submit", vault, tmp_path,
+                   prompt="drop the legacy salt table from the nightly dump")
+
+    assert "legacy salt table" in _context(out, "UserPromptSubmit")

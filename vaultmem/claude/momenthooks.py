@@ -57,7 +57,7 @@ def on_user_prompt_submit(event: HookEvent, warnings: list[str]) -> str:
     now = clock.now()
     own = onprompt.terms(event.prompt)
     found = moments.lookup(vault, config.project, [*own, *onprompt.trackers(event.prompt)],
-                           kinds=onprompt.KINDS, today=now.date())
+                           kinds=onprompt.KINDS, today=now.date(), compacted=onprompt.COMPACTED)
     if not found:
         return ""
     told = onprompt.told(event.prompt, found, injections.given(vault.state_dir, event.session_id))

@@ -70,9 +70,11 @@ class Found:
 
 
 def lookup(vault: Vault, project: str, terms: Sequence[str], *, kinds: Iterable[str],
-           today: date, notes: int = CANDIDATE_NOTES) -> list[Found]:
+           today: date, notes: int = CANDIDATE_NOTES,
+           compacted: Iterable[str] | None = None) -> list[Found]:
     """The facts of ``kinds`` in the notes of ``project`` (and the global ones) that hold any
-    of ``terms``, best first; [] without an index. Reads the index as it is (no refresh)."""
+    of ``terms``, best first; [] without an index. Reads the index as it is (no refresh).
+    ``compacted``: the kinds read from a compacted session's note (None: all of ``kinds``)."""
     if not terms:
         return []
     from vaultmem.search import factsearch, indexquery, indexrows
@@ -82,6 +84,7 @@ def lookup(vault: Vault, project: str, terms: Sequence[str], *, kinds: Iterable[
     if conn is None:
         return []
     wanted = set(kinds)
+    archived = wanted if compacted is None else wanted & set(compacted)
     layout = vault.layout
     folders = (layout.project_dir(project), f"{layout.namespace}/global")
     try:
@@ -99,7 +102,8 @@ def lookup(vault: Vault, project: str, terms: Sequence[str], *, kinds: Iterable[
                 body = indexrows.public_body((vault.root / hit.rel).read_bytes())
             except OSError:
                 continue
-            listed = [f for f in factsearch.note_facts(hit, body) if f.kind in wanted]
+            told = archived if hit.type == "session" and hit.status == "archived" else wanted
+            listed = [f for f in factsearch.note_facts(hit, body) if f.kind in told]
             if listed:
                 candidates.append((hit, listed))
         found = factsearch.ranked(factsearch.match(match, candidates), project)
