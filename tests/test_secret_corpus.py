@@ -121,6 +121,27 @@ ATTACKS: list[tuple[str, str]] = [
     ("пароль: Solnce2024", "Solnce2024"),
     ("服务器的密码是 Taiyang2024", "Taiyang2024"),
     ("パスワード: Taiyou2024", "Taiyou2024"),
+    # A .pgpass line; a login and its password in prose; userinfo without a scheme.
+    ("db.internal:5432:shop:admin:PgPa55word", "PgPa55word"),
+    ("echo '*:*:*:postgres:hunter2pg' >> ~/.pgpass", "hunter2pg"),
+    ("login with admin / S3cretPass", "S3cretPass"),
+    ("Login: deploy / Passw0rd!", "Passw0rd!"),
+    ("creds: admin / Adm1nPw2024", "Adm1nPw2024"),
+    ("user admin, pass Adm1nPass!", "Adm1nPass!"),
+    ("ssh root:R00tPassX@10.0.0.5", "R00tPassX"),
+    ("connect to admin:Adm1nPw@db.local:5432", "Adm1nPw"),
+    ("the root password for the NAS: N4sR00tPw", "N4sR00tPw"),
+    ("la password è Ciao2024x", "Ciao2024x"),
+    ("la clave es Clave2024x", "Clave2024x"),
+    ("le mot de passe est Bonjour2024", "Bonjour2024"),
+    ("Das Kennwort lautet Hallo2024x", "Hallo2024x"),
+    # Signed URLs, Vault tokens, a SendGrid key of today's length.
+    ("https://acct.blob.core.windows.net/c?sv=2022-11-02&sig=AbCdEf0123456789%2BghIJkl%2FmnOPq",
+     "AbCdEf0123456789%2BghIJkl%2FmnOPq"),
+    ("https://b.s3.amazonaws.com/k?X-Amz-Signature=" + "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+     "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"),
+    ("export VAULT_ADDR=https://v:8200 && vault login hvs." + "CAESIJ8kX2mK9pL4tR8wN3vZ6cD1", "CAESIJ8kX2mK9pL4tR8wN3vZ6cD1"),
+    ("SG." + "aBcDeFgHiJkLmNoPqRsTuV.wXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVw", "wXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVw"),
     # A credentials file's pair: the secret key has no name of its own.
     ("AKIA" + "IOSFODNN7EXAMPL5,wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzXAMPLEKEY"),
 ]
@@ -194,6 +215,23 @@ FALSE_POSITIVES = [
     "copy \\\\srv01\\Share$\\Build7 .",
     "--auth=.\\conf\\Auth2.json",
     "token file: secrets\\token2.txt",
+    # Code, not secrets: a variable named a secret, a setting's reference.
+    "self._password = password",
+    "self.api_key = api_key",
+    "api_key = settings.OPENAI_API_KEY",
+    # Near the new rules: the .pgpass format, timestamps, MAC addresses, mail addresses, logins.
+    "host:port:db:user:password is the .pgpass format",
+    "localhost:5432:*:postgres:*",
+    "2024-01-02 10:00:00:123 server started",
+    "00:11:22:33:44:55 is the MAC",
+    "scp build.tar root@10.0.0.5:/opt/app",
+    "mailto:jdoe2@example.com",
+    "git clone git@github.com:org/repo.git",
+    "log in with admin / the usual password",
+    "sign in with google/OAuth2",
+    "user settings / Profile2024 page",
+    "user admin, pass the flag --verbose",
+    "ghcr.io/org/img:v1.2@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 ]
 
 

@@ -92,7 +92,7 @@ Scrub = Callable[[str], str]
 # literal's occurrences (an alternation of them tries every position, 10-30 times slower).
 _SHAPES = (
     r"AC[a-z0-9]{32}", r"SK[a-z0-9]{32}", r"AP[\dA-F][a-zA-Z0-9]{8}", r"\.[\w-]{6}\.[\w-]{27}",
-    r":[\w-]{35}", r"-us\d", r"k_(?:live|test)_", r"://[^\s/@]*:[^\s@]*@",
+    r":[\w-]{35}", r"-us\d", r"k_(?:live|test)_", r"://[^\s/@]*:[^\s@]*@", r"X-(?:Amz|Goog)-S",
 )
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "credential", "creds",
                "contrase", "dsn", "bearer", "basic", "cos", "ibm", "softlayer", "cloudant")
@@ -103,7 +103,7 @@ _AFTER_NAME = (
     r"[\w.-]{0,60}['\"`\]\\]{0,4}\s*(?:=|:|=>)\s*\\?['\"`]?[^\s'\"`‹]{4}"
     r"|\s+[a-z0-9._~+/=-]{16}"
     r"|s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
-    r"|[\w ]{0,40}?\s(?:is|was|to|are)\s+\S{3}"  # prose: "the db password is …"
+    r"|[\w ]{0,40}?(?:\s(?:is|was|to|are|ist|est|è)\s+|:\s*)\S{3}"  # "the db password is …"
     r"|[a-z]{0,6}\s+['\"`]?[^\s'\"`‹]*\d"  # "password hunter2", ``--token abc123``
     r"|[a-z]{0,6}\s*(?:\||->|→|—|–)\s*\S{3}"  # a table's cell, an arrow
     r"|[\w.-]{0,60}>[^<\s]{3}"  # an XML element: ``<password>…``
@@ -419,7 +419,8 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
         for pattern, group in _keyword_patterns():
             for m in pattern.finditer(text, begin, end):
                 value = m.group(group)
-                if value and _looks_secret(value, True):
+                if value and _looks_secret(value, True) and not _variable(text, m.start(group),
+                                                                          value):
                     yield Finding(m.start(group), m.start(group) + len(value), _keyword_kind(m))
     for m in c["bearer"].finditer(text, begin, end):
         if _entropy_high(m.group(2)):
@@ -455,6 +456,17 @@ def _in_context(text: str, begin: int, end: int) -> Iterator[Finding]:
     """The findings of the context rules (secretcontext, secretconfig) in ``text[begin:end]``."""
     yield from secretcontext.findings(text, begin, end)
     yield from secretconfig.findings(text, begin, end)
+
+
+def _variable(text: str, start: int, value: str) -> bool:
+    """Whether an unquoted value after a keyword is code: a dotted reference
+    (``settings.OPENAI_API_KEY``) or an identifier that names a secret itself
+    (``self._password = password``, ``token = access_token``)."""
+    if start > 0 and text[start - 1] in "'\"`":
+        return False
+    if _RULES["reference"].match(value) and "." in value:
+        return True
+    return re.fullmatch(r"[A-Za-z_]\w*", value) is not None and name_kind(value) is not None
 
 
 def _keyword_kind(match: re.Match[str]) -> str:
@@ -505,7 +517,8 @@ def _candidates(text: str) -> tuple[list[int], list[int], list[int]]:
             at = low.find(word, at + len(word))
     if "aws" in low:
         named.extend(m.start() for m in c["aws_named"].finditer(low))
-    return sorted(shaped), sorted(set(named)), sorted(secretcontext.candidates(low, secretconfig.WORDS))
+    commands = secretcontext.candidates(low, secretconfig.WORDS, secretconfig.SHAPES)
+    return sorted(shaped), sorted(set(named)), sorted(commands)
 
 
 @lru_cache(maxsize=1)

@@ -8,7 +8,9 @@ Their name is no assignment's left side, so the keyword rules miss them:
 - the value a secret store's command is given: ``gh secret set NAME --body …`` (or ``-b``),
   ``netlify env:set NAME …``, a here-string (``vercel env add NAME <<< '…'``), or an ``echo``
   piped into one of them, into ``chpasswd`` or into a ``--password-stdin`` flag;
-- the passphrase ``ssh-keygen`` is given with ``-N`` or ``-P``.
+- the passphrase ``ssh-keygen`` is given with ``-N`` or ``-P``;
+- the password of a ``.pgpass`` line, ``host:port:database:user:password`` (five fields, the port
+  a number or ``*``, the user with a letter: a timestamp or a MAC address is not one).
 
 A named value must still read like one (secretcontext.secretish); a value in a secret's place
 only must not be a placeholder (``echo $TOKEN | … --password-stdin`` gives nothing).
@@ -35,12 +37,17 @@ _RULES = {
                   r"|netlify\s+env:set\s+\S+\s+"
                   r"|(?:secrets?\s+(?:set|put)|env\s+add)\b[^\n|;&]*?<<<\s*)" + _VALUE),
     "keygen": lazy(r"(?<![\w-])ssh-keygen\b[^\n|;&]*?\s-[NP]\s+" + _VALUE),
+    "pgpass": lazy(r"(?m)(?:^|(?<=[\s'\"`>]))(?:\[[0-9A-Fa-f:]+\]|[\w.*-]+):(?:\d{1,5}|\*)"
+                   r":[^:\s'\"`]+:[^:\s'\"`]*[A-Za-z*][^:\s'\"`]*"
+                   r":((?:[^\s'\"`:\\]|\\.){3,200})(?=[\s'\"`]|$)"),
     "piped": lazy(r"(?<![\w-])(?:echo|printf)\s+(?:-[ne]+\s+)?(['\"]?)([^\s'\"|]{3,200})\1"
                   r"\s*\|[^|\n]*$"),
 }
 # What a piped value goes into: the flag or the command that reads a secret from stdin.
 _PIPED_INTO = ("-password-stdin", "chpasswd", "secret set", "secret put", "secrets set",
                "env add")
+# What makes a line worth the pgpass rule (redact's pre-filter runs it over the lowercase text).
+SHAPES = (lazy(r":(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:\S"),)
 # Literals (lowercase) that make a line worth these rules: redact's pre-filter finds them.
 WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "env add",
          "env:set", "chpasswd", "ssh-keygen")
@@ -50,7 +57,7 @@ WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "
 # the rule is not run nor compiled (as secretcontext.NEEDS_EXACT; tests/test_secret_gates.py).
 NEEDS: dict[str, tuple[str, ...]] = {
     "element": ("</",), "app_setting": ("=",), "tf_default": ("variable",),
-    "store": ("secret", "env"), "keygen": ("ssh-keygen",),
+    "store": ("secret", "env"), "keygen": ("ssh-keygen",), "pgpass": (":",),
 }
 
 
@@ -71,6 +78,9 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             if kind is not None and secretish(m.group(value), password=kind == "password",
                                               strict=False):
                 yield Finding(m.start(value), m.end(value), kind)
+    for m in r["pgpass"].finditer(text, begin, end) if _may("pgpass", text, begin, end) else ():
+        if _given(m.group(1)) and m.group(1).lower() not in ("password", "passwd", "secret"):
+            yield Finding(m.start(1), m.end(1), "password")
     for rule in ("store", "keygen"):
         for m in r[rule].finditer(text, begin, end) if _may(rule, text, begin, end) else ():
             if _given(m.group(2)):

@@ -13,7 +13,10 @@ rules here read that context:
   path: ``-u c:\\users``); positional passwords (``htpasswd -b FILE USER PASS``, ``rabbitmqctl
   add_user USER PASS``, ``net user USER PASS``) (markup and secret stores: secretconfig);
 - **URL userinfo**, with or without a user (``redis://:PASS@host``, ``postgres://u:PASS@host``;
-  a password holding ``@`` is taken up to the last ``@`` before the host);
+  a password holding ``@`` is taken up to the last ``@`` before the host), and without a scheme
+  (``root:PASS@10.0.0.5``: a host with a dot, an IP or ``localhost`` after the ``@``);
+- **a login and its password** in prose: "login with admin / PASS", "creds: admin / PASS",
+  "user admin, pass PASS";
 - **Authorization headers** (``Bearer``, ``Basic``, ``Token``...) and ``Bearer <token>``.
 
 A value is only taken when it reads like one: not a placeholder (``$TOKEN``, ``<password>``,
@@ -28,7 +31,7 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.lazyre import LazyPattern, lazy
 from vaultmem.notes.secretspan import Finding, is_path
 
 _WORD = (
@@ -38,7 +41,7 @@ _WORD = (
 )
 # Signs, or words followed by a space (``to+0000`` is a value, not "to").
 _LINK = (
-    r"(?:\s*(?:[:=]|\||->|→|—|–|(?:is|was|are|were|now|set|to|equals|becomes|changed"
+    r"(?:\s*(?:[:=]|\||->|→|—|–|(?:is|was|are|were|now|set|to|equals|becomes|changed|ist|est|è"
     r"|should\s+be|will\s+be|reads)(?=\s))){1,3}"
 )
 _VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
@@ -62,6 +65,16 @@ _RULES = {
         r"(?<![\w-])(?:-u|-U|--user|--auth|-a|--basic-auth|--proxy-user)(?:=|[ \t]+)"
         r"(['\"]?)([^\s:'\"@/]{1,64}):([^\s'\"]{3,200})\1"),
     "url": lazy(r"(?i)\b[a-z][\w+.-]*://([^\s/@:'\"]*):([^\s/'\"<>]+)@(?=[\w.\[-])"),
+    "userinfo": lazy(
+        r"(?<![\w/:.@%+-])([A-Za-z_][\w.+-]{0,63}):([^\s/@:'\"<>]{3,200})@"
+        r"(?=(?:\d{1,3}\.){3}\d{1,3}\b|localhost\b|\[[0-9a-fA-F:]+\]"
+        r"|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)"),
+    # A login word, a link, the user, then ``/`` (after a link) or ", pass" before the password.
+    "login": lazy(
+        r"(?i)(?<![\w-])(?:log(?:ged)?[ -]?(?:in|on)|sign(?:ed)?[ -]?in|user(?:name)?|creds"
+        r"|credentials|login\s+creds)"
+        r"(?:(\s+(?:with|as|using|is|are)\s+|\s*[:=]\s*)|\s+)(['\"`]?)([\w.@+-]{1,64})\2"
+        r"(\s*/\s*|\s*,?\s+(?:and\s+)?(?:pass(?:word)?|pw|pwd)(?:\s+is)?\s*[:=]?\s*)" + _VALUE),
     "authorization": lazy(
         r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?"
         r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+)?([^\s'\",;]{4,})"),
@@ -69,9 +82,9 @@ _RULES = {
     # The password word of other languages, then a colon, a copula or a short verb (a new
     # word ASCII can spell goes into NEEDS_FOLDED too).
     "foreign": lazy(
-        r"(?i)(?<![a-z-])(?:mot\s+de\s+passe|passwort|kennwort|contrase[ñn]a|senha|wachtwoord"
+        r"(?i)(?<![a-z-])(?:mot\s+de\s+passe|passwort|kennwort|contrase[ñn]a|clave|senha|wachtwoord"
         r"|lösenord|salasana|has[łl]o|heslo|şifre|пароль|密码|密碼|パスワード|비밀번호)"
-        r"(\s*[:=：]\s*|\s*(?:是|は|为|為|는|은)\s*|\s+[^\W\d_]{1,5}\s+)" + _VALUE),
+        r"(\s*[:=：]\s*|\s*(?:是|は|为|為|는|은)\s*|\s+[^\W\d_]{1,7}\s+)" + _VALUE),
     "diceware": lazy(r"[a-z]{3,}(?:-[a-z]{3,}){3,}"),  # correct-horse-battery-staple
     # JSON inside a string (a tool printing JSON it escaped): ``{\"password\": \"…\"}``.
     "escaped": lazy(
@@ -97,6 +110,10 @@ _STOP = frozenset({
     "placeholder", "changeme", "todo", "tbd", "xxx", "yes", "no", "ok", "done", "generated",
 })
 _SYMBOLS = frozenset("!@#$%^&*+=~?")
+# Words before ``:`` and an address that make it a mail address, not ``user:PASS@host``.
+_MAIL_WORDS = frozenset({"mailto", "mail", "email", "e-mail", "from", "to", "cc", "bcc",
+                         "reply-to", "sender", "author", "contact", "sip", "sips", "tel", "xmpp",
+                         "git", "ssh", "http", "https"})
 
 
 def _ruled_out(text: str, begin: int, end: int) -> set[str]:
@@ -151,6 +168,16 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in _run("url", skip, text, begin, end):
         if not placeholder(m.group(2)) and not m.group(2).isdigit():
             yield Finding(m.start(2), m.end(2), "password")
+    for m in _run("userinfo", skip, text, begin, end):
+        secret = m.group(2)
+        if (m.group(1).lower() not in _MAIL_WORDS and not placeholder(secret)
+                and secretish(secret, password=True, strict=False)):
+            yield Finding(m.start(2), m.end(2), "password")
+    for m in _run("login", skip, text, begin, end):
+        slash = "/" in m.group(4)
+        if slash and not m.group(1):
+            continue  # "user settings / Profile": a path of words, not a login
+        yield from _value(m, 5, "password", linked=True, strict=False, shortest=7 if slash else 0)
     for m in _run("authorization", skip, text, begin, end):
         if not placeholder(m.group(1)) and m.group(1).lower() not in _STOP:
             yield Finding(m.start(1), m.end(1), "token")
@@ -202,12 +229,14 @@ _SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred")  # every _WORD 
 NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
     "prose": _SECRET_WORDS, "reverse": _SECRET_WORDS, "flag": _SECRET_WORDS,
     "escaped": _SECRET_WORDS, "authorization": ("authorization",), "bearer": ("bearer",),
+    "login": ("/", "pass", "pw"),
     # The foreign rule's words that ASCII can spell ("mot de passe" and "passwort" hold "pass").
-    "foreign": ("pass", "kennwort", "contrasena", "senha", "wachtwoord", "salasana", "haslo",
-                "heslo"),
+    "foreign": ("pass", "kennwort", "contrasena", "clave", "senha", "wachtwoord", "salasana",
+                "haslo", "heslo"),
 }
 NEEDS_EXACT: dict[str, tuple[str, ...]] = {
     "smb": ("-U", "--user"), "userpass": ("-u", "-U", "-a"), "url": ("://",),
+    "userinfo": ("@",),
     "tools": tuple(sorted({flag for _, flag, _ in _TOOL_FLAGS})),
     "positional": ("htpasswd", "rabbitmqctl", "net"),
 }
@@ -224,7 +253,7 @@ def _tools() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
 
 
 def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict: bool,
-           flag: bool = False) -> Iterator[Finding]:
+           flag: bool = False, shortest: int = 0) -> Iterator[Finding]:
     """The value of ``match`` (its quoted form at ``group + 1``, else bare at ``group + 2``)."""
     quoted = match.group(group + 1)
     if quoted is not None:
@@ -238,6 +267,8 @@ def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict:
     if flag and re.match(r"^[a-z]+=", value):
         return  # ``--secret id=x,src=path``: the flag's own option list
     password = kind == "password"
+    if len(value) < shortest:
+        return
     if flag and linked and not placeholder(value) and len(value) >= 3 or secretish(value, password=password, strict=strict,
                    quoted=quoted is not None and linked):
         yield Finding(start, start + len(value), kind)
@@ -295,15 +326,23 @@ COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", 
                  "пароль", "密码", "密碼", "パスワード", "비밀번호",
                  "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",
                  "--pass", "--token", "--secret", "--api", "--access", "--private", "--client",
-                 "--pwd", "-token", "-password", "-secret", "-key", "://",
+                 "--pwd", "-token", "-password", "-secret", "-key", "://", "login", "log in",
+                 "sign in", "signin", "clave",
                  "as the pass", "as my pass", "as our pass", "as password", "as the api",
                  "as the token", "as the secret", "as the key", "as my token")
 
 
-def candidates(low: str, more: Sequence[str] = ()) -> list[int]:
-    """Where in the lowercase text a command or header rule (or one of the ``more`` literals)
-    may find a value."""
+# A schemeless ``user:PASS@host`` (the userinfo rule), looked for where the text has an ``@``.
+_USERINFO_SHAPE = lazy(r":[^\s/@:'\"<>]{3,200}@(?=[\w\[])")
+
+
+def candidates(low: str, more: Sequence[str] = (),
+               shapes: Sequence[LazyPattern] = ()) -> list[int]:
+    """Where in the lowercase text a command or header rule (or one of the ``more`` literals,
+    or a match of one of the ``shapes``) may find a value."""
     found: list[int] = []
+    for shape in (_USERINFO_SHAPE, *shapes) if "@" in low else shapes:
+        found.extend(m.start() for m in shape.finditer(low))
     for word in (*COMMAND_WORDS, *more):
         at = low.find(word)
         while at >= 0:

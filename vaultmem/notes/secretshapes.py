@@ -62,6 +62,12 @@ VENDOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("flyio", _EDGE + r"fm[12]_[A-Za-z0-9+/=_-]{40,}"),
     ("discord", r"discord(?:app)?\.com/api/webhooks/\d+/([\w-]{40,})"),
     ("terraform", r"(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),
+    ("vault", _EDGE + r"hv[sb]\.[A-Za-z0-9_-]{24,}"),
+    ("sendgrid", _EDGE + r"SG\.[\w-]{16,}\.[\w-]{30,}"),
+    # A signed URL's signature (an Azure SAS, an S3 or GCS presigned URL): the query value.
+    ("azure", r"[?&]sig=([A-Za-z0-9%+/=]{20,})"),
+    ("aws", r"X-Amz-(?:Signature|Security-Token)=([A-Za-z0-9%+/=_-]{20,})"),
+    ("google", r"X-Goog-Signature=([0-9a-fA-F]{64,})"),  # both found by redact's _SHAPES
 )
 
 # Literal prefixes of the patterns above and detect-secrets' detectors, found in the text as it
@@ -77,5 +83,5 @@ LOWER_PREFIXES = (
     "_authtoken", "pypi-", "sq0csp-", "sk-", "hf_", "gsk_", "xai-", "r8_", "pplx-", "fw_",
     "nvapi-", "softlayer.com", "cloudant.com", "whsec_", "npm_", "key-", "_v1_", "shp",
     "lin_api_", "ntn_", "dp.", "figd_", "sntry", "dapi", "pul-", "glsa_", "glc_", "sbp_",
-    "pscale_", "ya29.", "api_org_", "fm1_", "fm2_", "discord",
+    "pscale_", "ya29.", "api_org_", "fm1_", "fm2_", "discord", "hvs.", "hvb.", "sig=",
 )
