@@ -354,3 +354,14 @@ def test_a_name_that_starts_or_ends_another_goes_to_the_entity_that_exists() -> 
         "Rate Limiter Redis": f"{entities}Rate Limiter.md",  # a new name met before it
         "Monitor": f"{entities}Monitor.md",
     }
+
+
+def test_one_failure_told_in_two_gotchas_is_one_entity_item() -> None:
+    said = ("The build needs the OpenSSL headers: install `libssl-dev` (`cargo build` failed: "
+            "`error: failed to run custom build command for openssl-sys`)")
+    passed = ("`cargo build` failed (`error: failed to run custom build command for "
+              "openssl-sys`); it passed after running `sudo apt install libssl-dev`")
+    text = (f"---\ntype: session\nproject: demo\ncreated: 2026-11-20\n---\n# Build\n\n"
+            f"## Gotchas & Fixes\n\n- {said} ([[Build]])\n- {passed} ([[Build]])\n")
+    ex = sessionextract.extract(text, REL, CONFIG)
+    assert [i.text for i in ex.items if i.kind == "gotcha"] == [said]

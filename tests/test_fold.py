@@ -83,3 +83,30 @@ def test_a_line_the_note_holds_under_its_kind_is_not_added_again() -> None:
     listed = fold.listed(note)
     assert listed == {"gotcha": [REPORT]}
     assert fold.folds([("gotcha", SOURCES[0]), ("decision", SOURCES[0])], listed) == [None, 1]
+
+
+SAID = ("The build needs the OpenSSL headers: install `libssl-dev` (`cargo build` failed: "
+        "`error: failed to run custom build command for openssl-sys`)")
+PASSED = ("`cargo build` failed (`error: failed to run custom build command for openssl-sys`); "
+          "it passed after running `sudo apt install libssl-dev`")
+
+
+def test_one_failure_told_twice_folds_at_compaction_only() -> None:
+    lines = [("gotcha", SAID), ("gotcha", PASSED)]
+    assert fold.folds(lines) == [0, 1]  # capture keeps both in the session's record
+    assert fold.folds(lines, failures=True) == [0, 0]
+    # A failure cut short is the start of the same one.
+    cut = PASSED.replace("custom build command for openssl-sys", "custom build…")
+    assert fold.folds([("gotcha", SAID), ("gotcha", cut)], failures=True) == [0, 0]
+
+
+@pytest.mark.parametrize("other", [
+    # another error of the same command
+    ("`cargo build` failed (`error[E0412]: cannot find type Message`); it passed after editing "
+     "`src/app.rs`"),
+    # the same error of another command
+    ("`cargo test` failed (`error: failed to run custom build command for openssl-sys`); it "
+     "passed after running `sudo apt install libssl-dev`"),
+])
+def test_another_failure_does_not_fold(other: str) -> None:
+    assert fold.folds([("gotcha", SAID), ("gotcha", other)], failures=True) == [0, 1]

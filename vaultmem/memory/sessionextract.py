@@ -355,7 +355,7 @@ def extract_report(
                 facts.add(fact)
                 entities = () if kind == schema.Kind.PREREQUISITE else names_in(first, end)
                 items.append(Item(kind, item_text, entities, first))
-    into = fold.folds([(item.kind, item.text) for item in items])
+    into = fold.folds([(item.kind, item.text) for item in items], failures=True)
     items = [item for n, item in enumerate(items) if into[n] == n]
     said = [key for _, key in facts]
     keywords = tuple(k.casefold() for k in config.gotcha_keywords if k.strip())

@@ -22,6 +22,13 @@ Lines are compared as words: case-folded, ``[[link|alias]]`` read as its alias, 
 
 Prose alone (no code span) folds only when contained whole: two prose lines that share most
 words ("the login token expires after 30 minutes", "the refresh token …") are often two facts.
+
+At compaction (``failures=True``) one failure is one fact too: capture tells a failure in two
+lines, what was said about it ("The build needs the OpenSSL headers (`cargo build` failed:
+`…`)") and the run that passed after a fix ("`cargo build` failed (`…`); it passed after
+running `apt install libssl-dev`"); a line whose failures (each command with its error, one
+cut short read as the start of the other) another line names folds into the longer. The session's
+record keeps both.
 """
 
 from __future__ import annotations
@@ -52,6 +59,8 @@ _MD_LINK_RE = lazy(r"\[([^\[\]\n]*)\]\([^()\n]*\)")
 _DATE_RE = lazy(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?\b")
 _CODE_RE = lazy(r"(`+)(.+?)\1")
 _WORD_RE = lazy(r"[^\W_]+")
+# A failure as capture writes it: "`cmd` failed (`error`)", "`cmd` failed: `error`".
+_FAILURE_RE = lazy(r"(`+) ?([^`]+?) ?\1 failed(?::| \() ?(`+) ?(.+?) ?\3")
 
 
 def _plain(text: str) -> str:
@@ -80,6 +89,7 @@ class _Shape:
     marks: tuple[str, ...]  # numbers and code spans, as " w1 w2 "
     coded: bool  # holds a code span
     turned: frozenset[tuple[str, str]]  # (negation, the content word it turns)
+    failures: tuple[tuple[str, str], ...] = ()  # (command, error), each without a cut's "…"
 
     @classmethod
     def of(cls, text: str) -> _Shape:
@@ -93,13 +103,31 @@ class _Shape:
         return cls(found, f" {' '.join(found)} ",
                    frozenset(s for w, s in zip(found, stems, strict=True) if w not in _STOP),
                    frozenset(itertools.pairwise(stems)),
-                   tuple(f" {m} " for m in dict.fromkeys(marks)), any(codes), turned)
+                   tuple(f" {m} " for m in dict.fromkeys(marks)), any(codes), turned,
+                   tuple((_uncut(m.group(2)), _uncut(m.group(4)))
+                         for m in _FAILURE_RE.finditer(text)))
 
 
-def _holds(longer: _Shape, shorter: _Shape) -> bool:
+def _uncut(text: str) -> str:
+    return " ".join(text.rstrip("…").split()).casefold()
+
+
+def _same(one: str, other: str) -> bool:
+    """Two spans of one command or error: equal, or one the start of the other (cut short)."""
+    return bool(one and other) and (one.startswith(other) or other.startswith(one))
+
+
+def _one_failure(longer: _Shape, shorter: _Shape) -> bool:
+    """Whether every failure ``shorter`` names is one ``longer`` names."""
+    return bool(shorter.failures) and all(
+        any(_same(c, lc) and _same(e, le) for lc, le in longer.failures)
+        for c, e in shorter.failures)
+
+
+def _holds(longer: _Shape, shorter: _Shape, failures: bool = False) -> bool:
     if len(shorter.words) > len(longer.words) or not shorter.words:
         return False
-    if shorter.words == longer.words:
+    if shorter.words == longer.words or failures and _one_failure(longer, shorter):
         return True
     if len(shorter.words) >= MIN_WORDS and shorter.joined in longer.joined:
         return True
@@ -125,13 +153,14 @@ class _Pool:
     :data:`CANDIDATES` lines are tried, the longest first: a note of one repeated vocabulary
     stays linear."""
 
-    def __init__(self) -> None:
+    def __init__(self, failures: bool = False) -> None:
+        self.failures = failures  # one failure is one fact (see the module)
         self.shapes: list[_Shape] = []
         self.owners: list[int | None] = []  # the line each stands for (None: the note's)
         self.by_stem: dict[str, list[int]] = {}
 
     def add(self, shape: _Shape, owner: int | None) -> None:
-        for stem in shape.content:
+        for stem in shape.content | self._commands(shape):
             self.by_stem.setdefault(stem, []).append(len(self.shapes))
         self.shapes.append(shape)
         self.owners.append(owner)
@@ -140,27 +169,36 @@ class _Pool:
         """(found, the owner of the first line that holds ``shape``)."""
         spare = len(shape.content) - math.ceil(NEAR_SHARE * len(shape.content) - 1e-9)
         keys = sorted(shape.content, key=lambda k: len(self.by_stem.get(k, ())))[: spare + 1]
+        keys += sorted(self._commands(shape))  # a line naming the same failure, in other words
         found = heapq.nsmallest(CANDIDATES, {n for k in keys for n in self.by_stem.get(k, ())}
                                 ) if keys else range(min(CANDIDATES, len(self.shapes)))
-        return next(((True, self.owners[n]) for n in found if _holds(self.shapes[n], shape)),
-                    (False, None))
+        return next(((True, self.owners[n]) for n in found
+                     if _holds(self.shapes[n], shape, self.failures)), (False, None))
+
+    def _commands(self, shape: _Shape) -> set[str]:
+        """Keys that find the lines naming a failure by its command's first word."""
+        if not self.failures:
+            return set()
+        return {"\0" + command.split(" ", 1)[0] for command, _ in shape.failures if command}
 
 
 def folds(lines: Sequence[tuple[str, str]],
-          known: Mapping[str, Sequence[str]] | None = None) -> list[int | None]:
+          known: Mapping[str, Sequence[str]] | None = None, *,
+          failures: bool = False) -> list[int | None]:
     """For each ``(kind, text)`` of ``lines``: its own index when it is kept, the index of the
     line it folds into, or None when a line ``known`` lists under its kind (the note's) holds
-    it. The longest line of a fact is kept, at its own place; equal words keep the first."""
+    it. The longest line of a fact is kept, at its own place; equal words keep the first.
+    ``failures``: a line naming only failures a longer line names folds too (compaction)."""
     shapes = [_Shape.of(text) for _, text in lines]
     pools: dict[str, _Pool] = {}
     for kind, texts in (known or {}).items():
         for text in texts:
-            pools.setdefault(kind, _Pool()).add(_Shape.of(text), None)
+            pools.setdefault(kind, _Pool(failures)).add(_Shape.of(text), None)
     into: list[int | None] = list(range(len(lines)))
     order = sorted(range(len(lines)), key=lambda n: (-len(shapes[n].words),
                                                      -len(lines[n][1]), n))
     for n in order:
-        pool = pools.setdefault(lines[n][0], _Pool())
+        pool = pools.setdefault(lines[n][0], _Pool(failures))
         found, by = pool.holder(shapes[n])
         if found:
             into[n] = None if by is None else into[by]  # one folded folds on into its holder
