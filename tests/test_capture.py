@@ -149,7 +149,7 @@ def test_session_start_briefs_the_last_session_first_then_earlier_ones_and_entit
         assert f"next step {i}" in inside
         assert f"topic {i}" in inside  # the session's topic, inside the fence
     # The last session first; the same day is ordered by the file's modification time.
-    assert inside.startswith("2026-11-22 · topic 4 · active\n")
+    assert inside.startswith("2026-11-22 · topic 4 · ended\n")  # its SessionEnd ran
     assert text.index("topic 4") < text.index("topic 3") < text.index("topic 2") < text.index(
         "topic 1")
     # The new session's own note is not briefed: it has nothing to tell yet.

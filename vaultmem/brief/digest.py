@@ -60,6 +60,7 @@ RAN = re.compile(r"Ran\s+(`+)(.+?)\1")
 # done; a step a later answer reported done (group 1: stated.STEP_DONE) is closed, not shown.
 DONE = re.compile(r"(?:Done|Committed|(Step done)):\s+(.*\S)")
 STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
+ENDED = "Session End"  # the work-log entry a session's end writes (memory.sessions.end_session)
 # Claude Code's line saying a background command ended (capture no longer makes it an entry).
 NOTIFICATION = re.compile(r"\s*<task-notification>")
 # Headings spelled as the templates spell them; older or hand-written notes use the others.
@@ -270,6 +271,7 @@ class _Log:
     closed: list[str] = field(default_factory=list)  # steps a later answer reported done
     logged: int = 0
     asked: str = ""  # the newest prompt no answer followed
+    last_entry: str = ""  # the title of its newest entry ("Session End" once it ended)
 
 
 def _work_log(note: _Note) -> _Log:
@@ -298,6 +300,7 @@ def _work_log(note: _Note) -> _Log:
                 logged += 1
                 match = ENTRY.fullmatch(head.title)
                 time, title = (match.group(1), match.group(2)) if match else ("", head.title)
+                log.last_entry = title.strip()
                 if NOTIFICATION.match(title):
                     title = ""  # an older note's entry for a background command's end: no prompt
                 continue
@@ -455,6 +458,8 @@ def session(rel: str, text: str) -> SessionDigest:
         stem[11:] if re.match(r"\d{4}-\d{2}-\d{2}-", stem) else stem)
     status = str(meta.get("status") or "active").strip().lower()
     log = _work_log(note)
+    if status == "active" and log.last_entry == ENDED:
+        status = "ended"  # below the compaction threshold, its session over: not running
     kinds = {name: tuple(note.items(names)[0]) for name, names in (
         ("decisions", DECISIONS), ("gotchas", GOTCHAS), ("prerequisites", PREREQUISITES),
         ("open_questions", OPEN_QUESTIONS), ("next_steps", NEXT_STEPS))}

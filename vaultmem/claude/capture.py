@@ -137,6 +137,8 @@ def on_session_start(event: HookEvent, warnings: list[str] | None = None) -> str
     problems = warnings if warnings is not None else []
     memory = _memory(event, problems)
     now = clock.now()
+    if event.session_id and event.source != "compact":
+        _close_left_open(memory, event.session_id, now, problems)
     started_note = _start_note(memory, event, now, problems)
     if memory.config.redaction.enabled:
         from vaultmem.notes.secretrules import warm
@@ -172,6 +174,34 @@ def _start_note(memory: Memory, event: HookEvent, now: datetime,
         problems.append(f"session note not updated: {err}")
         return None
     return started.note
+
+
+# The reason a Session End entry gives when the next session start closed the session.
+LEFT_OPEN = "never ended (no SessionEnd ran); closed at the next session start"
+
+
+def _close_left_open(memory: Memory, starting: str, now: datetime,
+                     problems: list[str]) -> None:
+    """The sessions of this machine left open and over (``Upkeep.left_open``) closed as their
+    SessionEnd would have: the rest of their transcript recorded (a turn interrupted before its
+    Stop), then their Session End entry, dated when they were last active. Before the starting
+    session's note, which stays the project's current one. Compaction follows as for any
+    ended note; a session that goes on after all is reopened by its next hook."""
+    try:
+        left = memory.left_open(starting)
+    except (VaultmemError, OSError):
+        return  # the state cannot be read (a read-only vault): starting the note says so
+    for entry, last in left:
+        sid, when = entry.session_id, min(last, now)
+        try:
+            event = HookEvent(name="session-end", session_id=sid, cwd=None,
+                              transcript_path=entry.transcript, reason=LEFT_OPEN)
+            ended = record_transcript(memory, event, sid, when, closing=True)
+            if not _drop_if_empty(memory, sid, ended.note):
+                memory.end_session(reason=LEFT_OPEN, compact=False, first_edits=ended.pending,
+                                   session_id=sid, now=when)
+        except (VaultmemError, OSError) as err:
+            problems.append(f"session {sid[:8]} left open, not closed: {err}")
 
 
 def _compact_pending(memory: Memory, now: datetime, problems: list[str]) -> None:

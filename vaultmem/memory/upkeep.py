@@ -264,6 +264,30 @@ class Upkeep:
             return False
         return not self._recently_written(rel)
 
+    def left_open(self, starting: str | None = None) -> list[tuple[SessionEntry, datetime]]:
+        """This machine's Claude sessions of the project whose SessionEnd never ran (Claude Code
+        killed, the hook cancelled) and that are over: neither their transcript nor their note
+        written for ``LIVE_SECONDS``; each with when it was last active. ``starting``: the
+        session starting now (a resume of one of them), never one of them. A session no Stop
+        recorded (no transcript known: ``vaultmem session start`` by hand) is not Claude's."""
+        out = []
+        for sid, entry in self.state.load().sessions.items():
+            if entry.project != self.config.project or entry.ended is not None \
+                    or sid == starting or not entry.transcript:
+                continue
+            try:
+                note = os.stat(self.vault.abspath(entry.note)).st_mtime
+            except (OSError, VaultmemError):
+                continue  # its note is gone (removed by a person): nothing to close
+            try:
+                said = os.stat(entry.transcript).st_mtime
+            except OSError:
+                said = 0.0  # Claude Code removed the transcript: the note is all there is
+            last = max(note, said)
+            if time.time() - last >= LIVE_SECONDS:
+                out.append((entry, datetime.fromtimestamp(last).astimezone()))
+        return out
+
     def _ended_entry(self, rel: str) -> bool:
         """Whether the note's last work-log entry is its Session End (read from its tail)."""
         try:
