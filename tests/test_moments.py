@@ -207,3 +207,32 @@ def test_a_live_sessions_decision_is_told(vault: Path, tmp_path: Path) -> None:
                    prompt="drop the legacy salt table from the nightly dump")
 
     assert "legacy salt table" in _context(out, "UserPromptSubmit")
+
+
+def test_a_fact_sharing_only_the_project_s_common_words_is_not_told(vault: Path) -> None:
+    # "shop" is in every note of the project, "argon2id" in few: a word weighs its rarity.
+    from vaultmem.claude import moments, onprompt
+    from vaultmem.notes.facts import Fact, fact_key
+    from vaultmem.search import indexquery
+
+    conn = indexquery.open_reader(Vault(vault))
+    assert conn is not None
+    try:
+        weights = moments.rarity(conn, (PROJECT, "global"), ["shop", "argon2id", "nowhere"])
+    finally:
+        conn.close()
+    assert weights["shop"] < weights["argon2id"] < weights["nowhere"]
+
+    def found(text: str) -> moments.Found:
+        fact = Fact("decision", text, fact_key(text), 0, "2026-11-20")
+        return moments.Found(fact, f"claude/projects/{PROJECT}/entities/App.md", "App",
+                             "entity", PROJECT, -1.0)
+
+    common = {"chat": 0.2, "logs": 0.1, "purge": 2.5, "git-filter-repo": 2.0, "history": 1.5}
+    prompt = "run git-filter-repo to purge the chat logs from history"
+    remark = found("The chat logs are historical, so they stay as they are")
+    assert onprompt.told(prompt, [remark], set()) is not None  # two words shared, unweighed
+    assert onprompt.told(prompt, [remark], set(), lambda words: common) is None
+    purge = found("git-filter-repo needs a fresh clone to purge the chat logs")
+    told = onprompt.told(prompt, [remark, purge], set(), lambda words: common)
+    assert told is not None and told.keys == (purge.fact.key,)

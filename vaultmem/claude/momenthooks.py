@@ -60,7 +60,8 @@ def on_user_prompt_submit(event: HookEvent, warnings: list[str]) -> str:
                            kinds=onprompt.KINDS, today=now.date(), compacted=onprompt.COMPACTED)
     if not found:
         return ""
-    told = onprompt.told(event.prompt, found, injections.given(vault.state_dir, event.session_id))
+    told = onprompt.told(event.prompt, found, injections.given(vault.state_dir, event.session_id),
+                         lambda words: moments.rarity_in(vault, config.project, words))
     if told is None:
         return ""
     _log(vault, PROMPT, event.session_id, told.text, told.keys, told.reason, config.project,

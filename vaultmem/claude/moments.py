@@ -8,13 +8,18 @@ ranks, no mining, no compaction, no secret detectors (the vault's text is redact
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
 from vaultmem.notes import facts
 from vaultmem.notes.lazyre import lazy
 from vaultmem.store.vault import Vault
+
+if TYPE_CHECKING:
+    import sqlite3
 
 CANDIDATE_NOTES = 12  # notes the index ranks best, whose facts are read
 MAX_QUERY_WORDS = 12
@@ -111,6 +116,40 @@ def lookup(vault: Vault, project: str, terms: Sequence[str], *, kinds: Iterable[
         conn.close()
     return [Found(f.fact, f.note.rel, f.note.title, f.note.type, f.note.project, f.bm25)
             for f in found]
+
+
+def rarity_in(vault: Vault, project: str, terms: Sequence[str]) -> dict[str, float]:
+    """:func:`rarity` of ``terms`` in the notes of ``project`` and the global ones; {} without
+    an index."""
+    from vaultmem.search import indexquery
+
+    conn = indexquery.open_reader(vault)
+    if conn is None:
+        return {}
+    try:
+        return rarity(conn, (project, "global"), terms)
+    finally:
+        conn.close()
+
+
+def rarity(conn: sqlite3.Connection, projects: Sequence[str], terms: Sequence[str]
+           ) -> dict[str, float]:
+    """term -> its inverse document frequency among the notes of ``projects``,
+    ``ln((n + 1) / (notes holding it + 1))``: a word most of a project's notes hold ("logs" in
+    a project about chat logs) says little about which of them a text is about."""
+    from vaultmem.search import indexquery
+
+    scope = f"n.project IN ({', '.join('?' * len(projects))})"
+    total = indexquery.query(conn, f"SELECT count(*) FROM notes AS n WHERE {scope}",
+                             list(projects), match="")[0][0]
+    weights = {}
+    for term in terms[:MAX_QUERY_WORDS]:
+        phrase = fts_any([term])
+        held = indexquery.query(
+            conn, "SELECT count(*) FROM notes_fts JOIN notes AS n ON n.id = notes_fts.rowid "
+                  f"WHERE notes_fts MATCH ? AND {scope}", [phrase, *projects], match=phrase)[0][0]
+        weights[term] = math.log((total + 1) / (held + 1))
+    return weights
 
 
 def quotable(text: str, max_chars: int) -> str | None:
