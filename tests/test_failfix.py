@@ -163,7 +163,8 @@ def test_a_gotcha_leads_with_the_problem_and_its_whole_fix_command() -> None:
     [(index, text)] = failfix.gotchas(met, [Said(4, message)])  # one message, one gotcha
     assert index == 0
     assert text.startswith("`sudo cat` also requires a password prompt")  # no "I see the issue"
-    assert ("Please run this in your terminal: `sudo setcap cap_dac_read_search=ep "
+    # Handed to the person, in words compaction keeps (its trim drops "Please run this…:").
+    assert (f"{failfix.HANDED} `sudo setcap cap_dac_read_search=ep "
             "/home/me/monitor/target/debug/power-monitor` (") in text
     assert "The monitor is ready" not in text and "**" not in text
     # Both failures it explains are named, so either one met again finds it.
@@ -176,7 +177,7 @@ def test_a_long_fix_command_is_cut_between_words_within_the_line() -> None:
     [(_, text)] = failfix.gotchas([Met("sudo ls", SUDO, 1)], [Said(2, message)])
     said = text.split(" (`sudo ls` failed", 1)[0]
     assert len(said) <= failfix.SAID_CHARS
-    assert said.startswith("It fails because sudo needs a terminal. Run this yourself: "
+    assert said.startswith(f"It fails because sudo needs a terminal. {failfix.HANDED} "
                            "`sudo setcap cap_dac_read_search=ep /opt/app0/bin")
     assert said.endswith("/bin…`")
 
@@ -212,8 +213,49 @@ def test_a_failed_command_handed_to_the_person_is_tied_to_its_failure() -> None:
     handed = ("I can't change this setting from here. Please run this yourself:\n\n```bash\n"
               "sudo pmset -a hibernatemode 0\n```")
     [(_, text)] = failfix.gotchas(met, [Said(9, handed)])
-    assert text.startswith("I can't change this setting from here. Please run this yourself: "
+    assert text.startswith(f"I can't change this setting from here. {failfix.HANDED} "
                            "`sudo pmset -a hibernatemode 0`")
     assert "a terminal is required" in text
     other = handed.replace("sudo pmset -a hibernatemode 0", "pmset -g")
     assert failfix.gotchas(met, [Said(9, other)]) == []
+
+
+def test_a_handed_command_on_the_failed_command_s_file_is_tied_and_kept_through_compaction() -> None:
+    # Claude's sudo has no terminal; the file is root's; the person is handed `sudo chown` on
+    # the file the failed commands read. The line before the block says why.
+    from vaultmem.mining import factrule
+
+    workflow = "./M-Claude-Code/.github/workflows/generate-markdown.yml"
+    met = [Met(f"sudo cat {workflow}", SUDO, 1),
+           Met(f"cat {workflow}", f"cat: {workflow}: Permission denied", 7)]
+    message = ("I'm unable to read the workflow file because it's owned by root with restricted "
+               "permissions (600).\n\nYou can run one of these commands:\n\n```bash\n# Option 1\n"
+               f"sudo chown $USER:$USER {workflow}\n```\n\nWould you like me to try again after?")
+    [(_, text)] = failfix.gotchas(met, [Said(8, message)])
+    assert text.startswith("I'm unable to read the workflow file because it's owned by root")
+    assert f"{failfix.HANDED} `sudo chown $USER:$USER {workflow}` (`sudo cat" in text
+    assert "a terminal is required" in text and "Would you like" not in text
+    # Compaction's trim keeps the lesson, and sudo failing on another command finds it.
+    kept = factrule.trim(text)
+    assert failfix.HANDED in kept and "a terminal is required" in kept
+    later = onfailure.Failure("Bash", "sudo socketfilterfw --getglobalstate", None,
+                              f"Exit code 1\n{SUDO}")
+    assert onfailure.tier(later, onfailure.signature(later.error), kept) == 0
+    # A block working on another file answers another question.
+    other = message.replace(f"sudo chown $USER:$USER {workflow}", "sudo chown me ./docs/a.md")
+    assert failfix.gotchas(met, [Said(8, other)]) == []
+
+
+def test_the_failure_a_handed_command_reruns_is_named_first() -> None:
+    from vaultmem.mining import factrule
+
+    met = [Met("legion_cli fan-enable", "ERROR: writing error [Errno 13] Permission denied: "
+               "'/sys/module/legion_laptop/parameters/fan'", 1),
+           Met("sudo legion_cli fan-enable", SUDO, 3)]
+    message = ("I can't run sudo commands interactively, but I can tell you the command to run. "
+               "You'll need to execute this in your terminal:\n\n```bash\nsudo legion_cli "
+               "fan-enable\n```")
+    [(_, text)] = failfix.gotchas(met, [Said(4, message)])
+    assert factrule.trim(text).startswith(
+        f"{failfix.HANDED} `sudo legion_cli fan-enable` (`sudo legion_cli fan-enable` failed: "
+        "`sudo: a terminal is required")

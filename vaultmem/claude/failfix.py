@@ -15,6 +15,15 @@ after the failure. Two rules read it (issue 31 item 1):
 A message that explains something else (the task, another failure) is not tied to the failure
 before it; one explanation tells one lesson, however many failures it names.
 
+A message that ends by handing the person a command block ("You'll need to execute this in
+your terminal:", "You can run one of these commands:") is tied to a failure whose command the
+block runs, or whose file it works on (``sudo chown … ./x.yml`` after ``cat ./x.yml`` was
+denied), and the gotcha says so in fixed words, "Handed to the person to run by hand in their
+terminal: `…`" (:data:`HANDED`): Claude's own lead ("I can't run sudo commands interactively.
+You'll need to …:") is no fact and compaction trims it (``factrule.trim``), which left the
+entity line a bare command. The failure the handed command reruns is named first, so that its
+error survives a cut.
+
 The gotcha holds the error line, so that :mod:`onfailure` finds it by the error's signature
 when the failure comes back. A failure nothing was said about gets nothing, and so does an
 interrupt or a call that never ran (``ingest`` does not pass those).
@@ -37,6 +46,7 @@ FIX_CHARS = 120  # of a fix command at least, when the explanation before it is 
 FAILURES_NAMED = 2  # by one gotcha: those one message explains
 LINES_KEPT = 2  # lines of a message that explain one failure
 NEXT_LINES = 3  # transcript lines from a failure to the message "right after" it
+HANDED = "Handed to the person to run by hand in their terminal:"
 
 # What says why a failure happened or what to do about it. "instead" alone is a next move.
 _SAID_WHY_RE = lazy(
@@ -50,6 +60,13 @@ _SAID_WHY_RE = lazy(
     re.IGNORECASE,
 )
 _SPAN_RE = lazy(r"`([^`\n]{6,})`")
+# An introduction that hands the block after it to the person (not "Add this to Cargo.toml:").
+_HANDING_RE = lazy(
+    r"\b(?:yourself|manually|by hand|in (?:(?:your|a|the) (?:own )?)?terminal|"
+    r"(?:please |you(?:'ll| will)? need to |you can |you should )(?:run|execute)|"
+    r"run (?:this|these|it|the following)(?: commands?)? (?:yourself|manually|in))\b",
+    re.IGNORECASE)
+_PATH_RE = lazy(r"[^\s'\"`]*[\\/][^\s'\"`]+")
 # A line that only announces the next step ("Let me try …") says nothing learnt.
 _MOVE_RE = lazy(r"\A(?:let me|let's|i'll|i will|now i|now let|next,? i)\b", re.IGNORECASE)
 _LIST_RE = lazy(r"\A(?:[-*+]|\d+[.)])\s+")
@@ -114,9 +131,19 @@ def gotcha_text(failures: Sequence[Met], lines: Sequence[tuple[int, str]], messa
     block's first command is the fix, whole or cut between words."""
     said = _without_narration(" ".join(text for _, text in lines))
     command = _fix_command(message, lines[-1][0]) if lines and said.endswith(":") else None
-    if command and len(lines) > 1:  # the problem, then the sentence that brings in its fix
-        intro = _SENTENCE_RE.split(lines[-1][1].replace("**", "").strip())[-1]
-        said = _without_narration(" ".join([*(text for _, text in lines[:-1]), intro]))
+    if command:
+        # The problem, then the sentence that brings in its fix (in fixed words when it hands
+        # the fix to the person: see the module docstring).
+        sentences = _SENTENCE_RE.split(lines[-1][1].replace("**", "").strip())
+        if _HANDING_RE.search(sentences[-1]):
+            sentences[-1] = HANDED
+        # Of a line after the problem's, only the sentence that brings in the fix.
+        last = sentences[-1:] if len(lines) > 1 else sentences
+        # A heading before it ("Firewall Logging - Requires Your Password") ends its sentence.
+        before = [t if t.endswith((".", "!", "?", ":")) else f"{t}." for _, t in lines[:-1]]
+        said = _without_narration(" ".join([*before, *last]))
+        failures = sorted(failures, key=lambda f: (f.command != command,
+                                                   not _same_command(command, f.command)))
     if command:
         span = code_span(one_line(command, max(SAID_CHARS - len(said) - 3, FIX_CHARS),
                                   cut="words"))
@@ -197,13 +224,45 @@ def _explaining(text: str, naming: tuple[str, Sequence[str], str | None], words:
             continue
         spans = [s for s in _SPAN_RE.findall(line) if s.casefold() in folded
                  or _same_command(s, command)]
-        if not spans and len(moments.shared(sig, line)) < min(words, len(sig)) and not (
-                line.endswith(":") and _same_command(_fix_command(text, number), command)):
+        handed = line.endswith(":") and _same_target(_fix_command(text, number), command)
+        if not spans and len(moments.shared(sig, line)) < min(words, len(sig)) and not handed:
             continue
+        if handed and not kept and (why := _why_before(text, number)) is not None:
+            kept.append(why)  # "… because it's owned by root." before "You can run:"
         kept.append((number, line))
         if len(kept) == LINES_KEPT:
             break
     return kept
+
+
+def _why_before(text: str, number: int) -> tuple[int, str] | None:
+    """The line before line ``number`` of ``text`` (blank lines skipped) when it says why."""
+    lines = text.splitlines()
+    for back in range(number - 1, -1, -1):
+        line = _LIST_RE.sub("", lines[back].strip().lstrip("#").strip())
+        if line:
+            return (back, line) if _SAID_WHY_RE.search(line) and not _MOVE_RE.match(
+                line) and not line.endswith(":") else None
+    return None
+
+
+def _same_target(said: str | None, command: str | None) -> bool:
+    """Whether a command Claude handed over reruns the failed one or works on a file it named
+    (the last two segments of a path alike: ``./.github/x.yml`` and ``~/r/.github/x.yml``)."""
+    if _same_command(said, command):
+        return True
+    if not said or not command:
+        return False
+
+    def tails(text: str) -> set[str]:
+        found = set()
+        for path in _PATH_RE.findall(text):
+            parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".", "~")]
+            if len(parts) >= 2:
+                found.add("/".join(parts[-2:]).casefold())
+        return found
+
+    return bool(tails(said) & tails(command))
 
 
 def _same_command(said: str | None, command: str | None) -> bool:
