@@ -91,3 +91,26 @@ def test_a_closed_session_that_goes_on_is_reopened_by_its_next_hook(
 def note_of(vault: Path, words: str) -> str:
     (found,) = [p.read_text() for p in (vault / SESSIONS).glob("*.md") if words in p.read_text()]
     return found
+
+
+def test_a_start_closes_the_newest_few_and_the_next_starts_the_rest(
+        env: Path, tmp_path: Path) -> None:
+    count = capture.CLOSE_PER_START + 2
+    logs = []
+    for n in range(count):  # session sid-0 is the oldest, each one an hour newer
+        log = Transcript(tmp_path / f"t{n}.jsonl")
+        log.prompt(f"task number {n} of the release")
+        log.say(f"Started task {n}.")
+        stop(log, f"sid-{n}")
+        logs.append(log)
+    for n, log in enumerate(logs):
+        then = time.time() - 3600 * (count + 1 - n)
+        for path in (log.path, next(p for p in (env / SESSIONS).glob("*.md")
+                                    if f"task number {n} " in p.read_text())):
+            os.utime(path, (then, then))
+    briefing("sid-b")
+    closed = {sid for sid, entry in _state(env)["sessions"].items() if entry.get("ended")}
+    assert closed == {f"sid-{n}" for n in range(2, count)}  # the newest first, a few a start
+    briefing("sid-c")
+    closed = {sid for sid, entry in _state(env)["sessions"].items() if entry.get("ended")}
+    assert {f"sid-{n}" for n in range(count)} <= closed

@@ -178,6 +178,9 @@ def _start_note(memory: Memory, event: HookEvent, now: datetime,
 
 # The reason a Session End entry gives when the next session start closed the session.
 LEFT_OPEN = "never ended (no SessionEnd ran); closed at the next session start"
+# How many such sessions one start closes, the newest first: a vault that piled them up before
+# (an upgrade, a month of killed windows) is closed over the next starts, each start kept short.
+CLOSE_PER_START = 3
 
 
 def _close_left_open(memory: Memory, starting: str, now: datetime,
@@ -191,7 +194,7 @@ def _close_left_open(memory: Memory, starting: str, now: datetime,
         left = memory.left_open(starting)
     except (VaultmemError, OSError):
         return  # the state cannot be read (a read-only vault): starting the note says so
-    for entry, last in left:
+    for entry, last in sorted(left, key=lambda found: found[1], reverse=True)[:CLOSE_PER_START]:
         sid, when = entry.session_id, min(last, now)
         try:
             event = HookEvent(name="session-end", session_id=sid, cwd=None,
