@@ -259,3 +259,46 @@ def test_the_failure_a_handed_command_reruns_is_named_first() -> None:
     assert factrule.trim(text).startswith(
         f"{failfix.HANDED} `sudo legion_cli fan-enable` (`sudo legion_cli fan-enable` failed: "
         "`sudo: a terminal is required")
+
+
+DENIED = "git@github.com: Permission denied (publickey). fatal: Could not read from remote repository."
+
+
+def test_a_fix_the_person_reports_in_the_next_prompt_is_the_gotcha(
+        env: Path, log: Transcript) -> None:
+    # Claude said nothing about the failure; the person's next prompt says what fixed it. Its
+    # turn ends, then the next Stop reads the report (the failure is in the note by then).
+    log.prompt("push the release branch")
+    log.call("b1", "Bash", {"command": "git push origin release"})
+    log.result("b1", f"Exit code 128\n{DENIED}", error=True)
+    log.say("The push was refused.")
+    stop(log)
+    log.prompt("I fixed it by adding the deploy key to ~/.ssh/config, try again")
+    log.call("b2", "Bash", {"command": "git push origin release"})
+    log.result("b2", "To github.com:me/app.git\n * [new branch] release -> release")
+    log.say("Pushed.")
+    stop(log)
+    [gotcha] = section(note(env), "Gotchas & Fixes")
+    assert gotcha.startswith(f"- {failfix.REPORTED} \u201cI fixed it by adding the deploy key")
+    assert "Permission denied (publickey)" in gotcha
+    later = onfailure.Failure("Bash", "git push", None, f"Exit code 128\n{DENIED}")
+    assert onfailure.tier(later, onfailure.signature(later.error), gotcha) == 0
+
+
+@pytest.mark.parametrize("prompt", [
+    "update the readme with the new flags",  # a new task
+    "changed my mind, let's deploy tomorrow instead",
+    "I fixed it by " + "doing many things " * 20,  # too long to be a report
+])
+def test_a_prompt_that_reports_no_fix_is_no_gotcha(prompt: str) -> None:
+    met = [Met("git push origin release", DENIED, 1)]
+    assert failfix.gotchas(met, [Said(3, prompt, person=True)]) == []
+
+
+def test_claude_s_explanation_comes_before_the_person_s_report() -> None:
+    met = [Met("sudo apt install ripgrep", SUDO, 1)]
+    said = [Said(2, "sudo needs a password, so please run `sudo apt install ripgrep` yourself."),
+            Said(4, "ran it", person=True)]
+    [(index, text)] = failfix.gotchas(met, said)
+    assert index == 0 and text.startswith("sudo needs a password")
+    assert [i for i, _ in failfix.gotchas(met, said[1:])] == [0]  # alone, the report is it

@@ -47,6 +47,8 @@ FAILURES_NAMED = 2  # by one gotcha: those one message explains
 LINES_KEPT = 2  # lines of a message that explain one failure
 NEXT_LINES = 3  # transcript lines from a failure to the message "right after" it
 HANDED = "Handed to the person to run by hand in their terminal:"
+REPORTED = "Fixed by the person, who said:"
+REPORT_CHARS = 240  # a longer prompt is a new task, not a report of what was done
 
 # What says why a failure happened or what to do about it. "instead" alone is a next move.
 _SAID_WHY_RE = lazy(
@@ -65,6 +67,14 @@ _HANDING_RE = lazy(
     r"\b(?:yourself|manually|by hand|in (?:(?:your|a|the) (?:own )?)?terminal|"
     r"(?:please |you(?:'ll| will)? need to |you can |you should )(?:run|execute)|"
     r"run (?:this|these|it|the following)(?: commands?)? (?:yourself|manually|in))\b",
+    re.IGNORECASE)
+# The person reporting what they did: "I fixed it by …", "changed ownership", "works after …".
+_REPORTED_RE = lazy(
+    r"\A(?:ok(?:ay)?[,.!]?\s+|done[,.!]?\s+)?(?:(?:i|we)(?:'ve| have)?\s+(?:just\s+|already\s+)?)?"
+    r"(?:fixed|solved|resolved|changed|ran|installed|reinstalled|updated|upgraded|added|"
+    r"removed|deleted|enabled|disabled|restarted|rebooted|granted|exported|chowned|chmodded|"
+    r"cleared|killed|unlocked|logged in|signed in)\b(?! my mind)|\bfixed (?:it|this|that) by\b|"
+    r"\b(?:it|that|this)(?:'s| is)? work(?:s|ing|ed)? (?:now )?after\b|\bworks now\b",
     re.IGNORECASE)
 _PATH_RE = lazy(r"[^\s'\"`]*[\\/][^\s'\"`]+")
 # A line that only announces the next step ("Let me try …") says nothing learnt.
@@ -92,10 +102,11 @@ class Met:
 
 @dataclass(frozen=True)
 class Said:
-    """A message of Claude's and where in the read it stands."""
+    """A message of Claude's (or the person's prompt) and where in the read it stands."""
 
     number: int
     text: str
+    person: bool = False  # the person's prompt, not Claude's message
 
 
 def gotchas(met: Sequence[Met], said: Sequence[Said]) -> list[tuple[int, str]]:
@@ -110,8 +121,9 @@ def gotchas(met: Sequence[Met], said: Sequence[Said]) -> list[tuple[int, str]]:
         sig = signature(failure.error)
         if not sig or tuple(sig) in signed:
             continue
-        after = [n for n, s in enumerate(said) if s.number > failure.number]
-        hit = _next_said(failure, sig, said, after) or _named(failure, sig, said, after)
+        after = [n for n, s in enumerate(said) if s.number > failure.number and not s.person]
+        hit = (_next_said(failure, sig, said, after) or _named(failure, sig, said, after)
+               or _reported(failure, said))
         if hit is None:
             continue
         signed.add(tuple(sig))
@@ -194,6 +206,18 @@ def _next_said(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Se
         return None  # more work came between: the message is about that
     lines = _explaining(said[after[0]].text, (failure.error, sig, failure.command), 1)
     return (after[0], lines) if lines else None
+
+
+def _reported(failure: Met, said: Sequence[Said]) -> tuple[int, list[tuple[int, str]]] | None:
+    """The person's next prompt after the failure, when it reports what they did about it ("I
+    fixed it by …", "changed ownership", "works after …"): nothing Claude said explains it."""
+    index = next((n for n, s in enumerate(said) if s.person and s.number > failure.number), None)
+    if index is None:
+        return None
+    prompt = one_line(said[index].text, REPORT_CHARS + 1)
+    if len(prompt) > REPORT_CHARS or not _REPORTED_RE.search(prompt):
+        return None
+    return index, [(0, f"{REPORTED} \u201c{prompt}\u201d")]
 
 
 def _named(failure: Met, sig: Sequence[str], said: Sequence[Said], after: Sequence[int]

@@ -200,6 +200,8 @@ def story(
         if line.prompt and ended is None:
             current = LoggedTurn(when, title_of(line.prompt), line.prompt)
             collected.append(current)
+            said.append(failfix.Said(number, line.prompt, person=True))  # "I fixed it by …"
+            said_in.append(current)
         elif current is None:
             current = LoggedTurn(when, "Continued", None)
             collected.append(current)
