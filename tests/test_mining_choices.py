@@ -131,3 +131,50 @@ def test_the_question_is_its_last_sentence() -> None:
     asked = "Deployed to staging! All checks green. Which tag should it get:\n- v1.2.0\n- v2.0.0"
     assert picked(asked, "v2.0.0") == (
         "Which tag should it get — chose: v2.0.0; not chosen: v1.2.0")
+
+
+COMPARED = """Here's a comparison:
+
+## **Rustup (Official Rust Installer)**
+
+**Advantages:**
+- Always latest
+- Multiple toolchains
+
+**Disadvantages:**
+- Per-user installation
+
+## **Pacman (System Package Manager)**
+
+**Advantages:**
+- Updates with the system
+
+**Disadvantages:**
+- May lag behind
+
+## **Recommendation for Your Use Case**
+
+Since you're:
+- Building an applet
+
+**I'd recommend rustup** because it tracks new releases.
+
+## **Quick Install Command**
+
+```bash
+curl https://sh.rustup.rs | sh
+```
+
+Which approach sounds better for you?"""
+
+
+def test_a_section_picked_by_name_lists_the_sections_laid_out_alike_as_not_chosen() -> None:
+    assert picked(COMPARED, "rustup") == (
+        "Which approach sounds better for you? — chose: Rustup (Official Rust Installer); "
+        "not chosen: Pacman (System Package Manager)")
+    # The recommendation and the install command are no alternatives, nor is a section laid
+    # out otherwise; a heading of an upper level ends a section and is none.
+    assert picked(COMPARED.replace("**Disadvantages:**\n- May lag", "- May lag"), "rustup") == (
+        "Which approach sounds better for you? — chose: Rustup (Official Rust Installer)")
+    nested = "# Options\n\n" + COMPARED.replace("## **Pacman", "# Other\n\n## **Pacman")
+    assert "not chosen: Pacman" in str(picked(nested, "rustup"))

@@ -34,6 +34,7 @@ from vaultmem.notes.lazyre import lazy
 
 MAX_WORDS = 6  # of a prompt that picks an option ("go with option 2 please")
 OPTION_CHARS = 100  # of each option in the decision
+LABEL_WORDS = 3  # of a line that labels a part of a section ("Advantages:")
 TEXT_MAX_CHARS = 300  # of the decision, as an AskUserQuestion's
 _FILLER_WORDS = """yes yeah yep ok okay sure please pls let's lets go with use the a an option number
     do i want choose pick prefer take that one this sounds good great fine we it"""
@@ -83,14 +84,23 @@ def picked(asked: str | None, prompt: str | None) -> str | None:
     named = [w for w in words if w not in _FILLER and len(w) > 1]
     if not named:
         return None
-    for group, listed in ((options, True), (headings, False)):
+    for group, listed in ((options, True), ([t for t, _ in headings], False)):
         holding = [o for o in group if set(named) <= set(_WORD_RE.findall(o.casefold()))]
         if len(holding) == 1:
-            others = [o for o in group if o is not holding[0]] if listed else []
+            others = [o for o in group if o is not holding[0]] if listed else \
+                _alike(headings, holding[0])
             return _decision(question, holding[0], others)
         if holding:
             return None  # the words name more than one option: no pick
     return None
+
+
+def _alike(sections: list[tuple[str, frozenset[str]]], chosen: str) -> list[str]:
+    """The other sections laid out as ``chosen``'s (the same labels: "Advantages:",
+    "Disadvantages:"): the alternatives a comparison weighed, not its recommendation or its
+    install command."""
+    labels = next(labels for title, labels in sections if title == chosen)
+    return [t for t, other in sections if labels and other == labels and t != chosen]
 
 
 def _read(text: str) -> list[_Line]:
@@ -159,14 +169,25 @@ def _items(lines: list[_Line], block: int) -> list[str]:
     return options if len(options) >= 2 else []
 
 
-def _sections(lines: list[_Line]) -> list[str]:
-    """The titles of the answer's sections of its most used heading level (two or more)."""
+def _sections(lines: list[_Line]) -> list[tuple[str, frozenset[str]]]:
+    """The answer's sections of its most used heading level (two or more): each title with its
+    labels (its subheadings, and its prose lines of at most :data:`LABEL_WORDS` words ending
+    in ``:``), case aside."""
     levels = [line.level for line in lines if line.kind == "heading"]
     if not levels:
         return []
     level = max(set(levels), key=levels.count)
-    titles = [line.text for line in lines if line.kind == "heading" and line.level == level]
-    return titles if len(titles) >= 2 else []
+    found: list[tuple[str, set[str]]] = []
+    for line in lines:
+        heading = line.kind == "heading"
+        if heading and line.level <= level:
+            # A section of an upper level ends the one before: a title "" is no section.
+            found.append((line.text if line.level == level else "", set()))
+        elif found and (heading or line.kind == "prose" and line.text.endswith(":")
+                        and len(line.text.split()) <= LABEL_WORDS):
+            found[-1][1].add(line.text.rstrip(":").strip().casefold())
+    sections = [(title, frozenset(labels)) for title, labels in found if title]
+    return sections if len(sections) >= 2 else []
 
 
 def _number(words: list[str]) -> int | None:
