@@ -203,3 +203,10 @@ def test_a_failure_and_nothing_learnt_is_no_fact(text: str) -> None:
 ])
 def test_a_failure_with_its_cause_or_fix_is_a_fact(text: str) -> None:
     assert factrule.flaw(text) is None
+
+
+def test_a_command_to_run_before_its_failures_is_a_fact() -> None:
+    # What is left once "You'll need to execute this in your terminal:" is trimmed: the fix.
+    text = ("`sudo legion_cli maximumfanspeed-enable` (`legion_cli maximumfanspeed-enable` "
+            "failed: `Permission denied: '/sys/module/legion_laptop'`)")
+    assert factrule.flaw(text) is None

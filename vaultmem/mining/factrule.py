@@ -123,6 +123,7 @@ _FAILURE_WORDS = frozenset((
     "exited", "code", "status", "returned", "command", "the", "a", "and", "again", "still",
     "also", "twice", "when", "running", "run", "ran", "in", "on", "output"))
 _WORDS = lazy(r"[^\W\d_]+")
+_ERROR_LEADS = ("failed:", "failed (", "error:", "error (", "errors:")  # before an error span
 _FOLDER = lazy(r"(?:[\w.@+~-]*/)+")  # a folder as capture writes it: ``src/auth/``, ``./``
 _SEPARATORS = lazy(r"\s*(?:,|;|\band\b|\s)\s*")
 _CHANGED = lazy(r"^(?:changed|touched|edited|files?|folders?|in)\b\s*:?\s*", re.IGNORECASE)
@@ -142,15 +143,21 @@ def flaw(text: str, copies: int = 1) -> Flaw | None:
         return "copied"
     if _BARE_LABEL.match(plain) or unnamed_choices(plain):
         return "label"
-    if plain != text and only_failure(plain):
+    if plain != text and only_failure(text):
         return "failure"
     return None
 
 
-def only_failure(plain: str) -> bool:
-    """Whether ``plain`` (a line with its code spans blanked) says nothing but that they
-    failed: "`cmd` failed (`error`)", "Error: `…`"."""
-    said = [w.casefold() for w in _WORDS.findall(plain)]
+def only_failure(text: str) -> bool:
+    """Whether ``text`` says nothing but that commands failed: each code span is a command that
+    failed or its error ("`cmd` failed (`error`)", "Error: `…`"), no other word says more.
+    A command of its own ("`sudo cmd` (`cmd` failed: `…`)") is what to run: no such line."""
+    for span in _CODE_SPAN.finditer(text):
+        before = text[:span.start()].rstrip().casefold()
+        after = text[span.end():].lstrip().casefold()
+        if not (after.startswith("failed") or before.endswith(_ERROR_LEADS)):
+            return False
+    said = [w.casefold() for w in _WORDS.findall(_CODE_SPAN.sub(" ", text))]
     return any(w.startswith(("fail", "error")) for w in said) and all(
         w in _FAILURE_WORDS for w in said)
 
