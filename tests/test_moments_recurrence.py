@@ -201,3 +201,20 @@ def test_the_hook_tells_a_commit_a_hook_blocked_the_fix_found_in_an_earlier_sess
     told = json.loads(hook(blocked))["hookSpecificOutput"]["additionalContext"]
     assert "unstage docs/" in told and "[[2026-11-21-refunds-and-ci]]" in told
     assert "the checks it ran" in injections.read(root / ".vaultmem")[0].reason
+
+
+@pytest.mark.parametrize("error", [
+    "File has not been read yet. Read it first before writing to it.",
+    ("<tool_use_error>File has been modified since read, either by the user or by a linter. "
+     "Read it again before attempting to write it.</tool_use_error>"),
+    "String to replace not found in file.\nString: def main(",
+    "Found 2 matches of the string to replace, but replace_all is false.",
+])
+def test_a_rule_of_claude_code_s_file_tools_is_told_nothing(error: str) -> None:
+    # Its words ("read", "first") are in a gotcha about a root-owned file; it is no recurrence.
+    gotcha = ("I'm unable to read the workflow file because it's owned by root. To edit it, fix "
+              "the permissions first. `sudo chown me x.yml` (`cat x.yml` failed: `Permission "
+              "denied`)")
+    assert onfailure.signature(error) == []
+    failure = onfailure.Failure("Edit", None, "/w/app/x.yml", error)
+    assert onfailure.told(failure, [_found(gotcha)], set()) is None

@@ -14,7 +14,10 @@ An output with no error line but the checks a hook runner ran (a git hook blocki
 ``gitleaks....Failed``, ``- hook id: ruff``, ``husky - pre-commit script failed``, ``Running
 gitleaks scan...``) is signed by their names (:func:`checks_named`); a gotcha then needs the name
 and what was blocked (``commit``, ``hook``) to match. A failure with no signature (``Exit code
-1`` alone) or an interrupt gets nothing.
+1`` alone) or an interrupt gets nothing, and so does a rule of Claude Code's own file tools
+(:data:`_TOOL_RULE_RE`: "File has not been read yet. Read it first before writing to it.", "String
+to replace not found in file."): the error says its own fix, and its words ("read", "first")
+matched gotchas about anything else.
 """
 
 from __future__ import annotations
@@ -70,6 +73,13 @@ _CHECK_FAILED_RE = lazy(
 _HEAD_RE = lazy(r"\A\W*((?:[A-Za-z][\w.+-]*\s*){1,2})(?:!|:|\s{2,})")
 _LEADERS_RE = lazy(r"\.{3,}")  # ``ruff......Failed``: the dots join no words
 _CHECK_RUNNING_RE = lazy(r"^\W*Running (?P<name>[\w.-]+)")
+# Claude Code's file tools refusing a call by their own rules (2.1's wording), not a failure of
+# the project or the machine.
+_TOOL_RULE_RE = lazy(
+    r"\A\W*(?:<tool_use_error>\s*)?(?:File has not been read yet\b|File has been modified since "
+    r"read\b|String to replace not found in file\b|Found \d+ matches of the string to replace\b|"
+    r"No changes to make: old_string and new_string are exactly the same\b|"
+    r"InputValidationError\b)", re.IGNORECASE)
 HEADER_LINES = 3  # of an output, read for the check a hook script says it runs
 CHECKS_NAMED = 3
 # Words a check's name shares with any failure: they name no check.
@@ -93,7 +103,9 @@ def signature(error: str) -> list[str]:
     """The error line's own words: those that tell this failure from another of the same
     command (no generic error vocabulary, no exit code, nothing that varies between runs);
     when it has none (``Exit code 1``, ``Found 1 error.``), the names of the checks a hook
-    runner ran (:func:`checks_named`)."""
+    runner ran (:func:`checks_named`); none for a rule of Claude Code's file tools."""
+    if _TOOL_RULE_RE.match(error) is not None:
+        return []
     return _line_words(error) or checks_named(error)
 
 
