@@ -489,6 +489,26 @@ def test_a_turn_that_edited_a_script_or_the_ci_files_its_fix_under_them() -> Non
         "- [[Sync Logs]] — `scripts/`\n- [[CI]] — `.github/workflows/`")
 
 
+def test_a_turn_that_touched_no_file_files_its_items_under_the_files_its_answer_names() -> None:
+    # Issue 29: a path the answer names names a component, when the session touched files in
+    # that folder (a path in prose may be relative to another folder); a test's file alone
+    # names none, and a file only named is no component the session touched.
+    answer = ("Review of `src/billing/refunds.py:54` and `tests/test_auth.py`: the root cause "
+              "was that refunds were rounded twice.")
+    later = [_turn("u2", prompt="fix the login"),
+             _turn("a2", calls=(_write("w1", f"{CWD}/src/auth/session.py", "Edit"),))]
+    turns = [_turn("u1", prompt="review the code"), _turn("a1", text=answer), *later]
+    edits = _edits(turns, cwd=CWD)
+    assert _only(edits, "Gotchas & Fixes").content.endswith("([[Billing]])")
+    assert _only(edits, "Related Entities").content == "- [[Auth]] — `src/auth/`"
+    # No file of the session is in src/: the path may be another folder's; nor is a URL a path.
+    alone = _edits([_turn("u1", prompt="review the code"), _turn("a1", text=answer)], cwd=CWD)
+    assert "[[" not in _only(alone, "Gotchas & Fixes").content
+    url = "The root cause was a stale cache, see https://example.com/src/billing/x.py for it."
+    bare = _edits([_turn("u1", prompt="why?"), _turn("a1", text=url), *later], cwd=CWD)
+    assert "[[" not in _only(bare, "Gotchas & Fixes").content
+
+
 def test_a_turn_that_names_no_component_leaves_its_items_unfiled() -> None:
     turns = [_turn("u1", prompt="why does login loop?"),
              _turn("a1", text="The root cause was that the cookie expired before the redirect.")]

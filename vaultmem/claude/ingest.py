@@ -22,18 +22,15 @@ item's start is escaped so that it cannot open a heading, fence, list, quote or 
 
 from __future__ import annotations
 
-import posixpath
 import re
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
-from vaultmem.memory.components import origin_of, relative
 from vaultmem.mining import diagnostics, fixes, fold, mentions, notices, prompts
 from vaultmem.mining.answers import mine_listed, mine_turn
-from vaultmem.notes import nearnames, schema
+from vaultmem.notes import schema
 from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
 from vaultmem.notes.patch import Edit, SectionPatch
 from vaultmem.notes.schema import Kind
@@ -42,6 +39,11 @@ from . import failfix, midturn
 from .notified import background_end
 from .stated import Told
 from .transcript import FILE_TOOLS, READ_TOOLS, ToolCall, Turn
+from .turncomponents import components as _components
+from .turncomponents import name_key as _name_key
+from .turncomponents import said_components as _said_components
+from .turncomponents import shown as _shown
+from .turncomponents import top as _top
 from .workentry import LoggedTurn, work_entry
 
 WORK_LOG = (schema.WORK_LOG,)
@@ -134,16 +136,6 @@ def _time(stamp: str | None, fallback: datetime, tz: tzinfo | None) -> str:
     else:
         moment = fallback
     return moment.strftime("%H:%M")
-
-
-def _shown(path: str, cwd: str | None) -> str:
-    # Paths under the session's working directory read better relative to it (a Windows
-    # one too: ``C:\Users\me\shop\src\a.py`` -> ``src/a.py``).
-    if cwd:
-        inside = relative(path, cwd)
-        if inside is not None and relative(path, None) is None:  # absolute, under ``cwd``
-            return inside
-    return path
 
 
 def story(
@@ -290,6 +282,9 @@ def story(
     entries: list[str] = []
     callouts: list[str] = []
     from_source: set[str] = set()  # names the source gives (not only a test's name)
+    # The first folders of the files the turns touched: a path said in prose counts only from
+    # one of them (it may be relative to another folder than the session's).
+    roots = {_top(p) for turn in collected for p in (*turn.edited, *turn.read)} - {""}
     for turn in collected:
         if turn.summary is not None:
             compacted, found, callout = _compacted(turn, cwd, rules, folders, private,
@@ -301,8 +296,10 @@ def story(
             continue
         records.settle(turn)  # the steps said before it that its answer reports done
         touched = turn.edited or turn.read
-        named = _components(touched, cwd, rules, folders, from_source, project) or mentions.named_in(
-            [turn.prompt or "", *turn.prose], [*folders, *known])
+        spoken = [turn.prompt or "", *turn.prose]
+        named = (_components(touched, cwd, rules, folders, from_source, project)
+                 or mentions.named_in(spoken, [*folders, *known])
+                 or _said_components(spoken, roots, cwd, rules, folders, from_source, project))
         mined = _mine_turn(turn.prose, miner, turn.acted)
         # A commit message says what it lists as such ("Setup required:", "TODO:") only.
         mined += [(m.kind, m.text) for text in turn.commits for m in mine_listed(text)
@@ -427,30 +424,6 @@ def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], list[fixes.Run]], ru
             if text not in turn.fixes:
                 turn.fixes.append(text)
             return
-
-
-def _components(paths: Sequence[str], cwd: str | None, rules: Mapping[str, str] | None,
-                folders: dict[str, list[str]], from_source: set[str],
-                project: str = "") -> list[tuple[str, str]]:
-    """(path, component) of each path that has one, named as the story first met it (a near-name
-    of one met, ``Power Monitor`` of ``Cosmic Applet Power Monitor``: :func:`nearnames.joined`);
-    ``folders`` and ``from_source`` (name keys the source gives) grow with them."""
-    named: list[tuple[str, str]] = []
-    for path in paths:
-        origin = origin_of(path, root=cwd, rules=rules, project=project)
-        if origin is None:
-            continue
-        name = next((n for n in folders if nearnames.joined(n, origin.name)), origin.name)
-        if not origin.from_test:
-            from_source.add(_name_key(name))
-        folder = posixpath.dirname(path)
-        _add(folders.setdefault(name, []), folder + "/" if folder else "./")
-        named.append((path, name))
-    return named
-
-
-def _name_key(name: str) -> str:
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 def open_failures(note_text: str) -> dict[str, str | None]:

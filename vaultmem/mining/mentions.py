@@ -18,6 +18,16 @@ ABOUT_MAX = 2  # components an item is filed under, at most
 _WORD_RE = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 _CAMEL_RE = lazy(r"(?<=[a-z0-9])(?=[A-Z])")
 _TEST_AFFIX_RE = lazy(r"\A(?:test|spec)_|_(?:test|tests|spec)\Z")
+# A file path said in prose: folders and a file with an extension (a folder may be bracketed:
+# Next.js routes ``app/[slug]/page.tsx``, a redacted user ``/home/[USER]/shop/…``), or a bare
+# source file's name (``main.rs``).
+_PATH_RE = lazy(
+    r"(?<![\w/.@~-])((?:/|\./|~/)?(?:(?:[\w.@+-]+|\[[\w.@+-]+\])/)+"
+    r"[\w.@+-]*[\w-]\.[A-Za-z0-9]{1,8}"
+    r"|[\w.-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|kts|rb|ex|exs|erl|dart|"
+    r"swift|c|h|cc|cpp|hpp|cs|php|vue|svelte|scala|clj|lua|sql|sh|css|scss|html))"
+    r"(?![\w/])"
+)
 # Words too common to say which file a run concerns.
 _GENERIC = frozenset({
     "src", "lib", "app", "apps", "test", "tests", "spec", "specs", "pkg", "internal", "cmd",
@@ -46,6 +56,12 @@ def text_keys(text: str) -> set[str]:
     """The names a text mentions, as matching sees them (paths, modules, classes, words)."""
     keys = {_key(w) for w in _WORD_RE.findall(text)}
     return {k for k in keys if len(k) >= 2 and k not in _GENERIC}
+
+
+def paths_in(text: str) -> tuple[str, ...]:
+    """The file paths ``text`` names, in order, once each (no URLs)."""
+    found = [m.group(1).rstrip(".") for m in _PATH_RE.finditer(text.replace("\\", "/"))]
+    return tuple(dict.fromkeys(p for p in found if "://" not in p and not p.startswith("www.")))
 
 
 def path_keys(path: str) -> set[str]:

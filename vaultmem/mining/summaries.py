@@ -43,7 +43,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from vaultmem.mining import diagnostics
+from vaultmem.mining import diagnostics, mentions
 from vaultmem.notes import mdlines
 from vaultmem.notes.mdlines import lines_outside_fences
 from vaultmem.notes.privacy import strip_private
@@ -185,15 +185,6 @@ class _Patterns:
             r"(?:message|request|instruction)|\bthe user (?:said|asked|wrote|requested)\b|"
             r"\bin the user'?s words\b)",
             re.IGNORECASE,
-        )
-        # A folder may be bracketed: Next.js routes (``app/[slug]/page.tsx``), a redacted user
-        # name (``/home/[USER]/shop/…``).
-        self.path = re.compile(
-            r"(?<![\w/.@~-])((?:/|\./|~/)?(?:(?:[\w.@+-]+|\[[\w.@+-]+\])/)+"
-            r"[\w.@+-]*[\w-]\.[A-Za-z0-9]{1,8}"
-            r"|[\w.-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|kts|rb|ex|exs|erl|dart|"
-            r"swift|c|h|cc|cpp|hpp|cs|php|vue|svelte|scala|clj|lua|sql|sh|css|scss|html))"
-            r"(?![\w/])"
         )
         self.boilerplate_end = re.compile(
             r"^(?:please continue the conversation|continue the conversation from where|"
@@ -342,12 +333,7 @@ def _code(text: str) -> str:
 
 def paths_in(text: str) -> tuple[str, ...]:
     """The file paths a summary's text names, in order, once each (no URLs)."""
-    return _paths(text)
-
-
-def _paths(text: str) -> tuple[str, ...]:
-    found = [m.group(1).rstrip(".") for m in _p().path.finditer(text.replace("\\", "/"))]
-    return tuple(dict.fromkeys(p for p in found if "://" not in p and not p.startswith("www.")))
+    return mentions.paths_in(text)
 
 
 def _gotchas(body: str) -> list[str]:
@@ -433,7 +419,7 @@ def _items(found: tuple[Section, ...]) -> list[SummaryItem]:
         key = (kind, text.casefold())
         if text and key not in seen:
             seen.add(key)
-            items.append(SummaryItem(kind, text, _paths(text)))
+            items.append(SummaryItem(kind, text, mentions.paths_in(text)))
 
     for section in found:
         if section.key == "errors":
