@@ -241,9 +241,13 @@ def test_a_handed_command_on_the_failed_command_s_file_is_tied_and_kept_through_
     later = onfailure.Failure("Bash", "sudo socketfilterfw --getglobalstate", None,
                               f"Exit code 1\n{SUDO}")
     assert onfailure.tier(later, onfailure.signature(later.error), kept) == 0
-    # A block working on another file answers another question.
+    # A block working on another file answers another question, and the folder a command ran
+    # in is no file of it.
     other = message.replace(f"sudo chown $USER:$USER {workflow}", "sudo chown me ./docs/a.md")
     assert failfix.gotchas(met, [Said(8, other)]) == []
+    folder = [Met("cd ~/Documents/M-Claude && ls -la", FORK, 1)]
+    moved = "You can finish the commit by hand:\n\n```\ncd ~/Documents/M-Claude\ngit commit\n```"
+    assert failfix.gotchas(folder, [Said(3, moved)]) == []
 
 
 def test_the_failure_a_handed_command_reruns_is_named_first() -> None:

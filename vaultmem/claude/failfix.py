@@ -278,8 +278,14 @@ def _same_target(said: str | None, command: str | None) -> bool:
     if not said or not command:
         return False
 
+    from vaultmem.mining.fixes import run_key
+
     def tails(text: str) -> set[str]:
-        found = set()
+        # The folder a command runs in (``cd ~/repo && …``, a lone ``cd ~/repo``) is no file of it.
+        found: set[str] = set()
+        text = run_key(text)
+        if text.startswith("cd "):
+            return found
         for path in _PATH_RE.findall(text):
             parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".", "~")]
             if len(parts) >= 2:
