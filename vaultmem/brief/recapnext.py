@@ -1,6 +1,7 @@
 """What an answer's recap says comes next: the lines under its "Next Steps" heading (pure).
 
-A long final answer often ends with what is left to do ("### Next Steps", "**To do:**") after a
+A long final answer often ends with what is left to do ("### Next Steps", "**To do:**", "⚠️ Still
+need:", any heading naming ``mining.text.LEFT_TO_DO``, the vocabulary mining reads too) after a
 dozen points of what was done; the briefing keeps only the first points of a recap, so that end
 was lost, and with it the step the session left open. :class:`Upcoming` reads a recap line by
 line (its ``> `` quote marks on) and returns the lines of such a part: its list items, its
@@ -9,9 +10,9 @@ sub-headings (the options it offers) and its lead-ins ("Create a pull request:")
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from vaultmem.mining.text import names_what_is_left
 from vaultmem.notes.lazyre import lazy
 
 UPCOMING_MAX = 6  # lines kept of what one answer says comes next
@@ -20,8 +21,6 @@ _HEADING = lazy(r">[ \t]?(#{1,6})[ \t]+(.*?)[ \t#]*")
 _BOLD_ALONE = lazy(r">[ \t]?\*\*([^*\n]+)\*\*[ \t]*:?[ \t]*")
 _RULE = lazy(r">[ \t]?(?:-{3,}|\*{3,}|_{3,})[ \t]*")
 _FENCE = lazy(r">[ \t]?[ \t]*(?:`{3,}|~{3,})")
-_NEXT = lazy(r"\b(?:next steps?|what'?s next|to[ -]?dos?|remaining (?:work|steps|tasks)|"
-             r"follow[- ]?ups?|action items|still (?:to do|open))\b", re.IGNORECASE)
 _MARKS = lazy(r"^(?:[-*+]|\d{1,3}[.)])[ \t]+|\*\*|__|`|[:*_\s]+$|^[^\w(`\[\"']+")
 
 
@@ -52,7 +51,7 @@ class Upcoming:
         if heading or bold:
             level = len(heading.group(1)) if heading else 7
             title = _plain(heading.group(2) if heading else bold.group(1) if bold else "")
-            if _NEXT.search(title):
+            if names_what_is_left(title):
                 self.level = level
                 return
             if self.level and level <= self.level and not (bold and self.level == 7):

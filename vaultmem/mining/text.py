@@ -97,6 +97,27 @@ _ISSUE_RE = lazy(
 _ISSUE_END_RE = lazy(r"\s(?:\*\*|__)[^*_:\n]{1,40}:|(?<=[.!?])\s")
 # What opens a heading before its words: numbering, emoji, bold ("### 🔴 2. **No password**").
 _HEADING_LEAD_RE = lazy(r"^(?:[^\w`]|\d{1,3}[.)]|_)+")
+# A heading or lead-in naming what is still to do ("Next steps", "⚠️ Still need:", "Action
+# required", "What's left"): its items are next steps, and the part of an answer's recap the
+# briefing names as the step the session left open (brief.recapnext, via names_what_is_left).
+LEFT_TO_DO = (
+    r"(?:suggested |possible |recommended )?next steps?|next up|to[ -]?dos?|what'?s next|"
+    r"follow[ -]ups?|remaining(?: work| items| tasks| steps)?|still to do|what'?s left|"
+    r"not (?:yet )?(?:done|finished|implemented)(?: yet)?|pending|still open|"
+    r"outstanding(?: work| items)?|left for later|open items|left to do|to finish|"
+    r"still needs?(?: to be done)?|still required|action (?:items?|required|needed)|"
+    r"what you(?:'ll)? need to do|for you to do|"
+    r"(?:the )?(?:remaining|outstanding) (?:work|items|tasks)(?: (?:is|are))?|"
+    r"(?:here'?s |here is )?what(?:'s| is)? (?:still )?(?:left|remains)(?: to do| open)?")
+_LEFT_TO_DO_RE = lazy(rf"(?<![\w'-])(?:{LEFT_TO_DO})(?![\w'-])", re.IGNORECASE)
+
+
+def names_what_is_left(title: str) -> bool:
+    """Whether a heading's words name what is still to do (``LEFT_TO_DO``, anywhere in it:
+    "Next steps for the release", "⚠️ Still need")."""
+    return _LEFT_TO_DO_RE.search(title) is not None
+
+
 # A heading or a lead-in line ("**Next steps:**", "Still to do:") that names the kind of the list
 # below it.
 _SECTION = {
@@ -106,12 +127,7 @@ _SECTION = {
     r"(?:set-?up|configuration) (?:required|needed)|required (?:set-?up|configuration)|"
     r"(?:local |dev |development )?set-?up|getting started|installation|how to run(?: \w+){0,3}|"
     r"to run (?:the |this )?(?:\w+ ){0,2}(?:locally|on your machine)",
-    Kind.NEXT_STEP: r"(?:suggested |possible |recommended )?next steps?|next up|todos?|to-dos?|"
-    r"follow[ -]ups?|remaining(?: work| items| tasks)?|still to do|what'?s left|"
-    r"not (?:yet )?(?:done|finished|implemented)(?: yet)?|pending|"
-    r"outstanding(?: work| items)?|left for later|open items|"
-    r"(?:the )?(?:remaining|outstanding) (?:work|items|tasks)(?: (?:is|are))?|"
-    r"(?:here'?s |here is )?what(?:'s| is)? (?:still )?(?:left|remains)(?: to do| open)?",
+    Kind.NEXT_STEP: LEFT_TO_DO,
     Kind.QUESTION: r"open questions?|questions(?: for you)?|unresolved|unknowns|to decide",
 }
 _SECTION_RE = lazy(
