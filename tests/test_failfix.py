@@ -5,13 +5,17 @@ replayed through the Stop hook into a temporary vault, and the pure rules."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from hook_kit import hook_env, run_hook
 from transcript_kit import Transcript, note, section, stop
 
 from vaultmem.claude import failfix, onfailure
 from vaultmem.claude.failfix import Met, Said
+from vaultmem.search import index
+from vaultmem.store.vault import Vault
 
 SUDO = "sudo: a terminal is required to read the password; either use the -S option"
 FORK = ("0 [main] bash (12728) child_copy: cygheap read copy failed, 0x0..0x800020EF0, done 0, "
@@ -306,3 +310,29 @@ def test_claude_s_explanation_comes_before_the_person_s_report() -> None:
     [(index, text)] = failfix.gotchas(met, said)
     assert index == 0 and text.startswith("sudo needs a password")
     assert [i for i, _ in failfix.gotchas(met, said[1:])] == [0]  # alone, the report is it
+
+
+def test_a_handed_fix_captured_at_stop_is_told_when_sudo_fails_again_elsewhere(
+        env: Path, log: Transcript, tmp_path: Path) -> None:
+    # The Stop hook files the gotcha; a later session's sudo, on another command, meets the same
+    # missing terminal and the failure hook (a real process, the index as SessionStart leaves
+    # it) tells what was done then.
+    log.prompt("read the deploy workflow")
+    log.call("b1", "Bash", {"command": "sudo cat ./.github/workflows/deploy.yml"})
+    log.result("b1", f"Exit code 1\n{SUDO}\nsudo: a password is required", error=True)
+    log.say("The workflow file is owned by root (mode 600), so I can't read it.\n\nYou can run "
+            "this yourself:\n\n```bash\nsudo chown $USER ./.github/workflows/deploy.yml\n```")
+    stop(log)
+    [gotcha] = section(note(env), "Gotchas & Fixes")
+    assert f"{failfix.HANDED} `sudo chown $USER ./.github/workflows/deploy.yml`" in gotcha
+    index.refresh(Vault(env))
+
+    done = run_hook("post-tool-use-failure", {
+        "session_id": "s-later", "cwd": str(tmp_path), "hook_event_name": "PostToolUseFailure",
+        "tool_name": "Bash", "tool_input": {"command": "sudo systemctl restart nginx"},
+        "error": f"Exit code 1\n{SUDO}", "is_interrupt": False}, env, cwd=tmp_path,
+        env=hook_env(env, VAULTMEM_PROJECT="shop"))
+
+    assert done.returncode == 0 and done.stderr == b""
+    told = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert failfix.HANDED in told and "sudo chown" in told
