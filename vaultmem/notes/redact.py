@@ -93,6 +93,8 @@ Scrub = Callable[[str], str]
 _SHAPES = (
     r"AC[a-z0-9]{32}", r"SK[a-z0-9]{32}", r"AP[\dA-F][a-zA-Z0-9]{8}", r"\.[\w-]{6}\.[\w-]{27}",
     r":[\w-]{35}", r"-us\d", r"k_(?:live|test)_", r"://[^\s/@]*:[^\s@]*@", r"X-(?:Amz|Goog)-S",
+    r"pat[A-Za-z0-9]{14}\.", r"secret_[A-Za-z0-9]{43}", r"access_token\$production\$",
+    r"\$(?:2[abxy]?|1|5|6|apr1|md5|y|argon2(?:id|i|d))\$",
 )
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "credential", "creds",
                "contrase", "dsn", "bearer", "basic", "cos", "ibm", "softlayer", "cloudant")
@@ -107,6 +109,8 @@ _AFTER_NAME = (
     r"|[a-z]{0,6}\s+['\"`]?[^\s'\"`‹]*\d"  # "password hunter2", ``--token abc123``
     r"|[a-z]{0,6}\s*(?:\||->|→|—|–)\s*\S{3}"  # a table's cell, an arrow
     r"|[\w.-]{0,60}>[^<\s]{3}"  # an XML element: ``<password>…``
+    r"|[\w.:-]{0,60}['\"]\s*,?\s*['\"][^\s'\"]{3}"  # ``define('DB_PASSWORD', '…')``
+    r"|\s*=\s*\(\s*['\"]"  # ``auth=('user', '…')``
 )
 _AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
 # A secret-like word in prose: a high-entropy string shortly after it is its value ("the

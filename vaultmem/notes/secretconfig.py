@@ -8,7 +8,13 @@ Their name is no assignment's left side, so the keyword rules miss them:
 - the value a secret store's command is given: ``gh secret set NAME --body …`` (or ``-b``),
   ``netlify env:set NAME …``, a here-string (``vercel env add NAME <<< '…'``), or an ``echo``
   piped into one of them, into ``chpasswd`` or into a ``--password-stdin`` flag;
-- the passphrase ``ssh-keygen`` is given with ``-N`` or ``-P``;
+- the passphrase ``ssh-keygen`` is given with ``-N`` or ``-P``, the string PowerShell's
+  ``ConvertTo-SecureString`` is given, SQL's ``IDENTIFIED BY '…'``, Oracle's ``sqlplus
+  user/PASS@db``, Redis's ``requirepass``/``masterauth``;
+- a setting a command stores by name, without ``=``: ``npm config set //host/:_authToken …``,
+  ``set -x DB_PASSWORD …`` (fish), ``setx API_KEY …``; a secret-like name quoted beside its
+  quoted value: ``define('DB_PASSWORD', '…')``, ``user-secrets set "Db:Password" "…"``; the
+  password of an ``auth=('user', '…')`` pair;
 - the password of a ``.pgpass`` line, ``host:port:database:user:password`` (five fields, the port
   a number or ``*``, the user with a letter: a timestamp or a MAC address is not one).
 
@@ -22,7 +28,7 @@ from collections.abc import Iterator
 
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretcontext import placeholder, secretish
-from vaultmem.notes.secretnames import name_kind
+from vaultmem.notes.secretnames import name_kind, name_words
 from vaultmem.notes.secretspan import Finding
 
 TF_BLOCK = 300  # how far past the ``variable "…"`` line its ``default`` is looked for
@@ -37,6 +43,17 @@ _RULES = {
                   r"|netlify\s+env:set\s+\S+\s+"
                   r"|(?:secrets?\s+(?:set|put)|env\s+add)\b[^\n|;&]*?<<<\s*)" + _VALUE),
     "keygen": lazy(r"(?<![\w-])ssh-keygen\b[^\n|;&]*?\s-[NP]\s+" + _VALUE),
+    "securestring": lazy(r"(?i)(?<![\w-])ConvertTo-SecureString\s+(?:-String\s+)?" + _VALUE),
+    "sql": lazy(r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+(?:password\s+)?" + _VALUE),
+    "oracle": lazy(r"(?<![\w/.-])(?:sqlplus|sqlldr|expdp|impdp|rman\s+target|dgmgrl)(?:\s+-\S+)*"
+                   r"\s+['\"]?[\w$#]+/()([^\s'\"@/]{3,200})"),
+    "redis": lazy(r"(?i)(?<![\w-])(?:requirepass|masterauth)\s+" + _VALUE),
+    "setting": lazy(r"(?i)(?<![\w-])(?:(?:npm|yarn|pnpm|git)\s+config\s+(?:set\s+)?(?:--?[\w-]+\s+)*"
+                    r"|set\s+-[a-z]+\s+|setx\s+)(['\"]?)([\w./:@-]{1,120})\1[ \t]+" + _VALUE),
+    # The value last: a call's last argument or a command's (not a list of names, a default).
+    "quoted_pair": lazy(r"(['\"])([\w.:-]{1,80})\1\s*,?\s*(['\"])([^'\"\n]{3,200})\3"
+                        r"(?=\s*\)|[ \t]*(?:$|\n|;|&&|\|))"),
+    "auth_pair": lazy(r"\bauth\s*=\s*\(\s*(['\"])[^'\"\n]{1,64}\1\s*,\s*(['\"])([^'\"\n]{3,200})\2"),
     "pgpass": lazy(r"(?m)(?:^|(?<=[\s'\"`>]))(?:\[[0-9A-Fa-f:]+\]|[\w.*-]+):(?:\d{1,5}|\*)"
                    r":[^:\s'\"`]+:[^:\s'\"`]*[A-Za-z*][^:\s'\"`]*"
                    r":((?:[^\s'\"`:\\]|\\.){3,200})(?=[\s'\"`]|$)"),
@@ -46,11 +63,15 @@ _RULES = {
 # What a piped value goes into: the flag or the command that reads a secret from stdin.
 _PIPED_INTO = ("-password-stdin", "chpasswd", "secret set", "secret put", "secrets set",
                "env add")
+# A name beside a name (no digit, or a lowercase identifier): not a value.
+_LISTED_NAME = lazy(r"-*[A-Za-z][A-Za-z_.-]*|[a-z][a-z0-9_]*")
 # What makes a line worth the pgpass rule (redact's pre-filter runs it over the lowercase text).
 SHAPES = (lazy(r":(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:\S"),)
 # Literals (lowercase) that make a line worth these rules: redact's pre-filter finds them.
 WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "env add",
-         "env:set", "chpasswd", "ssh-keygen")
+         "env:set", "chpasswd", "ssh-keygen", "securestring", "identified", "sqlplus", "sqlldr",
+         "expdp", "impdp", "rman", "dgmgrl", "requirepass", "masterauth", "config set", "set -",
+         "setx")
 
 
 # A literal each match of a rule holds (case-sensitive, or no letter): where none is in the span
@@ -58,6 +79,10 @@ WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "
 NEEDS: dict[str, tuple[str, ...]] = {
     "element": ("</",), "app_setting": ("=",), "tf_default": ("variable",),
     "store": ("secret", "env"), "keygen": ("ssh-keygen",), "pgpass": (":",),
+    "securestring": ("SecureString", "securestring", "SECURESTRING"),
+    "sql": ("identified", "IDENTIFIED", "Identified"), "oracle": ("/",),
+    "redis": ("requirepass", "masterauth", "REQUIREPASS", "MASTERAUTH"),
+    "setting": ("set", "SET", "Set"), "quoted_pair": ("'", '"'), "auth_pair": ("auth",),
 }
 
 
@@ -81,10 +106,26 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in r["pgpass"].finditer(text, begin, end) if _may("pgpass", text, begin, end) else ():
         if _given(m.group(1)) and m.group(1).lower() not in ("password", "passwd", "secret"):
             yield Finding(m.start(1), m.end(1), "password")
-    for rule in ("store", "keygen"):
+    for rule in ("store", "keygen", "securestring", "oracle", "sql", "redis"):
         for m in r[rule].finditer(text, begin, end) if _may(rule, text, begin, end) else ():
-            if _given(m.group(2)):
+            # Where a word may stand in the value's place ("IDENTIFIED BY password is …"), the
+            # value must read like a secret.
+            if _given(m.group(2)) and (rule not in ("sql", "redis") or secretish(
+                    m.group(2), password=True, strict=False, quoted=bool(m.group(1)))):
                 yield Finding(m.start(2), m.end(2), "password")
+    for rule, name, value in (("setting", 2, 4), ("quoted_pair", 2, 4)):
+        for m in r[rule].finditer(text, begin, end) if _may(rule, text, begin, end) else ():
+            kind = name_kind(m.group(name).rsplit(":", 1)[-1].rsplit("/", 1)[-1])
+            if rule == "quoted_pair" and (_LISTED_NAME.fullmatch(m.group(value))
+                                          or not _ends_secret(m.group(name))):
+                continue  # a name in a list (``"X-Auth-Key", "X-Auth-Email"``, ``"tokens",
+                # "symbol2label"``), a name not ending in a secret's (``"pw-algorithm"``)
+            if kind is not None and secretish(m.group(value), password=kind == "password",
+                                              strict=False, quoted=rule == "quoted_pair"):
+                yield Finding(m.start(value), m.end(value), kind)
+    for m in r["auth_pair"].finditer(text, begin, end) if _may("auth_pair", text, begin, end) else ():
+        if _given(m.group(3)):
+            yield Finding(m.start(3), m.end(3), "password")
     for into in _PIPED_INTO:
         at = text.find(into, begin, end)
         while at >= 0:
@@ -92,6 +133,12 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             if echo is not None and _given(echo.group(2)):
                 yield Finding(echo.start(2), echo.end(2), "password")
             at = text.find(into, at + 1, end)
+
+
+def _ends_secret(name: str) -> bool:
+    """Whether the last word of ``name`` names a secret (``DB_PASSWORD``, not ``pw-algorithm``)."""
+    words = name_words(name)
+    return bool(words) and name_kind(words[-1]) is not None
 
 
 def _given(value: str) -> bool:

@@ -37,7 +37,8 @@ from vaultmem.notes.secretspan import Finding, is_path
 _WORD = (
     r"(?:(?:api|access|private|secret|signing|client|webhook|auth|app|master|deploy|bot|"
     r"refresh|session|encryption|admin|root|db|database)[ _-]?(?:key|token|secret)s?"
-    r"|pass(?:word|wd|phrase|code)s?|pwd?|token|secret|apikey|credentials?|creds)"
+    r"|pass(?:word|wd|phrase|code)s?|pwd?|token|secret|apikey|credentials?|creds"
+    r"|pass(?=\s+(?:is|was)\s|\s*[:=]))"  # "my pass is …", not "pass the flag"
 )
 # Signs, or words followed by a space (``to+0000`` is a value, not "to").
 _LINK = (
@@ -50,7 +51,7 @@ _VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
 _ARGS = r"(?:[^\n|;&]|[|;&](?=[^\s|;&]))*"
 _RULES = {
     "prose": lazy(
-        r"(?i)(?<![\w-])(?:[a-z0-9]+[_.-])*" + _WORD + r"(?![\w-])"  # HEROKU_API_KEY too
+        r"(?i)(?<![\w$%-])(?:[a-z0-9]+[_.-])*" + _WORD + r"(?![\w-])"  # HEROKU_API_KEY too
         r"(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+(?:\s+[\w.@:/-]+){0,3})?"
         r"(?:\s+(?:env(?:ironment)?\s+var(?:iable)?|variable|value|setting|field))?"
         r"(" + _LINK + r"|\s)\s*" + _VALUE),
@@ -83,8 +84,12 @@ _RULES = {
     # word ASCII can spell goes into NEEDS_FOLDED too).
     "foreign": lazy(
         r"(?i)(?<![a-z-])(?:mot\s+de\s+passe|passwort|kennwort|contrase[ñn]a|clave|senha|wachtwoord"
-        r"|lösenord|salasana|has[łl]o|heslo|şifre|пароль|密码|密碼|パスワード|비밀번호)"
-        r"(\s*[:=：]\s*|\s*(?:是|は|为|為|는|은)\s*|\s+[^\W\d_]{1,7}\s+)" + _VALUE),
+        r"|lösenord|salasana|has[łl]o|heslo|şifre|parol[aă]|passord|adgangskode|lozinka|geslo"
+        r"|jelsz[óo]|kata\s+sandi|mật\s+khẩu|κωδικ[όο]ς?|ה?סיסמ[הא]|كلمة\s+(?:المرور|السر)"
+        r"|पासवर्ड|пароль|密码|密碼|パスワード|비밀번호)[^\W\d_]{0,3}"  # lösenord-et, passord-et
+        # a sign, a particle, or up to three short words ("ist", "от базы —")
+        r"(\s*[:=：—–]\s*|\s*(?:是|は|为|為|는|은)\s*|(?:\s+[^\s\d'\"`:=—–]{1,7}){1,3}\s*[:—–]?\s+)"
+        + _VALUE),
     "diceware": lazy(r"[a-z]{3,}(?:-[a-z]{3,}){3,}"),  # correct-horse-battery-staple
     # JSON inside a string (a tool printing JSON it escaped): ``{\"password\": \"…\"}``.
     "escaped": lazy(
@@ -139,7 +144,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         yield from _value(m, 2, "password" if "pass" in m.group(0).lower()[:12] else "secret",
                           linked=linked, strict=not linked)
     for m in _run("foreign", skip, text, begin, end):
-        linked = not m.group(1).strip().isalpha() or not m.group(1).strip().isascii()
+        link = "".join(m.group(1).split())
+        linked = not link.isalpha() or not link.isascii()
         yield from _value(m, 2, "password", linked=linked, strict=not linked)
     for m in _run("reverse", skip, text, begin, end):
         yield from _value(m, 1, "password", linked=True, strict=False)
@@ -177,7 +183,10 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         slash = "/" in m.group(4)
         if slash and not m.group(1):
             continue  # "user settings / Profile": a path of words, not a login
-        yield from _value(m, 5, "password", linked=True, strict=False, shortest=7 if slash else 0)
+        value = m.group(6) or m.group(7) or ""
+        if slash and len(value) < 8 and not any(c in _SYMBOLS for c in value):
+            continue  # "sign in with GitHub / Google2": a choice of words, not a password
+        yield from _value(m, 5, "password", linked=True, strict=False)
     for m in _run("authorization", skip, text, begin, end):
         if not placeholder(m.group(1)) and m.group(1).lower() not in _STOP:
             yield Finding(m.start(1), m.end(1), "token")
@@ -201,6 +210,7 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
 _TOOL_FLAGS = (
     (r"mysql\w*|mariadb\w*|mycli|mysqlsh", "-p", True),
     (r"sshpass", "-p", True),
+    (r"psexec\w*|paexec", "-p", False),
     (r"redis-cli", "-a", False),
     (r"docker|podman|nerdctl|buildah|skopeo", "-p", False),
     (r"ldap\w+", "-w", False),
@@ -215,7 +225,8 @@ _TOOL_FLAGS = (
 _POSITIONAL = lazy(
     r"(?<![\w/.-])(?:htpasswd(?:\s+-\w+)*\s+-[a-z]*b[a-z]*(?:\s+-\w+)*\s+\S+\s+\S+"  # -b FILE USER
     r"|rabbitmqctl\s+(?:add_user|change_password)\s+\S+"
-    r"|net\s+user\s+\S+)"
+    r"|net\s+user\s+\S+"
+    r"|net\s+use\b[^\n|;&]*?\s/u(?:ser)?:\S+)"
     r"\s+(['\"]?)(?!/)([^\s'\"]{3,200})\1")
 
 
@@ -232,7 +243,8 @@ NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
     "login": ("/", "pass", "pw"),
     # The foreign rule's words that ASCII can spell ("mot de passe" and "passwort" hold "pass").
     "foreign": ("pass", "kennwort", "contrasena", "clave", "senha", "wachtwoord", "salasana",
-                "haslo", "heslo"),
+                "haslo", "heslo", "parol", "adgangskode", "lozinka", "geslo", "jelszo",
+                "kata sandi"),
 }
 NEEDS_EXACT: dict[str, tuple[str, ...]] = {
     "smb": ("-U", "--user"), "userpass": ("-u", "-U", "-a"), "url": ("://",),
@@ -253,7 +265,7 @@ def _tools() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
 
 
 def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict: bool,
-           flag: bool = False, shortest: int = 0) -> Iterator[Finding]:
+           flag: bool = False) -> Iterator[Finding]:
     """The value of ``match`` (its quoted form at ``group + 1``, else bare at ``group + 2``)."""
     quoted = match.group(group + 1)
     if quoted is not None:
@@ -267,8 +279,6 @@ def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict:
     if flag and re.match(r"^[a-z]+=", value):
         return  # ``--secret id=x,src=path``: the flag's own option list
     password = kind == "password"
-    if len(value) < shortest:
-        return
     if flag and linked and not placeholder(value) and len(value) >= 3 or secretish(value, password=password, strict=strict,
                    quoted=quoted is not None and linked):
         yield Finding(start, start + len(value), kind)
@@ -321,15 +331,18 @@ def _userpass_secret(secret: str) -> bool:
 COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", "podman",
                  "nerdctl", "buildah", "skopeo", "ldap", "7z", "rar", "zip", "sqlcmd", "bcp",
                  "osql", "isql", "mongo", "az ", "openssl", "htpasswd", "rabbitmqctl",
-                 "net user", "-u ", "-u=", "--user", "contrase", "passwort", "kennwort", "senha",
-                 "wachtwoord", "lösenord", "salasana", "hasło", "haslo", "heslo", "şifre",
-                 "пароль", "密码", "密碼", "パスワード", "비밀번호",
+                 "net user", "net use", "psexec", "paexec", "-u ", "-u=", "--user", "contrase", "passwort", "kennwort", "senha",
+                 "wachtwoord", "salasana", "haslo", "heslo", "parol", "passord", "adgangskode",
+                 "lozinka", "geslo", "jelszo", "kata sandi",
                  "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",
                  "--pass", "--token", "--secret", "--api", "--access", "--private", "--client",
                  "--pwd", "-token", "-password", "-secret", "-key", "://", "login", "log in",
                  "sign in", "signin", "clave",
                  "as the pass", "as my pass", "as our pass", "as password", "as the api",
                  "as the token", "as the secret", "as the key", "as my token")
+# The foreign rule's words ASCII cannot spell: looked for only in a text that is not ASCII.
+NON_ASCII_WORDS = ("lösenord", "hasło", "şifre", "parolă", "jelszó", "mật khẩu", "κωδικ", "סיסמ",
+                   "كلمة", "पासवर्ड", "пароль", "密码", "密碼", "パスワード", "비밀번호")
 
 
 # A schemeless ``user:PASS@host`` (the userinfo rule), looked for where the text has an ``@``.
@@ -343,7 +356,7 @@ def candidates(low: str, more: Sequence[str] = (),
     found: list[int] = []
     for shape in (_USERINFO_SHAPE, *shapes) if "@" in low else shapes:
         found.extend(m.start() for m in shape.finditer(low))
-    for word in (*COMMAND_WORDS, *more):
+    for word in (*COMMAND_WORDS, *more, *(() if low.isascii() else NON_ASCII_WORDS)):
         at = low.find(word)
         while at >= 0:
             if word != "://" or _userinfo_near(low, at):

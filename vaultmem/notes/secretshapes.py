@@ -68,6 +68,16 @@ VENDOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("azure", r"[?&]sig=([A-Za-z0-9%+/=]{20,})"),
     ("aws", r"X-Amz-(?:Signature|Security-Token)=([A-Za-z0-9%+/=_-]{20,})"),
     ("google", r"X-Goog-Signature=([0-9a-fA-F]{64,})"),  # both found by redact's _SHAPES
+    # These four are found by redact's _SHAPES too (a literal too common for str.find).
+    ("airtable", r"(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
+    ("notion", _EDGE + r"secret_[A-Za-z0-9]{43}(?![A-Za-z0-9])"),
+    ("braintree", r"access_token\$production\$[0-9a-z]{12,20}\$[0-9a-f]{32}"),
+    # A crypt(3) password hash (/etc/shadow, .htpasswd): bcrypt, md5/sha crypt, yescrypt, argon2.
+    ("password-hash", (r"\$(?:2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}"
+                       r"|(?:1|5|6|apr1|md5)\$(?:rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{16,}"
+                       r"|y\$[./A-Za-z0-9]+\$[./A-Za-z0-9]+\$[./A-Za-z0-9]{16,}"
+                       r"|argon2(?:id|i|d)\$v=\d+\$[\w=,]+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]{16,})")),
+    ("bitbucket", _EDGE + r"ATBB[A-Za-z0-9_=.-]{24,}"),
 )
 
 # Literal prefixes of the patterns above and detect-secrets' detectors, found in the text as it
@@ -75,7 +85,7 @@ VENDOR_PATTERNS: tuple[tuple[str, str], ...] = (
 EXACT_PREFIXES = (
     "A3T", "ABIA", "ACCA", "AKIA", "ASIA", "GR1348941", "eyJ", "T3BlbkFJ", "SG.", "AKC",
     "AccountKey=", "PuTTY-User-Key", "PRIVATE KEY", "AIza", "GOCSPX-", "HRKU-", "ATATT3",
-    "PMAK-", "NRAK-", "AGE-SECRET-KEY-", "Q~", "EAAA", ".atlasv1.",
+    "PMAK-", "NRAK-", "AGE-SECRET-KEY-", "Q~", "EAAA", ".atlasv1.", "ATBB",
 )
 LOWER_PREFIXES = (
     "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gldt-", "glft-", "glsoat-",
