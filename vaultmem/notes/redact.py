@@ -97,7 +97,7 @@ _SHAPES = (
     r"\$(?:2[abxy]?|1|5|6|apr1|md5|y|argon2(?:id|i|d))\$",
 )
 _NAME_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "credential", "creds",
-               "contrase", "dsn", "bearer", "basic", "cos", "ibm", "softlayer", "cloudant")
+               "contrase", "dsn", "bearer", "basic", "cos", "ibm", "softlayer", "cloudant", "psk")
 # What follows a secret-like word (found by str.find in the lowercase text) when a value is
 # there: an assignment, ``Bearer <token>``, or a long token shortly after in prose; and AWS's
 # ``aws … key … '<40 characters>'``.
@@ -415,6 +415,8 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
             continue
         named.append((m.start(3), kind))
         value, quoted = m.group(3), bool(m.group(2))
+        if not quoted and ("_" in value or "." in value) and _variable(text, m.start(3), value):
+            continue  # ``X_HAS_PSK: cryptography_has_psk2``: a variable named a secret
         if (_looks_secret(value, quoted) or (quoted and passphrase(m.group(1), value))) and (
                 kind == "password" or _has_letter(m.group(3)) or len(m.group(3)) >= 12):
             yield Finding(m.start(3), m.end(3), kind)

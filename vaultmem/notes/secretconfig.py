@@ -8,6 +8,7 @@ Their name is no assignment's left side, so the keyword rules miss them:
 - the value a secret store's command is given: ``gh secret set NAME --body …`` (or ``-b``),
   ``netlify env:set NAME …``, a here-string (``vercel env add NAME <<< '…'``), or an ``echo``
   piped into one of them, into ``chpasswd`` or into a ``--password-stdin`` flag;
+- a value GitHub Actions is told to mask (``::add-mask::…``);
 - the passphrase ``ssh-keygen`` is given with ``-N`` or ``-P``, the string PowerShell's
   ``ConvertTo-SecureString`` is given, SQL's ``IDENTIFIED BY '…'``, Oracle's ``sqlplus
   user/PASS@db``, Redis's ``requirepass``/``masterauth``;
@@ -43,6 +44,7 @@ _RULES = {
                   r"|netlify\s+env:set\s+\S+\s+"
                   r"|(?:secrets?\s+(?:set|put)|env\s+add)\b[^\n|;&]*?<<<\s*)" + _VALUE),
     "keygen": lazy(r"(?<![\w-])ssh-keygen\b[^\n|;&]*?\s-[NP]\s+" + _VALUE),
+    "mask": lazy(r"::add-mask::" + _VALUE),  # a value GitHub Actions is told to mask
     "securestring": lazy(r"(?i)(?<![\w-])ConvertTo-SecureString\s+(?:-String\s+)?" + _VALUE),
     "sql": lazy(r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+(?:password\s+)?" + _VALUE),
     "oracle": lazy(r"(?<![\w/.-])(?:sqlplus|sqlldr|expdp|impdp|rman\s+target|dgmgrl)(?:\s+-\S+)*"
@@ -62,7 +64,7 @@ _RULES = {
 }
 # What a piped value goes into: the flag or the command that reads a secret from stdin.
 _PIPED_INTO = ("-password-stdin", "chpasswd", "secret set", "secret put", "secrets set",
-               "env add")
+               "env add", "secret create")
 # A name beside a name (no digit, or a lowercase identifier): not a value.
 _LISTED_NAME = lazy(r"-*[A-Za-z][A-Za-z_.-]*|[a-z][a-z0-9_]*")
 # What makes a line worth the pgpass rule (redact's pre-filter runs it over the lowercase text).
@@ -71,7 +73,7 @@ SHAPES = (lazy(r":(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:\S"),)
 WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "env add",
          "env:set", "chpasswd", "ssh-keygen", "securestring", "identified", "sqlplus", "sqlldr",
          "expdp", "impdp", "rman", "dgmgrl", "requirepass", "masterauth", "config set", "set -",
-         "setx")
+         "setx", "secret create", "::add-mask::")
 
 
 # A literal each match of a rule holds (case-sensitive, or no letter): where none is in the span
@@ -79,6 +81,7 @@ WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "
 NEEDS: dict[str, tuple[str, ...]] = {
     "element": ("</",), "app_setting": ("=",), "tf_default": ("variable",),
     "store": ("secret", "env"), "keygen": ("ssh-keygen",), "pgpass": (":",),
+    "mask": ("::add-mask::",),
     "securestring": ("SecureString", "securestring", "SECURESTRING"),
     "sql": ("identified", "IDENTIFIED", "Identified"), "oracle": ("/",),
     "redis": ("requirepass", "masterauth", "REQUIREPASS", "MASTERAUTH"),
@@ -106,7 +109,7 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in r["pgpass"].finditer(text, begin, end) if _may("pgpass", text, begin, end) else ():
         if _given(m.group(1)) and m.group(1).lower() not in ("password", "passwd", "secret"):
             yield Finding(m.start(1), m.end(1), "password")
-    for rule in ("store", "keygen", "securestring", "oracle", "sql", "redis"):
+    for rule in ("store", "keygen", "mask", "securestring", "oracle", "sql", "redis"):
         for m in r[rule].finditer(text, begin, end) if _may(rule, text, begin, end) else ():
             # Where a word may stand in the value's place ("IDENTIFIED BY password is …"), the
             # value must read like a secret.
@@ -138,7 +141,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
 def _ends_secret(name: str) -> bool:
     """Whether the last word of ``name`` names a secret (``DB_PASSWORD``, not ``pw-algorithm``)."""
     words = name_words(name)
-    return bool(words) and name_kind(words[-1]) is not None
+    return bool(words) and name_kind(name) is not None and (
+        name_kind(words[-1]) is not None or words[-1] in ("key", "keys"))
 
 
 def _given(value: str) -> bool:

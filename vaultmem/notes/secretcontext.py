@@ -17,7 +17,8 @@ rules here read that context:
   (``root:PASS@10.0.0.5``: a host with a dot, an IP or ``localhost`` after the ``@``);
 - **a login and its password** in prose: "login with admin / PASS", "creds: admin / PASS",
   "user admin, pass PASS";
-- **Authorization headers** (``Bearer``, ``Basic``, ``Token``...) and ``Bearer <token>``.
+- **Authorization headers** (``Bearer``, ``Basic``, ``Token``...) and ``Bearer <token>``; a
+  Cookie header's random values.
 
 A value is only taken when it reads like one: not a placeholder (``$TOKEN``, ``<password>``,
 ``****``), not a plain word ("the password is stored in vault"; four or more words joined by
@@ -60,7 +61,8 @@ _RULES = {
         r"\s+as\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[\w ]{0,20}?" + _WORD + r"\b"),
     "flag": lazy(
         r"(?i)(?<![\w-])--?(?!no-)[\w-]*?(?:password|passwd|pass|passphrase|pwd|token|secret|"
-        r"api-?key|access-key|secret-key|private-key)(=|[ \t]+)" + _VALUE),
+        r"api-?key|access-key|secret-key|private-key)(?:-(?:string|value|text|data))?"
+        r"(=|[ \t]+)" + _VALUE),  # aws … --secret-string
     "smb": lazy(r"(?<![\w-])(?:-U|--user)(?:=|[ \t]+)(['\"]?)([^\s%'\"]{1,64})%([^\s'\"]{3,200})\1"),
     "userpass": lazy(
         r"(?<![\w-])(?:-u|-U|--user|--auth|-a|--basic-auth|--proxy-user)(?:=|[ \t]+)"
@@ -80,6 +82,8 @@ _RULES = {
         r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?"
         r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+)?([^\s'\",;]{4,})"),
     "bearer": lazy(r"(?i)\bbearer\s+([^\s'\",;]{8,})"),
+    # A Cookie header's values (a session id, a CSRF token): the random ones.
+    "cookie": lazy(r"(?i)(?:\bcookie\s*:|;)\s*([\w.-]{1,64})=([\w%+/=.~-]{16,})(?=[;\s'\"]|$)"),
     # The password word of other languages, then a colon, a copula or a short verb (a new
     # word ASCII can spell goes into NEEDS_FOLDED too).
     "foreign": lazy(
@@ -197,6 +201,9 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             kind = "password" if "pass" in low or "pwd" in low else (
                 "token" if "token" in low else "secret")
             yield Finding(m.start(2), m.end(2), kind)
+    for m in _run("cookie", skip, text, begin, end):
+        if secretish(m.group(2), password=False, strict=True):
+            yield Finding(m.start(2), m.end(2), "token")
     for m in _run("bearer", skip, text, begin, end):
         if secretish(m.group(1), password=False, strict=True):
             yield Finding(m.start(1), m.end(1), "token")
@@ -211,6 +218,7 @@ _TOOL_FLAGS = (
     (r"mysql\w*|mariadb\w*|mycli|mysqlsh", "-p", True),
     (r"sshpass", "-p", True),
     (r"psexec\w*|paexec", "-p", False),
+    (r"security\s+add-(?:generic|internet)-password", "-w", False),  # macOS keychain
     (r"redis-cli", "-a", False),
     (r"docker|podman|nerdctl|buildah|skopeo", "-p", False),
     (r"ldap\w+", "-w", False),
@@ -226,7 +234,8 @@ _POSITIONAL = lazy(
     r"(?<![\w/.-])(?:htpasswd(?:\s+-\w+)*\s+-[a-z]*b[a-z]*(?:\s+-\w+)*\s+\S+\s+\S+"  # -b FILE USER
     r"|rabbitmqctl\s+(?:add_user|change_password)\s+\S+"
     r"|net\s+user\s+\S+"
-    r"|net\s+use\b[^\n|;&]*?\s/u(?:ser)?:\S+)"
+    r"|net\s+use\b[^\n|;&]*?\s/u(?:ser)?:\S+"
+    r"|wpa_passphrase\s+\S+|bw\s+(?:login\s+\S+|unlock))"
     r"\s+(['\"]?)(?!/)([^\s'\"]{3,200})\1")
 
 
@@ -250,7 +259,8 @@ NEEDS_EXACT: dict[str, tuple[str, ...]] = {
     "smb": ("-U", "--user"), "userpass": ("-u", "-U", "-a"), "url": ("://",),
     "userinfo": ("@",),
     "tools": tuple(sorted({flag for _, flag, _ in _TOOL_FLAGS})),
-    "positional": ("htpasswd", "rabbitmqctl", "net"),
+    "positional": ("htpasswd", "rabbitmqctl", "net", "wpa_passphrase", "bw"),
+    "cookie": ("ookie", "OOKIE"),
 }
 
 
@@ -331,7 +341,8 @@ def _userpass_secret(secret: str) -> bool:
 COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", "podman",
                  "nerdctl", "buildah", "skopeo", "ldap", "7z", "rar", "zip", "sqlcmd", "bcp",
                  "osql", "isql", "mongo", "az ", "openssl", "htpasswd", "rabbitmqctl",
-                 "net user", "net use", "psexec", "paexec", "-u ", "-u=", "--user", "contrase", "passwort", "kennwort", "senha",
+                 "net user", "net use", "psexec", "paexec", "wpa_passphrase", "bw login",
+                 "bw unlock", "cookie", "-u ", "-u=", "--user", "contrase", "passwort", "kennwort", "senha",
                  "wachtwoord", "salasana", "haslo", "heslo", "parol", "passord", "adgangskode",
                  "lozinka", "geslo", "jelszo", "kata sandi",
                  "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",

@@ -15,7 +15,7 @@ _SPLIT = lazy(r"[_.\-\s]+")
 _SECRET_WORDS = frozenset({
     "password", "passwd", "pass", "passphrase", "pwd", "pw", "secret", "secrets", "token",
     "tokens", "apikey", "credential", "credentials", "creds", "auth", "contraseña",
-    "contrasena", "privatekey", "accesskey", "secretkey", "authkey", "bearer", "dsn",
+    "contrasena", "privatekey", "accesskey", "secretkey", "authkey", "bearer", "dsn", "psk",
 })
 # ``key`` names a secret after one of these (``api_key``, ``ACCESS_KEY``, ``private-key``).
 _KEY_QUALIFIERS = frozenset({
