@@ -22,7 +22,11 @@ KEY_BODY = [
 ]
 PRIVATE_KEY = "\n".join(["-----BEGIN RSA PRIVATE KEY-----", *KEY_BODY,
                          "-----END RSA PRIVATE KEY-----"])
-SECRETS = [GITHUB, AWS_SECRET, DB_PASSWORD, ANTHROPIC, STRIPE, *KEY_BODY]
+# Shapes with no vendor prefix, known by their context only (issue 28's attack round three).
+PGPASS = "Pg" + "Pa55w0rdLine"
+LOGIN = "L0gin" + "S3cretPass"
+HOSTPASS = "R00t" + "PassX9q"
+SECRETS = [GITHUB, AWS_SECRET, DB_PASSWORD, ANTHROPIC, STRIPE, *KEY_BODY, PGPASS, LOGIN, HOSTPASS]
 # A piece of each value from its middle: a secret cut in two must not survive either.
 PIECES = [s[len(s) // 3: len(s) // 3 + 10] for s in SECRETS]
 
@@ -51,10 +55,12 @@ def _transcript(path: Path) -> None:
             _bash("t1", f"export AWS_SECRET_ACCESS_KEY={AWS_SECRET} && aws s3 ls"),
             _bash("t2", f'psql "postgres://admin:{DB_PASSWORD}@db.internal:5432/billing" -c "select 1"'),
             _bash("t3", "python -m billing.charge --dry-run"),
+            _bash("t4", f"echo 'db.internal:5432:billing:admin:{PGPASS}' >> ~/.pgpass"),
         ], 2),
         _line("user", "u2", [
             _result("t1", "2026-11-01 billing-artifacts", False),
             _result("t2", " ?column? \n----------\n        1", False),
+            _result("t4", "", False),
             _result("t3", "Traceback (most recent call last):\n  File \"x.py\", line 3\n"
                           f"anthropic.AuthenticationError: invalid x-api-key {ANTHROPIC}", True),
         ], 3),
@@ -63,6 +69,7 @@ def _transcript(path: Path) -> None:
             f"Prerequisite: make sure `STRIPE_SECRET_KEY={STRIPE}` is exported before running it.\n"
             f"Decision: keep the deploy token `{GITHUB}` in the CI secret store, not in the repo.\n"
             f"Here is the key you asked for:\n{PRIVATE_KEY}\n"
+            f"The staging box takes login with admin / {LOGIN}, or ssh root:{HOSTPASS}@10.0.0.5.\n"
             "Next step: rotate the AWS key.")}], 4),
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
