@@ -113,6 +113,15 @@ RECURRING = [
                  "is a small tmpfs; the fix is `TMPDIR=$HOME/tmp`.", "pip wheel . -w dist",
                  "Exit code 1\nOSError: [Errno 28] No space left on device: "
                  "'/tmp/tmpq9w8e7r/wheel'", "TMPDIR", id="temporary names"),
+    # A permission error says nothing but its path: another file of the same kind is the same
+    # failure (the RAPL counters are root-only, whichever zone is read).
+    pytest.param("cat /sys/devices/virtual/powercap/intel-rapl/intel-rapl:0/energy_uj",
+                 "Exit code 1\ncat: '/sys/devices/virtual/powercap/intel-rapl/intel-rapl:0/"
+                 "energy_uj': Permission denied", "The `energy_uj` counters are root-only "
+                 "because of a 2020 CVE; the fix is `setcap cap_dac_read_search=ep` on the binary.",
+                 "cat /sys/class/powercap/intel-rapl:1/energy_uj", "Exit code 1\ncat: /sys/"
+                 "class/powercap/intel-rapl:1/energy_uj: Permission denied", "setcap",
+                 id="permission on another path"),
 ]
 
 
@@ -131,6 +140,8 @@ UNRELATED = [
                   "failed to push some refs to 'github.com:me/shop.git'")),
     ("sudo -u postgres psql", "Exit code 1\nsudo: unknown user postgres"),
     ("cat /etc/shadow", "Exit code 1\ncat: /etc/shadow: Permission denied"),
+    ("cat /sys/class/hwmon/hwmon3/power1_input", ("Exit code 1\ncat: /sys/class/hwmon/hwmon3/"
+                                                  "power1_input: Permission denied")),
     ("python manage.py migrate", ("Exit code 1\nPermissionError: [Errno 13] Permission "
                                   "denied: '/var/lib/app/db.sqlite3'")),
     ("make", "Exit code 2"),

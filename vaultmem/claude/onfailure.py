@@ -10,6 +10,12 @@ wrong). Last, the error's class: errors that look different but have one root ca
 (:data:`CLASSES`: Git Bash's path conversion and its fork emulation failing are one broken
 shell) match a gotcha recorded for another error of the class.
 
+An error line that says nothing but who speaks and a path (``cat: '/sys/…/intel-rapl:0/energy_uj':
+Permission denied``, ``EACCES: permission denied, open '…/workflows/deploy.yml'``) is signed by
+the path's last two parts too (:func:`_path_words`: its folder and name, without the system's
+folders or what varies), so a permission error on another file of the same kind
+(``…/intel-rapl:1/energy_uj``) finds the fix, and one on any other file does not.
+
 An output with no error line but the checks a hook runner ran (a git hook blocking a commit:
 ``gitleaks....Failed``, ``- hook id: ruff``, ``husky - pre-commit script failed``, ``Running
 gitleaks scan...``) is signed by their names (:func:`checks_named`); a gotcha then needs the name
@@ -71,7 +77,11 @@ _CHECK_FAILED_RE = lazy(
 # The head of an error line that names who speaks, not what went wrong: ``npm ERR!``,
 # ``sudo:``, ``E   ``, ``fatal:`` (a code such as ``error[E0599]:`` says what, so it is kept).
 _HEAD_RE = lazy(r"\A\W*((?:[A-Za-z][\w.+-]*\s*){1,2})(?:!|:|\s{2,})")
-_LEADERS_RE = lazy(r"\.{3,}")  # ``ruff......Failed``: the dots join no words
+_LEADERS_RE = lazy(r"\.{3,}")
+_PATH_RE = lazy(r"(?:\b[A-Za-z]:|~|\.{1,2})?(?:[\\/][^\s'\"`:,;()\\/]+)+")
+# Folders every machine has: a path's part that says nothing of what the file is.
+_SYSTEM_FOLDERS = frozenset({"home", "users", "usr", "var", "etc", "tmp", "temp", "opt", "bin",
+                             "lib", "sys", "proc", "dev", "local", "share", "mnt", "root"})  # ``ruff......Failed``: the dots join no words
 _CHECK_RUNNING_RE = lazy(r"^\W*Running (?P<name>[\w.-]+)")
 # Claude Code's file tools refusing a call by their own rules (2.1's wording), not a failure of
 # the project or the machine.
@@ -113,8 +123,36 @@ def _line_words(error: str) -> list[str]:
     line = error_line(error)
     if line is None or line.startswith("Exit code"):
         return []
-    line = _VARYING_RE.sub(" ", _LEADERS_RE.sub(" ", line))
-    return [w for w in moments.words(line) if w not in _GENERIC and not w.startswith("/")]
+    words = [w for w in moments.words(_VARYING_RE.sub(" ", _LEADERS_RE.sub(" ", line)))
+             if w not in _GENERIC and not w.startswith("/")]
+    if len(set(words) - _speaker_words(line)) < 2:
+        # "cat: '/sys/…/intel-rapl:0/energy_uj': Permission denied" says nothing but the path:
+        # the kind of file it is about (its folder and name) tells this failure from another.
+        words += [w for w in _path_words(line) if w not in words]
+    return words
+
+
+def _speaker_words(line: str) -> set[str]:
+    """The words of an error line that say who speaks (``cat:``, ``npm ERR!``, ``EACCES:``,
+    ``PermissionError``), not what went wrong."""
+    head = _HEAD_RE.match(line)
+    found = set(moments.words(head.group(1))) if head is not None else set()
+    found.update(w for w in moments.words(line) if w.endswith(("error", "exception")) or
+                 w in ("err", "errno"))
+    return found
+
+
+def _path_words(line: str) -> list[str]:
+    """The words of the last two parts of each path an error line names (``…/intel-rapl:0/
+    energy_uj`` -> intel-rapl, energy_uj), without the system's own folders and what varies
+    between runs (numbers, ids, temporary names)."""
+    found: list[str] = []
+    for path in _PATH_RE.findall(line):
+        parts = [p for p in re.split(r"[\\/]", path) if p not in ("", ".", "..", "~")][-2:]
+        for part in parts:
+            found += [w for w in moments.words(_VARYING_RE.sub(" ", part))
+                      if w not in _SYSTEM_FOLDERS and w not in _GENERIC]
+    return list(dict.fromkeys(found))
 
 
 def checks_named(output: str) -> list[str]:
