@@ -68,12 +68,12 @@ _PIPED_INTO = ("-password-stdin", "chpasswd", "secret set", "secret put", "secre
 # A name beside a name (no digit, or a lowercase identifier): not a value.
 _LISTED_NAME = lazy(r"-*[A-Za-z][A-Za-z_.-]*|[a-z][a-z0-9_]*")
 # What makes a line worth the pgpass rule (redact's pre-filter runs it over the lowercase text).
-SHAPES = (lazy(r":(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:\S"),)
+SHAPES = (lazy(r":(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:[^:\s]{3}"),)  # not a MAC: ``…:ae:e2``
 # Literals (lowercase) that make a line worth these rules: redact's pre-filter finds them.
 WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "env add",
-         "env:set", "chpasswd", "ssh-keygen", "securestring", "identified", "sqlplus", "sqlldr",
-         "expdp", "impdp", "rman", "dgmgrl", "requirepass", "masterauth", "config set", "set -",
-         "setx", "secret create", "::add-mask::")
+         "env:set", "chpasswd", "ssh-keygen", "securestring", "identified by", "identified with",
+         "sqlplus", "sqlldr", "expdp", "impdp", "rman target", "dgmgrl", "requirepass",
+         "masterauth", "config set", "set -", "setx", "secret create", "::add-mask::")
 
 
 # A literal each match of a rule holds (case-sensitive, or no letter): where none is in the span
