@@ -469,9 +469,9 @@ def test_a_turn_that_touched_no_file_files_its_items_under_the_component_it_name
         "- The root cause was that the cookie expired before the redirect. ([[Auth]])")
 
 
-def test_a_turn_that_edited_a_script_or_the_ci_files_its_fix_under_them() -> None:
-    # Issue 29: scripts/ and .github/ are no components, but the script and the CI a turn
-    # edited are: its gotcha goes there, not to the fallback entity.
+def test_a_turn_that_edited_the_ci_files_its_fix_under_it() -> None:
+    # Issue 29: .github/ is no component, but the CI a turn edited is: its gotcha goes there,
+    # not to the fallback entity (a script in scripts/ names none).
     error = "(eval):1: ./scripts/sync_logs.sh: bad interpreter: /bin/bash^M"
     turns = [
         _turn("u1", prompt="run the sync"),
@@ -483,10 +483,8 @@ def test_a_turn_that_edited_a_script_or_the_ci_files_its_fix_under_them() -> Non
         _turn("r3", outcomes=(Outcome("b2", False, None),)),
     ]
     edits = _edits(turns, cwd=CWD)
-    # Filed under the script it names; the CI the turn edited too is a component of the note.
-    assert _only(edits, "Gotchas & Fixes").content.endswith("`scripts/sync_logs.sh` ([[Sync Logs]])")
-    assert _only(edits, "Related Entities").content == (
-        "- [[Sync Logs]] — `scripts/`\n- [[CI]] — `.github/workflows/`")
+    assert _only(edits, "Gotchas & Fixes").content.endswith("`scripts/sync_logs.sh` ([[CI]])")
+    assert _only(edits, "Related Entities").content == "- [[CI]] — `.github/workflows/`"
 
 
 def test_a_turn_that_touched_no_file_files_its_items_under_the_files_its_answer_names() -> None:

@@ -22,11 +22,7 @@ inside one names a feature only by its layer's suffix (``invoices_controller.rb`
 ``src/db/repo_042.py`` -> None); ``utils``, ``helpers``, ``common`` and ``shared`` hold none. No component is ever named after a source root or a
 generic folder (``Src``, ``Sources``, ``Lib``, ``App``, ``Web``, ``Priv``, ``Test``, ``Assets``,
 ``Config``…).
-A script right in a scripts folder (``scripts/``, ``script/``, ``bin/``, ``tools/``, also under a
-container: Rust's ``src/bin/``) is a program of its own: its folder below that one, else its name
-(``scripts/update_username.sh`` -> Update Username; ``scripts/backup/run.sh`` -> Backup), never
-the folder (``Scripts``) nor a name that says nothing (``bin/dev``, ``scripts/setup.sh``). The
-continuous integration's definitions (``.github/workflows/``, ``.gitlab-ci.yml``, ``.circleci/``,
+The continuous integration's definitions (``.github/workflows/``, ``.gitlab-ci.yml``, ``.circleci/``,
 ``Jenkinsfile``…) are one component, ``CI``: a failing workflow's gotchas belong together.
 A test names a component only through the module it tests (``tests/test_auth.py``,
 ``auth_test.go``, ``test/shop/accounts_test.exs``), flagged ``from_test``: capture keeps such a
@@ -132,14 +128,6 @@ FORBIDDEN = frozenset({"src", "source", "sources", "lib", "libs", "app", "apps",
                        "features", "hooks", "templates", "types",
                        "utils", "util", "helpers", "helper", "common", "shared", *LAYER_DIRS,
                        *(_dir.replace(" ", "") for _dir in HOME_DIRS)})
-# Folders of a project's scripts: each script (or folder of scripts) below one is a program.
-SCRIPT_DIRS = frozenset({"scripts", "script", "bin", "tools"})
-# Script names that say nothing about what the script is for (``bin/dev``, ``scripts/run.sh``).
-GENERIC_SCRIPTS = frozenset({
-    "run", "start", "stop", "dev", "console", "server", "serve", "rails", "rake", "bundle", "lint",
-    "format", "fmt", "check", "install", "bootstrap", "update", "all", "env", "activate", "ci",
-    "hooks", "hook", "script", "scripts", "tool", "tools", "bin", "x", "do", "task", "tasks",
-})
 # The continuous integration's definitions: a folder of them, or a file at the project's root.
 CI = "CI"
 CI_DIRS = frozenset({".circleci", ".buildkite", ".woodpecker", ".gitlab", ".azure-pipelines"})
@@ -280,8 +268,6 @@ def _default(parts: list[str], project: set[str]) -> Origin | None:
     tested = _tested_module(file)
     if folders:
         first = folders[0]
-        if first.casefold() in SCRIPT_DIRS:
-            return _script(folders[1:], file)
         if first.casefold() in GENERIC_DIRS:
             return None
         return _origin(first)
@@ -315,17 +301,6 @@ def _is_ci(parts: list[str]) -> bool:
         if low in CI_DIRS:
             return index + 1 < len(parts)
     return parts[-1].casefold() in CI_FILES
-
-
-def _script(inner: list[str], file: str) -> Origin | None:
-    """A script's component: the folder it is in below the scripts folder, else its name."""
-    for raw in [*inner, _stem(file)]:
-        if raw.casefold() in GENERIC_SCRIPTS or raw.startswith("."):
-            continue
-        found = _origin(raw)
-        if found is not None:
-            return found
-    return None
 
 
 def _tested(folders: list[str], file: str, project: set[str]) -> Origin | None:
