@@ -18,10 +18,9 @@ before it; one explanation tells one lesson, however many failures it names.
 A message that ends by handing the person a command block ("You'll need to execute this in
 your terminal:", "You can run one of these commands:") is tied to a failure whose command the
 block runs, or whose file it works on (``sudo chown … ./x.yml`` after ``cat ./x.yml`` was
-denied), and the gotcha says so in fixed words, "Handed to the person to run by hand in their
-terminal: `…`" (:data:`HANDED`): Claude's own lead ("I can't run sudo commands interactively.
-You'll need to …:") is no fact and compaction trims it (``factrule.trim``), which left the
-entity line a bare command. The failure the handed command reruns is named first, so that its
+denied), and the gotcha says so in fixed words, "For the person to run: `…`" (:data:`HANDED`):
+Claude's own lead ("I can't run sudo commands interactively. You'll need to …:") is no fact
+and compaction trims it (``factrule.trim``), which left the entity line a bare command. The failure the handed command reruns is named first, so that its
 error survives a cut.
 
 The gotcha holds the error line, so that :mod:`onfailure` finds it by the error's signature
@@ -46,7 +45,7 @@ FIX_CHARS = 120  # of a fix command at least, when the explanation before it is 
 FAILURES_NAMED = 2  # by one gotcha: those one message explains
 LINES_KEPT = 2  # lines of a message that explain one failure
 NEXT_LINES = 3  # transcript lines from a failure to the message "right after" it
-HANDED = "Handed to the person to run by hand in their terminal:"
+HANDED = "For the person to run:"
 REPORTED = "Fixed by the person, who said:"
 REPORT_CHARS = 240  # a longer prompt is a new task, not a report of what was done
 
