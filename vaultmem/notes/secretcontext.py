@@ -249,7 +249,7 @@ _SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred")  # every _WORD 
 NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
     "prose": _SECRET_WORDS, "reverse": _SECRET_WORDS, "flag": _SECRET_WORDS,
     "escaped": _SECRET_WORDS, "authorization": ("authorization",), "bearer": ("bearer",),
-    "login": ("/", "pass", "pw"),
+    "login": ("log", "sign", "user", "cred"),
     # The foreign rule's words that ASCII can spell ("mot de passe" and "passwort" hold "pass").
     "foreign": ("pass", "kennwort", "contrasena", "clave", "senha", "wachtwoord", "salasana",
                 "haslo", "heslo", "parol", "adgangskode", "lozinka", "geslo", "jelszo",
