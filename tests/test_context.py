@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from property_kit import examples
 
-from vaultmem.brief import context, digest, failquote
+from vaultmem.brief import context, dedup, digest, failquote, tree
 from vaultmem.brief.context import Component
 from vaultmem.brief.digest import EntityDigest, Item, SessionDigest, Turn
 
@@ -242,16 +242,16 @@ _WORDS = ["use", "argon2", "hashes", "for", "the", "tokens", "us", "e", "argon"]
 def test_a_line_inside_a_longer_one_is_found_as_a_scan_of_every_line_finds_it(
     said: list[list[str]], line: list[str]
 ) -> None:
-    seen = context._Seen()
+    seen = dedup.Seen()
     leaves = {}
     for words in said:
         key = " ".join(words)
         if key not in seen.first:
-            leaves[key] = context._Leaf(f"- {key}", 1, key=key, knowledge=True)
+            leaves[key] = tree.Leaf(f"- {key}", 1, key=key, knowledge=True)
             seen.add(key, leaves[key])
     key = " ".join(line)
-    leaf = context._Leaf(f"- {key}", 1, key=key, knowledge=True)
-    slow = leaves.get(key) or (None if len(key) < context.CONTAINED_MIN_CHARS else next(
+    leaf = tree.Leaf(f"- {key}", 1, key=key, knowledge=True)
+    slow = leaves.get(key) or (None if len(key) < dedup.CONTAINED_MIN_CHARS else next(
         (x for k, x in leaves.items() if len(k) > len(key) and key in k), None))
     assert seen.said(leaf, key) is slow
 
