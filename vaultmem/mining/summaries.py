@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from vaultmem.mining import diagnostics, mentions
+from vaultmem.mining.text import join_detail
 from vaultmem.notes import mdlines
 from vaultmem.notes.mdlines import lines_outside_fences
 from vaultmem.notes.privacy import strip_private
@@ -283,6 +284,7 @@ def _entries(body: str, *, first_code_line: bool = False) -> list[str]:
     current: list[str] | None = None
     indent = 0  # of the current bullet; -1: a sub-heading's body, which runs to the next one
     after_blank = False
+    subs = 0  # the sub-bullets joined to the current bullet
     opened = False  # the previous line opened a fenced block
     inside = False
     for _, line, fenced in lines_outside_fences(body.split("\n")):
@@ -312,10 +314,14 @@ def _entries(body: str, *, first_code_line: bool = False) -> list[str]:
             current.append(bullet.group(2) if bullet else line.strip())
         elif bullet is not None and (current is None or len(bullet.group(1)) <= indent
                                      or after_blank and not margin):
-            current, indent = [bullet.group(2)], len(bullet.group(1))
+            current, indent, subs = [bullet.group(2)], len(bullet.group(1)), 0
             entries.append(current)
         elif current is not None and not (after_blank and not margin):
-            current.append(bullet.group(2) if bullet else line.strip())
+            if bullet is not None and indent >= 0:
+                join_detail(current, subs, bullet.group(2))  # "Parent: sub; sub"
+                subs += 1
+            else:
+                current.append(bullet.group(2) if bullet else line.strip())
         else:  # a paragraph
             current, indent = [line.strip()], 0
             entries.append(current)

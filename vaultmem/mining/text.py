@@ -162,6 +162,7 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
     paragraph: list[str] = []
     item: list[str] | None = None
     item_indent = 0
+    subs = 0  # the sub-bullets joined to the open item
     about: str | None = None  # what a fix below names no cause for is about: the issue, heading
 
     def split(text: str, is_item: bool) -> Iterator[Unit]:
@@ -242,6 +243,13 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
                 if lead is not None:
                     paragraph = []
                     section = lead
+            if item is not None and section is not None and len(bullet.group(1)) > item_indent:
+                # A sub-bullet of a step (or decision…) under a heading that names its kind
+                # is a detail of that step, not a step of its own: it joins its parent.
+                join_detail(item, subs, line[bullet.end() :])
+                subs += 1
+                continue
+            subs = 0
             if item is not None:
                 yield from split(" ".join(item), True)
             else:
@@ -265,6 +273,17 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
 
 
 COMMAND_MAX_CHARS = 160  # a code block longer than this says more than a command
+
+
+def join_detail(item: list[str], joined: int, detail: str) -> None:
+    """Add a sub-bullet's text to its parent item: after a colon, then semicolons
+    ("Deploy the hook: run install.py; restart the app")."""
+    last = item[-1].rstrip()
+    if joined:
+        item[-1] = last if last.endswith((";", ":")) else f"{last};"
+    else:
+        item[-1] = last if last.endswith((":", ";")) else f"{last}:"
+    item.append(detail.strip())
 
 
 def _with_command(lead: list[str], fenced: list[str]) -> None:
