@@ -8,7 +8,6 @@ from vaultmem.mining import summaries
 from vaultmem.mining.answers import Mined, mine
 from vaultmem.notes.schema import Kind
 
-
 # -- the sub-bullets of a step belong to it ----------------------------------------------------
 
 
@@ -43,7 +42,7 @@ def test_a_summary_s_pending_task_keeps_its_sub_tasks_apart() -> None:
         "   - Run Apple Diagnostics for NVMe issue\n"
         "2. **Team Notification**: All team members need to re-clone after the force push\n")
     assert [i.text for i in read.items] == [
-        "Mac Security Actions (User-side tasks identified but not executed): Install macOS 26.2 "
-        "update; Run Apple Diagnostics for NVMe issue",
+        ("Mac Security Actions (User-side tasks identified but not executed): Install macOS 26.2 "
+        "update; Run Apple Diagnostics for NVMe issue"),
         "Team Notification: All team members need to re-clone after the force push",
     ]
