@@ -4,7 +4,7 @@ question the person answered (issues 28/29)."""
 
 from __future__ import annotations
 
-from vaultmem.mining import summaries
+from vaultmem.mining import structured, summaries
 from vaultmem.mining.answers import Mined, mine
 from vaultmem.notes.schema import Kind
 
@@ -46,3 +46,40 @@ def test_a_summary_s_pending_task_keeps_its_sub_tasks_apart() -> None:
         "update; Run Apple Diagnostics for NVMe issue"),
         "Team Notification: All team members need to re-clone after the force push",
     ]
+
+
+# -- an approved plan's recommended option is named ----------------------------------------------
+
+PLAN = """# Power monitor applet: plan
+
+## Permission Solutions
+
+### Option A: Setcap (Simple, for testing)
+```bash
+sudo setcap cap_dac_read_search=ep /usr/bin/cosmic-applet-power-monitor
+```
+**Pros**: Simple, immediate
+
+### Option B: Systemd Daemon (Production)
+**Pros**: Proper security isolation
+
+**Recommendation**: Start with Option A for MVP, migrate to Option B for production.
+"""
+
+
+def test_a_recommendation_that_picks_an_option_by_letter_names_it() -> None:
+    assert [f.text for f in structured.plan_decisions(PLAN)] == [
+        ("Start with Option A (Setcap) for MVP, migrate to Option B (Systemd Daemon) for "
+        "production.")]
+    listed = PLAN.replace("### Option B: Systemd Daemon (Production)",
+                          "- **Option B** — a D-Bus daemon holding the capability")
+    assert "Option B (a D-Bus daemon holding the capability)" in \
+        structured.plan_decisions(listed)[0].text
+
+
+def test_an_option_already_named_or_never_defined_is_left_as_written() -> None:
+    named = PLAN.replace("Start with Option A for MVP", "Option A: setcap for the MVP")
+    assert structured.plan_decisions(named)[0].text.startswith("Option A: setcap for the MVP")
+    undefined = "## Decisions\n\n**Recommendation:** Option 2 for now, the cache later.\n"
+    assert [f.text for f in structured.plan_decisions(undefined)] == [
+        "Option 2 for now, the cache later."]

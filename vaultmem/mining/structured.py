@@ -9,7 +9,9 @@ What a tool call's input and its result already say, read by their shapes:
 - ``ExitPlanMode`` approved (input ``plan``, or the plan file Claude wrote before it, or the
   result's ``## Approved Plan:`` part): the plan's decisions, its list items under a heading that
   names a decision, requirement, approach or design, and its lines labelled a recommendation or
-  decision; never the whole plan as one item. A rejected plan (a denied call) says nothing.
+  decision (an option named by its letter or number, "Start with Option A", gets the name its
+  definition gives, "Option A (Setcap)"); never the whole plan as one item. A rejected plan (a
+  denied call) says nothing.
 - ``TodoWrite`` (input ``todos: [{content, status, activeForm}]``): the last list's open items
   (``pending``, ``in_progress``) are next steps; every item completed is an outcome (``Done:``).
 - An issue tracker's listing run from Bash (``gh issue list``, ``glab mr list``, ``jira issue
@@ -230,6 +232,18 @@ _LABELLED_RE = lazy(
     r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?\*\*(?:recommendation|decision|chosen approach|approach|"
     r"choice|recommended)\s*:?\s*\*\*\s*:?\s*(?P<text>\S.*)$", re.IGNORECASE)
 _PREFERRED_RE = lazy(r"\((?:preferred|recommended|chosen)\)", re.IGNORECASE)
+# An option the plan defines, by its heading or lead line: "### Option A: Setcap (Simple, for
+# testing)", "- **Approach 2** — a systemd daemon": its key ("option a") and its name.
+_OPTION_DEFINED_RE = lazy(
+    r"^\s*(?:#{1,6}\s+|(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*|__)?(?P<key>(?:option|approach|"
+    r"alternative|variant|solution) (?:[A-Z]|\d{1,2}))\b(?:\*\*|__)?\s*[:.)—–-]+\s*(?:\*\*|__)?"
+    r"(?P<name>[^(\n:—–*_]*[^\s(:—–*_-])", re.IGNORECASE)
+# A reference to one in a decision line: "Start with Option A for MVP" (not already named:
+# "Option A: Setcap", "Option A (Setcap)").
+_OPTION_USED_RE = lazy(
+    r"\b(?:option|approach|alternative|variant|solution) (?:[A-Z]|\d{1,2})\b(?!\s*[:(—–])",
+    re.IGNORECASE)
+OPTION_NAME_WORDS = 6  # of an option's name put beside its letter
 _ITEM_RE = lazy(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,3}[.)])\s+(?:\[.\]\s+)?(?P<text>\S.*)$")
 _EMPHASIS_RE = lazy(r"\*\*|__")
 
@@ -253,6 +267,7 @@ def plan_decisions(plan: str) -> tuple[Found, ...]:
     that names a choice, and lines labelled a recommendation or decision, or marked preferred
     (outside code fences; at most PLAN_DECISIONS)."""
     found: list[str] = []
+    options = _options(plan)
     under = False  # below a heading that names the plan's choices
     fence: str | None = None
     for raw in plan.split("\n"):
@@ -278,12 +293,37 @@ def plan_decisions(plan: str) -> tuple[Found, ...]:
         elif item is not None and not item.group("indent") and (
                 under or _PREFERRED_RE.search(item.group("text"))):
             text = item.group("text")
-        text = clip(one_line(_EMPHASIS_RE.sub("", text)), TEXT_MAX_CHARS, words=False)
+        text = _named(one_line(_EMPHASIS_RE.sub("", text)), options)
+        text = clip(text, TEXT_MAX_CHARS, words=False)
         if len(text.split()) >= 2 and text not in found:
             found.append(text)
         if len(found) == PLAN_DECISIONS:
             break
     return tuple(Found(Kind.DECISION, t) for t in found)
+
+
+def _options(plan: str) -> dict[str, str]:
+    """The options ``plan`` defines, by key ("option a") -> name ("Setcap"); the first
+    definition of a key wins."""
+    named: dict[str, str] = {}
+    for line in plan.split("\n"):
+        defined = _OPTION_DEFINED_RE.match(line)
+        if defined is not None:
+            name = " ".join(defined.group("name").split()[:OPTION_NAME_WORDS])
+            if name:
+                named.setdefault(defined.group("key").casefold(), name)
+    return named
+
+
+def _named(text: str, options: dict[str, str]) -> str:
+    """``text`` with each option it refers to by letter or number named: "Start with Option A
+    for MVP" -> "Start with Option A (Setcap) for MVP" (a recommendation that names no option
+    says nothing read alone)."""
+    def name(used: re.Match[str]) -> str:
+        known = options.get(used.group(0).casefold())
+        return f"{used.group(0)} ({known})" if known else used.group(0)
+
+    return _OPTION_USED_RE.sub(name, text) if options else text
 
 
 # -- TodoWrite ----------------------------------------------------------------------------------
