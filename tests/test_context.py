@@ -125,6 +125,21 @@ def test_no_line_twice_after_normalising() -> None:
     assert text.count("argon2id") == 1 and "- Fixed\n" in text
 
 
+def test_a_sentence_listed_as_an_item_the_budget_leaves_out_stays_in_its_answer() -> None:
+    chose = "I chose argon2id over bcrypt because it is memory-hard"
+    answer = f"Fixed the login. {chose}."
+    # Forty decisions naming more per character crowd the listed one out of the budget.
+    crowd = tuple(Item(f"pin lib_{i} v{i}.0 in cfg/{i}.toml") for i in range(40))
+    last = _session(turns=(Turn("10:00", "fix it", answer),), decisions=(*crowd, Item(chose)),
+                    gotchas=(), failing=(), open_questions=(), next_steps=())
+    text = context.render("p", [last], [], [], max_chars=1600)
+    assert f"- {chose}" not in text and "left out" in text
+    assert chose in text  # in the answer, since the item that would say it is not shown
+    # With room for the item, the answer leaves it to the item.
+    roomy = context.render("p", [last], [], [], max_chars=20_000)
+    assert roomy.count(chose) == 1 and f"- {chose}" in roomy
+
+
 def test_nothing_recorded_is_nothing_at_all() -> None:
     assert context.render("p", [], [], []) == ""
 

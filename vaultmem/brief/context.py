@@ -14,7 +14,7 @@ to find them.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from vaultmem.mining import settled
@@ -52,6 +52,9 @@ PREREQUISITES = "Prerequisites to run the project"
 COMPONENTS = "Components relevant now, most relevant first"
 EARLIER = "Earlier sessions, newest first"
 LABELS = (LAST_SESSION, PREREQUISITES, COMPONENTS, EARLIER)
+# How many times at most the lines are chosen, each time with the sentences of the items left
+# out kept in their answers (one more rarely changes what is shown).
+CHOICES = 3
 
 
 @dataclass(frozen=True)
@@ -106,24 +109,33 @@ def _items(items: Sequence[Item], *, dated: bool = False) -> list[str]:
     return [_item(i, dated=dated) for i in items if i.text.strip()]
 
 
-# A sentence ends at . ! or ?, bold or italic markup closing with it ("**Done!** The …")
+class _Known:
+    """The normalised text of every item the briefing may list (``keys``), and those of them
+    an answer left a sentence to (``used``), to be said in the item's line only."""
+
+    def __init__(self, keys: set[str]) -> None:
+        self.keys = keys
+        self.used: set[str] = set()
+
+    def listed(self, sentence: str) -> bool:
+        """The sentence is an item the briefing lists, or a lead-in to one ("Let me clarify:
+        Want me to …?" whose question is listed)."""
+        _, colon, tail = sentence.rpartition(": ")
+        for key in (copy_key(sentence), copy_key(tail) if colon else None):
+            if key is not None and key in self.keys:
+                self.used.add(key)
+                return True
+        return False
 
 
-def _listed(sentence: str, known: Collection[str]) -> bool:
-    """The sentence is an item the briefing lists, or a lead-in to one ("Let me clarify: Want
-    me to …?" whose question is listed)."""
-    _, colon, tail = sentence.rpartition(": ")
-    return copy_key(sentence) in known or bool(colon) and copy_key(tail) in known
-
-
-def _turns(s: SessionDigest, known: Collection[str]) -> list[str]:
+def _turns(s: SessionDigest, known: _Known) -> list[str]:
     """The session's answers as lines; a sentence the briefing lists as an item anyway (a
     decision, a next step, a prerequisite mined from this very answer) is said there only, and
     one that says nothing (:func:`briefrank.says_something`) not at all; an answer left empty is no line."""
     out: list[str] = []
     for t in s.turns:
         kept = briefrank.from_the_point([x for x in briefrank.sentences(t.answer)
-                                if briefrank.says_something(x) and not _listed(x, known)])
+                                if briefrank.says_something(x) and not known.listed(x)])
         if not kept:
             continue
         answer = " ".join(kept)
@@ -171,7 +183,7 @@ def open_words(s: SessionDigest) -> frozenset[str]:
     return briefrank.words([*(i.text for i in (*s.next_steps, *s.open_questions)), *s.failing])
 
 
-def _last_session(s: SessionDigest, known: Collection[str]) -> Group:
+def _last_session(s: SessionDigest, known: _Known) -> Group:
     block = Group(None, _session_header(s))
     turns = _turns(s, known)
     n = len(turns)
@@ -270,7 +282,7 @@ def _done_by(sessions_: Iterable[SessionDigest]) -> list[str]:
     return out
 
 
-def _earlier(sessions_: Sequence[SessionDigest], known: Collection[str],
+def _earlier(sessions_: Sequence[SessionDigest], known: _Known,
             wanted: frozenset[str] = frozenset(), *, last: SessionDigest | None = None) -> Group:
     """The earlier sessions (newest first; ``last``: the session after them all)."""
     block = Group(None)
@@ -320,9 +332,32 @@ def render(
     """The briefing text, at most ``max_chars`` characters ("" when there is nothing to tell).
     ``sessions_[0]`` is the last
     session, the others are earlier ones, newest first. ``loaded``: the part of Claude Code's
-    ``MEMORY.md`` it loads into the same session; a line it holds is not repeated."""
+    ``MEMORY.md`` it loads into the same session; a line it holds is not repeated.
+
+    An answer's sentence that is listed as an item is said there only, so long as that item is
+    shown: when the budget leaves the item out, the briefing is chosen again with the sentence
+    kept in its answer (a few times at most; each time fewer sentences count as listed)."""
     head = HEAD.format(project=_PROJECT_UNSAFE.sub("-", project))
-    known = _known(sessions_, prerequisites, components)
+    known = _Known(_known(sessions_, prerequisites, components))
+    text = ""
+    told = {copy_key(line) for line in loaded.split("\n")} - {""}
+    for _ in range(CHOICES):
+        known.used.clear()
+        blocks = _blocks(sessions_, prerequisites, components, known)
+        dedup([b for _, b in blocks], loaded)
+        text, placed = _fit(head, blocks, max_chars, sum(c.digest.left_out for c in components))
+        shown = " " + " | ".join([*told, *(leaf.key for leaf, _, _ in placed
+                                            if leaf.chosen and leaf.key)]) + " "
+        hidden = {key for key in known.used if f" {key} " not in shown}
+        if not hidden:
+            break
+        known.keys -= hidden
+    return text
+
+
+def _blocks(sessions_: Sequence[SessionDigest], prerequisites: Sequence[Item],
+            components: Sequence[Component], known: _Known) -> list[tuple[str, Group]]:
+    """Everything the briefing could say, under its block's label, in the order it reads."""
     blocks: list[tuple[str, Group]] = []
     if sessions_:
         blocks.append((LAST_SESSION, _last_session(sessions_[0], known)))
@@ -331,17 +366,22 @@ def render(
     blocks.append((COMPONENTS, _components(components, wanted)))
     blocks.append((EARLIER, _earlier(sessions_[1:], known, wanted,
                                        last=sessions_[0] if sessions_ else None)))
-    dedup([b for _, b in blocks], loaded)
+    return blocks
+
+
+def _fit(head: str, blocks: Sequence[tuple[str, Group]], max_chars: int, unread: int
+         ) -> tuple[str, list[tuple[Leaf, int, tuple[Group, ...]]]]:
+    """The briefing text of the lines chosen to fit in ``max_chars``, and every line (its
+    ``chosen`` set); ``unread``: the older component lines never read
+    (briefing.COMPONENT_LINES)."""
     placed = layout.placed(blocks)
-    # The older lines of long-lived components were never read (briefing.COMPONENT_LINES).
-    unread = sum(c.digest.left_out for c in components)
     for leaf, _, _ in placed:
         leaf.chosen = True
     text = layout.compose(head, blocks)
     if text == head:
-        return ""  # no memory yet: a header alone tells Claude nothing
+        return "", placed  # no memory yet: a header alone tells Claude nothing
     if len(text) <= max_chars and not unread:
-        return text
+        return text, placed
     for leaf, _, _ in placed:
         leaf.chosen = False
     counted = sum(1 for leaf, _, _ in placed if leaf.key is not None) + unread
@@ -360,4 +400,4 @@ def render(
     if left:
         kinds = briefrank.left_out([leaf.what for leaf in out], unread)
         text += "\n\n" + TAIL.format(count=left, max_chars=max_chars, kinds=kinds)
-    return text if len(text) <= max_chars else head[:max_chars]
+    return (text if len(text) <= max_chars else head[:max_chars]), placed
