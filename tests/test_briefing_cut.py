@@ -23,3 +23,13 @@ def test_a_line_that_fits_or_holds_its_command_is_cut_as_before() -> None:
     early = f"{FIX} fixes it. " + "More words about the workflow file. " * 12
     line = context._item(Item(early))
     assert line.startswith(FIX) and line.endswith("…") and len(line) <= context.ITEM_MAX_CHARS
+
+
+def test_a_fix_line_as_capture_writes_it_keeps_its_fix_when_cut() -> None:
+    # The fix first (mining.fixes): the generic cut spares it and shortens the error quote.
+    command = "cd " + "/very/long/worktree" * 8 + " && python -m pytest tests/ -v"
+    text = (f"Fixed by running `pip install -r requirements-dev.txt`: `{command}` failed "
+            f"(`{'E   ModuleNotFoundError: no module named pytest ' * 3}`)")
+    line = context._item(Item(text))
+    assert line.startswith("Fixed by running `pip install -r requirements-dev.txt`: ")
+    assert line.endswith("…") and len(line) <= context.ITEM_MAX_CHARS

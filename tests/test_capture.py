@@ -746,5 +746,5 @@ def test_a_failure_fixed_after_the_next_prompt_is_a_gotcha(env: Path, tmp_path: 
         ]) + "\n")
     capture.on_stop(event)
     (note,) = list((env / SESSIONS).iterdir())
-    assert ("- `pytest tests/test_auth.py` failed (`E ImportError: argon2`); it passed after "
-            f"editing `src/auth/deps.py` ([[{ENTITIES}/Auth|Auth]])") in note.read_text()
+    assert ("- Fixed by editing `src/auth/deps.py`: `pytest tests/test_auth.py` failed "
+            f"(`E ImportError: argon2`) ([[{ENTITIES}/Auth|Auth]])") in note.read_text()

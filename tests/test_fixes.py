@@ -13,7 +13,9 @@ from vaultmem.mining.fixes import (
     Run,
     checks_only,
     env_names,
+    failure_key,
     fix_text,
+    installed_text,
     plausible,
     retry_text,
     run_key,
@@ -83,8 +85,8 @@ def test_only_an_edit_to_what_the_command_ran_or_its_error_names_is_credited() -
     assert plausible(edited, "pytest -q", "E   assert None == 'jwt'") == []
     text = fix_text(_failed("pytest tests/test_billing.py", "E KeyError: 'signature'"),
                     _passed("pytest tests/test_billing.py"), edited)
-    assert text == ("`pytest tests/test_billing.py` failed (`E KeyError: 'signature'`); it passed "
-                    "after editing `src/billing/webhook.py`")
+    assert text == ("Fixed by editing `src/billing/webhook.py`: `pytest tests/test_billing.py` "
+                    "failed (`E KeyError: 'signature'`)")
 
 
 def test_a_pass_with_a_variable_set_inline_is_fixed_by_that_variable() -> None:
@@ -92,8 +94,8 @@ def test_a_pass_with_a_variable_set_inline_is_fixed_by_that_variable() -> None:
     text = fix_text(failed, _passed("REDIS_URL=redis://x:6379/0 pytest -q tests/test_auth.py"),
                     ["src/auth/passwords.py"])
     # The variable's name, never its value (it may be a secret).
-    assert text == ("`pytest -q tests/test_auth.py` failed "
-                    "(`E redis.exceptions.ConnectionError: 111`); it passed with `REDIS_URL` set")
+    assert text == ("Fixed with `REDIS_URL` set: `pytest -q tests/test_auth.py` failed "
+                    "(`E redis.exceptions.ConnectionError: 111`)")
 
 
 def _bash(ident: str, command: str) -> ToolCall:
@@ -135,8 +137,8 @@ def test_the_redis_failure_is_not_blamed_on_a_later_edit() -> None:
         Turn("r3", None, None, outcomes=(Outcome("e1", False, None), Outcome("b3", False, None))),
     ]
     assert _gotchas(turns) == [
-        ("`pytest -q tests/test_auth.py` failed (`E redis...ConnectionError`); it passed with "
-        "`REDIS_URL` set")]
+        ("Fixed with `REDIS_URL` set: `pytest -q tests/test_auth.py` failed "
+         "(`E redis...ConnectionError`)")]
 
 
 def test_git_push_without_upstream_is_no_gotcha() -> None:
@@ -324,7 +326,7 @@ def test_a_setup_command_between_the_failure_and_the_pass_is_the_fix() -> None:
         [("pytest -q", None)],
     )
     assert _gotchas(turns) == [
-        f"`pytest -q` failed (`{error}`); it passed after running `uv add --dev pytest-asyncio`"]
+        f"Fixed by running `uv add --dev pytest-asyncio`: `pytest -q` failed (`{error}`)"]
 
 
 def test_a_look_up_between_the_failure_and_the_pass_is_no_fix() -> None:
@@ -345,8 +347,8 @@ def test_a_command_that_worked_on_the_failing_script_is_the_fix() -> None:
     )
     # The folder cd'ed into, an echo and staging the file fixed nothing.
     assert _gotchas(turns) == [
-        (f"`cd ~/repo && ./scripts/sync.sh --dry-run` failed (`{error}`); it passed after running "
-        "`sed -i 's/\\r$//' scripts/sync.sh`")]
+        ("Fixed by running `sed -i 's/\\r$//' scripts/sync.sh`: "
+         f"`cd ~/repo && ./scripts/sync.sh --dry-run` failed (`{error}`)")]
 
 
 def test_a_look_up_of_the_failing_script_is_no_fix() -> None:
@@ -366,7 +368,7 @@ def test_a_git_command_fixed_by_a_git_setup_command_is_a_gotcha() -> None:
         [("git push", None)],
     )
     assert _gotchas(turns) == [
-        f"`git push` failed (`{error}`); it passed after running `git pull --no-rebase`"]
+        f"Fixed by running `git pull --no-rebase`: `git push` failed (`{error}`)"]
 
 
 @pytest.mark.parametrize(
@@ -374,10 +376,10 @@ def test_a_git_command_fixed_by_a_git_setup_command_is_a_gotcha() -> None:
     [
         ('git commit -m "Add sync"', "error: gpg failed to sign the data",
          'git add a.py && git commit --no-gpg-sign -m "Add sync, again"',
-         ("`git commit` failed (`error: gpg failed to sign the data`); it passed with "
-         "`--no-gpg-sign`")),
+         ("Fixed with `--no-gpg-sign`: `git commit` failed "
+          "(`error: gpg failed to sign the data`)")),
         ("git commit -m x", "gitleaks: 3 leaks found", "git commit --no-verify -m x",
-         "`git commit` failed (`gitleaks: 3 leaks found`); it passed with `--no-verify`"),
+         "Fixed with `--no-verify`: `git commit` failed (`gitleaks: 3 leaks found`)"),
         # An option that only tunes the run, or one the error does not name, is no fix of it.
         ("pytest -q", "1 failed", "pytest -q --last-failed", None),
         ("cargo build", "error[E0432]: unresolved import", "cargo build --release", None),
@@ -403,8 +405,8 @@ def test_a_missing_module_installed_then_another_run_passing_is_a_gotcha() -> No
         [("python -m pytest tests/test_redaction.py", None)],
     )
     assert _gotchas(turns) == [
-        (f"`python -m pytest tests/ -v` failed (`{error}`); it passed after running "
-        "`python -m pip install -r requirements-dev.txt`")]
+        ("Fixed by running `python -m pip install -r requirements-dev.txt`: "
+         f"`python -m pytest tests/ -v` failed (`{error}`)")]
 
 
 def test_another_run_passing_after_an_unrelated_failure_and_an_install_is_no_gotcha() -> None:
@@ -419,8 +421,7 @@ def test_another_run_passing_after_an_unrelated_failure_and_an_install_is_no_got
 def test_a_retry_names_the_option_its_error_names_and_not_a_forced_push() -> None:
     gpg = Run(1, True, "error: gpg failed to sign the data", "git pull")
     assert retry_text(gpg, _passed("git pull --no-rebase --no-gpg-sign")) == (
-        "`git pull` failed (`error: gpg failed to sign the data`); it passed with "
-        "`--no-gpg-sign`")
+        "Fixed with `--no-gpg-sign`: `git pull` failed (`error: gpg failed to sign the data`)")
     rejected = Run(1, True, "! [remote rejected] main -> main (push declined)", "git push")
     assert retry_text(rejected, _passed("git push --force-with-lease")) is None
 
@@ -429,8 +430,8 @@ def test_staging_files_fixes_no_git_command() -> None:
     failed = Run(1, True, "! [remote rejected] main -> main (push declined)", "git push")
     assert fix_text(failed, _passed("git push"), [], ["git add CHAT_LOG.md"]) is None
     assert fix_text(failed, _passed("git push"), [], ["git reset --soft HEAD~2"]) == (
-        "`git push` failed (`! [remote rejected] main -> main (push declined)`); it passed "
-        "after running `git reset --soft HEAD~2`")
+        "Fixed by running `git reset --soft HEAD~2`: "
+        "`git push` failed (`! [remote rejected] main -> main (push declined)`)")
 
 
 def test_an_install_is_credited_past_a_run_that_failed_otherwise_in_between() -> None:
@@ -442,8 +443,8 @@ def test_an_install_is_credited_past_a_run_that_failed_otherwise_in_between() ->
         [("python -m pytest tests/test_redaction.py -x", None)],
     )
     assert _gotchas(turns) == [
-        (f"`python -m pytest tests/ -v` failed (`{error}`); it ran after running "
-        "`python -m pip install -r requirements-dev.txt`")]
+        ("Got it to run by running `python -m pip install -r requirements-dev.txt`: "
+         f"`python -m pytest tests/ -v` failed (`{error}`)")]
 
 
 def test_an_install_that_let_the_program_run_is_credited_even_if_the_run_failed_otherwise() -> None:
@@ -454,5 +455,21 @@ def test_an_install_that_let_the_program_run_is_credited_even_if_the_run_failed_
         [("python -m pytest tests/test_redaction.py", "E AssertionError: assert 1 == 2")],
     )
     assert _gotchas(turns) == [
-        (f"`python -m pytest tests/ -v` failed (`{error}`); it ran after running "
-         "`python -m pip install -r requirements-dev.txt`")]
+        ("Got it to run by running `python -m pip install -r requirements-dev.txt`: "
+         f"`python -m pytest tests/ -v` failed (`{error}`)")]
+
+
+def test_a_fix_is_said_first_and_the_error_cut_so_a_line_cut_to_length_keeps_it() -> None:
+    error = "C:\\Python314\\python.exe: No module named pytest; " + "more output " * 40
+    command = 'cd "C:\\Users\\me\\.claude-worktrees\\repo\\unruffled" && python -m pytest tests/ -v'
+    text = installed_text(Run(1, True, error, command), _passed("python -m pytest tests/a.py"),
+                          ["pip install -r requirements-dev.txt"])
+    assert text is not None
+    assert text.startswith("Fixed by running `pip install -r requirements-dev.txt`: ")
+    assert f"`{command}` failed (`C:\\Python314\\python.exe: No module named pytest;" in text
+    assert len(text) < len(error)  # the error quote is cut short, not the fix
+    # Written as before or now, one failure is one lesson (the error compared by its start).
+    before = (f"`{command}` failed (`{error.strip()}`); it passed after running "
+              "`pip install -r requirements-dev.txt`")
+    assert failure_key(text) == failure_key(before) is not None
+    assert failure_key("`cat x` failed: `denied`") is None

@@ -189,8 +189,8 @@ def test_a_failure_fixed_by_an_edit_is_a_gotcha_of_the_turn_s_components() -> No
     ]
     edits = _edits(turns, cwd=CWD)
     assert _only(edits, "Gotchas & Fixes").content == (
-        "- `pytest tests/test_billing.py` failed (`E KeyError: 'signature'`); it passed after "
-        "editing `src/billing/webhook.py` ([[Billing]])"
+        "- Fixed by editing `src/billing/webhook.py`: `pytest tests/test_billing.py` failed "
+        "(`E KeyError: 'signature'`) ([[Billing]])"
     )
     assert _only(edits, "Related Entities").content == "- [[Billing]] — `src/billing/`"
 
@@ -425,8 +425,8 @@ def test_a_failure_an_earlier_hook_recorded_then_fixed_now_is_a_gotcha() -> None
     told = ingest.story(later, now=NOW, cwd=CWD, failing=ingest.open_failures(note))
     gotchas = _only(ingest.edits_for(told, note), "Gotchas & Fixes")
     assert gotchas.content == (
-        "- `pytest tests/billing -q` failed (`E KeyError: 'sig'`); it passed after editing "
-        "`app/billing/webhook.py` ([[Billing]])")
+        "- Fixed by editing `app/billing/webhook.py`: `pytest tests/billing -q` failed "
+        "(`E KeyError: 'sig'`) ([[Billing]])")
     after = patch.apply_all(note, ingest.edits_for(told, note)).text
     assert ingest.open_failures(after) == {"echo `x`": "boom"}
 
@@ -483,7 +483,9 @@ def test_a_turn_that_edited_the_ci_files_its_fix_under_it() -> None:
         _turn("r3", outcomes=(Outcome("b2", False, None),)),
     ]
     edits = _edits(turns, cwd=CWD)
-    assert _only(edits, "Gotchas & Fixes").content.endswith("`scripts/sync_logs.sh` ([[CI]])")
+    assert _only(edits, "Gotchas & Fixes").content.startswith(
+        "- Fixed by editing `scripts/sync_logs.sh`: ")
+    assert _only(edits, "Gotchas & Fixes").content.endswith(" ([[CI]])")
     assert _only(edits, "Related Entities").content == "- [[CI]] — `.github/workflows/`"
 
 

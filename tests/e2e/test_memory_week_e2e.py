@@ -323,7 +323,7 @@ def test_a_week_of_sessions_is_recalled_and_briefs_the_next_one(
 
     assert briefing, "no SessionStart context reached the first request"
     notes = "\n".join(p.read_text(encoding="utf-8") for p in vault.rglob("*.md"))
-    assert "failed (`AssertionError: total 1188 != 1189`); it passed after editing" in notes
+    assert "failed (`AssertionError: total 1188 != 1189`)" in notes and "Fixed by editing" in notes
     assert len(recalled) >= RECALL_FLOOR, recalled
     assert len(briefed) >= TARGETS["briefing"], briefing
     assert OPEN_NEXT_STEP in briefing.casefold(), briefing

@@ -48,7 +48,7 @@ def test_a_failure_met_again_is_told_the_fix_an_earlier_session_found(
     )
     first = claude.prompt("Run the project check")
     note = sandbox.note_for(first.session_id).read_text(encoding="utf-8")
-    assert f"`{CHECK}` failed" in note and "it passed after" in note  # the recorded fix
+    assert f"`{CHECK}` failed" in note and "Fixed by editing" in note  # the recorded fix
     (project / "check.py").unlink()
     claude.standin.enqueue([ToolUse("Bash", bash)], [Text("It failed again.")],
                            [Text("You're welcome.")])
@@ -59,7 +59,7 @@ def test_a_failure_met_again_is_told_the_fix_an_earlier_session_found(
     # The request after the failed call carries the fix, with the session it came from.
     after_failure = second.turns[1].text()
     assert "this failure was met before" in after_failure
-    assert "it passed after" in after_failure and sandbox.note_for(first.session_id).stem in (
+    assert "Fixed by editing" in after_failure and sandbox.note_for(first.session_id).stem in (
         after_failure)
     assert "this failure was met before" not in second.turns[0].text()
     assert "vaultmem: what the vault holds" not in thanks.turns[0].text()

@@ -86,7 +86,8 @@ _SPAN = re.compile(r"`[^`\n]+`")
 def _cut_keeping_code(text: str, limit: int) -> str:
     """``text`` cut to ``limit``, its first code span kept whole when the cut would lose it:
     a gotcha's fix is that command ("… fix the permissions first. For the person to run:
-    `sudo chown …`"), and the words before it are what a cut can spare."""
+    `sudo chown …`"), and the words before it are what a cut can spare. (Capture writes a
+    fix first, "Fixed by running `…`: `cmd` failed (`…`)", which the plain cut keeps.)"""
     cut = _cut(text, limit)
     span = _SPAN.search(text)
     if span is None or span.group(0) in cut or len(span.group(0)) > limit // 2:

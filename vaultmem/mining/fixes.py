@@ -41,7 +41,8 @@ from vaultmem.notes.lazyre import lazy
 from .mentions import path_keys, text_keys
 
 FILES_SHOWN = 5
-ERROR_CHARS = 160  # of the error a retry's gotcha shows
+ERROR_CHARS = 160  # of the error a fix's gotcha shows
+KEY_ERROR_CHARS = 120  # of the error two fixes of one failure are compared by (a shown one is cut)
 
 
 @dataclass(frozen=True)
@@ -281,9 +282,12 @@ def plausible(edited: Sequence[str], command: str, error: str | None) -> list[st
     return [path for path in edited if path_keys(path) & wanted]
 
 
-# A gotcha fix_text wrote: "`command` failed (`error`); it passed …" (spans as code_span makes).
-_FIX_LINE_RE = lazy(r"\A(`+) ?(?P<command>.+?) ?\1 failed(?: \((`+) ?(?P<error>.+?) ?\3\))?; "
-                    r"it passed ")
+# A gotcha the fix texts write: "Fixed by running `fix`: `command` failed (`error`)", the fix
+# first so a line cut to length keeps it; and as they wrote it before, "`command` failed
+# (`error`); it passed …" (spans as code_span makes).
+_FIX_LINE_RE = lazy(r"\A(?P<fix>(?:Fixed|Got it to run) (?:by running|by editing|with) .+?: )?"
+                    r"(`+) ?(?P<command>.+?) ?\2 failed(?: \((`+) ?(?P<error>.+?) ?\4\))?"
+                    r"(?(fix)|; it passed )")
 # Words of an error that differ between runs of one failure: ids, numbers, file names, paths.
 _VARYING_WORD_RE = lazy(r"\S*[\d./]\S*")
 
@@ -296,7 +300,8 @@ def failure_key(text: str) -> str | None:
     found = _FIX_LINE_RE.match(text)
     if found is None:
         return None
-    error = " ".join(_VARYING_WORD_RE.sub(" ", found.group("error") or "").split())
+    shown = (found.group("error") or "")[:KEY_ERROR_CHARS]
+    error = " ".join(_VARYING_WORD_RE.sub(" ", shown).split())
     return f"{run_key(found.group('command'))}\n{error.casefold()}"
 
 
@@ -358,9 +363,11 @@ def _tool(command: str) -> str:
     return program[0] if program else ""
 
 
-def _head(failed: Run) -> str:
-    why = f" ({code_span(one_line(failed.error))})" if failed.error else ""
-    return f"{code_span(failed.command)} failed{why}; it passed"
+def _failure(failed: Run, command: str | None = None) -> str:
+    """"`command` failed (`error`)", the error cut to ERROR_CHARS: what a fix's gotcha says
+    after the fix, so that a line cut to length loses the end of the error, not the fix."""
+    why = f" ({code_span(one_line(failed.error, ERROR_CHARS, cut='words'))})" if failed.error else ""
+    return f"{code_span(command or failed.command)} failed{why}"
 
 
 def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str] = ()
@@ -376,23 +383,22 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str]
                     == "git" and (_program(c) or ("", ""))[1] != "add"]
         if not fixed_by:
             return None
-        return f"{_head(failed)} after running {code_span(one_line(fixed_by[-1]))}"
-    head = _head(failed)
+        return f"Fixed by running {code_span(one_line(fixed_by[-1]))}: {_failure(failed)}"
     added = [n for n in env_names(passed.command) if n not in env_names(failed.command)]
     if added:
         names = ", ".join(code_span(n) for n in added)
-        return f"{head} with {names} set"
+        return f"Fixed with {names} set: {_failure(failed)}"
     files = plausible(edited, failed.command, failed.error)
     setup = [c for c in other if _tool(c) not in _FORGES
              and (setup_command(c) or works_on(c, failed))]
     if not files and setup:
         named = ", ".join(code_span(one_line(c)) for c in setup[:FILES_SHOWN])
-        return f"{head} after running {named}"
+        return f"Fixed by running {named}: {_failure(failed)}"
     if not files or diagnostics.code_in_progress(failed.error or "", " ".join(files)):
         return None  # nothing in between fixed it, or a compile error of code being written
     named = ", ".join(code_span(one_line(p)) for p in files[:FILES_SHOWN])
     more = f" and {len(files) - FILES_SHOWN} more" if len(files) > FILES_SHOWN else ""
-    return f"{head} after editing {named}{more}"
+    return f"Fixed by editing {named}{more}: {_failure(failed)}"
 
 
 def retry_text(failed: Run, passed: Run) -> str | None:
@@ -412,9 +418,8 @@ def retry_text(failed: Run, passed: Run) -> str | None:
         o for o in dict.fromkeys(added) if _SKIP_OPTION_RE.match(o)]
     if not wanted:
         return None
-    why = f" ({code_span(one_line(failed.error, ERROR_CHARS, cut='words'))})" if failed.error else ""
-    run = code_span(" ".join(before[:2]))
-    return f"{run} failed{why}; it passed with {', '.join(code_span(o) for o in wanted)}"
+    options = ", ".join(code_span(o) for o in wanted)
+    return f"Fixed with {options}: {_failure(failed, ' '.join(before[:2]))}"
 
 
 def retry_key(command: str) -> tuple[str, ...] | None:
@@ -456,8 +461,9 @@ def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
                 and _INSTALL_RE.search(" ".join(_unrun(run_key(c).split())[:3]))]
     if not installs:
         return None
-    head = _head(failed) if not passed.failed else _head(failed).replace("; it passed", "; it ran")
-    return f"{head} after running {code_span(one_line(installs[-1]))}"
+    # A later run that failed for another reason still ran: the install got it that far.
+    done = "Got it to run" if passed.failed else "Fixed"
+    return f"{done} by running {code_span(one_line(installs[-1]))}: {_failure(failed)}"
 
 
 def _last_part(command: str) -> list[str] | None:

@@ -25,8 +25,8 @@ words ("the login token expires after 30 minutes", "the refresh token …") are 
 
 At compaction (``failures=True``) one failure is one fact too: capture tells a failure in two
 lines, what was said about it ("The build needs the OpenSSL headers (`cargo build` failed:
-`…`)") and the run that passed after a fix ("`cargo build` failed (`…`); it passed after
-running `apt install libssl-dev`"); a line whose failures (each command with its error, one
+`…`)") and the run that passed after a fix ("Fixed by running `apt install libssl-dev`:
+`cargo build` failed (`…`)"); a line whose failures (each command with its error, one
 cut short read as the start of the other) another line names folds into the longer. The session's
 record keeps both.
 """
