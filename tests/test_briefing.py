@@ -170,6 +170,19 @@ def test_without_sessions_the_entities_rank_by_their_newest_dated_line(vault_roo
     assert text.index("new idea") < text.index("mid idea") < text.index("old idea")
 
 
+def test_the_catch_all_entity_comes_after_every_component_however_new(vault_root: Path) -> None:
+    _write(vault_root, f"{ENTITIES}/Inbox.md", _entity("2026-11-21 — a line naming nothing"))
+    _write(vault_root, f"{ENTITIES}/Auth.md", _entity("2026-10-01 — argon2id for tokens"))
+    _write(vault_root, f"{ENTITIES}/Billing.md", _entity("2026-09-01 — refunds by webhook"))
+    _write(vault_root, f"{SESSIONS}/2026-11-21-s.md", "---\ntype: session\nstatus: active\n"
+           "---\n## Related Entities\n\n- [[Inbox]]\n- [[Auth]]\n- [[Billing]]\n")
+    text = _build(vault_root)
+    assert text.index("[[Auth]]") < text.index("[[Billing]]") < text.index("[[Inbox]]")
+    # Another name for it is configured: that one is the catch-all.
+    text = _build(vault_root, default_entity="Billing")
+    assert text.index("[[Inbox]]") < text.index("[[Billing]]")
+
+
 def test_index_links_choose_the_entities_when_no_session_touched_any(vault_root: Path) -> None:
     for i in range(1, 4):
         _write(vault_root, f"{ENTITIES}/E{i}.md", _entity(f"2026-11-0{i} — e{i}"), mtime=i * 100)

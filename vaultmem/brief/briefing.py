@@ -168,9 +168,11 @@ def _days(newer: str, older: str | None) -> int | None:
         return None
 
 
-def _ranked(picked: Iterable[tuple[_Candidate, digest.EntityDigest]]) -> list[context.Component]:
+def _ranked(picked: Iterable[tuple[_Candidate, digest.EntityDigest]], catch_all: str = ""
+            ) -> list[context.Component]:
     """Relevance plus the recency of each entity's newest dated line (relative to the newest one
-    among them, so no clock is needed)."""
+    among them, so no clock is needed); the ``catch_all`` entity (where items naming no
+    component go) after every component."""
     pairs = list(picked)
     newest = max((e.newest for _, e in pairs if e.newest), default=None)
 
@@ -180,8 +182,11 @@ def _ranked(picked: Iterable[tuple[_Candidate, digest.EntityDigest]]) -> list[co
         fresh = 0.0 if age is None else RECENCY_WEIGHT * 0.5 ** (age / RECENCY_HALF_LIFE_DAYS)
         return candidate.score + fresh
 
-    pairs.sort(key=score, reverse=True)
-    return [context.Component(e, tuple(c.reasons)) for c, e in pairs]
+    def other(entity: digest.EntityDigest) -> bool:
+        return bool(catch_all) and _key(entity.name) == _key(catch_all)
+
+    pairs.sort(key=lambda pair: (not other(pair[1]), score(pair)), reverse=True)
+    return [context.Component(e, tuple(c.reasons), catch_all=other(e)) for c, e in pairs]
 
 
 def components(
@@ -190,9 +195,11 @@ def components(
     sessions_: Sequence[digest.SessionDigest],
     index: digest.IndexDigest,
     branch_components: Sequence[str] = (),
+    catch_all: str = "",
 ) -> list[context.Component]:
     """The entities relevant now, read and ranked: touched by the current branch or the recent
-    sessions, else linked from ``_index.md``, else the most recently changed ones."""
+    sessions, else linked from ``_index.md``, else the most recently changed ones; the
+    ``catch_all`` entity last."""
     layout = vault.layout
     listed = _listing(vault, layout.entities_dir(project))
     notes = links.NoteIndex(listed + _listing(vault, layout.global_entities_dir()))
@@ -218,7 +225,7 @@ def components(
         found = _digest(_entity, rel, _read(vault, rel))
         if found is not None:
             picked.append((candidate, found))
-    return _ranked(picked)
+    return _ranked(picked, catch_all)
 
 
 def _last_work_first(sessions_: Sequence[digest.SessionDigest]) -> list[digest.SessionDigest]:
@@ -281,7 +288,8 @@ def build(
     index = _digest(lambda _, text: digest.project_index(text), "_index.md", index_text)
     index = index or digest.IndexDigest((), ())
     prerequisites = [*index.prerequisites, *(p for s in sessions_ for p in s.prerequisites)]
-    relevant = components(vault, project, sessions_, index, branch_components(cwd, config))
+    relevant = components(vault, project, sessions_, index, branch_components(cwd, config),
+                          config.default_entity)
     # Items whose code changed since are marked, retired ones left out (one git call, bounded).
     sessions_, relevant = staleness.vet(sessions_, relevant, cwd)
     text = context.render(

@@ -63,6 +63,9 @@ class Component:
 
     digest: EntityDigest
     reasons: tuple[str, ...] = ()
+    # The entity items go to when no component is named (``Config.default_entity``): what it
+    # holds is about no component in particular, so nothing of it is first in line for room.
+    catch_all: bool = False
 
 
 # -- text --------------------------------------------------------------------------------------
@@ -260,7 +263,7 @@ def _components(components: Sequence[Component],
         why = "; ".join(c.reasons)
         why = f" — {why}" if why else ""
         title = f"[[{one_line(e.name)}]]{why} · note: {one_line(e.rel)}"
-        top = 1 if rank < 5 else 2
+        top = 1 if rank < 5 and not c.catch_all else 2
         part = Group(title, gap=rank > 0)
         part.add("decisions:", _items(e.decisions, dated=True), [top, top, 2, 2, 2, 3],
                  knowledge=True, open_words=wanted)
