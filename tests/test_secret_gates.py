@@ -1,13 +1,19 @@
-"""The context rules' literal gates (secretcontext.NEEDS_FOLDED, NEEDS_EXACT, secretconfig.NEEDS)
-only skip a rule that could not have matched: every text of both corpora gives the same
-findings with and without them."""
+"""The literal gates only skip a rule that could not have matched: the context rules'
+(secretcontext.NEEDS_FOLDED, NEEDS_EXACT, secretconfig.NEEDS) and the shape and keyword
+detectors' (secretgate). Every text of both corpora, and random lines, give the same findings
+with and without them; generated matches hold their pattern's literals."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_secret_corpus import ATTACKS, FALSE_POSITIVES
 
-from vaultmem.notes import secretconfig, secretcontext
+from vaultmem.notes import redact, secretconfig, secretcontext, secretgate, secretrules
+from vaultmem.notes.secretshapes import CANDIDATE_SHAPES, VENDOR_PATTERNS
 
 # Beyond the corpora: case folding past ASCII (the long s, the Kelvin sign), a rule's literal
 # only in another case, and lines that only look like commands ("library", "temporary").
@@ -51,3 +57,81 @@ def test_the_foreign_rules_ascii_words_pass_its_gate(word: str) -> None:
     text = f"das {word}: Hunter2-xyz9"
     assert "foreign" not in secretcontext._ruled_out(text, 0, len(text))
     assert any(f.kind == "password" for f in secretcontext.findings(text, 0, len(text)))
+
+
+# --- the shape and keyword detectors' literals (secretgate) ---------------------------------
+
+def _gated() -> list[secretgate.Gated]:
+    """Every gated pattern, its literals derived now (not read from a cache of an older
+    derivation)."""
+    rules = secretrules.with_literals(dataclasses.replace(secretrules.load(), literals={}))
+    return [*(rules.gated(p, f) for _, p, f in rules.plugins),
+            *(rules.gated(p, f) for p, f, _ in rules.keywords),
+            *(rules.gated(p) for _, p in VENDOR_PATTERNS),
+            *(secretgate.Gated(p, 0, (False, (lit,))) for lit, p in CANDIDATE_SHAPES)]
+
+
+def test_the_cache_holds_every_patterns_literals_and_most_are_gated() -> None:
+    rules = secretrules.load()
+    assert all((p, 0) in rules.literals for _, p in VENDOR_PATTERNS)
+    gated = _gated()
+    assert sum(g.literals is not None for g in gated) >= 0.9 * len(gated)
+
+
+@pytest.mark.parametrize("pattern, flags, expected", [
+    (r"sk-ant-[A-Za-z0-9]{8,}", 0, (False, ("sk-ant-",))),
+    (r"(?:ab|cd)x?ef", 0, (False, ("ef",))),  # the fewest strings among the longest
+    (r"(?:ab|cd|)x", 0, (False, ("x",))),  # an empty alternative: the other part decides
+    (r"(?:ab|)", 0, None),
+    (r"a?b*", 0, None),
+    (r"(?i)xoxb-", 0, (True, ("xoxb-",))),
+    (r"x(?i:AbCd)", 0, (True, ("abcd",))),
+    (r"(?i)pa\u017f\u017fword", 0, None),  # the long s matches an ASCII s when case is folded
+    (r"(?i)contrase\u00f1a", 0, (True, ())),  # an ASCII span never holds it
+    (r"contrase\u00f1a", 0, (False, ("contrase\u00f1a",))),
+    (r"(?<=key)[0-9]{8}", 0, None),  # a lookbehind's text is not the match's
+])
+def test_literals(pattern: str, flags: int, expected: object) -> None:
+    assert secretgate.literals(pattern, flags) == expected
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_every_generated_match_holds_one_of_its_literals(data: st.DataObject) -> None:
+    """The gates' soundness: a string matching a pattern (generated from it) holds one of the
+    literals its gate looks for."""
+    gate = data.draw(st.sampled_from([g for g in _gated() if g.literals is not None]))
+    sample = data.draw(st.from_regex(gate.compiled, fullmatch=True))
+    if not (gate.folded and not sample.isascii()):
+        assert gate.may_match(sample, secretgate.lowered(sample)), gate.pattern
+
+
+_PIECES = st.sampled_from([
+    "password", "PASSWORD", "token", "api_key", "secret", "key-", "sk-", "ghp_", "AKIA", "xoxb-",
+    "eyJ", "=", ": ", "\"", "'", " ", "\n", "-", "_", ".", "/", "://", "@", "aws", "Bearer ",
+    "AIza", "hvs.", "glpat-", "npm_", "-us1", "AC", "SK", "$2b$", "k_live_", "cloudant", "ibm",
+    "softlayer", "x-api-key", "contrase\u00f1a", "pa\u017f\u017fword", "\u212aey",
+])
+_RANDOM = st.text(alphabet=st.sampled_from("abcdefXYZ0123456789+/=-_"), min_size=0, max_size=48)
+_LINES = st.lists(st.one_of(_PIECES, _RANDOM), min_size=1, max_size=14).map("".join)
+
+
+def _ungated(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(secretgate.Gated, "may_match", lambda self, span, low: True)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_redaction_is_the_same_without_the_literal_gates(
+        text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    gated = redact.redact(text)
+    _ungated(monkeypatch)
+    assert redact.redact(text) == gated
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LINES, min_size=1, max_size=3).map("\n".join))
+def test_random_lines_redact_the_same_without_the_literal_gates(text: str) -> None:
+    gated = redact.redact(text)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _ungated(monkeypatch)
+        assert redact.redact(text) == gated

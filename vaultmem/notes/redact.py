@@ -24,9 +24,10 @@ Every finding covers the whole token it is in, and values that look random but a
 (commit shas, digests, SRI strings, UUIDs not named a secret, ARNs, data URIs, paths) are kept
 (secretspan). Services' token shapes: secretshapes; secret-like names: secretnames.
 
-Cost: a pre-filter finds the lines that could hold a secret (a vendor prefix, a URL with a
-password, a secret-like name with a value...); text without one is returned as it is. The
-detectors run on those lines only; detect-secrets' rules come from secretrules (a cache file:
+Cost: a pre-filter (secretfilter) finds the lines that could hold a secret (a vendor prefix, a
+URL with a password, a secret-like name with a value...); text without one is returned as it
+is. The detectors run on those lines only, each compiled and run only where a literal of its
+matches is (secretgate); detect-secrets' rules come from secretrules (a cache file:
 importing detect-secrets costs a hook about 0.25 s). Deterministic: the same text and allowlist
 give the same output.
 """
@@ -39,10 +40,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from vaultmem.notes import secretconfig, secretcontext, secretprep, secretspan
+from vaultmem.notes import secretconfig, secretcontext, secretfilter, secretprep, secretspan
 from vaultmem.notes.lazyre import LazyPattern, lazy
+from vaultmem.notes.secretgate import Gated, lowered
 from vaultmem.notes.secretnames import name_kind, passphrase
-from vaultmem.notes.secretshapes import EXACT_PREFIXES, LOWER_PREFIXES, VENDOR_PATTERNS
+from vaultmem.notes.secretshapes import VENDOR_PATTERNS
 from vaultmem.notes.secretspan import Finding
 
 MARK_OPEN = "‹redacted:"
@@ -81,38 +83,6 @@ class Redaction:
 DEFAULT = Redaction()
 Scrub = Callable[[str], str]
 
-# -- the pre-filter: the lines worth a closer look -------------------------------------------
-
-# The pre-filter finds the lines that could hold a secret, fast: literal prefixes by str.find
-# (case-sensitive ones in the text, the others in its lowercase copy), a few shapes by regexes
-# that start with a literal, and secret-like names followed by a value (a regex over the
-# lowercase copy, run only when one of the words is in the text). A superset of what the
-# detectors below find: tests check every detector's samples against it.
-# Each starts with a literal, and runs as its own regex: the regex engine then skips to the
-# literal's occurrences (an alternation of them tries every position, 10-30 times slower).
-_SHAPES = (
-    r"AC[a-z0-9]{32}", r"SK[a-z0-9]{32}", r"AP[\dA-F][a-zA-Z0-9]{8}", r"\.[\w-]{6}\.[\w-]{27}",
-    r":[\w-]{35}", r"-us\d", r"k_(?:live|test)_", r"://[^\s/@]*:[^\s@]*@", r"X-(?:Amz|Goog)-S",
-    r"pat[A-Za-z0-9]{14}\.", r"secret_[A-Za-z0-9]{43}", r"access_token\$production\$",
-    r"\$(?:2[abxy]?|1|5|6|apr1|md5|y|argon2(?:id|i|d))\$",
-)
-_NAME_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "credential", "creds",
-               "contrase", "dsn", "bearer", "basic", "cos", "ibm", "softlayer", "cloudant", "psk")
-# What follows a secret-like word (found by str.find in the lowercase text) when a value is
-# there: an assignment, ``Bearer <token>``, or a long token shortly after in prose; and AWS's
-# ``aws … key … '<40 characters>'``.
-_AFTER_NAME = (
-    r"[\w.-]{0,60}['\"`\]\\]{0,4}\s*(?:=|:|=>)\s*\\?['\"`]?[^\s'\"`‹]{4}"
-    r"|\s+[a-z0-9._~+/=-]{16}"
-    r"|s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
-    r"|[\w ]{0,40}?(?:\s(?:is|was|to|are|ist|est|è)\s+|:\s*)\S{3}"  # "the db password is …"
-    r"|[a-z]{0,6}\s+['\"`]?[^\s'\"`‹]*\d"  # "password hunter2", ``--token abc123``
-    r"|[a-z]{0,6}\s*(?:\||->|→|—|–)\s*\S{3}"  # a table's cell, an arrow
-    r"|[\w.-]{0,60}>[^<\s]{3}"  # an XML element: ``<password>…``
-    r"|[\w.:-]{0,60}['\"]\s*,?\s*['\"][^\s'\"]{3}"  # ``define('DB_PASSWORD', '…')``
-    r"|\s*=\s*\(\s*['\"]"  # ``auth=('user', '…')``
-)
-_AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
 # A secret-like word in prose: a high-entropy string shortly after it is its value ("the
 # deploy secret is 9f8e…").
 _PROSE_NAME = (
@@ -186,8 +156,6 @@ _ENTROPY_SPAN = 80  # characters after a secret-like name that the entropy rule 
 # Compiled on first use (lazyre): most texts a hook writes have no secret-like word, and the
 # pre-filter then needs none of the detectors' patterns.
 _RULES: dict[str, LazyPattern] = {
-    "after_name": lazy(_AFTER_NAME),
-    "aws_named": lazy(_AWS_NAMED),
     "aws_secret": lazy(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"),
     "private_key": lazy(_PRIVATE_KEY),
     "assign": lazy(_ASSIGN),
@@ -202,27 +170,34 @@ _RULES: dict[str, LazyPattern] = {
 }
 
 
+# The shape and keyword detectors, each compiled and run only where one of its literals is in
+# the span it searches (secretgate; their literals are cached with detect-secrets' rules).
 @lru_cache(maxsize=1)
-def _vendor() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return tuple((kind, re.compile(p)) for kind, p in VENDOR_PATTERNS)
+def _vendor() -> tuple[tuple[str, Gated], ...]:
+    from vaultmem.notes.secretrules import load
+
+    rules = load()
+    return tuple((kind, rules.gated(p)) for kind, p in VENDOR_PATTERNS)
 
 
 @lru_cache(maxsize=1)
-def _plugins() -> tuple[tuple[str, re.Pattern[str]], ...]:
+def _plugins() -> tuple[tuple[str, Gated], ...]:
     """(kind, pattern) of detect-secrets' regex detectors (secretrules: cached, or imported)."""
     from vaultmem.notes.secretrules import load
 
-    return tuple((PLUGIN_KINDS[secret_type], re.compile(pattern, flags))
-                 for secret_type, pattern, flags in load().plugins
+    rules = load()
+    return tuple((PLUGIN_KINDS[secret_type], rules.gated(pattern, flags))
+                 for secret_type, pattern, flags in rules.plugins
                  if secret_type in PLUGIN_KINDS)
 
 
 @lru_cache(maxsize=1)
-def _keyword_patterns() -> tuple[tuple[re.Pattern[str], int], ...]:
+def _keyword_patterns() -> tuple[tuple[Gated, int], ...]:
     """detect-secrets' keyword rules: (pattern, the value's group), quoted and config forms."""
     from vaultmem.notes.secretrules import load
 
-    return tuple((re.compile(pattern, flags), group) for pattern, flags, group in load().keywords)
+    rules = load()
+    return tuple((rules.gated(pattern, flags), group) for pattern, flags, group in rules.keywords)
 
 
 @lru_cache(maxsize=1)
@@ -384,8 +359,9 @@ def _by_shape(text: str, begin: int, end: int) -> Iterator[Finding]:
     """Vendor tokens (ours and detect-secrets' detectors) in ``text[begin:end]``; and beside
     an AWS access key id, its unnamed secret key (``AKIA…,wJal…``, as a credentials file or
     ``aws configure`` output pastes the pair)."""
+    low = lowered(text[begin:end])
     for kind, pattern in (*_vendor(), *_plugins()):
-        for m in pattern.finditer(text, begin, end):
+        for m in pattern.finditer(text, begin, end, low):
             start, stop = _value_span(m)
             if stop > start:
                 yield Finding(start, stop, kind)
@@ -421,9 +397,10 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
                 kind == "password" or _has_letter(m.group(3)) or len(m.group(3)) >= 12):
             yield Finding(m.start(3), m.end(3), kind)
     window = text[begin:end]
+    low = lowered(window)
     if not _is_indirect(window):
         for pattern, group in _keyword_patterns():
-            for m in pattern.finditer(text, begin, end):
+            for m in pattern.finditer(text, begin, end, low):
                 value = m.group(group)
                 if value and _looks_secret(value, True) and not _variable(text, m.start(group),
                                                                           value):
@@ -453,7 +430,7 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
         text, max(text.rfind("\n", 0, begin) + 1, begin - _PHRASE_BEFORE), end)
     for kind, pattern in _plugins():
         if kind in _NAMED_PLUGIN_KINDS:
-            for m in pattern.finditer(text, begin, end):
+            for m in pattern.finditer(text, begin, end, low):
                 start, stop = _value_span(m)
                 yield Finding(start, stop, kind)
 
@@ -498,40 +475,6 @@ def _merged(found: Iterable[Finding]) -> list[Finding]:
     return out
 
 
-def _candidates(text: str) -> tuple[list[int], list[int], list[int]]:
-    """(where a vendor token may be, where a secret-like name with a value may be, where a
-    command's flag, a URL's userinfo or a header may hold one), sorted; all empty for most
-    texts."""
-    c = _RULES
-    low = text.lower()
-    shaped: list[int] = []
-    for haystack, needles in ((text, EXACT_PREFIXES), (low, LOWER_PREFIXES)):
-        for needle in needles:
-            at = haystack.find(needle)
-            while at >= 0:
-                shaped.append(at)
-                at = haystack.find(needle, at + len(needle))
-    for shape in _shapes():
-        shaped.extend(m.start() for m in shape.finditer(text))
-    named: list[int] = []
-    after = c["after_name"]
-    for word in _NAME_WORDS:
-        at = low.find(word)
-        while at >= 0:
-            if after.match(low, at + len(word)):
-                named.append(at)
-            at = low.find(word, at + len(word))
-    if "aws" in low:
-        named.extend(m.start() for m in c["aws_named"].finditer(low))
-    commands = secretcontext.candidates(low, secretconfig.WORDS, secretconfig.SHAPES)
-    return sorted(shaped), sorted(set(named)), sorted(commands)
-
-
-@lru_cache(maxsize=1)
-def _shapes() -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(shape) for shape in _SHAPES)
-
-
 def find(text: str, *, allow: Sequence[str] = ()) -> list[Finding]:
     """The secrets in ``text`` (offsets into it), in order, without overlaps; values that
     ``allow`` lists are left."""
@@ -545,7 +488,7 @@ def find(text: str, *, allow: Sequence[str] = ()) -> list[Finding]:
 def _detect(text: str, *, nested: bool) -> list[Finding]:
     """Every detector's findings, whole tokens, the allowlist's values left out, merged.
     ``nested``: a joined or decoded text, not looked at for wrapping or encoding again."""
-    shaped, named, commands = _candidates(text)
+    shaped, named, commands = secretfilter.candidates(text)
     found: list[Finding] = []
     if shaped or named or commands:
         if "PRIVATE KEY" in text or "PuTTY-User-Key" in text:

@@ -5,9 +5,11 @@ Importing detect-secrets and listing its plugins costs about 0.25 s of CPU (most
 SessionEnd budget. What redaction needs from it is data: each regex detector's patterns, the
 keyword rules with the group of their value, the indirect-reference filter, the entropy
 charsets. The first process that needs them imports detect-secrets and writes them to
-``$XDG_CACHE_HOME/vaultmem/detect-secrets-<version>.json`` (else ``~/.cache/…``); later ones
+``$XDG_CACHE_HOME/vaultmem/detect-secrets-<version>-<SCHEMA>.json`` (else ``~/.cache/…``); later ones
 read that file (a few ms). The installed version is read from the package's ``__version__.py``
-without importing it, so an upgrade of detect-secrets rebuilds the cache.
+without importing it, so an upgrade of detect-secrets rebuilds the cache. The cache also holds
+each detector's literals (secretgate: reading them costs half a compile), the vendors' patterns
+(secretshapes) too; a pattern it lacks (a newer vaultmem) has its literals derived and cached.
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ import importlib.util
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-SCHEMA = 1  # bumped when what is cached changes
+from vaultmem.notes.secretgate import Gated, Requirement
+from vaultmem.notes.secretshapes import VENDOR_PATTERNS
+
+SCHEMA = 2  # bumped when what is cached changes (secretgate's reading of literals too)
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,12 @@ class Rules:
     indirect: tuple[str, int]  # the indirect-reference filter's (pattern, flags)
     base64_charset: str
     hex_charset: str
+    # (pattern, flags) -> the literals one of which its every match holds (secretgate)
+    literals: dict[tuple[str, int], Requirement | None] = field(default_factory=dict)
+
+    def gated(self, pattern: str, flags: int = 0) -> Gated:
+        """``pattern`` gated on its literals (none known: it always runs)."""
+        return Gated(pattern, flags, self.literals.get((pattern, flags)))
 
 
 def installed_version() -> str | None:
@@ -56,7 +67,7 @@ def cache_path(version: str, env: dict[str, str] | None = None) -> Path:
     """Where the rules of ``version`` are cached."""
     env = dict(os.environ) if env is None else env
     base = env.get("XDG_CACHE_HOME") or str(Path(env.get("HOME") or Path.home()) / ".cache")
-    return Path(base) / "vaultmem" / f"detect-secrets-{version}.json"
+    return Path(base) / "vaultmem" / f"detect-secrets-{version}-{SCHEMA}.json"
 
 
 @lru_cache(maxsize=1)
@@ -66,11 +77,32 @@ def load() -> Rules:
     version = installed_version() or "unknown"
     path = cache_path(version)
     cached = _read(path, version)
-    if cached is not None:
+    if cached is not None and not _unread(cached):
         return cached
-    rules = from_detect_secrets()
+    rules = with_literals(cached or from_detect_secrets())
     _write(path, version, rules)
     return rules
+
+
+def _patterns(rules: Rules) -> list[tuple[str, int]]:
+    """Every (pattern, flags) that is gated on its literals."""
+    return [*((p, f) for _, p, f in rules.plugins), *((p, f) for p, f, _ in rules.keywords),
+            *((p, 0) for _, p in VENDOR_PATTERNS)]
+
+
+def _unread(rules: Rules) -> bool:
+    return any(key not in rules.literals for key in _patterns(rules))
+
+
+def with_literals(rules: Rules) -> Rules:
+    """``rules`` with the literals of every pattern (those it lacks derived now)."""
+    from vaultmem.notes.secretgate import literals
+
+    known = dict(rules.literals)
+    for key in _patterns(rules):
+        if key not in known:
+            known[key] = literals(*key)
+    return replace(rules, literals=known)
 
 
 def from_detect_secrets() -> Rules:
@@ -109,6 +141,8 @@ def _read(path: Path, version: str) -> Rules | None:
             (str(data["indirect"][0]), int(data["indirect"][1])),
             str(data["base64_charset"]),
             str(data["hex_charset"]),
+            {(str(p), int(f)): None if lits is None else (bool(lits[0]), tuple(map(str, lits[1])))
+             for p, f, lits in data["literals"]},
         )
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         return None  # missing, torn or from another version: rebuilt
@@ -117,7 +151,8 @@ def _read(path: Path, version: str) -> Rules | None:
 def _write(path: Path, version: str, rules: Rules) -> None:
     data = {"schema": SCHEMA, "version": version, "plugins": rules.plugins,
             "keywords": rules.keywords, "indirect": rules.indirect,
-            "base64_charset": rules.base64_charset, "hex_charset": rules.hex_charset}
+            "base64_charset": rules.base64_charset, "hex_charset": rules.hex_charset,
+            "literals": [[p, f, lits] for (p, f), lits in rules.literals.items()]}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")

@@ -1,0 +1,71 @@
+"""The pre-filter of redaction: where in a text a secret could be, fast (pure).
+
+A superset of what redact's detectors find: literal prefixes by ``str.find`` (case-sensitive
+ones in the text, the others in its lowercase copy), a few shapes by regexes that start with a
+literal (secretshapes.CANDIDATE_SHAPES, each compiled only for a text holding its literal), and
+secret-like names followed by a value (a regex over the lowercase copy, run only when one of the
+words is in the text); the command and header rules' own literals (secretcontext,
+secretconfig). Most texts have none of them, and redact returns them as they are. Tests check
+every detector's samples against it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from vaultmem.notes import secretconfig, secretcontext
+from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.secretgate import Gated
+from vaultmem.notes.secretshapes import CANDIDATE_SHAPES, EXACT_PREFIXES, LOWER_PREFIXES
+
+_NAME_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "credential", "creds",
+               "contrase", "dsn", "bearer", "basic", "cos", "ibm", "softlayer", "cloudant", "psk")
+# What follows a secret-like word (found by str.find in the lowercase text) when a value is
+# there: an assignment, ``Bearer <token>``, or a long token shortly after in prose; and AWS's
+# ``aws … key … '<40 characters>'``.
+_AFTER_NAME = (
+    r"[\w.-]{0,60}['\"`\]\\]{0,4}\s*(?:=|:|=>)\s*\\?['\"`]?[^\s'\"`‹]{4}"
+    r"|\s+[a-z0-9._~+/=-]{16}"
+    r"|s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
+    r"|[\w ]{0,40}?(?:\s(?:is|was|to|are|ist|est|è)\s+|:\s*)\S{3}"  # "the db password is …"
+    r"|[a-z]{0,6}\s+['\"`]?[^\s'\"`‹]*\d"  # "password hunter2", ``--token abc123``
+    r"|[a-z]{0,6}\s*(?:\||->|→|—|–)\s*\S{3}"  # a table's cell, an arrow
+    r"|[\w.-]{0,60}>[^<\s]{3}"  # an XML element: ``<password>…``
+    r"|[\w.:-]{0,60}['\"]\s*,?\s*['\"][^\s'\"]{3}"  # ``define('DB_PASSWORD', '…')``
+    r"|\s*=\s*\(\s*['\"]"  # ``auth=('user', '…')``
+)
+_AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
+_AFTER = lazy(_AFTER_NAME)
+_AWS = lazy(_AWS_NAMED)
+
+
+def candidates(text: str) -> tuple[list[int], list[int], list[int]]:
+    """(where a vendor token may be, where a secret-like name with a value may be, where a
+    command's flag, a URL's userinfo or a header may hold one), sorted; all empty for most
+    texts."""
+    low = text.lower()
+    shaped: list[int] = []
+    for haystack, needles in ((text, EXACT_PREFIXES), (low, LOWER_PREFIXES)):
+        for needle in needles:
+            at = haystack.find(needle)
+            while at >= 0:
+                shaped.append(at)
+                at = haystack.find(needle, at + len(needle))
+    for shape in _shapes():  # exact literals: no lowercase copy needed
+        shaped.extend(m.start() for m in shape.finditer(text, 0, len(text), None))
+    named: list[int] = []
+    for word in _NAME_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            if _AFTER.match(low, at + len(word)):
+                named.append(at)
+            at = low.find(word, at + len(word))
+    if "aws" in low:
+        named.extend(m.start() for m in _AWS.finditer(low))
+    commands = secretcontext.candidates(low, secretconfig.WORDS, secretconfig.SHAPES)
+    return sorted(shaped), sorted(set(named)), sorted(commands)
+
+
+@lru_cache(maxsize=1)
+def _shapes() -> tuple[Gated, ...]:
+    return tuple(Gated(shape, 0, (False, (literal,))) for literal, shape in CANDIDATE_SHAPES)
