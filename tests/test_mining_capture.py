@@ -83,3 +83,40 @@ def test_an_option_already_named_or_never_defined_is_left_as_written() -> None:
     undefined = "## Decisions\n\n**Recommendation:** Option 2 for now, the cache later.\n"
     assert [f.text for f in structured.plan_decisions(undefined)] == [
         "Option 2 for now, the cache later."]
+
+
+# -- a report's issue and the action taken on it ------------------------------------------------
+
+REMEDIATION = """# ✅ REMEDIATION COMPLETE
+
+All priority fixes have been applied to the router.
+
+#### 1. ✅ Stopped the screen service log spam
+**Issue:** The screen service polled the removed modem services every 5 seconds, 34,560 errors a day
+
+**Action Taken:**
+```bash
+/etc/init.d/gl_screen stop && /etc/init.d/gl_screen disable
+```
+
+**Result:**
+- ✅ Service stopped and disabled
+"""
+
+
+def test_an_issue_and_the_action_taken_on_it_are_a_gotcha() -> None:
+    assert mine(REMEDIATION) == (Mined(
+        Kind.GOTCHA, "The screen service polled the removed modem services every 5 seconds, "
+        "34,560 errors a day — action taken: `/etc/init.d/gl_screen stop && "
+        "/etc/init.d/gl_screen disable`"),)
+    pair = ("**Problem:** the MSYS2 gpg-agent socket broke signing\n"
+            "**Solution:** signed with the Windows-native GPG instead\n")
+    assert [m.kind for m in mine(pair)] == [Kind.GOTCHA]
+    assert "gpg-agent socket" in mine(pair)[0].text and "Windows-native" in mine(pair)[0].text
+
+
+def test_an_action_with_no_issue_before_it_in_its_section_is_no_gotcha() -> None:
+    assert mine("### Pooling\n\n**Solution:** use a pool of ten connections\n") == ()
+    apart = ("### Logs\n**Issue:** the log spam filled the disk\n\n"
+             "### Next part\n**Action Taken:** `logrotate -f /etc/logrotate.conf`\n")
+    assert all("logrotate" not in m.text for m in mine(apart))

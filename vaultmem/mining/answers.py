@@ -13,6 +13,9 @@ How a message is read:
   list item is a unit and is split the same way.
 - A labelled note (``Decision:``, ``Gotcha:``, ``Root cause:``, ``Next step:``, ``TODO:``,
   ``Open question:``, ``Prerequisite:`` …, optionally bold) is taken as labelled, label removed.
+- An issue a report labels (``**Issue:**``, ``**Problem:**``) with the action it then labels
+  (``**Action Taken:**``, ``**Solution:**``, in the same section) is one gotcha: the issue with
+  that action; an action with no issue before it says nothing.
 - A list under a heading or lead-in line that names a kind (``## Next steps``, ``**Open
   questions:**``) gives items of that kind.
 - Other sentences are classified by cue phrases over their structure. Precision first: hedged or

@@ -93,6 +93,13 @@ _ISSUE_RE = lazy(
     r"^(?:\*\*|__)?(?:issue|problem|bug|symptom|error|cause)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?"
     r"[ \t]*(?=\S)", re.IGNORECASE,
 )
+# What a report says was done about the issue just stated ("**Issue:** … **Action Taken:** …",
+# "**Problem:** … **Solution:** …"): with that issue, a gotcha; without one it says nothing.
+_ACTION_RE = lazy(
+    r"^(?:\*\*|__)?(?P<label>actions? taken|solution|resolution|remediation|"
+    r"what (?:i|we) (?:did|changed)|changes? made)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(?=\S)",
+    re.IGNORECASE,
+)
 # Where the issue's own words end: the next bold topic ("**File:** …") or its first sentence.
 _ISSUE_END_RE = lazy(r"\s(?:\*\*|__)[^*_:\n]{1,40}:|(?<=[.!?])\s")
 # What opens a heading before its words: numbering, emoji, bold ("### 🔴 2. **No password**").
@@ -164,14 +171,25 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
     item_indent = 0
     subs = 0  # the sub-bullets joined to the open item
     about: str | None = None  # what a fix below names no cause for is about: the issue, heading
+    stated: str | None = None  # the issue a "**Issue:**" line stated in this section
 
     def split(text: str, is_item: bool) -> Iterator[Unit]:
-        nonlocal about
+        nonlocal about, stated
         issue = _ISSUE_RE.match(text)
+        rest = text  # where an action on the issue may open: the text, or after the issue
         if issue is not None:
             said = text[issue.end():]
             end = _ISSUE_END_RE.search(said)
             about = _unbold(said[: end.start()] if end else said).strip().rstrip(".;:") or about
+            stated = about
+            rest = said[end.start():].lstrip() if end else ""
+        action = _ACTION_RE.match(rest) if stated else None
+        if action is not None and stated and rest[action.end():].strip("*_` "):
+            done = f"{stated} — {action.group('label').lower()}: {rest[action.end():]}"
+            stated = None  # one action answers the issue
+            yield Unit(masks.mask(WS_RE.sub(" ", done).strip()), section, Kind.GOTCHA, block,
+                       is_item)
+            return
         yield from _split(masks.mask(text), section, block, is_item,
                           masks.mask(about) if about else None)
 
@@ -224,6 +242,7 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             section = _section_kind(heading.group(2))
             title = _HEADING_LEAD_RE.sub("", _unbold(heading.group(2))).strip()
             about = title if section is None and len(title.split()) >= 2 else None
+            stated = None
             continue
         if mdlines.TABLE_ROW.match(line) or mdlines.RULE.match(line) or _ECHO_RE.match(line):
             yield from flush()
