@@ -4,7 +4,7 @@ question the person answered (issues 28/29)."""
 
 from __future__ import annotations
 
-from vaultmem.mining import structured, summaries
+from vaultmem.mining import choices, prompts, structured, summaries
 from vaultmem.mining.answers import Mined, mine
 from vaultmem.notes.schema import Kind
 
@@ -120,3 +120,36 @@ def test_an_action_with_no_issue_before_it_in_its_section_is_no_gotcha() -> None
     apart = ("### Logs\n**Issue:** the log spam filled the disk\n\n"
              "### Next part\n**Action Taken:** `logrotate -f /etc/logrotate.conf`\n")
     assert all("logrotate" not in m.text for m in mine(apart))
+
+
+# -- the person's pick between two ways a question offers in prose ------------------------------
+
+ASKED = """I've removed the tethering and cellular packages:
+
+✓ **Removed packages:**
+- gl-sdk4-modem
+- smstools3
+
+⚠️ **Remaining package:**
+- **kmod-gl-sdk4-kmwan** - a kernel module that gl-sdk4-system depends on.
+
+Would you like me to force-remove kmod-gl-sdk4-kmwan as well, or leave it since it's a system \
+dependency? Force-removing it could impact router functionality."""
+
+
+def test_a_short_answer_to_an_either_or_question_is_a_decision() -> None:
+    assert prompts.decisions("leave it", ASKED) == [
+        ("Would you like me to force-remove kmod-gl-sdk4-kmwan as well, or leave it since it's a "
+        "system dependency? — chose: leave it since it's a system dependency; not chosen: "
+        "force-remove kmod-gl-sdk4-kmwan")]
+    assert "chose: move the cache to Postgres" in choices.picked(
+        "Tests pass. Should I keep the cache in Redis, or move the cache to Postgres?",
+        "postgres please")
+
+
+def test_an_either_or_of_next_moves_or_an_answer_naming_neither_decides_nothing() -> None:
+    assert choices.picked("All green. Should I run the full suite or push now?", "push") is None
+    assert choices.picked(ASKED, "yes") is None  # names neither way
+    assert choices.picked(ASKED, "why would that break the router?") is None  # asks back
+    assert choices.picked("Should I keep Redis, or move to Postgres? Also, lint passes.",
+                          "explain the trade-offs of both in detail first") is None

@@ -21,6 +21,11 @@ question, or else the answer's sections of one level (picked only by name). The 
 one only when it is short (at most :data:`MAX_WORDS` words), asks nothing, and names one option
 alone: by its number ("2", "option 2", "the second") or by words only that option holds
 ("rustup", "process memory"). A longer prompt is a request of its own.
+
+A question can offer two ways in prose and no list: "Would you like me to force-remove X as
+well, or leave it since Y depends on it?" -> "leave it" is ``… — chose: leave it since Y depends
+on it; not chosen: force-remove X``, when the prompt's words are in one way only and not both
+ways are Claude's next moves ("Should I run the suite or push?").
 """
 
 from __future__ import annotations
@@ -47,6 +52,13 @@ _ASK_RE = lazy(r"(?i)\b(?:would you|should i|shall i|do you|want me|which|choose
                r"|options?|either|could (?:i|we)|can i|let me know)\b")
 _SENTENCE_END_RE = lazy(r"(?<=[.!])\s+(?=[A-Z])")
 _LEAD_DECOR_RE = lazy(r"^[^\w`\"'(]+")
+# A question that offers two ways in prose: "Would you like me to <a>, or <b>?"
+_EITHER_RE = lazy(
+    r"(?i)^(?:.*?\b)?(?:would you like me to|would you prefer (?:that i |me to |to )?|should i|"
+    r"shall i|do you want me to|want me to|should we|shall we|do you want to)\s+"
+    r"(?P<a>\S.*?),? or (?P<b>\S.*?)\?$")
+_ASKED_END_RE = lazy(r"(?<=[.!?])\s+(?=[A-Z])")
+_WAY_END_RE = lazy(r"(?i)(?:,|\s)+(?:as well|too|instead|for now)$")
 
 
 @dataclass(frozen=True)
@@ -68,8 +80,11 @@ def picked(asked: str | None, prompt: str | None) -> str | None:
         return None
     lines = _read(asked)
     asking = _question(lines)
-    if asking is None:
-        return None
+    if asking is None or not asking[1]:
+        either = _either(lines, words)
+        if either is not None or asking is None:
+            return either
+    assert asking is not None
     question, options = asking
     if OFFER.search(question):
         return None  # "What would you like me to do next?": the pick orders the work
@@ -93,6 +108,28 @@ def picked(asked: str | None, prompt: str | None) -> str | None:
         if holding:
             return None  # the words name more than one option: no pick
     return None
+
+
+def _either(lines: list[_Line], words: list[str]) -> str | None:
+    """The pick of a prompt between the two ways one question at the answer's end offers in
+    prose ("Should I force-remove X as well, or leave it since Y depends on it?" -> "leave
+    it"), or None. One way must act on something (not both Claude's next moves: "run the
+    tests or push?"), and the prompt's words must be in one way only."""
+    last = lines[-1] if lines else None
+    if last is None or last.kind != "prose":
+        return None
+    asked = [s for s in _ASKED_END_RE.split(last.text) if s.endswith("?")]
+    ways = _EITHER_RE.match(asked[-1]) if asked else None
+    if ways is None:
+        return None
+    first, second = (_WAY_END_RE.sub("", ways.group(g)).strip() for g in ("a", "b"))
+    named = {w for w in words if w not in _FILLER and len(w) > 1}
+    holding = [w for w in (first, second) if named and named <= set(_WORD_RE.findall(w.casefold()))]
+    if len(holding) != 1 or (NEXT_MOVE.search(first) and NEXT_MOVE.search(second)):
+        return None
+    other = second if holding[0] is first else first
+    return clip(f"{asked[-1]} — chose: {holding[0]}; not chosen: {other}", TEXT_MAX_CHARS,
+                words=False)
 
 
 def _alike(sections: list[tuple[str, frozenset[str]]], chosen: str) -> list[str]:
