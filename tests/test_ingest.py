@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
@@ -446,16 +447,28 @@ def test_the_failure_repeated_most_is_shown_when_not_all_fit() -> None:
     assert "- 2 more failures" in entry
 
 
-def test_a_commit_message_gives_only_what_it_lists_as_such() -> None:
-    message = ("Add the review workflow\n\nWe decided to use Sonnet instead of Opus.\n\n"
-               "Setup required:\n1. Add ANTHROPIC_API_KEY to repository secrets\n")
+@pytest.mark.parametrize(("message", "items"), [
+    pytest.param("Add the review workflow\n\nWe decided to use Sonnet instead of Opus.\n\n"
+                 "Setup required:\n1. Add ANTHROPIC_API_KEY to repository secrets\n",
+                 [("prerequisite", "Add ANTHROPIC_API_KEY to repository secrets")],
+                 id="what it lists as such, not its prose"),
+    # Issue 28: the why of a change is often said only in the commit's body.
+    pytest.param("Update gitleaks config and sync 6 new conversations\n\n"
+                 "Exclude Archives/*.jsonl from gitleaks scanning to reduce false positives from "
+                 "Claude API signatures. All sensitive data is redacted by sync scripts before "
+                 "archiving.\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n",
+                 [("decision", ("Exclude Archives/*.jsonl from gitleaks scanning to reduce false "
+                               "positives from Claude API signatures."))],
+                 id="a change with its reason"),
+])
+def test_a_commit_message_gives_its_listed_items_and_its_reasoned_changes(
+        message: str, items: list[tuple[str, str]]) -> None:
     turns = [
-        _turn("u1", prompt="add a review workflow"),
+        _turn("u1", prompt="commit it"),
         _turn("a1", calls=(ToolCall("c1", "Bash", command="git commit -m …", message=message),)),
     ]
     told = ingest.story(turns, now=NOW, cwd=CWD)
-    assert [(i.kind, i.text) for i in told.items] == [
-        ("prerequisite", "Add ANTHROPIC_API_KEY to repository secrets")]
+    assert [(i.kind, i.text) for i in told.items] == items
 
 
 def test_a_turn_that_touched_no_file_files_its_items_under_the_component_it_names() -> None:

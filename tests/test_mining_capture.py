@@ -4,7 +4,7 @@ question the person answered (issues 28/29)."""
 
 from __future__ import annotations
 
-from vaultmem.mining import choices, prompts, structured, summaries
+from vaultmem.mining import choices, commits, prompts, structured, summaries
 from vaultmem.mining.answers import Mined, mine
 from vaultmem.notes.schema import Kind
 
@@ -153,3 +153,38 @@ def test_an_either_or_of_next_moves_or_an_answer_naming_neither_decides_nothing(
     assert choices.picked(ASKED, "why would that break the router?") is None  # asks back
     assert choices.picked("Should I keep Redis, or move to Postgres? Also, lint passes.",
                           "explain the trade-offs of both in detail first") is None
+
+
+# -- a commit body's change with its reason ------------------------------------------------------
+
+COMMIT = """Add gitleaks auto-redaction feature for non-blocking secret scanning
+
+Instead of blocking commits when secrets are detected, the new system
+automatically redacts secrets in-place and allows commits to proceed.
+
+Changes:
+- Add redact_gitleaks_secrets.py script to auto-redact detected secrets
+- Add comprehensive test suite for redaction functionality
+- Update GITLEAKS-MAX-STRICT.md to reflect the new behavior
+- Add Docs/M-BOOK-SEC.md to the allowlist
+  * a nested detail to keep secrets out
+- Fix .gitleaksignore: use proper fingerprint format instead of paths
+
+Co-Authored-By: Claude Sonnet 4.5 <noreply@anthropic.com>
+"""
+
+
+def test_a_commit_body_s_changes_with_their_reasons_are_decisions() -> None:
+    assert commits.decisions(COMMIT) == (
+        "Add redact_gitleaks_secrets.py script to auto-redact detected secrets",
+        "Fix .gitleaksignore: use proper fingerprint format instead of paths",
+    )
+
+
+def test_a_change_without_its_reason_or_to_the_docs_is_no_decision() -> None:
+    for message in ("Add pytest\n\n- Add pytest configuration in pyproject.toml\n",
+                    "Docs\n\nUpdate README.md to reflect the new structure.\n",
+                    "Bump\n\nBump requests to 2.32 and move helpers to src/utils.\n",
+                    "Only a subject line to explain nothing",
+                    "Tidy\n\nThe old script was removed to reduce clutter.\n"):
+        assert commits.decisions(message) == (), message

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
-from vaultmem.mining import diagnostics, fixes, fold, mentions, notices, prompts
+from vaultmem.mining import commits, diagnostics, fixes, fold, mentions, notices, prompts
 from vaultmem.mining.answers import mine_listed, mine_turn
 from vaultmem.notes import schema
 from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
@@ -301,9 +301,12 @@ def story(
                  or mentions.named_in(spoken, [*folders, *known])
                  or _said_components(spoken, roots, cwd, rules, folders, from_source, project))
         mined = _mine_turn(turn.prose, miner, turn.acted)
-        # A commit message says what it lists as such ("Setup required:", "TODO:") only.
+        # A commit message says what it lists as such ("Setup required:", "TODO:"), and the
+        # changes its body gives a reason for (mining/commits).
         mined += [(m.kind, m.text) for text in turn.commits for m in mine_listed(text)
                   if (m.kind, m.text) not in mined]
+        mined += [(Kind.DECISION, d) for text in turn.commits for d in commits.decisions(text)
+                  if (Kind.DECISION, d) not in mined]
         files = tuple(touched)
         # What a structured record states first: prose mining repeats none of it.
         stated = [(f.kind, f.text) for f in records.found.get(id(turn), ())]
