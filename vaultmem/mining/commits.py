@@ -23,8 +23,6 @@ most :data:`PER_COMMIT` decisions a commit, in the body's order.
 
 from __future__ import annotations
 
-import re
-
 from vaultmem.notes.inline import clip, one_line
 from vaultmem.notes.lazyre import lazy
 
