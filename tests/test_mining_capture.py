@@ -188,3 +188,31 @@ def test_a_change_without_its_reason_or_to_the_docs_is_no_decision() -> None:
                     "Only a subject line to explain nothing",
                     "Tidy\n\nThe old script was removed to reduce clutter.\n"):
         assert commits.decisions(message) == (), message
+
+
+# -- a recommendation the person took -----------------------------------------------------------
+
+RECOMMENDED = """For Windows, here are the options:
+
+**[ccusage](https://github.com/ryoppippi/ccusage)** - Most popular option
+- Live dashboard with `ccusage blocks --live`
+- Install: `npm install -g ccusage`
+
+The macOS menu bar apps (Usage4Claude) have no Windows build. **ccusage** is your best bet - it \
+works well on Windows.
+
+Want me to install ccusage for you?"""
+
+
+def test_a_recommendation_the_person_says_yes_to_is_a_decision() -> None:
+    assert prompts.decisions("yes install ccusage", RECOMMENDED) == [
+        ("The macOS menu bar apps (Usage4Claude) have no Windows build. ccusage is your best bet - "
+        "it works well on Windows.")]
+
+
+def test_a_yes_to_an_offer_with_no_recommendation_of_its_thing_decides_nothing() -> None:
+    assert choices.accepted("All tests pass. Want me to commit these changes?", "yes") is None
+    assert choices.accepted("I recommend Redis for the cache. Want me to commit the docs?",
+                            "yes") is None  # the offer is about something else
+    assert choices.accepted(RECOMMENDED, "no, I'll use the web dashboard") is None
+    assert choices.accepted(RECOMMENDED, "yes but which version of node does it need?") is None

@@ -26,6 +26,10 @@ A question can offer two ways in prose and no list: "Would you like me to force-
 well, or leave it since Y depends on it?" -> "leave it" is ``… — chose: leave it since Y depends
 on it; not chosen: force-remove X``, when the prompt's words are in one way only and not both
 ways are Claude's next moves ("Should I run the suite or push?").
+
+A recommendation the person takes is one too: the answer recommends a thing ("ccusage is your
+best bet", "I recommend …") and ends offering to act on it ("Want me to install ccusage?"), the
+prompt is a short yes; the decision is the recommending sentence (:func:`accepted`).
 """
 
 from __future__ import annotations
@@ -57,6 +61,15 @@ _EITHER_RE = lazy(
     r"(?i)^(?:.*?\b)?(?:would you like me to|would you prefer (?:that i |me to |to )?|should i|"
     r"shall i|do you want me to|want me to|should we|shall we|do you want to)\s+"
     r"(?P<a>\S.*?),? or (?P<b>\S.*?)\?$")
+_YES = frozenset("yes yeah yep yup sure ok okay please go do sounds".split())
+# An offer to act on something named: "Want me to install ccusage for you?"
+_OFFER_ACT_RE = lazy(r"(?i)\b(?:want me to|would you like me to|should i|shall i|do you want me to)"
+                     r"\s+(?P<what>[^?]+)\?$")
+_OFFER_WORDS = frozenset("for you now set up install use it them this that".split())
+# A sentence that recommends one thing: "X is your best bet", "I recommend X".
+_RECOMMENDS_RE = lazy(r"(?i)\b(?:is|are) (?:your|the|my) (?:best|safest|simplest) (?:bet|option|"
+                      r"choice|pick)\b|\bi(?:'d| would)? recommend\b|\bmy recommendation\b|"
+                      r"\brecommended\b|\bi(?:'d| would) go with\b|\bi suggest\b")
 _ASKED_END_RE = lazy(r"(?<=[.!?])\s+(?=[A-Z])")
 _WAY_END_RE = lazy(r"(?i)(?:,|\s)+(?:as well|too|instead|for now)$")
 
@@ -130,6 +143,35 @@ def _either(lines: list[_Line], words: list[str]) -> str | None:
     other = second if holding[0] is first else first
     return clip(f"{asked[-1]} — chose: {holding[0]}; not chosen: {other}", TEXT_MAX_CHARS,
                 words=False)
+
+
+def accepted(asked: str | None, prompt: str | None) -> str | None:
+    """The recommendation the person took: ``asked`` (Claude's answer right before the prompt)
+    recommends something ("**ccusage** is your best bet - it works on Windows") and ends
+    offering to act on it ("Want me to install ccusage for you?"), and the prompt is a short
+    yes ("yes install ccusage"); the decision is the recommending sentence. None otherwise: an
+    offer with no recommendation ("Want me to commit?" -> "yes") decides nothing."""
+    if not asked or not prompt:
+        return None
+    said = one_line(prompt).strip().casefold()
+    words = _WORD_RE.findall(said)
+    if not words or len(words) > MAX_WORDS or said.endswith("?") or words[0] not in _YES:
+        return None
+    lines = [line for line in _read(asked) if line.kind != "heading"]
+    if not lines or lines[-1].kind != "prose" or not lines[-1].text.endswith("?"):
+        return None
+    offer = [s for s in _ASKED_END_RE.split(lines[-1].text) if s.endswith("?")][-1]
+    acted = _OFFER_ACT_RE.search(offer)
+    if acted is None:
+        return None
+    wanted = {w for w in _WORD_RE.findall(acted.group("what").casefold())
+              if w not in _FILLER and w not in _OFFER_WORDS and len(w) > 2}
+    for line in reversed(lines[:-1]):
+        for sentence in reversed(_ASKED_END_RE.split(line.text)):
+            named = set(_WORD_RE.findall(sentence.casefold()))
+            if _RECOMMENDS_RE.search(sentence) and wanted & named:
+                return clip(sentence.strip(), TEXT_MAX_CHARS, words=False)
+    return None
 
 
 def _alike(sections: list[tuple[str, frozenset[str]]], chosen: str) -> list[str]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from vaultmem.mining.choices import picked
+from vaultmem.mining.choices import accepted, picked
 from vaultmem.notes.inline import one_line
 from vaultmem.notes.lazyre import lazy
 
@@ -61,5 +61,6 @@ def rule(prompt: str | None) -> str | None:
 
 def decisions(prompt: str | None, asked: str | None) -> list[str]:
     """What a prompt decides: the rule it states, the option it picks of those ``asked`` (the
-    answer before it) offered (:mod:`mining.choices`)."""
-    return [text for text in (rule(prompt), picked(asked, prompt)) if text is not None]
+    answer before it) offered, the recommendation of ``asked`` it takes (:mod:`mining.choices`)."""
+    return [text for text in (rule(prompt), picked(asked, prompt), accepted(asked, prompt))
+            if text is not None]
