@@ -61,11 +61,11 @@ _EITHER_RE = lazy(
     r"(?i)^(?:.*?\b)?(?:would you like me to|would you prefer (?:that i |me to |to )?|should i|"
     r"shall i|do you want me to|want me to|should we|shall we|do you want to)\s+"
     r"(?P<a>\S.*?),? or (?P<b>\S.*?)\?$")
-_YES = frozenset("yes yeah yep yup sure ok okay please go do sounds".split())
+_YES = frozenset(["yes", "yeah", "yep", "yup", "sure", "ok", "okay", "please", "go", "do", "sounds"])
 # An offer to act on something named: "Want me to install ccusage for you?"
 _OFFER_ACT_RE = lazy(r"(?i)\b(?:want me to|would you like me to|should i|shall i|do you want me to)"
                      r"\s+(?P<what>[^?]+)\?$")
-_OFFER_WORDS = frozenset("for you now set up install use it them this that".split())
+_OFFER_WORDS = frozenset(["for", "you", "now", "set", "up", "install", "use", "it", "them", "this", "that"])
 # A sentence that recommends one thing: "X is your best bet", "I recommend X".
 _RECOMMENDS_RE = lazy(r"(?i)\b(?:is|are) (?:your|the|my) (?:best|safest|simplest) (?:bet|option|"
                       r"choice|pick)\b|\bi(?:'d| would)? recommend\b|\bmy recommendation\b|"
