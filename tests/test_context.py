@@ -140,6 +140,22 @@ def test_a_sentence_listed_as_an_item_the_budget_leaves_out_stays_in_its_answer(
     assert roomy.count(chose) == 1 and f"- {chose}" in roomy
 
 
+def test_the_last_answer_too_long_for_its_line_keeps_its_end_where_the_session_left_off() -> None:
+    middle = " ".join(f"Step {i} of the migration copied table number {i} across." for i in range(20))
+    answer = f"The migration ran. {middle} The deploy still needs the STRIPE_KEY secret."
+    last = _session(turns=(Turn("09:00", "earlier", answer), Turn("10:00", "migrate", answer)),
+                    decisions=(), gotchas=(), failing=(), open_questions=(), next_steps=())
+    text = context.render("p", [last], [], [])
+    (final,) = [line for line in text.split("\n") if line.startswith("- 10:00")]
+    assert final.startswith("- 10:00 migrate → The migration ran.")
+    assert final.endswith(" across. The deploy still needs the STRIPE_KEY secret.")
+    assert "… Step " in final and "Step 10 " not in final  # its middle is what goes
+    assert len(final) <= context.ANSWER_MAX_CHARS + 2
+    # An answer before it is cut at its end as before.
+    (earlier,) = [line for line in text.split("\n") if line.startswith("- 09:00")]
+    assert "STRIPE_KEY" not in earlier and earlier.endswith("…")
+
+
 def test_nothing_recorded_is_nothing_at_all() -> None:
     assert context.render("p", [], [], []) == ""
 

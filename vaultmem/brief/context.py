@@ -31,6 +31,7 @@ FAILURES_FIRST = 4  # the newest failures of the last session shown before its o
 DONE_FIRST = 5  # the newest done lines of the last session in line for room before the others
 DETAIL_MAX_CHARS = 200
 LAST_STEPS, LAST_QUESTIONS = 8, 6  # of the last session's, the newest first in line for room
+EARLIER_STEPS = 8  # of an earlier session's next steps, the newest in line with its last answer
 UPCOMING_TURNS = 3  # the last answers whose "Next Steps" the briefing names first
 NEWER = 0.01  # of a tier: the newer of two lines of one tier goes first
 PREREQUISITES_FIRST = 3  # the newest prerequisites first in line; the others compete by value
@@ -132,20 +133,46 @@ class _Known:
         return False
 
 
-def _turns(s: SessionDigest, known: _Known) -> list[str]:
+def _turns(s: SessionDigest, known: _Known, *, last: bool = False) -> list[str]:
     """The session's answers as lines; a sentence the briefing lists as an item anyway (a
     decision, a next step, a prerequisite mined from this very answer) is said there only, and
-    one that says nothing (:func:`briefrank.says_something`) not at all; an answer left empty is no line."""
+    one that says nothing (:func:`briefrank.says_something`) not at all; an answer left empty is
+    no line. Of the ``last`` session's final answer, too long for its line, the end is kept
+    with its start: where the session left off is how it ends ("… The build passes; the deploy
+    still needs the API key.")."""
     out: list[str] = []
-    for t in s.turns:
+    for n, t in enumerate(s.turns):
         kept = briefrank.from_the_point([x for x in briefrank.sentences(t.answer)
                                 if briefrank.says_something(x) and not known.listed(x)])
         if not kept:
             continue
-        answer = " ".join(kept)
         head = " ".join(p for p in (t.time, _cut(t.title, TITLE_MAX_CHARS)) if p)
+        if last and n == len(s.turns) - 1:
+            out.append(_ends_kept(head, kept, ANSWER_MAX_CHARS))
+            continue
+        answer = " ".join(kept)
         out.append(_cut(f"{head} → {answer}" if head else answer, ANSWER_MAX_CHARS))
     return out
+
+
+def _ends_kept(head: str, sentences: Sequence[str], limit: int) -> str:
+    """``head → sentences`` within ``limit``: when too long, its first sentence (cut) and then,
+    after "…", as many of its last sentences as fit in half of it."""
+    whole = " ".join(sentences)
+    line = f"{head} → {whole}" if head else whole
+    if len(line) <= limit or len(sentences) < 2:
+        return _cut(line, limit)
+    end: list[str] = []
+    for sentence in reversed(sentences[1:]):
+        if len(" ".join([sentence, *end])) > limit // 2:
+            break
+        end.insert(0, sentence)
+    if not end:
+        return _cut(line, limit)
+    ending = " ".join(end)
+    start = " ".join(sentences[: len(sentences) - len(end)])
+    first = f"{head} → {start}" if head else start
+    return f"{_cut(first, limit - len(ending) - 3)} … {ending}"
 
 
 def _details(s: SessionDigest) -> list[str]:
@@ -189,7 +216,7 @@ def open_words(s: SessionDigest) -> frozenset[str]:
 
 def _last_session(s: SessionDigest, known: _Known) -> Group:
     block = Group(None, _session_header(s))
-    turns = _turns(s, known)
+    turns = _turns(s, known, last=True)
     n = len(turns)
     # The last three answers first, then three more, then the rest; shown in session order.
     block.add("Outcome (its last answers, in order):", turns,
@@ -309,7 +336,7 @@ def _earlier(sessions_: Sequence[SessionDigest], known: _Known,
         steps = _items([i for i in s.next_steps if not settled.completed(i.text, done)
                         and not any(settled.restates(step, i.text) for step in again)])
         questions = _items(s.open_questions)
-        part.add("next steps:", steps, _newest(len(steps), 3, tier, 3))
+        part.add("next steps:", steps, _newest(len(steps), EARLIER_STEPS, tier, 3))
         # What it was asked and never answered is work left open, unless a newer session did it.
         asked = [_cut(s.asked, ITEM_MAX_CHARS)] if s.asked and not settled.completed(
             s.asked, done) else []
