@@ -8,6 +8,15 @@ Their name is no assignment's left side, so the keyword rules miss them:
 - the value a secret store's command is given: ``gh secret set NAME --body …`` (or ``-b``),
   ``netlify env:set NAME …``, a here-string (``vercel env add NAME <<< '…'``), or an ``echo``
   piped into one of them, into ``chpasswd`` or into a ``--password-stdin`` flag;
+- the value a cloud secret store's command is given by flag: ``az keyvault secret set …
+  --value …``; ``aws ssm put-parameter … --value …`` when the parameter is a ``SecureString``
+  or its ``--name`` ends in a secret's name (``/prod/db/password``; ``--value 3`` of
+  ``/app/replicas`` is a setting) and the value reads like one (``--secret-string`` is
+  secretcontext's flag rule);
+- HashiCorp Vault's tokens: the argument of ``vault login`` (``vault token lookup|revoke|renew``),
+  and the older service token shape (``s.`` and 24 letters and digits, before ``hvs.``) on a
+  line that names a vault, or a token when the value holds a digit (a 24-letter attribute,
+  ``s.someAttributeNameHere``, is code);
 - a value GitHub Actions is told to mask (``::add-mask::…``);
 - the passphrase ``ssh-keygen`` is given with ``-N`` or ``-P``, the string PowerShell's
   ``ConvertTo-SecureString`` is given, SQL's ``IDENTIFIED BY '…'``, Oracle's ``sqlplus
@@ -25,6 +34,7 @@ only must not be a placeholder (``echo $TOKEN | … --password-stdin`` gives not
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from vaultmem.notes.lazyre import lazy
@@ -34,6 +44,8 @@ from vaultmem.notes.secretspan import Finding
 
 TF_BLOCK = 300  # how far past the ``variable "…"`` line its ``default`` is looked for
 _VALUE = r"(['\"]?)([^\s'\"<>|]{3,200})"
+# A flag's value: quoted (spaces and all; group 2) or bare (group 3).
+_FLAG_VALUE = r"(?:(['\"`])([^'\"`\n]{3,200})\1|([^\s'\"`<>|()]{3,200}))"
 _RULES = {
     "element": lazy(r"<([A-Za-z_][\w.-]{0,60})>([^<\n]{3,200})</\1>"),
     "app_setting": lazy(r"(?i)\bkey\s*=\s*(['\"])([\w.:-]{1,80})\1\s+value\s*=\s*(['\"])"
@@ -43,6 +55,13 @@ _RULES = {
     "store": lazy(r"(?<![\w-])(?:gh\s+secret\s+set\s+\S+[^\n|;&]*?\s(?:--body[ =]|-b\s+)"
                   r"|netlify\s+env:set\s+\S+\s+"
                   r"|(?:secrets?\s+(?:set|put)|env\s+add)\b[^\n|;&]*?<<<\s*)" + _VALUE),
+    "keyvault": lazy(r"(?<![\w-])az\s+keyvault\s+secret\s+set\b[^\n|;&]*?\s--value(?:=|[ \t]+)"
+                     + _FLAG_VALUE),
+    "ssm": lazy(r"(?<![\w-])aws\s+ssm\s+put-parameter\b[^\n|;&]*?\s--value(?:=|[ \t]+)"
+                + _FLAG_VALUE),
+    "vault_login": lazy(r"(?<![\w-])vault\s+(?:login|token\s+(?:lookup|revoke|renew))"
+                        r"(?:[ \t]+-\S+)*[ \t]+(['\"]?)(?!-)([^\s'\"=<>|]{3,200})\1(?![^\s;&|)])"),
+    "vault_token": lazy(r"(?<![\w.$-])s\.[A-Za-z0-9]{24}(?![\w.(-])"),
     "keygen": lazy(r"(?<![\w-])ssh-keygen\b[^\n|;&]*?\s-[NP]\s+" + _VALUE),
     "mask": lazy(r"::add-mask::" + _VALUE),  # a value GitHub Actions is told to mask
     "securestring": lazy(r"(?i)(?<![\w-])ConvertTo-SecureString\s+(?:-String\s+)?" + _VALUE),
@@ -64,16 +83,21 @@ _RULES = {
 }
 # What a piped value goes into: the flag or the command that reads a secret from stdin.
 _PIPED_INTO = ("-password-stdin", "chpasswd", "secret set", "secret put", "secrets set",
-               "env add", "secret create")
+               "env add", "secret create", "secrets create", "secrets versions add")
+# An ``aws ssm put-parameter`` command's ``--name`` (the parameter's path).
+_SSM_NAME = lazy(r"\s--name(?:=|[ \t]+)(['\"]?)([^\s'\"]+)\1")
 # A name beside a name (no digit, or a lowercase identifier): not a value.
 _LISTED_NAME = lazy(r"-*[A-Za-z][A-Za-z_.-]*|[a-z][a-z0-9_]*")
 # What makes a line worth the pgpass rule (redact's pre-filter runs it over the lowercase text).
-SHAPES = (lazy(r":(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:[^:\s]{3}"),)  # not a MAC: ``…:ae:e2``
+SHAPES = (lazy(r":(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:[^:\s]{3}"),  # not a MAC: ``…:ae:e2``
+          lazy(r"(?<![\w.$-])s\.[a-z0-9]{24}(?![\w.(-])"))  # a Vault token (lowercase copy)
 # Literals (lowercase) that make a line worth these rules: redact's pre-filter finds them.
 WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "env add",
          "env:set", "chpasswd", "ssh-keygen", "securestring", "identified by", "identified with",
          "sqlplus", "sqlldr", "expdp", "impdp", "rman target", "dgmgrl", "requirepass",
-         "masterauth", "config set", "set -", "setx", "secret create", "::add-mask::")
+         "masterauth", "config set", "set -", "setx", "secret create", "::add-mask::",
+         "secrets create", "secrets versions add", "keyvault", "put-parameter", "vault login",
+         "vault token")
 
 
 # A literal each match of a rule holds (case-sensitive, or no letter): where none is in the span
@@ -81,7 +105,8 @@ WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "
 NEEDS: dict[str, tuple[str, ...]] = {
     "element": ("</",), "app_setting": ("=",), "tf_default": ("variable",),
     "store": ("secret", "env"), "keygen": ("ssh-keygen",), "pgpass": (":",),
-    "mask": ("::add-mask::",),
+    "mask": ("::add-mask::",), "keyvault": ("keyvault",), "ssm": ("put-parameter",),
+    "vault_login": ("vault",), "vault_token": ("s.",),
     "securestring": ("SecureString", "securestring", "SECURESTRING"),
     "sql": ("identified", "IDENTIFIED", "Identified"), "oracle": ("/",),
     "redis": ("requirepass", "masterauth", "REQUIREPASS", "MASTERAUTH"),
@@ -116,6 +141,7 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             if _given(m.group(2)) and (rule not in ("sql", "redis") or secretish(
                     m.group(2), password=True, strict=False, quoted=bool(m.group(1)))):
                 yield Finding(m.start(2), m.end(2), "password")
+    yield from _stores(text, begin, end)
     for rule, name, value in (("setting", 2, 4), ("quoted_pair", 2, 4)):
         for m in r[rule].finditer(text, begin, end) if _may(rule, text, begin, end) else ():
             kind = name_kind(m.group(name).rsplit(":", 1)[-1].rsplit("/", 1)[-1])
@@ -136,6 +162,47 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             if echo is not None and _given(echo.group(2)):
                 yield Finding(echo.start(2), echo.end(2), "password")
             at = text.find(into, at + 1, end)
+
+
+def _stores(text: str, begin: int, end: int) -> Iterator[Finding]:
+    """The values given to cloud secret stores by flag, and Vault's tokens."""
+    r = _RULES
+    for m in r["keyvault"].finditer(text, begin, end) if _may("keyvault", text, begin, end) else ():
+        at, value = _flag_value(m)
+        if _given(value):
+            yield Finding(at, at + len(value), "secret")
+    for m in r["ssm"].finditer(text, begin, end) if _may("ssm", text, begin, end) else ():
+        at, value = _flag_value(m)
+        command = text[m.start():_command_end(text, m.end(), end)]
+        named = _SSM_NAME.search(command)
+        secure = "securestring" in command.lower()
+        if _given(value) and (secure or (
+                named is not None and _ends_secret(named.group(2).rsplit("/", 1)[-1])
+                and secretish(value, password=True, strict=False, quoted=m.group(2) is not None))):
+            yield Finding(at, at + len(value), "secret")
+    for m in (r["vault_login"].finditer(text, begin, end)
+              if _may("vault_login", text, begin, end) else ()):
+        if _given(m.group(2)):
+            yield Finding(m.start(2), m.end(2), "vault")
+    for m in (r["vault_token"].finditer(text, begin, end)
+              if _may("vault_token", text, begin, end) else ()):
+        line = text[text.rfind("\n", 0, m.start()) + 1:_command_end(text, m.end(), len(text))]
+        low = line.lower()
+        if "vault" in low or ("token" in low and any(c.isdigit() for c in m.group(0))):
+            yield Finding(m.start(), m.end(), "vault")
+
+
+def _flag_value(m: re.Match[str]) -> tuple[int, str]:
+    """Where a _FLAG_VALUE starts and what it is (a bare one less a sentence's punctuation)."""
+    if m.group(2) is not None:
+        return m.start(2), m.group(2)
+    return m.start(3), m.group(3).rstrip(".,;:")
+
+
+def _command_end(text: str, at: int, end: int) -> int:
+    """Where the line (a command) holding ``at`` ends, within ``end``."""
+    stop = text.find("\n", at, end)
+    return end if stop < 0 else stop
 
 
 def _ends_secret(name: str) -> bool:

@@ -16,7 +16,11 @@ rules here read that context:
   a password holding ``@`` is taken up to the last ``@`` before the host), and without a scheme
   (``root:PASS@10.0.0.5``: a host with a dot, an IP or ``localhost`` after the ``@``);
 - **a login and its password** in prose: "login with admin / PASS", "creds: admin / PASS",
-  "user admin, pass PASS";
+  "user admin, pass PASS"; a bare ``user/PASS`` pair wherever a login word is near it in its
+  line ("use admin/Admin123! to log in", "sign in to Grafana with admin/Admin123!"): the part
+  after the slash must read like a password (a digit or a symbol besides a sentence's ``?``/``!``,
+  eight characters or a symbol when short), no space around the slash ("Login screen / unlock?"
+  is a choice), and the pair no piece of a path (``src/app``, ``a/b/c``);
 - **Authorization headers** (``Bearer``, ``Basic``, ``Token``...) and ``Bearer <token>``; a
   Cookie header's random values.
 
@@ -78,6 +82,10 @@ _RULES = {
         r"|credentials|login\s+creds)"
         r"(?:(\s+(?:with|as|using|is|are)\s+|\s*[:=]\s*)|\s+)(['\"`]?)([\w.@+-]{1,64})\2"
         r"(\s*/\s*|\s*,?\s+(?:and\s+)?(?:pass(?:word)?|pw|pwd)(?:\s+is)?\s*[:=]?\s*)" + _VALUE),
+    # A ``user/PASS`` pair standing alone (no path before or after it); its login word is
+    # looked for around it (_LOGIN_NEAR).
+    "pair": lazy(r"(?<![\w./~@:$%\\-])([A-Za-z][\w.@+-]{0,63})/"
+                 r"([^\s/'\"`<>()\[\]{}|]{4,64})(?![\w/])"),
     "authorization": lazy(
         r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?"
         r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+)?([^\s'\",;]{4,})"),
@@ -191,6 +199,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         if slash and len(value) < 8 and not any(c in _SYMBOLS for c in value):
             continue  # "sign in with GitHub / Google2": a choice of words, not a password
         yield from _value(m, 5, "password", linked=True, strict=False)
+    for m in _run("pair", skip, text, begin, end):
+        yield from _pair(text, m)
     for m in _run("authorization", skip, text, begin, end):
         if not placeholder(m.group(1)) and m.group(1).lower() not in _STOP:
             yield Finding(m.start(1), m.end(1), "token")
@@ -249,14 +259,14 @@ _SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred")  # every _WORD 
 NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
     "prose": _SECRET_WORDS, "reverse": _SECRET_WORDS, "flag": _SECRET_WORDS,
     "escaped": _SECRET_WORDS, "authorization": ("authorization",), "bearer": ("bearer",),
-    "login": ("log", "sign", "user", "cred"),
+    "login": ("log", "sign", "user", "cred"), "pair": ("log", "sign", "user", "cred"),
     # The foreign rule's words that ASCII can spell ("mot de passe" and "passwort" hold "pass").
     "foreign": ("pass", "kennwort", "contrasena", "clave", "senha", "wachtwoord", "salasana",
                 "haslo", "heslo", "parol", "adgangskode", "lozinka", "geslo", "jelszo",
                 "kata sandi"),
 }
 NEEDS_EXACT: dict[str, tuple[str, ...]] = {
-    "smb": ("-U", "--user"), "userpass": ("-u", "-U", "-a"), "url": ("://",),
+    "smb": ("-U", "--user"), "userpass": ("-u", "-U", "-a"), "url": ("://",), "pair": ("/",),
     "userinfo": ("@",),
     "tools": tuple(sorted({flag for _, flag, _ in _TOOL_FLAGS})),
     "positional": ("htpasswd", "rabbitmqctl", "net", "wpa_passphrase", "bw"),
@@ -292,6 +302,32 @@ def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict:
     if flag and linked and not placeholder(value) and len(value) >= 3 or secretish(value, password=password, strict=strict,
                    quoted=quoted is not None and linked):
         yield Finding(start, start + len(value), kind)
+
+
+# A login word, and how far before and after a ``user/PASS`` pair it may be in the line.
+_LOGIN_NEAR = lazy(r"(?i)(?<![\w-])(?:log(?:ged|ging)?[ -]?(?:in|on)(?:to)?|sign(?:ed|ing)?[ -]?in(?:to)?"
+                   r"|credentials?|creds|username|user\s*(?:name\s*)?/\s*pass(?:word)?)(?![\w-])")
+_NEAR_BEFORE, _NEAR_AFTER = 80, 40
+
+
+def _pair(text: str, m: re.Match[str]) -> Iterator[Finding]:
+    """The password of a ``user/PASS`` pair (the "pair" rule) when it reads like one and a
+    login word is near it, in its line."""
+    value = m.group(2).rstrip(".,;:")
+    core = value.rstrip("?!")  # what is left of it without a sentence's end
+    if len(core) < 4 or not any(c.isdigit() or c in _SYMBOLS for c in core):
+        return  # "Login screen/unlock?": words, not a password
+    if len(value) < 8 and not any(c in _SYMBOLS for c in value):
+        return  # "sign in with GitHub/Google2": a choice of words, a short path
+    if value.isdigit() or not secretish(value, password=True, strict=False):
+        return  # a fraction, a date, a ratio
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    line_end = text.find("\n", m.end())
+    line_end = len(text) if line_end < 0 else line_end
+    near = _LOGIN_NEAR.search(text, max(line_start, m.start() - _NEAR_BEFORE),
+                              min(line_end, m.end() + _NEAR_AFTER))
+    if near is not None:
+        yield Finding(m.start(2), m.start(2) + len(value), "password")
 
 
 def secretish(value: str, *, password: bool, strict: bool, quoted: bool = False) -> bool:
