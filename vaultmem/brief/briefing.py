@@ -186,7 +186,7 @@ def _ranked(picked: Iterable[tuple[_Candidate, digest.EntityDigest]], catch_all:
         return bool(catch_all) and _key(entity.name) == _key(catch_all)
 
     pairs.sort(key=lambda pair: (not other(pair[1]), score(pair)), reverse=True)
-    return [context.Component(e, tuple(c.reasons), catch_all=other(e)) for c, e in pairs]
+    return [context.Component(e, tuple(c.reasons)) for c, e in pairs]
 
 
 def components(

@@ -64,9 +64,6 @@ class Component:
 
     digest: EntityDigest
     reasons: tuple[str, ...] = ()
-    # The entity items go to when no component is named (``Config.default_entity``): what it
-    # holds is about no component in particular, so nothing of it is first in line for room.
-    catch_all: bool = False
 
 
 # -- text --------------------------------------------------------------------------------------
@@ -283,18 +280,19 @@ def _prerequisites(items: Sequence[Item]) -> Group:
 def _components(components: Sequence[Component],
                 wanted: frozenset[str] = frozenset()) -> Group:
     """Each component's newest decisions and gotchas (those relevant to what is open first in
-    line), and what changed in it (a line naming only a prompt and folders left out)."""
+    line, the others after the last session's state, by what they tell, as its own decisions
+    and gotchas are), and what changed in it (a line naming only a prompt and folders left
+    out)."""
     block = Group(None)
     for rank, c in enumerate(components):
         e = c.digest
         why = "; ".join(c.reasons)
         why = f" — {why}" if why else ""
         title = f"[[{one_line(e.name)}]]{why} · note: {one_line(e.rel)}"
-        top = 1 if rank < 5 and not c.catch_all else 2
         part = Group(title, gap=rank > 0)
-        part.add("decisions:", _items(e.decisions, dated=True), [top, top, 2, 2, 2, 3],
+        part.add("decisions:", _items(e.decisions, dated=True), [2, 2, 2, 2, 2, 3],
                  knowledge=True, open_words=wanted)
-        part.add("gotchas:", _items(e.gotchas, dated=True), [top, top, 2, 2, 2, 3],
+        part.add("gotchas:", _items(e.gotchas, dated=True), [2, 2, 2, 2, 2, 3],
                  knowledge=True, open_words=wanted)
         changes = [c for c in e.changes if not briefrank.noise_change(c.text)]
         part.add("recent changes:", _items(changes, dated=True), [3, 3, 3, 3])
