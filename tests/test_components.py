@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vaultmem.memory import components
 from vaultmem.memory.components import component_of
 from vaultmem.notes import names
 
@@ -162,3 +163,17 @@ def test_never_raises_and_always_a_safe_name(path: str, root: str | None) -> Non
     name = component_of(path, root=root)
     assert name is None or (names.is_safe_filename(name) and name == name.strip())
     assert name is None or unicodedata.is_normalized("NFC", name)
+
+
+def test_a_text_speaks_of_the_ci_by_its_own_words() -> None:
+    # Issue 29: the CI holds an item only by the item's words, never because its turn also
+    # edited a workflow.
+    for said in ("The sync workflow runs only on pull requests",
+                 "Manual trigger via workflow_dispatch", "CI/CD is slow on forks",
+                 "GitHub Actions caches nothing across runs", "edit .gitlab-ci.yml first",
+                 "the self-hosted runner lost its token"):
+        assert components.speaks_of_ci(said), said
+    for said in ("git pull failed: gpg failed to sign the data",
+                 "./scripts/update_username.sh: bad interpreter: /bin/bash^M",
+                 "the city's cinema circle", "Phone number regex matched ISO timestamps"):
+        assert not components.speaks_of_ci(said), said

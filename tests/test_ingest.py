@@ -482,24 +482,44 @@ def test_a_turn_that_touched_no_file_files_its_items_under_the_component_it_name
         "- The root cause was that the cookie expired before the redirect. ([[Auth]])")
 
 
-def test_a_turn_that_edited_the_ci_files_its_fix_under_it() -> None:
-    # Issue 29: .github/ is no component, but the CI a turn edited is: its gotcha goes there,
-    # not to the fallback entity (a script in scripts/ names none).
-    error = "(eval):1: ./scripts/sync_logs.sh: bad interpreter: /bin/bash^M"
-    turns = [
+def _script_and_workflow_turns(command: str, error: str) -> list[Turn]:
+    """``command`` fails, a script and a workflow are edited, ``command`` passes."""
+    return [
         _turn("u1", prompt="run the sync"),
-        _turn("a1", calls=(_bash("b1", "./scripts/sync_logs.sh"),)),
+        _turn("a1", calls=(_bash("b1", command),)),
         _turn("r1", outcomes=(Outcome("b1", True, error),)),
         _turn("a2", calls=(_write("w1", f"{CWD}/scripts/sync_logs.sh", "Edit"),
                            _write("w2", f"{CWD}/.github/workflows/sync.yml", "Edit"))),
-        _turn("a3", calls=(_bash("b2", "./scripts/sync_logs.sh"),)),
+        _turn("a3", calls=(_bash("b2", command),)),
         _turn("r3", outcomes=(Outcome("b2", False, None),)),
     ]
-    edits = _edits(turns, cwd=CWD)
-    assert _only(edits, "Gotchas & Fixes").content.startswith(
-        "- Fixed by editing `scripts/sync_logs.sh`: ")
-    assert _only(edits, "Gotchas & Fixes").content.endswith(" ([[CI]])")
+
+
+def test_a_script_s_fix_is_not_the_ci_s_because_its_turn_edited_a_workflow() -> None:
+    # Changed in issue 29: .github/ is no component, but the CI a turn edited is; a script's
+    # gotcha (scripts/ names no component) went there too because the same turn touched
+    # .github/workflows/. The CI holds what its own words put there; this one names none.
+    error = "(eval):1: ./scripts/sync_logs.sh: bad interpreter: /bin/bash^M"
+    edits = _edits(_script_and_workflow_turns("./scripts/sync_logs.sh", error), cwd=CWD)
+    gotcha = _only(edits, "Gotchas & Fixes").content
+    assert gotcha.startswith("- Fixed by editing `scripts/sync_logs.sh`: ") and "[[" not in gotcha
     assert _only(edits, "Related Entities").content == "- [[CI]] — `.github/workflows/`"
+
+
+def test_a_workflow_s_fix_in_the_same_turn_is_the_ci_s() -> None:
+    # The look-alike: the failing command checks the workflow, the fix names its file.
+    command = "act -W .github/workflows/sync.yml"
+    error = "Error: workflow is not valid. yaml: line 12: mapping values are not allowed"
+    edits = _edits(_script_and_workflow_turns(command, error), cwd=CWD)
+    assert _only(edits, "Gotchas & Fixes").content.endswith("([[CI]])")
+    said = [_turn("u1", prompt="why did it break?"),
+            _turn("a1", calls=(_write("w1", f"{CWD}/scripts/sync_logs.sh", "Edit"),
+                               _write("w2", f"{CWD}/.github/workflows/sync.yml", "Edit"))),
+            _turn("a2", text="The root cause was that the workflow ran before the cache job.")]
+    assert _only(_edits(said, cwd=CWD), "Gotchas & Fixes").content.endswith("([[CI]])")
+    other = [*said[:2], _turn("a2", text="The root cause was that the phone number regex "
+                                             "matched ISO timestamps.")]
+    assert "[[" not in _only(_edits(other, cwd=CWD), "Gotchas & Fixes").content
 
 
 def test_a_turn_that_touched_no_file_files_its_items_under_the_files_its_answer_names() -> None:

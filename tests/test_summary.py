@@ -422,6 +422,43 @@ def test_a_summary_item_naming_no_file_is_filed_under_the_components_the_summary
     assert set(told.components) <= {"Auth", "Billing"}
 
 
+GITLEAKS = """This session is being continued from a previous conversation that ran out of context.
+
+Summary:
+1. Primary Request and Intent:
+   The user asked to harden gitleaks for this repository.
+
+3. Files and Code Sections:
+   - **`tests/test_redaction.py`**
+     - the only file left in the allowlist
+   - **`scripts/scan.sh`** (modified)
+
+4. Errors and fixes:
+   - **Invalid ignore entries**: gitleaks warned `WRN Invalid .gitleaksignore entry`. Fixed by \
+listing fingerprints instead of wildcards.
+"""
+
+
+def _summary_items(summary_text: str) -> list[ingest.Item]:
+    parsed = transcript.parse_lines([_user("u1", "harden gitleaks"),
+                                     _user("u2", summary_text, isCompactSummary=True,
+                                           timestamp="2026-11-22T06:40:00Z")])
+    return list(ingest.story(parsed.turns, now=NOW, cwd="/home/dev/work/shop").items)
+
+
+def test_a_test_only_named_in_a_summary_gives_its_items_no_component() -> None:
+    # Issue 29: a summary naming `tests/test_redaction.py` among gitleaks' findings (no source
+    # of a redaction module in sight) filed its gotchas about gitleaks under "Redaction".
+    (gotcha,) = [i for i in _summary_items(GITLEAKS) if i.kind == "gotcha"]
+    assert gotcha.text.startswith("Invalid ignore entries")
+    assert gotcha.components == ()
+    # The look-alike: the source's redaction module beside its test names the component.
+    source = GITLEAKS.replace("   - **`scripts/scan.sh`** (modified)",
+                              "   - **`src/redaction/rules.py`** (modified)")
+    (gotcha,) = [i for i in _summary_items(source) if i.kind == "gotcha"]
+    assert gotcha.components == ("Redaction",)
+
+
 def test_an_error_entry_that_labels_why_it_happened_is_a_gotcha_without_a_fix() -> None:
     text = """Summary:
 1. Primary Request and Intent:

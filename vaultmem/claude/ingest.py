@@ -39,6 +39,7 @@ from . import failfix, midturn
 from .notified import background_end
 from .stated import Told
 from .transcript import FILE_TOOLS, READ_TOOLS, ToolCall, Turn
+from .turncomponents import about as _about
 from .turncomponents import components as _components
 from .turncomponents import name_key as _name_key
 from .turncomponents import said_components as _said_components
@@ -323,7 +324,7 @@ def story(
                                      or diagnostics.bare_error(text)):
                 continue  # a compile error of code being written, or an error and no lesson
             # Filed under what it is about (at most two), not every component the turn touched.
-            items.append(Item(kind, text, mentions.about(text, named), files))
+            items.append(Item(kind, text, _about(text, named), files))
             records.steps += [text] if kind == Kind.NEXT_STEP else []
         entry = records.entry(turn, work_entry(turn, [text for _, text in mined]))
         if entry is not None:
@@ -347,9 +348,12 @@ def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | Non
     # is about those its text mentions, else those most of the summary's files belong to (as a
     # turn's item is about its turn's components).
     shown_all = [_shown(p, cwd) for p in summaries.paths_in(read.kept)]
-    # (Read on copies: a file the summary only names is no component the session touched.)
+    # (Read on copies: a file the summary only names is no component the session touched; nor
+    # is a test's name alone: ``tests/test_redaction.py`` in a list of findings.)
+    source = set(from_source)
     summary_files = _components(shown_all, cwd, rules, {k: list(v) for k, v in folders.items()},
-                                set(from_source), project)
+                                source, project)
+    summary_files = [(path, name) for path, name in summary_files if _name_key(name) in source]
     items = []
     for found in read.items:
         if found.kind == "outcome":
@@ -362,7 +366,7 @@ def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | Non
             names += tuple(n for _, n in _components([shown], cwd, rules, folders, from_source,
                                                      project) if n not in names)
         if not names and found.kind != Kind.NEXT_STEP:
-            names = mentions.about(found.text, summary_files)
+            names = _about(found.text, summary_files)
         items.append(Item(found.kind, one_line(found.text), names))
     entry = f"### {turn.time} - {COMPACTED_TITLE}"
     if read.outcome:

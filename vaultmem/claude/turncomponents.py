@@ -3,6 +3,7 @@
 A file a turn touched names its component (``memory.components``); a turn that touched none is
 about the components the files its prompt and answer name, when those files are in a folder the
 session touched (a path said in prose may be relative to another folder than the session's).
+An item is about the components its own words name, else those of its turn's files (:func:`about`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import posixpath
 import unicodedata
 from collections.abc import Mapping, Sequence
 
-from vaultmem.memory.components import origin_of, relative
+from vaultmem.memory.components import CI, origin_of, relative, speaks_of_ci
 from vaultmem.mining import mentions
 from vaultmem.notes import nearnames
 
@@ -47,6 +48,18 @@ def components(paths: Sequence[str], cwd: str | None, rules: Mapping[str, str] |
             seen.append(shown_folder)
         named.append((path, name))
     return named
+
+
+def about(text: str, files: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """The components an item of ``text`` is about, of its turn's ``files`` ((path shown,
+    component)): :func:`mentions.about`, except that the CI is one only by the item's own words
+    (:func:`speaks_of_ci`, or a workflow's file it names). A turn that edited a workflow beside a
+    script, or ran ``git pull`` in it, files the script's or git's gotcha under its other
+    components, else under none (issue 29)."""
+    named = mentions.mentioned(text, files)
+    if named or speaks_of_ci(text):
+        return named or mentions.about(text, files)
+    return mentions.about(text, [(path, name) for path, name in files if name != CI])
 
 
 def said_components(texts: Sequence[str], roots: set[str], cwd: str | None,

@@ -23,7 +23,9 @@ inside one names a feature only by its layer's suffix (``invoices_controller.rb`
 generic folder (``Src``, ``Sources``, ``Lib``, ``App``, ``Web``, ``Priv``, ``Test``, ``Assets``,
 ``Config``…).
 The continuous integration's definitions (``.github/workflows/``, ``.gitlab-ci.yml``, ``.circleci/``,
-``Jenkinsfile``…) are one component, ``CI``: a failing workflow's gotchas belong together.
+``Jenkinsfile``…) are one component, ``CI``: a failing workflow's gotchas belong together. An
+item is the CI's only by its own words (:func:`speaks_of_ci`): a turn that edited a workflow
+beside a script is no evidence that the script's gotcha is the pipeline's (issue 29).
 A test names a component only through the module it tests (``tests/test_auth.py``,
 ``auth_test.go``, ``test/shop/accounts_test.exs``), flagged ``from_test``: capture keeps such a
 name only where the source has that component too. Any other file at the project's
@@ -48,6 +50,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from vaultmem.errors import UnsafePath
+from vaultmem.mining import mentions
 from vaultmem.notes import names
 
 # Folders that hold components rather than being one.
@@ -134,6 +137,11 @@ CI_DIRS = frozenset({".circleci", ".buildkite", ".woodpecker", ".gitlab", ".azur
 CI_FILES = frozenset({".gitlab-ci.yml", ".travis.yml", ".drone.yml", ".woodpecker.yml",
                       "azure-pipelines.yml", "bitbucket-pipelines.yml", "jenkinsfile",
                       "cloudbuild.yaml", "cloudbuild.yml", "appveyor.yml", ".appveyor.yml"})
+# Words that say a text is about the CI (as ``mentions.text_keys`` reads them: ``workflows``
+# -> ``workflow``, ``CI/CD`` -> ``ci``, ``cd``), besides "GitHub Actions"; an identifier may
+# start with one of the long ones (``workflow_dispatch``).
+CI_WORDS = frozenset({"ci", "cicd", "runner", "circleci", "jenkinsfile", "buildkite"})
+CI_STEMS = ("workflow", "pipeline", "githubaction")
 # A dependency's files: its CI is not the project's.
 _VENDORED = frozenset({"node_modules", "vendor", "third_party", "deps", "_build", "target"})
 TEST_DIRS = frozenset({"tests", "test", "spec", "specs", "__tests__", "testing"})
@@ -205,6 +213,14 @@ def origin_of(
         return None
     own = {_key(posixpath.basename(root.rstrip("/"))) if root else "", _key(project)} - {""}
     return _default(parts, own)
+
+
+def speaks_of_ci(text: str) -> bool:
+    """Whether ``text`` is about the continuous integration: it names the CI, a workflow, a
+    pipeline, a runner, GitHub Actions or one of the CI's files (``.gitlab-ci.yml``)."""
+    said = mentions.text_keys(text)
+    return bool(said & CI_WORDS) or any(key.startswith(CI_STEMS) for key in said) \
+        or {"github", "action"} <= said
 
 
 def relative(path: str, root: str | None) -> str | None:

@@ -87,18 +87,24 @@ def named_in(texts: Sequence[str], names: Sequence[str]) -> list[tuple[str, str]
     return out
 
 
+def mentioned(text: str, files: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """The components of ``files`` ((path shown, component), in the turn's order) whose name
+    or file ``text`` mentions, at most two."""
+    said = text_keys(text)
+    # The component's own name first, then its files' names (a folder higher up says nothing:
+    # the app's folder is in every path); the turn's order breaks ties.
+    by_name = [name for _, name in files if _key(name) in said]
+    by_file = [name for path, name in files if path_keys(path.rsplit("/", 1)[-1]) & said]
+    return tuple(dict.fromkeys(by_name + by_file))[:ABOUT_MAX]
+
+
 def about(text: str, files: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     """The components (at most two) an item is about, of its turn's ``files`` ((path shown,
     component), in the turn's order): those whose file, folder or name the text mentions; else
     the components most of those files belong to."""
-    mentioned = text_keys(text)
-    # The component's own name first, then its files' names (a folder higher up says nothing:
-    # the app's folder is in every path); the turn's order breaks ties.
-    by_name = [name for _, name in files if _key(name) in mentioned]
-    by_file = [name for path, name in files if path_keys(path.rsplit("/", 1)[-1]) & mentioned]
-    named = list(dict.fromkeys(by_name + by_file))
+    named = mentioned(text, files)
     if named:
-        return tuple(named[:ABOUT_MAX])
+        return named
     counts: dict[str, int] = {}
     for _, name in files:
         counts[name] = counts.get(name, 0) + 1
