@@ -176,6 +176,22 @@ def test_single_related_entity_is_the_fallback() -> None:
     assert next(i for i in ex.items if i.text == "Plain decision").entities == ("Auth",)
 
 
+def test_the_ci_alone_related_is_the_fallback_only_of_what_speaks_of_it() -> None:
+    # Issue 29: a session that edited a workflow beside scripts has CI as its only component;
+    # git's and a script's gotchas were filed there with the workflow's. The CI is the home of
+    # an item naming nothing only when the item is about it.
+    text = NOTE.replace("- [[Lonely]]\n", "").replace("- [[Auth]]\n", "- [[CI]]\n").replace(
+        "- Plain decision ^old-block",
+        "- Plain decision ^old-block\n- The sync workflow runs only on pull requests")
+    ex = sessionextract.extract(text, REL, CONFIG)
+    entities = {i.text: i.entities for i in ex.items if i.kind == "decision"}
+    assert entities["Plain decision"] == ("Inbox",)
+    assert entities["The sync workflow runs only on pull requests"] == ("CI",)
+    # Any other lone component is the fallback of everything, as before.
+    lone = sessionextract.extract(text.replace("- [[CI]]\n", "- [[Sync]]\n"), REL, CONFIG)
+    assert next(i for i in lone.items if i.text == "Plain decision").entities == ("Sync",)
+
+
 def test_keywords_are_configurable() -> None:
     config = Config(vault=Path("/x"), project="demo", gotcha_keywords=("plain work",))
     ex = sessionextract.extract(NOTE, REL, config)

@@ -11,7 +11,7 @@ only read, or whose turns said nothing, gets no line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -44,20 +44,24 @@ class Turn:
 def turns(lines: Sequence[str], heads: Sequence[sections.Heading]) -> list[Turn]:
     """The work log's entries that edited files, in order."""
     out: list[Turn] = []
+    for _, body, edited in entries(lines, heads):
+        if edited:
+            answer = next((said.group(1).strip() for line in body
+                           if (said := _ANSWER.match(line))), "")
+            out.append(Turn(answer, tuple(edited)))
+    return out
+
+
+def entries(lines: Sequence[str], heads: Sequence[sections.Heading]
+            ) -> Iterator[tuple[sections.Heading, Sequence[str], list[str]]]:
+    """The work log's entries in order: heading, body lines, the paths its ``- Edited …``
+    lines name."""
     for head in heads:
         if len(head.path) < 2 or head.path[-2] != schema.WORK_LOG:
             continue
-        answer, edited = "", []
-        for line in lines[head.body_start:head.subtree_end]:
-            said = _ANSWER.match(line)
-            if said and not answer:
-                answer = said.group(1).strip()
-            found = _EDITED.match(line)
-            if found:
-                edited += _paths(found.group(1))
-        if edited:
-            out.append(Turn(answer, tuple(edited)))
-    return out
+        body = lines[head.body_start:head.subtree_end]
+        yield head, body, [path for line in body if (found := _EDITED.match(line))
+                           for path in _paths(found.group(1))]
 
 
 def _paths(said: str) -> list[str]:

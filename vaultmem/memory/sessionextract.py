@@ -38,7 +38,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from vaultmem.errors import UnsafePath
-from vaultmem.memory import anchors, changes, entityparse, routing
+from vaultmem.memory import anchors, changes, entityparse, lookahead, routing
+from vaultmem.memory.components import CI, speaks_of_ci
 from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.memory.routing import Known
 from vaultmem.mining import factrule, fold
@@ -416,14 +417,15 @@ def extract_report(
             references[key] = Item("reference", LINKED, (lk.name,), bare[key])
     items.extend(sorted(references.values(), key=lambda item: item.line))
     extraction = Extraction(tuple(items), "deterministic")
-    related = tuple(c.name for c in found_components)
     if not any(item.kind in schema.ENTITY_SECTION for item in items):
         lines = _content_lines(text_lines, heads, split.body_start)
         if lines:
             warnings.append(f"no decisions, gotchas or prerequisites found in {lines} lines")
     mentions = routing.Mentions.of([*known, *((n, ()) for n in _unique(
         lk.name for lk in safe if lk.name))], exclude=config.default_entity)
-    assigned, more = _assign(extraction, related, session_rel, config, mentions)
+    entries = lookahead.entries(text_lines, heads)
+    assigned, more = _assign(extraction, found_components, entries, session_rel, config,
+                             mentions)
     return assigned, tuple(warnings + more)
 
 
@@ -450,10 +452,12 @@ def assign_targets(
     entities it mentions; else the single entity under ``## Related Entities``; else
     ``config.default_entity``. Names are checked, refused links in the text are neutralised
     (this also guards LLM output)."""
-    related = related_entities(note_text)
-    mentions = routing.Mentions.of([*known, *((n, ()) for n in related)],
+    homes = components(note_text)
+    mentions = routing.Mentions.of([*known, *((c.name, ()) for c in homes)],
                                    exclude=config.default_entity)
-    return _assign(extraction, related, session_rel, config, mentions)
+    text = blank_private(note_text)
+    log = lookahead.entries(text.split("\n"), sections.headings(text))
+    return _assign(extraction, homes, log, session_rel, config, mentions)
 
 
 def session_project(session_rel: str) -> str:
@@ -468,17 +472,23 @@ def session_project(session_rel: str) -> str:
 
 
 def _assign(
-    extraction: Extraction, related: tuple[str, ...], session_rel: str, config: Config,
-    mentions: routing.Mentions,
+    extraction: Extraction, homes: Sequence[Component], log: Sequence[lookahead.Entry],
+    session_rel: str, config: Config, mentions: routing.Mentions,
 ) -> tuple[Extraction, list[str]]:
+    """Each item's entities: those it links or mentions; a decision naming none, those the
+    next turns of ``log`` edit (:func:`lookahead.ahead`); else the session's one component
+    (``homes``: its ``## Related Entities``), else the fallback entity."""
     # The project itself is no component of it: a session begun in ~ that touched
     # ~/shop/src/… before it moved into ~/shop named the folder "Shop" (issue 29).
     try:
         own = session_project(session_rel)
     except UnsafePath:
         own = ""  # a note read outside a vault's layout (a test, ``extract`` of any file)
-    related = tuple(name for name in related if not nearnames.same(name, own))
+    related = tuple(c.name for c in homes if not nearnames.same(c.name, own))
     fallback = (related[0],) if len(related) == 1 else (config.default_entity,)
+    # The CI holds what speaks of it, never the rest of a session that also edited a workflow.
+    ci_only = len(related) == 1 and names.name_key(related[0]) == names.name_key(CI)
+    folders = [(c.name, c.folders) for c in homes]
     warnings: list[str] = []
     items: list[Item] = []
     for item in extraction.items:
@@ -502,8 +512,11 @@ def _assign(
         kept = [name for name in kept if not nearnames.same(name, own)]
         if not kept and item.kind == "reference":
             continue  # what the session said of the project itself: its notes hold it
+        if not kept and item.kind == schema.Kind.DECISION:
+            kept = list(lookahead.ahead(text, log, folders, own))
         # Filed under what it names first, at most MAX_COPIES entities (factrule: a line in more
         # is no fact of any of them).
-        entities = (_unique(kept) or fallback)[:factrule.MAX_COPIES]
+        home = (config.default_entity,) if ci_only and not speaks_of_ci(text) else fallback
+        entities = (_unique(kept) or home)[:factrule.MAX_COPIES]
         items.append(replace(item, text=text, entities=entities))
     return replace(extraction, items=tuple(items)), warnings

@@ -1,0 +1,80 @@
+"""lookahead.py: a decision taken before the work it decides is filed under what the next turns
+edit (issue 29), through the compaction's extraction of a real-shaped session note."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vaultmem.memory import lookahead, sessionextract
+from vaultmem.notes import sections
+from vaultmem.store.config import Config
+
+CONFIG = Config(vault=Path("/nonexistent"), project="power-applet")
+REL = "claude/projects/power-applet/sessions/2026-01-01-power-applet.md"
+QUESTION = "Which approach sounds better for you?"
+DECISION = (f"{QUESTION} — chose: Rustup (Official Rust Installer); not chosen: Pacman "
+            "(System Package Manager)")
+
+
+def _entry(time: str, title: str, *body: str) -> str:
+    return "\n".join([f"### {time} - {title}", "", *body, ""])
+
+
+ASKED = _entry("08:07", "what are the advantages to using rustup vs…",
+               "**Prompt:** what are the advantages to using rustup vs pacman?",
+               "**Answer:** Great question! Here's a comparison:", "",
+               "> [!note]- Claude's answer (3 lines)", "> Great question!", ">",
+               f"> {QUESTION}")
+PICKED = _entry("08:15", "Rustup", "**Prompt:** Rustup",
+                "**Answer:** The rustup installer needs an interactive terminal.", "",
+                "- Ran `curl --proto '=https' -sSf https://sh.rustup.rs | sh -s -- -y`")
+ROOT = _entry("08:23", "you can run it", "**Prompt:** you can run it",
+              "**Answer:** The binary is built.", "", "- Edited `Cargo.toml`")
+BACKEND = _entry("08:31", "you run it", "**Prompt:** you run it",
+                 "**Answer:** RAPL needs root.", "", "- Edited `src/backend/rapl.rs`",
+                 "- Edited `.github/workflows/build.yml`")
+
+
+def _note(*entries: str, decisions: str = f"- {DECISION}") -> str:
+    return "\n".join([
+        "---", "type: session", "project: power-applet", "---", "# Power applet", "",
+        "## Work Log", "", *entries, "## Decisions Made", "", decisions, "",
+        "## Related Entities", "",
+        "- [[Rapl]] — `src/backend/`", "- [[Power Monitor]] — `src/`",
+        "- [[CI]] — `.github/workflows/`",
+        "- [[Power Applet]] — `power-applet/`", ""])
+
+
+def _entities(note: str) -> dict[str, tuple[str, ...]]:
+    extraction = sessionextract.extract(note, REL, CONFIG)
+    return {i.text: i.entities for i in extraction.items if i.kind == "decision"}
+
+
+def test_an_option_picked_before_any_edit_goes_to_what_the_next_turns_edit() -> None:
+    # Rustup was picked in a turn that touched no file; two turns later the backend was edited.
+    assert _entities(_note(ASKED, PICKED, ROOT, BACKEND))[DECISION] == ("Rapl",)
+
+
+def test_a_decision_whose_work_comes_too_late_or_after_a_compaction_stays_unfiled() -> None:
+    later = _entry("08:29", "check", "**Prompt:** check", "**Answer:** Still building.")
+    assert _entities(_note(ASKED, PICKED, ROOT, later, BACKEND))[DECISION] == ("Inbox",)
+    compacted = _entry("08:30", "Context compacted", "**Outcome:** building the backend")
+    assert _entities(_note(ASKED, PICKED, compacted, BACKEND))[DECISION] == ("Inbox",)
+    # The project's own folder and the CI are no home of it (the CI holds what speaks of it).
+    own = BACKEND.replace("`src/backend/rapl.rs`", "`power-applet/main.rs`")
+    assert _entities(_note(ASKED, PICKED, ROOT, own))[DECISION] == ("Inbox",)
+
+
+def test_a_decision_not_found_in_the_log_or_too_short_to_find_stays_unfiled() -> None:
+    other = "- Use pacman for everything else on this machine"
+    assert _entities(_note(ASKED, PICKED, ROOT, BACKEND, decisions=other))[
+        "Use pacman for everything else on this machine"] == ("Inbox",)
+    assert lookahead.key("Use A") == ""
+
+
+def test_the_log_reads_each_entry_s_edits_and_words() -> None:
+    note = _note(ASKED, PICKED, ROOT, BACKEND)
+    log = lookahead.entries(note.split("\n"), sections.headings(note))
+    assert [e.edited for e in log] == [
+        (), (), ("Cargo.toml",), ("src/backend/rapl.rs", ".github/workflows/build.yml")]
+    assert lookahead.key(DECISION) in log[0].text

@@ -1,0 +1,91 @@
+"""A decision taken before the work it decides, filed under what the next turns edit (pure;
+issue 29).
+
+A decision made in a turn that touched no file (an option picked: "Rustup or pacman?" —
+"Rustup"; a plan approved) names no component, and went to the fallback entity (``Inbox``). The
+turns that follow do the work it decides: of the next :data:`LOOKAHEAD` work-log entries, the
+first that edited files of the session's components (the folders its ``## Related Entities``
+gives them) names them. The decision's turn is the first entry whose text holds the decision's
+words (for an option picked, the question asked); a compaction or the session's end stops the
+look. Neither the project itself nor the CI is such a component (the CI holds what speaks of
+it: :func:`components.speaks_of_ci`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from vaultmem.memory import changes
+from vaultmem.memory.components import CI, speaks_of_ci
+from vaultmem.notes import names, nearnames
+from vaultmem.notes.lazyre import lazy
+
+if TYPE_CHECKING:
+    from vaultmem.notes import sections
+
+LOOKAHEAD = 3  # work-log entries after the decision's turn that may do its work
+ABOUT_MAX = 2  # components a decision is filed under, at most
+MIN_KEY_CHARS = 20  # a shorter decision says too little to find its turn by
+# What follows a decision's words: the option picked, the reasons.
+_CHOSEN = lazy(r"\s+—\s+(?:chose|why|not chosen):.*$")
+_MARKUP = lazy(r"[`*_>\s]+")
+_STOPS = ("context compacted", "session end")  # titles that end the look
+_TIME = lazy(r"^\d\d:\d\d\s+-\s+")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A work-log entry: its title, its text as matching reads it and the files it edited."""
+
+    title: str
+    text: str
+    edited: tuple[str, ...]
+
+
+def entries(lines: Sequence[str], heads: Sequence[sections.Heading]) -> list[Entry]:
+    """The work log's entries, in order."""
+    return [Entry(head.title, _folded(" ".join(body)), tuple(edited))
+            for head, body, edited in changes.entries(lines, heads)]
+
+
+def _folded(text: str) -> str:
+    return _MARKUP.sub(" ", text).casefold().strip()
+
+
+def key(decision: str) -> str:
+    """What of a decision its turn's text holds: the question of an option picked, else its
+    words, without markup; "" when too short to find its turn by."""
+    said = _folded(_CHOSEN.sub("", decision))
+    return said if len(said) >= MIN_KEY_CHARS else ""
+
+
+def ahead(decision: str, log: Sequence[Entry], folders: Sequence[tuple[str, Sequence[str]]],
+          own: str) -> tuple[str, ...]:
+    """The components (at most two) the turns after ``decision``'s turn edit: ``folders`` are
+    the session's components with their folders (``## Related Entities``), ``own`` the
+    project."""
+    wanted = key(decision)
+    at = next((n for n, entry in enumerate(log) if wanted and wanted in entry.text), None)
+    if at is None:
+        return ()
+    ci = speaks_of_ci(decision)
+    homes = {_folder(folder): name for name, said in folders
+             if not nearnames.same(name, own) and (ci or names.name_key(name) != CI.casefold())
+             for folder in said}
+    for entry in log[at + 1:at + 1 + LOOKAHEAD]:
+        if _TIME.sub("", entry.title).casefold().startswith(_STOPS):
+            return ()
+        found = [homes[folder] for folder in (_folder(posixpath.dirname(p)) for p in entry.edited)
+                 if folder in homes]
+        if found:
+            return tuple(dict.fromkeys(found))[:ABOUT_MAX]
+    return ()
+
+
+def _folder(path: str) -> str:
+    """A folder as ``## Related Entities`` writes it (``src/auth/``; ``./`` for the root)."""
+    path = path.strip().removeprefix("./").strip("/")
+    return path + "/" if path and path != "." else "./"
