@@ -186,7 +186,8 @@ def test_a_change_without_its_reason_or_to_the_docs_is_no_decision() -> None:
                     "Docs\n\nUpdate README.md to reflect the new structure.\n",
                     "Bump\n\nBump requests to 2.32 and move helpers to src/utils.\n",
                     "Only a subject line to explain nothing",
-                    "Tidy\n\nThe old script was removed to reduce clutter.\n"):
+                    "Tidy\n\nThe old script was removed to reduce clutter.\n",
+                    "Hook\n\n- Update the pre-commit hook to run the gitleaks scan first\n"):
         assert commits.decisions(message) == (), message
 
 

@@ -47,7 +47,7 @@ _PURPOSE = (
     r"force|guarantee|eliminate|minimi[sz]e|clarify|distinguish|separate|isolate|unblock|silence|"
     r"suppress|work around|mirror|follow|comply|satisfy|meet|fit|honou?r|respect|survive|"
     r"tolerate|decouple|share|reuse|standardi[sz]e|unify|align|resolve|address|account for|"
-    r"drop|remove|skip|ignore|filter|exclude|hide|shorten|stay|remain|run|auto-\w+)"
+    r"drop|remove|skip|ignore|filter|exclude|hide|shorten|stay|remain|auto-\w+)"
 )
 _REASON = lazy(
     r"(?i)\b(?:so that|because|since|instead of|rather than|in favou?r of|in order to)\b|"
