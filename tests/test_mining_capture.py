@@ -145,6 +145,8 @@ def test_a_short_answer_to_an_either_or_question_is_a_decision() -> None:
     assert "chose: move the cache to Postgres" in choices.picked(
         "Tests pass. Should I keep the cache in Redis, or move the cache to Postgres?",
         "postgres please")
+    # A word of a hyphenated one names its way too ("remove" in "force-remove").
+    assert "chose: force-remove kmod-gl-sdk4-kmwan;" in str(choices.picked(ASKED, "remove it"))
 
 
 def test_an_either_or_of_next_moves_or_an_answer_naming_neither_decides_nothing() -> None:

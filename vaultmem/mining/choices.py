@@ -137,7 +137,7 @@ def _either(lines: list[_Line], words: list[str]) -> str | None:
         return None
     first, second = (_WAY_END_RE.sub("", ways.group(g)).strip() for g in ("a", "b"))
     named = {w for w in words if w not in _FILLER and len(w) > 1}
-    holding = [w for w in (first, second) if named and named <= set(_WORD_RE.findall(w.casefold()))]
+    holding = [w for w in (first, second) if named and named <= _words(w)]
     if len(holding) != 1 or (NEXT_MOVE.search(first) and NEXT_MOVE.search(second)):
         return None
     other = second if holding[0] is first else first
@@ -172,6 +172,12 @@ def accepted(asked: str | None, prompt: str | None) -> str | None:
             if _RECOMMENDS_RE.search(sentence) and wanted & named:
                 return clip(sentence.strip(), TEXT_MAX_CHARS, words=False)
     return None
+
+
+def _words(text: str) -> set[str]:
+    """The words of ``text``, and the parts of its hyphenated ones ("force-remove": "remove")."""
+    words = set(_WORD_RE.findall(text.casefold()))
+    return words | {part for word in words for part in word.split("-") if part}
 
 
 def _alike(sections: list[tuple[str, frozenset[str]]], chosen: str) -> list[str]:
