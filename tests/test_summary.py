@@ -459,6 +459,21 @@ def test_a_test_only_named_in_a_summary_gives_its_items_no_component() -> None:
     assert gotcha.components == ("Redaction",)
 
 
+def test_a_file_a_summary_lists_outside_the_files_worked_on_gives_no_component() -> None:
+    # Issue 29: gitleaks' findings listed in the summary (gemini-slate/*.md) filed the history
+    # rewrite's gotchas under "Gemini Slate", a folder the work never touched.
+    findings = GITLEAKS + (
+        "\n5. Problem Solving:\n   - Remaining findings: 45 hardcoded-ip in "
+        "`gemini-slate/network_plan.md`, 39 in `gemini-slate/setup_guide.md`\n")
+    (gotcha,) = [i for i in _summary_items(findings) if i.kind == "gotcha"]
+    assert gotcha.components == ()
+    # The look-alike: the same folder among the files worked on is the work's component.
+    worked = findings.replace("   - **`scripts/scan.sh`** (modified)",
+                              "   - **`gemini-slate/network_plan.md`** (modified)")
+    (gotcha,) = [i for i in _summary_items(worked) if i.kind == "gotcha"]
+    assert gotcha.components == ("Gemini Slate",)
+
+
 def test_an_error_entry_that_labels_why_it_happened_is_a_gotcha_without_a_fix() -> None:
     text = """Summary:
 1. Primary Request and Intent:

@@ -53,6 +53,7 @@ RELATED = (schema.RELATED_ENTITIES,)
 SUMMARIES = (schema.COMPACT_SUMMARIES,)
 COMPACTED_TITLE = "Context compacted"
 SUMMARY_COMPONENTS = 2  # an item of a summary goes to the components it names, at most these
+FILES_SECTION = "files"  # the summary's section of the files worked on (summaries.SECTION_TITLES)
 SECTION_OF_KIND: dict[Kind, tuple[str, ...]] = {
     kind: (section,) for kind, section in schema.SESSION_SECTION.items()}
 ITEM_ORDER = tuple(schema.SESSION_SECTION)
@@ -344,10 +345,12 @@ def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | Non
     from .callout import summary_callout
 
     read = summaries.read(turn.summary or "", private)
-    # The files the whole summary names, with their components: an item naming none of its own
-    # is about those its text mentions, else those most of the summary's files belong to (as a
-    # turn's item is about its turn's components).
-    shown_all = [_shown(p, cwd) for p in summaries.paths_in(read.kept)]
+    # The files the summary worked on (its "Files and Code Sections"; the whole summary's when it
+    # has none), with their components: an item naming none of its own is about those its text
+    # mentions, else those most of those files belong to (as a turn's item is about its turn's
+    # components). A file named elsewhere (a finding listed, a plan's) is no part of the work.
+    worked = [s.body for s in read.sections if s.key == FILES_SECTION] or [read.kept]
+    shown_all = [_shown(p, cwd) for body in worked for p in summaries.paths_in(body)]
     # (Read on copies: a file the summary only names is no component the session touched; nor
     # is a test's name alone: ``tests/test_redaction.py`` in a list of findings.)
     source = set(from_source)

@@ -59,9 +59,12 @@ def text_keys(text: str) -> set[str]:
 
 
 def paths_in(text: str) -> tuple[str, ...]:
-    """The file paths ``text`` names, in order, once each (no URLs)."""
+    """The file paths ``text`` names, in order, once each: no URLs, nor a repository
+    (``git@github.com:acme/shop.git``, whose ``acme/shop.git`` is an account and a
+    repository, never a folder and a file)."""
     found = [m.group(1).rstrip(".") for m in _PATH_RE.finditer(text.replace("\\", "/"))]
-    return tuple(dict.fromkeys(p for p in found if "://" not in p and not p.startswith("www.")))
+    return tuple(dict.fromkeys(p for p in found if "://" not in p and not p.startswith("www.")
+                               and not p.endswith(".git")))
 
 
 def path_keys(path: str) -> set[str]:
