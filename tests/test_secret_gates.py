@@ -24,6 +24,8 @@ MORE = [
     "AUTHORIZATION: BEARER abcd1234efgh5678ijkl",
     "- Split the retry loop: the library's default timeout is infinite",
     "- Remove the temporary logging",
+    "Add a login module and run the tests",
+    "login with admin / Hunter2-xyz9, log in as bob/Passw0rd!, USERNAME root PASSWORD Toor2024x",
     "mysql -uroot -pS3cretPass! -h db.local && curl -u admin:S3cr3tPw https://x",
     '<add KEY="ApiKey" VALUE="Zq81xLmP0wQe7" />',
     'variable "db_password" {\n  type = string\n  default = "Hunter2-xyz9"\n}',
@@ -40,6 +42,7 @@ def _all(text: str) -> list[secretcontext.Finding]:
 def test_the_gates_change_no_finding(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     gated = _all(text)
     monkeypatch.setattr(secretcontext, "NEEDS_FOLDED", {})
+    monkeypatch.setattr(secretcontext, "NEEDS_FOLDED_TOO", {})
     monkeypatch.setattr(secretcontext, "NEEDS_EXACT", {})
     monkeypatch.setattr(secretconfig, "NEEDS", {})
     assert gated == _all(text)

@@ -139,8 +139,8 @@ def _ruled_out(text: str, begin: int, end: int) -> set[str]:
     out = {rule for rule, words in NEEDS_EXACT.items() if not any(w in span for w in words)}
     if span.isascii():
         low = span.lower()
-        out.update(rule for rule, words in NEEDS_FOLDED.items()
-                   if not any(w in low for w in words))
+        for table in (NEEDS_FOLDED, NEEDS_FOLDED_TOO):
+            out.update(rule for rule, words in table.items() if not any(w in low for w in words))
     return out
 
 
@@ -265,6 +265,9 @@ NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
                 "haslo", "heslo", "parol", "adgangskode", "lozinka", "geslo", "jelszo",
                 "kata sandi"),
 }
+# A second literal a rule's every match holds besides one of NEEDS_FOLDED's (case folded too):
+# the login rule's user is followed by ``/`` or a password word ("Add a login module" runs none).
+NEEDS_FOLDED_TOO: dict[str, tuple[str, ...]] = {"login": ("/", "pass", "pw")}
 NEEDS_EXACT: dict[str, tuple[str, ...]] = {
     "smb": ("-U", "--user"), "userpass": ("-u", "-U", "-a"), "url": ("://",), "pair": ("/",),
     "userinfo": ("@",),
