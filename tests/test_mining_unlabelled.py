@@ -34,22 +34,12 @@ def test_a_diagnosis_while_still_working_waits_for_its_fix() -> None:
     assert "Redis/Lua" in fixed[0].text and "SCRIPT FLUSH" in fixed[0].text
 
 
-def test_a_thing_kept_in_place_with_its_reason_is_a_decision() -> None:
+def test_a_thing_left_as_it_was_with_its_reason_is_a_decision() -> None:
+    text = ("The archived exports still use the old column names, so I left them unchanged to "
+            "keep old reports reproducible.")
+    assert mine(text) == (Mined(Kind.DECISION, text),)
     passive = "The v1 endpoint was kept in place so mobile clients on old builds keep working."
     assert mine(passive) == (Mined(Kind.DECISION, passive),)
-    kept = "We kept the legacy importer intact because two customers still upload CSV v1."
-    assert mine(kept) == (Mined(Kind.DECISION, kept),)
-
-
-def test_a_thing_claude_left_alone_is_no_decision() -> None:
-    # Not touching something changes nothing (issue 29): a remark, even with its reason.
-    for text in (("The archived exports still use the old column names, so I left them unchanged "
-                 "to keep old reports reproducible."),
-                 ("Note: The transcript files still contain references to \"M-Claude-Code\" but "
-                 "these are historical chat logs, so I left them unchanged to preserve the "
-                 "accuracy of the historical record."),
-                 "The vendored copies were left untouched since they are regenerated upstream."):
-        assert mine(text) == (), text
 
 
 def test_a_thing_left_as_it_was_without_a_reason_is_progress() -> None:

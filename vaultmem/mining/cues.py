@@ -28,7 +28,6 @@ from vaultmem.mining.kinds import (
     GOTCHA_WEAK,
     HEDGE,
     KEPT_AS_IS,
-    LEFT_ALONE,
     LET_ME_KNOW,
     LIMITATION,
     NAMES_ONLY,
@@ -143,10 +142,8 @@ def _main_clause(text: str) -> str:
 
 
 def _is_decision(text: str) -> bool:
-    if DECISION.search(text) or PASSIVE_CHOICE.search(text):
+    if DECISION.search(text) or PASSIVE_CHOICE.search(text) or KEPT_AS_IS.search(text):
         return True
-    if KEPT_AS_IS.search(text):
-        return LEFT_ALONE.search(text) is None
     contrast = CONTRAST.search(text)
     if contrast and ACTOR_ACT.search(text[: contrast.start()]):
         return True

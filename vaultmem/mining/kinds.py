@@ -309,15 +309,6 @@ KEPT_AS_IS = cue(
     r"unmodified|as (?:they|it) (?:were|was))\b,? (?:to|because|since|so|as|for)\b",
     "unchanged|untouched|as is|as-is|intact|alone|in place|unmodified|as they were|as it was",
 )
-# Something Claude did not touch, told as a remark: "Note: the transcripts still say
-# M-Claude-Code, but they are historical logs, so I left them unchanged." Leaving a thing alone
-# is no change made, so no decision (keeping a thing in place on purpose, KEPT_AS_IS, still is).
-LEFT_ALONE = cue(
-    r"\b(?:(?:i|we)(?:'ve| have)?|was|were|is|are|been) (?:deliberately |intentionally |"
-    r"purposely |also |simply |just )?left (?:\S+ ){0,6}?(?:unchanged|untouched|as[- ]is|alone|"
-    r"unmodified|as (?:they|it) (?:were|was))\b",
-    "unchanged|untouched|as is|as-is|alone|unmodified|as they were|as it was",
-)
 # An option that is only Claude's next move ("Proceed with the rebase", "Start implementing
 # phase 1", "Do both"): picking it orders the work, it decides nothing about it (mining/choices).
 NEXT_MOVE = cue(
@@ -514,7 +505,7 @@ TABLE: dict[Kind, Rules] = {
                         DIAGNOSED, GOTCHA_WEAK),
                        (TEST_INTENT,)),
     Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, KEPT_AS_IS, CONTRAST, CONTRAST_LEAD,
-                          DESIGN_VERB), (NEXT_MOVE, LEFT_ALONE),
+                          DESIGN_VERB), (NEXT_MOVE,),
                          (ACTOR_ACT, DONE_VERB, DESIGN_REASON)),
     Kind.PREREQUISITE: Rules(
         (PREREQ_ORDER, PREREQ, PREREQ_STRONG, PREREQ_SETUP, REQUIRES_CODE, NEEDED_STRONG),
