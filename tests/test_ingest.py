@@ -506,6 +506,39 @@ def test_a_script_s_fix_is_not_the_ci_s_because_its_turn_edited_a_workflow() -> 
     assert _only(edits, "Related Entities").content == "- [[CI]] — `.github/workflows/`"
 
 
+def _fixed_by_editing(script: str, beside: str) -> str:
+    """The gotcha of a script that failed, then passed after ``script`` and ``beside`` were
+    edited in one turn."""
+    command = f"python {script}"
+    turns = [
+        _turn("u1", prompt="redact instead of blocking"),
+        _turn("a1", calls=(_bash("b1", command),)),
+        _turn("r1", outcomes=(Outcome("b1", True, "KeyError: 'Secret'"),)),
+        _turn("a2", calls=(_write("w1", f"{CWD}/{script}", "Edit"),
+                           _write("w2", f"{CWD}/{beside}", "Edit"))),
+        _turn("a3", calls=(_bash("b2", command),)),
+        _turn("r3", outcomes=(Outcome("b2", False, None),)),
+    ]
+    return _only(_edits(turns, cwd=CWD), "Gotchas & Fixes").content
+
+
+def test_an_item_naming_its_own_file_of_no_component_is_not_the_turn_s_other_component() -> None:
+    # Issue 29: a gotcha of Projects/Scripts/redact_secrets.py (scripts: no component) was filed
+    # under the component of the other file its turn edited (Projects/Claude-Zima/).
+    gotcha = _fixed_by_editing("Projects/Scripts/redact_secrets.py", "Projects/Claude-Zima/x.py")
+    assert gotcha.startswith("- Fixed by editing `Projects/Scripts/redact_secrets.py`")
+    assert "[[" not in gotcha
+    # The look-alike: the script is a component's; and an item naming no file of its own still
+    # goes to its turn's components.
+    assert _fixed_by_editing("Projects/Redaction/redact_secrets.py",
+                             "Projects/Claude-Zima/x.py").endswith("([[Redaction]])")
+    turns = [_turn("u1", prompt="why?"),
+             _turn("a1", calls=(_write("w1", f"{CWD}/Projects/Scripts/redact_secrets.py", "Edit"),
+                                _write("w2", f"{CWD}/Projects/Claude-Zima/x.py", "Edit"))),
+             _turn("a2", text="The root cause was that the phone number regex matched dates.")]
+    assert _only(_edits(turns, cwd=CWD), "Gotchas & Fixes").content.endswith("([[Claude Zima]])")
+
+
 def test_a_workflow_s_fix_in_the_same_turn_is_the_ci_s() -> None:
     # The look-alike: the failing command checks the workflow, the fix names its file.
     command = "act -W .github/workflows/sync.yml"

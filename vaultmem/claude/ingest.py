@@ -325,7 +325,7 @@ def story(
                                      or diagnostics.bare_error(text)):
                 continue  # a compile error of code being written, or an error and no lesson
             # Filed under what it is about (at most two), not every component the turn touched.
-            items.append(Item(kind, text, _about(text, named), files))
+            items.append(Item(kind, text, _about(text, named, files), files))
             records.steps += [text] if kind == Kind.NEXT_STEP else []
         entry = records.entry(turn, work_entry(turn, [text for _, text in mined]))
         if entry is not None:

@@ -50,15 +50,24 @@ def components(paths: Sequence[str], cwd: str | None, rules: Mapping[str, str] |
     return named
 
 
-def about(text: str, files: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+def about(text: str, files: Sequence[tuple[str, str]], touched: Sequence[str] = ()
+          ) -> tuple[str, ...]:
     """The components an item of ``text`` is about, of its turn's ``files`` ((path shown,
-    component)): :func:`mentions.about`, except that the CI is one only by the item's own words
-    (:func:`speaks_of_ci`, or a workflow's file it names). A turn that edited a workflow beside a
-    script, or ran ``git pull`` in it, files the script's or git's gotcha under its other
-    components, else under none (issue 29)."""
+    component)): :func:`mentions.about`, except that
+
+    - the CI is one only by the item's own words (:func:`speaks_of_ci`, or a workflow's file it
+      names): a turn that edited a workflow beside a script, or ran ``git pull`` in it, files
+      the script's or git's gotcha under its other components, else under none;
+    - an item naming a file of its turn (``touched``, as shown) that is no component's
+      (``scripts/redact.py``, ``deploy.sh``) is about that file, so about none: never about
+      the turn's other components (issue 29)."""
     named = mentions.mentioned(text, files)
-    if named or speaks_of_ci(text):
-        return named or mentions.about(text, files)
+    if named:
+        return named
+    if mentions.files_named(text, touched):
+        return ()
+    if speaks_of_ci(text):
+        return mentions.about(text, files)
     return mentions.about(text, [(path, name) for path, name in files if name != CI])
 
 

@@ -101,6 +101,12 @@ def mentioned(text: str, files: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(by_name + by_file))[:ABOUT_MAX]
 
 
+def files_named(text: str, paths: Sequence[str]) -> list[str]:
+    """The ``paths`` whose file name ``text`` mentions (as :func:`mentioned` matches them)."""
+    said = text_keys(text)
+    return [path for path in paths if path_keys(path.rsplit("/", 1)[-1]) & said]
+
+
 def about(text: str, files: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     """The components (at most two) an item is about, of its turn's ``files`` ((path shown,
     component), in the turn's order): those whose file, folder or name the text mentions; else
