@@ -184,6 +184,57 @@ def test_what_varies_between_runs_is_left_out_of_a_signature() -> None:
     assert "e0599" in onfailure.signature("error[E0599]: no method named `run`")
 
 
+def test_what_varies_between_runs_of_one_failure_leaves_its_signature_alike() -> None:
+    # Ids, dates, times, sizes, versions and what a redaction left differ from run to run.
+    runs = [("Error: session d8a3fa84-46b6-4815-a725-1f5736ed3625 expired at "
+             "2026-01-14T11:05:21Z (token [REDACTED_API_KEY], 301.2KB cached by app 2.1.197)"),
+            ("Error: session 0c1e2f3a-9b8c-4d7e-a6f5-0123456789ab expired at "
+             "2026-02-03T08:00:00+01:00 (token \u2039redacted:api-key\u203a, 12KB cached by "
+             "app 2.1.201)")]
+    first, second = (onfailure.signature(run) for run in runs)
+    assert first == second == ["session", "expired", "token", "cached", "app"]
+    assert onfailure.signature("12:12PM WRN leaks found: 24") == onfailure.signature(
+        "9:03am WRN leaks found: 3")
+
+
+def test_a_failure_is_matched_by_what_a_gotcha_quotes_not_by_its_prose() -> None:
+    # A gotcha about .gitleaksignore says ".gitignore" and "ignored" in its prose: a path git
+    # ignores is another failure. The gotcha quoting git's own error line is its fix.
+    leaks = ("Invalid .gitleaksignore Entries: Error: `WRN Invalid .gitleaksignore entry "
+             "fingerprint=CHAT_LOGS/` Issue: .gitleaksignore doesn't support wildcards like "
+             ".gitignore does. Impact: minimal, the paths are still ignored during file scanning")
+    error = ("Exit code 1\nThe following paths are ignored by one of your .gitignore files:\n"
+             "Projects/Scripts/redact.py\nhint: Use -f if you really want to add them.")
+    assert _told("git add Projects/Scripts/redact.py", error, [leaks]) is None
+    fixed = _gotcha("git add scripts/x.py", error, "It is ignored because `.gitignore` lists "
+                    "`Scripts/`; the fix is `git add -f`.")
+    assert "git add -f" in (_told("git add Projects/Scripts/redact.py", error,
+                                  [leaks, fixed]) or "")
+
+
+@pytest.mark.parametrize("error", [
+    ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if "
+     "it was a file edit, the new_string was NOT written to the file). To tell you how to "
+     "proceed, the user said:\nno, use environment variables for the secrets"),
+    "[Request interrupted by user for tool use]",
+    ("File content (301.2KB) exceeds maximum allowed size (256KB). Please use offset and limit "
+     "parameters to read specific portions of the file, or use the GrepTool to search."),
+])
+def test_a_call_refused_by_a_rule_or_the_person_has_no_signature(error: str) -> None:
+    # Two refusals share their wording ("user", "tool", "rejected", "edit"), not a cause.
+    assert onfailure.signature(error) == []
+    gotcha = ("The user rejected the edit of the hook file: `tool use was rejected, the user "
+              "said: no` (`Edit` failed: `The user doesn't want to proceed with this tool use`)")
+    failure = onfailure.Failure("Write", None, "/w/app/.git/hooks/pre-commit", error)
+    assert onfailure.told(failure, [_found(gotcha)], set()) is None
+
+
+def test_a_machine_that_never_started_the_command_keeps_its_signature() -> None:
+    assert "child_copy" in onfailure.signature(
+        "0 [main] bash (12728) child_copy: cygheap read copy failed, 0x0..0x800020EF0, done 0, "
+        "windows pid 12728, Win32 error 299")
+
+
 def test_the_hook_tells_a_commit_a_hook_blocked_the_fix_found_in_an_earlier_session(
         tmp_path: Path) -> None:
     # A real vault and the real hook process: the fix a compact summary recorded for the hook

@@ -3,10 +3,12 @@
 Matching goes from the most to the least specific: the error's signature (its error line's own
 words: ``pytest_asyncio``, ``E0277``, ``rt-multi-thread``), then the command's shape (what runs,
 without its arguments' noise: ``cargo build``), then the file it was about. Every tier needs
-the gotcha to hold a word of the error's signature as well: a fix recorded for ``cargo build``
-says nothing about another failure of ``cargo build``, and that word must be more than who
-speaks (:func:`program_words`: two ``npm ERR!`` lines share ``npm`` and ``err`` whatever went
-wrong). Last, the error's class: errors that look different but have one root cause
+the gotcha to quote a word of the error's signature as well, in a code span (the error line
+failfix, fixes and compaction quote), not in its prose: a fix recorded for ``cargo build`` says
+nothing about another failure of ``cargo build``, a gotcha about ``.gitleaksignore`` whose prose
+says ``.gitignore`` and "ignored" nothing about git ignoring paths, and that word must be more
+than who speaks (:func:`program_words`: two ``npm ERR!`` lines share ``npm`` and ``err``
+whatever went wrong). Last, the error's class: errors that look different but have one root cause
 (:data:`CLASSES`: Git Bash's path conversion and its fork emulation failing are one broken
 shell) match a gotcha recorded for another error of the class.
 
@@ -19,8 +21,10 @@ folders or what varies), so a permission error on another file of the same kind
 An output with no error line but the checks a hook runner ran (a git hook blocking a commit:
 ``gitleaks....Failed``, ``- hook id: ruff``, ``husky - pre-commit script failed``, ``Running
 gitleaks scan...``) is signed by their names (:func:`checks_named`); a gotcha then needs the name
-and what was blocked (``commit``, ``hook``) to match. A failure with no signature (``Exit code
-1`` alone) or an interrupt gets nothing, and so does a rule of Claude Code's own file tools
+and what was blocked (``commit``, ``hook``) to match; capture records such a failure by the line
+naming the check (:func:`check_line`), so its gotcha quotes it. A failure with no signature
+(``Exit code 1`` alone), an interrupt or a call refused by a rule or the person
+(:func:`_refused`) gets nothing, and so does a rule of Claude Code's own file tools
 (:data:`_TOOL_RULE_RE`: "File has not been read yet. Read it first before writing to it.", "String
 to replace not found in file."): the error says its own fix, and its words ("read", "first")
 matched gotchas about anything else.
@@ -64,8 +68,15 @@ _GENERIC = frozenset({
 _SPAN_RE = lazy(r"`+ ?([^`]+?) ?`+")
 # Temporary names (``tmpa1b2c3``) and generated ids mixing digits into letters (``bfc7fc2``,
 # ``n2f9wd``) vary too.
-_VARYING_RE = lazy(r"(?:\b[A-Za-z]:|~)?(?:[\\/][^\s'\"`:,;()\\/]+)+[\\/]?|\b0x[0-9a-fA-F.x]+|"
-                   r"\S*\d{5,}\S*|\b[0-9a-f]{8,}\b|\btmp[\w.-]+|"
+# Also what a redaction left (``[REDACTED_IP]``, ``‹redacted:password›``), ids (UUIDs), dates and
+# times (``2026-01-14T11:05:21Z``, ``12:12PM``) and any word that starts with a digit: a size
+# (``301.2KB``), a version, an address, a duration.
+_VARYING_RE = lazy(r"\[REDACTED[\w-]*\]|\u2039redacted:[^\u203a\s]*\u203a|"
+                   r"\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\b|"
+                   r"\b\d{1,4}[-/:]\d{1,2}[-/:]\d{1,4}(?:[T ]?\d{1,2}:\d{2}(?::\d{2})?)?"
+                   r"(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?|\b\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?\b|"
+                   r"(?:\b[A-Za-z]:|~)?(?:[\\/][^\s'\"`:,;()\\/]+)+[\\/]?|\b0x[0-9a-fA-F.x]+|"
+                   r"\S*\d{5,}\S*|\b[0-9a-f]{8,}\b|\btmp[\w.-]+|\b\d[\w.-]*|"
                    r"\b(?=[A-Za-z0-9]{6,}\b)[A-Za-z]*\d+[A-Za-z]+\d[A-Za-z0-9]*\b")
 # What a hook runner prints for the checks it ran, when no line of the output is an error line:
 # pre-commit's ``name.....Failed`` and ``- hook id: name``, husky's ``husky - pre-commit script
@@ -114,9 +125,19 @@ def signature(error: str) -> list[str]:
     command (no generic error vocabulary, no exit code, nothing that varies between runs);
     when it has none (``Exit code 1``, ``Found 1 error.``), the names of the checks a hook
     runner ran (:func:`checks_named`); none for a rule of Claude Code's file tools."""
-    if _TOOL_RULE_RE.match(error) is not None:
+    if _TOOL_RULE_RE.match(error) is not None or _refused(error):
         return []
     return _line_words(error) or checks_named(error)
+
+
+def _refused(error: str) -> bool:
+    """Whether the call never ran by a rule or a person's say (a permission denied, a tool use
+    the person rejected or interrupted, a file too big to read), not because the machine could
+    not start it: two refusals share their wording, not a cause."""
+    from vaultmem.mining import notices
+
+    denied = notices.denial(error)
+    return denied is not None and not notices.not_started(denied)
 
 
 def _line_words(error: str) -> list[str]:
@@ -159,23 +180,41 @@ def checks_named(output: str) -> list[str]:
     """The names of the checks a failed output says failed (``gitleaks....Failed``, ``- hook
     id: ruff``), else of those its first lines say it runs (``Running gitleaks scan...``);
     [] when it names none."""
+    names = [w for _, name in _check_lines(output) for w in moments.words(name)]
+    return [w for w in dict.fromkeys(names) if _names_a_check(w)][:CHECKS_NAMED]
+
+
+def check_line(output: str) -> str | None:
+    """The first line of a failed output that names a check a hook runner ran (as
+    :func:`checks_named` reads them), escapes removed; None when none does. Capture records it
+    for a failure with no error line, so that its gotcha quotes the check (``Running gitleaks
+    scan...``) rather than ``Exit code 1``."""
+    return next((line for line, name in _check_lines(output)
+                 if any(_names_a_check(w) for w in moments.words(name))), None)
+
+
+def _names_a_check(word: str) -> bool:
+    return word not in _NOT_A_CHECK and word not in _GENERIC and not word.isdigit()
+
+
+def _check_lines(output: str) -> list[tuple[str, str]]:
+    """(line, the check's name) of each line saying a check failed, else of each of the first
+    lines saying one runs."""
     from vaultmem.notes.inline import without_escapes
 
-    failed: list[str] = []
-    running: list[str] = []
+    failed: list[tuple[str, str]] = []
+    running: list[tuple[str, str]] = []
     lines = [ln.strip() for ln in without_escapes(output).splitlines()]
     header = [ln for ln in lines if ln and not ln.startswith("Exit code")][:HEADER_LINES]
     for line in lines:
         found = _CHECK_FAILED_RE.match(line)
         if found is not None:
-            failed += moments.words(next(g for g in found.groups() if g))
+            failed.append((line, next(g for g in found.groups() if g)))
     for line in header:
         found = _CHECK_RUNNING_RE.match(line)
         if found is not None:
-            running += moments.words(found.group("name"))
-    names = [w for w in dict.fromkeys(failed or running)
-             if w not in _NOT_A_CHECK and w not in _GENERIC and not w.isdigit()]
-    return names[:CHECKS_NAMED]
+            running.append((line, found.group("name")))
+    return failed or running
 
 
 def _checked(failure: Failure, sig: Sequence[str], text: str) -> bool:
@@ -242,6 +281,13 @@ def error_class(error: str) -> ErrorClass | None:
     return next((c for c in CLASSES if line and c.test(line)), None)
 
 
+def quoted(text: str) -> str:
+    """What the fact ``text`` quotes (its code spans: the error line, the command, as failfix,
+    fixes and compaction quote them), one per line; an error's words found in its prose only
+    (``.gitignore`` beside ``.gitleaksignore``) say the fact is about something else."""
+    return "\n".join(_SPAN_RE.findall(text))
+
+
 def _classed(cls: ErrorClass, text: str) -> bool:
     """Whether the gotcha ``text`` was recorded for an error of ``cls``: one of its code spans
     (the failure's error line, as failfix and fixes quote it) is of the class."""
@@ -262,7 +308,7 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
     when known (None: it has none), True to find it."""
     if sig and _signed_by_checks(failure):
         return 0 if _checked(failure, sig, text) else None
-    held = moments.shared(sig, text)
+    held = moments.shared(sig, quoted(text))
     if held - program_words(failure):
         if len(held) >= (1 if len(sig) == 1 else 2):
             return 0
