@@ -327,12 +327,72 @@ def test_a_handed_fix_captured_at_stop_is_told_when_sudo_fails_again_elsewhere(
     assert f"{failfix.HANDED} `sudo chown $USER ./.github/workflows/deploy.yml`" in gotcha
     index.refresh(Vault(env))
 
-    done = run_hook("post-tool-use-failure", {
-        "session_id": "s-later", "cwd": str(tmp_path), "hook_event_name": "PostToolUseFailure",
-        "tool_name": "Bash", "tool_input": {"command": "sudo systemctl restart nginx"},
-        "error": f"Exit code 1\n{SUDO}", "is_interrupt": False}, env, cwd=tmp_path,
-        env=hook_env(env, VAULTMEM_PROJECT="shop"))
-
-    assert done.returncode == 0 and done.stderr == b""
-    told = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    told = _failure_hook(env, tmp_path, "Bash", {"command": "sudo systemctl restart nginx"},
+                         f"Exit code 1\n{SUDO}")
     assert failfix.HANDED in told and "sudo chown" in told
+
+
+BLOCKED = ("Exit code 1\n\x1b[1;33m\U0001f50d Running leakguard scan (strict mode) on staged "
+           "files...\x1b[0m\n\nFinding:     key=[REDACTED]\nRuleID:      generic-api-key\n"
+           "File:        docs/SETUP.md\n\x1b[0;31m\u274c Secrets detected! Commit blocked.\x1b[0m\n"
+           "\nWhat to do:\n1. Review the findings above\n")
+
+
+def test_a_commit_a_hook_blocked_is_recorded_by_the_check_that_blocked_it(
+        env: Path, log: Transcript, tmp_path: Path) -> None:
+    # The hook's output has no error line: the work log and the gotcha quote the check it ran
+    # (not "Exit code 1"), so the failure hook finds the fix when the hook blocks another commit.
+    log.prompt("commit the docs")
+    log.call("b1", "Bash", {"command": "git add docs/ && git commit -m 'Docs'"})
+    log.result("b1", BLOCKED, error=True)
+    log.say("The leakguard pre-commit hook blocked the commit because docs/SETUP.md holds "
+            "example keys (false positives). The fix is to unstage docs/ and commit the rest.")
+    stop(log)
+    text = note(env)
+    assert "Running leakguard scan (strict mode) on staged files...`" in text
+    [gotcha] = section(text, "Gotchas & Fixes")
+    assert gotcha.startswith("- The leakguard pre-commit hook blocked the commit")
+    index.refresh(Vault(env))
+
+    told = _failure_hook(env, tmp_path, "Bash", {"command": "git commit -m 'Guide'"},
+                         BLOCKED.replace("SETUP", "GUIDE"))
+    assert "unstage docs/" in told
+
+
+def test_the_line_recorded_for_a_failure_without_an_error_line_names_the_check() -> None:
+    assert onfailure.check_line(BLOCKED) == (
+        "\U0001f50d Running leakguard scan (strict mode) on staged files...")
+    assert onfailure.check_line("Exit code 1\nblack....Passed\nflake8.....Failed\n- hook id: "
+                                "flake8") == "flake8.....Failed"
+    assert onfailure.check_line("Exit code 1\nRunning tests...\n3 failed") is None
+
+
+def test_a_failure_of_another_tool_than_bash_and_what_was_said_about_it_is_a_gotcha(
+        env: Path, log: Transcript, tmp_path: Path) -> None:
+    # The Read tool was denied a root-owned file; Claude said why and what to do. A later
+    # session's Write of the same file, denied alike, is told it.
+    denied = ("EACCES: permission denied, open '/home/me/shop/.github/workflows/deploy.yml'")
+    log.prompt("fix the deploy workflow")
+    log.call("r1", "Read", {"file_path": "/home/me/shop/.github/workflows/deploy.yml"})
+    log.result("r1", denied, error=True)
+    log.say("I can't read deploy.yml: it is owned by root because an earlier `sudo git pull` "
+            "created it. The fix is `sudo chown -R $USER .github/`.")
+    stop(log)
+    [gotcha] = section(note(env), "Gotchas & Fixes")
+    assert gotcha.startswith("- I can't read deploy.yml: it is owned by root")
+    assert "Read `" in gotcha and "deploy.yml` failed: `EACCES: permission denied" in gotcha
+    index.refresh(Vault(env))
+
+    told = _failure_hook(env, tmp_path, "Write", {
+        "file_path": "/home/me/shop/.github/workflows/deploy.yml", "content": "on: push"}, denied)
+    assert "sudo chown -R $USER .github/" in told
+
+
+def _failure_hook(vault: Path, cwd: Path, tool: str, given: dict[str, str], error: str) -> str:
+    """The context the failure hook (a real process) gives a later session's failure."""
+    done = run_hook("post-tool-use-failure", {
+        "session_id": "s-later", "cwd": str(cwd), "hook_event_name": "PostToolUseFailure",
+        "tool_name": tool, "tool_input": given, "error": error, "is_interrupt": False}, vault,
+        cwd=cwd, env=hook_env(vault, VAULTMEM_PROJECT="shop"))
+    assert done.returncode == 0 and done.stderr == b""
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])

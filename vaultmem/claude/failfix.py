@@ -24,7 +24,9 @@ and compaction trims it (``factrule.trim``), which left the entity line a bare c
 error survives a cut.
 
 The gotcha holds the error line, so that :mod:`onfailure` finds it by the error's signature
-when the failure comes back. A failure nothing was said about gets nothing, and so does an
+when the failure comes back. A failure of another tool than Bash (a file the Read or Write tool
+was denied, a fetch, an MCP tool) is weighed alike and named as the work log names it (``Read
+`x.yml` failed: …``). A failure nothing was said about gets nothing, and so does an
 interrupt or a call that never ran (``ingest`` does not pass those).
 """
 
@@ -97,6 +99,7 @@ class Met:
     command: str | None
     error: str
     number: int
+    label: str = ""  # how the work log names a call of another tool: Read `x.yml`
 
 
 @dataclass(frozen=True)
@@ -161,10 +164,17 @@ def gotcha_text(failures: Sequence[Met], lines: Sequence[tuple[int, str]], messa
         said = f"{one_line(said, SAID_CHARS - len(span) - 1, cut='words')} {span}"
     else:
         said = one_line(said, SAID_CHARS, cut="words")
-    named = "; ".join(
-        (f"{code_span(one_line(f.command, COMMAND_CHARS, cut='words'))} " if f.command else "")
-        + _error_span(f.error) for f in failures[:FAILURES_NAMED])
+    named = "; ".join(_failed(f) for f in failures[:FAILURES_NAMED])
     return f"{said} ({named})"
+
+
+def _failed(failure: Met) -> str:
+    """```<command>` failed: `<error>```, or ``Read `x.yml` failed: …`` for another tool."""
+    if failure.command:
+        what = f"{code_span(one_line(failure.command, COMMAND_CHARS, cut='words'))} "
+    else:
+        what = f"{failure.label} " if failure.label else ""
+    return what + _error_span(failure.error)
 
 
 def _without_narration(text: str) -> str:

@@ -261,6 +261,8 @@ def story(
                         failed_here.append(failfix.Met(one_line(made.command), outcome.error,
                                                        number))
                     current.run_keys[label] = fixes.state_key(one_line(made.command))
+                elif outcome.error:  # a file tool, a fetch, an MCP tool: explained alike
+                    failed_here.append(failfix.Met(None, outcome.error, number, label))
             if label in current.failures:
                 current.still_failing[label] = failed
             if not failed and made.command is not None:

@@ -564,10 +564,25 @@ def _outcomes(content: Any) -> tuple[Outcome, ...]:
             continue
         failed, error = toolresults.failure(output, block.get("is_error") is True,
                                            _SCRUB.get(), said_before=True)
+        if failed and (error is None or error.startswith("Exit code")):
+            error = _check_named(output) or error
         said = _clean(output)[:structured.RESULT_KEEP_CHARS] if not failed and (
             ident in _WANTED.get() or structured.result_shaped(output)) else None
         found.append(Outcome(ident, failed, error, said=said))
     return tuple(found)
+
+
+def _check_named(output: str) -> str | None:
+    """The line naming the check a hook runner ran, for a failure with no error line (a git
+    hook blocking a commit: ``Running gitleaks scan...``): its gotcha then quotes what blocked
+    it, which the failure hook matches (:func:`onfailure.check_line`), not ``Exit code 1``."""
+    from .onfailure import check_line
+
+    line = check_line(strip_wrappers(strip_private(output)))
+    if line is None:
+        return None
+    line = _SCRUB.get()(line)
+    return line if len(line) <= ERROR_MAX_CHARS else line[:ERROR_MAX_CHARS - 1].rstrip() + "\u2026"
 
 
 def _result_text(content: Any) -> str:
