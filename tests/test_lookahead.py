@@ -65,6 +65,20 @@ def test_a_decision_whose_work_comes_too_late_or_after_a_compaction_stays_unfile
     assert _entities(_note(ASKED, PICKED, ROOT, own))[DECISION] == ("Inbox",)
 
 
+def test_a_decision_whose_own_turn_did_the_work_is_not_the_next_turns_work() -> None:
+    # Its turn edited a script of no component (Projects/Scripts/): the work was done there,
+    # and the next turn's edit of another folder is other work.
+    decision = "Add redact_secrets.py script to auto-redact detected secrets"
+    done = _entry("09:00", "redact instead of blocking", "**Prompt:** redact instead",
+                  f"**Answer:** Done. {decision}.", "",
+                  "- Edited `Projects/Scripts/redact_secrets.py`")
+    other = BACKEND.replace("08:31", "09:10")
+    assert _entities(_note(done, other, decisions=f"- {decision}"))[decision] == ("Inbox",)
+    # The look-alike: the same words in a turn that edited nothing look ahead.
+    said = done.replace("- Edited `Projects/Scripts/redact_secrets.py`", "")
+    assert _entities(_note(said, other, decisions=f"- {decision}"))[decision] == ("Rapl",)
+
+
 def test_a_decision_not_found_in_the_log_or_too_short_to_find_stays_unfiled() -> None:
     other = "- Use pacman for everything else on this machine"
     assert _entities(_note(ASKED, PICKED, ROOT, BACKEND, decisions=other))[

@@ -1,7 +1,7 @@
 """A decision taken before the work it decides, filed under what the next turns edit (pure;
 issue 29).
 
-A decision made in a turn that touched no file (an option picked: "Rustup or pacman?" —
+A decision made in a turn that edited no file (an option picked: "Rustup or pacman?" —
 "Rustup"; a plan approved) names no component, and went to the fallback entity (``Inbox``). The
 turns that follow do the work it decides: of the next :data:`LOOKAHEAD` work-log entries, the
 first that edited files of the session's components (the folders its ``## Related Entities``
@@ -69,8 +69,8 @@ def ahead(decision: str, log: Sequence[Entry], folders: Sequence[tuple[str, Sequ
     project."""
     wanted = key(decision)
     at = next((n for n, entry in enumerate(log) if wanted and wanted in entry.text), None)
-    if at is None:
-        return ()
+    if at is None or log[at].edited:
+        return ()  # not found, or made in a turn that did its work (in no component's files)
     ci = speaks_of_ci(decision)
     homes = {_folder(folder): name for name, said in folders
              if not nearnames.same(name, own) and (ci or names.name_key(name) != CI.casefold())
