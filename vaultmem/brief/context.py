@@ -31,6 +31,7 @@ FAILURES_FIRST = 4  # the newest failures of the last session shown before its o
 DONE_FIRST = 5  # the newest done lines of the last session in line for room before the others
 DETAIL_MAX_CHARS = 200
 LAST_STEPS, LAST_QUESTIONS = 8, 6  # of the last session's, the newest first in line for room
+TOP_COMPONENTS = 5  # the most relevant components, whose two newest lines are first in line
 EARLIER_STEPS = 8  # of an earlier session's next steps, the newest in line with its last answer
 UPCOMING_TURNS = 3  # the last answers whose "Next Steps" the briefing names first
 NEWER = 0.01  # of a tier: the newer of two lines of one tier goes first
@@ -279,10 +280,11 @@ def _prerequisites(items: Sequence[Item]) -> Group:
 
 def _components(components: Sequence[Component],
                 wanted: frozenset[str] = frozenset()) -> Group:
-    """Each component's newest decisions and gotchas (those relevant to what is open first in
-    line, the others after the last session's state, by what they tell, as its own decisions
-    and gotchas are), and what changed in it (a line naming only a prompt and folders left
-    out)."""
+    """Each component's newest decisions and gotchas (of the first TOP_COMPONENTS the newest
+    two, and those relevant to what is open, first in line), and what changed in it (a line
+    naming only a prompt and folders left out). (Ranking them by relevance alone, the first
+    components' newest lines competing as the last session's own decisions do, held one more
+    fact on the tuning vaults and one fewer on the held-out ones: not a rule that generalises.)"""
     block = Group(None)
     for rank, c in enumerate(components):
         e = c.digest
@@ -290,9 +292,10 @@ def _components(components: Sequence[Component],
         why = f" — {why}" if why else ""
         title = f"[[{one_line(e.name)}]]{why} · note: {one_line(e.rel)}"
         part = Group(title, gap=rank > 0)
-        part.add("decisions:", _items(e.decisions, dated=True), [2, 2, 2, 2, 2, 3],
+        top = 1 if rank < TOP_COMPONENTS else 2
+        part.add("decisions:", _items(e.decisions, dated=True), [top, top, 2, 2, 2, 3],
                  knowledge=True, open_words=wanted)
-        part.add("gotchas:", _items(e.gotchas, dated=True), [2, 2, 2, 2, 2, 3],
+        part.add("gotchas:", _items(e.gotchas, dated=True), [top, top, 2, 2, 2, 3],
                  knowledge=True, open_words=wanted)
         changes = [c for c in e.changes if not briefrank.noise_change(c.text)]
         part.add("recent changes:", _items(changes, dated=True), [3, 3, 3, 3])
