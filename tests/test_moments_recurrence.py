@@ -280,3 +280,13 @@ def test_a_rule_of_claude_code_s_file_tools_is_told_nothing(error: str) -> None:
     assert onfailure.signature(error) == []
     failure = onfailure.Failure("Edit", None, "/w/app/x.yml", error)
     assert onfailure.told(failure, [_found(gotcha)], set()) is None
+
+
+def test_a_gotcha_that_quotes_nothing_needs_three_words_of_the_error() -> None:
+    # Stated in words only (a summary's gotcha): three of the error's own words make the match,
+    # two common ones ("paths", "ignored") do not.
+    said = "Gotcha: the x-trace header breaks billing retries; strip it first"
+    assert _told("pytest tests/test_billing.py", "Exit code 1\nE   RetryError: x-trace header "
+                 "breaks billing retries", [said]) is not None
+    assert _told("git add out/", "Exit code 1\nThe following paths are ignored by one of your "
+                 ".gitignore files:", ["Paths are ignored by .gitleaksignore, not scanned"]) is None

@@ -4,7 +4,8 @@ Matching goes from the most to the least specific: the error's signature (its er
 words: ``pytest_asyncio``, ``E0277``, ``rt-multi-thread``), then the command's shape (what runs,
 without its arguments' noise: ``cargo build``), then the file it was about. Every tier needs
 the gotcha to quote a word of the error's signature as well, in a code span (the error line
-failfix, fixes and compaction quote), not in its prose: a fix recorded for ``cargo build`` says
+failfix, fixes and compaction quote), not in its prose (a gotcha that quotes nothing is read
+whole, and needs three of its words): a fix recorded for ``cargo build`` says
 nothing about another failure of ``cargo build``, a gotcha about ``.gitleaksignore`` whose prose
 says ``.gitignore`` and "ignored" nothing about git ignoring paths, and that word must be more
 than who speaks (:func:`program_words`: two ``npm ERR!`` lines share ``npm`` and ``err``
@@ -101,6 +102,7 @@ _TOOL_RULE_RE = lazy(
     r"read\b|String to replace not found in file\b|Found \d+ matches of the string to replace\b|"
     r"No changes to make: old_string and new_string are exactly the same\b|"
     r"InputValidationError\b)", re.IGNORECASE)
+PROSE_WORDS = 3  # of a signature a gotcha that quotes nothing must say (one that quotes: 2)
 HEADER_LINES = 3  # of an output, read for the check a hook script says it runs
 CHECKS_NAMED = 3
 # Words a check's name shares with any failure: they name no check.
@@ -284,7 +286,8 @@ def error_class(error: str) -> ErrorClass | None:
 def quoted(text: str) -> str:
     """What the fact ``text`` quotes (its code spans: the error line, the command, as failfix,
     fixes and compaction quote them), one per line; an error's words found in its prose only
-    (``.gitignore`` beside ``.gitleaksignore``) say the fact is about something else."""
+    (``.gitignore`` beside ``.gitleaksignore``) say the fact is about something else. A fact
+    that quotes nothing states its error in words: then :data:`PROSE_WORDS` of them match."""
     return "\n".join(_SPAN_RE.findall(text))
 
 
@@ -308,9 +311,10 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
     when known (None: it has none), True to find it."""
     if sig and _signed_by_checks(failure):
         return 0 if _checked(failure, sig, text) else None
-    held = moments.shared(sig, quoted(text))
+    spans = quoted(text)
+    held = moments.shared(sig, spans or text)
     if held - program_words(failure):
-        if len(held) >= (1 if len(sig) == 1 else 2):
+        if len(held) >= min(len(sig), 2 if spans else PROSE_WORDS):
             return 0
         folded = text.casefold()
         if (cmd := shape(failure.command)) and all(w in folded for w in cmd):
