@@ -236,3 +236,21 @@ def test_a_fact_sharing_only_the_project_s_common_words_is_not_told(vault: Path)
     purge = found("git-filter-repo needs a fresh clone to purge the chat logs")
     told = onprompt.told(prompt, [remark, purge], set(), lambda words: common)
     assert told is not None and told.keys == (purge.fact.key,)
+
+
+def test_a_fix_stated_in_words_only_is_told_to_its_failure(tmp_path: Path) -> None:
+    # A gotcha that quotes nothing (a summary's or the person's, in prose) is still a recorded
+    # fix: the words of the error, three of them, find it (the bench row post-tool-use-failure).
+    root = tmp_path / "vault"
+    shutil.copytree(FIXTURE, root)
+    note = root / NOTE
+    said = "Gotcha: the x-trace header breaks billing retries; strip it first"
+    note.write_text(note.read_text().replace("## Gotchas & Fixes\n\n",
+                                             f"## Gotchas & Fixes\n\n- {said}\n"))
+    index.refresh(Vault(root))
+    failing = _failure("pytest -q", "Exit code 1\nE   RetryError: x-trace header breaks billing "
+                       "retries")
+
+    out, _ = _hook("post-tool-use-failure", root, tmp_path, **failing)
+
+    assert "strip it first" in _context(out, "PostToolUseFailure")
