@@ -9,8 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from vaultmem.cli import _load_commands, app
-from vaultmem.memory.doctor import Problem, doctor, original_of
+from vaultmem.memory.doctor import Problem, doctor
 from vaultmem.memory.syncfix import fix_sync_conflicts
+from vaultmem.memory.syncnames import original_of
 from vaultmem.store.vault import Vault
 
 ENT = "claude/projects/demo/entities"

@@ -62,6 +62,7 @@ from typing import Any, Literal
 import yaml
 
 from vaultmem.errors import InvalidYaml, NotUtf8
+from vaultmem.memory import plainmeta, syncnames
 from vaultmem.memory.entitymerge import near_names
 from vaultmem.memory.stubfix import is_full_original
 from vaultmem.notes import frontmatter, links, mdlines, names, redact, textio
@@ -92,9 +93,6 @@ Kind = Literal[
 
 STALE_LOCK_AGE_S = 3600.0
 
-_CONFLICTED_COPY = re.compile(r"\((?:[^()]*\s)?conflicted copy\b[^()]*\)", re.IGNORECASE)
-_SYNCTHING = re.compile(r"\.sync-conflict-\d{8}-\d{6}(?:-[A-Za-z0-9]+)?(?=\.|$)", re.IGNORECASE)
-_NUMBERED = re.compile(r"^(?P<base>.+?) \(\d+\)$")
 _MARKER = re.compile(r"^(<{7}(?: |$)|\|{7}(?: |$)|={7}$|>{7}(?: |$))")
 _CONFLICT_CALLOUT = re.compile(r"^>\s*\[!conflict\]", re.IGNORECASE)
 
@@ -229,7 +227,7 @@ def _name_problems(notes: list[str], others: list[str]) -> list[Problem]:
         folder, _, name = rel.rpartition("/")
         is_note = rel.lower().endswith(".md")
         stem = name[:-3] if is_note else name
-        conflict = _sync_conflict(folder, name, existing)
+        conflict = syncnames.conflict_copy(folder, name, existing)
         if conflict:
             problems.append(Problem("sync-conflict", rel, None, conflict))
         if not is_note:
@@ -256,44 +254,6 @@ def _name_problems(notes: list[str], others: list[str]) -> list[Problem]:
                         Problem("case-collision", rel, None, f"differs only by case from {twins}")
                     )
     return problems
-
-
-def _sync_conflict(folder: str, name: str, existing: set[str]) -> str | None:
-    stem, dot, ext = name.rpartition(".")
-    if not dot:
-        stem, ext = name, ""
-    if _CONFLICTED_COPY.search(stem):
-        return "a sync tool's conflicted copy: merge it into the original and delete it"
-    if _SYNCTHING.search(name):
-        return "a Syncthing conflict copy: merge it into the original and delete it"
-    numbered = _NUMBERED.match(stem)
-    if numbered:
-        original = numbered.group("base") + (f".{ext}" if ext else "")
-        original_rel = f"{folder}/{original}" if folder else original
-        if original_rel.lower() in existing:
-            return f"a duplicate of {original_rel} made by a sync tool: merge it and delete it"
-    return None
-
-
-def original_of(rel: str) -> str | None:
-    """The note a sync tool's conflict copy belongs to (vault-relative), by its name alone."""
-    folder, _, name = rel.rpartition("/")
-    stem, dot, ext = name.rpartition(".")
-    if not dot:
-        stem, ext = name, ""
-    suffix = f".{ext}" if ext else ""
-    original: str | None = None
-    if _CONFLICTED_COPY.search(stem):
-        original = _CONFLICTED_COPY.sub("", stem).rstrip() + suffix
-    elif _SYNCTHING.search(name):
-        original = _SYNCTHING.sub("", name)
-    else:
-        numbered = _NUMBERED.match(stem)
-        if numbered:
-            original = numbered.group("base") + suffix
-    if not original or original == name:
-        return None
-    return f"{folder}/{original}" if folder else original
 
 
 def _merge_problems(rel: str, text: str) -> list[Problem]:
@@ -431,78 +391,15 @@ def _note_problems(
     return problems
 
 
-# Frontmatter made only of lines like these is valid YAML, read without a YAML parser: no
-# quotes with escapes, no flow collections, anchors, tags, comments or multi-line scalars.
-_KEY_LINE = re.compile(r"([A-Za-z_][\w-]*):(?: +(.*?))? *")
-_ITEM_LINE = re.compile(r"( *)- (.*?) *")
-# Values that make the YAML parser neither fail nor read them as anything but themselves (or a
-# date, uuid, number for digit-led ones): a letter-led plain scalar of printable characters
-# without ":" or "#" (in block context nothing else ends it), a digit-led token with a hyphen
-# inside (dates, which read leniently, and uuids), digits only, or a quoted string without
-# escapes. YAML refuses control characters and reads \x85, \u2028, \u2029 as line breaks.
-_PRINTABLE = r"\x00-\x1f\x7f-\xa0\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff"
-_PLAIN_VALUE = re.compile(
-    rf"[A-Za-z_][^{_PRINTABLE}:#]*|\d[\w./+]*-[\w./+-]*|\d+"
-    rf"|'[^{_PRINTABLE}']*'|\"[^{_PRINTABLE}\"\\]*\""
-)
-
-
 # The keys doctor reads (see _status_problems).
 _READ_KEYS = frozenset({"status", "type", "archived_to", "error"})
-_NULLS = frozenset({"null", "Null", "NULL"})
-_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False,
-          "FALSE": False}
-
-
-def _scalar(value: str) -> Any:
-    """What ObsidianLoader makes of a quoted or a letter-led plain value."""
-    if value[:1] in ("'", '"'):
-        return value[1:-1]
-    if value in _NULLS:
-        return None
-    return _BOOLS.get(value, value)
-
-
-def _plain_meta(yaml_text: str) -> dict[str, Any] | None:
-    """The keys doctor reads from frontmatter in the plain form vaultmem writes (``key: word``,
-    ``key: "text"``, dates, uuids, block lists of such values, unique keys); None when the YAML
-    parser must read it. Frontmatter of that form always parses, and these values read the
-    same as the parser reads them (a read key that is empty or digit-led goes to the parser)."""
-    meta: dict[str, Any] = {}
-    keys: set[str] = set()
-    list_indent: int | None = -1  # -1: no list may follow; None: a list may start
-    for line in yaml_text.split("\n"):
-        if not line.strip(" "):
-            continue
-        item = _ITEM_LINE.fullmatch(line)
-        if item is not None:
-            indent = len(item.group(1))
-            if list_indent == -1 or (list_indent is not None and indent != list_indent):
-                return None
-            list_indent = indent
-            if not _PLAIN_VALUE.fullmatch(item.group(2)):
-                return None
-            continue
-        m = _KEY_LINE.fullmatch(line)
-        if m is None or m.group(1) in keys:
-            return None
-        key, value = m.group(1), m.group(2) or ""
-        keys.add(key)
-        if value and not _PLAIN_VALUE.fullmatch(value):
-            return None
-        list_indent = -1 if value else None
-        if key in _READ_KEYS:
-            if not value or value[0].isdigit():
-                return None
-            meta[key] = _scalar(value)
-    return meta
 
 
 def _frontmatter(text: str, rel: str, problems: list[Problem]) -> dict[str, Any] | None:
     parts = frontmatter.split(text)
     if not parts.has_frontmatter:
         return {}
-    plain = _plain_meta(parts.yaml_text)
+    plain = plainmeta.read(parts.yaml_text, _READ_KEYS)
     if plain is not None:
         return plain
     try:

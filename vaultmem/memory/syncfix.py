@@ -24,8 +24,8 @@ from typing import Literal
 
 from vaultmem.errors import InvalidYaml, VaultmemError
 from vaultmem.memory.diff3 import NotMergeable
-from vaultmem.memory.doctor import original_of
 from vaultmem.memory.notemerge import merge, session_ids
+from vaultmem.memory.syncnames import original_of
 from vaultmem.notes import frontmatter
 from vaultmem.store import machine, safefs
 from vaultmem.store.vault import Vault
