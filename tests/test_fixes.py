@@ -380,6 +380,14 @@ def test_a_git_command_fixed_by_a_git_setup_command_is_a_gotcha() -> None:
           "(`error: gpg failed to sign the data`)")),
         ("git commit -m x", "gitleaks: 3 leaks found", "git commit --no-verify -m x",
          "Fixed with `--no-verify`: `git commit` failed (`gitleaks: 3 leaks found`)"),
+        # A message of several lines: the command is recorded by its first line, quote open.
+        ('git commit -m "Security: add gitleaks …', "gitleaks: 3 leaks found",
+         'git commit --no-verify -m "Security: add gitleaks …',
+         "Fixed with `--no-verify`: `git commit` failed (`gitleaks: 3 leaks found`)"),
+        ("cd ~/shop && git commit -m \"$(cat <<'EOF' …", "error: gpg failed to sign the data",
+         "cd ~/shop && git commit --no-gpg-sign -m \"$(cat <<'EOF' …",
+         ("Fixed with `--no-gpg-sign`: `git commit` failed "
+          "(`error: gpg failed to sign the data`)")),
         # An option that only tunes the run, or one the error does not name, is no fix of it.
         ("pytest -q", "1 failed", "pytest -q --last-failed", None),
         ("cargo build", "error[E0432]: unresolved import", "cargo build --release", None),

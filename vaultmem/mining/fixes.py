@@ -159,13 +159,26 @@ def _parts(command: str) -> list[tuple[str, str]]:
 
 
 def _tokens(command: str) -> list[str] | None:
-    """The command's words and separators, read with the shell's quoting; None when unbalanced."""
+    """The command's words and separators, read with the shell's quoting; None when unreadable.
+
+    A command of several lines is recorded by its first (``git commit -m "$(cat <<'EOF' …``,
+    ``claude/transcript.py``), which leaves its quote open: the quote is read as closed at the
+    end (and a last lone backslash as gone), so the words before it (``--no-verify``) count."""
     import shlex  # only a note with a failure to weigh pays for it
 
-    try:
-        return list(shlex.shlex(command, posix=True, punctuation_chars=True))
-    except ValueError:
-        return None
+    for _ in range(3):  # an escape left open inside a quote, then the quote: two mends at most
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        try:
+            return list(lexer)
+        except ValueError:
+            left: str = getattr(lexer, "state", "") or ""  # what the lexer was in at the end
+            if left and left in lexer.quotes:
+                command += left
+            elif left and left in lexer.escape and command.endswith(left):
+                command = command[:-1]
+            else:
+                return None
+    return None
 
 
 def _words(command: str) -> list[str] | None:
@@ -259,11 +272,8 @@ def _looks_up(stages: list[list[str]]) -> bool:
 def _commands(command: str) -> list[list[list[str]]]:
     """The command line's commands (between ``&&``, ``;``…), each its pipeline's stages as words
     read with the shell's quoting; none when the quoting is unbalanced."""
-    import shlex  # only a briefing with a failure to weigh pays for it
-
-    try:
-        tokens = list(shlex.shlex(command, posix=True, punctuation_chars=True))
-    except ValueError:
+    tokens = _tokens(command)
+    if tokens is None:
         return []
     commands: list[list[list[str]]] = [[[]]]
     for token in tokens:
