@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from vaultmem.claude import onfailure
 from vaultmem.memory import compaction, sessionextract
 from vaultmem.memory.extraction import Extraction, Item
 from vaultmem.notes import names, patch
@@ -381,3 +382,25 @@ def test_one_failure_told_in_two_gotchas_is_one_entity_item() -> None:
             f"## Gotchas & Fixes\n\n- {said} ([[Build]])\n- {passed} ([[Build]])\n")
     ex = sessionextract.extract(text, REL, CONFIG)
     assert [i.text for i in ex.items if i.kind == "gotcha"] == [said]
+
+
+def test_a_long_gotcha_cut_to_one_line_keeps_the_error_it_quotes() -> None:
+    # The failure hook finds a gotcha by the error it quotes: the cut spares the explanation.
+    why = ("The deploy workflow file is owned by root with restricted permissions, so it cannot "
+           "be read or edited from here until its owner changes; the same holds for the other "
+           "generated workflow files in that folder. ")
+    said = (f"{why}For the person to run: `sudo chown $USER:$USER .github/workflows/deploy.yml` "
+            "(`sudo cat .github/workflows/deploy.yml` failed: `sudo: a terminal is required to "
+            "read the password; either use the -S option to read from standard input or "
+            "configure an askpass helper`)")
+    text = (f"---\ntype: session\nproject: demo\ncreated: 2026-11-20\n---\n# Deploy\n\n"
+            f"## Gotchas & Fixes\n\n- {said} ([[Deploy]])\n")
+    [gotcha] = [i for i in sessionextract.extract(text, REL, CONFIG).items if i.kind == "gotcha"]
+
+    assert len(gotcha.text) <= sessionextract.MAX_ITEM_CHARS
+    assert "`sudo chown $USER:$USER .github/workflows/deploy.yml`" in gotcha.text
+    assert "failed: `sudo: a terminal is required to read the password" in gotcha.text
+    failure = onfailure.Failure("Bash", "sudo systemctl restart nginx", None,
+                                "Exit code 1\nsudo: a terminal is required to read the password; "
+                                "either use the -S option to read from standard input")
+    assert onfailure.tier(failure, onfailure.signature(failure.error), gotcha.text) == 0

@@ -8,7 +8,14 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from property_kit import examples
 
-from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
+from vaultmem.notes.inline import (
+    block_safe,
+    clip,
+    clip_keeping_error,
+    code_span,
+    one_line,
+    without_escapes,
+)
 
 MD = MarkdownIt()
 HOSTILE = st.text(alphabet=st.sampled_from(list("#`~>|-+*=_<1.) \n\tab")), max_size=30)
@@ -104,3 +111,36 @@ def test_code_spans_read_back_whatever_they_hold(text: str) -> None:
     children = MD.parseInline(f"x {code_span(line)} y")[0].children or []
     spans = [t.content for t in children if t.type == "code_inline"]
     assert spans == [line] or (not line.strip() and len(spans) <= 1)
+
+
+_WHY = "A long explanation of why the file cannot be read here at all. For the person to run: "
+_FIX = "`sudo chown me x.yml` (`sudo cat x.yml` failed: `sudo: a terminal is required`)"
+
+
+@pytest.mark.parametrize(
+    ("text", "max_chars", "kept"),
+    [
+        # The fix first and the error it fixed: the cut spares both, and the prose goes.
+        (f"{_WHY}{_FIX}", 110,
+         ("A long explanation of why the… `sudo chown me x.yml` `sudo cat x.yml` failed: "
+          "`sudo: a terminal is required`")),
+        # Too little room for the failed command too: the error alone, set apart from the fix.
+        (f"{_WHY}{_FIX}", 90,
+         ("A long explanation of why… `sudo chown me x.yml` … failed: `sudo: a terminal is "
+          "required`")),
+        # mining/fixes' wording, "`cmd` failed (`error`)", closes its parenthesis.
+        (("Fixed by running `make deps` after a long talk about the build and its many steps: "
+          "`make` failed (`No rule to make target libfoo.a`)"), 100,
+         ("Fixed by running `make deps` after a long talk… `make` failed (`No rule to make target "
+          "libfoo.a`)")),
+    ],
+)
+def test_a_cut_keeps_the_error_a_failure_quotes(text: str, max_chars: int, kept: str) -> None:
+    assert clip_keeping_error(text, max_chars) == kept
+    assert len(kept) <= max_chars
+
+
+def test_a_cut_with_no_error_quote_or_room_for_it_is_the_plain_cut() -> None:
+    text = "word " * 40 + "`cmd` failed: `" + "e" * 80 + "`"
+    assert clip_keeping_error(text, 100) == clip(text, 100)
+    assert clip_keeping_error("short `cmd` failed: `x`", 100) == "short `cmd` failed: `x`"

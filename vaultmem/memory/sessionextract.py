@@ -78,8 +78,9 @@ _SPACES_RE = re.compile(r"\s+")
 
 
 def one_line(text: str) -> str:
-    """Whitespace collapsed, clipped to MAX_ITEM_CHARS between words, never inside a link."""
-    return inline.one_line(text, MAX_ITEM_CHARS, cut="words")
+    """Whitespace collapsed, clipped to MAX_ITEM_CHARS between words, never inside a link nor
+    through the error a failure's quote holds (:func:`inline.clip_keeping_error`)."""
+    return inline.clip_keeping_error(inline.one_line(text), MAX_ITEM_CHARS)
 
 
 def normalised(text: str) -> str:

@@ -75,6 +75,50 @@ def clip(text: str, max_chars: int, *, words: bool = True) -> str:
     return cut.rstrip() + "…"
 
 
+# A failure's error as capture quotes it: "`cmd` failed: `error`" (claude/failfix.py) and
+# "`cmd` failed (`error`)" (mining/fixes.py); the span's fence is a run of backticks.
+_ERROR_QUOTE = lazy(r"(?P<command>(`+)(?!`)[^`]+?(?<!`)\2(?!`) )?failed(?::| \()\s?"
+                    r"(?P<span>(`+)(?!`).+?(?<!`)\4(?!`))")
+
+
+def clip_keeping_error(text: str, max_chars: int) -> str:
+    """``text`` (one line) cut as :func:`clip` cuts it (between words), but when the cut would
+    lose the first error a failure's quote holds, the words before that quote are cut instead
+    and the quote kept: the failure hook finds a gotcha by the error it quotes (DESIGN §12), and
+    a fix explained at length ("… For the person to run: `sudo chown …` (`sudo cat x` failed:
+    `sudo: a terminal is required …`)") lost it. The text's first code span (the fix) is kept
+    too, its prose cut first; the failed command only when it fits with them; a quote longer than
+    half the room is not kept (the plain cut)."""
+    cut = clip(text, max_chars)
+    found = _ERROR_QUOTE.search(text)
+    if found is None or len(cut) == len(text) or found.group("span") in cut:
+        return cut
+    whole = found.group(0) + (")" if "failed (" in found.group(0) else "")
+    command = found.group("command") or ""
+    first = _CODE_SPAN.search(text[:found.start()])
+    kept = cut
+    # Without its command, the error is set apart ("… failed: `…`"): it is not the fix's.
+    for start, quote in ((found.start(), whole), (found.start() + len(command),
+                                                  "… " + whole[len(command):])):
+        if len(quote) > max_chars // 2:
+            continue
+        kept = f"{_clip_keeping_span(text[:start].rstrip(), max_chars - len(quote) - 1)} {quote}"
+        if first is None or first.group(0) in kept:
+            break
+    return kept
+
+
+def _clip_keeping_span(text: str, max_chars: int) -> str:
+    """``text`` cut by :func:`clip`, its first code span kept whole when the cut would lose it
+    (the words before it cut instead), unless it takes more than half the room."""
+    cut = clip(text, max_chars)
+    span = _CODE_SPAN.search(text)
+    if span is None or span.group(0) in cut or len(span.group(0)) > max_chars // 2:
+        return cut
+    return f"{clip(text[:span.start()].rstrip(), max_chars - len(span.group(0)) - 1)} " \
+           f"{span.group(0)}"
+
+
 def _open_span(text: str) -> int | None:
     """Where a code span that ``text`` leaves open starts (CommonMark: a run of backticks is
     closed by the next run of the same length), None when every span is closed."""
