@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hook_kit import hook_env, run_cli, run_hook
 
-from vaultmem.claude import injections
+from vaultmem.claude import injections, onfailure
 from vaultmem.search import index
 from vaultmem.store.vault import Vault
 
@@ -254,3 +254,41 @@ def test_a_fix_stated_in_words_only_is_told_to_its_failure(tmp_path: Path) -> No
     out, _ = _hook("post-tool-use-failure", root, tmp_path, **failing)
 
     assert "strip it first" in _context(out, "PostToolUseFailure")
+
+
+def test_a_failure_is_told_the_fix_of_the_project_its_command_went_into(
+        vault: Path, tmp_path: Path) -> None:
+    # A session started in the home folder runs its commands in a project it goes into with
+    # ``cd``: that project's fixes are the ones to tell, as well as the session's own.
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in hook_env(vault, HOME=str(home)).items() if k != "VAULTMEM_PROJECT"}
+
+    def told(command: str) -> str:
+        data = {"session_id": f"s-{command}", "transcript_path": str(tmp_path / "t.jsonl"),
+                "cwd": str(home), "hook_event_name": "PostToolUseFailure",
+                **_failure(command, f"Exit code 1\n{DB_ERROR}")}
+        done = run_hook("post-tool-use-failure", data, vault, cwd=home, env=env)
+        assert done.returncode == 0 and done.stderr == b""
+        return _context(done.stdout.decode(), "PostToolUseFailure") if done.stdout.strip() \
+            else ""
+
+    assert "docker-compose.yml" in told(f"cd ~/code/{PROJECT} && pytest tests/test_db.py -q")
+    assert "docker-compose.yml" in told(f"cd {home}/code && cd {PROJECT}; pytest tests/test_db.py")
+    assert told("pytest tests/test_db.py -q") == ""  # run in the home folder: not shop's
+
+
+@pytest.mark.parametrize(
+    ("command", "cwd", "folder"),
+    [
+        ("cd ~/code/shop && git commit -m x", "/home/me", "/home/me/code/shop"),
+        ('cd "C:\\Users\\me\\code\\shop" && git push', "C:\\Users\\me", "C:\\Users\\me\\code\\shop"),
+        ("cd shop; make", "C:\\Users\\me", "C:\\Users\\me\\shop"),
+        ("cd /w && cd shop/.. && cd shop && make", "/", "/w/shop"),
+        ("pytest -q", "/home/me", None),
+        ("cd - && make", "/home/me", None),
+        ("make && cd /elsewhere", "/home/me", None),  # only a leading cd says where it ran
+    ],
+)
+def test_where_a_command_ran(command: str, cwd: str, folder: str | None) -> None:
+    assert onfailure.ran_in(command, cwd, "/home/me") == folder

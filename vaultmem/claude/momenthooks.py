@@ -85,7 +85,9 @@ def on_post_tool_use_failure(event: HookEvent, warnings: list[str]) -> str:
         return ""
     config, vault = opened
     now = clock.now()
-    found = moments.lookup(vault, config.project, onfailure.terms(failure, sig), kinds=onfailure.KINDS, today=now.date())
+    project, also = _failure_projects(event, config)
+    found = moments.lookup(vault, project, onfailure.terms(failure, sig), kinds=onfailure.KINDS,
+                           today=now.date(), also=also)
     if not found:
         return ""
     told = onfailure.told(failure, found, injections.given(vault.state_dir, event.session_id,
@@ -95,6 +97,27 @@ def on_post_tool_use_failure(event: HookEvent, warnings: list[str]) -> str:
     _log(vault, FAILURE, event.session_id, told.text, told.keys, told.reason, config.project,
          now, warnings)
     return context_output(FAILURE, told.text)
+
+
+def _failure_projects(event: HookEvent, config: Config) -> tuple[str, tuple[str, ...]]:
+    """(the project a failed command ran in, the session's own when another): a session
+    started in the home folder runs ``cd ~/code/shop && git commit`` in ``shop``, whose fixes
+    are filed there, while what it learnt itself stays with its own note. The session's project
+    alone when the command went nowhere or the project is set (``VAULTMEM_PROJECT``)."""
+    import os
+
+    from vaultmem.store.config import detect_project
+
+    from . import onfailure
+
+    folder = onfailure.ran_in(event.command, event.cwd, str(Path.home()))
+    if folder is None or os.environ.get("VAULTMEM_PROJECT"):
+        return config.project, ()
+    try:
+        ran = detect_project(Path(folder))
+    except (OSError, ValueError):
+        return config.project, ()
+    return (ran, (config.project,)) if ran and ran != config.project else (config.project, ())
 
 
 def compact_summary(transcript: str | None, offset: int) -> str | None:

@@ -76,10 +76,11 @@ class Found:
 
 def lookup(vault: Vault, project: str, terms: Sequence[str], *, kinds: Iterable[str],
            today: date, notes: int = CANDIDATE_NOTES,
-           compacted: Iterable[str] | None = None) -> list[Found]:
-    """The facts of ``kinds`` in the notes of ``project`` (and the global ones) that hold any
-    of ``terms``, best first; [] without an index. Reads the index as it is (no refresh).
-    ``compacted``: the kinds read from a compacted session's note (None: all of ``kinds``)."""
+           compacted: Iterable[str] | None = None, also: Sequence[str] = ()) -> list[Found]:
+    """The facts of ``kinds`` in the notes of ``project`` (and of the projects ``also``, and
+    the global ones) that hold any of ``terms``, best first, ``project``'s first among equals;
+    [] without an index. Reads the index as it is (no refresh). ``compacted``: the kinds read
+    from a compacted session's note (None: all of ``kinds``)."""
     if not terms:
         return []
     from vaultmem.search import factsearch, indexquery, indexrows
@@ -91,10 +92,11 @@ def lookup(vault: Vault, project: str, terms: Sequence[str], *, kinds: Iterable[
     wanted = set(kinds)
     archived = wanted if compacted is None else wanted & set(compacted)
     layout = vault.layout
-    folders = (layout.project_dir(project), f"{layout.namespace}/global")
+    projects = tuple(dict.fromkeys((project, *also)))
+    folders = (*(layout.project_dir(p) for p in projects), f"{layout.namespace}/global")
     try:
         hits = indexquery.search(vault, match, current_project=project, today=today,
-                                 projects=(project, "global"), folders=folders, limit=notes,
+                                 projects=(*projects, "global"), folders=folders, limit=notes,
                                  conn=conn)
         # A compacted original and its archive copy: one session, read once (as recall does;
         # search.recall is not imported for it: it costs this hook a tenth of its time).

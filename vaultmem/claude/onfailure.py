@@ -254,6 +254,38 @@ def shape(command: str | None) -> list[str]:
     return [w.casefold() for w in head[:2] if w.isidentifier() or w.replace("-", "").isalnum()]
 
 
+# A ``cd`` leading a command line (``cd ~/shop && pytest``, ``cd "C:\\x y"; make``).
+_LEADING_CD_RE = lazy(r"\A\s*cd\s+('[^']*'|\"[^\"]*\"|[^\s;&|]+)\s*(?:&&|;)\s*")
+_WINDOWS_ROOT_RE = lazy(r"\A(?:[A-Za-z]:[\\/]|\\\\)")
+
+
+def ran_in(command: str | None, cwd: str | None, home: str) -> str | None:
+    """The folder a command went to run in (the ``cd`` leading it: ``cd ~/shop && pytest``),
+    absolute: ``~`` read as ``home``, a relative one against where it was; None when it went
+    nowhere (it ran in ``cwd``). No file system access."""
+    folder = None
+    rest = command or ""
+    while (found := _LEADING_CD_RE.match(rest)) is not None:
+        word = found.group(1)
+        folder = _resolved(word[1:-1] if word[:1] in "'\"" else word, folder or cwd, home)
+        rest = rest[found.end():]
+    return folder
+
+
+def _resolved(target: str, at: str | None, home: str) -> str | None:
+    if target == "~" or target.startswith(("~/", "~\\")):
+        return posixpath.join(home, target[2:]) if len(target) > 2 else home
+    if target.startswith("/") or _WINDOWS_ROOT_RE.match(target):
+        return target
+    if not at or target == "-":
+        return None
+    if _WINDOWS_ROOT_RE.match(at):
+        from pathlib import PureWindowsPath
+
+        return str(PureWindowsPath(at) / target)
+    return posixpath.normpath(posixpath.join(at, target))
+
+
 @dataclass(frozen=True)
 class ErrorClass:
     """Errors that look different and have one root cause: ``test`` tells an error line of
