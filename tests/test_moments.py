@@ -292,3 +292,18 @@ def test_a_failure_is_told_the_fix_of_the_project_its_command_went_into(
 )
 def test_where_a_command_ran(command: str, cwd: str, folder: str | None) -> None:
     assert onfailure.ran_in(command, cwd, "/home/me") == folder
+
+
+def test_a_session_is_not_told_what_its_own_note_holds(vault: Path, tmp_path: Path) -> None:
+    # Its own note (indexed at a Stop, a resume) says what the session said itself.
+    note = vault / NOTE
+    note.write_text(note.read_text().replace("status: active\n",
+                                             "status: active\nsession_ids:\n  - s-own\n", 1))
+    index.refresh(Vault(vault))
+    failing = _failure("pytest tests/test_db.py -q", f"Exit code 1\n{DB_ERROR}")
+
+    own, _ = _hook("post-tool-use-failure", vault, tmp_path, session_id="s-own", **failing)
+    other, _ = _hook("post-tool-use-failure", vault, tmp_path, session_id="s-other", **failing)
+
+    assert own.strip() == ""
+    assert "docker-compose.yml" in _context(other, "PostToolUseFailure")

@@ -57,7 +57,8 @@ def on_user_prompt_submit(event: HookEvent, warnings: list[str]) -> str:
     now = clock.now()
     own = onprompt.terms(event.prompt)
     found = moments.lookup(vault, config.project, [*own, *onprompt.trackers(event.prompt)],
-                           kinds=onprompt.KINDS, today=now.date(), compacted=onprompt.COMPACTED)
+                           kinds=onprompt.KINDS, today=now.date(), compacted=onprompt.COMPACTED,
+                           session=event.session_id)
     if not found:
         return ""
     told = onprompt.told(event.prompt, found, injections.given(vault.state_dir, event.session_id),
@@ -87,7 +88,7 @@ def on_post_tool_use_failure(event: HookEvent, warnings: list[str]) -> str:
     now = clock.now()
     project, also = _failure_projects(event, config)
     found = moments.lookup(vault, project, onfailure.terms(failure, sig), kinds=onfailure.KINDS,
-                           today=now.date(), also=also)
+                           today=now.date(), also=also, session=event.session_id)
     if not found:
         return ""
     told = onfailure.told(failure, found, injections.given(vault.state_dir, event.session_id,

@@ -76,11 +76,13 @@ class Found:
 
 def lookup(vault: Vault, project: str, terms: Sequence[str], *, kinds: Iterable[str],
            today: date, notes: int = CANDIDATE_NOTES,
-           compacted: Iterable[str] | None = None, also: Sequence[str] = ()) -> list[Found]:
+           compacted: Iterable[str] | None = None, also: Sequence[str] = (),
+           session: str | None = None) -> list[Found]:
     """The facts of ``kinds`` in the notes of ``project`` (and of the projects ``also``, and
     the global ones) that hold any of ``terms``, best first, ``project``'s first among equals;
     [] without an index. Reads the index as it is (no refresh). ``compacted``: the kinds read
-    from a compacted session's note (None: all of ``kinds``)."""
+    from a compacted session's note (None: all of ``kinds``). The note of ``session`` (the
+    session asking) is not read: what it holds that session said itself."""
     if not terms:
         return []
     from vaultmem.search import factsearch, indexquery, indexrows
@@ -106,9 +108,12 @@ def lookup(vault: Vault, project: str, terms: Sequence[str], *, kinds: Iterable[
         candidates = []
         for hit in hits:
             try:
-                body = indexrows.public_body((vault.root / hit.rel).read_bytes())
+                raw = (vault.root / hit.rel).read_bytes()
             except OSError:
                 continue
+            if session and hit.type == "session" and _written_by(raw, session):
+                continue
+            body = indexrows.public_body(raw)
             told = archived if hit.type == "session" and hit.status == "archived" else wanted
             listed = [f for f in factsearch.note_facts(hit, body) if f.kind in told]
             if listed:
@@ -118,6 +123,12 @@ def lookup(vault: Vault, project: str, terms: Sequence[str], *, kinds: Iterable[
         conn.close()
     return [Found(f.fact, f.note.rel, f.note.title, f.note.type, f.note.project, f.bm25)
             for f in found]
+
+
+def _written_by(raw: bytes, session: str) -> bool:
+    """Whether a session note's frontmatter names ``session`` (its ``session_ids``)."""
+    end = raw.find(b"\n---", 3) if raw.startswith(b"---") else -1
+    return end > 0 and session.encode() in raw[:end]
 
 
 def rarity_in(vault: Vault, project: str, terms: Sequence[str]) -> dict[str, float]:
