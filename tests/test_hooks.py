@@ -454,9 +454,11 @@ def test_a_started_sessions_hooks_import_no_process_or_temp_file_modules(
 
 
 # A SessionEnd with nothing new to tell (its Stop hooks recorded every turn) in a project with no
-# auto memory: the miner, the anchors and the mirror are not imported (issue 19).
+# auto memory: the miner, the anchors, the mirror and the structured calls' reader (no turn
+# is built) are not imported (issues 19, 28).
 UNUSED_AT_END = ("vaultmem.claude.ingest", "vaultmem.mining.answers", "vaultmem.memory.anchors",
-                 "vaultmem.memory.automirror", "vaultmem.notes.links")
+                 "vaultmem.memory.automirror", "vaultmem.notes.links",
+                 "vaultmem.mining.structured")
 
 
 @pytest.mark.parametrize("stopped", [True, False])
@@ -474,7 +476,7 @@ def test_a_session_end_with_nothing_new_imports_neither_the_miner_nor_the_mirror
     report = json.loads(proc.stderr)
     assert report["code"] == 0
     # Without the Stop, the turns are told now: the probe does see the miner then.
-    told = {"vaultmem.claude.ingest", "vaultmem.mining.answers"}
+    told = {"vaultmem.claude.ingest", "vaultmem.mining.answers", "vaultmem.mining.structured"}
     assert set(report["heavy"]) & told == (set() if stopped else told)
     assert "vaultmem.memory.automirror" not in report["heavy"]
     if stopped:

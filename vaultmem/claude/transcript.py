@@ -38,7 +38,7 @@ from collections.abc import Collection, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from os import PathLike
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vaultmem.claude import commitmsg, records
 from vaultmem.claude.transcriptfile import (
@@ -48,12 +48,17 @@ from vaultmem.claude.transcriptfile import (
     mark_before,
     resume_at,
 )
-from vaultmem.mining import notices, structured, toolresults
+from vaultmem.mining import notices, toolresults
 from vaultmem.notes import jsontext
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private, strip_wrappers
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
 from vaultmem.notes.redact import Scrub
+
+if TYPE_CHECKING:
+    # Imported where a call or result is read: a read whose lines were all recorded before
+    # (SessionEnd after the turn's Stop) builds no turn and needs none of its classes.
+    from vaultmem.mining import structured
 
 FILE_TOOLS = {
     "Write": "file_path",
@@ -522,6 +527,8 @@ def _clean(text: str) -> str:
 
 def _data(ident: str, name: str, tool_input: dict[str, Any]) -> structured.CallData | None:
     """What a structured call's input says; its id is noted when its result is to be kept."""
+    from vaultmem.mining import structured
+
     data = structured.call_data(name, tool_input, _clean)
     wanted = _WANTED.get()
     if data is not None and data.wants_result and ident and isinstance(wanted, set):
@@ -547,6 +554,8 @@ def _command(value: Any) -> str | None:
 def _outcomes(content: Any) -> tuple[Outcome, ...]:
     if not isinstance(content, list):
         return ()
+    from vaultmem.mining import structured
+
     found: list[Outcome] = []
     for block in content:
         if not isinstance(block, dict) or block.get("type") != "tool_result":
