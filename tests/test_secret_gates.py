@@ -6,6 +6,7 @@ with and without them; generated matches hold their pattern's literals."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,6 +30,15 @@ MORE = [
     "mysql -uroot -pS3cretPass! -h db.local && curl -u admin:S3cr3tPw https://x",
     '<add KEY="ApiKey" VALUE="Zq81xLmP0wQe7" />',
     'variable "db_password" {\n  type = string\n  default = "Hunter2-xyz9"\n}',
+    # "pass" that begins no secret word, beside ones that do; whitespace runs; not ASCII.
+    "All 12 tests passed: 9f8e7d6c5b4a39281706f5e4d3c2b1a0, bypass: Hunter2-xyz9",
+    "compass = Hunter2-xyz9; --bypass=Hunter2-xyz9 --pass-string Hunter2-xyz9",
+    "db-pass: Hunter2-xyz9, my pass is Hunter2-xyz9, PASS\tIS Hunter2-xyz9",
+    "mot\tde  passe : Hunter2-xyz9, kata  sandi: Hunter2-xyz9",
+    "- 2026-09-11 \u2014 hardened the login flow",
+    "- 2026-09-11 \u2014 the pa\u017f\u017fword is Hunter2-xyz9 \u2014 api \u212aey: 9f8e7d6c5b4a",
+    "\u041f\u0410\u0420\u041e\u041b\u042c: Hunter2-xyz9 \u2014 das Passwort ist Hunter2-xyz9",
+    '{\\"password\\": \\"Hunter2-xyz9\\"} \u2014 {\\"passed\\": \\"Hunter2-xyz9\\"}',
 ]
 TEXTS = [text for text, _ in ATTACKS] + list(FALSE_POSITIVES) + MORE
 
@@ -52,6 +62,33 @@ def test_a_line_without_any_rules_literal_runs_no_rule() -> None:
     text = "- Split the retry loop: the library's default timeout is infinite"
     assert secretcontext._ruled_out(text, 0, len(text)) >= {
         *secretcontext.NEEDS_FOLDED, *secretcontext.NEEDS_EXACT}
+
+
+_WORD_RULES = {"prose", "reverse", "flag", "escaped", "foreign"}
+
+
+@pytest.mark.parametrize("line, ruled_out", [
+    # An entity line: its dash is not ASCII (the foreign rule's words in other scripts are in
+    # no table: it runs on such a span).
+    ("- 2026-09-11 \u2014 hardened the login flow", _WORD_RULES - {"foreign"}),
+    ("All 12 tests passed: see the log", _WORD_RULES),
+    ("- Passing tests \u2014 the passport office", _WORD_RULES - {"foreign"}),
+    # The prose rule's word starts a word; ``--bypass=…`` and "as the bypass: …" may be others'.
+    ("bypass: the cache", {"prose", "escaped", "foreign"}),
+    ("compass = north", {"prose", "escaped", "foreign"}),
+])
+def test_pass_inside_a_word_and_a_dash_run_no_secret_word_rule(
+        line: str, ruled_out: set[str]) -> None:
+    assert secretcontext._ruled_out(line, 0, len(line)) >= ruled_out
+
+
+def test_case_folding_matches_ascii_letters_only_with_the_characters_folded() -> None:
+    """re, ignoring case, matches an ASCII letter with its two cases and the characters
+    secretcontext.folded translates, nothing else (on this Python's Unicode tables)."""
+    letter = re.compile("[a-z]", re.IGNORECASE)
+    others = {chr(code) for code in range(128, 0x110000) if letter.fullmatch(chr(code))}
+    assert others == {"\u0130", "\u0131", "\u017f", "\u212a"}
+    assert all(secretcontext.folded(ch).isascii() for ch in others)
 
 
 @pytest.mark.parametrize("word", ["mot de passe", "Passwort", "KENNWORT", "contrasena", "senha",
@@ -114,6 +151,7 @@ _PIECES = st.sampled_from([
     "eyJ", "=", ": ", "\"", "'", " ", "\n", "-", "_", ".", "/", "://", "@", "aws", "Bearer ",
     "AIza", "hvs.", "glpat-", "npm_", "-us1", "AC", "SK", "$2b$", "k_live_", "cloudant", "ibm",
     "softlayer", "x-api-key", "contrase\u00f1a", "pa\u017f\u017fword", "\u212aey",
+    "pass", "PASS", "by", "ed", "is ", "\t", "\u2014", "\\\"", "mot de", "sandi", "kata ",
 ])
 _RANDOM = st.text(alphabet=st.sampled_from("abcdefXYZ0123456789+/=-_"), min_size=0, max_size=48)
 _LINES = st.lists(st.one_of(_PIECES, _RANDOM), min_size=1, max_size=14).map("".join)
@@ -138,3 +176,14 @@ def test_random_lines_redact_the_same_without_the_literal_gates(text: str) -> No
     with pytest.MonkeyPatch.context() as monkeypatch:
         _ungated(monkeypatch)
         assert redact.redact(text) == gated
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LINES, min_size=1, max_size=3).map("\n".join))
+def test_random_lines_find_the_same_without_the_context_gates(text: str) -> None:
+    gated = _all(text)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for table in ("NEEDS_FOLDED", "NEEDS_FOLDED_TOO", "NEEDS_EXACT"):
+            monkeypatch.setattr(secretcontext, table, {})
+        monkeypatch.setattr(secretconfig, "NEEDS", {})
+        assert _all(text) == gated
