@@ -586,3 +586,31 @@ def test_alias_bombs_are_refused_before_anything_is_built(text: str) -> None:
 def test_aliases_within_the_bound_still_read() -> None:
     text = "---\nbase: &b [1, 2]\nagain: *b\nmerged:\n  <<: {k: 1}\n---\n"
     assert frontmatter.parse(text) == {"base": [1, 2], "again": [1, 2], "merged": {"k": 1}}
+
+
+@settings(deadline=None, max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
+@given(note=styled_notes(), data=st.data())
+def test_property_set_keys_gives_the_text_set_key_gives_one_after_another(
+    note: tuple[str, dict[str, Any]], data: st.DataObject
+) -> None:
+    """One read and one verification for several keys (a SessionEnd's properties), the same
+    bytes as setting them one by one: existing keys, new ones, a key twice, lists."""
+    text, expected = note
+    keys = st.one_of(st.sampled_from(sorted(expected)), KEYS)
+    items = data.draw(st.lists(st.tuples(keys, VALUES), max_size=5))
+    one_by_one = text
+    for key, value in items:
+        one_by_one = propedit.set_key(one_by_one, key, value)
+    assert propedit.set_keys(text, items) == one_by_one
+
+
+def test_set_keys_sets_a_sessions_closing_properties_in_one_pass(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(propedit, "_one_by_one", None)  # not the key-by-key way
+    text = ("---\ntype: session\nupdated: 2026-11-20  # by vaultmem\ncwd: /old\n---\n\n"
+            "# S\n")
+    items = [("claude_last_accessed", date(2026, 11, 22)), ("cwd", "/work/x"),
+             ("host", "box"), ("updated", date(2026, 11, 22))]
+    assert propedit.set_keys(text, items) == (
+        "---\ntype: session\nupdated: 2026-11-22  # by vaultmem\ncwd: /work/x\n"
+        "claude_last_accessed: 2026-11-22\nhost: box\n---\n\n# S\n")

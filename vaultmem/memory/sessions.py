@@ -546,10 +546,11 @@ class Memory(Upkeep):
         if self._note_status(entry.note) in (None, "archived"):
             return EndResult(sid, entry.note, None, "archived", None)
         text = f"### {now:%H:%M} - Session End\n\nReason: {inline.one_line(reason) or 'other'}"
-        edits = [*first_edits,
+        # The properties first, beside ``first_edits``'s: one run, set in one read of the
+        # frontmatter (the entry only adds to the body: the order changes no byte).
+        edits = [*first_edits, *self._touch(now),
                  patch.SectionPatch(WORK_LOG, "append", text, subtree=True, create=True,
                                     prefer="first"),
-                 *self._touch(now),
                  # The size the Bases view shows, as of the end (not on every entry: a log only
                  # adds lines, and the note's frontmatter does not churn while Claude works).
                  patch.Rewrite(threshold.with_line_count)]

@@ -117,13 +117,34 @@ def apply(text: str, edit: Edit, *, file: str | None = None) -> Applied:
     return Applied(text=new, changed=new != text, created=())
 
 
+def apply_run(text: str, edits: Sequence[Edit], *, file: str | None = None) -> tuple[Applied, int]:
+    """Apply the first of ``edits``, or the run of ``SetProperty`` edits it begins (the text
+    they give one after another, read and verified once: ``propedit.set_keys``); and how many
+    edits were applied."""
+    run = 0
+    while run < len(edits) and isinstance(edits[run], SetProperty):
+        run += 1
+    if run < 2:
+        return apply(text, edits[0], file=file), 1
+    sets = [edit for edit in edits[:run] if isinstance(edit, SetProperty)]
+    try:
+        new = propedit.set_keys(text, [(edit.key, edit.value) for edit in sets], path=file)
+    except InvalidYaml as err:
+        if err.path is None and file is not None:
+            raise InvalidYaml(err.message, path=file, line=err.line) from None
+        raise
+    return Applied(text=new, changed=new != text, created=()), run
+
+
 def apply_all(text: str, edits: Sequence[Edit], *, file: str | None = None) -> Applied:
     """Apply ``edits`` in order; ``created`` collects every heading created on the way."""
     current = text
     created: list[str] = []
     warnings: list[str] = []
-    for edit in edits:
-        step = apply(current, edit, file=file)
+    done = 0
+    while done < len(edits):
+        step, applied = apply_run(current, edits[done:], file=file)
+        done += applied
         current = step.text
         created.extend(step.created)
         warnings.extend(w for w in step.warnings if w not in warnings)

@@ -355,6 +355,60 @@ def set_key(text: str, key: str, value: Any, *, path: str | None = None) -> str:
     return _set(doc, key, value, path, flow=flow and isinstance(value, list))
 
 
+def set_keys(text: str, items: Iterable[tuple[str, Any]], *, path: str | None = None) -> str:
+    """Set several properties: the text ``set_key`` gives, one key after another, read and
+    verified once instead of once a key (a hook's SessionEnd sets half a dozen). Lists, and
+    anything the one-pass emission does not verify, go the one-key way."""
+    items = list(items)
+    for key, _ in items:
+        _check_key(key)
+    doc = load(text, path)
+    pairs = [(key, _normalize(value)) for key, value in items]
+    if not doc.parts.has_frontmatter or any(isinstance(v, (list, dict)) for _, v in pairs):
+        return _one_by_one(text, pairs, path)
+    expected = dict(doc.data)
+    replaced: dict[int, tuple[int, list[str]]] = {}  # span start -> (span end, its lines)
+    added: list[str] = []
+    new_keys: set[str] = set()
+    indent = _root_indent(doc)
+    for key, value in pairs:
+        if key in expected and _same(expected[key], value):
+            continue
+        expected[key] = value
+        lines = next(_emissions(key, value, flat=False, flow=False, indent=indent), None)
+        span = _find(doc, key)
+        if lines is None or (span is None) != (key not in doc.data) or key in new_keys:
+            return _one_by_one(text, pairs, path)  # (a new key set twice: in its order)
+        if span is None:
+            new_keys.add(key)
+            added.extend(lines)
+        else:
+            replaced[span.start] = (span.end, _with_comment(lines, span.comment) or lines)
+    if not replaced and not added:
+        return text
+    at = doc.parts.body_start - 1
+    out: list[str] = []
+    line = 0
+    for start in sorted(replaced):
+        end, lines = replaced[start]
+        out += doc.lines[line:start] + lines
+        line = end
+    out += doc.lines[line:at] + added + doc.lines[at:]
+    candidate = "".join(out)
+    try:
+        if _same_dict(cached_data(candidate, None) or {}, expected):
+            return candidate
+    except InvalidYaml:
+        pass
+    return _one_by_one(text, pairs, path)
+
+
+def _one_by_one(text: str, pairs: Iterable[tuple[str, Any]], path: str | None) -> str:
+    for key, value in pairs:
+        text = set_key(text, key, value, path=path)
+    return text
+
+
 def add_to_list(text: str, key: str, value: Any, *, path: str | None = None) -> str:
     """Append one item to a list property (block or flow kept); `text` itself when present."""
     _check_key(key)

@@ -352,7 +352,7 @@ class Vault(VaultReader):
         override: Note | None = None,
     ) -> WriteResult:
         from vaultmem.notes.frontmatter import parse as parse_frontmatter
-        from vaultmem.notes.patch import SectionPatch, apply, conflicted, rebaseable  # writers only
+        from vaultmem.notes.patch import SectionPatch, apply_run, conflicted, rebaseable  # writers
 
         # Resolved once for the whole locked read-modify-write.
         path, real = self._resolve(rel)
@@ -365,14 +365,19 @@ class Vault(VaultReader):
         text = current.text
         created: list[str] = []
         any_conflict = False
-        for edit in edits:
+        done = 0
+        while done < len(edits):
+            edit = edits[done]
+            done += 1
             if moved and not rebaseable(edit):
                 assert isinstance(edit, SectionPatch)
                 text = conflicted(text, edit, label=label or "vaultmem")
                 any_conflict = True
                 continue
             try:
-                applied = apply(text, edit, file=rel)
+                # A run of properties is set in one read of the frontmatter.
+                applied, count = apply_run(text, edits[done - 1:], file=rel)
+                done += count - 1
             except VaultmemError:
                 if not (moved and isinstance(edit, SectionPatch)):
                     raise
