@@ -851,7 +851,12 @@ def _entity_note(
     if want_answer:
         word = words.next()
         anchor = name.split()[0].lower()
-        lines.append(f"- Gotcha: the {word} header breaks {anchor} retries; strip it first")
+        # As capture writes a fix (mining/fixes.py): the fix, then the failure and its error
+        # quoted, which is what the failure hook matches a failure by (bench row
+        # post-tool-use-failure); a gotcha stated in words only is the rarer case.
+        lines.append(f"- Fixed by editing `src/{anchor}/client.py` to strip the {word} header: "
+                     f"`pytest tests/test_{anchor}.py` failed (`E   RetryError: {word} header "
+                     f"breaks {anchor} retries`)")
         answer = f"{word} {anchor}"
     lines += ["", "## Recent Changes", ""]
     for _ in range(rng.randint(1, 6)):

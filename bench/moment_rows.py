@@ -25,8 +25,9 @@ def moment_cases(env: VaultmemEnv) -> list[Case]:
     mine = [a for a in env.answers() if f"/projects/{env.project}/entities/" in a.rel]
     told: dict[str, list[bool]] = {"prompt": [], "failure": []}
     ratios: dict[str, list[tuple[float, float]]] = {"prompt": [], "failure": []}
-    # Known answers are "<word> <entity>", from "Gotcha: the <word> header breaks <entity>
-    # retries; strip it first" (bench/generate.py).
+    # Known answers are "<word> <entity>", from "Fixed by editing `src/<entity>/client.py` to
+    # strip the <word> header: `pytest …` failed (`E   RetryError: <word> header breaks <entity>
+    # retries`)" (bench/generate.py).
     pairs = [a.query.split(" ", 1) for a in mine]
 
     def payload(event: str, **extra: object) -> bytes:
