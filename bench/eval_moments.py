@@ -15,8 +15,9 @@ compaction, without the summary (written after the hook; DESIGN §13). Measured:
   one no earlier session met is unrelated: told nothing? (goal >= 95%). Repeats within one
   session are counted apart. Real sessions rarely meet an earlier session's failure, so each
   failure a session got past is also met again after the replay, in a later session of its
-  project (told its fix, when the vault recorded one?) and in a session of another project
-  (told nothing?), the index up to date and no briefing before (which may tell it first);
+  project (told its fix, when the vault recorded one?) and in a session of another project,
+  run there (no ``cd`` before it) (told nothing?), the index up to date and no briefing before
+  (which may tell it first);
 - labelled recurrences (``recurrences.json``): failures read in the transcripts to recur in a
   later session of the project after an earlier one found the fix; the first such failure of
   each later session: told anything, and told the fix (its proof words)? (goal >= 90%);
@@ -417,11 +418,22 @@ def measure_probes(corpus: Corpus, root: Path, by_session: Mapping[str, Sequence
             again = _later(root, when, f"eval-recur-{n}", cwds[s.id], call.hook, call.payload,
                            brief=False)
             elsewhere = _later(root, when, f"eval-other-{n}", cwds[others[0]], call.hook,
-                               call.payload, brief=False) if others else ""
+                               _run_here(call.payload), brief=False) if others else ""
             report.probes.append({"session": s.id, "project": projects[s.id],
                                   "recorded": recorded(call, gotchas),
                                   "command": call.command[:80], "signature": call.signature[:120],
                                   "told_again": bool(again), "told_elsewhere": bool(elsewhere)})
+
+
+def _run_here(payload: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A failure's payload with its command run where the session is, without the ``cd`` before
+    it (``cd ~/shop && git commit`` failed in shop, whichever session ran it)."""
+    from vaultmem.claude.onfailure import without_cd
+
+    given = payload.get("tool_input")
+    if not isinstance(given, dict) or not isinstance(given.get("command"), str):
+        return payload
+    return {**payload, "tool_input": {**given, "command": without_cd(given["command"])}}
 
 
 def measure_prompts(corpus: Corpus, root: Path, labels: Sequence[Mapping[str, Any]],

@@ -292,6 +292,7 @@ def test_a_failure_is_told_the_fix_of_the_project_its_command_went_into(
 )
 def test_where_a_command_ran(command: str, cwd: str, folder: str | None) -> None:
     assert onfailure.ran_in(command, cwd, "/home/me") == folder
+    assert onfailure.without_cd(command).startswith(("git", "make", "pytest", "cd - "))
 
 
 def test_a_session_is_not_told_what_its_own_note_holds(vault: Path, tmp_path: Path) -> None:

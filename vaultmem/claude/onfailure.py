@@ -272,6 +272,13 @@ def ran_in(command: str | None, cwd: str | None, home: str) -> str | None:
     return folder
 
 
+def without_cd(command: str) -> str:
+    """``command`` without the ``cd`` leading it (:func:`ran_in`): what ran there."""
+    while (found := _LEADING_CD_RE.match(command)) is not None:
+        command = command[found.end():]
+    return command
+
+
 def _resolved(target: str, at: str | None, home: str) -> str | None:
     if target == "~" or target.startswith(("~/", "~\\")):
         return posixpath.join(home, target[2:]) if len(target) > 2 else home
