@@ -396,3 +396,18 @@ def _failure_hook(vault: Path, cwd: Path, tool: str, given: dict[str, str], erro
         cwd=cwd, env=hook_env(vault, VAULTMEM_PROJECT="shop"))
     assert done.returncode == 0 and done.stderr == b""
     return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+def test_a_fix_recorded_at_stop_is_told_to_a_session_running_beside_it(
+        env: Path, log: Transcript, tmp_path: Path) -> None:
+    # No SessionStart comes between: the Stop hook indexes the session notes it wrote in.
+    log.prompt("restart nginx")
+    log.call("b1", "Bash", {"command": "sudo systemctl restart nginx"})
+    log.result("b1", f"Exit code 1\n{SUDO}", error=True)
+    log.say("sudo needs a password, which Claude Code's shell cannot read; run `sudo systemctl "
+            "restart nginx` yourself in your terminal.")
+    stop(log)
+
+    told = _failure_hook(env, tmp_path, "Bash", {"command": "sudo apt install ripgrep"},
+                         f"Exit code 1\n{SUDO}")
+    assert "sudo systemctl restart nginx` yourself" in told

@@ -15,6 +15,7 @@ Called by ``hooks.py`` (the door). Everything here is local and bounded: no netw
 from __future__ import annotations
 
 import os
+import posixpath
 import sys
 from datetime import date, datetime
 from pathlib import Path
@@ -241,23 +242,30 @@ def _brief(memory: Memory, event: HookEvent, started_note: str | None, now: date
     return session_start_output(text) if text else ""
 
 
-def _refresh_index(memory: Memory, warnings: list[str]) -> None:
-    """The search index of the project (and the global notes) brought up to date, unless
-    another process is at it: the moment hooks read it as it is (claude/moments.py)."""
+def _refresh_index(memory: Memory, warnings: list[str],
+                   folders: tuple[str, ...] | None = None) -> None:
+    """The search index of ``folders`` (the project and the global notes) brought up to date,
+    unless another process is at it: the moment hooks read it as it is (claude/moments.py)."""
     from vaultmem.search import index
 
     layout = memory.vault.layout
     try:
-        index.refresh(memory.vault, wait=False, max_bytes=index.HOOK_NOTE_BYTES, folders=(
-            layout.project_dir(memory.config.project), f"{layout.namespace}/global"))
+        index.refresh(memory.vault, wait=False, max_bytes=index.HOOK_NOTE_BYTES, folders=folders
+                      or (layout.project_dir(memory.config.project), f"{layout.namespace}/global"))
     except (VaultmemError, OSError) as err:
         warnings.append(f"search index not refreshed: {err}")
 
 
 def on_stop(event: HookEvent, warnings: list[str] | None = None) -> str:
-    """Stop and PreCompact: record the new transcript turns."""
-    memory = _memory(event, warnings)
-    record_transcript(memory, event, _session_id(memory, event), clock.now())
+    """Stop and PreCompact: record the new transcript turns, and index the session notes of
+    the note's project: a fix recorded now is told at a failure of a session that runs beside
+    this one, or that went down into this project after its start (SessionStart indexes the
+    project it starts in)."""
+    problems = warnings if warnings is not None else []
+    memory = _memory(event, problems)
+    done = record_transcript(memory, event, _session_id(memory, event), clock.now())
+    if done.turns:
+        _refresh_index(memory, problems, folders=(posixpath.dirname(done.note),))
     return ""
 
 

@@ -2,8 +2,8 @@
 the search index only), and the logged, fenced context they hand to Claude (DESIGN §12).
 
 These hooks run on every prompt and every failed tool call, so they are the cheapest code of the
-project: one read of the index (no refresh: SessionStart keeps it fresh), the few notes it
-ranks, no mining, no compaction, no secret detectors (the vault's text is redacted already).
+project: one read of the index (no refresh: SessionStart and Stop keep it fresh), the few notes
+it ranks, no mining, no compaction, no secret detectors (the vault's text is redacted already).
 """
 
 from __future__ import annotations
