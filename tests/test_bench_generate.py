@@ -187,3 +187,21 @@ def test_cli_writes_the_vault(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("120 notes")
     assert len(list((tmp_path / "cli").rglob("*.md"))) == 120
+
+
+def test_an_entity_answer_is_a_fix_quoting_the_error_the_failure_row_sends(tmp_path: Path) -> None:
+    # As capture writes a fix: the failure hook's quoting tier is what the bench row times.
+    from vaultmem.claude import onfailure
+
+    vault = generate(tmp_path / "v", notes=800, seed=5)
+    entity = [a for a in vault.answers if "/entities/" in a.rel]
+    assert entity
+    for answer in entity:
+        word, anchor = answer.query.split(" ", 1)
+        [line] = [ln for ln in (vault.root / answer.rel).read_text(encoding="utf-8").splitlines()
+                  if word in ln]
+        failure = onfailure.Failure("Bash", f"pytest tests/test_{anchor}.py", None,
+                                    f"Exit code 1\nE   RetryError: {word} header breaks {anchor} "
+                                    "retries")
+        assert word in onfailure.quoted(line)
+        assert onfailure.tier(failure, onfailure.signature(failure.error), line) == 0
