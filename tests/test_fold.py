@@ -110,3 +110,28 @@ def test_one_failure_told_twice_folds_at_compaction_only() -> None:
 ])
 def test_another_failure_does_not_fold(other: str) -> None:
     assert fold.folds([("gotcha", SAID), ("gotcha", other)], failures=True) == [0, 1]
+
+
+HANDED_LINE = (
+    "The workflow file is owned by root (600). For the person to run: `sudo chown $USER:$USER "
+    "./.github/workflows/build.yml` (`sudo cat ./.github/workflows/build.yml` failed: `sudo: a "
+    "terminal is required to read the password`)")
+
+
+def _reported(path: str) -> str:
+    return (f"Fixed by the person, who said: \u201cchanged ownership i think\u201d (`cat {path}` "
+            f"failed: `cat: {path}: Permission denied`)")
+
+
+def test_the_persons_report_of_a_handed_fix_folds_into_the_handed_line() -> None:
+    """One lesson, one line: the handed line keeps the fix and the error; a report of a fix
+    on another file, or a handed line not at compaction, stays."""
+    same = _reported(".github/workflows/build.yml")
+    assert fold.folds([("gotcha", HANDED_LINE), ("gotcha", same)], failures=True) == [0, 0]
+    assert fold.folds([("gotcha", same), ("gotcha", HANDED_LINE)], failures=True) == [1, 1]
+    assert fold.folds([("gotcha", HANDED_LINE), ("gotcha", same)]) == [0, 1]
+    other = _reported("src/app.py")
+    assert fold.folds([("gotcha", HANDED_LINE), ("gotcha", other)], failures=True) == [0, 1]
+    unreported = same.replace(fold.REPORTED, "The person said:")
+    assert fold.folds([("gotcha", HANDED_LINE), ("gotcha", unreported)],
+                      failures=True) == [0, 1]

@@ -36,7 +36,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vaultmem.mining import notices
+from vaultmem.mining import fold, notices
 from vaultmem.notes.inline import code_span, one_line
 from vaultmem.notes.lazyre import lazy
 
@@ -47,8 +47,7 @@ FIX_CHARS = 120  # of a fix command at least, when the explanation before it is 
 FAILURES_NAMED = 2  # by one gotcha: those one message explains
 LINES_KEPT = 2  # lines of a message that explain one failure
 NEXT_LINES = 3  # transcript lines from a failure to the message "right after" it
-HANDED = "For the person to run:"
-REPORTED = "Fixed by the person, who said:"
+HANDED, REPORTED = fold.HANDED, fold.REPORTED  # fold reads them back at compaction
 REPORT_CHARS = 240  # a longer prompt is a new task, not a report of what was done
 
 # What says why a failure happened or what to do about it. "instead" alone is a next move.

@@ -27,8 +27,11 @@ At compaction (``failures=True``) one failure is one fact too: capture tells a f
 lines, what was said about it ("The build needs the OpenSSL headers (`cargo build` failed:
 `…`)") and the run that passed after a fix ("Fixed by running `apt install libssl-dev`:
 `cargo build` failed (`…`)"); a line whose failures (each command with its error, one
-cut short read as the start of the other) another line names folds into the longer. The session's
-record keeps both.
+cut short read as the start of the other) another line names folds into the longer. So does the
+person's report of a fix Claude handed them: "Fixed by the person, who said: “changed ownership”
+(`cat ./x.yml` failed: `…`)" folds into the line "For the person to run: `sudo chown … ./x.yml`
+(…)" when a path its failed command names is one the handed command names (one lesson: the
+handed line keeps the fix and its error). The session's record keeps both.
 """
 
 from __future__ import annotations
@@ -61,6 +64,12 @@ _CODE_RE = lazy(r"(`+)(.+?)\1")
 _WORD_RE = lazy(r"[^\W_]+")
 # A failure as capture writes it: "`cmd` failed (`error`)", "`cmd` failed: `error`".
 _FAILURE_RE = lazy(r"(`+) ?([^`]+?) ?\1 failed(?::| \() ?(`+) ?(.+?) ?\3")
+# How capture words a command handed to the person and the person's report of a fix
+# (:mod:`vaultmem.claude.failfix` writes them).
+HANDED = "For the person to run:"
+REPORTED = "Fixed by the person, who said:"
+_HANDED_RE = lazy(HANDED + r" (`+) ?([^`]+?) ?\1")
+_PATH_RE = lazy(r"[^\s'\"`]*[\\/][^\s'\"`]+")
 
 
 def _plain(text: str) -> str:
@@ -90,6 +99,8 @@ class _Shape:
     coded: bool  # holds a code span
     turned: frozenset[tuple[str, str]]  # (negation, the content word it turns)
     failures: tuple[tuple[str, str], ...] = ()  # (command, error), each without a cut's "…"
+    handed: frozenset[str] = frozenset()  # the paths a command handed to the person names
+    reported: bool = False  # the person's report of a fix
 
     @classmethod
     def of(cls, text: str) -> _Shape:
@@ -105,7 +116,19 @@ class _Shape:
                    frozenset(itertools.pairwise(stems)),
                    tuple(f" {m} " for m in dict.fromkeys(marks)), any(codes), turned,
                    tuple((_uncut(m.group(2)), _uncut(m.group(4)))
-                         for m in _FAILURE_RE.finditer(text)))
+                         for m in _FAILURE_RE.finditer(text)),
+                   frozenset().union(*(_paths(m.group(2)) for m in _HANDED_RE.finditer(text))),
+                   text.startswith(REPORTED))
+
+    def failed_paths(self) -> frozenset[str]:
+        """The paths the commands of this line's failures name."""
+        return frozenset(_paths(" ".join(command for command, _ in self.failures)))
+
+
+def _paths(command: str) -> frozenset[str]:
+    """The paths a command names, without a leading ``./`` and a cut's ``…``."""
+    return frozenset(p for found in _PATH_RE.findall(command)
+                     if (p := found.rstrip("…").removeprefix("./").casefold()))
 
 
 def _uncut(text: str) -> str:
@@ -124,10 +147,17 @@ def _one_failure(longer: _Shape, shorter: _Shape) -> bool:
         for c, e in shorter.failures)
 
 
+def _handed_fix(longer: _Shape, shorter: _Shape) -> bool:
+    """Whether ``shorter`` is the person's report of a fix ``longer`` handed them: a path the
+    reported failure's command names is one the handed command names."""
+    return shorter.reported and bool(longer.handed & shorter.failed_paths())
+
+
 def _holds(longer: _Shape, shorter: _Shape, failures: bool = False) -> bool:
     if len(shorter.words) > len(longer.words) or not shorter.words:
         return False
-    if shorter.words == longer.words or failures and _one_failure(longer, shorter):
+    if shorter.words == longer.words or failures and (
+            _one_failure(longer, shorter) or _handed_fix(longer, shorter)):
         return True
     if len(shorter.words) >= MIN_WORDS and shorter.joined in longer.joined:
         return True
@@ -160,7 +190,8 @@ class _Pool:
         self.by_stem: dict[str, list[int]] = {}
 
     def add(self, shape: _Shape, owner: int | None) -> None:
-        for stem in shape.content | self._commands(shape):
+        handed = {"\0/" + path for path in shape.handed} if self.failures else set()
+        for stem in shape.content | self._commands(shape) | handed:
             self.by_stem.setdefault(stem, []).append(len(self.shapes))
         self.shapes.append(shape)
         self.owners.append(owner)
@@ -170,6 +201,7 @@ class _Pool:
         spare = len(shape.content) - math.ceil(NEAR_SHARE * len(shape.content) - 1e-9)
         keys = sorted(shape.content, key=lambda k: len(self.by_stem.get(k, ())))[: spare + 1]
         keys += sorted(self._commands(shape))  # a line naming the same failure, in other words
+        keys += sorted(self._reported(shape))  # the line that handed the fix reported
         found = heapq.nsmallest(CANDIDATES, {n for k in keys for n in self.by_stem.get(k, ())}
                                 ) if keys else range(min(CANDIDATES, len(self.shapes)))
         return next(((True, self.owners[n]) for n in found
@@ -180,6 +212,13 @@ class _Pool:
         if not self.failures:
             return set()
         return {"\0" + command.split(" ", 1)[0] for command, _ in shape.failures if command}
+
+    def _reported(self, shape: _Shape) -> set[str]:
+        """Keys that find the lines handing the person a command on a path the reported
+        failure names."""
+        if not self.failures or not shape.reported:
+            return set()
+        return {"\0/" + path for path in shape.failed_paths()}
 
 
 def folds(lines: Sequence[tuple[str, str]],
