@@ -297,6 +297,17 @@ def test_backlink_once() -> None:
     assert text.count("Archived session (compacted)") == 1
 
 
+def test_an_entity_only_named_gets_its_backlink_and_no_line() -> None:
+    """"Linked from the session" says nothing: no Recent Changes line of no content."""
+    plan = _plan({})
+    lonely = next(e for e in plan.entities if e.name == "Lonely")
+    assert lonely.lines == ()
+    text = _composed(plan, {})[lonely.rel]
+    assert "Linked from the session" not in text
+    assert "- [[claude/projects/demo/archive/sessions/2026-11-20-auth|2026-11-20-auth]] - " \
+           "Archived session (compacted)" in text
+
+
 def test_session_project_refuses_other_paths() -> None:
     assert compaction.session_project(REL) == "demo"
     with pytest.raises(Exception, match="not a session note"):

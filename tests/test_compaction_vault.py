@@ -502,6 +502,13 @@ def test_a_change_is_the_outcome_of_the_turn_that_edited_the_component() -> None
     assert changes.change(["src/auth/"], changes.turns(
         narrated.split("\n"), sections.headings(narrated))[:1]) is None  # nor a narration
     assert changes.change(["src/billing/"], log) is None  # nothing edited there
+    # Closing words are no outcome; the model's narration of one reads as the outcome.
+    done = note.replace("Let me look at it.", "Done! I've now updated the token code. Here's how:")
+    assert changes.change(["src/auth/"], changes.turns(
+        done.split("\n"), sections.headings(done))[:1]) == "Updated the token code."
+    bare = note.replace("Let me look at it.", "Done!")
+    assert changes.change(["src/auth/"], changes.turns(
+        bare.split("\n"), sections.headings(bare))[:1]) is None
     # A label that introduces what follows says nothing of what came of the turn.
     labelled = note + ("\n### 12:00 - d\n\n**Answer:** **Updated `src/auth/c.py`:**\n"
                        "- Edited `src/auth/c.py`\n\n### 12:30 - e\n\n**Answer:** Here's the "

@@ -7,6 +7,11 @@ sentence of its ``**Answer:**`` line), when that answer states something (not
 thinking aloud, no wrapper markup: :mod:`factrule`; nor a label that only introduces what
 follows it, "**Updated `.gitleaks.toml`:**", "Here's the new layout:"); a component the session
 only read, or whose turns said nothing, gets no line.
+
+What closes a turn before its outcome is no outcome: a leading sentence of fewer than
+:data:`MIN_WORDS` words ("Done!", "Perfect!", "All set.") is skipped, and the model's narration
+of the outcome reads as the outcome ("I've updated the workflow to …" -> "Updated the workflow
+to …", as a commit subject says it; :mod:`factrule` refuses the narration).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ if TYPE_CHECKING:
 
 LINKED = "Linked from the session"  # the change of a component a session only names
 CHANGE_MAX_CHARS = 240
+MIN_WORDS = 3  # a shorter leading sentence is a closing word ("Done!"), not the outcome
 _ANSWER = lazy(r"^\*\*Answer:\*\*\s*(.+)$")
 _EDITED = lazy(r"^- Edited (.+)$")
 _SPAN = lazy(r"`([^`]+)`")
@@ -31,6 +37,10 @@ _SENTENCE_END = lazy(r"(?<=[.!?])\s+")
 # A label that introduces what follows it (a list, a block): it ends in a colon, in or out of
 # emphasis ("**Updated `x`:**", "Here's the corrected structure:").
 _LEAD_IN = lazy(r":[*_\s]*$")
+_WORD = lazy(r"[^\W_]+")
+# The model telling what it did: "I've updated …", "We have now moved …", "I just made …".
+_NARRATED = lazy(r"^(?:I|We)(?:'ve|\u2019ve| have)\s+(?:(?:now|just|also|successfully)\s+)*"
+                 r"(?=[a-z]+ed\b|(?:made|built|wrote|rewrote|set|split|ran|put|kept|cut)\b)")
 
 
 @dataclass(frozen=True)
@@ -93,13 +103,20 @@ def change(folders: Sequence[str], log: Sequence[Turn]) -> str | None:
 
 
 def _first(answer: str) -> str:
-    return _SENTENCE_END.split(answer.strip(), maxsplit=1)[0]
+    """An answer's first sentence past its closing words ("Done! …")."""
+    said = _SENTENCE_END.split(answer.strip())
+    first = next((n for n, sentence in enumerate(said)
+                  if len(_WORD.findall(sentence)) >= MIN_WORDS), None)
+    return "" if first is None else said[first]
 
 
 def _lead(answer: str) -> str:
     """An answer's first sentence, up to CHANGE_MAX_CHARS: what came of the turn (the sentences
     after it give the reasons, which the decisions and gotchas say)."""
     out = _first(answer)
+    if (narrated := _NARRATED.match(out)) is not None:
+        rest = out[narrated.end():]
+        out = rest[:1].upper() + rest[1:]
     if len(out) > CHANGE_MAX_CHARS:
         out = out[:CHANGE_MAX_CHARS].rsplit(" ", 1)[0] + " …"
     return out.rstrip(":").strip()

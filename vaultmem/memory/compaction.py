@@ -5,6 +5,8 @@ No disk, no clock.
 Decisions made here, beyond the design:
 - Each entity line links the archive copy of the session (``[[<archive path>|<stem>]]``): that
   path holds with and without ``--move``.
+- An entity the session only named (a ``changes.LINKED`` reference) gets its backlink under
+  ``## References`` and no ``## Recent Changes`` line: "Linked from the session" says nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from vaultmem.memory import entitynote, entityparse, routing, threshold
+from vaultmem.memory import changes, entitynote, entityparse, routing, threshold
 from vaultmem.memory.extraction import KINDS, TARGET_HEADING, Extraction, Item, Kind
 from vaultmem.memory.sessionextract import Component, normalised, session_project
 from vaultmem.notes import links, names, patch, propedit, schema, templating
@@ -149,7 +151,8 @@ def plan(
                 order.append(rel)
                 by_rel[rel] = {}
                 names_of[rel] = name
-            by_rel[rel].setdefault(line)
+            if item.text != changes.LINKED:  # only named: its backlink, no line (no content)
+                by_rel[rel].setdefault(line)
             shared.setdefault(rel, set()).update(r for r in rels if r != rel)
     folders = {names.name_key(c.name): c.folders for c in components_}
     fallback = names.name_key(default_entity)
