@@ -55,17 +55,11 @@ from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private, 
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
 from vaultmem.notes.redact import Scrub
 
-if TYPE_CHECKING:
-    # Imported where a call or result is read: a read whose lines were all recorded before
-    # (SessionEnd after the turn's Stop) builds no turn and needs none of its classes.
+if TYPE_CHECKING:  # imported where a call is read: a read of recorded lines builds no turn
     from vaultmem.mining import structured
 
-FILE_TOOLS = {
-    "Write": "file_path",
-    "Edit": "file_path",
-    "MultiEdit": "file_path",
-    "NotebookEdit": "notebook_path",
-}
+FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
+              "NotebookEdit": "notebook_path"}
 READ_TOOLS = {"Read": "file_path"}
 COMMAND_MAX_CHARS = 200
 RESULT_SCAN_CHARS = 64 * 1024  # of a tool's output, read for its error line
@@ -528,7 +522,6 @@ def _clean(text: str) -> str:
 def _data(ident: str, name: str, tool_input: dict[str, Any]) -> structured.CallData | None:
     """What a structured call's input says; its id is noted when its result is to be kept."""
     from vaultmem.mining import structured
-
     data = structured.call_data(name, tool_input, _clean)
     wanted = _WANTED.get()
     if data is not None and data.wants_result and ident and isinstance(wanted, set):
@@ -555,7 +548,6 @@ def _outcomes(content: Any) -> tuple[Outcome, ...]:
     if not isinstance(content, list):
         return ()
     from vaultmem.mining import structured
-
     found: list[Outcome] = []
     for block in content:
         if not isinstance(block, dict) or block.get("type") != "tool_result":
