@@ -454,11 +454,12 @@ def test_a_started_sessions_hooks_import_no_process_or_temp_file_modules(
 
 
 # A SessionEnd with nothing new to tell (its Stop hooks recorded every turn) in a project with no
-# auto memory: the miner, the anchors, the mirror and the structured calls' reader (no turn
-# is built) are not imported (issues 19, 28).
+# auto memory: the miner, the anchors, the mirror, the structured calls' reader (no turn is
+# built), ``status``'s values and the config writer are not imported (issues 19, 28).
 UNUSED_AT_END = ("vaultmem.claude.ingest", "vaultmem.mining.answers", "vaultmem.memory.anchors",
                  "vaultmem.memory.automirror", "vaultmem.notes.links",
-                 "vaultmem.mining.structured")
+                 "vaultmem.mining.structured", "vaultmem.memory.sessionstatus",
+                 "vaultmem.store.vaultrecord")
 
 
 @pytest.mark.parametrize("stopped", [True, False])

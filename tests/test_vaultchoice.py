@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from vaultmem.cli import _load_commands, app
 from vaultmem.errors import ConfigError
 from vaultmem.store.config import config_file, load_config
-from vaultmem.store.vaultchoice import notice, record_vault
+from vaultmem.store.vaultchoice import notice
+from vaultmem.store.vaultrecord import record_vault
 
 _load_commands()
 

@@ -18,7 +18,7 @@ from . import app, echo_json, globals_of, run
 
 if TYPE_CHECKING:
     from vaultmem.store.config import Config
-    from vaultmem.store.vaultchoice import ConfigWrite
+    from vaultmem.store.vaultrecord import ConfigWrite
 
     from ..claude.install import InstallResult
     from ..claude.installcheck import Finding
@@ -131,7 +131,7 @@ def _install_mcp(ctx: typer.Context, scope: Scope, command: str | None, dry_run:
 
 def _record(config: Config, force: bool) -> ConfigWrite:
     from vaultmem.store.config import config_file
-    from vaultmem.store.vaultchoice import record_vault
+    from vaultmem.store.vaultrecord import record_vault
 
     return record_vault(config, config_file(), force=force)
 

@@ -126,7 +126,7 @@ def init(
     config names another vault already (kept; --force replaces it)."""
     from vaultmem.memory.sessions import Memory
     from vaultmem.store.config import config_file
-    from vaultmem.store.vaultchoice import record_vault
+    from vaultmem.store.vaultrecord import record_vault
 
     from .sharing import git_after_init
 

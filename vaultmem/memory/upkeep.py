@@ -14,9 +14,9 @@ import posixpath
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from vaultmem import clock
 from vaultmem.errors import LockTimeout, SessionError, VaultmemError
@@ -32,6 +32,7 @@ from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD, Note
 if TYPE_CHECKING:
     from vaultmem.memory.handover import Deadline
     from vaultmem.memory.reports import CompactReport  # built by compactor, only named here
+    from vaultmem.memory.sessionstatus import ExtractionCosts, SessionStatus
 
 COMPACTION_LOCK_TIMEOUT = 2.0
 BUSY = "another process is compacting this note"
@@ -59,24 +60,6 @@ _SETTLED = frozenset({"archived", "compaction_failed", "invalid"})
 TranscriptReader = Callable[[Sequence[str], int], "str | None"]
 
 
-@dataclass(frozen=True)
-class SessionStatus:
-    """One session note in ``vaultmem status``."""
-
-    note: str
-    lines: int
-    age_days: int
-    status: str  # the note's status property ("invalid" when its YAML is)
-    verdict: str  # "below threshold (487 lines, 1 day old)", "due: 623 lines", "archived"...
-    due: bool
-    items: int = 0  # list lines (of a note due for compaction)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {"note": self.note, "lines": self.lines, "age_days": self.age_days,
-                "status": self.status, "verdict": self.verdict, "due": self.due}
-
-
 def list_lines(text: str) -> int:
     """The lines of ``text`` that start a list item: what a compaction's cost grows with."""
     return sum(1 for line in text.split("\n") if line.lstrip()[:2] in _BULLETS)
@@ -85,19 +68,6 @@ def list_lines(text: str) -> int:
 def _ends_with_session_end(text: str) -> bool:
     entries = _LAST_ENTRY.findall(text)
     return bool(entries) and entries[-1].strip() == "Session End"
-
-
-@dataclass(frozen=True)
-class ExtractionCosts:
-    """What a project's model extractions cost (``vaultmem status``)."""
-
-    project: str
-    notes: int  # session notes with a recorded cost
-    total_usd: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {"project": self.project, "notes": self.notes, "total_usd": self.total_usd}
 
 
 class Upkeep:
@@ -161,6 +131,7 @@ class Upkeep:
 
     def _status(self, rel: str, today: date, limit: int | None = None) -> SessionStatus:
         """One note's line of ``status`` (see there for ``limit``)."""
+        from vaultmem.memory.sessionstatus import SessionStatus
         if limit is not None and self.vault.size(rel) > limit:
             return self._big_status(rel, limit, today)
         try:
@@ -213,6 +184,8 @@ class Upkeep:
         return len(found) == 1 and found[0] == "archived"
 
     def _big_status(self, rel: str, limit: int, today: date) -> SessionStatus:
+        from vaultmem.memory.sessionstatus import SessionStatus
+
         try:
             seen = self.vault.glimpse(rel, limit, HOOK_READ_HEAD)
             meta = frontmatter.parse(seen.text, path=rel)
@@ -376,6 +349,8 @@ class Upkeep:
     def extraction_costs(self, project: str | None = None) -> ExtractionCosts:
         """What model extraction has cost the project: ``extraction_cost_usd`` of its session
         notes, and of archived copies whose original was removed (``--move``)."""
+        from vaultmem.memory.sessionstatus import ExtractionCosts
+
         project = project or self.config.project
         seen: set[str] = set()
         runs, total = 0, 0.0
