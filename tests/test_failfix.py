@@ -155,7 +155,9 @@ def test_a_message_about_something_else_is_not_tied_to_the_failure_before_it() -
     assert failfix.gotchas(met, said) == []
 
 
-def test_a_gotcha_leads_with_the_problem_and_its_whole_fix_command() -> None:
+def test_a_handed_gotcha_leads_with_its_whole_fix_command_then_the_problem() -> None:
+    from vaultmem.mining import factrule
+
     met = [Met("cat /sys/class/powercap/rapl:0/energy_uj",
                "cat: '/sys/class/powercap/rapl:0/energy_uj': Permission denied", 1),
            Met("sudo cat /sys/class/powercap/rapl:0/energy_uj", SUDO, 3)]
@@ -166,10 +168,12 @@ def test_a_gotcha_leads_with_the_problem_and_its_whole_fix_command() -> None:
                "/home/me/monitor/target/debug/power-monitor\n```\n")
     [(index, text)] = failfix.gotchas(met, [Said(4, message)])  # one message, one gotcha
     assert index == 0
-    assert text.startswith("`sudo cat` also requires a password prompt")  # no "I see the issue"
-    # Handed to the person, in words compaction keeps (its trim drops "Please run this…:").
-    assert (f"{failfix.HANDED} `sudo setcap cap_dac_read_search=ep "
-            "/home/me/monitor/target/debug/power-monitor` (") in text
+    # Handed to the person in fixed words, the fix first (as "Fixed by running `…`: …"), then
+    # the problem without Claude's lead-in ("I see the issue").
+    assert text.startswith(f"{failfix.HANDED} `sudo setcap cap_dac_read_search=ep "
+                           "/home/me/monitor/target/debug/power-monitor`: `sudo cat` also "
+                           "requires a password prompt")
+    assert factrule.trim(text) == text
     assert "The monitor is ready" not in text and "**" not in text
     # Both failures it explains are named, so either one met again finds it.
     assert "Permission denied" in text and "a terminal is required" in text
@@ -181,9 +185,8 @@ def test_a_long_fix_command_is_cut_between_words_within_the_line() -> None:
     [(_, text)] = failfix.gotchas([Met("sudo ls", SUDO, 1)], [Said(2, message)])
     said = text.split(" (`sudo ls` failed", 1)[0]
     assert len(said) <= failfix.SAID_CHARS
-    assert said.startswith(f"It fails because sudo needs a terminal. {failfix.HANDED} "
-                           "`sudo setcap cap_dac_read_search=ep /opt/app0/bin")
-    assert said.endswith("/bin…`")
+    assert said.startswith(f"{failfix.HANDED} `sudo setcap cap_dac_read_search=ep /opt/app0/bin")
+    assert said.endswith("/bin…`: It fails because sudo needs a terminal.")
 
 
 @pytest.mark.parametrize(("lead", "kept"), [
@@ -217,8 +220,8 @@ def test_a_failed_command_handed_to_the_person_is_tied_to_its_failure() -> None:
     handed = ("I can't change this setting from here. Please run this yourself:\n\n```bash\n"
               "sudo pmset -a hibernatemode 0\n```")
     [(_, text)] = failfix.gotchas(met, [Said(9, handed)])
-    assert text.startswith(f"I can't change this setting from here. {failfix.HANDED} "
-                           "`sudo pmset -a hibernatemode 0`")
+    # Claude's own limit ("I can't change this from here") is no fact: the fix and its failure.
+    assert text.startswith(f"{failfix.HANDED} `sudo pmset -a hibernatemode 0` (`sudo pmset")
     assert "a terminal is required" in text
     other = handed.replace("sudo pmset -a hibernatemode 0", "pmset -g")
     assert failfix.gotchas(met, [Said(9, other)]) == []
@@ -236,8 +239,9 @@ def test_a_handed_command_on_the_failed_command_s_file_is_tied_and_kept_through_
                "permissions (600).\n\nYou can run one of these commands:\n\n```bash\n# Option 1\n"
                f"sudo chown $USER:$USER {workflow}\n```\n\nWould you like me to try again after?")
     [(_, text)] = failfix.gotchas(met, [Said(8, message)])
-    assert text.startswith("I'm unable to read the workflow file because it's owned by root")
-    assert f"{failfix.HANDED} `sudo chown $USER:$USER {workflow}` (`sudo cat" in text
+    assert text.startswith(f"{failfix.HANDED} `sudo chown $USER:$USER {workflow}`: I'm unable "
+                           "to read the workflow file because it's owned by root")
+    assert "(600). (`sudo cat" in text
     assert "a terminal is required" in text and "Would you like" not in text
     # Compaction's trim keeps the lesson, and sudo failing on another command finds it.
     kept = factrule.trim(text)

@@ -82,21 +82,6 @@ def _cut(text: str, limit: int) -> str:
     return inline.one_line(text.strip(), limit, cut="words", controls="escape")
 
 
-_SPAN = re.compile(r"`[^`\n]+`")
-
-
-def _cut_keeping_code(text: str, limit: int) -> str:
-    """``text`` cut to ``limit``, its first code span kept whole when the cut would lose it:
-    a gotcha's fix is that command ("… fix the permissions first. For the person to run:
-    `sudo chown …`"), and the words before it are what a cut can spare. (Capture writes a
-    fix first, "Fixed by running `…`: `cmd` failed (`…`)", which the plain cut keeps.)"""
-    cut = _cut(text, limit)
-    span = _SPAN.search(text)
-    if span is None or span.group(0) in cut or len(span.group(0)) > limit // 2:
-        return cut
-    return f"{_cut(text[:span.start()], limit - len(span.group(0)) - 1)} {span.group(0)}"
-
-
 def _item(i: Item, *, dated: bool = False) -> str:
     text = i.text
     if i.links and not dated:
@@ -105,7 +90,9 @@ def _item(i: Item, *, dated: bool = False) -> str:
         text += " (" + ", ".join(link.rsplit("/", 1)[-1] for link in i.links) + ")"
     if dated and i.date:
         text = f"{i.date} — {text}"
-    return _cut_keeping_code(text, ITEM_MAX_CHARS)
+    # Cut between words, keeping the error a failure's quote holds and the first code span (a
+    # fix after its explanation), as capture cuts it (sessionextract).
+    return inline.clip_keeping_error(one_line(text.strip()), ITEM_MAX_CHARS)
 
 
 def _items(items: Sequence[Item], *, dated: bool = False) -> list[str]:

@@ -18,10 +18,11 @@ before it; one explanation tells one lesson, however many failures it names.
 A message that ends by handing the person a command block ("You'll need to execute this in
 your terminal:", "You can run one of these commands:") is tied to a failure whose command the
 block runs, or whose file it works on (``sudo chown … ./x.yml`` after ``cat ./x.yml`` was
-denied), and the gotcha says so in fixed words, "For the person to run: `…`" (:data:`HANDED`):
-Claude's own lead ("I can't run sudo commands interactively. You'll need to …:") is no fact
-and compaction trims it (``factrule.trim``), which left the entity line a bare command. The failure the handed command reruns is named first, so that its
-error survives a cut.
+denied), and the gotcha says so in fixed words, the fix first as "Fixed by running `…`: …" is
+written: "For the person to run `…`: <why>" (:data:`HANDED`), so that a cut spares it. Claude's
+own lead ("I can't run sudo commands interactively. You'll need to …:") is no fact and goes
+(``factrule.trim``). The failure the handed command reruns is named first, so that its error
+survives a cut.
 
 The gotcha holds the error line, so that :mod:`onfailure` finds it by the error's signature
 when the failure comes back. A failure of another tool than Bash (a file the Read or Write tool
@@ -36,7 +37,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vaultmem.mining import fold, notices
+from vaultmem.mining import factrule, fold, notices
 from vaultmem.notes.inline import code_span, one_line
 from vaultmem.notes.lazyre import lazy
 
@@ -148,15 +149,27 @@ def gotcha_text(failures: Sequence[Met], lines: Sequence[tuple[int, str]], messa
         # The problem, then the sentence that brings in its fix (in fixed words when it hands
         # the fix to the person: see the module docstring).
         sentences = _SENTENCE_RE.split(lines[-1][1].replace("**", "").strip())
-        if _HANDING_RE.search(sentences[-1]):
-            sentences[-1] = HANDED
+        handed = bool(_HANDING_RE.search(sentences[-1]))
         # Of a line after the problem's, only the sentence that brings in the fix.
         last = sentences[-1:] if len(lines) > 1 else sentences
+        if handed:
+            last = [] if len(lines) > 1 else sentences[:-1]
         # A heading before it ("Firewall Logging - Requires Your Password") ends its sentence.
         before = [t if t.endswith((".", "!", "?", ":")) else f"{t}." for _, t in lines[:-1]]
         said = _without_narration(" ".join([*before, *last]))
         failures = sorted(failures, key=lambda f: (f.command != command,
                                                    not _same_command(command, f.command)))
+        if handed:
+            # The fix first, as "Fixed by running `…`: …" is written; Claude's own lead ("I
+            # can't run sudo interactively.") is no fact and goes.
+            said = factrule.trim(said)
+            span = code_span(one_line(command, max(SAID_CHARS - len(HANDED) - len(said) - 6,
+                                                   FIX_CHARS), cut="words"))
+            head = f"{HANDED} {span}"
+            rest = SAID_CHARS - len(head) - 2
+            said = f"{head}: {one_line(said, rest, cut='words')}" if said and rest > 0 else head
+            named = "; ".join(_failed(f) for f in failures[:FAILURES_NAMED])
+            return f"{said} ({named})"
     if command:
         span = code_span(one_line(command, max(SAID_CHARS - len(said) - 3, FIX_CHARS),
                                   cut="words"))

@@ -29,8 +29,8 @@ lines, what was said about it ("The build needs the OpenSSL headers (`cargo buil
 `cargo build` failed (`…`)"); a line whose failures (each command with its error, one
 cut short read as the start of the other) another line names folds into the longer. So does the
 person's report of a fix Claude handed them: "Fixed by the person, who said: “changed ownership”
-(`cat ./x.yml` failed: `…`)" folds into the line "For the person to run: `sudo chown … ./x.yml`
-(…)" when a path its failed command names is one the handed command names (one lesson: the
+(`cat ./x.yml` failed: `…`)" folds into the line "For the person to run `sudo chown … ./x.yml`:
+…" when a path its failed command names is one the handed command names (one lesson: the
 handed line keeps the fix and its error). The session's record keeps both.
 """
 
@@ -66,9 +66,9 @@ _WORD_RE = lazy(r"[^\W_]+")
 _FAILURE_RE = lazy(r"(`+) ?([^`]+?) ?\1 failed(?::| \() ?(`+) ?(.+?) ?\3")
 # How capture words a command handed to the person and the person's report of a fix
 # (:mod:`vaultmem.claude.failfix` writes them).
-HANDED = "For the person to run:"
+HANDED = "For the person to run"
 REPORTED = "Fixed by the person, who said:"
-_HANDED_RE = lazy(HANDED + r" (`+) ?([^`]+?) ?\1")
+_HANDED_RE = lazy(HANDED + r":? (`+) ?([^`]+?) ?\1")  # ":" before the fix: older notes
 _PATH_RE = lazy(r"[^\s'\"`]*[\\/][^\s'\"`]+")
 
 

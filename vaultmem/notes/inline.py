@@ -85,7 +85,7 @@ def clip_keeping_error(text: str, max_chars: int) -> str:
     """``text`` (one line) cut as :func:`clip` cuts it (between words), but when the cut would
     lose the first error a failure's quote holds, the words before that quote are cut instead
     and the quote kept: the failure hook finds a gotcha by the error it quotes (DESIGN §12), and
-    a fix explained at length ("… For the person to run: `sudo chown …` (`sudo cat x` failed:
+    a fix explained at length ("… For the person to run `sudo chown …`: … (`sudo cat x` failed:
     `sudo: a terminal is required …`)") lost it. The text's first code span (the fix) is kept
     too, its prose cut first; the failed command only when it fits with them; a quote longer than
     half the room is not kept (the plain cut)."""
