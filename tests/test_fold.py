@@ -125,13 +125,18 @@ def _reported(path: str) -> str:
 
 def test_the_persons_report_of_a_handed_fix_folds_into_the_handed_line() -> None:
     """One lesson, one line: the handed line keeps the fix and the error; a report of a fix
-    on another file, or a handed line not at compaction, stays."""
+    on another file, or before compaction, stays."""
     same = _reported(".github/workflows/build.yml")
     assert fold.folds([("gotcha", HANDED_LINE), ("gotcha", same)], failures=True) == [0, 0]
     assert fold.folds([("gotcha", same), ("gotcha", HANDED_LINE)], failures=True) == [1, 1]
     assert fold.folds([("gotcha", HANDED_LINE), ("gotcha", same)]) == [0, 1]
     other = _reported("src/app.py")
     assert fold.folds([("gotcha", HANDED_LINE), ("gotcha", other)], failures=True) == [0, 1]
+    # A cut took the handed line's label and cut its path short: still that file's line.
+    cut = ("The workflow file is owned by root (600). You'll… `sudo chown $USER:$USER "
+           "./.github/workflows/bu…` `sudo cat ./.github/workflows/build.yml` failed: `sudo: a "
+           "terminal is required to read the password`")
+    assert fold.folds([("gotcha", cut), ("gotcha", same)], failures=True) == [0, 0]
     unreported = same.replace(fold.REPORTED, "The person said:")
     assert fold.folds([("gotcha", HANDED_LINE), ("gotcha", unreported)],
                       failures=True) == [0, 1]

@@ -28,10 +28,11 @@ lines, what was said about it ("The build needs the OpenSSL headers (`cargo buil
 `…`)") and the run that passed after a fix ("Fixed by running `apt install libssl-dev`:
 `cargo build` failed (`…`)"); a line whose failures (each command with its error, one
 cut short read as the start of the other) another line names folds into the longer. So does the
-person's report of a fix Claude handed them: "Fixed by the person, who said: “changed ownership”
-(`cat ./x.yml` failed: `…`)" folds into the line "For the person to run `sudo chown … ./x.yml`:
-…" when a path its failed command names is one the handed command names (one lesson: the
-handed line keeps the fix and its error). The session's record keeps both.
+person's report of a fix: "Fixed by the person, who said: “changed ownership” (`cat ./x.yml`
+failed: `…`)" folds into a longer line whose code spans name a path its failed command names,
+"For the person to run `sudo chown … ./x.yml`: …" (one lesson: that line keeps the fix and its
+error; a path cut short, ``./x.y…``, is read as the start of the other, and a line cut before
+capture wrote the fix first has lost its "For the person to run:"). The session's record keeps both.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -65,10 +67,9 @@ _WORD_RE = lazy(r"[^\W_]+")
 # A failure as capture writes it: "`cmd` failed (`error`)", "`cmd` failed: `error`".
 _FAILURE_RE = lazy(r"(`+) ?([^`]+?) ?\1 failed(?::| \() ?(`+) ?(.+?) ?\3")
 # How capture words a command handed to the person and the person's report of a fix
-# (:mod:`vaultmem.claude.failfix` writes them).
+# (:mod:`vaultmem.claude.failfix` writes them; a report folds into the line naming its file).
 HANDED = "For the person to run"
 REPORTED = "Fixed by the person, who said:"
-_HANDED_RE = lazy(HANDED + r":? (`+) ?([^`]+?) ?\1")  # ":" before the fix: older notes
 _PATH_RE = lazy(r"[^\s'\"`]*[\\/][^\s'\"`]+")
 
 
@@ -99,7 +100,7 @@ class _Shape:
     coded: bool  # holds a code span
     turned: frozenset[tuple[str, str]]  # (negation, the content word it turns)
     failures: tuple[tuple[str, str], ...] = ()  # (command, error), each without a cut's "…"
-    handed: frozenset[str] = frozenset()  # the paths a command handed to the person names
+    spans: frozenset[str] = frozenset()  # the paths its code spans name
     reported: bool = False  # the person's report of a fix
 
     @classmethod
@@ -117,12 +118,17 @@ class _Shape:
                    tuple(f" {m} " for m in dict.fromkeys(marks)), any(codes), turned,
                    tuple((_uncut(m.group(2)), _uncut(m.group(4)))
                          for m in _FAILURE_RE.finditer(text)),
-                   frozenset().union(*(_paths(m.group(2)) for m in _HANDED_RE.finditer(text))),
+                   frozenset().union(*(_paths(m.group(2)) for m in _CODE_RE.finditer(text))),
                    text.startswith(REPORTED))
 
     def failed_paths(self) -> frozenset[str]:
         """The paths the commands of this line's failures name."""
         return frozenset(_paths(" ".join(command for command, _ in self.failures)))
+
+
+def _folder_key(path: str) -> str:
+    """The key that finds a line by a path's folder (a path cut short keeps its folder)."""
+    return "\0/" + posixpath.dirname(path)
 
 
 def _paths(command: str) -> frozenset[str]:
@@ -147,17 +153,18 @@ def _one_failure(longer: _Shape, shorter: _Shape) -> bool:
         for c, e in shorter.failures)
 
 
-def _handed_fix(longer: _Shape, shorter: _Shape) -> bool:
-    """Whether ``shorter`` is the person's report of a fix ``longer`` handed them: a path the
-    reported failure's command names is one the handed command names."""
-    return shorter.reported and bool(longer.handed & shorter.failed_paths())
+def _reported_fix(longer: _Shape, shorter: _Shape) -> bool:
+    """Whether ``shorter`` is the person's report of a fix to a file ``longer`` names: a path
+    the reported failure's command names is one a code span of ``longer`` names."""
+    return shorter.reported and not longer.reported and any(
+        _same(path, named) for path in shorter.failed_paths() for named in longer.spans)
 
 
 def _holds(longer: _Shape, shorter: _Shape, failures: bool = False) -> bool:
     if len(shorter.words) > len(longer.words) or not shorter.words:
         return False
     if shorter.words == longer.words or failures and (
-            _one_failure(longer, shorter) or _handed_fix(longer, shorter)):
+            _one_failure(longer, shorter) or _reported_fix(longer, shorter)):
         return True
     if len(shorter.words) >= MIN_WORDS and shorter.joined in longer.joined:
         return True
@@ -190,8 +197,8 @@ class _Pool:
         self.by_stem: dict[str, list[int]] = {}
 
     def add(self, shape: _Shape, owner: int | None) -> None:
-        handed = {"\0/" + path for path in shape.handed} if self.failures else set()
-        for stem in shape.content | self._commands(shape) | handed:
+        spans = {_folder_key(path) for path in shape.spans} if self.failures else set()
+        for stem in shape.content | self._commands(shape) | spans:
             self.by_stem.setdefault(stem, []).append(len(self.shapes))
         self.shapes.append(shape)
         self.owners.append(owner)
@@ -201,7 +208,7 @@ class _Pool:
         spare = len(shape.content) - math.ceil(NEAR_SHARE * len(shape.content) - 1e-9)
         keys = sorted(shape.content, key=lambda k: len(self.by_stem.get(k, ())))[: spare + 1]
         keys += sorted(self._commands(shape))  # a line naming the same failure, in other words
-        keys += sorted(self._reported(shape))  # the line that handed the fix reported
+        keys += sorted(self._reported(shape))  # a line naming the file of a reported fix
         found = heapq.nsmallest(CANDIDATES, {n for k in keys for n in self.by_stem.get(k, ())}
                                 ) if keys else range(min(CANDIDATES, len(self.shapes)))
         return next(((True, self.owners[n]) for n in found
@@ -218,7 +225,7 @@ class _Pool:
         failure names."""
         if not self.failures or not shape.reported:
             return set()
-        return {"\0/" + path for path in shape.failed_paths()}
+        return {_folder_key(path) for path in shape.failed_paths()}
 
 
 def folds(lines: Sequence[tuple[str, str]],
