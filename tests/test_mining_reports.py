@@ -53,3 +53,32 @@ def test_a_problem_without_a_fix_or_with_options_only_is_no_gotcha() -> None:
     fenced = "```\n### The Problem\nx y z\n### The Fix\nskip it\n```\n"
     for text in (alone, offered, before, fenced):
         assert problem_fix(text) is None, text
+
+
+DONE_REPORT = """All tasks completed. Here's what was done:
+
+## ✅ Completed Tasks
+
+### 1. **Logs Synced** (12 logs updated)
+- Copied the logs
+
+### 2. **Session Store** - sessions kept in Redis with a 1 h TTL:
+- **Why**: the web nodes share them
+
+### 3. **Documentation**
+- Fixed paths in SETUP.md
+
+## Suggested Improvements
+
+### 1. **Add Testing** - a pytest suite for the parser
+"""
+
+
+def test_a_completion_reports_numbered_heading_that_states_what_it_made_is_a_decision() -> None:
+    decisions = [m.text for m in mine(DONE_REPORT) if m.kind == "decision"]
+    assert decisions == ["Session Store: sessions kept in Redis with a 1 h TTL"]
+
+
+def test_a_numbered_heading_outside_a_report_of_what_was_done_is_no_decision() -> None:
+    text = DONE_REPORT.replace("## ✅ Completed Tasks", "## Options")
+    assert not [m for m in mine(text) if m.kind == "decision"]

@@ -161,10 +161,39 @@ TOPIC_RE = lazy(
 )
 
 
+# A heading naming what a report says was done ("## ✅ Completed Tasks", "### Changes made").
+_DONE_HEADING_RE = lazy(
+    r"^(?:completed?|done|finished|changes? made|summary of changes|what (?:was|i|we) "
+    r"(?:did|done|changed)|what changed|implemented)(?: (?:tasks?|work|changes|items))?:?$",
+    re.IGNORECASE,
+)
+# A numbered part of that report that states what it made ("### 3. **Pre-commit hook** -
+# 3-layer strict scanning:"): the bold name, then after a dash or colon what it is.
+_DONE_PART_RE = lazy(
+    r"^\d{1,2}[.)][ \t]+(?:\*\*|__)(?P<name>[^*_]{3,80})(?:\*\*|__)[ \t]*(?:[-–—:][ \t]*)+"
+    r"(?P<what>[^*_]{3,160}?)[ \t:]*$"
+)
+
+
+def done_part(title: str) -> str | None:
+    """The decision a numbered heading under a report of what was done states ("Pre-commit
+    hook: 3-layer strict scanning"), or None when the heading only names its part ("### 1.
+    **Documentation**", "### 2. **Logs synced** (63 updated)": a name is no decision)."""
+    match = _DONE_PART_RE.match(title.strip())
+    if match is None or len(match.group("what").split()) < 2:
+        return None
+    return f"{match.group('name').strip().rstrip(':')}: {match.group('what').strip()}"
+
+
 def read_units(text: str, masks: Masks) -> Iterator[Unit]:
-    """The message's sentences and list items, outside code, tables, quotes and echoed output."""
+    """The message's sentences and list items, outside code, tables, quotes and echoed output.
+
+    A numbered heading inside a section whose heading names what was done ("## ✅ Completed")
+    that states what the part made (:func:`done_part`) is a decision: a completion report puts
+    its choices in its headings ("### 3. **Pre-commit hook** - 3-layer strict scanning")."""
     fence: str | None = None
     section: Kind | None = None
+    done_level = 0  # the level of the heading naming what was done, 0 outside such a section
     block = 0
     paragraph: list[str] = []
     item: list[str] | None = None
@@ -239,6 +268,16 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
         if heading:
             yield from flush()
             block += 1
+            level = len(heading.group(1))
+            words = _HEADING_LEAD_RE.sub("", _unbold(heading.group(2))).strip()
+            if done_level and level <= done_level:
+                done_level = 0
+            if _DONE_HEADING_RE.match(words):
+                done_level = level
+            elif done_level:
+                part = done_part(heading.group(2))
+                if part is not None:
+                    yield Unit(masks.mask(part), None, Kind.DECISION, block, False)
             section = _section_kind(heading.group(2))
             title = _HEADING_LEAD_RE.sub("", _unbold(heading.group(2))).strip()
             about = title if section is None and len(title.split()) >= 2 else None
