@@ -1,0 +1,124 @@
+"""What bench.eval_moments measured on one part of the corpus, its headline numbers against the
+issue's goals, and its printed report."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+GOALS = {"compaction_missed_at_most": 1, "recurring_told": 0.90, "unrelated_silent": 0.95,
+         "precision": 0.80, "prompt_chars": 1200, "compact_chars": 2400}
+
+
+@dataclass
+class Report:
+    """What the moment hooks did on one part of the corpus."""
+
+    part: str = ""
+    sessions: int = 0
+    compactions: list[dict[str, Any]] = field(default_factory=list)
+    recurring: list[tuple[str, bool]] = field(default_factory=list)  # (signature, told)
+    # Recurring failures met silent after the failure hook told this session a fix already (it
+    # tells a fix once: of the same root cause, another error line of it gets nothing again).
+    recurring_after_told: int = 0
+    unrelated: list[tuple[str, bool]] = field(default_factory=list)
+    repeats: list[tuple[str, bool]] = field(default_factory=list)  # met earlier in the session
+    prompts: list[dict[str, Any]] = field(default_factory=list)
+    prompt_chars: dict[str, int] = field(default_factory=dict)  # session -> chars given
+    prompt_max: int = 0
+    timings: dict[str, list[float]] = field(default_factory=dict)  # hook -> ms
+    # (session, transcript line) of each failure -> whether each failure there was told.
+    told: dict[str, list[bool]] = field(default_factory=dict)
+    boundaries: dict[str, int] = field(default_factory=dict)  # session -> its compaction's line
+    probes: list[dict[str, Any]] = field(default_factory=list)  # failures asked again later
+    contexts: dict[str, list[str]] = field(default_factory=dict)  # like told: what was told
+    labelled: list[dict[str, Any]] = field(default_factory=list)  # recurrences.json, scored
+    # session -> (transcript line, context) of every hook that gave it context, in order: what
+    # the session had been told by a given line (its briefing, a prompt's facts, a failure's fix).
+    given: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({part / whole:.0%})" if whole else "0/0"
+
+
+def totals(report: Report) -> dict[str, Any]:
+    """The headline numbers of a part."""
+    told = sum(p["told"] for p in report.prompts)
+    expected = sum(p["expected"] for p in report.prompts)
+    silent = [p for p in report.prompts if p["silent_wanted"]]
+    timings = {hook: {"median_ms": round(statistics.median(ms)), "max_ms": round(max(ms)),
+                      "calls": len(ms)}
+               for hook, ms in report.timings.items() if hook != "told" and ms}
+    return {
+        "compactions": len(report.compactions),
+        "compaction_facts": sum(c["facts"] for c in report.compactions),
+        "compaction_summary": sum(c["summary"] for c in report.compactions),
+        "compaction_with_vaultmem": sum(c["with_vaultmem"] for c in report.compactions),
+        "compaction_chars_max": max((c["chars"] for c in report.compactions), default=0),
+        "recurring": len(report.recurring), "recurring_told": sum(t for _, t in report.recurring),
+        "recurring_after_told": report.recurring_after_told,
+        "unrelated": len(report.unrelated),
+        "unrelated_silent": sum(not t for _, t in report.unrelated),
+        "repeats": len(report.repeats), "repeats_told": sum(t for _, t in report.repeats),
+        "labelled": sum(x["met"] for x in report.labelled),
+        "labelled_told": sum(x["told"] for x in report.labelled),
+        "labelled_told_fix": sum(x["told_fix"] for x in report.labelled),
+        "labelled_fix_known": sum(x.get("fix_known", False) for x in report.labelled),
+        "labelled_not_met": sum(not x["met"] for x in report.labelled),
+        "probes": len(report.probes),
+        "probes_recorded": sum(p["recorded"] for p in report.probes),
+        "probes_recorded_told": sum(p["told_again"] for p in report.probes if p["recorded"]),
+        "probes_unrecorded_told": sum(p["told_again"] for p in report.probes
+                                      if not p["recorded"]),
+        "probes_told_again": sum(p["told_again"] for p in report.probes),
+        "probes_silent_elsewhere": sum(not p["told_elsewhere"] for p in report.probes),
+        "prompt_facts_told": told, "prompt_facts_expected": expected,
+        "no_task_prompts": len(silent), "no_task_silent": sum(not p["told"] for p in silent),
+        "prompt_chars_per_session": dict(report.prompt_chars),
+        "prompt_chars_max": report.prompt_max, "timings": timings,
+    }
+
+
+def render(report: Report, labels_name: str) -> str:
+    """The printed report of one part (``labels_name``: the labelled recurrences' file)."""
+    t = totals(report)
+    out = [f"{report.part}: {report.sessions} sessions"]
+    for c in report.compactions:
+        out.append(f"  after compaction of {c['session']}: facts before it {c['facts']}, "
+                   f"summary {c['summary']}, summary + vaultmem {c['with_vaultmem']} "
+                   f"({c['chars']:,} chars); missed: {'; '.join(c['missed']) or '-'}")
+    out.append(f"  recurring failures told their fix: {_share(t['recurring_told'], t['recurring'])}"
+               f" (goal >= {GOALS['recurring_told']:.0%}); of the silent ones, "
+               f"{t['recurring_after_told']} came after the failure hook told this session a fix")
+    out.append(f"  unrelated failures told nothing: {_share(t['unrelated_silent'], t['unrelated'])}"
+               f" (goal >= {GOALS['unrelated_silent']:.0%})")
+    out.append(f"  labelled recurrences ({labels_name}): told something "
+               f"{_share(t['labelled_told'], t['labelled'])}, told the earlier fix "
+               f"{_share(t['labelled_told_fix'], t['labelled'])}, the fix in its context by then "
+               f"(briefing, prompt or failure) {_share(t['labelled_fix_known'], t['labelled'])}"
+               f" (goal >= {GOALS['recurring_told']:.0%})" + (
+                   f"; {t['labelled_not_met']} labelled failures not met in the replay"
+                   if t["labelled_not_met"] else ""))
+    out.append(f"  failures met earlier in the same session, told: "
+               f"{_share(t['repeats_told'], t['repeats'])}")
+    out.append(f"  each failure a session got past, met again in a later session: "
+               f"{t['probes']}, of which the vault recorded a fix for {t['probes_recorded']}: "
+               f"told its fix {_share(t['probes_recorded_told'], t['probes_recorded'])} (goal >= "
+               f"{GOALS['recurring_told']:.0%}); no fix recorded, told anyway "
+               f"{_share(t['probes_unrecorded_told'], t['probes'] - t['probes_recorded'])}; in "
+               f"another project's session: told nothing "
+               f"{_share(t['probes_silent_elsewhere'], t['probes'])} (goal >= "
+               f"{GOALS['unrelated_silent']:.0%})")
+    out.append(f"  labelled prompts: facts told {t['prompt_facts_told']}, expected "
+               f"{_share(t['prompt_facts_expected'], t['prompt_facts_told'])} (goal >= "
+               f"{GOALS['precision']:.0%}); prompts naming no task silent "
+               f"{_share(t['no_task_silent'], t['no_task_prompts'])}")
+    per = ", ".join(f"{sid} {chars:,}" for sid, chars in t["prompt_chars_per_session"].items())
+    out.append(f"  replayed prompts: chars given per session: {per or 'none'}; largest single "
+               f"injection {t['prompt_chars_max']:,} (goal <= {GOALS['prompt_chars']:,})")
+    for hook, ms in t["timings"].items():
+        out.append(f"  {hook}: median {ms['median_ms']} ms, max {ms['max_ms']} ms "
+                   f"over {ms['calls']} calls")
+    return "\n".join(out)
