@@ -8,7 +8,8 @@ from datetime import datetime, timezone
 import pytest
 
 from vaultmem.claude import ingest
-from vaultmem.claude.transcript import ToolCall, Turn
+from vaultmem.claude.toolblocks import ToolCall
+from vaultmem.claude.transcript import Turn
 from vaultmem.memory.components import FORBIDDEN, Origin, component_of, origin_of
 from vaultmem.mining.mentions import about
 

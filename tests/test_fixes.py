@@ -8,7 +8,8 @@ from datetime import datetime, timezone
 import pytest
 
 from vaultmem.claude import ingest
-from vaultmem.claude.transcript import Outcome, ToolCall, Turn, parse_lines
+from vaultmem.claude.toolblocks import Outcome, ToolCall
+from vaultmem.claude.transcript import Turn, parse_lines
 from vaultmem.mining.fixes import (
     Run,
     checks_only,

@@ -12,7 +12,8 @@ from markdown_it import MarkdownIt
 from property_kit import examples
 
 from vaultmem.claude import ingest, workentry
-from vaultmem.claude.transcript import Outcome, ToolCall, Turn
+from vaultmem.claude.toolblocks import Outcome, ToolCall
+from vaultmem.claude.transcript import Turn
 from vaultmem.notes import patch, sections
 from vaultmem.notes.patch import SectionPatch
 

@@ -8,7 +8,8 @@ from datetime import datetime, timezone
 import pytest
 
 from vaultmem.claude import ingest
-from vaultmem.claude.transcript import ToolCall, Turn
+from vaultmem.claude.toolblocks import ToolCall
+from vaultmem.claude.transcript import Turn
 from vaultmem.mining.answers import Mined, mine, mine_turn
 
 NOW = datetime(2026, 11, 22, 10, 30, tzinfo=timezone.utc)

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from vaultmem.claude import transcript, transcriptfile
-from vaultmem.claude.transcript import FileChange, Outcome, ToolCall, Turn
+from vaultmem.claude import toolblocks, transcript, transcriptfile
+from vaultmem.claude.toolblocks import FileChange, Outcome, ToolCall
+from vaultmem.claude.transcript import Turn
 from vaultmem.mining.answers import mine
 
 CLAUDE_FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
@@ -307,7 +308,7 @@ def test_file_tools_and_bash_commands() -> None:
     assert turn.commands[0] == "cd /repo && …"
     assert (
         turn.commands[1].endswith(" …")
-        and len(turn.commands[1]) <= transcript.COMMAND_MAX_CHARS + 2
+        and len(turn.commands[1]) <= toolblocks.COMMAND_MAX_CHARS + 2
     )
     assert turn.commands[2] == "export TOKEN="
     assert len(turn.commands) == 3
@@ -653,7 +654,7 @@ def test_outcomes_say_what_failed_and_its_first_error_line() -> None:
     assert outcomes[3] == Outcome("t4", True, "String to replace not found in file.")
     assert outcomes[4] == Outcome("t5", True, "make: *** No rule to make target 'tset'.")
     assert outcomes[5] == Outcome("t6", False, None)
-    assert outcomes[6].is_error and len(outcomes[6].error or "") <= transcript.ERROR_MAX_CHARS
+    assert outcomes[6].is_error and len(outcomes[6].error or "") <= toolblocks.ERROR_MAX_CHARS
 
 
 GIT_PUSH_REJECTED = (

@@ -25,7 +25,7 @@ from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
 from vaultmem.notes.redact import Scrub
 
 from .records import prompt_text
-from .transcript import FILE_TOOLS
+from .toolblocks import FILE_TOOLS
 
 ANSWER_MAX_CHARS = 2000  # of one assistant message's prose
 PROMPT_MAX_CHARS = 1000

@@ -38,7 +38,8 @@ from vaultmem.notes.schema import Kind
 from . import failfix, midturn
 from .notified import background_end
 from .stated import Told
-from .transcript import FILE_TOOLS, READ_TOOLS, ToolCall, Turn
+from .toolblocks import FILE_TOOLS, READ_TOOLS, ToolCall
+from .transcript import Turn
 from .turncomponents import about as _about
 from .turncomponents import components as _components
 from .turncomponents import name_key as _name_key

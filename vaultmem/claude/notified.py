@@ -14,7 +14,7 @@ from vaultmem.notes.inline import one_line
 from vaultmem.notes.lazyre import lazy
 
 from .records import notification
-from .transcript import Outcome
+from .toolblocks import Outcome
 
 _CALL_RE = lazy(r"<tool-use-id>\s*([^<\s]+)\s*</tool-use-id>")
 _STATUS_RE = lazy(r"<status>\s*(\w+)\s*</status>")

@@ -10,7 +10,7 @@ from vaultmem.mining import fold, settled, structured
 from vaultmem.notes.inline import block_safe
 from vaultmem.notes.schema import Kind
 
-from .transcript import Outcome, ToolCall
+from .toolblocks import Outcome, ToolCall
 from .workentry import LoggedTurn
 
 DONE = "Done:"  # a work-log line: a todo item completed

@@ -35,12 +35,20 @@ import os
 import re
 import stat
 from collections.abc import Collection, Iterable
-from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from os import PathLike
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from vaultmem.claude import commitmsg, records
+from vaultmem.claude import records, toolblocks
+from vaultmem.claude.toolblocks import (
+    FILE_TOOLS,
+    SCRUB,
+    SPACES_RE,
+    WANTED,
+    FileChange,
+    Outcome,
+    ToolCall,
+)
 from vaultmem.claude.transcriptfile import (
     MAX_LINE_BYTES,
     MAX_READ_BYTES,
@@ -48,79 +56,15 @@ from vaultmem.claude.transcriptfile import (
     mark_before,
     resume_at,
 )
-from vaultmem.mining import notices, toolresults
+from vaultmem.mining import notices
 from vaultmem.notes import jsontext
-from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private, strip_wrappers
+from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
 from vaultmem.notes.redact import Scrub
 
-if TYPE_CHECKING:  # imported where a call is read: a read of recorded lines builds no turn
-    from vaultmem.mining import structured
-
-FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
-              "NotebookEdit": "notebook_path"}
-READ_TOOLS = {"Read": "file_path"}
-COMMAND_MAX_CHARS = 200
-RESULT_SCAN_CHARS = 64 * 1024  # of a tool's output, read for its error line
-ERROR_MAX_CHARS = toolresults.ERROR_MAX_CHARS  # of an error line kept
-
 # Compiled on first use (lazyre): a read whose lines were all recorded already needs none.
-_SPACES_RE = lazy(r"\s+")
 _PRIVATE_BYTES = re.compile(rb"<private", re.IGNORECASE)
-# The redaction of the read under way: set by parse_lines for its own duration, so the helpers
-# that decode each field apply it without passing it down every call.
-_SCRUB: ContextVar[Scrub] = ContextVar("scrub", default=DEFAULT_REDACTION)
-# The ids of the read's structured calls whose result is kept (structured.CallData.wants_result).
-_WANTED: ContextVar[frozenset[str] | set[str]] = ContextVar("wanted", default=frozenset())
-_BACKGROUND_RE = lazy(
-    r"\A\s*(?:Command running in background with ID\b|Command did not complete within its "
-    r"\S+ timeout and was moved to the background\b)"
-)
 
-
-
-@dataclass(frozen=True)
-class FileChange:
-    """A file written or edited by a tool call."""
-
-    path: str
-    tool: str  # Write, Edit, MultiEdit or NotebookEdit
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """One ``tool_use`` block of an assistant line."""
-
-    id: str  # the tool_use id ("" when the block has none)
-    tool: str  # Bash, Write, Edit, Read, Grep...
-    command: str | None = None  # Bash: the command, one line, capped
-    path: str | None = None  # file tools and Read: the file
-    # Bash ``git commit`` with a message of several lines (a heredoc, a quoted ``-m``): the
-    # message, Claude's own account of the change (redacted, private text out, capped)
-    message: str | None = None
-    # What a structured call's input says (AskUserQuestion, ExitPlanMode, TodoWrite, a plan
-    # file written, a tracker's listing run from Bash): :mod:`structured`
-    data: structured.CallData | None = None
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One ``tool_result`` block: how the call with ``tool_use_id`` ended."""
-
-    tool_use_id: str
-    is_error: bool  # the result says so (``is_error``) or a non-zero ``Exit code``
-    # The first error line: of a failure, or a line of the output that reads like one (a
-    # FAILED, Traceback, ``…Error:`` line); a Bash command with one failed. One line, capped.
-    error: str | None = None
-    # A command Claude Code moved to the background: it has not ended yet (its end comes as a
-    # ``<task-notification>`` prompt), so it neither failed nor passed.
-    background: bool = False
-    # A call Claude Code's permissions stopped, or the person rejected or interrupted: it never
-    # ran, so it neither failed nor passed; ``error`` says why (notices.denial).
-    denied: bool = False
-    # The result of a structured call (an answer, an approval, a listing), redacted and capped.
-    said: str | None = None
 
 
 @dataclass(frozen=True)
@@ -190,7 +134,7 @@ class Transcript:
 
 def text_key(message: str) -> str:
     """The dedup key of an assistant message's prose (whitespace-insensitive)."""
-    normal = _SPACES_RE.sub(" ", message).strip()
+    normal = SPACES_RE.sub(" ", message).strip()
     return "text:" + hashlib.sha256(normal.encode("utf-8")).hexdigest()[:16]
 
 
@@ -236,13 +180,13 @@ def parse_lines(
 
     ``private``: the (user, assistant) private spans left open by the lines before these;
     ``scrub``: the redaction applied to every field a turn keeps."""
-    token = _SCRUB.set(scrub)
-    wanted = _WANTED.set(set())
+    token = SCRUB.set(scrub)
+    wanted = WANTED.set(set())
     try:
         return _parse_lines(lines, skip_uuids, private)
     finally:
-        _WANTED.reset(wanted)
-        _SCRUB.reset(token)
+        WANTED.reset(wanted)
+        SCRUB.reset(token)
 
 
 def _parse_lines(
@@ -271,7 +215,7 @@ def _parse_lines(
             after_boundary = True
             continue
         if kind not in ("user", "assistant") or entry.get("isSidechain") is True:
-            named = records.title(entry, _SCRUB.get())
+            named = records.title(entry, SCRUB.get())
             if named is not None:
                 titles[named[0]] = named[1]
             odd = records.unknown_kind(entry)
@@ -384,7 +328,7 @@ def private_texts(path: str | PathLike[str], end: int) -> tuple[str, ...]:
                         entry.get("isCompactSummary") is True:
                     continue
                 message = entry.get("message")
-                texts = _texts(message.get("content") if isinstance(message, dict) else None)
+                texts = toolblocks.texts(message.get("content") if isinstance(message, dict) else None)
                 for part in private_parts("\n".join(texts)):
                     found[part] = None
     except (OSError, ValueError):
@@ -418,7 +362,7 @@ def _turn(entry: dict[str, Any], raw: str, streams: tuple[PrivateStream, Private
     if entry.get("type") == "user":
         prompt = _prompt(content, streams[0])
         # Tool output while a person's private span is open is theirs too (its calls are gone).
-        outcomes = () if streams[0].inside else _outcomes(content)
+        outcomes = () if streams[0].inside else toolblocks.outcomes(content)
         if prompt is None and not outcomes:
             return None
         return Turn(uuid, timestamp, prompt, outcomes=outcomes)
@@ -444,7 +388,7 @@ def _pass_over(entry: dict[str, Any], streams: tuple[PrivateStream, PrivateStrea
     content = message.get("content") if isinstance(message, dict) else None
     if entry.get("type") == "user" and want_prompt:
         return _prompt(content, streams[0])
-    texts = _texts(content)
+    texts = toolblocks.texts(content)
     if texts:
         user = entry.get("type") == "user"
         streams[0 if user else 1].feed(("\n" if user else "\n\n").join(texts))
@@ -454,146 +398,30 @@ def _pass_over(entry: dict[str, Any], streams: tuple[PrivateStream, PrivateStrea
 def _summary_turn(entry: dict[str, Any], raw: str, hidden: bool) -> Turn | None:
     """A compact summary's turn; None when the line holds no text (a tool result)."""
     message = entry.get("message")
-    texts = _texts(message.get("content") if isinstance(message, dict) else None)
+    texts = toolblocks.texts(message.get("content") if isinstance(message, dict) else None)
     if not texts:
         return None
     uuid, stamp = _identity(entry, raw)
     # While the person's private span is open the summary may restate it: all of it is theirs.
     return Turn(uuid, stamp, None,
-                summary="" if hidden else _SCRUB.get()(strip_private("\n".join(texts))))
-
-
-def _texts(content: Any) -> list[str]:
-    if isinstance(content, str):
-        return [content]
-    if not isinstance(content, list):
-        return []
-    return [block["text"] for block in content
-            if isinstance(block, dict) and block.get("type") == "text"
-            and isinstance(block.get("text"), str)]
+                summary="" if hidden else SCRUB.get()(strip_private("\n".join(texts))))
 
 
 def _prompt(content: Any, stream: PrivateStream) -> str | None:
-    texts = _texts(content)
+    texts = toolblocks.texts(content)
     if not texts:
         return None
     # Blocks are one message: a private span may open in one block and close in the next.
-    return records.prompt_text(_SCRUB.get()(stream.feed("\n".join(texts))))
+    return records.prompt_text(SCRUB.get()(stream.feed("\n".join(texts))))
 
 
 def _assistant(content: Any, stream: PrivateStream) -> tuple[str | None, tuple[ToolCall, ...]]:
-    texts = _texts(content)
-    prose = _SCRUB.get()(stream.feed("\n\n".join(texts)).strip()) if texts else ""
+    texts = toolblocks.texts(content)
+    prose = SCRUB.get()(stream.feed("\n\n".join(texts)).strip()) if texts else ""
     calls: list[ToolCall] = []
     for block in content if isinstance(content, list) else []:
         if isinstance(block, dict) and block.get("type") == "tool_use":
-            call = _call(block)
+            call = toolblocks.call(block)
             if call is not None:
                 calls.append(call)
     return prose or None, tuple(calls)
-
-
-def _call(block: dict[str, Any]) -> ToolCall | None:
-    name, tool_input = block.get("name"), block.get("input")
-    if not isinstance(name, str) or not isinstance(tool_input, dict):
-        return None
-    ident = block.get("id") if isinstance(block.get("id"), str) else ""
-    key = FILE_TOOLS.get(name) or READ_TOOLS.get(name)
-    if key is not None:
-        path = tool_input.get(key)
-        if not isinstance(path, str) or not strip_private(path).strip():
-            return None
-        path = _SCRUB.get()(_SPACES_RE.sub(" ", strip_private(path)).strip())
-        return ToolCall(str(ident), name, path=path, data=_data(str(ident), name, tool_input))
-    if name == "Bash":
-        raw = tool_input.get("command")
-        command = _command(raw)
-        if command is None:
-            return None
-        return ToolCall(str(ident), name, command=command, message=commitmsg.message(raw, _SCRUB.get()),
-                        data=_data(str(ident), name, tool_input))
-    return ToolCall(str(ident), name, data=_data(str(ident), name, tool_input))
-
-
-def _clean(text: str) -> str:
-    return _SCRUB.get()(strip_wrappers(strip_private(text)))
-
-
-def _data(ident: str, name: str, tool_input: dict[str, Any]) -> structured.CallData | None:
-    """What a structured call's input says; its id is noted when its result is to be kept."""
-    from vaultmem.mining import structured
-    data = structured.call_data(name, tool_input, _clean)
-    wanted = _WANTED.get()
-    if data is not None and data.wants_result and ident and isinstance(wanted, set):
-        wanted.add(ident)
-    return data
-
-
-def _command(value: Any) -> str | None:
-    if not isinstance(value, str):
-        return None
-    # Redacted whole, before the cut: a key cut in two would not be recognised.
-    lines = [line.strip() for line in _SCRUB.get()(strip_private(value)).splitlines()
-             if line.strip()]
-    if not lines:
-        return None
-    first = _SPACES_RE.sub(" ", lines[0])
-    more = len(lines) > 1
-    if len(first) > COMMAND_MAX_CHARS:
-        first, more = first[: COMMAND_MAX_CHARS - 1].rstrip(), True
-    return first + " …" if more else first
-
-
-def _outcomes(content: Any) -> tuple[Outcome, ...]:
-    if not isinstance(content, list):
-        return ()
-    from vaultmem.mining import structured
-    found: list[Outcome] = []
-    for block in content:
-        if not isinstance(block, dict) or block.get("type") != "tool_result":
-            continue
-        ident = block.get("tool_use_id")
-        if not isinstance(ident, str) or not ident:
-            continue
-        output = _result_text(block.get("content"))
-        if _BACKGROUND_RE.match(output):
-            found.append(Outcome(ident, False, None, background=True))
-            continue
-        denial = notices.denial(output) if block.get("is_error") is True else None
-        if denial is not None:
-            found.append(Outcome(ident, False, _SCRUB.get()(denial), denied=True))
-            continue
-        failed, error = toolresults.failure(output, block.get("is_error") is True,
-                                           _SCRUB.get(), said_before=True)
-        if failed and (error is None or error.startswith("Exit code")):
-            error = _check_named(output) or error
-        said = _clean(output)[:structured.RESULT_KEEP_CHARS] if not failed and (
-            ident in _WANTED.get() or structured.result_shaped(output)) else None
-        found.append(Outcome(ident, failed, error, said=said))
-    return tuple(found)
-
-
-def _check_named(output: str) -> str | None:
-    """The line naming the check a hook runner ran, for a failure with no error line (a git
-    hook blocking a commit: ``Running gitleaks scan...``): its gotcha then quotes what blocked
-    it, which the failure hook matches (:func:`onfailure.check_line`), not ``Exit code 1``."""
-    from .onfailure import check_line
-
-    line = check_line(strip_wrappers(strip_private(output)))
-    if line is None:
-        return None
-    line = _SCRUB.get()(line)
-    return line if len(line) <= ERROR_MAX_CHARS else line[:ERROR_MAX_CHARS - 1].rstrip() + "\u2026"
-
-
-def _result_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content[:RESULT_SCAN_CHARS]
-    parts: list[str] = []
-    size = 0
-    for text in _texts(content):
-        parts.append(text[: RESULT_SCAN_CHARS - size])
-        size += len(parts[-1])
-        if size >= RESULT_SCAN_CHARS:
-            break
-    return "\n".join(parts)

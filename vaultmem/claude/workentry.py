@@ -13,7 +13,7 @@ from vaultmem.mining.fixes import run_key
 from vaultmem.notes.inline import code_span, one_line
 
 from . import midturn
-from .transcript import ToolCall
+from .toolblocks import ToolCall
 
 PROMPT_MAX_CHARS = 1500
 ANSWER_MAX_CHARS = 400
