@@ -14,7 +14,7 @@ from vaultmem.store.config import Config, load_config
 from vaultmem.store.vault import Vault
 from vaultmem.store.vaultopen import open_vault
 
-from . import injections, moments
+from . import injections
 from .events import HookEvent, context_output
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def _log(vault: Vault, event_name: str, sid: str, text: str, keys: tuple[str, ..
 
 def on_user_prompt_submit(event: HookEvent, warnings: list[str]) -> str:
     """UserPromptSubmit: the facts the vault holds about what the prompt names, or nothing."""
-    from . import onprompt
+    from . import moments, onprompt  # the index lookup: SessionStart's briefing log needs none
 
     if not (event.session_id and event.prompt and onprompt.terms(event.prompt)):
         return ""
@@ -72,7 +72,7 @@ def on_user_prompt_submit(event: HookEvent, warnings: list[str]) -> str:
 
 def on_post_tool_use_failure(event: HookEvent, warnings: list[str]) -> str:
     """PostToolUseFailure: the fix recorded for this failure, or nothing."""
-    from . import onfailure
+    from . import moments, onfailure
 
     if not (event.session_id and event.error) or event.is_interrupt:
         return ""
