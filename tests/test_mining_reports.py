@@ -82,3 +82,18 @@ def test_a_completion_reports_numbered_heading_that_states_what_it_made_is_a_dec
 def test_a_numbered_heading_outside_a_report_of_what_was_done_is_no_decision() -> None:
     text = DONE_REPORT.replace("## ✅ Completed Tasks", "## Options")
     assert not [m for m in mine(text) if m.kind == "decision"]
+
+
+def test_a_setting_given_a_new_value_with_its_old_one_is_a_decision() -> None:
+    text = """Summary of the changes:
+
+- Lowered the entropy threshold from 3.5 to 3.0
+- Increased the log buffer size: 128 KB → 512 KB
+- Reduced the repository size by 91% (9.0M → 784K)
+- Detection increased from 632 to 16,684
+- Reduced test time from 40s to 12s
+- Raise the worker pool from 4 to 8
+"""
+    decisions = [m.text for m in mine(text) if m.kind == "decision"]
+    assert decisions == ["Lowered the entropy threshold from 3.5 to 3.0",
+                         "Increased the log buffer size: 128 KB → 512 KB"]

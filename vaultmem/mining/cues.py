@@ -51,6 +51,7 @@ from vaultmem.mining.kinds import (
     REQUIRES_CODE,
     RESOLVED,
     SELF_NEED,
+    SETTING_CHANGED,
     TEST_INTENT,
     TO_USER,
     WRONG_USE,
@@ -143,6 +144,8 @@ def _main_clause(text: str) -> str:
 
 def _is_decision(text: str) -> bool:
     if DECISION.search(text) or PASSIVE_CHOICE.search(text) or KEPT_AS_IS.search(text):
+        return True
+    if SETTING_CHANGED.search(text):
         return True
     contrast = CONTRAST.search(text)
     if contrast and ACTOR_ACT.search(text[: contrast.start()]):

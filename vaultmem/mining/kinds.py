@@ -338,6 +338,25 @@ DECISION = cue(
     r"(?:because|since|as|so)\b|\bin favou?r of\b",
     "chose|pick|agreed|opted|went|gone|decided|decision|settled|standardi|ended up|ending up|switched|replaced|stuck|stick|us|go with|going with|keep|adopt|choice|call|approach|route|option|design|in favo",
 )
+# A setting given a new value, with the old one ("Lowered the entropy threshold from 3.5 to 3.0",
+# "Increased the log buffer size: 128 KB → 512 KB"): the value is a choice a later session meets.
+# The name must be a setting's (a threshold, a timeout, a size…), both values numbers: "Reduced
+# the repository size by 91%" and "Detection increased from 632 to 16,684" are results, not
+# settings; an imperative ("Raise the limit from …") is a proposal.
+_SETTING = (
+    r"threshold|timeout|limit|size|cache|buffer|interval|ttl|retries|retry count|port|level|rate|"
+    r"depth|workers|pool|concurrency|batch|max\w*|min\w*|cap|quota|delay|backoff|"
+    r"frequency|window|capacity|memory|heap|jobs|threads|connections"
+)
+_VALUE = r"`?~?\d[\d.,]*\s?(?:[a-z%]{1,5}\b)?`?"
+SETTING_CHANGED = cue(
+    r"^(?:(?:i|we)(?:'ve| have)? )?(?:lowered|raised|increased|decreased|reduced|bumped|"
+    r"boosted|tightened|relaxed|changed|set|capped|doubled|halved|adjusted|tuned)\s+(?:the\s+)?"
+    r"(?:[\w`.-]+\s+){0,4}?(?:" + _SETTING + r")s?`?\s*(?:from\s+|:\s*)" + _VALUE
+    + r"\s*(?:to|→|->)\s*" + _VALUE,
+    "lowered|raised|increased|decreased|reduced|bumped|boosted|tightened|relaxed|changed|set|"
+    "capped|doubled|halved|adjusted|tuned",
+)
 # "I <did X> instead of / rather than Y": a choice between two ways, stated as made.
 CONTRAST = cue(r"\b(?:instead of|rather than|in place of)\b")
 CONTRAST_LEAD = cue(r"^(?:instead of|rather than)\b[^,]{3,120},\s*(?:i|we)\b")
@@ -505,7 +524,7 @@ TABLE: dict[Kind, Rules] = {
                         DIAGNOSED, GOTCHA_WEAK),
                        (TEST_INTENT,)),
     Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, KEPT_AS_IS, CONTRAST, CONTRAST_LEAD,
-                          DESIGN_VERB), (NEXT_MOVE,),
+                          DESIGN_VERB, SETTING_CHANGED), (NEXT_MOVE,),
                          (ACTOR_ACT, DONE_VERB, DESIGN_REASON)),
     Kind.PREREQUISITE: Rules(
         (PREREQ_ORDER, PREREQ, PREREQ_STRONG, PREREQ_SETUP, REQUIRES_CODE, NEEDED_STRONG),
