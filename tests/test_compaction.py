@@ -257,8 +257,7 @@ def _composed(plan: compaction.Plan, texts: dict[str, str]) -> dict[str, str]:
 def test_plan_lines_and_block_ids() -> None:
     plan = _plan({})
     assert plan.archive_rel == "claude/projects/demo/archive/sessions/2026-11-20-auth.md"
-    assert [e.name for e in plan.entities] == ["Auth", "Redis", "Cache", "Inbox", "Database",
-                                               "Lonely"]
+    assert [e.name for e in plan.entities] == ["Auth", "Redis", "Cache", "Inbox", "Database"]
     auth = plan.entities[0]
     assert auth.create and auth.create_text is not None
     # The id depends on the kind and the fact, not on the session.
@@ -299,10 +298,13 @@ def test_backlink_once() -> None:
 
 def test_an_entity_only_named_gets_its_backlink_and_no_line() -> None:
     """"Linked from the session" says nothing: no Recent Changes line of no content."""
-    plan = _plan({})
+    assert "Lonely" not in [e.name for e in _plan({}).entities]  # no note of no line made
+    rel = "claude/projects/demo/entities/Lonely.md"
+    before = compaction.new_entity_text("Lonely", "demo", TODAY, "x.md")
+    plan = _plan({rel: before})
     lonely = next(e for e in plan.entities if e.name == "Lonely")
     assert lonely.lines == ()
-    text = _composed(plan, {})[lonely.rel]
+    text = _composed(plan, {rel: before})[lonely.rel]
     assert "Linked from the session" not in text
     assert "- [[claude/projects/demo/archive/sessions/2026-11-20-auth|2026-11-20-auth]] - " \
            "Archived session (compacted)" in text
@@ -415,3 +417,21 @@ def test_a_long_gotcha_cut_to_one_line_keeps_the_error_it_quotes() -> None:
                                 "Exit code 1\nsudo: a terminal is required to read the password; "
                                 "either use the -S option to read from standard input")
     assert onfailure.tier(failure, onfailure.signature(failure.error), gotcha.text) == 0
+
+
+def test_a_reported_fix_folds_into_the_handed_line_keeping_its_error() -> None:
+    """One lesson, one line: the line that named the file keeps the fix, and the report's
+    failure (the error the failure hook meets again) joins it."""
+    handed = ("For the person to run `sudo chown $USER:$USER ./.github/workflows/build.yml`: "
+              "the workflow file is owned by root (600). " + "It cannot be read. " * 12 +
+              "(`sudo cat ./.github/workflows/build.yml` failed: `sudo: a terminal is required`)")
+    reported = ("Fixed by the person, who said: \u201cchanged ownership i think\u201d (`cat "
+                "./.github/workflows/build.yml` failed: `cat: ./.github/workflows/build.yml: "
+                "Permission denied`)")
+    note = f"# s\n\n## Gotchas & Fixes\n\n- {handed} ([[CI]])\n- {reported} ([[CI]])\n"
+    gotchas = [i for i in sessionextract.extract(note, REL, CONFIG).items if i.kind == "gotcha"]
+    assert len(gotchas) == 1
+    text = gotchas[0].text
+    assert "sudo chown $USER:$USER ./.github/workflows/build.yml" in text
+    assert text.endswith("build.yml: Permission denied`)")
+    assert len(text) <= sessionextract.MAX_ITEM_CHARS

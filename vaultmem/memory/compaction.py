@@ -6,7 +6,8 @@ Decisions made here, beyond the design:
 - Each entity line links the archive copy of the session (``[[<archive path>|<stem>]]``): that
   path holds with and without ``--move``.
 - An entity the session only named (a ``changes.LINKED`` reference) gets its backlink under
-  ``## References`` and no ``## Recent Changes`` line: "Linked from the session" says nothing.
+  ``## References`` and no ``## Recent Changes`` line: "Linked from the session" says nothing;
+  one not yet written is not created for it (a note of no line).
 """
 
 from __future__ import annotations
@@ -154,6 +155,7 @@ def plan(
             if item.text != changes.LINKED:  # only named: its backlink, no line (no content)
                 by_rel[rel].setdefault(line)
             shared.setdefault(rel, set()).update(r for r in rels if r != rel)
+    order = [rel for rel in order if by_rel[rel] or rel in texts]  # no note made for a name
     folders = {names.name_key(c.name): c.folders for c in components_}
     fallback = names.name_key(default_entity)
     stem_of = {rel: posixpath.basename(rel)[:-3] for rel in order}

@@ -357,8 +357,8 @@ def extract_report(
                 facts.add(fact)
                 entities = () if kind == schema.Kind.PREREQUISITE else names_in(first, end)
                 items.append(Item(kind, item_text, entities, first))
-    into = fold.folds([(item.kind, item.text) for item in items], failures=True)
-    items = [item for n, item in enumerate(items) if into[n] == n]
+    items = _folded(items, fold.folds([(item.kind, item.text) for item in items],
+                                      failures=True))
     said = [key for _, key in facts]
     keywords = tuple(k.casefold() for k in config.gotcha_keywords if k.strip())
     for head in heads:
@@ -428,6 +428,21 @@ def extract_report(
     assigned, more = _assign(extraction, found_components, entries, session_rel, config,
                              mentions)
     return assigned, tuple(warnings + more)
+
+
+def _folded(items: Sequence[Item], into: Sequence[int | None]) -> list[Item]:
+    """The items ``fold`` kept; a report of the person's fix folded into a line adds its
+    failure to that line, cut to make room (one lesson, one line, with the fix and the error)."""
+    texts = [item.text for item in items]
+    for n, item in enumerate(items):
+        holder = into[n]
+        failure = fold.reported_failure(item.text) if holder not in (None, n) else ""
+        if holder is None or not failure or failure in texts[holder]:
+            continue
+        body, anchor = anchors.split(texts[holder])
+        body = inline.clip_keeping_error(body, max(MAX_ITEM_CHARS - len(failure) - 3, 0))
+        texts[holder] = " ".join(filter(None, (f"{body} ({failure})", anchor)))
+    return [replace(item, text=texts[n]) for n, item in enumerate(items) if into[n] == n]
 
 
 def _under(heads: Sequence[sections.Heading], line: int, titles_at: set[int]) -> bool:

@@ -178,6 +178,14 @@ def _holds(longer: _Shape, shorter: _Shape, failures: bool = False) -> bool:
     return all(mark in longer.joined for mark in shorter.marks)
 
 
+def reported_failure(text: str) -> str:
+    """The failure a report of the person's fix names (```cat x` failed: `…```), "" when
+    ``text`` is no such report: the line it folds into keeps it (the error the failure hook
+    meets again)."""
+    found = _FAILURE_RE.search(text) if text.startswith(REPORTED) else None
+    return found.group(0) if found else ""
+
+
 def holds(longer: str, shorter: str) -> bool:
     """Whether ``shorter`` states nothing ``longer`` does not (the rule of the module doc)."""
     return _holds(_Shape.of(longer), _Shape.of(shorter))
