@@ -506,6 +506,10 @@ def test_a_change_is_the_outcome_of_the_turn_that_edited_the_component() -> None
     done = note.replace("Let me look at it.", "Done! I've now updated the token code. Here's how:")
     assert changes.change(["src/auth/"], changes.turns(
         done.split("\n"), sections.headings(done))[:1]) == "Updated the token code."
+    closing = note.replace("Let me look at it.", "All tasks completed successfully! Tokens "
+                           "now refresh early.")
+    assert changes.change(["src/auth/"], changes.turns(
+        closing.split("\n"), sections.headings(closing))[:1]) == "Tokens now refresh early."
     bare = note.replace("Let me look at it.", "Done!")
     assert changes.change(["src/auth/"], changes.turns(
         bare.split("\n"), sections.headings(bare))[:1]) is None

@@ -9,7 +9,8 @@ follows it, "**Updated `.gitleaks.toml`:**", "Here's the new layout:"); a compon
 only read, or whose turns said nothing, gets no line.
 
 What closes a turn before its outcome is no outcome: a leading sentence of fewer than
-:data:`MIN_WORDS` words ("Done!", "Perfect!", "All set.") is skipped, and the model's narration
+:data:`MIN_WORDS` words ("Done!", "Perfect!", "All set.") or of closing words only ("All tasks
+completed successfully!", "Everything is working now.") is skipped, and the model's narration
 of the outcome reads as the outcome ("I've updated the workflow to …" -> "Updated the workflow
 to …", as a commit subject says it; :mod:`factrule` refuses the narration).
 """
@@ -38,6 +39,12 @@ _SENTENCE_END = lazy(r"(?<=[.!?])\s+")
 # emphasis ("**Updated `x`:**", "Here's the corrected structure:").
 _LEAD_IN = lazy(r":[*_\s]*$")
 _WORD = lazy(r"[^\W_]+")
+# The words of a sentence that only closes a turn.
+_CLOSING = frozenset((
+    "all", "every", "everything", "task", "tasks", "step", "steps", "change", "changes", "is",
+    "are", "has", "have", "been", "now", "complete", "completed", "done", "finished", "set",
+    "ready", "successfully", "success", "working", "works", "fine", "good", "great", "perfect",
+    "excellent", "awesome", "the", "and", "as", "requested", "up"))
 # The model telling what it did: "I've updated …", "We have now moved …", "I just made …".
 _NARRATED = lazy(r"^(?:I|We)(?:'ve|\u2019ve| have)\s+(?:(?:now|just|also|successfully)\s+)*"
                  r"(?=[a-z]+ed\b|(?:made|built|wrote|rewrote|set|split|ran|put|kept|cut)\b)")
@@ -106,7 +113,8 @@ def _first(answer: str) -> str:
     """An answer's first sentence past its closing words ("Done! …")."""
     said = _SENTENCE_END.split(answer.strip())
     first = next((n for n, sentence in enumerate(said)
-                  if len(_WORD.findall(sentence)) >= MIN_WORDS), None)
+                  if len(words := _WORD.findall(sentence)) >= MIN_WORDS
+                  and not all(word.casefold() in _CLOSING for word in words)), None)
     return "" if first is None else said[first]
 
 
