@@ -97,3 +97,23 @@ def test_a_setting_given_a_new_value_with_its_old_one_is_a_decision() -> None:
     decisions = [m.text for m in mine(text) if m.kind == "decision"]
     assert decisions == ["Lowered the entropy threshold from 3.5 to 3.0",
                          "Increased the log buffer size: 128 KB → 512 KB"]
+
+
+def test_a_tables_rows_with_the_action_taken_are_decisions_and_other_tables_give_none() -> None:
+    text = """Ports shut down:
+
+| Port | Service | Status | Action Taken |
+|------|---------|--------|--------------|
+| **5040** | CDPSvc | ✅ CLOSED | Service STOPPED and DISABLED |
+| **2869** | SSDP | ✅ CLOSED | None |
+
+| Metric | Before | After |
+|--------|--------|-------|
+| Findings | 632 | 16,684 |
+
+| Priority | Action |
+|----------|--------|
+| High | Disable the SSDP service |
+"""
+    assert [(m.kind, m.text) for m in mine(text)] == [
+        ("decision", "5040 CDPSvc: Service STOPPED and DISABLED")]

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from vaultmem.mining.tables import actions_taken
 from vaultmem.notes import mdlines
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
@@ -190,7 +191,9 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
 
     A numbered heading inside a section whose heading names what was done ("## ✅ Completed")
     that states what the part made (:func:`done_part`) is a decision: a completion report puts
-    its choices in its headings ("### 3. **Pre-commit hook** - 3-layer strict scanning")."""
+    its choices in its headings ("### 3. **Pre-commit hook** - 3-layer strict scanning"). A
+    table's rows are no sentences; those of a table with an "Action taken" column are decisions
+    (:mod:`mining.tables`)."""
     fence: str | None = None
     section: Kind | None = None
     done_level = 0  # the level of the heading naming what was done, 0 outside such a section
@@ -232,6 +235,18 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             paragraph = []
             block += 1
 
+    table: list[str] = []  # the rows of the table being read
+
+    def done_rows() -> Iterator[Unit]:
+        # A table's rows that report the action taken on each (mining.tables) are decisions.
+        nonlocal block
+        if not table:
+            return
+        for done in actions_taken(table):
+            yield Unit(masks.mask(done), None, Kind.DECISION, block, True)
+        table.clear()
+        block += 1
+
     # The code block a one-line lead-in brings ("Install the hook:" then ```python3 install.py```):
     # its lines while it is read, the lead-in waiting; a one-line command joins the lead-in.
     fenced: list[str] | None = None
@@ -261,6 +276,8 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             fence = fence_match.group(1)
             continue
         line = raw.rstrip()
+        if table and not mdlines.TABLE_ROW.match(line):
+            yield from done_rows()
         if not line.strip():
             yield from flush()
             continue
@@ -283,7 +300,11 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             about = title if section is None and len(title.split()) >= 2 else None
             stated = None
             continue
-        if mdlines.TABLE_ROW.match(line) or mdlines.RULE.match(line) or _ECHO_RE.match(line):
+        if mdlines.TABLE_ROW.match(line):
+            yield from flush()
+            table.append(line)
+            continue
+        if mdlines.RULE.match(line) or _ECHO_RE.match(line):
             yield from flush()
             continue
         if mdlines.QUOTE.match(line):
@@ -328,6 +349,7 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             continue
         paragraph.append(line.strip())
     yield from flush()
+    yield from done_rows()
 
 
 COMMAND_MAX_CHARS = 160  # a code block longer than this says more than a command
