@@ -20,7 +20,8 @@ per day. That is the one write recall makes. An entity recalled from three or mo
 projects earns a suggestion to promote it.
 
 Query syntax for people: words are ANDed (every word must occur, stemmed); when that finds
-nothing, any word may match (OR). ``word*`` is a prefix search. A word may be written as part of
+nothing, any word may match (OR); when it finds fewer facts than asked, a fact holding every
+word of three or more but one comes after them, before lines of notes (``with_near_facts``). ``word*`` is a prefix search. A word may be written as part of
 an identifier: two words find the one they make (``PowerMonitor``), an identifier its words
 written apart (``_spellings``). Everything else is literal text:
 quotes, ``AND``/``OR``/``NOT``/``NEAR`` and parentheses carry no FTS5 meaning.
@@ -465,6 +466,10 @@ def recall(
             if not hits and len(_terms(query)) > 1:
                 match = fts_query(query, any_term=True)
                 hits = search.run(vault, conn, match)
+            elif len(search.terms) >= NEAR_TERMS and _facts_in(hits) < limit:
+                loose = replace(search, limit=limit * NEAR_POOL)
+                hits = with_near_facts(hits, loose.run(vault, conn, fts_query(
+                    query, any_term=True)), search.terms, limit)
         finally:
             conn.close()
     recorded: list[str] = []
@@ -496,6 +501,33 @@ def recall(
         suggestions.append(f"nothing in project `{config.project}` (the current folder's); "
                            "`--all-projects` searches every project")
     return RecallResult(hits, tuple(suggestions), stats, match, tuple(recorded))
+
+
+NEAR_POOL = 3  # times the limit, the hits of any word read for facts missing one word
+NEAR_TERMS = 3  # words a query needs before a fact missing one of them is worth showing
+
+
+def _facts_in(hits: Sequence[Hit]) -> int:
+    return sum(1 for hit in hits if hit.kind != NOTE)
+
+
+def with_near_facts(hits: Sequence[Hit], loose: Sequence[Hit], terms: Sequence[str],
+                    limit: int) -> tuple[Hit, ...]:
+    """``hits`` (every word matched) with the facts of ``loose`` (any word matched) that hold
+    all the query's words but one, after ``hits``' facts and before its lines of notes, in
+    place of the last of those (at most a third of the limit, one at least): a fact filed
+    in other words ("Fixed with `--no-gpg-sign`: `git pull` failed (`gpg failed to sign the
+    data`)" for "gpg failed to sign commit") answers better than the work-log lines that
+    repeat the failure it fixes."""
+    shown = {(hit.rel, hit.text) for hit in hits} | {
+        (rel, hit.text) for hit in hits for rel in hit.also}
+    near = [hit for hit in loose if hit.kind != NOTE and (hit.rel, hit.text) not in shown
+            and hitfold.coverage(hit.text, hit.matches, terms) >= len(terms) - 1]
+    room = min(len(near), max(1, limit // 3), limit - _facts_in(hits))
+    if not room:
+        return tuple(hits)
+    at = next((n for n, hit in enumerate(hits) if hit.kind == NOTE), len(hits))
+    return tuple([*hits[:at], *near[:room], *hits[at:]][:limit])
 
 
 def _foreign_entity(kind: str | None, owner: str | None, current: str) -> bool:
