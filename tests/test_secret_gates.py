@@ -82,6 +82,12 @@ def test_pass_inside_a_word_and_a_dash_run_no_secret_word_rule(
     assert secretcontext._ruled_out(line, 0, len(line)) >= ruled_out
 
 
+def test_a_foreign_password_word_spelled_with_other_spaces_is_still_read() -> None:
+    # The foreign rule reads ``kata\s+sandi``: its pre-filter word is what every spacing holds.
+    assert redact.redact("kata  sandi: Hunter2-xyz9") == "kata  sandi: \u2039redacted:password\u203a"
+    assert redact.redact("Sandi said the build is green") == "Sandi said the build is green"
+
+
 def test_case_folding_matches_ascii_letters_only_with_the_characters_folded() -> None:
     """re, ignoring case, matches an ASCII letter with its two cases and the characters
     secretcontext.folded translates, nothing else (on this Python's Unicode tables)."""

@@ -424,7 +424,7 @@ COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", 
                  "net user", "net use", "psexec", "paexec", "wpa_passphrase", "bw login",
                  "bw unlock", "cookie", "-u ", "-u=", "--user", "contrase", "passwort", "kennwort", "senha",
                  "wachtwoord", "salasana", "haslo", "heslo", "parol", "passord", "adgangskode",
-                 "lozinka", "geslo", "jelszo", "kata sandi",
+                 "lozinka", "geslo", "jelszo", "sandi",  # kata\s+sandi: any spaces
                  "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",
                  "--pass", "--token", "--secret", "--api", "--access", "--private", "--client",
                  "--pwd", "-token", "-password", "-secret", "-key", "://", "login", "log in",
