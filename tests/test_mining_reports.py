@@ -117,3 +117,15 @@ def test_a_tables_rows_with_the_action_taken_are_decisions_and_other_tables_give
 """
     assert [(m.kind, m.text) for m in mine(text)] == [
         ("decision", "5040 CDPSvc: Service STOPPED and DISABLED")]
+
+
+def test_a_row_whose_status_says_not_done_gives_no_decision() -> None:
+    text = """| Port | Service | Status | Action Taken |
+|------|---------|--------|--------------|
+| **5040** | CDPSvc | ✅ CLOSED | Service STOPPED and DISABLED |
+| **7680** | Delivery Optimization | ⚠️ TODO | Disable it after the update |
+| **445** | SMB | ❌ | Tried stopping the LanmanServer service |
+| **135** | RPC | Pending | Block it at the firewall |
+"""
+    assert [(m.kind, m.text) for m in mine(text)] == [
+        ("decision", "5040 CDPSvc: Service STOPPED and DISABLED")]

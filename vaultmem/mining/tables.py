@@ -6,7 +6,9 @@ what was done as plainly as a ``**Action Taken:**`` label does: a column headed 
 column says something (two words or more, not "none", "n/a", "pending", "-") is a decision: the
 row's other cells before it that name the thing (a status column's cells, "✅ CLOSED", are left
 out), then the action ("5040 CDPSvc: Service STOPPED and DISABLED"). A plain "Action" column
-is not read: it holds proposals as often as things done ("| Priority | Action |").
+is not read: it holds proposals as often as things done ("| Priority | Action |"). A row whose
+status or result cell says it is not done ("⚠️ TODO", "❌ Failed", "Pending", "Skipped") states
+an action tried or planned, not taken: it gives none.
 """
 
 from __future__ import annotations
@@ -23,6 +25,13 @@ _ACTION_HEADER_RE = lazy(
 )
 _STATUS_HEADER_RE = lazy(r"^(?:status|result|state|outcome|severity|risk|priority)$",
                          re.IGNORECASE)
+# A status or result cell saying the row's action is not done (read before decoration goes).
+_DONENESS_HEADER_RE = lazy(r"^(?:status|result|state|outcome)$", re.IGNORECASE)
+_NOT_DONE_RE = lazy(
+    r"[❌⚠✗✘⏳🚫]|\b(?:todo|pending|failed|failing|skipped|planned|blocked|in progress|"
+    r"not (?:yet )?(?:done|applied|fixed|closed|started))\b",
+    re.IGNORECASE,
+)
 _SEPARATOR_RE = lazy(r"^[\s|:-]+$")
 _NOTHING_RE = lazy(r"^(?:none|n/?a|no action|pending|todo|tbd|not (?:yet )?done|-+|—)\b",
                    re.IGNORECASE)
@@ -48,10 +57,14 @@ def actions_taken(rows: Sequence[str]) -> list[str]:
     if action is None or action == 0:
         return []
     named = [i for i in range(action) if not _STATUS_HEADER_RE.match(header[i])]
+    doneness = [i for i, cell in enumerate(header) if _DONENESS_HEADER_RE.match(cell)]
     found: list[str] = []
     for row in rows[2:]:
         cells = _cells(row)
         if len(cells) != len(header):
+            continue
+        raw = row.strip().removeprefix("|").removesuffix("|").split("|")
+        if any(i < len(raw) and _NOT_DONE_RE.search(raw[i]) for i in doneness):
             continue
         done = cells[action].strip(" .")
         thing = " ".join(cells[i] for i in named if cells[i])
