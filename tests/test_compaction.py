@@ -423,7 +423,7 @@ def test_a_reported_fix_folds_into_the_handed_line_keeping_its_error() -> None:
     """One lesson, one line: the line that named the file keeps the fix, and the report's
     failure (the error the failure hook meets again) joins it."""
     handed = ("For the person to run `sudo chown $USER:$USER ./.github/workflows/build.yml`: "
-              "the workflow file is owned by root (600). " + "It cannot be read. " * 12 +
+              "the workflow file is owned by root (600). " + "It cannot be read. " * 12 + "To… " +
               "(`sudo cat ./.github/workflows/build.yml` failed: `sudo: a terminal is required`)")
     reported = ("Fixed by the person, who said: \u201cchanged ownership i think\u201d (`cat "
                 "./.github/workflows/build.yml` failed: `cat: ./.github/workflows/build.yml: "
@@ -435,3 +435,4 @@ def test_a_reported_fix_folds_into_the_handed_line_keeping_its_error() -> None:
     assert "sudo chown $USER:$USER ./.github/workflows/build.yml" in text
     assert text.endswith("build.yml: Permission denied`)")
     assert len(text) <= sessionextract.MAX_ITEM_CHARS
+    assert "……" not in text

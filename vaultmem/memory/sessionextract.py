@@ -441,6 +441,7 @@ def _folded(items: Sequence[Item], into: Sequence[int | None]) -> list[Item]:
             continue
         body, anchor = anchors.split(texts[holder])
         body = inline.clip_keeping_error(body, max(MAX_ITEM_CHARS - len(failure) - 3, 0))
+        body = body.replace("……", "…")  # a cut line cut again: one "…"
         texts[holder] = " ".join(filter(None, (f"{body} ({failure})", anchor)))
     return [replace(item, text=texts[n]) for n, item in enumerate(items) if into[n] == n]
 
