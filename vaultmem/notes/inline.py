@@ -102,13 +102,13 @@ def clip_keeping_error(text: str, max_chars: int) -> str:
                                                   "… " + whole[len(command):])):
         if len(quote) > max_chars // 2:
             continue
-        kept = f"{_clip_keeping_span(text[:start].rstrip(), max_chars - len(quote) - 1)} {quote}"
+        kept = f"{clip_keeping_span(text[:start].rstrip(), max_chars - len(quote) - 1)} {quote}"
         if first is None or first.group(0) in kept:
             break
     return kept
 
 
-def _clip_keeping_span(text: str, max_chars: int) -> str:
+def clip_keeping_span(text: str, max_chars: int) -> str:
     """``text`` cut by :func:`clip`, its first code span kept whole when the cut would lose it
     (the words before it cut instead), unless it takes more than half the room."""
     cut = clip(text, max_chars)
