@@ -43,3 +43,17 @@ def test_a_fix_line_as_capture_writes_it_keeps_its_fix_when_cut() -> None:
     line = context._item(Item(text))
     assert line.startswith("Fixed by running `pip install -r requirements-dev.txt`: ")
     assert line.endswith("…") and len(line) <= context.ITEM_MAX_CHARS
+
+
+def test_a_cause_and_fix_line_keeps_its_fix_whole_and_cuts_the_cause() -> None:
+    # mining.answers writes "<cause>. Fix: <fix>": a long cause took the fix's words before.
+    cause = "Your workflows were failing every time a scanner found something: BUILD FAILED; " * 4
+    fix = "Fix: Updated 2 workflows with `continue-on-error: true` on all jobs"
+    line = context._item(Item(f"{cause.strip()}. {fix}"))
+    assert line.endswith(f"… {fix}") and len(line) <= context.ITEM_MAX_CHARS
+    assert line.startswith("Your workflows were failing every time")
+    # A fix longer than half the room is cut as before (the cause kept, the line cut at its end).
+    long_fix = "Fix: " + "rewrote the scanner's configuration file by hand " * 5
+    line = context._item(Item(f"{cause.strip()}. {long_fix}"))
+    assert line.startswith("Your workflows were failing") and line.endswith("…")
+    assert len(line) <= context.ITEM_MAX_CHARS and long_fix not in line

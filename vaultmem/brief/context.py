@@ -90,10 +90,10 @@ def _item(i: Item, *, dated: bool = False) -> str:
         text += " (" + ", ".join(link.rsplit("/", 1)[-1] for link in i.links) + ")"
     if dated and i.date:
         text = f"{i.date} — {text}"
-    # Cut between words, keeping the first code span (a fix after its explanation). Not the
-    # error a failure's quote holds, as capture keeps it for the failure hook: a reader wants
-    # the lesson, and the words before the quote are it.
-    return inline.clip_keeping_span(one_line(text.strip()), ITEM_MAX_CHARS)
+    # Cut between words, keeping the first code span (a fix after its explanation) or a
+    # "<cause>. Fix: <fix>" line's fix. Not the error a failure's quote holds, as capture keeps
+    # it for the failure hook: a reader wants the lesson, and the words before the quote are it.
+    return inline.clip_keeping_fix(one_line(text.strip()), ITEM_MAX_CHARS)
 
 
 def _items(items: Sequence[Item], *, dated: bool = False) -> list[str]:

@@ -119,6 +119,24 @@ def clip_keeping_span(text: str, max_chars: int) -> str:
            f"{span.group(0)}"
 
 
+FIX_MARK = " Fix: "  # a gotcha as mining writes a cause and its fix ("<cause>. Fix: <fix>")
+
+
+def clip_keeping_fix(text: str, max_chars: int) -> str:
+    """``text`` cut by :func:`clip_keeping_span`, but a gotcha written "<cause>. Fix: <fix>"
+    that the cut would take its fix from keeps the fix whole and cuts the cause instead, when the
+    fix takes at most half the room: the fix is the lesson ("… BUILD FAILED… Fix: Updated 2 wo…"
+    told the reader nothing of what was done)."""
+    cut = clip_keeping_span(text, max_chars)
+    at = text.rfind(FIX_MARK)
+    if at <= 0 or len(cut) == len(text):
+        return cut
+    fix = text[at + 1:]
+    if fix in cut or len(fix) > max_chars // 2:
+        return cut
+    return f"{clip(text[:at].rstrip(), max_chars - len(fix) - 1)} {fix}"
+
+
 def _open_span(text: str) -> int | None:
     """Where a code span that ``text`` leaves open starts (CommonMark: a run of backticks is
     closed by the next run of the same length), None when every span is closed."""
