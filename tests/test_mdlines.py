@@ -40,3 +40,11 @@ def test_fenced_lines_and_the_fence_left_open() -> None:
     assert inside == [False, True, True, True, True, False, True, True]
     assert left_open == "~~~"
     assert mdlines.fenced(["```", "```"]) == ([True, True], None)
+
+
+def test_a_table_row_s_cells_lose_one_border_pipe_at_each_edge() -> None:
+    assert mdlines.table_cells("| a | b |") == ["a", "b"]
+    assert mdlines.table_cells("  a | b  ") == ["a", "b"]  # GFM: the borders are optional
+    # An empty first cell stays a cell: stripping every edge pipe shifted the row off its columns.
+    assert mdlines.table_cells("|| b | c |") == ["", "b", "c"]
+    assert mdlines.table_cells("| a | b ||") == ["a", "b", ""]

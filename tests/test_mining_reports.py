@@ -129,3 +129,13 @@ def test_a_row_whose_status_says_not_done_gives_no_decision() -> None:
 """
     assert [(m.kind, m.text) for m in mine(text)] == [
         ("decision", "5040 CDPSvc: Service STOPPED and DISABLED")]
+
+
+def test_a_row_with_an_empty_first_cell_keeps_its_cells_under_their_columns() -> None:
+    # GFM reads `||` as the border and an empty cell: the action stays in the action column.
+    text = """| Port | Service | Action Taken |
+|------|---------|--------------|
+|| SSDP | Service STOPPED and DISABLED |
+"""
+    assert [(m.kind, m.text) for m in mine(text)] == [
+        ("decision", "SSDP: Service STOPPED and DISABLED")]

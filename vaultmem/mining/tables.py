@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.mdlines import table_cells
 
 _ACTION_HEADER_RE = lazy(
     r"^(?:actions? taken|fix(?:es)? applied|resolution|changes? made|what (?:was|i|we) did|"
@@ -40,11 +41,9 @@ _SPACES_RE = lazy(r"\s+")
 ACTION_MIN_WORDS = 2
 
 
-def _cells(row: str) -> list[str]:
-    inner = row.strip()
-    inner = inner.removeprefix("|")
-    inner = inner.removesuffix("|")
-    return [_SPACES_RE.sub(" ", _DECOR_RE.sub("", cell)).strip() for cell in inner.split("|")]
+def _plain(cell: str) -> str:
+    """A cell without its decoration (emphasis, emoji, status marks)."""
+    return _SPACES_RE.sub(" ", _DECOR_RE.sub("", cell)).strip()
 
 
 def actions_taken(rows: Sequence[str]) -> list[str]:
@@ -52,7 +51,7 @@ def actions_taken(rows: Sequence[str]) -> list[str]:
     column is headed by an action taken."""
     if len(rows) < 3 or not _SEPARATOR_RE.match(rows[1]):
         return []
-    header = _cells(rows[0])
+    header = [_plain(cell) for cell in table_cells(rows[0])]
     action = next((i for i, cell in enumerate(header) if _ACTION_HEADER_RE.match(cell)), None)
     if action is None or action == 0:
         return []
@@ -60,11 +59,11 @@ def actions_taken(rows: Sequence[str]) -> list[str]:
     doneness = [i for i, cell in enumerate(header) if _DONENESS_HEADER_RE.match(cell)]
     found: list[str] = []
     for row in rows[2:]:
-        cells = _cells(row)
-        if len(cells) != len(header):
+        raw = table_cells(row)
+        if len(raw) != len(header):
             continue
-        raw = row.strip().removeprefix("|").removesuffix("|").split("|")
-        if any(i < len(raw) and _NOT_DONE_RE.search(raw[i]) for i in doneness):
+        cells = [_plain(cell) for cell in raw]
+        if any(_NOT_DONE_RE.search(raw[i]) for i in doneness):
             continue
         done = cells[action].strip(" .")
         thing = " ".join(cells[i] for i in named if cells[i])

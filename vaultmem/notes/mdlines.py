@@ -26,6 +26,14 @@ TABLE_ROW = lazy(r"^[ \t]*\|")
 RULE = lazy(r"^[ \t]*(?:[-*_][ \t]*){3,}$")
 
 
+def table_cells(row: str) -> list[str]:
+    """The cells of a table row (``| a | b |``), stripped. As GFM reads a row, one pipe at each
+    edge is the row's border, so ``|| b |`` has an empty first cell (stripping every edge pipe
+    would shift the cells off their columns)."""
+    inner = row.strip().removeprefix("|").removesuffix("|")
+    return [cell.strip() for cell in inner.split("|")]
+
+
 def fenced(lines: Sequence[str]) -> tuple[list[bool], str | None]:
     """For each line, whether it is in a fenced code block (its fence lines included), and the
     marks of a fence still open after the last line (None when every fence closed). A fence

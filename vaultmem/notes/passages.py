@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vaultmem.notes.facts import ELLIPSIS, SHOWN_CHARS, marked, window
+from vaultmem.notes.mdlines import table_cells
 from vaultmem.notes.noise import ASIDE, is_noise
 from vaultmem.notes.relevance import Weights, held
 
@@ -275,11 +276,6 @@ def _passage(body: _Body, span: Sequence[int], part: bool) -> list[tuple[int, st
     return out
 
 
-def _cells(shown: str) -> list[str]:
-    """The cells of a table row shown (``| a | b |``), stripped."""
-    return [c.strip() for c in shown.strip().strip("|").split("|")]
-
-
 def _header(lines: Sequence[str], at: int) -> bool:
     """Whether line ``at`` is the header of a table: it names columns, as a heading names a part."""
     return (_ROW.match(lines[at]) is not None and at + 1 < len(lines)
@@ -293,7 +289,7 @@ def _row(body: _Body, at: int, shown: str) -> str:
     first = body.header(at)
     if first is None:
         return shown
-    names, cells = _cells(body.shown(first)), _cells(shown)
+    names, cells = table_cells(body.shown(first)), table_cells(shown)
     if len(names) != len(cells):
         return shown
     return "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, cells, strict=True) if c)
