@@ -9,6 +9,7 @@ a heading, fence, list, block quote or table (:func:`block_safe`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Literal
 
 from vaultmem.notes.lazyre import lazy
@@ -81,6 +82,13 @@ _ERROR_QUOTE = lazy(r"(?P<command>(`+)(?!`)[^`]+?(?<!`)\2(?!`) )?failed(?::| \()
                     r"(?P<span>(`+)(?!`).+?(?<!`)\4(?!`))")
 
 
+def _kept_after(before: str, kept: str, max_chars: int,
+                cut: Callable[[str, int], str] = clip) -> str:
+    """``before`` cut by ``cut`` to leave room for ``kept``, then ``kept`` whole: how each
+    ``clip_keeping_*`` cut ends once it chose the part to keep."""
+    return f"{cut(before.rstrip(), max_chars - len(kept) - 1)} {kept}"
+
+
 def clip_keeping_error(text: str, max_chars: int) -> str:
     """``text`` (one line) cut as :func:`clip` cuts it (between words), but when the cut would
     lose the first error a failure's quote holds, the words before that quote are cut instead
@@ -102,7 +110,7 @@ def clip_keeping_error(text: str, max_chars: int) -> str:
                                                   "… " + whole[len(command):])):
         if len(quote) > max_chars // 2:
             continue
-        kept = f"{clip_keeping_span(text[:start].rstrip(), max_chars - len(quote) - 1)} {quote}"
+        kept = _kept_after(text[:start], quote, max_chars, clip_keeping_span)
         if first is None or first.group(0) in kept:
             break
     return kept
@@ -115,8 +123,7 @@ def clip_keeping_span(text: str, max_chars: int) -> str:
     span = _CODE_SPAN.search(text)
     if span is None or span.group(0) in cut or len(span.group(0)) > max_chars // 2:
         return cut
-    return f"{clip(text[:span.start()].rstrip(), max_chars - len(span.group(0)) - 1)} " \
-           f"{span.group(0)}"
+    return _kept_after(text[:span.start()], span.group(0), max_chars)
 
 
 FIX_MARK = " Fix: "  # a gotcha as mining writes a cause and its fix ("<cause>. Fix: <fix>")
@@ -134,7 +141,7 @@ def clip_keeping_fix(text: str, max_chars: int) -> str:
     fix = text[at + 1:]
     if fix in cut or len(fix) > max_chars // 2:
         return cut
-    return f"{clip(text[:at].rstrip(), max_chars - len(fix) - 1)} {fix}"
+    return _kept_after(text[:at], fix, max_chars)
 
 
 def _open_span(text: str) -> int | None:
