@@ -7,7 +7,8 @@ Their name is no assignment's left side, so the keyword rules miss them:
 - a Terraform variable's default: ``variable "db_password" { default = "…" }``;
 - the value a secret store's command is given: ``gh secret set NAME --body …`` (or ``-b``),
   ``netlify env:set NAME …``, a here-string (``vercel env add NAME <<< '…'``), or an ``echo``
-  piped into one of them, into ``chpasswd`` or into a ``--password-stdin`` flag;
+  piped into one of them, into ``chpasswd``, into a ``--password-stdin`` flag or into
+  ``sudo -S`` (how an agent without a terminal gets past sudo's prompt);
 - the value a cloud secret store's command is given by flag: ``az keyvault secret set …
   --value …``; ``aws ssm put-parameter … --value …`` when the parameter is a ``SecureString``
   or its ``--name`` ends in a secret's name (``/prod/db/password``; ``--value 3`` of
@@ -83,7 +84,8 @@ _RULES = {
 }
 # What a piped value goes into: the flag or the command that reads a secret from stdin.
 _PIPED_INTO = ("-password-stdin", "chpasswd", "secret set", "secret put", "secrets set",
-               "env add", "secret create", "secrets create", "secrets versions add")
+               "env add", "secret create", "secrets create", "secrets versions add",
+               "sudo -S", "sudo --stdin")  # sudo reads the password from stdin
 # An ``aws ssm put-parameter`` command's ``--name`` (the parameter's path).
 _SSM_NAME = lazy(r"\s--name(?:=|[ \t]+)(['\"]?)([^\s'\"]+)\1")
 # A name beside a name (no digit, or a lowercase identifier): not a value.
@@ -97,7 +99,7 @@ WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "
          "sqlplus", "sqlldr", "expdp", "impdp", "rman target", "dgmgrl", "requirepass",
          "masterauth", "config set", "set -", "setx", "secret create", "::add-mask::",
          "secrets create", "secrets versions add", "keyvault", "put-parameter", "vault login",
-         "vault token")
+         "vault token", "sudo -s", "sudo --stdin")
 
 
 # A literal each match of a rule holds (case-sensitive, or no letter): where none is in the span
