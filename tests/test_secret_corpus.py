@@ -204,6 +204,13 @@ ATTACKS: list[tuple[str, str]] = [
     ("echo -n 'GcpS3cretPw' | gcloud secrets versions add db-pass --data-file=-", "GcpS3cretPw"),
     # A credentials file's pair: the secret key has no name of its own.
     ("AKIA" + "IOSFODNN7EXAMPL5,wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzXAMPLEKEY"),
+    # sudo reads its password from stdin with -S: an agent without a terminal pipes it in.
+    ("echo 'Mk8!sudoPw' | sudo -S apt update", "Mk8!sudoPw"),
+    ("printf 'Mk8!sudoPw9' | sudo --stdin systemctl restart nginx", "Mk8!sudoPw9"),
+    # A table names its secret once, in the header; the rows only give values.
+    ("| env | user | password |\n|---|---|---|\n| staging | admin | Xk2!mq88Lp |", "Xk2!mq88Lp"),
+    ("| Service | API key |\n| :-- | :-- |\n| maps | 9f8e7d6c5b4a39281706f5e4d3c2b1a0 |",
+     "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
 ]
 
 FALSE_POSITIVES = [
@@ -329,6 +336,11 @@ FALSE_POSITIVES = [
     "aws ssm put-parameter --name /app/ami --value ami-0abc123def9 --type String",
     "kubectl scale deploy/web --replicas 3; mytool --value 3 --value Kq7vLm2xZp9w",
     "aws ssm get-parameter --name /prod/db/password --with-decryption",
+    "echo $SUDO_PASSWORD | sudo -S apt update",
+    "echo 'deb http://deb.example.org stable main' | sudo tee /etc/apt/sources.list.d/x.list",
+    "| Model | Tokens used | Token usage |\n|---|---|---|\n| opus-4 | 45.2k | 12k in, 3k out |",
+    "| Service | API key | Status |\n|---|---|---|\n| stripe | (hidden) | set |\n| db | `$DB_KEY` | ok |",
+    "| password |\n|---|\n| must be 12 characters |\n\nafter | the table | x9Y8z7W6v5 |",
 ]
 
 

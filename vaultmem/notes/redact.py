@@ -18,7 +18,8 @@ keeps the fact (which variable, which database) without the value. What counts a
 - a value known by its context whatever its shape (secretcontext): a secret word and its value in
   prose, password flags of commands, URL userinfo with or without a user, Authorization headers;
 - a key wrapped over two lines, or base64-encoded (secretprep);
-- an AWS secret key on the line of its access key id, unnamed (a credentials file's pair).
+- an AWS secret key on the line of its access key id, unnamed (a credentials file's pair);
+- a table's cell under a column named a secret (secrettable).
 
 Every finding covers the whole token it is in, and values that look random but are not secrets
 (commit shas, digests, SRI strings, UUIDs not named a secret, ARNs, data URIs, paths) are kept
@@ -40,7 +41,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from vaultmem.notes import secretconfig, secretcontext, secretfilter, secretprep, secretspan
+from vaultmem.notes import (
+    secretconfig,
+    secretcontext,
+    secretfilter,
+    secretprep,
+    secretspan,
+    secrettable,
+)
 from vaultmem.notes.lazyre import LazyPattern, lazy
 from vaultmem.notes.secretgate import Gated, lowered
 from vaultmem.notes.secretnames import name_kind, passphrase
@@ -505,6 +513,8 @@ def _detect(text: str, *, nested: bool) -> list[Finding]:
             found.extend(secretprep.wrapped(text, lines, _nested))
     if not nested and len(text) >= secretprep.ENCODED_MIN:
         found.extend(secretprep.encoded(text, _nested))
+    if not nested and "|" in text:
+        found.extend(secrettable.findings(text))
     found = [f if f.kind == "private-key" else secretspan.whole(text, f) for f in found]
     found = [secretspan.before_markup(text, f) for f in found]
     return _merged(f for f in found if f.end > f.start and not secretspan.kept(text, f))
