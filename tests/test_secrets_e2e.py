@@ -26,7 +26,10 @@ PRIVATE_KEY = "\n".join(["-----BEGIN RSA PRIVATE KEY-----", *KEY_BODY,
 PGPASS = "Pg" + "Pa55w0rdLine"
 LOGIN = "L0gin" + "S3cretPass"
 HOSTPASS = "R00t" + "PassX9q"
-SECRETS = [GITHUB, AWS_SECRET, DB_PASSWORD, ANTHROPIC, STRIPE, *KEY_BODY, PGPASS, LOGIN, HOSTPASS]
+SUDO = "Mk8!" + "sudoPw42"  # piped into sudo -S: an agent has no terminal for sudo's prompt
+TABLED = "Xk2!" + "mq88Lpz"  # a row's cell under a table's password column
+SECRETS = [GITHUB, AWS_SECRET, DB_PASSWORD, ANTHROPIC, STRIPE, *KEY_BODY, PGPASS, LOGIN, HOSTPASS,
+           SUDO, TABLED]
 # A piece of each value from its middle: a secret cut in two must not survive either.
 PIECES = [s[len(s) // 3: len(s) // 3 + 10] for s in SECRETS]
 
@@ -56,11 +59,13 @@ def _transcript(path: Path) -> None:
             _bash("t2", f'psql "postgres://admin:{DB_PASSWORD}@db.internal:5432/billing" -c "select 1"'),
             _bash("t3", "python -m billing.charge --dry-run"),
             _bash("t4", f"echo 'db.internal:5432:billing:admin:{PGPASS}' >> ~/.pgpass"),
+            _bash("t5", f"echo '{SUDO}' | sudo -S systemctl restart billing"),
         ], 2),
         _line("user", "u2", [
             _result("t1", "2026-11-01 billing-artifacts", False),
             _result("t2", " ?column? \n----------\n        1", False),
             _result("t4", "", False),
+            _result("t5", "", False),
             _result("t3", "Traceback (most recent call last):\n  File \"x.py\", line 3\n"
                           f"anthropic.AuthenticationError: invalid x-api-key {ANTHROPIC}", True),
         ], 3),
@@ -70,6 +75,8 @@ def _transcript(path: Path) -> None:
             f"Decision: keep the deploy token `{GITHUB}` in the CI secret store, not in the repo.\n"
             f"Here is the key you asked for:\n{PRIVATE_KEY}\n"
             f"The staging box takes login with admin / {LOGIN}, or ssh root:{HOSTPASS}@10.0.0.5.\n"
+            "Accounts on staging:\n\n| env | user | password |\n|---|---|---|\n"
+            f"| staging | billing | {TABLED} |\n\n"
             "Next step: rotate the AWS key.")}], 4),
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
