@@ -207,6 +207,9 @@ ATTACKS: list[tuple[str, str]] = [
     # sudo reads its password from stdin with -S: an agent without a terminal pipes it in.
     ("echo 'Mk8!sudoPw' | sudo -S apt update", "Mk8!sudoPw"),
     ("printf 'Mk8!sudoPw9' | sudo --stdin systemctl restart nginx", "Mk8!sudoPw9"),
+    ("sudo -S <<< 'HereStr!Pw9' apt upgrade", "HereStr!Pw9"),
+    ("mosquitto_pub -h broker -u iot -P Mqtt!Pw88 -t t -m 1", "Mqtt!Pw88"),
+    ("[Environment]::SetEnvironmentVariable('DB_PASS', 'WinEnvPw!9', 'User')", "WinEnvPw!9"),
     # A table names its secret once, in the header; the rows only give values.
     ("| env | user | password |\n|---|---|---|\n| staging | admin | Xk2!mq88Lp |", "Xk2!mq88Lp"),
     ("| Service | API key |\n| :-- | :-- |\n| maps | 9f8e7d6c5b4a39281706f5e4d3c2b1a0 |",
@@ -337,6 +340,9 @@ FALSE_POSITIVES = [
     "kubectl scale deploy/web --replicas 3; mytool --value 3 --value Kq7vLm2xZp9w",
     "aws ssm get-parameter --name /prod/db/password --with-decryption",
     "echo $SUDO_PASSWORD | sudo -S apt update",
+    "sudo -S <<< \"$SUDO_PASSWORD\" apt upgrade",
+    "mosquitto_sub -h broker -p 1883 -P $MQTT_PASSWORD -t sensors/#",
+    "[Environment]::SetEnvironmentVariable('DB_PASS', $null, 'User')",
     "echo 'deb http://deb.example.org stable main' | sudo tee /etc/apt/sources.list.d/x.list",
     "| Model | Tokens used | Token usage |\n|---|---|---|\n| opus-4 | 45.2k | 12k in, 3k out |",
     "| Service | API key | Status |\n|---|---|---|\n| stripe | (hidden) | set |\n| db | `$DB_KEY` | ok |",

@@ -6,7 +6,8 @@ Their name is no assignment's left side, so the keyword rules miss them:
 - a .NET ``appSettings`` entry: ``<add key="ApiKey" value="…" />``;
 - a Terraform variable's default: ``variable "db_password" { default = "…" }``;
 - the value a secret store's command is given: ``gh secret set NAME --body …`` (or ``-b``),
-  ``netlify env:set NAME …``, a here-string (``vercel env add NAME <<< '…'``), or an ``echo``
+  ``netlify env:set NAME …``, a here-string (``vercel env add NAME <<< '…'``, ``sudo -S <<<
+  '…'``), or an ``echo``
   piped into one of them, into ``chpasswd``, into a ``--password-stdin`` flag or into
   ``sudo -S`` (how an agent without a terminal gets past sudo's prompt);
 - the value a cloud secret store's command is given by flag: ``az keyvault secret set …
@@ -24,7 +25,8 @@ Their name is no assignment's left side, so the keyword rules miss them:
   user/PASS@db``, Redis's ``requirepass``/``masterauth``;
 - a setting a command stores by name, without ``=``: ``npm config set //host/:_authToken …``,
   ``set -x DB_PASSWORD …`` (fish), ``setx API_KEY …``; a secret-like name quoted beside its
-  quoted value: ``define('DB_PASSWORD', '…')``, ``user-secrets set "Db:Password" "…"``; the
+  quoted value: ``define('DB_PASSWORD', '…')``, ``user-secrets set "Db:Password" "…"``,
+  ``SetEnvironmentVariable('DB_PASS', '…', 'User')`` (a short last argument after it); the
   password of an ``auth=('user', '…')`` pair;
 - the password of a ``.pgpass`` line, ``host:port:database:user:password`` (five fields, the port
   a number or ``*``, the user with a letter: a timestamp or a MAC address is not one).
@@ -55,7 +57,8 @@ _RULES = {
                        r"([^\"\n]{3,200})\""),
     "store": lazy(r"(?<![\w-])(?:gh\s+secret\s+set\s+\S+[^\n|;&]*?\s(?:--body[ =]|-b\s+)"
                   r"|netlify\s+env:set\s+\S+\s+"
-                  r"|(?:secrets?\s+(?:set|put)|env\s+add)\b[^\n|;&]*?<<<\s*)" + _VALUE),
+                  r"|(?:secrets?\s+(?:set|put)|env\s+add|sudo\s+(?:-\w+\s+)*?(?:-S|--stdin))\b"
+                  r"[^\n|;&]*?<<<\s*)" + _VALUE),
     "keyvault": lazy(r"(?<![\w-])az\s+keyvault\s+secret\s+set\b[^\n|;&]*?\s--value(?:=|[ \t]+)"
                      + _FLAG_VALUE),
     "ssm": lazy(r"(?<![\w-])aws\s+ssm\s+put-parameter\b[^\n|;&]*?\s--value(?:=|[ \t]+)"
@@ -74,7 +77,7 @@ _RULES = {
                     r"|set\s+-[a-z]+\s+|setx\s+)(['\"]?)([\w./:@-]{1,120})\1[ \t]+" + _VALUE),
     # The value last: a call's last argument or a command's (not a list of names, a default).
     "quoted_pair": lazy(r"(['\"])([\w.:-]{1,80})\1\s*,?\s*(['\"])([^'\"\n]{3,200})\3"
-                        r"(?=\s*\)|[ \t]*(?:$|\n|;|&&|\|))"),
+                        r"(?=(?:\s*,\s*(['\"])[\w .:-]{0,40}\5)?\s*\)|[ \t]*(?:$|\n|;|&&|\|))"),
     "auth_pair": lazy(r"\bauth\s*=\s*\(\s*(['\"])[^'\"\n]{1,64}\1\s*,\s*(['\"])([^'\"\n]{3,200})\2"),
     "pgpass": lazy(r"(?m)(?:^|(?<=[\s'\"`>]))(?:\[[0-9A-Fa-f:]+\]|[\w.*-]+):(?:\d{1,5}|\*)"
                    r":[^:\s'\"`]+:[^:\s'\"`]*[A-Za-z*][^:\s'\"`]*"
@@ -106,7 +109,7 @@ WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "
 # the rule is not run nor compiled (as secretcontext.NEEDS_EXACT; tests/test_secret_gates.py).
 NEEDS: dict[str, tuple[str, ...]] = {
     "element": ("</",), "app_setting": ("=",), "tf_default": ("variable",),
-    "store": ("secret", "env"), "keygen": ("ssh-keygen",), "pgpass": (":",),
+    "store": ("secret", "env", "sudo"), "keygen": ("ssh-keygen",), "pgpass": (":",),
     "mask": ("::add-mask::",), "keyvault": ("keyvault",), "ssm": ("put-parameter",),
     "vault_login": ("vault",), "vault_token": ("s.",),
     "securestring": ("SecureString", "securestring", "SECURESTRING"),

@@ -227,6 +227,7 @@ _TOOL_FLAGS = (
     (r"mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport", "-p", False),
     (r"az\s+login", "-p", False),  # az login -u NAME -p PASS (elsewhere -p is --parameters)
     (r"openssl", "-k", False),  # openssl enc -k PASS
+    (r"mosquitto_(?:pub|sub|rr)", "-P", False),  # MQTT clients: -u USER -P PASS
 )
 # Commands whose password is a positional argument (group 2; group 1 its quote).
 _POSITIONAL = lazy(
@@ -422,7 +423,7 @@ COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", 
                  "nerdctl", "buildah", "skopeo", "ldap", "7z", "rar", "zip", "sqlcmd", "bcp",
                  "osql", "isql", "mongo", "az ", "openssl", "htpasswd", "rabbitmqctl",
                  "net user", "net use", "psexec", "paexec", "wpa_passphrase", "bw login",
-                 "bw unlock", "cookie", "-u ", "-u=", "--user", "contrase", "passwort", "kennwort", "senha",
+                 "bw unlock", "mosquitto_", "cookie", "-u ", "-u=", "--user", "contrase", "passwort", "kennwort", "senha",
                  "wachtwoord", "salasana", "haslo", "heslo", "parol", "passord", "adgangskode",
                  "lozinka", "geslo", "jelszo", "sandi",  # kata\s+sandi: any spaces
                  "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",
