@@ -436,3 +436,27 @@ def test_a_reported_fix_folds_into_the_handed_line_keeping_its_error() -> None:
     assert text.endswith("build.yml: Permission denied`)")
     assert len(text) <= sessionextract.MAX_ITEM_CHARS
     assert "……" not in text
+
+
+def test_a_tools_gotcha_goes_to_the_tool_not_the_fallback() -> None:
+    # Issue 29: gotchas whose turn named no component (git push rejected, signing failed,
+    # sudo needing a terminal) sat in Inbox; people look them up under the tool.
+    gotchas = "\n".join([
+        "## Gotchas & Fixes", "",
+        "- Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to sign the data`)",
+        "- Git Bash forks fail under MSYS2: exclude its folder from Defender",
+        "- Fixed by running `git pull`: `git push` failed (`! [rejected] main (fetch first)`)"
+        " ([[Auth]])",
+        "- Fixed by editing `src/app.rs`: `cargo build` failed (`error[E0412]: no type Message`)",
+        "- For the person to run `sudo ufw enable` (`sudo ufw enable` failed: `sudo: a terminal"
+        " is required to read the password`)",
+        "", "## Open Questions"])
+    text = NOTE.replace("## Open Questions", gotchas, 1)
+    ex = sessionextract.extract(text, REL, CONFIG)
+    entities = {i.text.split(":")[0]: i.entities for i in ex.items if i.kind == "gotcha"}
+    assert entities["Fixed with `--no-gpg-sign`"] == ("Git",)
+    assert entities["Git Bash forks fail under MSYS2"] == ("Git",)  # a tool the session's ran
+    assert entities["Fixed by running `git pull`"] == ("Auth",)  # its component comes first
+    assert entities["Fixed by editing `src/app.rs`"] == ("Inbox",)  # the code's, not cargo's
+    assert entities["For the person to run `sudo ufw enable` (`sudo ufw enable` failed"] == (
+        "Sudo",)

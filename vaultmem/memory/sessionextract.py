@@ -42,7 +42,7 @@ from vaultmem.memory import anchors, changes, entityparse, lookahead, routing
 from vaultmem.memory.components import CI, speaks_of_ci
 from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.memory.routing import Known
-from vaultmem.mining import factrule, fold
+from vaultmem.mining import factrule, fold, tools
 from vaultmem.notes import (
     frontmatter,
     inline,
@@ -488,6 +488,22 @@ def session_project(session_rel: str) -> str:
                      path=session_rel)
 
 
+def _tools(items: Sequence[Item]) -> routing.Mentions:
+    """The tools whose failures ``items`` report (``mining.tools``), found by name in others."""
+    found = _unique(tools.entity_name(t) for item in items if (t := tools.tool_of(item.text)))
+    return routing.Mentions.of([(name, ()) for name in found])
+
+
+def _tools_of(text: str, kind: str, used: routing.Mentions) -> list[str]:
+    """The tool entities an item that names no component goes to: the tool its own failure ran,
+    else the tools of the session's failures its decision or gotcha names ("Git Bash's fork
+    failures" in a session where ``git commit`` failed)."""
+    own = tools.tool_of(text)
+    if own is not None:
+        return [tools.entity_name(own)]
+    return used.find(text) if kind in (schema.Kind.DECISION, schema.Kind.GOTCHA) else []
+
+
 def _assign(
     extraction: Extraction, homes: Sequence[Component], log: Sequence[lookahead.Entry],
     session_rel: str, config: Config, mentions: routing.Mentions,
@@ -506,6 +522,7 @@ def _assign(
     # The CI holds what speaks of it, never the rest of a session that also edited a workflow.
     ci_only = len(related) == 1 and names.name_key(related[0]) == names.name_key(CI)
     folders = [(c.name, c.folders) for c in homes]
+    used = _tools(extraction.items)
     warnings: list[str] = []
     items: list[Item] = []
     for item in extraction.items:
@@ -531,6 +548,8 @@ def _assign(
             continue  # what the session said of the project itself: its notes hold it
         if not kept and item.kind == schema.Kind.DECISION:
             kept = list(lookahead.ahead(text, log, folders, own))
+        if not kept:  # a tool's gotcha: the tool its failure ran, or one it names
+            kept = [t for t in _tools_of(text, item.kind, used) if not nearnames.same(t, own)]
         # Filed under what it names first, at most MAX_COPIES entities (factrule: a line in more
         # is no fact of any of them).
         home = (config.default_entity,) if ci_only and not speaks_of_ci(text) else fallback

@@ -1,0 +1,39 @@
+"""tools.py: the tool a gotcha's failure ran, read as a shell runs it."""
+
+from __future__ import annotations
+
+import pytest
+
+from vaultmem.mining import tools
+
+
+@pytest.mark.parametrize(("text", "tool"), [
+    ("Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to sign the data`)",
+     "git"),
+    ("Fixed by running `git pull`: `cd ~/shop && git push` failed (`! [rejected] main`)", "git"),
+    ("Got it to run by running `pip install -r requirements-dev.txt`: "
+     "`python -m pytest tests/ -v` failed (`No module named pytest`)", "pytest"),
+    ("`uv run --frozen mypy src` failed (`error: Cannot find implementation`)", "mypy"),
+    ("`FOO=1 npx prisma migrate dev` failed (`P1001: Can't reach database`)", "prisma"),
+    # A wrapper is the tool only when the error is its own.
+    ("(`sudo apt install x` failed: `sudo: a terminal is required to read the password`)",
+     "sudo"),
+    ("`sudo apt install x` failed (`E: Unable to locate package x`)", "apt"),
+    ("`/usr/local/bin/terraform plan` failed (`Error: No valid credential`)", "terraform"),
+    ('`"C:\\Program Files\\Git\\bin\\git.exe" push` failed (`rejected`)', "git"),
+    # The project's own code, shells, utilities: no tool.
+    ("`./deploy.sh staging` failed (`permission denied`)", None),
+    ("`python scripts/sync.py 2>&1 | head -30` failed (`bad escape`)", None),
+    ("`node -e 'require(\"x\")'` failed (`Cannot find module`)", None),
+    ("`ssh root@10.0.0.1 uci commit` failed: `child_copy: cygheap read copy failed`", None),
+    ("`cat /etc/shadow` failed: `Permission denied`", None),
+    ("Fixed by editing `src/app.rs`: `cargo build` failed (`error[E0412]`)", None),
+    ("Run `git push` after pulling", None),  # no failure reported
+])
+def test_tool_of(text: str, tool: str | None) -> None:
+    assert tools.tool_of(text) == tool
+
+
+def test_entity_name_keeps_the_tools_spelling() -> None:
+    assert [tools.entity_name(t) for t in ("git", "pre-commit", "gh")] == [
+        "Git", "Pre-commit", "Gh"]

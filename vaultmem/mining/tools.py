@@ -1,0 +1,144 @@
+"""Which tool a gotcha is about: the program of the command it reports failing (pure; issue 29).
+
+A gotcha that names no component of the project is often about a tool the project uses: ``git
+push`` rejected, ``git commit`` failing to sign, ``sudo`` needing a terminal, ``pytest`` not
+installed. People look such a lesson up under the tool ("what did we learn about git here?"),
+not in ``Inbox``, so compaction files it under an entity named after the tool (``Git``,
+``Sudo``, ``Pytest``) when nothing in the item names a component (``memory.sessionextract``).
+
+The tool is the program of the first command the item says failed ("`cmd` failed (`error`)",
+"`cmd` failed: `error`", as capture writes failures: ``mining.fixes``), read the way a shell
+runs it:
+
+- ``cd … &&``, inline variables and a trailing ``2>&1 | tail`` are skipped (``fixes.run_key``);
+  so are wrappers and runners (``sudo``, ``env``, ``nice``, ``time``, ``uv run``, ``npx``…),
+  ``python -m pytest`` runs ``pytest``; a wrapper is the tool only when the error is its own
+  (``sudo: a terminal is required to read the password``);
+- a program given by an absolute path is its file's name (``/usr/bin/git`` -> ``git``,
+  ``C:/Program Files/Git/bin/git.exe`` -> ``git``);
+- the project's own code is no tool: a program given by a relative path (``./deploy.sh``,
+  ``scripts/x.sh``) or an interpreter running a file or a snippet (``python scripts/sync.py``,
+  ``node -e …``): its gotcha belongs to that code's component or to none;
+- a failure fixed by editing a file ("Fixed by editing `src/app.rs`: `cargo build` failed …")
+  is about that file's code, not the tool that reported it;
+- shells, remote shells and the everyday file and text utilities (``bash``, ``ssh``, ``cat``,
+  ``cp``, ``grep``, ``curl``…) are no tool either: their failure is about the file, the host or
+  the command they ran, not about them.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from vaultmem.mining import fixes
+from vaultmem.notes.lazyre import lazy
+
+# How capture writes a failure a change to a file fixed (``fixes.fix_text``).
+_EDIT_FIXED = lazy(r"\A(?:Fixed|Got it to run) by editing\b")
+# A code span, then " failed": a command capture reports failing, its error after it.
+_SPAN = lazy(r"(`+) ?((?:(?!\1).)+?) ?\1")
+_ERROR_AFTER = lazy(r"\A failed(?: \(|: )(`+) ?((?:(?!\1).)+?) ?\1")
+_WORD = lazy(r"\"[^\"]*\"|'[^']*'|\S+")  # a command's word, a quoted one whole
+# Wrappers run the command after them; each takes the given number of arguments first.
+_WRAPPERS = {"sudo": 0, "doas": 0, "env": 0, "nice": 0, "time": 0, "nohup": 0, "timeout": 1,
+             "command": 0, "exec": 0, "xvfb-run": 0, "caffeinate": 0, "stdbuf": 0}
+# Runners of a package's program: the program is the word after them.
+_RUNNERS = (("uv", "run"), ("uv", "tool", "run"), ("uvx",), ("poetry", "run"), ("pipenv", "run"),
+            ("pipx", "run"), ("hatch", "run"), ("pdm", "run"), ("npx",), ("bunx",),
+            ("pnpm", "exec"), ("pnpm", "dlx"), ("npm", "exec"), ("yarn", "dlx"),
+            ("bundle", "exec"), ("mise", "exec"), ("dotnet", "tool", "run"))
+# Interpreters: ``-m module`` runs a tool; a file or ``-c``/``-e`` is the project's own code.
+_INTERPRETERS = frozenset({"python", "python3", "py", "pypy", "pypy3", "node", "deno", "bun",
+                           "ruby", "perl", "php", "lua", "Rscript", "elixir", "java"})
+# Shells, remote shells and everyday utilities: never the tool a gotcha is about.
+_NOT_TOOLS = frozenset({
+    "bash", "sh", "zsh", "fish", "dash", "ksh", "csh", "tcsh", "powershell", "pwsh", "cmd",
+    "ssh", "scp", "sftp", "mosh", "telnet", "cd", "pushd", "popd", "export", "source", ".",
+    "set", "unset", "alias", "eval", "echo", "printf", "true", "false", "test", "[", "[[",
+    "sleep", "wait", "kill", "killall", "pkill", "pgrep", "ps", "top", "ls", "dir", "cat",
+    "less", "more", "head", "tail", "cp", "mv", "rm", "rmdir", "mkdir", "touch", "ln", "chmod",
+    "chown", "chgrp", "stat", "file", "find", "fd", "grep", "egrep", "fgrep", "rg", "ag", "sed",
+    "awk", "cut", "sort", "uniq", "tr", "wc", "xargs", "tee", "diff", "cmp", "tree", "du", "df",
+    "which", "where", "whereis", "type", "readlink", "realpath", "basename", "dirname", "pwd",
+    "date", "open", "xdg-open", "start", "curl", "wget", "tar", "zip", "unzip", "gzip",
+    "gunzip", "dos2unix", "unix2dos", "nano", "vi", "vim", "code", "findstr", "clear",
+})
+
+
+def tool_of(text: str) -> str | None:
+    """The tool whose failure ``text`` reports (the program of the first command it says failed,
+    as the module doc reads it), or None."""
+    if _EDIT_FIXED.match(text):
+        return None
+    for span in _SPAN.finditer(text):
+        after = text[span.end():]
+        if not after.startswith(" failed"):
+            continue
+        error = _ERROR_AFTER.match(after)
+        return program(span.group(2), error.group(2) if error else "")
+    return None
+
+
+def program(command: str, error: str = "") -> str | None:
+    """The tool ``command`` runs, ``error`` being what it printed (a wrapper's own error makes
+    the wrapper the tool), or None for the project's own code, a shell or a utility."""
+    words = _first_part(fixes.run_key(command.rstrip("…").strip()))
+    while words:
+        name = _name(words[0])
+        if name is None:
+            return None
+        if name in _WRAPPERS:
+            if re.match(re.escape(name) + r"\b\S*:", error.strip(), re.IGNORECASE):
+                return name
+            words = _after_options(words[1:], _WRAPPERS[name])
+            continue
+        runner = next((r for r in _RUNNERS if tuple(w.casefold() for w in words[:len(r)]) == r),
+                      None)
+        if runner is not None:
+            words = _after_options(words[len(runner):], 0)
+            continue
+        if re.sub(r"[\d.]+$", "", name) in _INTERPRETERS:
+            rest = words[1:]
+            if len(rest) >= 2 and rest[0] == "-m":
+                words = rest[1:]
+                continue
+            return None  # a file or a snippet the interpreter runs: the project's own code
+        return None if name in _NOT_TOOLS else name
+    return None
+
+
+def _first_part(command: str) -> list[str]:
+    """The words of the first command of a command line (before ``&&``, ``;``, ``|``) that is
+    not a ``cd`` or a variable; [] when unreadable."""
+    for part in re.split(r"\s*(?:&&|\|\|?|;)\s*", command):
+        words = [w.strip("'\"") for w in _WORD.findall(part)]
+        if words and words[0].casefold() not in ("cd", "pushd", "export", "set") \
+                and "=" not in words[0]:
+            return words
+    return []
+
+
+def _after_options(words: list[str], arguments: int) -> list[str]:
+    """``words`` without the options (and ``arguments`` values) a wrapper takes first."""
+    rest = list(words)
+    while rest and (rest[0].startswith("-") or "=" in rest[0]):
+        rest = rest[1:]
+    return rest[arguments:]
+
+
+def _name(word: str) -> str | None:
+    """A program word as a tool's name: an absolute path's file name without ``.exe``; None for
+    a relative path (the project's own script) or a word that names no program."""
+    word = word.replace("\\", "/")
+    if "/" in word:
+        if not (word.startswith(("/", "~/")) or re.match(r"[A-Za-z]:/", word)):
+            return None
+        word = posixpath.basename(word)
+    word = re.sub(r"\.exe$", "", word, flags=re.IGNORECASE)
+    return word.casefold() if re.fullmatch(r"[A-Za-z][\w.+-]*", word) else None
+
+
+def entity_name(tool: str) -> str:
+    """The entity a tool's gotchas go to: its name as written, first letter capitalised."""
+    return tool[:1].upper() + tool[1:]
