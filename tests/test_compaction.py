@@ -441,16 +441,18 @@ def test_a_reported_fix_folds_into_the_handed_line_keeping_its_error() -> None:
 def test_a_tools_gotcha_goes_to_the_tool_not_the_fallback() -> None:
     # Issue 29: gotchas whose turn named no component (git push rejected, signing failed,
     # sudo needing a terminal) sat in Inbox; people look them up under the tool.
-    gotchas = "\n".join([
-        "## Gotchas & Fixes", "",
-        "- Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to sign the data`)",
-        "- Git Bash forks fail under MSYS2: exclude its folder from Defender",
-        "- Fixed by running `git pull`: `git push` failed (`! [rejected] main (fetch first)`)"
-        " ([[Auth]])",
-        "- Fixed by editing `src/app.rs`: `cargo build` failed (`error[E0412]: no type Message`)",
-        "- For the person to run `sudo ufw enable` (`sudo ufw enable` failed: `sudo: a terminal"
-        " is required to read the password`)",
-        "", "## Open Questions"])
+    gotchas = """\
+## Gotchas & Fixes
+
+- Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to sign the data`)
+- Git Bash forks fail under MSYS2: exclude its folder from Defender
+- Fixed by running `git pull`: `git push` failed (`! [rejected] main (fetch first)`) ([[Auth]])
+- Fixed by editing `src/app.rs`: `cargo build` failed (`error[E0412]: no type Message`)
+- For the person to run `sudo ufw enable` (`sudo ufw enable` failed: `sudo: a terminal is \
+required to read the password`)
+- Pre-commit hook blocked the commit: `git commit` failed (`gitleaks found 3 leaks`)
+
+## Open Questions"""
     text = NOTE.replace("## Open Questions", gotchas, 1)
     ex = sessionextract.extract(text, REL, CONFIG)
     entities = {i.text.split(":")[0]: i.entities for i in ex.items if i.kind == "gotcha"}
@@ -460,3 +462,4 @@ def test_a_tools_gotcha_goes_to_the_tool_not_the_fallback() -> None:
     assert entities["Fixed by editing `src/app.rs`"] == ("Inbox",)  # the code's, not cargo's
     assert entities["For the person to run `sudo ufw enable` (`sudo ufw enable` failed"] == (
         "Sudo",)
+    assert entities["Pre-commit hook blocked the commit"] == ("Pre-commit",)  # the hook named

@@ -11,8 +11,8 @@ from vaultmem.mining import tools
     ("Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to sign the data`)",
      "git"),
     ("Fixed by running `git pull`: `cd ~/shop && git push` failed (`! [rejected] main`)", "git"),
-    ("Got it to run by running `pip install -r requirements-dev.txt`: "
-     "`python -m pytest tests/ -v` failed (`No module named pytest`)", "pytest"),
+    (("Got it to run by running `pip install -r requirements-dev.txt`: "
+      "`python -m pytest tests/ -v` failed (`No module named pytest`)"), "pytest"),
     ("`uv run --frozen mypy src` failed (`error: Cannot find implementation`)", "mypy"),
     ("`FOO=1 npx prisma migrate dev` failed (`P1001: Can't reach database`)", "prisma"),
     # A wrapper is the tool only when the error is its own.
@@ -37,3 +37,15 @@ def test_tool_of(text: str, tool: str | None) -> None:
 def test_entity_name_keeps_the_tools_spelling() -> None:
     assert [tools.entity_name(t) for t in ("git", "pre-commit", "gh")] == [
         "Git", "Pre-commit", "Gh"]
+
+
+@pytest.mark.parametrize(("text", "hook"), [
+    ("Pre-commit Hook Blocked Documentation Commit: gitleaks found example keys", "pre-commit"),
+    ("Enhanced pre-commit hook: three layers (gitleaks, PII, credentials)", "pre-commit"),
+    ("The pre-push hook runs the whole suite: push with --no-verify only for docs", "pre-push"),
+    ("Install it as `.git/hooks/pre-commit`", None),  # a path, not the hook named
+    ("Edit .pre-commit-config.yaml to pin ruff", None),
+    ("Commit and push the fix", None),
+])
+def test_hook_of(text: str, hook: str | None) -> None:
+    assert tools.hook_of(text) == hook

@@ -495,13 +495,14 @@ def _tools(items: Sequence[Item]) -> routing.Mentions:
 
 
 def _tools_of(text: str, kind: str, used: routing.Mentions) -> list[str]:
-    """The tool entities an item that names no component goes to: the tool its own failure ran,
-    else the tools of the session's failures its decision or gotcha names ("Git Bash's fork
-    failures" in a session where ``git commit`` failed)."""
-    own = tools.tool_of(text)
+    """The tool entities an item that names no component goes to: the git hook it names, else
+    the tool its own failure ran, else the tools of the session's failures its decision or
+    gotcha names ("Git Bash's fork failures" in a session where ``git commit`` failed)."""
+    knowledge = kind in (schema.Kind.DECISION, schema.Kind.GOTCHA)
+    own = (tools.hook_of(text) if knowledge else None) or tools.tool_of(text)
     if own is not None:
         return [tools.entity_name(own)]
-    return used.find(text) if kind in (schema.Kind.DECISION, schema.Kind.GOTCHA) else []
+    return used.find(text) if knowledge else []
 
 
 def _assign(

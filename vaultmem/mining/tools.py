@@ -21,6 +21,9 @@ runs it:
   ``node -e …``): its gotcha belongs to that code's component or to none;
 - a failure fixed by editing a file ("Fixed by editing `src/app.rs`: `cargo build` failed …")
   is about that file's code, not the tool that reported it;
+- a git hook the item names ("the pre-commit hook blocked the commit", "pre-push") is the
+  tool before the program that ran it: its gotchas and decisions go to ``Pre-commit``, as the
+  pre-commit framework's do (:func:`hook_of`);
 - shells, remote shells and the everyday file and text utilities (``bash``, ``ssh``, ``cat``,
   ``cp``, ``grep``, ``curl``…) are no tool either: their failure is about the file, the host or
   the command they ran, not about them.
@@ -40,6 +43,10 @@ _EDIT_FIXED = lazy(r"\A(?:Fixed|Got it to run) by editing\b")
 _SPAN = lazy(r"(`+) ?((?:(?!\1).)+?) ?\1")
 _ERROR_AFTER = lazy(r"\A failed(?: \(|: )(`+) ?((?:(?!\1).)+?) ?\1")
 _WORD = lazy(r"\"[^\"]*\"|'[^']*'|\S+")  # a command's word, a quoted one whole
+# A git hook by its name (git's hook names; "pre-commit" is also the framework running them).
+_HOOK = lazy(r"(?<![\w./-])(pre-commit|pre-push|commit-msg|prepare-commit-msg|pre-merge-commit|"
+             r"post-commit|post-checkout|post-merge|pre-rebase|pre-receive|post-receive)"
+             r"(?![\w/-]|\.\w)", re.IGNORECASE)
 # Wrappers run the command after them; each takes the given number of arguments first.
 _WRAPPERS = {"sudo": 0, "doas": 0, "env": 0, "nice": 0, "time": 0, "nohup": 0, "timeout": 1,
              "command": 0, "exec": 0, "xvfb-run": 0, "caffeinate": 0, "stdbuf": 0}
@@ -78,6 +85,12 @@ def tool_of(text: str) -> str | None:
         error = _ERROR_AFTER.match(after)
         return program(span.group(2), error.group(2) if error else "")
     return None
+
+
+def hook_of(text: str) -> str | None:
+    """The git hook ``text`` names (``pre-commit``, ``pre-push``, ``commit-msg``…), or None."""
+    found = _HOOK.search(text)
+    return found.group(1).casefold() if found else None
 
 
 def program(command: str, error: str = "") -> str | None:
