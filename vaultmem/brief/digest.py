@@ -24,7 +24,7 @@ from vaultmem.notes.privacy import strip_private
 from ..errors import VaultmemError
 from . import briefrank, recapnext
 
-BLOCK_ID = re.compile(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
+BLOCK_ID = lazy(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 DATED = re.compile(r"(\d{4}-\d{2}-\d{2})(?:\s+[—–-]+\s+|:\s+)(.*)")
 # The trailing ``([[…]], [[…]])`` group: components in a session note, sessions in an entity's.
@@ -36,20 +36,20 @@ ANSWER = re.compile(r"\*\*(?:Answer|Outcome):\*\*\s*(.*\S)")
 PROMPT = re.compile(r"\*\*Prompt:\*\*\s*(.*\S)")
 # A point of an answer's recap (a ``> [!abstract]`` callout): a heading, a line all bold, or a
 # bold label and what follows it ("**Power profile:** set to `performance`").
-RECAP_POINT = re.compile(r"^>[ \t]?(?:#{1,6}[ \t]+(.+?)[ \t#]*|(?:\d{1,3}[.)][ \t]+)?"
+RECAP_POINT = lazy(r"^>[ \t]?(?:#{1,6}[ \t]+(.+?)[ \t#]*|(?:\d{1,3}[.)][ \t]+)?"
                          r"(\*\*[^*\n]+\*\*(?:[ \t]*:?[ \t]*\S.*|:)?))[ \t]*$")
 RECAP_POINTS = 6
 # A list item of an answer's recap ("> - **Why:** keys rotate", "> 2. Run the migration").
-RECAP_ITEM = re.compile(r"^>[ \t]?(?:[-*+]|\d{1,3}[.)])[ \t]+(.*\S)")
+RECAP_ITEM = lazy(r"^>[ \t]?(?:[-*+]|\d{1,3}[.)])[ \t]+(.*\S)")
 DETAILS = 12  # recap points kept of one answer
 DETAIL_MIN_WORDS = 5  # a shorter point is a section's title ("Plan Summary"), not a fact
 # A recap's bold line that is only a title ("**Your results:**"), and a list item that is only
 # a link to a source ("[Release notes](https://…)", bold or not).
-TITLE = re.compile(r"\*\*[^*\n]+\*\*[ \t]*:?")
-SOURCE = re.compile(r"(?:\*\*)?\[[^\]\n]+\]\([^)\s]+\)(?:\*\*)?[ \t]*")
-CHOICE = re.compile(r"[A-H][).][ \t]")  # "A) TOML — simple": a choice offered, not a fact
+TITLE = lazy(r"\*\*[^*\n]+\*\*[ \t]*:?")
+SOURCE = lazy(r"(?:\*\*)?\[[^\]\n]+\]\([^)\s]+\)(?:\*\*)?[ \t]*")
+CHOICE = lazy(r"[A-H][).][ \t]")  # "A) TOML — simple": a choice offered, not a fact
 # Marks that are no words (emphasis, emoji); a currency sign is part of its amount.
-_NOT_WORDS = re.compile(r"[^\w`'\"()/.,:;!?&+=<>@#%$€£¥-]+")
+_NOT_WORDS = lazy(r"[^\w`'\"()/.,:;!?&+=<>@#%$€£¥-]+")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
 # a command that failed and then passed has its Failed line before its Ran line.
 FAILED = re.compile(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
 from vaultmem.notes.inline import code_span
+from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.quoting import WITHHELD, command_shape, error_signature
 
 from .digest import SessionDigest
@@ -21,8 +21,8 @@ FAILURE_SESSIONS = 2
 FAILURE_DAYS = 7
 
 # ``cmd`` ×2 — ``output``: a work log's failure line after "Failed:" (workentry._failure_line).
-_FAILURE = re.compile(r"(`+) ?(.+?) ?\1((?:\s*×\s*\d+)?)(?:\s+—\s+(.*?))?\s*")
-_SPAN = re.compile(r"(`+) ?(.*?) ?\1")
+_FAILURE = lazy(r"(`+) ?(.+?) ?\1((?:\s*×\s*\d+)?)(?:\s+—\s+(.*?))?\s*")
+_SPAN = lazy(r"(`+) ?(.*?) ?\1")
 
 
 def failure(text: str) -> str:

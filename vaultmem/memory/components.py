@@ -52,6 +52,7 @@ from fnmatch import fnmatchcase
 from vaultmem.errors import UnsafePath
 from vaultmem.mining import mentions
 from vaultmem.notes import names
+from vaultmem.notes.lazyre import lazy
 
 # Folders that hold components rather than being one.
 CONTAINERS = frozenset({
@@ -67,7 +68,7 @@ HOME_DIRS = frozenset({
     "onedrive", "icloud drive", "mobile documents", ".config", ".local",
 })
 # A Windows path's drive (``C:/``): absolute, never a folder of the project.
-_DRIVE_RE = re.compile(r"^[A-Za-z]:(?:/|$)")
+_DRIVE_RE = lazy(r"^[A-Za-z]:(?:/|$)")
 # Applications' own files in a home folder (``~/AppData/Local/…``, ``~/Library/Caches/…``):
 # settings, caches and temporary files, never the user's code.
 APP_DATA = frozenset({"appdata"})
@@ -102,7 +103,7 @@ LAYER_DIRS = frozenset({
 # Rails' db/migrate/): numbered files of the schema, never a component, at any depth.
 MIGRATION_DIRS = frozenset({"migrations", "migration", "alembic", "migrate"})
 # A layer's name at the end of a module's ("invoices_controller", "InvoiceService").
-_LAYER_SUFFIX = re.compile(
+_LAYER_SUFFIX = lazy(
     r"(?<=[a-z0-9])[_.-]?(?:controller|service|model|view|helper|serializer|handler|job|worker|"
     r"policy|repository|repo|store|schema|resolver|router|routes|middleware|mailer|validator|"
     r"queries|query|slice|reducer|adapter)s?$", re.IGNORECASE)
@@ -112,7 +113,7 @@ WEB_DIRS = frozenset({"controllers", "live", "components", "views", "templates",
 WEB_PLUMBING = frozenset({"endpoint", "router", "telemetry", "gettext", "layouts",
                           "core_components", "user_socket", "error_html", "error_json",
                           "page_html", "presence"})
-WEB_SUFFIX_RE = re.compile(
+WEB_SUFFIX_RE = lazy(
     r"_(?:live|controller|html|json|view|views|component|components|channel|socket|live_test|"
     r"controller_test|html_test|view_test|live_component)$"
 )
@@ -163,10 +164,10 @@ ACRONYMS = {
     "url": "URL", "html": "HTML", "pdf": "PDF", "csv": "CSV", "json": "JSON", "llm": "LLM",
 }
 
-_WORD_SPLIT = re.compile(r"[\s_\-.]+|(?<=[a-z0-9])(?=[A-Z])")
-_UNSAFE = re.compile(r'[*"\\/<>:|?#^\[\]%\x00-\x1f\x7f]')
+_WORD_SPLIT = lazy(r"[\s_\-.]+|(?<=[a-z0-9])(?=[A-Z])")
+_UNSAFE = lazy(r'[*"\\/<>:|?#^\[\]%\x00-\x1f\x7f]')
 # ``test_auth.py``, ``auth_test.go``, ``auth.test.ts``, ``auth.spec.js``, ``AuthTest.java``.
-_TEST_FILE = re.compile(
+_TEST_FILE = lazy(
     r"^(?:test_(?P<a>.+)|(?P<b>.+?)(?:_test|_spec|[.]test|[.]spec|Test|Tests|Spec))$"
 )
 

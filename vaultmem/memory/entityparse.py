@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from vaultmem.memory import anchors
 from vaultmem.notes import mdlines, names, plainruns, schema, sections
+from vaultmem.notes.lazyre import lazy
 
 OVERVIEW = schema.OVERVIEW
 RELATED = schema.RELATED_ENTITIES
@@ -24,15 +25,15 @@ SESSIONS_SAID = "Sessions, first and last"
 SUMMARY_CHARS = 160
 
 DATE = r"\d{4}-\d{2}-\d{2}"
-_LINKS_GROUP = re.compile(r" \((\[\[[^\[\]\n]*\]\](?:, \[\[[^\[\]\n]*\]\])*)\)$")
-ONE_LINK = re.compile(r"\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
-_BLOCK = re.compile(r" \^([A-Za-z0-9-]+)[ \t]*$")
-DATED = re.compile(r"(" + DATE + r")(?: — |: | - )")
+_LINKS_GROUP = lazy(r" \((\[\[[^\[\]\n]*\]\](?:, \[\[[^\[\]\n]*\]\])*)\)$")
+ONE_LINK = lazy(r"\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
+_BLOCK = lazy(r" \^([A-Za-z0-9-]+)[ \t]*$")
+DATED = lazy(r"(" + DATE + r")(?: — |: | - )")
 _WHITESPACE = re.compile(r"\s+")
-_TRAILING_PUNCT = re.compile(r"[\s.!?;:,…]+$")
-PLACEHOLDER = re.compile(r"Created by vaultmem when compacting .*")
-CODE = re.compile(r"`([^`\n]+)`")
-KEY_ROW = re.compile(r"- \[\[([^\[\]\n|#]+)(?:\|[^\[\]\n]*)?\]\](?: .*)?$")
+_TRAILING_PUNCT = lazy(r"[\s.!?;:,…]+$")
+PLACEHOLDER = lazy(r"Created by vaultmem when compacting .*")
+CODE = lazy(r"`([^`\n]+)`")
+KEY_ROW = lazy(r"- \[\[([^\[\]\n|#]+)(?:\|[^\[\]\n]*)?\]\](?: .*)?$")
 
 
 def fact_key(text: str) -> str:
@@ -378,7 +379,7 @@ def row_block(row: str) -> str | None:
         return None
     found = _BLOCK.match(row, at)
     return found.group(1) if found else None
-DAY_AT = re.compile(r"\n- (" + DATE + r")(?: — |: | - )")
+DAY_AT = lazy(r"\n- (" + DATE + r")(?: — |: | - )")
 
 
 def content_end_at(text: str, start: int, end: int) -> tuple[int, int | None]:

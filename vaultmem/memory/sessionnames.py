@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from vaultmem.errors import NoteExists
 from vaultmem.notes import inline, names, redact
+from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.privacy import clean_prompt
 from vaultmem.store import machine
 from vaultmem.store.layout import UNTITLED_SESSION
@@ -24,7 +25,7 @@ from vaultmem.store.vault import Vault
 
 TOPIC_MAX_CHARS = 60
 NUMBERED_NAMES = 100  # <stem>-2 … -100; then the session id names the note
-DEFAULT_TITLE = re.compile(r"^# Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$", re.MULTILINE)
+DEFAULT_TITLE = lazy(r"^# Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$", re.MULTILINE)
 RENAME_TRIES = 50
 
 

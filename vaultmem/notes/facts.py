@@ -40,19 +40,19 @@ ELLIPSIS = "…"
 # Patterns over the text with a "\n" put before it, so that each starts with a literal "\n"
 # (which the regex engine finds fast) rather than ``^`` in MULTILINE mode, tried at every
 # character. The headings of the sections read; any heading that may end one, by its level.
-_SECTION = re.compile(
+_SECTION = lazy(
     r"\n(#{1,6})[ \t]+((?i:"
     + "|".join(re.escape(t) for t in SECTION_KINDS).replace(r"\ ", "[ \t]+")
     + r"))[ \t]*#*[ \t]*(?=\n|$)"
 )
-_ENDS = tuple(re.compile(rf"\n#{{1,{n}}}(?=[ \t\n]|$)") for n in range(1, 7))
-_FENCE = re.compile(r"\n {0,3}(`{3,}|~{3,})")
-_ITEM = re.compile(r"\n[-*+][ \t]+(?:\[.\][ \t]+)?([^\n]*[^\s])")
-_BLOCK_ID = re.compile(r"[A-Za-z0-9-]+")
-_DATED = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[ \t]+[—–-]+[ \t]+|:[ \t]+)")
-_GROUP = re.compile(r"\(((?:[ \t]*!?\[\[[^\[\]\n]*\]\][ \t]*,?)+)\)")
-_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)
-_LINK = re.compile(r"!?\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
+_ENDS = tuple(lazy(rf"\n#{{1,{n}}}(?=[ \t\n]|$)") for n in range(1, 7))
+_FENCE = lazy(r"\n {0,3}(`{3,}|~{3,})")
+_ITEM = lazy(r"\n[-*+][ \t]+(?:\[.\][ \t]+)?([^\n]*[^\s])")
+_BLOCK_ID = lazy(r"[A-Za-z0-9-]+")
+_DATED = lazy(r"(\d{4}-\d{2}-\d{2})(?:[ \t]+[—–-]+[ \t]+|:[ \t]+)")
+_GROUP = lazy(r"\(((?:[ \t]*!?\[\[[^\[\]\n]*\]\][ \t]*,?)+)\)")
+_COMMENT = lazy(r"%%.*?(?:%%|\Z)", re.DOTALL)
+_LINK = lazy(r"!?\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
 # What says when and where a copy was written, not what it says: dates, times, block ids.
 _STAMPS = lazy(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b|"
                r"\b\d{1,2}:\d{2}(?::\d{2})?\b|\^[A-Za-z0-9-]+")
@@ -62,14 +62,14 @@ _KEY_WORDS = lazy(r"\w+")
 # A link's target and its bar, ``[[target|`` of ``[[target|alias]]``: deleted, the alias stays.
 _TARGET = re.compile(r"\[\[[^\[\]\n|]*\|")
 _LEAF = lazy(r"\[\[([^\[\]\n|]*/[^\[\]\n|]*)\]\]")  # an unaliased path link
-_TARGETS = re.compile(r"\[\[([^\[\]\n|#]*)")
+_TARGETS = lazy(r"\[\[([^\[\]\n|#]*)")
 _TRAILING = " \t\n\r\f\v.!?;:,…"
 # Labels a line may start with ("Gotcha: x"): compaction files the fact without them.
 _LABELS = lazy(r"^(?:\**\s*(?:" + schema.label_words(schema.LABEL_SHORT) + r")s?\s*:\s*\**\s*)+")
-_POINTER = re.compile(r"\(\[\[[^\[\]\n|]*#\^([A-Za-z0-9-]+)\|[^\[\]\n]*\]\]\)$")
-_WORD = re.compile(r"\w")
+_POINTER = lazy(r"\(\[\[[^\[\]\n|]*#\^([A-Za-z0-9-]+)\|[^\[\]\n]*\]\]\)$")
+_WORD = lazy(r"\w")
 # Where a sentence ends: its closing mark (and quotes or brackets closing with it) and blanks.
-_SENTENCE_END = re.compile(r"(?<=\w)[.!?…]+[\"')\]`*]*[ \t]+(?=[^\s])")
+_SENTENCE_END = lazy(r"(?<=\w)[.!?…]+[\"')\]`*]*[ \t]+(?=[^\s])")
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from vaultmem.notes.lazyre import lazy
+
 # Fence lines: column 0, trailing blanks tolerated (a stray "\r" survives in mixed-ending files).
 _OPEN_FENCE = re.compile(r"---[ \t\r]*")
-_CLOSE_FENCE = re.compile(r"(?:---|\.\.\.)[ \t\r]*")
+_CLOSE_FENCE = lazy(r"(?:---|\.\.\.)[ \t\r]*")
 # The same as a whole line after a "\n" (a literal first character lets the search skip ahead).
 _CLOSE_LINE = re.compile(r"\n" + _CLOSE_FENCE.pattern + r"(?=\n|\Z)")
 

@@ -26,6 +26,7 @@ from yaml.resolver import Resolver
 
 from vaultmem.errors import InvalidYaml
 from vaultmem.notes.fences import Split, split
+from vaultmem.notes.lazyre import lazy
 
 __all__ = [
     "Doc",
@@ -228,7 +229,7 @@ _FAST_MAX_LINE_DEPTH = 30  # indentation + '-' + ':' on one line: a bound of its
 # A line that is a key or a list item whose whole value is a double-quoted string without escapes
 # (Obsidian's `up: "[[Note|alias]]"`, `  - "[[Note]]"`): inside the quotes the indicators above
 # are plain characters to both parsers, so the check does not count them there.
-_QUOTED_VALUE_LINE = re.compile(r'^([A-Za-z_][\w-]*:[ ]+| *- )"([^"\\\n]*)"(?=[ ]*$)', re.MULTILINE)
+_QUOTED_VALUE_LINE = lazy(r'^([A-Za-z_][\w-]*:[ ]+| *- )"([^"\\\n]*)"(?=[ ]*$)', re.MULTILINE)
 _INDICATORS = str.maketrans(dict.fromkeys("!&*?|>[]{}%@`", "x"))
 
 

@@ -28,7 +28,7 @@ _BACKTICKS = re.compile(r"`+")
 # What may open a block at the start of a line: ATX heading, fence, block quote, table row,
 # list bullet or ordered list marker, thematic break/setext underline, HTML block.
 _BLOCK_START = lazy(r"^(?:#|`{3}|~{3}|>|\||[-+*](?:\s|$)|[=_-]{3}|-[-\s]*$|<)")
-_ORDERED = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
+_ORDERED = lazy(r"^(\d{1,9})([.)])(?=\s|$)")
 
 
 def one_line(text: str, max_chars: int | None = None, *, cut: Cut = "count",
@@ -232,8 +232,8 @@ def _inert_md_link(found: re.Match[str]) -> str:
     return found.group(0)
 
 
-_HEADING_LINE = re.compile(r"^(\s{0,3})(#{1,6})(\s|$)")
-_FENCE_LINE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_HEADING_LINE = lazy(r"^(\s{0,3})(#{1,6})(\s|$)")
+_FENCE_LINE = lazy(r"^\s{0,3}(`{3,}|~{3,})")
 
 
 def escape_headings(text: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
 
 
 class LazyPattern:
@@ -34,13 +35,18 @@ class LazyPattern:
             return self.compiled.search(text, pos)
         return self.compiled.search(text, pos, endpos)
 
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+    def match(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
         """``re.Pattern.match``."""
-        return self.compiled.match(text, pos)
+        if endpos is None:
+            return self.compiled.match(text, pos)
+        return self.compiled.match(text, pos, endpos)
 
-    def fullmatch(self, text: str) -> re.Match[str] | None:
+    def fullmatch(self, text: str, pos: int = 0, endpos: int | None = None
+                  ) -> re.Match[str] | None:
         """``re.Pattern.fullmatch``."""
-        return self.compiled.fullmatch(text)
+        if endpos is None:
+            return self.compiled.fullmatch(text, pos)
+        return self.compiled.fullmatch(text, pos, endpos)
 
     def finditer(self, text: str, pos: int = 0, endpos: int | None = None
                  ) -> Iterator[re.Match[str]]:
@@ -49,9 +55,11 @@ class LazyPattern:
             return self.compiled.finditer(text, pos)
         return self.compiled.finditer(text, pos, endpos)
 
-    def findall(self, text: str) -> list[str]:
-        """``re.Pattern.findall``."""
-        return self.compiled.findall(text)
+    def findall(self, text: str, pos: int = 0, endpos: int | None = None) -> list[Any]:
+        """``re.Pattern.findall`` (strings, or tuples of them for a pattern of several groups)."""
+        if endpos is None:
+            return self.compiled.findall(text, pos)
+        return self.compiled.findall(text, pos, endpos)
 
     def split(self, text: str, maxsplit: int = 0) -> list[str]:
         """``re.Pattern.split``."""

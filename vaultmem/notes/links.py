@@ -33,9 +33,9 @@ class Link:
 
 
 # The content of a wikilink never holds brackets or a line break.
-_LINK_RE = re.compile(r"\[\[([^\[\]\n]*)\]\]")  # an embed's "!" is looked for before it
+_LINK_RE = lazy(r"\[\[([^\[\]\n]*)\]\]")  # an embed's "!" is looked for before it
 # A fence opener, also inside block quotes and list items (any indent).
-_FENCE_RE = re.compile(r"^(?:[ \t]*>)*[ \t]*(`{3,}|~{3,})(.*)$")
+_FENCE_RE = lazy(r"^(?:[ \t]*>)*[ \t]*(`{3,}|~{3,})(.*)$")
 _BACKTICKS_RE = re.compile(r"`+")
 
 
@@ -123,7 +123,7 @@ def _code_ranges(text: str) -> list[tuple[int, int]]:
 # Line breaks other than "\n" (str.splitlines breaks lines there too): such a text is read line
 # by line; any other is read with a few regex passes over the whole text.
 _ODD_BREAKS = lazy("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-_FENCE_MARK = re.compile(r"```|~~~")
+_FENCE_MARK = lazy(r"```|~~~")
 # After a "\n", a line of spaces only (searched for by its "\n": a literal first character lets
 # the search skip ahead); the first line is looked at on its own.
 _BLANK_AFTER = lazy(r"\n(?=[^\S\n]*(?:\n|$))")

@@ -13,13 +13,13 @@ title still contains it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from vaultmem.errors import HeadingNotFound, InvalidYaml
 from vaultmem.notes import frontmatter, propedit, sections
+from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.sections import Heading
 
 Op = Literal["append", "prepend", "replace"]
@@ -32,8 +32,8 @@ _LISTS = ("bullet_list", "ordered_list")
 # items): `- ` then a word character or `[`, no CR. Its first `|` cell holds more than dashes, so
 # it is never a table's delimiter row, and lines like it after one another are one tight bullet
 # list; only a delimiter row after it could make it a table header instead.
-_PLAIN_ITEM = re.compile(r"- [\w\[][^\r]*")
-_BLANK = re.compile(r"[ \t\r]*")  # blank to markdown-it (sections reads a CR as a space)
+_PLAIN_ITEM = lazy(r"- [\w\[][^\r]*")
+_BLANK = lazy(r"[ \t\r]*")  # blank to markdown-it (sections reads a CR as a space)
 _MAX_LEVEL = 6
 
 

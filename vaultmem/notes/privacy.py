@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from vaultmem.notes.lazyre import lazy
 
-_TAG_RE = re.compile(r"<(/?)private\b[^>]*>", re.IGNORECASE)
+_TAG_RE = lazy(r"<(/?)private\b[^>]*>", re.IGNORECASE)
 # Claude Code's own tags and the wrappers an IDE extension or a hook adds around what the person
 # typed (``<ide_opened_file>``, ``<ide_selection>``…, a UserPromptSubmit hook's output, the ``!``
 # shell's input and output): never the prompt (claude/records.py, its catalogue).

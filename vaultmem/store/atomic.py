@@ -17,13 +17,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from vaultmem.notes.lazyre import lazy
+
 TEMP_SUFFIX = ".vmtmp"
 NEW_FILE_MODE = 0o644
 # Older than any write in progress could make it (a write takes milliseconds; a slow fsync,
 # seconds): only a process that died leaves one this old.
 STALE_TEMP_SECONDS = 15.0
 # The temp files' names (mkstemp's, before): "." + the destination's name + "." + 8 random characters + the suffix.
-_TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+_TEMP_NAME = lazy(r"\..+\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
 
 
 def is_temp_name(name: str) -> bool:

@@ -8,14 +8,14 @@ repository, an unreadable file, a layout this does not know) gives None or leave
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from vaultmem.notes.lazyre import lazy
 from vaultmem.store.gitdirs import MAX_READ, git_dirs, read_small
 
 __all__ = ["MAX_READ", "GitInfo", "git_dirs", "read", "read_small"]
-_SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+_SHA = lazy(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
 
 @dataclass(frozen=True)

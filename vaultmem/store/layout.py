@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from vaultmem.notes.lazyre import lazy
 
 STATE_DIR = ".vaultmem"
 # The stem of a session note started before its first prompt was known (``<date>-session``,
 # ``-2``...): capture renames it to its topic at the first prompt.
 # A session note awaiting its topic: ``<date>-session``, in a shared vault with the session's mark
 # (names.untitled_suffix), numbered when taken.
-UNTITLED_SESSION = re.compile(r"\d{4}-\d{2}-\d{2}-session(?:-[0-9a-f]{8})?(?:-\d+)?")
+UNTITLED_SESSION = lazy(r"\d{4}-\d{2}-\d{2}-session(?:-[0-9a-f]{8})?(?:-\d+)?")
 
 
 @dataclass(frozen=True)
