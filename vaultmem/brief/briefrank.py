@@ -22,9 +22,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
-from vaultmem.memory.changes import LINKED
 from vaultmem.mining.factrule import only_folders
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.schema import LINKED
 
 # Two words in common make a line relevant to what is open (one is too often a common word).
 RELEVANT_WORDS = 2

@@ -14,14 +14,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from vaultmem.memory import anchors
-from vaultmem.notes import patch
+from vaultmem.notes.lazyre import lazy
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 
 from ..errors import VaultmemError
 from . import context, digest
 
-_LINE = re.compile(
+_LINE = lazy(
     r"^(?P<lead>- (?:\d{4}-\d{2}-\d{2} — )?)(?P<text>.*?)"
     r"(?P<tail>(?: %%vm-anchor [^\n]*?%%)?(?: \(\[\[.*\]\]\))? \^(?P<block>vm-[A-Za-z0-9-]+))$"
 )
@@ -133,6 +133,8 @@ def _edit_line(vault: Vault, config: Config, block: str, fn: Callable[[str], str
             return "\n".join(rows)
 
         if rewrite(text) != text:
+            from vaultmem.notes import patch  # the edit types: a briefing writes no note
+
             vault.update(rel, [patch.Rewrite(rewrite)], label="vaultmem review")
             return rel
     raise VaultmemError(f"no vaultmem line with block id ^{block} in {config.project}'s notes")

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from vaultmem import clock
 from vaultmem.memory.sessionnames import awaits_topic
 from vaultmem.memory.sessions import Memory
-from vaultmem.notes import fences, inline, patch
+from vaultmem.notes import fences, inline
 from vaultmem.store import gitinfo, machine
 from vaultmem.store.config import Config, load_config
 from vaultmem.store.state import StateData
@@ -35,6 +35,7 @@ from .events import HookEvent, context_output, session_start_output
 
 if TYPE_CHECKING:
     from vaultmem.memory.automirror import MirrorResult
+    from vaultmem.notes import patch
 
     from .recordsteps import IngestResult
 
@@ -165,6 +166,8 @@ def _start_note(memory: Memory, event: HookEvent, now: datetime,
         if started.handed:
             spawn_compaction(memory.config, started.handed, "deterministic")
         if started.resumed and event.source == "resume":
+            from vaultmem.notes import patch  # a new session's start edits no note
+
             from . import ingest
 
             # The same story goes on: one marker, the note's sections stay as they are.

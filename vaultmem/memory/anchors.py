@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
 from vaultmem.errors import GitError
-from vaultmem.notes import patch
 from vaultmem.store import git
 
 if TYPE_CHECKING:
@@ -268,5 +267,7 @@ def reanchor_note(vault: Vault, note: str, cwd: str | None) -> None:
     repo_ = repo(cwd)
     if repo_ is None:
         return
+    from vaultmem.notes import patch  # the edit types: a briefing reads anchors, writes none
+
     vault.update(note, [patch.Rewrite(lambda text: reanchor(text, repo_))],
                  label="vaultmem anchors")

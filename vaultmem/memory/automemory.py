@@ -27,9 +27,12 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vaultmem.notes import fences, frontmatter, names, patch, propedit
+from vaultmem.notes import fences, frontmatter, names, propedit
+
+if TYPE_CHECKING:
+    from vaultmem.notes import patch
 
 INDEX_NAME = "MEMORY.md"
 INDEX_MAX_LINES = 200
@@ -251,6 +254,8 @@ def remirrored(text: str, source: str, source_name: str) -> str:
         return (head if head.endswith("\n") else head + "\n") + body
     if untouched(parts.body, sha256(source)):
         return text  # the note holds this very source already (another machine mirrored it)
+    from vaultmem.notes import patch  # only the mirror (automirror) edits: a start only looks
+
     edit = patch.SectionPatch((source_name,), "replace", body)
     return patch.conflicted(text, edit, label=CONFLICT_LABEL)
 
@@ -258,6 +263,8 @@ def remirrored(text: str, source: str, source_name: str) -> str:
 def update_edits(source: str, source_name: str, today: date, status: object,
                  session_link: str | None) -> list[patch.Edit]:
     """The edits that bring an existing mirror up to ``source``."""
+    from vaultmem.notes import patch  # only the mirror (automirror) edits: a start only looks
+
     edits: list[patch.Edit] = [
         patch.Rewrite(lambda text: remirrored(text, source, source_name)),
         patch.SetProperty("source_sha256", sha256(source)),
@@ -276,6 +283,8 @@ ARCHIVED_REASON = "removed from Claude Code's auto memory"
 
 def archive_edits(today: date) -> list[patch.Edit]:
     """The edits marking a mirror whose source file is gone (the note is kept)."""
+    from vaultmem.notes import patch  # only the mirror (automirror) edits: a start only looks
+
     return [patch.SetProperty("status", "archived"), patch.SetProperty("archived_date", today),
             patch.SetProperty("archived_reason", ARCHIVED_REASON)]
 

@@ -28,7 +28,7 @@ from vaultmem.notes.lazyre import lazy
 if TYPE_CHECKING:
     from vaultmem.notes import sections
 
-LINKED = "Linked from the session"  # the change of a component a session only names
+LINKED = schema.LINKED  # the change of a component a session only names
 CHANGE_MAX_CHARS = 240
 MIN_WORDS = 3  # a shorter leading sentence is a closing word ("Done!"), not the outcome
 _ANSWER = lazy(r"^\*\*Answer:\*\*\s*(.+)$")

@@ -33,7 +33,7 @@ from vaultmem.memory.upkeep import (
     Upkeep,
     list_lines,
 )
-from vaultmem.notes import frontmatter, inline, patch, propedit, redact, schema
+from vaultmem.notes import frontmatter, inline, propedit, redact, schema
 from vaultmem.notes.schema import Kind
 from vaultmem.store import machine
 from vaultmem.store.layout import STATE_DIR, link_target
@@ -43,6 +43,7 @@ from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD
 
 if TYPE_CHECKING:
     from vaultmem.memory.reports import CompactReport  # built by compactor, only named here
+    from vaultmem.notes import patch
 
 WORK_LOG = (schema.WORK_LOG,)
 RELATED = (schema.RELATED_ENTITIES,)
@@ -180,6 +181,8 @@ class Memory(Upkeep):
                 handed = continues = entry.note  # grown too big to write in a hook: goes on anew
             elif status not in (None, "archived"):
                 if touch:
+                    from vaultmem.notes import patch  # a new session's start edits no note
+
                     self.vault.update(entry.note, [patch.SetProperty("claude_last_accessed", now.date())])
                 data.reopen(sid)
                 data.set_current(project, sid)
@@ -411,6 +414,8 @@ class Memory(Upkeep):
         if body and (title or inline.one_line(body) != heading):
             entry += "\n\n" + inline.escape_headings(body)
         sid, rel, continues = self._session(session_id, now)
+        from vaultmem.notes import patch  # a new session's start edits no note
+
         edits: list[patch.Edit] = [
             patch.SectionPatch(WORK_LOG, "append", entry, subtree=True, create=True,
                                prefer="first"),
@@ -421,6 +426,8 @@ class Memory(Upkeep):
 
     @staticmethod
     def _touch(now: datetime) -> list[patch.Edit]:
+        from vaultmem.notes import patch  # a new session's start edits no note
+
         # Setting the same date is a no-op: at most one change a day.
         return [
             patch.SetProperty("updated", now.date()),
@@ -490,6 +497,8 @@ class Memory(Upkeep):
         if facts.fact_key(facts.visible(body)) in known:
             return EntryResult(sid, rel, "unchanged", item, continues)
         have = {n.casefold() for n in sessionextract.related_entities(note.text)}
+        from vaultmem.notes import patch  # a new session's start edits no note
+
         edits: list[patch.Edit] = [
             patch.SectionPatch((schema.SESSION_SECTION[which],), "append", item, subtree=True,
                                create=True, prefer="first")
@@ -546,6 +555,8 @@ class Memory(Upkeep):
         if self._note_status(entry.note) in (None, "archived"):
             return EndResult(sid, entry.note, None, "archived", None)
         text = f"### {now:%H:%M} - Session End\n\nReason: {inline.one_line(reason) or 'other'}"
+        from vaultmem.notes import patch  # a new session's start edits no note
+
         # The properties first, beside ``first_edits``'s: one run, set in one read of the
         # frontmatter (the entry only adds to the body: the order changes no byte).
         edits = [*first_edits, *self._touch(now),

@@ -58,6 +58,8 @@ OVERVIEW = "Overview"
 KEY_DECISIONS = "Key Decisions"
 GOTCHAS_AND_TROUBLESHOOTING = "Gotchas & Troubleshooting"
 RECENT_CHANGES = "Recent Changes"
+# The Recent Changes line of a component a session only names (memory/changes.py).
+LINKED = "Linked from the session"
 REFERENCES = "References"
 ENTITY_SECTIONS = (OVERVIEW, KEY_DECISIONS, GOTCHAS_AND_TROUBLESHOOTING, RECENT_CHANGES,
                    RELATED_ENTITIES, REFERENCES)
