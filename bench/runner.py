@@ -41,6 +41,28 @@ class Sample:
     # CPU seconds (user + system) of the child, or of this process for an in-process row: on a
     # shared machine other work stretches wall time, much less the CPU a run needs.
     cpu: float | None = None
+    # Instructions the child executed, when it ran under ``COUNTER`` (bench/instructions.py).
+    instructions: int | None = None
+
+
+class InstructionCounter:
+    """A tool that counts the instructions of one child: the argv put before the child's, which
+    writes its report to ``report``, and how to read the count from that report."""
+
+    name = ""
+
+    def argv(self, report: Path) -> list[str]:
+        """The tool's command line up to the child's argv."""
+        raise NotImplementedError
+
+    def count(self, report: str) -> int | None:
+        """The count in the report's text (None when it holds none)."""
+        raise NotImplementedError
+
+
+# Set by ``python -m bench.instructions``: every child then runs under this counter, with a fixed
+# PYTHONHASHSEED (string hashing decides set and dict orders, and with them the work done).
+COUNTER: InstructionCounter | None = None
 
 
 @dataclass(frozen=True)
@@ -176,13 +198,18 @@ def run_command(
 ) -> Sample:
     """Run ``argv`` once; wall time around its whole life and its peak RSS. Raises on failure
     (an exit code outside ``ok_codes``: doctor exits 1 when it finds problems)."""
+    counter = COUNTER
     with tempfile.TemporaryDirectory(prefix="vaultmem-bench-io-") as tmp:
         io = Path(tmp)
         (io / "stdin").write_bytes(stdin)
+        child_env = dict(os.environ if env is None else env)
+        if counter is not None:
+            argv = [*counter.argv(io / "count"), *argv]
+            child_env["PYTHONHASHSEED"] = "0"
         answer = SPAWNER.ask(
             {
                 "argv": list(argv),
-                "env": dict(os.environ if env is None else env),
+                "env": child_env,
                 "cwd": None if cwd is None else str(cwd),
                 "stdin": str(io / "stdin"),
                 "stdout": str(io / "stdout"),
@@ -199,7 +226,14 @@ def run_command(
             raise CommandFailed(f"{Path(argv[0]).name} {what}: {' | '.join(tail[-3:])[:300]}")
         out = (io / "stdout").read_bytes().decode("utf-8", "replace")
         cpu = answer.get("cpu_seconds")
-        return Sample(elapsed, int(answer["maxrss_kib"]), out, None if cpu is None else float(cpu))
+        counted = None
+        if counter is not None:
+            report = io / "count"
+            counted = counter.count(report.read_text("utf-8", "replace") if report.exists() else "")
+            if counted is None:
+                raise CommandFailed(f"{counter.name} reported no instruction count")
+        return Sample(elapsed, int(answer["maxrss_kib"]), out, None if cpu is None else float(cpu),
+                      counted)
 
 
 def timed(fn: Callable[[], object]) -> Sample:

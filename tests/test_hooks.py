@@ -487,10 +487,11 @@ def test_a_session_end_with_nothing_new_imports_neither_the_miner_nor_the_mirror
 # A new session's start (note created from its template, briefing told) reads no transcript:
 # neither the reader nor the recording steps are imported, nor importlib.resources, nor the
 # auto-memory mirror in a project without auto memory, nor the moment hooks' index lookup (the
-# briefing's log needs none of it) (issue 29).
+# briefing's log needs none of it), nor the edit types (a new note is written whole) or the
+# compaction's change lines (issue 29: their frozen dataclasses cost about a millisecond each).
 UNUSED_AT_START = ("vaultmem.claude.transcript", "vaultmem.claude.recordsteps",
                    "vaultmem.claude.ingest", "importlib.resources", "vaultmem.memory.automirror",
-                   "vaultmem.claude.moments")
+                   "vaultmem.claude.moments", "vaultmem.notes.patch", "vaultmem.memory.changes")
 
 
 def test_a_new_sessions_start_imports_neither_the_transcript_reader_nor_resources(
