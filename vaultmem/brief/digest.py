@@ -14,7 +14,6 @@ from typing import Any
 
 from vaultmem.memory import anchors, entityparse
 from vaultmem.mining import notices, settled
-from vaultmem.mining.fixes import looks_up_only, passes, state_key
 from vaultmem.notes import mdlines, schema, sections
 from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.lazyre import lazy
@@ -377,15 +376,17 @@ def _work_log(note: _Note) -> _Log:
                 # A lookup that found nothing (or never ran) leaves nothing to pick up; a call
                 # that never ran is kept apart (an older note wrote one the permissions stopped
                 # as a failure).
-                if failed and not looks_up_only(failed.group(3).strip()):
+                if failed or (ran and (failing or log.not_run)):
+                    from vaultmem.mining import fixes  # a log without failures needs none of it
+                if failed and not fixes.looks_up_only(failed.group(3).strip()):
                     into = log.not_run if never else failing
-                    command = state_key(failed.group(3).strip())
+                    command = fixes.state_key(failed.group(3).strip())
                     into.pop(command, None)  # the newest last
                     into[command] = failed.group(1)
                 elif ran and (failing or log.not_run):
                     # ``uv run pytest``, ``cd x && pytest``, ``make db && pytest`` pass ``pytest``
                     # (read only while a failure waits for it: a session runs hundreds).
-                    for key in passes(ran.group(2).strip()):
+                    for key in fixes.passes(ran.group(2).strip()):
                         failing.pop(key, None)
                         log.not_run.pop(key, None)
                 elif stopped:
