@@ -69,6 +69,9 @@ NAMES = {"session-start": "SessionStart", "stop": "Stop", "pre-compact": "PreCom
          "post-tool-use-failure": "PostToolUseFailure"}
 RANK = {"pre-compact": 0, "session-start": 1, "user-prompt-submit": 2,
         "post-tool-use-failure": 3, "stop": 4, "session-end": 5}
+# Cygwin's words for a command it could not start (its fork emulation failed), case-folded.
+_UNSTARTED = re.compile(r"child_copy: cygheap|\bdofork: child|command failed: cygpath|"
+                        r"status_dll_init_failed")
 _FOLD = re.compile(r"(?:/[^\s'\"`:]+)+|0x[0-9a-f]+|\d+")
 
 
@@ -355,10 +358,16 @@ def _gotchas(vault: Path) -> str:
 
 def recorded(call: Call, gotchas: str) -> bool:
     """Whether the vault recorded a fix for a failure: a gotcha holds its command (capture's
-    "`cmd` failed (…); it passed after …") or the start of its error line (a mined one)."""
+    "`cmd` failed (…); it passed after …") or the start of its error line (a mined one). A shell
+    that could not start the command (:data:`_UNSTARTED`: Git Bash's fork emulation failing,
+    which ``Command failed: cygpath …`` and ``[main] bash … child_copy`` both say) is one failure
+    whatever command met it and whichever program Cygwin names: a gotcha quoting any such error
+    recorded its fix."""
     command = _FOLD.sub("#", call.command.casefold())
+    unstarted = _UNSTARTED.search(str(call.payload.get("error", "")).casefold())
     return bool(command and f"{command}` failed" in gotchas) or bool(
-        call.signature and call.signature[:40] in gotchas)
+        call.signature and call.signature[:40] in gotchas) or bool(
+        unstarted and _UNSTARTED.search(gotchas))
 
 
 def measure_probes(corpus: Corpus, root: Path, by_session: Mapping[str, Sequence[Call]],

@@ -4,6 +4,7 @@ ground truth of recurrence (a failure's folded error line, the commands that pas
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 
 from bench import eval_moments
@@ -58,6 +59,18 @@ def test_a_fix_is_recorded_when_a_gotcha_names_the_command_or_the_error() -> Non
     assert eval_moments.recorded(failure, capture)
     assert eval_moments.recorded(failure, mined)
     assert not eval_moments.recorded(failure, "- `npm test` failed (`x`); it passed")
+
+
+def test_a_shell_that_could_not_start_a_command_has_one_recorded_fix_whatever_ran() -> None:
+    # Git Bash's fork failing is one failure whether Cygwin names cygpath or bash, whatever ran.
+    error = ("Command failed: cygpath -u 'C:\\Users\\me'\n      0 [main] cygpath (31128) "
+             "child_copy: cygheap read copy failed, 0x0..0x8000224B0, done 0, Win32 error 299")
+    call = eval_moments.Call(datetime(2026, 1, 1), "s", 3, "post-tool-use-failure", "/",
+                             {"error": error}, eval_moments.fold(error), "git status")
+    gotcha = ("- `ssh host` failed: `0 [main] bash (#) child_copy: cygheap read copy failed`; "
+              "it passed after restarting")
+    assert eval_moments.recorded(call, eval_moments._FOLD.sub("#", gotcha.casefold()))
+    assert not eval_moments.recorded(call, "- `npm test` failed (`x`); it passed")
 
 
 def test_a_labelled_recurrence_scores_the_first_matching_failure_of_each_later_session() -> None:

@@ -290,3 +290,15 @@ def test_a_gotcha_that_quotes_nothing_needs_three_words_of_the_error() -> None:
                  "breaks billing retries", [said]) is not None
     assert _told("git add out/", "Exit code 1\nThe following paths are ignored by one of your "
                  ".gitignore files:", ["Paths are ignored by .gitleaksignore, not scanned"]) is None
+
+
+def test_a_failure_sharing_only_a_module_path_with_a_gotcha_is_told_nothing() -> None:
+    # The module an error is in (``cosmic::app``) is where it is, not what it is: a fix recorded
+    # for another error in that module says nothing about it; its own words still match.
+    error = ("Exit code 101\nerror[E0412]: cannot find type `Message` in module `cosmic::app`\n"
+             "  --> src/app.rs:34:87")
+    other = "I was using `cosmic::app::run` instead of `cosmic::applet::run`."
+    assert _told("cargo build --release", error, [other]) is None
+    same = ("`cargo build` failed: `error[E0412]: cannot find type `Message` in module "
+            "`cosmic::app``; it passed after importing `cosmic::app::Message` from the prelude")
+    assert _told("cargo build --release", error, [same]) is not None

@@ -352,7 +352,7 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
         return 0 if _checked(failure, sig, text) else None
     spans = quoted(text)
     held = moments.shared(sig, spans or text)
-    if held - program_words(failure):
+    if held - program_words(failure) - place_words(failure):
         if len(held) >= min(len(sig), 2 if spans else PROSE_WORDS):
             return 0
         folded = text.casefold()
@@ -378,6 +378,19 @@ def program_words(failure: Failure) -> set[str]:
     words.update(w for w in moments.words(line) if w.endswith(("error", "exception")) or
                  w in ("err", "errno"))
     return words
+
+
+# A qualified name (``cosmic::app``, ``std::io::Error``): the module an error is in.
+_QUALIFIED_RE = lazy(r"\b\w+(?:::\w+)+")
+
+
+def place_words(failure: Failure) -> set[str]:
+    """The words of the qualified names a failure's error line gives (``cannot find type
+    `Message` in module `cosmic::app``` -> cosmic, app): where the error is, as a path is, not
+    what it is. A match needs a word besides these: a fix recorded for ``cosmic::app::run``
+    says nothing about a type missing from that module."""
+    line = error_line(failure.error) or ""
+    return {w for name in _QUALIFIED_RE.findall(line) for w in moments.words(name)}
 
 
 def _signed_by_checks(failure: Failure) -> bool:
