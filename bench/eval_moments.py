@@ -16,8 +16,9 @@ compaction, without the summary (written after the hook; DESIGN §13). Measured:
   session are counted apart. Real sessions rarely meet an earlier session's failure, so each
   failure a session got past is also met again after the replay, in a later session of its
   project (told its fix, when the vault recorded one?) and in a session of another project,
-  run there (no ``cd`` before it) (told nothing?), the index up to date and no briefing before
-  (which may tell it first);
+  run there (no ``cd`` before it) (told nothing?, unless the hook reads it as about the host's
+  tools: one vault is one machine, so those are counted apart, told there or not), the index up
+  to date and no briefing before (which may tell it first);
 - labelled recurrences (``recurrences.json``): failures read in the transcripts to recur in a
   later session of the project after an earlier one found the fix; the first such failure of
   each later session: told anything, and told the fix (its proof words)? (goal >= 90%);
@@ -399,9 +400,18 @@ def measure_probes(corpus: Corpus, root: Path, by_session: Mapping[str, Sequence
             elsewhere = _later(root, when, f"eval-other-{n}", cwds[others[0]], call.hook,
                                _run_here(call.payload), brief=False) if others else ""
             report.probes.append({"session": s.id, "project": projects[s.id],
-                                  "recorded": recorded(call, gotchas),
+                                  "recorded": recorded(call, gotchas), "host": _of_host(call),
                                   "command": call.command[:80], "signature": call.signature[:120],
                                   "told_again": bool(again), "told_elsewhere": bool(elsewhere)})
+
+
+def _of_host(call: Call) -> bool:
+    """Whether the failure hook reads a failure as about the host's tools
+    (:func:`onfailure.host_wide`): its fix holds in another project of the vault as well."""
+    from vaultmem.claude.onfailure import Failure, host_wide
+
+    return host_wide(Failure(str(call.payload.get("tool_name") or "tool"), call.command, None,
+                             str(call.payload.get("error") or "")))
 
 
 def _run_here(payload: Mapping[str, Any]) -> Mapping[str, Any]:

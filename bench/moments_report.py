@@ -73,7 +73,11 @@ def totals(report: Report) -> dict[str, Any]:
         "probes_unrecorded_told": sum(p["told_again"] for p in report.probes
                                       if not p["recorded"]),
         "probes_told_again": sum(p["told_again"] for p in report.probes),
-        "probes_silent_elsewhere": sum(not p["told_elsewhere"] for p in report.probes),
+        "probes_silent_elsewhere": sum(not p["told_elsewhere"] for p in report.probes
+                                       if not p.get("host")),
+        "probes_host": sum(bool(p.get("host")) for p in report.probes),
+        "probes_host_told_elsewhere": sum(p["told_elsewhere"] for p in report.probes
+                                          if p.get("host")),
         "prompt_facts_told": told, "prompt_facts_expected": expected,
         "no_task_prompts": len(silent), "no_task_silent": sum(not p["told"] for p in silent),
         "prompt_chars_per_session": dict(report.prompt_chars),
@@ -109,8 +113,9 @@ def render(report: Report, labels_name: str) -> str:
                f"{GOALS['recurring_told']:.0%}); no fix recorded, told anyway "
                f"{_share(t['probes_unrecorded_told'], t['probes'] - t['probes_recorded'])}; in "
                f"another project's session: told nothing "
-               f"{_share(t['probes_silent_elsewhere'], t['probes'])} (goal >= "
-               f"{GOALS['unrelated_silent']:.0%})")
+               f"{_share(t['probes_silent_elsewhere'], t['probes'] - t['probes_host'])} (goal >= "
+               f"{GOALS['unrelated_silent']:.0%}), about the host's tools told there "
+               f"{_share(t['probes_host_told_elsewhere'], t['probes_host'])}")
     out.append(f"  labelled prompts: facts told {t['prompt_facts_told']}, expected "
                f"{_share(t['prompt_facts_expected'], t['prompt_facts_told'])} (goal >= "
                f"{GOALS['precision']:.0%}); prompts naming no task silent "

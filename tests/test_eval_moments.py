@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bench import eval_moments
+from bench.moments_report import Report, render, totals
 
 
 def _line(**row: object) -> str:
@@ -153,3 +154,24 @@ def test_a_failure_met_again_in_its_session_is_a_repeat_not_a_recurrence(tmp_pat
     assert [told for _, told in report.recurring] == [True, False]  # b's first, c's
     assert [told for _, told in report.repeats] == [False]  # b's second: told once already
     assert report.recurring_after_told == 1  # c was told something before it
+
+
+def test_a_failure_about_the_host_told_in_another_project_is_counted_apart() -> None:
+    # One vault is one machine: a failure about its tools told in another project is no fault.
+    report = Report(part="tuning", sessions=2)
+    probe = {"session": "a", "project": "p", "recorded": True, "command": "git status",
+             "signature": "x", "told_again": True}
+    report.probes += [{**probe, "host": True, "told_elsewhere": True},
+                      {**probe, "host": False, "told_elsewhere": False}]
+    t = totals(report)
+    assert (t["probes_silent_elsewhere"], t["probes_host"], t["probes_host_told_elsewhere"]) == (
+        1, 1, 1)
+    assert "told nothing 1/1 (100%)" in render(report, "recurrences.json")
+    gitbash = ("Command failed: cygpath -u 'C:\\Users\\me'\n 0 [main] cygpath (31128) "
+               "child_copy: cygheap read copy failed")
+    call = eval_moments.Call(datetime(2026, 1, 1), "s", 3, "post-tool-use-failure", "/",
+                             {"tool_name": "Bash", "error": gitbash}, "", "git status")
+    assert eval_moments._of_host(call)
+    assert not eval_moments._of_host(eval_moments.Call(
+        datetime(2026, 1, 1), "s", 3, "post-tool-use-failure", "/",
+        {"tool_name": "Bash", "error": "Exit code 1\nE   AssertionError: 2 != 3"}, "", "pytest"))

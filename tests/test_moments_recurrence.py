@@ -302,3 +302,37 @@ def test_a_failure_sharing_only_a_module_path_with_a_gotcha_is_told_nothing() ->
     same = ("`cargo build` failed: `error[E0412]: cannot find type `Message` in module "
             "`cosmic::app``; it passed after importing `cosmic::app::Message` from the prelude")
     assert _told("cargo build --release", error, [same]) is not None
+
+
+def test_a_lesson_about_the_host_s_tools_is_told_in_another_project_of_the_vault(
+        tmp_path: Path) -> None:
+    # A real vault: shop's session recorded how sudo without a terminal was got past, and how
+    # its own dependency tree was. A session of another project meeting the first is told it
+    # (the host lacks a terminal, whatever the project); meeting the second, nothing.
+    root = tmp_path / "vault"
+    shutil.copytree(FIXTURE, root)
+    note = root / NOTE
+    note.write_text(note.read_text().replace("## Gotchas & Fixes\n\n", (
+        "## Gotchas & Fixes\n\n- `sudo apt install ripgrep` failed (`sudo: a terminal is "
+        "required to read the password; either use the -S option`); it passed after the person "
+        "ran it in their own terminal.\n- `npm ci` failed (`npm ERR! ERESOLVE unable to resolve "
+        "dependency tree`); it passed after `npm ci --legacy-peer-deps`.\n")))
+    index.refresh(Vault(root))
+
+    def hook(command: str, error: str, project: str = "blog") -> str:
+        done = run_hook("post-tool-use-failure", {
+            "session_id": f"s-{project}-{command}", "cwd": str(tmp_path),
+            "hook_event_name": "PostToolUseFailure", "tool_name": "Bash",
+            "tool_input": {"command": command}, "error": error, "is_interrupt": False},
+            root, cwd=tmp_path, env=hook_env(root, VAULTMEM_PROJECT=project))
+        assert done.returncode == 0 and done.stderr == b""
+        return done.stdout.decode()
+
+    sudo = ("Exit code 1\nsudo: a terminal is required to read the password; either use the -S "
+            "option to read from standard input or configure an askpass helper")
+    told = json.loads(hook("sudo apt-get install -y jq", sudo))
+    assert "own terminal" in told["hookSpecificOutput"]["additionalContext"]
+    npm = ("Exit code 1\nnpm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency "
+           "tree\nnpm ERR! While resolving: blog@2.0.0")
+    assert hook("npm ci", npm) == ""
+    assert "legacy-peer-deps" in hook("npm ci", npm, project="shop")

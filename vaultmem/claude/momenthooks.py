@@ -87,12 +87,16 @@ def on_post_tool_use_failure(event: HookEvent, warnings: list[str]) -> str:
     config, vault = opened
     now = clock.now()
     project, also = _failure_projects(event, config)
+    # A lesson about the host's tools holds in any project of the machine (DESIGN §12).
+    host = onfailure.host_wide(failure)
     found = moments.lookup(vault, project, onfailure.terms(failure, sig), kinds=onfailure.KINDS,
-                           today=now.date(), also=also, session=event.session_id)
+                           today=now.date(), also=also, session=event.session_id,
+                           everywhere=host)
     if not found:
         return ""
     told = onfailure.told(failure, found, injections.given(vault.state_dir, event.session_id,
-                                                           briefing=False))
+                                                           briefing=False),
+                          home=(project, *also) if host else None)
     if told is None:
         return ""
     _log(vault, FAILURE, event.session_id, told.text, told.keys, told.reason, config.project,

@@ -77,9 +77,10 @@ class Found:
 def lookup(vault: Vault, project: str, terms: Sequence[str], *, kinds: Iterable[str],
            today: date, notes: int = CANDIDATE_NOTES,
            compacted: Iterable[str] | None = None, also: Sequence[str] = (),
-           session: str | None = None) -> list[Found]:
+           session: str | None = None, everywhere: bool = False) -> list[Found]:
     """The facts of ``kinds`` in the notes of ``project`` (and of the projects ``also``, and
-    the global ones) that hold any of ``terms``, best first, ``project``'s first among equals;
+    the global ones; of every project when ``everywhere``) that hold any of ``terms``, best
+    first, ``project``'s first among equals;
     [] without an index. Reads the index as it is (no refresh). ``compacted``: the kinds read
     from a compacted session's note (None: all of ``kinds``). The note of ``session`` (the
     session asking) is not read: what it holds that session said itself."""
@@ -98,8 +99,9 @@ def lookup(vault: Vault, project: str, terms: Sequence[str], *, kinds: Iterable[
     folders = (*(layout.project_dir(p) for p in projects), f"{layout.namespace}/global")
     try:
         hits = indexquery.search(vault, match, current_project=project, today=today,
-                                 projects=(*projects, "global"), folders=folders, limit=notes,
-                                 conn=conn)
+                                 projects=None if everywhere else (*projects, "global"),
+                                 folders=None if everywhere else folders, limit=notes,
+                                 under=layout.namespace if everywhere else None, conn=conn)
         # A compacted original and its archive copy: one session, read once (as recall does;
         # search.recall is not imported for it: it costs this hook a tenth of its time).
         rels = {h.rel for h in hits}

@@ -322,6 +322,25 @@ def error_class(error: str) -> ErrorClass | None:
     return next((c for c in CLASSES if line and c.test(line)), None)
 
 
+# What an error line says when the host lacks something a command needs, whatever the project:
+# the program (``bash: rg: command not found``, ``'make' is not recognized as an internal or
+# external command``, ``git: 'lfs' is not a git command``, ``… is not installed``) or a terminal
+# (``sudo: a terminal is required to read the password``, ``no tty present``).
+_HOST_RE = lazy(r"\bcommand not found\b|\bis not recognized as an internal or external command|"
+                r"\bis not a [\w-]+ command\b|\bnot installed\b|\bterminal is required\b|"
+                r"\bno tty present\b|\bnot a tty\b|\bno such command\b", re.IGNORECASE)
+
+
+def host_wide(failure: Failure) -> bool:
+    """Whether a failure is about the host's tools, not the project's files, so that its fix
+    holds in any project of the machine: the shell could not start the command (an
+    :data:`CLASSES` error), or the error line says the host lacks a program or a terminal
+    (:data:`_HOST_RE`). The hook then reads the gotchas of every project of the vault."""
+    line = error_line(failure.error)
+    return bool(line) and (error_class(failure.error) is not None or
+                           _HOST_RE.search(line or "") is not None)
+
+
 def quoted(text: str) -> str:
     """What the fact ``text`` quotes (its code spans: the error line, the command, as failfix,
     fixes and compaction quote them), one per line; an error's words found in its prose only
@@ -405,10 +424,12 @@ def terms(failure: Failure, sig: Sequence[str]) -> list[str]:
     return list(dict.fromkeys([*(cls.words if cls else ()), *sig, *shape(failure.command)]))
 
 
-def told(failure: Failure, found: Sequence[moments.Found], given: set[str]
-         ) -> moments.Told | None:
+def told(failure: Failure, found: Sequence[moments.Found], given: set[str],
+         home: Sequence[str] | None = None) -> moments.Told | None:
     """The context for ``failure`` from the ``found`` gotchas, none given in this session yet;
-    None when no fact matches."""
+    None when no fact matches. ``home``: the projects whose gotchas match by any tier (None:
+    all); another project's (a :func:`host_wide` failure's) match only by the error's own
+    words or its class, never by command shape or file alone."""
     sig = signature(failure.error)
     if not sig:
         return None
@@ -420,6 +441,8 @@ def told(failure: Failure, found: Sequence[moments.Found], given: set[str]
             continue
         seen.add(item.fact.key)
         level = tier(failure, sig, item.fact.text, cls)
+        if level in (1, 2) and home is not None and item.project not in (*home, "global"):
+            level = None
         if level is not None:
             # Of a class, the gotchas naming more of its words speak of its root cause more.
             ranked.append((level, -len(moments.shared(cls.words, item.fact.text))
