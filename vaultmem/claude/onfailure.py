@@ -13,6 +13,11 @@ whatever went wrong). Last, the error's class: errors that look different but ha
 (:data:`CLASSES`: Git Bash's path conversion and its fork emulation failing are one broken
 shell) match a gotcha recorded for another error of the class.
 
+A failure about the host's tools, not the project's files (:func:`host_wide`: the shell could
+not start the command, a program missing, no terminal for ``sudo``) has one fix on the machine:
+the hook reads the gotchas of every project of the vault for it, and another project's gotcha
+matches by the error's own words or its class only, never by the command or the file alone.
+
 An error line that says nothing but who speaks and a path (``cat: '/sys/…/intel-rapl:0/energy_uj':
 Permission denied``, ``EACCES: permission denied, open '…/workflows/deploy.yml'``) is signed by
 the path's last two parts too (:func:`_path_words`: its folder and name, without the system's
