@@ -23,6 +23,7 @@ from vaultmem.errors import (
 )
 from vaultmem.notes.patch import CONFLICT_HEADING, SectionPatch, SetProperty
 from vaultmem.notes.textio import TextFormat
+from vaultmem.store import vault as vault_mod
 from vaultmem.store.vault import Vault
 
 SESSION = (
@@ -218,6 +219,50 @@ def test_base_moved_and_section_removed_keeps_claudes_text(vault: Vault, note: P
     assert result.status == "conflicted"
     text = note.read_text()
     assert text.index("- Claude's entry") > text.index(f"## {CONFLICT_HEADING}")
+
+
+def _person_saves_at_each_write(monkeypatch: pytest.MonkeyPatch, note: Path,
+                                 saves: int) -> list[str]:
+    """A person's save lands in ``note`` just before each of vaultmem's next ``saves``
+    replaces (at its last look): each attempt finds the note changed and is redone."""
+    saved: list[str] = []
+    real = faults.checkpoint
+
+    def checkpoint(name: str) -> None:
+        if name == "write" and len(saved) < saves:
+            saved.append(f"- person line {len(saved)}")
+            with note.open("a") as handle:
+                handle.write(saved[-1] + "\n")
+        real(name)
+
+    monkeypatch.setattr(faults, "checkpoint", checkpoint)
+    return saved
+
+
+def test_a_note_changing_more_often_than_the_retries_is_written_within_the_time(
+        vault: Vault, note: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """More changes than RACE_RETRIES inside RACE_SECONDS (a loaded machine, an editor saving
+    every 200 ms): vaultmem keeps trying, and nothing is lost."""
+    monkeypatch.setattr(vault_mod, "RACE_SECONDS", 600.0, raising=False)
+    saved = _person_saves_at_each_write(monkeypatch, note, vault_mod.RACE_RETRIES + 3)
+    result = vault.update(REL, [_append("- Claude's entry")])
+    assert result.status == "rebased"
+    text = note.read_text()
+    assert len(saved) == vault_mod.RACE_RETRIES + 3
+    assert all(text.count(line + "\n") == 1 for line in saved)
+    assert text.count("- Claude's entry") == 1
+
+
+def test_a_note_that_never_stops_changing_fails_after_the_retries(
+        vault: Vault, note: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past RACE_SECONDS and RACE_RETRIES attempts: LockTimeout, the person's lines kept."""
+    monkeypatch.setattr(vault_mod, "RACE_SECONDS", 0.0, raising=False)
+    saved = _person_saves_at_each_write(monkeypatch, note, 1000)
+    with pytest.raises(LockTimeout, match="kept changing during 5 attempts"):
+        vault.update(REL, [_append("- Claude's entry")])
+    text = note.read_text()
+    assert len(saved) == vault_mod.RACE_RETRIES
+    assert all(line in text for line in saved) and "- Claude's entry" not in text
 
 
 def test_touched_without_change_is_not_a_conflict(vault: Vault, note: Path) -> None:

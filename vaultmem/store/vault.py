@@ -71,7 +71,12 @@ def _diff(rel: str, old: str, new: str) -> str:
     )
 
 
+# A note that changes while vaultmem writes it (an editor saving every 200 ms, other writers) is
+# written again on its new text: at least RACE_RETRIES times, and for as long as RACE_SECONDS
+# allow past them. A count alone gave up on a loaded machine (load 12 on 2 cores), where each
+# attempt takes longer and more saves land inside it; the time bounds what a hook waits.
 RACE_RETRIES = 5
+RACE_SECONDS = 2.0
 _WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 CUT_READS = 4  # reads of a note caught empty mid-save before giving up (each settles)
 
@@ -106,6 +111,16 @@ def _stat_moved(st: os.stat_result, fp: Fingerprint) -> bool:
     return (st.st_mtime_ns, st.st_size) != (fp.mtime_ns, fp.size) or fp.ino not in (0, st.st_ino)
 
 
+
+
+def _race_attempts() -> Iterator[int]:
+    """Numbers 1, 2, … of the attempts at a write that races another writer: at least
+    RACE_RETRIES, then more while RACE_SECONDS since the first have not passed."""
+    ends = time.monotonic() + RACE_SECONDS
+    attempt = 0
+    while attempt < RACE_RETRIES or time.monotonic() < ends:
+        attempt += 1
+        yield attempt
 
 
 def _failed(rel: str, err: OSError, doing: str) -> WriteFailed:
@@ -283,7 +298,8 @@ class Vault(VaultReader):
             return self._update_locked(rel, edits, base, True, want_diff, label)
         with self.lock(rel):
             override: Note | None = None
-            for _ in range(RACE_RETRIES):
+            attempts = 0
+            for attempts in _race_attempts():
                 try:
                     return self._update_locked(rel, edits, base, False, want_diff, label, override)
                 except _MovedMeanwhile as race:
@@ -295,7 +311,7 @@ class Vault(VaultReader):
                     # note now, and our edit is redone on it.
                     override = lost.note
             raise LockTimeout(
-                f"the note kept changing during {RACE_RETRIES} attempts to write it", path=rel
+                f"the note kept changing during {attempts} attempts to write it", path=rel
             )
 
     def _settled(self, rel: str, base: Note | None, path: Path, real: Path,
@@ -521,7 +537,7 @@ class Vault(VaultReader):
         version is carried over to ``copy_to`` first, then ``rel`` is removed: a move never
         deletes an edit."""
         seen = read
-        for _ in range(RACE_RETRIES):
+        for _ in _race_attempts():
             if self.remove(rel, expected=seen.fingerprint):
                 return
             seen = self.read(rel)
