@@ -76,7 +76,18 @@ SNIPPET_OPEN = "\x02"
 SNIPPET_CLOSE = "\x03"
 SNIPPET_ELLIPSIS = "…"
 SNIPPET_TOKENS = 16
-SEARCH_SECONDS = 10.0  # a search is interrupted past this (a hostile index cannot hang recall)
+# One query is interrupted past this (a hostile index cannot hang recall). Each query has its
+# own: a recall's queries come with reading and ranking notes between them, and a deadline for
+# them all stopped the last of them on a loaded machine (a recall taking 15-50 s at nice 19
+# beside busy processes), which failed the whole recall.
+SEARCH_SECONDS = 10.0
+PROGRESS_STEPS = 10_000  # SQLite steps between two looks at the deadline
+
+
+def bound(conn: sqlite3.Connection) -> None:
+    """The next statement on ``conn`` is interrupted past SEARCH_SECONDS from now."""
+    deadline = time.monotonic() + SEARCH_SECONDS
+    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), PROGRESS_STEPS)
 
 
 def open_reader(vault: Vault) -> sqlite3.Connection | None:
@@ -87,9 +98,8 @@ def open_reader(vault: Vault) -> sqlite3.Connection | None:
     if is_linked(path):
         raise SearchIndexError("the index is a symlink; a refresh rebuilds it", path=path)
     conn = connect(path)
-    deadline = time.monotonic() + SEARCH_SECONDS
     # Checked every few thousand steps: a search past its time is interrupted, never hangs.
-    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+    bound(conn)
     try:
         foreign = foreign_objects(conn)
     except sqlite3.DatabaseError as err:
@@ -106,7 +116,9 @@ def query(
     conn: sqlite3.Connection, sql: str, args: Sequence[Any], *, match: str
 ) -> list[Any]:
     """The rows of a read-only query with the FTS5 expression ``match``; [] while the tables
-    do not exist yet; a bad expression or a broken index is a SearchIndexError."""
+    do not exist yet; a bad expression, a broken index or a query past SEARCH_SECONDS is a
+    SearchIndexError."""
+    bound(conn)
     try:
         return conn.execute(sql, args).fetchall()
     except sqlite3.OperationalError as err:
