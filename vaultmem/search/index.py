@@ -1,7 +1,10 @@
 """The search index: SQLite FTS5 in ``.vaultmem/index.sqlite``, refreshed lazily (DESIGN §7).
 
-``refresh`` stats every note, re-reads only notes whose ``(mtime_ns, size)`` moved, re-indexes only
-those whose sha256 moved, and drops rows of deleted notes, all in one transaction. Nothing is ever
+``refresh`` stats every note, re-reads only notes whose stat moved (``Stamp``: mtime, ctime, size
+and inode), re-indexes only those whose sha256 moved, and drops rows of deleted notes, all in one
+transaction. The ctime and the inode catch what mtime and size miss: a same-size edit whose
+mtime was set back (a sync tool, ``rsync -t``, ``cp -p``, ``touch -r``), or a note replaced by a
+copy that kept the old one's mtime; no program can set a ctime back. Nothing is ever
 written into a note. The index is a cache: a corrupt or deleted file is moved aside and rebuilt
 silently, and a refresh that finds another process refreshing can return at once
 (``wait=False``) so a hook never waits on it; searching a slightly stale index is fine.
@@ -30,6 +33,7 @@ from typing import Any
 
 import filelock
 
+from vaultmem import faults
 from vaultmem.errors import VaultmemError
 from vaultmem.notes.privacy import has_private
 from vaultmem.search.indexrows import note_row
@@ -41,7 +45,9 @@ LOCK_NAME = "index.lock"
 # Bump when the schema or what is indexed changes: an index of another version is rebuilt.
 # 2: private text is no longer indexed (rebuilds indexes that held it); 3: bodies indexed
 # without link targets and %%comments%% (facts.searchable).
-SCHEMA_VERSION = 4  # 4: bodies redacted (an index built before holds a person's secrets)
+# 4: bodies redacted (an index built before holds a person's secrets); 5: a note's ctime and inode
+# kept beside its mtime and size (an index without them missed an edit whose mtime was set back).
+SCHEMA_VERSION = 5
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 # bm25 column weights: a hit in the title (file name and aliases) beats one in the tags, which
 # beats one in the body.
@@ -74,6 +80,8 @@ CREATE TABLE IF NOT EXISTS notes (
     rel TEXT NOT NULL UNIQUE,
     mtime_ns INTEGER NOT NULL,
     size INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL,
+    ino INTEGER NOT NULL,
     sha256 TEXT NOT NULL,
     type TEXT,
     project TEXT,
@@ -93,7 +101,7 @@ class RefreshStats:
     """What a refresh did: counts of notes, and whether it was skipped or rebuilt the index."""
 
     scanned: int  # notes found on disk
-    stat_changed: int  # new notes and notes whose (mtime_ns, size) moved
+    stat_changed: int  # new notes and notes whose stat (``Stamp``) moved
     reread: int  # notes whose bytes were read
     reindexed: int  # notes whose row was (re)written: new or sha256 moved
     deleted: int  # rows dropped because the note is gone
@@ -166,7 +174,10 @@ def foreign_objects(conn: sqlite3.Connection) -> bool:
 
 
 def _objects(conn: sqlite3.Connection) -> set[tuple[str, str, str, str | None]]:
-    return set(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+    try:
+        return set(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+    except UnicodeDecodeError:  # the schema's text is scribbled over: a corrupt file
+        raise sqlite3.DatabaseError("file is not a database vaultmem built") from None
 
 
 def is_linked(path: Path) -> bool:
@@ -370,11 +381,19 @@ def _refresh_once(
     )
 
 
+Stamp = tuple[int, int, int, int]  # (mtime_ns, size, ctime_ns, inode): a version of a note
+
+
+def stamp(st: os.stat_result) -> Stamp:
+    """What the index keeps of a note's stat to tell, by a stat alone, that it is as it was."""
+    return (st.st_mtime_ns, st.st_size, st.st_ctime_ns, st.st_ino)
+
+
 def _known(
     conn: sqlite3.Connection, folders: Sequence[str] | None
-) -> dict[str, tuple[int, int, int, str]]:
-    """rel -> (id, mtime_ns, size, sha256) of the rows of the notes in ``folders`` (all: None)."""
-    query = "SELECT id, rel, mtime_ns, size, sha256 FROM notes"
+) -> dict[str, tuple[int, Stamp, str]]:
+    """rel -> (id, stamp, sha256) of the rows of the notes in ``folders`` (all: None)."""
+    query = "SELECT id, rel, mtime_ns, size, ctime_ns, ino, sha256 FROM notes"
     if folders is None:
         rows = list(conn.execute(query))
     else:
@@ -385,7 +404,8 @@ def _known(
             rows += conn.execute(
                 f"{query} WHERE rel >= ? AND rel < ?", (prefix, prefix[:-1] + "0")
             )
-    return {rel: (row_id, mtime_ns, size, sha) for row_id, rel, mtime_ns, size, sha in rows}
+    return {rel: (row_id, (mtime_ns, size, ctime_ns, ino), sha)
+            for row_id, rel, mtime_ns, size, ctime_ns, ino, sha in rows}
 
 
 def _listing(vault: Vault, folders: Sequence[str] | None) -> list[str]:
@@ -398,8 +418,8 @@ def _listing(vault: Vault, folders: Sequence[str] | None) -> list[str]:
 
 
 def _read_note(path: str) -> tuple[os.stat_result, bytes]:
-    """The fstat and bytes of an open note: mtime and size of the very bytes read, so a write
-    racing this one is seen as a change by the next refresh.
+    """The fstat and bytes of an open note: the stamp of the very bytes read (taken before
+    them), so a write racing this one is seen as a change by the next refresh.
 
     Raw system calls (open, fstat, read, close), not a buffered file object, which adds a
     few calls of its own per file that a cold build pays 10,000 times."""
@@ -434,7 +454,7 @@ def _sync(
     new_texts: list[tuple[int, str, str, str]] = []
     added = 0  # new notes written so far
     fts_changed: list[tuple[int, str, str, str]] = []  # changed notes: their new texts
-    touched: list[tuple[int, int, int]] = []  # same bytes, new mtime/size
+    touched: list[tuple[int, ...]] = []  # same bytes, new stamp
     updates: list[tuple[Any, ...]] = []  # changed notes: their notes row
     fts_deletes: list[tuple[int]] = []
     for rel in _listing(vault, folders):
@@ -445,7 +465,7 @@ def _sync(
                 st = os.stat(full)
             except OSError:
                 continue  # gone since the listing: dropped below like any deleted note
-            if (old is not None and (old[1], old[2]) == (st.st_mtime_ns, st.st_size)) or (
+            if (old is not None and old[1] == stamp(st)) or (
                     max_bytes is not None and st.st_size > max_bytes):
                 scanned += 1
                 seen.add(rel)
@@ -460,13 +480,12 @@ def _sync(
         stat_changed += 1
         reread += 1
         sha = hashlib.sha256(raw).hexdigest()
-        if old is not None and old[3] == sha:
-            touched.append((fst.st_mtime_ns, fst.st_size, old[0]))
+        if old is not None and old[2] == sha:
+            touched.append((*stamp(fst), old[0]))
             continue
         row = note_row(rel, raw, namespace, vault.redaction)
         values = (
-            fst.st_mtime_ns,
-            fst.st_size,
+            *stamp(fst),
             sha,
             row.type,
             row.project,
@@ -487,14 +506,16 @@ def _sync(
             fts_changed.append((row_id, row.names, row.tags, row.body))
             scrub = scrub or has_private(raw.decode("utf-8", errors="replace"))
     gone = [(known[rel][0],) for rel in known.keys() - seen]
-    conn.executemany("UPDATE notes SET mtime_ns = ?, size = ? WHERE id = ?", touched)
+    conn.executemany(
+        "UPDATE notes SET mtime_ns = ?, size = ?, ctime_ns = ?, ino = ? WHERE id = ?", touched)
     conn.executemany("DELETE FROM notes WHERE id = ?", gone)
     conn.executemany("DELETE FROM notes_fts WHERE rowid = ?", gone + fts_deletes)
     conn.executemany(
-        "UPDATE notes SET mtime_ns = ?, size = ?, sha256 = ?, type = ?, project = ?, "
-        "title = ?, updated = ?, status = ? WHERE id = ?",
+        "UPDATE notes SET mtime_ns = ?, size = ?, ctime_ns = ?, ino = ?, sha256 = ?, "
+        "type = ?, project = ?, title = ?, updated = ?, status = ? WHERE id = ?",
         updates,
     )
+    faults.checkpoint("index:sync")  # half the rows written: a hook killed here writes none
     added += _insert(conn, inserts, new_texts)
     conn.executemany(_INSERT_TEXTS, fts_changed)
     if scrub:
@@ -514,8 +535,8 @@ def _insert(
 ) -> int:
     """Write new notes' rows and texts and empty both lists; how many were written."""
     conn.executemany(
-        "INSERT INTO notes (id, mtime_ns, size, sha256, type, project, title, updated, "
-        "status, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO notes (id, mtime_ns, size, ctime_ns, ino, sha256, type, project, title, "
+        "updated, status, rel) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
     conn.executemany(_INSERT_TEXTS, texts)

@@ -146,8 +146,10 @@ def recall(door: _Door, args: RecallArguments) -> dict[str, Any]:
     from vaultmem.search import recall as recall_mod
 
     vault, cfg = door.open(args.project)
+    # Waits for a refresh under way (a hook's: a moment) rather than answer from the index as
+    # it was before the notes that refresh is reading.
     result = recall_mod.recall(vault, cfg, args.query, all_projects=args.all_projects,
-                               limit=args.limit, wait=False)
+                               limit=args.limit)
     return {"project": cfg.project, "hits": [h.to_json() for h in result.hits],
             "suggestions": list(result.suggestions)}
 
