@@ -239,25 +239,16 @@ def test_the_hook_tells_a_commit_a_hook_blocked_the_fix_found_in_an_earlier_sess
         tmp_path: Path) -> None:
     # A real vault and the real hook process: the fix a compact summary recorded for the hook
     # blocking a commit, told when another commit is blocked by it; another hook's block, not.
-    root = tmp_path / "vault"
-    shutil.copytree(FIXTURE, root)
-    note = root / NOTE
-    note.write_text(note.read_text().replace("## Gotchas & Fixes\n\n", (
-        "## Gotchas & Fixes\n\n- Pre-commit hook blocked the docs commit: leakguard flags the "
-        "example keys in docs/ as secrets. Fix: unstage docs/ and commit the rest.\n")))
-    index.refresh(Vault(root))
+    root = _vault_with_gotchas(tmp_path, (
+        "- Pre-commit hook blocked the docs commit: leakguard flags the "
+        "example keys in docs/ as secrets. Fix: unstage docs/ and commit the rest.\n"))
     blocked = ("Exit code 1\n\x1b[1;33mRunning leakguard scan on staged files...\x1b[0m\n"
                "Finding: key=[REDACTED]\nSecrets detected! Commit blocked.")
     other = "Exit code 1\nmypy..............Failed\n- hook id: mypy\nFound 2 errors"
 
     def hook(error: str) -> str:
-        done = run_hook("post-tool-use-failure", {
-            "session_id": "s-9", "cwd": str(tmp_path), "hook_event_name": "PostToolUseFailure",
-            "tool_name": "Bash", "tool_input": {"command": "git commit -m 'Guide'"},
-            "error": error, "is_interrupt": False}, root, cwd=tmp_path,
-            env=hook_env(root, VAULTMEM_PROJECT="shop"))
-        assert done.returncode == 0 and done.stderr == b""
-        return done.stdout.decode()
+        return _failure_hook(root, tmp_path, "git commit -m 'Guide'", error, project="shop",
+                             session="s-9")
 
     assert hook(other) == ""
     told = json.loads(hook(blocked))["hookSpecificOutput"]["additionalContext"]
@@ -309,24 +300,15 @@ def test_a_lesson_about_the_host_s_tools_is_told_in_another_project_of_the_vault
     # A real vault: shop's session recorded how sudo without a terminal was got past, and how
     # its own dependency tree was. A session of another project meeting the first is told it
     # (the host lacks a terminal, whatever the project); meeting the second, nothing.
-    root = tmp_path / "vault"
-    shutil.copytree(FIXTURE, root)
-    note = root / NOTE
-    note.write_text(note.read_text().replace("## Gotchas & Fixes\n\n", (
-        "## Gotchas & Fixes\n\n- `sudo apt install ripgrep` failed (`sudo: a terminal is "
+    root = _vault_with_gotchas(tmp_path, (
+        "- `sudo apt install ripgrep` failed (`sudo: a terminal is "
         "required to read the password; either use the -S option`); it passed after the person "
         "ran it in their own terminal.\n- `npm ci` failed (`npm ERR! ERESOLVE unable to resolve "
-        "dependency tree`); it passed after `npm ci --legacy-peer-deps`.\n")))
-    index.refresh(Vault(root))
+        "dependency tree`); it passed after `npm ci --legacy-peer-deps`.\n"))
 
     def hook(command: str, error: str, project: str = "blog") -> str:
-        done = run_hook("post-tool-use-failure", {
-            "session_id": f"s-{project}-{command}", "cwd": str(tmp_path),
-            "hook_event_name": "PostToolUseFailure", "tool_name": "Bash",
-            "tool_input": {"command": command}, "error": error, "is_interrupt": False},
-            root, cwd=tmp_path, env=hook_env(root, VAULTMEM_PROJECT=project))
-        assert done.returncode == 0 and done.stderr == b""
-        return done.stdout.decode()
+        return _failure_hook(root, tmp_path, command, error, project=project,
+                             session=f"s-{project}-{command}")
 
     sudo = ("Exit code 1\nsudo: a terminal is required to read the password; either use the -S "
             "option to read from standard input or configure an askpass helper")
@@ -336,3 +318,25 @@ def test_a_lesson_about_the_host_s_tools_is_told_in_another_project_of_the_vault
            "tree\nnpm ERR! While resolving: blog@2.0.0")
     assert hook("npm ci", npm) == ""
     assert "legacy-peer-deps" in hook("npm ci", npm, project="shop")
+
+
+def _vault_with_gotchas(tmp_path: Path, gotchas: str) -> Path:
+    """The fixture vault, its session note's Gotchas & Fixes holding ``gotchas``, indexed."""
+    root = tmp_path / "vault"
+    shutil.copytree(FIXTURE, root)
+    note = root / NOTE
+    note.write_text(note.read_text().replace("## Gotchas & Fixes\n\n",
+                                             "## Gotchas & Fixes\n\n" + gotchas))
+    index.refresh(Vault(root))
+    return root
+
+
+def _failure_hook(root: Path, cwd: Path, command: str, error: str, *, project: str,
+                  session: str) -> str:
+    """What the real post-tool-use-failure hook prints for a failed Bash ``command``."""
+    done = run_hook("post-tool-use-failure", {
+        "session_id": session, "cwd": str(cwd), "hook_event_name": "PostToolUseFailure",
+        "tool_name": "Bash", "tool_input": {"command": command}, "error": error,
+        "is_interrupt": False}, root, cwd=cwd, env=hook_env(root, VAULTMEM_PROJECT=project))
+    assert done.returncode == 0 and done.stderr == b""
+    return done.stdout.decode()
