@@ -214,6 +214,10 @@ ATTACKS: list[tuple[str, str]] = [
     ("| env | user | password |\n|---|---|---|\n| staging | admin | Xk2!mq88Lp |", "Xk2!mq88Lp"),
     ("| Service | API key |\n| :-- | :-- |\n| maps | 9f8e7d6c5b4a39281706f5e4d3c2b1a0 |",
      "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
+    # A wireless network's key is its password, whatever it is called.
+    ("The wifi key for Guest is `sunflower-meadow-88`.", "sunflower-meadow-88"),
+    ("WPA2 key: Garden!Gate99", "Garden!Gate99"),
+    ('network={\n  ssid="Home"\n  psk="Garden!Gate99"\n}', "Garden!Gate99"),
 ]
 
 FALSE_POSITIVES = [
@@ -347,6 +351,8 @@ FALSE_POSITIVES = [
     "| Model | Tokens used | Token usage |\n|---|---|---|\n| opus-4 | 45.2k | 12k in, 3k out |",
     "| Service | API key | Status |\n|---|---|---|\n| stripe | (hidden) | set |\n| db | `$DB_KEY` | ok |",
     "| password |\n|---|\n| must be 12 characters |\n\nafter | the table | x9Y8z7W6v5 |",
+    "the network key is stored in NetworkManager",
+    "Use WPA2 keys for every access point; the network is down, key rotation pending",
 ]
 
 

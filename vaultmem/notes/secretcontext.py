@@ -3,7 +3,8 @@
 A password has no shape: ``hunter2-xyz`` is a secret only because of the words around it. The
 rules here read that context:
 
-- **prose**: a secret word (``pw`` too; the password word of a dozen other languages) followed by
+- **prose**: a secret word (``pw`` too; a wifi, WPA or network key and a ``psk``, which are a
+  network's password; the password word of a dozen other languages) followed by
   its value, with or without a colon, ``=`` or a verb ("the prod db password is hunter2-xyz",
   "set the api key to 9f8e…", "password for the admin account: 'Summer2024!'", "use S3cr3t!
   as the password", "das Passwort ist …", "密码是 …");
@@ -41,8 +42,9 @@ from vaultmem.notes.secretspan import Finding, is_path
 
 _WORD = (
     r"(?:(?:api|access|private|secret|signing|client|webhook|auth|app|master|deploy|bot|"
-    r"refresh|session|encryption|admin|root|db|database)[ _-]?(?:key|token|secret)s?"
-    r"|pass(?:word|wd|phrase|code)s?|pwd?|token|secret|apikey|credentials?|creds"
+    r"refresh|session|encryption|admin|root|db|database|wi-?fi|wlan|wpa2?|wep|network)"
+    r"[ _-]?(?:key|token|secret)s?"
+    r"|pass(?:word|wd|phrase|code)s?|pwd?|token|secret|apikey|credentials?|creds|psk"
     r"|pass(?=\s+(?:is|was)\s|\s*[:=]))"  # "my pass is …", not "pass the flag"
 )
 # Signs, or words followed by a space (``to+0000`` is a value, not "to").
@@ -245,7 +247,7 @@ _POSITIONAL = lazy(
 # rule named in neither table always runs; so does the foreign rule on a span that is not ASCII
 # (its words in other scripts are in no table). tests/test_secret_gates.py runs both corpora
 # with and without these.
-_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred")  # every _WORD holds one
+_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk")  # every _WORD holds one
 NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
     "prose": _SECRET_WORDS, "reverse": _SECRET_WORDS, "flag": _SECRET_WORDS,
     "escaped": _SECRET_WORDS, "authorization": ("authorization",), "bearer": ("bearer",),
