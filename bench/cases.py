@@ -353,9 +353,10 @@ def session_start_automemory_case(env: VaultmemEnv) -> Case:
     """``vaultmem hook session-start`` with Claude Code's auto memory of the project (30 files)
     mirrored already and unchanged: the cost the mirror adds to every session start."""
     from vaultmem.memory import automirror
+    from vaultmem.memory.autowhere import where as auto_where
     from vaultmem.store.vault import Vault
 
-    where = automirror.where(str(env.cwd), env=env.env, home=str(env.home))
+    where = auto_where(str(env.cwd), env=env.env, home=str(env.home))
     folder = Path(where.folder)
     mirror = env.root / "claude" / "projects" / env.project / "auto-memory"
 

@@ -15,9 +15,12 @@ import os
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .runner import Case, Sample, Workspace, run_command
+
+if TYPE_CHECKING:
+    from .cases import VaultmemEnv
 
 TURNS = 10_000
 STATE_MB = 42
@@ -47,7 +50,7 @@ def _turn(sid: str, i: int) -> str:
 class _Session:
     """The 10,000-turn session, ingested once (untimed) by a first Stop."""
 
-    def __init__(self, env: Any, ws: Workspace) -> None:
+    def __init__(self, env: VaultmemEnv, ws: Workspace) -> None:
         self.env = env
         self.sid = str(uuid.uuid4())
         self.transcript = ws.path("heavy") / "transcript.jsonl"
@@ -77,7 +80,7 @@ class _Session:
         self.turns += 1
 
 
-def heavy_cases(env: Any, ws: Workspace) -> list[Case]:
+def heavy_cases(env: VaultmemEnv, ws: Workspace) -> list[Case]:
     """The rows: Stop and SessionEnd of a 10,000-turn session, Stop on a 42 MB state."""
     from .cases import PY, VAULTMEM, _wait_for
 

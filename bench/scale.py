@@ -438,7 +438,12 @@ def _rewrite_floor(chosen: Callable[[], list[str]], lazy: LazyEnv) -> Callable[[
         env = lazy.get()
         folder = env.root / NAMESPACE / "projects" / env.project / "entities"
         paths = [folder / f"{name}.md" for name in names]
-        return timed(lambda: [rewrite(path) for path in paths])
+
+        def rewrite_all() -> None:
+            for path in paths:
+                rewrite(path)
+
+        return timed(rewrite_all)
 
     return run
 
