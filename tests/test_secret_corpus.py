@@ -218,6 +218,13 @@ ATTACKS: list[tuple[str, str]] = [
     ("The wifi key for Guest is `sunflower-meadow-88`.", "sunflower-meadow-88"),
     ("WPA2 key: Garden!Gate99", "Garden!Gate99"),
     ('network={\n  ssid="Home"\n  psk="Garden!Gate99"\n}', "Garden!Gate99"),
+    # A question asking for a secret, and the answer the person chose (AskUserQuestion's result
+    # and the choice record made of it).
+    ('"Which password should the admin user get?"="Adm!nChoice77". You can now continue.',
+     "Adm!nChoice77"),
+    ("What password for the db user? — chose: Db!Pw-4421; not chosen: generate one", "Db!Pw-4421"),
+    ("Which password should admin get? — chose: generate; not chosen: Hunter!22x, a passphrase",
+     "Hunter!22x"),
 ]
 
 FALSE_POSITIVES = [
@@ -353,6 +360,10 @@ FALSE_POSITIVES = [
     "| password |\n|---|\n| must be 12 characters |\n\nafter | the table | x9Y8z7W6v5 |",
     "the network key is stored in NetworkManager",
     "Use WPA2 keys for every access point; the network is down, key rotation pending",
+    "Which password hashing? — chose: argon2id; not chosen: bcrypt",
+    "Which passcode length? — chose: 6-digit",
+    "Which token should we use? — chose: GITHUB_TOKEN; not chosen: a PAT",
+    "Where should the API key be stored? — chose: Keychain (macOS); not chosen: .env file",
 ]
 
 

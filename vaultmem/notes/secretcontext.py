@@ -92,6 +92,15 @@ _RULES = {
         r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?"
         r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+)?([^\s'\",;]{4,})"),
     "bearer": lazy(r"(?i)\bbearer\s+([^\s'\",;]{8,})"),
+    # A question naming a secret, then its answer: AskUserQuestion's ``"Which password …?"="…"``
+    # and the choice record made of it (``Which password …? — chose: …``).
+    # The secret word is what is asked for, a verb or the question mark next ("Which password
+    # should admin get?", not "Which password hashing?").
+    "asked": lazy(
+        r"(?i)(?<![\w-])" + _WORD + r"(?![\w-])(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+"
+        r"(?:\s+[\w.@:/-]+){0,3})?"
+        r"(?:\s+(?:should|shall|will|would|do|does|did|to|is|are|was|can|could|must|may|goes)\b"
+        r"[^?\n]{0,80})?\?['\"]?\s*(?:—\s*chose:|=)\s*" + _VALUE),
     # A Cookie header's values (a session id, a CSRF token): the random ones.
     "cookie": lazy(r"(?i)(?:\bcookie\s*:|;)\s*([\w.-]{1,64})=([\w%+/=.~-]{16,})(?=[;\s'\"]|$)"),
     # The password word of other languages, then a colon, a copula or a short verb (a new
@@ -150,6 +159,10 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         link = "".join(m.group(1).split())
         linked = not link.isalpha() or not link.isascii()
         yield from _value(m, 2, "password", linked=linked, strict=not linked)
+    for m in _run("asked", skip, text, begin, end):
+        kind = "password" if "pass" in m.group(0).lower()[:12] else "secret"
+        yield from _value(m, 1, kind, linked=True, strict=False)
+        yield from _not_chosen(text, m.start(), end, kind)
     for m in _run("reverse", skip, text, begin, end):
         yield from _value(m, 1, "password", linked=True, strict=False)
     for m in _run("flag", skip, text, begin, end):
@@ -249,7 +262,7 @@ _POSITIONAL = lazy(
 # with and without these.
 _SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk")  # every _WORD holds one
 NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
-    "prose": _SECRET_WORDS, "reverse": _SECRET_WORDS, "flag": _SECRET_WORDS,
+    "prose": _SECRET_WORDS, "reverse": _SECRET_WORDS, "flag": _SECRET_WORDS, "asked": _SECRET_WORDS,
     "escaped": _SECRET_WORDS, "authorization": ("authorization",), "bearer": ("bearer",),
     "login": ("log", "sign", "user", "cred"), "pair": ("log", "sign", "user", "cred"),
     # The foreign rule's words that ASCII can spell.
@@ -264,7 +277,7 @@ NEEDS_FOLDED_TOO: dict[str, tuple[str, ...]] = {"login": ("/", "pass", "pw"),
                                                 "escaped": ("\\\"", "\\'")}
 NEEDS_EXACT: dict[str, tuple[str, ...]] = {
     "smb": ("-U", "--user"), "userpass": ("-u", "-U", "-a"), "url": ("://",), "pair": ("/",),
-    "userinfo": ("@",),
+    "userinfo": ("@",), "asked": ("?",),
     "tools": tuple(sorted({flag for _, flag, _ in _TOOL_FLAGS})),
     "positional": ("htpasswd", "rabbitmqctl", "net", "wpa_passphrase", "bw"),
     "cookie": ("ookie", "OOKIE"),
@@ -351,6 +364,26 @@ def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict:
         yield Finding(start, start + len(value), kind)
 
 
+_NOT_CHOSEN = "; not chosen: "
+
+
+def _not_chosen(text: str, at: int, end: int, kind: str) -> Iterator[Finding]:
+    """The options not chosen after a secret question's answer (``… — chose: ‹…›; not chosen:
+    Adm!n77, generate one``): each one's first word, where it reads like the secret."""
+    stop = text.find("\n", at, end)
+    stop = end if stop < 0 else stop
+    start = text.find(_NOT_CHOSEN, at, stop)
+    if start < 0:
+        return
+    start += len(_NOT_CHOSEN)
+    for option in re.finditer(r"[^\s,;]+", text[start:stop]):
+        value = option.group(0).rstrip(".)")
+        if option.start() and text[start + option.start() - 2:start + option.start()] != ", ":
+            continue  # a later word of an option ("generate one")
+        if secretish(value, password=kind == "password", strict=False):
+            yield Finding(start + option.start(), start + option.start() + len(value), kind)
+
+
 # A login word, and how far before and after a ``user/PASS`` pair it may be in the line.
 _LOGIN_NEAR = lazy(r"(?i)(?<![\w-])(?:log(?:ged|ging)?[ -]?(?:in|on)(?:to)?|sign(?:ed|ing)?[ -]?in(?:to)?"
                    r"|credentials?|creds|username|user\s*(?:name\s*)?/\s*pass(?:word)?)(?![\w-])")
@@ -433,7 +466,8 @@ COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", 
                  "--pwd", "-token", "-password", "-secret", "-key", "://", "login", "log in",
                  "sign in", "signin", "clave",
                  "as the pass", "as my pass", "as our pass", "as password", "as the api",
-                 "as the token", "as the secret", "as the key", "as my token")
+                 "as the token", "as the secret", "as the key", "as my token",
+                 "— chose:", "?\"=")  # a question's answer (the "asked" rule)
 # The foreign rule's words ASCII cannot spell: looked for only in a text that is not ASCII.
 NON_ASCII_WORDS = ("lösenord", "hasło", "şifre", "parolă", "jelszó", "mật khẩu", "κωδικ", "סיסמ",
                    "كلمة", "पासवर्ड", "пароль", "密码", "密碼", "パスワード", "비밀번호")
