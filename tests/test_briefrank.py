@@ -51,3 +51,14 @@ def test_lines_that_tell_as_much_keep_their_tier_then_their_order() -> None:
 ])
 def test_a_recap_heading_that_only_titles_its_part_is_bare(point: str, bare: bool) -> None:
     assert briefrank.bare_title(point) is bare
+
+
+def test_a_line_two_tiers_down_needs_four_times_the_news_to_go_first() -> None:
+    # A component's gotcha (tier 2) and a recap's point (tier 4) of one length: the point's
+    # words are all names (each tells SPECIFIC, twice a plain word), and still it waits; a
+    # point outranks knowledge only by telling far more (real sessions: a recap's short
+    # figures took the room of the last session's decisions).
+    gotcha, point = "alpha bravo charlie delta", "alph4 brav0 charli3 delt4"
+    assert len(gotcha) == len(point)
+    assert _order([(point, 4.0), (gotcha, 2.0)]) == [gotcha, point]
+    assert briefrank.TIER_DECAY ** 2 * 4 <= 1.0
