@@ -394,3 +394,17 @@ def test_an_issue_where_something_breaks_is_a_gotcha() -> None:
         "An issue where.",
     ):
         assert "gotcha" not in kinds(text), text
+
+
+def test_a_learning_style_request_is_the_persons_next_step_as_its_task_says() -> None:
+    # The Learning output style ends a turn on a "Learn by Doing" box and waits for the person:
+    # its task (a file, a function, the TODO(human) marker) is what comes next, not its context.
+    text = (
+        "● **Learn by Doing**\n"
+        "**Context:** The signup form needs a validation rule.\n"
+        "**Your Task:** In `src/validate.ts`, implement `validateEmail()` at the TODO(human)"
+        " marker.\n"
+        "**Guidance:** Consider plus-addressing."
+    )
+    steps = [m.text for m in mine(text) if m.kind == "next-step"]
+    assert steps and steps[0].startswith("In `src/validate.ts`, implement `validateEmail()`")

@@ -78,7 +78,7 @@ _LABEL = {
     r"lessons? learned|the catch|til|(?:primary|main|core|underlying|actual|real) (?:issue|problem)",
     Kind.PREREQUISITE: r"prerequisites?|requirements?|requires|setup|set-up",
     Kind.NEXT_STEP: r"next steps?|next up|todo|to-do|follow[ -]ups?|remaining(?: work)?|still to do|"
-    r"outstanding|left for later|open items|tomorrow|future work|for later|next time",
+    r"outstanding|left for later|open items|tomorrow|future work|for later|next time|your task",
     Kind.QUESTION: r"open questions?|questions?|unresolved|unknowns?",
 }
 _LABEL_RE = lazy(
