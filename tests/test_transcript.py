@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
@@ -812,6 +813,25 @@ def test_a_greeting_names_no_session_the_first_prompt_with_content_does() -> Non
     assert parsed.first_prompt == "hi, the wombat cache drops tenants"
     assert [t.prompt for t in parsed.turns if t.prompt][:2] == ["hi", "Hey Claude, good morning!"]
     assert transcript.parse_lines([user("u1", "hello there!")]).first_prompt is None
+
+
+@pytest.mark.parametrize("resume", [
+    "resume last session", "continue", "Please continue where we left off.", "where were we?",
+    "ok, keep going", "pick up where we left off", "resume the previous conversation",
+])
+def test_a_request_to_carry_on_names_no_session_the_work_it_resumes_does(resume: str) -> None:
+    parsed = transcript.parse_lines([
+        user("u1", resume),
+        assistant("a1", [{"type": "text", "text": "I have no access to earlier sessions."}]),
+        user("u2", "fix the login redirect loop in the auth middleware"),
+    ])
+    assert parsed.first_prompt == "fix the login redirect loop in the auth middleware"
+
+
+@pytest.mark.parametrize("task", ["Continue fixing the login bug", "continue with the refactor",
+                                  "resume the build on CI"])
+def test_carrying_on_with_a_named_task_names_the_session(task: str) -> None:
+    assert transcript.parse_lines([user("u1", task)]).first_prompt == task
 
 
 def test_a_reminder_claude_code_appends_to_a_tool_s_output_is_never_its_error() -> None:

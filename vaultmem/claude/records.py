@@ -242,6 +242,23 @@ def greeting(prompt: str | None) -> bool:
     return bool(prompt) and _GREETING.fullmatch(prompt or "") is not None
 
 
+# A prompt that only asks to carry on ("resume last session", "continue where we left off",
+# "where were we?"): it names no topic either; the work it resumes is in the prompts after it.
+_CARRY_ON = lazy(
+    r"\W*(?:(?:ok(?:ay)?|so|please|pls|now|let'?s|yes|yeah|can you|could you)\W+)*"
+    r"(?:resume|continue|carry on|go on|keep going|proceed|pick (?:it |things )?(?:back )?up"
+    r"|where were we|what were we (?:doing|working on))"
+    r"(?:\W+(?:from\W+|with\W+|on\W+)?(?:the\W+|our\W+|my\W+)?(?:last|previous|prior|earlier)?"
+    r"\W*(?:session|conversation|chat|work|task|time|one)?)?"
+    r"(?:\W+(?:from )?where (?:we|you|i) (?:left off|stopped|were))?(?:\W+please)?\W*",
+    re.IGNORECASE)
+
+
+def carry_on(prompt: str | None) -> bool:
+    """Whether a prompt only asks to carry on earlier work (see ``_CARRY_ON``)."""
+    return bool(prompt) and _CARRY_ON.fullmatch(prompt or "") is not None
+
+
 def _typed_command(match: re.Match[str]) -> str:
     block = match.group(0)
     name = _COMMAND_NAME_RE.search(block)

@@ -258,9 +258,10 @@ def _parse_lines(
 
 
 def _names_topic(prompt: str | None) -> bool:
-    """Whether a prompt may name the session: the person's (not a background command's end)
-    and more than a greeting."""
-    return bool(prompt) and not records.notification(prompt) and not records.greeting(prompt)
+    """Whether a prompt may name the session: the person's (not a background command's end),
+    more than a greeting or a request to carry on ("resume last session")."""
+    return (bool(prompt) and not records.notification(prompt) and not records.greeting(prompt)
+            and not records.carry_on(prompt))
 
 
 def read(
