@@ -190,6 +190,33 @@ def test_junk_lines_are_counted_and_the_rest_is_read() -> None:
     assert [t.prompt for t in parsed.turns] == ["still works"]
 
 
+def test_a_line_a_redaction_tool_edited_is_read_for_what_it_holds(tmp_path: Path) -> None:
+    # Shared transcripts are often scrubbed by a tool first: one that cuts a record's tail off
+    # at a secret (its closing quotes and braces too), or writes a lone backslash.
+    fine = assistant("a1", [{"type": "text", "text": "Pinned tokio to 1.38: 1.39 broke the build."}])
+    cut = fine[: fine.index("1.39")] + "[REDACTED_VERSION]"
+    stray = assistant("a2", [{"type": "text", "text": "Logs are in C:/Users/me/app.log"}])
+    stray = stray.replace("C:/Users/me", "C:\\[USER]")
+    path = tmp_path / "t.jsonl"
+    path.write_bytes((user("u1", "why does the build fail?") + "\n" + cut + "\n" + stray
+                      + "\n").encode())
+    with pytest.raises(ValueError):
+        json.loads(cut)
+    with pytest.raises(ValueError):
+        json.loads(stray)
+
+    parsed = transcript.read(path)
+
+    assert parsed.skipped_lines == 0
+    said = " ".join(t.text or "" for t in parsed.turns)
+    assert "Pinned tokio to 1.38: [REDACTED_VERSION]" in said
+    assert "Logs are in C:\\[USER]/app.log" in said
+    # A line Claude Code is still writing (no newline yet) is not guessed at: read once whole.
+    half = user("u9", "second prompt")
+    path.write_bytes(path.read_bytes() + half[: len(half) // 2].encode())
+    assert transcript.read(path).skipped_lines == 1
+
+
 def test_binary_garbage_and_non_utf8_bytes(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     good = user("u1", "caf\u00e9 ok").encode()

@@ -2,7 +2,8 @@
 their outcomes.
 
 Pure and tolerant: nothing here raises on bad input. A line that is not a JSON object counts in
-``skipped_lines``; a line of a kind the catalogue (:mod:`records`) says gives
+``skipped_lines`` (one a scrubbing tool cut short or left a stray backslash in is read for what
+it holds, :func:`_load`); a line of a kind the catalogue (:mod:`records`) says gives
 nothing (``attachment``, ``queue-operation``, ``last-prompt``, most ``system`` lines...) is passed
 over; one of a kind it does not name is passed over and listed in :attr:`Transcript.unknown`.
 ``ai-title`` and ``custom-title`` lines give :attr:`Transcript.title`. ``read`` is the only I/O
@@ -205,7 +206,7 @@ def _parse_lines(
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
         if not text.strip():
             continue
-        entry = _load(text)
+        entry = _load(text, whole=text.endswith("\n"))
         if entry is None:
             skipped += 1
             continue
@@ -337,10 +338,25 @@ def private_texts(path: str | PathLike[str], end: int) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _load(text: str) -> dict[str, Any] | None:
+def _load(text: str, *, whole: bool = False) -> dict[str, Any] | None:
+    """The JSON object of a line, or None. A line a person or a redaction tool edited is read
+    for what it holds: its stray backslashes as themselves (``"C:\\[USER]"``) and, when it is
+    ``whole`` (its newline came: not one Claude Code is still writing), its tail cut off
+    (``…"text":"the key is [REDACTED]``) closed."""
     try:
         value = jsontext.loads(text)
-    except (ValueError, RecursionError):
+    except ValueError as err:
+        mended = jsontext.stray_escapes_kept(text) if "Invalid \\escape" in str(err) else text
+        try:
+            value = jsontext.loads(mended) if mended is not text else None
+        except ValueError:
+            value = None
+        if value is None and whole:
+            try:
+                value = jsontext.loads_cut(mended.rstrip("\r\n"))
+            except (ValueError, RecursionError):
+                return None
+    except RecursionError:
         return None
     return value if isinstance(value, dict) else None
 

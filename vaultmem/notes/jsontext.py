@@ -42,6 +42,54 @@ def loads(text: str) -> Any:
     return clean_value(value) if may_hold_surrogates(text) else value
 
 
+# A backslash escape JSON knows, or any other backslash (its group empty).
+_BACKSLASH = re.compile(r'\\(["\\/bfnrt]|u[0-9a-fA-F]{4})?')
+
+
+def stray_escapes_kept(text: str) -> str:
+    r"""``text`` with every backslash that starts no JSON escape doubled, so it reads as itself:
+    a transcript line a person or a redaction tool edited (``"C:\Users"`` made ``"C:\[USER]"``)
+    is a line still, where ``json.loads`` refuses it whole ("Invalid \escape")."""
+    return _BACKSLASH.sub(lambda m: m.group(0) if m.group(1) else "\\\\", text)
+
+
+def loads_cut(text: str) -> Any:
+    """A JSON object or array cut short (``{"a": ["b", "c``), closed and read: the open string
+    ended, a dangling comma dropped or a dangling key given ``null``, the open arrays and
+    objects closed. ValueError when ``text`` is no such start, or closing it reads no better."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append(ch)
+        elif ch in "}]" and (not stack or stack.pop() != ("{" if ch == "}" else "[")):
+            raise ValueError("not a cut JSON value: a bracket closes none it opened")
+    if not stack:
+        raise ValueError("not a cut JSON value: nothing is left open")
+    body = text.rstrip()
+    if escaped:
+        body = body[:-1]
+    if in_string:
+        body += '"'
+    closers = "".join("}" if c == "{" else "]" for c in reversed(stack))
+    for tail in ("", ":null"):
+        for head in (body, body.rstrip(",: \t")):
+            try:
+                return loads(head + tail + closers)
+            except ValueError:
+                continue
+    raise ValueError("a cut JSON value that closing does not mend")
+
+
 def may_hold_surrogates(text: str) -> bool:
     """Whether ``json.loads(text)`` may hold a lone surrogate (else no string needs cleaning)."""
     return bool(_ESCAPE.search(text) or _SURROGATE.search(text))
