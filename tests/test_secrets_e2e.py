@@ -28,8 +28,10 @@ LOGIN = "L0gin" + "S3cretPass"
 HOSTPASS = "R00t" + "PassX9q"
 SUDO = "Mk8!" + "sudoPw42"  # piped into sudo -S: an agent has no terminal for sudo's prompt
 TABLED = "Xk2!" + "mq88Lpz"  # a row's cell under a table's password column
+CHOSEN = "Adm!n" + "Choice77"  # the person's pick of AskUserQuestion's password options
+WIFI = "sunflower" + "-meadow-88"  # a wifi key: a network's password by another name
 SECRETS = [GITHUB, AWS_SECRET, DB_PASSWORD, ANTHROPIC, STRIPE, *KEY_BODY, PGPASS, LOGIN, HOSTPASS,
-           SUDO, TABLED]
+           SUDO, TABLED, CHOSEN, WIFI]
 # A piece of each value from its middle: a secret cut in two must not survive either.
 PIECES = [s[len(s) // 3: len(s) // 3 + 10] for s in SECRETS]
 
@@ -60,12 +62,20 @@ def _transcript(path: Path) -> None:
             _bash("t3", "python -m billing.charge --dry-run"),
             _bash("t4", f"echo 'db.internal:5432:billing:admin:{PGPASS}' >> ~/.pgpass"),
             _bash("t5", f"echo '{SUDO}' | sudo -S systemctl restart billing"),
+            {"type": "tool_use", "id": "t6", "name": "AskUserQuestion", "input": {"questions": [{
+                "question": "Which password should the billing admin get?", "header": "Admin",
+                "multiSelect": False, "options": [
+                    {"label": CHOSEN, "description": "the one you used on staging"},
+                    {"label": "generate one", "description": "random, into the vault"}]}]}},
         ], 2),
         _line("user", "u2", [
             _result("t1", "2026-11-01 billing-artifacts", False),
             _result("t2", " ?column? \n----------\n        1", False),
             _result("t4", "", False),
             _result("t5", "", False),
+            _result("t6", "User has answered your questions: \"Which password should the billing"
+                          f" admin get?\"=\"{CHOSEN}\". You can now continue with the user's"
+                          " answers in mind.", False),
             _result("t3", "Traceback (most recent call last):\n  File \"x.py\", line 3\n"
                           f"anthropic.AuthenticationError: invalid x-api-key {ANTHROPIC}", True),
         ], 3),
@@ -77,6 +87,7 @@ def _transcript(path: Path) -> None:
             f"The staging box takes login with admin / {LOGIN}, or ssh root:{HOSTPASS}@10.0.0.5.\n"
             "Accounts on staging:\n\n| env | user | password |\n|---|---|---|\n"
             f"| staging | billing | {TABLED} |\n\n"
+            f"The wifi key for the office is `{WIFI}`.\n"
             "Next step: rotate the AWS key.")}], 4),
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
