@@ -488,18 +488,13 @@ def session_project(session_rel: str) -> str:
                      path=session_rel)
 
 
-def _tools(items: Sequence[Item]) -> routing.Mentions:
-    """The tools whose failures ``items`` report (``mining.tools``), found by name in others."""
-    found = _unique(tools.entity_name(t) for item in items if (t := tools.tool_of(item.text)))
-    return routing.Mentions.of([(name, ()) for name in found])
-
-
-def _tools_of(text: str, kind: str, used: routing.Mentions) -> list[str]:
+def _tools_of(text: str, kind: str, tool: str | None, used: routing.Mentions) -> list[str]:
     """The tool entities an item that names no component goes to: the git hook it names, else
-    the tool its own failure ran, else the tools of the session's failures its decision or
-    gotcha names ("Git Bash's fork failures" in a session where ``git commit`` failed)."""
+    ``tool`` (the one its own failure ran: ``tools.tool_of``), else the tools of the session's
+    failures its decision or gotcha names ("Git Bash's fork failures" in a session where ``git
+    commit`` failed)."""
     knowledge = kind in (schema.Kind.DECISION, schema.Kind.GOTCHA)
-    own = (tools.hook_of(text) if knowledge else None) or tools.tool_of(text)
+    own = (tools.hook_of(text) if knowledge else None) or tool
     if own is not None:
         return [tools.entity_name(own)]
     return used.find(text) if knowledge else []
@@ -523,22 +518,26 @@ def _assign(
     # The CI holds what speaks of it, never the rest of a session that also edited a workflow.
     ci_only = len(related) == 1 and names.name_key(related[0]) == names.name_key(CI)
     folders = [(c.name, c.folders) for c in homes]
-    used = _tools(extraction.items)
     warnings: list[str] = []
-    items: list[Item] = []
+    # Each item with the entities it links (names checked), its text and its failure's tool.
+    cleaned: list[tuple[Item, list[str], str, str | None]] = []
     for item in extraction.items:
-        kept: list[str] = []
+        linked: list[str] = []
         for name in item.entities:
             try:
-                kept.append(links.safe_entity_name(name))
+                linked.append(links.safe_entity_name(name))
             except UnsafePath as err:
                 warnings.append(f"{session_rel}: {err.message}; item sent to another entity")
         text, problems = neutralise(item.text) if "[[" in item.text else (item.text, [])
         if item.line < 0:  # the deterministic extractor reported these already
             warnings.extend(f"{session_rel}: {p}" for p in problems)
         text = factrule.trim(one_line(unlabel(text)))  # "I can't run sudo …, but": a lead
-        if not text or factrule.flaw(text) is not None:
-            continue  # markup, thinking aloud, only folders: no line of an entity (factrule)
+        if text and factrule.flaw(text) is None:  # else markup, thinking aloud, only folders
+            cleaned.append((item, linked, text, tools.tool_of(text)))
+    used = routing.Mentions.of([(tools.entity_name(t), ()) for t in _unique(
+        t for *_, t in cleaned if t)])  # the session's failing tools, found by name in others
+    items: list[Item] = []
+    for item, kept, text, tool in cleaned:
         if item.kind == schema.Kind.PREREQUISITE:
             items.append(replace(item, text=text, entities=()))
             continue
@@ -550,7 +549,8 @@ def _assign(
         if not kept and item.kind == schema.Kind.DECISION:
             kept = list(lookahead.ahead(text, log, folders, own))
         if not kept:  # a tool's gotcha: the tool its failure ran, or one it names
-            kept = [t for t in _tools_of(text, item.kind, used) if not nearnames.same(t, own)]
+            kept = [t for t in _tools_of(text, item.kind, tool, used)
+                    if not nearnames.same(t, own)]
         # Filed under what it names first, at most MAX_COPIES entities (factrule: a line in more
         # is no fact of any of them).
         home = (config.default_entity,) if ci_only and not speaks_of_ci(text) else fallback
