@@ -463,3 +463,43 @@ required to read the password`)
     assert entities["For the person to run `sudo ufw enable` (`sudo ufw enable` failed"] == (
         "Sudo",)
     assert entities["Pre-commit hook blocked the commit"] == ("Pre-commit",)  # the hook named
+
+
+def _remote_session(ran: str, related: str = "") -> dict[str, tuple[str, ...]]:
+    text = f"""\
+---
+type: session
+project: demo
+created: 2026-11-20
+---
+# Router
+
+## Work Log
+
+### 10:00 - ssh into the router and stop the cloud services
+
+{ran}
+
+## Gotchas & Fixes
+
+- The screen service polled the removed services every 5 s: stopped and disabled
+
+## Decisions Made
+
+- WAN DNS leak protection enabled (firewall.wan_drop_leaked_dns)
+{related}"""
+    ex = sessionextract.extract(text, REL, CONFIG)
+    return {i.text.split(" ")[0]: i.entities for i in ex.items if i.kind != "reference"}
+
+
+def test_a_session_on_one_machine_over_ssh_files_under_the_machine() -> None:
+    # Issue 29: a session that administered a router over ssh edited no file of the project,
+    # and all it learnt sat in Inbox; people look it up under the machine.
+    one = "- Ran `ssh -o ConnectTimeout=5 root@slate \"opkg remove gl-cloud\"`"
+    assert _remote_session(one) == {"The": ("Slate",), "WAN": ("Slate",)}
+    # By address only, two machines, or a component of its own: as before.
+    assert set(_remote_session("- Ran `ssh root@10.0.0.1 uptime`").values()) == {("Inbox",)}
+    two = one + "\n- Ran `ssh nas df -h`"
+    assert set(_remote_session(two).values()) == {("Inbox",)}
+    own = "\n## Related Entities\n\n- [[Firewall]] — `firewall/`\n"
+    assert set(_remote_session(one, own).values()) == {("Firewall",)}

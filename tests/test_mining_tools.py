@@ -49,3 +49,25 @@ def test_entity_name_keeps_the_tools_spelling() -> None:
 ])
 def test_hook_of(text: str, hook: str | None) -> None:
     assert tools.hook_of(text) == hook
+
+
+@pytest.mark.parametrize(("command", "host"), [
+    ("ssh -o ConnectTimeout=5 root@slate \"uname -a\"", "slate"),
+    ("ssh -p 2222 -v nas uptime", "nas"),
+    ("cd ~/x && ssh -i ~/.ssh/id_ed25519 pi@Pi4 'ls'", "pi4"),
+    # An address or localhost names no machine a person looks up; scp is no login.
+    ("ssh root@192.168.8.1 \"uci commit\"", None),
+    ("ssh -T git@github.com", None),
+    ("ssh localhost", None),
+    ("scp notes.txt nas:/tmp", None),
+    ("git push", None),
+])
+def test_ssh_host(command: str, host: str | None) -> None:
+    assert tools.ssh_host(command) == host
+
+
+def test_ssh_hosts_reads_the_commands_in_code_spans() -> None:
+    text = ("ssh into slate please\n- Ran `ssh root@slate \"opkg list-installed\"`\n"
+            "- Failed: `ssh -o ConnectTimeout=5 root@slate uptime` — `Exit code 255`\n"
+            "- Ran `ssh root@10.0.0.1 uptime`\n- Ran `ssh nas df -h`\n")
+    assert tools.ssh_hosts(text) == ("slate", "nas")  # "ssh into slate" is prose, no command

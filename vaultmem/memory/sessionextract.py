@@ -426,7 +426,7 @@ def extract_report(
         lk.name for lk in safe if lk.name))], exclude=config.default_entity)
     entries = lookahead.entries(text_lines, heads)
     assigned, more = _assign(extraction, found_components, entries, session_rel, config,
-                             mentions)
+                             mentions, tools.ssh_hosts(text))
     return assigned, tuple(warnings + more)
 
 
@@ -474,7 +474,7 @@ def assign_targets(
                                    exclude=config.default_entity)
     text = blank_private(note_text)
     log = lookahead.entries(text.split("\n"), sections.headings(text))
-    return _assign(extraction, homes, log, session_rel, config, mentions)
+    return _assign(extraction, homes, log, session_rel, config, mentions, tools.ssh_hosts(text))
 
 
 def session_project(session_rel: str) -> str:
@@ -502,11 +502,12 @@ def _tools_of(text: str, kind: str, tool: str | None, used: routing.Mentions) ->
 
 def _assign(
     extraction: Extraction, homes: Sequence[Component], log: Sequence[lookahead.Entry],
-    session_rel: str, config: Config, mentions: routing.Mentions,
+    session_rel: str, config: Config, mentions: routing.Mentions, hosts: Sequence[str] = (),
 ) -> tuple[Extraction, list[str]]:
     """Each item's entities: those it links or mentions; a decision naming none, those the
     next turns of ``log`` edit (:func:`lookahead.ahead`); else the session's one component
-    (``homes``: its ``## Related Entities``), else the fallback entity."""
+    (``homes``: its ``## Related Entities``), else, when it has none, the one machine it
+    worked on over ssh (``hosts``: ``tools.ssh_hosts``), else the fallback entity."""
     # The project itself is no component of it: a session begun in ~ that touched
     # ~/shop/src/… before it moved into ~/shop named the folder "Shop" (issue 29).
     try:
@@ -514,7 +515,9 @@ def _assign(
     except UnsafePath:
         own = ""  # a note read outside a vault's layout (a test, ``extract`` of any file)
     related = tuple(c.name for c in homes if not nearnames.same(c.name, own))
-    fallback = (related[0],) if len(related) == 1 else (config.default_entity,)
+    machines = [tools.entity_name(h) for h in hosts if not nearnames.same(h, own)]
+    fallback = (related[0],) if len(related) == 1 else \
+        (machines[0],) if not related and len(machines) == 1 else (config.default_entity,)
     # The CI holds what speaks of it, never the rest of a session that also edited a workflow.
     ci_only = len(related) == 1 and names.name_key(related[0]) == names.name_key(CI)
     folders = [(c.name, c.folders) for c in homes]

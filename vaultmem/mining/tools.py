@@ -27,6 +27,10 @@ runs it:
 - shells, remote shells and the everyday file and text utilities (``bash``, ``ssh``, ``cat``,
   ``cp``, ``grep``, ``curl``…) are no tool either: their failure is about the file, the host or
   the command they ran, not about them.
+
+A session that touched no component of the project but worked on one machine over ssh (``ssh
+root@slate "uci set …"``: a router, a server) files what it learnt under that machine, by the
+name its commands call it (:func:`ssh_hosts`); a host given by address names no such entity.
 """
 
 from __future__ import annotations
@@ -155,3 +159,32 @@ def _name(word: str) -> str | None:
 def entity_name(tool: str) -> str:
     """The entity a tool's gotchas go to: its name as written, first letter capitalised."""
     return tool[:1].upper() + tool[1:]
+
+
+# ssh's options that take a value (OpenSSH's ssh(1)); its first other word is the destination.
+_SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+_HOST_NAME = lazy(r"[A-Za-z][A-Za-z0-9-]*")  # a machine's own name, not an address
+
+
+def ssh_host(command: str) -> str | None:
+    """The machine ``command`` logs into by ssh, by the name people call it (``ssh -p 2222
+    root@slate 'uptime'`` -> ``slate``), or None: no ssh command, or a host given by address (an
+    IP, a domain name) or as ``localhost``: an address names no machine a person looks up."""
+    words = _first_part(fixes.run_key(command.rstrip("…").strip()))
+    if not words or _name(words[0]) != "ssh":
+        return None
+    rest = words[1:]
+    while rest and rest[0].startswith("-"):
+        flag = rest.pop(0)
+        if len(flag) == 2 and flag[1] in _SSH_VALUED and rest:
+            rest.pop(0)
+    host = rest[0].rpartition("@")[2] if rest else ""
+    return host.casefold() if _HOST_NAME.fullmatch(host) and host.casefold() != "localhost" \
+        else None
+
+
+def ssh_hosts(text: str) -> tuple[str, ...]:
+    """The machines the commands in ``text``'s code spans log into by ssh, by name
+    (:func:`ssh_host`), in order of first mention."""
+    found = (ssh_host(span.group(2)) for span in _SPAN.finditer(text) if "ssh" in span.group(2))
+    return tuple(dict.fromkeys(host for host in found if host))
