@@ -14,6 +14,7 @@ REL = "claude/projects/power-applet/sessions/2026-01-01-power-applet.md"
 QUESTION = "Which approach sounds better for you?"
 DECISION = (f"{QUESTION} — chose: Rustup (Official Rust Installer); not chosen: Pacman "
             "(System Package Manager)")
+FILED = DECISION.replace(f"{QUESTION} — chose:", "Chose:")  # the entity line: no bare question
 
 
 def _entry(time: str, title: str, *body: str) -> str:
@@ -52,17 +53,18 @@ def _entities(note: str) -> dict[str, tuple[str, ...]]:
 
 def test_an_option_picked_before_any_edit_goes_to_what_the_next_turns_edit() -> None:
     # Rustup was picked in a turn that touched no file; two turns later the backend was edited.
-    assert _entities(_note(ASKED, PICKED, ROOT, BACKEND))[DECISION] == ("Rapl",)
+    # The session note's question found its turn; the entity line goes without it.
+    assert _entities(_note(ASKED, PICKED, ROOT, BACKEND)) == {FILED: ("Rapl",)}
 
 
 def test_a_decision_whose_work_comes_too_late_or_after_a_compaction_stays_unfiled() -> None:
     later = _entry("08:29", "check", "**Prompt:** check", "**Answer:** Still building.")
-    assert _entities(_note(ASKED, PICKED, ROOT, later, BACKEND))[DECISION] == ("Inbox",)
+    assert _entities(_note(ASKED, PICKED, ROOT, later, BACKEND))[FILED] == ("Inbox",)
     compacted = _entry("08:30", "Context compacted", "**Outcome:** building the backend")
-    assert _entities(_note(ASKED, PICKED, compacted, BACKEND))[DECISION] == ("Inbox",)
+    assert _entities(_note(ASKED, PICKED, compacted, BACKEND))[FILED] == ("Inbox",)
     # The project's own folder and the CI are no home of it (the CI holds what speaks of it).
     own = BACKEND.replace("`src/backend/rapl.rs`", "`power-applet/main.rs`")
-    assert _entities(_note(ASKED, PICKED, ROOT, own))[DECISION] == ("Inbox",)
+    assert _entities(_note(ASKED, PICKED, ROOT, own))[FILED] == ("Inbox",)
 
 
 def test_a_decision_whose_own_turn_did_the_work_is_not_the_next_turns_work() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from vaultmem.claude import callout, ingest
 from vaultmem.claude.transcript import Turn
+from vaultmem.mining import choices
 from vaultmem.mining.choices import picked
 from vaultmem.notes import patch
 
@@ -178,3 +179,14 @@ def test_a_section_picked_by_name_lists_the_sections_laid_out_alike_as_not_chose
         "Which approach sounds better for you? — chose: Rustup (Official Rust Installer)")
     nested = "# Options\n\n" + COMPARED.replace("## **Pacman", "# Other\n\n## **Pacman")
     assert "not chosen: Pacman" in str(picked(nested, "rustup"))
+
+
+def test_an_entity_line_leaves_out_a_question_that_names_nothing() -> None:
+    # "Which option would you like?" before the pick read as noise under Key Decisions.
+    assert choices.plain(picked(LISTED, "1") or "") == (
+        "Chose: Keep it in Redis (shared across workers); not chosen: Keep it in process memory "
+        "(simpler, per worker), Skip the cache for now")
+    named = "Which column should the index cover — chose: user_id; not chosen: created_at"
+    assert choices.plain(named) == named  # the question names what was picked among
+    assert choices.plain("Use JWT for sessions — why: stateless") == (
+        "Use JWT for sessions — why: stateless")

@@ -42,7 +42,7 @@ from vaultmem.memory import anchors, changes, entityparse, lookahead, routing
 from vaultmem.memory.components import CI, speaks_of_ci
 from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.memory.routing import Known
-from vaultmem.mining import factrule, fold, tools
+from vaultmem.mining import choices, factrule, fold, tools
 from vaultmem.notes import (
     frontmatter,
     inline,
@@ -558,5 +558,7 @@ def _assign(
         # is no fact of any of them).
         home = (config.default_entity,) if ci_only and not speaks_of_ci(text) else fallback
         entities = (_unique(kept) or home)[:factrule.MAX_COPIES]
+        if item.kind == schema.Kind.DECISION:
+            text = choices.plain(text)  # "Which option would you like? — chose: X" -> "Chose: X"
         items.append(replace(item, text=text, entities=entities))
     return replace(extraction, items=tuple(items)), warnings

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from vaultmem.mining.cues import bare_choice
 from vaultmem.mining.kinds import NEXT_MOVE, OFFER
 from vaultmem.notes import mdlines
 from vaultmem.notes.inline import clip, one_line
@@ -70,6 +71,8 @@ _OFFER_WORDS = frozenset(["for", "you", "now", "set", "up", "install", "use", "i
 _RECOMMENDS_RE = lazy(r"(?i)\b(?:is|are) (?:your|the|my) (?:best|safest|simplest) (?:bet|option|"
                       r"choice|pick)\b|\bi(?:'d| would)? recommend\b|\bmy recommendation\b|"
                       r"\brecommended\b|\bi(?:'d| would) go with\b|\bi suggest\b")
+# A choice record as :func:`_decision` and ``structured`` write it: "<question> — chose: …".
+_RECORD_RE = lazy(r"^(?P<asked>.+?) — chose: (?P<rest>.+)$")
 _ASKED_END_RE = lazy(r"(?<=[.!?])\s+(?=[A-Z])")
 _WAY_END_RE = lazy(r"(?i)(?:,|\s)+(?:as well|too|instead|for now)$")
 
@@ -301,3 +304,14 @@ def _decision(question: str, chosen: str, others: list[str]) -> str | None:
         text += "; not chosen: " + ", ".join(others)
     return clip(text, TEXT_MAX_CHARS, words=False)
 
+
+def plain(decision: str) -> str:
+    """A choice record as an entity line: without its question when that names nothing of what
+    was picked ("Which option would you like? — chose: X; not chosen: Y" -> "Chose: X; not
+    chosen: Y", ``cues.bare_choice``). Under a component's Key Decisions such a question reads
+    as noise before the decision, and the options say it all; the session note keeps it, as it
+    finds the turn the pick was made in (``memory.lookahead``)."""
+    record = _RECORD_RE.match(decision)
+    if record is None or not bare_choice(record.group("asked")):
+        return decision
+    return "Chose: " + record.group("rest")
