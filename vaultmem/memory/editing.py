@@ -82,7 +82,7 @@ def show(vault: Vault, ref: str, current_project: str | None = None) -> NoteView
     shown = view(note)
     if current_project:
         from vaultmem import clock
-        from vaultmem.search.recall import record_cross_project
+        from vaultmem.search.crossrecall import record_cross_project
 
         owner = shown.frontmatter.get("project")
         foreign = owner not in (None, "global", current_project)

@@ -37,15 +37,13 @@ from datetime import date
 from typing import Any
 
 from vaultmem import clock
-from vaultmem.errors import AmbiguousNote, NoteNotFound, VaultmemError
+from vaultmem.errors import VaultmemError
 from vaultmem.notes import facts, passages
-from vaultmem.search import factsearch, hitfold, index, indexquery, indexrows
+from vaultmem.search import crossrecall, factsearch, hitfold, index, indexquery, indexrows
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 
-PROMOTE_AT = 3  # distinct other projects that recalled an entity before promotion is suggested
 MAX_TERMS = 32
-CROSS_KEY = "cross_project_recalls"
 _WORD = re.compile(r"\w", re.UNICODE)
 
 
@@ -113,10 +111,17 @@ class RecallResult:
     query: str = ""  # the FTS5 expression that produced the hits
     recorded: tuple[str, ...] = ()  # entities that got a cross-project recall entry
 
+    @property
+    def stale(self) -> bool:
+        """Whether the hits come from the index as it was: another process held its refresh
+        lock past the wait, so notes changed since its last refresh may be missed or old."""
+        return self.stats.skipped
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {
             "hits": [h.to_json() for h in self.hits],
+            "stale": self.stale,
             "suggestions": list(self.suggestions),
             "recorded_cross_project": list(self.recorded),
             "query": self.query,
@@ -472,29 +477,11 @@ def recall(
                     query, any_term=True)), search.terms, limit)
         finally:
             conn.close()
-    recorded: list[str] = []
-    suggestions: list[str] = []
-    namespace = vault.layout.namespace + "/"
-    for rel in dict.fromkeys(hit.rel for hit in hits if _foreign_entity(
-        hit.type, hit.project, config.project
-    )):
-        # Only vaultmem's own entities carry its cross-project records.
-        if not rel.startswith(namespace):
-            continue
-        try:
-            projects_seen = record_cross_project(
-                vault, rel, project=config.project, today=day, context=query
-            )
-        except VaultmemError:
-            # The note changed shape under us (invalid YAML now, removed): recall still answers.
-            continue
-        if projects_seen is None:
-            continue
-        if projects_seen[0]:
-            recorded.append(rel)
-        suggestion = promote_suggestion(vault, rel, projects_seen[1])
-        if suggestion:
-            suggestions.append(suggestion)
+    recorded, suggestions = crossrecall.note_recalls(
+        vault, [hit.rel for hit in hits if crossrecall.foreign_entity(
+            hit.type, hit.project, config.project)],
+        project=config.project, today=day, query=query,
+    )
     if not hits and projects is not None and project is None and not all_projects:
         # The current folder's project may not be the one the memory is about (a session
         # started in ~, a new checkout): say where was searched and how to widen it.
@@ -528,72 +515,3 @@ def with_near_facts(hits: Sequence[Hit], loose: Sequence[Hit], terms: Sequence[s
         return tuple(hits)
     at = next((n for n, hit in enumerate(hits) if hit.kind == NOTE), len(hits))
     return tuple([*hits[:at], *near[:room], *hits[at:]][:limit])
-
-
-def _foreign_entity(kind: str | None, owner: str | None, current: str) -> bool:
-    return kind == "entity" and owner not in (None, "global", current)
-
-
-def other_projects(recalls: Any, owner: str | None) -> set[str]:
-    """The distinct projects, other than the entity's own, in a cross_project_recalls value."""
-    found: set[str] = set()
-    if isinstance(recalls, list):
-        for entry in recalls:
-            if isinstance(entry, dict) and entry.get("project") not in (None, "", owner):
-                found.add(str(entry["project"]))
-    return found
-
-
-def _same_day(entry: Any, project: str, today: date) -> bool:
-    if not isinstance(entry, dict) or str(entry.get("project")) != project:
-        return False
-    when = entry.get("date")
-    return when == today or str(when) == today.isoformat()
-
-
-def record_cross_project(
-    vault: Vault, rel: str, *, project: str, today: date, context: str
-) -> tuple[bool, set[str]] | None:
-    """Record that ``project`` loaded entity ``rel`` today (once per project per day).
-
-    Returns (whether an entry was added, the distinct other projects that recalled it), or None
-    when ``rel`` is not an entity of another project.
-    """
-    from vaultmem.notes.patch import AddToProperty  # the one write recall makes, rarely
-
-    with vault.lock(rel):
-        note = vault.read(rel)
-        meta = note.frontmatter()
-        owner = meta.get("project")
-        owner = str(owner) if owner is not None else None
-        if meta.get("type") != "entity" or owner in (None, "global", project):
-            return None
-        recalls = meta.get(CROSS_KEY)
-        entries = recalls if isinstance(recalls, list) else []
-        added = False
-        if not any(_same_day(e, project, today) for e in entries):
-            entry = {"project": project, "date": today, "context": " ".join(context.split())}
-            # The lock is re-entrant: update() re-reads under it, so nothing can slip between.
-            result = vault.update(rel, [AddToProperty(CROSS_KEY, entry)])
-            added = result.changed
-            entries = [*entries, entry]
-        return added, other_projects(entries, owner)
-
-
-def promote_suggestion(vault: Vault, rel: str, projects: set[str]) -> str | None:
-    """The promote suggestion for an entity recalled from ``PROMOTE_AT`` or more projects."""
-    if len(projects) < PROMOTE_AT:
-        return None
-    name = rel.rsplit("/", 1)[-1][:-3]
-    ref = name
-    try:
-        if vault.resolve_note(name) != rel:
-            ref = rel[:-3]
-    except (AmbiguousNote, NoteNotFound):
-        ref = rel[:-3]  # the name alone would not pick this note
-    shown = f'"{ref}"' if " " in ref else ref
-    listed = ", ".join(sorted(projects))
-    return (
-        f"{name} was recalled from {len(projects)} other projects ({listed}): "
-        f"run `vaultmem promote {shown}` to make it global"
-    )
