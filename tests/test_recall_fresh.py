@@ -5,21 +5,32 @@ another process was refreshing when the question came (the MCP tool), all with r
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import filelock
 import pytest
+from typer.testing import CliRunner
 
 from vaultmem import faults
+from vaultmem.cli import app, reading  # noqa: F401  (registers the commands)
 from vaultmem.search import index, recall
 from vaultmem.serve import tools as mcptools
 from vaultmem.store.config import Config, load_config
 from vaultmem.store.vault import Vault
 
 TODAY = dt.date(2026, 11, 22)
+# Another process holding the index's refresh lock until its stdin closes.
+HOLDER = (
+    "import sys, filelock\n"
+    "lock = filelock.FileLock(sys.argv[1]); lock.acquire()\n"
+    "print('held', flush=True); sys.stdin.read()\n"
+)
 REL = "claude/projects/demo/entities/Auth.md"
 
 
@@ -116,3 +127,33 @@ def test_the_mcp_recall_waits_for_a_refresh_under_way(vault_root: Path) -> None:
         releaser.join()
     shown = [hit["text"] for hit in got["hits"]]
     assert any("a month" in t for t in shown) and not any("an hour" in t for t in shown)
+
+
+def test_recall_says_when_it_answers_from_the_index_as_it_was(
+        vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holds the refresh lock past recall's wait: recall answers from the old
+    index and says so (one line on stderr, ``"stale": true`` in --json); a free lock: it does not."""
+    vault = Vault(vault_root)
+    write(vault_root, REL, OLD)
+    assert texts(vault, "hour")
+    write(vault_root, REL, NEW)
+    monkeypatch.setattr(index, "DEFAULT_WAIT_S", 0.5)
+    args = ["--vault", str(vault_root), "--project", "demo", "recall", "tokens expire", "--json"]
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(vault.state_dir / "locks" / index.LOCK_NAME)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        held = CliRunner().invoke(app, args)
+    finally:
+        holder.communicate("")
+    assert held.exit_code == 0, held.stderr
+    got = json.loads(held.stdout)
+    assert got["stale"] is True
+    assert [hit["text"] for hit in got["hits"] if "an hour" in hit["text"]]
+    assert held.stderr.count("\n") == 1 and "index as it was" in held.stderr
+    free = CliRunner().invoke(app, args)
+    assert free.exit_code == 0 and free.stderr == ""
+    got = json.loads(free.stdout)
+    assert got["stale"] is False and any("a month" in hit["text"] for hit in got["hits"])

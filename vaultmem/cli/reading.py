@@ -55,6 +55,7 @@ def recall(
     at most 300 characters, grouped under its note. The current project, entities and newer
     facts first; headings and other lines that say nothing last."""
     from vaultmem.notes.names import slug
+    from vaultmem.search import index
     from vaultmem.search import recall as recall_mod
 
     if project and (all_projects or whole_vault):
@@ -74,6 +75,10 @@ def recall(
             whole_vault=whole_vault,
         )
     )
+    if result.stale:
+        typer.echo("warning: another process held the search index's refresh lock past "
+                   f"{index.DEFAULT_WAIT_S:g}s: answered from the index as it was (recent "
+                   "changes may be missing)", err=True)
     if as_json:
         echo_json(result.to_json())
         return

@@ -252,7 +252,7 @@ def refresh(
     vault: Vault,
     *,
     wait: bool = True,
-    timeout: float = DEFAULT_WAIT_S,
+    timeout: float | None = None,
     folders: Sequence[str] | None = None,
     max_bytes: int | None = None,
 ) -> RefreshStats:
@@ -261,7 +261,8 @@ def refresh(
     ``max_bytes`` (a hook's, ``HOOK_NOTE_BYTES``): a note bigger than this is not read; its row,
     if it has one, stays as it was.
 
-    ``wait=False``: when another process is refreshing, return at once with ``skipped=True``.
+    ``wait=False``: when another process is refreshing, return at once with ``skipped=True``;
+    waiting, the same once ``timeout`` (None: DEFAULT_WAIT_S) runs out, the index left as it was.
     ``folders`` (vault-relative): refresh only the notes inside them, so a search scoped to one
     project costs what that project costs, not what the vault does; rows of other notes stay
     as the last refresh of their folder left them.
@@ -271,7 +272,7 @@ def refresh(
         machine.ensure_state_dir(vault.state_dir)
     except OSError as err:
         raise SearchIndexError(f"cannot create {vault.state_dir}: {err.strerror}") from None
-    with _refresh_lock(vault, wait, timeout) as held:
+    with _refresh_lock(vault, wait, DEFAULT_WAIT_S if timeout is None else timeout) as held:
         if not held:
             return RefreshStats(0, 0, 0, 0, 0, _ms(started), skipped=True)
         path = index_path(vault)

@@ -151,7 +151,7 @@ def recall(door: _Door, args: RecallArguments) -> dict[str, Any]:
     result = recall_mod.recall(vault, cfg, args.query, all_projects=args.all_projects,
                                limit=args.limit)
     return {"project": cfg.project, "hits": [h.to_json() for h in result.hits],
-            "suggestions": list(result.suggestions)}
+            "suggestions": list(result.suggestions), "stale": result.stale}
 
 
 def remember(door: _Door, args: RememberArguments) -> dict[str, Any]:
