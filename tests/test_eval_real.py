@@ -300,7 +300,36 @@ def test_real_fetch_copies_each_blob_from_a_clone(tmp_path: Path) -> None:
     assert real_fetch.main([str(clone), "--facts", str(facts), "--to", str(to)]) == 1
     assert (to / "shop" / "s1.jsonl").read_bytes() == data
     assert not (to / "shop" / "s2.jsonl").exists()
-    assert real_fetch.fetch_one(good, clone, to).startswith("have ")
+    assert real_fetch.fetch_one(good, [clone], to).startswith("have ")
+
+
+def test_real_fetch_takes_each_blob_from_the_clone_holding_it(tmp_path: Path) -> None:
+    """Sessions of several repositories: each blob from the clone holding it, by path or as a
+    ``--mirrors`` snapshot named after the session's source repository."""
+    blobs = {}
+    for name, data in (("one", b'{"type":"user"}\n'), ("two", b'{"type":"assistant"}\n')):
+        clone = tmp_path / "mirrors" / f"{name}+repo" / "repo"
+        clone.mkdir(parents=True)
+        (clone / "s.jsonl").write_bytes(data)
+        git = ["git", "-C", str(clone), "-c", "user.name=t", "-c", "user.email=t@t"]
+        subprocess.run([*git, "init", "-q"], check=True)
+        subprocess.run([*git, "add", "s.jsonl"], check=True)
+        subprocess.run([*git, "commit", "-q", "-m", "s"], check=True)
+        blobs[name] = {"id": name, "file": f"{name}/s.jsonl",
+                       "sha256": hashlib.sha256(data).hexdigest(),
+                       "source": {"repository": f"{name}/repo", "blob": subprocess.run(
+                           [*git, "rev-parse", "HEAD:s.jsonl"], check=True, capture_output=True,
+                           text=True).stdout.strip()}}
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps({"sessions": list(blobs.values())}), encoding="utf-8")
+    mirrors = tmp_path / "mirrors"
+    one, two = mirrors / "one+repo" / "repo", mirrors / "two+repo" / "repo"
+    assert real_fetch.main([str(one), "--facts", str(facts), "--to", str(tmp_path / "a")]) == 1
+    assert real_fetch.main([str(one), str(two), "--facts", str(facts),
+                            "--to", str(tmp_path / "b")]) == 0
+    assert real_fetch.main(["--mirrors", str(mirrors), "--facts", str(facts),
+                            "--to", str(tmp_path / "c")]) == 0
+    assert (tmp_path / "c" / "two" / "s.jsonl").read_bytes() == b'{"type":"assistant"}\n'
 
 
 def test_a_missing_or_changed_transcript_is_one_clear_line_and_exit_2(tmp_path: Path) -> None:
