@@ -94,3 +94,23 @@ def test_the_log_reads_each_entry_s_edits_and_words() -> None:
     assert [e.edited for e in log] == [
         (), (), ("Cargo.toml",), ("src/backend/rapl.rs", ".github/workflows/build.yml")]
     assert lookahead.key(DECISION) in log[0].text
+
+
+def test_an_item_naming_no_component_goes_to_the_ones_its_turn_names() -> None:
+    # Issue 29: an item goes to Inbox only when no component is named anywhere in its turn.
+    fixed = _entry("16:21", "fix dns", "**Prompt:** fix dns on the router",
+                   "**Answer:** DNS works through slate now. The init script reads the server "
+                   "as a list, not a single option.", "", "- Ran `git status`")
+    ran = _entry("16:30", "commit", "**Prompt:** commit", "**Answer:** The hook blocked the "
+                 "commit until the secrets were redacted.", "", "- Ran `git commit -m x`")
+    note = "\n".join([
+        "---", "type: session", "project: power-applet", "---", "# Router", "",
+        "## Work Log", "", fixed, ran, "## Gotchas & Fixes", "",
+        "- The init script reads the server as a list, not a single option — fix: add_list",
+        "- The hook blocked the commit until the secrets were redacted", ""])
+    extraction, _ = sessionextract.extract_report(note, REL, CONFIG,
+                                                  known=[("Slate", ()), ("Git", ())])
+    assert {i.text.split(",")[0]: i.entities for i in extraction.items} == {
+        "The init script reads the server as a list": ("Slate",),
+        # The commands a turn ran name no component (`git commit` is no word of its prose).
+        "The hook blocked the commit until the secrets were redacted": ("Inbox",)}

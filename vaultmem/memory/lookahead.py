@@ -32,6 +32,9 @@ MIN_KEY_CHARS = 20  # a shorter decision says too little to find its turn by
 # What follows a decision's words: the option picked, the reasons.
 _CHOSEN = lazy(r"\s+—\s+(?:chose|why|not chosen):.*$")
 _MARKUP = lazy(r"[`*_>\s]+")
+_CODE = lazy(r"(`+)(?:(?!\1).)+?\1")
+# What follows a statement's words in an item: the fix, the cause, the failure it reports.
+_GLOSS = lazy(r"\s+—\s+.*$|\s+\(`.*$")
 _STOPS = ("context compacted", "session end")  # titles that end the look
 _TIME = lazy(r"^\d\d:\d\d\s+-\s+")
 
@@ -43,11 +46,13 @@ class Entry:
     title: str
     text: str
     edited: tuple[str, ...]
+    prose: str  # its text without code spans: what it says, not the commands it ran
 
 
 def entries(lines: Sequence[str], heads: Sequence[sections.Heading]) -> list[Entry]:
     """The work log's entries, in order."""
-    return [Entry(head.title, _folded(" ".join(body)), tuple(edited))
+    return [Entry(head.title, _folded(" ".join(body)), tuple(edited),
+                  _folded(_CODE.sub(" ", " ".join(body))))
             for head, body, edited in changes.entries(lines, heads)]
 
 
@@ -60,6 +65,15 @@ def key(decision: str) -> str:
     words, without markup; "" when too short to find its turn by."""
     said = _folded(_CHOSEN.sub("", decision))
     return said if len(said) >= MIN_KEY_CHARS else ""
+
+
+def turn_of(item: str, log: Sequence[Entry]) -> Entry | None:
+    """The first entry of ``log`` whose text holds ``item``'s statement (its words before a
+    fix, a cause or the failure it reports: "X — fix: Y" says X in its turn), or None."""
+    said = _folded(_GLOSS.sub("", item))
+    if len(said) < MIN_KEY_CHARS:
+        return None
+    return next((entry for entry in log if said in entry.text), None)
 
 
 def ahead(decision: str, log: Sequence[Entry], folders: Sequence[tuple[str, Sequence[str]]],

@@ -500,6 +500,21 @@ def _tools_of(text: str, kind: str, tool: str | None, used: routing.Mentions) ->
     return used.find(text) if knowledge else []
 
 
+def _named_in_turn(text: str, log: Sequence[lookahead.Entry], mentions: routing.Mentions,
+                   own: str) -> list[str]:
+    """The components (at most two) the turn that said ``text`` names (issue 29: an item goes
+    to Inbox only when no component is named anywhere in its turn): "DNS works through slate
+    now" names Slate for the turn's "the init script reads the server as a list". Its prose
+    only (a `git add` it ran names no Git), the CI only for what speaks of it, never the
+    project itself."""
+    turn = lookahead.turn_of(text, log)
+    if turn is None:
+        return []
+    ci = speaks_of_ci(text)
+    return [name for name in mentions.find(turn.prose) if not nearnames.same(name, own)
+            and (ci or names.name_key(name) != names.name_key(CI))][:lookahead.ABOUT_MAX]
+
+
 def _assign(
     extraction: Extraction, homes: Sequence[Component], log: Sequence[lookahead.Entry],
     session_rel: str, config: Config, mentions: routing.Mentions, hosts: Sequence[str] = (),
@@ -554,6 +569,8 @@ def _assign(
         if not kept:  # a tool's gotcha: the tool its failure ran, or one it names
             kept = [t for t in _tools_of(text, item.kind, tool, used)
                     if not nearnames.same(t, own)]
+        if not kept and item.kind in (schema.Kind.DECISION, schema.Kind.GOTCHA):
+            kept = _named_in_turn(text, log, mentions, own)
         # Filed under what it names first, at most MAX_COPIES entities (factrule: a line in more
         # is no fact of any of them).
         home = (config.default_entity,) if ci_only and not speaks_of_ci(text) else fallback
