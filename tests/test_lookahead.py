@@ -103,11 +103,10 @@ def test_an_item_naming_no_component_goes_to_the_ones_its_turn_names() -> None:
                    "as a list, not a single option.", "", "- Ran `git status`")
     ran = _entry("16:30", "commit", "**Prompt:** commit", "**Answer:** The hook blocked the "
                  "commit until the secrets were redacted.", "", "- Ran `git commit -m x`")
-    note = "\n".join([
-        "---", "type: session", "project: power-applet", "---", "# Router", "",
-        "## Work Log", "", fixed, ran, "## Gotchas & Fixes", "",
-        "- The init script reads the server as a list, not a single option — fix: add_list",
-        "- The hook blocked the commit until the secrets were redacted", ""])
+    gotchas = ("- The init script reads the server as a list, not a single option — fix: add_list\n"
+               "- The hook blocked the commit until the secrets were redacted\n")
+    note = (f"---\ntype: session\nproject: power-applet\n---\n# Router\n\n## Work Log\n\n"
+            f"{fixed}\n{ran}\n## Gotchas & Fixes\n\n{gotchas}")
     extraction, _ = sessionextract.extract_report(note, REL, CONFIG,
                                                   known=[("Slate", ()), ("Git", ())])
     assert {i.text.split(",")[0]: i.entities for i in extraction.items} == {
