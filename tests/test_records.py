@@ -24,8 +24,7 @@ LINES: dict[str, dict[str, Any]] = {
 NOTHING = (
     "user/isMeta", "system/compact_boundary", "<ide_selection>", "<command-name>/no-args",
     "<local-command-stdout>", "<local-command-stderr>", "<local-command-caveat>", "<bash-input>",
-    "<bash-stdout>", "[Request interrupted by user]",
-    "[Request interrupted by user for tool use]", "system/turn_duration",
+    "<bash-stdout>", "system/turn_duration",
     "system/stop_hook_summary", "system/api_error", "system/local_command",
     "system/informational", "system/away_summary", "agent-name", "last-prompt", "summary",
     "attachment", "queue-operation", "file-history-snapshot", "progress", "mode",
@@ -39,6 +38,15 @@ def parse(*kinds: str) -> transcript.Transcript:
 
 def prompts(parsed: transcript.Transcript) -> list[str | None]:
     return [t.prompt for t in parsed.turns]
+
+
+@pytest.mark.parametrize("kind", ["[Request interrupted by user]",
+                                  "[Request interrupted by user for tool use]"])
+def test_a_stop_by_the_person_is_no_prompt_only_the_mark_of_the_stop(kind: str) -> None:
+    parsed = parse(kind)
+    assert [(t.prompt, t.text, t.interrupted) for t in parsed.turns] == [(None, None, True)]
+    assert parsed.first_prompt is None
+    assert parsed.unknown == ()
 
 
 @pytest.mark.parametrize("kind", NOTHING)

@@ -30,6 +30,7 @@ from datetime import datetime, tzinfo
 from vaultmem.memory import anchors
 from vaultmem.mining import commits, diagnostics, fixes, fold, mentions, notices, prompts
 from vaultmem.mining.answers import mine_listed, mine_turn
+from vaultmem.mining.outage import outage
 from vaultmem.notes import schema
 from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without_escapes
 from vaultmem.notes.patch import Edit, SectionPatch
@@ -37,7 +38,8 @@ from vaultmem.notes.schema import Kind
 
 from . import failfix, midturn
 from .notified import background_end
-from .stated import Told
+from .records import interrupted as records_interrupted
+from .stated import Told, left_unfinished
 from .toolblocks import FILE_TOOLS, READ_TOOLS, ToolCall
 from .transcript import Turn
 from .turncomponents import about as _about
@@ -168,7 +170,10 @@ def story(
     vault project the note is filed under (a folder of its name is no component of it).
     ``steps``: the next steps the note holds open; one a later answer reports done gets a
     ``Done:`` line in that turn's entry, as any step said in ``turns`` (``Told.settle``).
-    ``asked``: the answer the note's last entry keeps whole (a prompt may pick an option in it)."""
+    ``asked``: the answer the note's last entry keeps whole (a prompt may pick an option in it).
+    A last turn the person stopped, Claude saying nothing after, leaves its step open
+    (:func:`stated.left_unfinished`; Claude Code runs no Stop hook after a stop, so the next read,
+    at the next prompt or SessionEnd, holds it, and a next prompt closes it)."""
     collected: list[LoggedTurn] = []
     current: LoggedTurn | None = None
     # run_key(command) -> its runs in order; a failure an earlier hook recorded is event -1
@@ -183,6 +188,8 @@ def story(
     failed_here = list(met)  # failures and Claude's messages, for what was said about them
     said: list[failfix.Said] = []
     said_in: list[LoggedTurn] = []
+    failed_in: dict[int, LoggedTurn] = {}  # event no of a failed run -> its turn
+    came_back: set[int] = set()  # ids of turns with a failed command that passed later
     for number, line in enumerate(turns):
         when = _time(line.timestamp, now, now.tzinfo)
         if line.summary is not None:
@@ -200,7 +207,10 @@ def story(
         elif current is None:
             current = LoggedTurn(when, "Continued", None)
             collected.append(current)
+        if line.interrupted or any(o.denied and records_interrupted(o.error) for o in outcomes):
+            current.interrupted = True
         if line.text:
+            current.interrupted = False  # Claude went on after the stop
             current.prose.append(line.text)
             current.answer = line.text
             said.append(failfix.Said(number, line.text))
@@ -248,7 +258,12 @@ def story(
                 history = runs.setdefault(fixes.run_key(command), [])
                 run = fixes.Run(number, failed, outcome.error, command)
                 history.append(run)
-                if not failed:
+                if failed:
+                    failed_in[number] = current
+                else:
+                    # A gotcha of its failures that says the service was down is none (below).
+                    came_back.update(id(failed_in[r.number]) for r in history
+                                     if r.failed and r.number in failed_in)
                     _fixed(current, history, edits_at, ran_at)
                     ran_at.append((number, command))
                 _retried(current, tries, run, ran_at)
@@ -318,6 +333,8 @@ def story(
         # A rule the person set, an option they picked in the answer before: decisions as said.
         stated[:0] = [(Kind.DECISION, text) for text in prompts.decisions(turn.prompt, asked)]
         asked = turn.answer
+        if turn is collected[-1] and turn.interrupted:
+            stated += [(Kind.NEXT_STEP, step) for step in left_unfinished(turn)]
         mined = [pair for pair in mined if pair not in stated]
         for spelled, text in [*stated, *mined, *((Kind.GOTCHA, fix) for fix in turn.fixes)]:
             kind = _kind(spelled)
@@ -327,6 +344,8 @@ def story(
             if kind == Kind.GOTCHA and (diagnostics.code_in_progress(text, text)
                                      or diagnostics.bare_error(text)):
                 continue  # a compile error of code being written, or an error and no lesson
+            if kind == Kind.GOTCHA and id(turn) in came_back and outage(text):
+                continue  # the service was down and came back: no lesson, no fix
             # Filed under what it is about (at most two), not every component the turn touched.
             items.append(Item(kind, text, _about(text, named, files), files))
             records.steps += [text] if kind == Kind.NEXT_STEP else []

@@ -100,7 +100,8 @@ typed. **Only what the person typed is the prompt**; a line that is only wrapper
   no entry, never the session's name.
 - `[Request interrupted by user]`, `[Request interrupted by user for tool use]`: the person stopped
   the turn (as a `tool_result`: the call never ran). Takes: nothing as a prompt; a call it stopped
-  is a call not run, not a failure.
+  is a call not run, not a failure; a last turn stopped so, Claude saying nothing after, leaves
+  its prompt (and what Claude had found) as the open next step, until the next prompt.
 - `<private>`: the person's own marker. Takes: removed everywhere, with everything inside
   (`notes/privacy.py`).
 
@@ -222,6 +223,12 @@ def prompt_text(text: str) -> str | None:
     if cleaned is None or _INTERRUPTED_RE.fullmatch(cleaned):
         return None
     return cleaned
+
+
+def interrupted(text: str | None) -> bool:
+    """Whether a user line's text (or a tool's result) is Claude Code's mark that the person
+    stopped the turn (``[Request interrupted by user]``)."""
+    return bool(text) and _INTERRUPTED_RE.match((text or "").strip()) is not None
 
 
 def notification(prompt: str | None) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from vaultmem.memory import anchors
 from vaultmem.mining import fold, settled, structured
-from vaultmem.notes.inline import block_safe
+from vaultmem.notes.inline import block_safe, clip, one_line
 from vaultmem.notes.schema import Kind
 
 from .toolblocks import Outcome, ToolCall
@@ -15,6 +15,10 @@ from .workentry import LoggedTurn
 
 DONE = "Done:"  # a work-log line: a todo item completed
 COMMITTED = "Committed:"  # a work-log line: a commit's subject
+# The open step of a turn the person stopped (ingest); the next prompt takes it up, closing it
+UNFINISHED = "Unfinished when the person stopped it:"
+UNFINISHED_PROMPT_CHARS = 160  # a stopped turn's prompt in its open step
+UNFINISHED_FOUND_CHARS = 240  # and what Claude had found when it was stopped
 STEP_DONE = "Step done:"  # a work-log line: a next step said earlier that this turn did
 
 
@@ -80,7 +84,8 @@ class Told:
         list, the note) that its answer reports done (:func:`settled.said_done`) are done: its
         ``Step done:`` lines, which close them (the answer says what was done)."""
         said = settled.said_done(turn.answer or "")
-        done = [step for step in self.steps if said and settled.completed(step, said)]
+        done = [step for step in self.steps if (said and settled.completed(step, said))
+                or (turn.prompt and step.startswith(UNFINISHED))]
         if done:
             self.closed.setdefault(id(turn), []).extend(done)
             self.steps = [step for step in self.steps if step not in done]
@@ -96,6 +101,17 @@ class Told:
             return entry
         head = entry if entry is not None else f"### {turn.time} - {turn.title}"
         return head + "\n\n" + "\n".join(lines)
+
+
+def left_unfinished(turn: LoggedTurn) -> list[str]:
+    """The step a session stopped in the middle of leaves open: its last prompt, and what
+    Claude had found when the person stopped it (an earlier turn's step is older news)."""
+    if not turn.prompt:
+        return []
+    found = turn.prose[-1] if turn.prose else ""
+    said = clip(one_line(found), UNFINISHED_FOUND_CHARS) if found else ""
+    return [f"{UNFINISHED} {clip(turn.prompt, UNFINISHED_PROMPT_CHARS)}"
+            + (f" (found so far: {said})" if said else "")]
 
 
 def open_steps(note_text: str) -> list[str]:

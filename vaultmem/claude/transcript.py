@@ -82,6 +82,7 @@ class Turn:
     # person left open hides it whole.
     summary: str | None = None
     notice: str | None = None  # Claude Code's usage-limit or API error notice, one line
+    interrupted: bool = False  # the person stopped the turn here ("[Request interrupted by user]")
 
     @property
     def files(self) -> tuple[FileChange, ...]:
@@ -104,7 +105,7 @@ class Turn:
         if self.timestamp is None:
             return None
         said = repr((self.timestamp, self.prompt, self.text, self.summary, self.calls,
-                     self.outcomes, self.notice))
+                     self.outcomes, self.notice, self.interrupted))
         return "line:" + hashlib.sha256(said.encode("utf-8", "replace")).hexdigest()[:16]
 
     @property
@@ -380,9 +381,10 @@ def _turn(entry: dict[str, Any], raw: str, streams: tuple[PrivateStream, Private
         prompt = _prompt(content, streams[0])
         # Tool output while a person's private span is open is theirs too (its calls are gone).
         outcomes = () if streams[0].inside else toolblocks.outcomes(content)
-        if prompt is None and not outcomes:
+        stopped = prompt is None and any(records.interrupted(t) for t in toolblocks.texts(content))
+        if prompt is None and not outcomes and not stopped:
             return None
-        return Turn(uuid, timestamp, prompt, outcomes=outcomes)
+        return Turn(uuid, timestamp, prompt, outcomes=outcomes, interrupted=stopped)
     prose, calls = _assistant(content, streams[1])
     notice = None
     if prose is not None and (entry.get("isApiErrorMessage") is True or notices.api_notice(prose)):

@@ -57,6 +57,7 @@ class LoggedTurn:
     denied: dict[str, tuple[str | None, int]] = field(default_factory=dict)
     notice: str | None = None  # Claude Code's usage-limit or API error notice that ended it
     summary: str | None = None  # Claude Code's compact summary: this "turn" is the compaction
+    interrupted: bool = False  # the person stopped it and Claude said nothing after
 
 
 def condense(answer: str, knowledge: Sequence[str], limit: int = ANSWER_MAX_CHARS) -> str:
