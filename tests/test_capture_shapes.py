@@ -45,7 +45,7 @@ def test_other_sessions_summaries_and_hook_progress_name_nothing(
     _raw(log, {"type": "progress", "uuid": "p1", "timestamp": "2026-11-22T09:00:00Z",
                "data": {"type": "hook_progress", "hookEvent": "SessionStart",
                         "hookName": "SessionStart:startup", "command": "vaultmem hook start"}})
-    _raw(log, '{"type": "user", "message": ')  # cut short: not JSON
+    _raw(log, "\x00\x00 binary junk, not JSON")
     log.prompt("Move the invoice export job from cron to the task queue")
     log.say("The invoice export now runs as the task `export_invoices`, hourly.")
     stop(log)
