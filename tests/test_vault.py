@@ -23,6 +23,7 @@ from vaultmem.errors import (
 )
 from vaultmem.notes.patch import CONFLICT_HEADING, SectionPatch, SetProperty
 from vaultmem.notes.textio import TextFormat
+from vaultmem.store import flux
 from vaultmem.store import vault as vault_mod
 from vaultmem.store.vault import Vault
 
@@ -250,6 +251,28 @@ def test_a_note_changing_more_often_than_the_retries_is_written_within_the_time(
     text = note.read_text()
     assert len(saved) == vault_mod.RACE_RETRIES + 3
     assert all(text.count(line + "\n") == 1 for line in saved)
+    assert text.count("- Claude's entry") == 1
+
+
+def test_a_whole_save_seen_at_the_last_look_is_redone_on_at_once(
+        vault: Vault, note: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person's whole save lands just before each replace: the next attempt starts from the
+    note the last look read, without settling and reading it again (on a loaded machine an
+    editor saving every 0.2 s saved again meanwhile, and nearly every attempt lost)."""
+    settled: list[Path] = []
+    settle = flux.settle
+
+    def counted(path: Path, last: flux.Stamp | None) -> bool:
+        settled.append(path)
+        return settle(path, last)
+
+    monkeypatch.setattr(flux, "settle", counted)
+    saved = _person_saves_at_each_write(monkeypatch, note, 3)
+    result = vault.update(REL, [_append("- Claude's entry")])
+    assert result.status == "rebased"
+    assert len(settled) == 1  # the first read only
+    text = note.read_text()
+    assert all(text.count(line + "\n") == 1 for line in saved) and len(saved) == 3
     assert text.count("- Claude's entry") == 1
 
 

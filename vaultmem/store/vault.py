@@ -90,11 +90,13 @@ def _text_of(raw: bytes) -> str:
 
 
 class _MovedMeanwhile(Exception):
-    """The note changed between our fingerprint check and our replace (see _atomic_write)."""
+    """The note changed between our fingerprint check and our replace (see _atomic_write):
+    ``note`` is the one edited, ``seen`` the note the last look read, when it was a whole save."""
 
-    def __init__(self, note: Note | None = None) -> None:
+    def __init__(self, note: Note | None = None, seen: Note | None = None) -> None:
         super().__init__("note changed during the write")
         self.note = note
+        self.seen = seen
 
 
 class _Orphaned(Exception):
@@ -111,6 +113,22 @@ def _stat_moved(st: os.stat_result, fp: Fingerprint) -> bool:
     return (st.st_mtime_ns, st.st_size) != (fp.mtime_ns, fp.size) or fp.ino not in (0, st.st_ino)
 
 
+
+
+def _whole_save(rel: str, raw: bytes, st: os.stat_result, edited: Fingerprint) -> Note | None:
+    """The note another program saved over the one edited, as the last look before the replace
+    read it (``st``: its stat just before), when it is plainly a whole save: the next attempt
+    starts from it at once, instead of settling and reading again while the editor's next save
+    draws near. None when it may be a save in progress (empty, shorter than the note edited,
+    ending mid-line, changed between the stat and the read): the next attempt settles first."""
+    if not raw.endswith(b"\n") or len(raw) < edited.size or len(raw) != st.st_size:
+        return None
+    try:
+        text, fmt = decode(raw, path=rel)
+    except VaultmemError:
+        return None
+    fp = Fingerprint(st.st_mtime_ns, st.st_size, sha256_hex(raw), st.st_ino)
+    return Note(rel=rel, text=text, fmt=fmt, fingerprint=fp, raw=raw)
 
 
 def _race_attempts() -> Iterator[int]:
@@ -209,11 +227,11 @@ class Vault(VaultReader):
             st = os.fstat(fd)
             looked.append((fd, st))
             watch.append(flux.grace(st, flux.recorded(self._marker(rel)), time.time_ns()))
-            if _stat_moved(st, expected):
-                raise _MovedMeanwhile
             now = flux.read_all(fd)
             if (now != expected_raw) if expected_raw else (sha256_hex(now) != expected.sha256):
-                raise _MovedMeanwhile
+                raise _MovedMeanwhile(seen=_whole_save(rel, now, st, expected))
+            if _stat_moved(st, expected):
+                raise _MovedMeanwhile  # touched, no byte changed: the next read says so
 
         try:
             replace_file(dest, data, mode, before_replace=last_look)
@@ -304,8 +322,11 @@ class Vault(VaultReader):
                     return self._update_locked(rel, edits, base, False, want_diff, label, override)
                 except _MovedMeanwhile as race:
                     # Someone wrote while we did: redo against the note we edited, so their
-                    # change is seen as a change (rebase, or the conflict heading).
-                    base, override = race.note, None
+                    # change is seen as a change (rebase, or the conflict heading); on the save
+                    # the last look read, when whole, at once: an editor saving every 0.2 s
+                    # saves again about when a settle and a fresh read are done (on a loaded
+                    # machine nearly every attempt lost so).
+                    base, override = race.note, race.seen
                 except _Orphaned as lost:
                     # An editor saved into the file our replace took away: their text is the
                     # note now, and our edit is redone on it.
@@ -417,8 +438,8 @@ class Vault(VaultReader):
             try:
                 self._atomic_write(rel, path, encode(text, current.fmt), self._mode(path), real,
                                    expected=current.fingerprint, expected_raw=current.raw)
-            except _MovedMeanwhile:
-                raise _MovedMeanwhile(current) from None
+            except _MovedMeanwhile as race:
+                raise _MovedMeanwhile(current, race.seen) from None
             status = "conflicted" if any_conflict else "rebased" if moved else "written"
         return WriteResult(rel, status, changed, tuple(created), diff)
 
