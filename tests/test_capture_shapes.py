@@ -6,7 +6,6 @@ transcripts, in a temporary vault."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from transcript_kit import Transcript, briefing, end, note, section, stop
@@ -16,11 +15,6 @@ from vaultmem.mining import outage
 
 STOPPED = "[Request interrupted by user]"
 STOPPED_TOOL = "[Request interrupted by user for tool use]"
-
-
-def _raw(log: Transcript, line: object) -> None:
-    with log.path.open("a") as out:
-        out.write((line if isinstance(line, str) else json.dumps(line)) + "\n")
 
 
 def _stopped_mid_troubleshooting(log: Transcript) -> None:
@@ -40,12 +34,12 @@ def _stopped_mid_troubleshooting(log: Transcript) -> None:
 def test_other_sessions_summaries_and_hook_progress_name_nothing(
         env: Path, log: Transcript) -> None:
     for n in range(5):
-        _raw(log, {"type": "summary", "summary": f"Printer driver rewrite part {n}",
+        log.raw({"type": "summary", "summary": f"Printer driver rewrite part {n}",
                    "leafUuid": f"elsewhere-{n}"})
-    _raw(log, {"type": "progress", "uuid": "p1", "timestamp": "2026-11-22T09:00:00Z",
+    log.raw({"type": "progress", "uuid": "p1", "timestamp": "2026-11-22T09:00:00Z",
                "data": {"type": "hook_progress", "hookEvent": "SessionStart",
                         "hookName": "SessionStart:startup", "command": "vaultmem hook start"}})
-    _raw(log, "\x00\x00 binary junk, not JSON")
+    log.raw("\x00\x00 binary junk, not JSON")
     log.prompt("Move the invoice export job from cron to the task queue")
     log.say("The invoice export now runs as the task `export_invoices`, hourly.")
     stop(log)

@@ -29,8 +29,12 @@ class Transcript:
         line = {"type": kind, "uuid": f"u{self.n}", "sessionId": "sid-a", "cwd": CWD,
                 "timestamp": STAMP.format(self.n % 60), "isSidechain": False,
                 "message": {"role": kind, "content": content}, **extra}
+        self.raw(line)
+
+    def raw(self, line: object) -> None:
+        """A line as given: a record of any kind (JSON), or text that is none."""
         with self.path.open("a") as out:
-            out.write(json.dumps(line) + "\n")
+            out.write((line if isinstance(line, str) else json.dumps(line)) + "\n")
 
     def prompt(self, text: str) -> None:
         """A prompt the person typed."""
