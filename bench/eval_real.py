@@ -371,6 +371,8 @@ def totals(report: Report) -> dict[str, Any]:
         "part": report.part, "sessions": report.sessions, "projects": len(report.projects),
         "hook_calls": report.hook_calls, "facts": report.facts, "recall": len(report.recall),
         "lenient": len(report.lenient), "fts_floor": len(report.fts_floor),
+        # the transcript knew it and the vault did not show it: issue 28's "nothing said lost"
+        "floor_only": len(set(report.fts_floor) - set(report.recall)),
         "briefing": len(report.briefing), "open_steps": sum(report.open_steps.values()),
         "open_step_projects": len(report.open_steps), "entity_lines": report.entity_lines,
         "entity_facts": report.entity_facts, "rule_facts": report.rule_facts,
@@ -414,7 +416,8 @@ def render_totals(parts: Sequence[Mapping[str, Any]]) -> str:
     for c in parts:
         met = goals_met(c)
         lines.append(f"  {c['part']}: " + ", ".join(
-            f"{goal} {'met' if ok else 'NOT met'}" for goal, ok in met.items()))
+            f"{goal} {'met' if ok else 'NOT met'}" for goal, ok in met.items())
+            + f"; the FTS floor alone shows {c.get('floor_only', 0)}")
     return "\n".join(lines)
 
 

@@ -254,6 +254,7 @@ def test_parts_missing_transcripts_and_the_held_out_report(tmp_path: Path) -> No
         assert name not in shown
     assert "8/10 (80%)" in shown and "6/10 (60%)" in shown and "missing: s9: gone" in shown
     assert "held-out: recall met, over_floor met, briefing met, open_steps met" in shown
+    assert shown.endswith("; the FTS floor alone shows 1\n\nmissing: s9: gone")  # "x"
     dumped = eval_real.document([held], [])
     assert set(dumped["held-out"]) == {"totals", "goals"}
     assert "held-out fact" not in json.dumps(dumped)
