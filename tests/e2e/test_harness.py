@@ -284,3 +284,76 @@ def test_session_end_hook_is_cancelled_after_its_budget(claude: Claude, tmp_path
     assert "Hook cancelled" in run.proc.stderr
     events = [c["event"] for c in _calls(log)]
     assert events == ["SessionStart", "Stop", "SessionEnd"]  # never "done": the hook was killed
+
+
+
+POST_COMPACT_JSON, POST_COMPACT_TEXT = "E2E-POSTCOMPACT-JSON-5d1e", "E2E-POSTCOMPACT-TEXT-5d1e"
+
+
+def _post_compact_settings(log: Path) -> dict[str, Any]:
+    """The recording hooks, and two PostCompact hooks: one printing JSON
+    ``additionalContext``, one plain text."""
+    as_json = json.dumps({"hookSpecificOutput": {"hookEventName": "PostCompact",
+                                                 "additionalContext": POST_COMPACT_JSON}})
+    settings = _record_settings(log)
+    settings["hooks"]["PostCompact"] = [
+        {"hooks": [{"type": "command", "command": command}]}
+        for command in (_hook(log), f"echo {shlex.quote(as_json)}", f"echo {POST_COMPACT_TEXT}")
+    ]
+    return settings
+
+
+def test_post_compact_gets_the_summary_and_its_text_reaches_the_model_after_a_manual_compact(
+    claude: Claude, tmp_path: Path
+) -> None:
+    """PostCompact (2.1.197) gets the summary. Its output is no context: JSON
+    ``additionalContext`` fails the hook output's validation, and plain stdout is a line for the
+    person ("PostCompact [cmd] completed successfully: …"), which after a ``/compact`` typed by
+    the person lands in the command's ``<local-command-stdout>`` and so in the next request."""
+    log = tmp_path / "hooks.jsonl"
+    claude.write_settings(_post_compact_settings(log))
+    claude.standin.enqueue(*_login_script(claude.project))
+    first = claude.prompt("Add a login module and run the tests")
+
+    compacted = claude.compact(first.session_id)
+    claude.standin.enqueue([Text("Carrying on.")])
+    after = claude.prompt("What next?", resume=first.session_id)
+
+    events = [c["event"] for c in _calls(log)]
+    assert events.index("PostCompact") > events.index("PreCompact")
+    post = [c["payload"] for c in _calls(log) if c["event"] == "PostCompact"]
+    assert len(post) == 1 and post[0]["trigger"] == "manual"
+    assert "E2E-COMPACT-SUMMARY" in post[0]["compact_summary"]
+    assert not [r for r in compacted.requests if r.kind == "turn"]
+    sent = after.turns[0].text()
+    assert "E2E-COMPACT-SUMMARY" in sent
+    assert "<local-command-stdout>" in sent
+    assert f"PostCompact [echo {POST_COMPACT_TEXT}] completed successfully: {POST_COMPACT_TEXT}" \
+        in sent
+    assert "Hook JSON output validation failed" in sent  # additionalContext: not for PostCompact
+
+
+def test_post_compact_text_reaches_no_request_after_an_auto_compaction(
+    claude: Claude, tmp_path: Path
+) -> None:
+    """An automatic compaction (the conversation past a small window) runs SessionStart(compact) before
+    PostCompact, and what PostCompact prints goes to no request: vaultmem cannot inject there."""
+    log = tmp_path / "hooks.jsonl"
+    claude.write_settings(_post_compact_settings(log))
+    claude.env.update({"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "5",
+                       "CLAUDE_CODE_AUTO_COMPACT_WINDOW": "100000"})
+    claude.standin.enqueue(*_login_script(claude.project))
+    first = claude.prompt("Add a login module and run the tests")
+    claude.standin.enqueue([Text("Carrying on.")], [Text("More.")])
+    long = claude.prompt("What next? " + "lorem ipsum dolor " * 6000, resume=first.session_id)
+    after = claude.prompt("And then?", resume=first.session_id)
+
+    calls = [(c["event"], c["payload"].get("trigger") or c["payload"].get("source"))
+             for c in _calls(log)]
+    assert ("PostCompact", "auto") in calls
+    assert calls.index(("SessionStart", "compact")) < calls.index(("PostCompact", "auto"))
+    requests = (*first.requests, *long.requests, *after.requests)
+    assert any(r.kind == "compact" for r in requests)
+    sent = "\n".join(r.text() for r in requests)
+    assert "E2E-COMPACT-SUMMARY" in sent
+    assert POST_COMPACT_TEXT not in sent and POST_COMPACT_JSON not in sent
