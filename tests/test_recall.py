@@ -338,3 +338,20 @@ def test_a_compacted_session_is_one_hit_the_archive_copy(vault_root: Path) -> No
     assert archive in rels(result)
     assert original not in rels(result)
     assert "claude/projects/demo/sessions/2026-11-21-other.md" in rels(result)
+
+
+def test_a_question_is_searched_by_the_words_that_name_something(vault_root: Path) -> None:
+    write(vault_root, "claude/projects/demo/entities/Suite.md",
+          note("entity", "demo", "Root tests merged into Projects/Tests"))
+    write(vault_root, "claude/projects/demo/entities/Other.md",
+          note("entity", "demo", "what it is and where it goes"))
+    vault = Vault(vault_root)
+    # "where", "are" and "the" are in no line that answers: the tests are found by "tests".
+    assert recall.fts_query("where are the tests") == '"tests"'
+    assert [h.title for h in recall.recall(vault, cfg(vault_root), "where are the tests",
+                                           today=TODAY).hits] == ["Suite"]
+    # A query of nothing but such words is searched as typed; negations are kept.
+    assert recall.fts_query("what is it").startswith('("what" OR "whatis") AND ("is" OR')
+    assert [h.title for h in recall.recall(vault, cfg(vault_root), "what is it",
+                                           today=TODAY).hits] == ["Other"]
+    assert recall.fts_query("not the cache") == '("not" OR "notcache") AND ("cache" OR "notcache")'

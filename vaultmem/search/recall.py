@@ -39,7 +39,15 @@ from typing import Any
 from vaultmem import clock
 from vaultmem.errors import VaultmemError
 from vaultmem.notes import facts, passages
-from vaultmem.search import crossrecall, factsearch, hitfold, index, indexquery, indexrows
+from vaultmem.search import (
+    crossrecall,
+    factsearch,
+    hitfold,
+    index,
+    indexquery,
+    indexrows,
+    stopwords,
+)
 from vaultmem.store.config import Config
 from vaultmem.store.vault import Vault
 
@@ -130,14 +138,15 @@ class RecallResult:
 
 
 def _terms(text: str) -> list[tuple[str, bool]]:
-    """(word, prefix) pairs of the user's text; words with no letter or digit are dropped."""
+    """(word, prefix) pairs of the user's text; words with no letter or digit are dropped, and
+    the words of a question that name nothing ("where are the tests": ``stopwords``)."""
     out: list[tuple[str, bool]] = []
     for raw in text.split():
         prefix = raw.endswith("*")
         word = raw.rstrip("*").replace('"', " ").strip()
         if word and _WORD.search(word):
             out.append((word, prefix))
-    return out[:MAX_TERMS]
+    return [out[n] for n in stopwords.searched([w for w, p in out])][:MAX_TERMS]
 
 
 def _phrase(word: str, prefix: bool) -> str:
