@@ -19,7 +19,8 @@ It records a cross-project recall on every entity of another project it returns:
 per day. That is the one write recall makes. An entity recalled from three or more other
 projects earns a suggestion to promote it.
 
-Query syntax for people: words are ANDed (every word must occur, stemmed); when that finds
+Query syntax for people: words are ANDed (every word must occur, stemmed; the words of a
+question that name nothing, ``stopwords``, are left out); when that finds
 nothing, any word may match (OR); when it finds fewer facts than asked, a fact holding every
 word of three or more but one comes after them, before lines of notes (``with_near_facts``). ``word*`` is a prefix search. A word may be written as part of
 an identifier: two words find the one they make (``PowerMonitor``), an identifier its words
