@@ -458,7 +458,8 @@ required to read the password`)
     entities = {i.text.split(":")[0]: i.entities for i in ex.items if i.kind == "gotcha"}
     assert entities["Fixed with `--no-gpg-sign`"] == ("Git",)
     assert entities["Git Bash forks fail under MSYS2"] == ("Git",)  # a tool the session's ran
-    assert entities["Fixed by running `git pull`"] == ("Auth",)  # its component comes first
+    # What it links first, then the tool its own words name (issue 29: no more than two).
+    assert entities["Fixed by running `git pull`"] == ("Auth", "Git")
     assert entities["Fixed by editing `src/app.rs`"] == ("Inbox",)  # the code's, not cargo's
     assert entities["For the person to run `sudo ufw enable` (`sudo ufw enable` failed"] == (
         "Sudo",)
@@ -503,3 +504,47 @@ def test_a_session_on_one_machine_over_ssh_files_under_the_machine() -> None:
     assert set(_remote_session(two).values()) == {("Inbox",)}
     own = "\n## Related Entities\n\n- [[Firewall]] — `firewall/`\n"
     assert set(_remote_session(one, own).values()) == {("Firewall",)}
+
+
+def test_system_work_files_under_the_program_service_or_machine_it_names() -> None:
+    # Issue 29: a session in the home folder administering a router's DNS touched no folder of
+    # a project; its components are the programs and services its commands name.
+    def turn(at: str, ran: str, answer: str) -> str:
+        return f"### {at} - work\n\n**Prompt:** go on\n**Answer:** {answer}\n\n- Ran `{ran}`\n\n"
+
+    text = f"""\
+---
+type: session
+project: demo
+created: 2026-11-20
+---
+# Router
+
+## Work Log
+
+{turn("10:00", 'ssh root@10.0.0.1 "/etc/init.d/dnsmasq restart"',
+      "The upstream server has to be a list, not a single option.")}\
+{turn("10:10", 'ssh root@10.0.0.1 "/etc/init.d/blocky restart && /etc/init.d/dnsmasq restart"',
+      "Both came back once the restart order was swapped around.")}\
+{turn("10:20", "npx ccusage daily", "Usage tracking works on Windows with the CLI only.")}\
+## Gotchas & Fixes
+
+- The upstream server has to be a list, not a single option
+- Both came back once the restart order was swapped around
+- Enabling queryLog in Blocky v0.23 makes DNS queries time out
+
+## Decisions Made
+
+- ccusage as the usage tracker on Windows
+- Usage tracking works on Windows with the CLI only
+"""
+    ex = sessionextract.extract(text, REL, CONFIG)
+    assert {i.text: i.entities for i in ex.items if i.kind != "reference"} == {
+        # Its own words first: a service or a program the session's commands name.
+        "Enabling queryLog in Blocky v0.23 makes DNS queries time out": ("Blocky",),
+        "ccusage as the usage tracker on Windows": ("Ccusage",),
+        # Else the one service its turn's commands act on.
+        "The upstream server has to be a list, not a single option": ("Dnsmasq",),
+        # A turn about two things lends neither; a program it only ran names no subject.
+        "Both came back once the restart order was swapped around": ("Inbox",),
+        "Usage tracking works on Windows with the CLI only": ("Inbox",)}

@@ -37,6 +37,7 @@ _CODE = lazy(r"(`+)(?:(?!\1).)+?\1")
 _GLOSS = lazy(r"\s+—\s+.*$|\s+\(`.*$")
 _STOPS = ("context compacted", "session end")  # titles that end the look
 _TIME = lazy(r"^\d\d:\d\d\s+-\s+")
+_RAN = lazy(r"^- (?:Ran|Failed:|Not run:) (`+) ?(.+?) ?\1")  # a command the entry logs
 
 
 @dataclass(frozen=True)
@@ -47,13 +48,19 @@ class Entry:
     text: str
     edited: tuple[str, ...]
     prose: str  # its text without code spans: what it says, not the commands it ran
+    commands: tuple[str, ...] = ()  # the command lines it ran, as logged
 
 
 def entries(lines: Sequence[str], heads: Sequence[sections.Heading]) -> list[Entry]:
     """The work log's entries, in order."""
     return [Entry(head.title, _folded(" ".join(body)), tuple(edited),
-                  _folded(_CODE.sub(" ", " ".join(body))))
+                  _folded(_CODE.sub(" ", " ".join(body))), _commands(body))
             for head, body, edited in changes.entries(lines, heads)]
+
+
+def _commands(body: Sequence[str]) -> tuple[str, ...]:
+    """The command lines an entry's ``- Ran``, ``- Failed:`` and ``- Not run:`` lines log."""
+    return tuple(found.group(2) for line in body if (found := _RAN.match(line)))
 
 
 def _folded(text: str) -> str:

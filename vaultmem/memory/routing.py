@@ -20,6 +20,10 @@ _SEPARATORS = re.compile(r"[\s_-]+")
 _SEPARATOR_OPTIONAL = r"[\s_-]?"
 _WORDS = re.compile(r"[\s_.-]+|(?<=[a-z0-9])(?=[A-Z])")
 _NEAR = "\0"  # marks a near key apart from an exact one in the same table
+# A program's settings file in a home or a project folder: ``.gitleaksignore``, ``.npmrc``.
+_DOTFILE = re.compile(r"(?<![\w.])\.([A-Za-z][\w-]*?)(?:rc|ignore|config|\.(?:toml|ya?ml|json|conf))\b")
+# A failure an item quotes, as capture writes it: "`cmd` failed: `error`", "`cmd` failed (`error`)".
+_FAILURE = re.compile(r"(`+)(?:(?!\1).)+?\1 failed(?:(?:: | \()(`+)(?:(?!\2).)*?\2)?")
 _PART = "\1"  # marks the key of a run of words that starts or ends a name (nearnames.runs)
 
 
@@ -36,11 +40,13 @@ class Mentions:
     by_key: Mapping[str, str] = field(default_factory=dict)  # name or alias key -> entity name
 
     @classmethod
-    def of(cls, known: Iterable[Known], *, exclude: str = "") -> Mentions:
+    def of(cls, known: Iterable[Known], *, exclude: str = "", in_names: bool = False) -> Mentions:
         """The mentions of ``known`` entities (``exclude``: the fallback entity, never found by
         mention). A name of three words or more is also met by a run of two or more of its words
         that starts or ends it ("the power monitor" names Cosmic Applet Power Monitor: such a run
-        is one entity with it, :func:`entity_targets`), unless that run is a name of its own."""
+        is one entity with it, :func:`entity_targets`), unless that run is a name of its own.
+        ``in_names``: also met as a word of a snake_case name (a program's script,
+        ``redact_gitleaks_secrets.py``, is about the program)."""
         by_key: dict[str, str] = {}
         skip = name_key(exclude) if exclude else ""
         said_keys: list[str] = []
@@ -61,7 +67,8 @@ class Mentions:
         alternatives = "|".join(_SEPARATOR_OPTIONAL.join(re.escape(part)
                                                          for part in _SEPARATORS.split(w))
                                 for w in words)
-        pattern = re.compile(r"(?<!\w)(?:" + alternatives + r")(?!\w)", re.IGNORECASE)
+        edge = r"[^\W_]" if in_names else r"\w"
+        pattern = re.compile(rf"(?<!{edge})(?:" + alternatives + rf")(?!{edge})", re.IGNORECASE)
         return cls(pattern, by_key)
 
     def find(self, text: str) -> list[str]:
@@ -143,3 +150,57 @@ def _part_of(name: str, table: Mapping[str, str]) -> str | None:
 def stems(rels: Sequence[str]) -> list[str]:
     """The file names (without ``.md``) of note rels."""
     return [posixpath.basename(rel)[:-3] for rel in rels]
+
+
+@dataclass(frozen=True)
+class Subjects:
+    """What a session's items may be filed under besides what they link: its components and
+    known entities, and the programs, services and machines its commands name
+    (:mod:`mining.subjects`), found by name in an item's words or its turn's."""
+
+    known: Mentions  # the known entities and the session's components
+    programs: Mentions  # every program, service and machine its commands name
+    worked: Mentions  # the services and machines its commands act on
+    own: str = ""  # the project: never a component of itself
+    ci: str = ""  # the CI's entity: an item's only by its own words
+
+    def named(self, text: str) -> list[str]:
+        """What ``text`` (an item) names: known entities anywhere in it, programs, services and
+        machines outside the failures it quotes (a command that failed names where it failed,
+        not what the item is about: its program is :func:`tools.tool_of`'s), a program's
+        settings file too (``.gitleaksignore``, ``.npmrc``); the project's own aside."""
+        said = _FAILURE.sub(" ", text)
+        dotfiles = " ".join(m.group(1) for m in _DOTFILE.finditer(said))
+        found = [*self.known.find(text), *self.programs.find(f"{said} {dotfiles}")]
+        return [name for name in dict.fromkeys(found) if not nearnames.same(name, self.own)]
+
+    def in_turn(self, prose: str) -> list[str]:
+        """What a turn's prose names: known entities, the services and machines of the
+        session (a program it says it ran is a tool of the turn, not its subject)."""
+        return [*self.known.find(prose), *self.worked.find(prose)]
+
+    def turn_one(self, names_: Sequence[str], *, ci: bool = False) -> tuple[str, ...]:
+        """The one thing a turn names (its prose and its commands): a turn about two things
+        lends neither to an item that names none (issue 29); the CI counts only when ``ci``
+        (the item speaks of it)."""
+        kept: list[str] = []
+        for name in names_:
+            if nearnames.same(name, self.own) or (
+                    not ci and self.ci and name_key(name) == name_key(self.ci)):
+                continue
+            if not any(nearnames.same(name, other) for other in kept):
+                kept.append(name)
+        return (kept[0],) if len(kept) == 1 else ()
+
+
+def about(linked: Sequence[str], own: Sequence[str], turn: Sequence[str],
+          session: Sequence[str], max_copies: int) -> tuple[str, ...]:
+    """An item's components (issue 29), first found: what it links, then what its own words
+    name (the tool its failure ran, the components, programs, services and machines it
+    mentions), then the one thing its turn names, then the session's one component; at most
+    ``max_copies``. () when nothing is named: the item goes to the fallback entity."""
+    for found in ([*linked, *own], turn, session):
+        unique = list(dict.fromkeys(found))
+        if unique:
+            return tuple(unique[:max_copies])
+    return ()

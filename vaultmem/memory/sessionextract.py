@@ -42,7 +42,7 @@ from vaultmem.memory import anchors, changes, entityparse, lookahead, routing
 from vaultmem.memory.components import CI, speaks_of_ci
 from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.memory.routing import Known
-from vaultmem.mining import choices, factrule, fold, tools
+from vaultmem.mining import choices, factrule, fold, subjects, tools
 from vaultmem.notes import (
     frontmatter,
     inline,
@@ -422,11 +422,10 @@ def extract_report(
         lines = _content_lines(text_lines, heads, split.body_start)
         if lines:
             warnings.append(f"no decisions, gotchas or prerequisites found in {lines} lines")
-    mentions = routing.Mentions.of([*known, *((n, ()) for n in _unique(
-        lk.name for lk in safe if lk.name))], exclude=config.default_entity)
+    linked = [(n, ()) for n in _unique(lk.name for lk in safe if lk.name)]
     entries = lookahead.entries(text_lines, heads)
     assigned, more = _assign(extraction, found_components, entries, session_rel, config,
-                             mentions, tools.ssh_hosts(text))
+                             [*known, *linked], tools.ssh_hosts(text))
     return assigned, tuple(warnings + more)
 
 
@@ -470,11 +469,10 @@ def assign_targets(
     ``config.default_entity``. Names are checked, refused links in the text are neutralised
     (this also guards LLM output)."""
     homes = components(note_text)
-    mentions = routing.Mentions.of([*known, *((c.name, ()) for c in homes)],
-                                   exclude=config.default_entity)
     text = blank_private(note_text)
     log = lookahead.entries(text.split("\n"), sections.headings(text))
-    return _assign(extraction, homes, log, session_rel, config, mentions, tools.ssh_hosts(text))
+    return _assign(extraction, homes, log, session_rel, config,
+                   [*known, *((c.name, ()) for c in homes)], tools.ssh_hosts(text))
 
 
 def session_project(session_rel: str) -> str:
@@ -488,41 +486,36 @@ def session_project(session_rel: str) -> str:
                      path=session_rel)
 
 
-def _tools_of(text: str, kind: str, tool: str | None, used: routing.Mentions) -> list[str]:
-    """The tool entities an item that names no component goes to: the git hook it names, else
-    ``tool`` (the one its own failure ran: ``tools.tool_of``), else the tools of the session's
-    failures its decision or gotcha names ("Git Bash's fork failures" in a session where ``git
-    commit`` failed)."""
-    knowledge = kind in (schema.Kind.DECISION, schema.Kind.GOTCHA)
-    own = (tools.hook_of(text) if knowledge else None) or tool
-    if own is not None:
-        return [tools.entity_name(own)]
-    return used.find(text) if knowledge else []
-
-
-def _named_in_turn(text: str, log: Sequence[lookahead.Entry], mentions: routing.Mentions,
-                   own: str) -> list[str]:
-    """The components (at most two) the turn that said ``text`` names (issue 29: an item goes
-    to Inbox only when no component is named anywhere in its turn): "DNS works through slate
-    now" names Slate for the turn's "the init script reads the server as a list". Its prose
-    only (a `git add` it ran names no Git), the CI only for what speaks of it, never the
-    project itself."""
-    turn = lookahead.turn_of(text, log)
-    if turn is None:
-        return []
-    ci = speaks_of_ci(text)
-    return [name for name in mentions.find(turn.prose) if not nearnames.same(name, own)
-            and (ci or names.name_key(name) != names.name_key(CI))][:lookahead.ABOUT_MAX]
+def _subjects(log: Sequence[lookahead.Entry], known: Sequence[Known], failed: Sequence[str],
+              own: str, default: str) -> tuple[routing.Subjects, list[list[str]]]:
+    """The session's names (its known entities and the programs, services and machines its
+    commands name, ``failed`` the tools its items' failures ran) and, per work-log entry, the
+    entities of the services and machines its commands work on."""
+    ran = [[s for command in entry.commands for s in subjects.of_command(command)]
+           for entry in log]
+    said = list(dict.fromkeys(s for s in [*(s for entry in ran for s in entry),
+                                          *(subjects.Subject(t, "program") for t in failed)]
+                              if s.in_prose))
+    known_ = routing.Mentions.of(known, exclude=default)
+    programs = routing.Mentions.of([(tools.entity_name(s.name), (s.name,)) for s in said],
+                                   exclude=default, in_names=True)
+    worked = routing.Mentions.of([(tools.entity_name(s.name), (s.name,)) for s in said
+                                  if s.worked_on], exclude=default)
+    return (routing.Subjects(known_, programs, worked, own, CI),
+            [[tools.entity_name(s.name) for s in entry if s.worked_on] for entry in ran])
 
 
 def _assign(
     extraction: Extraction, homes: Sequence[Component], log: Sequence[lookahead.Entry],
-    session_rel: str, config: Config, mentions: routing.Mentions, hosts: Sequence[str] = (),
+    session_rel: str, config: Config, known: Sequence[Known], hosts: Sequence[str] = (),
 ) -> tuple[Extraction, list[str]]:
-    """Each item's entities: those it links or mentions; a decision naming none, those the
-    next turns of ``log`` edit (:func:`lookahead.ahead`); else the session's one component
-    (``homes``: its ``## Related Entities``), else, when it has none, the one machine it
-    worked on over ssh (``hosts``: ``tools.ssh_hosts``), else the fallback entity."""
+    """Each item's entities (:func:`routing.about`): those it links; else what its own words
+    name (the tool its failure ran or the git hook it names, the known entities, programs,
+    services and machines of the session it mentions); a decision naming none, the components
+    the next turns of ``log`` edit (:func:`lookahead.ahead`); else the one thing its turn names
+    (its prose and its commands); else the session's one component (``homes``: its ``##
+    Related Entities``), else, when it has none, the one machine it worked on over ssh
+    (``hosts``: ``tools.ssh_hosts``); else the fallback entity."""
     # The project itself is no component of it: a session begun in ~ that touched
     # ~/shop/src/… before it moved into ~/shop named the folder "Shop" (issue 29).
     try:
@@ -531,8 +524,8 @@ def _assign(
         own = ""  # a note read outside a vault's layout (a test, ``extract`` of any file)
     related = tuple(c.name for c in homes if not nearnames.same(c.name, own))
     machines = [tools.entity_name(h) for h in hosts if not nearnames.same(h, own)]
-    fallback = (related[0],) if len(related) == 1 else \
-        (machines[0],) if not related and len(machines) == 1 else (config.default_entity,)
+    session = related[:1] if len(related) == 1 else \
+        machines[:1] if not related and len(machines) == 1 else ()
     # The CI holds what speaks of it, never the rest of a session that also edited a workflow.
     ci_only = len(related) == 1 and names.name_key(related[0]) == names.name_key(CI)
     folders = [(c.name, c.folders) for c in homes]
@@ -552,30 +545,45 @@ def _assign(
         text = factrule.trim(one_line(unlabel(text)))  # "I can't run sudo …, but": a lead
         if text and factrule.flaw(text) is None:  # else markup, thinking aloud, only folders
             cleaned.append((item, linked, text, tools.tool_of(text)))
-    used = routing.Mentions.of([(tools.entity_name(t), ()) for t in _unique(
-        t for *_, t in cleaned if t)])  # the session's failing tools, found by name in others
+    said, ran = _subjects(log, known, [t for *_, t in cleaned if t], own,
+                          config.default_entity)
     items: list[Item] = []
-    for item, kept, text, tool in cleaned:
+    for item, linked, text, failed in cleaned:
         if item.kind == schema.Kind.PREREQUISITE:
             items.append(replace(item, text=text, entities=()))
             continue
+        linked = [name for name in linked if not nearnames.same(name, own)]
+        knowledge = item.kind in (schema.Kind.DECISION, schema.Kind.GOTCHA)
+        words: list[str] = []
+        turn: tuple[str, ...] = ()
         if item.kind != "reference":
-            kept.extend(mentions.find(text))
-        kept = [name for name in kept if not nearnames.same(name, own)]
-        if not kept and item.kind == "reference":
+            tool = (tools.hook_of(text) if knowledge else None) or failed
+            words = [tools.entity_name(tool)] if tool and not nearnames.same(tool, own) else []
+            words += said.named(text)
+            if not (linked or words) and item.kind == schema.Kind.DECISION:
+                turn = lookahead.ahead(text, log, folders, own)
+            if not (linked or words or turn) and knowledge:
+                turn = _turn_names(text, log, said, ran)
+        elif not linked:
             continue  # what the session said of the project itself: its notes hold it
-        if not kept and item.kind == schema.Kind.DECISION:
-            kept = list(lookahead.ahead(text, log, folders, own))
-        if not kept:  # a tool's gotcha: the tool its failure ran, or one it names
-            kept = [t for t in _tools_of(text, item.kind, tool, used)
-                    if not nearnames.same(t, own)]
-        if not kept and item.kind in (schema.Kind.DECISION, schema.Kind.GOTCHA):
-            kept = _named_in_turn(text, log, mentions, own)
-        # Filed under what it names first, at most MAX_COPIES entities (factrule: a line in more
-        # is no fact of any of them).
-        home = (config.default_entity,) if ci_only and not speaks_of_ci(text) else fallback
-        entities = (_unique(kept) or home)[:factrule.MAX_COPIES]
+        # The CI is an item's only by its own words, never its session's nor its turn's.
+        home = () if ci_only and not speaks_of_ci(text) else session
+        entities = routing.about(linked, words, turn, home, factrule.MAX_COPIES)
+        entities = _unique(entities) or (config.default_entity,)
         if item.kind == schema.Kind.DECISION:
             text = choices.plain(text)  # "Which option would you like? — chose: X" -> "Chose: X"
         items.append(replace(item, text=text, entities=entities))
     return replace(extraction, items=tuple(items)), warnings
+
+
+def _turn_names(text: str, log: Sequence[lookahead.Entry], said: routing.Subjects,
+                ran: Sequence[Sequence[str]]) -> tuple[str, ...]:
+    """The one thing the turn that said ``text`` names in its prose or its commands (issue 29:
+    an item goes to Inbox only when nothing is named): "DNS works through slate now" names
+    Slate for the turn's "the init script reads the server as a list". The CI only for what
+    speaks of it."""
+    turn = lookahead.turn_of(text, log)
+    if turn is None:
+        return ()
+    at = next(n for n, entry in enumerate(log) if entry is turn)
+    return said.turn_one([*said.in_turn(turn.prose), *ran[at]], ci=speaks_of_ci(text))

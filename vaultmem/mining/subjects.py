@@ -1,0 +1,142 @@
+"""What a command works on: the program it runs, the service it manages, the machine it logs
+into (pure; issue 29).
+
+Many sessions are system work in a home folder, not code in a repository: a router over ssh,
+DNS, a shell, a package manager, a desktop. Their components are the programs, services and
+machines the work is about, and the session's commands name them (``memory.routing.about``
+files an item under the one its words name):
+
+- the program a command runs (:func:`tools.program`: wrappers, runners and ``python -m`` read
+  through; shells, remote shells and everyday utilities are none), in every part of a command
+  line (``a && b | c``);
+- the service a service manager acts on, not the manager (``systemctl restart cosmic-panel``,
+  ``service nginx reload``, ``rc-service sshd start``, ``brew services start postgresql``; an
+  init script run by path, ``/etc/init.d/dnsmasq restart``, is the service by its file name);
+- the machine ``ssh`` logs into by name (:func:`tools.ssh_host`), and what the command it runs
+  there works on (``ssh root@slate "/etc/init.d/dnsmasq restart"``: Slate and dnsmasq).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from vaultmem.mining import fixes, tools
+from vaultmem.notes.lazyre import lazy
+
+# Service managers: the word after the verb (or before it, for ``service``) is the service.
+_UNIT_AFTER_VERB = frozenset({"systemctl", "rc-service", "sv", "launchctl", "initctl"})
+_VERBS = frozenset({"start", "stop", "restart", "reload", "enable", "disable", "status",
+                    "try-restart", "reload-or-restart", "kill", "mask", "unmask", "up", "down",
+                    "load", "unload", "bootstrap", "bootout", "kickstart"})
+# Programs whose name is also an everyday word ("make sure", "the IP", "the log"): a subject,
+# never found in prose.
+_EVERYDAY = frozenset({"make", "go", "just", "task", "watch", "run", "install", "update",
+                       "start", "stop", "screen", "code", "claude", "service", "systemctl",
+                       "open", "say", "pass", "yes", "man", "info", "help", "login", "mail",
+                       "view", "shutdown", "reboot", "history", "read", "jobs", "log", "ip",
+                       "op", "net", "free", "import", "select", "host", "id", "last", "who"})
+# Programs that only look (who am I, which system, is the host up, what does the log say):
+# the diagnosis of the work, never its subject.
+_LOOKS = frozenset({"whoami", "uname", "hostname", "uptime", "ping", "traceroute", "tracert",
+                    "tracepath", "nslookup", "dig", "ipconfig", "ifconfig", "netstat", "ss",
+                    "dmesg", "lsof", "journalctl", "logread", "sw_vers", "vm_stat",
+                    "system_profiler", "printenv", "lsblk", "lscpu", "lsusb", "lspci", "nproc",
+                    "eof", "pwd", "id", "groups", "w", "who", "last", "history", "getcap"})
+# A command line's words and operators, a quoted word whole (``grep -E "a|b"`` is one word).
+_TOKEN = lazy(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|&&|\|\||[|;&]|[^\s\"'|;&]+")
+_OPERATORS = frozenset({"&&", "||", "|", ";", "&"})
+_QUOTED = lazy(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'")
+_UNIT = lazy(r"[A-Za-z][\w.@+-]*")
+# Shell words that start a command without being one (``for f in *; do rm "$f"; done``).
+_LEADING = frozenset({"do", "then", "else", "elif", "if", "while", "until", "!", "{", "time"})
+_NO_COMMAND = frozenset({"for", "case", "select", "function", "done", "fi", "esac", "}", "in"})
+# A PowerShell cmdlet (``Get-Service``, ``Select-Object``): a step of the work, not its subject.
+_CMDLET = lazy(r"(?:get|set|new|remove|add|select|where|sort|format|measure|out|test|resolve|"
+               r"foreach|group|start|stop|restart|write|read|import|export|invoke|convert|"
+               r"convertto|convertfrom|enable|disable|clear|copy|move|rename|join|split|wait|"
+               r"register|unregister|update|install|uninstall|find|compare|tee|show)-\w+")
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A program, a service or a machine a command names, as its commands write it."""
+
+    name: str
+    kind: str  # "program", "service" or "machine"
+
+    @property
+    def worked_on(self) -> bool:
+        """Whether a command acting on it says its turn is about it (a service, a machine),
+        not only that the turn used it (``git add``, ``pytest``: the tools of any turn)."""
+        return self.kind != "program"
+
+    @property
+    def in_prose(self) -> bool:
+        """Whether prose naming it as a word means it (``make`` in "make sure" does not)."""
+        return self.name not in _EVERYDAY and len(self.name) >= 2
+
+
+def of_command(command: str) -> tuple[Subject, ...]:
+    """The programs, services and machines ``command`` (one command line) works on, in order,
+    once each."""
+    found: list[Subject] = []
+    line = fixes.run_key(command.rstrip("…").strip())
+    host = tools.ssh_host(line)
+    if host is not None or line.split(None, 1)[:1] == ["ssh"]:
+        if host is not None:
+            found.append(Subject(host, "machine"))
+        remote = _QUOTED.search(line)
+        if remote is not None:
+            found.extend(of_command(remote.group(1) or remote.group(2) or ""))
+        return tuple(dict.fromkeys(found))
+    for words in _parts(line):
+        found.extend(_of_part(words))
+    return tuple(dict.fromkeys(found))
+
+
+def _parts(line: str) -> list[list[str]]:
+    """The commands of a command line, as words (quotes kept), shell keywords before them
+    dropped; a loop's or a test's header is none."""
+    parts: list[list[str]] = [[]]
+    for token in _TOKEN.findall(line):
+        if token in _OPERATORS:
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    out: list[list[str]] = []
+    for words in parts:
+        while words and words[0] in _LEADING:
+            words = words[1:]
+        if words and words[0] not in _NO_COMMAND and not words[0].startswith(("$", "(", "[")):
+            out.append(words)
+    return out
+
+
+def _of_part(quoted: list[str]) -> list[Subject]:
+    """What one command of a command line works on."""
+    program = tools.program(" ".join(quoted))
+    if program is None or program in _LOOKS or _CMDLET.fullmatch(program):
+        return []
+    words = [w.strip("'\"") for w in quoted]
+    lowered = [w.casefold() for w in words]
+    at = next((n for n, w in enumerate(lowered) if w.rsplit("/", 1)[-1] == program), None)
+    rest = lowered[at + 1:] if at is not None else []
+    args = [w for w in rest if not w.startswith("-")]
+    if program in _UNIT_AFTER_VERB:
+        units = [w for w in args[1:] if _UNIT.fullmatch(w)] if args[:1] and args[0] in _VERBS \
+            else []
+        return [Subject(_unit(u), "service") for u in units[:1]]
+    if program == "service":
+        return [Subject(_unit(args[0]), "service")] if args and _UNIT.fullmatch(args[0]) else []
+    if program == "brew" and args[:1] == ["services"]:
+        return [Subject(args[2], "service")] if len(args) > 2 and _UNIT.fullmatch(args[2]) \
+            else []
+    if at is not None and "/init.d/" in words[at]:
+        return [Subject(program, "service")]
+    return [Subject(program, "program")]
+
+
+def _unit(name: str) -> str:
+    """A service's name without its unit type (``nginx.service`` -> ``nginx``)."""
+    return re.sub(r"\.(?:service|socket|timer|target|path|mount)$", "", name)
