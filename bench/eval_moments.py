@@ -13,7 +13,9 @@ compaction, without the summary (written after the hook; DESIGN §13). Measured:
 - recurrence: a failure whose error line (digits, paths and hex folded) an earlier session met
   and got past (the same command passed later in it) is recurring: told its fix? (goal >= 90%);
   one no earlier session met is unrelated: told nothing? (goal >= 95%). Repeats within one
-  session are counted apart. Real sessions rarely meet an earlier session's failure, so each
+  session are counted apart. A silent failure is asked again with the session's injections out
+  of the way: when it would then be told something, the hook had told this session those facts
+  already (once per fix per session), reported apart as "told earlier in this session". Real sessions rarely meet an earlier session's failure, so each
   failure a session got past is also met again after the replay, in a later session of its
   project (told its fix, when the vault recorded one?) and in a session of another project,
   run there (no ``cd`` before it) (told nothing?, unless the hook reads it as about the host's
@@ -221,10 +223,35 @@ def replay(corpus: Corpus, root: Path, report: Report) -> dict[str, list[Call]]:
         out, _ = _vaultmem(root, when, ["hook", call.hook], json.dumps(payload))
         report.timings.setdefault(call.hook, []).append((time.perf_counter() - started) * 1000)
         _observe(call, _context(out), texts[sid], report)
+        if call.hook == "post-tool-use-failure":
+            key = f"{call.session}:{call.upto}"
+            report.fresh.setdefault(key, []).append(
+                bool(_context(out)) or bool(_unlogged(root, when, payload)))
+            report.recorded.setdefault(key, []).append(
+                recorded(call, _gotchas(root / "vault", uuids[sid])))
     by_session: dict[str, list[Call]] = {}
     for _, sid, _, call in ordered:
         by_session.setdefault(sid, []).append(call)
     return by_session
+
+
+def _unlogged(root: Path, when: datetime, payload: Mapping[str, Any]) -> str:
+    """What the failure hook would tell had nothing been injected into this session before:
+    the hook again, on the same vault at the same moment, with the injection log out of the way
+    (then put back as it was). A silent hook that would tell something here kept quiet because
+    it told this session those facts already (once per fix per session)."""
+    logs = {path: path.read_bytes() for path in
+            (root / "vault" / ".vaultmem").glob("hosts/*/injections.jsonl")}
+    for path in logs:
+        path.unlink()
+    try:
+        out, _ = _vaultmem(root, when, ["hook", "post-tool-use-failure"], json.dumps(payload))
+    finally:
+        for path in (root / "vault" / ".vaultmem").glob("hosts/*/injections.jsonl"):
+            path.unlink()
+        for path, data in logs.items():
+            path.write_bytes(data)
+    return _context(out)
 
 
 def _observe(call: Call, context: str, raw_lines: Sequence[str], report: Report) -> None:
@@ -251,6 +278,8 @@ def measure_failures(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
     met: dict[str, set[str]] = {}  # signature -> sessions that met it and got past it
     seen_any: dict[str, set[str]] = {}
     told = {key: list(values) for key, values in report.told.items()}
+    fresh = {key: list(values) for key, values in report.fresh.items()}
+    held = {key: list(values) for key, values in report.recorded.items()}
     for s in corpus.sessions:  # in the order the sessions started
         mine: set[str] = set()
         hook_told = False  # the failure hook gave this session context before
@@ -258,6 +287,10 @@ def measure_failures(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
             if call.hook != "post-tool-use-failure":
                 continue
             was_told = told[f"{call.session}:{call.upto}"].pop(0)
+            # Silent, it would have told a fix to a session told nothing before: it told this
+            # session those facts already (an earlier failure's or prompt's context).
+            earlier_told = fresh[f"{call.session}:{call.upto}"].pop(0) and not was_told
+            fix_held = held[f"{call.session}:{call.upto}"].pop(0)  # the vault had its fix then
             before, hook_told = hook_told, hook_told or was_told
             if not call.signature or call.payload.get("is_interrupt"):
                 continue
@@ -268,8 +301,12 @@ def measure_failures(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
             elif earlier:
                 report.recurring.append((call.signature, was_told))
                 report.recurring_after_told += not was_told and before
+                report.recurring_told_before += earlier_told
+                report.recurring_recorded += fix_held
+                report.recurring_recorded_told += fix_held and (was_told or earlier_told)
             elif not (seen_any.get(call.signature, set()) - {s.id}):
                 report.unrelated.append((call.signature, was_told))
+                report.unrelated_told_before += earlier_told
             mine.add(call.signature)
             seen_any.setdefault(call.signature, set()).add(s.id)
             if call.command and call.command in fixed_in[s.id]:
@@ -346,13 +383,17 @@ def _last_cwds(corpus: Corpus) -> dict[str, str]:
         for s in corpus.sessions}
 
 
-def _gotchas(vault: Path) -> str:
-    """Every gotcha line the vault holds, case-folded and folded as :func:`fold` folds errors."""
+def _gotchas(vault: Path, without: str = "") -> str:
+    """Every gotcha line the vault holds, case-folded and folded as :func:`fold` folds errors;
+    not those of the notes of session ``without`` (its frontmatter names it), which the failure
+    hook does not read to that session."""
     from vaultmem.notes.facts import facts
 
     found = []
     for path in vault.rglob("*.md"):
         text = path.read_text(encoding="utf-8", errors="replace")
+        if without and without in text.split("\n---", 1)[0]:
+            continue
         found += [f.text for f in facts(text, stem=path.stem, note_type=None) if f.kind == "gotcha"]
     return _FOLD.sub("#", "\n".join(found).casefold())
 

@@ -22,6 +22,14 @@ class Report:
     # Recurring failures met silent after the failure hook told this session a fix already (it
     # tells a fix once: of the same root cause, another error line of it gets nothing again).
     recurring_after_told: int = 0
+    # Recurring failures met silent that the hook would have told had this session been told
+    # nothing before (:func:`eval_moments._unlogged`): told those facts earlier in the session.
+    recurring_told_before: int = 0
+    unrelated_told_before: int = 0  # the same, of unrelated failures (told something earlier)
+    # Recurring failures whose fix the vault held when they came (eval_moments.recorded, not
+    # counting the session's own notes), and of them those told it now or earlier.
+    recurring_recorded: int = 0
+    recurring_recorded_told: int = 0
     unrelated: list[tuple[str, bool]] = field(default_factory=list)
     repeats: list[tuple[str, bool]] = field(default_factory=list)  # met earlier in the session
     prompts: list[dict[str, Any]] = field(default_factory=list)
@@ -30,6 +38,9 @@ class Report:
     timings: dict[str, list[float]] = field(default_factory=dict)  # hook -> ms
     # (session, transcript line) of each failure -> whether each failure there was told.
     told: dict[str, list[bool]] = field(default_factory=dict)
+    # Like told: whether the failure was told, or would have been in a session told nothing yet.
+    fresh: dict[str, list[bool]] = field(default_factory=dict)
+    recorded: dict[str, list[bool]] = field(default_factory=dict)  # like told: fix held then?
     boundaries: dict[str, int] = field(default_factory=dict)  # session -> its compaction's line
     probes: list[dict[str, Any]] = field(default_factory=list)  # failures asked again later
     contexts: dict[str, list[str]] = field(default_factory=dict)  # like told: what was told
@@ -59,6 +70,10 @@ def totals(report: Report) -> dict[str, Any]:
         "compaction_chars_max": max((c["chars"] for c in report.compactions), default=0),
         "recurring": len(report.recurring), "recurring_told": sum(t for _, t in report.recurring),
         "recurring_after_told": report.recurring_after_told,
+        "recurring_told_before": report.recurring_told_before,
+        "unrelated_told_before": report.unrelated_told_before,
+        "recurring_recorded": report.recurring_recorded,
+        "recurring_recorded_told": report.recurring_recorded_told,
         "unrelated": len(report.unrelated),
         "unrelated_silent": sum(not t for _, t in report.unrelated),
         "repeats": len(report.repeats), "repeats_told": sum(t for _, t in report.repeats),
@@ -95,9 +110,16 @@ def render(report: Report, labels_name: str) -> str:
                    f"({c['chars']:,} chars); missed: {'; '.join(c['missed']) or '-'}")
     out.append(f"  recurring failures told their fix: {_share(t['recurring_told'], t['recurring'])}"
                f" (goal >= {GOALS['recurring_told']:.0%}); of the silent ones, "
-               f"{t['recurring_after_told']} came after the failure hook told this session a fix")
+               f"{t['recurring_after_told']} came after the failure hook told this session a fix, "
+               f"{t['recurring_told_before']} were told what the hook had for them earlier in this "
+               f"session (silent as the hook tells a fix once per session): told now or earlier "
+               f"{_share(t['recurring_told'] + t['recurring_told_before'], t['recurring'])}; "
+               f"of those whose fix the vault held by then (other sessions' notes), told now or "
+               f"earlier {_share(t['recurring_recorded_told'], t['recurring_recorded'])}")
     out.append(f"  unrelated failures told nothing: {_share(t['unrelated_silent'], t['unrelated'])}"
-               f" (goal >= {GOALS['unrelated_silent']:.0%})")
+               f" (goal >= {GOALS['unrelated_silent']:.0%}); of the silent ones "
+               f"{t['unrelated_told_before']} would have been told something in a session told "
+               f"nothing before")
     out.append(f"  labelled recurrences ({labels_name}): told something "
                f"{_share(t['labelled_told'], t['labelled'])}, told the earlier fix "
                f"{_share(t['labelled_told_fix'], t['labelled'])}, the fix in its context by then "

@@ -7,6 +7,8 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from bench import eval_moments
 from bench.moments_report import Report, render, totals
 
@@ -147,13 +149,49 @@ def test_a_failure_met_again_in_its_session_is_a_repeat_not_a_recurrence(tmp_pat
                   "b": [failure("b", 2, error), failure("b", 5, error)],
                   "c": [failure("c", 1, "KeyError: 'currency'"), failure("c", 4, error)]}
     report = eval_moments.Report(told={"a:3": [False], "b:2": [True], "b:5": [False],
-                                       "c:1": [True], "c:4": [False]})
+                                       "c:1": [True], "c:4": [False]},
+                                 fresh={"a:3": [False], "b:2": [True], "b:5": [True],
+                                        "c:1": [True], "c:4": [True]},
+                                 recorded={"a:3": [False], "b:2": [False], "b:5": [True],
+                                           "c:1": [False], "c:4": [True]})
 
     eval_moments.measure_failures(corpus, by_session, report)
 
     assert [told for _, told in report.recurring] == [True, False]  # b's first, c's
     assert [told for _, told in report.repeats] == [False]  # b's second: told once already
     assert report.recurring_after_told == 1  # c was told something before it
+    assert report.recurring_told_before == 1  # c's, silent as what it had was told before
+    assert "told now or earlier 2/2 (100%)" in render(report, "recurrences.json")
+    assert (report.recurring_recorded, report.recurring_recorded_told) == (1, 1)  # c's
+
+
+def test_a_sessions_own_notes_hold_no_fix_recorded_for_it(tmp_path: Path) -> None:
+    gotcha = "## Gotchas & Troubleshooting\n\n- `pytest` failed: `E   KeyError: 'x'`\n"
+    (tmp_path / "own.md").write_text(f"---\nsession_ids: [s-1]\n---\n{gotcha}")
+    (tmp_path / "other.md").write_text(f"---\nsession_ids: [s-2]\n---\n{gotcha.replace('x', 'y')}")
+
+    assert "'y'" in eval_moments._gotchas(tmp_path, "s-1")
+    assert "'x'" not in eval_moments._gotchas(tmp_path, "s-1")
+    assert "'x'" in eval_moments._gotchas(tmp_path)
+
+
+def test_a_silent_failure_is_asked_again_without_the_sessions_injections(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "vault" / ".vaultmem" / "hosts" / "h" / "injections.jsonl"
+    log.parent.mkdir(parents=True)
+    log.write_text('{"session": "s", "keys": ["k"]}\n')
+    seen = []
+
+    def hook(root: Path, when: object, args: object, stdin: str) -> tuple[str, str]:
+        seen.append(log.exists())
+        log.write_text('{"session": "s", "keys": ["k"], "event": "again"}\n')
+        return json.dumps({"hookSpecificOutput": {"additionalContext": "the fix"}}), ""
+
+    monkeypatch.setattr(eval_moments, "_vaultmem", hook)
+
+    assert eval_moments._unlogged(tmp_path, datetime(2026, 1, 1), {"error": "x"}) == "the fix"
+    assert seen == [False]  # the hook ran with no injection log
+    assert log.read_text() == '{"session": "s", "keys": ["k"]}\n'  # put back as it was
 
 
 def test_a_failure_about_the_host_told_in_another_project_is_counted_apart() -> None:
@@ -175,3 +213,4 @@ def test_a_failure_about_the_host_told_in_another_project_is_counted_apart() -> 
     assert not eval_moments._of_host(eval_moments.Call(
         datetime(2026, 1, 1), "s", 3, "post-tool-use-failure", "/",
         {"tool_name": "Bash", "error": "Exit code 1\nE   AssertionError: 2 != 3"}, "", "pytest"))
+
