@@ -76,6 +76,7 @@ RANK = {"pre-compact": 0, "session-start": 1, "user-prompt-submit": 2,
 _UNSTARTED = re.compile(r"child_copy: cygheap|\bdofork: child|command failed: cygpath|"
                         r"status_dll_init_failed")
 _FOLD = re.compile(r"(?:/[^\s'\"`:]+)+|0x[0-9a-f]+|\d+")
+_MAPPED = re.compile(r"\S+\s+->\s+\S+")  # git's "main -> main": which branch varies
 
 
 @dataclass(frozen=True)
@@ -103,10 +104,17 @@ def _text(content: Any) -> str:
 
 def fold(error: str) -> str:
     """An error line as recurrence compares it: its first error-looking line, case-folded, with
-    paths, hex and numbers folded (``E   psycopg…port 5432`` and ``…port 5433`` are one)."""
+    paths, hex and numbers folded (``E   psycopg…port 5432`` and ``…port 5433`` are one); a line
+    that only sums up (git's ``error: failed to push some refs``) with the lines above it that
+    say why, as capture records it: a push the remote was ahead of and one a repository rule
+    declined are two failures."""
+    from vaultmem.claude.onfailure import summary_line
     from vaultmem.mining import toolresults
 
     _, line = toolresults.failure(error, True, lambda text: text)
+    if summary_line(line):  # git's "failed to push some refs": why follows (as capture records)
+        _, line = toolresults.failure(error, True, lambda text: text, said_before=True)
+        line = _MAPPED.sub("#", line or "")
     return _FOLD.sub("#", line.casefold()) if line and not line.startswith("Exit code") else ""
 
 

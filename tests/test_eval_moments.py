@@ -214,3 +214,14 @@ def test_a_failure_about_the_host_told_in_another_project_is_counted_apart() -> 
         datetime(2026, 1, 1), "s", 3, "post-tool-use-failure", "/",
         {"tool_name": "Bash", "error": "Exit code 1\nE   AssertionError: 2 != 3"}, "", "pytest"))
 
+
+def test_a_summed_up_push_failure_folds_with_its_cause() -> None:
+    ahead = ("Exit code 1\n ! [rejected]        {0} -> {0} (fetch first)\nerror: failed to "
+             "push some refs to 'github.com:me/shop.git'")
+    declined = ("Exit code 1\n ! [remote rejected] main -> main (push declined due to "
+                "repository rule violations)\nerror: failed to push some refs to "
+                "'github.com:me/shop.git'")
+
+    assert eval_moments.fold(ahead.format("main")) == eval_moments.fold(ahead.format("dev"))
+    assert eval_moments.fold(ahead.format("main")) != eval_moments.fold(declined)
+    assert "fetch first" in eval_moments.fold(ahead.format("main"))

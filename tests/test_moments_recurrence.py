@@ -122,6 +122,15 @@ RECURRING = [
                  "cat /sys/class/powercap/intel-rapl:1/energy_uj", "Exit code 1\ncat: /sys/"
                  "class/powercap/intel-rapl:1/energy_uj: Permission denied", "setcap",
                  id="permission on another path"),
+    # git sums a refused push up in one line; the line above says why (the remote is ahead).
+    pytest.param("git push", "Exit code 1\nTo github.com:me/shop.git\n ! [rejected]        "
+                 "main -> main (fetch first)\nerror: failed to push some refs to "
+                 "'github.com:me/shop.git'\nhint: Updates were rejected because the remote "
+                 "contains work that you do not", "The push is rejected because the remote has "
+                 "commits we lack; the fix is `git pull --rebase` first.",
+                 "git push origin dev", "Exit code 1\n ! [rejected]        dev -> dev (fetch "
+                 "first)\nerror: failed to push some refs to 'github.com:me/shop.git'",
+                 "git pull --rebase", id="push refused: remote ahead"),
 ]
 
 
@@ -136,8 +145,11 @@ UNRELATED = [
     ("git commit -m 'x'", ("Exit code 1\nmypy..............Failed\n- hook id: mypy\n"
                            "src/a.py:1: error: Incompatible types\nFound 1 error in 1 file")),
     ("git commit -m 'x'", "Exit code 1\nRunning tests...\n3 failed, 10 passed"),
-    ("git push", ("Exit code 1\n ! [rejected]        main -> main (fetch first)\nerror: "
-                  "failed to push some refs to 'github.com:me/shop.git'")),
+    # The same summary line as the refused push's, for another cause: a rule of the repository.
+    ("git push", ("Exit code 1\nremote: error: GH013: Repository rule violations found for "
+                  "refs/heads/main.\nTo github.com:me/shop.git\n ! [remote rejected] main -> "
+                  "main (push declined due to repository rule violations)\nerror: failed to "
+                  "push some refs to 'github.com:me/shop.git'")),
     ("sudo -u postgres psql", "Exit code 1\nsudo: unknown user postgres"),
     ("cat /etc/shadow", "Exit code 1\ncat: /etc/shadow: Permission denied"),
     ("cat /sys/class/hwmon/hwmon3/power1_input", ("Exit code 1\ncat: /sys/class/hwmon/hwmon3/"

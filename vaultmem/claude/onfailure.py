@@ -13,6 +13,12 @@ whatever went wrong). Last, the error's class: errors that look different but ha
 (:data:`CLASSES`: Git Bash's path conversion and its fork emulation failing are one broken
 shell) match a gotcha recorded for another error of the class.
 
+An error line that only sums up (:func:`summary_line`: git's ``error: failed to push some refs``)
+is read with the lines above it that say why, as capture records it (``…; ! [rejected] main ->
+main (fetch first)``), and a gotcha matches only when its quoted cause and the failure's share
+more than half of the smaller (:func:`same_cause`): a push a repository rule declined is not
+told the fix of one the remote was ahead of.
+
 A failure about the host's tools, not the project's files (:func:`host_wide`: the shell could
 not start the command, a program missing, no terminal for ``sudo``) has one fix on the machine:
 the hook reads the gotchas of every project of the vault for it, and another project's gotcha
@@ -232,17 +238,72 @@ def _checked(failure: Failure, sig: Sequence[str], text: str) -> bool:
     return bool(held & set(sig)) and any(w in held for w in (*_BLOCKED, *verbs))
 
 
+# An error line that says the command as a whole failed and leaves why to the lines above it:
+# git's ``error: failed to push some refs to …`` (above: ``! [rejected] main -> main (fetch
+# first)`` or ``! [remote rejected] … (push declined due to repository rule violations)``), pip's
+# ``error: subprocess-exited-with-error``, cargo's ``… due to 2 previous errors``.
+_SUMMARY_RE = lazy(r"\A\W*error: (?:failed to push some refs\b|subprocess-exited-with-error\b|"
+                   r"could not compile\b.*\bdue to \d+ previous errors?\b)", re.IGNORECASE)
+CAUSE_SEP = "; "  # between an error line and the lines above it that say why (toolresults)
+
+
+def summary_line(line: str | None) -> bool:
+    """Whether an error line only sums up that the command failed (:data:`_SUMMARY_RE`)."""
+    return bool(line) and _SUMMARY_RE.match(line or "") is not None
+
+
 @functools.lru_cache(maxsize=16)  # a failure's line is asked for once per gotcha weighed
 def error_line(error: str) -> str | None:
     """The line capture records for a failure: the shell's own when the machine never started
     the command (Git Bash's fork failed: what any command printed after it says less), else the
-    tool's first error line (:func:`toolresults.failure`)."""
+    tool's first error line (:func:`toolresults.failure`), followed by the lines above it that
+    say why when it only sums up (:func:`summary_line`), as capture records it: two pushes
+    git refused for different causes share their summary line, not their fix."""
     from vaultmem.mining import notices, toolresults
 
     denied = notices.denial(error)
     if denied is not None and notices.not_started(denied):
         return denied
-    return toolresults.failure(error, True, lambda text: text)[1]
+    line = toolresults.failure(error, True, lambda text: text)[1]
+    if summary_line(line):
+        line = toolresults.failure(error, True, lambda text: text, said_before=True)[1]
+    return line
+
+
+# A name mapped to a name (git's ``main -> main``, a rename): which ones varies between runs.
+_MAPPED_RE = lazy(r"\S+\s+->\s+\S+")
+
+
+def _cause_of(line: str) -> set[str]:
+    """The words of what a summed-up error line says why (what follows its summary) that the
+    summary does not say; empty for any other line."""
+    if not summary_line(line) or CAUSE_SEP not in line:
+        return set()
+    head, cause = line.split(CAUSE_SEP, 1)
+    said = set(moments.words(_VARYING_RE.sub(" ", head)))
+    cause = _VARYING_RE.sub(" ", _MAPPED_RE.sub(" ", cause))
+    return {w for w in moments.words(cause) if w not in said and w not in _GENERIC}
+
+
+def cause_words(failure: Failure) -> set[str]:
+    """The words of why a summed-up failure failed (:func:`_cause_of` its :func:`error_line`),
+    without those naming the program; empty for any other failure."""
+    return _cause_of(error_line(failure.error) or "") - program_words(failure)
+
+
+def same_cause(failure: Failure, spans: str, text: str) -> bool:
+    """Whether a gotcha is about the cause of a summed-up failure (True for any other): the
+    causes quoted in its spans (``spans``, one per line) and the failure's share more than half
+    of the smaller; a gotcha quoting none says more than half of the failure's cause in
+    ``text``. Two pushes git refused, one as the remote was ahead, one for a rule of the
+    repository, share their summary and ``rejected``, not their fix."""
+    cause = cause_words(failure)
+    if not cause:
+        return True
+    theirs = {w for span in spans.split("\n") for w in _cause_of(span)} - program_words(failure)
+    if theirs:
+        return 2 * len(cause & theirs) > min(len(cause), len(theirs))
+    return 2 * len(moments.shared(cause, text)) > len(cause)
 
 
 def shape(command: str | None) -> list[str]:
@@ -376,7 +437,7 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
         return 0 if _checked(failure, sig, text) else None
     spans = quoted(text)
     held = moments.shared(sig, spans or text)
-    if held - program_words(failure) - place_words(failure):
+    if held - program_words(failure) - place_words(failure) and same_cause(failure, spans, text):
         if len(held) >= min(len(sig), 2 if spans else PROSE_WORDS):
             return 0
         folded = text.casefold()
