@@ -108,14 +108,15 @@ def render(report: Report, labels_name: str) -> str:
         out.append(f"  after compaction of {c['session']}: facts before it {c['facts']}, "
                    f"summary {c['summary']}, summary + vaultmem {c['with_vaultmem']} "
                    f"({c['chars']:,} chars); missed: {'; '.join(c['missed']) or '-'}")
-    out.append(f"  recurring failures told their fix: {_share(t['recurring_told'], t['recurring'])}"
-               f" (goal >= {GOALS['recurring_told']:.0%}); of the silent ones, "
-               f"{t['recurring_after_told']} came after the failure hook told this session a fix, "
-               f"{t['recurring_told_before']} were told what the hook had for them earlier in this "
-               f"session (silent as the hook tells a fix once per session): told now or earlier "
-               f"{_share(t['recurring_told'] + t['recurring_told_before'], t['recurring'])}; "
-               f"of those whose fix the vault held by then (other sessions' notes), told now or "
-               f"earlier {_share(t['recurring_recorded_told'], t['recurring_recorded'])}")
+    out.append(f"  recurring failures told their fix, at the failure or earlier in this session: "
+               f"{_share(t['recurring_told'] + t['recurring_told_before'], t['recurring'])} "
+               f"(goal >= {GOALS['recurring_told']:.0%}): told at the failure "
+               f"{t['recurring_told']}, earlier in this session {t['recurring_told_before']} (the "
+               f"hook tells a fix once per session: asked again with the session's injections "
+               f"out of the way, it tells them); of the silent ones {t['recurring_after_told']} "
+               f"came after the failure hook told this session a fix; of those whose fix other "
+               f"sessions' notes held by then, told "
+               f"{_share(t['recurring_recorded_told'], t['recurring_recorded'])}")
     out.append(f"  unrelated failures told nothing: {_share(t['unrelated_silent'], t['unrelated'])}"
                f" (goal >= {GOALS['unrelated_silent']:.0%}); of the silent ones "
                f"{t['unrelated_told_before']} would have been told something in a session told "

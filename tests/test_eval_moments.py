@@ -161,7 +161,7 @@ def test_a_failure_met_again_in_its_session_is_a_repeat_not_a_recurrence(tmp_pat
     assert [told for _, told in report.repeats] == [False]  # b's second: told once already
     assert report.recurring_after_told == 1  # c was told something before it
     assert report.recurring_told_before == 1  # c's, silent as what it had was told before
-    assert "told now or earlier 2/2 (100%)" in render(report, "recurrences.json")
+    assert "or earlier in this session: 2/2 (100%)" in render(report, "recurrences.json")
     assert (report.recurring_recorded, report.recurring_recorded_told) == (1, 1)  # c's
 
 
