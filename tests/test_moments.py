@@ -308,3 +308,32 @@ def test_a_session_is_not_told_what_its_own_note_holds(vault: Path, tmp_path: Pa
 
     assert own.strip() == ""
     assert "docker-compose.yml" in _context(other, "PostToolUseFailure")
+
+
+@pytest.mark.parametrize("prompt", ["Looks great. Ship it!", "hmm, still not working",
+                                    "resume last session", "that worked, thanks!"])
+def test_a_prompt_of_chatter_names_no_task(prompt: str) -> None:
+    from vaultmem.claude import onprompt
+
+    assert onprompt.terms(prompt) == []
+    assert onprompt.terms("the login still fails on Safari") == ["login", "fails", "safari"]
+
+
+def test_an_entity_named_by_a_common_word_needs_a_weighty_word_besides() -> None:
+    from vaultmem.claude import moments, onprompt
+    from vaultmem.notes.facts import Fact, fact_key
+
+    def of(entity: str, text: str) -> moments.Found:
+        fact = Fact("gotcha", text, fact_key(text), 0, "2026-11-20")
+        return moments.Found(fact, f"claude/projects/{PROJECT}/entities/{entity}.md", entity,
+                             "entity", PROJECT, -1.0)
+
+    gpg = of("M Claude", "This is a Windows/MSYS2 gpg-agent socket issue")
+    prompt = "is there a session usage tracker for claude on windows?"
+    weights = {"claude": 0.1, "windows": 0.1, "session": 0.3, "usage": 2.0, "tracker": 2.5}
+    assert onprompt.told(prompt, [gpg], set()) is not None  # unweighed: named, and "windows"
+    assert onprompt.told(prompt, [gpg], set(), lambda words: weights) is None
+    wan = of("Slate", "DNS leak protection on the WAN interface is disabled")
+    told = onprompt.told("is slate connected to wan?", [wan], set(),
+                         lambda words: {"slate": 0.5, "connected": 1.0, "wan": 2.0})
+    assert told is not None and "entity named" in told.reason

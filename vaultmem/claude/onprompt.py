@@ -4,8 +4,8 @@ Silence is the default. A prompt that names no task ("thanks", "continue", "yes,
 nothing; so does one whose words the vault's facts do not share enough of. A fact is told when:
 
 - it names a tracker id the prompt names (``#31``, ``PROJ-12``, "issue 31"); or
-- it belongs to an entity the prompt names (``Rapl``, "the power monitor") and shares one more of
-  the prompt's words; or
+- it belongs to an entity the prompt names (``Rapl``, "the power monitor") and shares more of
+  the prompt's words, of ``WEIGHT_SHARED`` of the weight of those besides the name; or
 - it shares ``min_shared`` of the prompt's words (two, more for a long prompt), and they carry
   ``WEIGHT_SHARED`` of the prompt's weight, a word weighing what it is rare in the project's
   notes (:func:`moments.rarity`): "run git-filter-repo to purge the old chat logs from
@@ -53,9 +53,22 @@ def trackers(text: str) -> set[str]:
     return found
 
 
+# Words a prompt says about how the work goes, never what it is about: a reaction ("looks
+# good, ship it", "hmm, still not working", "works now") or a wish to carry on ("resume the last
+# one"). A prompt naming only these and the glue of ``moments.words`` names no task.
+_CHATTER = frozenset({
+    "looks", "looking", "seems", "sounds", "ship", "hmm", "wow", "oops", "sorry", "hey",
+    "hello", "work", "works", "working", "worked", "still", "again", "anymore", "resume",
+    "last", "agree", "agreed", "wrong", "really", "actually", "maybe", "think", "know",
+    "something", "anything", "everything", "thing", "things", "stuff", "else", "wait", "same",
+    "happened", "happens", "alright", "appreciate",
+})
+
+
 def terms(prompt: str) -> list[str]:
-    """The prompt's own words (none for a prompt that names no task)."""
-    found = moments.words(prompt)
+    """The prompt's own words, without its chatter (:data:`_CHATTER`); none for a prompt that
+    names no task."""
+    found = [w for w in moments.words(prompt) if w not in _CHATTER]
     return found if len(found) >= MIN_WORDS or trackers(prompt) else []
 
 
@@ -91,7 +104,13 @@ def told(prompt: str, found: Sequence[moments.Found], given: set[str],
         return None
     ids = trackers(prompt)
     chosen: list[tuple[int, int, moments.Found, str]] = []
-    weights: Mapping[str, float] | None = None
+    known: list[Mapping[str, float]] = []  # the weights, once asked for
+
+    def weights() -> Mapping[str, float]:
+        if not known:
+            known.append(weigh(own) if weigh else {})
+        return known[0]
+
     seen: set[str] = set()
     for n, item in enumerate(found):
         key = item.fact.key
@@ -103,12 +122,14 @@ def told(prompt: str, found: Sequence[moments.Found], given: set[str],
         if ids and ids & trackers(text):
             chosen.append((0, n, item, "tracker id"))
         elif item.type in ("entity", "topic") and (name := _named(item.title, set(own))) and \
-                held - name:
+                held - name and weighty(held - name, [w for w in own if w not in name],
+                                        weights()):
+            # The entity is named and what else the fact shares weighs too: "claude" names the
+            # entity [[M Claude]] in a prompt about a usage tracker on Windows, whose one other
+            # word ("windows") most of that project's notes hold.
             chosen.append((1, n, item, "entity named"))
-        elif len(held) >= min_shared(len(own)):
-            weights = weights if weights is not None else weigh(own) if weigh else {}
-            if weighty(held, own, weights):
-                chosen.append((2, n, item, f"{len(held)} words shared"))
+        elif len(held) >= min_shared(len(own)) and weighty(held, own, weights()):
+            chosen.append((2, n, item, f"{len(held)} words shared"))
     if not chosen:
         return None
     chosen.sort(key=lambda c: (c[0], c[1]))
