@@ -5,6 +5,7 @@ file name, or anything printed. Then doctor finds a secret a person pasted, and 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -98,16 +99,22 @@ def _leaks(data: bytes | str) -> list[str]:
     return [s for s in [*SECRETS, *PIECES] if s.encode() in raw]
 
 
-def test_no_secret_reaches_the_vault_a_file_name_the_briefing_or_recall(tmp_path: Path) -> None:
+def _session(tmp_path: Path, write: Callable[[Path], None]) -> tuple[Path, Path, dict[str, str]]:
+    """The transcript ``write`` makes, through the real hooks into a new vault, nothing leaked
+    in what they print: (vault, transcript, the CLI's environment)."""
     vault = tmp_path / "vault"
     vault.mkdir()
     transcript = tmp_path / "transcript.jsonl"
-    _transcript(transcript)
+    write(transcript)
     for event in ("session-start", "stop", "session-end"):
         proc = run_hook(event, payload(event, transcript), vault, cwd=tmp_path)
         assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
         assert _leaks(proc.stdout) == []
-    env = hook_env(vault, VAULTMEM_PROJECT=PROJECT)
+    return vault, transcript, hook_env(vault, VAULTMEM_PROJECT=PROJECT)
+
+
+def test_no_secret_reaches_the_vault_a_file_name_the_briefing_or_recall(tmp_path: Path) -> None:
+    vault, transcript, env = _session(tmp_path, _transcript)
     compact = run_cli(["compact", "--force"], cwd=tmp_path, env=env)
     assert compact.returncode == 0, compact.stderr
     outputs = [compact.stdout + compact.stderr]
@@ -178,3 +185,47 @@ def test_doctor_reports_a_secret_by_line_and_fix_redacts_it_in_place(tmp_path: P
     assert "Diary.md:1: secret:" in again.stdout and "your own note" in again.stdout
     assert "doctor --fix" not in again.stderr  # --fix never rewrites a person's own note
     assert f"{rel}:" not in again.stdout and _leaks(again.stdout + again.stderr) == []
+
+
+def _tool_input_transcript(path: Path) -> None:
+    """A session whose secrets are only in tool inputs: a ``.env`` written and edited, a token
+    set by a settings command (issue 28: what tool inputs changed is kept, redacted)."""
+    cwd = "/home/dev/work/shop"
+    env_file = (f"PORT=8080\nDB_PASSWORD={DB_PASSWORD}\nSTRIPE_KEY={STRIPE}\n"
+                f"AWS_SECRET_ACCESS_KEY={AWS_SECRET}\nWIFI_PSK={WIFI}\nADMIN_PASS={HOSTPASS}\n")
+    lines = [
+        _line("user", "u1", "Set up the local env for the billing service", 1),
+        _line("assistant", "a1", [
+            {"type": "tool_use", "id": "w1", "name": "Write",
+             "input": {"file_path": f"{cwd}/.env", "content": env_file}},
+            {"type": "tool_use", "id": "e1", "name": "Edit",
+             "input": {"file_path": f"{cwd}/.env", "old_string": "PORT=8080",
+                       "new_string": f"PORT=9090\nGITHUB_TOKEN={GITHUB}\nLOGIN_PW={LOGIN}"}},
+            {"type": "tool_use", "id": "m1", "name": "MultiEdit",
+             "input": {"file_path": f"{cwd}/config/app.yaml", "edits": [
+                 {"old_string": "retries: 3", "new_string": f"retries: 5\napi_key: {ANTHROPIC}"}]}},
+            _bash("b1", f"git config --global github.token {GITHUB} && npm i -D vitest"),
+            _bash("b2", f"npm config set //registry.npmjs.org/:_authToken={STRIPE}"),
+        ], 2),
+        _line("user", "u2", [_result(i, "ok", False) for i in ("w1", "e1", "m1", "b1", "b2")], 3),
+        _line("assistant", "a2", [{"type": "text", "text": "The env is set up."}], 4),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_no_secret_in_a_tool_input_reaches_the_vault(tmp_path: Path) -> None:
+    vault, _, env = _session(tmp_path, _tool_input_transcript)
+    assert run_cli(["compact", "--force"], cwd=tmp_path, env=env).returncode == 0
+    outputs = [run_cli(["recall", query, "--json"], cwd=tmp_path, env=env).stdout
+               for query in ("PORT", "DB_PASSWORD", "github.token", "api_key", "authToken")]
+    outputs.append(run_cli(["context"], cwd=tmp_path, env=env).stdout)
+    files = snapshot(vault)
+    assert {rel: _leaks(data) for rel, data in files.items() if _leaks(data)} == {}
+    assert [_leaks(out) for out in outputs if _leaks(out)] == []
+    # The settings stay, without the secrets' values.
+    everything = "\n".join(data.decode("utf-8", "replace") for rel, data in files.items()
+                           if rel.endswith(".md"))
+    assert "`PORT: 8080 → 9090`" in everything  # the Write set 8080, the Edit after it 9090
+    assert "`retries: 3 → 5`" in everything and "- Installed: `npm i -D vitest`" in everything
+    assert "DB_PASSWORD = ‹redacted:" in everything
+    assert any('"PORT' in out or "PORT = 8080" in out for out in outputs[:1])

@@ -36,7 +36,7 @@ from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without
 from vaultmem.notes.patch import Edit, SectionPatch
 from vaultmem.notes.schema import Kind
 
-from . import failfix, midturn
+from . import changelines, failfix, midturn
 from .notified import background_end
 from .records import interrupted as records_interrupted
 from .stated import Told, left_unfinished
@@ -253,6 +253,8 @@ def story(
                     current.commands.pop(ran, None)
                 continue
             failed = outcome.is_error or (made.tool == "Bash" and outcome.error is not None)
+            if not failed and made.changes:  # a call that failed changed nothing
+                changelines.keep(current.changed, current.settings, made, cwd)
             if made.command is not None:
                 command = one_line(made.command)
                 history = runs.setdefault(fixes.run_key(command), [])

@@ -70,6 +70,9 @@ class ToolCall:
     # What a structured call's input says (AskUserQuestion, ExitPlanMode, TodoWrite, a plan
     # file written, a tracker's listing run from Bash): :mod:`structured`
     data: structured.CallData | None = None
+    # What the call's input changed (:func:`changes`): a config-like file's ``key = value``
+    # pairs, or a Bash command's parts that install something or change a setting; redacted
+    changes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -113,15 +116,36 @@ def call(block: dict[str, Any]) -> ToolCall | None:
         if not isinstance(path, str) or not strip_private(path).strip():
             return None
         path = SCRUB.get()(SPACES_RE.sub(" ", strip_private(path)).strip())
-        return ToolCall(str(ident), name, path=path, data=_data(str(ident), name, tool_input))
+        return ToolCall(str(ident), name, path=path, data=_data(str(ident), name, tool_input),
+                        changes=changes(name, path, tool_input))
     if name == "Bash":
         raw = tool_input.get("command")
         command = _command(raw)
         if command is None:
             return None
         return ToolCall(str(ident), name, command=command, message=commitmsg.message(raw, SCRUB.get()),
-                        data=_data(str(ident), name, tool_input))
+                        data=_data(str(ident), name, tool_input), changes=changes(name, str(raw), tool_input))
     return ToolCall(str(ident), name, data=_data(str(ident), name, tool_input))
+
+
+def changes(name: str, subject: str, tool_input: dict[str, Any]) -> tuple[str, ...]:
+    """What a call's input changed (issue 28), each text redacted whole before it is read:
+    the pairs a file tool sets in a config-like file (``subject``: its path), the parts of a
+    Bash command (``subject``: the command) that install something or change a setting."""
+    def scrub(text: str) -> str:
+        return SCRUB.get()(strip_private(text))
+
+    if name == "Bash":
+        from vaultmem.mining import settingcmds
+
+        return settingcmds.parts(scrub(subject))
+    if name not in ("Write", "Edit", "MultiEdit"):
+        return ()
+    from vaultmem.mining import configpairs
+
+    if not configpairs.config_like(subject):
+        return ()
+    return configpairs.pairs_of(name, tool_input, scrub)
 
 
 def _clean(text: str) -> str:

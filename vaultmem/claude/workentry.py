@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from vaultmem.mining.fixes import run_key
 from vaultmem.notes.inline import code_span, one_line
 
-from . import midturn
+from . import changelines, midturn
 from .toolblocks import ToolCall
 
 PROMPT_MAX_CHARS = 1500
@@ -46,6 +46,10 @@ class LoggedTurn:
     commits: list[str] = field(default_factory=list)  # messages of its ``git commit`` calls
     calls: dict[str, ToolCall] = field(default_factory=dict)
     edited: list[str] = field(default_factory=list)  # paths as shown, first touch first
+    # What its calls that ran changed (toolblocks.changes): config file as shown -> its pairs,
+    # and the parts of commands that installed something or changed a setting
+    changed: dict[str, list[str]] = field(default_factory=dict)
+    settings: list[str] = field(default_factory=list)
     read: list[str] = field(default_factory=list)
     commands: dict[str, int] = field(default_factory=dict)  # command -> runs
     failures: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # label -> error, n
@@ -171,6 +175,8 @@ def _work_lines(turn: LoggedTurn) -> list[str]:
     call that failed and then worked (an Edit retried) is left out: it was chatter. Calls that
     never ran (denied, rejected) come last, counted, unless the turn ran them after all."""
     lines = _folder_lines(turn.edited)
+    lines.extend(changelines.lines(turn.changed, turn.settings,
+                                   list(turn.commands)[:COMMANDS_SHOWN]))
     fixed: list[str] = []
     still: list[tuple[int, str]] = []
     for label, (error, count) in turn.failures.items():
