@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
+from vaultmem.mining import lang
 from vaultmem.notes import facts
 from vaultmem.notes.lazyre import lazy
 from vaultmem.store.vault import Vault
@@ -25,7 +26,7 @@ CANDIDATE_NOTES = 12  # notes the index ranks best, whose facts are read
 MAX_QUERY_WORDS = 12
 
 _WORD_RE = lazy(r"[^\W_][\w.-]*[^\W_]|[^\W_]{2,}")
-# Words that say nothing about what a text is about: English glue and the words of any request.
+# Words that say nothing about what a text is about: glue and the words of any request.
 _STOP = frozenset({
     "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as",
     "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by",
@@ -42,7 +43,7 @@ _STOP = frozenset({
     "continue", "proceed", "keep", "going", "next", "right", "perfect", "awesome", "lgtm",
     "make", "use", "using", "used", "want", "see", "look", "check", "try", "run", "show",
     "tell", "give", "take", "put", "add", "new", "one", "two",
-})
+}) | lang.no_task_words()  # the same in the other languages ("danke", "merci", "gracias")
 
 
 def words(text: str | None) -> list[str]:

@@ -133,6 +133,7 @@ from __future__ import annotations
 
 import re
 
+from vaultmem.mining import lang
 from vaultmem.notes.inline import one_line
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.privacy import clean_text, strip_private
@@ -244,9 +245,16 @@ _GREETING = lazy(r"\W*(?:(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning
                  r"everyone|buddy|friend))*\W*)+", re.IGNORECASE)
 
 
+# The same in the other languages (``mining.lang``: "Hallo", "bonjour", "buenos días").
+_GREETING_OTHER = lazy(r"\W*(?:" + lang.words(lang.every("greetings")) + r"(?:\W+(?:claude|"
+                       + lang.either(lang.every("fillers")) + r"))*\W*)+", re.IGNORECASE)
+
+
 def greeting(prompt: str | None) -> bool:
-    """Whether a prompt only greets (see ``_GREETING``)."""
-    return bool(prompt) and _GREETING.fullmatch(prompt or "") is not None
+    """Whether a prompt only greets (see ``_GREETING``), in English or a language of
+    ``mining.lang``."""
+    return bool(prompt) and (_GREETING.fullmatch(prompt or "") is not None
+                             or _GREETING_OTHER.fullmatch(prompt or "") is not None)
 
 
 # A prompt that only asks to carry on ("resume last session", "continue where we left off",
@@ -261,9 +269,21 @@ _CARRY_ON = lazy(
     re.IGNORECASE)
 
 
+# The same in the other languages: "mach weiter, wo wir aufgehört haben", "on reprend la
+# dernière session", "¿dónde nos quedamos?" (``mining.lang``: carry_on, its tail, the fillers).
+_CARRY_ON_OTHER = lazy(
+    r"\W*(?:" + lang.words(lang.every("fillers")) + r"\W+)*"
+    + lang.words(lang.every("carry_on"))
+    + r"(?:\W+" + lang.words(lang.every("carry_on") + lang.every("carry_on_tail")
+                            + lang.every("fillers")) + r")*\W*",
+    re.IGNORECASE)
+
+
 def carry_on(prompt: str | None) -> bool:
-    """Whether a prompt only asks to carry on earlier work (see ``_CARRY_ON``)."""
-    return bool(prompt) and _CARRY_ON.fullmatch(prompt or "") is not None
+    """Whether a prompt only asks to carry on earlier work (see ``_CARRY_ON``), in English or
+    a language of ``mining.lang``."""
+    return bool(prompt) and (_CARRY_ON.fullmatch(prompt or "") is not None
+                             or _CARRY_ON_OTHER.fullmatch(prompt or "") is not None)
 
 
 def _typed_command(match: re.Match[str]) -> str:

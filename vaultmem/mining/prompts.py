@@ -10,13 +10,15 @@ A rule opens the prompt, or a sentence of it ("ok. never push to main."): ``neve
 ``always``, ``from now on``, ``don't/do not … ever``, ``make sure to always``, ``stop using``,
 ``avoid``, ``prefer``, ``use X instead of Y``, ``use X, not Y``. "never mind" and a cue with
 fewer than ``MIN_WORDS`` words ("never again", "always?") set no rule; a question sets none.
-The rule is the prompt when it is short, else the sentences that state it.
+The rule is the prompt when it is short, else the sentences that state it. The other languages'
+openers are ``mining.lang``'s ``rules`` ("ab jetzt", "désormais", "a partir de ahora").
 """
 
 from __future__ import annotations
 
 import re
 
+from vaultmem.mining import lang
 from vaultmem.mining.choices import accepted, picked
 from vaultmem.notes.inline import one_line
 from vaultmem.notes.lazyre import lazy
@@ -36,12 +38,26 @@ _CUE = lazy(
     re.IGNORECASE,
 )
 _NOT_A_RULE = lazy(r"never ?mind|nevermind", re.IGNORECASE)
+# The same in the other languages (``mining.lang``): "nie ohne Tests pushen", "désormais, …".
+_LEAD_OTHER = lazy(r"^\W*(?:" + lang.words(lang.every("fillers")) + r"[\s,:!.-]*)*",
+                   re.IGNORECASE)
+_CUE_OTHER = lazy(lang.words(lang.every("rules")), re.IGNORECASE)
+_NOT_A_RULE_OTHER = lazy(lang.words(lang.every("not_rules")), re.IGNORECASE)
+
+
+def _opens_rule(text: str) -> bool:
+    """Whether ``text`` (its lead words off) opens with a rule's cue, in English or another
+    language."""
+    if _CUE.match(text) and not _NOT_A_RULE.match(text):
+        return True
+    other = _LEAD_OTHER.sub("", text, count=1)
+    return _CUE_OTHER.match(other) is not None and _NOT_A_RULE_OTHER.match(other) is None
 
 
 def _states_rule(sentence: str) -> bool:
     """Whether ``sentence`` opens with a rule's cue and says enough to be one."""
     text = _LEAD.sub("", sentence.strip(), count=1)
-    if not _CUE.match(text) or _NOT_A_RULE.match(text) or text.rstrip().endswith("?"):
+    if not _opens_rule(text) or text.rstrip().endswith("?"):
         return False
     return len(re.findall(r"\w+", text)) >= MIN_WORDS
 
