@@ -133,3 +133,51 @@ def test_english_control(env: Path, log: Transcript) -> None:
     text = note(env)
     assert "\n# the invoice export times out for big customers\n" in text
     assert section(text, "Next Steps") == ["- Test the export on staging"]
+
+
+# Unlabelled sentences: each table's cues (a cause found, a choice made with its alternative, a
+# step left), and its vetoes (narration, a hedge) keep what is no knowledge out.
+PROSE = {
+    "de": ("Die Ursache war, dass der Export alle Rechnungen auf einmal in den Speicher lädt. "
+           "Ich habe mich für einen Cursor entschieden, statt die Abfrage zu paginieren. "
+           "Als nächstes muss noch die Migration auf Staging laufen. "
+           "Lass mich die Logs prüfen, ob der Fehler weiterhin auftritt. "
+           "Vielleicht liegt es daran, dass der Cache veraltet ist."),
+    "fr": ("La cause était que le cache n'était jamais vidé après un déploiement. "
+           "J'ai choisi SQLite plutôt que Postgres pour garder le déploiement simple. "
+           "Il reste à écrire les tests de migration pour la table des factures. "
+           "Je vais vérifier les logs du serveur pour voir si ça recommence. "
+           "Le problème vient peut-être du cache du navigateur."),
+    "es": ("El problema era que la caché no se invalidaba después del despliegue. "
+           "Hemos optado por usar un cursor en lugar de paginar la consulta. "
+           "Todavía falta escribir los tests de integración para los pagos. "
+           "Voy a revisar los logs del servidor para ver si se repite. "
+           "Quizás el problema sea la caché del navegador."),
+}
+
+
+@pytest.mark.parametrize("code", PROSE, ids=list(PROSE))
+def test_unlabelled_sentences_by_each_languages_cues(env: Path, log: Transcript,
+                                                     code: str) -> None:
+    said = PROSE[code].split(". ")
+    log.prompt("the invoice export times out for big customers")
+    log.say(PROSE[code])
+    stop(log)
+    end(log)
+    text = note(env)
+    assert [g.removeprefix("- ") for g in section(text, "Gotchas & Fixes")] == [said[0] + "."]
+    assert [d.removeprefix("- ") for d in section(text, "Decisions Made")] == [said[1] + "."]
+    assert [s.removeprefix("- ") for s in section(text, "Next Steps")] == [said[2] + "."]
+
+
+def test_english_prose_is_not_read_by_the_other_tables(env: Path, log: Transcript) -> None:
+    # "lag" and "statt" in English words; a hedge the English rules read.
+    log.prompt("the invoice export times out for big customers")
+    log.say("The replication lag statistics look fine for the export database. "
+            "Maybe the cache is stale.")
+    stop(log)
+    end(log)
+    text = note(env)
+    for title in ("Gotchas & Fixes", "Decisions Made", "Next Steps"):
+        assert section(text, title) == []
+

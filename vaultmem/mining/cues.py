@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from vaultmem.mining import lang
 from vaultmem.mining.kinds import (
     ACTOR_ACT,
     ANAPHORA,
@@ -87,6 +88,9 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
         return None if offer or NAMES_ONLY.fullmatch(bare) else unit.section
     if text.endswith(":") or len(text.split()) < 4:
         return None  # a lead-in to what follows, or too short to carry knowledge
+    other = lang.of(text)  # a sentence in another language: its table's cues too
+    if other is not None:
+        return _other(other, unit, bare)
     if LET_ME_KNOW.search(bare) and not OFFER.search(bare) and not bare_choice(bare):
         return Kind.QUESTION
     if NARRATION.search(text) or NARRATION.search(bare):
@@ -120,6 +124,29 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
         return Kind.PREREQUISITE
     if _any(GOTCHA_WEAK, forms):
         return Kind.GOTCHA
+    return None
+
+
+def _other(language: lang.Language, unit: Unit, text: str) -> Kind | None:
+    """The kind of a sentence written in ``language`` (not English), by its table's cues in the
+    English rules' order: narration and hedges veto, then an open question, a next step, a
+    gotcha, a decision (a choice stated, or an actor's "instead of")."""
+    text = WS_RE.sub(" ", PAREN_RE.sub(" ", text)).strip()
+    if lang.found(language, "narration", text):
+        return None
+    if lang.found(language, "question", text):
+        return Kind.QUESTION
+    if lang.found(language, "hedge", text):  # anywhere: precision first
+        return None
+    if lang.found(language, "next", text):
+        return Kind.NEXT_STEP
+    if lang.found(language, "gotcha", text):
+        return Kind.GOTCHA
+    if lang.found(language, "decision", text):
+        return Kind.DECISION
+    contrast = lang.found(language, "contrast", text)
+    if contrast and lang.found(language, "actor", text[: contrast.start()]):
+        return Kind.DECISION
     return None
 
 
@@ -187,6 +214,10 @@ def _question(unit: Unit, text: str, whole: str, trailing: bool) -> Kind | None:
     words = text.split()
     if len(words) < 3 or NARRATION.search(whole) or NARRATION.search(text):
         return None
+    other = lang.of(whole)
+    if other is not None:  # the English offers and asks do not read it: its own cues do
+        asked = unit.section == Kind.QUESTION or lang.found(other, "question", text)
+        return Kind.QUESTION if asked else None
     if COURTESY.search(text) or OFFER.search(text) or bare_choice(text):
         return None
     if unit.section == Kind.QUESTION:

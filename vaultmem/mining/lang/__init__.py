@@ -52,7 +52,6 @@ class Language:
     question: tuple[str, ...] = ()  # a question stated as open: "it is unclear whether"
     hedge: tuple[str, ...] = ()  # a hedge or hypothetical: no decision, gotcha or step
     narration: tuple[str, ...] = ()  # Claude's next move in this turn: "let me check"
-    clause_end: tuple[str, ...] = ()  # where a main clause ends ("because", "which")
 
 
 def wordset(text: str) -> frozenset[str]:

@@ -99,5 +99,4 @@ LANGUAGE = Language(
                r"nachsehen|ansehen|testen|ausführen|untersuchen|überprüfen|anpassen|ändern)"),
                r"schauen wir", r"sehen wir uns", r"jetzt (?:prüfe|schaue|lese|teste|führe)",
                r"(?:zuerst|nun|jetzt) (?:muss|will) ich"),
-    clause_end=(r"weil", r"da", r"denn", r"sodass", r"damit", r"wenn", r"was", r"welche[rs]?"),
 )

@@ -87,5 +87,4 @@ LANGUAGE = Language(
                r"verificar|ejecutar|probar|mirar|analizar|inspeccionar|corregir|modificar|"
                r"actualizar)"), r"veamos", r"revisemos", r"vamos a ver", r"comprobemos",
                r"(?:ahora|primero) (?:reviso|miro|leo|busco|compruebo|ejecuto)"),
-    clause_end=(r"porque", r"ya que", r"puesto que", r"que", r"cuando", r"así que"),
 )

@@ -91,6 +91,4 @@ LANGUAGE = Language(
                r"regarder|lire|chercher|examiner|lancer|tester|exécuter|analyser|inspecter|"
                r"corriger|modifier|mettre à jour)"), r"voyons", r"regardons", r"vérifions",
                r"je (?:regarde|vérifie|lis|cherche|lance|teste)"),
-    clause_end=(r"parce que", r"parce qu", r"car", r"puisque", r"qui", r"quand", r"lorsque",
-                r"donc"),
 )
