@@ -181,3 +181,17 @@ def test_english_prose_is_not_read_by_the_other_tables(env: Path, log: Transcrip
     for title in ("Gotchas & Fixes", "Decisions Made", "Next Steps"):
         assert section(text, title) == []
 
+
+def test_a_recaps_line_is_what_it_says_was_done(env: Path, log: Transcript) -> None:
+    log.prompt("the invoice export times out for big customers")
+    log.say("📋 **SUMMARY:** Fixed the export timeout\n\n🔍 **ANALYSIS:**\n- The query loaded "
+            "every invoice at once\n- Memory peaked at 3 GB\n\n⚡ **ACTIONS:**\n- Rewrote the "
+            "export query\n\n📊 **STATUS:** all tests pass\n\n➡️ **NEXT:**\n- Run the migration "
+            "on staging\n\n🎯 **COMPLETED:** Export streams invoices in batches of 500")
+    stop(log)
+    end(log)
+    text = note(env)
+    assert ("**Answer:** Fixed the export timeout — Export streams invoices in batches of 500"
+            in text)
+    assert "> - Memory peaked at 3 GB" in text  # the recap is kept whole below its line
+    assert section(text, "Next Steps") == ["- Run the migration on staging"]

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from vaultmem.mining import recap
 from vaultmem.mining.fixes import run_key
 from vaultmem.notes.inline import code_span, one_line
 
@@ -127,7 +128,13 @@ def answer_parts(answer: str, knowledge: Sequence[str]) -> tuple[str, str | None
 
     Plain prose that fits is the line itself, every paragraph of it ("Done." and what follows);
     a longer or structured answer is said by its first paragraph, and kept whole below. Either
-    line goes on with the knowledge the turn's other messages stated (``knowledge``)."""
+    line goes on with the knowledge the turn's other messages stated (``knowledge``). A recap an
+    output style imposes (``mining.recap``) is said by its summary and what it says was done."""
+    done = recap.outcome(answer)
+    if done is not None:  # a recap's line is what it says was done, the recap kept whole below
+        from . import callout
+
+        return with_knowledge(done, knowledge), callout.answer(answer)
     flat = one_line(answer)
     if len(flat) <= ANSWER_MAX_CHARS and _STRUCTURE.search(answer) is None:
         # The knowledge has the room it has after the first paragraph alone (condense).

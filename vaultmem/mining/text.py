@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from vaultmem.mining import lang
+from vaultmem.mining import lang, recap
 from vaultmem.mining.tables import actions_taken
 from vaultmem.notes import mdlines
 from vaultmem.notes.lazyre import lazy
@@ -82,22 +82,14 @@ _LABEL = {
     r"outstanding|left for later|open items|tomorrow|future work|for later|next time|your task",
     Kind.QUESTION: r"open questions?|questions?|unresolved|unknowns?",
 }
-# A recap some output styles impose: headed parts (SUMMARY, ANALYSIS, ACTIONS, RESULTS, STATUS,
-# NEXT, COMPLETED), in any case, with or without an emoji or bold. Its NEXT part is the next
-# steps, its RESULTS and COMPLETED what was done (``recap_part``); the others name no kind.
-RECAP_PARTS = ("summary", "analysis", "actions", "results", "status", "next", "completed")
-RECAP_NEXT = "next"
-RECAP_DONE = ("results", "completed")
 # The label before a colon, the heading or the lead-in line in the other languages
-# (``mining.lang``), and the recap's NEXT.
+# (``mining.lang``), and the NEXT part of a recap (``mining.recap``).
 for _kind, _english in _LABEL.items():
     _LABEL[_kind] = "|".join([_english, *lang.every_kind("labels", _kind),
                               *lang.every_kind("sections", _kind)]
-                             + ([RECAP_NEXT] if _kind == Kind.NEXT_STEP else []))
-# An emoji (with its variation selector) or a mark before a label or a heading's words.
-_MARK = r"[^\w\s*_`'\"(\[<{\-]"
+                             + ([recap.NEXT] if _kind == Kind.NEXT_STEP else []))
 _LABEL_RE = lazy(
-    r"(?:^|(?<=[.!?])[ \t]+)(?:" + _MARK + r"{1,4}[ \t]*)?(?:\*\*|__)?(?P<label>"
+    r"(?:^|(?<=[.!?])[ \t]+)(?:" + recap.MARK + r"{1,4}[ \t]*)?(?:\*\*|__)?(?P<label>"
     + "|".join(f"(?P<{kind.name}>{pattern})" for kind, pattern in _LABEL.items())
     + r")(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(?=\S)",
     re.IGNORECASE,
@@ -135,22 +127,11 @@ LEFT_TO_DO = (
 _LEFT_TO_DO_RE = lazy(
     rf"(?<![\w'-])(?:{LEFT_TO_DO}|" + "|".join(lang.every_kind("sections", Kind.NEXT_STEP))
     + r")(?![\w'-])", re.IGNORECASE)
-_RECAP_RE = lazy(r"(?:" + _MARK + r"|\s)*(?:\*\*|__)?(?P<part>" + "|".join(RECAP_PARTS)
-                 + r")(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*:?", re.IGNORECASE)
-
-
-def recap_part(title: str) -> str | None:
-    """The recap part a heading or a lead-in line is, whole ("➡️ **NEXT:**" -> ``next``), or
-    None."""
-    match = _RECAP_RE.fullmatch(title.strip())
-    return match.group("part").lower() if match else None
-
-
 def names_what_is_left(title: str) -> bool:
     """Whether a heading's words name what is still to do (``LEFT_TO_DO`` or its words in
     another language, anywhere in it: "Next steps for the release", "⚠️ Still need"), or it is
     a recap's NEXT part."""
-    return _LEFT_TO_DO_RE.search(title) is not None or recap_part(title) == RECAP_NEXT
+    return _LEFT_TO_DO_RE.search(title) is not None or recap.part(title) == recap.NEXT
 
 
 # A heading or a lead-in line ("**Next steps:**", "Still to do:") that names the kind of the list
@@ -167,9 +148,9 @@ _SECTION = {
 }
 for _kind, _english in _SECTION.items():
     _SECTION[_kind] = "|".join([_english, *lang.every_kind("sections", _kind)]
-                               + ([RECAP_NEXT] if _kind == Kind.NEXT_STEP else []))
+                               + ([recap.NEXT] if _kind == Kind.NEXT_STEP else []))
 _SECTION_RE = lazy(
-    r"^(?:" + _MARK + r"{1,4}[ \t]*)?(?:\*\*|__)?(?:"
+    r"^(?:" + recap.MARK + r"{1,4}[ \t]*)?(?:\*\*|__)?(?:"
     + "|".join(f"(?P<{kind.name}>{pattern})" for kind, pattern in _SECTION.items())
     + r")(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?$",
     re.IGNORECASE,
