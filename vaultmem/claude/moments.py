@@ -43,7 +43,7 @@ _STOP = frozenset({
     "continue", "proceed", "keep", "going", "next", "right", "perfect", "awesome", "lgtm",
     "make", "use", "using", "used", "want", "see", "look", "check", "try", "run", "show",
     "tell", "give", "take", "put", "add", "new", "one", "two",
-}) | lang.no_task_words()  # the same in the other languages ("danke", "merci", "gracias")
+})
 
 
 def words(text: str | None) -> list[str]:
@@ -53,7 +53,8 @@ def words(text: str | None) -> list[str]:
     seen: dict[str, None] = {}
     for raw in _WORD_RE.findall(text):
         word = raw.casefold().strip(".-")
-        if len(word) >= 3 and word not in _STOP and not word.isdigit():
+        if len(word) >= 3 and word not in _STOP and not word.isdigit() \
+                and word not in lang.no_task_words():  # "danke", "merci", "gracias"
             seen.setdefault(word)
     return list(seen)
 

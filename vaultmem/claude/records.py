@@ -246,7 +246,7 @@ _GREETING = lazy(r"\W*(?:(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning
 
 
 # The same in the other languages (``mining.lang``: "Hallo", "bonjour", "buenos días").
-_GREETING_OTHER = lazy(r"\W*(?:" + lang.words(lang.every("greetings")) + r"(?:\W+(?:claude|"
+_GREETING_OTHER = lazy(lambda: r"\W*(?:" + lang.words(lang.every("greetings")) + r"(?:\W+(?:claude|"
                        + lang.either(lang.every("fillers")) + r"))*\W*)+", re.IGNORECASE)
 
 
@@ -272,7 +272,7 @@ _CARRY_ON = lazy(
 # The same in the other languages: "mach weiter, wo wir aufgehört haben", "on reprend la
 # dernière session", "¿dónde nos quedamos?" (``mining.lang``: carry_on, its tail, the fillers).
 _CARRY_ON_OTHER = lazy(
-    r"\W*(?:" + lang.words(lang.every("fillers")) + r"\W+)*"
+    lambda: r"\W*(?:" + lang.words(lang.every("fillers")) + r"\W+)*"
     + lang.words(lang.every("carry_on"))
     + r"(?:\W+" + lang.words(lang.every("carry_on") + lang.every("carry_on_tail")
                             + lang.every("fillers")) + r")*\W*",

@@ -134,15 +134,15 @@ def _other(language: lang.Language, unit: Unit, text: str) -> Kind | None:
     text = WS_RE.sub(" ", PAREN_RE.sub(" ", text)).strip()
     if lang.found(language, "narration", text):
         return None
-    if lang.found(language, "question", text):
+    if lang.found(language, "unknowns", text):
         return Kind.QUESTION
     if lang.found(language, "hedge", text):  # anywhere: precision first
         return None
-    if lang.found(language, "next", text):
+    if lang.found(language, "steps", text):
         return Kind.NEXT_STEP
-    if lang.found(language, "gotcha", text):
+    if lang.found(language, "causes", text):
         return Kind.GOTCHA
-    if lang.found(language, "decision", text):
+    if lang.found(language, "choices", text):
         return Kind.DECISION
     contrast = lang.found(language, "contrast", text)
     if contrast and lang.found(language, "actor", text[: contrast.start()]):
@@ -216,7 +216,7 @@ def _question(unit: Unit, text: str, whole: str, trailing: bool) -> Kind | None:
         return None
     other = lang.of(whole)
     if other is not None:  # the English offers and asks do not read it: its own cues do
-        asked = unit.section == Kind.QUESTION or lang.found(other, "question", text)
+        asked = unit.section == Kind.QUESTION or lang.found(other, "unknowns", text)
         return Kind.QUESTION if asked else None
     if COURTESY.search(text) or OFFER.search(text) or bare_choice(text):
         return None

@@ -39,10 +39,10 @@ _CUE = lazy(
 )
 _NOT_A_RULE = lazy(r"never ?mind|nevermind", re.IGNORECASE)
 # The same in the other languages (``mining.lang``): "nie ohne Tests pushen", "désormais, …".
-_LEAD_OTHER = lazy(r"^\W*(?:" + lang.words(lang.every("fillers")) + r"[\s,:!.-]*)*",
+_LEAD_OTHER = lazy(lambda: r"^\W*(?:" + lang.words(lang.every("fillers")) + r"[\s,:!.-]*)*",
                    re.IGNORECASE)
-_CUE_OTHER = lazy(lang.words(lang.every("rules")), re.IGNORECASE)
-_NOT_A_RULE_OTHER = lazy(lang.words(lang.every("not_rules")), re.IGNORECASE)
+_CUE_OTHER = lazy(lambda: lang.words(lang.every("rules")), re.IGNORECASE)
+_NOT_A_RULE_OTHER = lazy(lambda: lang.words(lang.every("not_rules")), re.IGNORECASE)
 
 
 def _opens_rule(text: str) -> bool:

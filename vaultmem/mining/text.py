@@ -82,15 +82,23 @@ _LABEL = {
     r"outstanding|left for later|open items|tomorrow|future work|for later|next time|your task",
     Kind.QUESTION: r"open questions?|questions?|unresolved|unknowns?",
 }
-# The label before a colon, the heading or the lead-in line in the other languages
-# (``mining.lang``), and the NEXT part of a recap (``mining.recap``).
-for _kind, _english in _LABEL.items():
-    _LABEL[_kind] = "|".join([_english, *lang.every_kind("labels", _kind),
-                              *lang.every_kind("sections", _kind)]
-                             + ([recap.NEXT] if _kind == Kind.NEXT_STEP else []))
+
+
+def _kinds_with_others(english: dict[Kind, str], families: tuple[str, ...]) -> str:
+    """The alternation of named groups, one per kind: its English words, then those of the other
+    languages' ``families`` (``mining.lang``), and for next steps a recap's NEXT part."""
+    parts = []
+    for kind, pattern in english.items():
+        others = [entry for family in families for entry in lang.every_kind(family, kind)]
+        extra = [recap.NEXT] if kind == Kind.NEXT_STEP else []
+        parts.append(f"(?P<{kind.name}>" + "|".join([pattern, *others, *extra]) + ")")
+    return "|".join(parts)
+
+
+# Built at first use: the other languages' tables are imported only then.
 _LABEL_RE = lazy(
-    r"(?:^|(?<=[.!?])[ \t]+)(?:" + recap.MARK + r"{1,4}[ \t]*)?(?:\*\*|__)?(?P<label>"
-    + "|".join(f"(?P<{kind.name}>{pattern})" for kind, pattern in _LABEL.items())
+    lambda: r"(?:^|(?<=[.!?])[ \t]+)(?:" + recap.MARK + r"{1,4}[ \t]*)?(?:\*\*|__)?(?P<label>"
+    + _kinds_with_others(_LABEL, ("labels", "sections"))
     + r")(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(?=\S)",
     re.IGNORECASE,
 )
@@ -125,7 +133,7 @@ LEFT_TO_DO = (
     r"(?:the )?(?:remaining|outstanding) (?:work|items|tasks)(?: (?:is|are))?|"
     r"(?:here'?s |here is )?what(?:'s| is)? (?:still )?(?:left|remains)(?: to do| open)?")
 _LEFT_TO_DO_RE = lazy(
-    rf"(?<![\w'-])(?:{LEFT_TO_DO}|" + "|".join(lang.every_kind("sections", Kind.NEXT_STEP))
+    lambda: rf"(?<![\w'-])(?:{LEFT_TO_DO}|" + "|".join(lang.every_kind("sections", Kind.NEXT_STEP))
     + r")(?![\w'-])", re.IGNORECASE)
 def names_what_is_left(title: str) -> bool:
     """Whether a heading's words name what is still to do (``LEFT_TO_DO`` or its words in
@@ -146,12 +154,9 @@ _SECTION = {
     Kind.NEXT_STEP: LEFT_TO_DO,
     Kind.QUESTION: r"open questions?|questions(?: for you)?|unresolved|unknowns|to decide",
 }
-for _kind, _english in _SECTION.items():
-    _SECTION[_kind] = "|".join([_english, *lang.every_kind("sections", _kind)]
-                               + ([recap.NEXT] if _kind == Kind.NEXT_STEP else []))
 _SECTION_RE = lazy(
-    r"^(?:" + recap.MARK + r"{1,4}[ \t]*)?(?:\*\*|__)?(?:"
-    + "|".join(f"(?P<{kind.name}>{pattern})" for kind, pattern in _SECTION.items())
+    lambda: r"^(?:" + recap.MARK + r"{1,4}[ \t]*)?(?:\*\*|__)?(?:"
+    + _kinds_with_others(_SECTION, ("sections",))
     + r")(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?$",
     re.IGNORECASE,
 )
@@ -175,7 +180,7 @@ TOPIC_RE = lazy(
 
 # A heading naming what a report says was done ("## ✅ Completed Tasks", "### Changes made").
 _DONE_HEADING_RE = lazy(
-    r"^(?:completed?|done|finished|changes? made|summary of changes|what (?:was|i|we) "
+    lambda: r"^(?:completed?|done|finished|changes? made|summary of changes|what (?:was|i|we) "
     r"(?:did|done|changed)|what changed|implemented)(?: (?:tasks?|work|changes|items))?:?$|"
     r"^" + lang.either(lang.every("done")) + r":?$",
     re.IGNORECASE,

@@ -15,10 +15,13 @@ from typing import Any
 class LazyPattern:
     """A ``re.Pattern`` compiled the first time one of its methods is called."""
 
-    __slots__ = ("_compiled", "flags", "pattern")
+    __slots__ = ("_build", "_compiled", "flags", "pattern")
 
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern = pattern
+    def __init__(self, pattern: str | Callable[[], str], flags: int = 0) -> None:
+        # A callable builds the pattern's text at first use too (from tables a hook may never
+        # need to import).
+        self._build = pattern if callable(pattern) else None
+        self.pattern = pattern if isinstance(pattern, str) else ""
         self.flags = flags
         self._compiled: re.Pattern[str] | None = None
 
@@ -26,6 +29,8 @@ class LazyPattern:
     def compiled(self) -> re.Pattern[str]:
         """The compiled pattern (compiled now if it was not yet)."""
         if self._compiled is None:
+            if self._build is not None:
+                self.pattern = self._build()
             self._compiled = re.compile(self.pattern, self.flags)
         return self._compiled
 
@@ -70,6 +75,7 @@ class LazyPattern:
         return self.compiled.sub(repl, text, count)
 
 
-def lazy(pattern: str, flags: int = 0) -> LazyPattern:
-    """A pattern compiled the first time it is used."""
+def lazy(pattern: str | Callable[[], str], flags: int = 0) -> LazyPattern:
+    """A pattern compiled the first time it is used (``pattern``: its text, or a function that
+    builds it, called then)."""
     return LazyPattern(pattern, flags)

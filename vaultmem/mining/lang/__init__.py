@@ -16,51 +16,22 @@ never touch an English sentence and English precision stays what it was.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from vaultmem.notes.lazyre import LazyPattern, lazy
-from vaultmem.notes.schema import Kind
+
+if TYPE_CHECKING:  # the tables are imported when a rule first needs them, not with this module
+    from vaultmem.notes.schema import Kind
+
+    from .table import Language as Language
 
 
-@dataclass(frozen=True)
-class Language:
-    """The phrases of one language, by rule family (each entry a case-blind regex fragment)."""
-
-    code: str
-    # Common short words that tell a sentence is in this language (none shared with the others).
-    marks: frozenset[str]
-    # ---- prompts: what names no work ----
-    greetings: tuple[str, ...]  # a prompt that only greets
-    fillers: tuple[str, ...]  # words around a request that name nothing ("please", "ok")
-    carry_on: tuple[str, ...]  # asking only to carry on ("continue", "where were we")
-    carry_on_tail: tuple[str, ...]  # what may follow it ("where we left off", "the last session")
-    no_task: frozenset[str]  # words of a prompt that name no task ("thanks", "yes") and glue
-    rules: tuple[str, ...]  # what opens a rule the person sets ("never", "from now on")
-    not_rules: tuple[str, ...]  # what looks like one and is not ("never mind", "still")
-    # ---- labels: a heading, a lead-in line or a label before a colon ----
-    sections: dict[Kind, tuple[str, ...]] = field(default_factory=dict)
-    labels: dict[Kind, tuple[str, ...]] = field(default_factory=dict)  # only before a colon
-    done: tuple[str, ...] = ()  # a heading naming what was done ("Completed", "Changes made")
-    # ---- sentence cues (applied to a sentence written in this language) ----
-    next: tuple[str, ...] = ()  # a next step: "still needs to", "the next step is"
-    decision: tuple[str, ...] = ()  # a choice stated as made: "we decided to", "I went with"
-    contrast: tuple[str, ...] = ()  # "instead of": a decision when an ``actor`` did it
-    actor: tuple[str, ...] = ()  # a first-person actor who did something ("I have", "we")
-    gotcha: tuple[str, ...] = ()  # a cause or fix stated as found: "the cause was", "because"
-    question: tuple[str, ...] = ()  # a question stated as open: "it is unclear whether"
-    hedge: tuple[str, ...] = ()  # a hedge or hypothetical: no decision, gotcha or step
-    narration: tuple[str, ...] = ()  # Claude's next move in this turn: "let me check"
-
-
-def wordset(text: str) -> frozenset[str]:
-    """The words of ``text`` (split on white space) as a set: a table's word lists."""
-    return frozenset(text.split())
-
-
+@functools.cache
 def languages() -> tuple[Language, ...]:
-    """The languages with a table, besides English."""
+    """The languages with a table, besides English (imported at the first call)."""
     from . import de, es, fr
 
     return (de.LANGUAGE, fr.LANGUAGE, es.LANGUAGE)
@@ -86,6 +57,7 @@ def every_kind(family: str, kind: Kind) -> list[str]:
     return [entry for language in languages() for entry in getattr(language, family).get(kind, ())]
 
 
+@functools.cache
 def no_task_words() -> frozenset[str]:
     """The words of every language that name no task (for the prompt hooks' stop list)."""
     return frozenset().union(*(language.no_task for language in languages()))
@@ -93,10 +65,11 @@ def no_task_words() -> frozenset[str]:
 
 # ---- which language a sentence is written in --------------------------------------------------
 _WORD = lazy(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
-_ENGLISH = wordset(
+_ENGLISH_TEXT = (
     "the a an and is are was were to of that with for this it its you we i not have has be been "
     "by on from as at which but so"
 )
+_ENGLISH = frozenset(_ENGLISH_TEXT.split())
 MIN_MARKS = 2  # of a language's marks a sentence holds, more than of English's
 
 

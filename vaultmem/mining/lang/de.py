@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vaultmem.notes.schema import Kind
 
-from . import Language, wordset
+from .table import Language, wordset
 
 LANGUAGE = Language(
     code="de",
@@ -65,21 +65,21 @@ LANGUAGE = Language(
     },
     done=(r"erledigt", r"abgeschlossen", r"umgesetzt", (r"(?:durchgeführte |vorgenommene )?"
           r"änderungen"), r"was (?:ich )?(?:gemacht|geändert) (?:habe|wurde)", r"ergebnis(?:se)?"),
-    next=(r"als nächst(?:es|er schritt)", r"(?:der )?nächste schritt (?:ist|wäre|wird)",
+    steps=(r"als nächst(?:es|er schritt)", r"(?:der )?nächste schritt (?:ist|wäre|wird)",
           r"nächste schritte", r"(?:muss|müssen|sollte|sollten) (?:\S+ ){0,6}?noch",
           r"fehlt noch", r"fehlen noch", r"steh(?:t|en) noch aus", r"(?:ist|sind) noch offen",
           (r"noch nicht (?:\S+ )?(?:implementiert|umgesetzt|erledigt|getestet|eingebaut|"
           r"angebunden|migriert|gebaut|geschrieben|fertig)"),
           r"(?:bleibt|bleiben) noch", r"noch zu (?:tun|erledigen)", r"in der nächsten sitzung",
           r"unvollständig", r"halb fertig"),
-    decision=((r"(?:ich habe|wir haben|habe) (?:mich|uns) (?:\S+ ){0,8}?(?:für|gegen) "
+    choices=((r"(?:ich habe|wir haben|habe) (?:mich|uns) (?:\S+ ){0,8}?(?:für|gegen) "
               r"(?:\S+ ){0,8}?entschieden"), r"(?:ich|wir) (?:habe|haben) entschieden",
               r"(?:ich|wir) entschied(?:en)?", r"die entscheidung (?:war|ist|fiel)",
               r"(?:ich|wir) (?:habe|haben) (?:\S+ ){0,4}?gewählt",
               r"(?:ich|wir) bleibe?n? bei", r"zugunsten von"),
     contrast=(r"statt", r"anstatt", r"anstelle von", r"an stelle von"),
     actor=(r"(?:ich|wir) (?:habe|haben|hab)", r"(?:habe|haben) (?:ich|wir)"),
-    gotcha=(r"die (?:eigentliche |wahre )?ursache (?:war|ist|lag)", r"ursache war",
+    causes=(r"die (?:eigentliche |wahre )?ursache (?:war|ist|lag)", r"ursache war",
             r"(?:das|der) (?:eigentliche |wahre )?(?:problem|fehler|bug) (?:war|ist|lag)",
             r"lag (?:daran|an)", r"liegt (?:daran|an)", r"stellte sich heraus",
             r"(?:hat|hatte) sich (?:\S+ ){0,2}herausgestellt", r"wurde durch (?:\S+ ){1,6}verursacht",
@@ -87,7 +87,7 @@ LANGUAGE = Language(
             r"(?:behoben|gelöst|repariert),? (?:indem|durch)",
             (r"(?:schlug|schlägt|schlagen|scheitert|scheiterte|brach|bricht|stürzt|stürzte|hängt|"
             r"hing|fehlschl\w*|abgebrochen|abgestürzt|kaputt) (?:\S+ ){0,8}?(?:weil|wegen|da)")),
-    question=(r"(?:noch )?unklar,? ob", r"nicht (?:ganz )?sicher,? ob", r"offene frage",
+    unknowns=(r"(?:noch )?unklar,? ob", r"nicht (?:ganz )?sicher,? ob", r"offene frage",
               r"(?:noch )?nicht entschieden", (r"(?:musst|müssen) (?:du|wir|sie) (?:noch )?"
               r"entscheiden")),
     hedge=(r"vielleicht", r"möglicherweise", r"eventuell", r"evtl", r"könnte", r"könnten",

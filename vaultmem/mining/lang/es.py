@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vaultmem.notes.schema import Kind
 
-from . import Language, wordset
+from .table import Language, wordset
 
 LANGUAGE = Language(
     code="es",
@@ -56,19 +56,19 @@ LANGUAGE = Language(
     },
     done=(r"completado", r"hecho", r"terminado", r"realizado", (r"cambios (?:realizados|"
           r"hechos)"), r"lo que se hizo", r"resultados?"),
-    next=(r"(?:el )?(?:próximo|siguiente) paso (?:es|sería|será)", r"próximos pasos",
+    steps=(r"(?:el )?(?:próximo|siguiente) paso (?:es|sería|será)", r"próximos pasos",
           r"siguientes pasos", r"queda(?:n)? (?:pendientes?|por)", (r"falta(?:n)? (?:por |aún |"
           r"todavía )?\w+"), r"todavía (?:hay que|falta|queda)", r"aún (?:hay que|falta|queda)",
           (r"(?:aún|todavía) no (?:está|están|se ha|ha sido|han sido)? ?(?:\S+ )?(?:implementad|"
           r"hech|probad|integrad|migrad|escrit|terminad|conectad)[oa]s?"),
           r"en la (?:próxima|siguiente) sesión", r"incomplet[oa]s?", r"a medias"),
-    decision=(r"(?:he|hemos) (?:\S+ )?(?:elegido|optado|decidido|escogido)",
+    choices=(r"(?:he|hemos) (?:\S+ )?(?:elegido|optado|decidido|escogido)",
               r"(?:decidí|decidimos|elegí|elegimos|opté|optamos|escogí|escogimos)",
               r"la decisión (?:fue|es|ha sido)", r"nos quedamos con", r"me quedé con",
               r"a favor de"),
     contrast=(r"en lugar de", r"en vez de"),
     actor=(r"(?:he|hemos) \w+(?:ado|ido)", r"\w+(?:é|í|amos|imos)"),
-    gotcha=(r"la (?:verdadera |auténtica )?causa (?:era|es|fue|estaba)",
+    causes=(r"la (?:verdadera |auténtica )?causa (?:era|es|fue|estaba)",
             r"el (?:verdadero )?(?:problema|error|fallo|bug) (?:era|es|fue|estaba)",
             r"result[óo] (?:ser|que)", r"se deb[íi]a a", r"(?:era|es|fue) debido a",
             r"causad[oa] por", r"(?:la )?(?:solución|corrección|arreglo) (?:fue|era|es|ha sido)",
@@ -76,7 +76,7 @@ LANGUAGE = Language(
             r"(?:\S+ ){0,4}?(?:con|al|cambiando|usando|añadiendo)"),
             (r"(?:falla\w*|fall[óo]|fallaba|romp\w*|rot[oa]|colg\w*|error\w*|timeout) "
             r"(?:\S+ ){0,8}?(?:porque|debido a|a causa de|ya que)")),
-    question=(r"no (?:está|queda) claro si", r"no (?:estoy|estamos) segur[oa]s? de si",
+    unknowns=(r"no (?:está|queda) claro si", r"no (?:estoy|estamos) segur[oa]s? de si",
               r"pregunta abierta", r"queda por (?:decidir|ver|determinar)",
               r"(?:tienes|tenemos|tienen) que decidir"),
     hedge=(r"quizás?", r"tal vez", r"a lo mejor", r"podría", r"podrían", r"podríamos",

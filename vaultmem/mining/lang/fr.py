@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vaultmem.notes.schema import Kind
 
-from . import Language, wordset
+from .table import Language, wordset
 
 LANGUAGE = Language(
     code="fr",
@@ -61,18 +61,18 @@ LANGUAGE = Language(
     },
     done=(r"terminé", r"fait", r"réalisé", (r"(?:modifications|changements) (?:effectués|"
           r"apportés)"), r"ce qui a été fait", r"résultats?"),
-    next=(r"(?:la )?prochaine étape (?:est|serait|sera)", r"prochaines étapes",
+    steps=(r"(?:la )?prochaine étape (?:est|serait|sera)", r"prochaines étapes",
           r"il (?:me |nous |te |vous )?reste(?:ra)? (?:encore )?à", r"reste à (?:faire|\w+er)",
           r"il faudra (?:encore )?", r"(?:doit|doivent) encore",
           (r"pas encore (?:été )?(?:implémenté|fait|testé|branché|intégré|migré|écrit|terminé|"
           r"géré|couvert)e?s?"), r"n'est pas (?:encore )?terminée?", r"à faire ensuite",
           r"lors de la prochaine session", r"inachevée?s?", r"incomplète?s?"),
-    decision=(r"(?:j'ai|nous avons|on a) (?:\S+ )?(?:choisi|opté|décidé|retenu|tranché)",
+    choices=(r"(?:j'ai|nous avons|on a) (?:\S+ )?(?:choisi|opté|décidé|retenu|tranché)",
               r"(?:je|nous) (?:choisis|optons|décidons)", r"la décision (?:a été|est|était)",
               r"(?:j'ai|nous avons|on a) (?:\S+ )?préféré", r"en faveur de"),
     contrast=(r"au lieu de", r"plutôt que", r"à la place de"),
     actor=(r"j'ai", r"nous avons", r"on a"),
-    gotcha=(r"la (?:vraie |véritable )?cause (?:était|est|venait)",
+    causes=(r"la (?:vraie |véritable )?cause (?:était|est|venait)",
             r"le (?:vrai |véritable )?(?:problème|bug|souci) (?:était|est|venait)",
             r"(?:venait|vient) d[eu']", r"s'est avéré", r"il s'avère", r"il s'est avéré",
             r"(?:était|est) dû à", r"(?:était|est) due à", r"causée? par",
@@ -80,7 +80,7 @@ LANGUAGE = Language(
             r"(?:corrigé|résolu|réglé) en", r"à cause d[eu']",
             (r"(?:échou\w*|plant\w*|bloqu\w*|cass\w*|erreur\w*|timeout) (?:\S+ ){0,8}?"
             r"(?:parce qu|car|à cause)")),
-    question=(r"(?:pas encore |toujours pas )?(?:clair|sûr),? si", r"question ouverte",
+    unknowns=(r"(?:pas encore |toujours pas )?(?:clair|sûr),? si", r"question ouverte",
               r"reste à (?:décider|déterminer|voir)", (r"(?:tu dois|vous devez|nous devons) "
               r"(?:encore )?décider")),
     hedge=(r"peut-être", r"pourrait", r"pourraient", r"pourrions", r"probablement",
