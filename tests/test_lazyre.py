@@ -49,3 +49,17 @@ def test_importing_the_capture_path_compiles_none_of_the_miner_s_patterns() -> N
 def test_the_pattern_text_and_flags_are_kept() -> None:
     pattern = LazyPattern("a+", re.MULTILINE)
     assert (pattern.pattern, pattern.flags) == ("a+", re.MULTILINE)
+
+
+def test_a_pattern_built_by_a_function_is_built_at_first_use() -> None:
+    calls: list[int] = []
+
+    def build() -> str:
+        calls.append(1)
+        return "b+"
+
+    pattern = LazyPattern(build)
+    assert calls == []  # an import that never uses it never builds it
+    assert pattern.search("abbc") is not None and pattern.pattern == "b+"
+    pattern.search("b")
+    assert calls == [1]
