@@ -62,3 +62,26 @@ def test_a_line_two_tiers_down_needs_four_times_the_news_to_go_first() -> None:
     assert len(gotcha) == len(point)
     assert _order([(point, 4.0), (gotcha, 2.0)]) == [gotcha, point]
     assert briefrank.TIER_DECAY ** 2 * 4 <= 1.0
+
+
+@pytest.mark.parametrize(("text", "bare"), [
+    ("MSYS2 Fork Emulation Failures", True), ("Database Migration Issues", True),
+    ("What Was Removed from History", True), ("Fixed", False),
+    ("2869 SSDP/UPnP: Service STOPPED and DISABLED", False),
+    ("Disable NetBIOS on Npcap Loopback Adapter (TcpipNetbiosOptions=0)", False),
+    ("Enhanced Pre-commit Hook: 3-Layer STRICT Security", False),
+    ("Redis needs a password in production", False), ("Use `uv` for installs", False),
+    ("Switched to Windows-native GPG", False), ("The", False), ("", False),
+])
+def test_a_lesson_that_is_only_a_heading_is_told_apart(text: str, bare: bool) -> None:
+    assert briefrank.title_only(text) is bare
+
+
+@pytest.mark.parametrize("point", ["What We Accomplished This Session", "How it works",
+                                   "Where things stand now"])
+def test_a_heading_announcing_its_part_is_bare_however_long(point: str) -> None:
+    assert briefrank.bare_title(point)
+
+
+def test_a_point_starting_with_a_question_word_that_says_something_is_not_bare() -> None:
+    assert not briefrank.bare_title("When the cache is cold, the API times out")

@@ -544,3 +544,12 @@ def test_the_request_a_session_ended_on_unanswered_is_briefed_as_left_open() -> 
     assert "- replace the staging API keys" in shown
     done = _session(turns=(Turn("10:00", "keys", "Replaced the staging API keys."),))
     assert "replace the staging API keys" not in context.render("p", [done, older])
+
+
+def test_a_lesson_that_is_only_a_heading_is_not_briefed() -> None:
+    title, lesson = "Fork Emulation Failures", "Fork fails under MSYS2: rebase the DLLs"
+    text = context.render("p", [_session(gotchas=(Item(title), Item(lesson)))],
+                          components=[_entity(gotchas=(Item(title, "2026-11-18"),))])
+    assert lesson in text
+    assert title not in text
+

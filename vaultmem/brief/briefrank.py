@@ -240,14 +240,40 @@ def from_the_point(sentences: list[str]) -> list[str]:
 
 
 TITLE_MAX_WORDS = 3
+TITLE_ONLY_MAX_WORDS = 6  # the longest heading a title that announces its part is taken for
+# A heading that names what its part tells ("What We Accomplished This Session", "How it
+# works", "Where things stand"): a title at any length up to TITLE_ONLY_MAX_WORDS.
+_ANNOUNCES = lazy(r"(?:what|why|how|where|when|which|who)\b", re.IGNORECASE)
 
 
 def bare_title(point: str) -> bool:
-    """Whether a recap's heading says nothing of its own: a question ("Why separate steps?")
-    or a few plain words with no name, number or path ("The Problem", "What Was Done")."""
+    """Whether a recap's heading says nothing of its own: a question ("Why separate steps?"),
+    a few plain words with no name, number or path ("The Problem", "Current State"), or words
+    announcing its part ("What Was Removed from History")."""
     words = point.split()
-    return point.rstrip("*_ ").endswith("?") or (
+    announces = bool(_ANNOUNCES.match(point)) and len(words) <= TITLE_ONLY_MAX_WORDS and not (
+        "," in point or ":" in point)  # "When the cache is cold, the API times out" tells
+    return point.rstrip("*_ ").endswith("?") or announces or (
         len(words) <= TITLE_MAX_WORDS and not any(_SPECIFIC.search(w) for w in words))
+
+
+# Words a title leaves in lower case ("Removed from History").
+_TITLE_SMALL = frozenset({"a", "an", "the", "of", "and", "or", "for", "from", "to", "in", "on",
+                          "with", "by", "at", "vs", "via", "as", "into"})
+_DID = lazy(r"[A-Z][a-z]+(?:ed|ing)")  # "Switched to Windows-native GPG" says what was done
+_TITLE_WORD = lazy(r"[A-Z][\w'/&+-]*|[A-Z0-9][\w'/&+-]*[A-Za-z][\w'/&+-]*")
+
+
+def title_only(text: str) -> bool:
+    """Whether a decision or gotcha is only a heading: a few capitalised words with nothing
+    said of them ("MSYS2 Fork Emulation Failures", "Database Migration Issues"): no word in
+    lower case but a title's small ones, no colon, code, number, parenthesis or sentence mark.
+    The part it titled is not in it; a line that starts with a number ("2869 SSDP/UPnP: …"),
+    a verb that says what was done ("Switched to Windows-native GPG"), or holds a lower-case
+    word is more than a title."""
+    words = text.split()
+    return 1 < len(words) <= TITLE_ONLY_MAX_WORDS and not _DID.fullmatch(words[0]) and all(
+        w.casefold() in _TITLE_SMALL or _TITLE_WORD.fullmatch(w) for w in words)
 
 
 _SENTENCE_END = lazy(r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?][*_]{2}))\s+")

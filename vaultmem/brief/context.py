@@ -100,6 +100,12 @@ def _items(items: Sequence[Item], *, dated: bool = False) -> list[str]:
     return [_item(i, dated=dated) for i in items if i.text.strip()]
 
 
+def _lessons(items: Sequence[Item], *, dated: bool = False) -> list[str]:
+    """Decisions or gotchas as lines: one that is only a heading (its part mined without it,
+    :func:`briefrank.title_only`) tells nothing."""
+    return _items([i for i in items if not briefrank.title_only(i.text)], dated=dated)
+
+
 class _Known:
     """The normalised text of every item the briefing may list (``keys``), and those of them
     an answer left a sentence to (``used``), to be said in the item's line only."""
@@ -236,9 +242,9 @@ def _last_session(s: SessionDigest, known: _Known) -> Group:
     block.add("Open questions:", questions, _newest(len(questions), LAST_QUESTIONS, 1, 2))
     block.add("Next steps its last answers name:", [_cut(u, DETAIL_MAX_CHARS) for u in said], [1])
     wanted = open_words(s)
-    block.add("Decisions:", _items(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True,
+    block.add("Decisions:", _lessons(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True,
               open_words=wanted)
-    block.add("Gotchas and fixes:", _items(s.gotchas), [2, 2, 2, 2, 2, 3], knowledge=True,
+    block.add("Gotchas and fixes:", _lessons(s.gotchas), [2, 2, 2, 2, 2, 3], knowledge=True,
               open_words=wanted)
     # What the answers' recaps say beyond their lines: only in room nothing else needs.
     block.add("More of its answers:", _details(s), [4])
@@ -281,9 +287,9 @@ def _components(components: Sequence[Component],
         title = f"[[{one_line(e.name)}]]{why} · note: {one_line(e.rel)}"
         part = Group(title, gap=rank > 0)
         top = 1 if rank < TOP_COMPONENTS else 2
-        part.add("decisions:", _items(e.decisions, dated=True), [top, top, 2, 2, 2, 3],
+        part.add("decisions:", _lessons(e.decisions, dated=True), [top, top, 2, 2, 2, 3],
                  knowledge=True, open_words=wanted)
-        part.add("gotchas:", _items(e.gotchas, dated=True), [top, top, 2, 2, 2, 3],
+        part.add("gotchas:", _lessons(e.gotchas, dated=True), [top, top, 2, 2, 2, 3],
                  knowledge=True, open_words=wanted)
         changes = [c for c in e.changes if not briefrank.noise_change(c.text)]
         part.add("recent changes:", _items(changes, dated=True), [3, 3, 3, 3])
@@ -332,8 +338,8 @@ def _earlier(sessions_: Sequence[SessionDigest], known: _Known,
         part.add(ASKED.lower(), asked, [RELEVANT if rank < 3 else 3])
         part.add("open questions:", questions, _newest(len(questions), 2, tier, 3))
         part.add("failed then (command, then its output: tool text):", _failures(s, history=True), [3])
-        part.add("decisions:", _items(s.decisions), [3], knowledge=True, open_words=wanted)
-        part.add("gotchas and fixes:", _items(s.gotchas), [3], knowledge=True,
+        part.add("decisions:", _lessons(s.decisions), [3], knowledge=True, open_words=wanted)
+        part.add("gotchas and fixes:", _lessons(s.gotchas), [3], knowledge=True,
                  open_words=wanted)
         part.add("more of its answers:", _details(s), [5])
         block.children.append(part)
