@@ -6,13 +6,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from vaultmem.notes.facts import copy_key
+from vaultmem.notes.lazyre import lazy
 
+from . import briefrank
 from .tree import Group, Leaf, walk, whole_words
 
 CONTAINED_MIN_CHARS = 24  # a shorter line inside a longer one may say something else
 # Two decisions or gotchas that start with this many characters alike are one item told twice
 # (the same answer mined at two lengths, or with another tail).
 SAME_START_CHARS = 80
+# A decision or gotcha is one said already when an earlier one tells this share of what it tells
+# (briefrank.information): the same lesson in other words, as the tuning sessions mine it from
+# an answer and its recap (0.75 caught 3 such pairs there and no two lessons that differ).
+NEAR = 0.75
+NEAR_MIN_WORDS = 4
+_DATED = lazy(r"^- \d{4}-\d{2}-\d{2} — ")
+_DIGIT = lazy(r"(?<![\w.])\d(?![\w.])")
 
 
 class Seen:
@@ -28,6 +37,8 @@ class Seen:
         self.loaded_words = " " + " | ".join(sorted(self.loaded)) + " "
         self._told = Leaf("", 0)  # stands for a line of MEMORY.md
         self.starts: dict[str, Leaf] = {}  # the start of each decision or gotcha said
+        self.lessons: list[tuple[Leaf, dict[str, float]]] = []  # each with what it tells
+        self.lesson_words: dict[str, list[int]] = {}  # word -> the lessons telling it
 
     def add(self, key: str, leaf: Leaf) -> None:
         self.first[key] = leaf
@@ -57,8 +68,42 @@ class Seen:
             return inside
         # A line cut short ("…") says what another line starting with its words says: the same
         # gotcha under its component and under its session, cut at two lengths.
-        return next((self.first[k] for k in pool if len(k) < len(key) and self.first[k].cut
-                     and key.startswith(whole_words(k))), None)
+        cut = next((self.first[k] for k in pool if len(k) < len(key) and self.first[k].cut
+                    and key.startswith(whole_words(k))), None)
+        if cut is not None:
+            return cut
+        return self._near(leaf)
+
+    def _near(self, leaf: Leaf) -> Leaf | None:
+        """An earlier line of ``leaf``'s kind (a decision, a gotcha) that tells NEAR of what
+        ``leaf`` tells (its words, a name or a flag counting double: briefrank.information), in
+        other words: the same fix mined from an answer and from its recap, or under a component
+        and under a session.
+        Only the lessons holding its rarest words are compared: one telling NEAR of it holds
+        at least one of any of its words that weigh more than the rest."""
+        text = _DATED.sub("", leaf.text)  # a component's line says its day: no word of it
+        said = briefrank.information(text)
+        # A lone digit is no word (information), but "level 3" and "level 5" are two lessons.
+        said.update(dict.fromkeys(_DIGIT.findall(text), briefrank.SPECIFIC))
+        whole = sum(said.values())
+        if len(said) < NEAR_MIN_WORDS:
+            return None  # a short line: one word apart may be another lesson
+        pool: set[int] = set()
+        weight = 0.0
+        for word in sorted(said, key=lambda w: len(self.lesson_words.get(w, ()))):
+            pool.update(self.lesson_words.get(word, ()))
+            weight += said[word]
+            if weight > (1 - NEAR) * whole:
+                break
+        for n in sorted(pool):
+            other, told = self.lessons[n]
+            if other.what == leaf.what and sum(
+                    v for w, v in said.items() if w in told) >= NEAR * whole:
+                return other
+        for word in said:
+            self.lesson_words.setdefault(word, []).append(len(self.lessons))
+        self.lessons.append((leaf, said))
+        return None
 
     def _rarest(self, words: Iterable[str]) -> list[str]:
         """The keys holding the rarest of ``words``."""
