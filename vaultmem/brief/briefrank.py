@@ -17,6 +17,7 @@ The briefing has 8,000 characters. A line earns its room by what it tells the ne
 
 from __future__ import annotations
 
+import functools
 import heapq
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -137,11 +138,15 @@ SPECIFIC = 2.0  # a name, path, number or version tells more than a plain word
 # short figures ("Jan 14: $10.51") took the room of decisions; 0.5 held 3 more labelled facts
 # on the tuning sessions and 3 more on the held-out ones.
 TIER_DECAY = 0.5
+# Lines whose words are kept once read: dedup reads a decision's or gotcha's, then by_value
+# (do not change the dict returned).
+INFORMATION_CACHE = 4096
 _TOKENS = lazy(r"[A-Za-z0-9][\w.:/@+#-]*[A-Za-z0-9]")
 _CLOCK = lazy(r"\d{1,2}:\d{2}(?::\d{2})?")
 _SPECIFIC = lazy(r"\d|[_./:@#]|[a-z][A-Z]|[A-Z]{2}|\w-\w")
 
 
+@functools.lru_cache(maxsize=INFORMATION_CACHE)
 def information(text: str) -> dict[str, float]:
     """The telling words of ``text`` and what each tells: a name, path, number or version
     (``rt-multi-thread``, ``v0.23``, ``512``) SPECIFIC, another word of MIN_WORD_CHARS 1; clock
@@ -241,6 +246,7 @@ def from_the_point(sentences: list[str]) -> list[str]:
 
 TITLE_MAX_WORDS = 3
 TITLE_ONLY_MAX_WORDS = 6  # the longest heading a title that announces its part is taken for
+TITLE_ONLY_MAX_CHARS = 80
 # A heading that names what its part tells ("What We Accomplished This Session", "How it
 # works", "Where things stand"): a title at any length up to TITLE_ONLY_MAX_WORDS.
 _ANNOUNCES = lazy(r"(?:what|why|how|where|when|which|who)\b", re.IGNORECASE)
@@ -271,6 +277,8 @@ def title_only(text: str) -> bool:
     The part it titled is not in it; a line that starts with a number ("2869 SSDP/UPnP: …"),
     a verb that says what was done ("Switched to Windows-native GPG"), or holds a lower-case
     word is more than a title."""
+    if len(text) > TITLE_ONLY_MAX_CHARS:
+        return False  # most lessons: no title is that long
     words = text.split()
     return 1 < len(words) <= TITLE_ONLY_MAX_WORDS and not _DID.fullmatch(words[0]) and all(
         w.casefold() in _TITLE_SMALL or _TITLE_WORD.fullmatch(w) for w in words)

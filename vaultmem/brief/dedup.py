@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from vaultmem.notes.facts import copy_key
-from vaultmem.notes.lazyre import lazy
 
 from . import briefrank
 from .tree import Group, Leaf, walk, whole_words
@@ -19,9 +18,8 @@ SAME_START_CHARS = 80
 # (briefrank.information): the same lesson in other words, as the tuning sessions mine it from
 # an answer and its recap (0.75 caught 3 such pairs there and no two lessons that differ).
 NEAR = 0.75
-NEAR_MIN_WORDS = 4
-_DATED = lazy(r"^- \d{4}-\d{2}-\d{2} — ")
-_DIGIT = lazy(r"(?<![\w.])\d(?![\w.])")
+NEAR_POOL = 8
+NEAR_MIN_WORDS = 4  # a shorter line ("level 3", "level 5": a lone digit is no word) differs
 
 
 class Seen:
@@ -80,28 +78,32 @@ class Seen:
         other words: the same fix mined from an answer and from its recap, or under a component
         and under a session.
         Only the lessons holding its rarest words are compared: one telling NEAR of it holds
-        at least one of any of its words that weigh more than the rest."""
-        text = _DATED.sub("", leaf.text)  # a component's line says its day: no word of it
-        said = briefrank.information(text)
-        # A lone digit is no word (information), but "level 3" and "level 5" are two lessons.
-        said.update(dict.fromkeys(_DIGIT.findall(text), briefrank.SPECIFIC))
-        whole = sum(said.values())
-        if len(said) < NEAR_MIN_WORDS:
+        at least one of any of its words that weigh more than the rest of them."""
+        # The words by_value reads again (cached), but a component's line's day: no word of it.
+        said = briefrank.information(leaf.text)
+        day = leaf.text[2:12] if leaf.text[12:15] == " — " else ""
+        whole = sum(said.values()) - said.get(day, 0.0)
+        if len(said) - (day in said) < NEAR_MIN_WORDS:
             return None  # a short line: one word apart may be another lesson
+        # Its rarest words first, the lessons holding them (NEAR_POOL at most: one template's
+        # many lines are not all compared with one another).
         pool: set[int] = set()
         weight = 0.0
         for word in sorted(said, key=lambda w: len(self.lesson_words.get(w, ()))):
-            pool.update(self.lesson_words.get(word, ()))
+            if word == day:
+                continue
+            pool.update(self.lesson_words.get(word, ())[:NEAR_POOL])
             weight += said[word]
-            if weight > (1 - NEAR) * whole:
+            if weight > (1 - NEAR) * whole or len(pool) >= NEAR_POOL:
                 break
         for n in sorted(pool):
             other, told = self.lessons[n]
             if other.what == leaf.what and sum(
-                    v for w, v in said.items() if w in told) >= NEAR * whole:
+                    v for w, v in said.items() if w in told and w != day) >= NEAR * whole:
                 return other
         for word in said:
-            self.lesson_words.setdefault(word, []).append(len(self.lessons))
+            if word != day:
+                self.lesson_words.setdefault(word, []).append(len(self.lessons))
         self.lessons.append((leaf, said))
         return None
 
