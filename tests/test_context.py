@@ -370,12 +370,15 @@ def test_an_answer_line_without_content_takes_no_room() -> None:
         Turn("10:05", "and tests?", "Perfect! **Done!** The suite passes on Python 3.12."),
         Turn("10:09", "what changed?", "Here's what changed:"),
         Turn("10:12", "and the config?", "**Updated `deploy.toml`:**"),
+        Turn("10:15", "move the tests", "Done. Merged `test_api.py` into `tests/api/`:"),
     )
     asked = (Item("Want me to merge it to main?"),)
     text = context.render("shop", [_session(turns=turns, open_questions=asked)], max_chars=8000)
     assert "10:00" not in text and "10:09" not in text  # a lead-in to a listed question, a bare one
     assert "10:12" not in text  # a bold lead-in whose list the line no longer holds
     assert "- 10:05 and tests? → The suite passes on Python 3.12." in text
+    # A report of the work done before its list is an outcome, ending where the line does.
+    assert "- 10:15 move the tests → Merged `test_api.py` into `tests/api/`.\n" in text
     assert "Great question" not in text and "Perfect" not in text
     assert text.count("Want me to merge it to main?") == 1
 
@@ -563,3 +566,15 @@ def test_a_lesson_told_again_in_other_words_is_said_once() -> None:
     text = context.render("p", [_session(gotchas=(Item(long), Item(short), Item(other)))])
     assert "uci add_list" in text and other in text
     assert short not in text
+
+
+def test_a_last_answer_that_only_led_into_the_work_leaves_its_request_open() -> None:
+    turns = (Turn("10:00", "add the exporter", "Added the CSV exporter."),
+             Turn("10:05", "commit and push", "Now let me commit and push the changes:"))
+    text = context.render("p", [_session(turns=turns, next_steps=(), open_questions=())])
+    assert context.ASKED in text
+    assert "- 10:05 commit and push" not in text  # no answer line: nothing was said
+    assert "- commit and push → Now let me commit and push the changes:" in text
+    # A lead-in a recap followed, and one said before the last answer, leave nothing open.
+    turns = (turns[1], Turn("10:09", "and?", "Pushed: — `main` is at 4f43a16"))
+    assert context.ASKED not in context.render("p", [_session(turns=turns)])

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
+from vaultmem.mining import settled
 from vaultmem.mining.factrule import only_folders
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import LINKED
@@ -308,7 +309,11 @@ def says_something(sentence: str) -> bool:
     outcome is what was done or found; a question still open is listed as one."""
     text = sentence.strip()
     bare = text.rstrip("*_ ")
-    if not _WORD.search(text) or bare.endswith((":", "?")) or _GREETING.match(text) \
+    # "Merged `x` into `Projects/Tests/`:" reports the work before the list of it; "Here's
+    # what changed:" and a bold title ("**Updated `deploy.toml`:**") only lead into it.
+    leads = bare.endswith(":") and (text.startswith(("**", "__"))
+                                    or not settled.said_done(bare[:-1]))
+    if not _WORD.search(text) or leads or bare.endswith("?") or _GREETING.match(text) \
             or _ACKNOWLEDGEMENT.fullmatch(text) or _ASKS_BACK.match(text.lstrip("*_ ")):
         return False
     return not (_INTERJECTION.fullmatch(text) and len(text.split()) <= INTERJECTION_MAX_WORDS)

@@ -138,6 +138,8 @@ def _turns(s: SessionDigest, known: _Known, *, last: bool = False) -> list[str]:
                                 if briefrank.says_something(x) and not known.listed(x)])
         if not kept:
             continue
+        if kept[-1].endswith(":"):
+            kept[-1] = kept[-1][:-1] + "."  # its list is not on the line: the report ends here
         head = " ".join(p for p in (t.time, _cut(t.title, TITLE_MAX_CHARS)) if p)
         if last and n == len(s.turns) - 1:
             out.append(_ends_kept(head, kept, ANSWER_MAX_CHARS))
@@ -227,7 +229,8 @@ def _last_session(s: SessionDigest, known: _Known) -> Group:
     block.add("Cut short by Claude Code:", [failquote.signature(s.stopped, 200)] if s.stopped else [],
               [1])
     # The request the session ended on before answering it (or asking back): work left open.
-    block.add(ASKED, [_cut(s.asked, ITEM_MAX_CHARS)] if s.asked else [], [1])
+    block.add(ASKED, [_cut(s.asked or _led_into(s), ITEM_MAX_CHARS)]
+              if s.asked or _led_into(s) else [], [1])
     # A session's steps and questions are listed as they came up: the newest, what it left
     # open at its end, are the last ones, and first in line for room.
     # What its newest answer that says what comes next (its recap's "Next Steps" part) says,
@@ -254,6 +257,17 @@ def _last_session(s: SessionDigest, known: _Known) -> Group:
     block.add("Done (todo items completed, commits made):", done,
               [4 if i >= len(done) - DONE_FIRST else 5 for i in range(len(done))])
     return block
+
+
+def _led_into(s: SessionDigest) -> str:
+    """The session's last request when its last answer only led into work that never came to
+    an answer ("commit and push → Now let me commit and push:" and the session ended): "" when
+    the answer said anything, or a recap followed it."""
+    final = s.turns[-1] if s.turns else None
+    if final is None or not final.title or not final.answer.rstrip("*_ ").endswith(":") \
+            or any(briefrank.says_something(x) for x in briefrank.sentences(final.answer)):
+        return ""
+    return f"{final.title} → {final.answer}"
 
 
 def _newest(count: int, first: int, tier: float, rest: float) -> list[float]:
