@@ -140,6 +140,7 @@ _PRIVATE_KEY = (
     r"|(?:\s*(?:[\w-]+: [^\n]*|[A-Za-z0-9+/=]{16,}))*"
     r"(?:\s+[A-Za-z0-9+/]{1,15}={0,2}(?=[ \t]*(?:\n|$)))?)"
     r"|PuTTY-User-Key-File-\d:[\s\S]{0,20000}?Private-MAC: [0-9a-fA-F]+"
+    r"|-----BEGIN OpenVPN Static key V\d-----[\s\S]{0,20000}?-----END OpenVPN Static key V\d-----"
 )
 _NAME = r"_*[A-Za-zñ][\w.ñ-]*"  # ``_auth`` (.npmrc), ``__token__`` too
 # ``NAME = value``, ``NAME: value``, ``"NAME": "value"``, ``--name value``, ``NAME=>value``:
@@ -499,7 +500,7 @@ def _detect(text: str, *, nested: bool) -> list[Finding]:
     shaped, named, commands = secretfilter.candidates(text)
     found: list[Finding] = []
     if shaped or named or commands:
-        if "PRIVATE KEY" in text or "PuTTY-User-Key" in text:
+        if "PRIVATE KEY" in text or "PuTTY-User-Key" in text or "OpenVPN Static key" in text:
             found.extend(Finding(m.start(), m.end(), "private-key")
                          for m in _RULES["private_key"].finditer(text))
         for begin, end in _line_spans(text, shaped):
@@ -511,6 +512,7 @@ def _detect(text: str, *, nested: bool) -> list[Finding]:
         if not nested and "\n" in text:
             lines = [b for b, _ in _line_spans(text, sorted({*shaped, *named, *commands}))]
             found.extend(secretprep.wrapped(text, lines, _nested))
+            found.extend(secretprep.labelled(text, lines, _nested))
     if not nested and len(text) >= secretprep.ENCODED_MIN:
         found.extend(secretprep.encoded(text, _nested))
     if not nested and "|" in text:

@@ -42,14 +42,16 @@ from vaultmem.notes.secretspan import Finding, is_path
 
 _WORD = (
     r"(?:(?:api|access|private|secret|signing|client|webhook|auth|app|master|deploy|bot|"
-    r"refresh|session|encryption|admin|root|db|database|wi-?fi|wlan|wpa2?|wep|network)"
+    r"refresh|session|encryption|admin|root|db|database|wi-?fi|wlan|wpa2?|wep|network|hmac|jwt"
+    r"|(?:pre-?)?shared)"
     r"[ _-]?(?:key|token|secret)s?"
     r"|pass(?:word|wd|phrase|code)s?|pwd?|token|secret|apikey|credentials?|creds|psk"
     r"|pass(?=\s+(?:is|was)\s|\s*[:=]))"  # "my pass is …", not "pass the flag"
 )
 # Signs, or words followed by a space (``to+0000`` is a value, not "to").
 _LINK = (
-    r"(?:\s*(?:[:=]|\||->|→|—|–|(?:is|was|are|were|now|set|to|equals|becomes|changed|ist|est|è"
+    r"(?:\s*(?:[:=]|\||->|→|⇒|=>|—|–|\*\*|__"
+    r"|(?:is|was|are|were|now|set|to|equals|becomes|changed|reset|updated|ist|est|è"
     r"|should\s+be|will\s+be|reads)(?=\s))){1,3}"
 )
 _VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
@@ -58,13 +60,13 @@ _VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
 _ARGS = r"(?:[^\n|;&]|[|;&](?=[^\s|;&]))*"
 _RULES = {
     "prose": lazy(
-        r"(?i)(?<![\w$%-])(?:[a-z0-9]+[_.-])*" + _WORD + r"(?![\w-])"  # HEROKU_API_KEY too
-        r"(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+(?:\s+[\w.@:/-]+){0,3})?"
+        r"(?i)(?<![\w$%-])(?:[a-z0-9]+[_.-])*" + _WORD + r"(?![\w-])(?:['’]s)?"  # HEROKU_API_KEY
+        r"(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+(?:\s+[\w.@:/-]+){0,3}|\s*\([^)\n]{1,30}\))?"
         r"(?:\s+(?:env(?:ironment)?\s+var(?:iable)?|variable|value|setting|field))?"
         r"(" + _LINK + r"|\s)\s*" + _VALUE),
     "reverse": lazy(
-        r"(?i)(?<![\w-])(?:use|using|with)\s+" + _VALUE +
-        r"\s+as\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[\w ]{0,20}?" + _WORD + r"\b"),
+        r"(?i)(?<![\w-])(?:use|using|with|typed|entered|pasted|put)\s+" + _VALUE +
+        r"\s+(?:as|in|into)\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[\w ]{0,20}?" + _WORD + r"\b"),
     "flag": lazy(
         r"(?i)(?<![\w-])--?(?!no-)[\w-]*?(?:password|passwd|pass|passphrase|pwd|token|secret|"
         r"api-?key|access-key|secret-key|private-key)(?:-(?:string|value|text|data))?"
@@ -73,7 +75,7 @@ _RULES = {
     "userpass": lazy(
         r"(?<![\w-])(?:-u|-U|--user|--auth|-a|--basic-auth|--proxy-user)(?:=|[ \t]+)"
         r"(['\"]?)([^\s:'\"@/]{1,64}):([^\s'\"]{3,200})\1"),
-    "url": lazy(r"(?i)\b[a-z][\w+.-]*://([^\s/@:'\"]*):([^\s/'\"<>]+)@(?=[\w.\[-])"),
+    "url": lazy(r"(?i)\b[a-z][\w+.-]*://([^\s/@:'\"]*):([^\s/'\"<>]+(?:/[^\s/'\"<>@]+(?=@))?)@(?=[\w.\[-])"),
     "userinfo": lazy(
         r"(?<![\w/:.@%+-])([A-Za-z_][\w.+-]{0,63}):([^\s/@:'\"<>]{3,200})@"
         r"(?=(?:\d{1,3}\.){3}\d{1,3}\b|localhost\b|\[[0-9a-fA-F:]+\]"
@@ -90,7 +92,9 @@ _RULES = {
                  r"([^\s/'\"`<>()\[\]{}|]{4,64})(?![\w/])"),
     "authorization": lazy(
         r"(?i)\b(?:proxy-)?authorization['\"]?\s*[:=]\s*['\"]?"
-        r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+)?([^\s'\",;]{4,})"),
+        r"(?:(?:bearer|basic|token|bot|apikey|sso-key|key|jwt)\s+"
+        # a vendor's own scheme (``SSWS``, ``Splunk``, ``GenieKey``): a word, then the token
+        r"|([a-z][\w.-]{1,30})\s+(?=[\w.~+/=-]{8,}(?:['\"\s,;]|$)))?([^\s'\",;]{4,})"),
     "bearer": lazy(r"(?i)\bbearer\s+([^\s'\",;]{8,})"),
     # A question naming a secret, then its answer: AskUserQuestion's ``"Which password …?"="…"``
     # and the choice record made of it (``Which password …? — chose: …``).
@@ -109,11 +113,35 @@ _RULES = {
         r"(?i)(?<![a-z-])(?:mot\s+de\s+passe|passwort|kennwort|contrase[ñn]a|clave|senha|wachtwoord"
         r"|lösenord|salasana|has[łl]o|heslo|şifre|parol[aă]|passord|adgangskode|lozinka|geslo"
         r"|jelsz[óo]|kata\s+sandi|mật\s+khẩu|κωδικ[όο]ς?|ה?סיסמ[הא]|كلمة\s+(?:المرور|السر)"
-        r"|पासवर्ड|пароль|密码|密碼|パスワード|비밀번호)[^\W\d_]{0,3}"  # lösenord-et, passord-et
-        # a sign, a particle, or up to three short words ("ist", "от базы —")
-        r"(\s*[:=：—–]\s*|\s*(?:是|は|为|為|는|은)\s*|(?:\s+[^\s\d'\"`:=—–]{1,7}){1,3}\s*[:—–]?\s+)"
+        r"|पासवर्ड|пароль|密码|密碼|パスワード|비밀번호"
+        # an API key ("API-Schlüssel", "clé API", "chave de API", "APIキー")
+        r"|api[ -]?(?:schlüssel|sleutel|nyckel|nøkkel|avain|klucz|ключ|キー|密钥|密鑰|키)"
+        r"|(?:clé|clef|chave|clave|chiave|klucz|ключ)\s+(?:de\s+|d['’]|dell['’]|da\s+)?(?:l['’])?api"
+        r")[^\W\d_]{0,3}"  # lösenord-et, passord-et
+        # a sign, a particle, or up to six short words ("ist", "от базы —", "de la base de
+        # datos es")
+        r"(\s*[:=：—–]\s*|\s*(?:是|は|为|為|는|은)\s*|(?:\s+[^\s\d'\"`:=—–]{1,7}){1,6}\s*[:—–]?\s+)"
         + _VALUE),
     "diceware": lazy(r"[a-z]{3,}(?:-[a-z]{3,}){3,}"),  # correct-horse-battery-staple
+    # A PIN or a keypad's code: only digits, so only its name tells ("use pin 4821 for the sim",
+    # "the door code is 58213#", "il codice PIN è 55821"); a pin of hardware is one or two digits.
+    "pin": lazy(
+        r"(?i)(?<![\w-])(?:pin(?:[ -]?(?:code|number|nummer|numero|número))?|puk|geheimzahl"
+        r"|(?:door|gate|alarm|entry|lock|safe|keypad|unlock)\s+code|c[oó]di(?:go|ce)\s+pin"
+        r"|code\s+pin)(?![\w-])"
+        r"(?:\s+(?:for|of|on)\s+(?:the\s+|my\s+|our\s+)?[\w-]+)?"
+        r"(?:\s*[:=：—–]|\s+(?:is|was|are|now|to|ist|lautet|est|es|è|é|er|är|je|jest))*\s+"
+        r"(\d{4,8})(?![\w.,/:-]*\d|[^\W\d])"),
+    # One-time codes kept for a lost second factor: each code of the list after the label.
+    "codes": lazy(
+        r"(?i)(?<![\w-])(?:2fa|mfa|otp|totp|backup|recovery|emergency|scratch)\s+codes?"
+        r"(?:\s*\([^)\n]{0,30}\))?(?:\s*[:=]|\s+(?:are|were|is))\s*"),
+    "code": lazy(r"\s*[,;]?\s*(?:[-*•]\s+)?(`?)([A-Za-z0-9]{4,12}(?:[ -][A-Za-z0-9]{4,12})?)\1"
+                 r"(?![\w-])"),
+    # A wallet's seed: twelve to twenty-four plain words after its name.
+    "seed": lazy(
+        r"(?i)(?<![\w-])(?:(?:seed|recovery|mnemonic|backup|wallet)\s+(?:phrase|words)|mnemonic)"
+        r"(?:\s*[:=]|\s+(?:is|was))\s*[\"'`]?([a-z]{3,8}(?:\s+[a-z]{3,8}){11,23})(?![\w-])"),
     # JSON inside a string (a tool printing JSON it escaped): ``{\"password\": \"…\"}``.
     "escaped": lazy(
         r"(?i)\\[\"']([\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api_?key|apikey|"
@@ -188,6 +216,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         if secret != m.group(2) and not placeholder(secret) and _userpass_secret(secret):
             yield Finding(m.start(3), m.end(3), "password")
     for m in _run("url", skip, text, begin, end):
+        if "/" in m.group(2) and (m.group(2).split("/", 1)[0].isdigit() or "." in m.group(1)):
+            continue  # ``host:8080/path@x``: a port and a path, not a password
         if not placeholder(m.group(2)) and not m.group(2).isdigit():
             yield Finding(m.start(2), m.end(2), "password")
     for m in _run("userinfo", skip, text, begin, end):
@@ -206,8 +236,11 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in _run("pair", skip, text, begin, end):
         yield from _pair(text, m)
     for m in _run("authorization", skip, text, begin, end):
-        if not placeholder(m.group(1)) and m.group(1).lower() not in _STOP:
-            yield Finding(m.start(1), m.end(1), "token")
+        value = m.group(2)
+        if placeholder(value) or value.lower() in _STOP:
+            continue
+        if m.group(1) is None or secretish(value, password=False, strict=False):
+            yield Finding(m.start(2), m.end(2), "token")
     for m in _run("escaped", skip, text, begin, end):
         low = m.group(1).lower()
         if not placeholder(m.group(2)) and m.group(2).lower() not in _STOP and not any(
@@ -221,9 +254,26 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in _run("bearer", skip, text, begin, end):
         if secretish(m.group(1), password=False, strict=True):
             yield Finding(m.start(1), m.end(1), "token")
+    for m in _run("pin", skip, text, begin, end):
+        yield Finding(m.start(1), m.end(1), "pin")
+    for m in _run("seed", skip, text, begin, end):
+        yield Finding(m.start(1), m.end(1), "seed-phrase")
+    for m in _run("codes", skip, text, begin, end):
+        yield from _codes(text, m.end(), end)
     for m in () if "positional" in skip else _POSITIONAL.finditer(text, begin, end):
         if not placeholder(m.group(2)) and m.group(2) != "*":
             yield Finding(m.start(2), m.end(2), "password")
+
+
+def _codes(text: str, at: int, end: int) -> Iterator[Finding]:
+    """The recovery codes of a list starting at ``at``: each code with a digit, up to the
+    first that is none (a word of the next sentence)."""
+    for _ in range(32):
+        m = _RULES["code"].match(text, at, end)
+        if m is None or not any(c.isdigit() for c in m.group(2)):
+            return
+        yield Finding(m.start(2), m.end(2), "recovery-code")
+        at = m.end()
 
 
 # Tools whose short flag takes a password: (program names, the flag, glued value too). A spaced
@@ -264,11 +314,14 @@ _SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk")  # every
 NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
     "prose": _SECRET_WORDS, "reverse": _SECRET_WORDS, "flag": _SECRET_WORDS, "asked": _SECRET_WORDS,
     "escaped": _SECRET_WORDS, "authorization": ("authorization",), "bearer": ("bearer",),
+    "pin": ("pin", "puk", "code", "geheimzahl"), "codes": ("code",),
+    "seed": ("phrase", "words", "mnemonic"),
     "login": ("log", "sign", "user", "cred"), "pair": ("log", "sign", "user", "cred"),
     # The foreign rule's words that ASCII can spell.
     "foreign": ("mot de passe", "passwort", "passord", "kennwort", "contrasena", "clave",
                 "senha", "wachtwoord", "salasana", "haslo", "heslo", "parol", "adgangskode",
-                "lozinka", "geslo", "jelszo", "kata sandi"),
+                "lozinka", "geslo", "jelszo", "kata sandi", "sleutel", "nyckel", "avain", "klucz",
+                "chave", "chiave", "clef"),
 }
 # A second literal a rule's every match holds besides one of NEEDS_FOLDED's (case folded too):
 # the login rule's user is followed by ``/`` or a password word ("Add a login module" runs none);
@@ -339,7 +392,7 @@ def _tools() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
     """(the program and its arguments, its password flag) of each tool in _TOOL_FLAGS."""
     return tuple(
         (re.compile(r"(?<![\w/.-])(?:" + names + r")\b" + _ARGS),
-         re.compile(r"(?<=\s)" + flag + (r"(?:([^\s'\"]+)|" if glued else r"(?:(?!)()|")
+         re.compile(r"(?<=\s)" + flag + (r"(?:['\"]?([^\s'\"]+)|" if glued else r"(?:(?!)()|")
                     + r"[ \t]+(['\"]?)([^\s'\"<>|]+)\2)"))
         for names, flag, glued in _TOOL_FLAGS)
 
@@ -464,13 +517,18 @@ COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", 
                  "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",
                  "--pass", "--token", "--secret", "--api", "--access", "--private", "--client",
                  "--pwd", "-token", "-password", "-secret", "-key", "://", "login", "log in",
-                 "sign in", "signin", "clave",
+                 "sign in", "signin", "clave", "sleutel", "nyckel", "avain", "klucz", "chave",
+                 "chiave", "clef", "pin", "puk", "geheimzahl", " code", "mnemonic",
+                 "seed phrase", "seed words", "recovery phrase", "backup phrase", "wallet phrase",
+                 "recovery words", "backup words", "wallet words",
                  "as the pass", "as my pass", "as our pass", "as password", "as the api",
-                 "as the token", "as the secret", "as the key", "as my token",
+                 "as the token", "as the secret", "as the key", "as my token", "into the pass",
+                 "in the pass", "into the token", "into the api", "into the secret",
                  "— chose:", "?\"=")  # a question's answer (the "asked" rule)
 # The foreign rule's words ASCII cannot spell: looked for only in a text that is not ASCII.
 NON_ASCII_WORDS = ("lösenord", "hasło", "şifre", "parolă", "jelszó", "mật khẩu", "κωδικ", "סיסמ",
-                   "كلمة", "पासवर्ड", "пароль", "密码", "密碼", "パスワード", "비밀번호")
+                   "كلمة", "पासवर्ड", "пароль", "密码", "密碼", "パスワード", "비밀번호", "schlüssel",
+                   "clé", "nøkkel", "ключ", "キー", "密钥", "密鑰", "키")
 
 
 # A schemeless ``user:PASS@host`` (the userinfo rule), looked for where the text has an ``@``.
@@ -497,7 +555,10 @@ def _userinfo_near(low: str, at: int) -> bool:
     """Whether the URL at ``at`` (its ``://``) has a ``:…@`` userinfo."""
     stop = at + 3
     limit = min(len(low), stop + 300)
-    while stop < limit and not low[stop].isspace() and low[stop] != "/":
+    while stop < limit and not low[stop].isspace() and low[stop] != "@":
         stop += 1
-    authority = low[at + 3:stop]
-    return ":" in authority and "@" in authority
+    if stop >= limit or low[stop] != "@":
+        return False
+    userinfo = low[at + 3:stop]  # a password may hold one ``/`` (the url rule)
+    colon = userinfo.find(":")
+    return colon >= 0 and "/" not in userinfo[:colon] and userinfo.count("/") <= 1

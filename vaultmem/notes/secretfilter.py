@@ -29,10 +29,13 @@ _AFTER_NAME = (
     r"|s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
     r"|[\w ]{0,40}?(?:\s(?:is|was|to|are|ist|est|è)\s+|:\s*)\S{3}"  # "the db password is …"
     r"|[a-z]{0,6}\s+['\"`]?[^\s'\"`‹]*\d"  # "password hunter2", ``--token abc123``
-    r"|[a-z]{0,6}\s*(?:\||->|→|—|–)\s*\S{3}"  # a table's cell, an arrow
+    r"|[a-z]{0,6}\s*(?:\||->|→|⇒|=>|—|–)\s*\S{3}"  # a table's cell, an arrow
+    r"|[\w.-]{0,60}:?(?:\*\*|__):?\s*\S{3}"  # Markdown's bold around the name: ``**Password:** …``
     r"|[\w.-]{0,60}>[^<\s]{3}"  # an XML element: ``<password>…``
     r"|[\w.:-]{0,60}['\"]\s*,?\s*['\"][^\s'\"]{3}"  # ``define('DB_PASSWORD', '…')``
     r"|\s*=\s*\(\s*['\"]"  # ``auth=('user', '…')``
+    # a label ending its line, the value on the next (secretprep.labelled)
+    r"|[\w.-]{0,60}['\"`*]*[ \t]*(?:[:=][ \t]*(?:[|>][-+]?)?|[ \t](?:is|was|are))[ \t]*\r?\n"
 )
 _AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
 _AFTER = lazy(_AFTER_NAME)

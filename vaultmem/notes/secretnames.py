@@ -21,6 +21,7 @@ _SECRET_WORDS = frozenset({
 _KEY_QUALIFIERS = frozenset({
     "api", "access", "secret", "private", "priv", "client", "auth", "account", "service", "db",
     "database", "master", "signing", "encryption", "license", "subscription", "app", "admin",
+    "hmac", "jwt", "preshared", "shared", "webhook",
 })
 _VENDOR_WORDS = {
     "aws": "aws", "amazon": "aws", "stripe": "stripe", "github": "github", "gh": "github",

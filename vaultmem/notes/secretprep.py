@@ -6,6 +6,9 @@
   that crosses the join covers both halves (the line break goes with it). The continuation is
   taken when it is the whole next line, or random-looking (a digit, an inner capital, ``+/=``):
   a word starting the next sentence is not a key's tail.
+- **Labelled.** A label ending its line ("the password is", ``password:``, YAML's
+  ``password: >-``, "signing secret in hex:") gives its value on the next non-blank line: the
+  label and that line are read as one line, and what is found in the value's part is taken.
 - **Encoded.** A base64 blob that decodes to text holding a secret (a pasted ``.env``, a
   ``user:password`` pair, a key) is redacted whole, as the kind found inside. Data URIs are
   images, not secrets; blobs longer than ENCODED_MAX are not decoded.
@@ -25,10 +28,24 @@ Finder = Callable[[str], list[Finding]]
 ENCODED_MIN = 24
 ENCODED_MAX = 8192
 # A token's halves: ``=`` only as base64's padding at the end (``NAME=value`` is two tokens).
-_TAIL = lazy(r"[A-Za-z0-9_+/-]{4,}[ \t]*\r?$")
-_HEAD = lazy(r"[ \t]*([A-Za-z0-9_+/-]{4,}={0,2})([ \t]*(?:\r?\n|$))?")
+_TAIL = lazy(r"[A-Za-z0-9_+/-]{4,}\.?[ \t]*\r?$")  # a JWT cut after a dot too
+_HEAD = lazy(r"[ \t]*([A-Za-z0-9_+/-]{4,}={0,2})(?![=A-Za-z0-9_+/-])([ \t]*(?:\r?\n|$))?")
 _BLOB = lazy(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])")  # ENCODED_MIN
 _LINES_JOINED = 4  # a key wrapped over more lines than this is a PEM block (its own rule)
+# A line's end that names a secret and links it to a value the line does not hold: a name
+# holding a secret's word (``DB_PASSWORD``, "api key", "the passphrase"), maybe "for the admin"
+# or "(base64)" after it, then ``:``, ``=``, a YAML block scalar's ``|``/``>``, or "is"/"was".
+_LABEL = lazy(
+    r"(?i)(?<![^\s\"'`*(\[{-])[\w.-]*(?:pass(?:word|wd|phrase|code)?|pwd?|secret|token|key|psk"
+    r"|credentials?|creds)[\w.-]*['\"`*]*(?:[ \t]+(?:(?:for|of|on|in)[ \t]+[\w.@:/-]+"
+    r"(?:[ \t]+[\w.@:/-]+){0,3}|\([^)\n]{0,30}\)))?[ \t]*"
+    r"(?:(?:[:=][ \t]*(?:[|>][-+]?)?)|[ \t](?:is|was|are))[ \t]*\r?$")
+_LABEL_SPAN = 160  # how much of a line's end the label is looked for in
+_VALUE_LINES = 2  # how many lines down, blank ones included, its value may be
+# The value's line: one token, or a quoted string; not Markdown or code (a fence, a list, a
+# heading) and not the next key of a mapping.
+_VALUE_LINE = lazy(r"(?!```|~~~|[#>*+|<{\[(-]\s|[\w.-]+:(?:\s|$))(?:[^\s'\"`]{3,200}|(['\"`])[^'\"`\n]{3,120}\1)")
+_NUMBERED = lazy(r"\d+→\s*")
 
 
 def wrapped(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Finding]:
@@ -41,7 +58,15 @@ def wrapped(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Finding
         tail = _TAIL.search(text, line_start, line_end)
         if tail is None:
             continue
-        parts = [(tail.start(), text[tail.start():line_end].rstrip())]
+        # A key's first half with the line before it: the name before it may be what makes it
+        # a secret (``AWS_SECRET_ACCESS_KEY=wJal…``); a word (``: True``) joins alone.
+        first = text[tail.start():line_end].rstrip()
+        head = _HEAD.match(text, line_end + 1)
+        if len(first) >= 8 and _random_looking(first) and head is not None and _keyish(
+                head.group(1)):
+            parts = [(line_start, text[line_start:line_end].rstrip())]
+        else:
+            parts = [(tail.start(), first)]
         at = line_end + 1
         for _ in range(_LINES_JOINED):
             head = _HEAD.match(text, at)
@@ -56,6 +81,40 @@ def wrapped(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Finding
             at = head.end()
         if len(parts) > 1:
             yield from _crossing(parts, finder)
+
+
+def labelled(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Finding]:
+    """Values on the line after a label that ends its line, for the lines starting at
+    ``lines``."""
+    for line_start in lines:
+        line_end = text.find("\n", line_start)
+        if line_end < 0:
+            continue
+        label = _LABEL.search(text, max(line_start, line_end - _LABEL_SPAN), line_end)
+        if label is None:
+            continue
+        at = line_end + 1
+        for _ in range(_VALUE_LINES):
+            stop = text.find("\n", at)
+            stop = len(text) if stop < 0 else stop
+            value = text[at:stop].strip()
+            if value:
+                break
+            at = stop + 1
+        else:
+            continue
+        numbered = _NUMBERED.match(value)  # a line of a file as the Read tool shows it
+        value = value[numbered.end():] if numbered else value
+        if not _VALUE_LINE.fullmatch(value):
+            continue  # a sentence, a mapping's next key, code: no value
+        head = text[line_start:line_end].rstrip()
+        head = head.rstrip("|>-+").rstrip() if head.endswith(("|", ">", "|-", ">-", "|+", ">+")) else head
+        joined = f"{head} {value}"
+        origin = text.index(value, at)
+        for found in finder(joined):
+            if found.start > len(head):
+                start = origin + found.start - len(head) - 1
+                yield Finding(start, start + found.end - found.start, found.kind)
 
 
 def _crossing(parts: list[tuple[int, str]], finder: Finder) -> Iterator[Finding]:
@@ -75,6 +134,12 @@ def _crossing(parts: list[tuple[int, str]], finder: Finder) -> Iterator[Finding]
 def _original(bounds: list[tuple[int, int]], offset: int) -> int:
     joined_at, origin = next((j, o) for j, o in reversed(bounds) if j <= offset)
     return origin + offset - joined_at
+
+
+def _keyish(token: str) -> bool:
+    """Whether a line's first token is a key's second half: letters with digits, or base64's
+    ``+/`` (an identifier such as ``API_TOKEN`` starts a line of its own)."""
+    return any(c.isalpha() for c in token) and any(c.isdigit() or c in "+/" for c in token)
 
 
 def _random_looking(token: str) -> bool:

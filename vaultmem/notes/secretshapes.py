@@ -78,6 +78,17 @@ VENDOR_PATTERNS: tuple[tuple[str, str], ...] = (
                        r"|y\$[./A-Za-z0-9]+\$[./A-Za-z0-9]+\$[./A-Za-z0-9]{16,}"
                        r"|argon2(?:id|i|d)\$v=\d+\$[\w=,]+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]{16,})")),
     ("bitbucket", _EDGE + r"ATBB[A-Za-z0-9_=.-]{24,}"),
+    ("docker", _EDGE + r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}"),
+    ("tailscale", _EDGE + r"tskey-(?:auth|client|api|scim|webhook)-[A-Za-z0-9]{4,}-[A-Za-z0-9]{16,}"),
+    ("langsmith", _EDGE + r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
+    ("pinecone", _EDGE + r"pcsk_[A-Za-z0-9_]{40,}"),
+    ("1password", _EDGE + r"ops_eyJ[A-Za-z0-9_-]{40,}"),
+    ("supabase", _EDGE + r"sb_secret_[A-Za-z0-9_-]{20,}"),
+    ("render", _EDGE + r"rnd_[A-Za-z0-9]{24,}"),
+    ("netlify", _EDGE + r"nfp_[A-Za-z0-9]{30,}"),
+    ("dropbox", _EDGE + r"sl\.[A-Za-z0-9_-]{60,}"),
+    ("google", _EDGE + r"1//0[A-Za-z0-9_-]{40,}"),  # an OAuth refresh token
+    ("microsoft-teams", r"webhookb2/[^\s/]{1,200}/IncomingWebhook/([A-Za-z0-9]{32})"),
 )
 
 # Shapes the pre-filter (redact) looks for, for the detectors whose literal is too common for
@@ -98,7 +109,8 @@ CANDIDATE_SHAPES: tuple[tuple[str, str], ...] = (
 EXACT_PREFIXES = (
     "A3T", "ABIA", "ACCA", "AKIA", "ASIA", "GR1348941", "eyJ", "T3BlbkFJ", "SG.", "AKC",
     "AccountKey=", "PuTTY-User-Key", "PRIVATE KEY", "AIza", "GOCSPX-", "HRKU-", "ATATT3",
-    "PMAK-", "NRAK-", "AGE-SECRET-KEY-", "Q~", "EAAA", ".atlasv1.", "ATBB",
+    "PMAK-", "NRAK-", "AGE-SECRET-KEY-", "Q~", "EAAA", ".atlasv1.", "ATBB", "1//0",
+    "OpenVPN Static key",
 )
 LOWER_PREFIXES = (
     "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gldt-", "glft-", "glsoat-",
@@ -107,4 +119,6 @@ LOWER_PREFIXES = (
     "nvapi-", "softlayer.com", "cloudant.com", "whsec_", "npm_", "key-", "_v1_", "shp",
     "lin_api_", "ntn_", "dp.", "figd_", "sntry", "dapi", "pul-", "glsa_", "glc_", "sbp_",
     "pscale_", "ya29.", "api_org_", "fm1_", "fm2_", "discord", "hvs.", "hvb.", "sig=",
+    "dckr_", "tskey-", "lsv2_", "pcsk_", "ops_eyj", "sb_secret_", "rnd_", "nfp_", "sl.",
+    "webhookb2/",
 )

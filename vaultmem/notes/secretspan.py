@@ -69,6 +69,7 @@ _QUALIFIERS = frozenset({
     "admin", "service", "bot", "app", "db", "database", "prod", "production", "staging",
     "refresh", "bearer", "oauth", "personal", "auth", "session", "encryption", "root", "ssh",
     "aws", "github", "gitlab", "slack", "stripe", "openai", "anthropic", "npm", "pypi",
+    "hmac", "jwt", "shared", "preshared",
 })
 _SECRET_PARTS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "bearer")
 
