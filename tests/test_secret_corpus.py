@@ -284,6 +284,21 @@ ATTACKS: list[tuple[str, str]] = [
     ("secret (base64): U3VwM3JTM2NyZXQhUGFzc3dvcmQ=", "U3VwM3JTM2NyZXQhUGFzc3dvcmQ="),
     ("postgresql+asyncpg://app:Pg/Slash9x@db.internal:5432/app", "Pg/Slash9x"),
     ("sqlcmd -S db -U sa -P'Sq1!Pw99' -Q 'select 1'", "Sq1!Pw99"),
+    # A record's name and value fields, a row naming its secret in a cell, Windows' /p: switches,
+    # commands that read a password from stdin, a quoted passphrase of PGPASSWORD, a signed URL's
+    # signature and a query's API key.
+    ('env:\n  - name: DB_PASSWORD\n    value: "K8sVal!Pw9"', "K8sVal!Pw9"),
+    ('{"name": "STRIPE_SECRET_KEY", "value": "Zr8Vb3Wc6Yd1Fe4Gh7Jk0Lm"}', "Zr8Vb3Wc6Yd1Fe4Gh7Jk0Lm"),
+    ("| Name | Value |\n|---|---|\n| DB_PASSWORD | Tbl!Row88 |", "Tbl!Row88"),
+    ("xfreerdp /u:admin /p:RdpPw!9x /v:10.0.0.9", "RdpPw!9x"),
+    ("cmdkey /add:fs01 /user:corp\\bob /pass:CmdK3y!pw", "CmdK3y!pw"),
+    ("echo Plain!Pw4821 | passwd --stdin deploy", "Plain!Pw4821"),
+    ("gpg --passphrase-fd 0 --batch -d f.gpg <<< 'GpgHere!9'", "GpgHere!9"),
+    ("PGPASSWORD='river stone lamp 9' pg_dump -h db app", "river stone lamp 9"),
+    (("https://d1.cloudfront.net/a.mp4?Expires=1700000000&Signature=Zr8Vb3Wc6Yd1Fe4Gh7Jk0Lm5N~q2Pt8"
+     "&Key-Pair-Id=K2ABC"), "Zr8Vb3Wc6Yd1Fe4Gh7Jk0Lm5N~q2Pt8"),
+    ("https://maps.googleapis.com/maps/api/geocode/json?address=x&key=Zr8Vb3Wc6Yd1Fe4Gh7Jk0Lm5Nq2",
+     "Zr8Vb3Wc6Yd1Fe4Gh7Jk0Lm5Nq2"),
 ]
 
 FALSE_POSITIVES = [
@@ -438,6 +453,11 @@ FALSE_POSITIVES = [
     "la contraseña de la base de datos es incorrecta",
     "curl http://localhost:8080/users/@me and https://example.com:443/a/b@c",
     "Password ⇒ see the vault; I typed it into the password field",
+    "env:\n  - name: LOG_LEVEL\n    value: debug2x\n  - name: DB_PASSWORD\n    valueFrom: {}",
+    '{"name": "API_KEY", "value": "${{ secrets.API_KEY }}"}',
+    "| Name | Value |\n|---|---|\n| Max tokens | 4096 |\n| API key | required |",
+    "cd /p:/x && robocopy C:\\src D:\\dst /pass:C:\\cfg\\pw.txt",
+    "https://cache.example.com/v1/get?key=user_profile_settings&ttl=60",
 ]
 
 

@@ -17,9 +17,10 @@ keeps the fact (which variable, which database) without the value. What counts a
 - a high-entropy string (detect-secrets' Shannon entropy) after a secret-like name on its line;
 - a value known by its context whatever its shape (secretcontext): a secret word and its value in
   prose, password flags of commands, URL userinfo with or without a user, Authorization headers;
-- a key wrapped over two lines, or base64-encoded (secretprep);
+- a key wrapped over two lines, a value on the line after its label, or base64-encoded
+  (secretprep);
 - an AWS secret key on the line of its access key id, unnamed (a credentials file's pair);
-- a table's cell under a column named a secret (secrettable).
+- a table's cell under a column named a secret, or beside a cell naming one (secrettable).
 
 Every finding covers the whole token it is in, and values that look random but are not secrets
 (commit shas, digests, SRI strings, UUIDs not named a secret, ARNs, data URIs, paths) are kept

@@ -28,6 +28,9 @@ Their name is no assignment's left side, so the keyword rules miss them:
   quoted value: ``define('DB_PASSWORD', '…')``, ``user-secrets set "Db:Password" "…"``,
   ``SetEnvironmentVariable('DB_PASS', '…', 'User')`` (a short last argument after it); the
   password of an ``auth=('user', '…')`` pair;
+- a record's name and value fields: ``- name: DB_PASSWORD`` over ``value: …`` (Kubernetes),
+  ``{"name": "API_KEY", "value": "…"}``; an ``echo`` piped into ``passwd --stdin`` or
+  ``--passphrase-fd 0``;
 - the password of a ``.pgpass`` line, ``host:port:database:user:password`` (five fields, the port
   a number or ``*``, the user with a letter: a timestamp or a MAC address is not one).
 
@@ -57,7 +60,8 @@ _RULES = {
                        r"([^\"\n]{3,200})\""),
     "store": lazy(r"(?<![\w-])(?:gh\s+secret\s+set\s+\S+[^\n|;&]*?\s(?:--body[ =]|-b\s+)"
                   r"|netlify\s+env:set\s+\S+\s+"
-                  r"|(?:secrets?\s+(?:set|put)|env\s+add|sudo\s+(?:-\w+\s+)*?(?:-S|--stdin))\b"
+                  r"|(?:secrets?\s+(?:set|put)|env\s+add|sudo\s+(?:-\w+\s+)*?(?:-S|--stdin)"
+                  r"|passwd\s+--stdin|--passphrase-fd\s+0|--password-fd\s+0)\b"
                   r"[^\n|;&]*?<<<\s*)" + _VALUE),
     "keyvault": lazy(r"(?<![\w-])az\s+keyvault\s+secret\s+set\b[^\n|;&]*?\s--value(?:=|[ \t]+)"
                      + _FLAG_VALUE),
@@ -82,40 +86,50 @@ _RULES = {
     "pgpass": lazy(r"(?m)(?:^|(?<=[\s'\"`>]))(?:\[[0-9A-Fa-f:]+\]|[\w.*-]+):(?:\d{1,5}|\*)"
                    r":[^:\s'\"`]+:[^:\s'\"`]*[A-Za-z*][^:\s'\"`]*"
                    r":((?:[^\s'\"`:\\]|\\.){3,200})(?=[\s'\"`]|$)"),
+    # A secret's name and its value as two fields of one record: Kubernetes' ``- name: DB_PASSWORD``
+    # over ``value: …``, ``{"name": "API_KEY", "value": "…"}`` of a task definition or an API.
+    "name_value": lazy(r"(?i)[\"']?\b(?:name|key|parameter_?name|variable)[\"']?\s*[:=]\s*"
+                       r"[\"']?([A-Za-z_][\w.:/-]{0,80})[\"']?\s*,?\s*(?:\r?\n[ \t]*(?:-[ \t]+)?)?"
+                       r"[\"']?(?:value|secret_?value|plaintext_?value)[\"']?\s*[:=][ \t]*"
+                       r"(?:(['\"])([^'\"\n]{3,200})\2|([^\s'\",}]{3,200}))"),
     "piped": lazy(r"(?<![\w-])(?:echo|printf)\s+(?:-[ne]+\s+)?(['\"]?)([^\s'\"|]{3,200})\1"
                   r"\s*\|[^|\n]*$"),
 }
 # What a piped value goes into: the flag or the command that reads a secret from stdin.
 _PIPED_INTO = ("-password-stdin", "chpasswd", "secret set", "secret put", "secrets set",
                "env add", "secret create", "secrets create", "secrets versions add",
-               "sudo -S", "sudo --stdin")  # sudo reads the password from stdin
+               "sudo -S", "sudo --stdin", "passwd --stdin", "--passphrase-fd 0",
+               "--password-fd 0")  # sudo, passwd, gpg read the password from stdin
 # An ``aws ssm put-parameter`` command's ``--name`` (the parameter's path).
 _SSM_NAME = lazy(r"\s--name(?:=|[ \t]+)(['\"]?)([^\s'\"]+)\1")
 # A name beside a name (no digit, or a lowercase identifier): not a value.
 _LISTED_NAME = lazy(r"-*[A-Za-z][A-Za-z_.-]*|[a-z][a-z0-9_]*")
 # What makes a line worth the pgpass rule (redact's pre-filter runs it over the lowercase text).
 SHAPES = (lazy(r":(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:[^:\s]{3}"),  # not a MAC: ``…:ae:e2``
-          lazy(r"(?<![\w.$-])s\.[a-z0-9]{24}(?![\w.(-])"))  # a Vault token (lowercase copy)
+          lazy(r"(?<![\w.$-])s\.[a-z0-9]{24}(?![\w.(-])"),  # a Vault token (lowercase copy)
+          lazy(r"value['\"]?\s*[:=]"))  # a record's value beside its name (name_value)
 # Literals (lowercase) that make a line worth these rules: redact's pre-filter finds them.
 WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "env add",
          "env:set", "chpasswd", "ssh-keygen", "securestring", "identified by", "identified with",
          "sqlplus", "sqlldr", "expdp", "impdp", "rman target", "dgmgrl", "requirepass",
          "masterauth", "config set", "set -", "setx", "secret create", "::add-mask::",
          "secrets create", "secrets versions add", "keyvault", "put-parameter", "vault login",
-         "vault token", "sudo -s", "sudo --stdin")
+         "vault token", "sudo -s", "sudo --stdin", "passwd --stdin", "--passphrase-fd",
+         "--password-fd")
 
 
 # A literal each match of a rule holds (case-sensitive, or no letter): where none is in the span
 # the rule is not run nor compiled (as secretcontext.NEEDS_EXACT; tests/test_secret_gates.py).
 NEEDS: dict[str, tuple[str, ...]] = {
     "element": ("</",), "app_setting": ("=",), "tf_default": ("variable",),
-    "store": ("secret", "env", "sudo"), "keygen": ("ssh-keygen",), "pgpass": (":",),
+    "store": ("secret", "env", "sudo", "passwd", "-fd"), "keygen": ("ssh-keygen",), "pgpass": (":",),
     "mask": ("::add-mask::",), "keyvault": ("keyvault",), "ssm": ("put-parameter",),
     "vault_login": ("vault",), "vault_token": ("s.",),
     "securestring": ("SecureString", "securestring", "SECURESTRING"),
     "sql": ("identified", "IDENTIFIED", "Identified"), "oracle": ("/",),
     "redis": ("requirepass", "masterauth", "REQUIREPASS", "MASTERAUTH"),
     "setting": ("set", "SET", "Set"), "quoted_pair": ("'", '"'), "auth_pair": ("auth",),
+    "name_value": ("alue", "ALUE"),
 }
 
 
@@ -157,6 +171,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             if kind is not None and secretish(m.group(value), password=kind == "password",
                                               strict=False, quoted=rule == "quoted_pair"):
                 yield Finding(m.start(value), m.end(value), kind)
+    if _may("name_value", text, begin, end):
+        yield from _name_values(text, begin, end)
     for m in r["auth_pair"].finditer(text, begin, end) if _may("auth_pair", text, begin, end) else ():
         if _given(m.group(3)):
             yield Finding(m.start(3), m.end(3), "password")
@@ -195,6 +211,19 @@ def _stores(text: str, begin: int, end: int) -> Iterator[Finding]:
         low = line.lower()
         if "vault" in low or ("token" in low and any(c.isdigit() for c in m.group(0))):
             yield Finding(m.start(), m.end(), "vault")
+
+
+def _name_values(text: str, begin: int, end: int) -> Iterator[Finding]:
+    """The values of records whose name field names a secret; the name may be on the line
+    before the value's (``- name: DB_PASSWORD`` over ``value: …``)."""
+    above = max(0, text.rfind("\n", 0, max(0, begin - 1)) + 1)
+    for m in _RULES["name_value"].finditer(text, above, end):
+        name = m.group(1).rsplit("/", 1)[-1]
+        kind = name_kind(name)
+        at, given = (m.start(3), m.group(3)) if m.group(3) is not None else (m.start(4), m.group(4))
+        if kind is not None and _ends_secret(name) and secretish(
+                given, password=kind == "password", strict=False, quoted=m.group(3) is not None):
+            yield Finding(at, at + len(given), kind)
 
 
 def _flag_value(m: re.Match[str]) -> tuple[int, str]:

@@ -22,8 +22,11 @@ rules here read that context:
   after the slash must read like a password (a digit or a symbol besides a sentence's ``?``/``!``,
   eight characters or a symbol when short), no space around the slash ("Login screen / unlock?"
   is a choice), and the pair no piece of a path (``src/app``, ``a/b/c``);
-- **Authorization headers** (``Bearer``, ``Basic``, ``Token``...) and ``Bearer <token>``; a
-  Cookie header's random values.
+- **Authorization headers** (``Bearer``, ``Basic``, ``Token``..., a vendor's own scheme such as
+  ``SSWS``) and ``Bearer <token>``; a Cookie header's random values; a URL query's
+  ``Signature=`` or ``key=``; Windows' ``/p:`` and ``/pass:`` switches;
+- **a PIN or a keypad's code** after its name ("use pin 4821 for the sim", "the door code is
+  58213"), **recovery codes** after theirs, and a wallet's **seed phrase** (12 to 24 words).
 
 A value is only taken when it reads like one: not a placeholder (``$TOKEN``, ``<password>``,
 ``****``), not a plain word ("the password is stored in vault"; four or more words joined by
@@ -71,6 +74,7 @@ _RULES = {
         r"(?i)(?<![\w-])--?(?!no-)[\w-]*?(?:password|passwd|pass|passphrase|pwd|token|secret|"
         r"api-?key|access-key|secret-key|private-key)(?:-(?:string|value|text|data))?"
         r"(=|[ \t]+)" + _VALUE),  # aws … --secret-string
+    "switch": lazy(r"(?i)(?<=\s)/(?:p|pass|password|passwd|pwd)[:=](['\"]?)([^\s'\"]{3,200})\1"),
     "smb": lazy(r"(?<![\w-])(?:-U|--user)(?:=|[ \t]+)(['\"]?)([^\s%'\"]{1,64})%([^\s'\"]{3,200})\1"),
     "userpass": lazy(
         r"(?<![\w-])(?:-u|-U|--user|--auth|-a|--basic-auth|--proxy-user)(?:=|[ \t]+)"
@@ -96,6 +100,8 @@ _RULES = {
         # a vendor's own scheme (``SSWS``, ``Splunk``, ``GenieKey``): a word, then the token
         r"|([a-z][\w.-]{1,30})\s+(?=[\w.~+/=-]{8,}(?:['\"\s,;]|$)))?([^\s'\",;]{4,})"),
     "bearer": lazy(r"(?i)\bbearer\s+([^\s'\",;]{8,})"),
+    # A URL's query: a signed URL's signature (CloudFront, GCS v2) and an API key (Maps).
+    "query": lazy(r"[?&](?:Signature|signature|key)=([A-Za-z0-9%+/=_~.-]{16,})"),
     # A question naming a secret, then its answer: AskUserQuestion's ``"Which password …?"="…"``
     # and the choice record made of it (``Which password …? — chose: …``).
     # The secret word is what is asked for, a verb or the question mark next ("Which password
@@ -206,6 +212,9 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
                     yield Finding(p.start(1), p.end(1), "password")
                 elif p.group(3) is not None and secretish(p.group(3), password=True, strict=True):
                     yield Finding(p.start(3), p.end(3), "password")
+    for m in _run("switch", skip, text, begin, end):
+        if not placeholder(m.group(2)) and not is_path(m.group(2)):
+            yield Finding(m.start(2), m.end(2), "password")
     for m in _run("smb", skip, text, begin, end):
         if not placeholder(m.group(3)):
             yield Finding(m.start(3), m.end(3), "password")
@@ -248,6 +257,9 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             kind = "password" if "pass" in low or "pwd" in low else (
                 "token" if "token" in low else "secret")
             yield Finding(m.start(2), m.end(2), kind)
+    for m in _run("query", skip, text, begin, end):
+        if secretish(m.group(1), password=False, strict=True):
+            yield Finding(m.start(1), m.end(1), "signature" if "ig" in m.group(0)[:5] else "api-key")
     for m in _run("cookie", skip, text, begin, end):
         if secretish(m.group(2), password=False, strict=True):
             yield Finding(m.start(2), m.end(2), "token")
@@ -329,11 +341,11 @@ NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
 NEEDS_FOLDED_TOO: dict[str, tuple[str, ...]] = {"login": ("/", "pass", "pw"),
                                                 "escaped": ("\\\"", "\\'")}
 NEEDS_EXACT: dict[str, tuple[str, ...]] = {
-    "smb": ("-U", "--user"), "userpass": ("-u", "-U", "-a"), "url": ("://",), "pair": ("/",),
+    "smb": ("-U", "--user"), "switch": ("/p:", "/P:", "/pass", "/Pass", "/PASS", "/pwd", "/PWD"), "userpass": ("-u", "-U", "-a"), "url": ("://",), "pair": ("/",),
     "userinfo": ("@",), "asked": ("?",),
     "tools": tuple(sorted({flag for _, flag, _ in _TOOL_FLAGS})),
     "positional": ("htpasswd", "rabbitmqctl", "net", "wpa_passphrase", "bw"),
-    "cookie": ("ookie", "OOKIE"),
+    "cookie": ("ookie", "OOKIE"), "query": ("ignature=", "key="),
 }
 # The rules whose "pass" is only ever a secret word's start (_WORD; the flag rule's ``--pass``):
 # followed by one of _PASS_NEXT (in the folded copy, whitespace is one space). "passed",
@@ -517,8 +529,13 @@ COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", 
                  "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",
                  "--pass", "--token", "--secret", "--api", "--access", "--private", "--client",
                  "--pwd", "-token", "-password", "-secret", "-key", "://", "login", "log in",
+                 "/p:", "/pass:", "/password:", "/pwd:", "/passwd:", "/pass=", "/password=",
+                 "signature=", "?key=", "&key=",
                  "sign in", "signin", "clave", "sleutel", "nyckel", "avain", "klucz", "chave",
-                 "chiave", "clef", "pin", "puk", "geheimzahl", " code", "mnemonic",
+                 "chiave", "clef", "puk", "geheimzahl", "door code", "gate code", "alarm code",
+                 "entry code", "lock code", "safe code", "keypad code", "unlock code", "code pin",
+                 "codice pin", "codigo pin", "código pin", "codes:", "codes are", "codes were",
+                 "codes (", "code:", "mnemonic",
                  "seed phrase", "seed words", "recovery phrase", "backup phrase", "wallet phrase",
                  "recovery words", "backup words", "wallet words",
                  "as the pass", "as my pass", "as our pass", "as password", "as the api",
@@ -531,6 +548,8 @@ NON_ASCII_WORDS = ("lösenord", "hasło", "şifre", "parolă", "jelszó", "mật
                    "clé", "nøkkel", "ключ", "キー", "密钥", "密鑰", "키")
 
 
+# A PIN's name (the pin rule; "ping" and "pinned" are none).
+_PIN_SHAPE = lazy(r"pin(?:[ -]?(?:code|number|nummer|numero|número))?(?![\w-])")
 # A schemeless ``user:PASS@host`` (the userinfo rule), looked for where the text has an ``@``.
 _USERINFO_SHAPE = lazy(r":[^\s/@:'\"<>]{3,200}@(?=[\w\[])")
 
@@ -542,6 +561,8 @@ def candidates(low: str, more: Sequence[str] = (),
     found: list[int] = []
     for shape in (_USERINFO_SHAPE, *shapes) if "@" in low else shapes:
         found.extend(m.start() for m in shape.finditer(low))
+    if "pin" in low:
+        found.extend(m.start() for m in _PIN_SHAPE.finditer(low))
     for word in (*COMMAND_WORDS, *more, *(() if low.isascii() else NON_ASCII_WORDS)):
         at = low.find(word)
         while at >= 0:

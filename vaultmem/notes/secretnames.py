@@ -73,8 +73,8 @@ def passphrase(name: str, value: str) -> bool:
     staple"``): the name ends in a password word and the value is 2 to 10 plain words that do not
     talk about passwords (``PASSWORD_HINT = "Enter your password"`` is a message)."""
     words = name_words(name)
-    if not words or words[-1] not in _PASSWORD_WORDS:
-        return False
+    if not words or not (words[-1] in _PASSWORD_WORDS or words[-1].endswith(("password", "passwd"))):
+        return False  # ``PGPASSWORD`` too
     said = value.split()
     if not 2 <= len(said) <= 10 or value.rstrip()[-1:] in ".!?:" or "‹" in value:
         return False

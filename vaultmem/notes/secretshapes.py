@@ -102,6 +102,7 @@ CANDIDATE_SHAPES: tuple[tuple[str, str], ...] = (
     ("pat", r"pat[A-Za-z0-9]{14}\."), ("secret_", r"secret_[A-Za-z0-9]{43}"),
     ("access_token$production$", r"access_token\$production\$"),
     ("$", r"\$(?:2[abxy]?|1|5|6|apr1|md5|y|argon2(?:id|i|d))\$"),
+    ("sl.", r"sl\.[A-Za-z0-9_-]{60}"),  # a Dropbox token ("ssl." is everywhere)
 )
 
 # Literal prefixes of the patterns above and detect-secrets' detectors, found in the text as it
@@ -119,6 +120,6 @@ LOWER_PREFIXES = (
     "nvapi-", "softlayer.com", "cloudant.com", "whsec_", "npm_", "key-", "_v1_", "shp",
     "lin_api_", "ntn_", "dp.", "figd_", "sntry", "dapi", "pul-", "glsa_", "glc_", "sbp_",
     "pscale_", "ya29.", "api_org_", "fm1_", "fm2_", "discord", "hvs.", "hvb.", "sig=",
-    "dckr_", "tskey-", "lsv2_", "pcsk_", "ops_eyj", "sb_secret_", "rnd_", "nfp_", "sl.",
+    "dckr_", "tskey-", "lsv2_", "pcsk_", "ops_eyj", "sb_secret_", "rnd_", "nfp_",
     "webhookb2/",
 )

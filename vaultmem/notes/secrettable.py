@@ -1,4 +1,4 @@
-"""Secrets in a Markdown table's column named a secret (pure).
+"""Secrets in a Markdown table's column named a secret, or beside a cell naming one (pure).
 
 A table of accounts (``| env | user | password |`` over ``| staging | admin | Xk2!mq88Lp |``)
 names its secret once, in the header; no row says "password", so the rules that look for a name
@@ -12,6 +12,7 @@ column's cell as a password, any other's needs letters and digits; a cell of wor
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretcontext import secretish
@@ -33,8 +34,6 @@ def findings(text: str) -> Iterator[Finding]:
         header_start = text.rfind("\n", 0, header_end) + 1
         kinds = [_column_kind(text[start:end]) for start, end in
                  _cells(text, header_start, header_end)]
-        if not any(kinds):
-            continue
         yield from _rows(text, rule.end() + 1, kinds)
 
 
@@ -52,7 +51,19 @@ def _rows(text: str, at: int, kinds: list[str | None]) -> Iterator[Finding]:
                 if kind is not None and " " not in value and secretish(
                         value, password=kind == "password", strict=kind != "password"):
                     yield Finding(start, stop, kind)
+        yield from _labelled(text, cells)
         at = end + 1
+
+
+def _labelled(text: str, cells: list[tuple[int, int]]) -> Iterator[Finding]:
+    """The cell after a cell naming a secret, in a row (``| DB_PASSWORD | … |`` of a table of
+    names and values)."""
+    for (start, stop), (v_start, v_stop) in pairwise(cells):
+        kind = _column_kind(text[start:stop])
+        value = text[v_start:v_stop]
+        if kind is not None and " " not in value and secretish(
+                value, password=kind == "password", strict=kind != "password"):
+            yield Finding(v_start, v_stop, kind)
 
 
 def _column_kind(header: str) -> str | None:
