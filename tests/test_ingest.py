@@ -674,3 +674,16 @@ def test_a_rule_the_person_sets_is_a_decision_as_said() -> None:
         "- Rule from the person: never commit without signing. use the wombat GPG key")
     log = _only(edits, "Work Log").content  # the prompt stays in the log as typed
     assert "**Prompt:** never commit without signing. use the wombat GPG key" in log
+
+
+def test_a_turn_about_two_components_lends_neither_to_an_item_naming_none() -> None:
+    # Issue 29: an item naming none of its turn's components went to the two it touched most.
+    def gotcha(*paths: str) -> str:
+        calls = tuple(_write(f"w{n}", f"{CWD}/{path}", "Edit") for n, path in enumerate(paths))
+        turns = [_turn("u1", prompt="why?"), _turn("a1", calls=calls),
+                 _turn("a2", text="The root cause was that the phone number regex matched dates.")]
+        return _only(_edits(turns, cwd=CWD), "Gotchas & Fixes").content
+
+    assert "[[" not in gotcha("src/auth/a.py", "src/billing/b.py")
+    # One more file of one of them: that one.
+    assert gotcha("src/auth/a.py", "src/auth/c.py", "src/billing/b.py").endswith("([[Auth]])")

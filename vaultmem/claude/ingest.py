@@ -348,8 +348,10 @@ def story(
                 continue  # a compile error of code being written, or an error and no lesson
             if kind == Kind.GOTCHA and id(turn) in came_back and outage(text):
                 continue  # the service was down and came back: no lesson, no fix
-            # Filed under what it is about (at most two), not every component the turn touched.
-            items.append(Item(kind, text, _about(text, named, files), files))
+            # Filed under what it is about (at most two), not every component the turn touched;
+            # a component only a test's name gives so far weighs nothing (it may be dropped).
+            weighed = [(p, n) for p, n in named if _name_key(n) in from_source] or named
+            items.append(Item(kind, text, _about(text, weighed, files), files))
             records.steps += [text] if kind == Kind.NEXT_STEP else []
         entry = records.entry(turn, work_entry(turn, [text for _, text in mined]))
         if entry is not None:

@@ -110,12 +110,15 @@ def files_named(text: str, paths: Sequence[str]) -> list[str]:
 def about(text: str, files: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     """The components (at most two) an item is about, of its turn's ``files`` ((path shown,
     component), in the turn's order): those whose file, folder or name the text mentions; else
-    the components most of those files belong to."""
+    the one component more of those files belong to than to any other (a turn about two
+    things lends neither to an item that names none: issue 29)."""
     named = mentioned(text, files)
     if named:
         return named
     counts: dict[str, int] = {}
     for _, name in files:
         counts[name] = counts.get(name, 0) + 1
-    ranked = sorted(counts, key=lambda n: -counts[n])  # stable: the turn's order breaks ties
-    return tuple(ranked[:ABOUT_MAX])
+    ranked = sorted(counts, key=lambda n: -counts[n])
+    if len(ranked) > 1 and counts[ranked[0]] == counts[ranked[1]]:
+        return ()
+    return tuple(ranked[:1])
