@@ -19,6 +19,10 @@ from vaultmem.mining import tools
     ("(`sudo apt install x` failed: `sudo: a terminal is required to read the password`)",
      "sudo"),
     ("`sudo apt install x` failed (`E: Unable to locate package x`)", "apt"),
+    # In a command line of several commands, the one its error names by its program.
+    (("`createuser app && psql --password=x -c 'alter user app'` failed: `psql: error: "
+      "password authentication failed`"), "psql"),
+    ("`createuser app && psql -c 'alter user app'` failed: `error: role exists`", "createuser"),
     ("`/usr/local/bin/terraform plan` failed (`Error: No valid credential`)", "terraform"),
     ('`"C:\\Program Files\\Git\\bin\\git.exe" push` failed (`rejected`)', "git"),
     # The project's own code, shells, utilities: no tool.

@@ -100,7 +100,8 @@ def hook_of(text: str) -> str | None:
 def program(command: str, error: str = "") -> str | None:
     """The tool ``command`` runs, ``error`` being what it printed (a wrapper's own error makes
     the wrapper the tool), or None for the project's own code, a shell or a utility."""
-    words = _first_part(fixes.run_key(command.rstrip("…").strip()))
+    line = fixes.run_key(command.rstrip("…").strip())
+    words = _speaking_part(line, error) or _first_part(line)
     while words:
         name = _name(words[0])
         if name is None:
@@ -134,6 +135,23 @@ def _first_part(command: str) -> list[str]:
                 and "=" not in words[0]:
             return words
     return []
+
+
+def _speaking_part(command: str, error: str) -> list[str]:
+    """The words of the command of a command line whose program ``error`` starts by naming
+    (``createuser app && psql …`` failing with ``psql: error: …``: the psql part), [] when
+    the error names none of its commands."""
+    head = _ERROR_HEAD.match(error)
+    if head is None:
+        return []
+    for part in re.split(r"\s*(?:&&|\|\|?|;)\s*", command):
+        words = [w.strip("'\"") for w in _WORD.findall(part)]
+        if words and _name(words[0]) == head.group(1).casefold():
+            return words
+    return []
+
+
+_ERROR_HEAD = re.compile(r"\s*([\w.+-]+):\s")
 
 
 def _after_options(words: list[str], arguments: int) -> list[str]:
