@@ -129,12 +129,18 @@ def program(command: str, error: str = "") -> str | None:
 def _first_part(command: str) -> list[str]:
     """The words of the first command of a command line (before ``&&``, ``;``, ``|``) that is
     not a ``cd`` or a variable; [] when unreadable."""
-    for part in re.split(r"\s*(?:&&|\|\|?|;)\s*", command):
-        words = [w.strip("'\"") for w in _WORD.findall(part)]
-        if words and words[0].casefold() not in ("cd", "pushd", "export", "set") \
-                and "=" not in words[0]:
+    for words in _command_words(command):
+        if words[0].casefold() not in ("cd", "pushd", "export", "set") and "=" not in words[0]:
             return words
     return []
+
+
+def _command_words(command: str) -> list[list[str]]:
+    """The words of each command of a command line (split at ``&&``, ``;``, ``|``), quotes
+    taken off; a part without words left out."""
+    parts = ([w.strip("'\"") for w in _WORD.findall(part)]
+             for part in re.split(r"\s*(?:&&|\|\|?|;)\s*", command))
+    return [words for words in parts if words]
 
 
 def _speaking_part(command: str, error: str) -> list[str]:
@@ -144,11 +150,8 @@ def _speaking_part(command: str, error: str) -> list[str]:
     head = _ERROR_HEAD.match(error)
     if head is None:
         return []
-    for part in re.split(r"\s*(?:&&|\|\|?|;)\s*", command):
-        words = [w.strip("'\"") for w in _WORD.findall(part)]
-        if words and _name(words[0]) == head.group(1).casefold():
-            return words
-    return []
+    return next((words for words in _command_words(command)
+                 if _name(words[0]) == head.group(1).casefold()), [])
 
 
 _ERROR_HEAD = re.compile(r"\s*([\w.+-]+):\s")
