@@ -87,13 +87,13 @@ def test_render_orders_the_last_session_prerequisites_components_then_earlier_se
     )
     assert fences[1] == "- 2026-11-18 — REDIS_URL set\n"
     assert fences[2] == (
-        "[[A]] — touched in the last session · note: p/entities/A.md\n"
+        "[[A]] — touched in the last session\n"
         "decisions:\n- 2026-11-19 — ed\ngotchas:\n- 2026-11-18 — eg\n\n"
-        "[[B]] — touched in the last session · note: p/entities/B.md\ndecisions:\n- eb\n"
+        "[[B]] — touched in the last session\ndecisions:\n- eb\n"
     )
     # The older session repeats everything but its next step: only that is said again.
     assert fences[3] == (
-        "2026-11-20 · older · active · note: p/sessions/2026-11-19-o.md\nnext steps:\n- n0\n")
+        "2026-11-20 · older · active · note: 2026-11-19-o\nnext steps:\n- n0\n")
     _only_labels_outside(text)
 
 
@@ -578,3 +578,18 @@ def test_a_last_answer_that_only_led_into_the_work_leaves_its_request_open() -> 
     # A lead-in a recap followed, and one said before the last answer, leave nothing open.
     turns = (turns[1], Turn("10:09", "and?", "Pushed: — `main` is at 4f43a16"))
     assert context.ASKED not in context.render("p", [_session(turns=turns)])
+
+
+def test_a_note_named_as_its_component_or_an_earlier_session_is_named_not_pathed() -> None:
+    # The path of a note its name finds (`vaultmem show <name>`) would take a fact's room.
+    older = _session(rel="p/archive/sessions/2026-11-19-o.md", topic="older",
+                     next_steps=(Item("n0"),))
+    renamed = Component(replace(ENTITY, rel="p/entities/auth-flow.md", name="Auth",
+                                decisions=(Item("argon2id for hashes", "2026-11-19"),)))
+    text = context.render("p", [_session(), older], components=[_entity("Billing"), renamed])
+    assert "[[Billing]] — touched in the last session\n" in text
+    assert "p/entities/Billing.md" not in text
+    assert "[[Auth]] · note: p/entities/auth-flow.md" in text  # its name does not find it
+    assert "· note: 2026-11-19-o\n" in text and "p/archive/sessions/" not in text
+    assert "note: p/sessions/2026-11-20-auth.md" in text  # the last session's note: its path
+

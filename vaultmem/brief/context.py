@@ -298,7 +298,7 @@ def _components(components: Sequence[Component],
         e = c.digest
         why = "; ".join(c.reasons)
         why = f" — {why}" if why else ""
-        title = f"[[{one_line(e.name)}]]{why} · note: {one_line(e.rel)}"
+        title = f"[[{one_line(e.name)}]]{why}{_where(e.rel, e.name)}"
         part = Group(title, gap=rank > 0)
         top = 1 if rank < TOP_COMPONENTS else 2
         part.add("decisions:", _lessons(e.decisions, dated=True), [top, top, 2, 2, 2, 3],
@@ -309,6 +309,14 @@ def _components(components: Sequence[Component],
         part.add("recent changes:", _items(changes, dated=True), [3, 3, 3, 3])
         block.children.append(part)
     return block
+
+
+def _where(rel: str, name: str) -> str:
+    """`` · note: <rel>``, or "" when the note is named ``name``: `vaultmem show <name>` (the
+    last line says so) finds it, and the path (60 characters a component or an earlier
+    session) would take the room of a fact."""
+    stem = rel.rsplit("/", 1)[-1].removesuffix(".md")
+    return "" if stem == name else f" · note: {one_line(rel)}"
 
 
 def _done_by(sessions_: Iterable[SessionDigest]) -> list[str]:
@@ -328,7 +336,8 @@ def _earlier(sessions_: Sequence[SessionDigest], known: _Known,
     block = Group(None)
     for rank, s in enumerate(sessions_):
         first = " · ".join([s.date, _cut(s.topic, 120), s.status])
-        part = Group(f"{first} · note: {one_line(s.rel)}", gap=rank > 0)
+        stem = s.rel.rsplit("/", 1)[-1].removesuffix(".md")
+        part = Group(f"{first} · note: {one_line(stem)}", gap=rank > 0)
         turns = _turns(s, known)
         tier = 2 if rank < 3 else 3
         # Its last answer first, then its other answers (the newer first) before any recap's
