@@ -593,3 +593,31 @@ def test_a_note_named_as_its_component_or_an_earlier_session_is_named_not_pathed
     assert "· note: 2026-11-19-o\n" in text and "p/archive/sessions/" not in text
     assert "note: p/sessions/2026-11-20-auth.md" in text  # the last session's note: its path
 
+
+def test_a_last_request_answered_with_nothing_done_is_the_next_step() -> None:
+    # The commit met a merge in progress and the session ended: that request is what is next,
+    # said once (not again as the last answer of the outcome).
+    turns = (Turn("10:00", "add the exporter", "Added the CSV exporter."),
+             Turn("10:05", "push the exporter", "There's a merge in progress."))
+    text = context.render("p", [_session(turns=turns, next_steps=(), open_questions=())])
+    assert f"{context.ASKED}\n- 10:05 push the exporter → There's a merge in progress.\n" in text
+    assert text.count("merge in progress") == 1
+    # An earlier session's too, unless a newer one did it.
+    older = _session(rel="p/sessions/2026-11-19-o.md", turns=turns)
+    assert context.ASKED.lower() in context.render("p", [_session(), older])
+    pushed = _session(turns=(Turn("11:00", "push", "Pushed the exporter."),))
+    assert context.ASKED.lower() not in context.render("p", [pushed, older])
+    # A question answered, and a request reported done, leave nothing to finish.
+    for last in (Turn("10:05", "why a pull request after a commit?", "A review sees it first."),
+                 Turn("10:05", "push the exporter", "Pushed `main` at 4f43a16.")):
+        assert context.ASKED not in context.render("p", [_session(turns=(turns[0], last))])
+
+
+def test_a_session_titled_by_a_bare_command_is_headed_by_its_first_request() -> None:
+    turns = (Turn("16:56", "whoami", "mischa"),
+             Turn("16:58", "ssh into the router and remove the cloud packages", "Removed them."))
+    text = context.render("p", [_session(topic="whoami", turns=turns)])
+    assert "2026-11-20 · ssh into the router and remove the cloud packages · active" in text
+    # A one-word title that was no prompt of it (written by a person, or Claude Code's) stays.
+    assert "2026-11-20 · billing · active" in context.render(
+        "p", [_session(topic="billing", turns=turns)])
