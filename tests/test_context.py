@@ -621,3 +621,14 @@ def test_a_session_titled_by_a_bare_command_is_headed_by_its_first_request() -> 
     # A one-word title that was no prompt of it (written by a person, or Claude Code's) stays.
     assert "2026-11-20 · billing · active" in context.render(
         "p", [_session(topic="billing", turns=turns)])
+
+
+def test_one_fix_of_one_error_met_by_two_commands_is_said_once() -> None:
+    # The same lesson under a component, filed on two days from two commands that failed alike.
+    commit = "Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to sign the data:`)"
+    pull = ("Fixed with `--no-gpg-sign`: `git pull` failed (`error: gpg failed to sign the data:; "
+            "warning: unable to access '/home/me/.gitignore_global': Permission denied`)")
+    other = "Fixed with `--no-gpg-sign`: `git tag -s v1` failed (`error: no signing key found`)"
+    text = context.render("p", [_session()], components=[_entity(gotchas=(
+        Item(commit, "2026-11-18"), Item(pull, "2026-11-10"), Item(other, "2026-11-09")))])
+    assert text.count("gpg failed to sign") == 1 and "`git tag -s v1`" in text
