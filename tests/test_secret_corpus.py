@@ -299,6 +299,24 @@ ATTACKS: list[tuple[str, str]] = [
      "&Key-Pair-Id=K2ABC"), "Zr8Vb3Wc6Yd1Fe4Gh7Jk0Lm5N~q2Pt8"),
     ("https://maps.googleapis.com/maps/api/geocode/json?address=x&key=Zr8Vb3Wc6Yd1Fe4Gh7Jk0Lm5Nq2",
      "Zr8Vb3Wc6Yd1Fe4Gh7Jk0Lm5Nq2"),
+    # Round six: a passphrase of plain words on the line after its label or quoted right after
+    # its word, a password word and a value mixing cases around a symbol, a bare "key" and a
+    # long hex or base64 run, an expect script's answer to a password prompt.
+    ("Your vault passphrase is:\n    lantern pebble orchard violet", "lantern pebble orchard violet"),
+    ("Recovery passphrase:\n\n  ox elm ivy yak", "ox elm ivy yak"),
+    ("the passphrase is: tundra maple quiver basalt", "tundra maple quiver basalt"),
+    ("set passphrase 'xo qi vu ka' on the key", "xo qi vu ka"),
+    ('the passphrase "wet dog eats socks" opens it', "wet dog eats socks"),
+    ("relay password Relay#Mail for the smtp box", "Relay#Mail"),
+    ("my password Summer!Beach", "Summer!Beach"),
+    ("key 7c1e9a44b02d5f3e8a6b9c0d1e2f3a4b", "7c1e9a44b02d5f3e8a6b9c0d1e2f3a4b"),
+    ("the key is 9e8d7c6b5a49382716f5e4d3c2b1a0ff", "9e8d7c6b5a49382716f5e4d3c2b1a0ff"),
+    ("key: Qm9vYmFyQmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg==", "Qm9vYmFyQmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg=="),
+    ('expect "password:"\nsend "Exp!Send42\\r"', "Exp!Send42"),
+    ('expect "*assword*" { send -- "Tcl2Expect9\\r" }', "Tcl2Expect9"),
+    ("child.expect('Passphrase:')\nchild.sendline('pexpect words 7')", "pexpect words 7"),
+    ("carol / Wint3r!Sun, dave / Spr1ng#Rain", "Spr1ng#Rain"),
+    ("staging: ops/Qx7!vault; ci/Rk2#build", "Qx7!vault"),
 ]
 
 FALSE_POSITIVES = [
@@ -458,7 +476,41 @@ FALSE_POSITIVES = [
     "| Name | Value |\n|---|---|\n| Max tokens | 4096 |\n| API key | required |",
     "cd /p:/x && robocopy C:\\src D:\\dst /pass:C:\\cfg\\pw.txt",
     "https://cache.example.com/v1/get?key=user_profile_settings&ttl=60",
+    # Round six's look-alikes: a word after a password word, a quoted message, keys of code or
+    # data and a key's fingerprint, a sentence under a label, an answer to another prompt, a
+    # placeholder in a query before the next parameter.
+    "click the password Reset! button",
+    "passphrase 'Enter your passphrase'",
+    "the password field 'Confirm your password' must match",
+    "sort key 3f9a8b7c6d5e4f30a1b2c3d4e5f60718 is the partition",
+    "cache key a1b2c3d4e5f60718293a4b5c6d7e8f90",
+    "primary key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    "gpg: using RSA key 5009EAD288A30DFD30AA51B32F74C4BE953C9029",
+    "The passphrase is:\n  not set yet, see the docs",
+    "Password:\n  stored in the vault under prod",
+    'expect "Are you sure (yes/no)?"\nsend "yes\\r"',
+    'expect "login:"\nsend "admin\\r"',
+    'expect "Password:"\nsend "$pass\\r"',
+    "https://x.com/cb?token=$TOKEN&user=alice",
+    "the passphrase is: use a long one",
+    "I'll send 'hello world again' to the chat",
+    "pages 12/34, 56/78; read / write, yes / no",
+    "Compare v1 / v2.1, main / dev2, src / main.py, docs / index2.md",
 ]
+
+
+@pytest.mark.parametrize("text", [
+    "ghp_" + "1234567890abcdefghijklmnopqrstuvwxyZABCD\nFalcon",
+    "OPENAI_API_KEY=" + "sk-proj-abcdefghij0123456789KLMNOP\nFalcon2 team",
+    "https://x.example/cb?token=" + "ghp_1234567890abcdefghijklmnopqrstuvwxyZABCD&user=alice",
+    "https://x.example/login?user=bob&password=Hunter2xyz&next=home",
+])
+def test_the_words_after_a_secret_stay(text: str) -> None:
+    """A secret's redaction ends with the secret: a name on the next line is no wrapped key's
+    tail, a URL query's next parameter is no part of the value."""
+    out = redact.redact(text)
+    tail = re.split(r"[\n&]", text)[-1]
+    assert "‹redacted:" in out and out.endswith(tail), out
 
 
 @pytest.mark.parametrize(("text", "secret"), ATTACKS)

@@ -444,30 +444,3 @@ def test_an_item_the_tracker_closes_later_leaves_the_open_list(
 ])
 def test_a_tracker_s_close_names_the_ids_it_closes(command: str, ids: tuple[str, ...]) -> None:
     assert structured.closed(command) == ids
-
-
-PROSE_PLAN = """# Plan: panel applet power readout
-
-## Context
-The panel shows nothing about power today.
-
-## Approach
-Poll the RAPL counters from one background task so the panel never blocks. A second task would
-double the reads.
-
-## Implementation Steps
-1. Add the reader module
-2. We'll use a channel subscription rather than a timer, since the timer never fired in the
-   panel.
-3. Let me check the panel's config before wiring it.
-
-Maybe we should add a GPU reading later?
-"""
-
-
-def test_an_approved_plans_prose_gives_the_choices_it_states_not_its_steps() -> None:
-    assert [f.text for f in structured.plan_decisions(PROSE_PLAN)] == [
-        ("Poll the RAPL counters from one background task so the panel never blocks. A second "
-         "task would double the reads."),
-        ("We'll use a channel subscription rather than a timer, since the timer never fired in "
-         "the panel.")]

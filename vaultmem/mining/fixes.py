@@ -34,7 +34,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vaultmem.mining import commandline, diagnostics
+from vaultmem.mining import diagnostics
 from vaultmem.notes.inline import code_span, one_line
 from vaultmem.notes.lazyre import lazy
 
@@ -116,7 +116,7 @@ def passes(command: str) -> frozenset[str]:
     it ends with (``docker compose up -d db && pytest -q`` passed, so did ``pytest -q``; after
     ``;`` or ``||`` only the last part's status is the command's)."""
     keys = {state_key(command)}
-    parts = commandline.commands(run_key(command))
+    parts = _parts(run_key(command))
     # The last part's status is the command's (unless ``||`` ran it only when the one before
     # failed); a part ``&&`` joins to a part that ran passed too.
     last = len(parts) - 1
@@ -128,6 +128,34 @@ def passes(command: str) -> frozenset[str]:
             break
         keys.add(state_key(parts[n][0]))
     return frozenset(keys)
+
+
+def _parts(command: str) -> list[tuple[str, str]]:
+    """The command line's parts as written, each with the separator before it ("" for the
+    first): ``&&``, ``||``, ``;``, ``&``, ``|`` outside quotes (never a redirection's ``>&``)."""
+    parts: list[tuple[str, str]] = []
+    start, joined, quote, n = 0, "", "", 0
+    while n < len(command):
+        c = command[n]
+        if quote:
+            if c == "\\" and quote == '"':
+                n += 1
+            elif c == quote:
+                quote = ""
+        elif c == "\\":
+            n += 1
+        elif c in "'\"":
+            quote = c
+        elif c in ";|&" and not (c == "&" and (command[n - 1:n] in (">", "<")
+                                               or command[n + 1:n + 2] == ">")):
+            sep = command[n:n + 2] if command[n:n + 2] in ("&&", "||") else c
+            parts.append((command[start:n], joined))
+            joined, start = sep, n + len(sep)
+            n += len(sep)
+            continue
+        n += 1
+    parts.append((command[start:], joined))
+    return parts
 
 
 def _tokens(command: str) -> list[str] | None:
@@ -451,7 +479,7 @@ def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
 def _last_part(command: str) -> list[str] | None:
     """The words of the last part of a command's ``&&`` chain (the run that passed or failed),
     read with the shell's quoting, case-folded program first; None when unreadable."""
-    part = commandline.commands(run_key(command))[-1][0].strip()
+    part = _parts(run_key(command))[-1][0].strip()
     program = _program(part)
     words = _words(part)
     if program is None or not words or program[1].startswith("-"):

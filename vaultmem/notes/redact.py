@@ -20,7 +20,9 @@ keeps the fact (which variable, which database) without the value. What counts a
 - a key wrapped over two lines, a value on the line after its label, or base64-encoded
   (secretprep);
 - an AWS secret key on the line of its access key id, unnamed (a credentials file's pair);
-- a table's cell under a column named a secret, or beside a cell naming one (secrettable).
+- a table's cell under a column named a secret, or beside a cell naming one (secrettable);
+- a passphrase of plain words, a bare ``key``'s long hex run, a list of logins and passwords
+  (secretphrase; which words are values: secretwords).
 
 Every finding covers the whole token it is in, and values that look random but are not secrets
 (commit shas, digests, SRI strings, UUIDs not named a secret, ARNs, data URIs, paths) are kept
@@ -46,11 +48,13 @@ from vaultmem.notes import (
     secretconfig,
     secretcontext,
     secretfilter,
+    secretphrase,
     secretprep,
     secretspan,
     secrettable,
 )
 from vaultmem.notes.lazyre import LazyPattern, lazy
+from vaultmem.notes.secretcontext import QUERY_NEXT
 from vaultmem.notes.secretgate import Gated, lowered
 from vaultmem.notes.secretnames import name_kind, passphrase
 from vaultmem.notes.secretshapes import VENDOR_PATTERNS
@@ -400,18 +404,19 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
         if kind is None:
             continue
         named.append((m.start(3), kind))
-        value, quoted = m.group(3), bool(m.group(2))
+        quoted = bool(m.group(2))
+        value = m.group(3) if quoted else QUERY_NEXT.split(m.group(3), maxsplit=1)[0]
         if not quoted and ("_" in value or "." in value) and _variable(text, m.start(3), value):
             continue  # ``X_HAS_PSK: cryptography_has_psk2``: a variable named a secret
         if (_looks_secret(value, quoted) or (quoted and passphrase(m.group(1), value))) and (
-                kind == "password" or _has_letter(m.group(3)) or len(m.group(3)) >= 12):
-            yield Finding(m.start(3), m.end(3), kind)
+                kind == "password" or _has_letter(value) or len(value) >= 12):
+            yield Finding(m.start(3), m.start(3) + len(value), kind)
     window = text[begin:end]
     low = lowered(window)
     if not _is_indirect(window):
         for pattern, group in _keyword_patterns():
             for m in pattern.finditer(text, begin, end, low):
-                value = m.group(group)
+                value = QUERY_NEXT.split(m.group(group) or "", maxsplit=1)[0]
                 if value and _looks_secret(value, True) and not _variable(text, m.start(group),
                                                                           value):
                     yield Finding(m.start(group), m.start(group) + len(value), _keyword_kind(m))
@@ -449,6 +454,7 @@ def _in_context(text: str, begin: int, end: int) -> Iterator[Finding]:
     """The findings of the context rules (secretcontext, secretconfig) in ``text[begin:end]``."""
     yield from secretcontext.findings(text, begin, end)
     yield from secretconfig.findings(text, begin, end)
+    yield from secretphrase.findings(text, begin, end)
 
 
 def _variable(text: str, start: int, value: str) -> bool:

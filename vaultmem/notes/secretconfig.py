@@ -31,6 +31,8 @@ Their name is no assignment's left side, so the keyword rules miss them:
 - a record's name and value fields: ``- name: DB_PASSWORD`` over ``value: …`` (Kubernetes),
   ``{"name": "API_KEY", "value": "…"}``; an ``echo`` piped into ``passwd --stdin`` or
   ``--passphrase-fd 0``;
+- an expect script's answer to a password prompt (``expect "Password:"`` then ``send
+  "…\r"``; pexpect's ``sendline('…')``);
 - the password of a ``.pgpass`` line, ``host:port:database:user:password`` (five fields, the port
   a number or ``*``, the user with a letter: a timestamp or a MAC address is not one).
 
@@ -92,6 +94,10 @@ _RULES = {
                        r"[\"']?([A-Za-z_][\w.:/-]{0,80})[\"']?\s*,?\s*(?:\r?\n[ \t]*(?:-[ \t]+)?)?"
                        r"[\"']?(?:value|secret_?value|plaintext_?value)[\"']?\s*[:=][ \t]*"
                        r"(?:(['\"])([^'\"\n]{3,200})\2|([^\s'\",}]{3,200}))"),
+    # An expect script's (or pexpect's) answer: ``send "…\r"``, ``sendline('…')``; taken
+    # after a password prompt (_PROMPT, up to _PROMPT_BEFORE characters before it).
+    "send": lazy(r"(?<![\w$-])send(?:line)?(?:[ \t]+--)?[ \t]*\(?[ \t]*(['\"])"
+                 r"((?:[^'\"\n\\]|\\(?![rn]))+?)(?:\\[rn])*\1"),
     "piped": lazy(r"(?<![\w-])(?:echo|printf)\s+(?:-[ne]+\s+)?(['\"]?)([^\s'\"|]{3,200})\1"
                   r"\s*\|[^|\n]*$"),
 }
@@ -108,6 +114,9 @@ _LISTED_NAME = lazy(r"-*[A-Za-z][A-Za-z_.-]*|[a-z][a-z0-9_]*")
 SHAPES = (lazy(r":(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:[^:\s]{3}"),  # not a MAC: ``…:ae:e2``
           lazy(r"(?<![\w.$-])s\.[a-z0-9]{24}(?![\w.(-])"),  # a Vault token (lowercase copy)
           lazy(r"value['\"]?\s*[:=]"))  # a record's value beside its name (name_value)
+_PROMPT = lazy(r"(?i)\bexpect\b[^\n]{0,80}?(?:pass(?:word|phrase|code)?|assword|pin\b|token"
+              r"|secret|otp)")
+_PROMPT_BEFORE = 200
 # Literals (lowercase) that make a line worth these rules: redact's pre-filter finds them.
 WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "env add",
          "env:set", "chpasswd", "ssh-keygen", "securestring", "identified by", "identified with",
@@ -115,7 +124,7 @@ WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "
          "masterauth", "config set", "set -", "setx", "secret create", "::add-mask::",
          "secrets create", "secrets versions add", "keyvault", "put-parameter", "vault login",
          "vault token", "sudo -s", "sudo --stdin", "passwd --stdin", "--passphrase-fd",
-         "--password-fd")
+         "--password-fd", "send")
 
 
 # A literal each match of a rule holds (case-sensitive, or no letter): where none is in the span
@@ -129,7 +138,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "sql": ("identified", "IDENTIFIED", "Identified"), "oracle": ("/",),
     "redis": ("requirepass", "masterauth", "REQUIREPASS", "MASTERAUTH"),
     "setting": ("set", "SET", "Set"), "quoted_pair": ("'", '"'), "auth_pair": ("auth",),
-    "name_value": ("alue", "ALUE"),
+    "name_value": ("alue", "ALUE"), "send": ("send",),
 }
 
 
@@ -173,6 +182,10 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
                 yield Finding(m.start(value), m.end(value), kind)
     if _may("name_value", text, begin, end):
         yield from _name_values(text, begin, end)
+    for m in r["send"].finditer(text, begin, end) if _may("send", text, begin, end) else ():
+        if _PROMPT.search(text, max(0, m.start() - _PROMPT_BEFORE), m.start()) and _given(
+                m.group(2)):
+            yield Finding(m.start(2), m.end(2), "password")
     for m in r["auth_pair"].finditer(text, begin, end) if _may("auth_pair", text, begin, end) else ():
         if _given(m.group(3)):
             yield Finding(m.start(3), m.end(3), "password")

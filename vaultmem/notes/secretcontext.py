@@ -42,6 +42,7 @@ from functools import lru_cache
 
 from vaultmem.notes.lazyre import LazyPattern, lazy
 from vaultmem.notes.secretspan import Finding, is_path
+from vaultmem.notes.secretwords import unlinked_password
 
 _WORD = (
     r"(?:(?:api|access|private|secret|signing|client|webhook|auth|app|master|deploy|bot|"
@@ -172,6 +173,9 @@ _STOP = frozenset({
     "placeholder", "changeme", "todo", "tbd", "xxx", "yes", "no", "ok", "done", "generated",
 })
 _SYMBOLS = frozenset("!@#$%^&*+=~?")
+QUERY_NEXT = lazy(r"&(?=[\w.-]{1,40}=)")  # a URL query's next parameter: ``…&user=alice``
+# A password word right before its value (no "for the admin" between).
+_RIGHT_AFTER = lazy(r"(?i)pass(?:word|wd|phrase)?s?[ \t]+['\"`]?$")
 # Words before ``:`` and an address that make it a mail address, not ``user:PASS@host``.
 _MAIL_WORDS = frozenset({"mailto", "mail", "email", "e-mail", "from", "to", "cc", "bcc",
                          "reply-to", "sender", "author", "contact", "sip", "sips", "tel", "xmpp",
@@ -187,8 +191,14 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     skip = _ruled_out(text, begin, end)
     for m in _run("prose", skip, text, begin, end):
         linked = bool(m.group(1).strip())
-        yield from _value(m, 2, "password" if "pass" in m.group(0).lower()[:12] else "secret",
-                          linked=linked, strict=not linked)
+        kind = "password" if "pass" in m.group(0).lower()[:12] else "secret"
+        at = m.start(3) if m.group(3) is not None else m.start(4)
+        if not linked and kind == "password" and _RIGHT_AFTER.search(text, m.start(), at):
+            said = unlinked_password(m.group(3), m.group(4))  # "password Smtp!Plain"
+            if said:
+                yield Finding(at, at + len(said), kind)
+                continue
+        yield from _value(m, 2, kind, linked=linked, strict=not linked)
     for m in _run("foreign", skip, text, begin, end):
         link = "".join(m.group(1).split())
         linked = not link.isalpha() or not link.isascii()
@@ -417,8 +427,8 @@ def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict:
         start, value = match.start(group + 1), quoted
     else:
         start, value = match.start(group + 2), match.group(group + 2)
-        trimmed = value.rstrip(".,;:)]}>?")
-        value = trimmed
+        # A bare value ends before a URL query's next parameter (``password=…&next=home``).
+        value = QUERY_NEXT.split(value, maxsplit=1)[0].rstrip(".,;:)]}>?")
     if value.startswith("-") and flag:
         return
     if flag and re.match(r"^[a-z]+=", value):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from vaultmem.notes import secretconfig, secretcontext
+from vaultmem.notes import secretconfig, secretcontext, secretphrase
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretgate import Gated
 from vaultmem.notes.secretshapes import CANDIDATE_SHAPES, EXACT_PREFIXES, LOWER_PREFIXES
@@ -29,6 +29,8 @@ _AFTER_NAME = (
     r"|s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
     r"|[\w ]{0,40}?(?:\s(?:is|was|to|are|ist|est|è)\s+|:\s*)\S{3}"  # "the db password is …"
     r"|[a-z]{0,6}\s+['\"`]?[^\s'\"`‹]*\d"  # "password hunter2", ``--token abc123``
+    # after "pass": "password smtp!plain", a quoted passphrase ("passphrase 'ab cd ef'")
+    r"|(?:word|wd|phrase)?s?\s+(?:[a-z]+[!#$%^&*+=~@?][a-z]|['\"`][a-z]{1,12}\s[a-z])"
     r"|[a-z]{0,6}\s*(?:\||->|→|⇒|=>|—|–)\s*\S{3}"  # a table's cell, an arrow
     r"|[\w.-]{0,60}:?(?:\*\*|__):?\s*\S{3}"  # Markdown's bold around the name: ``**Password:** …``
     r"|[\w.-]{0,60}>[^<\s]{3}"  # an XML element: ``<password>…``
@@ -65,7 +67,8 @@ def candidates(text: str) -> tuple[list[int], list[int], list[int]]:
             at = low.find(word, at + len(word))
     if "aws" in low:
         named.extend(m.start() for m in _AWS.finditer(low))
-    commands = secretcontext.candidates(low, secretconfig.WORDS, secretconfig.SHAPES)
+    commands = secretcontext.candidates(low, secretconfig.WORDS,
+                                        (*secretconfig.SHAPES, secretphrase.PAIRS_SHAPE))
     return sorted(shaped), sorted(set(named)), sorted(commands)
 
 

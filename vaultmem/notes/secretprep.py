@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretspan import Finding
+from vaultmem.notes.secretwords import passphrase_words
 
 Finder = Callable[[str], list[Finding]]
 
@@ -39,13 +40,16 @@ _LABEL = lazy(
     r"(?i)(?<![^\s\"'`*(\[{-])[\w.-]*(?:pass(?:word|wd|phrase|code)?|pwd?|secret|token|key|psk"
     r"|credentials?|creds)[\w.-]*['\"`*]*(?:[ \t]+(?:(?:for|of|on|in)[ \t]+[\w.@:/-]+"
     r"(?:[ \t]+[\w.@:/-]+){0,3}|\([^)\n]{0,30}\)))?[ \t]*"
-    r"(?:(?:[:=][ \t]*(?:[|>][-+]?)?)|[ \t](?:is|was|are))[ \t]*\r?$")
+    r"(?:(?:[:=][ \t]*(?:[|>][-+]?)?)|[ \t](?:is|was|are)(?:[ \t]*:)?)[ \t]*\r?$")
 _LABEL_SPAN = 160  # how much of a line's end the label is looked for in
 _VALUE_LINES = 2  # how many lines down, blank ones included, its value may be
 # The value's line: one token, or a quoted string; not Markdown or code (a fence, a list, a
 # heading) and not the next key of a mapping.
 _VALUE_LINE = lazy(r"(?!```|~~~|[#>*+|<{\[(-]\s|[\w.-]+:(?:\s|$))(?:[^\s'\"`]{3,200}|(['\"`])[^'\"`\n]{3,120}\1)")
 _NUMBERED = lazy(r"\d+→\s*")
+_PASSWORD_LABEL = lazy(r"(?i)pass(?:word|wd|phrase|code)?|pwd")
+# A word, maybe with a number after it: a line of its own under a key is a name, not its tail.
+_WORD = lazy(r"[A-Z]?[a-z]{1,15}\d{0,4}")
 
 
 def wrapped(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Finding]:
@@ -73,8 +77,8 @@ def wrapped(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Finding
             if head is None:
                 break
             whole_line = head.group(2) is not None
-            if not whole_line and not _random_looking(head.group(1)):
-                break
+            if _WORD.fullmatch(head.group(1)) or not (whole_line or _random_looking(head.group(1))):
+                break  # a word on the next line ("Falcon", "Team2") is no key's tail
             parts.append((head.start(1), head.group(1)))
             if not whole_line:
                 break
@@ -105,6 +109,10 @@ def labelled(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Findin
             continue
         numbered = _NUMBERED.match(value)  # a line of a file as the Read tool shows it
         value = value[numbered.end():] if numbered else value
+        if _PASSWORD_LABEL.search(label.group(0)) and passphrase_words(value.strip("'\"`")):
+            origin = text.index(value, at)
+            yield Finding(origin, origin + len(value), "password")  # a passphrase of words
+            continue
         if not _VALUE_LINE.fullmatch(value):
             continue  # a sentence, a mapping's next key, code: no value
         head = text[line_start:line_end].rstrip()

@@ -1,0 +1,95 @@
+"""Secrets said in words, known by a word before them or by a list they form (pure).
+
+- **A passphrase of plain words** after its name and a link, to the line's end ("the
+  passphrase is: tundra maple quiver basalt"): the prose rule (secretcontext) takes one token.
+- **A bare key**: ``key``, maybe ``:``, ``=`` or "is", then a long hex or base64 run (``key
+  7c1e9a44…``); a sort key, a cache key or a key's fingerprint is not one (secretwords).
+- **A list of logins and their passwords** with no secret word ("alice / Hunter2!x, bob /
+  Tr0ub4dor&3"): two pairs or more, separated by commas or semicolons, every part after a
+  slash reading like a password (a digit or a symbol; no file name, no fraction); the list
+  itself is the context a lone ``user/PASS`` pair gets from a login word (secretcontext).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.secretcontext import secretish
+from vaultmem.notes.secretspan import Finding
+from vaultmem.notes.secretwords import SYMBOLS, bare_key, passphrase_words
+
+_RULES = {
+    "phrase": lazy(
+        r"(?i)(?<![\w-])pass[ -]?phrase(?:['’]s)?(?:\s+(?:for|of|on)\s+[\w.@:/-]+)?"
+        r"(?:[ \t]*[:=]|[ \t]+(?:is|was)(?:[ \t]*:)?)[ \t]*[\"'`]?"
+        r"([a-z]{2,12}(?:[ \t]+[a-z]{2,12}){2,9})[\"'`]?(?=[ \t]*(?:$|\n|[.,;)]))"),
+    # Each rule below starts at a literal (``key``, ``/``): the engine skips to it; the word
+    # before it is read afterwards (_BEFORE).
+    "bare_key": lazy(
+        r"(?i)(?<![\w.-])key(?:[ \t]*[:=]|[ \t]+(?:is|was)[ \t]*:?|(?=[ \t]))"
+        r"[ \t]*[\"'`]?([A-Za-z0-9+/_-]{32,}={0,2})(?![\w+/=-])"),
+    # The part after a pair's slash, then a comma, a semicolon or the line's end.
+    "pair": lazy(r"/[ \t]*([^\s/'\"`<>()\[\]{}|,;]{4,64})(?=[ \t]*(?:[,;]|\r?$|\n))"),
+    "file": lazy(r"\.[A-Za-z][A-Za-z0-9]{0,5}$"),
+}
+# The word before a key, the name before a pair's slash: at the end of the stretch before it.
+_WORD_BEFORE = lazy(r"([A-Za-z][\w-]{0,20})[ \t]+\Z")
+_NAME_BEFORE = lazy(r"(?<![\w./~@:$%\\-])[A-Za-z][\w.@+-]{0,63}[ \t]*\Z")
+_LOOK_BACK = 70
+# Where a rule may match, in the span's lowercase copy (the literal first, as above).
+_KEY_SHAPE = lazy(r"key(?:\s*[:=]|\s+(?:is|was)\s*:?)?\s*['\"`]?[a-z0-9+/_-]{32}")
+# A list of two pairs or more, for the pre-filter too (lowercase).
+PAIRS_SHAPE = lazy(r"/[ \t]*[^\s/,;'\"]{4,64}[ \t]*[,;][ \t]*[a-z][\w.@+-]{0,63}[ \t]*/[ \t]*[^\s/]")
+
+
+def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
+    """The passphrases, bare keys and login lists in ``text[begin:end]``."""
+    low = text[begin:end].lower()
+    if "phrase" in low:
+        for m in _RULES["phrase"].finditer(text, begin, end):
+            if passphrase_words(m.group(1)):
+                yield Finding(m.start(1), m.end(1), "password")
+    if "key" in low and _KEY_SHAPE.search(low):
+        for m in _RULES["bare_key"].finditer(text, begin, end):
+            word = _WORD_BEFORE.search(text, max(begin, m.start() - _LOOK_BACK), m.start())
+            if bare_key(word.group(1) if word else None, m.group(1)):
+                yield Finding(m.start(1), m.end(1), "api-key")
+    if "/" in low and PAIRS_SHAPE.search(low):
+        yield from _pairs(text, begin, end)
+
+
+def _pairs(text: str, begin: int, end: int) -> Iterator[Finding]:
+    """The passwords of each run of two or more ``name / password`` pairs."""
+    run: list[Finding] = []
+    last_end = -1
+    for m in _RULES["pair"].finditer(text, begin, end):
+        name = _NAME_BEFORE.search(text, max(begin, m.start() - _LOOK_BACK), m.start())
+        if name is None:
+            yield from _run_found(run)
+            run, last_end = [], -1
+            continue
+        between = text[last_end:name.start()].strip() if last_end >= 0 else ","
+        if between not in (",", ";"):
+            yield from _run_found(run)
+            run = []
+        value = m.group(1).rstrip(".!?")
+        run.append(Finding(m.start(1), m.start(1) + len(value), "password")
+                   if _password(value) else Finding(m.start(1), m.start(1), "none"))
+        last_end = m.end()
+    yield from _run_found(run)
+
+
+def _run_found(run: list[Finding]) -> Iterator[Finding]:
+    if len(run) >= 2 and all(f.kind == "password" for f in run):
+        yield from run
+
+
+def _password(value: str) -> bool:
+    """Whether a pair's part after its slash reads like a password: a digit or a symbol, no
+    file name, no number alone."""
+    if len(value) < 4 or value.isdigit() or _RULES["file"].search(value):
+        return False
+    if not any(c.isdigit() or c in SYMBOLS for c in value):
+        return False
+    return secretish(value, password=True, strict=False)

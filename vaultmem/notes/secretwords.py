@@ -1,0 +1,74 @@
+"""Which words after a secret's name are its value, when no sign or verb links them (pure).
+
+A password word right before its value, with no ``:``, ``=`` or "is" between, is no proof: "the
+password Reset! button", "password manager". The value is taken when it could be no word:
+
+- a quoted passphrase of three to ten plain words ("passphrase 'ab cd ef gh'"), none a word of
+  a sentence about the password ("Enter your passphrase");
+- a bare value mixing cases around a symbol inside it ("password Smtp!Plain"; "Reset!" ends on
+  its symbol, as a sentence does);
+- after a bare ``key``, a long hex or base64 run (``key 7c1e9a44…``), unless the word before
+  the key makes it a key of code or data (a sort key, a cache key, a key's fingerprint).
+
+A passphrase of plain words is also what a label on the line above gives (secretprep).
+"""
+
+from __future__ import annotations
+
+from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.secretspan import is_path
+
+SYMBOLS = frozenset("!@#$%^&*+=~?")
+# Words of a sentence, which a passphrase of plain words does not hold ("is not set yet").
+_SENTENCE_WORDS = frozenset({
+    "the", "a", "an", "to", "of", "in", "on", "for", "is", "are", "was", "be", "not", "and", "or",
+    "it", "this", "that", "with", "by", "from", "at", "as", "you", "your", "we", "our", "use",
+    "stored", "set", "yet", "see", "never", "no", "required", "missing", "invalid", "wrong",
+    "here", "there", "below", "above", "same", "must", "should", "will", "can", "enter",
+    "password", "passphrase", "passwords",
+})
+# The word before a bare ``key`` that makes it a key of code or data, not a secret.
+DATA_KEYS = frozenset({
+    "primary", "sort", "partition", "foreign", "cache", "object", "s3", "dict", "map", "hash",
+    "lookup", "row", "idempotency", "unique", "composite", "index", "public", "host", "gpg",
+    "pgp", "redis", "range", "shard", "routing", "dedup", "dedupe", "join", "group", "table",
+    "storage", "blob", "file", "registry", "translation", "i18n", "react",
+    # a key pair's public half is named by its fingerprint ("gpg: using RSA key 5009EAD2…")
+    "rsa", "dsa", "ecdsa", "ed25519", "cv25519", "elgamal", "subkey", "ssh",
+})
+_HEX = lazy(r"[0-9a-fA-F]{32,}")
+_FINGERPRINT = lazy(r"[0-9A-F]{40}")  # as gpg prints a key's
+
+
+def passphrase_words(value: str) -> bool:
+    """Whether ``value`` is a passphrase of plain words (3 to 10 of letters, none a sentence's
+    word): ``correct horse battery staple``, not "is stored in the vault"."""
+    words = value.split()
+    return 3 <= len(words) <= 10 and all(
+        w.isalpha() and w.lower() not in _SENTENCE_WORDS for w in words)
+
+
+def unlinked_password(quoted: str | None, bare: str | None) -> str | None:
+    """The password right after a password word with no link between (module docstring), or
+    None: the quoted passphrase, or the bare value less a sentence's punctuation."""
+    if quoted is not None:
+        return quoted if passphrase_words(quoted) else None
+    value = (bare or "").rstrip(".,;:)]}>")
+    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    if len(value) >= 6 and mixed and any(c in SYMBOLS for c in value[1:-1]) and (
+            value[0] not in "$%<{["):
+        return value
+    return None
+
+
+def bare_key(word: str | None, value: str) -> bool:
+    """Whether a long run after ``key`` (``word`` before it) is a key: hex with a digit, or
+    base64 mixing cases and digits, after no word that makes it a key of code or data."""
+    if word is not None and word.lower() in DATA_KEYS:
+        return False
+    if value.startswith(("/", "-", "_")) or is_path(value) or _FINGERPRINT.fullmatch(value):
+        return False
+    if _HEX.fullmatch(value):
+        return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+    return (any(c.isdigit() for c in value) and any(c.isupper() for c in value)
+            and any(c.islower() for c in value))
