@@ -24,7 +24,7 @@ from vaultmem.store.vault import Vault
 from vaultmem.store.vaultread import HOOK_READ_BYTES, HOOK_READ_HEAD
 
 from ..errors import VaultmemError
-from . import context, digest, failquote, staleness
+from . import cleanmemo, context, digest, failquote, staleness
 
 RECENT_SESSIONS = 5  # session notes briefed: the last one and four earlier ones
 MAX_SESSION_READS = 25  # notes read to find them (sessions started and left empty are skipped)
@@ -297,8 +297,9 @@ def build(
         loaded=_claude_loads(cwd),
     )
     # A note written before redaction, or a person's own line, may still hold a secret: the
-    # briefing goes into every later session's context (and the model provider's logs).
-    return config.redaction(text)
+    # briefing goes into every later session's context (and the model provider's logs). The
+    # same text found clean before is not redacted again (cleanmemo).
+    return cleanmemo.redacted(text, config.redaction, vault.state_dir)
 
 
 def _claude_loads(cwd: Path | None) -> str:
