@@ -872,3 +872,18 @@ def test_a_reminder_claude_code_appends_to_a_tool_s_output_is_never_its_error() 
     outcomes = [o for t in parsed.turns for o in t.outcomes]
     assert [o.error for o in outcomes] == ["Exit code 1", "cat: x.txt: No such file or directory"]
     assert "reminder" not in everything(parsed) and "task tools" not in everything(parsed)
+
+
+def test_a_read_not_asked_for_the_topic_tells_no_greeting(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A note named already needs no first prompt: telling a greeting or a request to carry on
+    # in every language compiles ~45 M instructions of patterns (Stop and SessionEnd).
+    lines = FIXTURE.read_text(encoding="utf-8").splitlines()
+    asked = transcript.parse_lines(lines)
+
+    def never(prompt: str | None) -> bool:
+        raise AssertionError(f"asked whether {prompt!r} names the session")
+
+    monkeypatch.setattr(transcript, "_names_topic", never)
+    named = transcript.parse_lines(lines, topic=False)
+    assert named.first_prompt is None and asked.first_prompt is not None
+    assert named.turns == asked.turns

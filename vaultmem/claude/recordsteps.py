@@ -89,8 +89,9 @@ def _read(memory: Memory, event: HookEvent, data: StateData, sid: str) -> NewLin
     # Read from the start, a transcript may hold the turns of another session of the
     # project: ``--resume --fork-session`` copies them, uuids and all, under a new id.
     skip = entry.ingested if start else data.project_uuids(entry.project, entry.ingested)
+    # The first prompt names only a note still waiting for its topic (_retopic).
     read = transcript.read(path, skip_uuids=skip, start=start, private=entry.private,
-                           scrub=scrub, mark=entry.mark) if path else (
+                           scrub=scrub, mark=entry.mark, topic=awaits_topic(entry.note)) if path else (
         transcript.Transcript((), None, 0, 0, private=entry.private))
     # The Stop payload's last message may be ahead of the transcript (or there is none).
     turns, keys = transcript.with_last_message(

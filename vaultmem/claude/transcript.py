@@ -121,7 +121,7 @@ class Transcript:
 
     turns: tuple[Turn, ...]
     # The first prompt of the whole read that may name the session (``_names_topic``), skipped
-    # uuids included
+    # uuids included; None when the read was not asked for it (``topic``)
     first_prompt: str | None
     skipped_lines: int  # lines that are not a JSON object (partial, junk, binary)
     boundaries: int  # compact_boundary system lines seen
@@ -176,27 +176,33 @@ def parse_lines(
     skip_uuids: Collection[str] = (),
     private: tuple[int, int] = (0, 0),
     scrub: Scrub = DEFAULT_REDACTION,
+    topic: bool = True,
 ) -> Transcript:
     """Turns of the given JSONL lines; lines whose uuid or :attr:`Turn.key` is in ``skip_uuids``
     give no turn.
 
     ``private``: the (user, assistant) private spans left open by the lines before these;
-    ``scrub``: the redaction applied to every field a turn keeps."""
+    ``scrub``: the redaction applied to every field a turn keeps; ``topic``: whether
+    :attr:`Transcript.first_prompt` is wanted (a note named already needs none, and telling a
+    greeting or a request to carry on in every language compiles ~45 M instructions of
+    patterns)."""
     token = SCRUB.set(scrub)
     wanted = WANTED.set(set())
     try:
-        return _parse_lines(lines, skip_uuids, private)
+        return _parse_lines(lines, skip_uuids, private, topic)
     finally:
         WANTED.reset(wanted)
         SCRUB.reset(token)
 
 
 def _parse_lines(
-    lines: Iterable[str | bytes], skip_uuids: Collection[str], private: tuple[int, int]
+    lines: Iterable[str | bytes], skip_uuids: Collection[str], private: tuple[int, int],
+    topic: bool = True,
 ) -> Transcript:
     turns: list[Turn] = []
     seen: set[str] = set()
     first_prompt: str | None = None
+    asking = topic  # the first prompt is still wanted
     skipped = 0
     boundaries = 0
     after_boundary = False  # the next user line is the compact summary
@@ -237,16 +243,16 @@ def _parse_lines(
         # is open in the lines after them. A summary is not the person's: it goes through none.
         if _identity(entry, text)[0] in skip_uuids:
             # Recorded under its uuid: no turn, so nothing in it is redacted or parsed further.
-            prompt = None if summary else _pass_over(entry, streams, first_prompt is None)
-            if first_prompt is None and _names_topic(prompt):
-                first_prompt = prompt
+            prompt = None if summary else _pass_over(entry, streams, asking)
+            if asking and _names_topic(prompt):
+                first_prompt, asking = prompt, False
             continue
         turn = _summary_turn(entry, text, streams[0].inside) if summary else \
             _turn(entry, text, streams)
         if turn is None:
             continue
-        if first_prompt is None and turn.prompt is not None and _names_topic(turn.prompt):
-            first_prompt = turn.prompt
+        if asking and turn.prompt is not None and _names_topic(turn.prompt):
+            first_prompt, asking = turn.prompt, False
         keys = turn.keys
         # A line recorded already, under its uuid or (a copy Claude Code wrote) its content
         if any(k in seen or k in skip_uuids for k in keys):
@@ -274,8 +280,10 @@ def read(
     private: tuple[int, int] = (0, 0),
     scrub: Scrub = DEFAULT_REDACTION,
     mark: str = "",
+    topic: bool = True,
 ) -> Transcript:
-    """Parse a transcript file from byte ``start``, streaming; a missing or unreadable file, or
+    """Parse a transcript file from byte ``start``, streaming (``topic``: see
+    :func:`parse_lines`); a missing or unreadable file, or
     one that is not a regular file (a FIFO, a device), is an empty transcript.
 
     ``start`` is where an earlier read ended (:attr:`Transcript.end`), ``private`` the private
@@ -301,7 +309,7 @@ def read(
             handle.seek(at)
             ends = [at]
             parsed = parse_lines(complete_lines(handle, ends), skip_uuids=skip_uuids,
-                                 private=private if at else (0, 0), scrub=scrub)
+                                 private=private if at else (0, 0), scrub=scrub, topic=topic)
             end_mark = mark_before(handle, ends[0])
     except OSError:
         return Transcript((), None, 0, 0)
