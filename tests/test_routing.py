@@ -9,7 +9,8 @@ from vaultmem.memory.routing import Mentions
 def _subjects() -> routing.Subjects:
     programs = [("Gitleaks", ("gitleaks",)), ("Dnsmasq", ("dnsmasq",)), ("Uci", ("uci",)),
                 ("Slate", ("slate",))]
-    return routing.Subjects(Mentions.of([("Auth", ())]), Mentions.of(programs, in_names=True),
+    known = [("Auth", ()), ("Blocky", ())]
+    return routing.Subjects(Mentions.of(known), Mentions.of(programs, in_names=True),
                             Mentions.of(programs[1:]), own="shop", ci="CI")
 
 
@@ -20,6 +21,10 @@ def test_an_item_names_programs_in_its_words_not_in_the_failures_it_quotes() -> 
     assert said.named("Fork failures under MSYS2 (`ssh root@10.0.0.1 \"uci commit\"` failed: "
                       "`child_copy: Win32 error 299`)") == []
     assert said.named("MSYS2 fails (`ssh x \"uci commit\"…` failed:…") == []
+    # A known entity too: the remote command and the fork error are not what the item is about.
+    assert said.named("Win32 error 299 (`ssh root@10.0.0.1 'blocky reload'` failed: "
+                      "`child_copy: cygheap read copy failed`)") == []
+    assert said.named("Blocky's query log times out (`ssh x 'blocky'` failed)") == ["Blocky"]
     # A program's settings file and its script name it; a known entity counts anywhere.
     assert said.named("Fix .gitleaksignore: fingerprints, not paths") == ["Gitleaks"]
     assert said.named("Add redact_gitleaks_secrets.py to redact in place") == ["Gitleaks"]

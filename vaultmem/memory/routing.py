@@ -165,13 +165,15 @@ class Subjects:
     ci: str = ""  # the CI's entity: an item's only by its own words
 
     def named(self, text: str) -> list[str]:
-        """What ``text`` (an item) names: known entities anywhere in it, programs, services and
-        machines outside the failures it quotes (a command that failed names where it failed,
-        not what the item is about: its program is :func:`tools.tool_of`'s), a program's
-        settings file too (``.gitleaksignore``, ``.npmrc``); the project's own aside."""
+        """What ``text`` (an item) names outside the failures it quotes: known entities,
+        programs, services and machines, a program's settings file too (``.gitleaksignore``,
+        ``.npmrc``); the project's own aside. A command that failed names where it failed, not
+        what the item is about (its program is :func:`tools.tool_of`'s), and its error is the
+        tool talking: ``ssh host "uci commit"`` failing to fork is no lesson about uci, even
+        once uci is a known entity."""
         said = _FAILURE.sub(" ", text)
         dotfiles = " ".join(m.group(1) for m in _DOTFILE.finditer(said))
-        found = [*self.known.find(text), *self.programs.find(f"{said} {dotfiles}")]
+        found = [*self.known.find(said), *self.programs.find(f"{said} {dotfiles}")]
         return [name for name in dict.fromkeys(found) if not nearnames.same(name, self.own)]
 
     def in_turn(self, prose: str) -> list[str]:
