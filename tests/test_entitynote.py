@@ -91,6 +91,59 @@ def test_a_persons_line_with_the_same_fact_is_left_alone() -> None:
     assert got.text == ENTITY and got.present == 1
 
 
+GOTCHAS = """\
+# Git
+
+## Gotchas & Troubleshooting
+
+- 2026-11-01 — Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to sign \
+the data: gpg-agent socket unreachable`) ([[a/s1|s1]]) ^vm-11111111
+- The `origin` remote is gone after git-filter-repo: re-add it before pushing
+
+## References
+"""
+
+
+def _gotcha(text: str, day: str, stem: str) -> Line:
+    key = entityparse.fact_key(text)
+    return Line("Gotchas & Troubleshooting", day, text, names.block_id("gotcha", key),
+                names.block_id(f"{stem}.md", "gotcha", key), f"[[a/{stem}|{stem}]]")
+
+
+def test_the_same_lesson_in_other_words_is_one_dated_line() -> None:
+    # Issue 29: a later session re-files a lesson in its own words; the note keeps one line,
+    # with its words (a person may have edited them), the later session's link added.
+    later = _gotcha("Fixed with `--no-gpg-sign`: `git pull` failed (`error: gpg failed to sign "
+                    "the data: gpg-agent socket unreachable`)", "2026-11-05", "s2")
+    got = entitynote.compose(GOTCHAS, [later], today=TODAY)
+    rows = [r for r in got.text.split("\n") if r.startswith("- ")]
+    assert rows[0] == ("- 2026-11-01 — Fixed with `--no-gpg-sign`: `git commit` failed (`error: "
+                       "gpg failed to sign the data: gpg-agent socket unreachable`) "
+                       "([[a/s1|s1]], [[a/s2|s2]]) ^vm-11111111")
+    assert len(rows) == 2 and (got.added, got.merged) == (0, 1)
+    # A person's line saying it: left alone, the lesson counts as there.
+    person = _gotcha("git-filter-repo removes the `origin` remote: re-add it before pushing",
+                     "2026-11-05", "s2")
+    got = entitynote.compose(GOTCHAS, [person], today=TODAY)
+    assert got.text == GOTCHAS and got.present == 1
+    # Another lesson sharing a few words is a line of its own.
+    other = _gotcha("`git commit` failed: the pre-commit hook needs Python on the PATH",
+                    "2026-11-05", "s2")
+    assert entitynote.compose(GOTCHAS, [other], today=TODAY).added == 1
+
+
+def test_a_sessions_near_copies_keep_the_line_telling_more() -> None:
+    short = _gotcha("The applet started with `cosmic::app::run` instead of "
+                    "`cosmic::applet::run`.", "2026-11-05", "s2")
+    longer = _gotcha("The applet started with the wrong runtime (`cosmic::app::run` → "
+                     "`cosmic::applet::run`) and the panel stayed empty", "2026-11-05", "s2")
+    got = entitynote.compose(GOTCHAS, [short, longer], today=TODAY)
+    rows = [r for r in got.text.split("\n") if "cosmic" in r]
+    assert len(rows) == 1 and "the panel stayed empty" in rows[0]
+    again = entitynote.compose(got.text, [short, longer], today=TODAY)
+    assert again.text == got.text
+
+
 def test_an_earlier_session_moves_the_line_up() -> None:
     text = ("# X\n\n## Key Decisions\n\n- 2026-11-01 — a ([[a/s1|s1]]) ^vm-11111111\n"
             "- 2026-11-10 — b ([[a/s2|s2]]) ^vm-22222222\n")

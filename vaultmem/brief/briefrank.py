@@ -17,20 +17,19 @@ The briefing has 8,000 characters. A line earns its room by what it tells the ne
 
 from __future__ import annotations
 
-import functools
 import heapq
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
-from vaultmem.mining import settled
+from vaultmem.mining import settled, telling
 from vaultmem.mining.factrule import only_folders
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import LINKED
 
 # Two words in common make a line relevant to what is open (one is too often a common word).
 RELEVANT_WORDS = 2
-MIN_WORD_CHARS = 4
+MIN_WORD_CHARS = telling.MIN_WORD_CHARS
 
 # The kinds of lines the briefing's last line counts, by the first word of their list's title.
 WHAT = {
@@ -54,15 +53,7 @@ _TRUNCATED = lazy(r"\btruncated\b|\[\.\.\.|\.\.\.\s*\(\d+ (?:more )?(?:lines?|ch
 # Only the exit status, no line of what went wrong: a past failure that teaches nothing.
 _EXIT_ONLY = lazy(r"(?:exit(?:ed with)?(?: code| status)?|returned)\s*:?\s*-?\d+\.?", re.IGNORECASE)
 _WORDS = lazy(r"[A-Za-z][\w.-]*[A-Za-z0-9]|\d[\w.-]*[A-Za-z][\w.-]*")
-_STOP = frozenset({
-    "this", "that", "with", "from", "into", "then", "than", "when", "what", "which", "there",
-    "their", "they", "them", "have", "been", "were", "will", "would", "should", "could",
-    "after", "before", "about", "only", "also", "just", "more", "most", "some", "each", "every",
-    "other", "same", "make", "made", "need", "needs", "used", "uses", "using", "file", "files",
-    "run", "runs", "ran", "added", "fixed", "instead", "because", "still", "does", "done",
-    "once", "first", "last", "next", "step", "steps", "work", "works", "session", "here",
-    "command", "error", "failed", "fails", "output", "true", "false", "none", "data",
-})
+_STOP = telling.STOP_WORDS
 
 
 def noise_failure(line: str) -> bool:
@@ -133,35 +124,16 @@ T = TypeVar("T")
 # A line's value per character is its new telling words over its length plus what a line costs
 # anyway (its bullet, its share of a title): a two-word line is no bargain.
 LINE_COST = 40
-SPECIFIC = 2.0  # a name, path, number or version tells more than a plain word
+SPECIFIC = telling.SPECIFIC  # a name, path, number or version tells more than a plain word
 # Each tier after the must-haves is worth half the one before it: a recap's point (two tiers
 # below a component's gotcha) must tell four times as much per character to go first. At 0.8
 # short figures ("Jan 14: $10.51") took the room of decisions; 0.5 held 3 more labelled facts
 # on the tuning sessions and 3 more on the held-out ones.
 TIER_DECAY = 0.5
-# Lines whose words are kept once read: dedup reads a decision's or gotcha's, then by_value
-# (do not change the dict returned).
-INFORMATION_CACHE = 4096
-_TOKENS = lazy(r"[A-Za-z0-9][\w.:/@+#-]*[A-Za-z0-9]")
-_CLOCK = lazy(r"\d{1,2}:\d{2}(?::\d{2})?")
-_SPECIFIC = lazy(r"\d|[_./:@#]|[a-z][A-Z]|[A-Z]{2}|\w-\w")
-
-
-@functools.lru_cache(maxsize=INFORMATION_CACHE)
-def information(text: str) -> dict[str, float]:
-    """The telling words of ``text`` and what each tells: a name, path, number or version
-    (``rt-multi-thread``, ``v0.23``, ``512``) SPECIFIC, another word of MIN_WORD_CHARS 1; clock
-    times and common words nothing."""
-    out: dict[str, float] = {}
-    for token in _TOKENS.findall(text):
-        folded = token.casefold()
-        if folded in _STOP or _CLOCK.fullmatch(token):
-            continue
-        if _SPECIFIC.search(token) and len(token) >= 2:
-            out[folded] = SPECIFIC
-        elif len(token) >= MIN_WORD_CHARS:
-            out.setdefault(folded, 1.0)
-    return out
+# A line's telling words, each with what it tells (mining.telling: the entity notes read them
+# too).
+information = telling.information
+_SPECIFIC = telling.SPECIFIC_WORD
 
 
 def by_value(lines: Sequence[T], text: Callable[[T], str], tier: Callable[[T], float],

@@ -28,10 +28,10 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
-from vaultmem.memory import entityparse
+from vaultmem.memory import entitylessons, entityparse
 from vaultmem.notes import fences, names, propedit
 
 RECENT_SESSIONS_SHOWN = 10
@@ -449,6 +449,18 @@ def _related(rows: list[str], links_: Sequence[str]) -> None:
     rows[:] = _with_tail(rows, entityparse.content_end(rows), new)
 
 
+def _one_per_lesson(note: entityparse.Note, new: Sequence[Line], blocks: set[str]
+                    ) -> list[Line]:
+    """``new`` with each line that tells what another tells made that line
+    (:func:`entitylessons.folds`: a row of its section, which gains the session's link, or the
+    line of ``new`` telling more); lines there already (by id) are left as they are."""
+    into = entitylessons.folds(note, [(line.heading, line.text, line.block,
+                                       line.block in blocks or line.old_block in blocks)
+                                      for line in new])
+    return [replace(line, text=into[n][0], block=into[n][1] or line.block) if n in into
+            else line for n, line in enumerate(new)]
+
+
 def _ids_of(new: Iterable[Line]) -> list[str]:
     """The block ids the lines of ``new`` may already have in a note (theirs and the older
     form's)."""
@@ -491,6 +503,7 @@ def compose(
     Related Entities, the overview kept and the backlink under References; ``updated`` is set
     when anything changed."""
     note = entityparse.Note(text)
+    new = _one_per_lesson(note, new, _ids_present(text, _ids_of(new)))
     blocks = _ids_present(text, _ids_of(new))
     added = merged = present = 0
     for heading in dict.fromkeys(line.heading for line in new):

@@ -1,0 +1,93 @@
+"""One dated line per lesson in an entity note (pure; issue 29): a line bound for a section that
+tells what a row of it tells, or what another line of the same compaction tells, is that row or
+line (:func:`mining.telling.same_lesson`: three quarters of its telling words, names and flags
+counting double, and all its numbers).
+
+The same lesson re-filed by a later session keeps the row's words (a person may have edited
+them) and gains the session's link (``entitynote``); a person's row saying it counts as there.
+Of a session's near-copies (an answer and its recap), the most telling is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from vaultmem.memory import entityparse
+from vaultmem.mining import telling
+
+# Rows of a section compared with a new line, at most, for each of its words looked up: a note
+# of one repeated vocabulary is not read whole for each line.
+LESSON_POOL = 16
+_FENCE_LINE = re.compile(r"\n {0,3}(?:`{3,}|~{3,})")  # in "\n" + the rows
+
+# A line bound for a note: its heading, text, block id, and whether it is there already.
+Bound = tuple[str, str, str, bool]
+
+
+def folds(note: entityparse.Note, new: Sequence[Bound]) -> dict[int, tuple[str, str]]:
+    """For each line of ``new`` that tells what a row of its section or a more telling line of
+    ``new`` tells: its index -> (the text, the block id) of that row or line ("" for a
+    person's row). Lines there already are left out."""
+    out: dict[int, tuple[str, str]] = {}
+    for heading in dict.fromkeys(line[0] for line in new):
+        rows = _Rows(note, heading)
+        kept: list[tuple[str, str]] = []
+        at = [n for n, line in enumerate(new) if line[0] == heading and not line[3]]
+        # The most telling first: a near-copy folds into the line that tells more.
+        for n in sorted(at, key=lambda n: -sum(telling.information(new[n][1]).values())):
+            _, text, block, _ = new[n]
+            same = next((k for k in kept if telling.same_lesson(text, k[0])), None) \
+                or rows.same_lesson(text)
+            if same is None:
+                kept.append((text, block))
+            else:
+                out[n] = same
+    return out
+
+
+class _Rows:
+    """The rows of one section of a note, read only where they share a telling word with a
+    line asked about."""
+
+    def __init__(self, note: entityparse.Note, heading: str) -> None:
+        found = note.span(heading) if heading.casefold() not in note.bodies else None
+        self.text, self.start, self.end = (note.whole, *found) if found is not None \
+            else ("", 0, 0)
+        if _FENCE_LINE.search(self.text, max(self.start - 1, 0), self.end):
+            self.end = self.start  # a fenced "- " is no row: such a section is not compared
+        self.folded: str | None = None
+
+    def same_lesson(self, text: str) -> tuple[str, str] | None:
+        """(text, block id) of a row telling what ``text`` tells ("" for a person's row), or
+        None."""
+        said = telling.information(text)
+        if len(said) < telling.NEAR_MIN_WORDS or self.start == self.end:
+            return None
+        if self.folded is None:
+            self.folded = self.text[self.start:self.end].casefold()
+        # A row telling NEAR of it holds one of its words weighing more than the rest.
+        whole, weight, starts = sum(said.values()), 0.0, set()
+        for word in sorted(said, key=lambda w: (-said[w], -len(w), w)):
+            starts.update(self._rows_with(word))
+            weight += said[word]
+            if weight > (1 - telling.NEAR) * whole:
+                break
+        for start in sorted(starts):
+            stop = self.text.find("\n", start, self.end)
+            got = entityparse.read_row(self.text[start: stop if stop >= 0 else self.end])
+            if got is not None and got.text and telling.same_lesson(text, got.text):
+                return got.text, got.block or ""
+        return None
+
+    def _rows_with(self, word: str) -> list[int]:
+        """Where the rows holding ``word`` start (LESSON_POOL at most)."""
+        assert self.folded is not None
+        found: list[int] = []
+        at = self.folded.find(word)
+        while at >= 0 and len(found) < LESSON_POOL:
+            row = self.text.rfind("\n", self.start - 1, self.start + at) + 1
+            if self.text.startswith("- ", row) and row not in found:
+                found.append(row)
+            at = self.folded.find(word, at + len(word))
+        return found
