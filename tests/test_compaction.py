@@ -456,14 +456,16 @@ required to read the password`)
     text = NOTE.replace("## Open Questions", gotchas, 1)
     ex = sessionextract.extract(text, REL, CONFIG)
     entities = {i.text.split(":")[0]: i.entities for i in ex.items if i.kind == "gotcha"}
-    assert entities["Fixed with `--no-gpg-sign`"] == ("Git",)
-    assert entities["Git Bash forks fail under MSYS2"] == ("Git",)  # a tool the session's ran
+    # Named as the session spells the tool: its commands (a sentence's first word is
+    # capitalised whatever the name), never a case made up for it (issue 29: "Uci").
+    assert entities["Fixed with `--no-gpg-sign`"] == ("git",)
+    assert entities["Git Bash forks fail under MSYS2"] == ("git",)  # a tool the session's ran
     # What it links first, then the tool its own words name (issue 29: no more than two).
-    assert entities["Fixed by running `git pull`"] == ("Auth", "Git")
+    assert entities["Fixed by running `git pull`"] == ("Auth", "git")
     assert entities["Fixed by editing `src/app.rs`"] == ("Inbox",)  # the code's, not cargo's
     assert entities["For the person to run `sudo ufw enable` (`sudo ufw enable` failed"] == (
-        "Sudo",)
-    assert entities["Pre-commit hook blocked the commit"] == ("Pre-commit",)  # the hook named
+        "sudo",)
+    assert entities["Pre-commit hook blocked the commit"] == ("pre-commit",)  # the hook named
 
 
 def _remote_session(ran: str, related: str = "") -> dict[str, tuple[str, ...]]:
@@ -497,7 +499,7 @@ def test_a_session_on_one_machine_over_ssh_files_under_the_machine() -> None:
     # Issue 29: a session that administered a router over ssh edited no file of the project,
     # and all it learnt sat in Inbox; people look it up under the machine.
     one = "- Ran `ssh -o ConnectTimeout=5 root@slate \"opkg remove gl-cloud\"`"
-    assert _remote_session(one) == {"The": ("Slate",), "WAN": ("Slate",)}
+    assert _remote_session(one) == {"The": ("slate",), "WAN": ("slate",)}
     # By address only, two machines, or a component of its own: as before.
     assert set(_remote_session("- Ran `ssh root@10.0.0.1 uptime`").values()) == {("Inbox",)}
     two = one + "\n- Ran `ssh nas df -h`"
@@ -540,11 +542,12 @@ created: 2026-11-20
 """
     ex = sessionextract.extract(text, REL, CONFIG)
     assert {i.text: i.entities for i in ex.items if i.kind != "reference"} == {
-        # Its own words first: a service or a program the session's commands name.
+        # Its own words first: a service or a program the session's commands name, named as
+        # its prose spells it inside a sentence, else as its commands do.
         "Enabling queryLog in Blocky v0.23 makes DNS queries time out": ("Blocky",),
-        "ccusage as the usage tracker on Windows": ("Ccusage",),
+        "ccusage as the usage tracker on Windows": ("ccusage",),
         # Else the one service its turn's commands act on.
-        "The upstream server has to be a list, not a single option": ("Dnsmasq",),
+        "The upstream server has to be a list, not a single option": ("dnsmasq",),
         # A turn about two things lends neither; a program it only ran names no subject.
         "Both came back once the restart order was swapped around": ("Inbox",),
         "Usage tracking works on Windows with the CLI only": ("Inbox",)}

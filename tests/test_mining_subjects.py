@@ -34,3 +34,23 @@ def test_an_everyday_word_is_no_subject_of_prose() -> None:
     assert not Subject("make", "program").in_prose  # "make sure"
     assert not Subject("ip", "program").in_prose  # "the IP address"
     assert Subject("slate", "machine").worked_on and not Subject("git", "program").worked_on
+
+
+def test_a_subject_is_named_as_the_sessions_prose_spells_it() -> None:
+    note = """\
+# Router
+
+The UCI server option is read as a list by UCI: `uci add_list dhcp.server=x`, then uci commit.
+- Uci was fine before. Fixed: the Blocky upstream; restarting Blocky helped.
+gl_screen polled the removed services.
+
+```
+UCI UCI Gl_screen DNSMASQ
+```
+"""
+    assert subjects.spelled(note, ["uci", "gl_screen", "blocky", "dnsmasq"]) == {
+        "uci": "UCI",  # inside a sentence twice; lower case once, a sentence's start aside
+        "gl_screen": "gl_screen",  # only at a line's start: as the commands write it
+        "blocky": "Blocky",
+        "dnsmasq": "dnsmasq",  # only in a fence: as written
+    }

@@ -38,11 +38,6 @@ def test_tool_of(text: str, tool: str | None) -> None:
     assert tools.tool_of(text) == tool
 
 
-def test_entity_name_keeps_the_tools_spelling() -> None:
-    assert [tools.entity_name(t) for t in ("git", "pre-commit", "gh")] == [
-        "Git", "Pre-commit", "Gh"]
-
-
 @pytest.mark.parametrize(("text", "hook"), [
     ("Pre-commit Hook Blocked Documentation Commit: gitleaks found example keys", "pre-commit"),
     ("Enhanced pre-commit hook: three layers (gitleaks, PII, credentials)", "pre-commit"),

@@ -425,7 +425,7 @@ def extract_report(
     linked = [(n, ()) for n in _unique(lk.name for lk in safe if lk.name)]
     entries = lookahead.entries(text_lines, heads)
     assigned, more = _assign(extraction, found_components, entries, session_rel, config,
-                             [*known, *linked], tools.ssh_hosts(text))
+                             [*known, *linked], tools.ssh_hosts(text), text)
     return assigned, tuple(warnings + more)
 
 
@@ -472,7 +472,7 @@ def assign_targets(
     text = blank_private(note_text)
     log = lookahead.entries(text.split("\n"), sections.headings(text))
     return _assign(extraction, homes, log, session_rel, config,
-                   [*known, *((c.name, ()) for c in homes)], tools.ssh_hosts(text))
+                   [*known, *((c.name, ()) for c in homes)], tools.ssh_hosts(text), text)
 
 
 def session_project(session_rel: str) -> str:
@@ -487,27 +487,29 @@ def session_project(session_rel: str) -> str:
 
 
 def _subjects(log: Sequence[lookahead.Entry], known: Sequence[Known], failed: Sequence[str],
-              own: str, default: str) -> tuple[routing.Subjects, list[list[str]]]:
+              own: str, default: str, name: Mapping[str, str],
+              ran: Sequence[Sequence[subjects.Subject]]
+              ) -> tuple[routing.Subjects, list[list[str]]]:
     """The session's names (its known entities and the programs, services and machines its
-    commands name, ``failed`` the tools its items' failures ran) and, per work-log entry, the
-    entities of the services and machines its commands work on."""
-    ran = [[s for command in entry.commands for s in subjects.of_command(command)]
-           for entry in log]
+    commands name, ``ran`` per work-log entry, ``failed`` the tools its items' failures ran;
+    ``name``: each one's entity name by its case-folded name, :func:`subjects.spelled`) and,
+    per work-log entry, the entities of the services and machines its commands work on."""
     said = list(dict.fromkeys(s for s in [*(s for entry in ran for s in entry),
                                           *(subjects.Subject(t, "program") for t in failed)]
                               if s.in_prose))
     known_ = routing.Mentions.of(known, exclude=default)
-    programs = routing.Mentions.of([(tools.entity_name(s.name), (s.name,)) for s in said],
+    programs = routing.Mentions.of([(name[s.name.casefold()], (s.name,)) for s in said],
                                    exclude=default, in_names=True)
-    worked = routing.Mentions.of([(tools.entity_name(s.name), (s.name,)) for s in said
+    worked = routing.Mentions.of([(name[s.name.casefold()], (s.name,)) for s in said
                                   if s.worked_on], exclude=default)
     return (routing.Subjects(known_, programs, worked, own, CI),
-            [[tools.entity_name(s.name) for s in entry if s.worked_on] for entry in ran])
+            [[name[s.name.casefold()] for s in entry if s.worked_on] for entry in ran])
 
 
 def _assign(
     extraction: Extraction, homes: Sequence[Component], log: Sequence[lookahead.Entry],
     session_rel: str, config: Config, known: Sequence[Known], hosts: Sequence[str] = (),
+    note: str = "",
 ) -> tuple[Extraction, list[str]]:
     """Each item's entities (:func:`routing.about`): those it links; else what its own words
     name (the tool its failure ran or the git hook it names, the known entities, programs,
@@ -515,7 +517,8 @@ def _assign(
     the next turns of ``log`` edit (:func:`lookahead.ahead`); else the one thing its turn names
     (its prose and its commands); else the session's one component (``homes``: its ``##
     Related Entities``), else, when it has none, the one machine it worked on over ssh
-    (``hosts``: ``tools.ssh_hosts``); else the fallback entity."""
+    (``hosts``: ``tools.ssh_hosts``); else the fallback entity. A program, service or machine
+    is named as the session's ``note`` spells it (:func:`subjects.spelled`)."""
     # The project itself is no component of it: a session begun in ~ that touched
     # ~/shop/src/… before it moved into ~/shop named the folder "Shop" (issue 29).
     try:
@@ -523,9 +526,7 @@ def _assign(
     except UnsafePath:
         own = ""  # a note read outside a vault's layout (a test, ``extract`` of any file)
     related = tuple(c.name for c in homes if not nearnames.same(c.name, own))
-    machines = [tools.entity_name(h) for h in hosts if not nearnames.same(h, own)]
-    session = related[:1] if len(related) == 1 else \
-        machines[:1] if not related and len(machines) == 1 else ()
+    machines = [h for h in hosts if not nearnames.same(h, own)]
     # The CI holds what speaks of it, never the rest of a session that also edited a workflow.
     ci_only = len(related) == 1 and names.name_key(related[0]) == names.name_key(CI)
     folders = [(c.name, c.folders) for c in homes]
@@ -545,8 +546,17 @@ def _assign(
         text = factrule.trim(one_line(unlabel(text)))  # "I can't run sudo …, but": a lead
         if text and factrule.flaw(text) is None:  # else markup, thinking aloud, only folders
             cleaned.append((item, linked, text, tools.tool_of(text)))
-    said, ran = _subjects(log, known, [t for *_, t in cleaned if t], own,
-                          config.default_entity)
+    failed_tools = [t for *_, t in cleaned if t]
+    worked_on = [[s for command in entry.commands for s in subjects.of_command(command)]
+                 for entry in log]
+    hooks = [hook for _, _, text, _ in cleaned if (hook := tools.hook_of(text))]
+    spelling = subjects.spelled(note, [*machines, *failed_tools, *hooks,
+                                       *(s.name for entry in worked_on for s in entry)])
+    machines = [spelling.get(h.casefold(), h) for h in machines]
+    session = related[:1] if len(related) == 1 else \
+        machines[:1] if not related and len(machines) == 1 else ()
+    said, ran = _subjects(log, known, failed_tools, own, config.default_entity, spelling,
+                          worked_on)
     items: list[Item] = []
     for item, linked, text, failed in cleaned:
         if item.kind == schema.Kind.PREREQUISITE:
@@ -558,7 +568,8 @@ def _assign(
         turn: tuple[str, ...] = ()
         if item.kind != "reference":
             tool = (tools.hook_of(text) if knowledge else None) or failed
-            words = [tools.entity_name(tool)] if tool and not nearnames.same(tool, own) else []
+            words = [spelling.get(tool, tool)] if tool and not nearnames.same(tool, own) \
+                else []
             words += said.named(text)
             if not (linked or words) and item.kind == schema.Kind.DECISION:
                 turn = lookahead.ahead(text, log, folders, own)

@@ -14,11 +14,18 @@ files an item under the one its words name):
   init script run by path, ``/etc/init.d/dnsmasq restart``, is the service by its file name);
 - the machine ``ssh`` logs into by name (:func:`tools.ssh_host`), and what the command it runs
   there works on (``ssh root@slate "/etc/init.d/dnsmasq restart"``: Slate and dnsmasq).
+
+Such a subject's entity is named as the session spells it (:func:`spelled`): the way its prose
+writes the name inside a sentence (``UCI``, ``BFG``, ``Blocky``), else as its commands write
+it, the program's or the init script's file name (``gl_screen``, ``dnsmasq``), never a case
+made up for it (``Uci``, ``Gl_screen``).
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from vaultmem.mining import fixes, tools
@@ -140,3 +147,35 @@ def _of_part(quoted: list[str]) -> list[Subject]:
 def _unit(name: str) -> str:
     """A service's name without its unit type (``nginx.service`` -> ``nginx``)."""
     return re.sub(r"\.(?:service|socket|timer|target|path|mount)$", "", name)
+
+
+# What prose is not: fenced blocks and code spans (commands, paths, errors).
+_FENCED = lazy(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?^ {0,3}\1", re.MULTILINE | re.DOTALL)
+_CODE_SPAN = lazy(r"(`+)[^\n]*?\1")
+# What starts a sentence, just before a word: the line's start after list, quote, heading and
+# emphasis marks, or a sentence's end (a word there is capitalised whatever its spelling).
+_SENTENCE_START = lazy(r"(?:^|\n)[ \t]*(?:(?:[-*+>]|\d+[.)]|#{1,6}|\[[ xX]\])[ \t]+)*"
+                       r"[*_\"'(]*$|[.!?:][ \t]+[*_\"'(]*$")
+
+
+def spelled(text: str, names: Iterable[str]) -> dict[str, str]:
+    """How ``text`` (a session's note) spells each of ``names`` (as commands write them), by
+    the name case-folded: the spelling its prose uses most inside a sentence (``UCI``,
+    ``Blocky``; the first met of equals), else the name as written. Code, commands and a
+    sentence's first word (capitalised whatever the name) say nothing of its spelling."""
+    wanted = {name.casefold(): name for name in names if name}
+    out = dict(wanted)
+    if not wanted:
+        return out
+    prose = _CODE_SPAN.sub(" ", _FENCED.sub(" ", text))
+    pattern = re.compile(r"(?<![\w./@-])(?:" + "|".join(
+        re.escape(n) for n in sorted(wanted, key=len, reverse=True)) + r")(?![\w/@-]|\.\w)",
+        re.IGNORECASE)
+    seen: dict[str, Counter[str]] = {}
+    for found in pattern.finditer(prose):
+        if _SENTENCE_START.search(prose, max(0, found.start() - 80), found.start()):
+            continue
+        seen.setdefault(found.group(0).casefold(), Counter())[found.group(0)] += 1
+    for key, forms in seen.items():
+        out[key] = forms.most_common(1)[0][0]
+    return out

@@ -3,8 +3,9 @@
 A gotcha that names no component of the project is often about a tool the project uses: ``git
 push`` rejected, ``git commit`` failing to sign, ``sudo`` needing a terminal, ``pytest`` not
 installed. People look such a lesson up under the tool ("what did we learn about git here?"),
-not in ``Inbox``, so compaction files it under an entity named after the tool (``Git``,
-``Sudo``, ``Pytest``) when nothing in the item names a component (``memory.sessionextract``).
+not in ``Inbox``, so compaction files it under an entity named after the tool (``git``,
+``sudo``, ``pytest``, as the session spells it: ``mining.subjects.spelled``) when nothing in
+the item names a component (``memory.sessionextract``).
 
 The tool is the program of the first command the item says failed ("`cmd` failed (`error`)",
 "`cmd` failed: `error`", as capture writes failures: ``mining.fixes``), read the way a shell
@@ -175,11 +176,6 @@ def _name(word: str) -> str | None:
         word = posixpath.basename(word)
     word = re.sub(r"\.exe$", "", word, flags=re.IGNORECASE)
     return word.casefold() if re.fullmatch(r"[A-Za-z][\w.+-]*", word) else None
-
-
-def entity_name(tool: str) -> str:
-    """The entity a tool's gotchas go to: its name as written, first letter capitalised."""
-    return tool[:1].upper() + tool[1:]
 
 
 # ssh's options that take a value (OpenSSH's ssh(1)); its first other word is the destination.
