@@ -121,6 +121,9 @@ class Report:
     filed: list[str] = field(default_factory=list)  # decisions and gotchas in their component
     filed_of: int = 0  # the decisions and gotchas
     in_entities: int = 0  # decisions and gotchas one line of any entity note holds (Inbox too)
+    # The decisions and gotchas not in their component's note, by where a line holds them
+    # (:func:`unfiled`): totals only, the why of the held-out part's filing.
+    unfiled: dict[str, int] = field(default_factory=dict)
     thinking: list[str] = field(default_factory=list)
     max_copies: int = 0
     most_copied: str = ""
@@ -315,12 +318,39 @@ def _measure_entities(
 def _measure_filing(facts: Sequence[RealFact], vault: Path, report: Report) -> None:
     """The decisions and gotchas the entity note of their component holds in ``vault`` (and
     those any entity note holds, Inbox too)."""
-    every = [item for note in sorted(vault.rglob("entities/*.md"))
+    notes = sorted(vault.rglob("entities/*.md"))
+    every = [item for note in notes
              for item in entity_items(note.stem, note.read_text(encoding="utf-8"))]
     wanted = [f for f in facts if f.kind in FILED_KINDS]
     report.filed_of = len(wanted)
     report.filed = [f.name for f in filed(wanted, [(i.entity, i.text) for i in every])]
     report.in_entities = sum(any(holds(i.text, f.proof) for i in every) for f in wanted)
+    projects = {note.parent.parent.name for note in notes}
+    report.unfiled = unfiled([f for f in wanted if f.name not in set(report.filed)],
+                             [(i.entity, i.text) for i in every], projects)
+
+
+def unfiled(facts: Sequence[RealFact], lines: Sequence[tuple[str, str]],
+            projects: Sequence[str] | set[str], fallback: str = FALLBACK_ENTITY
+            ) -> dict[str, int]:
+    """How many of ``facts`` (not in their component's note) no entity line holds ("nowhere":
+    never captured, or spread over lines), only ``fallback`` holds ("inbox"), an entity named
+    like a vault project holds ("umbrella"), or another entity than the one they name holds
+    ("elsewhere")."""
+    from vaultmem.notes import nearnames
+
+    out = {"nowhere": 0, "inbox": 0, "umbrella": 0, "elsewhere": 0}
+    for fact in facts:
+        holders = {e for e, text in lines if holds(text, fact.proof)}
+        if not holders:
+            out["nowhere"] += 1
+        elif all(e.casefold() == fallback.casefold() for e in holders):
+            out["inbox"] += 1
+        elif any(nearnames.same(e, p) for e in holders for p in projects):
+            out["umbrella"] += 1
+        else:
+            out["elsewhere"] += 1
+    return out
 
 
 def _words(text: str) -> str:
@@ -377,7 +407,7 @@ def totals(report: Report) -> dict[str, Any]:
         "open_step_projects": len(report.open_steps), "entity_lines": report.entity_lines,
         "entity_facts": report.entity_facts, "rule_facts": report.rule_facts,
         "filed": len(report.filed), "filed_of": report.filed_of,
-        "in_entities": report.in_entities,
+        "in_entities": report.in_entities, "unfiled": dict(report.unfiled),
         "thinking": len(report.thinking),
         "garbled": report.garbled, "hook_warnings": len(report.hook_warnings),
     }
@@ -413,6 +443,10 @@ def render_totals(parts: Sequence[Mapping[str, Any]]) -> str:
     lines.append(f"goals: recall >= {GOALS['recall']:.0%} and >= FTS floor + "
                  f"{GOALS['over_floor']:.0%} points; briefing >= {GOALS['briefing']:.0%}; "
                  "every project's last open next step in its briefing")
+    for c in parts:
+        if c.get("unfiled"):
+            lines.append(f"  {c['part']}: decisions and gotchas not in their component, held "
+                         "by: " + ", ".join(f"{k} {n}" for k, n in c["unfiled"].items()))
     for c in parts:
         met = goals_met(c)
         lines.append(f"  {c['part']}: " + ", ".join(

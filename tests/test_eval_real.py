@@ -492,6 +492,11 @@ def test_a_decision_or_gotcha_is_filed_when_the_note_of_its_component_holds_it()
     # Proof words spread over two lines of one note are no line stating the fact.
     spread = fact("Auth cookies and the power monitor", ["cookies", "stream::channel"])
     assert eval_real.filed([spread], [*lines, ("Auth", "stream::channel polled")]) == []
+    # Why the others are not filed, in totals: where a line holds them.
+    umbrella = fact("The shop's checkout retries", ["retries"])
+    assert eval_real.unfiled([in_inbox, wrong, spread, umbrella],
+                             [*lines, ("Shop", "checkout retries twice")], {"shop"}) == {
+        "nowhere": 1, "inbox": 1, "umbrella": 1, "elsewhere": 1}
 
 
 def test_a_briefing_holds_a_fact_only_in_one_line() -> None:
