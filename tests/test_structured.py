@@ -444,3 +444,58 @@ def test_an_item_the_tracker_closes_later_leaves_the_open_list(
 ])
 def test_a_tracker_s_close_names_the_ids_it_closes(command: str, ids: tuple[str, ...]) -> None:
     assert structured.closed(command) == ids
+
+
+PROSE_PLAN = """# Plan: panel applet power readout
+
+## Context
+The panel shows nothing about power today.
+
+## Approach
+Poll the RAPL counters from one background task so the panel never blocks. A second task would
+double the reads.
+
+## Implementation Steps
+1. Add the reader module
+2. We'll use a channel subscription rather than a timer, since the timer never fired in the
+   panel.
+3. Let me check the panel's config before wiring it.
+
+Maybe we should add a GPU reading later?
+"""
+
+
+def test_an_approved_plans_prose_gives_the_choices_it_states_not_its_steps() -> None:
+    assert [f.text for f in structured.plan_decisions(PROSE_PLAN)] == [
+        ("Poll the RAPL counters from one background task so the panel never blocks. A second "
+         "task would double the reads."),
+        ("We'll use a channel subscription rather than a timer, since the timer never fired in "
+         "the panel.")]
+
+
+REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. "
+            "if it was a file edit, the new_string was NOT written to the file). To tell you how "
+            "to proceed, the user said:\n")
+
+
+def test_the_words_a_rejected_call_is_refused_with_are_the_persons_choice(
+        env: Path, log: Transcript) -> None:
+    log.prompt("Move the secrets out of the config")
+    log.call("toolu_e", "Edit", {"file_path": "/srv/app/config.yaml", "old_string": "a",
+                                 "new_string": "b"})
+    log.result("toolu_e", REJECTED + "what is this for?  Put them in environment variables "
+               "instead, one per secret.", error=True)
+    log.say("Understood: environment variables, one per secret.")
+    stop(log)
+    assert section(note(env), "Decisions Made") == [
+        "- Choice from the person: Put them in environment variables instead, one per secret."]
+
+
+@pytest.mark.parametrize("said", [
+    "[Request interrupted by user for tool use]",
+    REJECTED + "why?",
+    REJECTED + "no",
+])
+def test_a_rejection_without_words_of_direction_is_no_choice(said: str) -> None:
+    from vaultmem.mining import prompts
+    assert prompts.redirect(said) is None

@@ -506,3 +506,29 @@ def test_the_files_a_summary_works_on_include_bracketed_folders() -> None:
             "   ### `/home/[USER]/shop/src/backend/rapl.rs`\n   - reads RAPL\n")
     assert summary.paths_in(said) == ("app/[slug]/page.tsx",
                                       "/home/[USER]/shop/src/backend/rapl.rs")
+
+
+PICKED = """Summary:
+1. Primary Request and Intent:
+   The user wants a tray widget showing the disk temperature.
+
+   User explicitly chose:
+   - A panel applet (not a standalone window)
+   - Refresh every 2 seconds
+
+   - User asked to read the sensors without root
+   - User decided whether to ship a daemon later
+
+2. Problem Solving:
+   - The user chose SQLite for the history file.
+
+6. All user messages:
+   - the user chose to keep this private
+"""
+
+
+def test_the_persons_pick_a_summary_reports_is_a_decision_with_its_list() -> None:
+    assert _kinds(summary.read(PICKED, []), "decision") == [
+        "User explicitly chose: A panel applet (not a standalone window); Refresh every 2 seconds",
+        "The user chose SQLite for the history file.",
+    ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from vaultmem.memory import anchors
-from vaultmem.mining import fold, settled, structured
+from vaultmem.mining import fold, prompts, settled, structured
 from vaultmem.notes.inline import block_safe, clip, one_line
 from vaultmem.notes.schema import Kind
 
@@ -49,8 +49,14 @@ class Told:
 
     def ended(self, turn: LoggedTurn, call: ToolCall | None, outcome: Outcome) -> None:
         """A call's outcome, in ``turn`` (the call None when an earlier read saw it)."""
-        if outcome.denied or outcome.background or outcome.is_error:
-            return  # a rejected question or plan says nothing
+        if outcome.denied:  # a rejected question or plan says nothing; the person's words may
+            redirected = prompts.redirect(outcome.said)
+            if redirected is not None:
+                self.found.setdefault(id(turn), []).append(
+                    structured.Found(Kind.DECISION, redirected))
+            return
+        if outcome.background or outcome.is_error:
+            return
         if call is not None and call.command is not None and outcome.error is None:
             subject = structured.commit_subject(call.command, call.message)
             if subject is not None:

@@ -178,6 +178,9 @@ def _command(value: Any) -> str | None:
     return first + " …" if more else first
 
 
+REJECTED = "the user said:"  # in a rejected call's result, before the person's words
+
+
 def outcomes(content: Any) -> tuple[Outcome, ...]:
     if not isinstance(content, list):
         return ()
@@ -195,8 +198,9 @@ def outcomes(content: Any) -> tuple[Outcome, ...]:
             found.append(Outcome(ident, False, None, background=True))
             continue
         denial = notices.denial(output) if block.get("is_error") is True else None
-        if denial is not None:
-            found.append(Outcome(ident, False, SCRUB.get()(denial), denied=True))
+        if denial is not None:  # the words the person rejected it with, if any (mining/prompts)
+            said = _clean(output)[:structured.RESULT_KEEP_CHARS] if REJECTED in output else None
+            found.append(Outcome(ident, False, SCRUB.get()(denial), denied=True, said=said))
             continue
         failed, error = toolresults.failure(output, block.get("is_error") is True,
                                            SCRUB.get(), said_before=True)

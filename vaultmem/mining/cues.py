@@ -14,6 +14,7 @@ from vaultmem.mining.kinds import (
     CODE_ENV_RE,
     CONTRAST,
     CONTRAST_LEAD,
+    CONTRAST_REASONED,
     COURTESY,
     DECISION,
     DESIGN_REASON,
@@ -40,8 +41,10 @@ from vaultmem.mining.kinds import (
     NOT_ENV,
     NOT_ENV_CONTEXT,
     NOT_NEEDED,
+    NOW_INSTEAD,
     OFFER,
     PASSIVE_CHOICE,
+    PASSIVE_CHOSEN,
     PREREQ,
     PREREQ_NARRATION,
     PREREQ_ORDER,
@@ -52,7 +55,9 @@ from vaultmem.mining.kinds import (
     REQUIRES_CODE,
     RESOLVED,
     SELF_NEED,
+    SETTING_ARROW,
     SETTING_CHANGED,
+    SETTING_CHOSEN,
     TEST_INTENT,
     TO_USER,
     WRONG_USE,
@@ -107,6 +112,8 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
     if ANAPHORA.search(bare):
         return None
     full = plain_unit(masks.restore(unit.text))
+    if SETTING_CHOSEN.search(bare):
+        return Kind.DECISION  # its reason may name a symptom ("… because the API times out")
     gotcha = (
         GOTCHA.search(bare)
         or (GOTCHA.search(text) if topic else None)
@@ -116,7 +123,7 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
     )
     if gotcha and not TEST_INTENT.search(bare) and not _hedged_near(gotcha):
         return Kind.GOTCHA
-    if _is_decision(bare):
+    if _is_decision(bare) or (topic is not None and _topic_decision(text, topic.end())):
         return Kind.DECISION
     if FORM_RULE.search(bare) or LIMITATION.search(bare) or DIAGNOSED.search(bare):
         return Kind.GOTCHA
@@ -169,10 +176,19 @@ def _main_clause(text: str) -> str:
     return text[: end.start()] if end else text
 
 
+def _topic_decision(text: str, end: int) -> bool:
+    """Whether what stands before the colon decides ("Decided against Redis: …") or the whole
+    line is a setting's old and new value ("Entropy threshold: 3.5 → 3.0")."""
+    return DECISION.search(text[:end].rstrip(" :*_")) is not None \
+        or SETTING_ARROW.search(text) is not None
+
+
 def _is_decision(text: str) -> bool:
     if DECISION.search(text) or PASSIVE_CHOICE.search(text) or KEPT_AS_IS.search(text):
         return True
-    if SETTING_CHANGED.search(text):
+    if PASSIVE_CHOSEN.search(text) or NOW_INSTEAD.search(text) or CONTRAST_REASONED.search(text):
+        return True
+    if SETTING_CHANGED.search(text) or SETTING_ARROW.search(text):
         return True
     contrast = CONTRAST.search(text)
     if contrast and ACTOR_ACT.search(text[: contrast.start()]):
@@ -184,6 +200,8 @@ def _is_decision(text: str) -> bool:
     if contrast and DONE_VERB.search(text[: contrast.start()]):
         return True
     # A design move with its reason: "I moved X into Y, so the handlers can be tested …".
+    if DESIGN_VERB.search(text) is None:
+        return False
     reason = DESIGN_REASON.search(text)
     return bool(reason and DESIGN_VERB.search(text[: reason.start()]))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from vaultmem.mining import settingvalues
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
 
@@ -65,7 +66,7 @@ CLAUSE_END_RE = lazy(
 # Hedges and hypotheticals in the main clause: not a decision, gotcha or prerequisite.
 HEDGE = cue(
     r"\b(?:maybe|perhaps|possibly|might|may|could|would|should we|if we|if you|if i|whether|"
-    r"consider(?:ing)?|options?|optionally|alternatively|suppose|hypothetical(?:ly)?|probably|"
+    r"consider(?:ing)?|option(?:s|(?!\s+(?-i:[A-Z0-9])\b))|optionally|alternatively|suppose|hypothetical(?:ly)?|probably|"
     r"likely|i suspect|i think|i guess|i believe|seems?|appears? to|not sure|unclear|in theory|"
     r"one approach|another approach|worth (?:trying|considering|exploring)|we can|you can|"
     r"try(?:ing)? to|was going to|were going to|wondering|i'd|we'd|recommend|suggest)\b|"
@@ -300,6 +301,14 @@ PASSIVE_CHOICE = cue(
     r"\b(?:instead of|rather than|not as)\b",
     "instead of|rather than|not as",
 )
+# A choice stated in the passive by its verb: "`uv` was chosen over pip for its speed", "Alpine
+# is preferred as the base image". Not "whichever is chosen" (a hedge vetoes it).
+PASSIVE_CHOSEN = cue(
+    r"^(?!.*\b(?:which|whichever|what|whether|if|once|when)\b)"
+    r".*?\b(?:was|were|is|are|has been|have been) (?:deliberately |finally |now )?(?:chosen|picked|"
+    r"selected|preferred|adopted)\b(?! (?:by (?:default|the user)|automatically|at random)\b)",
+    "chosen|picked|selected|preferred|adopted",
+)
 # Something kept as it was on purpose, with why: "I left the old logs unchanged to preserve the
 # record", "The v1 route was kept in place so old clients still work". Without the reason it is
 # a progress line ("I left the rest untouched").
@@ -320,7 +329,8 @@ CHOSE = (
     r"(?:chose|chosen|picked|agreed (?:to|on)|opted (?:for|to|against|not)|went (?:ahead )?(?:with|for)|"
     r"gone (?:ahead )?(?:with|for)|decided(?! (?:whether|if|how|which|what|yet)\b)|settled on|"
     r"standardi[sz]ed (?:\S+ ){0,4}on|ended up (?:using|going with|with)|"
-    r"switched (?:\S+ ){0,5}(?:to|from)|replaced (?:\S+ ){0,5}with|stuck with)"
+    r"switched (?:\S+ ){0,5}(?:to|from)|migrated (?:\S+ ){0,5}(?:to|from)|"
+    r"replaced (?:\S+ ){0,5}with|stuck with)"
 )
 DECISION = cue(
     r"\b(?:i|we)(?:'ve| have)?\s+(?:finally |ultimately |eventually |also |instead )?"
@@ -329,37 +339,54 @@ DECISION = cue(
     r"^(?:finally,? |ultimately,? |in the end,? )?" + CHOSE + r"\b|"
     r"\b(?:i|we)(?:'ll| will| are going to|'re going to|'m going to| am going to)\s+(?:use|go with|"
     r"stick with|keep|adopt)\b(?=.*\b(?:because|since|instead of|rather than|over|so that|as it|"
-    r"as they|given)\b)|\b(?:i|we)(?:'m| am|'re| are) (?:going with|sticking with|keeping)\b|"
+    r"as they|given)\b)|\b(?:i|we)(?:'m| am|'re| are) (?:now )?using\b(?=.*\b(?:because|since|"
+    r"instead of|rather than|so that)\b)|\b(?:i|we)(?:'m| am|'re| are) (?:going with|sticking with|keeping)\b|"
     r"^(?:let'?s|we'?ll) (?:use|go with|stick with)\b|"
     r"^(?:going with|sticking with|ending up with)\b|\bthe decision (?:was|is) to\b|"
     r"\b(?:my|our) (?:choice|decision|pick|call) (?:was|is|here)\b|"
     r"\bthe (?:approach|route|option|design) (?:i|we) (?:took|chose|picked|went with|settled on)\b|"
     r"\b(?:using|uses|use) \S+(?: \S+){0,4} (?:instead of|rather than|over) \S+(?: \S+){0,6} "
     r"(?:because|since|as|so)\b|\bin favou?r of\b",
-    "chose|pick|agreed|opted|went|gone|decided|decision|settled|standardi|ended up|ending up|switched|replaced|stuck|stick|us|go with|going with|keep|adopt|choice|call|approach|route|option|design|in favo",
+    "chose|pick|agreed|opted|went|gone|decided|decision|settled|standardi|ended up|ending up|switched|migrated|replaced|stuck|stick|us|go with|going with|keep|adopt|choice|call|approach|route|option|design|in favo",
 )
-# A setting given a new value, with the old one ("Lowered the entropy threshold from 3.5 to 3.0",
-# "Increased the log buffer size: 128 KB → 512 KB"): the value is a choice a later session meets.
-# The name must be a setting's (a threshold, a timeout, a size…), both values numbers: "Reduced
-# the repository size by 91%" and "Detection increased from 632 to 16,684" are results, not
-# settings; an imperative ("Raise the limit from …") is a proposal.
-_SETTING = (
-    r"threshold|timeout|limit|size|cache|buffer|interval|ttl|retries|retry count|port|level|rate|"
-    r"depth|workers|pool|concurrency|batch|max\w*|min\w*|cap|quota|delay|backoff|"
-    r"frequency|window|capacity|memory|heap|jobs|threads|connections"
-)
-_VALUE = r"`?~?\d[\d.,]*\s?(?:[a-z%]{1,5}\b)?`?"
-SETTING_CHANGED = cue(
-    r"^(?:(?:i|we)(?:'ve| have)? )?(?:lowered|raised|increased|decreased|reduced|bumped|"
-    r"boosted|tightened|relaxed|changed|set|capped|doubled|halved|adjusted|tuned)\s+(?:the\s+)?"
-    r"(?:[\w`.-]+\s+){0,4}?(?:" + _SETTING + r")s?`?\s*(?:from\s+|:\s*)" + _VALUE
-    + r"\s*(?:to|→|->)\s*" + _VALUE,
-    "lowered|raised|increased|decreased|reduced|bumped|boosted|tightened|relaxed|changed|set|"
-    "capped|doubled|halved|adjusted|tuned",
-)
+# A config value chosen (``settingvalues``): from an old value ("Lowered the threshold from 3.5
+# to 3.0"), beside it with no verb ("Entropy threshold: 3.5 → 3.0"), or with its reason.
+SETTING_CHANGED = cue(settingvalues.CHANGED, settingvalues.CHANGED_GATE)
+SETTING_ARROW = cue(settingvalues.ARROW, settingvalues.ARROW_GATE)
+SETTING_CHOSEN = cue(settingvalues.CHOSEN, settingvalues.CHOSEN_GATE)
 # "I <did X> instead of / rather than Y": a choice between two ways, stated as made.
 CONTRAST = cue(r"\b(?:instead of|rather than|in place of)\b")
-CONTRAST_LEAD = cue(r"^(?:instead of|rather than)\b[^,]{3,120},\s*(?:i|we)\b")
+# The alternative first: "Rather than patching it, I upgraded …", "Instead of blocking commits,
+# the hook now redacts the secrets": an actor, or a thing that now does otherwise.
+CONTRAST_LEAD = cue(
+    r"^(?:instead of|rather than)\b[^,]{3,120},\s*(?:(?:i|we)\b|(?:the |this |our )?"
+    r"(?:[\w`.\ue000\ue001/-]+ ){1,4}now\b(?! (?:let|i|we)\b))"
+)
+# A change stated as the new state, with what it replaced ("All the scripts now use `python3`
+# instead of `python`"): not a symptom ("the test now fails instead of passing") and not a
+# sentence that opens on "Now" (a discourse word: "Now let me use X instead").
+_SYMPTOM_VERB = (
+    r"(?:\w+ )?(?:fails?|failing|errors?|crash\w*|hangs?|breaks?|times? out|throws?|raises?|"
+    r"returns? (?:none|null|an? error|\d+)|shows?|prints?|gives?|skips?)\b"
+)
+_NOT_SYMPTOM = r"(?!(?:fail|crash|hang|error|break|time|throw|rais|pass|work)\w*\b)"
+NOW_INSTEAD = cue(
+    r"^(?!now\b|(?:i|we|you|let|then)\b)(?:[^\s,;]+ ){1,8}now (?:(?:also|only|always) )?"
+    r"(?:uses?|points?|reads?|writes?|calls?|rel(?:y|ies)|depends?|imports?|targets?|stores?|"
+    r"saves?|keeps?|goes|go|redacts?|warns?|logs?|loads?|sends?|ships?|installs?|lives?|"
+    r"defaults?|lands?|prefers?|requires?) (?:[^,;]+ )?(?:instead of|rather than|in place of) "
+    + _NOT_SYMPTOM,
+    "now",
+)
+# How a thing works, with the way it does not and why ("The applet reads RAPL directly rather
+# than shelling out to `turbostat`, since it polls every 330 ms"): a design choice. Its subject
+# names the thing; a symptom ("The test fails rather than skipping, since …") is none.
+CONTRAST_REASONED = cue(
+    r"^(?!(?:i|we|you|let|if|when|once|then|now|it|this|that|there)\b)(?:[^\s,;]+ ){1,6}?"
+    r"(?!" + _SYMPTOM_VERB + r")[^\s,;]+s (?:[^,;]+ )?(?:instead of|rather than) " + _NOT_SYMPTOM
+    + r"[^;]{1,100}?,? (?:because|since|so that|to avoid|to keep)\b",
+    "instead of|rather than",
+)
 DONE_VERB = cue(
     r"\b(?:i|we)(?:'ve| have)? (?:used|made|kept|put|moved|split|changed|stored|modell?ed|went|set|"
     r"built|implemented|wrote|defined|chose|picked|added|switched|replaced|return(?:ed)?|"
@@ -381,9 +408,18 @@ ACTOR_ACT = cue(
 )
 DESIGN_VERB = cue(
     r"\b(?:i|we)(?:'ve| have)? (?:moved|split|made|kept|put|stored|structured|designed|modell?ed|"
-    r"separated|isolated|pulled|extracted)\b|\bnow (?:uses|stores|returns|keeps)\b"
+    r"separated|isolated|pulled|extracted)\b|\bnow (?:uses|stores|returns|keeps)\b|"
+    # A summary's line with its subject left out: "Kept the v1 endpoint so old clients work",
+    # "Made the workflows non-blocking so …" (not "Kept running into …", "Made sure …").
+    r"^(?:also )?(?:moved(?! on\b)|migrated|split|separated|isolated|extracted|pinned|capped|"
+    r"kept(?! \w+ing\b)|made (?:the |all |both |every )?(?:[\w`.\ue000\ue001/-]+ ){0,4}?"
+    r"(?:non-\w+|optional|configurable|\w+-only|opt-in|opt-out|the default|idempotent))\b"
 )
-DESIGN_REASON = cue(r"\b(?:because|since|so that|to avoid|to keep|which keeps)\b|, so\b")
+DESIGN_REASON = cue(
+    r"\b(?:because|since|so that|to avoid|to keep|which keeps)\b|, so\b|"
+    r"\bso (?!far\b|much\b|many\b|i\b|let\b|we\b)(?=(?:\S+ ){1,3}(?:can|can't|cannot|will|won't|"
+    r"never|always|no longer|keeps?|stays?|works?|runs?|passes|goes|go)\b)"
+)
 PREREQ_SETUP = cue(
     r"^(?:please |remember to |don'?t forget to |be sure to |first,? )?(?:install|set|export|start|"
     r"create|copy|configure|run|launch|bring up|log ?in|define|add)\b"
@@ -523,8 +559,9 @@ TABLE: dict[Kind, Rules] = {
     Kind.GOTCHA: Rules((GOTCHA, CAUSE_STATED, FIX_STATED, WRONG_USE, LIMITATION, FORM_RULE,
                         DIAGNOSED, GOTCHA_WEAK),
                        (TEST_INTENT,)),
-    Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, KEPT_AS_IS, CONTRAST, CONTRAST_LEAD,
-                          DESIGN_VERB, SETTING_CHANGED), (NEXT_MOVE,),
+    Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, PASSIVE_CHOSEN, KEPT_AS_IS, CONTRAST,
+                          CONTRAST_LEAD, NOW_INSTEAD, CONTRAST_REASONED, DESIGN_VERB, SETTING_CHANGED,
+                          SETTING_ARROW, SETTING_CHOSEN), (NEXT_MOVE,),
                          (ACTOR_ACT, DONE_VERB, DESIGN_REASON)),
     Kind.PREREQUISITE: Rules(
         (PREREQ_ORDER, PREREQ, PREREQ_STRONG, PREREQ_SETUP, REQUIRES_CODE, NEEDED_STRONG),

@@ -12,11 +12,24 @@ A rule opens the prompt, or a sentence of it ("ok. never push to main."): ``neve
 fewer than ``MIN_WORDS`` words ("never again", "always?") set no rule; a question sets none.
 The rule is the prompt when it is short, else the sentences that state it. The other languages'
 openers are ``mining.lang``'s ``rules`` ("ab jetzt", "désormais", "a partir de ahora").
+
+A prompt that changes the course of the work is a choice the person made (``Choice from the
+person: …``), kept the same way: a correction that names what to do ("no, use pnpm", "actually,
+let's go with Postgres"), a "don't X, Y instead" ("dont block the commit, instead redact each
+secret"), or a pick stated outright ("let's go with SQLite", "stick with the current schema").
+"no", "no, that's not it", a question ("why did you use X instead?") and a task ("use the CLI to
+raise the fan speed") choose nothing. The other languages' phrases are ``mining.lang``'s
+``corrections`` ("nein, nimm …", "à la place", "en su lugar").
+
+The words the person types when rejecting a tool call ("… To tell you how to proceed, the user
+said:\n<words>") are such a course change whatever their cue (:func:`redirect`): what Claude was
+about to do was refused, and they say what to do instead. Their questions are left out.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from vaultmem.mining import lang
 from vaultmem.mining.choices import accepted, picked
@@ -24,6 +37,7 @@ from vaultmem.notes.inline import one_line
 from vaultmem.notes.lazyre import lazy
 
 LABEL = "Rule from the person:"
+CHOICE_LABEL = "Choice from the person:"
 MIN_WORDS = 3  # "never again" sets no rule
 WHOLE_CHARS = 240  # a prompt this short is kept whole (its other sentences say the rule's how)
 RULE_CHARS = 400  # of the sentences kept of a longer prompt
@@ -38,6 +52,33 @@ _CUE = lazy(
     re.IGNORECASE,
 )
 _NOT_A_RULE = lazy(r"never ?mind|nevermind", re.IGNORECASE)
+_CHOOSE = (r"(?:use|switch (?:\S+ ){0,3}?to|go (?:back )?(?:with|to)|stick with|stay with|revert to|"
+           r"keep|make (?:it|them|that|this)|change (?:it|them|that|this) to|call (?:it|them)|"
+           r"name (?:it|them)|put (?:it|them)|move (?:it|them)|store (?:it|them)|settle on)")
+# A correction: "no, use pnpm", "nope - keep the old name", "actually, let's go with Postgres".
+_CORRECTION = lazy(
+    r"^(?:no(?:pe|ah?)?|nah|not (?:that|this|like that)|actually|wait|rather|instead)\b[\s,.!:;-]*"
+    r"(?:(?:please|pls|just|then|so)\b[\s,]*)*(?:let'?s |we(?:'ll| will| should) )?" + _CHOOSE
+    + r"\b", re.IGNORECASE)
+# A pick said outright: "let's go with SQLite", "stick with the current schema".
+# Not "switch to the main branch" or "let's use the debugger": a step as often as a choice.
+_PICK = lazy(r"^(?:let'?s |we(?:'ll| will) )?(?:go with|stick with|stay with|settle on)\b",
+             re.IGNORECASE)
+# "don't X, Y instead", "instead of X, do Y", "use X instead": a way swapped for another.
+_INSTEAD = lazy(r"\binstead\b|\brather than\b", re.IGNORECASE)
+_SWAP_OPENS = lazy(
+    r"^(?:(?:when|while|for|on|in|if|before|after)\b[^,]{0,120},?\s*)?(?:(?:please|pls|just)\s+)?"
+    r"(?:don'?t|do not|dont|stop|never|no more|instead of\b|" + _CHOOSE + r"\b)|"
+    r"\b(?:don'?t|do not|dont)\b[^.?!]{1,120}\binstead\b",
+    re.IGNORECASE)
+# Asking, not choosing: "why did you use X instead?", "can you switch to …", "should we …".
+_ASKS = lazy(r"^(?:why|how|what|which|can|could|would|should|shall|is|are|do|does|did|will|"
+             r"may)\b", re.IGNORECASE)
+_OPTION_ONLY = lazy(r"\b(?:option|approach|plan|choice|number|variant)\s*#?\w\b|"
+                   r"\b(?:the )?(?:first|second|third|fourth|last|other) (?:one|option)\b",
+                   re.IGNORECASE)
+MAX_OPTION_WORDS = 6
+_CHOICE_OTHER = lazy(lambda: lang.words(lang.every("corrections")), re.IGNORECASE)
 # The same in the other languages (``mining.lang``): "nie ohne Tests pushen", "désormais, …".
 _LEAD_OTHER = lazy(lambda: r"^\W*(?:" + lang.words(lang.every("fillers")) + r"[\s,:!.-]*)*",
                    re.IGNORECASE)
@@ -64,19 +105,68 @@ def _states_rule(sentence: str) -> bool:
 
 def rule(prompt: str | None) -> str | None:
     """The ``Rule from the person: …`` item a prompt states, or None."""
+    return _stated(prompt, _states_rule, LABEL)
+
+
+def _stated(prompt: str | None, states: Callable[[str], bool], label: str) -> str | None:
+    """``label`` and the prompt when a sentence of it ``states`` (the prompt whole when short,
+    else those sentences), or None."""
     if not prompt:
         return None
     said = [s for s in _SENTENCES.split(prompt.strip()) if s.strip()]
-    stating = [s for s in said if _states_rule(s)]
+    stating = [s for s in said if states(s)]
     if not stating:
         return None
     flat = one_line(prompt)
     text = flat if len(flat) <= WHOLE_CHARS else one_line(" ".join(stating), RULE_CHARS)
-    return f"{LABEL} {text}"
+    return f"{label} {text}"
+
+
+def _chooses(sentence: str) -> bool:
+    """Whether ``sentence`` changes the course of the work (see the module)."""
+    text = _LEAD.sub("", sentence.strip(), count=1)
+    if text.rstrip().endswith("?") or _ASKS.match(text) \
+            or len(re.findall(r"\w+", text)) < MIN_WORDS:
+        return False
+    if _OPTION_ONLY.search(text) and len(text.split()) <= MAX_OPTION_WORDS:
+        return False  # "let's go with option 2": which one, only the answer before it says
+    if _CORRECTION.match(text) or _PICK.match(text):
+        return True
+    if _INSTEAD.search(text) and _SWAP_OPENS.search(text):
+        return True
+    return _CHOICE_OTHER.search(text) is not None
+
+
+def choice(prompt: str | None) -> str | None:
+    """The ``Choice from the person: …`` item a prompt states, or None."""
+    return _stated(prompt, _chooses, CHOICE_LABEL)
+
+
+_REJECTED = lazy(r"\bthe tool use was rejected\b.*?\bthe user said:\s*(?P<said>\S.*)\Z",
+                 re.IGNORECASE | re.DOTALL)
+_ASKED_RE = lazy(r"\?\s*$")
+
+
+def redirect(result: str | None) -> str | None:
+    """The ``Choice from the person: …`` item of a tool call the person rejected with words of
+    their own (its result), or None: their sentences but the questions."""
+    found = _REJECTED.search(result or "")
+    if found is None:
+        return None
+    said = [s for s in _SENTENCES.split(found.group("said").strip())
+            if s.strip() and not _ASKED_RE.search(s)]
+    text = one_line(" ".join(said), RULE_CHARS)
+    if len(re.findall(r"\w+", text)) < MIN_WORDS:
+        return None
+    return f"{CHOICE_LABEL} {text}"
 
 
 def decisions(prompt: str | None, asked: str | None) -> list[str]:
     """What a prompt decides: the rule it states, the option it picks of those ``asked`` (the
-    answer before it) offered, the recommendation of ``asked`` it takes (:mod:`mining.choices`)."""
-    return [text for text in (rule(prompt), picked(asked, prompt), accepted(asked, prompt))
-            if text is not None]
+    answer before it) offered, the recommendation of ``asked`` it takes (:mod:`mining.choices`),
+    else the course it sets (:func:`choice`)."""
+    found = [text for text in (rule(prompt), picked(asked, prompt), accepted(asked, prompt))
+             if text is not None]
+    if not found:
+        found += [text for text in (choice(prompt),) if text is not None]
+    return found

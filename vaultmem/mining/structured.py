@@ -10,8 +10,11 @@ What a tool call's input and its result already say, read by their shapes:
   result's ``## Approved Plan:`` part): the plan's decisions, its list items under a heading that
   names a decision, requirement, approach or design, and its lines labelled a recommendation or
   decision (an option named by its letter or number, "Start with Option A", gets the name its
-  definition gives, "Option A (Setcap)"); never the whole plan as one item. A rejected plan (a
-  denied call) says nothing.
+  definition gives, "Option A (Setcap)"); the first sentences of a paragraph under such a
+  heading ("## Approach" over "Poll the counters from one task so …"); and the rest of the plan's
+  sentences that state a choice as prose does (``answers.mine``'s decisions: "We'll use X rather
+  than Y since …"); never the whole plan as one item. A rejected plan (a denied call) says
+  nothing.
 - ``TodoWrite`` (input ``todos: [{content, status, activeForm}]``): the last list's open items
   (``pending``, ``in_progress``) are next steps; every item completed is an outcome (``Done:``).
 - An issue tracker's listing run from Bash (``gh issue list``, ``glab mr list``, ``jira issue
@@ -27,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from vaultmem.mining.answers import mine
 from vaultmem.notes import mdlines
 from vaultmem.notes.inline import clip, code_span, one_line
 from vaultmem.notes.lazyre import lazy
@@ -264,42 +268,84 @@ def plan_text(data: CallData | None, said: str, written: str | None) -> str | No
 
 def plan_decisions(plan: str) -> tuple[Found, ...]:
     """The decisions an approved plan states: the top-level list items right under a heading
-    that names a choice, and lines labelled a recommendation or decision, or marked preferred
-    (outside code fences; at most PLAN_DECISIONS)."""
+    that names a choice, the first paragraph's sentences under one, lines labelled a
+    recommendation or decision or marked preferred, then the other lines' sentences that state
+    a choice (outside code fences; at most PLAN_DECISIONS)."""
     found: list[str] = []
+    rest: list[str] = []  # the lines not taken, mined as prose after
     options = _options(plan)
     under = False  # below a heading that names the plan's choices
+    said = False  # a paragraph under that heading was taken
+    paragraph: list[str] = []  # the one being read under that heading
     fence: str | None = None
-    for raw in plan.split("\n"):
+    for raw in [*plan.split("\n"), ""]:
         line = raw.rstrip()
         stripped = line.strip()
+        heading = mdlines.HEADING.match(line) if fence is None else None
+        item = _ITEM_RE.match(line)
+        if paragraph and (not stripped or heading or item or stripped.startswith(("```", "~~~"))):
+            _take(found, _named(_first_sentences(one_line(_EMPHASIS_RE.sub(
+                "", " ".join(paragraph)))), options))
+            paragraph = []
         if fence is not None:
             fence = None if stripped.startswith(fence) else fence
             continue
         if stripped.startswith(("```", "~~~")):
             fence = stripped[:3]
             continue
-        heading = mdlines.HEADING.match(line)
         if heading is not None:
             title = heading.group(2)
             under = _DECISION_HEADING_RE.search(title) is not None \
                 and _NOT_DECISION_HEADING_RE.search(title) is None
+            said = False
+            if not under:
+                rest.append(line)
             continue
         labelled = _LABELLED_RE.match(line)
-        item = _ITEM_RE.match(line)
         text = ""
         if labelled is not None:
             text = labelled.group("text")
         elif item is not None and not item.group("indent") and (
                 under or _PREFERRED_RE.search(item.group("text"))):
             text = item.group("text")
-        text = _named(one_line(_EMPHASIS_RE.sub("", text)), options)
-        text = clip(text, TEXT_MAX_CHARS, words=False)
-        if len(text.split()) >= 2 and text not in found:
-            found.append(text)
-        if len(found) == PLAN_DECISIONS:
-            break
-    return tuple(Found(Kind.DECISION, t) for t in found)
+        elif paragraph:
+            paragraph.append(stripped)
+            continue
+        elif under and not said and item is None and _opens(stripped):
+            paragraph, said = [stripped], True
+            continue
+        if not text and not under:  # a detail under the plan's choices is no choice of its own
+            rest.append(line)
+        _take(found, _named(one_line(_EMPHASIS_RE.sub("", text)), options))
+    for mined in mine("\n".join(rest)):
+        if mined.kind == Kind.DECISION:
+            _take(found, _named(one_line(mined.text), options))
+    return tuple(Found(Kind.DECISION, t) for t in found[:PLAN_DECISIONS])
+
+
+def _take(found: list[str], text: str) -> None:
+    text = clip(text, TEXT_MAX_CHARS, words=False)
+    if len(text.split()) >= 2 and text not in found:
+        found.append(text)
+
+
+_SENTENCE_END_RE = lazy(r"(?<=[.!])\s+(?=[A-Z`*_])")
+PARAGRAPH_SENTENCES = 2  # of a paragraph under a heading naming the plan's choices
+PARAGRAPH_MIN_WORDS = 5
+
+
+def _opens(line: str) -> bool:
+    """A prose line that opens a paragraph saying something: not a lead-in to a list (its
+    last words end with ``:``), a table's row or a quote."""
+    return len(line.split()) >= PARAGRAPH_MIN_WORDS and not line.endswith(":") \
+        and not line.startswith(("|", ">", "<!--"))
+
+
+def _first_sentences(text: str) -> str:
+    """The paragraph's first sentences; none when it only leads into what follows."""
+    if text.endswith(":"):
+        return ""
+    return " ".join(_SENTENCE_END_RE.split(text)[:PARAGRAPH_SENTENCES])
 
 
 def _options(plan: str) -> dict[str, str]:

@@ -23,6 +23,8 @@ What becomes an item (precision first: a wrong decision costs more than a missed
   X instead of Y", "chose / decided / switched to / went with / opted for", "X over Y", "rather
   than", "took the X approach") is a decision, with the sentence after it when that one gives the
   reason; hedged, hypothetical or questioning sentences are not.
+- Any section but the person's messages: the person's pick it reports ("User explicitly chose:"
+  over a list, "- User chose: X, Y") is a decision, the list joined on its line.
 - Pending Tasks: each bullet is a next step; Optional Next Step: its first paragraph, without the
   quote of the user that usually follows; "None" / "No pending tasks" give nothing.
 - Current Work: its first sentences are the session's outcome.
@@ -147,6 +149,12 @@ class _Patterns:
         self.explained = re.compile(
             r"(?:^|[\s`.)])(?:issue|cause|root cause|reason|explanation|why)\**\s*:\**\s+\S",
             re.IGNORECASE)
+        # The person's pick the summary reports: "User explicitly chose:" over a list, "- User
+        # chose: X, Y" (not "User asked to …": a request, not a choice).
+        self.person_chose = re.compile(
+            r"^(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*|__)?(?:the )?user(?:'s)? (?:explicitly |then |later |"
+            r"finally |also )?(?:chose|picked|selected|decided|opted|preferred|approved|choices?|"
+            r"decisions?)\b(?!\s+(?:whether|if|how|which|what)\b)", re.IGNORECASE)
         self.user_relay = re.compile(r"^(?:the )?user(?:'s)?\b|\buser feedback: *[\"“']",
                                      re.IGNORECASE)
         self.choice = re.compile(
@@ -408,6 +416,31 @@ def _next_steps(body: str, *, first_only: bool) -> list[str]:
     return out
 
 
+def _person_chose(body: str) -> list[str]:
+    """The person's picks ``body`` reports, each one line: a line saying the user chose, with
+    the list under it when it leads into one."""
+    out: list[str] = []
+    lines = [line for _, line, fenced in lines_outside_fences(body.split("\n")) if not fenced]
+    for n, line in enumerate(lines):
+        if _p().person_chose.match(line.strip()) is None:
+            continue
+        text = _p().emphasis.sub(r"\2", line.strip().lstrip("-*+ ")).strip()
+        if text.endswith(":"):
+            listed: list[str] = []
+            for below in lines[n + 1:]:
+                item = _p().bullet.match(below)
+                if item is None:
+                    if below.strip() or listed:
+                        break
+                    continue
+                listed.append(item.group(2).strip())
+            if not listed:
+                continue
+            text = f"{text} {'; '.join(listed)}"
+        out.append(_cut(text, ITEM_MAX_CHARS))
+    return out
+
+
 def _outcome(body: str) -> str | None:
     entries = _entries(body)
     if not entries:
@@ -428,6 +461,9 @@ def _items(found: tuple[Section, ...]) -> list[SummaryItem]:
             items.append(SummaryItem(kind, text, mentions.paths_in(text)))
 
     for section in found:
+        if section.key != "user_messages":
+            for text in _person_chose(section.body):
+                add(Kind.DECISION, text)
         if section.key == "errors":
             for text in _gotchas(section.body):
                 add(Kind.GOTCHA, text)

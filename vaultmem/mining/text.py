@@ -74,7 +74,8 @@ _ECHO_RE = lazy(
     r"\S+\.\w+:\d+(?::\d+)?: |npm (?:ERR|WARN)!)"
 )
 _LABEL = {
-    Kind.DECISION: r"decisions?|decided",
+    Kind.DECISION: r"decisions?|decided|final (?:choice|decision)|chosen(?: approach| option| "
+    r"solution)?|approach (?:taken|chosen)|(?:i |we )?went with",
     Kind.GOTCHA: r"gotchas?|root[ -]cause|cause|the fix|fix|fixed|pitfall|caveat|watch out|"
     r"lessons? learned|the catch|til|(?:primary|main|core|underlying|actual|real) (?:issue|problem)",
     Kind.PREREQUISITE: r"prerequisites?|requirements?|requires|setup|set-up",
@@ -145,7 +146,9 @@ def names_what_is_left(title: str) -> bool:
 # A heading or a lead-in line ("**Next steps:**", "Still to do:") that names the kind of the list
 # below it.
 _SECTION = {
-    Kind.DECISION: r"(?:key |design )?decisions?(?: made)?",
+    Kind.DECISION: r"(?:(?:key|design|technical|architecture|architectural|important|main|major|"
+    r"implementation) )?(?:decisions?|choices)(?: made)?|decisions? (?:taken|made)|"
+    r"what (?:i|we) (?:chose|decided)|(?:design|key) (?:choices|trade-?offs)",
     Kind.GOTCHA: r"gotchas?|root causes?|what went wrong|pitfalls|caveats|known issues|fixes",
     Kind.PREREQUISITE: r"prerequisites|requirements|before you (?:start|run)(?: \w+){0,3}|"
     r"(?:set-?up|configuration) (?:required|needed)|required (?:set-?up|configuration)|"

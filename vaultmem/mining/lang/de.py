@@ -40,6 +40,8 @@ LANGUAGE = Language(
            r"vermeide", r"verwende (?:\S+ ){1,4}(?:statt|anstatt|anstelle von|nicht)",
            r"(?:benutze|verwende|nutze) (?:nie(?:mals)?|immer)", r"auf keinen fall"),
     not_rules=(r"immer noch", r"nie im leben", r"wie immer", r"immer wieder"),
+    corrections=(r"stattdessen", r"nein,? (?:nimm|verwende|benutze|nutze|bleib(?:e)? bei|wechsle zu)",
+                 r"(?:nimm|verwende|benutze|nutze) lieber", r"lass uns (?:\S+ ){1,3}nehmen"),
     sections={
         Kind.DECISION: (r"(?:getroffene |wichtige )?entscheidungen?",),
         Kind.GOTCHA: (r"(?:grund)?ursachen?", r"stolperfallen?", r"fallstricke?",

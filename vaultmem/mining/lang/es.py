@@ -33,6 +33,8 @@ LANGUAGE = Language(
            r"en adelante", r"en el futuro", r"jamás", r"evita(?:r)?",
            r"no (?:\S+ ){1,3}nunca", r"usa (?:\S+ ){1,4}(?:en lugar de|en vez de|y no|no)"),
     not_rules=(r"siempre que", r"como siempre", r"nunca jamás"),
+    corrections=(r"en su lugar", r"no,? (?:usa|utiliza|quédate con|cambia a|pasa a)",
+                 r"mejor (?:usa|utiliza)", r"(?:vamos|quedémonos) con"),
     sections={
         Kind.DECISION: (r"(?:principales |las )?decisiones(?: tomadas)?", r"decisión"),
         Kind.GOTCHA: (r"causas? (?:raíz|raiz|principal(?:es)?)", r"trampas", (r"problemas "

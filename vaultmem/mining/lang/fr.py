@@ -37,6 +37,8 @@ LANGUAGE = Language(
            r"n'utilise (?:\S+ ){0,2}jamais", r"ne (?:\S+ ){1,3}jamais",
            r"utilise (?:\S+ ){1,4}(?:au lieu de|plutôt que|et non|pas)"),
     not_rules=(r"toujours pas", r"jamais de la vie", r"comme toujours", r"pas toujours"),
+    corrections=(r"à la place", r"non,? (?:utilise|prends|garde|passe à|reste sur)",
+                 r"(?:utilise|prends|garde)z? plutôt", r"partons sur"),
     sections={
         Kind.DECISION: (r"(?:principales |les )?décisions?(?: prises)?",),
         Kind.GOTCHA: (r"causes? (?:racines?|profondes?)", r"pièges?", r"problèmes connus",

@@ -22,6 +22,7 @@ class Language(NamedTuple):
     no_task: frozenset[str]  # words of a prompt that name no task ("thanks", "yes") and glue
     rules: tuple[str, ...]  # what opens a rule the person sets ("never", "from now on")
     not_rules: tuple[str, ...]  # what looks like one and is not ("never mind", "still")
+    corrections: tuple[str, ...]  # a course the person changes ("no, use X", "X instead")
     # ---- labels: a heading, a lead-in line or a label before a colon ----
     sections: Mapping[Kind, tuple[str, ...]]
     labels: Mapping[Kind, tuple[str, ...]]  # only before a colon
