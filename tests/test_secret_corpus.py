@@ -317,6 +317,22 @@ ATTACKS: list[tuple[str, str]] = [
     ("child.expect('Passphrase:')\nchild.sendline('pexpect words 7')", "pexpect words 7"),
     ("carol / Wint3r!Sun, dave / Spr1ng#Rain", "Spr1ng#Rain"),
     ("staging: ops/Qx7!vault; ci/Rk2#build", "Qx7!vault"),
+    # A group named a secret whose entries' names are none: an INI or TOML section, a YAML
+    # mapping, an inline table; a token after an Authorization scheme of any name; an API key as
+    # curl's user with no name; a private key whose header a line break cut.
+    ("[credentials]\nops = Qx7!vault2\nci = Rk2#build9\n", "Rk2#build9"),
+    ('[tokens]\n# prod\nbilling = "Zr8Vb3Wc6Yd1Fe4"\n', "Zr8Vb3Wc6Yd1Fe4"),
+    ("secrets:\n  mailer: Ml9!relayPw\n  region: eu-west-1\n", "Ml9!relayPw"),
+    ('creds = { carol = "Wint3r!Sun", dave = "Spr1ng#Rain" }', "Spr1ng#Rain"),
+    ('{"credentials": {"svc": "Zr8Vb3Wc6Yd1Fe4", "name": "prod"}}', "Zr8Vb3Wc6Yd1Fe4"),
+    ("Authorization: Acme-HMAC 7c9e2f1a-4b3d-4e5f-8a6b-9c0d1e2f3a4b", "7c9e2f1a-4b3d-4e5f-8a6b-9c0d1e2f3a4b"),
+    ('{"Authorization": "Custom 7c9e2f1a-4b3d-4e5f-8a6b-9c0d1e2f3a4b"}', "7c9e2f1a-4b3d-4e5f-8a6b-9c0d1e2f3a4b"),
+    (("Authorization: AWS4-HMAC-SHA256 Credential=x/20260101/s3, SignedHeaders=host, "
+     "Signature=fe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024"),
+     "fe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024"),
+    ("curl -u :Zr8Vb3Wc6Yd1Fe4Gh https://api.example.com", "Zr8Vb3Wc6Yd1Fe4Gh"),
+    (("-----BEGIN PRIVATE\nKEY-----\nMIIEvZr8Vb3Wc6Yd1Fe4Gh7Jk0Lm5Nq2Pt8Rs3Uv6Wx9Ya1Bc4De7Fg0Hi3Jk6\n"
+     "-----END PRIVATE KEY-----"), "MIIEvZr8Vb3Wc6Yd1Fe4Gh7Jk0Lm5Nq2Pt8Rs3Uv6Wx9Ya1Bc4De7Fg0Hi3Jk6"),
 ]
 
 FALSE_POSITIVES = [
@@ -496,6 +512,12 @@ FALSE_POSITIVES = [
     "I'll send 'hello world again' to the chat",
     "pages 12/34, 56/78; read / write, yes / no",
     "Compare v1 / v2.1, main / dev2, src / main.py, docs / index2.md",
+    "[auth]\nmethod = oauth2\nenabled = true\nclient_id = abc123def",
+    '[credential "https://github.com"]\n  helper = !gh auth git-credential',
+    "secrets:\n  NPM_TOKEN: ${{ secrets.NPM_TOKEN }}\n  inherit: true",
+    "auth:\n  type: bearer\n  token_file: ./tok.txt",
+    ("-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n"
+    "-----END CERTIFICATE-----"),
 ]
 
 

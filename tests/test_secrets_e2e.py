@@ -229,3 +229,86 @@ def test_no_secret_in_a_tool_input_reaches_the_vault(tmp_path: Path) -> None:
     assert "`retries: 3 → 5`" in everything and "- Installed: `npm i -D vitest`" in everything
     assert "DB_PASSWORD = ‹redacted:" in everything
     assert any('"PORT' in out or "PORT = 8080" in out for out in outputs[:1])
+
+
+# Round six's shapes (issue 28), one in each channel a session writes: known by the words
+# around them, none by a vendor's prefix.
+PHRASE = "lantern pebble " + "orchard violet"  # a passphrase on the line after its label
+PAIRED = "Spr1ng" + "#Rain"  # a list of logins and passwords, no secret word
+BARE_KEY = "7c1e9a44b02d" + "5f3e8a6b9c0d1e2f3a4b"  # after a bare "key"
+SECTION = "Qx7!" + "vault2"  # under an INI section named a secret
+SENT = "Exp!" + "Send42"  # an expect script's answer to a password prompt
+MIXED = "Relay" + "#Mail"  # right after a password word
+ASKED = "9e8d7c6b5a49" + "382716f5e4d3c2b1a0ff"  # a bare key, as the person's answer
+SCHEMED = "7c9e2f1a-4b3d-" + "4e5f-8a6b-9c0d1e2f3a4b"  # after an Authorization scheme of any name
+TITLED = "ox elm " + "ivy yak"  # a quoted passphrase in the session's title
+SUMMED = "Summer" + "!Beach"  # in a compact summary
+REMEMBERED = "Tide" + "!Pool"  # in a note the person remembers from the CLI
+ROUND_SIX = [PHRASE, PAIRED, BARE_KEY, SECTION, SENT, MIXED, ASKED, SCHEMED, TITLED, SUMMED,
+             REMEMBERED]
+
+
+def _round_six_transcript(path: Path) -> None:
+    cwd = "/home/dev/work/shop"
+    lines = [
+        json.dumps({"type": "ai-title", "sessionId": SID,
+                    "aiTitle": f"Set passphrase '{TITLED}' on the backup vault"}),
+        _line("user", "u1", f"Set up the backup vault. The passphrase is:\n  {PHRASE}", 1),
+        _line("assistant", "a1", [
+            {"type": "tool_use", "id": "w1", "name": "Write", "input": {
+                "file_path": f"{cwd}/deploy.ini", "content": f"[credentials]\nops = {SECTION}\n"}},
+            _bash("b1", f"expect -c 'spawn restic init; expect \"password:\"; send \"{SENT}\\r\"'"),
+            {"type": "tool_use", "id": "t1", "name": "TodoWrite", "input": {"todos": [
+                {"content": f"Rotate the Authorization: Acme-HMAC {SCHEMED} header",
+                 "status": "pending", "activeForm": "Rotating the header"}]}},
+            {"type": "tool_use", "id": "q1", "name": "AskUserQuestion", "input": {"questions": [{
+                "question": "Which key signs the backups?", "header": "Key", "multiSelect": False,
+                "options": [{"label": "a new one", "description": "generated"},
+                            {"label": "the old one", "description": "from the vault"}]}]}},
+        ], 2),
+        _line("user", "u2", [
+            _result("w1", "ok", False),
+            _result("b1", f"relay password {MIXED} accepted", False),
+            _result("t1", "ok", False),
+            _result("q1", "User has answered your questions: \"Which key signs the backups?\""
+                          f"=\"key {ASKED}\". You can now continue with the user's answers in"
+                          " mind.", False),
+        ], 3),
+        json.dumps({"type": "user", "uuid": "c1", "sessionId": SID, "cwd": cwd,
+                    "isCompactSummary": True, "timestamp": "2026-11-22T10:04:00.000Z",
+                    "message": {"role": "user", "content": (
+                        "This session is being continued from a previous conversation.\n"
+                        f"Summary:\n1. The person said: my password {SUMMED}\n"
+                        "2. Pending Tasks: rotate the header")}}),
+        _line("assistant", "a2", [{"type": "text", "text": (
+            f"The vault is set up with key {BARE_KEY}.\n"
+            f"Accounts on staging: carol / Wint3r!Sun, dave / {PAIRED}\n"
+            "Next step: rotate the Acme header.")}], 5),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_round_six_shapes_reach_no_channel_of_the_vault(tmp_path: Path) -> None:
+    """A passphrase, a bare key, a login list, an expect answer, a section of secrets... in a
+    prompt, an answer, tool inputs and results, a todo, a question's answer, the title, a compact
+    summary and a CLI note: none reaches the vault, the index, the briefing or recall."""
+    vault, transcript, env = _session(tmp_path, _round_six_transcript)
+    remember = run_cli(["remember", f"the smtp relay takes password {REMEMBERED} since May",
+                        "--kind", "gotcha"], cwd=tmp_path, env=env)
+    assert remember.returncode == 0, remember.stderr
+    outputs = [remember.stdout + remember.stderr]
+    assert run_cli(["compact", "--force"], cwd=tmp_path, env=env).returncode == 0
+    for query in ("backup vault", "passphrase", "staging accounts", "relay password", "key"):
+        outputs.append(run_cli(["recall", query, "--json"], cwd=tmp_path, env=env).stdout)
+    outputs.append(run_cli(["context"], cwd=tmp_path, env=env).stdout)
+    start = run_hook("session-start", payload("session-start", transcript, session_id="s2"),
+                     vault, cwd=tmp_path)
+    outputs.append(start.stdout.decode())
+    files = snapshot(vault)
+    assert (vault / ".vaultmem" / "index.sqlite").exists()
+    leaks = {rel: [s for s in ROUND_SIX if s.encode() in data] for rel, data in files.items()}
+    assert {rel: found for rel, found in leaks.items() if found} == {}
+    assert [s for s in ROUND_SIX for out in outputs if s in out] == []
+    everything = "\n".join(data.decode("utf-8", "replace") for rel, data in files.items()
+                           if rel.endswith(".md"))
+    assert "‹redacted:" in everything and "backup vault" in everything.lower()

@@ -140,8 +140,9 @@ PLUGINS_READ_OTHERWISE = frozenset({
 })
 
 _PRIVATE_KEY = (
-    r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
-    r"(?:[\s\S]{0,20000}?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
+    # its header or footer may be cut by a line break ("-----BEGIN PRIVATE⏎KEY-----")
+    r"-----BEGIN[ A-Z0-9\r\n]*PRIVATE\s+KEY(?:\s+BLOCK)?-----"
+    r"(?:[\s\S]{0,20000}?-----END[ A-Z0-9\r\n]*PRIVATE\s+KEY(?:\s+BLOCK)?-----"
     r"|(?:\s*(?:[\w-]+: [^\n]*|[A-Za-z0-9+/=]{16,}))*"
     r"(?:\s+[A-Za-z0-9+/]{1,15}={0,2}(?=[ \t]*(?:\n|$)))?)"
     r"|PuTTY-User-Key-File-\d:[\s\S]{0,20000}?Private-MAC: [0-9a-fA-F]+"
@@ -507,7 +508,8 @@ def _detect(text: str, *, nested: bool) -> list[Finding]:
     shaped, named, commands = secretfilter.candidates(text)
     found: list[Finding] = []
     if shaped or named or commands:
-        if "PRIVATE KEY" in text or "PuTTY-User-Key" in text or "OpenVPN Static key" in text:
+        if ("PRIVATE KEY" in text or "PuTTY-User-Key" in text or "OpenVPN Static key" in text
+                or ("-----BEGIN" in text and "PRIVATE" in text)):
             found.extend(Finding(m.start(), m.end(), "private-key")
                          for m in _RULES["private_key"].finditer(text))
         for begin, end in _line_spans(text, shaped):
@@ -524,6 +526,8 @@ def _detect(text: str, *, nested: bool) -> list[Finding]:
         found.extend(secretprep.encoded(text, _nested))
     if not nested and "|" in text:
         found.extend(secrettable.findings(text))
+    if not nested and "\n" in text:
+        found.extend(secretconfig.groups(text))
     found = [f if f.kind == "private-key" else secretspan.whole(text, f) for f in found]
     found = [secretspan.before_markup(text, f) for f in found]
     return _merged(f for f in found if f.end > f.start and not secretspan.kept(text, f))

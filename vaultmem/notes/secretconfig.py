@@ -98,6 +98,8 @@ _RULES = {
     # after a password prompt (_PROMPT, up to _PROMPT_BEFORE characters before it).
     "send": lazy(r"(?<![\w$-])send(?:line)?(?:[ \t]+--)?[ \t]*\(?[ \t]*(['\"])"
                  r"((?:[^'\"\n\\]|\\(?![rn]))+?)(?:\\[rn])*\1"),
+    # An inline table or object named a secret (group 1), its entries (group 2).
+    "inline": lazy(r"[\"']?([\w.-]{1,60})[\"']?[ \t]*[=:][ \t]*\{([^{}\n]{1,400})\}"),
     "piped": lazy(r"(?<![\w-])(?:echo|printf)\s+(?:-[ne]+\s+)?(['\"]?)([^\s'\"|]{3,200})\1"
                   r"\s*\|[^|\n]*$"),
 }
@@ -114,6 +116,21 @@ _LISTED_NAME = lazy(r"-*[A-Za-z][A-Za-z_.-]*|[a-z][a-z0-9_]*")
 SHAPES = (lazy(r":(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:[^:\s]{3}"),  # not a MAC: ``…:ae:e2``
           lazy(r"(?<![\w.$-])s\.[a-z0-9]{24}(?![\w.(-])"),  # a Vault token (lowercase copy)
           lazy(r"value['\"]?\s*[:=]"))  # a record's value beside its name (name_value)
+# A group's head: an INI or TOML section (group 1), or a YAML key with nothing after it (group 3,
+# its indent group 2).
+_GROUP = lazy(r"(?m)^[ \t]*\[([\w. \"'-]{1,60})\][ \t]*\r?$|^([ \t]*)([\w.-]{1,60}):[ \t]*\r?$")
+_GROUP_LINES = 40  # how many lines of a group are read
+# One ``name = value`` or ``name: value`` line of a group (group 3 the quoted value, 4 bare).
+_ENTRY = lazy(r"[ \t]*[\"']?([\w.@-]{1,60})[\"']?[ \t]*[=:][ \t]*"
+              r"(?:(['\"])([^'\"\n]{3,200})\2|([^\s'\"]{3,200}))(?:[ \t]+[#;][^\n]*)?[ \t]*\r?")
+_INLINE_ENTRY = lazy(r"[\"']?([\w.@-]{1,60})[\"']?\s*[=:]\s*(['\"])([^'\"\n]{3,200})\2")
+# The last word of an entry's name that says it holds no secret.
+_NOT_SECRET_NAMES = frozenset({
+    "user", "username", "login", "email", "name", "id", "url", "uri", "host", "hostname",
+    "port", "region", "type", "method", "provider", "helper", "path", "file", "dir", "enabled",
+    "backend", "store", "mode", "account", "endpoint", "server", "domain", "scope", "scopes",
+    "issuer", "audience", "algorithm", "version", "expiry", "expires", "ttl", "timeout",
+})
 _PROMPT = lazy(r"(?i)\bexpect\b[^\n]{0,80}?(?:pass(?:word|phrase|code)?|assword|pin\b|token"
               r"|secret|otp)")
 _PROMPT_BEFORE = 200
@@ -138,7 +155,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "sql": ("identified", "IDENTIFIED", "Identified"), "oracle": ("/",),
     "redis": ("requirepass", "masterauth", "REQUIREPASS", "MASTERAUTH"),
     "setting": ("set", "SET", "Set"), "quoted_pair": ("'", '"'), "auth_pair": ("auth",),
-    "name_value": ("alue", "ALUE"), "send": ("send",),
+    "name_value": ("alue", "ALUE"), "send": ("send",), "inline": ("{",),
 }
 
 
@@ -182,6 +199,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
                 yield Finding(m.start(value), m.end(value), kind)
     if _may("name_value", text, begin, end):
         yield from _name_values(text, begin, end)
+    if _may("inline", text, begin, end):
+        yield from _inline(text, begin, end)
     for m in r["send"].finditer(text, begin, end) if _may("send", text, begin, end) else ():
         if _PROMPT.search(text, max(0, m.start() - _PROMPT_BEFORE), m.start()) and _given(
                 m.group(2)):
@@ -196,6 +215,69 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             if echo is not None and _given(echo.group(2)):
                 yield Finding(echo.start(2), echo.end(2), "password")
             at = text.find(into, at + 1, end)
+
+
+def groups(text: str) -> Iterator[Finding]:
+    """The values of a group named a secret, whose own names are no secret's: an INI or TOML
+    section (``[credentials]`` over ``admin = …``), a YAML mapping (``secrets:`` over indented
+    ``stripe: …``); each value that reads like a secret, up to the next section or the end of
+    the indented block (a user's name, a URL, an id are kept by their name)."""
+    if "]" not in text and ":" not in text:
+        return
+    for m in _GROUP.finditer(text):
+        name = m.group(1) or m.group(3)
+        if name_kind(name.strip("'\" ").replace(" ", "_")) is None:
+            continue
+        indent = len(m.group(2) or "") if m.group(3) else -1
+        yield from _group_entries(text, m.end(), indent)
+
+
+def _group_entries(text: str, at: int, indent: int) -> Iterator[Finding]:
+    """The secret entries of a group starting at ``at`` (``indent``: the YAML key's, or -1 for
+    a section, which ends at the next one)."""
+    inner = None
+    for _ in range(_GROUP_LINES):
+        if at >= len(text):
+            return
+        stop = text.find("\n", at)
+        stop = len(text) if stop < 0 else stop
+        line = text[at:stop]
+        body = line.strip()
+        if not body or body.startswith(("#", ";")):
+            at = stop + 1
+            continue
+        own = len(line) - len(line.lstrip())
+        if body.startswith("[") or (indent >= 0 and own <= indent):
+            return
+        inner = own if inner is None else inner
+        entry = _ENTRY.fullmatch(line)
+        if own == inner and entry is not None:
+            yield from _entry(entry, at)
+        at = stop + 1
+
+
+def _entry(m: re.Match[str], at: int) -> Iterator[Finding]:
+    words = name_words(m.group(1))
+    quoted = m.group(3) is not None
+    value = m.group(3) if quoted else m.group(4)
+    if not words or words[-1] in _NOT_SECRET_NAMES or not _given(value):
+        return
+    if secretish(value, password=True, strict=False) and (quoted or " " not in value):
+        start = at + (m.start(3) if quoted else m.start(4))
+        yield Finding(start, start + len(value), name_kind(m.group(1)) or "password")
+
+
+def _inline(text: str, begin: int, end: int) -> Iterator[Finding]:
+    """The values of an inline table named a secret: ``creds = { alice = "…" }`` (TOML),
+    ``"secrets": {"stripe": "…"}`` (JSON)."""
+    for m in _RULES["inline"].finditer(text, begin, end):
+        if name_kind(m.group(1)) is None:
+            continue
+        for e in _INLINE_ENTRY.finditer(text, m.start(2), m.end(2)):
+            words = name_words(e.group(1))
+            if words and words[-1] not in _NOT_SECRET_NAMES and _given(e.group(3)) and secretish(
+                    e.group(3), password=True, strict=False):
+                yield Finding(e.start(3), e.end(3), name_kind(e.group(1)) or "password")
 
 
 def _stores(text: str, begin: int, end: int) -> Iterator[Finding]:

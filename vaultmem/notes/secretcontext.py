@@ -79,7 +79,7 @@ _RULES = {
     "smb": lazy(r"(?<![\w-])(?:-U|--user)(?:=|[ \t]+)(['\"]?)([^\s%'\"]{1,64})%([^\s'\"]{3,200})\1"),
     "userpass": lazy(
         r"(?<![\w-])(?:-u|-U|--user|--auth|-a|--basic-auth|--proxy-user)(?:=|[ \t]+)"
-        r"(['\"]?)([^\s:'\"@/]{1,64}):([^\s'\"]{3,200})\1"),
+        r"(['\"]?)([^\s:'\"@/]{0,64}):([^\s'\"]{3,200})\1"),
     "url": lazy(r"(?i)\b[a-z][\w+.-]*://([^\s/@:'\"]*):([^\s/'\"<>]+(?:/[^\s/'\"<>@]+(?=@))?)@(?=[\w.\[-])"),
     "userinfo": lazy(
         r"(?<![\w/:.@%+-])([A-Za-z_][\w.+-]{0,63}):([^\s/@:'\"<>]{3,200})@"
@@ -102,7 +102,7 @@ _RULES = {
         r"|([a-z][\w.-]{1,30})\s+(?=[\w.~+/=-]{8,}(?:['\"\s,;]|$)))?([^\s'\",;]{4,})"),
     "bearer": lazy(r"(?i)\bbearer\s+([^\s'\",;]{8,})"),
     # A URL's query: a signed URL's signature (CloudFront, GCS v2) and an API key (Maps).
-    "query": lazy(r"[?&](?:Signature|signature|key)=([A-Za-z0-9%+/=_~.-]{16,})"),
+    "query": lazy(r"(?:[?&]|,[ \t]*)(?:Signature|signature|key)=([A-Za-z0-9%+/=_~.-]{16,})"),
     # A question naming a secret, then its answer: AskUserQuestion's ``"Which password …?"="…"``
     # and the choice record made of it (``Which password …? — chose: …``).
     # The secret word is what is asked for, a verb or the question mark next ("Which password
@@ -258,8 +258,11 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         value = m.group(2)
         if placeholder(value) or value.lower() in _STOP:
             continue
-        if m.group(1) is None or secretish(value, password=False, strict=False):
-            yield Finding(m.start(2), m.end(2), "token")
+        if (m.group(1) is None or secretish(value, password=False, strict=False)) and not (
+                is_path(value)):
+            # its own kind: a UUID after a scheme of any name is the token (secretspan keeps one
+            # after a name that is no secret's)
+            yield Finding(m.start(2), m.end(2), "authorization")
     for m in _run("escaped", skip, text, begin, end):
         low = m.group(1).lower()
         if not placeholder(m.group(2)) and m.group(2).lower() not in _STOP and not any(

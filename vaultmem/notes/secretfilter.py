@@ -36,6 +36,7 @@ _AFTER_NAME = (
     r"|[\w.-]{0,60}>[^<\s]{3}"  # an XML element: ``<password>…``
     r"|[\w.:-]{0,60}['\"]\s*,?\s*['\"][^\s'\"]{3}"  # ``define('DB_PASSWORD', '…')``
     r"|\s*=\s*\(\s*['\"]"  # ``auth=('user', '…')``
+    r"|[\w.-]{0,60}['\"]?\s*[=:]\s*\{"  # an inline table: ``creds = { alice = "…" }``
     # a label ending its line, the value on the next (secretprep.labelled)
     r"|[\w.-]{0,60}['\"`*]*[ \t]*(?:[:=][ \t]*(?:[|>][-+]?)?|[ \t](?:is|was|are))[ \t]*\r?\n"
 )

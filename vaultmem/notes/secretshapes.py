@@ -111,7 +111,7 @@ EXACT_PREFIXES = (
     "A3T", "ABIA", "ACCA", "AKIA", "ASIA", "GR1348941", "eyJ", "T3BlbkFJ", "SG.", "AKC",
     "AccountKey=", "PuTTY-User-Key", "PRIVATE KEY", "AIza", "GOCSPX-", "HRKU-", "ATATT3",
     "PMAK-", "NRAK-", "AGE-SECRET-KEY-", "Q~", "EAAA", ".atlasv1.", "ATBB", "1//0",
-    "OpenVPN Static key",
+    "OpenVPN Static key", "-----BEGIN",
 )
 LOWER_PREFIXES = (
     "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gldt-", "glft-", "glsoat-",
