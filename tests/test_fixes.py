@@ -482,3 +482,50 @@ def test_a_fix_is_said_first_and_the_error_cut_so_a_line_cut_to_length_keeps_it(
               "`pip install -r requirements-dev.txt`")
     assert failure_key(text) == failure_key(before) is not None
     assert failure_key("`cat x` failed: `denied`") is None
+
+
+def _unstarted(ident: str, error: str) -> Outcome:
+    return Outcome(ident, True, error, denied=True)
+
+
+def test_a_command_the_shell_never_started_that_passed_when_run_again_is_a_gotcha() -> None:
+    error = "Command failed: cygpath -u 'c:\\users\\dev'"
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", 'ssh root@host "opkg remove x"'),)),
+        Turn("r1", None, None, outcomes=(_unstarted("b1", error),)),
+        Turn("a2", None, None, calls=(_bash("b2", 'ssh root@host "opkg remove x"'),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False),)),
+        # Another command the shell did not start, passing again: the same lesson, said once.
+        Turn("a3", None, None, calls=(_bash("b3", "uci commit"),)),
+        Turn("r3", None, None, outcomes=(_unstarted("b3", error),)),
+        Turn("a4", None, None, calls=(_bash("b4", "uci commit"),)),
+        Turn("r4", None, None, outcomes=(Outcome("b4", False),)),
+    ]
+    assert _gotchas(turns) == [
+        f"Fixed by running it again: `ssh root@host \"opkg remove x\"` failed (`{error}`)"]
+
+
+def test_a_setup_command_before_the_rerun_of_a_command_never_started_is_the_fix() -> None:
+    error = "0 [main] bash (123) child_copy: cygheap read copy failed, Win32 error 299"
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "npm test"),)),
+        Turn("r1", None, None, outcomes=(_unstarted("b1", error),)),
+        Turn("a2", None, None, calls=(
+            _bash("b2", "powershell Add-MpPreference -ExclusionPath C:\\git"),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False),)),
+        Turn("a3", None, None, calls=(_bash("b3", "npm test"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b3", False),)),
+    ]
+    assert _gotchas(turns) == [
+        (f"Fixed by running `powershell Add-MpPreference -ExclusionPath C:\\git`: "
+         f"`npm test` failed (`{error}`)")]
+
+
+def test_a_refused_call_run_again_is_no_gotcha() -> None:
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "rm -rf build"),)),
+        Turn("r1", None, None, outcomes=(_unstarted("b1", "Permission to use Bash denied"),)),
+        Turn("a2", None, None, calls=(_bash("b2", "rm -rf build"),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False),)),
+    ]
+    assert _gotchas(turns) == []

@@ -183,6 +183,10 @@ def story(
     edits_at: list[tuple[int, str]] = []  # (event no, path shown)
     ran_at: list[tuple[int, str]] = []  # (event no, command that passed)
     tries: dict[tuple[str, ...], list[fixes.Run]] = {}  # failures since a program's pass
+    # state key -> the last run of it the machine never started (the shell failed), and the
+    # errors of those a rerun got past already (one lesson per error, whatever the command)
+    unstarted: dict[str, fixes.Run] = {}
+    rerun_past: set[str] = set()
     calls: dict[str, ToolCall] = {}
     records = Told(steps)  # what the structured records say (structured.py), by turn
     failed_here = list(met)  # failures and Claude's messages, for what was said about them
@@ -243,6 +247,8 @@ def story(
                 if made.command is not None and outcome.error and notices.not_started(
                         outcome.error):  # but the machine stopped it: what was done about it?
                     failed_here.append(failfix.Met(one_line(made.command), outcome.error, number))
+                    unstarted[fixes.state_key(one_line(made.command))] = fixes.Run(
+                        number, True, outcome.error, one_line(made.command))
                 label = _label(made, cwd)
                 why, count = current.denied.get(label, (outcome.error, 0))
                 current.denied[label] = (why, count + 1)
@@ -267,6 +273,7 @@ def story(
                     came_back.update(id(failed_in[r.number]) for r in history
                                      if r.failed and r.number in failed_in)
                     _fixed(current, history, edits_at, ran_at)
+                    _rerun(current, unstarted, rerun_past, command, ran_at)
                     ran_at.append((number, command))
                 _retried(current, tries, run, ran_at)
             label = _label(made, cwd)
@@ -433,6 +440,20 @@ def _fixed(turn: LoggedTurn, history: list[fixes.Run], edits_at: list[tuple[int,
     text = fixes.fix_text(failed, passed, edited, ran)
     if text is not None and text not in turn.fixes:
         turn.fixes.append(text)
+
+
+def _rerun(turn: LoggedTurn, unstarted: dict[str, fixes.Run], past: set[str], command: str,
+           ran_at: Sequence[tuple[int, str]]) -> None:
+    """A passing run of a command the machine had not started before: a gotcha saying what got
+    past it (:func:`fixes.rerun_text`), once per error in the read."""
+    for key in fixes.passes(command):
+        failed = unstarted.pop(key, None)
+        if failed is None or fixes.error_key(failed.error) in past:
+            continue
+        past.add(fixes.error_key(failed.error))
+        text = fixes.rerun_text(failed, [c for n, c in ran_at if n > failed.number])
+        if text not in turn.fixes:
+            turn.fixes.append(text)
 
 
 def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], list[fixes.Run]], run: fixes.Run,

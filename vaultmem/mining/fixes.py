@@ -310,9 +310,7 @@ def failure_key(text: str) -> str | None:
     found = _FIX_LINE_RE.match(text)
     if found is None:
         return None
-    shown = (found.group("error") or "")[:KEY_ERROR_CHARS]
-    error = " ".join(_VARYING_WORD_RE.sub(" ", shown).split())
-    return f"{run_key(found.group('command'))}\n{error.casefold()}"
+    return f"{run_key(found.group('command'))}\n{error_key(found.group('error'))}"
 
 
 # Words of a command that changes the machine's setup (``pip install x``, ``uv sync``, ``git
@@ -409,6 +407,24 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str]
     named = ", ".join(code_span(one_line(p)) for p in files[:FILES_SHOWN])
     more = f" and {len(files) - FILES_SHOWN} more" if len(files) > FILES_SHOWN else ""
     return f"Fixed by editing {named}{more}: {_failure(failed)}"
+
+
+def rerun_text(failed: Run, ran: Sequence[str]) -> str:
+    """The gotcha of a command the machine never started (the shell's fork or path conversion
+    failed: ``notices.not_started``) that passed when run again, ``ran`` being the commands that
+    passed in between: the setup one of them changed (``Add-MpPreference -ExclusionPath …``),
+    else the rerun itself. The failure was the shell's, not the command's: whatever the command
+    was, running it again got past it, and a later session meeting it is told so."""
+    setup = [c for c in dict.fromkeys(ran) if _tool(c) not in _FORGES and setup_command(c)]
+    named = ", ".join(code_span(one_line(c)) for c in setup[:FILES_SHOWN]) or "it again"
+    return f"Fixed by running {named}: {_failure(failed)}"
+
+
+def error_key(error: str | None) -> str:
+    """What makes two errors one for :func:`failure_key`: the start of the error line without
+    the words that vary between runs (ids, numbers, file names), case-folded."""
+    shown = (error or "")[:KEY_ERROR_CHARS]
+    return " ".join(_VARYING_WORD_RE.sub(" ", shown).split()).casefold()
 
 
 def retry_text(failed: Run, passed: Run) -> str | None:
