@@ -352,3 +352,29 @@ def _failure_hook(root: Path, cwd: Path, command: str, error: str, *, project: s
         "is_interrupt": False}, root, cwd=cwd, env=hook_env(root, VAULTMEM_PROJECT=project))
     assert done.returncode == 0 and done.stderr == b""
     return done.stdout.decode()
+
+
+def test_a_fix_recorded_for_a_long_error_line_is_told_when_it_comes_back() -> None:
+    # The gotcha quotes the error cut to length; what the hook matches by (the last two parts of
+    # the path an error names, the cause after git's summing-up line) must survive the cut.
+    from vaultmem.mining.fixes import Run, fix_text
+
+    folder = ("/home/developer/projects/power-monitor/vendor/sysfs-fixtures/devices/virtual/"
+              "powercap/intel-rapl/intel-rapl:0/intel-rapl:0:0/")
+    denied = (f"Exit code 1\nPermissionError: [Errno 13] Permission denied: "
+              f"'{folder}energy_uj'")
+    run = "python scripts/read_power.py"
+    fixed = fix_text(Run(1, True, _line(denied), run), Run(3, False, None, run), [],
+                     ["sudo chmod -R o+r /sys/class/powercap"])
+    assert fixed is not None and "energy_uj" in fixed
+    assert "chmod" in (_told("python read_power.py", denied, [fixed]) or "")
+    assert _told(run, denied.replace(f"{folder}energy_uj", "/sys/class/backlight/amd/power"),
+                 [fixed]) is None
+    ruled = ("Exit code 1\nTo https://github.com/example-org/example-repository.git\n ! [remote "
+             "rejected] feature/long-branch-name -> feature/long-branch-name (push declined due "
+             "to repository rule violations)\nerror: failed to push some refs to "
+             "'https://github.com/example-org/example-repository.git'")
+    pushed = fix_text(Run(1, True, _line(ruled), "git push"), Run(3, False, None, "git push"),
+                      [], ["git reset --soft HEAD~2"])
+    assert pushed is not None and "repository rule violations" in pushed
+    assert "reset" in (_told("git push origin feature/long-branch-name", ruled, [pushed]) or "")

@@ -351,4 +351,6 @@ def met_in_note(note_text: str) -> list[Met]:
 
 
 def _error_span(error: str) -> str:
-    return f"failed: {code_span(one_line(error, ERROR_CHARS, cut='chars'))}"
+    from vaultmem.mining.fixes import error_quote
+
+    return f"failed: {code_span(error_quote(error, ERROR_CHARS))}"

@@ -238,18 +238,15 @@ def _checked(failure: Failure, sig: Sequence[str], text: str) -> bool:
     return bool(held & set(sig)) and any(w in held for w in (*_BLOCKED, *verbs))
 
 
-# An error line that says the command as a whole failed and leaves why to the lines above it:
-# git's ``error: failed to push some refs to …`` (above: ``! [rejected] main -> main (fetch
-# first)`` or ``! [remote rejected] … (push declined due to repository rule violations)``), pip's
-# ``error: subprocess-exited-with-error``, cargo's ``… due to 2 previous errors``.
-_SUMMARY_RE = lazy(r"\A\W*error: (?:failed to push some refs\b|subprocess-exited-with-error\b|"
-                   r"could not compile\b.*\bdue to \d+ previous errors?\b)", re.IGNORECASE)
 CAUSE_SEP = "; "  # between an error line and the lines above it that say why (toolresults)
 
 
 def summary_line(line: str | None) -> bool:
-    """Whether an error line only sums up that the command failed (:data:`_SUMMARY_RE`)."""
-    return bool(line) and _SUMMARY_RE.match(line or "") is not None
+    """Whether an error line only sums up that the command failed (git's ``error: failed to
+    push some refs``: :func:`toolresults.summary_line`)."""
+    from vaultmem.mining import toolresults
+
+    return toolresults.summary_line(line)
 
 
 @functools.lru_cache(maxsize=16)  # a failure's line is asked for once per gotcha weighed

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vaultmem.mining import diagnostics
-from vaultmem.notes.inline import code_span, one_line
+from vaultmem.notes.inline import clip, code_span, one_line
 from vaultmem.notes.lazyre import lazy
 
 from .mentions import path_keys, text_keys
@@ -372,10 +372,35 @@ def _tool(command: str) -> str:
 
 
 def _failure(failed: Run, command: str | None = None) -> str:
-    """"`command` failed (`error`)", the error cut to ERROR_CHARS: what a fix's gotcha says
-    after the fix, so that a line cut to length loses the end of the error, not the fix."""
-    why = f" ({code_span(one_line(failed.error, ERROR_CHARS, cut='words'))})" if failed.error else ""
+    """"`command` failed (`error`)", the error cut to ERROR_CHARS (:func:`error_quote`): what a
+    fix's gotcha says after the fix, so that a line cut to length loses the end of the error,
+    not the fix."""
+    why = f" ({code_span(error_quote(failed.error, ERROR_CHARS))})" if failed.error else ""
     return f"{code_span(command or failed.command)} failed{why}"
+
+
+_SAME_MAPPED_RE = lazy(r"(?<!\S)(\S+) -> \1(?!\S)")  # git's ``main -> main``: one name
+CAUSE_MIN_CHARS = 40  # of a summing-up error line left before the cause its quote keeps
+
+
+def error_quote(error: str | None, max_chars: int) -> str:
+    """An error line as a gotcha quotes it, one line of at most ``max_chars``. When it is longer,
+    what the failure hook matches a later failure by (its words, the last two parts of a path it
+    names, the cause after a summing-up line) is kept and the rest goes first: a long path or
+    URL is shortened to ``…/`` and its last two parts, then the summing-up part before the
+    cause (``error: failed to push some refs to …; ! [remote rejected] … (push declined due to
+    repository rule violations)``) is cut, then the end."""
+    from vaultmem.mining.toolresults import CAUSE_SEP, shortened, summary_line
+
+    line = one_line(error or "")
+    if len(line) <= max_chars:
+        return line
+    line = _SAME_MAPPED_RE.sub(r"\1", shortened(line))
+    head, sep, cause = line.partition(CAUSE_SEP)
+    if len(line) > max_chars and sep and summary_line(head):
+        room = max(max_chars - len(cause) - len(sep), CAUSE_MIN_CHARS)
+        line = f"{clip(head, room)}{sep}{cause}"
+    return clip(line, max_chars)
 
 
 def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str] = ()

@@ -62,6 +62,18 @@ _PROGRESS_RE = lazy(
 
 # Lines said just before the error line that are read for what it failed on (see ``failure``).
 BEFORE_LINES = 2
+CAUSE_SEP = "; "  # between a summing-up error line and the lines above it that say why
+# An error line that says the command as a whole failed and leaves why to the lines above it:
+# git's ``error: failed to push some refs to …`` (above: ``! [rejected] main -> main (fetch
+# first)`` or ``! [remote rejected] … (push declined due to repository rule violations)``), pip's
+# ``error: subprocess-exited-with-error``, cargo's ``… due to 2 previous errors``.
+_SUMMARY_RE = lazy(r"\A\W*error: (?:failed to push some refs\b|subprocess-exited-with-error\b|"
+                   r"could not compile\b.*\bdue to \d+ previous errors?\b)", re.IGNORECASE)
+
+
+def summary_line(line: str | None) -> bool:
+    """Whether an error line only sums up that the command failed (:data:`_SUMMARY_RE`)."""
+    return bool(line) and _SUMMARY_RE.match(line or "") is not None
 
 
 def failure(output: str, is_error: bool, scrub: Scrub, *,
@@ -117,7 +129,25 @@ def _with_cause(error: str, above: list[str]) -> str:
     said = [line for line in above if _VERDICT_RE.search(line) and not _PROGRESS_RE.match(line)]
     out = error
     for line in said:
-        if len(out) + 2 + len(line) > ERROR_MAX_CHARS:
-            break
-        out += "; " + " ".join(line.split())
+        line = " ".join(line.split())
+        if len(out) + len(CAUSE_SEP) + len(line) > ERROR_MAX_CHARS:
+            out, line = shortened(out), shortened(line)  # the URL pushed to says no why
+            if len(out) + len(CAUSE_SEP) + len(line) > ERROR_MAX_CHARS:
+                break
+        out += CAUSE_SEP + line
     return out
+
+
+# A path or URL of three parts or more (``/home/dev/.cache/x/y.py``, ``https://host/org/r.git``,
+# ``C:\Users\me\x``): its last two parts say which file; the folders before them vary.
+_LONG_PATH_RE = lazy(r"\b[A-Za-z][\w+.-]*://[^\s'\"`/]+(?:/[^\s'\"`/]+){2,}|"
+                     r"(?<![\w.:/\\])(?:[A-Za-z]:|~)?(?:[\\/][^\s'\"`\\/]+){3,}")
+_PARTS_RE = lazy(r"[\\/][^\s'\"`\\/]+")
+
+
+def shortened(line: str) -> str:
+    """``line`` with each long path or URL in it shortened to ``…`` and its last two parts
+    (``cat: '…/intel-rapl:0/energy_uj': Permission denied``): what tells one failure from
+    another (the words, the file's folder and name) kept in less room."""
+    return _LONG_PATH_RE.sub(lambda m: "\u2026" + "".join(_PARTS_RE.findall(m.group(0))[-2:]),
+                             line)
