@@ -529,3 +529,26 @@ def test_a_refused_call_run_again_is_no_gotcha() -> None:
         Turn("r2", None, None, outcomes=(Outcome("b2", False),)),
     ]
     assert _gotchas(turns) == []
+
+
+def test_a_program_found_once_a_variable_was_set_is_a_gotcha_even_if_the_run_failed_otherwise(
+) -> None:
+    missing = "zsh: command not found: cargo"
+    turns = _runs(
+        [("cd /home/dev/app && cargo build", missing)],
+        [("sh /tmp/rustup-init.sh -y", None)],
+        [('cd /home/dev/app && export PATH="$HOME/.cargo/bin:$PATH" && cargo build 2>&1',
+          "error: the default runtime flavor is `multi_thread`")],
+    )
+    assert _gotchas(turns) == [
+        f"Got it to run with `PATH` set: `cd /home/dev/app && cargo build` failed (`{missing}`)"]
+
+
+def test_a_run_passing_with_the_program_given_by_its_path_is_a_gotcha() -> None:
+    error = "(eval):source:1: no such file or directory: /.cargo/env"
+    failed = Run(1, True, error, "source $HOME/.cargo/env && cargo build --release 2>&1 | tail")
+    assert retry_text(failed, _passed("~/.cargo/bin/cargo build --release 2>&1 | tail")) == (
+        "Fixed by running `~/.cargo/bin/cargo build --release`: `source $HOME/.cargo/env && "
+        f"cargo build --release 2>&1 | tail` failed (`{error}`)")
+    # Another run of the program by its path (other arguments) is no fix of this one.
+    assert retry_text(failed, _passed("~/.cargo/bin/cargo build --release --bin x")) is None

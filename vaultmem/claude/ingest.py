@@ -472,8 +472,8 @@ def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], list[fixes.Run]], ru
         tries[key] = [run]
         earlier = [f for f in earlier if fixes.missing(f.error)]
     for last in reversed(earlier):
-        if fixes.run_key(last.command) == fixes.run_key(run.command):
-            continue  # the same command again: :func:`_fixed` weighs it
+        if fixes.run_key(last.command) == fixes.run_key(run.command) and not run.failed:
+            continue  # the same command passing: :func:`_fixed` weighs it
         ran = [c for n, c in ran_at if last.number < n < run.number]
         text = (fixes.installed_text(last, run, ran) if run.failed
                 else fixes.retry_text(last, run) or fixes.installed_text(last, run, ran))

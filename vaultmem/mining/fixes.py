@@ -456,9 +456,16 @@ def retry_text(failed: Run, passed: Run) -> str | None:
     """The gotcha of a failed run whose next run of the same program and subcommand passed with
     long options it lacked (``git commit --no-gpg-sign`` after ``git commit`` failed: ``gpg
     failed to sign the data``): options its error names a word of, or that skip a step
-    (``--no-verify``); None otherwise (another run, options that only tune it)."""
+    (``--no-verify``); or whose next run passed with the program given by its path
+    (``~/.cargo/bin/cargo build``); None otherwise (another run, options that only tune it)."""
     before, after = _last_part(failed.command), _last_part(passed.command)
-    if before is None or after is None or before[:2] != after[:2]:
+    if before is None or after is None:
+        return None
+    if after[0] != before[0] and after[1:] == before[1:] and "/" in after[0].replace("\\", "/"):
+        # The same run with the program given by its path (``~/.cargo/bin/cargo build`` after
+        # ``cargo build`` failed): the shell found no such program, or another one.
+        return f"Fixed by running {code_span(one_line(' '.join(after)))}: {_failure(failed)}"
+    if before[:2] != after[:2]:
         return None
     had = {w.split("=", 1)[0] for w in before}
     error = text_keys(failed.error or "")
@@ -505,16 +512,23 @@ def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
     """The gotcha of a run that failed because something was not installed, when a later run
     of the same program (other arguments) passed after an install ran in between (``python -m
     pytest tests/`` failed: ``No module named pytest``; ``pip install -r requirements-dev.txt``;
-    ``python -m pytest tests/test_x.py`` passed); None otherwise."""
+    ``python -m pytest tests/test_x.py`` passed) or with a variable set that the failed run
+    lacked (``cargo build`` failed: ``command not found: cargo``; ``export PATH=
+    "$HOME/.cargo/bin:$PATH" && cargo build`` ran); None otherwise."""
     if not missing(failed.error):
         return None
     installs = [c for c in dict.fromkeys(ran) if setup_command(c)
                 and _INSTALL_RE.search(" ".join(_unrun(run_key(c).split())[:3]))]
-    if not installs:
-        return None
     # A later run that failed for another reason still ran: the install got it that far.
     done = "Got it to run" if passed.failed else "Fixed"
-    return f"{done} by running {code_span(one_line(installs[-1]))}: {_failure(failed)}"
+    if installs:
+        return f"{done} by running {code_span(one_line(installs[-1]))}: {_failure(failed)}"
+    # Or a variable the later run set and the failed one did not (``PATH``: the program is
+    # found once its folder is on it).
+    added = [n for n in env_names(passed.command) if n not in env_names(failed.command)]
+    if added:
+        return f"{done} with {', '.join(code_span(n) for n in added)} set: {_failure(failed)}"
+    return None
 
 
 def _last_part(command: str) -> list[str] | None:
