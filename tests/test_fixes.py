@@ -552,3 +552,24 @@ def test_a_run_passing_with_the_program_given_by_its_path_is_a_gotcha() -> None:
         f"cargo build --release 2>&1 | tail` failed (`{error}`)")
     # Another run of the program by its path (other arguments) is no fix of this one.
     assert retry_text(failed, _passed("~/.cargo/bin/cargo build --release --bin x")) is None
+
+
+def _edited_between(failed: str, error: str, passed: str) -> list[str]:
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", failed),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
+        Turn("a2", None, None, calls=(ToolCall("b2", "Edit", path=f"{CWD}/src/billing.py"),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False),)),
+        Turn("a3", None, None, calls=(_bash("b3", passed),)),
+        Turn("r3", None, None, outcomes=(Outcome("b3", False),)),
+    ]
+    return _gotchas(turns)
+
+
+def test_a_similar_run_passing_after_an_edit_of_what_it_ran_is_a_gotcha() -> None:
+    error = "E KeyError: 'currency'"
+    failed = "pytest tests/test_billing.py::test_refund -q"
+    assert _edited_between(failed, error, "pytest tests/test_billing.py -q") == [
+        f"Fixed by editing `src/billing.py`: `{failed}` failed (`{error}`)"]
+    # A run of another test file is no rerun of this one, whatever was edited between.
+    assert _edited_between(failed, error, "pytest tests/test_cart.py -q") == []

@@ -275,7 +275,7 @@ def story(
                     _fixed(current, history, edits_at, ran_at)
                     _rerun(current, unstarted, rerun_past, command, ran_at)
                     ran_at.append((number, command))
-                _retried(current, tries, run, ran_at)
+                _retried(current, tries, run, ran_at, edits_at)
             label = _label(made, cwd)
             if failed:
                 error, count = current.failures.get(label, (outcome.error, 0))
@@ -457,10 +457,15 @@ def _rerun(turn: LoggedTurn, unstarted: dict[str, fixes.Run], past: set[str], co
 
 
 def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], list[fixes.Run]], run: fixes.Run,
-             ran_at: Sequence[tuple[int, str]]) -> None:
+             ran_at: Sequence[tuple[int, str]], edits_at: Sequence[tuple[int, str]] = ()
+             ) -> None:
     """A run of a program that failed since its last pass: a gotcha when it passed with an
     option that fixed a failure (:func:`fixes.retry_text`) or ran after what one lacked was
-    installed (:func:`fixes.installed_text`: ``pytest`` found, a test red)."""
+    installed (:func:`fixes.installed_text`: ``pytest`` found, a test red), or when it is a
+    similar run of the last failure (:func:`fixes.similar`: ``pytest tests/test_a.py`` after
+    ``pytest tests/test_a.py::test_x``) and what changed in between plausibly fixed it, as for
+    a rerun of the same command (:func:`fixes.fix_text`: an edit of what it ran, a setup
+    command, a variable set)."""
     key = fixes.retry_key(run.command)
     if key is None:
         return
@@ -477,6 +482,10 @@ def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], list[fixes.Run]], ru
         ran = [c for n, c in ran_at if last.number < n < run.number]
         text = (fixes.installed_text(last, run, ran) if run.failed
                 else fixes.retry_text(last, run) or fixes.installed_text(last, run, ran))
+        if text is None and not run.failed and last is earlier[-1] and fixes.similar(
+                last.command, run.command):
+            edited = list(dict.fromkeys(p for n, p in edits_at if last.number < n < run.number))
+            text = fixes.fix_text(last, run, edited, ran)
         if text is not None:
             if text not in turn.fixes:
                 turn.fixes.append(text)

@@ -480,6 +480,32 @@ def retry_text(failed: Run, passed: Run) -> str | None:
     return f"Fixed with {options}: {_failure(failed, ' '.join(before[:2]))}"
 
 
+def similar(failed: str, passed: str) -> bool:
+    """Whether ``passed`` is another run of what ``failed`` ran (same program and subcommand,
+    :func:`retry_key`): its arguments, options aside, are those of the failed run or a part of
+    them (``pytest tests/test_a.py`` after ``pytest tests/test_a.py::test_x``; ``cargo build
+    --release`` after ``cargo build --release --quiet``), or the other way round; a run on
+    other files, hosts or packages is another task."""
+    before, after = _last_part(failed), _last_part(passed)
+    if before is None or after is None or retry_key(failed) != retry_key(passed):
+        return False
+    mine, theirs = _arguments(before), _arguments(after)
+    return all(any(_within(a, b) for b in mine) for a in theirs) or all(
+        any(_within(b, a) for a in theirs) for b in mine)
+
+
+def _arguments(words: Sequence[str]) -> list[str]:
+    """A run's arguments after its program (and subcommand): its words that are no option."""
+    return [w for w in words[1:] if not w.startswith("-")]
+
+
+def _within(part: str, whole: str) -> bool:
+    """Whether the argument ``part`` names ``whole`` or what holds it (a folder, a test file
+    of a test: ``tests`` for ``tests/test_a.py``, ``tests/a.py`` for ``tests/a.py::test_x``)."""
+    part, whole = part.rstrip("/"), whole.rstrip("/")
+    return whole == part or whole.startswith((f"{part}/", f"{part}::"))
+
+
 def retry_key(command: str) -> tuple[str, ...] | None:
     """What makes two runs tries of one thing for :func:`retry_text` and :func:`installed_text`:
     the program (after ``python -m``, ``npx``…) and its subcommand, when it has one, of the last
