@@ -573,3 +573,23 @@ def test_a_similar_run_passing_after_an_edit_of_what_it_ran_is_a_gotcha() -> Non
         f"Fixed by editing `src/billing.py`: `{failed}` failed (`{error}`)"]
     # A run of another test file is no rerun of this one, whatever was edited between.
     assert _edited_between(failed, error, "pytest tests/test_cart.py -q") == []
+
+
+def _rerun_after_unstarted(n: int, command: str, error: str) -> list[Turn]:
+    return [
+        Turn(f"a{n}", None, None, calls=(_bash(f"b{n}", command),)),
+        Turn(f"r{n}", None, None, outcomes=(_unstarted(f"b{n}", error),)),
+        Turn(f"c{n}", None, None, calls=(_bash(f"p{n}", command),)),
+        Turn(f"s{n}", None, None, outcomes=(Outcome(f"p{n}", False),)),
+    ]
+
+
+def test_a_command_never_started_and_run_again_is_one_lesson_across_reads() -> None:
+    first = _rerun_after_unstarted(1, "uci commit", "Command failed: cygpath -u 'c:\\users\\dev'")
+    lines = _gotcha_lines(ingest.edits_for(ingest.story(first, now=NOW, cwd=CWD), ""))
+    assert len(lines) == 1 and lines[0].startswith("- Fixed by running it again: `uci commit`")
+    # A later read of the session: another command, the shell failing on another folder.
+    note = "## Gotchas & Fixes\n\n" + lines[0] + "\n"
+    again = _rerun_after_unstarted(
+        2, "opkg remove x", "Command failed: cygpath -u 'C:\\Users\\dev\\AppData\\Local\\Temp'")
+    assert _gotcha_lines(ingest.edits_for(ingest.story(again, now=NOW, cwd=CWD), note)) == []

@@ -298,18 +298,23 @@ def plausible(edited: Sequence[str], command: str, error: str | None) -> list[st
 _FIX_LINE_RE = lazy(r"\A(?P<fix>(?:Fixed|Got it to run) (?:by running|by editing|with) .+?: )?"
                     r"(`+) ?(?P<command>.+?) ?\2 failed(?: \((`+) ?(?P<error>.+?) ?\4\))?"
                     r"(?(fix)|; it passed )")
-# Words of an error that differ between runs of one failure: ids, numbers, file names, paths.
-_VARYING_WORD_RE = lazy(r"\S*[\d./]\S*")
+# Words of an error that differ between runs of one failure: ids, numbers, file names, paths
+# (POSIX and Windows ones).
+_VARYING_WORD_RE = lazy(r"\S*[\d./\\]\S*")
 
 
 def failure_key(text: str) -> str | None:
     """What makes two failure-then-fix gotchas one lesson: the command as :func:`run_key` sees
     it and its error without the words that vary between runs (ids, numbers, file names); None
     for a text :func:`fix_text` did not write. The fix is left out: the second time the same
-    failure passes, the files edited on the way differ, the lesson does not."""
+    failure passes, the files edited on the way differ, the lesson does not. A command the
+    shell never started that passed when rerun (:data:`RERUN`) is one lesson per error,
+    whatever the command was."""
     found = _FIX_LINE_RE.match(text)
     if found is None:
         return None
+    if found.group("fix") == f"{RERUN}: ":  # the shell's failure: whatever command met it
+        return f"\n{error_key(found.group('error'))}"
     return f"{run_key(found.group('command'))}\n{error_key(found.group('error'))}"
 
 
@@ -434,6 +439,9 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str]
     return f"Fixed by editing {named}{more}: {_failure(failed)}"
 
 
+RERUN = "Fixed by running it again"  # a command the shell never started, passing when rerun
+
+
 def rerun_text(failed: Run, ran: Sequence[str]) -> str:
     """The gotcha of a command the machine never started (the shell's fork or path conversion
     failed: ``notices.not_started``) that passed when run again, ``ran`` being the commands that
@@ -441,7 +449,9 @@ def rerun_text(failed: Run, ran: Sequence[str]) -> str:
     else the rerun itself. The failure was the shell's, not the command's: whatever the command
     was, running it again got past it, and a later session meeting it is told so."""
     setup = [c for c in dict.fromkeys(ran) if _tool(c) not in _FORGES and setup_command(c)]
-    named = ", ".join(code_span(one_line(c)) for c in setup[:FILES_SHOWN]) or "it again"
+    if not setup:
+        return f"{RERUN}: {_failure(failed)}"
+    named = ", ".join(code_span(one_line(c)) for c in setup[:FILES_SHOWN])
     return f"Fixed by running {named}: {_failure(failed)}"
 
 
