@@ -378,3 +378,16 @@ def test_a_fix_recorded_for_a_long_error_line_is_told_when_it_comes_back() -> No
                       [], ["git reset --soft HEAD~2"])
     assert pushed is not None and "repository rule violations" in pushed
     assert "reset" in (_told("git push origin feature/long-branch-name", ruled, [pushed]) or "")
+
+
+def test_a_command_rerun_past_the_shell_s_failure_is_told_by_that_error_only() -> None:
+    from vaultmem.mining.fixes import Run, rerun_text
+
+    rerun = rerun_text(Run(1, True, "Command failed: cygpath -u 'c:\\users\\dev'",
+                           "ssh root@host \"rm -rf /www/x && echo 'Removed server files'\""), [])
+    # Another failure of ssh sharing a word with that command is not about it.
+    assert _told('ssh root@host "nslookup example.com 10.0.0.1"',
+                 "Exit code 1\n** server can't find example.com: REFUSED", [rerun]) is None
+    # The shell failing again, on another command, is.
+    assert "again" in (_told("npm test", "Command failed: cygpath -u 'c:\\users\\dev'", [rerun])
+                       or "")

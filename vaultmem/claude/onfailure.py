@@ -432,15 +432,20 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
     when known (None: it has none), True to find it."""
     if sig and _signed_by_checks(failure):
         return 0 if _checked(failure, sig, text) else None
-    spans = quoted(text)
+    from vaultmem.mining.fixes import RERUN
+
+    # A command the shell never started and that passed when run again (fixes.rerun_text) says
+    # nothing of the failure: its error alone is what matches.
+    rerun = text.startswith(RERUN)
+    spans = quoted(text.partition(" failed (")[2] if rerun else text)
     held = moments.shared(sig, spans or text)
     if held - program_words(failure) - place_words(failure) and same_cause(failure, spans, text):
         if len(held) >= min(len(sig), 2 if spans else PROSE_WORDS):
             return 0
-        folded = text.casefold()
-        if (cmd := shape(failure.command)) and all(w in folded for w in cmd):
+        folded = "" if rerun else text.casefold()
+        if (cmd := shape(failure.command)) and folded and all(w in folded for w in cmd):
             return 1
-        if any(name in folded for name in file_names(failure)):
+        if folded and any(name in folded for name in file_names(failure)):
             return 2
     if cls is True:
         cls = error_class(failure.error)
