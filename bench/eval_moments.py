@@ -75,7 +75,9 @@ RANK = {"pre-compact": 0, "session-start": 1, "user-prompt-submit": 2,
 # Cygwin's words for a command it could not start (its fork emulation failed), case-folded.
 _UNSTARTED = re.compile(r"child_copy: cygheap|\bdofork: child|command failed: cygpath|"
                         r"status_dll_init_failed")
-_FOLD = re.compile(r"(?:/[^\s'\"`:]+)+|0x[0-9a-f]+|\d+")
+# Paths (POSIX and Windows: ``c:\users\me\.claude\shell-snapshots\snapshot-bash-1-ab12cd.sh``
+# varies between runs of one failure as ``/home/me/x`` does), hex and numbers, case-folded.
+_FOLD = re.compile(r"(?:[a-z]:)?(?:\\[^\s'\"`\\]+)+|(?:/[^\s'\"`:]+)+|0x[0-9a-f]+|\d+")
 _MAPPED = re.compile(r"\S+\s+->\s+\S+")  # git's "main -> main": which branch varies
 
 

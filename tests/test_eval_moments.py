@@ -51,6 +51,9 @@ def test_passed_later_and_fold() -> None:
     assert eval_moments.fold("Exit code 1") == ""
     assert eval_moments.fold("cp: /home/a/x: Text file busy") == eval_moments.fold(
         "cp: /home/b/y: Text file busy")
+    # A Windows path varies between runs of one failure as a POSIX one does.
+    assert eval_moments.fold("Command failed: cygpath -u 'c:\\users\\me'") == eval_moments.fold(
+        "Command failed: cygpath -u 'C:\\Users\\me\\.claude\\snapshot-bash-17-hyxgvg.sh'")
 
 
 def test_a_fix_is_recorded_when_a_gotcha_names_the_command_or_the_error() -> None:
