@@ -571,8 +571,11 @@ def test_a_similar_run_passing_after_an_edit_of_what_it_ran_is_a_gotcha() -> Non
     failed = "pytest tests/test_billing.py::test_refund -q"
     assert _edited_between(failed, error, "pytest tests/test_billing.py -q") == [
         f"Fixed by editing `src/billing.py`: `{failed}` failed (`{error}`)"]
-    # A run of another test file is no rerun of this one, whatever was edited between.
+    # A run of another test file is no rerun of this one, whatever was edited between; nor is
+    # another command line ending in the same command.
     assert _edited_between(failed, error, "pytest tests/test_cart.py -q") == []
+    assert _edited_between(f"{failed} && echo done", error,
+                           "cp src/billing.py /tmp && echo done") == []
 
 
 def _rerun_after_unstarted(n: int, command: str, error: str) -> list[Turn]:
@@ -593,3 +596,13 @@ def test_a_command_never_started_and_run_again_is_one_lesson_across_reads() -> N
     again = _rerun_after_unstarted(
         2, "opkg remove x", "Command failed: cygpath -u 'C:\\Users\\dev\\AppData\\Local\\Temp'")
     assert _gotcha_lines(ingest.edits_for(ingest.story(again, now=NOW, cwd=CWD), note)) == []
+
+
+def test_a_program_not_found_in_an_earlier_read_and_found_now_is_a_gotcha() -> None:
+    # The install took a few prompts: each Stop read the session anew, the failure in the note.
+    missing = "zsh: command not found: cargo"
+    turns = _runs([('export PATH="$HOME/.cargo/bin:$PATH" && cargo build',
+                    "error: the default runtime flavor is `multi_thread`")])
+    story = ingest.story(turns, now=NOW, cwd=CWD, failing={"cargo build": missing})
+    assert [i.text for i in story.items if i.kind == "gotcha"] == [
+        f"Got it to run with `PATH` set: `cargo build` failed (`{missing}`)"]

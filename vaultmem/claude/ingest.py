@@ -183,6 +183,9 @@ def story(
     edits_at: list[tuple[int, str]] = []  # (event no, path shown)
     ran_at: list[tuple[int, str]] = []  # (event no, command that passed)
     tries: dict[tuple[str, ...], list[fixes.Run]] = {}  # failures since a program's pass
+    for command, error in (failing or {}).items():  # an earlier read's, not passed since
+        if (key := fixes.retry_key(command)) is not None:
+            tries.setdefault(key, []).append(fixes.Run(-1, True, error, command))
     # state key -> the last run of it the machine never started (the shell failed), and the
     # errors of those a rerun got past already (one lesson per error, whatever the command)
     unstarted: dict[str, fixes.Run] = {}

@@ -495,7 +495,11 @@ def similar(failed: str, passed: str) -> bool:
     :func:`retry_key`): its arguments, options aside, are those of the failed run or a part of
     them (``pytest tests/test_a.py`` after ``pytest tests/test_a.py::test_x``; ``cargo build
     --release`` after ``cargo build --release --quiet``), or the other way round; a run on
-    other files, hosts or packages is another task."""
+    other files, hosts or packages is another task. Both are one command each (``a && b``
+    passing after ``c && b`` failed ran other work than ``b``)."""
+    if len(commandline.commands(run_key(failed))) > 1 or len(
+            commandline.commands(run_key(passed))) > 1:
+        return False
     before, after = _last_part(failed), _last_part(passed)
     if before is None or after is None or retry_key(failed) != retry_key(passed):
         return False
