@@ -391,3 +391,21 @@ def test_a_command_rerun_past_the_shell_s_failure_is_told_by_that_error_only() -
     # The shell failing again, on another command, is.
     assert "again" in (_told("npm test", "Command failed: cygpath -u 'c:\\users\\dev'", [rerun])
                        or "")
+
+
+def test_a_rerun_is_told_after_a_fix_naming_a_cause_and_once() -> None:
+    from vaultmem.mining.fixes import Run, rerun_text
+
+    error = "Command failed: cygpath -u 'c:\\users\\dev'"
+    reruns = [rerun_text(Run(1, True, error, command), []) for command in ("uci commit", "ls")]
+    cause = _gotcha("git status", "0 [main] bash (1) child_copy: cygheap read copy failed, "
+                    "Win32 error 299", "The root cause is Defender scanning Git Bash: the "
+                    "workaround is an exclusion for `C:\\Program Files\\Git`.")
+    failure = onfailure.Failure("Bash", "npm test", None, error)
+    told = onfailure.told(failure, [_found(g) for g in [*reruns, cause]], set())
+    assert told is not None and told.keys[0] == fact_key(cause)
+    assert [k for k in told.keys if k.startswith("fixed by running it again")] == [
+        fact_key(reruns[0])]
+    # A session told one rerun is not told the other.
+    again = onfailure.told(failure, [_found(g) for g in reruns], {fact_key(reruns[0])})
+    assert again is None

@@ -501,30 +501,37 @@ def told(failure: Failure, found: Sequence[moments.Found], given: set[str],
     sig = signature(failure.error)
     if not sig:
         return None
+    from vaultmem.mining.fixes import RERUN
+
     ranked = []
     seen: set[str] = set()
     cls = error_class(failure.error)
+    # "It passed when run again" is one lesson, said once a session, after any fix that names
+    # a cause (a root cause beats a rerun, whichever matched more closely).
+    rerun_given = any(key.startswith(RERUN.casefold()) for key in given)
     for n, item in enumerate(found):
         if item.fact.key in given or item.fact.key in seen:
             continue
         seen.add(item.fact.key)
-        level = tier(failure, sig, item.fact.text, cls)
+        rerun = item.fact.text.startswith(RERUN)
+        level = None if rerun and rerun_given else tier(failure, sig, item.fact.text, cls)
         if level in (1, 2) and home is not None and item.project not in (*home, "global"):
             level = None
         if level is not None:
+            rerun_given |= rerun
             # Of a class, the gotchas naming more of its words speak of its root cause more.
-            ranked.append((level, -len(moments.shared(cls.words, item.fact.text))
+            ranked.append((rerun, level, -len(moments.shared(cls.words, item.fact.text))
                            if cls is not None and level == 3 else 0, n, item))
     if not ranked:
         return None
-    ranked.sort(key=lambda r: r[:3])
+    ranked.sort(key=lambda r: r[:4])
     text, keys = moments.fitted(HEAD, (
-        (f"- {said} ({moments.source(item)})", item.fact.key) for _, _, _, item in ranked[
+        (f"- {said} ({moments.source(item)})", item.fact.key) for *_, item in ranked[
             :FIXES_SHOWN] if (said := moments.quotable(item.fact.text, ITEM_CHARS))), MAX_CHARS)
     if not text:
         return None
     what = code_span(command_shape(" ".join(shape(failure.command)) or failure.tool, 40))
-    why = ["error signature", "command shape", "file", "error class"][ranked[0][0]]
-    if ranked[0][0] == 0 and _signed_by_checks(failure):
+    why = ["error signature", "command shape", "file", "error class"][ranked[0][1]]
+    if ranked[0][1] == 0 and _signed_by_checks(failure):
         why = "the checks it ran"
     return moments.Told(text, keys, f"fix for a failure of {what}, matched by {why}")
