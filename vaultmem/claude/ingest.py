@@ -36,7 +36,7 @@ from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without
 from vaultmem.notes.patch import Edit, SectionPatch
 from vaultmem.notes.schema import Kind
 
-from . import changelines, failfix, midturn
+from . import changelines, failfix, fixruns, midturn
 from .notified import background_end
 from .records import interrupted as records_interrupted
 from .stated import Told, left_unfinished
@@ -275,10 +275,10 @@ def story(
                     # A gotcha of its failures that says the service was down is none (below).
                     came_back.update(id(failed_in[r.number]) for r in history
                                      if r.failed and r.number in failed_in)
-                    _fixed(current, history, edits_at, ran_at)
-                    _rerun(current, unstarted, rerun_past, command, ran_at)
+                    fixruns.fixed(current.fixes, history, edits_at, ran_at)
+                    fixruns.rerun(current.fixes, unstarted, rerun_past, command, ran_at)
                     ran_at.append((number, command))
-                _retried(current, tries, run, ran_at, edits_at)
+                fixruns.retried(current.fixes, tries, run, ran_at, edits_at)
             label = _label(made, cwd)
             if failed:
                 error, count = current.failures.get(label, (outcome.error, 0))
@@ -425,74 +425,6 @@ def _label(call: ToolCall, cwd: str | None) -> str:
     if call.path is not None:
         return f"{call.tool} {code_span(one_line(_shown(call.path, cwd)))}"
     return call.tool
-
-
-def _fixed(turn: LoggedTurn, history: list[fixes.Run], edits_at: list[tuple[int, str]],
-           ran_at: list[tuple[int, str]]) -> None:
-    """A passing run after a failure of the same command: a gotcha when what changed in between
-    plausibly fixed it (:func:`fixes.fix_text`)."""
-    passed = history[-1]
-    failures = [run for run in history[:-1] if run.failed]
-    if not failures:
-        return
-    failed = failures[-1]
-    if any(run.number > failed.number and not run.failed for run in history[:-1]):
-        return  # it passed before already: that pass was the fix
-    edited = list(dict.fromkeys(p for n, p in edits_at if failed.number < n < passed.number))
-    ran = [c for n, c in ran_at if failed.number < n < passed.number]
-    text = fixes.fix_text(failed, passed, edited, ran)
-    if text is not None and text not in turn.fixes:
-        turn.fixes.append(text)
-
-
-def _rerun(turn: LoggedTurn, unstarted: dict[str, fixes.Run], past: set[str], command: str,
-           ran_at: Sequence[tuple[int, str]]) -> None:
-    """A passing run of a command the machine had not started before: a gotcha saying what got
-    past it (:func:`fixes.rerun_text`), once per error in the read."""
-    for key in fixes.passes(command):
-        failed = unstarted.pop(key, None)
-        if failed is None or fixes.error_key(failed.error) in past:
-            continue
-        past.add(fixes.error_key(failed.error))
-        text = fixes.rerun_text(failed, [c for n, c in ran_at if n > failed.number])
-        if text not in turn.fixes:
-            turn.fixes.append(text)
-
-
-def _retried(turn: LoggedTurn, tries: dict[tuple[str, ...], list[fixes.Run]], run: fixes.Run,
-             ran_at: Sequence[tuple[int, str]], edits_at: Sequence[tuple[int, str]] = ()
-             ) -> None:
-    """A run of a program that failed since its last pass: a gotcha when it passed with an
-    option that fixed a failure (:func:`fixes.retry_text`) or ran after what one lacked was
-    installed (:func:`fixes.installed_text`: ``pytest`` found, a test red), or when it is a
-    similar run of the last failure (:func:`fixes.similar`: ``pytest tests/test_a.py`` after
-    ``pytest tests/test_a.py::test_x``) and what changed in between plausibly fixed it, as for
-    a rerun of the same command (:func:`fixes.fix_text`: an edit of what it ran, a setup
-    command, a variable set)."""
-    key = fixes.retry_key(run.command)
-    if key is None:
-        return
-    if run.failed and fixes.missing(run.error):
-        tries.setdefault(key, []).append(run)
-        return
-    earlier = tries.pop(key, [])
-    if run.failed:
-        tries[key] = [run]
-        earlier = [f for f in earlier if fixes.missing(f.error)]
-    for last in reversed(earlier):
-        if fixes.run_key(last.command) == fixes.run_key(run.command) and not run.failed:
-            continue  # the same command passing: :func:`_fixed` weighs it
-        ran = [c for n, c in ran_at if last.number < n < run.number]
-        text = (fixes.installed_text(last, run, ran) if run.failed
-                else fixes.retry_text(last, run) or fixes.installed_text(last, run, ran))
-        if text is None and not run.failed and last is earlier[-1] and fixes.similar(
-                last.command, run.command):
-            edited = list(dict.fromkeys(p for n, p in edits_at if last.number < n < run.number))
-            text = fixes.fix_text(last, run, edited, ran)
-        if text is not None:
-            if text not in turn.fixes:
-                turn.fixes.append(text)
-            return
 
 
 def open_failures(note_text: str) -> dict[str, str | None]:

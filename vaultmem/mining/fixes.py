@@ -497,8 +497,7 @@ def similar(failed: str, passed: str) -> bool:
     --release`` after ``cargo build --release --quiet``), or the other way round; a run on
     other files, hosts or packages is another task. Both are one command each (``a && b``
     passing after ``c && b`` failed ran other work than ``b``)."""
-    if len(commandline.commands(run_key(failed))) > 1 or len(
-            commandline.commands(run_key(passed))) > 1:
+    if len(_parts(run_key(failed))) > 1 or len(_parts(run_key(passed))) > 1:
         return False
     before, after = _last_part(failed), _last_part(passed)
     if before is None or after is None or retry_key(failed) != retry_key(passed):
