@@ -251,3 +251,20 @@ def test_a_lower_ranked_note_holding_every_word_on_a_line_is_shown(vault_root: P
              + "> The commit failed: gpg could not sign it, so it was made with --no-gpg-sign.\n")
     # The line holding both words is shown, however its note ranks among those holding them.
     assert any("--no-gpg-sign" in text for text in _shown(vault_root, "gpg commit", limit=5))
+
+
+def test_an_answer_line_of_the_entry_that_asked_comes_before_one_of_another_entry(
+        vault_root: Path) -> None:
+    _session(vault_root, (
+        "**Prompt:** tidy the logs\n"
+        "**Answer:** The gateway logs rotate daily.\n\n"
+        "### 11:00 - why does the gateway refuse queries\n\n"
+        "**Prompt:** why does the gateway refuse queries\n"
+        "**Answer:** Pinned the gateway upstream list to port 5335; lookups pass again.\n"
+    ))
+    # Both answers name one word of the query, the first one earlier and shorter; the entry
+    # whose prompt asked the rest holds the answer.
+    assert _shown(vault_root, "gateway refuse queries", limit=3) == [
+        "Prompt: why does the gateway refuse queries",
+        "Answer: Pinned the gateway upstream list to port 5335; lookups pass again.",
+        "Answer: The gateway logs rotate daily."]

@@ -9,7 +9,9 @@ command or file says where, the answer what came of it; the answer is shown once
 about ``facts.SHOWN_CHARS`` characters, a long passage by its first line and the lines that
 match, never cut inside a word. A list item matched is also read with its list, under the line
 saying what it lists ("Findings:") when that line matches nothing itself: the items together
-may answer what none does alone. Lines rank by the different words shown matched, then what kind
+may answer what none does alone. Lines rank by the different words shown matched, alone and
+with those of the work log entry they are in (the prompt asked what its answer's line need not
+repeat), then what kind
 of line it is (an answer before the tool log and what was said along the way, an ``ASIDE``
 callout, before the prompt, a heading or a table header), then the matches; a line shown in
 another's passage is not shown again.
@@ -79,6 +81,8 @@ class _Body:
         self._first: dict[int, int] = {}  # the first row of the table a row is in
         self._answer: dict[int, int | None] = {}  # see answer()
         self._aside: dict[int, bool] = {}  # see aside()
+        self._part_of: list[int] = []  # see part_words(): the first line of each line's part
+        self._part_words: dict[int, set[str]] = {}
 
     def shown(self, n: int) -> str:
         """Line ``n`` shown (``_shown_line``)."""
@@ -96,6 +100,20 @@ class _Body:
                 _words(line, self.open, self.close) if self.open in line else set()
             )
         return found
+
+    def part_words(self, at: int) -> set[str]:
+        """The different words matched in the part of the note line ``at`` is in: from the
+        heading of level 2 or 3 above it outside callouts (a work log's entry, ``### HH:MM -
+        <prompt>``, or a section) to the next. Read once for the whole note."""
+        if not self._part_of:
+            part = 0
+            for n, line in enumerate(self.lines):
+                if line.startswith(("## ", "### ")):
+                    part = n
+                self._part_of.append(part)
+                if self.open in line:
+                    self._part_words.setdefault(part, set()).update(self.words(n))
+        return self._part_words.get(self._part_of[at], set())
 
     def read(self, n: int) -> tuple[bool, bool, bool, int]:
         """Of line ``n``: in a callout (a quote), blank but for quote marks, a fence (```, ~~~),
@@ -387,7 +405,8 @@ def ranked_lines(
     that says something before one that is noise (a heading outside a callout, a ``key: value``
     line, a list of links: ``vaultmem.notes.noise``), then most of the query's ``terms`` held
     (``relevance.held``; most different matched words without terms) in the line and what it
-    introduces (see ``_passage``), then a line of an answer before one of the tool log (``- Ran
+    introduces (see ``_passage``), counted again with those its part of the note holds (the
+    work log entry it is in: ``_Body.part_words``), then a line of an answer before one of the tool log (``- Ran
     …``) before the prompt (``**Prompt:**``) or a heading, then the heaviest (``relevance``:
     BM25 of the passage among the note's lines, so the line naming what few lines name, said
     briefly, comes first), then the first. Each as plain text without list, heading, quote or
@@ -399,8 +418,13 @@ def ranked_lines(
     marks = open_mark + close_mark
     weights = _weights(body)
 
-    def held_by(words: set[str]) -> int:
-        return len(held(words, terms)) if terms else len(words)
+    def held_by(words: set[str], at: int) -> int:
+        # What the line holds, and what its part holds with it: an answer's line naming one
+        # word of the query in the entry whose prompt asked the rest comes before a line of
+        # another entry holding as many words of it.
+        def count(found: set[str]) -> int:
+            return len(held(found, terms)) if terms else len(found)
+        return count(words) + count(words | body.part_words(at))
 
     def weigh(read: Sequence[int]) -> float:
         matched = [w for n in read for w in _matched(body.lines[n], open_mark, close_mark)]
@@ -422,7 +446,7 @@ def ranked_lines(
         header = body.header(at) if _ROW.match(line) else None
         read = [*span, header] if header is not None else span
         words = set().union(*(body.words(n) for n in read))
-        bounds.append((int(is_noise(line, marks)), -held_by(words), -body.tier(at),
+        bounds.append((int(is_noise(line, marks)), -held_by(words, at), -body.tier(at),
                        -weigh(read), at, span, part))
         intro = body.intro(at)
         if intro is not None and intro not in intros and open_mark not in body.lines[intro]:
@@ -431,7 +455,7 @@ def ranked_lines(
             intros.add(intro)
             span, part = _span(body, intro)
             words = set().union(*(body.words(n) for n in span))
-            bounds.append((int(is_noise(body.lines[intro], marks)), -held_by(words),
+            bounds.append((int(is_noise(body.lines[intro], marks)), -held_by(words, intro),
                            -body.tier(intro), -weigh(span), intro, span, part))
     bounds.sort(key=lambda b: b[:5])
     ready: list[tuple[tuple[int, int, int, float, int], _Shown, frozenset[int], float]] = []
@@ -451,7 +475,7 @@ def ranked_lines(
         plain, spans = window(*marked(fitted, open_mark, close_mark), limit)
         if spans:
             # Ranked by what is shown of it: words left out of the lines shown do not count.
-            key = (noise, -held_by({plain[s:e].casefold() for s, e in spans}),
+            key = (noise, -held_by({plain[s:e].casefold() for s, e in spans}, at),
                    -body.tier(at), minus, at)
             heapq.heappush(ready, (key, (plain, spans), kept, minus))
 
