@@ -85,3 +85,15 @@ def test_a_heading_announcing_its_part_is_bare_however_long(point: str) -> None:
 
 def test_a_point_starting_with_a_question_word_that_says_something_is_not_bare() -> None:
     assert not briefrank.bare_title("When the cache is cold, the API times out")
+
+
+def test_a_list_of_network_addresses_tells_no_more_than_plain_words() -> None:
+    # A traceroute's hops are tool output: its addresses must not outweigh a finding.
+    hops = "Route: 2605:59ca:60e9:3d10::1 1ms; 2605:59ca:6000:1530::1; 10.0.0.1; 192.168.8.1:53"
+    told = briefrank.information(hops)
+    assert {told[a] for a in ("2605:59ca:60e9:3d10::1", "10.0.0.1", "192.168.8.1:53")} == {1.0}
+    lines = [(hops, 2.0), ("gl_screen polled removed services: disabled it", 2.0)]
+    assert _order(lines)[0] == lines[1][0]
+    # Error codes, ports, versions and durations still tell more.
+    told = briefrank.information("0xC0000142 on port 5432 after 330ms with v0.23")
+    assert told["0xc0000142"] == told["5432"] == told["330ms"] == told["v0.23"] == 2.0

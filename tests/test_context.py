@@ -87,13 +87,13 @@ def test_render_orders_the_last_session_prerequisites_components_then_earlier_se
     )
     assert fences[1] == "- 2026-11-18 — REDIS_URL set\n"
     assert fences[2] == (
-        "[[A]] — touched in the last session · note: p/entities/A.md\n"
+        "[[A]] — touched in the last session\n"
         "decisions:\n- 2026-11-19 — ed\ngotchas:\n- 2026-11-18 — eg\n\n"
-        "[[B]] — touched in the last session · note: p/entities/B.md\ndecisions:\n- eb\n"
+        "[[B]] — touched in the last session\ndecisions:\n- eb\n"
     )
     # The older session repeats everything but its next step: only that is said again.
     assert fences[3] == (
-        "2026-11-20 · older · active · note: p/sessions/2026-11-19-o.md\nnext steps:\n- n0\n")
+        "2026-11-20 · older · active · note: 2026-11-19-o\nnext steps:\n- n0\n")
     _only_labels_outside(text)
 
 
@@ -578,3 +578,57 @@ def test_a_last_answer_that_only_led_into_the_work_leaves_its_request_open() -> 
     # A lead-in a recap followed, and one said before the last answer, leave nothing open.
     turns = (turns[1], Turn("10:09", "and?", "Pushed: — `main` is at 4f43a16"))
     assert context.ASKED not in context.render("p", [_session(turns=turns)])
+
+
+def test_a_note_named_as_its_component_or_an_earlier_session_is_named_not_pathed() -> None:
+    # The path of a note its name finds (`vaultmem show <name>`) would take a fact's room.
+    older = _session(rel="p/archive/sessions/2026-11-19-o.md", topic="older",
+                     next_steps=(Item("n0"),))
+    renamed = Component(replace(ENTITY, rel="p/entities/auth-flow.md", name="Auth",
+                                decisions=(Item("argon2id for hashes", "2026-11-19"),)))
+    text = context.render("p", [_session(), older], components=[_entity("Billing"), renamed])
+    assert "[[Billing]] — touched in the last session\n" in text
+    assert "p/entities/Billing.md" not in text
+    assert "[[Auth]] · note: p/entities/auth-flow.md" in text  # its name does not find it
+    assert "· note: 2026-11-19-o\n" in text and "p/archive/sessions/" not in text
+    assert "note: p/sessions/2026-11-20-auth.md" in text  # the last session's note: its path
+
+
+def test_a_last_request_answered_with_nothing_done_is_the_next_step() -> None:
+    # The commit met a merge in progress and the session ended: that request is what is next,
+    # said once (not again as the last answer of the outcome).
+    turns = (Turn("10:00", "add the exporter", "Added the CSV exporter."),
+             Turn("10:05", "push the exporter", "There's a merge in progress."))
+    text = context.render("p", [_session(turns=turns, next_steps=(), open_questions=())])
+    assert f"{context.ASKED}\n- 10:05 push the exporter → There's a merge in progress.\n" in text
+    assert text.count("merge in progress") == 1
+    # An earlier session's too, unless a newer one did it.
+    older = _session(rel="p/sessions/2026-11-19-o.md", turns=turns)
+    assert context.ASKED.lower() in context.render("p", [_session(), older])
+    pushed = _session(turns=(Turn("11:00", "push", "Pushed the exporter."),))
+    assert context.ASKED.lower() not in context.render("p", [pushed, older])
+    # A question answered, and a request reported done, leave nothing to finish.
+    for last in (Turn("10:05", "why a pull request after a commit?", "A review sees it first."),
+                 Turn("10:05", "push the exporter", "Pushed `main` at 4f43a16.")):
+        assert context.ASKED not in context.render("p", [_session(turns=(turns[0], last))])
+
+
+def test_a_session_titled_by_a_bare_command_is_headed_by_its_first_request() -> None:
+    turns = (Turn("16:56", "whoami", "mischa"),
+             Turn("16:58", "ssh into the router and remove the cloud packages", "Removed them."))
+    text = context.render("p", [_session(topic="whoami", turns=turns)])
+    assert "2026-11-20 · ssh into the router and remove the cloud packages · active" in text
+    # A one-word title that was no prompt of it (written by a person, or Claude Code's) stays.
+    assert "2026-11-20 · billing · active" in context.render(
+        "p", [_session(topic="billing", turns=turns)])
+
+
+def test_one_fix_of_one_error_met_by_two_commands_is_said_once() -> None:
+    # The same lesson under a component, filed on two days from two commands that failed alike.
+    commit = "Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to sign the data:`)"
+    pull = ("Fixed with `--no-gpg-sign`: `git pull` failed (`error: gpg failed to sign the data:; "
+            "warning: unable to access '/home/me/.gitignore_global': Permission denied`)")
+    other = "Fixed with `--no-gpg-sign`: `git tag -s v1` failed (`error: no signing key found`)"
+    text = context.render("p", [_session()], components=[_entity(gotchas=(
+        Item(commit, "2026-11-18"), Item(pull, "2026-11-10"), Item(other, "2026-11-09")))])
+    assert text.count("gpg failed to sign") == 1 and "`git tag -s v1`" in text

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from property_kit import examples
 
-from vaultmem.claude import ingest, workentry
+from vaultmem.claude import ingest, notelisted, workentry
 from vaultmem.claude.toolblocks import Outcome, ToolCall
 from vaultmem.claude.transcript import Turn
 from vaultmem.notes import patch, sections
@@ -418,19 +418,19 @@ def test_a_failure_an_earlier_hook_recorded_then_fixed_now_is_a_gotcha() -> None
              _turn("r1", outcomes=(Outcome("b1", True, "E   KeyError: 'sig'"),
                                    Outcome("e1", True, "boom")))]
     note = patch.apply_all(NOTE, _edits(first, cwd=CWD)).text
-    assert ingest.open_failures(note) == {"pytest tests/billing -q": "E KeyError: 'sig'",
+    assert notelisted.open_failures(note) == {"pytest tests/billing -q": "E KeyError: 'sig'",
                                           "echo `x`": "boom"}
     later = [_turn("u2", prompt="fix it"),
              _turn("a2", calls=(_write("w1", f"{CWD}/app/billing/webhook.py", "Edit"),
                                 _bash("b2", "pytest tests/billing -q"))),
              _turn("r2", outcomes=(Outcome("b2", False),))]
-    told = ingest.story(later, now=NOW, cwd=CWD, failing=ingest.open_failures(note))
+    told = ingest.story(later, now=NOW, cwd=CWD, failing=notelisted.open_failures(note))
     gotchas = _only(ingest.edits_for(told, note), "Gotchas & Fixes")
     assert gotchas.content == (
         "- Fixed by editing `app/billing/webhook.py`: `pytest tests/billing -q` failed "
         "(`E KeyError: 'sig'`) ([[Billing]])")
     after = patch.apply_all(note, ingest.edits_for(told, note)).text
-    assert ingest.open_failures(after) == {"echo `x`": "boom"}
+    assert notelisted.open_failures(after) == {"echo `x`": "boom"}
 
 
 def test_the_failure_repeated_most_is_shown_when_not_all_fit() -> None:
@@ -610,13 +610,13 @@ def test_near_names_of_one_feature_are_one_component_of_the_story() -> None:
 def test_the_components_a_note_links_are_read_as_first_spelled() -> None:
     note = NOTE.replace("- an older decision", "- an older decision ([[Auth]], [[Power Monitor]])"
                         ) + "\n## Related Entities\n\n- [[auth]] — `src/auth/`\n- [[Billing]]\n"
-    assert ingest.linked_components(note) == ["Auth", "Power Monitor", "Billing"]
+    assert notelisted.linked_components(note) == ["Auth", "Power Monitor", "Billing"]
 
 
 def test_a_related_entities_row_names_its_component_whole_spaces_and_all() -> None:
     note = NOTE + ("\n## Related Entities\n\n- [[API Gateway]] — `src/gateway/`\n"
                    "- [[claude/projects/p/entities/Rate Limiter|Rate Limiter]]\n")
-    assert ingest.linked_components(note) == ["API Gateway", "Rate Limiter"]
+    assert notelisted.linked_components(note) == ["API Gateway", "Rate Limiter"]
 
 
 def test_what_claude_reports_between_calls_is_kept_folded_below_the_entry() -> None:

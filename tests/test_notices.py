@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from vaultmem.brief import digest
-from vaultmem.claude import ingest
+from vaultmem.claude import ingest, notelisted
 from vaultmem.claude.transcript import parse_lines
 from vaultmem.mining import notices
 
@@ -191,7 +191,7 @@ def test_an_older_note_s_denied_call_is_no_open_failure_a_later_pass_would_fix()
     note = ("## Work Log\n\n### 09:00 - build\n\n"
             "- Failed: `swift build` ×81 — `This command requires approval`\n"
             "- Failed: `swift test` — `error: no tests found`\n")
-    assert ingest.open_failures(note) == {"swift test": "error: no tests found"}
+    assert notelisted.open_failures(note) == {"swift test": "error: no tests found"}
 
 
 def test_a_call_the_shell_never_started_then_ran_is_no_not_run_line() -> None:

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from vaultmem.mining import settled
 from vaultmem.notes import inline
 from vaultmem.notes.facts import copy_key
+from vaultmem.notes.lazyre import lazy
 
-from . import briefrank, failquote, layout
+from . import briefrank, failquote, layout, leftopen
 from .dedup import dedup
 from .digest import EntityDigest, Item, SessionDigest
 from .tree import RELEVANT, Group, Leaf
@@ -47,8 +48,9 @@ TAIL = (
     "({count} more items left out to stay within {max_chars} characters{kinds}: "
     "`vaultmem recall <words>` finds them, `vaultmem show <Entity>` prints a component's note.)"
 )
-# A request no answer settled (the session ended while working on it, or asked back).
-ASKED = "Asked last, left open (no answer, or only a question back):"
+# A request no answer settled (the session ended while working on it, asked back, or its answer
+# ended on what blocks it: leftopen).
+ASKED = "Next: finish its last request (left unfinished):"
 LAST_SESSION = "Last session"
 PREREQUISITES = "Prerequisites to run the project"
 COMPONENTS = "Components relevant now, most relevant first"
@@ -125,15 +127,16 @@ class _Known:
         return False
 
 
-def _turns(s: SessionDigest, known: _Known, *, last: bool = False) -> list[str]:
+def _turns(s: SessionDigest, known: _Known, *, last: bool = False, upto: int | None = None
+           ) -> list[str]:
     """The session's answers as lines; a sentence the briefing lists as an item anyway (a
     decision, a next step, a prerequisite mined from this very answer) is said there only, and
     one that says nothing (:func:`briefrank.says_something`) not at all; an answer left empty is
     no line. Of the ``last`` session's final answer, too long for its line, the end is kept
     with its start: where the session left off is how it ends ("… The build passes; the deploy
-    still needs the API key.")."""
+    still needs the API key."). ``upto``: only the turns before it."""
     out: list[str] = []
-    for n, t in enumerate(s.turns):
+    for n, t in enumerate(s.turns[:upto]):
         kept = briefrank.from_the_point([x for x in briefrank.sentences(t.answer)
                                 if briefrank.says_something(x) and not known.listed(x)])
         if not kept:
@@ -189,9 +192,25 @@ def _known(sessions_: Sequence[SessionDigest], prerequisites: Sequence[Item],
 # -- the tree of what could be said ------------------------------------------------------------
 
 
+_TOPIC_WORD = lazy(r"[^\W\d_]{2,}")
+TOPIC_MIN_WORDS = 2
+
+
+def _topic(s: SessionDigest) -> str:
+    """What the session was about: its title, unless that is a prompt of it naming no task (a
+    bare command such as "whoami", a number chosen: fewer than TOPIC_MIN_WORDS words): then its
+    first request that names one."""
+    bare = s.topic.strip().casefold()
+    if len(_TOPIC_WORD.findall(bare)) >= TOPIC_MIN_WORDS or not any(
+            t.title.strip().casefold() == bare for t in s.turns):
+        return s.topic
+    return next((t.title for t in s.turns
+                 if len(_TOPIC_WORD.findall(t.title)) >= TOPIC_MIN_WORDS), s.topic)
+
+
 def _session_header(s: SessionDigest) -> list[Group | Leaf]:
     branch = [f"branch {_cut(s.branch, 80)}"] if s.branch else []
-    first = " · ".join([s.date, _cut(s.topic, 120), s.status, *branch])
+    first = " · ".join([s.date, _cut(_topic(s), 120), s.status, *branch])
     return [Leaf(first, 0), Leaf(f"note: {one_line(s.rel)}", 0)]
 
 
@@ -208,13 +227,31 @@ def open_words(s: SessionDigest) -> frozenset[str]:
     return briefrank.words([*(i.text for i in (*s.next_steps, *s.open_questions)), *s.failing])
 
 
+def _left_open(s: SessionDigest, known: _Known) -> tuple[str, bool]:
+    """The request the session ended on and left open (its answer's end after it when there is
+    one), and whether that is its last answer's line: unanswered, only asked back or led into
+    (:func:`_led_into`), or answered with an end on what blocks it (:mod:`.leftopen`)."""
+    if s.asked or _led_into(s):
+        return _cut(s.asked or _led_into(s), ITEM_MAX_CHARS), False
+    final = s.turns[-1] if s.turns else None
+    if final is None or not leftopen.unfinished(final.title, final.answer):
+        return "", False
+    kept = briefrank.from_the_point([x for x in briefrank.sentences(final.answer)
+                                     if briefrank.says_something(x) and not known.listed(x)])
+    if kept and kept[-1].endswith(":"):
+        kept[-1] = kept[-1][:-1] + "."
+    head = " ".join(p for p in (final.time, _cut(final.title, TITLE_MAX_CHARS)) if p)
+    return (_ends_kept(head, kept, ANSWER_MAX_CHARS) if kept else head), True
+
+
 def _last_session(s: SessionDigest, known: _Known) -> Group:
     block = Group(None, _session_header(s))
-    turns = _turns(s, known, last=True)
-    n = len(turns)
+    left, answered = _left_open(s, known)
+    turns = _turns(s, known, last=True, upto=-1 if answered else None)
+    n = len(turns) + answered  # its last answer, told as left open, is one of the last three
     # The last three answers first, then three more, then the rest; shown in session order.
     block.add("Outcome (its last answers, in order):", turns,
-              [3 if i < n - 6 else 2 if i < n - 3 else 1 for i in range(n)])
+              [3 if i < n - 6 else 2 if i < n - 3 else 1 for i in range(len(turns))])
     # The newest failures first in line for room: a long debugging session fails many probes
     # on the way to its fix, and what is broken at its end was tried last.
     failed = _failures(s)
@@ -229,8 +266,7 @@ def _last_session(s: SessionDigest, known: _Known) -> Group:
     block.add("Cut short by Claude Code:", [failquote.signature(s.stopped, 200)] if s.stopped else [],
               [1])
     # The request the session ended on before answering it (or asking back): work left open.
-    block.add(ASKED, [_cut(s.asked or _led_into(s), ITEM_MAX_CHARS)]
-              if s.asked or _led_into(s) else [], [1])
+    block.add(ASKED, [left] if left else [], [1])
     # A session's steps and questions are listed as they came up: the newest, what it left
     # open at its end, are the last ones, and first in line for room.
     # What its newest answer that says what comes next (its recap's "Next Steps" part) says,
@@ -298,7 +334,7 @@ def _components(components: Sequence[Component],
         e = c.digest
         why = "; ".join(c.reasons)
         why = f" — {why}" if why else ""
-        title = f"[[{one_line(e.name)}]]{why} · note: {one_line(e.rel)}"
+        title = f"[[{one_line(e.name)}]]{why}{_where(e.rel, e.name)}"
         part = Group(title, gap=rank > 0)
         top = 1 if rank < TOP_COMPONENTS else 2
         part.add("decisions:", _lessons(e.decisions, dated=True), [top, top, 2, 2, 2, 3],
@@ -309,6 +345,14 @@ def _components(components: Sequence[Component],
         part.add("recent changes:", _items(changes, dated=True), [3, 3, 3, 3])
         block.children.append(part)
     return block
+
+
+def _where(rel: str, name: str) -> str:
+    """`` · note: <rel>``, or "" when the note is named ``name``: `vaultmem show <name>` (the
+    last line says so) finds it, and the path (60 characters a component or an earlier
+    session) would take the room of a fact."""
+    stem = rel.rsplit("/", 1)[-1].removesuffix(".md")
+    return "" if stem == name else f" · note: {one_line(rel)}"
 
 
 def _done_by(sessions_: Iterable[SessionDigest]) -> list[str]:
@@ -327,9 +371,16 @@ def _earlier(sessions_: Sequence[SessionDigest], known: _Known,
     """The earlier sessions (newest first; ``last``: the session after them all)."""
     block = Group(None)
     for rank, s in enumerate(sessions_):
-        first = " · ".join([s.date, _cut(s.topic, 120), s.status])
-        part = Group(f"{first} · note: {one_line(s.rel)}", gap=rank > 0)
-        turns = _turns(s, known)
+        first = " · ".join([s.date, _cut(_topic(s), 120), s.status])
+        stem = s.rel.rsplit("/", 1)[-1].removesuffix(".md")
+        part = Group(f"{first} · note: {one_line(stem)}", gap=rank > 0)
+        # A newer session did what it was asked and never answered, or what it left unfinished.
+        newer = [*([last] if last else []), *sessions_[:rank]]
+        done = _done_by(newer)
+        left, answered = _left_open(s, known)
+        if left and settled.completed(s.turns[-1].title if answered else left, done):
+            left = ""
+        turns = _turns(s, known, upto=-1 if answered else None)
         tier = 2 if rank < 3 else 3
         # Its last answer first, then its other answers (the newer first) before any recap's
         # points: an answer says what came of a turn, a point one detail of it (on the tuning
@@ -337,19 +388,15 @@ def _earlier(sessions_: Sequence[SessionDigest], known: _Known,
         # points one per 1,418).
         n = len(turns)
         part.add("outcome:", turns,
-                 [tier if i == n - 1 else 3 + NEWER * (n - 1 - i) for i in range(n)])
+                 [tier if i == n - 1 and not answered else 3 + NEWER * (n - 1 - i)
+                  for i in range(n)])
         # A step a newer session did, or lists again in other words, is not this one's to tell.
-        newer = [*([last] if last else []), *sessions_[:rank]]
-        done = _done_by(newer)
         again = [i.text for later in newer for i in later.next_steps]
         steps = _items([i for i in s.next_steps if not settled.completed(i.text, done)
                         and not any(settled.restates(step, i.text) for step in again)])
         questions = _items(s.open_questions)
         part.add("next steps:", steps, _newest(len(steps), EARLIER_STEPS, tier, 3))
-        # What it was asked and never answered is work left open, unless a newer session did it.
-        asked = [_cut(s.asked, ITEM_MAX_CHARS)] if s.asked and not settled.completed(
-            s.asked, done) else []
-        part.add(ASKED.lower(), asked, [RELEVANT if rank < 3 else 3])
+        part.add(ASKED.lower(), [left] if left else [], [RELEVANT if rank < 3 else 3])
         part.add("open questions:", questions, _newest(len(questions), 2, tier, 3))
         part.add("failed then (command, then its output: tool text):", _failures(s, history=True), [3])
         part.add("decisions:", _lessons(s.decisions), [3], knowledge=True, open_words=wanted)

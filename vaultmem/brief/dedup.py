@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from vaultmem.notes.facts import copy_key
+from vaultmem.notes.lazyre import lazy
 
 from . import briefrank
 from .tree import Group, Leaf, walk, whole_words
@@ -20,6 +21,22 @@ SAME_START_CHARS = 80
 NEAR = 0.75
 NEAR_POOL = 8
 NEAR_MIN_WORDS = 4  # a shorter line ("level 3", "level 5": a lone digit is no word) differs
+_DAY = lazy(r"\A\d{4}-\d\d-\d\d — ")
+
+
+def fix_key(text: str) -> str | None:
+    """What makes two failure-then-fix gotchas one lesson told twice: the same fix of the same
+    error ("Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to sign the
+    data:`)" and the same for `git pull`), the error by its first part (what follows a ``;`` is
+    more of the tool's output); None for another line. Read by its marks, as mining.fixes
+    writes it, without importing the miner (35 ms at SessionStart)."""
+    text = _DAY.sub("", text, count=1)
+    if not text.startswith(("Fixed ", "Got it to run ")):
+        return None
+    fix, colon, rest = text.partition(": `")
+    _, failed, error = rest.partition(" failed (")
+    first = error.strip("`) ").split(";", 1)[0].strip().rstrip(":").casefold()
+    return f"{fix.casefold()}\n{first}" if colon and failed and first else None
 
 
 class Seen:
@@ -35,6 +52,7 @@ class Seen:
         self.loaded_words = " " + " | ".join(sorted(self.loaded)) + " "
         self._told = Leaf("", 0)  # stands for a line of MEMORY.md
         self.starts: dict[str, Leaf] = {}  # the start of each decision or gotcha said
+        self.fixes: dict[str, Leaf] = {}  # each fix of an error said (fix_key)
         self.lessons: list[tuple[Leaf, dict[str, float]]] = []  # each with what it tells
         self.lesson_words: dict[str, list[int]] = {}  # word -> the lessons telling it
 
@@ -57,6 +75,11 @@ class Seen:
             return same
         if len(key) >= SAME_START_CHARS and key[:SAME_START_CHARS] in self.starts:
             return self.starts[key[:SAME_START_CHARS]]
+        fixed = fix_key(leaf.text[2:])  # past its bullet
+        if fixed is not None:
+            if fixed in self.fixes:
+                return self.fixes[fixed]
+            self.fixes[fixed] = leaf
         # Keys are words parted by single spaces: a key's inner words are whole words of any
         # key holding it (its first and last may be parts of words there).
         inner = key.split(" ")[1:-1]

@@ -89,11 +89,11 @@ def corrections(note_text: str) -> list[str]:
 
 
 def _failing(note_text: str) -> list[str]:
-    from . import ingest  # the work log's failure lines are read as capture wrote them
+    from . import notelisted  # the work log's failure lines are read as capture wrote them
 
     return [code_span(command_shape(command)) + (
         f" — error: {code_span(error_signature(error, ERROR_CHARS))}" if error else "")
-        for command, error in ingest.open_failures(note_text).items()]
+        for command, error in notelisted.open_failures(note_text).items()]
 
 
 def findings(note_text: str) -> list[tuple[str, bool]]:

@@ -162,12 +162,12 @@ def _ingest(memory: Memory, event: HookEvent, turns: Sequence[transcript.Turn], 
     """The edits that add ``turns`` to the session note ``note`` holding ``text`` (none when
     they say nothing new). Its links go to the entities of the note's own project (its folder:
     the configured project may be another when the session began in another directory)."""
-    from . import callout, failfix, ingest, stated
+    from . import callout, failfix, ingest, notelisted, stated
 
     project = posixpath.basename(posixpath.dirname(posixpath.dirname(note)))
     told = ingest.story(turns, now=now, cwd=event.cwd, rules=memory.config.components,
-                        failing=ingest.open_failures(text), private=private,
-                        known=ingest.linked_components(text),
+                        failing=notelisted.open_failures(text), private=private,
+                        known=notelisted.linked_components(text),
                         met=failfix.met_in_note(text), project=project,
                         steps=stated.open_steps(text),
                         asked=callout.last_answer(text))

@@ -34,7 +34,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vaultmem.mining import diagnostics
+from vaultmem.mining import commandline, diagnostics
 from vaultmem.notes.inline import clip, code_span, one_line
 from vaultmem.notes.lazyre import lazy
 
@@ -116,7 +116,7 @@ def passes(command: str) -> frozenset[str]:
     it ends with (``docker compose up -d db && pytest -q`` passed, so did ``pytest -q``; after
     ``;`` or ``||`` only the last part's status is the command's)."""
     keys = {state_key(command)}
-    parts = _parts(run_key(command))
+    parts = commandline.commands(run_key(command))
     # The last part's status is the command's (unless ``||`` ran it only when the one before
     # failed); a part ``&&`` joins to a part that ran passed too.
     last = len(parts) - 1
@@ -128,34 +128,6 @@ def passes(command: str) -> frozenset[str]:
             break
         keys.add(state_key(parts[n][0]))
     return frozenset(keys)
-
-
-def _parts(command: str) -> list[tuple[str, str]]:
-    """The command line's parts as written, each with the separator before it ("" for the
-    first): ``&&``, ``||``, ``;``, ``&``, ``|`` outside quotes (never a redirection's ``>&``)."""
-    parts: list[tuple[str, str]] = []
-    start, joined, quote, n = 0, "", "", 0
-    while n < len(command):
-        c = command[n]
-        if quote:
-            if c == "\\" and quote == '"':
-                n += 1
-            elif c == quote:
-                quote = ""
-        elif c == "\\":
-            n += 1
-        elif c in "'\"":
-            quote = c
-        elif c in ";|&" and not (c == "&" and (command[n - 1:n] in (">", "<")
-                                               or command[n + 1:n + 2] == ">")):
-            sep = command[n:n + 2] if command[n:n + 2] in ("&&", "||") else c
-            parts.append((command[start:n], joined))
-            joined, start = sep, n + len(sep)
-            n += len(sep)
-            continue
-        n += 1
-    parts.append((command[start:], joined))
-    return parts
 
 
 def _tokens(command: str) -> list[str] | None:
@@ -497,7 +469,7 @@ def similar(failed: str, passed: str) -> bool:
     --release`` after ``cargo build --release --quiet``), or the other way round; a run on
     other files, hosts or packages is another task. Both are one command each (``a && b``
     passing after ``c && b`` failed ran other work than ``b``)."""
-    if len(_parts(run_key(failed))) > 1 or len(_parts(run_key(passed))) > 1:
+    if len(commandline.commands(run_key(failed))) > 1 or len(commandline.commands(run_key(passed))) > 1:
         return False
     before, after = _last_part(failed), _last_part(passed)
     if before is None or after is None or retry_key(failed) != retry_key(passed):
@@ -573,7 +545,7 @@ def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
 def _last_part(command: str) -> list[str] | None:
     """The words of the last part of a command's ``&&`` chain (the run that passed or failed),
     read with the shell's quoting, case-folded program first; None when unreadable."""
-    part = _parts(run_key(command))[-1][0].strip()
+    part = commandline.commands(run_key(command))[-1][0].strip()
     program = _program(part)
     words = _words(part)
     if program is None or not words or program[1].startswith("-"):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from vaultmem.mining import commandline
 from vaultmem.mining.configpairs import config_like
 from vaultmem.notes.lazyre import lazy
 
@@ -31,8 +32,6 @@ INSTALLED = "Installed"
 REMOVED = "Removed"
 SETTING = "Set"
 
-# Where a part ends: a shell operator, or a quote closing a remote shell's command.
-_PARTS = lazy(r"\s*(?:&&|\|\||;|\||\n)\s*")
 # A remote shell's call before the quoted command it runs (``ssh -p 22 root@host "``).
 _REMOTE = lazy(r"\A(?:ssh|mosh)\s.*?\s[\"']")
 _PREFIX = lazy(r"\A(?:(?:sudo|doas|env|command|exec|nice)\s+(?:-\S+\s+)*|[A-Z_][A-Z0-9_]*=\S*\s+)+")
@@ -98,10 +97,22 @@ def label(part: str) -> str:
 
 
 def _pieces(command: str) -> list[str]:
-    """The parts of a command line, a remote shell's quoted command split too."""
+    """The parts of a command line, a remote shell's or a shell's quoted command split too."""
     pieces: list[str] = []
-    for piece in _PARTS.split(command):
-        piece = _unquoted(_REMOTE.sub("", piece.strip()).strip())
+    for piece, _ in commandline.commands(command):
+        piece = piece.strip()
+        # A remote shell's or a shell's command is a command line of its own, inside the quote.
+        remote = _REMOTE.match(piece)
+        if remote is not None:
+            inner: str | None = piece[remote.end():]
+            if inner and inner.endswith(piece[remote.end() - 1]):
+                inner = inner[:-1]
+        else:
+            inner = commandline.shell_string(commandline.words(_PREFIX.sub("", piece)))
+        if inner is not None:
+            pieces.extend(_pieces(inner))
+            continue
+        piece = _unquoted(piece)
         if piece:
             pieces.append(piece)
     return pieces

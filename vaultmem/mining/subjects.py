@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from vaultmem.mining import fixes, tools
+from vaultmem.mining import commandline, fixes, tools
 from vaultmem.notes.lazyre import lazy
 
 # Service managers: the word after the verb (or before it, for ``service``) is the service.
@@ -50,9 +50,6 @@ _LOOKS = frozenset({"whoami", "uname", "hostname", "uptime", "ping", "traceroute
                     "dmesg", "lsof", "journalctl", "logread", "sw_vers", "vm_stat",
                     "system_profiler", "printenv", "lsblk", "lscpu", "lsusb", "lspci", "nproc",
                     "eof", "pwd", "id", "groups", "w", "who", "last", "history", "getcap"})
-# A command line's words and operators, a quoted word whole (``grep -E "a|b"`` is one word).
-_TOKEN = lazy(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|&&|\|\||[|;&]|[^\s\"'|;&]+")
-_OPERATORS = frozenset({"&&", "||", "|", ";", "&"})
 _QUOTED = lazy(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'")
 _UNIT = lazy(r"[A-Za-z][\w.@+-]*")
 # Shell words that start a command without being one (``for f in *; do rm "$f"; done``).
@@ -104,18 +101,16 @@ def of_command(command: str) -> tuple[Subject, ...]:
 
 def _parts(line: str) -> list[list[str]]:
     """The commands of a command line, as words (quotes kept), shell keywords before them
-    dropped; a loop's or a test's header is none."""
-    parts: list[list[str]] = [[]]
-    for token in _TOKEN.findall(line):
-        if token in _OPERATORS:
-            parts.append([])
-        else:
-            parts[-1].append(token)
+    dropped, a shell's ``-c`` command line read for its own; a loop's or a test's header is
+    none."""
     out: list[list[str]] = []
-    for words in parts:
+    for words in commandline.command_words(line):
         while words and words[0] in _LEADING:
             words = words[1:]
-        if words and words[0] not in _NO_COMMAND and not words[0].startswith(("$", "(", "[")):
+        inner = commandline.shell_string(words)
+        if inner is not None:
+            out.extend(_parts(inner))
+        elif words and words[0] not in _NO_COMMAND and not words[0].startswith(("$", "(", "[")):
             out.append(words)
     return out
 

@@ -36,19 +36,36 @@ SPECIFIC_WORD = lazy(r"\d|[_./:@#]|[a-z][A-Z]|[A-Z]{2}|\w-\w")
 _TOKENS = lazy(r"[A-Za-z0-9][\w.:/@+#-]*[A-Za-z0-9]")
 _CLOCK = lazy(r"\d{1,2}:\d{2}(?::\d{2})?")
 _NUMBER = lazy(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
+# A network address (IPv4, IPv6, MAC): a hop list's or a scan's are tool output, and one
+# address tells where, not what (the redactor's placeholder stands for most of them anyway).
+# Read with string methods: a regex for IPv6's groups cost 50 ms to compile at SessionStart.
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _address(token: str) -> bool:
+    """Whether ``token`` is an IPv4 address (with a port), an IPv6 address or a MAC address."""
+    if "." in token:  # IPv4, with a port or not
+        parts = token.split(":", 1)[0].split(".")
+        return len(parts) == 4 and all(p.isdigit() and len(p) <= 3 for p in parts)
+    if ":" in token:  # IPv6, or a MAC address written with colons
+        groups = token.split(":")
+        return 3 <= len(groups) <= 8 and all(len(g) <= 4 and set(g) <= _HEX for g in groups)
+    groups = token.split("-")  # a MAC address written with dashes (a date has three groups)
+    return len(groups) == 6 and all(len(g) == 2 and set(g) <= _HEX for g in groups)
 
 
 @functools.lru_cache(maxsize=INFORMATION_CACHE)
 def information(text: str) -> dict[str, float]:
     """The telling words of ``text`` and what each tells: a name, path, number or version
-    (``rt-multi-thread``, ``v0.23``, ``512``) SPECIFIC, another word of MIN_WORD_CHARS 1; clock
-    times and common words nothing."""
+    (``rt-multi-thread``, ``v0.23``, ``512``) SPECIFIC, a network address and another word of
+    MIN_WORD_CHARS 1; clock times and common words nothing."""
     out: dict[str, float] = {}
     for token in _TOKENS.findall(text):
         folded = token.casefold()
         if folded in STOP_WORDS or _CLOCK.fullmatch(token):
             continue
-        if SPECIFIC_WORD.search(token) and len(token) >= 2:
+        if SPECIFIC_WORD.search(token) and len(token) >= 2 and not (
+                (":" in token or "." in token) and _address(token)):
             out[folded] = SPECIFIC
         elif len(token) >= MIN_WORD_CHARS:
             out.setdefault(folded, 1.0)

@@ -39,7 +39,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from vaultmem.mining import fixes
+from vaultmem.mining import commandline, fixes
 from vaultmem.notes.lazyre import lazy
 
 # How capture writes a failure a change to a file fixed (``fixes.fix_text``).
@@ -47,7 +47,6 @@ _EDIT_FIXED = lazy(r"\A(?:Fixed|Got it to run) by editing\b")
 # A code span, then " failed": a command capture reports failing, its error after it.
 _SPAN = lazy(r"(`+) ?((?:(?!\1).)+?) ?\1")
 _ERROR_AFTER = lazy(r"\A failed(?: \(|: )(`+) ?((?:(?!\1).)+?) ?\1")
-_WORD = lazy(r"\"[^\"]*\"|'[^']*'|\S+")  # a command's word, a quoted one whole
 # A git hook by its name (git's hook names; "pre-commit" is also the framework running them).
 _HOOK = lazy(r"(?<![\w./-])(pre-commit|pre-push|commit-msg|prepare-commit-msg|pre-merge-commit|"
              r"post-commit|post-checkout|post-merge|pre-rebase|pre-receive|post-receive)"
@@ -128,7 +127,7 @@ def program(command: str, error: str = "") -> str | None:
 
 
 def _first_part(command: str) -> list[str]:
-    """The words of the first command of a command line (before ``&&``, ``;``, ``|``) that is
+    """The words of the first command of a command line (:mod:`commandline`) that is
     not a ``cd`` or a variable; [] when unreadable."""
     for words in _command_words(command):
         if words[0].casefold() not in ("cd", "pushd", "export", "set") and "=" not in words[0]:
@@ -137,11 +136,9 @@ def _first_part(command: str) -> list[str]:
 
 
 def _command_words(command: str) -> list[list[str]]:
-    """The words of each command of a command line (split at ``&&``, ``;``, ``|``), quotes
-    taken off; a part without words left out."""
-    parts = ([w.strip("'\"") for w in _WORD.findall(part)]
-             for part in re.split(r"\s*(?:&&|\|\|?|;)\s*", command))
-    return [words for words in parts if words]
+    """The words of each command of a command line, quotes taken off; a command without words
+    left out."""
+    return [[w.strip("'\"") for w in words] for words in commandline.command_words(command)]
 
 
 def _speaking_part(command: str, error: str) -> list[str]:

@@ -1,0 +1,57 @@
+"""One reading of a shell command line for every miner (mining/commandline)."""
+
+from __future__ import annotations
+
+import pytest
+
+from vaultmem.mining import commandline, fixes, settingcmds, subjects, tools
+
+
+@pytest.mark.parametrize(("line", "parts"), [
+    ("cd x && pytest -q", [("cd x ", ""), (" pytest -q", "&&")]),
+    ('grep -E "a|b" f; ls', [('grep -E "a|b" f', ""), (" ls", ";")]),
+    ("make 2>&1 | tail", [("make 2>&1 ", ""), (" tail", "|")]),
+    ("cmd &> log || echo no", [("cmd &> log ", ""), (" echo no", "||")]),
+    ("sleep 5 & curl x", [("sleep 5 ", ""), (" curl x", "&")]),
+    ("a\nb", [("a", ""), ("b", "\n")]),
+    ("echo 'a;b' \"c\\\"&d\"", [("echo 'a;b' \"c\\\"&d\"", "")]),
+])
+def test_commands_split_outside_quotes_only(line: str, parts: list[tuple[str, str]]) -> None:
+    assert commandline.commands(line) == parts
+
+
+def test_words_keep_a_quoted_word_whole() -> None:
+    assert commandline.words('docker ps --format="{{.Names}} x" \'a b\'') == [
+        "docker", "ps", '--format="{{.Names}} x"', "'a b'"]
+    assert commandline.words('git commit -m "$(cat <<\'EOF\'') == ["git", "commit", "-m", "\"$(cat <<'EOF'"]
+
+
+def test_command_words_leave_out_empty_commands() -> None:
+    assert commandline.command_words("a && ; b c") == [["a"], ["b", "c"]]
+
+
+@pytest.mark.parametrize(("words", "inner"), [
+    (["bash", "-c", '"a && b"'], "a && b"),
+    (["/bin/sh", "-lc", "'x'"], "x"),
+    (["bash", "-c", '"open'], "open"),
+    (["bash", "script.sh"], None),
+    (["powershell.exe", "-Command", '"x"'], None),
+    (["python", "-c", '"x"'], None),
+])
+def test_shell_string(words: list[str], inner: str | None) -> None:
+    assert commandline.shell_string(words) == inner
+
+
+def test_the_miners_read_a_quoted_separator_as_text() -> None:
+    # Each of these split inside the quotes before the miners shared one reading.
+    assert tools.program("sleep 5 & pytest -q", "pytest: error: x") == "pytest"
+    assert tools.program('grep -E "x|pytest -q" log', "pytest: error: x") is None  # grep's
+    assert settingcmds.parts('echo "a=1; b=2" >> /etc/app.conf') == ('echo "a=1; b=2" >> /etc/app.conf',)
+    assert settingcmds.parts('gh pr create --body "run pip install -r dev.txt && pytest"') == ()
+    assert fixes.passes('grep -E "a|b" f && pytest -q') >= {fixes.state_key("pytest -q")}
+
+
+def test_a_shell_or_remote_shell_command_is_read_for_its_own_commands() -> None:
+    assert settingcmds.parts("sudo sh -c 'apt-get install -y jq && echo ok'") == ("apt-get install -y jq",)
+    assert settingcmds.parts('ssh root@h "uci set a.b=1; uci commit"') == ("uci set a.b=1",)
+    assert [s.name for s in subjects.of_command("bash -c 'systemctl restart nginx'")] == ["nginx"]

@@ -1,0 +1,75 @@
+"""A shell command line read into its commands and their words (pure).
+
+One reading for every miner that looks at a Bash command (``fixes``, ``tools``, ``subjects``,
+``settingcmds``), the way a shell reads it:
+
+- the commands are split at ``&&``, ``||``, ``;``, ``&``, ``|`` and a line break outside quotes
+  (``grep -E "a|b" f`` is one command; a redirection's ``2>&1`` or ``&>`` splits nothing);
+- a word is a run of quoted and unquoted pieces (``--name="a b"`` is one word), its quotes kept;
+  a quote left open (a command line recorded by its first line) runs to the end;
+- a shell given a command line to run (``bash -c "a && b"``, ``sudo sh -c '…'``) runs a
+  command line of its own (:func:`shell_string`).
+"""
+
+from __future__ import annotations
+
+from vaultmem.notes.lazyre import lazy
+
+# A POSIX shell (PowerShell's command line is another language, not read here).
+_SHELL = lazy(r"(?:\S*/)?(?:ba|z|da|k)?sh")
+_RUN_OPTION = lazy(r"-[a-z]*c")  # ``-c``, ``-lc``
+_WORD = lazy(r"""(?:"(?:[^"\\]|\\.)*(?:"|\Z)|'[^']*(?:'|\Z)|\\.|[^\s"'])+""")
+
+
+def commands(line: str) -> list[tuple[str, str]]:
+    """The commands of ``line`` as written (spaces kept), each with the separator before it
+    ("" for the first); always at least one."""
+    parts: list[tuple[str, str]] = []
+    start, joined, quote, n = 0, "", "", 0
+    while n < len(line):
+        c = line[n]
+        if quote:
+            if c == "\\" and quote == '"':
+                n += 1
+            elif c == quote:
+                quote = ""
+        elif c == "\\":
+            n += 1
+        elif c in "'\"":
+            quote = c
+        elif c in ";|&\n" and not (c == "&" and (line[n - 1:n] in (">", "<")
+                                                 or line[n + 1:n + 2] == ">")):
+            sep = line[n:n + 2] if line[n:n + 2] in ("&&", "||") else c
+            parts.append((line[start:n], joined))
+            joined, start = sep, n + len(sep)
+            n += len(sep)
+            continue
+        n += 1
+    parts.append((line[start:], joined))
+    return parts
+
+
+def words(command: str) -> list[str]:
+    """The words of one command, quotes kept (``echo "a b"`` -> ``echo``, ``"a b"``)."""
+    return _WORD.findall(command)
+
+
+def command_words(line: str) -> list[list[str]]:
+    """The words of each command of ``line``, quotes kept; a command without words left out."""
+    return [found for part, _ in commands(line) if (found := words(part))]
+
+
+def shell_string(words: list[str]) -> str | None:
+    """The command line a POSIX shell is given to run (``bash -lc "a && b"``), its quotes
+    taken off; None for any other command."""
+    if not words or not _SHELL.fullmatch(words[0]):
+        return None
+    for n, word in enumerate(words[1:-1], 1):
+        if _RUN_OPTION.fullmatch(word):
+            text = words[n + 1]
+            if text[:1] in "'\"":
+                text = text[1:-1] if len(text) > 1 and text.endswith(text[0]) else text[1:]
+            return text
+        if not word.startswith("-"):
+            return None
+    return None
