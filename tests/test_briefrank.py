@@ -90,8 +90,9 @@ def test_a_point_starting_with_a_question_word_that_says_something_is_not_bare()
 def test_a_list_of_network_addresses_tells_no_more_than_plain_words() -> None:
     # A traceroute's hops are tool output: its addresses must not outweigh a finding.
     hops = "Route: 2605:59ca:60e9:3d10::1 1ms; 2605:59ca:6000:1530::1; 10.0.0.1; 192.168.8.1:53"
-    told = briefrank.information(hops)
-    assert {told[a] for a in ("2605:59ca:60e9:3d10::1", "10.0.0.1", "192.168.8.1:53")} == {1.0}
+    told = briefrank.information(hops + " 00-1a-2b-3c-4d-5e")
+    assert {told[a] for a in ("2605:59ca:60e9:3d10::1", "10.0.0.1", "192.168.8.1:53",
+                              "00-1a-2b-3c-4d-5e")} == {1.0}
     lines = [(hops, 2.0), ("gl_screen polled removed services: disabled it", 2.0)]
     assert _order(lines)[0] == lines[1][0]
     # Error codes, ports, versions and durations still tell more.

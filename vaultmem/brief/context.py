@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from vaultmem.mining import settled
 from vaultmem.notes import inline
 from vaultmem.notes.facts import copy_key
-from vaultmem.notes.lazyre import lazy
 
 from . import briefrank, failquote, layout, leftopen
 from .dedup import dedup
@@ -192,8 +191,12 @@ def _known(sessions_: Sequence[SessionDigest], prerequisites: Sequence[Item],
 # -- the tree of what could be said ------------------------------------------------------------
 
 
-_TOPIC_WORD = lazy(r"[^\W\d_]{2,}")
 TOPIC_MIN_WORDS = 2
+
+
+def _words_of(text: str) -> int:
+    """How many of ``text``'s words hold two letters or more (a number chosen holds none)."""
+    return sum(1 for word in text.split() if sum(c.isalpha() for c in word) >= 2)
 
 
 def _topic(s: SessionDigest) -> str:
@@ -201,11 +204,11 @@ def _topic(s: SessionDigest) -> str:
     bare command such as "whoami", a number chosen: fewer than TOPIC_MIN_WORDS words): then its
     first request that names one."""
     bare = s.topic.strip().casefold()
-    if len(_TOPIC_WORD.findall(bare)) >= TOPIC_MIN_WORDS or not any(
+    if _words_of(bare) >= TOPIC_MIN_WORDS or not any(
             t.title.strip().casefold() == bare for t in s.turns):
         return s.topic
     return next((t.title for t in s.turns
-                 if len(_TOPIC_WORD.findall(t.title)) >= TOPIC_MIN_WORDS), s.topic)
+                 if _words_of(t.title) >= TOPIC_MIN_WORDS), s.topic)
 
 
 def _session_header(s: SessionDigest) -> list[Group | Leaf]:

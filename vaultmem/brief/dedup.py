@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from vaultmem.notes.facts import copy_key
-from vaultmem.notes.lazyre import lazy
 
 from . import briefrank
 from .tree import Group, Leaf, walk, whole_words
@@ -21,7 +20,6 @@ SAME_START_CHARS = 80
 NEAR = 0.75
 NEAR_POOL = 8
 NEAR_MIN_WORDS = 4  # a shorter line ("level 3", "level 5": a lone digit is no word) differs
-_DAY = lazy(r"\A\d{4}-\d\d-\d\d — ")
 
 
 def fix_key(text: str) -> str | None:
@@ -30,7 +28,8 @@ def fix_key(text: str) -> str | None:
     data:`)" and the same for `git pull`), the error by its first part (what follows a ``;`` is
     more of the tool's output); None for another line. Read by its marks, as mining.fixes
     writes it, without importing the miner (35 ms at SessionStart)."""
-    text = _DAY.sub("", text, count=1)
+    if text[10:13] == " — ":  # a component's line: its day first
+        text = text[13:]
     if not text.startswith(("Fixed ", "Got it to run ")):
         return None
     fix, colon, rest = text.partition(": `")

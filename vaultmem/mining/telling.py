@@ -62,10 +62,11 @@ def information(text: str) -> dict[str, float]:
     out: dict[str, float] = {}
     for token in _TOKENS.findall(text):
         folded = token.casefold()
-        if folded in STOP_WORDS or _CLOCK.fullmatch(token):
+        if folded in STOP_WORDS or (":" in token and _CLOCK.fullmatch(token)):  # no regex per word
             continue
         if SPECIFIC_WORD.search(token) and len(token) >= 2 and not (
-                (":" in token or "." in token) and _address(token)):
+                (":" in token or token.count(".") == 3 or token.count("-") == 5)
+                and _address(token)):
             out[folded] = SPECIFIC
         elif len(token) >= MIN_WORD_CHARS:
             out.setdefault(folded, 1.0)
