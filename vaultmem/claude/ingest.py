@@ -22,7 +22,6 @@ item's start is escaped so that it cannot open a heading, fence, list, quote or 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
