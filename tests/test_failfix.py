@@ -415,3 +415,12 @@ def test_a_fix_recorded_at_stop_is_told_to_a_session_running_beside_it(
     told = _failure_hook(env, tmp_path, "Bash", {"command": "sudo apt install ripgrep"},
                          f"Exit code 1\n{SUDO}")
     assert "sudo systemctl restart nginx` yourself" in told
+
+
+def test_a_message_is_read_once_for_every_failure_weighed_against_it() -> None:
+    failfix._saying_why.cache_clear()
+    met = [Met(f"make t{n}", f"make: *** [t{n}] Error 2 gadget{n}", n) for n in range(4)]
+    said = [Said(9, "Let me look.\nIt failed because the gadget folder is missing.")]
+    failfix.gotchas(met, said)
+    info = failfix._saying_why.cache_info()
+    assert info.misses == 1 and info.hits >= 1

@@ -33,6 +33,7 @@ interrupt or a call that never ran (``ingest`` does not pass those).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -263,12 +264,8 @@ def _explaining(text: str, naming: tuple[str, Sequence[str], str | None], words:
     kept: list[tuple[int, str]] = []
     error, sig, command = naming
     folded = error.casefold()
-    for number, raw in enumerate(text.splitlines()):
-        line = _LIST_RE.sub("", raw.strip().lstrip("#").strip())
-        if not line or _MOVE_RE.match(line) or not _SAID_WHY_RE.search(line):
-            continue
-        spans = [s for s in _SPAN_RE.findall(line) if s.casefold() in folded
-                 or _same_command(s, command)]
+    for number, line, line_spans in _saying_why(text):
+        spans = [s for s in line_spans if s.casefold() in folded or _same_command(s, command)]
         handed = line.endswith(":") and _same_target(_fix_command(text, number), command)
         if not spans and len(moments.shared(sig, line)) < min(words, len(sig)) and not handed:
             continue
@@ -278,6 +275,20 @@ def _explaining(text: str, naming: tuple[str, Sequence[str], str | None], words:
         if len(kept) == LINES_KEPT:
             break
     return kept
+
+
+# Each failure of a turn is weighed against each message after it: a message's lines are read
+# once (a long session's capture read them once per failure it met before).
+@functools.lru_cache(maxsize=256)
+def _saying_why(text: str) -> tuple[tuple[int, str, tuple[str, ...]], ...]:
+    """(line number, line, its code spans) of the lines of ``text`` that say why or what to do
+    (list markers and heading marks off; not a move on to the next step)."""
+    found: list[tuple[int, str, tuple[str, ...]]] = []
+    for number, raw in enumerate(text.splitlines()):
+        line = _LIST_RE.sub("", raw.strip().lstrip("#").strip())
+        if line and not _MOVE_RE.match(line) and _SAID_WHY_RE.search(line):
+            found.append((number, line, tuple(_SPAN_RE.findall(line))))
+    return tuple(found)
 
 
 def _why_before(text: str, number: int) -> tuple[int, str] | None:

@@ -29,6 +29,7 @@ a trailing ``2>&1 | tail -n 20`` do not make another command.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Sequence
@@ -81,6 +82,7 @@ _RUNNERS = ("uv run", "poetry run", "pipenv run", "npx", "bunx", "pnpm exec", "b
             "python -m", "python3 -m", "npm run", "yarn run", "pnpm run", "time", "sudo", "nice")
 
 
+@functools.lru_cache(maxsize=2048)  # pure, and asked of every run several times
 def run_key(command: str) -> str:
     """What makes two runs the same command: without inline variables, ``cd … &&`` before it
     and ``2>&1 | tail`` after it."""
@@ -131,6 +133,16 @@ def passes(command: str) -> frozenset[str]:
 
 
 def _tokens(command: str) -> list[str] | None:
+    """The command's words and separators, read with the shell's quoting; None when unreadable
+    (:func:`_shell_tokens`, a list of the caller's own)."""
+    tokens = _shell_tokens(command)
+    return None if tokens is None else list(tokens)
+
+
+# A session runs the same commands again and again (state_key, passes and retry_key each read
+# every run): shlex reads a command once (its lexer was a third of ingesting a real transcript).
+@functools.lru_cache(maxsize=1024)
+def _shell_tokens(command: str) -> tuple[str, ...] | None:
     """The command's words and separators, read with the shell's quoting; None when unreadable.
 
     A command of several lines is recorded by its first (``git commit -m "$(cat <<'EOF' …``,
@@ -141,7 +153,7 @@ def _tokens(command: str) -> list[str] | None:
     for _ in range(3):  # an escape left open inside a quote, then the quote: two mends at most
         lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
         try:
-            return list(lexer)
+            return tuple(lexer)
         except ValueError:
             left: str = getattr(lexer, "state", "") or ""  # what the lexer was in at the end
             if left and left in lexer.quotes:
