@@ -418,13 +418,14 @@ def ranked_lines(
     marks = open_mark + close_mark
     weights = _weights(body)
 
+    def terms_in(found: set[str]) -> int:
+        return len(held(found, terms)) if terms else len(found)
+
     def held_by(words: set[str], at: int) -> int:
         # What the line holds, and what its part holds with it: an answer's line naming one
         # word of the query in the entry whose prompt asked the rest comes before a line of
         # another entry holding as many words of it.
-        def count(found: set[str]) -> int:
-            return len(held(found, terms)) if terms else len(found)
-        return count(words) + count(words | body.part_words(at))
+        return terms_in(words) + terms_in(words | body.part_words(at))
 
     def weigh(read: Sequence[int]) -> float:
         matched = [w for n in read for w in _matched(body.lines[n], open_mark, close_mark)]
