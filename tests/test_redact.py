@@ -18,7 +18,7 @@ from vaultmem.store.vault import Vault
 
 # Fake values, built so that no line of this file is itself a key.
 AWS_ID = "AKIA" + "IOSFODNN7EXAMPL3"
-AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzQ81vLK2ab9Q"
 GITHUB = "ghp_" + "1234567890abcdefghijklmnopqrstuvwxyZ"
 GITHUB_PAT = "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"
 GITLAB = "glpat-" + "abcdefghij1234567890"

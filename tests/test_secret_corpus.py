@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from vaultmem.notes import redact
+from vaultmem.notes import redact, secretspan
 
 # Fake values, assembled so that no line of this file is itself a key.
 GH40 = "ghp_" + "1234567890abcdefghijklmnopqrstuvwxyZABCD"  # longer than detect-secrets' 36
@@ -333,6 +333,49 @@ ATTACKS: list[tuple[str, str]] = [
     ("curl -u :Zr8Vb3Wc6Yd1Fe4Gh https://api.example.com", "Zr8Vb3Wc6Yd1Fe4Gh"),
     (("-----BEGIN PRIVATE\nKEY-----\nMIIEvZr8Vb3Wc6Yd1Fe4Gh7Jk0Lm5Nq2Pt8Rs3Uv6Wx9Ya1Bc4De7Fg0Hi3Jk6\n"
      "-----END PRIVATE KEY-----"), "MIIEvZr8Vb3Wc6Yd1Fe4Gh7Jk0Lm5Nq2Pt8Rs3Uv6Wx9Ya1Bc4De7Fg0Hi3Jk6"),
+    # Round seven: HTTP Digest's response, a token as a URL's whole userinfo, ODBC's braced and
+    # ADO's bare passwords, Azure's connection string keys, more CLIs' password flags, a passcode,
+    # a value before its secret word, a wifi network and its password.
+    (('Authorization: Digest username="alice", realm="api", nonce="dcd98b7102dd2f0e8b11d0f600b",'
+      ' uri="/", response="6629fae49393a05397450978507c4ef1", opaque="5ccc069c"'),
+     "6629fae49393a05397450978507c4ef1"),
+    ('curl sent Digest username="bob", response="e966c932a9242554e42c8ee200cec7f6", nonce="ab"',
+     "e966c932a9242554e42c8ee200cec7f6"),
+    ("Proxy-Authorization: Digest username=u, nonce=n1, response=a1b2c3d4e5f60718293a4b5c6d7e8f90",
+     "a1b2c3d4e5f60718293a4b5c6d7e8f90"),
+    ("git remote set-url origin https://gHtok12345abcdeXYZ9@github.com/acme/api.git",
+     "gHtok12345abcdeXYZ9"),
+    ("https://Zr8Vb3Wc6Yd1Fe4Gh7Jk0:x-oauth-basic@github.com/acme/api", "Zr8Vb3Wc6Yd1Fe4Gh7Jk0"),
+    ("pip install git+https://oauth2:glXk82mQpZ7rT4vY@gitlab.example.com/grp/pkg.git",
+     "glXk82mQpZ7rT4vY"),
+    ("mongodb+srv://admin:Mng0Pass77@cluster0.abcd.mongodb.net/test", "Mng0Pass77"),
+    ("jdbc:mysql://root:JdbcPw77@localhost:3306/app", "JdbcPw77"),
+    ("postgres://u:p4ss@h/db", "p4ss"),
+    ("Driver={ODBC Driver 18};Server=tcp:db,1433;Uid=sa;Pwd={Pa;ss=w0rd!};Encrypt=yes;",
+     "Pa;ss=w0rd!"),
+    ('conn = "Provider=SQLOLEDB;Data Source=srv;User ID=sa;Password={abc;def};"', "abc;def"),
+    ("Host=localhost;Username=postgres;Password=Npgsql99;Database=app", "Npgsql99"),
+    ("InstrumentationKey=4f8e2c1a-9b3d-4e5f-8a7b-6c9d0e1f2a3b;IngestionEndpoint=https://x.azure.com/",
+     "4f8e2c1a-9b3d-4e5f-8a7b-6c9d0e1f2a3b"),
+    ("APPLICATIONINSIGHTS_CONNECTION_STRING=InstrumentationKey=9a8b7c6d-5e4f-4a3b-2c1d-0e9f8a7b6c5d",
+     "9a8b7c6d-5e4f-4a3b-2c1d-0e9f8a7b6c5d"),
+    ("HostName=hub.azure-devices.net;DeviceId=d1;SharedAccessKey=AbCdEfGh1234567890IjKlMnOpQrSt=",
+     "AbCdEfGh1234567890IjKlMnOpQrSt="),
+    ("snowsql -a acct -u me -p Sn0wPass!x -d db", "Sn0wPass!x"),
+    ("snowsql -a xy12345 -u loader -p loaderpw", "loaderpw"),
+    ("cqlsh -u cassandra -p cassandrapw host", "cassandrapw"),
+    ("vsql -U dbadmin -w VerticaPw9 -h host", "VerticaPw9"),
+    ("sshpass -p plainsecret ssh deploy@host", "plainsecret"),
+    ("ipmitool -I lanplus -H 10.0.0.9 -U admin -P ipmisecret power status", "ipmisecret"),
+    ("the passcode is 7731-9925", "7731-9925"),
+    ("the door passcode: 55128", "55128"),
+    ("passcode 318274 for the vault door", "318274"),
+    ("Hunter2Blue is the admin password", "Hunter2Blue"),
+    ("`Tr0ub4dor` is the password for staging", "Tr0ub4dor"),
+    ("use `Adm1n-Gr8` for the admin password", "Adm1n-Gr8"),
+    ("4821-9930 was the PIN, for the record", "4821-9930"),
+    ("wifi: HomeNet / Pass!77", "Pass!77"),
+    ("WiFi: Guest-5G / welcome123", "welcome123"),
 ]
 
 FALSE_POSITIVES = [
@@ -518,6 +561,30 @@ FALSE_POSITIVES = [
     "auth:\n  type: bearer\n  token_file: ./tok.txt",
     ("-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n"
     "-----END CERTIFICATE-----"),
+    # Round seven's look-alikes: placeholders and masks of a vendor's shape, hashes said to be
+    # hashes after a bare key, a Digest header without its response, a user's name in a URL,
+    # a template's slot for a password, a port after snowsql's -p, algorithms and bands in a
+    # value's place.
+    "SLACK_WEBHOOK_URL=https://hooks.slack.com/services/TXXXXXXXX/BXXXXXXXX/XXXXXXXXXXXXXXXXXXXXXXXX",
+    "curl -X POST https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+    "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "export OPENAI_API_KEY=sk-proj-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+    "GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "API_KEY=00000000-0000-0000-0000-000000000000",
+    "ANTHROPIC_API_KEY=sk-ant-api03-...",
+    "the key looked like sk-ant-***REDACTED***wxyz in the log",
+    "the hash ring key 5d41402abc4b2a76b9719d911017c592 maps to node 3",
+    "cache entry key 9e107d9d372bb6826bd81d3542a419d6 is the md5 of the url",
+    "the key d41d8cd98f00b204e9800998ecf8427e is the content hash of the empty file",
+    'Authorization: Digest username="alice", realm="r", nonce="abc"',
+    "ssh://git@github.com/acme/api.git and https://deploy-bot-2024@git.example.com/x.git",
+    'conn = f"Server=db;Uid=sa;Pwd={0};"',
+    "snowsql -a acct -u me -p 443",
+    "docker run -p 8080:80 nginx",
+    "use argon2id for the password hashing; Argon2id is the password hash we use",
+    "use sha256 for the password",
+    "WiFi: 2.4GHz / 5GHz both work",
+    "gpt-4o is the token counter; HS256 is the token algorithm",
 ]
 
 
@@ -543,6 +610,25 @@ def test_every_attack_is_redacted_as_a_whole_token(text: str, secret: str) -> No
     assert secret[-4:] not in rest  # nothing of its end left after the mark
 
 
+@pytest.mark.parametrize(("text", "redacted"), [
+    ("DefaultEndpointsProtocol=https;AccountKey=" + "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdo==;"
+     "EndpointSuffix=core.windows.net",
+     "DefaultEndpointsProtocol=https;AccountKey=‹redacted:secret›;EndpointSuffix=core.windows.net"),
+    ("git clone https://x-access-token:" + "abcDEF123ghiJKL456@github.com/org/repo",
+     "git clone https://x-access-token:‹redacted:password›@github.com/org/repo"),
+])
+def test_a_connection_strings_next_pair_and_a_urls_host_stay(text: str, redacted: str) -> None:
+    assert redact.redact(text) == redacted
+
+
+@pytest.mark.parametrize(("text", "secret"), ATTACKS)
+def test_redacting_twice_changes_nothing_more(text: str, secret: str) -> None:
+    """A note is redacted again when it is written again: a mark is never read as a value
+    (``https://‹redacted:token›@host`` is no ``user:password@``)."""
+    once = redact.redact(text)
+    assert redact.redact(once) == once
+
+
 def test_beside_an_aws_key_id_a_commit_hash_is_kept() -> None:
     out = redact.redact("AKIA" + "IOSFODNN7EXAMPL6 rotated in 8f14e45fceea167a5a36dedd4ea2543f1234abcd")
     assert out == "‹redacted:aws› rotated in 8f14e45fceea167a5a36dedd4ea2543f1234abcd"
@@ -559,12 +645,17 @@ def _shaped(template: str) -> re.Pattern[str]:
 
 
 _ALNUM = string.ascii_letters + string.digits
+
+
+def _no_placeholder(value: str) -> bool:
+    """Not a placeholder by secretspan's reading (``0000000000000000``, ``xxxx…``)."""
+    return not secretspan.placeholder(value, "token")
 _HEX = "0123456789abcdef"
 
 
 @settings(max_examples=60, deadline=None)
 @given(prefix=st.sampled_from(["ghp_", "npm_", "hf_", "glpat-", "sk_live_", "whsec_", "xoxb-1-"]),
-       body=st.text(_ALNUM, min_size=36, max_size=70),
+       body=st.text(_ALNUM, min_size=36, max_size=70).filter(_no_placeholder),
        around=st.sampled_from(["{}", "token {} here", "`{}`", "KEY={}.", "'{}'"]))
 def test_a_vendor_token_of_any_length_goes_whole(prefix: str, body: str, around: str) -> None:
     token = prefix + body
@@ -574,7 +665,7 @@ def test_a_vendor_token_of_any_length_goes_whole(prefix: str, body: str, around:
 
 @settings(max_examples=60, deadline=None)
 @given(password=st.text(_ALNUM + "!#%&*+", min_size=10, max_size=30).filter(
-    lambda p: any(c.isdigit() for c in p) and any(c.isalpha() for c in p)),
+    lambda p: any(c.isdigit() for c in p) and any(c.isalpha() for c in p) and _no_placeholder(p)),
        template=st.sampled_from([
            "the db password is {}", "mysql -uroot -p{} -h db", "--password={}", "--password {}",
            "curl -u me:{} https://x.example", "redis://:{}@cache:6379", "password: {}",

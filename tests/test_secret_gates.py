@@ -6,14 +6,23 @@ with and without them; generated matches hold their pattern's literals."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_secret_corpus import ATTACKS, FALSE_POSITIVES
 
-from vaultmem.notes import redact, secretconfig, secretcontext, secretgate, secretrules
+from vaultmem.notes import (
+    redact,
+    secretcommands,
+    secretconfig,
+    secretcontext,
+    secretgate,
+    secretrules,
+)
 from vaultmem.notes.secretshapes import CANDIDATE_SHAPES, VENDOR_PATTERNS
 
 # Beyond the corpora: case folding past ASCII (the long s, the Kelvin sign), a rule's literal
@@ -39,6 +48,11 @@ MORE = [
     "- 2026-09-11 \u2014 the pa\u017f\u017fword is Hunter2-xyz9 \u2014 api \u212aey: 9f8e7d6c5b4a",
     "\u041f\u0410\u0420\u041e\u041b\u042c: Hunter2-xyz9 \u2014 das Passwort ist Hunter2-xyz9",
     '{\\"password\\": \\"Hunter2-xyz9\\"} \u2014 {\\"passed\\": \\"Hunter2-xyz9\\"}',
+    # Command words inside other words (secretcommands.BOUNDED), beside real commands.
+    "the library's login: admin/Passw0rd! (unrar x -pS3cretPw9 a.rar)",
+    "handleLogin(user, 'Hunter2!x'); librarian: bob/Spr1ng#Rain, sign in as carol/Wint3r!Sun",
+    "errorcode: 1234, opcode: 5678; backup codes: 1a2b3c4d 5e6f7a8b",
+    "nodocker -p Secr3tPw9; gunzip -P Secr3tPw9 x.zip; azlogin -p Secr3tPw9",
 ]
 TEXTS = [text for text, _ in ATTACKS] + list(FALSE_POSITIVES) + MORE
 
@@ -157,6 +171,7 @@ _PIECES = st.sampled_from([
     "eyJ", "=", ": ", "\"", "'", " ", "\n", "-", "_", ".", "/", "://", "@", "aws", "Bearer ",
     "AIza", "hvs.", "glpat-", "npm_", "-us1", "AC", "SK", "$2b$", "k_live_", "cloudant", "ibm",
     "softlayer", "x-api-key", "contrase\u00f1a", "pa\u017f\u017fword", "\u212aey",
+    "library", "login", "rar ", "mysql -p", "sign in", "code:", "wifi", " is the password",
     "pass", "PASS", "by", "ed", "is ", "\t", "\u2014", "\\\"", "mot de", "sandi", "kata ",
 ])
 _RANDOM = st.text(alphabet=st.sampled_from("abcdefXYZ0123456789+/=-_"), min_size=0, max_size=48)
@@ -167,21 +182,41 @@ def _ungated(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(secretgate.Gated, "may_match", lambda self, span, low: True)
 
 
+def _unbounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pre-filter finding every command word inside other words too."""
+    monkeypatch.setattr(secretcommands, "candidates",
+                        functools.partial(secretcommands.candidates, bounds=frozenset()))
+
+
+# What the pre-filter skips without running a rule: the detectors' literals, a command word inside
+# another word (secretcommands.BOUNDED). Neither changes what is redacted.
+_LOOSENED = [_ungated, _unbounded]
+
+
+@pytest.mark.parametrize("loosen", _LOOSENED)
 @pytest.mark.parametrize("text", TEXTS)
-def test_redaction_is_the_same_without_the_literal_gates(
-        text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    gated = redact.redact(text)
-    _ungated(monkeypatch)
-    assert redact.redact(text) == gated
+def test_redaction_is_the_same_without_the_pre_filters_skips(
+        text: str, loosen: Callable[[pytest.MonkeyPatch], None],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    skipped = redact.redact(text)
+    loosen(monkeypatch)
+    assert redact.redact(text) == skipped
+
+
+def test_a_command_word_inside_a_word_makes_no_candidate() -> None:
+    low = "- split the retry loop: the library's handlelogin is flaky"
+    assert secretcommands.candidates(low) == []
+    assert secretcommands.candidates(low, bounds=frozenset()) != []
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_LINES, min_size=1, max_size=3).map("\n".join))
-def test_random_lines_redact_the_same_without_the_literal_gates(text: str) -> None:
-    gated = redact.redact(text)
+@given(st.lists(_LINES, min_size=1, max_size=3).map("\n".join), st.sampled_from(_LOOSENED))
+def test_random_lines_redact_the_same_without_the_pre_filters_skips(
+        text: str, loosen: Callable[[pytest.MonkeyPatch], None]) -> None:
+    skipped = redact.redact(text)
     with pytest.MonkeyPatch.context() as monkeypatch:
-        _ungated(monkeypatch)
-        assert redact.redact(text) == gated
+        loosen(monkeypatch)
+        assert redact.redact(text) == skipped
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -312,3 +312,73 @@ def test_round_six_shapes_reach_no_channel_of_the_vault(tmp_path: Path) -> None:
     everything = "\n".join(data.decode("utf-8", "replace") for rel, data in files.items()
                            if rel.endswith(".md"))
     assert "‹redacted:" in everything and "backup vault" in everything.lower()
+
+
+# Round seven's shapes (issue 28): a Digest response, a token as a URL's userinfo, ODBC's braced
+# password, Azure's keys, CLIs' password flags, a passcode, a value before its secret word, a
+# wifi password; each in a channel a session writes.
+DIGEST = "6629fae49393a053" + "97450978507c4ef1"
+URL_TOKEN = "gHtok12345abc" + "deXYZ9"
+URL_PASSWORD = "Mng0" + "Pass77"
+BRACED = "Pa;ss=" + "w0rd!"
+INSTRUMENTATION = "4f8e2c1a-9b3d-4e5f-" + "8a7b-6c9d0e1f2a3b"
+SHARED_KEY = "AbCdEfGh12345678" + "90IjKlMnOpQrSt="
+SNOWSQL = "loader" + "secretpw"
+CQLSH = "Cass" + "Pw123x"
+PASSCODE = "7731-" + "9925"
+BEFORE = "Hunter2" + "Blue"
+USE_FOR = "Adm1n-" + "Gr8x"
+WIFI_PASS = "Pass!" + "77home"
+ROUND_SEVEN = [DIGEST, URL_TOKEN, URL_PASSWORD, BRACED, INSTRUMENTATION, SHARED_KEY, SNOWSQL,
+               CQLSH, PASSCODE, BEFORE, USE_FOR, WIFI_PASS]
+
+
+def _round_seven_transcript(path: Path) -> None:
+    cwd = "/home/dev/work/shop"
+    lines = [
+        _line("user", "u1", f"Fix the data sync. The door passcode is {PASSCODE}, and "
+                            f"wifi: ShopNet / {WIFI_PASS}", 1),
+        _line("assistant", "a1", [
+            _bash("b1", f"git remote set-url origin https://{URL_TOKEN}@github.com/acme/sync.git"),
+            _bash("b2", f"snowsql -a xy12345 -u loader -p {SNOWSQL} -q 'select 1'"),
+            _bash("b3", f"cqlsh -u cassandra -p {CQLSH} cass.internal"),
+            {"type": "tool_use", "id": "w1", "name": "Write", "input": {
+                "file_path": f"{cwd}/appsettings.json", "content": (
+                    '{"ConnectionStrings": {"Sql": "Driver={ODBC Driver 18};Server=db;Uid=sa;'
+                    f'Pwd={{{BRACED}}};", "Insights": "InstrumentationKey={INSTRUMENTATION};'
+                    'IngestionEndpoint=https://x.azure.com/", "Hub": "HostName=h.azure-devices.net;'
+                    f'DeviceId=d1;SharedAccessKey={SHARED_KEY}"}}}}')}},
+        ], 2),
+        _line("user", "u2", [
+            _result("b1", "", False),
+            _result("b2", "401: the server sent WWW-Authenticate; the client sent Authorization:"
+                          f' Digest username="loader", nonce="abc", response="{DIGEST}"', True),
+            _result("b3", f"Connected via mongodb+srv://admin:{URL_PASSWORD}@c0.mongodb.net", False),
+            _result("w1", "ok", False),
+        ], 3),
+        _line("assistant", "a2", [{"type": "text", "text": (
+            "Snowflake refused the login: the digest above failed.\n"
+            f"Gotcha: `{BEFORE}` is the admin password for the sync box, so use `{USE_FOR}` for"
+            " the replica password.\n"
+            "Next step: move the connection strings to the vault.")}], 4),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_round_seven_shapes_reach_no_channel_of_the_vault(tmp_path: Path) -> None:
+    """Each round-seven shape in a prompt, a command, a file written, a tool's output or an
+    answer: none reaches a note, the index, the briefing or recall."""
+    vault, _, env = _session(tmp_path, _round_seven_transcript)
+    assert run_cli(["compact", "--force"], cwd=tmp_path, env=env).returncode == 0
+    outputs = [run_cli(["recall", query, "--json"], cwd=tmp_path, env=env).stdout
+               for query in ("snowsql", "connection strings", "admin password", "wifi", "digest")]
+    outputs.append(run_cli(["context"], cwd=tmp_path, env=env).stdout)
+    files = snapshot(vault)
+    assert (vault / ".vaultmem" / "index.sqlite").exists()
+    leaks = {rel: [s for s in ROUND_SEVEN if s.encode() in data] for rel, data in files.items()}
+    assert {rel: found for rel, found in leaks.items() if found} == {}
+    assert [s for s in ROUND_SEVEN for out in outputs if s in out] == []
+    everything = "\n".join(data.decode("utf-8", "replace") for rel, data in files.items()
+                           if rel.endswith(".md"))
+    assert "snowsql -a xy12345 -u loader -p ‹redacted:password›" in everything
+    assert "https://‹redacted:token›@github.com/acme/sync.git" in everything

@@ -16,17 +16,21 @@ keeps the fact (which variable, which database) without the value. What counts a
   type, a placeholder);
 - a high-entropy string (detect-secrets' Shannon entropy) after a secret-like name on its line;
 - a value known by its context whatever its shape (secretcontext): a secret word and its value in
-  prose, password flags of commands, URL userinfo with or without a user, Authorization headers;
+  prose, password flags of commands (which commands: secretcommands), URL userinfo with or
+  without a user, Authorization headers; a connection string's password or key, HTTP Digest's
+  response, a token as a URL's user (secretconn);
 - a key wrapped over two lines, a value on the line after its label, or base64-encoded
   (secretprep);
 - an AWS secret key on the line of its access key id, unnamed (a credentials file's pair);
 - a table's cell under a column named a secret, or beside a cell naming one (secrettable);
-- a passphrase of plain words, a bare ``key``'s long hex run, a list of logins and passwords
-  (secretphrase; which words are values: secretwords).
+- a passphrase of plain words, a bare ``key``'s long hex run, a list of logins and passwords, a
+  value before its secret word, a wifi password (secretphrase; which words are values:
+  secretwords).
 
 Every finding covers the whole token it is in, and values that look random but are not secrets
-(commit shas, digests, SRI strings, UUIDs not named a secret, ARNs, data URIs, paths) are kept
-(secretspan). Services' token shapes: secretshapes; secret-like names: secretnames.
+(commit shas, digests, SRI strings, UUIDs not named a secret, ARNs, data URIs, paths) are kept,
+as are placeholders and masks (``XXXX…``, ``…EXAMPLEKEY``, ``***REDACTED***``) and marks already
+there: redacting twice changes nothing (secretspan). Services' token shapes: secretshapes; secret-like names: secretnames.
 
 Cost: a pre-filter (secretfilter) finds the lines that could hold a secret (a vendor prefix, a
 URL with a password, a secret-like name with a value...); text without one is returned as it
@@ -46,6 +50,7 @@ from functools import lru_cache
 
 from vaultmem.notes import (
     secretconfig,
+    secretconn,
     secretcontext,
     secretfilter,
     secretphrase,
@@ -166,6 +171,8 @@ _NOT_SECRET = frozenset({
     "changeme", "placeholder", "example", "xxx", "todo", "tbd", "env", "environ",
 })
 _ENTROPY_SPAN = 80  # characters after a secret-like name that the entropy rule looks at
+# A URL query's or a connection string's next pair (``…&user=alice``, ``…;EndpointSuffix=…``).
+_NEXT_PAIR = lazy(r"[&;](?=[A-Za-z_][\w.-]{0,40}=)")
 
 
 # Compiled on first use (lazyre): most texts a hook writes have no secret-like word, and the
@@ -417,7 +424,9 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
     if not _is_indirect(window):
         for pattern, group in _keyword_patterns():
             for m in pattern.finditer(text, begin, end, low):
-                value = QUERY_NEXT.split(m.group(group) or "", maxsplit=1)[0]
+                value = _NEXT_PAIR.split(m.group(group) or "", maxsplit=1)[0].rstrip(";")
+                if "@" in value and text.endswith("://", 0, m.start()):
+                    value = value.rsplit("@", 1)[0]  # ``://x-access-token:…@host``: not the host
                 if value and _looks_secret(value, True) and not _variable(text, m.start(group),
                                                                           value):
                     yield Finding(m.start(group), m.start(group) + len(value), _keyword_kind(m))
@@ -456,6 +465,7 @@ def _in_context(text: str, begin: int, end: int) -> Iterator[Finding]:
     yield from secretcontext.findings(text, begin, end)
     yield from secretconfig.findings(text, begin, end)
     yield from secretphrase.findings(text, begin, end)
+    yield from secretconn.findings(text, begin, end)
 
 
 def _variable(text: str, start: int, value: str) -> bool:

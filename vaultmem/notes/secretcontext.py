@@ -37,14 +37,15 @@ The allowlist (secretspan) is applied afterwards.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from functools import lru_cache
+from collections.abc import Iterator
 
-from vaultmem.notes.lazyre import LazyPattern, lazy
+from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.secretcommands import POSITIONAL, TOOL_FLAGS, tools
+from vaultmem.notes.secretnames import name_kind
 from vaultmem.notes.secretspan import Finding, is_path
 from vaultmem.notes.secretwords import unlinked_password
 
-_WORD = (
+WORD = (
     r"(?:(?:api|access|private|secret|signing|client|webhook|auth|app|master|deploy|bot|"
     r"refresh|session|encryption|admin|root|db|database|wi-?fi|wlan|wpa2?|wep|network|hmac|jwt"
     r"|(?:pre-?)?shared)"
@@ -58,23 +59,20 @@ _LINK = (
     r"|(?:is|was|are|were|now|set|to|equals|becomes|changed|reset|updated|ist|est|è"
     r"|should\s+be|will\s+be|reads)(?=\s))){1,3}"
 )
-_VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
-# A command's arguments: up to a pipe, ``;`` or ``&`` that stands alone (one inside a word, as in
-# a password, is part of it).
-_ARGS = r"(?:[^\n|;&]|[|;&](?=[^\s|;&]))*"
+VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
 _RULES = {
     "prose": lazy(
-        r"(?i)(?<![\w$%-])(?:[a-z0-9]+[_.-])*" + _WORD + r"(?![\w-])(?:['’]s)?"  # HEROKU_API_KEY
+        r"(?i)(?<![\w$%-])(?:[a-z0-9]+[_.-])*" + WORD + r"(?![\w-])(?:['’]s)?"  # HEROKU_API_KEY
         r"(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+(?:\s+[\w.@:/-]+){0,3}|\s*\([^)\n]{1,30}\))?"
         r"(?:\s+(?:env(?:ironment)?\s+var(?:iable)?|variable|value|setting|field))?"
-        r"(" + _LINK + r"|\s)\s*" + _VALUE),
+        r"(" + _LINK + r"|\s)\s*" + VALUE),
     "reverse": lazy(
-        r"(?i)(?<![\w-])(?:use|using|with|typed|entered|pasted|put)\s+" + _VALUE +
-        r"\s+(?:as|in|into)\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[\w ]{0,20}?" + _WORD + r"\b"),
+        r"(?i)(?<![\w-])(?:use|using|with|typed|entered|pasted|put)\s+" + VALUE +
+        r"\s+(?:as|in|into)\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[\w ]{0,20}?" + WORD + r"\b"),
     "flag": lazy(
         r"(?i)(?<![\w-])--?(?!no-)[\w-]*?(?:password|passwd|pass|passphrase|pwd|token|secret|"
         r"api-?key|access-key|secret-key|private-key)(?:-(?:string|value|text|data))?"
-        r"(=|[ \t]+)" + _VALUE),  # aws … --secret-string
+        r"(=|[ \t]+)" + VALUE),  # aws … --secret-string
     "switch": lazy(r"(?i)(?<=\s)/(?:p|pass|password|passwd|pwd)[:=](['\"]?)([^\s'\"]{3,200})\1"),
     "smb": lazy(r"(?<![\w-])(?:-U|--user)(?:=|[ \t]+)(['\"]?)([^\s%'\"]{1,64})%([^\s'\"]{3,200})\1"),
     "userpass": lazy(
@@ -90,7 +88,7 @@ _RULES = {
         r"(?i)(?<![\w-])(?:log(?:ged)?[ -]?(?:in|on)|sign(?:ed)?[ -]?in|user(?:name)?|creds"
         r"|credentials|login\s+creds)"
         r"(?:(\s+(?:with|as|using|is|are)\s+|\s*[:=]\s*)|\s+)(['\"`]?)([\w.@+-]{1,64})\2"
-        r"(\s*/\s*|\s*,?\s+(?:and\s+)?(?:pass(?:word)?|pw|pwd)(?:\s+is)?\s*[:=]?\s*)" + _VALUE),
+        r"(\s*/\s*|\s*,?\s+(?:and\s+)?(?:pass(?:word)?|pw|pwd)(?:\s+is)?\s*[:=]?\s*)" + VALUE),
     # A ``user/PASS`` pair standing alone (no path before or after it); its login word is
     # looked for around it (_LOGIN_NEAR).
     "pair": lazy(r"(?<![\w./~@:$%\\-])([A-Za-z][\w.@+-]{0,63})/"
@@ -108,10 +106,10 @@ _RULES = {
     # The secret word is what is asked for, a verb or the question mark next ("Which password
     # should admin get?", not "Which password hashing?").
     "asked": lazy(
-        r"(?i)(?<![\w-])" + _WORD + r"(?![\w-])(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+"
+        r"(?i)(?<![\w-])" + WORD + r"(?![\w-])(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+"
         r"(?:\s+[\w.@:/-]+){0,3})?"
         r"(?:\s+(?:should|shall|will|would|do|does|did|to|is|are|was|can|could|must|may|goes)\b"
-        r"[^?\n]{0,80})?\?['\"]?\s*(?:—\s*chose:|=)\s*" + _VALUE),
+        r"[^?\n]{0,80})?\?['\"]?\s*(?:—\s*chose:|=)\s*" + VALUE),
     # A Cookie header's values (a session id, a CSRF token): the random ones.
     "cookie": lazy(r"(?i)(?:\bcookie\s*:|;)\s*([\w.-]{1,64})=([\w%+/=.~-]{16,})(?=[;\s'\"]|$)"),
     # The password word of other languages, then a colon, a copula or a short verb (a new
@@ -128,17 +126,18 @@ _RULES = {
         # a sign, a particle, or up to six short words ("ist", "от базы —", "de la base de
         # datos es")
         r"(\s*[:=：—–]\s*|\s*(?:是|は|为|為|는|은)\s*|(?:\s+[^\s\d'\"`:=—–]{1,7}){1,6}\s*[:—–]?\s+)"
-        + _VALUE),
+        + VALUE),
     "diceware": lazy(r"[a-z]{3,}(?:-[a-z]{3,}){3,}"),  # correct-horse-battery-staple
     # A PIN or a keypad's code: only digits, so only its name tells ("use pin 4821 for the sim",
     # "the door code is 58213#", "il codice PIN è 55821"); a pin of hardware is one or two digits.
     "pin": lazy(
         r"(?i)(?<![\w-])(?:pin(?:[ -]?(?:code|number|nummer|numero|número))?|puk|geheimzahl"
+        r"|pass[ -]?codes?|(?:access|security)\s+code"
         r"|(?:door|gate|alarm|entry|lock|safe|keypad|unlock)\s+code|c[oó]di(?:go|ce)\s+pin"
         r"|code\s+pin)(?![\w-])"
         r"(?:\s+(?:for|of|on)\s+(?:the\s+|my\s+|our\s+)?[\w-]+)?"
         r"(?:\s*[:=：—–]|\s+(?:is|was|are|now|to|ist|lautet|est|es|è|é|er|är|je|jest))*\s+"
-        r"(\d{4,8})(?![\w.,/:-]*\d|[^\W\d])"),
+        r"(\d{3,4}(?:[- ]\d{3,4}){1,2}|\d{4,8})(?![\w.,/:-]*\d|[^\W\d])"),  # 7731-9925 too
     # One-time codes kept for a lost second factor: each code of the list after the label.
     "codes": lazy(
         r"(?i)(?<![\w-])(?:2fa|mfa|otp|totp|backup|recovery|emergency|scratch)\s+codes?"
@@ -173,6 +172,10 @@ _STOP = frozenset({
     "placeholder", "changeme", "todo", "tbd", "xxx", "yes", "no", "ok", "done", "generated",
 })
 _SYMBOLS = frozenset("!@#$%^&*+=~?")
+# An Authorization header's parameter (``username=``), not its token; a mark after a scheme.
+_PARAM = lazy(r"([A-Za-z_][\w-]*)=(?!=|$)")
+_PARAM_NAME = lazy(r"[a-z_]{2,24}=")  # before its quoted value (``username="alice"``)
+_MARK_NEXT = lazy(r"[ \t]+‹redacted:")
 QUERY_NEXT = lazy(r"&(?=[\w.-]{1,40}=)")  # a URL query's next parameter: ``…&user=alice``
 # A password word right before its value (no "for the admin" between).
 _RIGHT_AFTER = lazy(r"(?i)pass(?:word|wd|phrase)?s?[ \t]+['\"`]?$")
@@ -213,14 +216,14 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         kind = "password" if "pass" in m.group(0).lower() or "pwd" in m.group(0).lower() else (
             "token" if "token" in m.group(0).lower() else "secret")
         yield from _value(m, 2, kind, linked=m.group(1) == "=", strict=False, flag=True)
-    for tool, short in () if "tools" in skip else _tools():
+    for tool, short, spaced in () if "tools" in skip else tools():
         for m in tool.finditer(text, begin, end):
             for p in short.finditer(text, m.start(), end):
                 if p.start() > m.end():
                     break  # past the command: its value may hold a ``&``, its flag may not
                 if p.group(1) is not None and not placeholder(p.group(1)):
                     yield Finding(p.start(1), p.end(1), "password")
-                elif p.group(3) is not None and secretish(p.group(3), password=True, strict=True):
+                elif p.group(3) is not None and _spaced(p.group(3), spaced):
                     yield Finding(p.start(3), p.end(3), "password")
     for m in _run("switch", skip, text, begin, end):
         if not placeholder(m.group(2)) and not is_path(m.group(2)):
@@ -256,8 +259,11 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         yield from _pair(text, m)
     for m in _run("authorization", skip, text, begin, end):
         value = m.group(2)
-        if placeholder(value) or value.lower() in _STOP:
-            continue
+        param = _PARAM.match(value)
+        if placeholder(value) or value.lower() in _STOP or (
+                param and name_kind(param.group(1)) is None) or _MARK_NEXT.match(text, m.end(2)) or (
+                _PARAM_NAME.fullmatch(value) and text[m.end(2):m.end(2) + 1] in "\"'"):
+            continue  # ``Digest username="…"``: a parameter (secretconn reads Digest's); a mark
         if (m.group(1) is None or secretish(value, password=False, strict=False)) and not (
                 is_path(value)):
             # its own kind: a UUID after a scheme of any name is the token (secretspan keeps one
@@ -274,6 +280,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         if secretish(m.group(1), password=False, strict=True):
             yield Finding(m.start(1), m.end(1), "signature" if "ig" in m.group(0)[:5] else "api-key")
     for m in _run("cookie", skip, text, begin, end):
+        if "ookie" not in text[text.rfind("\n", 0, m.start()) + 1:m.start(1)].lower():
+            continue  # ``;DeviceId=…;SharedAccessKey=…``: no Cookie header before the ``;``
         if secretish(m.group(2), password=False, strict=True):
             yield Finding(m.start(2), m.end(2), "token")
     for m in _run("bearer", skip, text, begin, end):
@@ -285,7 +293,7 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         yield Finding(m.start(1), m.end(1), "seed-phrase")
     for m in _run("codes", skip, text, begin, end):
         yield from _codes(text, m.end(), end)
-    for m in () if "positional" in skip else _POSITIONAL.finditer(text, begin, end):
+    for m in () if "positional" in skip else POSITIONAL.finditer(text, begin, end):
         if not placeholder(m.group(2)) and m.group(2) != "*":
             yield Finding(m.start(2), m.end(2), "password")
 
@@ -301,32 +309,6 @@ def _codes(text: str, at: int, end: int) -> Iterator[Finding]:
         at = m.end()
 
 
-# Tools whose short flag takes a password: (program names, the flag, glued value too). A spaced
-# value must read like a password (``mysql -p shop`` names a database: mysql then prompts).
-_TOOL_FLAGS = (
-    (r"mysql\w*|mariadb\w*|mycli|mysqlsh", "-p", True),
-    (r"sshpass", "-p", True),
-    (r"psexec\w*|paexec", "-p", False),
-    (r"security\s+add-(?:generic|internet)-password", "-w", False),  # macOS keychain
-    (r"redis-cli", "-a", False),
-    (r"docker|podman|nerdctl|buildah|skopeo", "-p", False),
-    (r"ldap\w+", "-w", False),
-    (r"7z|7za|7zz|7zr|rar|unrar", "-p", True),
-    (r"zip|unzip|zipcloak", "-P", False),
-    (r"sqlcmd|bcp|osql|isql", "-P", True),
-    (r"mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport", "-p", False),
-    (r"az\s+login", "-p", False),  # az login -u NAME -p PASS (elsewhere -p is --parameters)
-    (r"openssl", "-k", False),  # openssl enc -k PASS
-    (r"mosquitto_(?:pub|sub|rr)", "-P", False),  # MQTT clients: -u USER -P PASS
-)
-# Commands whose password is a positional argument (group 2; group 1 its quote).
-_POSITIONAL = lazy(
-    r"(?<![\w/.-])(?:htpasswd(?:\s+-\w+)*\s+-[a-z]*b[a-z]*(?:\s+-\w+)*\s+\S+\s+\S+"  # -b FILE USER
-    r"|rabbitmqctl\s+(?:add_user|change_password)\s+\S+"
-    r"|net\s+user\s+\S+"
-    r"|net\s+use\b[^\n|;&]*?\s/u(?:ser)?:\S+"
-    r"|wpa_passphrase\s+\S+|bw\s+(?:login\s+\S+|unlock))"
-    r"\s+(['\"]?)(?!/)([^\s'\"]{3,200})\1")
 
 
 # Literals a rule's every match holds: where none is in the span the rule is not run, and its
@@ -335,7 +317,7 @@ _POSITIONAL = lazy(
 # rule named in neither table always runs; so does the foreign rule on a span that is not ASCII
 # (its words in other scripts are in no table). tests/test_secret_gates.py runs both corpora
 # with and without these.
-_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk")  # every _WORD holds one
+_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk")  # every WORD holds one
 NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
     "prose": _SECRET_WORDS, "reverse": _SECRET_WORDS, "flag": _SECRET_WORDS, "asked": _SECRET_WORDS,
     "escaped": _SECRET_WORDS, "authorization": ("authorization",), "bearer": ("bearer",),
@@ -356,11 +338,11 @@ NEEDS_FOLDED_TOO: dict[str, tuple[str, ...]] = {"login": ("/", "pass", "pw"),
 NEEDS_EXACT: dict[str, tuple[str, ...]] = {
     "smb": ("-U", "--user"), "switch": ("/p:", "/P:", "/pass", "/Pass", "/PASS", "/pwd", "/PWD"), "userpass": ("-u", "-U", "-a"), "url": ("://",), "pair": ("/",),
     "userinfo": ("@",), "asked": ("?",),
-    "tools": tuple(sorted({flag for _, flag, _ in _TOOL_FLAGS})),
+    "tools": tuple(sorted({flag for _, flag, _, _ in TOOL_FLAGS})),
     "positional": ("htpasswd", "rabbitmqctl", "net", "wpa_passphrase", "bw"),
     "cookie": ("ookie", "OOKIE"), "query": ("ignature=", "key="),
 }
-# The rules whose "pass" is only ever a secret word's start (_WORD; the flag rule's ``--pass``):
+# The rules whose "pass" is only ever a secret word's start (WORD; the flag rule's ``--pass``):
 # followed by one of _PASS_NEXT (in the folded copy, whitespace is one space). "passed",
 # "passing" and "passport" hold none; for the prose rule, whose word starts at a word's start,
 # neither do "bypass" and "compass".
@@ -412,16 +394,6 @@ def _ruled_out(text: str, begin: int, end: int) -> set[str]:
     return out
 
 
-@lru_cache(maxsize=1)
-def _tools() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
-    """(the program and its arguments, its password flag) of each tool in _TOOL_FLAGS."""
-    return tuple(
-        (re.compile(r"(?<![\w/.-])(?:" + names + r")\b" + _ARGS),
-         re.compile(r"(?<=\s)" + flag + (r"(?:['\"]?([^\s'\"]+)|" if glued else r"(?:(?!)()|")
-                    + r"[ \t]+(['\"]?)([^\s'\"<>|]+)\2)"))
-        for names, flag, glued in _TOOL_FLAGS)
-
-
 def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict: bool,
            flag: bool = False) -> Iterator[Finding]:
     """The value of ``match`` (its quoted form at ``group + 1``, else bare at ``group + 2``)."""
@@ -432,6 +404,8 @@ def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict:
         start, value = match.start(group + 2), match.group(group + 2)
         # A bare value ends before a URL query's next parameter (``password=…&next=home``).
         value = QUERY_NEXT.split(value, maxsplit=1)[0].rstrip(".,;:)]}>?")
+        if "@" in value and match.string.endswith("://", 0, match.start()):
+            value = value.rsplit("@", 1)[0]  # ``://x-access-token:…@host``: not the host
     if value.startswith("-") and flag:
         return
     if flag and re.match(r"^[a-z]+=", value):
@@ -506,8 +480,8 @@ def secretish(value: str, *, password: bool, strict: bool, quoted: bool = False)
         return letters and digits and len(bare) >= 7
     if password and quoted:
         return len(bare) <= 64  # a quoted passphrase may hold spaces
-    if password and bare.isdigit():
-        return len(bare) >= 6
+    if password and bare.replace("-", "").isdigit():
+        return len(bare) >= 6  # 482193, a passcode's 7731-9925
     if password and _RULES["diceware"].fullmatch(low):
         return True
     if letters and digits:
@@ -522,77 +496,17 @@ def placeholder(value: str) -> bool:
     return _RULES["placeholder"].match(value.strip("'\"`")) is not None
 
 
+def _spaced(value: str, mode: str) -> bool:
+    """Whether a tool's flag's spaced value is its password (secretcommands.TOOL_FLAGS' modes)."""
+    if mode == "strict":
+        return secretish(value, password=True, strict=True)
+    return not (placeholder(value) or value.startswith("-") or len(value) < 3
+                or (mode == "word" and value.isdigit()))
+
+
 def _userpass_secret(secret: str) -> bool:
     """``-u user:PASS``: a password, unless it is a uid:gid or a group name."""
     if secret.isdigit() and len(secret) <= 6:
         return False
     return (any(c.isdigit() for c in secret) or any(c in _SYMBOLS or c == "." for c in secret)
             or any(c.isupper() for c in secret) or len(secret) >= 8)
-
-
-# What makes a line worth the command and header rules: literals found by ``str.find`` in the
-# lowercase text (the prose rule runs where redact's secret-like names are).
-COMMAND_WORDS = ("mysql", "mariadb", "mycli", "redis-cli", "sshpass", "docker", "podman",
-                 "nerdctl", "buildah", "skopeo", "ldap", "7z", "rar", "zip", "sqlcmd", "bcp",
-                 "osql", "isql", "mongo", "az ", "openssl", "htpasswd", "rabbitmqctl",
-                 "net user", "net use", "psexec", "paexec", "wpa_passphrase", "bw login",
-                 "bw unlock", "mosquitto_", "cookie", "-u ", "-u=", "--user", "contrase", "passwort", "kennwort", "senha",
-                 "wachtwoord", "salasana", "haslo", "heslo", "parol", "passord", "adgangskode",
-                 "lozinka", "geslo", "jelszo", "sandi",  # kata\s+sandi: any spaces
-                 "--auth", "-a ", "--basic-auth", "--proxy-user", "authorization", "bearer",
-                 "--pass", "--token", "--secret", "--api", "--access", "--private", "--client",
-                 "--pwd", "-token", "-password", "-secret", "-key", "://", "login", "log in",
-                 "/p:", "/pass:", "/password:", "/pwd:", "/passwd:", "/pass=", "/password=",
-                 "signature=", "?key=", "&key=",
-                 "sign in", "signin", "clave", "sleutel", "nyckel", "avain", "klucz", "chave",
-                 "chiave", "clef", "puk", "geheimzahl", "door code", "gate code", "alarm code",
-                 "entry code", "lock code", "safe code", "keypad code", "unlock code", "code pin",
-                 "codice pin", "codigo pin", "código pin", "codes:", "codes are", "codes were",
-                 "codes (", "code:", "mnemonic",
-                 "seed phrase", "seed words", "recovery phrase", "backup phrase", "wallet phrase",
-                 "recovery words", "backup words", "wallet words",
-                 "as the pass", "as my pass", "as our pass", "as password", "as the api",
-                 "as the token", "as the secret", "as the key", "as my token", "into the pass",
-                 "in the pass", "into the token", "into the api", "into the secret",
-                 "— chose:", "?\"=")  # a question's answer (the "asked" rule)
-# The foreign rule's words ASCII cannot spell: looked for only in a text that is not ASCII.
-NON_ASCII_WORDS = ("lösenord", "hasło", "şifre", "parolă", "jelszó", "mật khẩu", "κωδικ", "סיסמ",
-                   "كلمة", "पासवर्ड", "пароль", "密码", "密碼", "パスワード", "비밀번호", "schlüssel",
-                   "clé", "nøkkel", "ключ", "キー", "密钥", "密鑰", "키")
-
-
-# A PIN's name (the pin rule; "ping" and "pinned" are none).
-_PIN_SHAPE = lazy(r"pin(?:[ -]?(?:code|number|nummer|numero|número))?(?![\w-])")
-# A schemeless ``user:PASS@host`` (the userinfo rule), looked for where the text has an ``@``.
-_USERINFO_SHAPE = lazy(r":[^\s/@:'\"<>]{3,200}@(?=[\w\[])")
-
-
-def candidates(low: str, more: Sequence[str] = (),
-               shapes: Sequence[LazyPattern] = ()) -> list[int]:
-    """Where in the lowercase text a command or header rule (or one of the ``more`` literals,
-    or a match of one of the ``shapes``) may find a value."""
-    found: list[int] = []
-    for shape in (_USERINFO_SHAPE, *shapes) if "@" in low else shapes:
-        found.extend(m.start() for m in shape.finditer(low))
-    if "pin" in low:
-        found.extend(m.start() for m in _PIN_SHAPE.finditer(low))
-    for word in (*COMMAND_WORDS, *more, *(() if low.isascii() else NON_ASCII_WORDS)):
-        at = low.find(word)
-        while at >= 0:
-            if word != "://" or _userinfo_near(low, at):
-                found.append(at)
-            at = low.find(word, at + len(word))
-    return found
-
-
-def _userinfo_near(low: str, at: int) -> bool:
-    """Whether the URL at ``at`` (its ``://``) has a ``:…@`` userinfo."""
-    stop = at + 3
-    limit = min(len(low), stop + 300)
-    while stop < limit and not low[stop].isspace() and low[stop] != "@":
-        stop += 1
-    if stop >= limit or low[stop] != "@":
-        return False
-    userinfo = low[at + 3:stop]  # a password may hold one ``/`` (the url rule)
-    colon = userinfo.find(":")
-    return colon >= 0 and "/" not in userinfo[:colon] and userinfo.count("/") <= 1

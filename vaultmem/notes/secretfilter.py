@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from vaultmem.notes import secretconfig, secretcontext, secretphrase
+from vaultmem.notes import secretcommands, secretconfig, secretconn, secretphrase
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretgate import Gated
 from vaultmem.notes.secretshapes import CANDIDATE_SHAPES, EXACT_PREFIXES, LOWER_PREFIXES
@@ -43,6 +43,10 @@ _AFTER_NAME = (
 _AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
 _AFTER = lazy(_AFTER_NAME)
 _AWS = lazy(_AWS_NAMED)
+# Before a secret-like word with no value after it, a value may come first: "`Tr0ub4dor` is the
+# password", "use Blu3Sky! for the root password" (secretphrase; the line is read whole).
+_BEFORE = lazy(r"\b(?:is|was|for)\s+(?:the|my|our|your|an?)\s+(?:[\w-]+\s+){0,3}\Z")
+_BEFORE_SPAN = 48
 
 
 def candidates(text: str) -> tuple[list[int], list[int], list[int]]:
@@ -60,17 +64,22 @@ def candidates(text: str) -> tuple[list[int], list[int], list[int]]:
     for shape in _shapes():  # exact literals: no lowercase copy needed
         shaped.extend(m.start() for m in shape.finditer(text, 0, len(text), None))
     named: list[int] = []
+    before: list[int] = []
     for word in _NAME_WORDS:
         at = low.find(word)
         while at >= 0:
             if _AFTER.match(low, at + len(word)):
                 named.append(at)
+            elif " the " in low[at - _BEFORE_SPAN if at > _BEFORE_SPAN else 0:at] and (
+                    _BEFORE.search(low, max(0, at - _BEFORE_SPAN), at)):
+                before.append(at)
             at = low.find(word, at + len(word))
     if "aws" in low:
         named.extend(m.start() for m in _AWS.finditer(low))
-    commands = secretcontext.candidates(low, secretconfig.WORDS,
-                                        (*secretconfig.SHAPES, secretphrase.PAIRS_SHAPE))
-    return sorted(shaped), sorted(set(named)), sorted(commands)
+    commands = secretcommands.candidates(
+        low, secretconfig.WORDS,
+        (*secretconfig.SHAPES, secretphrase.PAIRS_SHAPE, secretconn.DIGEST_SHAPE))
+    return sorted(shaped), sorted(set(named)), sorted([*commands, *before])
 
 
 @lru_cache(maxsize=1)

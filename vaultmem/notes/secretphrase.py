@@ -8,6 +8,11 @@
   Tr0ub4dor&3"): two pairs or more, separated by commas or semicolons, every part after a
   slash reading like a password (a digit or a symbol; no file name, no fraction); the list
   itself is the context a lone ``user/PASS`` pair gets from a login word (secretcontext).
+- **A value before its secret word**: "`Tr0ub4dor` is the password for staging", "use Blu3Sky!
+  for the root password": the word ends the sentence or a preposition follows it ("the password
+  hash", "the token limit" name something else), the value reads like one and is no algorithm
+  ("use argon2id for the password").
+- **A wifi network and its password**: "wifi: HomeNet / Pass!77" (not a band: "2.4GHz / 5GHz").
 """
 
 from __future__ import annotations
@@ -15,10 +20,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.secretcontext import secretish
+from vaultmem.notes.secretcontext import VALUE, WORD, secretish
 from vaultmem.notes.secretspan import Finding
-from vaultmem.notes.secretwords import SYMBOLS, bare_key, passphrase_words
+from vaultmem.notes.secretwords import HASH_SAID, SYMBOLS, bare_key, passphrase_words
 
+# "… the admin password", then where its phrase ends ("the password hash" is no password).
+_THE_WORD = (r"[ \t]+(?:the|my|our|your|a|an)[ \t]+(?:[\w-]+[ \t]+){0,3}?(?:" + WORD
+             + r"|pin(?:[ -]?code)?)(?=[ \t]*(?:$|\n|[.,;:!?)\]]|(?:for|on|of|in|at|to|and|but|so"
+             r"|now|here|too)\b))")
 _RULES = {
     "phrase": lazy(
         r"(?i)(?<![\w-])pass[ -]?phrase(?:['’]s)?(?:\s+(?:for|of|on)\s+[\w.@:/-]+)?"
@@ -32,6 +41,17 @@ _RULES = {
     # The part after a pair's slash, then a comma, a semicolon or the line's end.
     "pair": lazy(r"/[ \t]*([^\s/'\"`<>()\[\]{}|,;]{4,64})(?=[ \t]*(?:[,;]|\r?$|\n))"),
     "file": lazy(r"\.[A-Za-z][A-Za-z0-9]{0,5}$"),
+    # The value (groups 2, 3: quoted, bare), a link, the secret word, where its phrase ends.
+    "before": lazy(r"(?i)(?<![\w$%-])" + VALUE + r"[ \t]+(?:is|was)" + _THE_WORD),
+    "use_for": lazy(r"(?i)\b(?:use|using|try|pick|chose|choose|with)[ \t]+" + VALUE
+                    + r"[ \t]+for" + _THE_WORD),
+    "wifi": lazy(
+        r"(?i)(?<![\w-])(?:wi-?fi|wlan|ssid|hotspot)(?:[ \t]+(?:network|login|creds|details))?"
+        r"[ \t]*[:=—–-]?[ \t]*[^\s/'\"`]{1,32}[ \t]*/[ \t]*" + VALUE),
+    # Not a secret, in a value's place: a hashing or signing algorithm, a radio band or standard.
+    "algorithm": lazy(
+        r"(?i)(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2[\w-]*|sha-?\d+|md5|[hre]s\d{3}|aes-?\d+"
+        r"|\d+(?:\.\d+)?\s*g(?:hz)?|802\.11\w*|wpa\d?|wep)"),
 }
 # The word before a key, the name before a pair's slash: at the end of the stretch before it.
 _WORD_BEFORE = lazy(r"([A-Za-z][\w-]{0,20})[ \t]+\Z")
@@ -53,10 +73,23 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     if "key" in low and _KEY_SHAPE.search(low):
         for m in _RULES["bare_key"].finditer(text, begin, end):
             word = _WORD_BEFORE.search(text, max(begin, m.start() - _LOOK_BACK), m.start())
-            if bare_key(word.group(1) if word else None, m.group(1)):
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            line_end = text.find("\n", m.end())
+            said = HASH_SAID.search(text, line_start, len(text) if line_end < 0 else line_end)
+            if said is None and bare_key(word.group(1) if word else None, m.group(1)):
                 yield Finding(m.start(1), m.end(1), "api-key")
     if "/" in low and PAIRS_SHAPE.search(low):
         yield from _pairs(text, begin, end)
+    for rule, needs in (("before", (" is ", " was ")), ("use_for", (" for ",)), ("wifi", ("/",))):
+        if any(w in low for w in needs) and (rule != "wifi" or any(
+                w in low for w in ("wifi", "wi-fi", "wlan", "ssid", "hotspot"))):
+            for m in _RULES[rule].finditer(text, begin, end):
+                quoted = m.group(2) is not None
+                value = m.group(2) if quoted else m.group(3).rstrip(".,;:)")
+                if not _RULES["algorithm"].fullmatch(value) and secretish(
+                        value, password=True, strict=False, quoted=quoted):
+                    at = m.start(2) if quoted else m.start(3)
+                    yield Finding(at, at + len(value), "password")
 
 
 def _pairs(text: str, begin: int, end: int) -> Iterator[Finding]:

@@ -5,6 +5,11 @@ Two rules every detector's finding passes through before it is redacted:
 - **The whole token.** A detector whose pattern has a fixed length (detect-secrets' GitHub
   pattern takes 36 characters, a newer token has more) would leave the token's tail in the
   note: a finding is extended to the end of the token it stops inside.
+- **Placeholders and masks.** A value whose longest run of letters and digits is one character
+  (``…/XXXXXXXXXXXXXXXXXXXXXXXX`` of a docs' webhook URL, ``00000000``; three quarters of a run
+  of 12 or more: ``AKIAXXXXXXXXXXXXXXXX``), or says it is an
+  example or masked (``…EXAMPLEKEY``, ``fake``, ``***REDACTED***``, ``sk-ant-…`` shortened with
+  ``...`` to a run under 12), is no secret, whatever found it; a private key block is always one.
 - **The allowlist.** Values that look random but are not secrets are kept byte for byte: a git
   commit sha (short or full) or a sha256/sha512 hex after a generic word (``auth:``,
   ``token:``, "the secret hash is…"), an SRI integrity string (``sha512-…``), a docker digest
@@ -72,6 +77,12 @@ _QUALIFIERS = frozenset({
     "hmac", "jwt", "shared", "preshared",
 })
 _SECRET_PARTS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "bearer")
+_RUN = lazy(r"[a-z0-9]+")
+# Words a longest run holding them says it is no secret (a real key holds none: 4 letters of 62
+# or more at random positions).
+_MASK_WORDS = ("example", "fake", "dummy", "placeholder", "redacted", "removed", "notreal",
+               "xxxx")
+_SHORTENED = 12  # a run shorter than this, beside ``...``: a shortened display, not the key
 
 
 def whole(text: str, found: Finding) -> Finding:
@@ -130,11 +141,33 @@ def strong_name(name: str | None) -> bool:
     return any(part in w for w in lowered for part in _SECRET_PARTS)
 
 
+def placeholder(value: str, kind: str) -> bool:
+    """Whether ``value``, found as a secret of ``kind``, is a placeholder or a mask (module
+    docstring); only the part before an ``@`` is read (a host is no part of a password)."""
+    low = value.split("@", 1)[0].lower()
+    runs = _RUN.findall(low)
+    if not runs:
+        return False
+    longest = max(runs, key=len)
+    if any(word in longest for word in _MASK_WORDS) or (
+            "***" in low and any(w in low for w in ("redacted", "removed", "masked"))):
+        return True
+    most = max(map(longest.count, set(longest)))
+    if (most == len(longest) >= 8) or (len(longest) >= 12 and most * 4 >= len(longest) * 3):
+        return True
+    return ("..." in low or "…" in low) and len(longest) < _SHORTENED and kind not in (
+        "password", "pin")
+
+
 def kept(text: str, found: Finding) -> bool:
     """Whether ``found`` is a value the allowlist keeps (module docstring)."""
     value = text[found.start:found.end]
     if found.kind == "private-key":
         return False
+    if "‹" in value or "›" in value:
+        return True  # a mark already there (``https://‹redacted:token›@host`` read as user:pass)
+    if placeholder(text[found.start:found.end + 3], found.kind):  # ``…`` or ``...`` after it
+        return True
     run_start = found.start
     while run_start > 0 and not text[run_start - 1].isspace() and text[run_start - 1] not in "\"'`(<[":
         run_start -= 1

@@ -35,7 +35,11 @@ DATA_KEYS = frozenset({
     "storage", "blob", "file", "registry", "translation", "i18n", "react",
     # a key pair's public half is named by its fingerprint ("gpg: using RSA key 5009EAD2…")
     "rsa", "dsa", "ecdsa", "ed25519", "cv25519", "elgamal", "subkey", "ssh",
+    "ring", "bucket", "content", "entry", "memo", "lru", "node", "slot",
 })
+# A line saying the run is a hash: a content hash, a ring's or a cache's key (not a secret).
+HASH_SAID = lazy(r"(?i)(?<![\w-])(?:hash(?:es|ed|ing)?|md5|sha-?\d*|digest|checksum|fingerprint"
+                 r"|etag|crc\d*|content[- ]addressed)(?![\w-])")
 _HEX = lazy(r"[0-9a-fA-F]{32,}")
 _FINGERPRINT = lazy(r"[0-9A-F]{40}")  # as gpg prints a key's
 
