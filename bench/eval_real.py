@@ -203,7 +203,7 @@ def measure(
     held = root / "held"
     shutil.rmtree(held, ignore_errors=True)
     shutil.copytree(vault, held)
-    morning = (last + timedelta(days=1)).replace(hour=9, minute=0, second=0)
+    morning = morning_after(last)
     ids = [s.id for s in corpus.sessions]
     report.session_projects = _session_projects(vault, {s: uuids[s] for s in ids})
     briefings: dict[str, str] = {}
@@ -218,8 +218,7 @@ def measure(
         _put_back(out, held, vault)
         found = any(holds(_shown(h), fact.proof) for h in hits[:TOP_SHOWN])
         lenient = any(holds(_note_text(held, h), fact.proof) for h in hits[:TOP_LENIENT])
-        brief = "\n".join(briefings[p] for p in report.session_projects[fact.session])
-        in_briefing = held_by_a_line(brief, fact.proof)
+        in_briefing = briefed(fact, briefings, report.session_projects)
         for counts in (report.by_kind.setdefault(fact.kind, [0, 0, 0]),
                        report.by_session.setdefault(fact.session, [0, 0, 0])):
             counts[0] += found
@@ -230,16 +229,46 @@ def measure(
             report.lenient.append(fact.name)
         if in_briefing:
             report.briefing.append(fact.name)
-    starts = {s.id: started(corpus.paths[s.id].read_text(encoding="utf-8", errors="replace")
-                            .splitlines()) for s in corpus.sessions}
-    for project, text in briefings.items():
-        last_session = latest_session(project, report.session_projects, starts)
-        steps = [f for f in corpus.facts if f.session == last_session and f.open_next_step]
-        if steps:  # a session that left nothing open has no step to carry
-            report.open_steps[project] = any(held_by_a_line(text, f.proof) for f in steps)
+    report.open_steps = open_steps(corpus, briefings, report.session_projects)
     _measure_entities(corpus.facts, corpus.keep, vault, report)
     report.garbled = len(garbled_lines(vault))
     _measure_filing(corpus.facts, settle(root, last), report)
+
+
+def briefed(fact: RealFact, briefings: Mapping[str, str],
+            session_projects: Mapping[str, Sequence[str]]) -> bool:
+    """Whether one line of the briefing of a project the fact's session was filed under holds
+    the fact's proof words."""
+    brief = "\n".join(briefings[p] for p in session_projects[fact.session])
+    return held_by_a_line(brief, fact.proof)
+
+
+def open_steps(corpus: Corpus, briefings: Mapping[str, str],
+               session_projects: Mapping[str, Sequence[str]]) -> dict[str, bool]:
+    """Per project: whether its briefing holds an open next step of its last session (a project
+    whose last session left nothing open is not counted)."""
+    starts = {s.id: started(corpus.paths[s.id].read_text(encoding="utf-8", errors="replace")
+                            .splitlines()) for s in corpus.sessions}
+    out: dict[str, bool] = {}
+    for project, text in briefings.items():
+        last_session = latest_session(project, session_projects, starts)
+        steps = [f for f in corpus.facts if f.session == last_session and f.open_next_step]
+        if steps:  # a session that left nothing open has no step to carry
+            out[project] = any(held_by_a_line(text, f.proof) for f in steps)
+    return out
+
+
+def morning_after(last: datetime) -> datetime:
+    """9:00 the day after ``last`` (the last hook call): when the briefings are read."""
+    return (last + timedelta(days=1)).replace(hour=9, minute=0, second=0)
+
+
+def planned(corpus: Corpus) -> list[Event]:
+    """The hook calls of the replay of ``corpus``, in the order they run."""
+    texts = {s.id: [raw.decode("utf-8", "replace")
+                    for raw in corpus.paths[s.id].read_bytes().splitlines(keepends=True)]
+             for s in corpus.sessions}
+    return merge(plan_events(s, texts[s.id]) for s in corpus.sessions)
 
 
 def settle(root: Path, last: datetime) -> Path:

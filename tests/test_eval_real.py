@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import eval_real, fts_floor, real_fetch
+from bench import eval_real, fts_floor, real_fetch, rebrief
 from bench.real_corpus import (
     FIXTURES,
     SPLITS,
@@ -367,7 +367,8 @@ def _recorded_lines() -> list[str]:
     ]
 
 
-def test_replay_of_a_recorded_session_reports_every_measure(tmp_path: Path) -> None:
+def test_replay_of_a_recorded_session_reports_every_measure(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     facts = _corpus(tmp_path, _recorded_lines())
     corpus = load_corpus(facts, [tmp_path / "corpus"])
     report = eval_real.evaluate(corpus, tmp_path / "run")
@@ -396,6 +397,18 @@ def test_replay_of_a_recorded_session_reports_every_measure(tmp_path: Path) -> N
     # The transcript is named by the session id Claude Code gave it, as the hooks were told.
     assert [p.name for p in (tmp_path / "run" / "transcripts").iterdir()] == [
         "5a1c0f3e-0004-4d2b-9a61-refund000004.jsonl"]
+    # bench.rebrief briefs the kept vault again, scored by the same rule, without a replay.
+    capsys.readouterr()
+    assert rebrief.main([str(tmp_path / "run"), "--part", "tuning", "--facts", str(facts),
+                         "--corpus", str(tmp_path / "corpus"), "--out",
+                         str(tmp_path / "again")]) == 0
+    assert capsys.readouterr().out.startswith(
+        f"tuning: briefing {len(report.briefing)}/2 ({50 * len(report.briefing):.0f}%); "
+        "open steps 1/1; chars shop ")
+    lines = (tmp_path / "again" / "facts.txt").read_text().splitlines()
+    assert sorted(line.split(" ", 4)[4].split(" :: ")[0].strip() for line in lines
+                  if line.startswith("+")) == sorted(report.briefing)
+    assert (tmp_path / "again" / "shop.md").read_text().startswith("vaultmem memory for ")
 
 
 REAL = next((d for d in environ_corpus() if (d / "M-Claude").is_dir()), None)
