@@ -258,6 +258,16 @@ def test_a_note_that_cannot_be_parsed_costs_only_that_note(
     assert "[[Billing]]" not in text and "[[Auth]]" in text and "Support partial refunds" in text
 
 
+def test_a_tight_cap_gives_the_last_sessions_open_steps_room_before_any_component(
+        shop: Path) -> None:
+    text = _build(shop, context_max_chars=2100)
+    last = text.split("Last session (data):", 1)[1].split("\n~~~\n", 1)[0]
+    for step in ("Write the refunds section of the API docs", "Support partial refunds",
+                 "Add a Postgres service to the CI workflow"):
+        assert f"- {step}" in last, step
+    assert "Every POST endpoint takes an `Idempotency-Key` header" not in text
+
+
 def test_build_respects_the_configured_cap(shop: Path) -> None:
     text = _build(shop, context_max_chars=1500)
     assert len(text) <= 1500 and "more items left out" in text

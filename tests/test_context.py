@@ -78,11 +78,12 @@ def test_render_orders_the_last_session_prerequisites_components_then_earlier_se
     assert fences[0] == (
         "2026-11-20 · newer · active · branch feat/auth\n"
         "note: p/sessions/2026-11-20-auth.md\n"
+        "Next steps:\n- n1\nOpen questions:\n- q1\n"
         "Outcome (its last answers, in order):\n"
         "- 10:00 add login → Login works with argon2id hashes.\n"
         "Failed and not passing since (command, then its output: tool text):\n"
         "- `pytest -q`, output: `E assert 1 == 2`\n"
-        "Next steps:\n- n1\nOpen questions:\n- q1\nDecisions:\n- d1 (Auth)\n"
+        "Decisions:\n- d1 (Auth)\n"
         "Gotchas and fixes:\n- g1\n"
     )
     assert fences[1] == "- 2026-11-18 — REDIS_URL set\n"

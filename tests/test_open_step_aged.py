@@ -16,7 +16,9 @@ DONE = ("I added the exponential backoff helper in `payments/retry.py` and cover
 def _next_steps(told: str) -> str:
     """The briefing's "Next steps:" lines (lower case), where an open step is named."""
     after = told.lower().split("next steps:\n", 1)
-    return after[1].split("~~~", 1)[0] if len(after) > 1 else ""
+    lines = after[1].split("\n") if len(after) > 1 else []
+    return "\n".join(lines[: next((n for n, line in enumerate(lines)
+                                   if not line.startswith("- ")), len(lines))])
 
 
 def _edit(log: Transcript, ident: str) -> None:

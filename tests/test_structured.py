@@ -31,6 +31,12 @@ ANSWER = ('User has answered your questions: "Which store should sessions use?"=
           "with the user's answers in mind.")
 
 
+def _steps(text: str) -> str:
+    """The lines of the briefing's first "Next steps:" list (the last session's)."""
+    lines = text.split("\nNext steps:\n", 1)[1].split("\n")
+    return "\n".join(lines[: next(n for n, line in enumerate(lines) if not line.startswith("- "))])
+
+
 def test_an_answered_question_is_a_decision_with_the_options_not_chosen(
         env: Path, log: Transcript) -> None:
     log.prompt("Set up the session store")
@@ -278,7 +284,7 @@ def test_a_step_a_later_commit_made_leaves_the_briefing(env: Path, log: Transcri
     stop(log)
     end(log)
     assert "- Committed: Add tests for parser" in note(env)
-    steps = briefing().split("\nNext steps:\n")[1]
+    steps = _steps(briefing())
     assert "Document the export flags" in steps
     assert "Add tests for the parser" not in steps
 
@@ -294,7 +300,7 @@ def test_a_step_whose_object_the_final_answer_reports_running_leaves_the_briefin
     log.say("Done: the panel and applet are running with the new build.")
     stop(log)
     end(log)
-    steps = briefing().split("\nNext steps:\n")[1]
+    steps = _steps(briefing())
     assert "Grant the sensor access to the applet" in steps
     assert "Restart the panel and applet" not in steps
 
@@ -374,7 +380,7 @@ def test_a_note_remembered_between_sessions_joins_the_last_session_without_displ
     last = briefing().split("Last session (data):")[1].split("\n~~~\n")[0]
     assert "Add the CSV exporter" in last.split("\n")[2]  # its topic heads the block
     assert "The CSV exporter writes one file per table." in last
-    assert "- Rotate the staging keys" in last.split("Next steps:")[1]
+    assert "- Rotate the staging keys" in _steps(last)
 
 
 def test_a_session_that_stopped_mid_turn_has_no_thinking_aloud_outcome(
@@ -399,7 +405,7 @@ def test_a_step_the_final_answer_reports_done_leaves_the_briefing(
     log.say("I added the CSV exporter; the tests now pass. The JSON exporter is not started yet.")
     stop(log)
     end(log)
-    steps = briefing().split("\nNext steps:\n")[1]
+    steps = _steps(briefing())
     assert "Add the JSON exporter" in steps
     assert "Add the CSV exporter" not in steps
 
@@ -430,7 +436,7 @@ def test_an_item_the_tracker_closes_later_leaves_the_open_list(
     log.say("Closed it.")
     stop(log)
     end(log)
-    steps = briefing().split("\nNext steps:\n")[1].split("~~~")[0]
+    steps = _steps(briefing())
     assert "Add a --since flag" in steps
     assert "Export fails on empty tables" not in steps
 

@@ -23,7 +23,7 @@ from vaultmem.notes.facts import copy_key
 
 from . import briefrank, failquote, layout, leftopen
 from .dedup import dedup
-from .digest import EntityDigest, Item, SessionDigest
+from .digest import EntityDigest, Item, SessionDigest, Turn
 from .tree import RELEVANT, Group, Leaf
 
 ITEM_MAX_CHARS = 300
@@ -36,6 +36,10 @@ EARLIER_STEPS = 8  # of an earlier session's next steps, the newest in line with
 UPCOMING_TURNS = 3  # the last answers whose "Next Steps" the briefing names first
 NEWER = 0.01  # of a tier: the newer of two lines of one tier goes first
 PREREQUISITES_FIRST = 3  # the newest prerequisites first in line; the others compete by value
+# The tier of the lines that stand whatever the last session did (the newest prerequisites, the
+# most relevant components' newest lines): in line after all of the last session's own first
+# lines (its open steps, newest first, are 1 to 1.07), before the lessons relevant to them.
+STANDING = 1.2
 ANSWER_MAX_CHARS = 420
 TITLE_MAX_CHARS = 80
 HEAD = (
@@ -136,19 +140,30 @@ def _turns(s: SessionDigest, known: _Known, *, last: bool = False, upto: int | N
     still needs the API key."). ``upto``: only the turns before it."""
     out: list[str] = []
     for n, t in enumerate(s.turns[:upto]):
-        kept = briefrank.from_the_point([x for x in briefrank.sentences(t.answer)
-                                if briefrank.says_something(x) and not known.listed(x)])
+        final = last and n == len(s.turns) - 1
+        kept = _said(t, known, ending=final)
         if not kept:
             continue
         if kept[-1].endswith(":"):
             kept[-1] = kept[-1][:-1] + "."  # its list is not on the line: the report ends here
         head = " ".join(p for p in (t.time, _cut(t.title, TITLE_MAX_CHARS)) if p)
-        if last and n == len(s.turns) - 1:
+        if final:
             out.append(_ends_kept(head, kept, ANSWER_MAX_CHARS))
             continue
         answer = " ".join(kept)
         out.append(_cut(f"{head} → {answer}" if head else answer, ANSWER_MAX_CHARS))
     return out
+
+
+def _said(t: Turn, known: _Known, *, ending: bool = False) -> list[str]:
+    """The sentences of the turn's answer line that say something no listed item says, from the
+    point; with ``ending``, then those of the paragraph its whole answer ends on (a session's
+    last answer: where it left off), unless its line holds them already."""
+    said = briefrank.sentences(t.answer)
+    if ending and t.ending and t.ending not in t.answer:
+        said += briefrank.sentences(t.ending)
+    return briefrank.from_the_point([x for x in said
+                                     if briefrank.says_something(x) and not known.listed(x)])
 
 
 def _ends_kept(head: str, sentences: Sequence[str], limit: int) -> str:
@@ -237,10 +252,10 @@ def _left_open(s: SessionDigest, known: _Known) -> tuple[str, bool]:
     if s.asked or _led_into(s):
         return _cut(s.asked or _led_into(s), ITEM_MAX_CHARS), False
     final = s.turns[-1] if s.turns else None
-    if final is None or not leftopen.unfinished(final.title, final.answer):
+    if final is None or not any(leftopen.unfinished(final.title, said)
+                                for said in (final.answer, final.ending)):
         return "", False
-    kept = briefrank.from_the_point([x for x in briefrank.sentences(final.answer)
-                                     if briefrank.says_something(x) and not known.listed(x)])
+    kept = _said(final, known, ending=True)
     if kept and kept[-1].endswith(":"):
         kept[-1] = kept[-1][:-1] + "."
     head = " ".join(p for p in (final.time, _cut(final.title, TITLE_MAX_CHARS)) if p)
@@ -252,6 +267,22 @@ def _last_session(s: SessionDigest, known: _Known) -> Group:
     left, answered = _left_open(s, known)
     turns = _turns(s, known, last=True, upto=-1 if answered else None)
     n = len(turns) + answered  # its last answer, told as left open, is one of the last three
+    # What comes next first: the request the session ended on before answering it (or asking
+    # back), work left open, then its steps and questions; then the state it left.
+    block.add(ASKED, [left] if left else [], [1])
+    # A session's steps and questions are listed as they came up: the newest, what it left
+    # open at its end, are the last ones, and first in line for room.
+    # What its newest answer that says what comes next (its recap's "Next Steps" part) says,
+    # however long the recap before it: the step the session left open, in Claude's words (of
+    # its last answers only: an older one's steps were likely taken since). A listed step it
+    # says again in other words is said there only.
+    said = next((t.upcoming for t in reversed(s.turns[-UPCOMING_TURNS:]) if t.upcoming), ())
+    steps = _items([i for i in s.next_steps
+                    if not any(settled.restates(u, i.text) for u in said)])
+    questions = _items(s.open_questions)
+    block.add("Next steps:", steps, _newest(len(steps), LAST_STEPS, 1, 2))
+    block.add("Open questions:", questions, _newest(len(questions), LAST_QUESTIONS, 1, 2))
+    block.add("Next steps its last answers name:", [_cut(u, DETAIL_MAX_CHARS) for u in said], [1])
     # The last three answers first, then three more, then the rest; shown in session order.
     block.add("Outcome (its last answers, in order):", turns,
               [3 if i < n - 6 else 2 if i < n - 3 else 1 for i in range(len(turns))])
@@ -268,21 +299,6 @@ def _last_session(s: SessionDigest, known: _Known) -> Group:
     # Why it stopped may be a hook's output (a third party's text): its signature only.
     block.add("Cut short by Claude Code:", [failquote.signature(s.stopped, 200)] if s.stopped else [],
               [1])
-    # The request the session ended on before answering it (or asking back): work left open.
-    block.add(ASKED, [left] if left else [], [1])
-    # A session's steps and questions are listed as they came up: the newest, what it left
-    # open at its end, are the last ones, and first in line for room.
-    # What its newest answer that says what comes next (its recap's "Next Steps" part) says,
-    # however long the recap before it: the step the session left open, in Claude's words (of
-    # its last answers only: an older one's steps were likely taken since). A listed step it
-    # says again in other words is said there only.
-    said = next((t.upcoming for t in reversed(s.turns[-UPCOMING_TURNS:]) if t.upcoming), ())
-    steps = _items([i for i in s.next_steps
-                    if not any(settled.restates(u, i.text) for u in said)])
-    questions = _items(s.open_questions)
-    block.add("Next steps:", steps, _newest(len(steps), LAST_STEPS, 1, 2))
-    block.add("Open questions:", questions, _newest(len(questions), LAST_QUESTIONS, 1, 2))
-    block.add("Next steps its last answers name:", [_cut(u, DETAIL_MAX_CHARS) for u in said], [1])
     wanted = open_words(s)
     block.add("Decisions:", _lessons(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True,
               open_words=wanted)
@@ -301,10 +317,11 @@ def _last_session(s: SessionDigest, known: _Known) -> Group:
 def _led_into(s: SessionDigest) -> str:
     """The session's last request when its last answer only led into work that never came to
     an answer ("commit and push → Now let me commit and push:" and the session ended): "" when
-    the answer said anything, or a recap followed it."""
+    the answer said anything (its line, or the paragraph it ends on), or a recap followed it."""
     final = s.turns[-1] if s.turns else None
     if final is None or not final.title or not final.answer.rstrip("*_ ").endswith(":") \
-            or any(briefrank.says_something(x) for x in briefrank.sentences(final.answer)):
+            or any(briefrank.says_something(x) for x in briefrank.sentences(
+                f"{final.answer} {final.ending}")):
         return ""
     return f"{final.title} → {final.answer}"
 
@@ -319,7 +336,7 @@ def _prerequisites(items: Sequence[Item]) -> Group:
     block = Group(None)
     texts = _items(items, dated=True)
     block.children = [
-        Leaf(f"- {t}", 1 if i < PREREQUISITES_FIRST else 2, key=copy_key(t))
+        Leaf(f"- {t}", STANDING if i < PREREQUISITES_FIRST else 2, key=copy_key(t))
         for i, t in enumerate(texts)
     ]
     return block
@@ -339,7 +356,7 @@ def _components(components: Sequence[Component],
         why = f" — {why}" if why else ""
         title = f"[[{one_line(e.name)}]]{why}{_where(e.rel, e.name)}"
         part = Group(title, gap=rank > 0)
-        top = 1 if rank < TOP_COMPONENTS else 2
+        top = STANDING if rank < TOP_COMPONENTS else 2
         part.add("decisions:", _lessons(e.decisions, dated=True), [top, top, 2, 2, 2, 3],
                  knowledge=True, open_words=wanted)
         part.add("gotchas:", _lessons(e.gotchas, dated=True), [top, top, 2, 2, 2, 3],

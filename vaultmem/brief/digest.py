@@ -95,6 +95,7 @@ class Turn:
     # words: what a briefing with room to spare says of the answer beyond its line.
     details: tuple[str, ...] = ()
     upcoming: tuple[str, ...] = ()  # what its recap's "Next Steps" part says (recapnext)
+    ending: str = ""  # the prose the whole answer ends on (recapnext.closing): the last's only
 
 
 @dataclass(frozen=True)
@@ -271,6 +272,7 @@ class _Log:
     logged: int = 0
     asked: str = ""  # the newest prompt no answer followed
     last_entry: str = ""  # the title of its newest entry ("Session End" once it ended)
+    answered_at: int = -1  # the line of the newest answer
 
 
 def _work_log(note: _Note) -> _Log:
@@ -284,6 +286,10 @@ def _work_log(note: _Note) -> _Log:
     turns, failing = log.turns, log.failing
     logged = 0
     heads = {h.line: h for h in note.heads}
+    # Of each turn, its recap's points beyond its line and what it says comes next, set on the
+    # turn once it is read (one copy of the turn each, not one per point).
+    told: list[tuple[list[str], recapnext.Upcoming]] = []
+    answer_words = ""  # the words of the newest answer's line (its recap points joined in)
     for start, end in note.ranges(WORK_LOG):
         time, title = "", ""
         points: list[str] | None = None  # the recap points of the entry's lead-in answer
@@ -319,9 +325,12 @@ def _work_log(note: _Note) -> _Log:
                         log.asked = ""  # answered; a question back leaves the request open
                     lead = answer.group(1)
                     turns.append(Turn(time, title, lead))
+                    log.answered_at = n
                     points = [] if lead.endswith(":") else None
                     details = []
                     upcoming = recapnext.Upcoming()
+                    told.append((details, upcoming))
+                    answer_words = _words(lead)
             if kind == "blockquote" and NOTES_TITLE in line and line.startswith("> [!"):
                 points = details = upcoming = None  # what Claude reported along the way: no recap
             if kind == "blockquote" and points is not None and turns:
@@ -334,11 +343,9 @@ def _work_log(note: _Note) -> _Log:
                         and not briefrank.bare_title(said) and len(points) < RECAP_POINTS:
                     points.append(said)
                     turns[-1] = replace(turns[-1], answer=f"{lead} — " + "; ".join(points))
+                    answer_words = _words(turns[-1].answer)
             if kind == "blockquote" and upcoming is not None and turns:
-                told = len(upcoming.lines)
                 upcoming.feed(line)
-                if len(upcoming.lines) > told:
-                    turns[-1] = replace(turns[-1], upcoming=tuple(upcoming.lines))
             if kind == "blockquote" and details is not None and turns:
                 item = RECAP_ITEM.match(line)
                 found = item or RECAP_POINT.match(line)
@@ -358,10 +365,8 @@ def _work_log(note: _Note) -> _Log:
                 # Its answer line may say it with emphasis or a dash ("**254** installs"): the
                 # words are compared, not the marks.
                 if len(said.split()) >= DETAIL_MIN_WORDS and said not in details \
-                        and _words(said) not in _words(turns[-1].answer) \
-                        and len(details) < DETAILS:
+                        and _words(said) not in answer_words and len(details) < DETAILS:
                     details.append(said)
-                    turns[-1] = replace(turns[-1], details=tuple(details))
             elif kind == "bullet_list" and line.startswith(("- ", "* ")):
                 body = line[2:].strip()
                 failed = FAILED.match(body) or NOT_RUN.match(body)
@@ -392,7 +397,25 @@ def _work_log(note: _Note) -> _Log:
                 elif stopped:
                     log.stopped = stopped.group(2)
     log.logged = logged
+    for n, (details, upcoming) in enumerate(told):
+        if details or upcoming.lines:
+            turns[n] = replace(turns[n], details=tuple(details), upcoming=tuple(upcoming.lines))
+    if turns and log.answered_at >= 0:
+        ending = recapnext.closing(_answer_text(note, log.answered_at))
+        turns[-1] = replace(turns[-1], ending=ending)
     return log
+
+
+def _answer_text(note: _Note, at: int) -> list[str]:
+    """The lines of the callout holding the whole answer whose line is ``at`` (none when the
+    quote below it is what Claude said along the way)."""
+    n = at + 1
+    while n < len(note.lines) and not note.lines[n].strip():
+        n += 1
+    end = n
+    while end < len(note.lines) and note.kind[end] == "blockquote":
+        end += 1
+    return [] if n == end or NOTES_TITLE in note.lines[n] else note.lines[n:end]
 
 
 def _failure_error(failure: str) -> str:

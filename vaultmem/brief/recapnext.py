@@ -1,4 +1,5 @@
-"""What an answer's recap says comes next: the lines under its "Next Steps" heading (pure).
+"""What an answer's recap says comes next: the lines under its "Next Steps" heading, and the
+paragraph it ends on (pure).
 
 A long final answer often ends with what is left to do ("### Next Steps", "**To do:**", "⚠️ Still
 need:", any heading naming ``mining.text.LEFT_TO_DO``, the vocabulary mining reads too) after a
@@ -6,10 +7,15 @@ dozen points of what was done; the briefing keeps only the first points of a rec
 was lost, and with it the step the session left open. :class:`Upcoming` reads a recap line by
 line (its ``> `` quote marks on) and returns the lines of such a part: its list items, its
 sub-headings (the options it offers) and its lead-ins ("Create a pull request:"), code aside.
+
+A long answer also often ends on where things stand ("The applet runs; CPU shows 0W until the
+`setcap` command is run with sudo.") below its lists, while the answer's line in the note holds
+only its start: :func:`closing` reads that last paragraph.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from vaultmem.mining.text import names_what_is_left
@@ -66,3 +72,25 @@ class Upcoming:
         if len(said.split()) >= UPCOMING_MIN_WORDS and said not in self.lines \
                 and len(self.lines) < UPCOMING_MAX:
             self.lines.append(said)
+
+
+# A line of an answer that is no prose: a list item, a heading, a table row, a callout's title.
+_NOT_PROSE = lazy(r"(?:[-*+]|\d{1,3}[.)])[ \t]|#|\||\[!")
+
+
+def closing(lines: Sequence[str]) -> str:
+    """The last paragraph of prose of an answer's text (``lines`` with their ``> `` quote marks,
+    its callout's title first), lists, headings, tables and code aside; "" when it has none.
+    Read from the end: the answer's lines above that paragraph are never looked at."""
+    fenced = False
+    para: list[str] = []
+    for line in reversed(lines):
+        body = line[1:].strip() if line.startswith(">") else line.strip()
+        fence = body[:3] in ("```", "~~~")
+        fenced ^= fence
+        if fence or fenced or not body or _NOT_PROSE.match(body) or _RULE.fullmatch(line):
+            if para:
+                break
+            continue
+        para.append(body)
+    return " ".join(reversed(para))
