@@ -29,6 +29,13 @@ How a message is read:
   with its alternative (``Money is kept as cents instead of floats``), a cause put as ``the
   failing test was a rounding problem: …``, a fix put by its effect (``Pinning X fixed it``, not
   ``I fixed …``) and an imperative with an order (``Start Redis before running the worker``).
+- The shapes any project's answers use: a caveat flagged as such (``**Note:** …``,
+  ``Important: …``, ``Keep in mind that …``, ``Unfortunately, <thing> doesn't …``), what a named
+  tool does not do or does to its input (``Blocky doesn't keep a query list``, ``X ignores …``,
+  ``X only accepts …``), a cause said as ``The problem: …`` or by what did not happen (``The
+  config didn't load because …``), and a summary bullet's change with its reason, its file
+  named first (``- `auth.py` - switched to RS256 since …``). A flag opening on Claude, the person
+  or a pronoun (``Note: I left …``, ``Note: you use …``, ``Note: this is …``) is no caveat.
 """
 
 from __future__ import annotations
@@ -37,8 +44,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from vaultmem.mining.cue import cue
 from vaultmem.mining.cues import classify
-from vaultmem.mining.kinds import DIAGNOSED, FIX_STATED, NARRATION, WRONG_USE, cue
+from vaultmem.mining.kinds import DIAGNOSED, FIX_STATED, NARRATION, WRONG_USE
 from vaultmem.mining.reports import problem_fix
 from vaultmem.mining.text import (
     CLOSE,

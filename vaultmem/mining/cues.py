@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 from vaultmem.mining import lang
+from vaultmem.mining.caveats import LIMITATION, NOTED, TREATS
+from vaultmem.mining.cue import Cue
 from vaultmem.mining.kinds import (
     ACTOR_ACT,
     ANAPHORA,
@@ -31,7 +33,6 @@ from vaultmem.mining.kinds import (
     HEDGE,
     KEPT_AS_IS,
     LET_ME_KNOW,
-    LIMITATION,
     NAMES_ONLY,
     NARRATION,
     NEEDED,
@@ -61,7 +62,6 @@ from vaultmem.mining.kinds import (
     TEST_INTENT,
     TO_USER,
     WRONG_USE,
-    Cue,
 )
 from vaultmem.mining.text import (
     PAREN_RE,
@@ -125,11 +125,12 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
         return Kind.GOTCHA
     if _is_decision(bare) or (topic is not None and _topic_decision(text, topic.end())):
         return Kind.DECISION
-    if FORM_RULE.search(bare) or LIMITATION.search(bare) or DIAGNOSED.search(bare):
+    if FORM_RULE.search(bare) or LIMITATION.search(bare) or DIAGNOSED.search(bare) \
+            or TREATS.search(bare):
         return Kind.GOTCHA
     if _is_prerequisite(bare, full, masks, unit.text):
         return Kind.PREREQUISITE
-    if _any(GOTCHA_WEAK, forms):
+    if _any(GOTCHA_WEAK, forms) or NOTED.search(text):
         return Kind.GOTCHA
     return None
 
@@ -242,7 +243,7 @@ def _question(unit: Unit, text: str, whole: str, trailing: bool) -> Kind | None:
         return Kind.QUESTION
     if trailing and (ASK_USER.search(text) or TO_USER.search(text)):
         return Kind.QUESTION
-    if QUESTION_OPEN.search(text):
+    if QUESTION_OPEN.search(text) or QUESTION_OPEN.search(whole):  # "Open question — who …?"
         return Kind.QUESTION
     return None
 

@@ -14,38 +14,12 @@ import re
 from dataclasses import dataclass
 
 from vaultmem.mining import settingvalues
+from vaultmem.mining.caveats import LIMITATION, NOTED, TREATS
+from vaultmem.mining.cue import Cue, cue
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
 
-
 # ---- classification --------------------------------------------------------------------------
-class Cue:
-    """A case-blind cue pattern behind a cheap gate: words one of which any match must contain.
-
-    Python's ``re`` tries every alternative at every position, so a big cue costs ~100 µs a
-    sentence; most sentences hold none of the gate's words and skip it. The gate must be sound
-    (a match implies a gate word); tests/test_mining.py checks that on the corpus.
-    """
-
-    __slots__ = ("gate", "pattern")
-
-    def __init__(self, pattern: str, gate: str | None) -> None:
-        self.pattern = lazy(pattern, re.IGNORECASE)
-        self.gate = tuple(gate.split("|")) if gate else ()
-
-    def search(self, text: str) -> re.Match[str] | None:
-        if self.gate:
-            low = text.lower()
-            if not any(word in low for word in self.gate):
-                return None
-        return self.pattern.search(text)
-
-
-def cue(pattern: str, gate: str | None = None) -> Cue:
-    """A ``Cue`` of ``pattern``, gated by the words ``gate`` lists (``a|b``)."""
-    return Cue(pattern, gate)
-
-
 # Tool narration: what Claude is about to do in this very turn, not knowledge.
 NARRATION = cue(
     r"\blet me (?!know\b)|\bsibling (?:tool )?(?:call )?errors?\b|^(?:now|first|then|next),? i (?:need|have|want) to\b|"
@@ -177,7 +151,7 @@ SYMPTOM = (
     r"(?:fail(?:s|ed|ing|ure)?|br(?:oke|eaks?|oken)|hang(?:s|ing)?|hung|crash(?:es|ed|ing)?|"
     r"rejected|timed out|time ?outs?|timing out|leak(?:s|ed|ing)?|flak(?:y|iness)|deadlock(?:s|ed)?|"
     r"duplicat(?:e|ed|es)|errors?|exceptions?|[45]\d\ds?|regression|bug|wrong|missing|empty|"
-    r"stale|slow|early|late|twice|never)"
+    r"stale|slow|early|late|twice|never|block(?:s|ed)|refus(?:es|ed)|denied)"
 )
 # "The issue is that …", "The fix was: …"; not "The problem is clear." or "The fix is already in".
 SUBSTANCE = (
@@ -195,13 +169,27 @@ GOTCHA = cue(
     r"bug|culprit|cause|reason)(?: here)? (?:was|is|wasn'?t)\b(?! (?:now |finally )?(?:fixed|solved|"
     r"resolved|gone))" + SUBSTANCE + r"|"
     r"\b" + SYMPTOM + r"\b(?: \S+){0,6} (?:because|due to|came from|comes from|stems? from)\b|"
-    r"\b(?:happens|happened|occurs|occurred) (?:because|when)\b|\bthe culprit\b|"
+    # "… fails on Node 16 since the lockfile uses v9": "since" with a clause, not a date.
+    r"\b" + SYMPTOM + r"\b(?: \S+){0,6} since(?: \S+){1,4} (?:is|are|was|were|has|had|does|"
+    r"doesn'?t|did|didn'?t|uses|used|needs|expects|requires|returns|lacks|can'?t|cannot|"
+    r"won'?t|isn'?t|wasn'?t)\b|"
+    # "The problem: Vite caches the old env file, so …" (the colon form of "the problem was").
+    r"^the (?:actual |real |underlying |root |main )?(?:problem|issue|bug|cause|culprit|catch|reason)"
+    r"\s*[:—–]\s*(?!(?:i|we|let)\b)(?:\S+ ){3}|"
+    # "The config didn't load because the path was relative": what did not happen, and why.
+    r"^(?!(?:i|we|you|this|that|there|which|nothing|none)\b)(?:\S+ ){1,6}(?:didn'?t|doesn'?t|"
+    r"don'?t|wasn'?t|weren'?t|isn'?t|aren'?t|couldn'?t|won'?t|can'?t|cannot|did not|does not|"
+    r"was not|is not|could not) (?!(?:matter|need|have|affect|change|apply)\b)(?:\S+ ){1,6}"
+    r"(?:because|due to)\b|"
+    r"\b(?:happens|happened|occurs|occurred|appears|appeared) "
+    r"(?:because|when)\b|\bthe culprit\b|"
     r"\b(?:fixed|resolved|solved|worked around) (?:it|this|that|the \S+(?: \S+){0,3}) by\b|"
     r"^(?:fixed|resolved|solved|worked around) by\b|\bfix(?:ed)? was to\b|\bthe reason\b.{0,60}"
     r"\b(?:fail|failed|fails|broke|breaks|was failing|hung|happened|is that|was that)\b|"
     r"\bwas the cause\b|\b(?:tracked|traced|narrowed) (?:\S+ ){0,6}(?:down |back )?to\b|"
     r"\bso\b(?: (?!no longer|not|never)\S+){0,10} (?:raised|threw|crashed|failed|broke|hung|"
-    r"timed out|returned (?:a |an )?(?:error|[45]\d\d|none|null))\b|"
+    r"timed out|returned (?:a |an )?(?:error|[45]\d\d|none|null)|disappeared|vanished|"
+    r"stopped working|went missing|(?:was|were|got) (?:lost|ignored|overwritten|dropped|skipped))\b|"
     r"\bbecause of (?:a|an|the) (?:bug|race|typo|missing|stale|wrong)\b|"
     r"^(?:found it|found the (?:problem|issue|bug|cause|culprit)|figured it out|mystery solved|"
     r"solved|lessons? learned|the catch|"
@@ -213,7 +201,7 @@ GOTCHA = cue(
     # "I'm hitting an issue where enabling `queryLog` makes queries time out": what breaks, said.
     r"\ban? (?:known |strange |weird |odd |subtle )?(?:issue|problem|bug) (?:where|in which|"
     r"whereby)(?: \S+){3}",
-    "root|turn|caus|fix|solution|workaround|solved|problem|issue|bug|culprit|reason|because|due to|came from|comes from|stem|happen|occur|resolved|worked around|tracked|traced|narrowed|raised|threw|crash|fail|broke|hung|timed out|returned|found it|figured|lesson|catch|insight|til|lost|dropped|skipped|duplicated|leak|after all",
+    "root|turn|caus|fix|solution|workaround|solved|problem|issue|bug|culprit|reason|because|due to|came from|comes from|stem|happen|occur|resolved|worked around|tracked|traced|narrowed|raised|threw|crash|fail|broke|hung|timed out|returned|found it|figured|lesson|catch|insight|til|lost|dropped|skipped|duplicated|leak|after all|since|appear|disappeared|vanished|stopped|missing|ignored|overwritten",
 )
 # A cause stated without a cue word: "The failing test was a rounding problem: …".
 CAUSE_STATED = cue(
@@ -234,17 +222,11 @@ FIX_STATED = cue(
     r"bug|errors?|crash|hang|flake|flakiness|tests?|build|deadlock|race))\b(?! by\b)|"
     r"^(?!(?:i|we|i've|we've|this|that|it|which|nothing|none|neither|hopefully)\b)"
     r"(?!.*\b(?:not|never|no|n't)\b)(?:\S+ ){2,}made (?:the |all |both )?(?:\S+ ){0,2}"
-    r"(?:tests?|suite|build|ci|checks?) (?:pass|green|go green)\b",
-    "fixed|solved|resolved|cured|made",
-)
-# A tool's limitation stated as fact: "`.gitleaksignore` doesn't support wildcards". The subject
-# names the thing (not I, we, you or a pronoun read alone), the verb is present tense.
-LIMITATION = cue(
-    r"^(?!(?:i|we|you|it|this|that|these|those|they|there|he|she|which|nothing|none)\b)"
-    r"(?!.*\byet\b)(?:\S+ ){1,5}(?:doesn'?t|does not|don'?t|do not|can'?t|cannot|won'?t|will not)"
-    r" (?:\w+ )?(?:support|accept|allow|expand|recogni[sz]e|understand|honou?r|respect|follow|"
-    r"resolve|handle|parse|take)s?\b(?= \S)",
-    "support|accept|allow|expand|recogni|understand|honor|honour|respect|follow|resolve|handle|parse|take",
+    r"(?:tests?|suite|build|ci|checks?) (?:pass|green|go green)\b|"
+    r"^(?!(?:no|some|every|any)thing\b|during\b|string\b)[^\W\d_]{2,}ing\b"
+    r"(?!.*\b(?:not|never|no|nothing|n't)\b)(?: \S+){1,10} (?:fixed|solved|resolved|cured|"
+    r"eliminated) (?:it|this|that|the|all|both)\b",
+    "fixed|solved|resolved|cured|made|eliminated",
 )
 # A wrong use found, put in the past with its right one ("I was using `app::run` instead of
 # `applet::run`", "The regex was incorrectly matching timestamps"): what was wrong, not a choice.
@@ -276,7 +258,8 @@ DIAGNOSED = cue(
 GOTCHA_WEAK = cue(
     r"\bwhich (?:is|was) why\b|\bwas (?:silently )?(?:swallowing|truncating|"
     r"dropping|ignoring)\b|\bsilently (?:truncates|drops|ignores|swallows|fails|returns)\b|"
-    r"\bwatch out\b|\bbeware\b|\bthe trick (?:was|is)\b|^heads[- ]up\b|^careful\b"
+    r"\bwatch out\b|\bbeware\b|\bthe (?:trick|key) (?:was|is)\b|^heads[- ]up\b|^careful\b|"
+    r"^(?:that|this)(?:'s| is| was) why\b(?!.*\byet\b)[^:—–]{3,80}[:—–]\s*(?:\S+ ){3}"
 )
 # A test described, not a failure explained ("checks that login fails because of …").
 TEST_INTENT = cue(
@@ -406,9 +389,20 @@ ACTOR_ACT = cue(
     r"^(?:went ahead and |also )?(?!" + LOOKING + r"\b)(?:used|made|kept|moved|stored|modell?ed|"
     r"switched|changed|split|put|wrapped|replaced|returned|implemented|built|wrote)\b"
 )
+# A change that sets how a thing behaves from now on (a summary's "Key changes" bullet):
+# with its reason it is a choice ("Disabled SSR for the chart because it reads `window`").
+CHANGE_VERB = (
+    r"(?:disabled|enabled|removed|added|changed|replaced|switched|raised|lowered|increased|"
+    r"decreased|reduced|limited|restricted|excluded|renamed|wrapped|turned (?:off|on)|"
+    r"defaulted|forced|scoped|deferred|batched|allowlisted|whitelisted|bound|routed|pinned|"
+    r"capped|dropped|skipped|moved|made|created|configured|installed|symlinked|linked|"
+    r"registered|pointed|mounted|merged|consolidated|centrali[sz]ed)"
+)
 DESIGN_VERB = cue(
     r"\b(?:i|we)(?:'ve| have)? (?:moved|split|made|kept|put|stored|structured|designed|modell?ed|"
-    r"separated|isolated|pulled|extracted)\b|\bnow (?:uses|stores|returns|keeps)\b|"
+    r"separated|isolated|pulled|extracted|" + CHANGE_VERB[3:] + r"\b|"
+    r"\bnow (?:uses|stores|returns|keeps)\b|^(?:also )?" + CHANGE_VERB + r"\b(?! (?:on|up|sure|"
+    r"it|them|this|that)\b)|"
     # A summary's line with its subject left out: "Kept the v1 endpoint so old clients work",
     # "Made the workflows non-blocking so …" (not "Kept running into …", "Made sure …").
     r"^(?:also )?(?:moved(?! on\b)|migrated|split|separated|isolated|extracted|pinned|capped|"
@@ -416,7 +410,8 @@ DESIGN_VERB = cue(
     r"(?:non-\w+|optional|configurable|\w+-only|opt-in|opt-out|the default|idempotent))\b"
 )
 DESIGN_REASON = cue(
-    r"\b(?:because|since|so that|to avoid|to keep|which keeps)\b|, so\b|"
+    r"\b(?:because|since|so that|to avoid|to keep|which keeps|to prevent|to stop|to ensure|"
+    r"to make sure|to work around)\b|, so\b|"
     r"\bso (?!far\b|much\b|many\b|i\b|let\b|we\b)(?=(?:\S+ ){1,3}(?:can|can't|cannot|will|won't|"
     r"never|always|no longer|keeps?|stays?|works?|runs?|passes|goes|go)\b)"
 )
@@ -557,7 +552,7 @@ TABLE: dict[Kind, Rules] = {
                          (RESOLVED, COURTESY, OFFER)),
     Kind.NEXT_STEP: Rules((NEXT,), (NEXT_HEDGE,)),
     Kind.GOTCHA: Rules((GOTCHA, CAUSE_STATED, FIX_STATED, WRONG_USE, LIMITATION, FORM_RULE,
-                        DIAGNOSED, GOTCHA_WEAK),
+                        DIAGNOSED, TREATS, NOTED, GOTCHA_WEAK),
                        (TEST_INTENT,)),
     Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, PASSIVE_CHOSEN, KEPT_AS_IS, CONTRAST,
                           CONTRAST_LEAD, NOW_INSTEAD, CONTRAST_REASONED, DESIGN_VERB, SETTING_CHANGED,

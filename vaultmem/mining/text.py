@@ -173,10 +173,14 @@ _ABBREV_RE = lazy(
 )
 WS_RE = lazy(r"\s+")
 PAREN_RE = lazy(r"\([^()]*\)")
-# A short bold or plain topic before a colon ("**Hashing:** went with …", "Auth: …").
+# A short bold or plain topic before a colon or a dash ("**Hashing:** went with …", "Auth: …",
+# "`auth.py` - switched to RS256 …": a summary's bullet names its file or part first).
+_TOPIC_WORD = r"[\w`'/.\ue000\ue001-]+"
+_FILE_LIKE = r"(?=\S*(?:[\ue000/]|\w\.[a-z]{1,5}\b))"  # code, a path or a file name
 TOPIC_RE = lazy(
-    r"^(?:\*\*|__)?(?!(?:i|we|i'[a-z]+|we'[a-z]+|my|our)\b)[\w`'/-]+(?: [\w`'/-]+){0,3}"
-    r"(?:\*\*|__)?:(?:\*\*|__)?\s+(?=\S)",
+    r"^(?:\*\*|__)?(?!(?:i|we|i'[a-z]+|we'[a-z]+|my|our)\b)(?:"
+    + _TOPIC_WORD + r"(?: " + _TOPIC_WORD + r"){0,3}(?:\*\*|__)?:|"
+    + _FILE_LIKE + _TOPIC_WORD + r"(?:\*\*|__)? [-—–])(?:\*\*|__)?\s+(?=\S)",
     re.IGNORECASE,
 )
 

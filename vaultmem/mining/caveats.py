@@ -1,0 +1,50 @@
+"""Cues of a caveat an answer states (pure): a tool's limit, what a named thing does to what it
+is given, a note Claude flags as such. Gotcha cues of :data:`vaultmem.mining.kinds.TABLE`, kept
+apart so that the vocabulary module stays one concern a screen can hold."""
+
+from __future__ import annotations
+
+from vaultmem.mining.cue import cue
+
+# A tool's limitation stated as fact: "`.gitleaksignore` doesn't support wildcards". The subject
+# names the thing (not I, we, you or a pronoun read alone), the verb is present tense.
+LIMITATION = cue(
+    r"^(?!(?:i|we|you|it|this|that|these|those|they|there|he|she|which|nothing|none|since|"
+    r"because|if|when|as|although|though|while|unless|once)\b)(?!.*\b(?:yet|unless)\b)(?:\S+ ){1,5}(?:doesn'?t|does not|don'?t|do not|can'?t|cannot|won'?t|will not)"
+    r" (?:\w+ )?(?:support|accept|allow|expand|recogni[sz]e|understand|honou?r|respect|follow|"
+    r"resolve|handle|parse|take|expose|keep|provide|include|persist|preserve|survive|inherit|"
+    r"propagate|pick up|load|trigger|fire|ship|come with|(?:work|run)(?= (?:with|on|under|in|"
+    r"inside|behind|across|without|from|through|over)\b))s?\b(?= \S)",
+    "support|accept|allow|expand|recogni|understand|honor|honour|respect|follow|resolve|handle|"
+    "parse|take|expose|keep|provide|include|persist|preserve|survive|inherit|propagate|pick up|"
+    "load|trigger|fire|ship|come with|work|run",
+)
+# What a named thing does to what it is given, in the present: "Claude Code ignores hooks defined
+# outside `settings.json`", "The API only accepts ISO dates", "Tailwind purges classes built by
+# string concatenation". The subject names the thing (no pronoun, no clause opening).
+TREATS = cue(
+    r"^(?!(?:i|we|you|it|this|that|these|those|they|there|he|she|which|nothing|none|since|"
+    r"because|if|when|as|although|though|while|unless|once|now|then|also|just)\b)"
+    r"(?:\S+ ){1,5}(?:(?:silently|always|still) )?(?:ignores|rejects|strips|truncates|overwrites|"
+    r"discards|swallows|purges|caches|resets|escapes|lowercases|dedupes|only (?:accepts|supports|"
+    r"reads|loads|sees|matches|applies|allows|looks at|checks|fires|triggers))\b(?= \S)",
+    "ignores|rejects|strips|truncates|overwrites|discards|swallows|purges|caches|resets|escapes|"
+    "lowercases|dedupes|only",
+)
+# A caveat Claude flags as such: "**Note:** the token expires after an hour, so …", "Important:
+# `filter-repo` drops the `origin` remote", "Keep in mind that …", "Unfortunately, Linux does not
+# expose …". What follows the flag is a statement, not Claude's own move ("Note: I left …" is
+# read by the other rules) nor an address to the person ("Note: you can …" is hedged).
+NOTED = cue(
+    r"^(?:[^\w\s]+ ?)?(?:(?:important|security|side|quick|one|final|key|technical) )?"
+    r"(?:note|nb|important|warning|caution|caveat|heads[- ]up|gotcha|limitation|known (?:issue|"
+    r"limitation)|key (?:insight|finding|learning|takeaway)|insight|lessons?(?: learned)?)s?"
+    r"\s*[:—–]\s*(?!(?:i|we|i'm|i've|i'll|i'd|we've|we'll|we're|let's|let me|my|our|please|"
+    r"you|you'll|you're|you've|your|this|that|these|those|it|it's|they|there)\b)"
+    r"(?=(?:\S+ ){3})|"
+    r"^(?:(?:please )?note|keep in mind|be aware|remember|bear in mind|worth noting|it'?s worth "
+    r"noting) that (?!(?:i|we)\b)|"
+    r"^unfortunately,? (?!(?:i|we|i'm|i've|i'll|we've|let|there's nothing|nothing)\b)(?!.*\bstill\b)",
+    "note|important|warning|caution|caveat|heads|gotcha|limitation|known|insight|lesson|"
+    "keep in mind|be aware|remember|bear in mind|worth noting|unfortunately",
+)
