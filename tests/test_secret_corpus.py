@@ -585,6 +585,12 @@ FALSE_POSITIVES = [
     "use sha256 for the password",
     "WiFi: 2.4GHz / 5GHz both work",
     "gpt-4o is the token counter; HS256 is the token algorithm",
+    # What a name says about a secret, not the secret: a date, a rule; a key's id after a flag
+    # that lists keys.
+    "PasswordLastSet  : 11/15/2025 10:24:36 AM\nPasswordExpires  :",
+    "password_min_length: 12x, TOKEN_EXPIRY=3600s, SECRET_NAME=prod-db-pw2",
+    "gpg --list-secret-keys 8E1F899571345D06 2>&1 | head -5",
+    "remote: https://github.com/acme/api/security/secret-scanning/unblock-secret/383Dgj4xs8LF4Uo",
 ]
 
 

@@ -61,7 +61,7 @@ from vaultmem.notes import (
 from vaultmem.notes.lazyre import LazyPattern, lazy
 from vaultmem.notes.secretcontext import QUERY_NEXT
 from vaultmem.notes.secretgate import Gated, lowered
-from vaultmem.notes.secretnames import name_kind, passphrase
+from vaultmem.notes.secretnames import name_kind, name_words, passphrase
 from vaultmem.notes.secretshapes import VENDOR_PATTERNS
 from vaultmem.notes.secretspan import Finding
 
@@ -171,6 +171,15 @@ _NOT_SECRET = frozenset({
     "changeme", "placeholder", "example", "xxx", "todo", "tbd", "env", "environ",
 })
 _ENTROPY_SPAN = 80  # characters after a secret-like name that the entropy rule looks at
+# The last word of a secret's name that makes its value something about the secret: a date, a
+# rule, a count, where it is (``PasswordLastSet : 11/15/2025``, ``password_min_length: 12``).
+_ABOUT_A_SECRET = frozenset({
+    "set", "expires", "expiry", "expired", "required", "changed", "updated", "age", "policy",
+    "length", "len", "hint", "count", "enabled", "rotated", "date", "ttl", "last", "id", "name",
+    "type", "version", "prompt", "label", "field", "strength", "min", "max", "file", "path", "url",
+})
+# A secret word continued by another (``--list-secret-keys``): the name of something else.
+_COMPOUND = lazy(r"-[A-Za-z]")
 # A URL query's or a connection string's next pair (``…&user=alice``, ``…;EndpointSuffix=…``).
 _NEXT_PAIR = lazy(r"[&;](?=[A-Za-z_][\w.-]{0,40}=)")
 
@@ -185,6 +194,7 @@ _RULES: dict[str, LazyPattern] = {
     "prose_name": lazy(_PROSE_NAME),
     "token": lazy(_TOKEN),
     "uuid": lazy(_UUID),
+    "date": lazy(r"\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}"),
     # ``%APPDATA%`` is a Windows variable; ``%0000000A%`` may be a password.
     "placeholder": lazy(r"^(?:x+|\*+|\.+|-+|#+|0+|<.*>|\{.*\}|\$.*|%[a-z_]+(?:\(x86\))?%"
                         r"|your[_-].*)$", re.IGNORECASE),
@@ -280,6 +290,8 @@ def _looks_secret(value: str, quoted: bool) -> bool:
         return False  # a path or a URL (a password in a URL is the basic-auth rule's)
     if bare.isdigit() and len(bare) < 12:
         return False  # a count (``max_tokens: 4096``), a port
+    if c["date"].fullmatch(bare):
+        return False  # ``11/15/2025``, ``2025-11-15``
     if not quoted and c["reference"].search(bare):
         return False  # ``self.password``, ``get_token()``, ``new_password``
     if quoted and re.search(r"[()\[\]{}‹›]", bare):
@@ -409,7 +421,7 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
     named: list[tuple[int, str]] = []  # (where a value may start, kind)
     for m in c["assign"].finditer(text, begin, end):
         kind = name_kind(m.group(1))
-        if kind is None:
+        if kind is None or name_words(m.group(1))[-1] in _ABOUT_A_SECRET:
             continue
         named.append((m.start(3), kind))
         quoted = bool(m.group(2))
@@ -427,15 +439,16 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
                 value = _NEXT_PAIR.split(m.group(group) or "", maxsplit=1)[0].rstrip(";")
                 if "@" in value and text.endswith("://", 0, m.start()):
                     value = value.rsplit("@", 1)[0]  # ``://x-access-token:…@host``: not the host
-                if value and _looks_secret(value, True) and not _variable(text, m.start(group),
-                                                                          value):
+                if value and _looks_secret(value, True) and not _variable(
+                        text, m.start(group), value) and not _about_a_secret(m):
                     yield Finding(m.start(group), m.start(group) + len(value), _keyword_kind(m))
     for m in c["bearer"].finditer(text, begin, end):
         if _entropy_high(m.group(2)):
             yield Finding(m.start(2), m.end(2), "token")
         named.append((m.start(2), "token"))
     prose = [(m.end(), name_kind(m.group(0).replace(" ", "_")) or "secret")
-             for m in c["prose_name"].finditer(text, begin, end)]
+             for m in c["prose_name"].finditer(text, begin, end)
+             if not _COMPOUND.match(text, m.end()) and not _in_url(text, m.start())]
     for at, kind in [*named, *prose]:
         for t in c["token"].finditer(text, at, min(end, at + _ENTROPY_SPAN)):
             token = t.group(0).lstrip(".-")
@@ -468,6 +481,15 @@ def _in_context(text: str, begin: int, end: int) -> Iterator[Finding]:
     yield from secretconn.findings(text, begin, end)
 
 
+def _in_url(text: str, at: int) -> bool:
+    """Whether the word at ``at`` is part of a URL (``…/secret-scanning/unblock-secret/ID``):
+    a path's words, not prose naming a secret (a URL's password is the url rule's)."""
+    start = at
+    while start > 0 and not text[start - 1].isspace() and at - start < 300:
+        start -= 1
+    return "://" in text[start:at]
+
+
 def _variable(text: str, start: int, value: str) -> bool:
     """Whether an unquoted value after a keyword is code: a dotted reference
     (``settings.OPENAI_API_KEY``) or an identifier that names a secret itself
@@ -480,9 +502,20 @@ def _variable(text: str, start: int, value: str) -> bool:
 
 
 def _keyword_kind(match: re.Match[str]) -> str:
-    name = re.match(r"[\w.-]*", match.group(0).lstrip("\"'`[ "))
-    kind = name_kind(name.group(0)) if name else None
+    kind = name_kind(_keyword_name(match))
     return kind or "secret"
+
+
+def _keyword_name(match: re.Match[str]) -> str:
+    """The name a keyword rule's match assigns to."""
+    name = re.match(r"[\w.-]*", match.group(0).lstrip("\"'`[ "))
+    return name.group(0) if name else ""
+
+
+def _about_a_secret(match: re.Match[str]) -> bool:
+    """Whether a keyword rule's name says its value is about the secret (_ABOUT_A_SECRET)."""
+    words = name_words(_keyword_name(match))
+    return bool(words) and words[-1] in _ABOUT_A_SECRET
 
 
 def _is_indirect(window: str) -> bool:

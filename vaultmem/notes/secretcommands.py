@@ -59,14 +59,28 @@ POSITIONAL = lazy(
 
 
 @lru_cache(maxsize=1)
-def tools() -> tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...]:
-    """(the program and its arguments, its password flag, what a spaced value must be) of each
-    tool in TOOL_FLAGS."""
+def tools() -> tuple[tuple[tuple[str, ...], LazyPattern, LazyPattern, str], ...]:
+    """(the literals one of which names the program, the program and its arguments, its password
+    flag, what a spaced value must be) of each tool in TOOL_FLAGS: each pattern is compiled only
+    for a text naming its program (14 pairs compiled for any ``-p`` cost a hook more than the
+    rest of a redaction)."""
     return tuple(
-        (re.compile(r"(?<![\w/.-])(?:" + names + r")\b" + _ARGS),
-         re.compile(r"(?<=\s)" + flag + (r"(?:['\"]?([^\s'\"]+)|" if glued else r"(?:(?!)()|")
-                    + r"[ \t]+(['\"]?)([^\s'\"`<>|]+)\2)"), spaced)
+        (_leading(names),
+         lazy(r"(?<![\w/.-])(?:" + names + r")\b" + _ARGS),
+         lazy(r"(?<=\s)" + flag + (r"(?:['\"]?([^\s'\"]+)|" if glued else r"(?:(?!)()|")
+              + r"[ \t]+(['\"]?)([^\s'\"`<>|]+)\2)"), spaced)
         for names, flag, glued, spaced in TOOL_FLAGS)
+
+
+def _leading(names: str) -> tuple[str, ...]:
+    """The literal start of each of ``names``' alternatives (every match holds one)."""
+    depth, start, found = 0, 0, []
+    for at, ch in enumerate(names + "|"):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "|" and depth == 0:
+            found.append(re.match(r"[\w-]*", names[start:at]).group(0))  # type: ignore[union-attr]
+            start = at + 1
+    return tuple(dict.fromkeys(found))
 
 
 # What makes a line worth the command and header rules: literals found by ``str.find`` in the

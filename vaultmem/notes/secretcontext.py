@@ -158,7 +158,8 @@ _RULES = {
         r"|\(.*\)|…)$",
         re.IGNORECASE),
     "reference": lazy(r"[()\[\]{}‹›]|^[a-z]+(?:_[a-z]+)+$|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$"),
-    "date": lazy(r"^\d{4}-\d{2}-\d{2}|^v?\d+(?:\.\d+)+$|^\d+(?:ms|s|m|h|d|kb|mb|gb)$",
+    "date": lazy(r"^\d{4}-\d{2}-\d{2}|^\d{1,2}/\d{1,2}/\d{2,4}$|^v?\d+(?:\.\d+)+$"
+                 r"|^\d+(?:ms|s|m|h|d|kb|mb|gb)$",
                  re.IGNORECASE),
 }
 # Lowercase words that follow "password is"/"token:" in prose without being the value.
@@ -216,7 +217,9 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         kind = "password" if "pass" in m.group(0).lower() or "pwd" in m.group(0).lower() else (
             "token" if "token" in m.group(0).lower() else "secret")
         yield from _value(m, 2, kind, linked=m.group(1) == "=", strict=False, flag=True)
-    for tool, short, spaced in () if "tools" in skip else tools():
+    for names, tool, short, spaced in () if "tools" in skip else tools():
+        if not any(text.find(name, begin, end) >= 0 for name in names):
+            continue  # no program of this tool named here: its patterns stay uncompiled
         for m in tool.finditer(text, begin, end):
             for p in short.finditer(text, m.start(), end):
                 if p.start() > m.end():

@@ -59,6 +59,9 @@ _NAME_BEFORE = lazy(r"(?<![\w./~@:$%\\-])[A-Za-z][\w.@+-]{0,63}[ \t]*\Z")
 _LOOK_BACK = 70
 # Where a rule may match, in the span's lowercase copy (the literal first, as above).
 _KEY_SHAPE = lazy(r"key(?:\s*[:=]|\s+(?:is|was)\s*:?)?\s*['\"`]?[a-z0-9+/_-]{32}")
+# What the before and use_for rules need (lowercase): a link, then a secret word's start.
+_SAID_BEFORE = lazy(r"\b(is|was|for)\s+(?:the|my|our|your|an?)\s+(?:[\w-]+\s+){0,3}?[\w-]*?"
+                    r"(?:pass|pw|key|token|secret|cred|psk|pin)")
 # A list of two pairs or more, for the pre-filter too (lowercase).
 PAIRS_SHAPE = lazy(r"/[ \t]*[^\s/,;'\"]{4,64}[ \t]*[,;][ \t]*[a-z][\w.@+-]{0,63}[ \t]*/[ \t]*[^\s/]")
 
@@ -80,16 +83,17 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
                 yield Finding(m.start(1), m.end(1), "api-key")
     if "/" in low and PAIRS_SHAPE.search(low):
         yield from _pairs(text, begin, end)
-    for rule, needs in (("before", (" is ", " was ")), ("use_for", (" for ",)), ("wifi", ("/",))):
-        if any(w in low for w in needs) and (rule != "wifi" or any(
-                w in low for w in ("wifi", "wi-fi", "wlan", "ssid", "hotspot"))):
-            for m in _RULES[rule].finditer(text, begin, end):
-                quoted = m.group(2) is not None
-                value = m.group(2) if quoted else m.group(3).rstrip(".,;:)")
-                if not _RULES["algorithm"].fullmatch(value) and secretish(
-                        value, password=True, strict=False, quoted=quoted):
-                    at = m.start(2) if quoted else m.start(3)
-                    yield Finding(at, at + len(value), "password")
+    rules = {"before" if m.group(1) != "for" else "use_for" for m in _SAID_BEFORE.finditer(low)}
+    if "/" in low and any(w in low for w in ("wifi", "wi-fi", "wlan", "ssid", "hotspot")):
+        rules.add("wifi")
+    for rule in sorted(rules):
+        for m in _RULES[rule].finditer(text, begin, end):
+            quoted = m.group(2) is not None
+            value = m.group(2) if quoted else m.group(3).rstrip(".,;:)")
+            if not _RULES["algorithm"].fullmatch(value) and secretish(
+                    value, password=True, strict=False, quoted=quoted):
+                at = m.start(2) if quoted else m.start(3)
+                yield Finding(at, at + len(value), "password")
 
 
 def _pairs(text: str, begin: int, end: int) -> Iterator[Finding]:
