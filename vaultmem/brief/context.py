@@ -253,7 +253,7 @@ def _left_open(s: SessionDigest, known: _Known) -> tuple[str, bool]:
         return _cut(s.asked or _led_into(s), ITEM_MAX_CHARS), False
     final = s.turns[-1] if s.turns else None
     if final is None or not any(leftopen.unfinished(final.title, said)
-                                for said in (final.answer, final.ending)):
+                                for said in (final.answer, final.ending) if said):
         return "", False
     kept = _said(final, known, ending=True)
     if kept and kept[-1].endswith(":"):
@@ -320,8 +320,8 @@ def _led_into(s: SessionDigest) -> str:
     the answer said anything (its line, or the paragraph it ends on), or a recap followed it."""
     final = s.turns[-1] if s.turns else None
     if final is None or not final.title or not final.answer.rstrip("*_ ").endswith(":") \
-            or any(briefrank.says_something(x) for x in briefrank.sentences(
-                f"{final.answer} {final.ending}")):
+            or any(briefrank.says_something(x) for said in (final.answer, final.ending) if said
+                   for x in briefrank.sentences(said)):
         return ""
     return f"{final.title} → {final.answer}"
 

@@ -289,7 +289,9 @@ def _work_log(note: _Note) -> _Log:
     # Of each turn, its recap's points beyond its line and what it says comes next, set on the
     # turn once it is read (one copy of the turn each, not one per point).
     told: list[tuple[list[str], recapnext.Upcoming]] = []
-    answer_words = ""  # the words of the newest answer's line (its recap points joined in)
+    # The words of the newest answer's line (its recap points joined in), read when a point of
+    # its recap is weighed first.
+    answer_words: str | None = None
     for start, end in note.ranges(WORK_LOG):
         time, title = "", ""
         points: list[str] | None = None  # the recap points of the entry's lead-in answer
@@ -330,7 +332,7 @@ def _work_log(note: _Note) -> _Log:
                     details = []
                     upcoming = recapnext.Upcoming()
                     told.append((details, upcoming))
-                    answer_words = _words(lead)
+                    answer_words = None
             if kind == "blockquote" and NOTES_TITLE in line and line.startswith("> [!"):
                 points = details = upcoming = None  # what Claude reported along the way: no recap
             if kind == "blockquote" and points is not None and turns:
@@ -343,7 +345,7 @@ def _work_log(note: _Note) -> _Log:
                         and not briefrank.bare_title(said) and len(points) < RECAP_POINTS:
                     points.append(said)
                     turns[-1] = replace(turns[-1], answer=f"{lead} — " + "; ".join(points))
-                    answer_words = _words(turns[-1].answer)
+                    answer_words = None
             if kind == "blockquote" and upcoming is not None and turns:
                 upcoming.feed(line)
             if kind == "blockquote" and details is not None and turns:
@@ -365,8 +367,11 @@ def _work_log(note: _Note) -> _Log:
                 # Its answer line may say it with emphasis or a dash ("**254** installs"): the
                 # words are compared, not the marks.
                 if len(said.split()) >= DETAIL_MIN_WORDS and said not in details \
-                        and _words(said) not in answer_words and len(details) < DETAILS:
-                    details.append(said)
+                        and len(details) < DETAILS:
+                    if answer_words is None:
+                        answer_words = _words(turns[-1].answer)
+                    if _words(said) not in answer_words:
+                        details.append(said)
             elif kind == "bullet_list" and line.startswith(("- ", "* ")):
                 body = line[2:].strip()
                 failed = FAILED.match(body) or NOT_RUN.match(body)

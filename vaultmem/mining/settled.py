@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from vaultmem.notes.lazyre import lazy
 
@@ -46,7 +47,8 @@ _PASSING_RE = lazy(r"\b(?:pass(?:es|ing)?|green|fixed|resolved|works|working)\b"
 STATE_SHARE = 0.5  # of what such a step acts on, the line reporting its state names as much
 
 
-def _brought_to_state(step_stems: set[str], acted_on: set[str], line: str, said: set[str]) -> bool:
+def _brought_to_state(step_stems: frozenset[str], acted_on: frozenset[str], line: str,
+                      said: frozenset[str]) -> bool:
     """Whether ``line`` reports the state a step bringing something up (or making it pass)
     aims at, of most of what it acts on (``The panel and applet are now running`` closes
     ``Add to panel config and restart``)."""
@@ -58,8 +60,10 @@ def _brought_to_state(step_stems: set[str], acted_on: set[str], line: str, said:
     return False
 
 
-def _stems(text: str) -> set[str]:
-    """A text's content words, crudely stemmed (``added``/``adds``/``adding`` -> ``add``)."""
+@lru_cache(maxsize=2048)
+def _stems(text: str) -> frozenset[str]:
+    """A text's content words, crudely stemmed (``added``/``adds``/``adding`` -> ``add``); kept
+    for the next ask: a done line is weighed against every step, a step against every line."""
     out = set()
     for word in _WORD_RE.findall(text.casefold()):
         if len(word) < 3 or word in _STOP_WORDS:
@@ -69,7 +73,7 @@ def _stems(text: str) -> set[str]:
                 word = word[: -len(suffix)]
                 break
         out.add(word)
-    return out
+    return frozenset(out)
 
 
 def _first_stem(text: str) -> str:
@@ -84,7 +88,7 @@ _NOT_YET_RE = lazy(r"\b(?:not|n't)(?: yet| been)? (\w+)", re.IGNORECASE)
 SUBJECT_SHARE = 0.5  # of what a state step speaks of, a line reporting it done names as much
 
 
-def _not_yet_done(step: str, said: set[str]) -> bool:
+def _not_yet_done(step: str, said: frozenset[str]) -> bool:
     """Whether ``step`` says something is not yet done ("… but NOT YET PUSHED") and ``said``
     (a done line's stems) reports that very thing of it done ("… has been pushed")."""
     found = _NOT_YET_RE.search(step)
@@ -95,7 +99,7 @@ def _not_yet_done(step: str, said: set[str]) -> bool:
     return shared > 0 and shared >= SUBJECT_SHARE * len(subject)
 
 
-def _object_stems(step: str, verb: str) -> set[str]:
+def _object_stems(step: str, verb: str) -> frozenset[str]:
     """A step's words but its verb (the first word): what it acts on ("Start the panel and
     applet" -> panel, applet)."""
     first = _WORD_RE.search(step.replace("`", ""))
