@@ -193,6 +193,18 @@ def test_the_ci_alone_related_is_the_fallback_only_of_what_speaks_of_it() -> Non
     assert next(i for i in lone.items if i.text == "Plain decision").entities == ("Sync",)
 
 
+def test_a_component_and_a_part_of_it_make_one_component_of_the_session() -> None:
+    # Issue 29: a session that edited src/ and src/backend/ named two components; its
+    # decisions that name neither went to Inbox. The part is inside the whole: the whole is the
+    # session's one component. Two side by side are still two (the fallback).
+    text = NOTE.replace("- [[Lonely]]\n", "").replace(
+        "- [[Auth]]\n", "- [[Applet]] — `src/`\n- [[Backend]] — `src/backend/`\n")
+    ex = sessionextract.extract(text, REL, CONFIG)
+    assert next(i for i in ex.items if i.text == "Plain decision").entities == ("Applet",)
+    apart = sessionextract.extract(text.replace("`src/backend/`", "`lib/backend/`"), REL, CONFIG)
+    assert next(i for i in apart.items if i.text == "Plain decision").entities == ("Inbox",)
+
+
 def test_keywords_are_configurable() -> None:
     config = Config(vault=Path("/x"), project="demo", gotcha_keywords=("plain work",))
     ex = sessionextract.extract(NOTE, REL, config)
@@ -432,6 +444,9 @@ def test_a_reported_fix_folds_into_the_handed_line_keeping_its_error() -> None:
     gotchas = [i for i in sessionextract.extract(note, REL, CONFIG).items if i.kind == "gotcha"]
     assert len(gotchas) == 1
     text = gotchas[0].text
+    # The later state wins: the command the person was handed is done, not still to run.
+    assert text.startswith("Fixed by the person running `sudo chown $USER:$USER ./.github/")
+    assert "For the person to run" not in text
     assert "sudo chown $USER:$USER ./.github/workflows/build.yml" in text
     assert text.endswith("build.yml: Permission denied`)")
     assert len(text) <= sessionextract.MAX_ITEM_CHARS

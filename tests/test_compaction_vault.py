@@ -319,7 +319,7 @@ created: 2026-11-20
 ## Related Entities
 
 - [[Cosmic Applet Power Monitor]] — src/
-- [[Rapl]] — src/backend/
+- [[Rapl]] — lib/backend/
 """
     rel = _session(tmp_path, "2026-11-20-routing", note)
     _compact(tmp_path, rel)
@@ -519,6 +519,19 @@ def test_a_change_is_the_outcome_of_the_turn_that_edited_the_component() -> None
                        "new layout:\n- Edited `src/auth/d.py`\n")
     log = changes.turns(labelled.split("\n"), sections.headings(labelled))
     assert changes.change(["src/auth/"], log) == "Tokens now refresh a minute early."
+    # A cheer is no change: the fix the answer states is, else a sentence that states one.
+    cheer = note.replace("Let me look at it.", "I've fixed all that login spam! Here's what "
+                         "caused it: expired tokens… Fix: Refresh tokens with `refresh()` "
+                         "before each call:")
+    assert changes.change(["src/auth/"], changes.turns(
+        cheer.split("\n"), sections.headings(cheer))[:1]) == (
+        "Refresh tokens with `refresh()` before each call")
+    cheer = note.replace("Let me look at it.", "Fixed all that login spam! Tokens live an hour.")
+    assert changes.change(["src/auth/"], changes.turns(
+        cheer.split("\n"), sections.headings(cheer))[:1]) == "Tokens live an hour."
+    cheer = note.replace("Let me look at it.", "Fixed all that login spam!")
+    assert changes.change(["src/auth/"], changes.turns(
+        cheer.split("\n"), sections.headings(cheer))[:1]) is None
 
 
 def test_the_project_itself_is_no_component_of_it(tmp_path: Path) -> None:

@@ -13,10 +13,17 @@ What closes a turn before its outcome is no outcome: a leading sentence of fewer
 completed successfully!", "Everything is working now.") is skipped, and the model's narration
 of the outcome reads as the outcome ("I've updated the workflow to …" -> "Updated the workflow
 to …", as a commit subject says it; :mod:`factrule` refuses the narration).
+
+An exclamation is the model's cheer, not what changed ("Fixed all that notification spam!"): a
+later sentence that states the change is the line, else an earlier turn's. The
+fix an answer states ("… Fix: Updated 2 workflows with `continue-on-error: true`") is what
+changed and comes first; a sentence that introduces what follows ("Here's what I changed: …")
+states nothing.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -39,6 +46,12 @@ _SENTENCE_END = lazy(r"(?<=[.!?])\s+")
 # emphasis ("**Updated `x`:**", "Here's the corrected structure:").
 _LEAD_IN = lazy(r":[*_\s]*$")
 _WORD = lazy(r"[^\W_]+")
+# The fix an answer line states ("… Fix: Updated 2 workflows …"): what changed.
+_FIX = lazy(r"(?:^|(?<=[\s.!?…]))\*{0,2}Fix(?:ed)?:\*{0,2}\s+(.+?)(?:(?<=[.!?])\s|\Z)")
+# A cheer: a sentence that ends in "!" and quotes no code ("Fixed all that notification spam!").
+_CHEER = lazy(r"^[^`]*!$")
+# A sentence that introduces what follows ("Here's what was causing it: …").
+_INTRODUCES = lazy(r"^[*_\s]*here(?:'s|’s| is| are)\b", re.IGNORECASE)
 # The words of a sentence that only closes a turn.
 _CLOSING = frozenset((
     "all", "every", "everything", "task", "tasks", "step", "steps", "change", "changes", "is",
@@ -102,26 +115,41 @@ def change(folders: Sequence[str], log: Sequence[Turn]) -> str | None:
     for turn in reversed(log):
         if not any(path.startswith(wanted) for path in turn.edited):
             continue
-        answer = factrule.trim(turn.answer)
-        text = _lead(answer)
-        if text and factrule.is_fact(text) and not _LEAD_IN.search(_first(answer)):
+        text = _outcome(factrule.trim(turn.answer))
+        if text:
             return text
     return None
 
 
-def _first(answer: str) -> str:
-    """An answer's first sentence past its closing words ("Done! …")."""
-    said = _SENTENCE_END.split(answer.strip())
-    first = next((n for n, sentence in enumerate(said)
-                  if len(words := _WORD.findall(sentence)) >= MIN_WORDS
-                  and not all(word.casefold() in _CLOSING for word in words)), None)
-    return "" if first is None else said[first]
+def _outcome(answer: str) -> str:
+    """What an answer says came of its turn: the fix it states, else its first sentence that
+    states something past its closing words and its cheers; "" when none does or it opens with
+    a label."""
+    fix = _FIX.search(answer)
+    if fix is not None and (text := _lead(fix.group(1).rstrip(" :*_"))) and \
+            factrule.is_fact(text):
+        return text
+    for sentence in _sentences(answer):
+        if _LEAD_IN.search(sentence):
+            return ""  # the list or block it introduces is the outcome, not this line
+        text = _lead(sentence)
+        if text and factrule.is_fact(text) and not (_INTRODUCES.match(text)
+                                                    or _CHEER.search(text)):
+            return text
+    return ""
 
 
-def _lead(answer: str) -> str:
-    """An answer's first sentence, up to CHANGE_MAX_CHARS: what came of the turn (the sentences
+def _sentences(answer: str) -> list[str]:
+    """An answer's sentences past its closing words ("Done! …")."""
+    return [sentence for sentence in _SENTENCE_END.split(answer.strip())
+            if len(words := _WORD.findall(sentence)) >= MIN_WORDS
+            and not all(word.casefold() in _CLOSING for word in words)]
+
+
+def _lead(sentence: str) -> str:
+    """A sentence as a change line, up to CHANGE_MAX_CHARS: what came of the turn (the sentences
     after it give the reasons, which the decisions and gotchas say)."""
-    out = _first(answer)
+    out = sentence
     if (narrated := _NARRATED.match(out)) is not None:
         rest = out[narrated.end():]
         out = rest[:1].upper() + rest[1:]

@@ -431,12 +431,16 @@ def extract_report(
 
 def _folded(items: Sequence[Item], into: Sequence[int | None]) -> list[Item]:
     """The items ``fold`` kept; a report of the person's fix folded into a line adds its
-    failure to that line, cut to make room (one lesson, one line, with the fix and the error)."""
+    failure to that line, cut to make room (one lesson, one line, with the fix and the error),
+    and a command handed to the person reads as done (``fold.done``: the later state wins)."""
     texts = [item.text for item in items]
     for n, item in enumerate(items):
         holder = into[n]
         failure = fold.reported_failure(item.text) if holder not in (None, n) else ""
-        if holder is None or not failure or failure in texts[holder]:
+        if holder is None or not failure:
+            continue
+        texts[holder] = fold.done(texts[holder])
+        if failure in texts[holder]:
             continue
         body, anchor = anchors.split(texts[holder])
         body = inline.clip_keeping_error(body, max(MAX_ITEM_CHARS - len(failure) - 3, 0))
@@ -525,7 +529,8 @@ def _assign(
         own = session_project(session_rel)
     except UnsafePath:
         own = ""  # a note read outside a vault's layout (a test, ``extract`` of any file)
-    related = tuple(c.name for c in homes if not nearnames.same(c.name, own))
+    parts = [c for c in homes if not nearnames.same(c.name, own)]
+    related = tuple(c.name for c in parts)
     machines = [h for h in hosts if not nearnames.same(h, own)]
     # The CI holds what speaks of it, never the rest of a session that also edited a workflow.
     ci_only = len(related) == 1 and names.name_key(related[0]) == names.name_key(CI)
@@ -553,8 +558,8 @@ def _assign(
     spelling = subjects.spelled(note, [*machines, *failed_tools, *hooks,
                                        *(s.name for entry in worked_on for s in entry)])
     machines = [spelling.get(h.casefold(), h) for h in machines]
-    session = related[:1] if len(related) == 1 else \
-        machines[:1] if not related and len(machines) == 1 else ()
+    session = _one_component(parts) or (
+        machines[:1] if not related and len(machines) == 1 else ())
     said, ran = _subjects(log, known, failed_tools, own, config.default_entity, spelling,
                           worked_on)
     items: list[Item] = []
@@ -585,6 +590,23 @@ def _assign(
             text = choices.plain(text)  # "Which option would you like? — chose: X" -> "Chose: X"
         items.append(replace(item, text=text, entities=entities))
     return replace(extraction, items=tuple(items)), warnings
+
+
+def _one_component(parts: Sequence[Component]) -> tuple[str, ...]:
+    """The session's one component: the only one it names, or the one whose folders hold every
+    other's (``src/`` holds ``src/backend/``: one component and a part of it); () otherwise.
+    The CI is never the session's (it holds only what speaks of it)."""
+    outer = [c for c in parts if not any(d is not c and _inside(c, d) for d in parts)]
+    if len(outer) != 1 or (len(parts) > 1 and names.name_key(outer[0].name) == names.name_key(CI)):
+        return ()
+    return (outer[0].name,)
+
+
+def _inside(part: Component, whole: Component) -> bool:
+    """Whether every folder of ``part`` is under one of ``whole``'s (and not one of them)."""
+    return bool(part.folders) and all(
+        any(folder != root and folder.startswith(root.rstrip("/") + "/")
+            for root in whole.folders) for folder in part.folders)
 
 
 def _turn_names(text: str, log: Sequence[lookahead.Entry], said: routing.Subjects,

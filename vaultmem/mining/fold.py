@@ -32,7 +32,9 @@ person's report of a fix: "Fixed by the person, who said: “changed ownership�
 failed: `…`)" folds into a longer line whose code spans name a path its failed command names,
 "For the person to run `sudo chown … ./x.yml`: …" (one lesson: that line keeps the fix and its
 error; a path cut short, ``./x.y…``, is read as the start of the other, and a line cut before
-capture wrote the fix first has lost its "For the person to run:"). The session's record keeps both.
+capture wrote the fix first has lost its "For the person to run:"). The session's record keeps both;
+the folded line tells the later state, the fix done (:func:`done`: "Fixed by the person running
+`sudo chown …`: …"), not a command still to run.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ _FAILURE_RE = lazy(r"(`+) ?([^`]+?) ?\1 failed(?::| \() ?(`+) ?(.+?) ?\3")
 # (:mod:`vaultmem.claude.failfix` writes them; a report folds into the line naming its file).
 HANDED = "For the person to run"
 REPORTED = "Fixed by the person, who said:"
+DONE = "Fixed by the person running"  # a handed line once the person reported the fix
 _PATH_RE = lazy(r"[^\s'\"`]*[\\/][^\s'\"`]+")
 
 
@@ -184,6 +187,14 @@ def reported_failure(text: str) -> str:
     meets again)."""
     found = _FAILURE_RE.search(text) if text.startswith(REPORTED) else None
     return found.group(0) if found else ""
+
+
+def done(handed: str) -> str:
+    """``handed`` told as done once the person reported the fix: "For the person to run `x`: …"
+    -> "Fixed by the person running `x`: …"; any other line as it is."""
+    if not handed.startswith(HANDED):
+        return handed
+    return f"{DONE}{handed[len(HANDED):]}"
 
 
 def holds(longer: str, shorter: str) -> bool:
