@@ -548,3 +548,34 @@ def test_the_project_itself_is_no_component_of_it(tmp_path: Path) -> None:
     assert not (tmp_path / ENTITIES / "Demo.md").exists()
     assert "Store money as integer cents" in _read(tmp_path, f"{ENTITIES}/Billing.md")
     assert "Keep the release notes in one file" in _read(tmp_path, f"{ENTITIES}/Inbox.md")
+
+
+def test_entity_notes_tell_the_later_state_what_changed_and_the_outer_component(
+        tmp_path: Path) -> None:
+    # Issue 29, read on the tuning vault: a command handed to the person stayed "For the person
+    # to run" after the person said it was done; Recent Changes said "Fixed all that
+    # notification spam!"; a session of src/ and src/backend/ sent what named neither to Inbox.
+    text = CAPTURED.format(day="2026-11-20", topic="Workflows").replace(
+        "**Answer:** I fixed the bug in the refresh: the root cause was a stale key.",
+        "**Answer:** I've fixed all that notification spam! Here's what caused it: every scan "
+        "failed the build… Fix: Updated the scan workflow with `continue-on-error: true`:").replace(
+        "- Gotcha: Gotcha: the webhook needs the raw bytes ([[Billing]])",
+        "- For the person to run `sudo chown $USER ./src/auth/keys.pem`: the key file is owned "
+        "by root (`sudo cat ./src/auth/keys.pem` failed: `sudo: a terminal is required`)\n"
+        "- Fixed by the person, who said: \u201cdone\u201d (`cat ./src/auth/keys.pem` failed: "
+        "`cat: ./src/auth/keys.pem: Permission denied`)").replace(
+        "- [[Auth]] — src/auth/, tests/auth/\n- [[Billing]] — src/billing/\n",
+        "- [[Auth]] — src/\n- [[Billing]] — src/billing/\n")
+    rel = _session(tmp_path, "2026-11-20-workflows", text)
+    _compact(tmp_path, rel)
+    auth = _read(tmp_path, f"{ENTITIES}/Auth.md")
+    gotchas, changes = auth.split("## Gotchas & Troubleshooting")[1].split("## Recent Changes")
+    assert "— Fixed by the person running `sudo chown $USER ./src/auth/keys.pem`: the key " \
+        "file is owned by root" in gotchas
+    assert "For the person to run" not in auth and "Permission denied" in gotchas
+    assert "For the person to run `sudo chown" in _read(tmp_path, f"{ARCHIVE}/2026-11-20-workflows.md")
+    assert "— Updated the scan workflow with `continue-on-error: true` (" in changes
+    assert "spam" not in auth
+    # Billing's folder is inside Auth's: what names neither goes to Auth, not to Inbox.
+    assert "Fixed bug in payments rounding" in auth
+    assert not (tmp_path / ENTITIES / "Inbox.md").exists()
