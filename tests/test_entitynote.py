@@ -144,6 +144,24 @@ def test_a_sessions_near_copies_keep_the_line_telling_more() -> None:
     assert again.text == got.text
 
 
+def test_a_sessions_lines_quoting_the_same_code_are_one_lesson() -> None:
+    # Issue 29: an answer and its recap said one fix in words that share nothing but what they
+    # quote; the entity note showed both.
+    said = _gotcha("I was using `cosmic::app::run` instead of `cosmic::applet::run`.",
+                   "2026-11-05", "s2")
+    recap = _gotcha("Using wrong runtime (`cosmic::app::run` → `cosmic::applet::run`)",
+                    "2026-11-05", "s2")
+    got = entitynote.compose(GOTCHAS, [said, recap], today=TODAY)
+    rows = [r for r in got.text.split("\n") if "cosmic" in r]
+    assert len(rows) == 1 and "wrong runtime" in rows[0]
+    # One code span shared, or another span quoted, is another lesson.
+    other = _gotcha("`cosmic::app::run` opens a window, not a panel applet", "2026-11-05", "s2")
+    more = _gotcha("Using `cosmic::app::run` → `cosmic::applet::run` needs `applet` feature",
+                   "2026-11-05", "s2")
+    got = entitynote.compose(GOTCHAS, [recap, other, more], today=TODAY)
+    assert len([r for r in got.text.split("\n") if "cosmic" in r]) == 3
+
+
 def test_an_earlier_session_moves_the_line_up() -> None:
     text = ("# X\n\n## Key Decisions\n\n- 2026-11-01 — a ([[a/s1|s1]]) ^vm-11111111\n"
             "- 2026-11-10 — b ([[a/s2|s2]]) ^vm-22222222\n")

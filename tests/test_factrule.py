@@ -151,6 +151,9 @@ def test_a_later_clause_that_is_no_thinking_stays(text: str) -> None:
     # The options were listed in the turn; the entity note's reader never saw them.
     "Start with Option A for MVP, migrate to Option B for production.",
     "Go with option 2",
+    # A heading mined as a line: a title says what a section is about, not what holds.
+    "MSYS2 Fork Emulation Failures",
+    "**Root Cause of the Outage:**",
 ])
 def test_a_label_or_a_choice_named_by_its_label_is_no_fact(text: str) -> None:
     assert factrule.flaw(text) == "label"
@@ -164,6 +167,9 @@ def test_a_label_or_a_choice_named_by_its_label_is_no_fact(text: str) -> None:
     "Status: the cache is warm after the first request",
     "Option values in config.toml are case-sensitive",
     "Use RS256",
+    "Use PostgreSQL 16",
+    "Git Bash forks fail under MSYS2",
+    "GL.iNET screen service (LCD display daemon) shows removed services",
 ])
 def test_a_named_choice_or_a_labelled_statement_is_a_fact(text: str) -> None:
     assert factrule.flaw(text) is None

@@ -5,7 +5,10 @@ counting double, and all its numbers).
 
 The same lesson re-filed by a later session keeps the row's words (a person may have edited
 them) and gains the session's link (``entitynote``); a person's row saying it counts as there.
-Of a session's near-copies (an answer and its recap), the most telling is kept.
+Of a session's near-copies (an answer and its recap), the most telling is kept; two lines of
+a session quoting the same two or more code spans and no other are one lesson too ("I was using
+`app::run` instead of `applet::run`", "Wrong runtime (`app::run` → `applet::run`)"): what they
+quote is what makes the lesson, their prose only says it twice.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from vaultmem.mining import telling
 # of one repeated vocabulary is not read whole for each line.
 LESSON_POOL = 16
 _FENCE_LINE = re.compile(r"\n {0,3}(?:`{3,}|~{3,})")  # in "\n" + the rows
+_SPAN = re.compile(r"(`+)(.+?)\1")
+MIN_SPANS = 2  # one span shared (a command, a path) is no lesson shared
 
 # A line bound for a note: its heading, text, block id, and whether it is there already.
 Bound = tuple[str, str, str, bool]
@@ -37,13 +42,24 @@ def folds(note: entityparse.Note, new: Sequence[Bound]) -> dict[int, tuple[str, 
         # The most telling first: a near-copy folds into the line that tells more.
         for n in sorted(at, key=lambda n: -sum(telling.information(new[n][1]).values())):
             _, text, block, _ = new[n]
-            same = next((k for k in kept if telling.same_lesson(text, k[0])), None) \
-                or rows.same_lesson(text)
+            same = next((k for k in kept if telling.same_lesson(text, k[0])
+                         or same_quotes(text, k[0])), None) or rows.same_lesson(text)
             if same is None:
                 kept.append((text, block))
             else:
                 out[n] = same
     return out
+
+
+def same_quotes(text: str, other: str) -> bool:
+    """Whether ``text`` and ``other`` quote the same MIN_SPANS or more code spans, and no
+    other (case and spacing aside)."""
+    quoted = _quotes(text)
+    return len(quoted) >= MIN_SPANS and quoted == _quotes(other)
+
+
+def _quotes(text: str) -> frozenset[str]:
+    return frozenset(" ".join(m.group(2).split()).casefold() for m in _SPAN.finditer(text))
 
 
 class _Rows:

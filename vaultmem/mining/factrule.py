@@ -16,7 +16,8 @@ fact unless one of these holds:
 3. **folders**: it only lists folders (``src/auth/, tests/``, each ending in ``/``), or a
    prompt followed by them ("Fix the login: ``src/auth/``");
 4. **copied**: the same line is in more than :data:`MAX_COPIES` entities;
-5. **label**: it is only a label or a heading ("Note", "## Plan", "Option A:", "Next steps"),
+5. **label**: it is only a label or a heading ("Note", "## Plan", "Option A:", "Next steps",
+   a title of four words or more in Title Case: "MSYS2 Fork Emulation Failures"),
    or it names the choices it is about only by their labels ("Start with Option A, migrate to
    Option B later": the reader of the entity note never saw the list; "Option 2: cache the
    token" names its option and is no such line);
@@ -117,6 +118,10 @@ _BARE_LABEL = lazy(
     r"root cause|warning|tip|todo|changes?)(?:\s+(?:[A-Z]|\d{1,2}))?[\s*_:.]*$",
     re.IGNORECASE,
 )
+# A title: Title Case words only ("MSYS2 Fork Emulation Failures", "Root Cause of the Outage").
+_TITLE_WORD = lazy(r"[A-Z0-9][\w.+#/&'-]*|a|an|the|of|to|for|in|on|and|or|with|vs\.?|via|by|"
+                   r"at|from")
+MIN_TITLE_WORDS = 4  # "Use PostgreSQL 16" is a decision
 # A choice named by its label: "Option A", "approach 2" (the label's letter is upper-case).
 # Followed by ":", "(", "=" or a dash, the line says what the choice is.
 _CHOICE_REF = lazy(r"\b(?i:option|approach|alternative|variant|proposal)\s+(?:[A-Z]|\d{1,2})\b"
@@ -145,7 +150,7 @@ def flaw(text: str, copies: int = 1) -> Flaw | None:
         return "folders"
     if copies > MAX_COPIES:
         return "copied"
-    if _BARE_LABEL.match(plain) or unnamed_choices(plain):
+    if _BARE_LABEL.match(plain) or unnamed_choices(plain) or title(text):
         return "label"
     if plain != text and only_failure(text):
         return "failure"
@@ -164,6 +169,17 @@ def only_failure(text: str) -> bool:
     said = [w.casefold() for w in _WORDS.findall(_CODE_SPAN.sub(" ", text))]
     return any(w.startswith(("fail", "error")) for w in said) and all(
         w in _FAILURE_WORDS for w in said)
+
+
+def title(text: str) -> bool:
+    """Whether ``text`` is only a title: MIN_TITLE_WORDS or more words, each capitalised but
+    the small ones, no code, the first and the last capitalised ("MSYS2 Fork Emulation
+    Failures"; emphasis and a closing colon aside)."""
+    words = text.strip(" *_#:").split()
+    if len(words) < MIN_TITLE_WORDS or "`" in text:
+        return False
+    return all(w[:1].isupper() or w[:1].isdigit() for w in (words[0], words[-1])) and all(
+        _TITLE_WORD.fullmatch(w) for w in words)
 
 
 def unnamed_choices(text: str) -> bool:
