@@ -45,7 +45,7 @@ from __future__ import annotations
 import posixpath
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
@@ -411,3 +411,21 @@ def _clean(raw: str, *, title: bool) -> str | None:
         return names.sanitize_filename(text)
     except UnsafePath:
         return None
+
+
+def one_home(parts: Sequence[tuple[str, Sequence[str]]]) -> tuple[str, ...]:
+    """The one component of a session's components ``(name, folders)``: the only one, or the
+    one whose folders hold every other's (``src/`` holds ``src/backend/``: one component and a
+    part of it); () otherwise. The CI is no home of other components (it holds only what
+    speaks of it)."""
+    outer = [p for p in parts if not any(q is not p and _inside(p[1], q[1]) for q in parts)]
+    if len(outer) != 1 or (len(parts) > 1 and names.name_key(outer[0][0]) == names.name_key(CI)):
+        return ()
+    return (outer[0][0],)
+
+
+def _inside(folders: Sequence[str], roots: Sequence[str]) -> bool:
+    """Whether every one of ``folders`` is under one of ``roots`` (and not one of them)."""
+    return bool(folders) and all(
+        any(f != root and f.startswith(root.rstrip("/") + "/") for root in roots)
+        for f in folders)

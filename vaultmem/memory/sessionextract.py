@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from vaultmem.errors import UnsafePath
 from vaultmem.memory import anchors, changes, entityparse, lookahead, routing
-from vaultmem.memory.components import CI, speaks_of_ci
+from vaultmem.memory.components import CI, one_home, speaks_of_ci
 from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.memory.routing import Known
 from vaultmem.mining import choices, factrule, fold, subjects, tools
@@ -300,7 +300,6 @@ def _components(text_lines: Sequence[str], heads: Sequence[sections.Heading],
     return tuple(out.values())
 
 
-
 def _content_lines(text_lines: Sequence[str], heads: Sequence[sections.Heading],
                    body_start: int) -> int:
     """Lines that say something: not blank, not a heading, not the frontmatter."""
@@ -396,7 +395,7 @@ def extract_report(
         if key in references:
             continue
         component = changed.get(key)
-        if component is not None and _under(heads, lk.line, related_lines):
+        if component is not None and sections.under(heads, lk.line, related_lines):
             # "- [[Auth]] — src/auth/": what came of the turns that changed its files (the
             # session's prompt and the folders say neither what was done nor how it ended).
             what = changes.change(component.folders, log)
@@ -430,9 +429,8 @@ def extract_report(
 
 
 def _folded(items: Sequence[Item], into: Sequence[int | None]) -> list[Item]:
-    """The items ``fold`` kept; a report of the person's fix folded into a line adds its
-    failure to that line, cut to make room (one lesson, one line, with the fix and the error),
-    and a command handed to the person reads as done (``fold.done``: the later state wins)."""
+    """The items ``fold`` kept; a report of the person's fix folded into a line makes it done
+    (``fold.done``) and adds its failure, cut to make room (one lesson, one line)."""
     texts = [item.text for item in items]
     for n, item in enumerate(items):
         holder = into[n]
@@ -447,11 +445,6 @@ def _folded(items: Sequence[Item], into: Sequence[int | None]) -> list[Item]:
         body = body.replace("……", "…")  # a cut line cut again: one "…"
         texts[holder] = " ".join(filter(None, (f"{body} ({failure})", anchor)))
     return [replace(item, text=texts[n]) for n, item in enumerate(items) if into[n] == n]
-
-
-def _under(heads: Sequence[sections.Heading], line: int, titles_at: set[int]) -> bool:
-    """Whether ``line`` is in the body of one of the headings starting at ``titles_at``."""
-    return any(h.line in titles_at and h.body_start <= line < h.subtree_end for h in heads)
 
 
 def extract(note_text: str, session_rel: str, config: Config) -> Extraction:
@@ -558,7 +551,7 @@ def _assign(
     spelling = subjects.spelled(note, [*machines, *failed_tools, *hooks,
                                        *(s.name for entry in worked_on for s in entry)])
     machines = [spelling.get(h.casefold(), h) for h in machines]
-    session = _one_component(parts) or (
+    session = one_home([(c.name, c.folders) for c in parts]) or (
         machines[:1] if not related and len(machines) == 1 else ())
     said, ran = _subjects(log, known, failed_tools, own, config.default_entity, spelling,
                           worked_on)
@@ -590,23 +583,6 @@ def _assign(
             text = choices.plain(text)  # "Which option would you like? — chose: X" -> "Chose: X"
         items.append(replace(item, text=text, entities=entities))
     return replace(extraction, items=tuple(items)), warnings
-
-
-def _one_component(parts: Sequence[Component]) -> tuple[str, ...]:
-    """The session's one component: the only one it names, or the one whose folders hold every
-    other's (``src/`` holds ``src/backend/``: one component and a part of it); () otherwise.
-    The CI is never the session's (it holds only what speaks of it)."""
-    outer = [c for c in parts if not any(d is not c and _inside(c, d) for d in parts)]
-    if len(outer) != 1 or (len(parts) > 1 and names.name_key(outer[0].name) == names.name_key(CI)):
-        return ()
-    return (outer[0].name,)
-
-
-def _inside(part: Component, whole: Component) -> bool:
-    """Whether every folder of ``part`` is under one of ``whole``'s (and not one of them)."""
-    return bool(part.folders) and all(
-        any(folder != root and folder.startswith(root.rstrip("/") + "/")
-            for root in whole.folders) for folder in part.folders)
 
 
 def _turn_names(text: str, log: Sequence[lookahead.Entry], said: routing.Subjects,

@@ -27,7 +27,7 @@ import functools
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -396,3 +396,8 @@ def resolve(
         message = "empty heading path" if not tuple(path) else "no such heading"
         raise HeadingNotFound(message, path=file, heading=_spec(path))
     return found
+
+
+def under(heads: Sequence[Heading], line: int, starts: Container[int]) -> bool:
+    """Whether ``line`` (0-based) is in the body of one of ``heads`` starting at ``starts``."""
+    return any(h.line in starts and h.body_start <= line < h.subtree_end for h in heads)
