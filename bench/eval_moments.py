@@ -489,6 +489,7 @@ def measure_prompts(corpus: Corpus, root: Path, labels: Sequence[Mapping[str, An
         bad = [ln for ln in lines if any(holds(ln, proof) for proof in label.get("not", []))]
         report.prompts.append({"prompt": label["prompt"], "told": len(lines),
                                "expected": len(good), "unwanted": len(bad),
+                               "unexpected": [ln for ln in lines if ln not in good],
                                "silent_wanted": not label["expect"], "chars": len(
                                    _context(out)), "wanted": len(label["expect"])})
 
@@ -550,7 +551,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         # What each failure was told stays out: it is the vault's text, held-out part included.
         print(json.dumps({r.part: {**{k: v for k, v in asdict(r).items()
-                                       if k not in ("contexts", "given")},
+                                       if k not in ("contexts", "given", "prompts")},
+                                   "prompts": [{k: v for k, v in p.items() if k != "unexpected"}
+                                               for p in r.prompts],
                                    "totals": totals(r)} for r in reports}, indent=1))
     else:
         print("\n\n".join(render(r, RECURRENCES.name) for r in reports))

@@ -143,6 +143,9 @@ def render(report: Report, labels_name: str) -> str:
                f"{_share(t['prompt_facts_expected'], t['prompt_facts_told'])} (goal >= "
                f"{GOALS['precision']:.0%}); prompts naming no task silent "
                f"{_share(t['no_task_silent'], t['no_task_prompts'])}")
+    if report.part == "tuning":  # the held-out part's notes are not read to tune on
+        out += [f"    unexpected for {p['prompt']!r}: {line}" for p in report.prompts
+                for line in p.get("unexpected", ())]
     per = ", ".join(f"{sid} {chars:,}" for sid, chars in t["prompt_chars_per_session"].items())
     out.append(f"  replayed prompts: chars given per session: {per or 'none'}; largest single "
                f"injection {t['prompt_chars_max']:,} (goal <= {GOALS['prompt_chars']:,})")
