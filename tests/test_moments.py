@@ -337,3 +337,31 @@ def test_an_entity_named_by_a_common_word_needs_a_weighty_word_besides() -> None
     told = onprompt.told("is slate connected to wan?", [wan], set(),
                          lambda words: {"slate": 0.5, "connected": 1.0, "wan": 2.0})
     assert told is not None and "entity named" in told.reason
+
+
+def test_the_project_s_own_subject_and_a_path_s_parts_name_no_task() -> None:
+    # In a power applet's project "applet" and "power" are in most notes: a fact sharing them
+    # and "cpu" is not about fixing the RAPL permissions. A path is one place named:
+    # "~/.local/bin" shared is one word, not "local" and "bin".
+    from vaultmem.claude import moments, onprompt
+    from vaultmem.notes.facts import Fact, fact_key
+
+    def found(kind: str, text: str) -> moments.Found:
+        fact = Fact(kind, text, fact_key(text), 0, "2026-11-20")
+        return moments.Found(fact, f"claude/projects/{PROJECT}/_index.md", "_index",
+                             "project-index", PROJECT, -1.0)
+
+    weights = {"power": 0.36, "applet": 0.36, "shows": 1.39, "cpu": 1.2, "fix": 0.6,
+               "rapl": 1.61, "permissions": 1.61, "rebuild": 2.3, "copy": 1.9, "binary": 2.3,
+               ".local/bin": 1.9}
+    chose = found("decision", "Chose a panel applet; display format: always show CPU + GPU; "
+                  "include a display power estimate")
+    setcap = found("next-step", "Set RAPL permissions - the applet can't read CPU power without "
+                   "this: `sudo setcap cap_dac_read_search=ep ~/.local/bin/power-applet`")
+    prompt = "The power applet still shows -- for the CPU, fix the RAPL permissions"
+    assert onprompt.told(prompt, [chose], set()) is not None  # unweighed: three words shared
+    told = onprompt.told(prompt, [chose, setcap], set(), lambda words: weights)
+    assert told is not None and told.keys == (setcap.fact.key,)
+    rebuild = "rebuild the applet and copy the binary to ~/.local/bin"
+    assert onprompt.terms(rebuild) == ["rebuild", "applet", "copy", "binary", ".local/bin"]
+    assert onprompt.told(rebuild, [setcap], set(), lambda words: weights) is None
