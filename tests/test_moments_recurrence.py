@@ -409,3 +409,63 @@ def test_a_rerun_is_told_after_a_fix_naming_a_cause_and_once() -> None:
     # A session told one rerun is not told the other.
     again = onfailure.told(failure, [_found(g) for g in reruns], {fact_key(reruns[0])})
     assert again is None
+
+
+def test_a_missing_program_is_told_the_fix_recorded_for_it_by_its_name(tmp_path: Path) -> None:
+    # Capture recorded how `cargo` was found (its folder put on PATH) when `cargo build` met
+    # zsh's "command not found", and how `make` was got on Windows. The real hook: `cargo test`
+    # in another shell's words, in another project, is told the PATH fix; another program
+    # missing, whose error line shares every word but the name, is told nothing.
+    from vaultmem.mining.fixes import Run, installed_text
+
+    cargo = installed_text(Run(1, True, "zsh: command not found: cargo", "cargo build"),
+                           Run(3, False, None, 'export PATH="$HOME/.cargo/bin:$PATH" && '
+                               "cargo build"), [])
+    make = installed_text(Run(1, True, "'make' is not recognized as an internal or external "
+                              "command,", "make all"), Run(3, False, None, "make all"),
+                          ["winget install GnuWin32.Make"])
+    assert cargo is not None and make is not None
+    root = _vault_with_gotchas(tmp_path, f"- {cargo}\n- {make}\n")
+
+    def hook(command: str, error: str) -> str:
+        return _failure_hook(root, tmp_path, command, error, project="blog",
+                             session=f"s-{command}")
+
+    told = json.loads(hook("cargo test --quiet", "Exit code 127\n/usr/bin/bash: line 1: cargo: "
+                           "command not found"))["hookSpecificOutput"]["additionalContext"]
+    assert "`PATH` set" in told and "winget" not in told
+    assert "winget" in hook("make -j4", "Exit code 1\n'make' is not recognized as an internal or "
+                            "external command,\noperable program or batch file.")
+    assert hook("npm ci", "Exit code 1\n'npm' is not recognized as an internal or external "
+                "command,\noperable program or batch file.") == ""
+    assert hook("gh auth status", "Exit code 127\nzsh: command not found: gh") == ""
+
+
+@pytest.mark.parametrize(("error", "command", "program"), [
+    ("zsh: command not found: cargo", None, "cargo"),
+    ("/usr/bin/bash: line 1: gh: command not found", None, "gh"),
+    ("/bin/sh: 1: cargo: not found", None, "cargo"),
+    ("make : The term 'make' is not recognized as the name of a cmdlet, function", None, "make"),
+    ("git: 'lfs' is not a git command. See 'git --help'.", None, "git lfs"),
+    ("env: 'python': No such file or directory", None, "python"),
+    ("bash: ./scripts/run.sh: No such file or directory", "./scripts/run.sh --fast", "run.sh"),
+    # The shell's "No such file" of a redirection's file, or a program's of its argument.
+    ("bash: input.txt: No such file or directory", "sort < input.txt", None),
+    ("cat: x.txt: No such file or directory", "cat x.txt", None),
+    ("E   ModuleNotFoundError: No module named 'yaml'", "pytest", None),
+])
+def test_the_program_a_shell_could_not_find_is_read_from_its_error_line(
+        error: str, command: str | None, program: str | None) -> None:
+    from vaultmem.mining.fixes import missing_program
+
+    assert missing_program(error, command) == program
+
+
+def test_a_missing_program_matches_a_gotcha_s_prose_only_outside_its_quotes() -> None:
+    error = "Exit code 127\nzsh: command not found: cargo"
+    assert _told("cargo build", error, [("cargo is not on PATH in a non-login zsh: run "
+                                         "`source ~/.cargo/env` first")]) is not None
+    # "cargo" and "not found" inside what it quotes are another failure of cargo's.
+    assert _told("cargo build", error, [("`cargo build` failed (`error[E0425]: cannot find "
+                                        "function `x`: not found in module`)")]) is None
+

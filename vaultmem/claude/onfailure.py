@@ -24,6 +24,11 @@ not start the command, a program missing, no terminal for ``sudo``) has one fix 
 the hook reads the gotchas of every project of the vault for it, and another project's gotcha
 matches by the error's own words or its class only, never by the command or the file alone.
 
+A program the shell could not find (:func:`missing_program`: ``zsh: command not found: cargo``,
+``'make' is not recognized…``, exit 127) is matched by the program's name only: a gotcha
+quoting an error line that says that program is missing, whichever command met it, is its fix;
+another program missing shares every word of the error line but the name, and gets nothing.
+
 An error line that says nothing but who speaks and a path (``cat: '/sys/…/intel-rapl:0/energy_uj':
 Permission denied``, ``EACCES: permission denied, open '…/workflows/deploy.yml'``) is signed by
 the path's last two parts too (:func:`_path_words`: its folder and name, without the system's
@@ -432,6 +437,8 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
     when known (None: it has none), True to find it."""
     if sig and _signed_by_checks(failure):
         return 0 if _checked(failure, sig, text) else None
+    if (program := missing_program(failure)) is not None:
+        return 0 if _names_missing(program, text) else None
     from vaultmem.mining.fixes import RERUN
 
     # A command the shell never started and that passed when run again (fixes.rerun_text) says
@@ -450,6 +457,36 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
     if cls is True:
         cls = error_class(failure.error)
     return 3 if isinstance(cls, ErrorClass) and _classed(cls, text) else None
+
+
+def missing_program(failure: Failure) -> str | None:
+    """The program the shell could not find for a failure (``cargo`` of ``zsh: command not
+    found: cargo``: :func:`fixes.missing_program`), None for any other failure."""
+    from vaultmem.mining.fixes import missing_program as named
+
+    return named(error_line(failure.error), failure.command)
+
+
+# What a gotcha that quotes no error says of a program that is not there.
+_NOT_THERE_RE = lazy(r"\b(?:not (?:found|installed|(?:on|in) (?:the |your )?\$?PATH)|missing|"
+                     r"isn'?t installed|is not recogni[sz]ed)\b", re.IGNORECASE)
+
+
+def _names_missing(program: str, text: str) -> bool:
+    """Whether the gotcha ``text`` is about ``program`` not being found: an error line it quotes
+    says so of that program (whichever command met it: ``cargo test`` is told the fix found for
+    ``cargo build``), or, quoting no error line of a missing program, its prose names the
+    program and says it is not there, outside what it quotes. A missing program is matched by
+    its name only: two missing programs share every word of their error lines but the name."""
+    from vaultmem.mining.fixes import missing_program as named
+
+    spans = [named(span.strip()) for span in _SPAN_RE.findall(text)]
+    if any(spans):
+        return program in spans
+    prose = _SPAN_RE.sub(" ", text)
+    name = re.escape(program)
+    return re.search(rf"(?<![\w./-]){name}(?![\w-])", prose, re.IGNORECASE) is not None and \
+        _NOT_THERE_RE.search(prose) is not None
 
 
 def program_words(failure: Failure) -> set[str]:
@@ -489,7 +526,9 @@ def terms(failure: Failure, sig: Sequence[str]) -> list[str]:
     """What the index is asked for a failure: its error class's words first (when it has a
     class), then its signature and its command's shape."""
     cls = error_class(failure.error)
-    return list(dict.fromkeys([*(cls.words if cls else ()), *sig, *shape(failure.command)]))
+    program = missing_program(failure)
+    return list(dict.fromkeys([*(cls.words if cls else ()), *((program,) if program else ()),
+                               *sig, *shape(failure.command)]))
 
 
 def told(failure: Failure, found: Sequence[moments.Found], given: set[str],
