@@ -55,3 +55,18 @@ def test_a_shell_or_remote_shell_command_is_read_for_its_own_commands() -> None:
     assert settingcmds.parts("sudo sh -c 'apt-get install -y jq && echo ok'") == ("apt-get install -y jq",)
     assert settingcmds.parts('ssh root@h "uci set a.b=1; uci commit"') == ("uci set a.b=1",)
     assert [s.name for s in subjects.of_command("bash -c 'systemctl restart nginx'")] == ["nginx"]
+
+
+@pytest.mark.parametrize(("line", "shape"), [
+    ('git commit -m "Add billing retries" && git push', "git commit -m && git push"),
+    ("echo 'Deploy done'; ./deploy.sh --env prod", "echo ; ./deploy.sh --env prod"),
+    ('gh pr create --title="Fix the thing" --body "why"', 'gh pr create --title= --body "why"'),
+    # A command line a shell or ssh runs is read as one; a quoted path or name is no data.
+    ('bash -lc "cargo build && echo \\"built it\\""', "bash -lc cargo build && echo"),
+    ('ssh root@host "rm -rf /www/x && echo \'Removed files\'"', "ssh root@host rm -rf /www/x && echo"),
+    ('cd "/home/me/My Project" && pytest -q', 'cd "/home/me/My Project" && pytest -q'),
+    ("pip install 'pytest-asyncio>=0.2'", "pip install 'pytest-asyncio>=0.2'"),
+    ('grep -E "a|b" f.txt', 'grep -E "a|b" f.txt'),
+])
+def test_a_command_line_is_read_without_the_data_it_quotes(line: str, shape: str) -> None:
+    assert commandline.without_data(line) == shape

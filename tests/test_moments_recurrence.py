@@ -469,3 +469,29 @@ def test_a_missing_program_matches_a_gotcha_s_prose_only_outside_its_quotes() ->
     assert _told("cargo build", error, [("`cargo build` failed (`error[E0425]: cannot find "
                                         "function `x`: not found in module`)")]) is None
 
+
+def test_the_words_a_command_hands_as_data_do_not_make_a_failure_alike(tmp_path: Path) -> None:
+    # The fix recorded for a commit git could not sign quotes the commit's message. A test
+    # failing with those words in its error is another failure (told nothing, by the real
+    # hook); another commit failing to sign is the same one, whatever its message.
+    from vaultmem.mining.fixes import Run, fix_text
+
+    gpg = "error: gpg failed to sign the data"
+    signed = fix_text(Run(1, True, gpg, 'git commit -m "Retry billing webhooks on timeout"'),
+                      Run(3, False, None, 'git commit -m "Retry billing webhooks on timeout"'),
+                      [], ["git config commit.gpgsign false"])
+    assert signed is not None and "billing webhooks" in signed
+    root = _vault_with_gotchas(tmp_path, f"- {signed}\n")
+
+    def hook(command: str, error: str) -> str:
+        return _failure_hook(root, tmp_path, command, error, project="shop",
+                             session=f"s-{command}")
+
+    assert hook("pytest tests/test_hooks.py", "Exit code 1\nE   TimeoutError: billing webhooks "
+                "timeout after retry") == ""
+    assert hook("echo 'billing webhooks on timeout' | ./notify.sh",
+                "Exit code 1\n./notify.sh: billing webhooks retry on timeout refused") == ""
+    told = hook("git commit -m 'Document the refunds'", f"Exit code 128\n{gpg}\nfatal: failed "
+                "to write commit object")
+    assert "commit.gpgsign" in json.loads(told)["hookSpecificOutput"]["additionalContext"]
+

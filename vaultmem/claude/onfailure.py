@@ -413,8 +413,22 @@ def quoted(text: str) -> str:
     """What the fact ``text`` quotes (its code spans: the error line, the command, as failfix,
     fixes and compaction quote them), one per line; an error's words found in its prose only
     (``.gitignore`` beside ``.gitleaksignore``) say the fact is about something else. A fact
-    that quotes nothing states its error in words: then :data:`PROSE_WORDS` of them match."""
-    return "\n".join(_SPAN_RE.findall(text))
+    that quotes nothing states its error in words: then :data:`PROSE_WORDS` of them match.
+    A command it quotes (before "failed", after "run"/"running") is read without the data its
+    quoted arguments hand the program (:func:`commandline.without_data`: a commit message, an
+    echo string): their words say nothing of the failure."""
+    from vaultmem.mining.commandline import without_data
+
+    spans = []
+    for found in _SPAN_RE.finditer(text):
+        span = found.group(1)
+        ran = text[found.end():found.end() + 8].startswith(" failed") or _RUN_BEFORE_RE.search(
+            text, max(found.start() - 9, 0), found.start()) is not None
+        spans.append(without_data(span) if ran else span)
+    return "\n".join(spans)
+
+
+_RUN_BEFORE_RE = lazy(r"\b(?:run|running|ran)\s+\Z")
 
 
 def _classed(cls: ErrorClass, text: str) -> bool:

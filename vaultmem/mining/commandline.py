@@ -73,3 +73,34 @@ def shell_string(words: list[str]) -> str | None:
         if not word.startswith("-"):
             return None
     return None
+
+
+# A quoted piece of a word (its quotes kept) holding a blank: a sentence, not a name; a path
+# with a blank (``"/home/me/My Project"``, ``"$HOME/a b"``, ``"C:\\Program Files"``) is a name.
+_QUOTED_PROSE = lazy(r"""(?:"(?![/~.$]|[A-Za-z]:)(?:[^"\\]|\\.)*\s(?:[^"\\]|\\.)*(?:"|\Z)|"""
+                     r"""'(?![/~.$]|[A-Za-z]:)[^']*\s[^']*(?:'|\Z))""")
+# Programs whose quoted argument is a command line they run (``ssh host "…"``, ``sudo sh -c``).
+_RUNS_LINE = frozenset({"ssh", "sudo", "env", "nohup", "timeout", "xargs", "watch"})
+
+
+def without_data(line: str) -> str:
+    """``line`` without the quoted text it hands a program as data (a commit message, an echo
+    string, a title: a quoted argument holding a blank, not a path), its commands and
+    separators kept; a command line a shell or ``ssh`` is given to run (``bash -c "a && b"``,
+    ``ssh host "…"``) is read as one. What a command runs is its shape, what it says is not:
+    two failures sharing the words of their messages share no cause."""
+    kept: list[str] = []
+    for part, sep in commands(line):
+        found = words(part)
+        runs_line = bool(found) and (shell_string(found) is not None or
+                                     found[0].rsplit("/", 1)[-1] in _RUNS_LINE)
+        kept.append(sep)
+        kept += [without_data(_unquoted(w)) if runs_line and w[:1] in "'\"" and " " in w
+                 else _QUOTED_PROSE.sub("", w) for w in found]
+    return " ".join(" ".join(kept).split())
+
+
+def _unquoted(word: str) -> str:
+    """A quoted word's text, as the shell hands it on (``\\"`` in double quotes is ``"``)."""
+    text = word[1:-1] if len(word) > 1 and word.endswith(word[0]) else word[1:]
+    return text.replace('\\"', '"') if word[0] == '"' else text
