@@ -434,6 +434,7 @@ def test_a_missing_program_is_told_the_fix_recorded_for_it_by_its_name(tmp_path:
     told = json.loads(hook("cargo test --quiet", "Exit code 127\n/usr/bin/bash: line 1: cargo: "
                            "command not found"))["hookSpecificOutput"]["additionalContext"]
     assert "`PATH` set" in told and "winget" not in told
+    assert injections.read(root / ".vaultmem")[0].reason.endswith("by the program missing")
     assert "winget" in hook("make -j4", "Exit code 1\n'make' is not recognized as an internal or "
                             "external command,\noperable program or batch file.")
     assert hook("npm ci", "Exit code 1\n'npm' is not recognized as an internal or external "
@@ -456,9 +457,18 @@ def test_a_missing_program_is_told_the_fix_recorded_for_it_by_its_name(tmp_path:
 ])
 def test_the_program_a_shell_could_not_find_is_read_from_its_error_line(
         error: str, command: str | None, program: str | None) -> None:
-    from vaultmem.mining.fixes import missing_program
+    from vaultmem.mining.notfound import missing_program
 
     assert missing_program(error, command) == program
+
+
+def test_a_missing_program_with_a_short_name_signs_its_failure() -> None:
+    # dash names neither itself nor ``rg`` in a word of three letters: the name signs it.
+    error = "Exit code 127\nsh: 1: rg: not found"
+    assert onfailure.signature(error) == ["rg"]
+    fixed = ("Fixed by running `sudo apt install ripgrep`: `rg TODO` failed (`bash: rg: command "
+             "not found`)")
+    assert "ripgrep" in (_told("rg -n TODO src", error, [fixed]) or "")
 
 
 def test_a_missing_program_matches_a_gotcha_s_prose_only_outside_its_quotes() -> None:

@@ -141,11 +141,19 @@ class Failure:
 def signature(error: str) -> list[str]:
     """The error line's own words: those that tell this failure from another of the same
     command (no generic error vocabulary, no exit code, nothing that varies between runs);
-    when it has none (``Exit code 1``, ``Found 1 error.``), the names of the checks a hook
-    runner ran (:func:`checks_named`); none for a rule of Claude Code's file tools."""
+    when it has none, the program the shell could not find (``sh: 1: rg: not found``), else
+    the names of the checks a hook runner ran (:func:`checks_named`: ``Exit code 1``, ``Found 1
+    error.``); none for a rule of Claude Code's file tools."""
     if _TOOL_RULE_RE.match(error) is not None or _refused(error):
         return []
-    return _line_words(error) or checks_named(error)
+    words = _line_words(error)
+    if words:
+        return words
+    from vaultmem.mining.notfound import missing_program as named
+
+    # ``sh: 1: rg: not found``: no word of three letters but the program's name.
+    program = named(error_line(error))
+    return [program] if program else checks_named(error)
 
 
 def _refused(error: str) -> bool:
@@ -419,16 +427,13 @@ def quoted(text: str) -> str:
     echo string): their words say nothing of the failure."""
     from vaultmem.mining.commandline import without_data
 
-    spans = []
+    spans: list[str] = []
     for found in _SPAN_RE.finditer(text):
         span = found.group(1)
-        ran = text[found.end():found.end() + 8].startswith(" failed") or _RUN_BEFORE_RE.search(
-            text, max(found.start() - 9, 0), found.start()) is not None
-        spans.append(without_data(span) if ran else span)
+        ran = text.startswith(" failed", found.end()) or text[:found.start()].endswith(
+            (" run ", " running ", " ran "))
+        spans.append(without_data(span) if ran and ("'" in span or '"' in span) else span)
     return "\n".join(spans)
-
-
-_RUN_BEFORE_RE = lazy(r"\b(?:run|running|ran)\s+\Z")
 
 
 def _classed(cls: ErrorClass, text: str) -> bool:
@@ -449,10 +454,10 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
     """How the fact ``text`` matches the failure: 0 by error signature, 1 by command shape,
     2 by file, 3 by error class; None when it does not. ``cls``: the failure's error class
     when known (None: it has none), True to find it."""
-    if sig and _signed_by_checks(failure):
-        return 0 if _checked(failure, sig, text) else None
     if (program := missing_program(failure)) is not None:
         return 0 if _names_missing(program, text) else None
+    if sig and _signed_by_checks(failure):
+        return 0 if _checked(failure, sig, text) else None
     from vaultmem.mining.fixes import RERUN
 
     # A command the shell never started and that passed when run again (fixes.rerun_text) says
@@ -475,8 +480,8 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
 
 def missing_program(failure: Failure) -> str | None:
     """The program the shell could not find for a failure (``cargo`` of ``zsh: command not
-    found: cargo``: :func:`fixes.missing_program`), None for any other failure."""
-    from vaultmem.mining.fixes import missing_program as named
+    found: cargo``: :func:`notfound.missing_program`), None for any other failure."""
+    from vaultmem.mining.notfound import missing_program as named
 
     return named(error_line(failure.error), failure.command)
 
@@ -492,7 +497,7 @@ def _names_missing(program: str, text: str) -> bool:
     ``cargo build``), or, quoting no error line of a missing program, its prose names the
     program and says it is not there, outside what it quotes. A missing program is matched by
     its name only: two missing programs share every word of their error lines but the name."""
-    from vaultmem.mining.fixes import missing_program as named
+    from vaultmem.mining.notfound import missing_program as named
 
     spans = [named(span.strip()) for span in _SPAN_RE.findall(text)]
     if any(spans):
@@ -585,6 +590,8 @@ def told(failure: Failure, found: Sequence[moments.Found], given: set[str],
         return None
     what = code_span(command_shape(" ".join(shape(failure.command)) or failure.tool, 40))
     why = ["error signature", "command shape", "file", "error class"][ranked[0][1]]
-    if ranked[0][1] == 0 and _signed_by_checks(failure):
+    if ranked[0][1] == 0 and missing_program(failure) is not None:
+        why = "the program missing"
+    elif ranked[0][1] == 0 and _signed_by_checks(failure):
         why = "the checks it ran"
     return moments.Told(text, keys, f"fix for a failure of {what}, matched by {why}")

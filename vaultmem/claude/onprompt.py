@@ -86,7 +86,7 @@ def terms(prompt: str) -> list[str]:
     prompt that names no task."""
     found: list[str] = []
     at = 0
-    for path in _PATH_RE.finditer(prompt):
+    for path in _PATH_RE.finditer(prompt) if "/" in prompt else ():  # most name no path
         found += moments.words(prompt[at:path.start()])
         found.append(_LEAD_RE.sub("", path.group()).rstrip("/").casefold())
         at = path.end()

@@ -531,50 +531,6 @@ def missing(error: str | None) -> bool:
     return error is not None and _MISSING_RE.search(error) is not None
 
 
-_SHELL_SAYS = r"(?:\S*/)?(?:ba|z|da|k|a|fi)?sh(?:\.exe)?:(?: line)?(?: \d+:)?"
-# A program the shell could not find, as each shell says it (the name in ``prog``; ``path``:
-# "No such file or directory", which names the program only when the shell speaks of what
-# it ran, not of a redirection's file: :func:`missing_program` checks the command ran it).
-_NO_PROGRAM_RE = lazy(
-    rf"\A\W*(?:{_SHELL_SAYS} (?P<sh>[^\s:]+): (?:command )?not found\b|"
-    r"\S*: command not found: (?P<zsh>\S+)|"
-    r"fish: Unknown command:? (?P<fish>\S+)|"
-    r"'(?P<cmd>[^'\n]+)' is not recognized as an internal or external command|"
-    r"(?:\S+ : )?The term '(?P<ps>[^'\n]+)' is not recognized as (?:the|a) name of a cmdlet|"
-    r"(?P<git>[\w.-]+): '(?P<sub>[\w.-]+)' is not a [\w.-]+ command|"
-    r"error: no such (?:sub)?command:? [`'\"]?(?P<sub2>[\w.:-]+)|"
-    r"(?:\S*/)?env: ['\u2018\"]?(?P<env>[^'\u2019\"\n:]+)['\u2019\"]?: No such file or directory|"
-    rf"{_SHELL_SAYS} (?P<path>[^\s:]+): No such file or directory\s*\Z|"
-    r"\S*: no such file or directory: (?P<zpath>\S+)\s*\Z)", re.IGNORECASE)
-
-
-def missing_program(line: str | None, command: str | None = None) -> str | None:
-    """The program an error line says the shell could not find, case-folded, without its
-    folder and ``.exe`` (``bash: line 1: gh: command not found``, ``zsh: command not found:
-    cargo``, ``'make' is not recognized as an internal or external command``, ``git: 'lfs' is not
-    a git command`` -> ``git lfs``); None for any other line. "No such file or directory" names
-    the program when the shell says it of what ``command`` runs (``./run.sh``), not of a file
-    (``cat x``'s, a redirection's); without a command, whatever the shell names."""
-    found = _NO_PROGRAM_RE.match(line or "")
-    if found is None:
-        return None
-    if found.group("git"):
-        return f"{found.group('git')} {found.group('sub')}".casefold()
-    name = next(g for g in found.groups() if g)
-    if (found.group("path") or found.group("zpath")) and command is not None:
-        ran = {_program_name(words[0]) for words in commandline.command_words(run_key(command))
-               if words}
-        if _program_name(name) not in ran:
-            return None
-    return _program_name(name)
-
-
-def _program_name(word: str) -> str:
-    """A program as written (``~/.cargo/bin/cargo``, ``C:\\bin\\make.exe``): its name."""
-    name = word.strip("'\"`").replace("\\", "/").rsplit("/", 1)[-1].casefold()
-    return name.removesuffix(".exe")
-
-
 def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
     """The gotcha of a run that failed because something was not installed, when a later run
     of the same program (other arguments) passed after an install ran in between (``python -m
