@@ -112,13 +112,23 @@ def test_an_answer_opening_in_bold_keeps_its_bold_whole() -> None:
     assert cut.endswith("**…") and cut.count("**") == 2
 
 
-def test_a_long_prompt_is_capped_with_what_was_left_out() -> None:
-    prompt = "word " * 2000
+def test_a_long_prompt_is_capped_with_what_was_left_out_and_kept_whole_below() -> None:
+    prompt = "word " * 2000 + "the last words ## not a heading"
     log = _only(_edits([_turn("u1", prompt=prompt)]), "Work Log")
-    line = next(x for x in log.content.split("\n") if x.startswith("**Prompt:**"))
+    lines = log.content.split("\n")
+    line = next(x for x in lines if x.startswith("**Prompt:**"))
     rest = len(prompt.strip()) - workentry.PROMPT_MAX_CHARS
     assert line.endswith(f" … {rest} characters more")
     assert len(line) < workentry.PROMPT_MAX_CHARS + 60
+    # Nothing the person said is lost: the prompt whole, folded, below its line.
+    title = lines.index(f"> [!quote]- The prompt whole ({len(prompt):,} characters)")
+    assert title > lines.index(line)
+    assert lines[title + 1] == f"> {prompt}"
+
+
+def test_a_prompt_its_line_holds_is_not_kept_twice() -> None:
+    log = _only(_edits([_turn("u1", prompt="word " * 100)]), "Work Log")
+    assert "The prompt whole" not in log.content
 
 
 def test_files_are_one_line_per_folder_and_commands_counted() -> None:

@@ -103,6 +103,22 @@ def test_an_approved_plan_gives_its_decisions_not_its_steps(env: Path, log: Tran
                          "- ship behind a flag first."]
 
 
+def test_an_approved_plan_is_kept_whole_in_a_folded_callout(env: Path, log: Transcript) -> None:
+    log.prompt("Plan the session store")
+    log.call("toolu_p", "ExitPlanMode", {"plan": PLAN})
+    log.result("toolu_p", "User has approved your plan. You can now start coding.")
+    log.say("Starting with the schema.")
+    stop(log)
+    text = note(env)
+    assert "> [!abstract]- Plan approved (18 lines)" in text
+    # Its steps and its context, which no decision line keeps, are in the record; its
+    # headings are the callout's own, never sections of the note.
+    assert "> 2. Migrate the writer" in text
+    assert "> The sessions live in memory and are lost on restart." in text
+    assert "\n## Implementation Steps" not in text
+    assert "> ## Implementation Steps" in text
+
+
 def test_a_plan_written_to_its_file_is_read_when_the_call_carries_none(
         env: Path, log: Transcript) -> None:
     log.prompt("Plan the session store")
@@ -133,6 +149,7 @@ def test_a_rejected_plan_says_nothing(env: Path, log: Transcript) -> None:
     log.say("Understood, revising.")
     stop(log)
     assert "SQLite in WAL mode" not in note(env)
+    assert "Plan approved" not in note(env)
 
 
 def _todos(*items: tuple[str, str]) -> dict[str, Any]:

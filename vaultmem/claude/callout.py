@@ -1,7 +1,7 @@
-"""Claude's words kept whole in a session note: a folded callout nothing inside can break (pure).
+"""What was said kept whole in a session note: a folded callout nothing inside can break (pure).
 
-The record keeps every turn's final answer, what Claude reported along the way, and every compact
-summary whole (DESIGN §11): the briefing and the entity notes condense, the session note does
+The record keeps every turn's final answer, what Claude reported along the way, every compact
+summary, every plan the person approved and a prompt too long for its line whole (DESIGN §11): the briefing and the entity notes condense, the session note does
 not. What Claude wrote is Markdown of its own, so inside the callout:
 - every line is quoted (``> ``), so no heading, list or fence of it is a section or an item of
   the note (a heading stays the callout's own: recall's passages and the briefing read an
@@ -58,6 +58,19 @@ def answer(text: str) -> str:
     whole = text.strip("\n")
     count = whole.count("\n") + 1
     return quoted(bounded(whole), f"[!note]- Claude's answer ({count} lines)")
+
+
+def plan(text: str) -> str:
+    """A plan the person approved (``ExitPlanMode``), whole (bounded), as a folded callout."""
+    whole = text.strip("\n")
+    count = whole.count("\n") + 1
+    return quoted(bounded(whole), f"[!abstract]- Plan approved ({count} lines)")
+
+
+def prompt(text: str) -> str:
+    """A prompt its ``**Prompt:**`` line cuts short, whole (bounded), as a folded callout."""
+    whole = text.strip("\n")
+    return quoted(bounded(whole), f"[!quote]- The prompt whole ({len(whole):,} characters)")
 
 
 def notes(texts: Sequence[str]) -> str:

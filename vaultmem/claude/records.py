@@ -114,6 +114,11 @@ typed. **Only what the person typed is the prompt**; a line that is only wrapper
   `> [!note]- Claude's answer (N lines)` callout (up to 60,000 characters; the rest is counted).
 - **Every compact summary** is kept whole as a folded `> [!summary]-` callout (only the
   person's own messages, which the work log holds, are left out).
+- **Every plan the person approved** (`ExitPlanMode`) is kept whole below its turn's entry as a
+  folded `> [!abstract]- Plan approved (N lines)` callout: its decisions are mined into the
+  note's Decisions, its steps and context stay findable. A rejected plan keeps nothing.
+- **A prompt longer than its `**Prompt:**` line** (1,500 characters: a pasted log, a spec) is
+  kept whole below that line as a folded `> [!quote]- The prompt whole (N characters)` callout.
 - Inside these callouts nothing can break the note: every line is quoted (a heading of the
   answer is the callout's own, never a section of the note), a fence left open is closed, `%%`
   (an Obsidian comment) outside code, a trailing `^block-id`, `<!--` and `[[` are escaped,

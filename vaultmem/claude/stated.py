@@ -36,6 +36,7 @@ class Told:
         self.closed: dict[int, list[str]] = {}  # steps said earlier that the turn did
         self.committed: dict[int, list[str]] = {}
         self.written: str | None = None  # the last plan file Claude wrote
+        self.plans: dict[int, list[str]] = {}  # the plans approved, kept whole (``callout.plan``)
 
     def called(self, turn: LoggedTurn, call: ToolCall) -> None:
         """A call made in ``turn``."""
@@ -75,6 +76,8 @@ class Told:
         if not found and (call is None or call.tool == structured.PLAN):
             plan = structured.plan_text(data, outcome.said, self.written)
             found = structured.plan_decisions(plan) if plan else ()
+            if plan and plan.strip():
+                self.plans.setdefault(id(turn), []).append(plan)
         self.found.setdefault(id(turn), []).extend(found)
 
     def close(self) -> None:
@@ -98,15 +101,19 @@ class Told:
 
     def entry(self, turn: LoggedTurn, entry: str | None) -> str | None:
         """``turn``'s work-log entry with its ``Done:``, ``Step done:`` and ``Committed:``
-        lines."""
+        lines, then the plans the person approved in it, whole (nothing said is lost)."""
         lines = [f"- {DONE} {block_safe(t)}" for t in self.done.get(id(turn), ())]
         lines += [f"- {STEP_DONE} {block_safe(t)}" for t in self.closed.get(id(turn), ())]
         lines += [f"- {COMMITTED} {block_safe(t)}"
                   for t in dict.fromkeys(self.committed.get(id(turn), ()))]
-        if not lines:
+        plans = self.plans.get(id(turn), ())
+        if not lines and not plans:
             return entry
+        from . import callout
+
         head = entry if entry is not None else f"### {turn.time} - {turn.title}"
-        return head + "\n\n" + "\n".join(lines)
+        return "\n\n".join([head, *(["\n".join(lines)] if lines else []),
+                            *(callout.plan(plan) for plan in dict.fromkeys(plans))])
 
 
 def left_unfinished(turn: LoggedTurn) -> list[str]:
