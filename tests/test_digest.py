@@ -204,6 +204,23 @@ def test_an_answer_leading_into_a_list_is_told_by_its_recap_s_headings_and_bold_
     assert second.details == ()
 
 
+def test_a_prompt_kept_whole_or_a_plan_approved_is_no_recap_of_the_answer() -> None:
+    log = (
+        "## Work Log\n\n### 09:00 - paste the spec\n\n"
+        "**Prompt:** the spec: … 2,000 characters more\n"
+        "**Answer:** Read it. Here is my plan:\n\n"
+        "> [!note]- Claude's answer (3 lines)\n> Read it. Here is my plan:\n"
+        "> **Tokens:** refreshed by the client\n\n"
+        "> [!info]- The prompt whole (3,500 characters)\n> ## The spec\n"
+        "> - **Auth:** tokens expire after an hour\n\n"
+        "> [!info]- Plan approved (3 lines)\n> ## Approach\n> - **Store:** SQLite\n"
+    )
+    (turn,) = digest.session("s.md", log).turns
+    # The answer's own callout is its recap; the prompt's and the plan's lines are not.
+    assert turn.answer == "Read it. Here is my plan: — Tokens: refreshed by the client"
+    assert "Auth" not in repr(turn) and "SQLite" not in repr(turn)
+
+
 def test_any_answer_s_recap_points_are_its_details() -> None:
     log = (
         "## Work Log\n\n### 19:28 - compare the two\n\n"

@@ -121,7 +121,7 @@ def test_a_long_prompt_is_capped_with_what_was_left_out_and_kept_whole_below() -
     assert line.endswith(f" … {rest} characters more")
     assert len(line) < workentry.PROMPT_MAX_CHARS + 60
     # Nothing the person said is lost: the prompt whole, folded, below its line.
-    title = lines.index(f"> [!quote]- The prompt whole ({len(prompt):,} characters)")
+    title = lines.index(f"> [!info]- The prompt whole ({len(prompt):,} characters)")
     assert title > lines.index(line)
     assert lines[title + 1] == f"> {prompt}"
 

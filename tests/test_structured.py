@@ -110,7 +110,7 @@ def test_an_approved_plan_is_kept_whole_in_a_folded_callout(env: Path, log: Tran
     log.say("Starting with the schema.")
     stop(log)
     text = note(env)
-    assert "> [!abstract]- Plan approved (18 lines)" in text
+    assert "> [!info]- Plan approved (18 lines)" in text
     # Its steps and its context, which no decision line keeps, are in the record; its
     # headings are the callout's own, never sections of the note.
     assert "> 2. Migrate the writer" in text

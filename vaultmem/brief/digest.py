@@ -17,7 +17,7 @@ from vaultmem.mining import notices, settled
 from vaultmem.notes import mdlines, schema, sections
 from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.noise import NOTES_TITLE
+from vaultmem.notes.noise import ANSWER_NAME
 from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
@@ -333,8 +333,10 @@ def _work_log(note: _Note) -> _Log:
                     upcoming = recapnext.Upcoming()
                     told.append((details, upcoming))
                     answer_words = None
-            if kind == "blockquote" and NOTES_TITLE in line and line.startswith("> [!"):
-                points = details = upcoming = None  # what Claude reported along the way: no recap
+            if kind == "blockquote" and line.startswith("> [!") and ANSWER_NAME not in line:
+                # What Claude reported along the way, a plan approved, a prompt kept whole: no
+                # recap of the answer.
+                points = details = upcoming = None
             if kind == "blockquote" and points is not None and turns:
                 # An answer that ends leading into a list ("Here's what changed:") says its
                 # outcome in the recap kept below it: its headings and bold lines, in order.
@@ -413,14 +415,14 @@ def _work_log(note: _Note) -> _Log:
 
 def _answer_text(note: _Note, at: int) -> list[str]:
     """The lines of the callout holding the whole answer whose line is ``at`` (none when the
-    quote below it is what Claude said along the way)."""
+    quote below it is another: what Claude said along the way, a prompt or a plan kept whole)."""
     n = at + 1
     while n < len(note.lines) and not note.lines[n].strip():
         n += 1
     end = n
     while end < len(note.lines) and note.kind[end] == "blockquote":
         end += 1
-    return [] if n == end or NOTES_TITLE in note.lines[n] else note.lines[n:end]
+    return [] if n == end or ANSWER_NAME not in note.lines[n] else note.lines[n:end]
 
 
 def _failure_error(failure: str) -> str:

@@ -20,7 +20,7 @@ from vaultmem.memory import anchors
 from vaultmem.notes import schema
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.mdlines import lines_outside_fences
-from vaultmem.notes.noise import ASIDE, NOTES_TITLE
+from vaultmem.notes.noise import ANSWER_TITLE, ASIDE, NOTES_TITLE
 
 KEPT_MAX_CHARS = 60_000  # of one answer or summary in the note (real ones hold up to 30,000)
 _CODE_SPAN = lazy(r"(`+)(?:.+?)\1(?!`)")
@@ -57,20 +57,22 @@ def answer(text: str) -> str:
     """A turn's final answer, whole (bounded), as a folded ``[!note]`` callout."""
     whole = text.strip("\n")
     count = whole.count("\n") + 1
-    return quoted(bounded(whole), f"[!note]- Claude's answer ({count} lines)")
+    return quoted(bounded(whole), f"{ANSWER_TITLE[2:]}{count} lines)")
 
 
 def plan(text: str) -> str:
-    """A plan the person approved (``ExitPlanMode``), whole (bounded), as a folded callout."""
+    """A plan the person approved (``ExitPlanMode``), whole (bounded), as a folded aside: its
+    decisions are mined into the note, and recall ranks its lines after an answer's (a plan
+    says what was meant, an answer what came of it)."""
     whole = text.strip("\n")
     count = whole.count("\n") + 1
-    return quoted(bounded(whole), f"[!abstract]- Plan approved ({count} lines)")
+    return quoted(bounded(whole), f"[!{ASIDE}]- Plan approved ({count} lines)")
 
 
 def prompt(text: str) -> str:
-    """A prompt its ``**Prompt:**`` line cuts short, whole (bounded), as a folded callout."""
+    """A prompt its ``**Prompt:**`` line cuts short, whole (bounded), as a folded aside."""
     whole = text.strip("\n")
-    return quoted(bounded(whole), f"[!quote]- The prompt whole ({len(whole):,} characters)")
+    return quoted(bounded(whole), f"[!{ASIDE}]- The prompt whole ({len(whole):,} characters)")
 
 
 def notes(texts: Sequence[str]) -> str:
@@ -105,9 +107,6 @@ def _outside_code(line: str) -> str:
     return "".join(out)
 
 
-_ANSWER_TITLE = "> [!note]- Claude's answer ("
-
-
 def last_answer(note_text: str, log: str = schema.WORK_LOG) -> str | None:
     """The final answer the last entry of a session note's ``log`` section keeps whole
     (:func:`answer`, unquoted), or None when that entry keeps none."""
@@ -120,7 +119,7 @@ def last_answer(note_text: str, log: str = schema.WORK_LOG) -> str | None:
     entry = max((n for n in range(start, end) if lines[n].startswith("### ")), default=None)
     if entry is None:
         return None
-    title = next((n for n in range(entry, end) if lines[n].startswith(_ANSWER_TITLE)), None)
+    title = next((n for n in range(entry, end) if lines[n].startswith(ANSWER_TITLE)), None)
     if title is None:
         return None
     kept: list[str] = []

@@ -115,10 +115,10 @@ typed. **Only what the person typed is the prompt**; a line that is only wrapper
 - **Every compact summary** is kept whole as a folded `> [!summary]-` callout (only the
   person's own messages, which the work log holds, are left out).
 - **Every plan the person approved** (`ExitPlanMode`) is kept whole below its turn's entry as a
-  folded `> [!abstract]- Plan approved (N lines)` callout: its decisions are mined into the
+  folded `> [!info]- Plan approved (N lines)` aside (recall ranks its lines after an answer's): its decisions are mined into the
   note's Decisions, its steps and context stay findable. A rejected plan keeps nothing.
 - **A prompt longer than its `**Prompt:**` line** (1,500 characters: a pasted log, a spec) is
-  kept whole below that line as a folded `> [!quote]- The prompt whole (N characters)` callout.
+  kept whole below that line as a folded `> [!info]- The prompt whole (N characters)` aside.
 - Inside these callouts nothing can break the note: every line is quoted (a heading of the
   answer is the callout's own, never a section of the note), a fence left open is closed, `%%`
   (an Obsidian comment) outside code, a trailing `^block-id`, `<!--` and `[[` are escaped,

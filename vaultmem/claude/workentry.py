@@ -148,19 +148,19 @@ def answer_parts(answer: str, knowledge: Sequence[str]) -> tuple[str, str | None
 def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
     """The work-log entry of ``turn`` (``knowledge``: its mined lines); None when empty."""
     head: list[str] = []
-    said: list[str] = []  # what the lines cut short, kept whole below them
+    said: list[str] = []  # what the lines cut short, kept whole below them: the answer first
     if turn.prompt:
         head.append(f"**Prompt:** {one_line(turn.prompt, PROMPT_MAX_CHARS)}")
-        if len(one_line(turn.prompt)) > PROMPT_MAX_CHARS:
-            from . import callout
-
-            said.append(callout.prompt(turn.prompt))
     if turn.answer:
         answer, whole = answer_parts(turn.answer, knowledge)
         if answer:
             head.append(f"**Answer:** {answer}")
         if whole is not None:
             said.append(whole)
+    if turn.prompt and len(one_line(turn.prompt)) > PROMPT_MAX_CHARS:
+        from . import callout
+
+        said.append(callout.prompt(turn.prompt))
     work = _work_lines(turn)
     # Before the final answer (the last message), what Claude reported along the way.
     along = midturn.along(turn.prose[:-1])

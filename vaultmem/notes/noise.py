@@ -21,10 +21,12 @@ from vaultmem.notes.lazyre import lazy
 # it is (``> [!abstract]- Claude's answer (12 lines)``); the callout's lines say the rest.
 _FOLDED_TITLE = lazy(r"^[ \t]*>[ \t]*\[![\w-]+\]-")
 # The callout type of what was said along the way rather than as an answer (the notes Claude
-# wrote between its tool calls, kept below a work log's entry): recall ranks its lines after an
-# answer's (``vaultmem.notes.passages``).
+# wrote between its tool calls, a plan approved, a prompt too long for its line, kept below a
+# work log's entry): recall ranks its lines after an answer's (``vaultmem.notes.passages``).
 ASIDE = "info"
 NOTES_TITLE = "Claude's notes along the way"  # its title (readers tell it from an answer's by it)
+ANSWER_NAME = "Claude's answer ("  # in the title of an answer kept whole (any callout type)
+ANSWER_TITLE = f"> [!note]- {ANSWER_NAME}"  # how vaultmem opens that callout
 # ``key: value`` with one word or token for a value (``Reason: other``, ``status: active``).
 _KEY_VALUE = lazy(r"^[ \t]*(?:[-*+][ \t]+)?[*_]*[A-Za-z][\w-]{0,30}[*_]*:[*_]*[ \t]+[^\s]+[ \t]*$")
 # The opening line vaultmem writes in a new session note (memory/sessions.py).
