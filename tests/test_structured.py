@@ -119,6 +119,21 @@ def test_an_approved_plan_is_kept_whole_in_a_folded_callout(env: Path, log: Tran
     assert "> ## Implementation Steps" in text
 
 
+def test_a_plan_left_unanswered_when_the_session_ends_is_kept_as_proposed_with_no_decision(
+        env: Path, log: Transcript) -> None:
+    log.prompt("Plan the session store")
+    log.call("toolu_w", "Write", {"file_path": "/home/dev/.claude/plans/quiet-fox.md",
+                                  "content": PLAN})
+    log.result("toolu_w", "File created successfully at: /home/dev/.claude/plans/quiet-fox.md")
+    log.call("toolu_p", "ExitPlanMode", {})
+    end(log)
+    text = note(env)
+    assert "> [!info]- Plan proposed, not answered (18 lines)" in text
+    assert "> 2. Migrate the writer" in text
+    assert "Plan approved" not in text
+    assert section(text, "Decisions Made") == []
+
+
 def test_a_plan_written_to_its_file_is_read_when_the_call_carries_none(
         env: Path, log: Transcript) -> None:
     log.prompt("Plan the session store")

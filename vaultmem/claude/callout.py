@@ -60,13 +60,14 @@ def answer(text: str) -> str:
     return quoted(bounded(whole), f"{ANSWER_TITLE[2:]}{count} lines)")
 
 
-def plan(text: str) -> str:
-    """A plan the person approved (``ExitPlanMode``), whole (bounded), as a folded aside: its
-    decisions are mined into the note, and recall ranks its lines after an answer's (a plan
-    says what was meant, an answer what came of it)."""
+def plan(text: str, *, approved: bool = True) -> str:
+    """A plan Claude asked the person to approve (``ExitPlanMode``), whole (bounded), as a folded
+    aside: recall ranks its lines after an answer's (a plan says what was meant, an answer what
+    came of it). ``approved`` False: the read ended before the person answered."""
     whole = text.strip("\n")
     count = whole.count("\n") + 1
-    return quoted(bounded(whole), f"[!{ASIDE}]- Plan approved ({count} lines)")
+    said = "Plan approved" if approved else "Plan proposed, not answered"
+    return quoted(bounded(whole), f"[!{ASIDE}]- {said} ({count} lines)")
 
 
 def prompt(text: str) -> str:

@@ -116,7 +116,8 @@ typed. **Only what the person typed is the prompt**; a line that is only wrapper
   person's own messages, which the work log holds, are left out).
 - **Every plan the person approved** (`ExitPlanMode`) is kept whole below its turn's entry as a
   folded `> [!info]- Plan approved (N lines)` aside (recall ranks its lines after an answer's): its decisions are mined into the
-  note's Decisions, its steps and context stay findable. A rejected plan keeps nothing.
+  note's Decisions, its steps and context stay findable. A rejected plan keeps nothing; one still unanswered when
+  the session ends is kept as `Plan proposed, not answered`, with no decision of its own.
 - **A prompt longer than its `**Prompt:**` line** (1,500 characters: a pasted log, a spec) is
   kept whole below that line as a folded `> [!info]- The prompt whole (N characters)` aside.
 - Inside these callouts nothing can break the note: every line is quoted (a heading of the

@@ -37,6 +37,9 @@ class Told:
         self.committed: dict[int, list[str]] = {}
         self.written: str | None = None  # the last plan file Claude wrote
         self.plans: dict[int, list[str]] = {}  # the plans approved, kept whole (``callout.plan``)
+        # ExitPlanMode calls not answered yet: call id -> (its turn, its plan)
+        self.asked: dict[str, tuple[LoggedTurn, str]] = {}
+        self.proposed: dict[int, list[str]] = {}  # plans never answered when the read ended
 
     def called(self, turn: LoggedTurn, call: ToolCall) -> None:
         """A call made in ``turn``."""
@@ -47,9 +50,12 @@ class Told:
             self.todos.append((turn, data.todos))
         if data.written and data.plan:
             self.written = data.plan
+        if call.tool == structured.PLAN and call.id:
+            self.asked[call.id] = (turn, data.plan or self.written or "")
 
     def ended(self, turn: LoggedTurn, call: ToolCall | None, outcome: Outcome) -> None:
         """A call's outcome, in ``turn`` (the call None when an earlier read saw it)."""
+        self.asked.pop(outcome.tool_use_id, None)  # a plan answered, either way
         if outcome.denied:  # a rejected question or plan says nothing; the person's words may
             redirected = prompts.redirect(outcome.said)
             if redirected is not None:
@@ -81,7 +87,12 @@ class Told:
         self.found.setdefault(id(turn), []).extend(found)
 
     def close(self) -> None:
-        """The todo lists read: the last one's open items, and the items completed."""
+        """The todo lists read: the last one's open items, and the items completed; the plans
+        asked for and not answered when the read ends (the session ended waiting on the person)
+        are kept as proposed, with no decision of theirs."""
+        for turn, plan in self.asked.values():
+            if plan.strip():
+                self.proposed.setdefault(id(turn), []).append(plan)
         steps, done = structured.todo_state([todos for _, todos in self.todos])
         if steps:
             self.found.setdefault(id(self.todos[-1][0]), []).extend(steps)
@@ -101,19 +112,23 @@ class Told:
 
     def entry(self, turn: LoggedTurn, entry: str | None) -> str | None:
         """``turn``'s work-log entry with its ``Done:``, ``Step done:`` and ``Committed:``
-        lines, then the plans the person approved in it, whole (nothing said is lost)."""
+        lines, then the plans the person approved in it and those left unanswered, whole
+        (nothing said is lost)."""
         lines = [f"- {DONE} {block_safe(t)}" for t in self.done.get(id(turn), ())]
         lines += [f"- {STEP_DONE} {block_safe(t)}" for t in self.closed.get(id(turn), ())]
         lines += [f"- {COMMITTED} {block_safe(t)}"
                   for t in dict.fromkeys(self.committed.get(id(turn), ()))]
         plans = self.plans.get(id(turn), ())
-        if not lines and not plans:
+        proposed = self.proposed.get(id(turn), ())
+        if not lines and not plans and not proposed:
             return entry
         from . import callout
 
         head = entry if entry is not None else f"### {turn.time} - {turn.title}"
         return "\n\n".join([head, *(["\n".join(lines)] if lines else []),
-                            *(callout.plan(plan) for plan in dict.fromkeys(plans))])
+                            *(callout.plan(plan) for plan in dict.fromkeys(plans)),
+                            *(callout.plan(plan, approved=False)
+                              for plan in dict.fromkeys(proposed))])
 
 
 def left_unfinished(turn: LoggedTurn) -> list[str]:
