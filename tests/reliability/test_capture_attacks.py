@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hook_kit import DAY, SESSIONS, hook_env, run_hook, snapshot
 
+from vaultmem.claude import callout
 from vaultmem.notes import sections
 
 CWD = "/home/dev/work/shop"
@@ -103,4 +104,8 @@ def test_a_prompt_longer_than_a_note_holds_is_cut_with_what_was_left(tmp_path: P
     line = next(x for x in note.read_text().split("\n") if x.startswith("**Prompt:**"))
     assert len(line) < 2_000
     assert line.endswith(" characters more") and "298" in line.split("…")[-1]
-    assert note.stat().st_size < 5_000
+    # Kept whole below its line up to what an answer kept whole may hold, the rest counted.
+    text = note.read_text()
+    assert "> [!info]- The prompt whole (300,016 characters)" in text
+    assert f"({300_016 - callout.KEPT_MAX_CHARS:,} more characters left out)" in text
+    assert note.stat().st_size < callout.KEPT_MAX_CHARS + 5_000
