@@ -25,8 +25,8 @@ _FOLDED_TITLE = lazy(r"^[ \t]*>[ \t]*\[![\w-]+\]-")
 # work log's entry): recall ranks its lines after an answer's (``vaultmem.notes.passages``).
 ASIDE = "info"
 NOTES_TITLE = "Claude's notes along the way"  # its title (readers tell it from an answer's by it)
-ANSWER_NAME = "Claude's answer ("  # in the title of an answer kept whole (any callout type)
-ANSWER_TITLE = f"> [!note]- {ANSWER_NAME}"  # how vaultmem opens that callout
+ANSWER_NAME = "Claude's answer"  # in the title of an answer kept whole (any callout type)
+ANSWER_TITLE = f"> [!note]- {ANSWER_NAME} ("  # how vaultmem opens that callout
 # ``key: value`` with one word or token for a value (``Reason: other``, ``status: active``).
 _KEY_VALUE = lazy(r"^[ \t]*(?:[-*+][ \t]+)?[*_]*[A-Za-z][\w-]{0,30}[*_]*:[*_]*[ \t]+[^\s]+[ \t]*$")
 # The opening line vaultmem writes in a new session note (memory/sessions.py).
