@@ -219,6 +219,12 @@ def test_a_prompt_kept_whole_or_a_plan_approved_is_no_recap_of_the_answer() -> N
     # The answer's own callout is its recap; the prompt's and the plan's lines are not.
     assert turn.answer == "Read it. Here is my plan: — Tokens: refreshed by the client"
     assert "Auth" not in repr(turn) and "SQLite" not in repr(turn)
+    # An answer its line holds whole has no callout: the prompt's below it is not its ending.
+    short = log.replace("**Answer:** Read it. Here is my plan:", "**Answer:** Read it, all clear.")
+    short = short[:short.index("> [!note]")] + short[short.index("> [!info]"):].replace(
+        "> ## The spec\n", "> ## The spec\n> Auth tokens expire after an hour, it says.\n>\n")
+    (turn,) = digest.session("s.md", short).turns
+    assert turn.answer == "Read it, all clear." and "Auth" not in repr(turn)
 
 
 def test_any_answer_s_recap_points_are_its_details() -> None:
