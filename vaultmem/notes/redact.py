@@ -50,7 +50,6 @@ from functools import lru_cache
 
 from vaultmem.notes import (
     secretconfig,
-    secretconn,
     secretcontext,
     secretfilter,
     secretphrase,
@@ -178,8 +177,6 @@ _ABOUT_A_SECRET = frozenset({
     "length", "len", "hint", "count", "enabled", "rotated", "date", "ttl", "last", "id", "name",
     "type", "version", "prompt", "label", "field", "strength", "min", "max", "file", "path", "url",
 })
-# A secret word continued by another (``--list-secret-keys``): the name of something else.
-_COMPOUND = lazy(r"-[A-Za-z]")
 # A URL query's or a connection string's next pair (``…&user=alice``, ``…;EndpointSuffix=…``).
 _NEXT_PAIR = lazy(r"[&;](?=[A-Za-z_][\w.-]{0,40}=)")
 
@@ -290,7 +287,7 @@ def _looks_secret(value: str, quoted: bool) -> bool:
         return False  # a path or a URL (a password in a URL is the basic-auth rule's)
     if bare.isdigit() and len(bare) < 12:
         return False  # a count (``max_tokens: 4096``), a port
-    if c["date"].fullmatch(bare):
+    if bare[:1].isdigit() and c["date"].fullmatch(bare):
         return False  # ``11/15/2025``, ``2025-11-15``
     if not quoted and c["reference"].search(bare):
         return False  # ``self.password``, ``get_token()``, ``new_password``
@@ -448,7 +445,7 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
         named.append((m.start(2), "token"))
     prose = [(m.end(), name_kind(m.group(0).replace(" ", "_")) or "secret")
              for m in c["prose_name"].finditer(text, begin, end)
-             if not _COMPOUND.match(text, m.end()) and not _in_url(text, m.start())]
+             if not _compound(text, m.end()) and not _in_url(text, m.start())]
     for at, kind in [*named, *prose]:
         for t in c["token"].finditer(text, at, min(end, at + _ENTROPY_SPAN)):
             token = t.group(0).lstrip(".-")
@@ -478,7 +475,14 @@ def _in_context(text: str, begin: int, end: int) -> Iterator[Finding]:
     yield from secretcontext.findings(text, begin, end)
     yield from secretconfig.findings(text, begin, end)
     yield from secretphrase.findings(text, begin, end)
+    from vaultmem.notes import secretconn  # imported by the first text that may hold one
     yield from secretconn.findings(text, begin, end)
+
+
+def _compound(text: str, at: int) -> bool:
+    """Whether the secret word ending at ``at`` goes on as another (``--list-secret-keys``)."""
+    nxt = text[at + 1:at + 2]
+    return text.startswith("-", at) and nxt.isascii() and nxt.isalpha()
 
 
 def _in_url(text: str, at: int) -> bool:

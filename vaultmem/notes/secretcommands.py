@@ -120,6 +120,8 @@ NON_ASCII_WORDS = ("lösenord", "hasło", "şifre", "parolă", "jelszó", "mật
                    "clé", "nøkkel", "ключ", "キー", "密钥", "密鑰", "키")
 
 
+# A Digest header's ``response=`` (secretconn), found by its shape in the lowercase text.
+DIGEST_SHAPE = lazy(r"response[ \t]*=[ \t]*[\"']?[0-9a-f]{32}")
 # A PIN's name (the pin rule; "ping" and "pinned" are none).
 _PIN_SHAPE = lazy(r"pin(?:[ -]?(?:code|number|nummer|numero|número))?(?![\w-])")
 # A schemeless ``user:PASS@host`` (the userinfo rule), looked for where the text has an ``@``.

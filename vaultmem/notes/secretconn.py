@@ -39,8 +39,6 @@ _RULES = {
                      r"|([^\s/@:'\"<>]{16,200}):[^\s/@'\"<>]*)@(?=[\w.\[-])"),
     "slot": lazy(r"\d{1,2}|[A-Za-z_][\w.]*|\$\w+|%\w+%"),
 }
-# A Digest header's ``response=`` (lowercase), for the pre-filter: found by its shape.
-DIGEST_SHAPE = lazy(r"response[ \t]*=[ \t]*[\"']?[0-9a-f]{32}")
 
 
 def findings(text: str, begin: int, end: int) -> Iterator[Finding]:

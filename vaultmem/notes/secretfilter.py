@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from vaultmem.notes import secretcommands, secretconfig, secretconn, secretphrase
+from vaultmem.notes import secretcommands, secretconfig, secretphrase
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretgate import Gated
 from vaultmem.notes.secretshapes import CANDIDATE_SHAPES, EXACT_PREFIXES, LOWER_PREFIXES
@@ -70,7 +70,7 @@ def candidates(text: str) -> tuple[list[int], list[int], list[int]]:
         while at >= 0:
             if _AFTER.match(low, at + len(word)):
                 named.append(at)
-            elif " the " in low[at - _BEFORE_SPAN if at > _BEFORE_SPAN else 0:at] and (
+            elif secretphrase.linked(low[at - _BEFORE_SPAN if at > _BEFORE_SPAN else 0:at]) and (
                     _BEFORE.search(low, max(0, at - _BEFORE_SPAN), at)):
                 before.append(at)
             at = low.find(word, at + len(word))
@@ -78,7 +78,7 @@ def candidates(text: str) -> tuple[list[int], list[int], list[int]]:
         named.extend(m.start() for m in _AWS.finditer(low))
     commands = secretcommands.candidates(
         low, secretconfig.WORDS,
-        (*secretconfig.SHAPES, secretphrase.PAIRS_SHAPE, secretconn.DIGEST_SHAPE))
+        (*secretconfig.SHAPES, secretphrase.PAIRS_SHAPE, secretcommands.DIGEST_SHAPE))
     return sorted(shaped), sorted(set(named)), sorted([*commands, *before])
 
 
