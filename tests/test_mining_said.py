@@ -114,3 +114,21 @@ def test_capture_files_an_answer_s_caveat_and_reasoned_change_in_their_sections(
     assert not any("Let me know" in line for line in decisions + gotchas)
 
 
+
+
+def test_a_cause_stated_then_its_fix_reported_make_one_gotcha() -> None:
+    text = ("The root cause was that the phone regex matched ISO timestamps. I changed it to "
+            "use a lookbehind for the date.")
+    assert [(m.kind, m.text) for m in mine(text)] == [
+        (Kind.GOTCHA, ("The root cause was that the phone regex matched ISO timestamps. Fix: "
+                       "Changed it to use a lookbehind for the date."))]
+
+
+@pytest.mark.parametrize("after", [
+    "The other workflow files are fine.",  # no fix reported
+    "Fixed that, but the sync job still fails.",  # says only that it did, still failing
+    "I added an allowlist for:",  # leads into a list the line does not carry
+])
+def test_a_cause_keeps_alone_what_is_no_fix_of_it(after: str) -> None:
+    cause = "The issue was that the workflow file was owned by root."
+    assert [m.text for m in mine(f"{cause} {after}") if m.kind == Kind.GOTCHA] == [cause]

@@ -36,6 +36,8 @@ How a message is read:
   config didn't load because …``), and a summary bullet's change with its reason, its file
   named first (``- `auth.py` - switched to RS256 since …``). A flag opening on Claude, the person
   or a pronoun (``Note: I left …``, ``Note: you use …``, ``Note: this is …``) is no caveat.
+- A cause stated as found and the fix the very next sentence of its paragraph reports (``The
+  root cause was X. I changed Y to Z.``) are one gotcha, ``<cause>. Fix: <fix>``.
 """
 
 from __future__ import annotations
@@ -115,6 +117,7 @@ def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = Fa
         while trailing_from > 0 and plain_unit(units[trailing_from - 1].text).endswith("?"):
             trailing_from -= 1
         realised = -1  # the block of the last bare "I see the problem." sentence
+        stated = -1  # the unit of a cause just stated as found: its fix may be the next one
         for index, unit in enumerate(units):
             if listed_only and unit.label is None and not (unit.item and unit.section):
                 continue
@@ -138,12 +141,23 @@ def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = Fa
                 add(Kind.GOTCHA, f"{cause}. Fix: {capitalised(clean_line(masks.restore(fix)))}")
                 pending.clear()
                 continue
+            said = _fix_after(unit, kind) if 0 <= stated == index - 1 \
+                and units[stated].block == unit.block else None
+            if said is not None:
+                # "The root cause was X. I changed Y to Z.": the fix the next sentence reports
+                # belongs to its cause (read alone it is a progress line).
+                fixed = f"{found[-1].text.rstrip('.')}. Fix: {capitalised(clean_line(masks.restore(said)))}"
+                found[-1] = Mined(Kind.GOTCHA, fixed)
+                continue
             if kind is None:
                 continue
             line = clean_line(masks.restore(unit.text))
             if unit.label is not None:
                 line = capitalised(line)  # "Decision: use RS256" reads "Use RS256" without it
+            before = len(found)
             add(kind, line)
+            if kind == Kind.GOTCHA and len(found) > before and "fix" not in line.casefold():
+                stated = index
     return tuple(found)
 
 
@@ -265,6 +279,18 @@ _PRESENT_DIAGNOSIS = cue(
     "problem|issue|bug|error|culprit|cause|reason|failing|happening|broken|hanging|crashing|"
     "fails|hangs|breaks|crashes",
 )
+
+
+# A fix report that cannot stand after its cause: one leading into a list ("Added allowlist
+# for:"), one saying only that it did ("Fixed that, but …"), one still failing.
+_NO_FIX = lazy(r":\s*$|^(?:fixed |did |done )?(?:that|it|this)\b|\b(?:still|but|however)\b",
+               re.IGNORECASE)
+
+
+def _fix_after(unit: Unit, kind: Kind | None) -> str | None:
+    """The fix a sentence right after a stated cause reports, or None (see ``_NO_FIX``)."""
+    said = None if unit.item else _fix_reported(unit, kind)
+    return None if said is None or _NO_FIX.search(plain_unit(said)) else said
 
 
 _FIX_BY = cue(r"\b(?:fixed|resolved|solved|worked around) (?:it|this|that|the \S+(?: \S+){0,3}) by\b|"
