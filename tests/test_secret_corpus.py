@@ -670,8 +670,11 @@ def test_a_vendor_token_of_any_length_goes_whole(prefix: str, body: str, around:
 
 
 @settings(max_examples=60, deadline=None)
+# A value opening with ``*`` is not drawn: ``**`` there is Markdown's bold, which the phrase
+# rules read as markup around the value (``the password is **hunter2x9**`` keeps its ``**``).
 @given(password=st.text(_ALNUM + "!#%&*+", min_size=10, max_size=30).filter(
-    lambda p: any(c.isdigit() for c in p) and any(c.isalpha() for c in p) and _no_placeholder(p)),
+    lambda p: any(c.isdigit() for c in p) and any(c.isalpha() for c in p) and _no_placeholder(p)
+    and not p.startswith("*")),
        template=st.sampled_from([
            "the db password is {}", "mysql -uroot -p{} -h db", "--password={}", "--password {}",
            "curl -u me:{} https://x.example", "redis://:{}@cache:6379", "password: {}",
@@ -689,3 +692,10 @@ def test_shas_and_digests_are_kept(sha: str, digest: str, word: str) -> None:
     for text in (f"{word}: {sha}", f"{word} {sha[:7]} merged", f"img@sha256:{digest}",
                  f"the {word} hash is {digest}"):
         assert redact.redact(text) == text
+
+
+@pytest.mark.parametrize("text", ["the password is **hunter2x9**",
+                                  "set the api key to **abc12345678**"])
+def test_a_value_in_bold_after_its_secret_word_goes(text: str) -> None:
+    value = text.split("**")[1]
+    assert value not in redact.redact(text)
