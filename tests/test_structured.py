@@ -119,13 +119,18 @@ def test_an_approved_plan_is_kept_whole_in_a_folded_callout(env: Path, log: Tran
     assert "> ## Implementation Steps" in text
 
 
-def test_a_plan_left_unanswered_when_the_session_ends_is_kept_as_proposed_with_no_decision(
-        env: Path, log: Transcript) -> None:
+def _plan_written_then_asked(log: Transcript) -> None:
+    """Claude writes the plan to its file in plan mode, then asks to exit with no plan."""
     log.prompt("Plan the session store")
     log.call("toolu_w", "Write", {"file_path": "/home/dev/.claude/plans/quiet-fox.md",
                                   "content": PLAN})
     log.result("toolu_w", "File created successfully at: /home/dev/.claude/plans/quiet-fox.md")
     log.call("toolu_p", "ExitPlanMode", {})
+
+
+def test_a_plan_left_unanswered_when_the_session_ends_is_kept_as_proposed_with_no_decision(
+        env: Path, log: Transcript) -> None:
+    _plan_written_then_asked(log)
     end(log)
     text = note(env)
     assert "> [!info]- Plan proposed, not answered (18 lines)" in text
@@ -136,11 +141,7 @@ def test_a_plan_left_unanswered_when_the_session_ends_is_kept_as_proposed_with_n
 
 def test_a_plan_written_to_its_file_is_read_when_the_call_carries_none(
         env: Path, log: Transcript) -> None:
-    log.prompt("Plan the session store")
-    log.call("toolu_w", "Write", {"file_path": "/home/dev/.claude/plans/quiet-fox.md",
-                                  "content": PLAN})
-    log.result("toolu_w", "File created successfully at: /home/dev/.claude/plans/quiet-fox.md")
-    log.call("toolu_p", "ExitPlanMode", {})
+    _plan_written_then_asked(log)
     log.result("toolu_p", "User has approved exiting plan mode. You can now proceed.")
     log.say("Starting.")
     stop(log)
