@@ -1,8 +1,8 @@
 """What was said kept whole in a session note: a folded callout nothing inside can break (pure).
 
 The record keeps every turn's final answer, what Claude reported along the way, every compact
-summary, every plan the person approved and a prompt too long for its line whole (DESIGN §11): the briefing and the entity notes condense, the session note does
-not. What Claude wrote is Markdown of its own, so inside the callout:
+summary, every plan put to the person and a prompt too long for its line whole (DESIGN §11): the
+briefing and the entity notes condense, the session note does not. What Claude wrote is Markdown of its own, so inside the callout:
 - every line is quoted (``> ``), so no heading, list or fence of it is a section or an item of
   the note (a heading stays the callout's own: recall's passages and the briefing read an
   answer by its parts), and a fence left open is closed before the callout ends;
@@ -20,7 +20,7 @@ from vaultmem.memory import anchors
 from vaultmem.notes import schema
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.mdlines import lines_outside_fences
-from vaultmem.notes.noise import ANSWER_TITLE, ASIDE, NOTES_TITLE
+from vaultmem.notes.noise import ANSWER_NAME, ANSWER_TITLE, ASIDE, NOTES_TITLE
 
 KEPT_MAX_CHARS = 60_000  # of one answer or summary in the note (real ones hold up to 30,000)
 _CODE_SPAN = lazy(r"(`+)(?:.+?)\1(?!`)")
@@ -57,7 +57,7 @@ def answer(text: str) -> str:
     """A turn's final answer, whole (bounded), as a folded ``[!note]`` callout."""
     whole = text.strip("\n")
     count = whole.count("\n") + 1
-    return quoted(bounded(whole), f"{ANSWER_TITLE[2:]}{count} lines)")
+    return quoted(bounded(whole), f"[!note]- {ANSWER_NAME} ({count} lines)")
 
 
 def plan(text: str, *, approved: bool = True) -> str:

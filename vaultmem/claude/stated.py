@@ -36,10 +36,11 @@ class Told:
         self.closed: dict[int, list[str]] = {}  # steps said earlier that the turn did
         self.committed: dict[int, list[str]] = {}
         self.written: str | None = None  # the last plan file Claude wrote
-        self.plans: dict[int, list[str]] = {}  # the plans approved, kept whole (``callout.plan``)
-        # ExitPlanMode calls not answered yet: call id -> (its turn, its plan)
+        # The plans put to the person, kept whole (``callout.plan``): (plan, approved) by turn;
+        # an ExitPlanMode call not answered yet is in ``asked`` (call id -> its turn, its plan)
+        # until its outcome, or the read's end (``close``: the session ended waiting on them).
+        self.plans: dict[int, list[tuple[str, bool]]] = {}
         self.asked: dict[str, tuple[LoggedTurn, str]] = {}
-        self.proposed: dict[int, list[str]] = {}  # plans never answered when the read ended
 
     def called(self, turn: LoggedTurn, call: ToolCall) -> None:
         """A call made in ``turn``."""
@@ -83,7 +84,7 @@ class Told:
             plan = structured.plan_text(data, outcome.said, self.written)
             found = structured.plan_decisions(plan) if plan else ()
             if plan and plan.strip():
-                self.plans.setdefault(id(turn), []).append(plan)
+                self.plans.setdefault(id(turn), []).append((plan, True))
         self.found.setdefault(id(turn), []).extend(found)
 
     def close(self) -> None:
@@ -92,7 +93,7 @@ class Told:
         are kept as proposed, with no decision of theirs."""
         for turn, plan in self.asked.values():
             if plan.strip():
-                self.proposed.setdefault(id(turn), []).append(plan)
+                self.plans.setdefault(id(turn), []).append((plan, False))
         steps, done = structured.todo_state([todos for _, todos in self.todos])
         if steps:
             self.found.setdefault(id(self.todos[-1][0]), []).extend(steps)
@@ -118,17 +119,14 @@ class Told:
         lines += [f"- {STEP_DONE} {block_safe(t)}" for t in self.closed.get(id(turn), ())]
         lines += [f"- {COMMITTED} {block_safe(t)}"
                   for t in dict.fromkeys(self.committed.get(id(turn), ()))]
-        plans = self.plans.get(id(turn), ())
-        proposed = self.proposed.get(id(turn), ())
-        if not lines and not plans and not proposed:
+        plans = dict.fromkeys(self.plans.get(id(turn), ()))
+        if not lines and not plans:
             return entry
         from . import callout
 
         head = entry if entry is not None else f"### {turn.time} - {turn.title}"
         return "\n\n".join([head, *(["\n".join(lines)] if lines else []),
-                            *(callout.plan(plan) for plan in dict.fromkeys(plans)),
-                            *(callout.plan(plan, approved=False)
-                              for plan in dict.fromkeys(proposed))])
+                            *(callout.plan(plan, approved=approved) for plan, approved in plans)])
 
 
 def left_unfinished(turn: LoggedTurn) -> list[str]:
