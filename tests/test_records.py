@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from vaultmem.claude import records, transcript
+from vaultmem.claude import console, records, transcript
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = Path(__file__).parent / "fixtures" / "claude-code" / "record-kinds.jsonl"
@@ -22,10 +22,9 @@ LINES: dict[str, dict[str, Any]] = {
 }
 # Kinds that give nothing at all: no turn, no title, not counted.
 NOTHING = (
-    "user/isMeta", "system/compact_boundary", "<ide_selection>", "<command-name>/no-args",
-    "<local-command-stdout>", "<local-command-stderr>", "<local-command-caveat>", "<bash-input>",
-    "<bash-stdout>", "system/turn_duration",
-    "system/stop_hook_summary", "system/api_error", "system/local_command",
+    "user/isMeta", "system/compact_boundary", "<ide_selection>", "<local-command-caveat>",
+    "<command-name>/no-args",  # /clear: bookkeeping (console.BOOKKEEPING)
+    "system/turn_duration", "system/stop_hook_summary", "system/api_error",
     "system/informational", "system/away_summary", "agent-name", "last-prompt", "summary",
     "attachment", "queue-operation", "file-history-snapshot", "progress", "mode",
     "permission-mode",
@@ -55,6 +54,26 @@ def test_a_kind_that_gives_nothing_is_passed_over_uncounted(kind: str) -> None:
     assert parsed.turns == ()
     assert parsed.unknown == ()
     assert parsed.title is None
+
+
+@pytest.mark.parametrize(("kind", "command", "output"), [
+    ("<local-command-stdout>", None, "Set model to Opus 4.6"),
+    ("<local-command-stderr>", None, "Error: unknown model"),
+    ("system/local_command", None, "Not enough messages to compact."),
+    ("<bash-input>", "! git status", None),
+    ("<bash-stdout>", None, "On branch main"),
+])
+def test_what_the_person_ran_is_a_console_line_never_a_prompt(
+        kind: str, command: str | None, output: str | None) -> None:
+    parsed = parse(kind)
+    assert [(t.prompt, t.console) for t in parsed.turns] == [
+        (None, console.Console(command, output))]
+    assert parsed.first_prompt is None and parsed.unknown == ()
+
+
+def test_a_bookkeeping_command_passes_over_what_it_printed_not_what_comes_after() -> None:
+    parsed = parse("<command-name>/no-args", "<local-command-stdout>", "<bash-input>")
+    assert [t.console for t in parsed.turns] == [console.Console("! git status")]
 
 
 def test_a_prompt_is_taken_whole() -> None:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from vaultmem.memory import anchors
 from vaultmem.notes import schema
+from vaultmem.notes.inline import code_span
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.mdlines import lines_outside_fences
 from vaultmem.notes.noise import ANSWER_NAME, ANSWER_TITLE, ASIDE, NOTES_TITLE
@@ -74,6 +75,14 @@ def prompt(text: str) -> str:
     """A prompt its ``**Prompt:**`` line cuts short, whole (bounded), as a folded aside."""
     whole = text.strip("\n")
     return quoted(bounded(whole), f"[!{ASIDE}]- The prompt whole ({len(whole):,} characters)")
+
+
+def printed(command: str, text: str) -> str:
+    """What a command the person ran themselves printed (``console``), whole (bounded), as a
+    folded aside."""
+    whole = text.strip("\n")
+    count = whole.count("\n") + 1
+    return quoted(bounded(whole), f"[!{ASIDE}]- What {code_span(command)} printed ({count} lines)")
 
 
 def notes(texts: Sequence[str]) -> str:

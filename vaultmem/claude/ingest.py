@@ -35,7 +35,8 @@ from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without
 from vaultmem.notes.patch import Edit, SectionPatch
 from vaultmem.notes.schema import Kind
 
-from . import changelines, failfix, fixruns, midturn
+from . import changelines, console, failfix, fixruns, midturn
+from .console import Console
 from .notelisted import known_items
 from .notified import background_end
 from .records import interrupted as records_interrupted
@@ -202,6 +203,14 @@ def story(
             collected.append(LoggedTurn(when, COMPACTED_TITLE, None, summary=line.summary))
             current = None
             continue
+        if line.console is not None:
+            current = _ran(collected, current, line.console, when)
+            continue
+        if (line.text or line.calls) and current is not None and asked_by_command(current):
+            # A slash command without arguments Claude works on (``/init``): the person's prompt.
+            current = _asked(collected, current, when)
+            said.append(failfix.Said(number, current.prompt or "", person=True))
+            said_in.append(current)
         ended = background_end(line.prompt)
         outcomes = line.outcomes if ended is None else (*line.outcomes, ended)
         if line.prompt and ended is None:
@@ -410,6 +419,48 @@ def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | Non
         entry += f"\n\n**Outcome:** {block_safe(read.outcome)}"
     callout = [summary_callout(read.kept, turn.time)] if read.kept.strip() else []
     return entry, items, callout
+
+
+def _ran(collected: list[LoggedTurn], current: LoggedTurn | None, ran: Console, when: str
+         ) -> LoggedTurn | None:
+    """The entry after what the person ran themselves (``console``): the entry of the commands
+    they ran just before, else a new one named by it. Output with no command waiting for it
+    (one an earlier read recorded) is left out."""
+    if ran.command is None:
+        if current is not None and current.ran and current.ran[-1].output is None:
+            current.ran[-1] = replace(current.ran[-1], output=ran.output)
+            _name_ran(current)
+        return current
+    if current is None or not current.ran or current.prompt is not None or current.answer:
+        current = LoggedTurn(when, title_of(ran.command), None)
+        collected.append(current)
+    current.ran.append(ran)
+    _name_ran(current)
+    return current
+
+
+def _name_ran(entry: LoggedTurn) -> None:
+    """An entry of commands the person ran is named by the first the note keeps."""
+    shown = [r.command for r in entry.ran if r.command and console.kept(r)]
+    if shown:
+        entry.title = title_of(shown[0])
+
+
+def asked_by_command(entry: LoggedTurn) -> bool:
+    """Whether ``entry`` ends on a slash command that printed nothing before Claude went on."""
+    last = entry.ran[-1] if entry.ran and entry.prompt is None and not entry.answer else None
+    return last is not None and not last.shell and last.output is None
+
+
+def _asked(collected: list[LoggedTurn], entry: LoggedTurn, when: str) -> LoggedTurn:
+    """The turn of the slash command ``entry`` ends on, as its prompt (see ``asked_by_command``)."""
+    command = entry.ran.pop().command or ""
+    if not entry.ran:  # the command alone: its entry becomes the turn, at the command's time
+        collected.remove(entry)
+        when = entry.time
+    asked = LoggedTurn(when, title_of(command), command)
+    collected.append(asked)
+    return asked
 
 
 def _add(seq: list[str], value: str) -> None:

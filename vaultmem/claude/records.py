@@ -62,7 +62,7 @@ Lines of a sub-agent (`isSidechain: true`) are not the session's: skipped.
 - `api_error`: one retry of a failed API call. Takes: nothing: a turn that ends on the error has an
   `assistant` line flagged `isApiErrorMessage`.
 - `local_command`: a slash command's echo or output (`<command-name>`, `<local-command-stdout>`).
-  Takes: nothing.
+  Takes: the command and what it printed, as for the user lines below.
 - `informational`: a notice Claude Code showed. Takes: nothing.
 - `away_summary`: a recap Claude Code shows after a pause. Takes: nothing: it restates turns the
   note records.
@@ -88,13 +88,18 @@ typed. **Only what the person typed is the prompt**; a line that is only wrapper
 - `<command-name>`, `<command-message>`, `<command-args>`: a slash command. Takes: the command as
   typed when it has arguments (`/review the auth module`); without arguments (`/clear`, `/model`,
   `/compact`) nothing.
-- `<local-command-stdout>`, `<local-command-stderr>`, `<local-command-caveat>`: a local command's
-  output, and the caveat before it. Takes: nothing.
+- `<command-name>` with no arguments then `<local-command-stdout>`, `<local-command-stderr>`: a
+  local command (`/cost`, `/context`) and its output. Takes: a `- You ran` line in the work log,
+  with the first line printed and the output whole folded below, when the output has at least 4
+  words and the command is not bookkeeping (`/clear`, `/compact`, `/exit`…: `console.py`); a
+  command without arguments Claude then works on (`/init`, a custom command) is the prompt.
+  `<local-command-caveat>`: the caveat before the output. Takes: nothing.
 - `<system-reminder>`: Claude Code's reminders to the model. Takes: nothing.
 - `<user-prompt-submit-hook>`: a UserPromptSubmit hook's output added to the prompt (vaultmem's
   own, too). Takes: nothing.
-- `<bash-input>`, `<bash-stdout>`, `<bash-stderr>`: a command run in the `!` shell mode, and its
-  output. Takes: nothing.
+- `<bash-input>`, `<bash-stdout>`, `<bash-stderr>`: a command the person ran in the `!` shell
+  mode, and its output. Takes: a `- You ran `! command`` line, with the first line printed, the
+  output whole folded below; never a prompt.
 - `<task-notification>` (`<task-id>`, `<tool-use-id>`, `<status>`, `<summary>`…): a background
   command ended. Takes: the outcome of the command it names (passed, or failed with its summary);
   no entry, never the session's name.
@@ -168,7 +173,7 @@ SYSTEM_SUBTYPES: dict[str, str] = {
     "turn_duration": "nothing: timing",
     "stop_hook_summary": "nothing: which Stop hooks ran",
     "api_error": "nothing: a retry; the turn's final API error notice is an assistant line",
-    "local_command": "nothing: a slash command's echo and output",
+    "local_command": "the slash command the person ran and what it printed (console.py)",
     "informational": "nothing: a notice Claude Code showed",
     "away_summary": "nothing: a recap of turns the note records already",
 }

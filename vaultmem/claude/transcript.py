@@ -14,6 +14,8 @@ What a line holds (DESIGN §6, §9):
   and the IDE's wrappers removed (:func:`records.prompt_text`); and the
   ``tool_result`` blocks, each an outcome of an earlier ``tool_use`` (matched by id): failed or
   not, and its first error line. ``isMeta`` and ``isSidechain`` (sub-agent) lines are noise.
+- what the person ran themselves, a ``! command`` or a local slash command and what it printed
+  (user lines, and ``system`` lines of subtype ``local_command``): :mod:`console`.
 - ``assistant`` lines: the prose of the ``text`` blocks, and the ``tool_use`` blocks (the
   command of a ``Bash`` call, the file of a ``Write``/``Edit``/``Read``...); a usage-limit or API
   error notice is no prose, a call the permissions stopped no failure (:mod:`notices`).
@@ -40,7 +42,8 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
 
-from vaultmem.claude import records, toolblocks
+from vaultmem.claude import console, records, toolblocks
+from vaultmem.claude.console import Console
 from vaultmem.claude.toolblocks import (
     FILE_TOOLS,
     SCRUB,
@@ -83,6 +86,7 @@ class Turn:
     summary: str | None = None
     notice: str | None = None  # Claude Code's usage-limit or API error notice, one line
     interrupted: bool = False  # the person stopped the turn here ("[Request interrupted by user]")
+    console: Console | None = None  # what the person ran themselves (``! git status``, ``/cost``)
 
     @property
     def files(self) -> tuple[FileChange, ...]:
@@ -105,7 +109,7 @@ class Turn:
         if self.timestamp is None:
             return None
         said = repr((self.timestamp, self.prompt, self.text, self.summary, self.calls,
-                     self.outcomes, self.notice, self.interrupted))
+                     self.outcomes, self.notice, self.interrupted, self.console))
         return "line:" + hashlib.sha256(said.encode("utf-8", "replace")).hexdigest()[:16]
 
     @property
@@ -209,6 +213,7 @@ def _parse_lines(
     titles: dict[str, str] = {}  # title kind -> its newest title
     unknown: list[tuple[str, str]] = []
     streams = (PrivateStream(private[0]), PrivateStream(private[1]))
+    quiet = False  # the last command the person ran was bookkeeping (``/compact``)
     for raw in lines:
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
         if not text.strip():
@@ -222,7 +227,8 @@ def _parse_lines(
             boundaries += 1
             after_boundary = True
             continue
-        if kind not in ("user", "assistant") or entry.get("isSidechain") is True:
+        local = kind == "system" and entry.get("subtype") == "local_command"
+        if (kind not in ("user", "assistant") and not local) or entry.get("isSidechain") is True:
             named = records.title(entry, SCRUB.get())
             if named is not None:
                 titles[named[0]] = named[1]
@@ -248,7 +254,12 @@ def _parse_lines(
                 first_prompt, asking = prompt, False
             continue
         turn = _summary_turn(entry, text, streams[0].inside) if summary else \
-            _turn(entry, text, streams)
+            _local_turn(entry, text, streams[0]) if local else _turn(entry, text, streams)
+        if turn is not None and turn.console is not None:  # bookkeeping and what it printed
+            quiet = console.bookkeeping(turn.console) or (quiet and turn.console.command is None)
+            turn = None if quiet else turn
+        elif turn is not None:
+            quiet = False
         if turn is None:
             continue
         if asking and turn.prompt is not None and _names_topic(turn.prompt):
@@ -386,13 +397,13 @@ def _turn(entry: dict[str, Any], raw: str, streams: tuple[PrivateStream, Private
     message = entry.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if entry.get("type") == "user":
-        prompt = _prompt(content, streams[0])
+        prompt, ran = _said(content, streams[0])
         # Tool output while a person's private span is open is theirs too (its calls are gone).
         outcomes = () if streams[0].inside else toolblocks.outcomes(content)
         stopped = prompt is None and any(records.interrupted(t) for t in toolblocks.texts(content))
-        if prompt is None and not outcomes and not stopped:
+        if prompt is None and not outcomes and not stopped and ran is None:
             return None
-        return Turn(uuid, timestamp, prompt, outcomes=outcomes, interrupted=stopped)
+        return Turn(uuid, timestamp, prompt, outcomes=outcomes, interrupted=stopped, console=ran)
     prose, calls = _assistant(content, streams[1])
     notice = None
     if prose is not None and (entry.get("isApiErrorMessage") is True or notices.api_notice(prose)):
@@ -435,11 +446,29 @@ def _summary_turn(entry: dict[str, Any], raw: str, hidden: bool) -> Turn | None:
 
 
 def _prompt(content: Any, stream: PrivateStream) -> str | None:
+    return _said(content, stream)[0]
+
+
+def _said(content: Any, stream: PrivateStream) -> tuple[str | None, Console | None]:
+    """A user line's prompt, or, when the person typed nothing, what they ran themselves
+    (``console``)."""
     texts = toolblocks.texts(content)
     if not texts:
-        return None
+        return None, None
     # Blocks are one message: a private span may open in one block and close in the next.
-    return records.prompt_text(SCRUB.get()(stream.feed("\n".join(texts))))
+    text = SCRUB.get()(stream.feed("\n".join(texts)))
+    prompt = records.prompt_text(text)
+    return prompt, (console.parse(text) if prompt is None and "<" in text else None)
+
+
+def _local_turn(entry: dict[str, Any], raw: str, stream: PrivateStream) -> Turn | None:
+    """A ``local_command`` system line's turn: the slash command it names, or its output."""
+    content = entry.get("content")
+    if not isinstance(content, str) or stream.inside:
+        return None
+    ran = console.parse(SCRUB.get()(stream.feed(content)))
+    uuid, timestamp = _identity(entry, raw)
+    return Turn(uuid, timestamp, None, console=ran) if ran is not None else None
 
 
 def _assistant(content: Any, stream: PrivateStream) -> tuple[str | None, tuple[ToolCall, ...]]:

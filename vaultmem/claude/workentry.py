@@ -13,7 +13,8 @@ from vaultmem.mining import recap
 from vaultmem.mining.fixes import run_key
 from vaultmem.notes.inline import code_span, one_line
 
-from . import changelines, midturn
+from . import changelines, console, midturn
+from .console import Console
 from .toolblocks import ToolCall
 
 PROMPT_MAX_CHARS = 1500
@@ -22,6 +23,7 @@ FILES_SHOWN = 5  # file names listed per folder
 FOLDERS_SHOWN = 8  # folder lines per turn
 COMMANDS_SHOWN = 8  # command lines per turn
 FAILURES_SHOWN = 5  # failure lines per turn
+PRINTED_LINE_CHARS = 200  # of what a command the person ran printed, on its line
 # A line that gives an answer a structure one line cannot keep: a list item, a heading, a fence,
 # a table row, a quote.
 _STRUCTURE = re.compile(r"^\s*(?:[-*+][ \t]|\d{1,3}[.)][ \t]|#{1,6}[ \t]|```|~~~|\||>)",
@@ -63,6 +65,7 @@ class LoggedTurn:
     notice: str | None = None  # Claude Code's usage-limit or API error notice that ended it
     summary: str | None = None  # Claude Code's compact summary: this "turn" is the compaction
     interrupted: bool = False  # the person stopped it and Claude said nothing after
+    ran: list[Console] = field(default_factory=list)  # what the person ran themselves
 
 
 def condense(answer: str, knowledge: Sequence[str], limit: int = ANSWER_MAX_CHARS) -> str:
@@ -161,7 +164,8 @@ def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
         from . import callout
 
         said.append(callout.prompt(turn.prompt))
-    work = _work_lines(turn)
+    ran, printed = _ran_lines(turn.ran)
+    work = ran + _work_lines(turn)
     # Before the final answer (the last message), what Claude reported along the way.
     along = midturn.along(turn.prose[:-1])
     if not head and not work and not along:
@@ -174,6 +178,7 @@ def work_entry(turn: LoggedTurn, knowledge: Sequence[str]) -> str | None:
     parts.extend(said)
     if work:
         parts.append("\n".join(work))
+    parts.extend(printed)
     if along:
         from . import callout
 
@@ -220,6 +225,26 @@ def _work_lines(turn: LoggedTurn) -> list[str]:
     if len(denied) > FAILURES_SHOWN:
         lines.append(f"- {len(denied) - FAILURES_SHOWN} more calls not run")
     return lines
+
+
+def _ran_lines(ran: Sequence[Console]) -> tuple[list[str], list[str]]:
+    """What the person ran themselves that the note keeps (``console.kept``): a ``- You ran``
+    line each, with the first line it printed; and, folded, what one printed that its line
+    cannot hold."""
+    lines: list[str] = []
+    printed: list[str] = []
+    for each in ran:
+        if each.command is None or not console.kept(each):
+            continue
+        output = (each.output or "").strip("\n")
+        first = one_line(output.split("\n", 1)[0])
+        shown = f" — {code_span(first[:PRINTED_LINE_CHARS])}" if first else ""
+        lines.append(f"- You ran {code_span(each.command)}{shown}")
+        if "\n" in output or len(first) > PRINTED_LINE_CHARS:
+            from . import callout
+
+            printed.append(callout.printed(each.command, output))
+    return lines, printed
 
 
 def _failure_line(label: str, error: str | None, count: int) -> str:
