@@ -87,3 +87,55 @@ def test_a_heading_or_label_naming_the_choices_made_gives_decisions(
 ])
 def test_choices_offered_or_still_to_make_are_no_decisions(text: str) -> None:
     assert Kind.DECISION not in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Blocky now forwards to the Mullvad resolver instead of cloudflared.",
+    "The sync now runs from launchd rather than cron.",
+    "The exporter now excludes the archive folder instead of scanning it twice.",
+])
+def test_a_new_state_said_with_a_config_verb_and_what_it_replaced_is_a_decision(
+        text: str) -> None:
+    assert _kinds(text) == [Kind.DECISION]
+
+
+def test_a_design_move_whose_reason_says_what_no_longer_happens_is_a_decision() -> None:
+    for text in ("Disabled the `screen` service so the log doesn't fill with its errors.",
+                 "Moved the token into the keychain so it isn't in the dotfiles repo."):
+        assert _kinds(text) == [Kind.DECISION], text
+    for text in ("I ran the tests so we can see what fails.",
+                 "Updated the README so it doesn't mention the old path.",
+                 "Set the timeout so it doesn't hang."):
+        assert mine(text) == (), text
+
+
+def test_a_summary_bullets_change_with_its_why_after_a_dash_is_a_decision() -> None:
+    text = """## Changes
+
+- **Disabled Spotlight on `~/Archives`** — it was re-indexing 20k files on every sync
+- **Pinned `node` to 20** — the native addon doesn't build on 22 yet
+- **Kept `kmod-wwan`** – `gl-sdk4-system` depends on it
+- **Added tests** — 12 new tests for the parser
+- **Removed the banner** - added a quieter notice instead
+- **Updated README** — the install section is new
+"""
+    assert [m.text for m in mine(text)] == [
+        "Disabled Spotlight on `~/Archives` — it was re-indexing 20k files on every sync",
+        "Pinned `node` to 20 — the native addon doesn't build on 22 yet",
+        "Kept `kmod-wwan` – `gl-sdk4-system` depends on it"]
+    assert mine("I made an error - the function is called `list_all`, not `get_all`.") == ()
+
+
+def test_what_a_kept_lead_in_lists_with_why_is_a_decision() -> None:
+    text = """Removed the cellular packages.
+
+✓ Preserved:
+- `kmod-wwan` (kernel module required by `gl-sdk4-system`)
+- `ovpn-ui` (server UI)
+- `kmod-dco` (kernel module, may be used by the server)
+
+Removed:
+- `modem` (required by nothing now)
+"""
+    assert [(m.kind, m.text) for m in mine(text)] == [
+        (Kind.DECISION, "Preserved: `kmod-wwan` (kernel module required by `gl-sdk4-system`)")]

@@ -139,3 +139,83 @@ def test_a_row_with_an_empty_first_cell_keeps_its_cells_under_their_columns() ->
 """
     assert [(m.kind, m.text) for m in mine(text)] == [
         ("decision", "SSDP: Service STOPPED and DISABLED")]
+
+
+def test_a_tables_problem_with_its_cause_or_fix_column_is_a_gotcha_a_row() -> None:
+    text = """| Issue | Cause | Fix |
+|---|---|---|
+| Hook not firing | `settings.json` had it under the wrong key | moved it under `hooks.Stop` |
+| Slow start | the index is rebuilt on every launch | n/a |
+| Banner | - | - |
+
+| Problem | Solution |
+|---------|----------|
+| sudo asks for a password in scripts | added a `NOPASSWD` rule for `pmset` |
+"""
+    assert [(m.kind, m.text) for m in mine(text)] == [
+        ("gotcha", ("Hook not firing: `settings.json` had it under the wrong key — fix: moved it "
+                    "under `hooks.Stop`")),
+        ("gotcha", "Slow start: the index is rebuilt on every launch"),
+        ("gotcha", ("Sudo asks for a password in scripts — fix: added a `NOPASSWD` rule for "
+                    "`pmset`"))]
+
+
+def test_a_tables_reason_column_makes_each_row_a_choice_with_its_reason() -> None:
+    text = """| Setting | Old | New | Why |
+|---|---|---|---|
+| `PasswordAuthentication` | yes | no | keys only from now on |
+
+| Decision | Rationale |
+|---|---|
+| Homebrew over MacPorts | the user already has it |
+"""
+    assert [(m.kind, m.text) for m in mine(text)] == [
+        ("decision", "`PasswordAuthentication` yes → no — why: keys only from now on"),
+        ("decision", "Homebrew over MacPorts — why: the user already has it")]
+
+
+def test_a_table_weighing_options_or_listing_issues_alone_gives_nothing() -> None:
+    text = """| Option | Pros | Cons |
+|---|---|---|
+| Redis | fast, shared | one more service |
+| SQLite | one file | a single writer |
+
+| Issue | Severity |
+|---|---|
+| Port 445 open | High |
+
+| Step | Why | Status |
+|---|---|---|
+| Disable SMBv1 | old and unsafe | ⚠️ TODO |
+"""
+    assert mine(text) == ()
+
+
+def test_the_paragraph_under_a_cause_heading_is_the_cause() -> None:
+    text = """## Root Cause
+
+The UCI configuration had `server` set as a single option instead of a list. The init script
+reads it with `config_list_foreach`, so no upstream was passed on. Everything else was fine.
+"""
+    cause = ("The UCI configuration had `server` set as a single option instead of a list. The "
+             "init script reads it with `config_list_foreach`, so no upstream was passed on.")
+    assert [(m.kind, m.text) for m in mine(text)] == [("gotcha", cause)]
+    wrong = "### What was wrong\n\nThe token was read before the keychain was unlocked.\n"
+    assert [m.kind for m in mine(wrong)] == ["gotcha"]
+
+
+def test_a_move_a_question_or_another_heading_above_a_paragraph_is_no_cause() -> None:
+    for text in ("## Root cause\n\nLet me look at the init script first.\n",
+                 "## The problem\n\nWhich of the two configs does the service read?\n",
+                 "## What was wrong\n\nHere is what I found:\n\n- the port\n",
+                 "## Summary\n\nThe UCI configuration had `server` set as a single option.\n",
+                 "## Root cause\n\nI checked the logs and restarted the daemon twice.\n"):
+        assert [m for m in mine(text) if m.kind == "gotcha"] == [], text
+
+
+def test_what_was_wrong_and_what_was_fixed_labelled_are_one_gotcha() -> None:
+    text = ("**What was wrong:** the fixture created the database once per session and a test "
+            "dropped it.\n\n**What I changed:** the fixture is now function-scoped.")
+    gotchas = [m.text for m in mine(text) if m.kind == "gotcha"]
+    assert gotchas[-1] == ("The fixture created the database once per session and a test "
+                           "dropped it — what I changed: the fixture is now function-scoped.")

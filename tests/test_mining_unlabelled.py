@@ -60,3 +60,21 @@ def test_an_issue_word_in_a_progress_line_is_not_a_label() -> None:
     for text in ("Now I see the main issue here, let me check the config.",
                  "Hmm, the real problem is that I keep checking the wrong file."):
         assert mine(text) == (), text
+
+
+def test_a_cause_told_after_the_turns_last_tool_call_is_kept_without_a_fix() -> None:
+    told = ("I see - both SSH attempts failed because the hostname `nas` doesn't resolve. "
+            "Could you give me its IP address?")
+    gotchas = [m.text for m in mine_turn((told,), 0, called=True) if m.kind == Kind.GOTCHA]
+    assert gotchas == ["Both SSH attempts failed because the hostname `nas` doesn't resolve."]
+    after = mine_turn(("Let me try SSH.", told), 1, called=True)
+    assert [m.kind for m in after] == [Kind.QUESTION, Kind.GOTCHA]
+
+
+def test_a_cause_mused_before_a_call_or_guessed_at_the_end_is_still_not_kept() -> None:
+    mused = "I see - the build fails because the cache is stale."
+    assert mine_turn((mused, "The build passes now."), 1, called=True) == ()
+    assert mine_turn((mused,), 1, called=True) == ()  # a call followed it: the read stopped
+    assert mine_turn((mused,)) == ()  # no call in the turn: the corpus's musing alone
+    guessed = "Looks like the build fails because the cache is stale."
+    assert mine_turn((guessed,), 0, called=True) == ()

@@ -80,14 +80,15 @@ def _bare(name: str) -> str:
     return f"[[{name}]]"
 
 
-def _mine_turn(messages: Sequence[str], miner: Miner | None, acted: int = 0
-               ) -> list[tuple[str, str]]:
+def _mine_turn(messages: Sequence[str], miner: Miner | None, acted: int = 0,
+               called: bool = False) -> list[tuple[str, str]]:
     """The knowledge of one turn's messages: read together, so that a cause Claude states while
-    thinking aloud is kept only with the fix a later message of the turn reports (``acted``:
-    the first messages a tool call followed)."""
+    thinking aloud is kept only with the fix a later message of the turn reports, or when it
+    tells it after the turn's last tool call (``acted``: the first messages a tool call
+    followed; ``called``: the turn called a tool)."""
     if miner is not None:
         return [pair for text in messages for pair in miner(text)]
-    return [(m.kind, m.text) for m in mine_turn(messages, acted)]
+    return [(m.kind, m.text) for m in mine_turn(messages, acted, called=called)]
 
 
 @dataclass(frozen=True)
@@ -219,7 +220,8 @@ def story(
             said.append(failfix.Said(number, line.prompt, person=True))  # "I fixed it by …"
             said_in.append(current)
         elif current is None:
-            current = LoggedTurn(when, "Continued", None)
+            # The read began mid-turn: what it reads came after the turn's earlier work.
+            current = LoggedTurn(when, "Continued", None, called=True)
             collected.append(current)
         if line.interrupted or any(o.denied and records_interrupted(o.error) for o in outcomes):
             current.interrupted = True
@@ -233,6 +235,7 @@ def story(
             current.notice = line.notice
         if line.calls:
             current.acted = len(current.prose)
+            current.called = True
         for call in line.calls:
             calls[call.id] = call
             records.called(current, call)
@@ -339,7 +342,7 @@ def story(
         named = (_components(touched, cwd, rules, folders, from_source, project)
                  or mentions.named_in(spoken, [*folders, *known])
                  or _said_components(spoken, roots, cwd, rules, folders, from_source, project))
-        mined = _mine_turn(turn.prose, miner, turn.acted)
+        mined = _mine_turn(turn.prose, miner, turn.acted, turn.called)
         # A commit message says what it lists as such ("Setup required:", "TODO:"), and the
         # changes its body gives a reason for (mining/commits).
         mined += [(m.kind, m.text) for text in turn.commits for m in mine_listed(text)

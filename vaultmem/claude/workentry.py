@@ -46,6 +46,8 @@ class LoggedTurn:
     answer: str | None = None
     prose: list[str] = field(default_factory=list)
     acted: int = 0  # the first messages of ``prose`` a tool call followed
+    called: bool = False  # a tool call came in the turn (before its first message, too), or
+    # the read began mid-turn
     commits: list[str] = field(default_factory=list)  # messages of its ``git commit`` calls
     calls: dict[str, ToolCall] = field(default_factory=dict)
     edited: list[str] = field(default_factory=list)  # paths as shown, first touch first

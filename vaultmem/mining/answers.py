@@ -38,6 +38,13 @@ How a message is read:
   or a pronoun (``Note: I left …``, ``Note: you use …``, ``Note: this is …``) is no caveat.
 - A cause stated as found and the fix the very next sentence of its paragraph reports (``The
   root cause was X. I changed Y to Z.``) are one gotcha, ``<cause>. Fix: <fix>``.
+- A step said to be unneeded with why (``You don't need `bun install`: Bun resolves …``), a
+  fault named then stated (``This is a known limitation of WSL2: …``), a rule with what breaks
+  without it (``… has to be executable, otherwise …``) are gotchas; the paragraph under a
+  heading naming the cause (``## Root Cause``, ``### What was wrong``) is one; a table's rows
+  its columns explain (``| Issue | Cause | Fix |``, ``| Setting | Why |``) are items.
+- A cause Claude tells after the turn's last tool call (``I see - both attempts failed because
+  …`` ending the turn) is kept with no fix too: it is what the calls showed, not a musing.
 """
 
 from __future__ import annotations
@@ -84,18 +91,21 @@ def mine_listed(text: str) -> tuple[Mined, ...]:
     return mine_turn((text,), listed_only=True)
 
 
-def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = False
-              ) -> tuple[Mined, ...]:
+def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = False,
+              called: bool = False) -> tuple[Mined, ...]:
     """The knowledge in the messages of one turn, in order.
 
     Claude thinks aloud between tool calls ("I see - the issue is that …"): such a sentence is
     never an item; a cause it states waits for the fix the turn reports later ("I've renamed the
     call …", "Pinning X fixed it"), and the item is that fix with its cause. ``acted``: how many
     of the first messages a tool call followed in the turn; in those, a diagnosis put in the
-    present tense ("The issue is that …") is work in progress, kept only with a fix too."""
+    present tense ("The issue is that …") is work in progress, kept only with a fix too.
+    ``called``: a tool call came in the turn; a cause stated after the last one (in a message
+    from ``acted`` on) is what the calls showed, told to the person: kept with no fix too."""
     found: list[Mined] = []
     seen: set[tuple[str, str]] = set()
     pending: list[str] = []  # causes stated while thinking aloud, the newest last
+    told: set[str] = set()  # those of them said in a message no tool call followed
 
     def add(kind: Kind, line: str) -> None:
         if len(line) < 8 or (kind, line.casefold()) in seen:
@@ -111,7 +121,7 @@ def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = Fa
         if reported is not None:  # a report's "The Problem" and "The Fix" sections
             add(Kind.GOTCHA, reported)
         masks = Masks()
-        units = list(read_units(text, masks))
+        units = list(read_units(text, masks, causes=reported is None))
         # The questions Claude leaves the user with: the run of "?" sentences that ends it.
         trailing_from = len(units)
         while trailing_from > 0 and plain_unit(units[trailing_from - 1].text).endswith("?"):
@@ -128,6 +138,9 @@ def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = Fa
                     realised = unit.block
                 elif thought == "cause":
                     pending.append(capitalised(clean_line(masks.restore(_without_lead(unit.text)))))
+                    if (called or acted) and number >= acted and kind == Kind.GOTCHA \
+                            and _GUESS_LEAD.search(plain_unit(unit.text)) is None:
+                        told.add(pending[-1])
                 continue
             fix = _fix_reported(unit, kind) if pending else None
             if fix is not None and plain_unit(fix).rstrip().endswith(":"):
@@ -158,6 +171,12 @@ def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = Fa
             add(kind, line)
             if kind == Kind.GOTCHA and len(found) > before and "fix" not in line.casefold():
                 stated = index
+    # "I see - both SSH attempts failed because the hostname couldn't be resolved." at the end
+    # of the turn is no musing before a tool call: it is what Claude found and told the person,
+    # whether or not a fix came (the turn may end asking, or be stopped before the fix).
+    for cause in pending:
+        if cause in told:
+            add(Kind.GOTCHA, cause)
     return tuple(found)
 
 
@@ -184,6 +203,9 @@ _THINKING_LEAD = cue(
     "see|understand|get it|realis|realiz|notice|got it|that|ah|oh|hmm|wait|ok|right|"
     "actually|interesting|now|yes|yep|great|good|perfect|looks|seems|sounds",
 )
+# A cause said as it looks, not as found ("Looks like the cache is stale because …").
+_GUESS_LEAD = cue(r"^(?:it |this |that )?(?:looks|seems|sounds|appears) (?:like|to)\b",
+                  "looks|seems|sounds|appears")
 # A sentence that is nothing but the realisation ("I see the problem now.", "Now I understand.").
 _REALISED_ONLY = cue(
     rf"^(?:{_INTERJECTION}\b[\s,.!:;—–-]*)*{_REALISE}\b(?: (?:what(?:'s| is) (?:happening|going "

@@ -46,5 +46,46 @@ NOTED = cue(
     r"noting) that (?!(?:i|we)\b)|"
     r"^unfortunately,? (?!(?:i|we|i'm|i've|i'll|we've|let|there's nothing|nothing)\b)(?!.*\bstill\b)",
     "note|important|warning|caution|caveat|heads|gotcha|limitation|known|insight|lesson|"
-    "keep in mind|be aware|remember|bear in mind|worth noting|unfortunately",
+    "finding|learning|takeaway|keep in mind|be aware|remember|bear in mind|worth noting|"
+    "unfortunately",
+)
+# What names no step ("No changes needed: …", "no need to worry", "you don't need to do
+# anything"): a status or a comfort, not a step said to be unneeded.
+_VAGUE = (r"(?:changes?|actions?|fix(?:es)?|further|more|other|additional|extra|work|updates?|"
+          r"edits?|anything|nothing|that|this|it|them|worry|panic|do (?:anything|that|this|it)|"
+          r"be (?:concerned|worried))\b")
+# A step said to be unneeded, with why: "You don't need `bun install`: Bun resolves the imports at
+# run time", "tmux isn't needed here, since Claude Code keeps the session". Without a reason it
+# says nothing ("No need to restart."); Claude's own need ("I don't need to …") is no caveat.
+NO_NEED = cue(
+    r"^(?!(?:i|we|i'll|we'll|i'm|we're|let)\b)(?:(?:there'?s|there is) )?no need (?:for|to) "
+    r"(?!" + _VAGUE + r")[^,:;—–]{3,80}(?:[,:;—–]| - | because\b| since\b| as\b)\s*(?:\S+ ){2}\S|"
+    r"^no (?!" + _VAGUE + r")(?:\S+ ){1,4}(?:needed|required|necessary)(?: (?:here|anymore|at all))?"
+    r"(?:[,:;—–]| - )\s*(?:\S+ ){2}\S|"
+    r"^(?!(?:i|we|it|this|that|which|nothing)\b)(?:\S+ ){1,6}(?:isn'?t|is not|aren'?t|are not)"
+    r" (?:\w+ )?(?:needed|required|necessary)(?: (?:here|anymore|any more|at all))?"
+    r"(?:[,:;—–]| - | because\b| since\b| as\b)\s*(?:\S+ ){2}\S|"
+    r"^(?:you )?(?:don'?t|do not|doesn'?t|does not) need (?!(?:to )?" + _VAGUE + r")(?:to )?"
+    r"[^,:;—–]{3,80}"
+    r"(?:[,:;—–]| - | because\b| since\b| as\b)\s*(?:\S+ ){2}\S|"
+    r"^since\b[^,]{10,120}, (?:(?:there'?s|there is) no need|(?:you|it) (?:don'?t|doesn'?t) "
+    r"need|\S+(?: \S+){0,4} (?:isn'?t|is not|aren'?t|are not) (?:needed|required|necessary))\b",
+    "need|required|necessary",
+)
+# A fault put as what it is, then stated: "This is a known limitation of WSL2: file watching
+# doesn't work across the boundary", "It's a macOS quirk: `sudo` can't prompt without a TTY".
+FLAW_NAMED = cue(
+    r"^(?:this|that|it)(?:'s| is| was) (?:an? )?(?:known |documented |common |well-known |"
+    r"long-standing |platform )?(?:[\w`.\ue000\ue001/+-]+ ){0,3}(?:limitation|quirk|bug|gotcha|"
+    r"restriction|caveat|behaviou?r)(?: (?:of|in|with) (?:[\w`.\ue000\ue001/+-]+ ?){1,4})?"
+    r"\s*(?:[:—–]| - )\s*(?!(?:i|we|let)\b)(?:\S+ ){3}\S",
+    "limitation|quirk|bug|gotcha|restriction|caveat|behavior|behaviour",
+)
+# A rule with what breaks without it: "The statusline script has to be executable, otherwise
+# Claude Code shows nothing". Claude's own move ("I need to …, otherwise …") is none.
+OTHERWISE = cue(
+    r"^(?!(?:i|we|you|let|then|now|first|so|it|this|that|there)\b)(?:\S+ ){1,8}(?:must|"
+    r"has to|have to|needs? to) (?!be (?:the|a|an|that|this|it|because|due|caused|related|"
+    r"coming|something|somewhere)\b)(?:\S+ ){1,8}?\S+(?:[,;—–]| -)\s*(?:or else|otherwise)\b,? (?:\S+ ){2}\S",
+    "otherwise|or else",
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from vaultmem.mining import lang
-from vaultmem.mining.caveats import LIMITATION, NOTED, TREATS
+from vaultmem.mining.caveats import FLAW_NAMED, LIMITATION, NO_NEED, NOTED, OTHERWISE, TREATS
 from vaultmem.mining.cue import Cue
 from vaultmem.mining.kinds import (
     ACTOR_ACT,
@@ -18,6 +18,7 @@ from vaultmem.mining.kinds import (
     CONTRAST_LEAD,
     CONTRAST_REASONED,
     COURTESY,
+    DASH_REASON,
     DECISION,
     DESIGN_REASON,
     DESIGN_VERB,
@@ -59,6 +60,7 @@ from vaultmem.mining.kinds import (
     SETTING_ARROW,
     SETTING_CHANGED,
     SETTING_CHOSEN,
+    SUMMARY_MOVE,
     TEST_INTENT,
     TO_USER,
     WRONG_USE,
@@ -126,11 +128,11 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
     if _is_decision(bare) or (topic is not None and _topic_decision(text, topic.end())):
         return Kind.DECISION
     if FORM_RULE.search(bare) or LIMITATION.search(bare) or DIAGNOSED.search(bare) \
-            or TREATS.search(bare):
+            or TREATS.search(bare) or _any(FLAW_NAMED, forms) or _any(NO_NEED, forms):
         return Kind.GOTCHA
     if _is_prerequisite(bare, full, masks, unit.text):
         return Kind.PREREQUISITE
-    if _any(GOTCHA_WEAK, forms) or NOTED.search(text):
+    if _any(GOTCHA_WEAK, forms) or NOTED.search(text) or OTHERWISE.search(bare):
         return Kind.GOTCHA
     return None
 
@@ -200,6 +202,9 @@ def _is_decision(text: str) -> bool:
     contrast = CONTRAST.search(text)
     if contrast and DONE_VERB.search(text[: contrast.start()]):
         return True
+    dash = DASH_REASON.search(text)
+    if dash and SUMMARY_MOVE.search(text[: dash.start()]):
+        return True  # "Pinned `node` to 20 — the addon doesn't build on 22"
     # A design move with its reason: "I moved X into Y, so the handlers can be tested …".
     if DESIGN_VERB.search(text) is None:
         return False

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from vaultmem.mining import settingvalues
-from vaultmem.mining.caveats import LIMITATION, NOTED, TREATS
+from vaultmem.mining.caveats import FLAW_NAMED, LIMITATION, NO_NEED, NOTED, OTHERWISE, TREATS
 from vaultmem.mining.cue import Cue, cue
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
@@ -258,7 +258,7 @@ DIAGNOSED = cue(
 GOTCHA_WEAK = cue(
     r"\bwhich (?:is|was) why\b|\bwas (?:silently )?(?:swallowing|truncating|"
     r"dropping|ignoring)\b|\bsilently (?:truncates|drops|ignores|swallows|fails|returns)\b|"
-    r"\bwatch out\b|\bbeware\b|\bthe (?:trick|key) (?:was|is)\b|^heads[- ]up\b|^careful\b|"
+    r"\bwatch out\b|\bbeware\b|\bthe (?:trick|key) (?:was|is)(?: (?:to|that|in|using)\b|\s*[:—–])|^heads[- ]up\b|^careful\b|"
     r"^(?:that|this)(?:'s| is| was) why\b(?!.*\byet\b)[^:—–]{3,80}[:—–]\s*(?:\S+ ){3}"
 )
 # A test described, not a failure explained ("checks that login fails because of …").
@@ -357,7 +357,11 @@ NOW_INSTEAD = cue(
     r"^(?!now\b|(?:i|we|you|let|then)\b)(?:[^\s,;]+ ){1,8}now (?:(?:also|only|always) )?"
     r"(?:uses?|points?|reads?|writes?|calls?|rel(?:y|ies)|depends?|imports?|targets?|stores?|"
     r"saves?|keeps?|goes|go|redacts?|warns?|logs?|loads?|sends?|ships?|installs?|lives?|"
-    r"defaults?|lands?|prefers?|requires?) (?:[^,;]+ )?(?:instead of|rather than|in place of) "
+    r"defaults?|lands?|prefers?|requires?|forwards?|routes?|resolves?|connects?|listens?|"
+    r"binds?|serves?|syncs?|runs?|starts?|signs?|authenticates?|fetch(?:es)?|pulls?|"
+    r"push(?:es)?|builds?|renders?|parses?|handles?|spawns?|launch(?:es)?|mounts?|exports?|"
+    r"caches|checks?|matches|scans?|excludes?|includes?|skips?|blocks?|allows?|opens?) "
+    r"(?:[^,;]+ )?(?:instead of|rather than|in place of) "
     + _NOT_SYMPTOM,
     "now",
 )
@@ -413,8 +417,19 @@ DESIGN_REASON = cue(
     r"\b(?:because|since|so that|to avoid|to keep|which keeps|to prevent|to stop|to ensure|"
     r"to make sure|to work around)\b|, so\b|"
     r"\bso (?!far\b|much\b|many\b|i\b|let\b|we\b)(?=(?:\S+ ){1,3}(?:can|can't|cannot|will|won't|"
-    r"never|always|no longer|keeps?|stays?|works?|runs?|passes|goes|go)\b)"
+    r"never|always|no longer|keeps?|stays?|works?|runs?|passes|goes|go|don't|doesn't|do not|"
+    r"does not|isn't|aren't|is not|are not)\b)"
 )
+# A summary bullet's change with its why after a dash, a clause of its own ("Pinned `node` to 20
+# — the addon doesn't build on 22"), not more of the change ("— added an install section", "—
+# 12 new tests"). Its subject left out: Claude's own line ("I made an error - …") is none.
+DASH_REASON = cue(
+    r"\s[—–-]\s+(?!(?:\w+ed|also|and|plus|now|then)\b)(?:[^\s,;:]+ ){0,4}?(?:is|are|was|"
+    r"were|has|had|does|doesn't|did|didn't|can't|cannot|won't|isn't|aren't|wasn't|weren't|"
+    r"depends|needs|requires|breaks|fails|expects|would|will|only)\b"
+)
+SUMMARY_MOVE = cue(r"^(?:also )?(?:kept|pinned|capped|split|migrated|" + CHANGE_VERB[3:] + r"\b"
+                   r"(?! (?:on|up|sure|it|them|this|that)\b)")
 PREREQ_SETUP = cue(
     r"^(?:please |remember to |don'?t forget to |be sure to |first,? )?(?:install|set|export|start|"
     r"create|copy|configure|run|launch|bring up|log ?in|define|add)\b"
@@ -552,12 +567,13 @@ TABLE: dict[Kind, Rules] = {
                          (RESOLVED, COURTESY, OFFER)),
     Kind.NEXT_STEP: Rules((NEXT,), (NEXT_HEDGE,)),
     Kind.GOTCHA: Rules((GOTCHA, CAUSE_STATED, FIX_STATED, WRONG_USE, LIMITATION, FORM_RULE,
-                        DIAGNOSED, TREATS, NOTED, GOTCHA_WEAK),
+                        DIAGNOSED, TREATS, FLAW_NAMED, NO_NEED, NOTED, OTHERWISE, GOTCHA_WEAK),
                        (TEST_INTENT,)),
     Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, PASSIVE_CHOSEN, KEPT_AS_IS, CONTRAST,
-                          CONTRAST_LEAD, NOW_INSTEAD, CONTRAST_REASONED, DESIGN_VERB, SETTING_CHANGED,
+                          CONTRAST_LEAD, NOW_INSTEAD, CONTRAST_REASONED, DESIGN_VERB, SUMMARY_MOVE,
+                          SETTING_CHANGED,
                           SETTING_ARROW, SETTING_CHOSEN), (NEXT_MOVE,),
-                         (ACTOR_ACT, DONE_VERB, DESIGN_REASON)),
+                         (ACTOR_ACT, DONE_VERB, DESIGN_REASON, DASH_REASON)),
     Kind.PREREQUISITE: Rules(
         (PREREQ_ORDER, PREREQ, PREREQ_STRONG, PREREQ_SETUP, REQUIRES_CODE, NEEDED_STRONG),
         (NOT_NEEDED, SELF_NEED, PREREQ_NARRATION, NOT_ENV_CONTEXT),

@@ -1,4 +1,6 @@
-"""A table that reports the action taken on each row -> one decision a row (pure).
+"""A table that reports the action taken on each row -> one decision a row; one that states a
+problem with its cause or fix, or a choice with its reason, by its columns -> one item a row
+(pure).
 
 Tables are not mined as prose (a status table's cells are no sentences), but one shape states
 what was done as plainly as a ``**Action Taken:**`` label does: a column headed "Action taken"
@@ -16,8 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.lazyre import LazyPattern, lazy
 from vaultmem.notes.mdlines import table_cells
+from vaultmem.notes.schema import Kind
 
 _ACTION_HEADER_RE = lazy(
     r"^(?:actions? taken|fix(?:es)? applied|resolution|changes? made|what (?:was|i|we) did|"
@@ -70,4 +73,58 @@ def actions_taken(rows: Sequence[str]) -> list[str]:
         if not thing or len(done.split()) < ACTION_MIN_WORDS or _NOTHING_RE.match(done):
             continue
         found.append(f"{thing}: {done}")
+    return found
+
+
+# A table that explains its rows by its columns (Claude's "| Issue | Cause | Fix |" or "| Choice
+# | Why |"): a problem column with its cause or fix column makes each row a gotcha ("<problem>:
+# <cause> — fix: <fix>"); a reason column makes each row's other cells a choice and its reason
+# ("<setting> <value> — why: <reason>"). A comparison table ("| Option | Pros | Cons |") has
+# neither: its rows are alternatives weighed, not what was chosen.
+_PROBLEM_HEADER_RE = lazy(r"^(?:issue|problem|symptom|error|bug|failure|what (?:failed|broke))s?$",
+                          re.IGNORECASE)
+_CAUSE_HEADER_RE = lazy(r"^(?:(?:root )?cause|reason|why(?: it (?:failed|happened|broke))?)s?$",
+                        re.IGNORECASE)
+_FIX_HEADER_RE = lazy(r"^(?:fix(?:es)?|solution|resolution|workaround|fixed by|how (?:it was )?"
+                      r"fixed|fix applied|action taken)$", re.IGNORECASE)
+_OLD_HEADER_RE = lazy(r"^(?:old|before|was|previous|previously|old value|from)$", re.IGNORECASE)
+_REASON_HEADER_RE = lazy(r"^(?:why|reason|rationale|justification|because)$", re.IGNORECASE)
+
+
+def explained(rows: Sequence[str]) -> list[tuple[Kind, str]]:
+    """The gotchas and decisions a table's columns explain its rows by (see above), in order;
+    none for a table whose header names neither a problem with its cause or fix nor a reason."""
+    if len(rows) < 3 or not _SEPARATOR_RE.match(rows[1]):
+        return []
+    header = [_plain(cell) for cell in table_cells(rows[0])]
+
+    def column(pattern: LazyPattern) -> int | None:
+        return next((i for i, cell in enumerate(header) if pattern.match(cell)), None)
+
+    problem, cause = column(_PROBLEM_HEADER_RE), column(_CAUSE_HEADER_RE)
+    fix, reason = column(_FIX_HEADER_RE), column(_REASON_HEADER_RE)
+    doneness = [i for i, cell in enumerate(header) if _DONENESS_HEADER_RE.match(cell)]
+    was = [i for i, cell in enumerate(header) if _OLD_HEADER_RE.match(cell)][:1]
+    found: list[tuple[Kind, str]] = []
+    for row in rows[2:]:
+        raw = table_cells(row)
+        if len(raw) != len(header) or any(_NOT_DONE_RE.search(raw[i]) for i in doneness):
+            continue
+        cells = [_plain(cell).strip(" .") for cell in raw]
+        said = [c if len(c.split()) >= ACTION_MIN_WORDS and not _NOTHING_RE.match(c) else ""
+                for c in cells]
+        if problem is not None and (cause is not None or fix is not None):
+            why = said[cause] if cause is not None else ""
+            done = said[fix] if fix is not None else ""
+            if cells[problem] and (why or done):
+                text = cells[problem] + (f": {why}" if why else "")
+                found.append((Kind.GOTCHA, text + (f" — fix: {done}" if done else "")))
+        elif reason is not None and reason > 0 and said[reason]:
+            named = [cells[i] for i in range(len(cells))
+                     if i not in (reason, *was) and cells[i]
+                     and not _STATUS_HEADER_RE.match(header[i])]
+            if was and named and cells[was[0]]:  # "| Setting | Old | New | Why |"
+                named[-1] = f"{cells[was[0]]} → {named[-1]}"
+            if named:
+                found.append((Kind.DECISION, f"{' '.join(named)} — why: {said[reason]}"))
     return found

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from vaultmem.mining import lang, recap
-from vaultmem.mining.tables import actions_taken
+from vaultmem.mining.tables import actions_taken, explained
 from vaultmem.notes import mdlines
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
@@ -77,6 +77,7 @@ _LABEL = {
     Kind.DECISION: r"decisions?|decided|final (?:choice|decision)|chosen(?: approach| option| "
     r"solution)?|approach (?:taken|chosen)|(?:i |we )?went with",
     Kind.GOTCHA: r"gotchas?|root[ -]cause|cause|the fix|fix|fixed|pitfall|caveat|watch out|"
+    r"what (?:was|went) wrong|"
     r"lessons? learned|the catch|til|(?:primary|main|core|underlying|actual|real) (?:issue|problem)",
     Kind.PREREQUISITE: r"prerequisites?|requirements?|requires|setup|set-up",
     Kind.NEXT_STEP: r"next steps?|next up|todo|to-do|follow[ -]ups?|remaining(?: work)?|still to do|"
@@ -107,16 +108,22 @@ _LABEL_RE = lazy(
 _FIX_LABEL_RE = lazy(r"(?:the )?fix(?:ed)?", re.IGNORECASE)
 # A list item or paragraph that states the problem the next fix answers ("**Issue:** …").
 _ISSUE_RE = lazy(
-    r"^(?:\*\*|__)?(?:issue|problem|bug|symptom|error|cause)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?"
+    r"^(?:\*\*|__)?(?:issue|problem|bug|symptom|error|cause|what (?:was|went) wrong)(?:\*\*|__)?"
+    r"[ \t]*:(?:\*\*|__)?"
     r"[ \t]*(?=\S)", re.IGNORECASE,
 )
 # What a report says was done about the issue just stated ("**Issue:** … **Action Taken:** …",
 # "**Problem:** … **Solution:** …"): with that issue, a gotcha; without one it says nothing.
 _ACTION_RE = lazy(
     r"^(?:\*\*|__)?(?P<label>actions? taken|solution|resolution|remediation|"
-    r"what (?:i|we) (?:did|changed)|changes? made)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(?=\S)",
+    r"what (?:i|we) (?:did|changed|fixed)|what(?:'s| is| was| got) fixed|changes? made)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(?=\S)",
     re.IGNORECASE,
 )
+def _label_words(label: str) -> str:
+    """A label as it reads inside a line ("Action Taken" -> "action taken"; "I" stays)."""
+    return " ".join("I" if w == "i" else w for w in label.lower().split())
+
+
 # Where the issue's own words end: the next bold topic ("**File:** …") or its first sentence.
 _ISSUE_END_RE = lazy(r"\s(?:\*\*|__)[^*_:\n]{1,40}:|(?<=[.!?])\s")
 # What opens a heading before its words: numbering, emoji, bold ("### 🔴 2. **No password**").
@@ -210,14 +217,63 @@ def done_part(title: str) -> str | None:
     return f"{match.group('name').strip().rstrip(':')}: {match.group('what').strip()}"
 
 
-def read_units(text: str, masks: Masks) -> Iterator[Unit]:
+# A heading naming what caused the trouble ("## Root Cause", "### What was wrong", "## Why it
+# failed"): the paragraph right below states it, cue words or not (a list there is a section's).
+_CAUSE_HEADING_RE = lazy(
+    r"^(?:the )?(?:(?:actual|real|underlying|main) )?(?:root cause|cause|problem|issue|bug|"
+    r"culprit)(?: (?:identified|found))?$|^what (?:was|went) wrong$|"
+    r"^why (?:it|this|the \S+(?: \S+)?) (?:failed|broke|hung|happened|crashed|was failing)$",
+    re.IGNORECASE,
+)
+CAUSE_SENTENCES = 2  # of the paragraph under such a heading, taken as its cause
+# A lead-in naming what was kept on purpose ("✓ Preserved:", "**Kept:**", "Left in place:"):
+# each item below that says why (in brackets, after a dash, "because") is a decision.
+_KEPT_LEAD_RE = lazy(
+    r"^(?:[^\w\s]+ ?)?(?:\*\*|__)?(?P<word>kept|preserved|retained|left (?:in place|as is|"
+    r"unchanged|untouched|alone|enabled|installed)|not (?:removed|changed|touched|uninstalled))"
+    r"(?: \(\w+(?: \w+)?\))?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?$",
+    re.IGNORECASE,
+)
+_KEPT_WHY_RE = lazy(
+    r"^(?!.*\b(?:may|might|could|probably|possibly|maybe)\b).*\b(?:required|needed|depends?|"
+    r"dependency|relies|used by|in use|because|since|so that|needs?|requires?)\b", re.IGNORECASE)
+
+
+def _kept_lead(line: str) -> str | None:
+    """The word of a lead-in line naming what was kept ("Preserved"), or None."""
+    match = _KEPT_LEAD_RE.match(line.strip())
+    return match.group("word").capitalize() if match else None
+
+# Claude's own move or musing opening that paragraph: no cause stated.
+_OWN_MOVE_RE = lazy(r"^(?:i|we|let|let's|i'll|i've|we'll|we've|now|first)\b", re.IGNORECASE)
+
+
+def _cause_stated(units: list[Unit]) -> list[Unit]:
+    """The units of the paragraph under a cause's heading, its first sentences one gotcha (what
+    it states is the cause), unless a label or Claude's own move opens it."""
+    first = units[0] if units else None
+    if first is None or first.label is not None or first.item \
+            or _OWN_MOVE_RE.match(plain_unit(first.text)) or plain_unit(first.text).endswith(("?", ":")):
+        return units
+    taken = [u for u in units[:CAUSE_SENTENCES] if u.label is None
+             and not plain_unit(u.text).endswith(("?", ":"))
+             and not _OWN_MOVE_RE.match(plain_unit(u.text))]
+    joined = " ".join(u.text for u in taken[: len(taken)])
+    cause = Unit(joined, first.section, Kind.GOTCHA, first.block, False)
+    return [cause, *units[len(taken):]]
+
+
+def read_units(text: str, masks: Masks, *, causes: bool = True) -> Iterator[Unit]:
     """The message's sentences and list items, outside code, tables, quotes and echoed output.
 
     A numbered heading inside a section whose heading names what was done ("## ✅ Completed")
     that states what the part made (:func:`done_part`) is a decision: a completion report puts
     its choices in its headings ("### 3. **Pre-commit hook** - 3-layer strict scanning"). A
-    table's rows are no sentences; those of a table with an "Action taken" column are decisions
-    (:mod:`mining.tables`)."""
+    table's rows are no sentences; those of a table with an "Action taken" column are decisions,
+    those a problem's cause or fix column or a reason column explains are gotchas or decisions
+    (:mod:`mining.tables`). The first sentences of a paragraph right under a heading naming the
+    cause ("## Root Cause", "### What was wrong") are a gotcha (``causes``: unless the message's
+    problem and fix sections said it already, :mod:`mining.reports`)."""
     fence: str | None = None
     section: Kind | None = None
     done_level = 0  # the level of the heading naming what was done, 0 outside such a section
@@ -229,8 +285,15 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
     about: str | None = None  # what a fix below names no cause for is about: the issue, heading
     stated: str | None = None  # the issue a "**Issue:**" line stated in this section
 
+    kept: str | None = None  # the word of a lead-in naming what was kept ("Preserved:")
+
     def split(text: str, is_item: bool) -> Iterator[Unit]:
         nonlocal about, stated
+        if is_item and kept is not None and _KEPT_WHY_RE.search(text):
+            # "Preserved:" then "- `kmod-wwan` (required by `gl-sdk4-system`)": kept, and why.
+            yield Unit(masks.mask(f"{kept}: {WS_RE.sub(' ', text).strip()}"), None,
+                       Kind.DECISION, block, True)
+            return
         issue = _ISSUE_RE.match(text)
         rest = text  # where an action on the issue may open: the text, or after the issue
         if issue is not None:
@@ -241,7 +304,7 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             rest = said[end.start():].lstrip() if end else ""
         action = _ACTION_RE.match(rest) if stated else None
         if action is not None and stated and rest[action.end():].strip("*_` "):
-            done = f"{stated} — {action.group('label').lower()}: {rest[action.end():]}"
+            done = f"{stated} — {_label_words(action.group('label'))}: {rest[action.end():]}"
             stated = None  # one action answers the issue
             yield Unit(masks.mask(WS_RE.sub(" ", done).strip()), section, Kind.GOTCHA, block,
                        is_item)
@@ -249,13 +312,20 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
         yield from _split(masks.mask(text), section, block, is_item,
                           masks.mask(about) if about else None)
 
+    cause_next = False  # a heading naming the cause ("## Root Cause") is right above
+
     def flush() -> Iterator[Unit]:
-        nonlocal paragraph, item, block
+        nonlocal paragraph, item, block, cause_next
         if item is not None:
+            cause_next = False
             yield from split(" ".join(item), True)
             item = None
         if paragraph:
-            yield from split(" ".join(paragraph), False)
+            units = list(split(" ".join(paragraph), False))
+            if cause_next:
+                units = _cause_stated(units)
+            cause_next = False
+            yield from units
             paragraph = []
             block += 1
 
@@ -268,6 +338,9 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             return
         for done in actions_taken(table):
             yield Unit(masks.mask(done), None, Kind.DECISION, block, True)
+        if not actions_taken(table):
+            for kind, said in explained(table):
+                yield Unit(masks.mask(said), None, kind, block, True)
         table.clear()
         block += 1
 
@@ -320,7 +393,9 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
                 if part is not None:
                     yield Unit(masks.mask(part), None, Kind.DECISION, block, False)
             section = _section_kind(heading.group(2))
+            kept = None
             title = _HEADING_LEAD_RE.sub("", _unbold(heading.group(2))).strip()
+            cause_next = causes and _CAUSE_HEADING_RE.match(title.rstrip(":").strip()) is not None
             about = title if section is None and len(title.split()) >= 2 else None
             stated = None
             continue
@@ -346,6 +421,8 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
                 if lead is not None:
                     paragraph = []
                     section = lead
+                elif len(paragraph) == 1 and (said := _kept_lead(paragraph[0])):
+                    paragraph, kept = [], said
             if item is not None and section is not None and len(bullet.group(1)) > item_indent:
                 # A sub-bullet of a step (or decision…) under a heading that names its kind
                 # is a detail of that step, not a step of its own: it joins its parent.
@@ -368,9 +445,14 @@ def read_units(text: str, masks: Masks) -> Iterator[Unit]:
             yield from flush()
             block += 1
             section = None if _section_kind(line) is None else section
+            kept = None
         if not paragraph and _section_kind(line) is not None:
             section = _section_kind(line)
             continue
+        if not paragraph and (said := _kept_lead(line)):
+            kept = said
+            continue
+        kept = None  # prose again: the kept list has ended
         paragraph.append(line.strip())
     yield from flush()
     yield from done_rows()
