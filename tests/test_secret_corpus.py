@@ -376,6 +376,10 @@ ATTACKS: list[tuple[str, str]] = [
     ("4821-9930 was the PIN, for the record", "4821-9930"),
     ("wifi: HomeNet / Pass!77", "Pass!77"),
     ("WiFi: Guest-5G / welcome123", "welcome123"),
+    # Round eight (issue 28): a value in bold before its secret word, an unclosed bold.
+    ("use **Zq7-hunter2-Lk** as the admin password", "Zq7-hunter2-Lk"),
+    ("I used `Qx!9-lamp` as my password", "Qx!9-lamp"),
+    ("set the api key to **Xy9abc123def", "Xy9abc123def"),
 ]
 
 FALSE_POSITIVES = [
@@ -415,6 +419,8 @@ FALSE_POSITIVES = [
     "the token is read from GITHUB_TOKEN",
     "password reset flow: the user gets a token by mail",
     "the password is stored in vault",
+    "use **argon2id** as the password hash",
+    "use bcrypt as the password hash",
     "tokens: 4096",
     "git log auth: a1b2c3d fix token refresh",
     "mysql -u root -p shop < dump.sql",
@@ -669,20 +675,28 @@ def test_a_vendor_token_of_any_length_goes_whole(prefix: str, body: str, around:
     assert _shaped(around).fullmatch(out), out
 
 
+def _shaped_or_emphasised(template: str) -> re.Pattern[str]:
+    """_shaped, the mark maybe between two equal runs of ``*``: a value drawn as ``*x…*`` is
+    Markdown's emphasis around the value, which stays around its mark."""
+    mark = r"(\*+)?‹redacted:[a-z-]+›(?(1)\1)"
+    return re.compile(re.escape(template).replace(r"\{\}", mark))
+
+
 @settings(max_examples=60, deadline=None)
-# A value opening with ``*`` is not drawn: ``**`` there is Markdown's bold, which the phrase
-# rules read as markup around the value (``the password is **hunter2x9**`` keeps its ``**``).
 @given(password=st.text(_ALNUM + "!#%&*+", min_size=10, max_size=30).filter(
-    lambda p: any(c.isdigit() for c in p) and any(c.isalpha() for c in p) and _no_placeholder(p)
-    and not p.startswith("*")),
+    lambda p: any(c.isdigit() for c in p) and any(c.isalpha() for c in p) and _no_placeholder(p)),
        template=st.sampled_from([
            "the db password is {}", "mysql -uroot -p{} -h db", "--password={}", "--password {}",
            "curl -u me:{} https://x.example", "redis://:{}@cache:6379", "password: {}",
            "set the api key to {}", "Authorization: Bearer {}"]))
 @example(password="%0000000A%", template="the db password is {}")  # not a %WINDOWS_VARIABLE%
+@example(password="**0000000A", template="set the api key to {}")  # an unclosed bold goes too
+@example(password="*Ab1!cd2*ef", template="password: {}")
+@example(password="**Ab1!cd2ef**", template="the db password is {}")
 def test_a_password_in_context_goes_whole(password: str, template: str) -> None:
     out = redact.redact(template.format(password))
-    assert _shaped(template).fullmatch(out), out
+    assert _shaped_or_emphasised(template).fullmatch(out), out
+    assert out.count("*") % 2 == 0, out  # no half of a bold or an italic left
 
 
 @settings(max_examples=60, deadline=None)
@@ -694,8 +708,19 @@ def test_shas_and_digests_are_kept(sha: str, digest: str, word: str) -> None:
         assert redact.redact(text) == text
 
 
-@pytest.mark.parametrize("text", ["the password is **hunter2x9**",
-                                  "set the api key to **abc12345678**"])
-def test_a_value_in_bold_after_its_secret_word_goes(text: str) -> None:
-    value = text.split("**")[1]
-    assert value not in redact.redact(text)
+@pytest.mark.parametrize(("text", "redacted"), [
+    ("the password is **hunter2x9**", "the password is **‹redacted:password›**"),
+    ("set the api key to **abc12345678**", "set the api key to **‹redacted:secret›**"),
+    ("**Zq7-hunter2-Lk** is the admin password", "**‹redacted:password›** is the admin password"),
+    ("use __Zq7-hunter2-Lk__ as the admin password", "use __‹redacted:password›__ as the admin password"),
+    # unclosed: the run goes with the value
+    ("set the api key to **Xy9abc123def", "set the api key to ‹redacted:secret›"),
+    ("the db password is ***Kx8!mq2Lp", "the db password is ‹redacted:password›"),
+    ("**Note:** the password is **Hunter2x9", "**Note:** the password is ‹redacted:password›"),
+    # paired elsewhere in its line: it stays
+    ("**Password: hunter2x9**", "**Password: ‹redacted:password›**"),
+    ("**Password:** hunter2x9", "**Password:** ‹redacted:password›"),
+])
+def test_a_value_in_bold_goes_and_the_bold_stays_balanced(text: str, redacted: str) -> None:
+    """Issue 28, round eight: a redaction leaves no half of a ``**`` pair in the note."""
+    assert redact.redact(text) == redacted

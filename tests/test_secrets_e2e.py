@@ -5,6 +5,7 @@ file name, or anything printed. Then doctor finds a secret a person pasted, and 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -382,3 +383,46 @@ def test_round_seven_shapes_reach_no_channel_of_the_vault(tmp_path: Path) -> Non
                            if rel.endswith(".md"))
     assert "snowsql -a xy12345 -u loader -p ‹redacted:password›" in everything
     assert "https://‹redacted:token›@github.com/acme/sync.git" in everything
+
+
+# Round eight's shapes (issue 28): a value in bold before its secret word, an unclosed bold after
+# it; each beside a near miss that must stay as it was written.
+BOLD_BEFORE = "Zq7-hunter2" + "-Lk"
+BOLD_AFTER = "Hunter2" + "x9Bold"
+UNCLOSED = "Xy9abc" + "123defQ"
+ROUND_EIGHT = [BOLD_BEFORE, BOLD_AFTER, UNCLOSED]
+NEAR_MISSES = ["use **argon2id** as the password hash"]
+
+
+def _round_eight_transcript(path: Path) -> None:
+    lines = [
+        _line("user", "u1", f"Set up the admin box: use **{BOLD_BEFORE}** as the admin password",
+              1),
+        _line("assistant", "a1", [{"type": "text", "text": (
+            f"Done: the staging password is **{BOLD_AFTER}** now, and I set the api key to"
+            f" **{UNCLOSED}\n\n"
+            "Decision: use **argon2id** as the password hash.\n"
+            "Next step: rotate the admin password.")}], 2),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_round_eight_shapes_reach_no_channel_of_the_vault(tmp_path: Path) -> None:
+    """Each round-eight shape in a prompt or an answer: none reaches a note or the index, the
+    bold around a value stays balanced, and the near misses stay as they were written."""
+    vault, _, env = _session(tmp_path, _round_eight_transcript)
+    assert run_cli(["compact", "--force"], cwd=tmp_path, env=env).returncode == 0
+    outputs = [run_cli(["recall", query, "--json"], cwd=tmp_path, env=env).stdout
+               for query in ("admin password", "api key", "password hash")]
+    outputs.append(run_cli(["context"], cwd=tmp_path, env=env).stdout)
+    files = snapshot(vault)
+    assert (vault / ".vaultmem" / "index.sqlite").exists()
+    leaks = {rel: [s for s in ROUND_EIGHT if s.encode() in data] for rel, data in files.items()}
+    assert {rel: found for rel, found in leaks.items() if found} == {}
+    assert [s for s in ROUND_EIGHT for out in outputs if s in out] == []
+    everything = "\n".join(data.decode("utf-8", "replace") for rel, data in files.items()
+                           if rel.endswith(".md"))
+    assert "**‹redacted:password›**" in everything
+    marks = re.finditer(r"(\**)‹redacted:[^›]*›(\**)", everything)
+    assert [m.group(0) for m in marks if m.group(1) != m.group(2)] == []
+    assert [near for near in NEAR_MISSES if near not in everything] == []

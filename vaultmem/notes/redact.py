@@ -27,8 +27,9 @@ keeps the fact (which variable, which database) without the value. What counts a
   value before its secret word, a wifi password (secretphrase; which words are values:
   secretwords).
 
-Every finding covers the whole token it is in, and values that look random but are not secrets
-(commit shas, digests, SRI strings, UUIDs not named a secret, ARNs, data URIs, paths) are kept,
+Every finding covers the whole token it is in, leaving Markdown's emphasis balanced, and values
+that look random but are not secrets (commit shas, digests, SRI strings, UUIDs not named a secret,
+ARNs, data URIs, paths) are kept,
 as are placeholders and masks (``XXXX…``, ``…EXAMPLEKEY``, ``***REDACTED***``) and marks already
 there: redacting twice changes nothing (secretspan). Services' token shapes: secretshapes; secret-like names: secretnames.
 
@@ -576,7 +577,7 @@ def _detect(text: str, *, nested: bool) -> list[Finding]:
     if not nested and "\n" in text:
         found.extend(secretconfig.groups(text))
     found = [f if f.kind == "private-key" else secretspan.whole(text, f) for f in found]
-    found = [secretspan.before_markup(text, f) for f in found]
+    found = [secretspan.balanced(text, secretspan.before_markup(text, f)) for f in found]
     return _merged(f for f in found if f.end > f.start and not secretspan.kept(text, f))
 
 

@@ -43,7 +43,7 @@ from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretcommands import POSITIONAL, TOOL_FLAGS, tools
 from vaultmem.notes.secretnames import name_kind
 from vaultmem.notes.secretspan import Finding, is_path
-from vaultmem.notes.secretwords import unlinked_password
+from vaultmem.notes.secretwords import ALGORITHM, unlinked_password
 
 WORD = (
     r"(?:(?:api|access|private|secret|signing|client|webhook|auth|app|master|deploy|bot|"
@@ -67,7 +67,7 @@ _RULES = {
         r"(?:\s+(?:env(?:ironment)?\s+var(?:iable)?|variable|value|setting|field))?"
         r"(" + _LINK + r"|\s)\s*" + VALUE),
     "reverse": lazy(
-        r"(?i)(?<![\w-])(?:use|using|with|typed|entered|pasted|put)\s+" + VALUE +
+        r"(?i)(?<![\w-])(?:use|used|using|with|typed|entered|pasted|put)\s+" + VALUE +
         r"\s+(?:as|in|into)\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[\w ]{0,20}?" + WORD + r"\b"),
     "flag": lazy(
         r"(?i)(?<![\w-])--?(?!no-)[\w-]*?(?:password|passwd|pass|passphrase|pwd|token|secret|"
@@ -212,7 +212,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         yield from _value(m, 1, kind, linked=True, strict=False)
         yield from _not_chosen(text, m.start(), end, kind)
     for m in _run("reverse", skip, text, begin, end):
-        yield from _value(m, 1, "password", linked=True, strict=False)
+        if not ALGORITHM.fullmatch((m.group(2) or m.group(3)).strip("*_")):
+            yield from _value(m, 1, "password", linked=True, strict=False)
     for m in _run("flag", skip, text, begin, end):
         kind = "password" if "pass" in m.group(0).lower() or "pwd" in m.group(0).lower() else (
             "token" if "token" in m.group(0).lower() else "secret")

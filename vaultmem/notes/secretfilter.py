@@ -44,8 +44,9 @@ _AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
 _AFTER = lazy(_AFTER_NAME)
 _AWS = lazy(_AWS_NAMED)
 # Before a secret-like word with no value after it, a value may come first: "`Tr0ub4dor` is the
-# password", "use Blu3Sky! for the root password" (secretphrase; the line is read whole).
-_BEFORE = lazy(r"\b(?:is|was|for)\s+(?:the|my|our|your|an?)\s+(?:[\w-]+\s+){0,3}\Z")
+# password", "use Blu3Sky! for the root password" (secretphrase), "use **Blu3Sky!** as the admin
+# password" (secretcontext's reverse rule); the line is read whole.
+_BEFORE = lazy(r"\b(?:is|was|for|as|into)\s+(?:the|my|our|your|an?)\s+(?:[\w-]+\s+){0,3}\Z")
 _BEFORE_SPAN = 48
 
 

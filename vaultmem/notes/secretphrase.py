@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretcontext import VALUE, WORD, secretish
 from vaultmem.notes.secretspan import Finding
-from vaultmem.notes.secretwords import HASH_SAID, SYMBOLS, bare_key, passphrase_words
+from vaultmem.notes.secretwords import ALGORITHM, HASH_SAID, SYMBOLS, bare_key, passphrase_words
 
 # "… the admin password", then where its phrase ends ("the password hash" is no password).
 _THE_WORD = (r"[ \t]+(?:the|my|our|your|a|an)[ \t]+(?:[\w-]+[ \t]+){0,3}?(?:" + WORD
@@ -48,10 +48,6 @@ _RULES = {
     "wifi": lazy(
         r"(?i)(?<![\w-])(?:wi-?fi|wlan|ssid|hotspot)(?:[ \t]+(?:network|login|creds|details))?"
         r"[ \t]*[:=—–-]?[ \t]*[^\s/'\"`]{1,32}[ \t]*/[ \t]*" + VALUE),
-    # Not a secret, in a value's place: a hashing or signing algorithm, a radio band or standard.
-    "algorithm": lazy(
-        r"(?i)(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2[\w-]*|sha-?\d+|md5|[hre]s\d{3}|aes-?\d+"
-        r"|\d+(?:\.\d+)?\s*g(?:hz)?|802\.11\w*|wpa\d?|wep)"),
 }
 # The word before a key, the name before a pair's slash: at the end of the stretch before it.
 _WORD_BEFORE = lazy(r"([A-Za-z][\w-]{0,20})[ \t]+\Z")
@@ -65,10 +61,11 @@ _SAID_BEFORE = lazy(r"\b(is|was|for)\s+(?:the|my|our|your|an?)\s+(?:[\w-]+\s+){0
 
 
 def linked(low: str) -> bool:
-    """Whether the lowercase ``low`` may hold _SAID_BEFORE's link ("is the", "for my"), told
-    without a regex (most lines then compile none)."""
+    """Whether the lowercase ``low`` may hold _SAID_BEFORE's link ("is the", "for my") or the
+    reverse rule's (secretcontext: "as the", "into my"), told without a regex (most lines then
+    compile none)."""
     spaced = f" {' '.join(low.split())} "
-    return ("is " in spaced or "was " in spaced or "for " in spaced) and any(
+    return any(f" {link} " in spaced for link in ("is", "was", "for", "as", "into")) and any(
         f" {article} " in spaced for article in ("the", "my", "our", "your", "a", "an"))
 
 
@@ -101,7 +98,7 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         for m in _RULES[rule].finditer(text, begin, end):
             quoted = m.group(2) is not None
             value = m.group(2) if quoted else m.group(3).rstrip(".,;:)")
-            if not _RULES["algorithm"].fullmatch(value) and secretish(
+            if not ALGORITHM.fullmatch(value) and secretish(
                     value, password=True, strict=False, quoted=quoted):
                 at = m.start(2) if quoted else m.start(3)
                 yield Finding(at, at + len(value), "password")

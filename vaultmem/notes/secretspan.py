@@ -1,10 +1,14 @@
 """Where a secret begins and ends, and what looks like one but is kept (pure).
 
-Two rules every detector's finding passes through before it is redacted:
+The rules every detector's finding passes through before it is redacted:
 
 - **The whole token.** A detector whose pattern has a fixed length (detect-secrets' GitHub
   pattern takes 36 characters, a newer token has more) would leave the token's tail in the
   note: a finding is extended to the end of the token it stops inside.
+- **Markdown's emphasis balanced.** ``*`` and ``__`` runs at a value's ends are markup when
+  the same run closes them on the other side (``**‹redacted:password›**``), or when a run in
+  the line pairs with them; a run with no partner goes with the value (``**Xy…`` unclosed), so
+  no mark is left beside half a pair.
 - **Placeholders and masks.** A value whose longest run of letters and digits is one character
   (``…/XXXXXXXXXXXXXXXXXXXXXXXX`` of a docs' webhook URL, ``00000000``; three quarters of a run
   of 12 or more: ``AKIAXXXXXXXXXXXXXXXX``), or says it is an
@@ -50,10 +54,11 @@ _SRI = lazy(r"(?:sha(?:1|256|384|512))-[A-Za-z0-9+/]{20,}={0,2}")
 _ARN = lazy(r"(?<![\w-])arn:aws[\w-]*:[\w-]*:")
 _DATA_URI = lazy(r"(?<![\w-])data:[\w.+/-]+(?:;[\w.+-]+=?[\w.+-]*)*;base64,")
 # The name a value is assigned to, just before it on its line: ``NAME = ``, ``"NAME": "``,
-# ``--name ``, ``NAME is ``; two words in prose ("api key is").
+# ``--name ``, ``NAME is ``; two words in prose ("api key is"); Markdown's emphasis around either
+# (``**API key:** ``, ``to **``).
 _NAME_BEFORE = lazy(
-    r"(?:--)?([A-Za-z][\w.-]*(?:[ ][A-Za-z][\w-]*)?)['\"`\]]*[ \t]*"
-    r"(?:=|:=|:|=>|[ \t]is|[ \t]was|[ \t]to)?[ \t]*['\"`]?[ \t]*$")
+    r"(?:--)?([A-Za-z][\w.-]*(?:[ ][A-Za-z][\w-]*)?)['\"`\]*_]*[ \t]*"
+    r"(?:=|:=|:|=>|[ \t]is|[ \t]was|[ \t]to)?[ \t]*['\"`*_]*[ \t]*$")
 _IDENTIFIER = lazy(r"[A-Za-z][\w-]*")
 _PATH_START = ("~/", "/", "./", "../", "$HOME/", "%USERPROFILE%", "~\\", ".\\", "..\\")
 # A Windows path: a drive (``C:\Users``, ``c:/src``) or a UNC share (``\\server\share``).
@@ -113,6 +118,69 @@ def before_markup(text: str, found: Finding) -> Finding:
     if found.kind in CONTEXT_KINDS and tag.start() - found.start < 4:
         return Finding(found.start, found.start, found.kind)  # what is left is no secret
     return Finding(found.start, tag.start(), found.kind)
+
+
+def balanced(text: str, found: Finding) -> Finding:
+    """``found`` with Markdown's emphasis left balanced (``*``, ``**``, ``__`` runs at its
+    ends): a run on each side of the same length is markup around the value (``the password
+    is **hunter2x9**`` keeps its bold: ``**‹redacted:password›**``); a run with no partner in
+    its line (an unclosed ``**Xy…``, a value ending in ``*``) goes with the value, so no mark
+    is left beside half a pair. A run paired elsewhere in the line (``**Password: x**``)
+    stays."""
+    start, end = found.start, found.end
+    if end - start < 2 or found.kind == "private-key" or not (
+            text[start] in "*_" or text[end - 1] in "*_" or text[start - 1:start] in ("*", "_")
+            or text[end:end + 1] in ("*", "_")):
+        return found
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    while start < end and text[start] in "*_":
+        start += 1
+    while end > start and text[end - 1] in "*_":
+        end -= 1
+    if end == start:
+        return found  # a value of markup characters only: not for this rule
+    left = _run_back(text, start, line_start)
+    right = _run_on(text, end, line_end)
+    if left != right or not left:
+        runs = [*_runs(text, line_start, start - len(left)), *_runs(text, end + len(right),
+                                                                  line_end)]
+        if left and not _partner(runs, left, before=False, at=start):
+            start -= len(left)
+        if right and not _partner(runs, right, before=True, at=end):
+            end += len(right)
+    return found if (start, end) == (found.start, found.end) else Finding(start, end, found.kind)
+
+
+def _run_back(text: str, at: int, floor: int) -> str:
+    """The run of one emphasis character (``*`` or ``_``) ending at ``at``."""
+    begin = at
+    while begin > floor and text[begin - 1] in "*_" and text[begin - 1] == text[at - 1]:
+        begin -= 1
+    return text[begin:at]
+
+
+def _run_on(text: str, at: int, ceiling: int) -> str:
+    """The run of one emphasis character starting at ``at``."""
+    stop = at
+    while stop < ceiling and text[stop] in "*_" and text[stop] == text[at]:
+        stop += 1
+    return text[at:stop]
+
+
+_EMPHASIS_RUN = lazy(r"\*+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
+
+
+def _runs(text: str, begin: int, end: int) -> list[tuple[int, str]]:
+    """The emphasis runs of ``text[begin:end]`` (``_`` inside a word is none: ``DB_PASSWORD``)."""
+    return [(m.start(), m.group(0)) for m in _EMPHASIS_RUN.finditer(text, begin, end)]
+
+
+def _partner(runs: list[tuple[int, str]], run: str, *, before: bool, at: int) -> bool:
+    """Whether the line's ``runs`` leave a run like ``run`` open on the side of ``at`` that
+    closes or opens it (``before``: before ``at``): an odd count of them there."""
+    return sum(r == run and (pos < at) == before for pos, r in runs) % 2 == 1
 
 
 def name_before(text: str, start: int) -> str | None:

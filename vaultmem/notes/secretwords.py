@@ -40,6 +40,11 @@ DATA_KEYS = frozenset({
 # A line saying the run is a hash: a content hash, a ring's or a cache's key (not a secret).
 HASH_SAID = lazy(r"(?i)(?<![\w-])(?:hash(?:es|ed|ing)?|md5|sha-?\d*|digest|checksum|fingerprint"
                  r"|etag|crc\d*|content[- ]addressed)(?![\w-])")
+# Not a secret, in a value's place: a hashing or signing algorithm, a radio band or standard
+# ("use argon2id for the password", "use bcrypt as the password hash").
+ALGORITHM = lazy(
+    r"(?i)(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2[\w-]*|sha-?\d+|md5|[hre]s\d{3}|aes-?\d+"
+    r"|\d+(?:\.\d+)?\s*g(?:hz)?|802\.11\w*|wpa\d?|wep)")
 _HEX = lazy(r"[0-9a-fA-F]{32,}")
 _FINGERPRINT = lazy(r"[0-9A-F]{40}")  # as gpg prints a key's
 
