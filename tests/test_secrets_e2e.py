@@ -386,23 +386,39 @@ def test_round_seven_shapes_reach_no_channel_of_the_vault(tmp_path: Path) -> Non
 
 
 # Round eight's shapes (issue 28): a value in bold before its secret word, an unclosed bold after
-# it; each beside a near miss that must stay as it was written.
+# it, a password of one dictionary word, a question's answer, a shell's environment assignment
+# and a libpq connection string in prose; each beside a near miss that must stay as written.
 BOLD_BEFORE = "Zq7-hunter2" + "-Lk"
 BOLD_AFTER = "Hunter2" + "x9Bold"
 UNCLOSED = "Xy9abc" + "123defQ"
-ROUND_EIGHT = [BOLD_BEFORE, BOLD_AFTER, UNCLOSED]
-NEAR_MISSES = ["use **argon2id** as the password hash"]
+DICTIONARY = "tange" + "rine"
+ANSWERED = "Zebra!" + "42quagga"
+ENV_WORD = "quokka" + "pass"
+CONNINFO = "wombat" + "secret"
+ROUND_EIGHT = [BOLD_BEFORE, BOLD_AFTER, UNCLOSED, DICTIONARY, ANSWERED, ENV_WORD, CONNINFO]
+NEAR_MISSES = ["use **argon2id** as the password hash", "the password is hashed with bcrypt",
+               "the admin password? it's stored in Vault", "AUTH_PROVIDER=github npm start"]
 
 
 def _round_eight_transcript(path: Path) -> None:
     lines = [
-        _line("user", "u1", f"Set up the admin box: use **{BOLD_BEFORE}** as the admin password",
-              1),
-        _line("assistant", "a1", [{"type": "text", "text": (
+        _line("user", "u1", f"Set up the admin box: use **{BOLD_BEFORE}** as the admin password."
+                            f" The mail password is {DICTIONARY}", 1),
+        _line("assistant", "a1", [
+            {"type": "text", "text": "Starting the database."},
+            _bash("b1", f"MYSQL_ROOT_PASSWORD={ENV_WORD} docker compose up -d db"),
+        ], 2),
+        _line("user", "u2", [_result("b1", "Container db Started", False)], 3),
+        _line("user", "u3", f"the replica password? it's {ANSWERED}", 4),
+        _line("assistant", "a2", [{"type": "text", "text": (
             f"Done: the staging password is **{BOLD_AFTER}** now, and I set the api key to"
             f" **{UNCLOSED}\n\n"
-            "Decision: use **argon2id** as the password hash.\n"
-            "Next step: rotate the admin password.")}], 2),
+            f'Gotcha: psql needs "host=db user=app password={CONNINFO} dbname=shop" here.\n'
+            "Decision: use **argon2id** as the password hash; the password is hashed with bcrypt"
+            " elsewhere.\n"
+            "You asked: the admin password? it's stored in Vault\n"
+            "The app starts with AUTH_PROVIDER=github npm start\n"
+            "Next step: rotate the admin password.")}], 5),
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 

@@ -13,12 +13,13 @@ keeps the fact (which variable, which database) without the value. What counts a
   END line is missing);
 - the value of an assignment to a secret-like name (detect-secrets' keyword rules, plus ``token``,
   ``auth``, ``credentials``; ``Bearer …``), unless it reads like code (a reference, a call, a
-  type, a placeholder);
+  type, a placeholder; a shell's ``PGPASSWORD=word`` is none: secretnames.env_secret);
 - a high-entropy string (detect-secrets' Shannon entropy) after a secret-like name on its line;
 - a value known by its context whatever its shape (secretcontext): a secret word and its value in
-  prose, password flags of commands (which commands: secretcommands), URL userinfo with or
-  without a user, Authorization headers; a connection string's password or key, HTTP Digest's
-  response, a token as a URL's user (secretconn);
+  prose (a password of one dictionary word too: secretwords), a question naming it and its
+  answer, password flags of commands (which commands: secretcommands), URL userinfo with or
+  without a user, Authorization headers; a connection string's password or key (libpq's too),
+  HTTP Digest's response, a token as a URL's user (secretconn);
 - a key wrapped over two lines, a value on the line after its label, or base64-encoded
   (secretprep);
 - an AWS secret key on the line of its access key id, unnamed (a credentials file's pair);
@@ -61,7 +62,7 @@ from vaultmem.notes import (
 from vaultmem.notes.lazyre import LazyPattern, lazy
 from vaultmem.notes.secretcontext import QUERY_NEXT
 from vaultmem.notes.secretgate import Gated, lowered
-from vaultmem.notes.secretnames import name_kind, name_words, passphrase
+from vaultmem.notes.secretnames import about_a_secret, env_secret, name_kind, passphrase
 from vaultmem.notes.secretshapes import VENDOR_PATTERNS
 from vaultmem.notes.secretspan import Finding
 
@@ -171,13 +172,8 @@ _NOT_SECRET = frozenset({
     "changeme", "placeholder", "example", "xxx", "todo", "tbd", "env", "environ",
 })
 _ENTROPY_SPAN = 80  # characters after a secret-like name that the entropy rule looks at
-# The last word of a secret's name that makes its value something about the secret: a date, a
-# rule, a count, where it is (``PasswordLastSet : 11/15/2025``, ``password_min_length: 12``).
-_ABOUT_A_SECRET = frozenset({
-    "set", "expires", "expiry", "expired", "required", "changed", "updated", "age", "policy",
-    "length", "len", "hint", "count", "enabled", "rotated", "date", "ttl", "last", "id", "name",
-    "type", "version", "prompt", "label", "field", "strength", "min", "max", "file", "path", "url",
-})
+# After a word in a value's place, the next word of its sentence (not a ``# comment``).
+_SENTENCE_ON = lazy(r"[ \t]+[A-Za-z][a-z]+\b")
 # A URL query's or a connection string's next pair (``…&user=alice``, ``…;EndpointSuffix=…``).
 _NEXT_PAIR = lazy(r"[&;](?=[A-Za-z_][\w.-]{0,40}=)")
 
@@ -419,14 +415,19 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
     named: list[tuple[int, str]] = []  # (where a value may start, kind)
     for m in c["assign"].finditer(text, begin, end):
         kind = name_kind(m.group(1))
-        if kind is None or name_words(m.group(1))[-1] in _ABOUT_A_SECRET:
+        if kind is None or about_a_secret(m.group(1)):
             continue
         named.append((m.start(3), kind))
         quoted = bool(m.group(2))
         value = m.group(3) if quoted else QUERY_NEXT.split(m.group(3), maxsplit=1)[0]
         if not quoted and ("_" in value or "." in value) and _variable(text, m.start(3), value):
             continue  # ``X_HAS_PSK: cryptography_has_psk2``: a variable named a secret
-        if (_looks_secret(value, quoted) or (quoted and passphrase(m.group(1), value))) and (
+        # ``PGPASSWORD=postgres psql``: a shell's environment assignment's value is a string
+        literal = quoted or text[m.end(1):m.start(3)] == "=" and env_secret(m.group(1))
+        if not literal and value.isalpha() and ":" in text[m.end(1):m.start(3)] and (
+                _SENTENCE_ON.match(text, m.end(3))):
+            continue  # "PASS: Secrets were redacted", "…-auth: Enable Opencode to…": prose
+        if (_looks_secret(value, literal) or (quoted and passphrase(m.group(1), value))) and (
                 kind == "password" or _has_letter(value) or len(value) >= 12):
             yield Finding(m.start(3), m.start(3) + len(value), kind)
     window = text[begin:end]
@@ -438,7 +439,8 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
                 if "@" in value and text.endswith("://", 0, m.start()):
                     value = value.rsplit("@", 1)[0]  # ``://x-access-token:…@host``: not the host
                 if value and _looks_secret(value, True) and not _variable(
-                        text, m.start(group), value) and not _about_a_secret(m):
+                        text, m.start(group), value) and not about_a_secret(
+                        _keyword_name(m)):
                     yield Finding(m.start(group), m.start(group) + len(value), _keyword_kind(m))
     for m in c["bearer"].finditer(text, begin, end):
         if _entropy_high(m.group(2)):
@@ -515,12 +517,6 @@ def _keyword_name(match: re.Match[str]) -> str:
     """The name a keyword rule's match assigns to."""
     name = re.match(r"[\w.-]*", match.group(0).lstrip("\"'`[ "))
     return name.group(0) if name else ""
-
-
-def _about_a_secret(match: re.Match[str]) -> bool:
-    """Whether a keyword rule's name says its value is about the secret (_ABOUT_A_SECRET)."""
-    words = name_words(_keyword_name(match))
-    return bool(words) and words[-1] in _ABOUT_A_SECRET
 
 
 def _is_indirect(window: str) -> bool:

@@ -6,6 +6,9 @@
   ``SharedAccessSignature=`` and ``InstrumentationKey=`` (Application Insights) whatever
   precedes them (``APPLICATIONINSIGHTS_CONNECTION_STRING=InstrumentationKey=…``). A braced value
   that is a template's slot (``Pwd={0}``, ``Password={password}``) is code.
+- **A libpq connection string's password** (``host=db user=app password=… dbname=x``): another
+  of its keywords on the line, the pairs apart by spaces; any value but a variable named a
+  secret (``password=password``, ``password=db_password``).
 - **HTTP Digest authentication's** ``response="…"``: the hash of the password, the realm and
   the nonce, which cracks offline like the password's own hash (a line naming Digest or its
   nonce).
@@ -16,10 +19,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretcontext import placeholder, secretish
+from vaultmem.notes.secretnames import name_kind
 from vaultmem.notes.secretspan import Finding
 
 # A connection string's names whose value is a secret (lowercase, without spaces).
@@ -37,6 +42,9 @@ _RULES = {
     # The userinfo before ``@``: a user alone (group 1), or a user (2) and a password.
     "userinfo": lazy(r"(?i)\b[a-z][\w+.-]*://(?:([^\s/@:'\"<>]{16,200})"
                      r"|([^\s/@:'\"<>]{16,200}):[^\s/@'\"<>]*)@(?=[\w.\[-])"),
+    # libpq's keyword/value connection string: another keyword, then a space or the end.
+    "conninfo": lazy(r"(?<![\w-])(?:host|hostaddr|dbname|user|port|sslmode)=[^\s,()'\"]+"
+                     r"(?=[ \t]|['\"]?$)"),
     "slot": lazy(r"\d{1,2}|[A-Za-z_][\w.]*|\$\w+|%\w+%"),
 }
 
@@ -75,9 +83,24 @@ def _pairs(text: str, begin: int, end: int) -> Iterator[Finding]:
             line_start = text.rfind("\n", 0, m.start()) + 1
             good = (text.startswith(";", m.end())
                     or ";" in text[max(line_start, m.start() - 200):m.start()]) and secretish(
-                value, password=True, strict=False)
+                value, password=True, strict=False) or _conninfo(text, m, value)
         if good:
             yield Finding(at, at + len(value), "password" if name in _PASSWORD_NAMES else "azure")
+
+
+def _conninfo(text: str, match: re.Match[str], value: str) -> bool:
+    """Whether a bare ``password=…`` is a libpq connection string's (``host=db user=app
+    password=… dbname=x``): another of its keywords on the line, the pairs apart by spaces only
+    (``f(user=u, password=pw)`` is code); its value is then a string whatever its shape, unless
+    it is a variable named a secret (``password=password``, ``password=db_password``)."""
+    if match.group(1).lower() != "password" or value.lower() in _PASSWORD_NAMES or (
+            "_" in value and name_kind(value) is not None):
+        return False  # ``password=password``, ``password=db_password``: a template's variable
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    line_end = text.find("\n", match.end())
+    line = text[line_start:len(text) if line_end < 0 else line_end]
+    return not text.startswith((",", ")"), match.end()) and _RULES["conninfo"].search(
+        line) is not None
 
 
 def user_token(user: str) -> bool:

@@ -25,12 +25,17 @@ rules here read that context:
 - **Authorization headers** (``Bearer``, ``Basic``, ``Token``..., a vendor's own scheme such as
   ``SSWS``) and ``Bearer <token>``; a Cookie header's random values; a URL query's
   ``Signature=`` or ``key=``; Windows' ``/p:`` and ``/pass:`` switches;
+- **a question naming a secret and its answer**: AskUserQuestion's, and in prose after the
+  question mark, an arrow, ``A:`` or "it's", ending its line or clause ("the admin password?
+  it's Zebra!42"; not "the password? It's in 1Password.");
 - **a PIN or a keypad's code** after its name ("use pin 4821 for the sim", "the door code is
   58213"), **recovery codes** after theirs, and a wallet's **seed phrase** (12 to 24 words).
 
 A value is only taken when it reads like one: not a placeholder (``$TOKEN``, ``<password>``,
 ``****``), not a plain word ("the password is stored in vault"; four or more words joined by
-hyphens are a passphrase), not a type or a reference (``password: str``, ``os.environ[...]``).
+hyphens are a passphrase; one word after a password's copula or sign is read by secretwords'
+rule: "the password is sunshine"), not a type or a reference (``password: str``,
+``os.environ[...]``); a word before a sentence's ``!`` is no symbol ("the token is invalid!").
 The allowlist (secretspan) is applied afterwards.
 """
 
@@ -43,7 +48,7 @@ from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretcommands import POSITIONAL, TOOL_FLAGS, tools
 from vaultmem.notes.secretnames import name_kind
 from vaultmem.notes.secretspan import Finding, is_path
-from vaultmem.notes.secretwords import ALGORITHM, unlinked_password
+from vaultmem.notes.secretwords import ALGORITHM, plain_password, unlinked_password
 
 WORD = (
     r"(?:(?:api|access|private|secret|signing|client|webhook|auth|app|master|deploy|bot|"
@@ -102,14 +107,17 @@ _RULES = {
     # A URL's query: a signed URL's signature (CloudFront, GCS v2) and an API key (Maps).
     "query": lazy(r"(?:[?&]|,[ \t]*)(?:Signature|signature|key)=([A-Za-z0-9%+/=_~.-]{16,})"),
     # A question naming a secret, then its answer: AskUserQuestion's ``"Which password …?"="…"``
-    # and the choice record made of it (``Which password …? — chose: …``).
+    # and the choice record made of it (``Which password …? — chose: …``); in prose, the answer
+    # after the question mark, an arrow, ``A:`` or "it's" ("the admin password? it's Zebra!42",
+    # "Q: what is the db password? A: …"), on its line and ending it (_answered).
     # The secret word is what is asked for, a verb or the question mark next ("Which password
     # should admin get?", not "Which password hashing?").
     "asked": lazy(
         r"(?i)(?<![\w-])" + WORD + r"(?![\w-])(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+"
         r"(?:\s+[\w.@:/-]+){0,3})?"
         r"(?:\s+(?:should|shall|will|would|do|does|did|to|is|are|was|can|could|must|may|goes)\b"
-        r"[^?\n]{0,80})?\?['\"]?\s*(?:—\s*chose:|=)\s*" + VALUE),
+        r"[^?\n]{0,80})?\?['\"]?(?:\s*(?:—\s*chose:|=)\s*|[ \t]*(?:(?:->|→|=>|[—–:]|a(?:nswer)?:)"
+        r"[ \t]*)?(?:(?:it|that)(?:['’]s|[ \t]+(?:is|was))[ \t]+)?)" + VALUE),
     # A Cookie header's values (a session id, a CSRF token): the random ones.
     "cookie": lazy(r"(?i)(?:\bcookie\s*:|;)\s*([\w.-]{1,64})=([\w%+/=.~-]{16,})(?=[;\s'\"]|$)"),
     # The password word of other languages, then a colon, a copula or a short verb (a new
@@ -186,6 +194,24 @@ _MAIL_WORDS = frozenset({"mailto", "mail", "email", "e-mail", "from", "to", "cc"
                          "git", "ssh", "http", "https"})
 
 
+# The links of the prose rule a password of one plain word may follow: a copula or a sign, no
+# verb ("set the password to expire").
+_PLAIN_LINKS = frozenset({"is", "was", "are", "were", "now", "equals", "becomes", ":", "=", "->",
+                          "→", "⇒", "=>", "—", "–", "**", "__"})
+_LINK_PARTS = lazy(r"->|=>|\*\*|__|[:=→⇒—–]|\w+")
+
+
+# The prose rule's phrase naming whose password it is may take its copula as a word of the
+# phrase ("password for bob is" + a blank link): it ends with one.
+_PHRASE_IS = lazy(r"(?i)[ \t](?:is|was)[ \t]+$")
+
+
+def _plain_link(link: str) -> bool:
+    """Whether the prose rule's ``link`` is made of _PLAIN_LINKS only."""
+    parts = _LINK_PARTS.findall(link.lower())
+    return bool(parts) and all(p in _PLAIN_LINKS for p in parts)
+
+
 def _run(rule: str, skip: set[str], text: str, begin: int, end: int) -> Iterator[re.Match[str]]:
     return iter(()) if rule in skip else _RULES[rule].finditer(text, begin, end)
 
@@ -202,15 +228,28 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             if said:
                 yield Finding(at, at + len(said), kind)
                 continue
-        yield from _value(m, 2, kind, linked=linked, strict=not linked)
+        found = [*_value(m, 2, kind, linked=linked, strict=not linked)]
+        yield from found
+        if not found and kind == "password" and m.group(4) is not None and (
+                _plain_link(m.group(1)) if linked
+                else _PHRASE_IS.search(text, m.start(), m.start(4)) is not None):
+            line_end = text.find("\n", m.end(4))
+            said = plain_password(m.group(4), text[m.end(4):len(text) if line_end < 0 else line_end])
+            if said:  # "the password is sunshine" (secretwords)
+                yield Finding(m.start(4), m.start(4) + len(said), kind)
     for m in _run("foreign", skip, text, begin, end):
         link = "".join(m.group(1).split())
         linked = not link.isalpha() or not link.isascii()
         yield from _value(m, 2, "password", linked=linked, strict=not linked)
     for m in _run("asked", skip, text, begin, end):
         kind = "password" if "pass" in m.group(0).lower()[:12] else "secret"
-        yield from _value(m, 1, kind, linked=True, strict=False)
-        yield from _not_chosen(text, m.start(), end, kind)
+        at = m.start(2) if m.group(2) is not None else m.start(3)
+        link = text[text.rfind("?", m.start(), at) + 1:at].strip(" \t'\"")
+        if "chose:" in link or link == "=":  # AskUserQuestion's answer, its choice record
+            yield from _value(m, 1, kind, linked=True, strict=False)
+            yield from _not_chosen(text, m.start(), end, kind)
+        else:
+            yield from _answered(text, m, kind, link)
     for m in _run("reverse", skip, text, begin, end):
         if not ALGORITHM.fullmatch((m.group(2) or m.group(3)).strip("*_")):
             yield from _value(m, 1, "password", linked=True, strict=False)
@@ -408,6 +447,8 @@ def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict:
         start, value = match.start(group + 2), match.group(group + 2)
         # A bare value ends before a URL query's next parameter (``password=…&next=home``).
         value = QUERY_NEXT.split(value, maxsplit=1)[0].rstrip(".,;:)]}>?")
+        if not flag and value.endswith("!") and value[:-1].isalpha():
+            value = value[:-1]  # "the token is invalid!": a word and the sentence's end
         if "@" in value and match.string.endswith("://", 0, match.start()):
             value = value.rsplit("@", 1)[0]  # ``://x-access-token:…@host``: not the host
     if value.startswith("-") and flag:
@@ -418,6 +459,25 @@ def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict:
     if flag and linked and not placeholder(value) and len(value) >= 3 or secretish(value, password=password, strict=strict,
                    quoted=quoted is not None and linked):
         yield Finding(start, start + len(value), kind)
+
+
+def _answered(text: str, match: re.Match[str], kind: str, link: str) -> Iterator[Finding]:
+    """The answer in prose to a question naming a secret (the asked rule): a value reading like
+    one that ends its line or its clause; after a word or a sign ("it's", ``A:``, an arrow),
+    a password of one plain word too (secretwords)."""
+    if match.group(2) is not None:
+        yield from _value(match, 1, kind, linked=True, strict=False)
+        return
+    bare = match.group(3)
+    line_end = text.find("\n", match.end(3))
+    after = text[match.end(3):len(text) if line_end < 0 else line_end]
+    if bare[-1] not in ".,;!)" and after.strip():
+        return  # "What's the password? 1Password has it": the sentence goes on
+    found = [*_value(match, 1, kind, linked=True, strict=False)]
+    yield from found
+    said = plain_password(bare, after) if not found and kind == "password" and link else None
+    if said:
+        yield Finding(match.start(3), match.start(3) + len(said), kind)
 
 
 _NOT_CHOSEN = "; not chosen: "

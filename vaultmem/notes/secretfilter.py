@@ -29,9 +29,11 @@ _AFTER_NAME = (
     r"|s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
     r"|[\w ]{0,40}?(?:\s(?:is|was|to|are|ist|est|è)\s+|:\s*)\S{3}"  # "the db password is …"
     r"|[a-z]{0,6}\s+['\"`]?[^\s'\"`‹]*\d"  # "password hunter2", ``--token abc123``
-    # after "pass": "password smtp!plain", a quoted passphrase ("passphrase 'ab cd ef'")
-    r"|(?:word|wd|phrase)?s?\s+(?:[a-z]+[!#$%^&*+=~@?][a-z]|['\"`][a-z]{1,12}\s[a-z])"
+    # after "pass": "password smtp!plain", a quoted passphrase ("passphrase 'ab cd ef'") or word
+    r"|(?:word|wd|phrase)?s?\s+(?:[a-z]+[!#$%^&*+=~@?][a-z]|['\"`][a-z]{1,12}\s[a-z]"
+    r"|['\"`][a-z]{4,32}['\"`])"
     r"|[a-z]{0,6}\s*(?:\||->|→|⇒|=>|—|–)\s*\S{3}"  # a table's cell, an arrow
+    r"|[a-z]{0,6}\?['\"]?[ \t]+\S"  # a question's answer: "the admin password? it's …"
     r"|[\w.-]{0,60}:?(?:\*\*|__):?\s*\S{3}"  # Markdown's bold around the name: ``**Password:** …``
     r"|[\w.-]{0,60}>[^<\s]{3}"  # an XML element: ``<password>…``
     r"|[\w.:-]{0,60}['\"]\s*,?\s*['\"][^\s'\"]{3}"  # ``define('DB_PASSWORD', '…')``

@@ -1,7 +1,9 @@
 """Which names make an assigned value a secret, and of what kind (pure): ``AWS_SECRET_ACCESS_KEY``,
 ``dbPassword``, ``x-api-key`` are secret-like, ``PASSWORD_ERROR`` is not a passphrase's name.
 
-A name is split on ``_ - .``, spaces and case changes, and its words are matched whole."""
+A name is split on ``_ - .``, spaces and case changes, and its words are matched whole. A name's
+last word may say its value is about the secret (``password_min_length``); a shell's
+environment variable named a secret (``PGPASSWORD=…``) is given a string, whatever its shape."""
 
 from __future__ import annotations
 
@@ -39,6 +41,17 @@ _TOKEN_WORDS = frozenset({"token", "tokens", "bearer"})
 # Words of a message about a secret, never of a passphrase assigned to one.
 _MESSAGE_WORDS = frozenset({"your", "enter", "must", "invalid", "incorrect", "wrong", "required",
                             "please", "here", "example", "changeme"})
+# The last word of a secret's name that makes its value something about the secret: a date, a
+# rule, a count, where it is (``PasswordLastSet : 11/15/2025``, ``password_min_length: 12``).
+_ABOUT_A_SECRET = frozenset({
+    "set", "expires", "expiry", "expired", "required", "changed", "updated", "age", "policy",
+    "length", "len", "hint", "count", "enabled", "rotated", "date", "ttl", "last", "id", "name",
+    "type", "version", "prompt", "label", "field", "strength", "min", "max", "file", "path", "url",
+})
+# The last word of an environment variable's name that makes its value the secret itself.
+_ENV_SECRET_LAST = frozenset({"password", "passwd", "pass", "pwd", "pw", "passphrase", "secret",
+                              "token", "key", "apikey", "credentials", "creds"})
+_ENV_NAME = lazy(r"[A-Z][A-Z0-9_]*")
 
 
 def name_words(name: str) -> list[str]:
@@ -81,3 +94,21 @@ def passphrase(name: str, value: str) -> bool:
     lowered = [w.strip(",;").lower() for w in said]
     return not any(w in _PASSWORD_WORDS or w.endswith("password") or w in _MESSAGE_WORDS
                    for w in lowered)
+
+
+def about_a_secret(name: str) -> bool:
+    """Whether ``name``'s last word says its value is about the secret, not the secret
+    (``PasswordLastSet``, ``password_min_length``: _ABOUT_A_SECRET)."""
+    words = name_words(name)
+    return bool(words) and words[-1] in _ABOUT_A_SECRET
+
+
+def env_secret(name: str) -> bool:
+    """Whether ``name`` is an environment variable's naming a secret (``PGPASSWORD``,
+    ``POSTGRES_PASSWORD``, ``API_TOKEN``): capitals, ending in a secret's word (not
+    ``AUTH_PROVIDER``). Assigned with ``=`` and no space, as a shell does, its bare value is a
+    string whatever its shape (``rootpass``), not a reference to code."""
+    if not _ENV_NAME.fullmatch(name):
+        return False
+    last = name_words(name)[-1]
+    return last in _ENV_SECRET_LAST or last.endswith(("password", "secret", "token"))

@@ -17,7 +17,10 @@ The rules every detector's finding passes through before it is redacted:
 - **The allowlist.** Values that look random but are not secrets are kept byte for byte: a git
   commit sha (short or full) or a sha256/sha512 hex after a generic word (``auth:``,
   ``token:``, "the secret hash is…"), an SRI integrity string (``sha512-…``), a docker digest
-  (``sha256:…``), a UUID not assigned to a secret name, an AWS ARN, a data URI and a file path
+  (``sha256:…``), a UUID not assigned to a secret name, an AWS ARN, a data URI, a YAML tag
+  before its operand (``password: !vault |``, ``!Ref DbPassword``), a GPG key's id or
+  fingerprint in capitals hex on a line naming one (``user.signingkey = 8E1F899571345D06``)
+  and a file path
   (the path of a key file is not the key). A value assigned to a specific secret name
   (``GITHUB_TOKEN=<40 hex>``, ``API_KEY=<uuid>``, ``password=abc12345``) is a secret whatever
   its shape.
@@ -52,6 +55,12 @@ _UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 _DIGEST_BEFORE = lazy(r"(?:sha(?:1|224|256|384|512)|md5|blake2b?)[-:]$", re.IGNORECASE)
 _SRI = lazy(r"(?:sha(?:1|256|384|512))-[A-Za-z0-9+/]{20,}={0,2}")
 _ARN = lazy(r"(?<![\w-])arn:aws[\w-]*:[\w-]*:")
+# A GPG key's long id or fingerprint as gpg prints them: capitals hex (a key is not written so).
+_KEY_ID = lazy(r"(?=[0-9A-F]*[A-F])(?=[0-9A-F]*[0-9])(?:[0-9A-F]{16}|[0-9A-F]{40})")
+_GPG_SAID = lazy(r"(?i)gpg|pgp|signingkey|signing[ _-]key|key[ _-]?id|fingerprint")
+_YAML_TAG = lazy(r"!!?[A-Za-z]+")
+_TAG_OPERAND = lazy(r"[ \t]+\S")
+_YAML_KEY = lazy(r"(?m)^[ \t]*(?:-[ \t]+)?[\w.-]+['\"]?:[ \t]*$")
 _DATA_URI = lazy(r"(?<![\w-])data:[\w.+/-]+(?:;[\w.+-]+=?[\w.+-]*)*;base64,")
 # The name a value is assigned to, just before it on its line: ``NAME = ``, ``"NAME": "``,
 # ``--name ``, ``NAME is ``; two words in prose ("api key is"); Markdown's emphasis around either
@@ -244,18 +253,28 @@ def kept(text: str, found: Finding) -> bool:
         return True
     if _SRI.fullmatch(value) or _DIGEST_BEFORE.search(before) or value.startswith("data:"):
         return True
+    if _YAML_TAG.fullmatch(value) and _TAG_OPERAND.match(text, found.end) and _YAML_KEY.search(
+            text, text.rfind("\n", 0, found.start) + 1, found.start):
+        return True  # ``password: !vault |``, ``!Ref DbPassword``: a YAML tag before its operand
     if found.kind not in CONTEXT_KINDS:
         return False  # a vendor's token shape is a token wherever it is
     if is_path(value):
         return True
     if found.kind == "password":
         return False  # after a password word or flag, a hex or UUID value is the password
+    if _KEY_ID.fullmatch(value) and _GPG_SAID.search(_line_of(text, found.start)):
+        return True  # ``user.signingkey = 8E1F899571345D06``: a GPG key's id, as gpg prints it
     if _HEX_SHA.fullmatch(value) or _UUID.fullmatch(value):
         name = name_before(text, found.start)
         if _UUID.fullmatch(value):
             return name is None or not _secret_like(name)
         return not strong_name(name) and not _named_on_line(text, found.start)
     return False
+
+
+def _line_of(text: str, at: int) -> str:
+    end = text.find("\n", at)
+    return text[text.rfind("\n", 0, at) + 1:len(text) if end < 0 else end]
 
 
 def is_path(value: str) -> bool:

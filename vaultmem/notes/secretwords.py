@@ -4,13 +4,30 @@ A password word right before its value, with no ``:``, ``=`` or "is" between, is
 password Reset! button", "password manager". The value is taken when it could be no word:
 
 - a quoted passphrase of three to ten plain words ("passphrase 'ab cd ef gh'"), none a word of
-  a sentence about the password ("Enter your passphrase");
+  a sentence about the password ("Enter your passphrase"), or one quoted word read as below
+  (``password "sunshine"``, not ``the password "field"``);
 - a bare value mixing cases around a symbol inside it ("password Smtp!Plain"; "Reset!" ends on
   its symbol, as a sentence does);
 - after a bare ``key``, a long hex or base64 run (``key 7c1e9a44…``), unless the word before
   the key makes it a key of code or data (a sort key, a cache key, a key's fingerprint).
 
 A passphrase of plain words is also what a label on the line above gives (secretprep).
+
+**A password of one dictionary word** ("the password is sunshine", "my password was letmein.",
+"password: correcthorse"): a password's word (not a token's, a key's or a secret's: those are
+never one English word), linked to the value by a copula or a sign only ("is", "was", "now",
+``:``, ``=``, an arrow; not "to": "set the password to expire"), and the value
+
+- is one word of 4 to 32 letters, not all capitals (``SSO``, ``NULL`` are names);
+- ends its clause: the line ends after it, or ``.``, ``,``, ``;``, ``!`` or ``)`` follows it
+  ("the password is stored in Vault" goes on; "is the password sunshine?" asks);
+- is no word a sentence about a password ends with: a predicate (``required``, ``wrong``,
+  ``weak``, ``fine``, ``there``... _PREDICATES) or a word ending as an adjective, a participle
+  or an adverb does (``-ed``, ``-ing``, ``-able``, ``-ive``, ``-ous``, ``-al``, ``-ent``,
+  ``-ly``...: "is hashed", "is optional", "is sensitive", "is different").
+
+A password that is such a word ("the password is forgotten") is missed: prose about a password
+is far more common than a password that reads like that prose.
 """
 
 from __future__ import annotations
@@ -49,6 +66,43 @@ _HEX = lazy(r"[0-9a-fA-F]{32,}")
 _FINGERPRINT = lazy(r"[0-9A-F]{40}")  # as gpg prints a key's
 
 
+# Words that end a sentence about a password, not its value (what no suffix of _PREDICATE_ENDS
+# tells; none shorter than _PLAIN's 4 letters). Lowercase.
+_PREDICATES = frozenset({
+    "this", "that", "what", "which", "here", "there", "below", "above", "inside", "elsewhere",
+    "yours", "mine", "ours", "theirs", "hers", "same", "unset", "reset", "gone", "lost", "wrong",
+    "right", "correct", "incorrect", "valid", "invalid", "fine", "good", "great", "weak", "strong",
+    "long", "short", "longer", "shorter", "stronger", "weaker", "better", "worse", "safe",
+    "unsafe", "plain", "plaintext", "cleartext", "clear", "blank", "empty", "null", "none", "true",
+    "false", "okay", "done", "ready", "secret", "unique", "random", "simple", "complex", "easy",
+    "hard", "default", "case", "also", "still", "just", "never", "always", "enough", "user",
+    "file", "field", "parameter", "input", "output", "text", "value", "word", "phrase", "hash",
+    "password", "passphrase", "code", "prompt", "weird", "stale", "fresh", "back", "over",
+    "through", "huge", "tiny", "small", "large", "similar", "other", "another", "someone",
+    "nobody", "cool", "nice", "ascii", "unicode", "lowercase", "uppercase", "whitespace", "expire",
+    "expires", "change",
+})
+# How a word ending a sentence about a password ends: an adjective, a participle, an adverb.
+_PREDICATE_ENDS = ("ed", "ing", "able", "ible", "ive", "ous", "ful", "less", "al", "ory",
+                   "ary", "ic", "ent", "ant", "ly", "ish", "est", "en", "wn", "ure", "ate")
+_PLAIN = lazy(r"[A-Za-z]{4,32}")
+
+
+def plain_password(bare: str, after: str) -> str | None:
+    """The password of one dictionary word (module docstring) that ``bare`` holds, ``after``
+    the rest of its line, or None; Markdown's emphasis around it is kept for secretspan."""
+    value = bare.rstrip(".,;!)")
+    if value == bare and after.strip():
+        return None  # the sentence goes on: the word is no value standing alone
+    word = value.strip("*_")
+    if not _PLAIN.fullmatch(word) or word.isupper():
+        return None
+    low = word.lower()
+    if low in _PREDICATES or low.endswith(_PREDICATE_ENDS) or ALGORITHM.fullmatch(low):
+        return None  # "password => bcrypt": how it is hashed
+    return value
+
+
 def passphrase_words(value: str) -> bool:
     """Whether ``value`` is a passphrase of plain words (3 to 10 of letters, none a sentence's
     word): ``correct horse battery staple``, not "is stored in the vault"."""
@@ -61,7 +115,8 @@ def unlinked_password(quoted: str | None, bare: str | None) -> str | None:
     """The password right after a password word with no link between (module docstring), or
     None: the quoted passphrase, or the bare value less a sentence's punctuation."""
     if quoted is not None:
-        return quoted if passphrase_words(quoted) else None
+        one_word = " " not in quoted and plain_password(quoted, "") is not None
+        return quoted if one_word or passphrase_words(quoted) else None
     value = (bare or "").rstrip(".,;:)]}>")
     mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
     if len(value) >= 6 and mixed and any(c in SYMBOLS for c in value[1:-1]) and (
