@@ -187,3 +187,24 @@ def _load_commands() -> None:
         sharing,
     )
 
+    _reflowed(app)
+
+
+def _reflowed(typer_app: typer.Typer) -> None:
+    """Every command's help is its docstring with the first paragraph's line breaks taken out:
+    Typer's rich mode keeps them in the list of commands, which then breaks mid-sentence."""
+    for info in typer_app.registered_commands:
+        if info.help is None and info.callback is not None and info.callback.__doc__:
+            info.help = first_paragraph_reflowed(info.callback.__doc__)
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            _reflowed(group.typer_instance)
+
+
+def first_paragraph_reflowed(doc: str) -> str:
+    """``doc`` (a docstring) with its first paragraph on one line."""
+    import inspect
+
+    first, _, rest = inspect.cleandoc(doc).partition("\n\n")
+    return " ".join(first.split()) + (f"\n\n{rest}" if rest else "")
+
