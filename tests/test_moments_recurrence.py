@@ -332,6 +332,25 @@ def test_a_lesson_about_the_host_s_tools_is_told_in_another_project_of_the_vault
     assert "legacy-peer-deps" in hook("npm ci", npm, project="shop")
 
 
+@pytest.mark.parametrize(("command", "error", "host"), [
+    # Each shell's way of saying its program is missing (mining.notfound's one reading of it).
+    ("cargo build", "zsh: command not found: cargo", True),
+    ("ls", "ash: hostname: not found", True),
+    ("env python x.py", "env: 'python': No such file or directory", True),
+    ("/usr/bin/tool status", "(eval):1: no such file or directory: /usr/bin/tool", True),
+    ("git lfs pull", "git: 'lfs' is not a git command. See 'git --help'.", True),
+    ("sudo apt install jq", "sudo: a terminal is required to read the password", True),
+    ("git status", "Command failed: cygpath -u 'C:\\Users\\me'", True),
+    # A project's own failures: a file it lacks, a module, a test.
+    ("cat notes.txt", "cat: notes.txt: No such file or directory", False),
+    ("pytest", "E   ModuleNotFoundError: No module named 'yaml'", False),
+    ("npm ci", "npm ERR! ERESOLVE unable to resolve dependency tree", False),
+])
+def test_a_failure_about_the_host_s_tools_is_told_by_its_one_reading(
+        command: str, error: str, host: bool) -> None:
+    assert onfailure.host_wide(onfailure.Failure("Bash", command, None, error)) is host
+
+
 def _vault_with_gotchas(tmp_path: Path, gotchas: str) -> Path:
     """The fixture vault, its session note's Gotchas & Fixes holding ``gotchas``, indexed."""
     root = tmp_path / "vault"

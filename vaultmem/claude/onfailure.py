@@ -398,23 +398,22 @@ def error_class(error: str) -> ErrorClass | None:
     return next((c for c in CLASSES if line and c.test(line)), None)
 
 
-# What an error line says when the host lacks something a command needs, whatever the project:
-# the program (``bash: rg: command not found``, ``'make' is not recognized as an internal or
-# external command``, ``git: 'lfs' is not a git command``, ``… is not installed``) or a terminal
-# (``sudo: a terminal is required to read the password``, ``no tty present``).
-_HOST_RE = lazy(r"\bcommand not found\b|\bis not recognized as an internal or external command|"
-                r"\bis not a [\w-]+ command\b|\bnot installed\b|\bterminal is required\b|"
-                r"\bno tty present\b|\bnot a tty\b|\bno such command\b", re.IGNORECASE)
+# What an error line says when the host lacks a terminal for a command (``sudo: a terminal is
+# required to read the password``, ``no tty present``): no program is missing, a setup is.
+_NO_TERMINAL_RE = lazy(r"\bterminal is required\b|\bno tty present\b|\bnot a tty\b",
+                       re.IGNORECASE)
 
 
 def host_wide(failure: Failure) -> bool:
     """Whether a failure is about the host's tools, not the project's files, so that its fix
     holds in any project of the machine: the shell could not start the command (an
-    :data:`CLASSES` error), or the error line says the host lacks a program or a terminal
-    (:data:`_HOST_RE`). The hook then reads the gotchas of every project of the vault."""
+    :data:`CLASSES` error), could not find its program (:func:`missing_program`, the one reading
+    of it), or the error line says the host lacks a terminal. The hook then reads the gotchas
+    of every project of the vault."""
     line = error_line(failure.error)
     return bool(line) and (error_class(failure.error) is not None or
-                           _HOST_RE.search(line or "") is not None)
+                           missing_program(failure) is not None or
+                           _NO_TERMINAL_RE.search(line or "") is not None)
 
 
 def quoted(text: str) -> str:
