@@ -609,24 +609,22 @@ def test_a_program_not_found_in_an_earlier_read_and_found_now_is_a_gotcha() -> N
 
 
 def test_a_command_is_read_with_the_shells_quoting_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A session runs the same commands again and again: shlex reads each once.
-    import shlex
-
-    from vaultmem.mining import fixes
+    # A session runs the same commands again and again: commandline reads each once.
+    from vaultmem.mining import commandline, fixes
 
     made: list[str] = []
-    real = shlex.shlex
+    real = commandline.commands
 
-    def counted(*args: object, **kwargs: object) -> shlex.shlex:
-        made.append(args[0])
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+    def counted(line: str) -> list[tuple[str, str]]:
+        made.append(line)
+        return real(line)
 
-    monkeypatch.setattr(shlex, "shlex", counted)
-    fixes._shell_tokens.cache_clear()
+    monkeypatch.setattr(commandline, "commands", counted)
+    fixes.stages.cache_clear()
     command = 'uv run pytest -q "tests/test a.py"'
-    keys = {fixes.state_key(command) for _ in range(3)} | fixes.passes(command)
-    assert keys == {"pytest -q tests/test a.py"} and len(made) == 1
-    words = fixes._tokens(command)
+    keys = {fixes.state_key(command) for _ in range(3)}
+    assert keys == {"pytest -q tests/test a.py"} and made == [command]
+    words = fixes._words(command)
     assert words is not None
     words.append("changed")  # the caller's own list: the next read is as before
-    assert fixes._tokens(command) == ["uv", "run", "pytest", "-q", "tests/test a.py"]
+    assert fixes._words(command) == ["uv", "run", "pytest", "-q", "tests/test a.py"]

@@ -30,10 +30,23 @@ def test_command_words_leave_out_empty_commands() -> None:
     assert commandline.command_words("a && ; b c") == [["a"], ["b", "c"]]
 
 
+@pytest.mark.parametrize(("word", "read"), [
+    ('--name="a b"', "--name=a b"),
+    ("'it'\\''s'", "it's"),
+    ("a\\ b", "a b"),
+    ('"say \\"hi\\" \\n"', 'say "hi" \\n'),  # in double quotes only \" \\ \$ \` are escapes
+    ('"$(cat <<\'EOF\'', "$(cat <<'EOF'"),  # a quote left open runs to the end
+    ("tests/", "tests/"),
+])
+def test_a_word_is_read_as_the_program_gets_it(word: str, read: str) -> None:
+    assert commandline.unquoted(word) == read
+
+
 @pytest.mark.parametrize(("words", "inner"), [
     (["bash", "-c", '"a && b"'], "a && b"),
     (["/bin/sh", "-lc", "'x'"], "x"),
     (["bash", "-c", '"open'], "open"),
+    (["bash", "-c", '"echo \\"a b\\" && ls"'], 'echo "a b" && ls'),
     (["bash", "script.sh"], None),
     (["powershell.exe", "-Command", '"x"'], None),
     (["python", "-c", '"x"'], None),
@@ -70,3 +83,27 @@ def test_a_shell_or_remote_shell_command_is_read_for_its_own_commands() -> None:
 ])
 def test_a_command_line_is_read_without_the_data_it_quotes(line: str, shape: str) -> None:
     assert commandline.without_data(line) == shape
+
+
+@pytest.mark.parametrize(("line", "runs"), [
+    ("cd ~/shop && uv run pytest -q 2>&1 | tail -20", ("uv", "run", "pytest", "-q")),
+    ("cd x; make all", ("make", "all")),
+    ("which grim || which scrot", ("which", "grim")),  # the fallback runs only on a failure
+    ('cargo build --release && echo "Installed"', ("cargo", "build", "--release")),
+    ('rm k.asc && echo "A1:6:" | gpg --import-ownertrust', ("gpg", "--import-ownertrust")),
+    ("killall panel; sleep 3; panel &", ("panel",)),
+    ("for f in *.md; do wc -l $f; done", ("wc", "-l", "$f")),
+    ('ssh root@host "sleep 3 && opkg remove kmod-x"', ("opkg", "remove", "kmod-x")),
+    ('echo "done"', ("echo", "done")),  # nothing else ran
+])
+def test_what_a_command_line_runs_is_its_last_command_doing_the_work(
+        line: str, runs: tuple[str, ...]) -> None:
+    assert fixes.ran(line) == runs
+
+
+def test_the_failure_hook_reads_a_command_s_shape_as_the_miners_do() -> None:
+    from vaultmem.claude.onfailure import shape
+
+    # Before, a quoted separator split the line ("|" inside grep's pattern).
+    assert shape('grep -E "a && b" f.txt | wc -l') == ["grep"]
+    assert shape("cd x; make all 2>&1 | tail") == ["make", "all"]

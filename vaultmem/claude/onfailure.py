@@ -317,13 +317,13 @@ def same_cause(failure: Failure, spans: str, text: str) -> bool:
 
 
 def shape(command: str | None) -> list[str]:
-    """The words of what a command runs (``uv run pytest -x tests/a.py`` -> ``pytest``)."""
+    """The words of what a command runs (``uv run pytest -x tests/a.py`` -> ``pytest``,
+    ``cd x; make 2>&1 | tail`` -> ``make``: :func:`fixes.ran`)."""
     if not command:
         return []
-    from vaultmem.mining.fixes import run_key
+    from vaultmem.mining.fixes import ran
 
-    key = run_key(command.split("&&")[-1] if "&&" in command else command)
-    head = [w for w in key.split()[:3] if not w.startswith("-")]
+    head = [w for w in ran(command)[:3] if not w.startswith("-")]
     while head and head[0] in ("uv", "run", "poetry", "npx", "python", "python3", "-m", "sudo",
                                "time", "bundle", "exec"):
         head = head[1:]

@@ -1,12 +1,14 @@
 """A shell command line read into its commands and their words (pure).
 
 One reading for every miner that looks at a Bash command (``fixes``, ``tools``, ``subjects``,
-``settingcmds``), the way a shell reads it:
+``settingcmds``, ``notfound``) and for the failure hook (``claude/onfailure``), the way a shell
+reads it:
 
 - the commands are split at ``&&``, ``||``, ``;``, ``&``, ``|`` and a line break outside quotes
   (``grep -E "a|b" f`` is one command; a redirection's ``2>&1`` or ``&>`` splits nothing);
 - a word is a run of quoted and unquoted pieces (``--name="a b"`` is one word), its quotes kept;
   a quote left open (a command line recorded by its first line) runs to the end;
+  :func:`unquoted` reads it as the program gets it (``--name=a b``);
 - a shell given a command line to run (``bash -c "a && b"``, ``sudo sh -c '…'``) runs a
   command line of its own (:func:`shell_string`).
 """
@@ -66,10 +68,7 @@ def shell_string(words: list[str]) -> str | None:
         return None
     for n, word in enumerate(words[1:-1], 1):
         if _RUN_OPTION.fullmatch(word):
-            text = words[n + 1]
-            if text[:1] in "'\"":
-                text = text[1:-1] if len(text) > 1 and text.endswith(text[0]) else text[1:]
-            return text
+            return unquoted(words[n + 1])
         if not word.startswith("-"):
             return None
     return None
@@ -95,12 +94,30 @@ def without_data(line: str) -> str:
         runs_line = bool(found) and (shell_string(found) is not None or
                                      found[0].rsplit("/", 1)[-1] in _RUNS_LINE)
         kept.append(sep)
-        kept += [without_data(_unquoted(w)) if runs_line and w[:1] in "'\"" and " " in w
+        kept += [without_data(unquoted(w)) if runs_line and w[:1] in "'\"" and " " in w
                  else _QUOTED_PROSE.sub("", w) for w in found]
     return " ".join(" ".join(kept).split())
 
 
-def _unquoted(word: str) -> str:
-    """A quoted word's text, as the shell hands it on (``\\"`` in double quotes is ``"``)."""
-    text = word[1:-1] if len(word) > 1 and word.endswith(word[0]) else word[1:]
-    return text.replace('\\"', '"') if word[0] == '"' else text
+def unquoted(word: str) -> str:
+    """A word as the shell hands it to the program: its quotes taken off, its escapes read
+    (``--name="a b"`` -> ``--name=a b``, ``'it'\\''s'`` -> ``it's``, ``a\\ b`` -> ``a b``); a quote
+    left open (a command line recorded by its first line) runs to the end, a last lone
+    backslash goes."""
+    out: list[str] = []
+    quote, n = "", 0
+    while n < len(word):
+        c = word[n]
+        if c == quote:
+            quote = ""
+        elif quote == "'":
+            out.append(c)
+        elif c == "\\" and (not quote or word[n + 1:n + 2] in ('"', "\\", "$", "`")):
+            out.append(word[n + 1:n + 2])  # in double quotes only these are escaped
+            n += 1
+        elif not quote and c in "'\"":
+            quote = c
+        else:
+            out.append(c)
+        n += 1
+    return "".join(out)

@@ -132,45 +132,77 @@ def passes(command: str) -> frozenset[str]:
     return frozenset(keys)
 
 
-def _tokens(command: str) -> list[str] | None:
-    """The command's words and separators, read with the shell's quoting; None when unreadable
-    (:func:`_shell_tokens`, a list of the caller's own)."""
-    tokens = _shell_tokens(command)
-    return None if tokens is None else list(tokens)
-
-
 # A session runs the same commands again and again (state_key, passes and retry_key each read
-# every run): shlex reads a command once (its lexer was a third of ingesting a real transcript).
+# every run): a command line is read once.
 @functools.lru_cache(maxsize=1024)
-def _shell_tokens(command: str) -> tuple[str, ...] | None:
-    """The command's words and separators, read with the shell's quoting; None when unreadable.
+def stages(command: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """The command line's commands (between ``&&``, ``;``…), each its pipeline's stages, each
+    stage its words as the program gets them (:mod:`commandline`'s one reading, quotes taken
+    off). A command of several lines is recorded by its first (``git commit -m "$(cat <<'EOF'
+    …``), which leaves its quote open: the words before it (``--no-verify``) count."""
+    found: list[tuple[tuple[str, ...], ...]] = []
+    for part, sep in commandline.commands(command):
+        stage = tuple(commandline.unquoted(w) for w in commandline.words(part))
+        if sep == "|" and found:
+            found[-1] = (*found[-1], stage)
+        else:
+            found.append((stage,))
+    return tuple(found)
 
-    A command of several lines is recorded by its first (``git commit -m "$(cat <<'EOF' …``,
-    ``claude/transcript.py``), which leaves its quote open: the quote is read as closed at the
-    end (and a last lone backslash as gone), so the words before it (``--no-verify``) count."""
-    import shlex  # only a note with a failure to weigh pays for it
 
-    for _ in range(3):  # an escape left open inside a quote, then the quote: two mends at most
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-        try:
-            return tuple(lexer)
-        except ValueError:
-            left: str = getattr(lexer, "state", "") or ""  # what the lexer was in at the end
-            if left and left in lexer.quotes:
-                command += left
-            elif left and left in lexer.escape and command.endswith(left):
-                command = command[:-1]
-            else:
-                return None
-    return None
+# Shell words that open or close a compound command (``for …; do x; done``), not a program.
+_OPENERS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "{", "!", "time"})
+_CLOSERS = frozenset({"done", "fi", "esac", "}"})
+# Commands that report or wait rather than do the work (``… && echo "Installed"``, ``sleep 1``).
+_ASIDES = frozenset({"echo", "printf", "true", "false", ":", "sleep", "wait"})
+
+
+@functools.lru_cache(maxsize=1024)
+def ran(command: str) -> tuple[str, ...]:
+    """The words of what a command line runs, read as :mod:`commandline` reads it, after
+    :func:`run_key`: the first stage of its last command that does the work, not one run only
+    when the one before failed (``which a || which b`` ran ``which a``), a report or a wait
+    (``make && echo done``, ``sleep 1``; ``echo x | gpg --import`` ran ``gpg``) or a loop's
+    closing word (the first command when all are such); what ``ssh host "…"`` runs there;
+    () when it has no words."""
+    last: tuple[str, ...] = ()
+    first: tuple[str, ...] = ()
+    pipeline: list[tuple[str, ...]] = []
+    fallback = False
+    for part, sep in [*commandline.commands(run_key(command)), ("", "")]:
+        if sep == "|":
+            pipeline.append(_opened(part))
+            continue
+        work = next((stage for stage in pipeline if stage and stage[0] not in _ASIDES), ())
+        if pipeline and pipeline[0]:
+            first = first or pipeline[0]
+            if not fallback and work and work[0] not in _CLOSERS:
+                last = work
+        pipeline, fallback = [_opened(part)], sep == "||"
+    found = last or first
+    if len(found) > 2 and posixpath.basename(found[0]) == "ssh" and " " in found[-1]:
+        return ran(found[-1])
+    return found
+
+
+def _opened(part: str) -> tuple[str, ...]:
+    """A command's words as the program gets them, without the words opening a compound
+    command before it (``do``, ``then``)."""
+    words = [commandline.unquoted(w) for w in commandline.words(part)]
+    while words and words[0] in _OPENERS:
+        words = words[1:]
+    return tuple(words)
+
+
+def _head(command: str) -> list[str]:
+    """The words of a command line's first command (after :func:`run_key`), quotes read."""
+    return list(stages(run_key(command))[0][0])
 
 
 def _words(command: str) -> list[str] | None:
-    """A simple command's words (quotes read), None when it holds a separator or bad quoting."""
-    tokens = _tokens(command)
-    if tokens is None or any(t in _SEPARATORS or t in ("|", "||") for t in tokens):
-        return None
-    return tokens
+    """A simple command's words (quotes read), None when it holds a separator or a pipe."""
+    found = stages(command)
+    return list(found[0][0]) if len(found) == 1 and len(found[0]) == 1 else None
 
 
 def env_names(command: str) -> tuple[str, ...]:
@@ -186,7 +218,6 @@ def env_names(command: str) -> tuple[str, ...]:
         text = text[match.end():]
 
 
-_SEPARATORS = frozenset({"&&", "||", ";", "&", ";;"})  # between a command line's commands
 # A first word whose non-zero exit says "not there" (no match, no such file, no such process,
 # the files differ), not that something is broken.
 _LOOKUPS = frozenset({
@@ -213,7 +244,7 @@ def _reports_only(program: tuple[str, str] | None) -> bool:
 
 def _program(command: str) -> tuple[str, str] | None:
     """The command's first two words (after ``uv run``, ``npx``…), case-folded; None if empty."""
-    words = _unrun(run_key(command).split())
+    words = _unrun(_head(command))
     if not words:
         return None
     second = words[1].casefold() if len(words) > 1 else ""
@@ -237,13 +268,10 @@ def looks_up_only(command: str) -> bool:
     reports the state, which is no broken work for the next session to pick up. So
     does a pipeline ending in a lookup (``ps | grep x``, also run remotely: ``ssh host "… | grep
     x"``): its exit status is its last command's."""
-    commands = _commands(command)
-    if not commands:  # unbalanced quoting: its first program decides
-        return _reports_only(_program(command))
-    return all(_looks_up(stages) for stages in commands)
+    return all(_looks_up(found) for found in stages(command))
 
 
-def _looks_up(stages: list[list[str]]) -> bool:
+def _looks_up(stages: Sequence[Sequence[str]]) -> bool:
     last = stages[-1]
     if len(stages) > 1:  # ``cat deploy.env | xargs ./deploy.sh`` does work; ``… | grep x`` looks
         return bool(last) and posixpath.basename(last[0]).casefold() in _LOOKUPS
@@ -251,23 +279,6 @@ def _looks_up(stages: list[list[str]]) -> bool:
         return looks_up_only(last[-1])  # ``ssh host "…"``: the remote command's status
     program = _program(" ".join(last))
     return _reports_only(program) or (program is not None and program[0] == "cd")
-
-
-def _commands(command: str) -> list[list[list[str]]]:
-    """The command line's commands (between ``&&``, ``;``…), each its pipeline's stages as words
-    read with the shell's quoting; none when the quoting is unbalanced."""
-    tokens = _tokens(command)
-    if tokens is None:
-        return []
-    commands: list[list[list[str]]] = [[[]]]
-    for token in tokens:
-        if token in _SEPARATORS:
-            commands.append([[]])
-        elif token == "|":
-            commands[-1].append([])
-        else:
-            commands[-1][-1].append(token)
-    return commands
 
 
 def plausible(edited: Sequence[str], command: str, error: str | None) -> list[str]:
@@ -318,7 +329,7 @@ _SKIP_OPTION_RE = lazy(r"\A--(?:no|skip|ignore|without)-[\w-]+\Z")
 def setup_command(command: str) -> bool:
     """Whether a command changes the setup (installs, configures, starts, unstages) in its
     first words, rather than looking something up or running the work."""
-    words = [w.casefold() for w in _unrun(run_key(command).split())[:3]]
+    words = [w.casefold() for w in _unrun(_head(command))[:3]]
     return bool(words) and not looks_up_only(command) and any(w in _SETUP_WORDS for w in words)
 
 
@@ -541,7 +552,7 @@ def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
     if not missing(failed.error):
         return None
     installs = [c for c in dict.fromkeys(ran) if setup_command(c)
-                and _INSTALL_RE.search(" ".join(_unrun(run_key(c).split())[:3]))]
+                and _INSTALL_RE.search(" ".join(_unrun(_head(c))[:3]))]
     # A later run that failed for another reason still ran: the install got it that far.
     done = "Got it to run" if passed.failed else "Fixed"
     if installs:
