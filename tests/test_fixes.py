@@ -46,6 +46,11 @@ def _passed(command: str) -> Run:
         # An export joined to the command by ``&&`` or ``;`` is no part of it either.
         ("export PATH=$HOME/.cargo/bin:$PATH && cargo build", "cargo build"),
         ('export PATH="/opt/a b:$PATH"; cd app && cargo build 2>&1 | tail', "cargo build"),
+        # Nor is any other shell prelude: sourcing, activating, setting options.
+        ("source ~/.cargo/env && cargo build", "cargo build"),
+        (". .venv/bin/activate; cd app && pytest -q", "pytest -q"),
+        ("set -e; conda activate ml && python train.py", "python train.py"),
+        ("cd app", "cd app"),  # nothing after it: it is the work
     ],
 )
 def test_runs_of_one_command_share_a_key(command: str, key: str) -> None:
@@ -621,10 +626,64 @@ def test_a_command_is_read_with_the_shells_quoting_once(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(commandline, "commands", counted)
     fixes.stages.cache_clear()
+    fixes.run_key.cache_clear()
     command = 'uv run pytest -q "tests/test a.py"'
-    keys = {fixes.state_key(command) for _ in range(3)}
-    assert keys == {"pytest -q tests/test a.py"} and made == [command]
+    assert fixes.state_key(command) == "pytest -q tests/test a.py"
+    read = len(made)  # its key, then its words
+    assert {fixes.state_key(command) for _ in range(3)} == {"pytest -q tests/test a.py"}
+    assert len(made) == read
     words = fixes._words(command)
     assert words is not None
     words.append("changed")  # the caller's own list: the next read is as before
     assert fixes._words(command) == ["uv", "run", "pytest", "-q", "tests/test a.py"]
+
+
+# A shell prelude (``source ~/.cargo/env &&``, ``. .venv/bin/activate &&``, ``cd x &&``) is the
+# fix only when it was what the passing run added and nothing else changed; a prelude both runs
+# had makes no command a setup step, and a setup step behind one still is one.
+CARGO_MISSING = "zsh: command not found: cargo"
+
+
+def test_a_prelude_the_passing_run_added_is_the_fix() -> None:
+    assert _gotchas(_runs([("cargo build", CARGO_MISSING)],
+                          [("source ~/.cargo/env && cargo build", None)])) == [
+        f"Fixed by running `source ~/.cargo/env` first: `cargo build` failed (`{CARGO_MISSING}`)"]
+    # Another run of the program (other options) behind the prelude says the same.
+    assert _gotchas(_runs([("cargo build", CARGO_MISSING)],
+                          [("source ~/.cargo/env && cargo build --release", None)])) == [
+        f"Fixed by running `source ~/.cargo/env` first: `cargo build` failed (`{CARGO_MISSING}`)"]
+    assert _gotchas(_runs([("make all", "make: *** No rule to make target 'all'. Stop.")],
+                          [("cd sub && make all", None)])) == [
+        ("Fixed by running `cd sub` first: `make all` failed (`make: *** No rule to make target "
+        "'all'. Stop.`)")]
+
+
+def test_a_prelude_added_beside_an_edit_is_not_the_fix() -> None:
+    error = "FAILED tests/test_billing.py::test_refund - assert 1 == 2"
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", "pytest -q tests/test_billing.py"),)),
+        Turn("r1", None, None, outcomes=(Outcome("b1", True, error),)),
+        Turn("a2", None, None, calls=(ToolCall("b2", "Edit", path=f"{CWD}/src/other.py"),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False),)),
+        Turn("a3", None, None, calls=(_bash("b3", f"cd {CWD} && pytest -q tests/test_billing.py"),)),
+        Turn("r3", None, None, outcomes=(Outcome("b3", False),)),
+    ]
+    assert not [g for g in _gotchas(turns) if "cd " in g]
+
+
+def test_a_prelude_both_runs_had_makes_no_setup_step() -> None:
+    # ``. venv/bin/activate`` before another run that passed in between is no setup of the
+    # machine (a test that failed once and passed on its own run is no lesson either).
+    error = "FAILED tests/test_sync.py::test_retry - TimeoutError"
+    assert _gotchas(_runs([(". .venv/bin/activate && pytest -q", error)],
+                          [(". .venv/bin/activate && python -m build", None)],
+                          [(". .venv/bin/activate && pytest -q", None)])) == []
+
+
+def test_a_setup_step_behind_a_prelude_is_the_fix_named_without_it() -> None:
+    error = "ModuleNotFoundError: No module named 'yaml'"
+    assert _gotchas(_runs([(". .venv/bin/activate && pytest -q", error)],
+                          [(". .venv/bin/activate && pip install pyyaml", None)],
+                          [(". .venv/bin/activate && pytest -q", None)])) == [
+        (f"Fixed by running `pip install pyyaml`: `. .venv/bin/activate && pytest -q` failed "
+        f"(`{error}`)")]

@@ -318,12 +318,13 @@ def same_cause(failure: Failure, spans: str, text: str) -> bool:
 
 def shape(command: str | None) -> list[str]:
     """The words of what a command runs (``uv run pytest -x tests/a.py`` -> ``pytest``,
-    ``cd x; make 2>&1 | tail`` -> ``make``: :func:`fixes.ran`)."""
+    ``cd x; make 2>&1 | tail`` -> ``make``: :func:`commandline.runs` of its :func:`fixes.run_key`)."""
     if not command:
         return []
-    from vaultmem.mining.fixes import ran
+    from vaultmem.mining.commandline import runs
+    from vaultmem.mining.fixes import run_key
 
-    head = [w for w in ran(command)[:3] if not w.startswith("-")]
+    head = [w for w in runs(run_key(command))[:3] if not w.startswith("-")]
     while head and head[0] in ("uv", "run", "poetry", "npx", "python", "python3", "-m", "sudo",
                                "time", "bundle", "exec"):
         head = head[1:]

@@ -10,10 +10,17 @@ reads it:
   a quote left open (a command line recorded by its first line) runs to the end;
   :func:`unquoted` reads it as the program gets it (``--name=a b``);
 - a shell given a command line to run (``bash -c "a && b"``, ``sudo sh -c '…'``) runs a
-  command line of its own (:func:`shell_string`).
+  command line of its own (:func:`shell_string`);
+- the commands leading a line that only set the shell up for the work after them (``cd x &&``,
+  ``source ~/.cargo/env &&``, ``. venv/bin/activate;``, ``export A=b &&``) are its
+  :func:`prelude`, not its work.
 """
 
 from __future__ import annotations
+
+import functools
+import posixpath
+from itertools import pairwise
 
 from vaultmem.notes.lazyre import lazy
 
@@ -59,6 +66,46 @@ def words(command: str) -> list[str]:
 def command_words(line: str) -> list[list[str]]:
     """The words of each command of ``line``, quotes kept; a command without words left out."""
     return [found for part, _ in commands(line) if (found := words(part))]
+
+
+# A command that only sets the shell up for the next one: moves it (``cd``), loads variables
+# (``source``, ``.``, ``export``, ``eval "$(pyenv init -)"``), sets its options, or activates an
+# environment (``conda activate x``, ``nvm use 20``).
+_SHELL_STEPS = frozenset({"cd", "pushd", "source", ".", "export", "set", "unset", "umask",
+                          "ulimit", "shopt", "setopt", "eval", "alias", "workon", "deactivate"})
+_ACTIVATES = frozenset({("conda", "activate"), ("mamba", "activate"), ("micromamba", "activate"),
+                        ("nvm", "use"), ("fnm", "use"), ("pyenv", "shell"), ("rbenv", "shell"),
+                        ("sdk", "use")})
+_ASSIGNMENT = lazy(r"[A-Za-z_]\w*=")
+
+
+def prelude(line: str) -> tuple[str, ...]:
+    """The commands leading ``line`` before ``&&`` or ``;`` that only set the shell up for the
+    work after them (``cd x``, ``source ~/.cargo/env``, ``. venv/bin/activate``, ``export A=b``,
+    ``conda activate x``), each as written, blanks squeezed; () when none or when nothing else
+    runs (``cd x`` alone is the work)."""
+    parts = commands(line.strip())
+    return tuple(" ".join(words(part)) for part, _ in parts[:_steps(parts)])
+
+
+def without_prelude(line: str) -> str:
+    """``line`` from its first command after its :func:`prelude` on, as written."""
+    parts = commands(line.strip())
+    n = _steps(parts)
+    return (parts[n][0] + "".join(sep + part for part, sep in parts[n + 1:])).strip()
+
+
+def _steps(parts: list[tuple[str, str]]) -> int:
+    """How many of the commands ``parts`` lead with are its :func:`prelude`."""
+    n = 0
+    for (part, _), (_, sep) in pairwise(parts):
+        found = words(part)
+        if sep not in ("&&", ";") or not found or not (
+                found[0] in _SHELL_STEPS or tuple(found[:2]) in _ACTIVATES
+                or all(_ASSIGNMENT.match(w) for w in found)):
+            break
+        n += 1
+    return n if any(words(part) for part, _ in parts[n:]) else 0
 
 
 def shell_string(words: list[str]) -> str | None:
@@ -121,3 +168,46 @@ def unquoted(word: str) -> str:
             out.append(c)
         n += 1
     return "".join(out)
+
+
+# Shell words that open or close a compound command (``for …; do x; done``), not a program.
+_OPENERS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "{", "!", "time"})
+_CLOSERS = frozenset({"done", "fi", "esac", "}"})
+# Commands that report or wait rather than do the work (``… && echo "Installed"``, ``sleep 1``).
+_ASIDES = frozenset({"echo", "printf", "true", "false", ":", "sleep", "wait"})
+
+
+@functools.lru_cache(maxsize=1024)  # the failure hook asks it again for each gotcha it weighs
+def runs(line: str) -> tuple[str, ...]:
+    """The words of what ``line`` runs, as the program gets them: the first stage of its last
+    command that does the work, not one run only when the one before failed (``which a ||
+    which b`` ran ``which a``), a report or a wait (``make && echo done``, ``sleep 1``; ``echo
+    x | gpg --import`` ran ``gpg``) or a loop's closing word (the first command when all are
+    such); what ``ssh host "…"`` runs there; () when it has no words."""
+    last: tuple[str, ...] = ()
+    first: tuple[str, ...] = ()
+    pipeline: list[tuple[str, ...]] = []
+    fallback = False
+    for part, sep in [*commands(line), ("", "")]:
+        if sep == "|":
+            pipeline.append(_opened(part))
+            continue
+        work = next((stage for stage in pipeline if stage and stage[0] not in _ASIDES), ())
+        if pipeline and pipeline[0]:
+            first = first or pipeline[0]
+            if not fallback and work and work[0] not in _CLOSERS:
+                last = work
+        pipeline, fallback = [_opened(part)], sep == "||"
+    found = last or first
+    if len(found) > 2 and posixpath.basename(found[0]) == "ssh" and " " in found[-1]:
+        return runs(found[-1])
+    return found
+
+
+def _opened(part: str) -> tuple[str, ...]:
+    """A command's words as the program gets them, without the words opening a compound
+    command before it (``do``, ``then``)."""
+    found = [unquoted(w) for w in words(part)]
+    while found and found[0] in _OPENERS:
+        found = found[1:]
+    return tuple(found)

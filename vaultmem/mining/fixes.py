@@ -59,7 +59,6 @@ class Run:
 # An inline variable or an ``export`` before the command, with the ``&&`` or ``;`` after it.
 _ENV_RE = lazy(r"\A(?:export\s+|env\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:'[^']*'|\"[^\"]*\"|[^\s;&]*)"
                r"(?:\s*(?:&&|;)\s*|\s+)")
-_CD_RE = lazy(r"\Acd\s+(?:'[^']*'|\"[^\"]*\"|\S+)\s*&&\s*")
 _TAIL_RE = lazy(
     r"(?:\s*2>&1)?(?:\s*\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)?(?:\s*2>&1)?\s*(?:…)?\s*\Z"
 )
@@ -84,11 +83,12 @@ _RUNNERS = ("uv run", "poetry run", "pipenv run", "npx", "bunx", "pnpm exec", "b
 
 @functools.lru_cache(maxsize=2048)  # pure, and asked of every run several times
 def run_key(command: str) -> str:
-    """What makes two runs the same command: without inline variables, ``cd … &&`` before it
-    and ``2>&1 | tail`` after it."""
+    """What makes two runs the same command: without inline variables and the shell's prelude
+    before it (``cd … &&``, ``source ~/.cargo/env &&``: :func:`commandline.prelude`), and
+    ``2>&1 | tail`` after it."""
     text = command.strip()
     while True:
-        stripped = _CD_RE.sub("", _ENV_RE.sub("", text, count=1), count=1)
+        stripped = commandline.without_prelude(_ENV_RE.sub("", text, count=1))
         if stripped == text:
             break
         text = stripped
@@ -150,50 +150,6 @@ def stages(command: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
     return tuple(found)
 
 
-# Shell words that open or close a compound command (``for …; do x; done``), not a program.
-_OPENERS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "{", "!", "time"})
-_CLOSERS = frozenset({"done", "fi", "esac", "}"})
-# Commands that report or wait rather than do the work (``… && echo "Installed"``, ``sleep 1``).
-_ASIDES = frozenset({"echo", "printf", "true", "false", ":", "sleep", "wait"})
-
-
-@functools.lru_cache(maxsize=1024)
-def ran(command: str) -> tuple[str, ...]:
-    """The words of what a command line runs, read as :mod:`commandline` reads it, after
-    :func:`run_key`: the first stage of its last command that does the work, not one run only
-    when the one before failed (``which a || which b`` ran ``which a``), a report or a wait
-    (``make && echo done``, ``sleep 1``; ``echo x | gpg --import`` ran ``gpg``) or a loop's
-    closing word (the first command when all are such); what ``ssh host "…"`` runs there;
-    () when it has no words."""
-    last: tuple[str, ...] = ()
-    first: tuple[str, ...] = ()
-    pipeline: list[tuple[str, ...]] = []
-    fallback = False
-    for part, sep in [*commandline.commands(run_key(command)), ("", "")]:
-        if sep == "|":
-            pipeline.append(_opened(part))
-            continue
-        work = next((stage for stage in pipeline if stage and stage[0] not in _ASIDES), ())
-        if pipeline and pipeline[0]:
-            first = first or pipeline[0]
-            if not fallback and work and work[0] not in _CLOSERS:
-                last = work
-        pipeline, fallback = [_opened(part)], sep == "||"
-    found = last or first
-    if len(found) > 2 and posixpath.basename(found[0]) == "ssh" and " " in found[-1]:
-        return ran(found[-1])
-    return found
-
-
-def _opened(part: str) -> tuple[str, ...]:
-    """A command's words as the program gets them, without the words opening a compound
-    command before it (``do``, ``then``)."""
-    words = [commandline.unquoted(w) for w in commandline.words(part)]
-    while words and words[0] in _OPENERS:
-        words = words[1:]
-    return tuple(words)
-
-
 def _head(command: str) -> list[str]:
     """The words of a command line's first command (after :func:`run_key`), quotes read."""
     return list(stages(run_key(command))[0][0])
@@ -210,12 +166,20 @@ def env_names(command: str) -> tuple[str, ...]:
     names: list[str] = []
     text = command.strip()
     while True:
-        text = _CD_RE.sub("", text, count=1)
         match = _ENV_RE.match(text)
-        if match is None:
+        if match is not None:
+            names.append(match.group(1))
+            text = text[match.end():]
+            continue
+        steps = commandline.prelude(text)  # ``cd x && export A=1 &&``: the variables it sets
+        if not steps:
             return tuple(names)
-        names.append(match.group(1))
-        text = text[match.end():]
+        for step in steps:
+            step += " "
+            while (match := _ENV_RE.match(step)) is not None:
+                names.append(match.group(1))
+                step = step[match.end():]
+        text = commandline.without_prelude(text)
 
 
 # A first word whose non-zero exit says "not there" (no match, no such file, no such process,
@@ -416,7 +380,7 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str]
                     == "git" and (_program(c) or ("", ""))[1] != "add"]
         if not fixed_by:
             return None
-        return f"Fixed by running {code_span(one_line(fixed_by[-1]))}: {_failure(failed)}"
+        return f"Fixed by running {_shown(fixed_by[-1], failed)}: {_failure(failed)}"
     added = [n for n in env_names(passed.command) if n not in env_names(failed.command)]
     if added:
         names = ", ".join(code_span(n) for n in added)
@@ -425,8 +389,10 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str]
     setup = [c for c in other if _tool(c) not in _FORGES
              and (setup_command(c) or works_on(c, failed))]
     if not files and setup:
-        named = ", ".join(code_span(one_line(c)) for c in setup[:FILES_SHOWN])
+        named = ", ".join(_shown(c, failed) for c in setup[:FILES_SHOWN])
         return f"Fixed by running {named}: {_failure(failed)}"
+    if not edited and not setup and (steps := _steps_added(failed, passed)):
+        return f"Fixed by running {steps} first: {_failure(failed)}"  # nothing else changed
     if not files or diagnostics.code_in_progress(failed.error or "", " ".join(files)):
         return None  # nothing in between fixed it, or a compile error of code being written
     named = ", ".join(code_span(one_line(p)) for p in files[:FILES_SHOWN])
@@ -446,8 +412,25 @@ def rerun_text(failed: Run, ran: Sequence[str]) -> str:
     setup = [c for c in dict.fromkeys(ran) if _tool(c) not in _FORGES and setup_command(c)]
     if not setup:
         return f"{RERUN}: {_failure(failed)}"
-    named = ", ".join(code_span(one_line(c)) for c in setup[:FILES_SHOWN])
+    named = ", ".join(_shown(c, failed) for c in setup[:FILES_SHOWN])
     return f"Fixed by running {named}: {_failure(failed)}"
+
+
+def _shown(command: str, failed: Run) -> str:
+    """A command named as a fix, in a code span, without its shell prelude when the failed
+    command had the same (``cd ~/shop &&`` before both: the fix is what ran after it)."""
+    steps = commandline.prelude(command)
+    if steps and set(steps) <= set(commandline.prelude(failed.command)):
+        command = commandline.without_prelude(command)
+    return code_span(one_line(command))
+
+
+def _steps_added(failed: Run, passed: Run) -> str:
+    """The steps of the shell prelude the passing run had and the failed one lacked (``source
+    ~/.cargo/env`` before ``cargo build``), in code spans; "" when none."""
+    had = set(commandline.prelude(failed.command))
+    return ", ".join(code_span(one_line(s)) for s in commandline.prelude(passed.command)
+                     if s not in had)
 
 
 def error_key(error: str | None) -> str:
@@ -556,13 +539,15 @@ def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
     # A later run that failed for another reason still ran: the install got it that far.
     done = "Got it to run" if passed.failed else "Fixed"
     if installs:
-        return f"{done} by running {code_span(one_line(installs[-1]))}: {_failure(failed)}"
+        return f"{done} by running {_shown(installs[-1], failed)}: {_failure(failed)}"
     # Or a variable the later run set and the failed one did not (``PATH``: the program is
     # found once its folder is on it).
     added = [n for n in env_names(passed.command) if n not in env_names(failed.command)]
     if added:
         return f"{done} with {', '.join(code_span(n) for n in added)} set: {_failure(failed)}"
-    return None
+    # Or the shell's prelude it added (``source ~/.cargo/env &&``, ``. venv/bin/activate &&``).
+    steps = _steps_added(failed, passed)
+    return f"{done} by running {steps} first: {_failure(failed)}" if steps else None
 
 
 def _last_part(command: str) -> list[str] | None:
