@@ -295,6 +295,12 @@ def test_where_a_command_ran(command: str, cwd: str, folder: str | None) -> None
     assert onfailure.without_cd(command).startswith(("git", "make", "pytest", "cd - "))
 
 
+def test_where_a_command_ran_is_read_from_its_whole_shell_prelude() -> None:
+    # The one reading of a prelude (mining.commandline): a cd after another step still moves.
+    assert onfailure.ran_in(". .venv/bin/activate && cd shop && make", "/w", "/home/me") == "/w/shop"
+    assert onfailure.ran_in('cd "my shop" && make', "/w", "/home/me") == "/w/my shop"
+
+
 def test_a_session_is_not_told_what_its_own_note_holds(vault: Path, tmp_path: Path) -> None:
     # Its own note (indexed at a Stop, a resume) says what the session said itself.
     note = vault / NOTE

@@ -331,29 +331,31 @@ def shape(command: str | None) -> list[str]:
     return [w.casefold() for w in head[:2] if w.isidentifier() or w.replace("-", "").isalnum()]
 
 
-# A ``cd`` leading a command line (``cd ~/shop && pytest``, ``cd "C:\\x y"; make``).
-_LEADING_CD_RE = lazy(r"\A\s*cd\s+('[^']*'|\"[^\"]*\"|[^\s;&|]+)\s*(?:&&|;)\s*")
-_WINDOWS_ROOT_RE = lazy(r"\A(?:[A-Za-z]:[\\/]|\\\\)")
-
-
 def ran_in(command: str | None, cwd: str | None, home: str) -> str | None:
-    """The folder a command went to run in (the ``cd`` leading it: ``cd ~/shop && pytest``),
-    absolute: ``~`` read as ``home``, a relative one against where it was; None when it went
-    nowhere (it ran in ``cwd``). No file system access."""
+    """The folder a command went to run in (the ``cd`` of its shell prelude: ``cd ~/shop &&
+    pytest``, :func:`commandline.prelude`), absolute: ``~`` read as ``home``, a relative one
+    against where it was; None when it went nowhere (it ran in ``cwd``). No file system
+    access."""
+    from vaultmem.mining.commandline import prelude, unquoted, words
+
     folder = None
-    rest = command or ""
-    while (found := _LEADING_CD_RE.match(rest)) is not None:
-        word = found.group(1)
-        folder = _resolved(word[1:-1] if word[:1] in "'\"" else word, folder or cwd, home)
-        rest = rest[found.end():]
+    for step in prelude(command or ""):
+        found = words(step)
+        if found[0] == "cd" and len(found) > 1:
+            folder = _resolved(unquoted(found[1]), folder or cwd, home)
     return folder
 
 
 def without_cd(command: str) -> str:
-    """``command`` without the ``cd`` leading it (:func:`ran_in`): what ran there."""
-    while (found := _LEADING_CD_RE.match(command)) is not None:
-        command = command[found.end():]
-    return command
+    """``command`` without the ``cd`` steps leading it (:func:`ran_in`): what ran there."""
+    from vaultmem.mining.commandline import after, prelude
+
+    steps = prelude(command)
+    return after(command, next((n for n, s in enumerate(steps) if not s.startswith("cd ")),
+                               len(steps)))
+
+
+_WINDOWS_ROOT_RE = lazy(r"\A(?:[A-Za-z]:[\\/]|\\\\)")
 
 
 def _resolved(target: str, at: str | None, home: str) -> str | None:

@@ -90,8 +90,14 @@ def prelude(line: str) -> tuple[str, ...]:
 
 def without_prelude(line: str) -> str:
     """``line`` from its first command after its :func:`prelude` on, as written."""
+    return after(line, _steps(commands(line.strip())))
+
+
+def after(line: str, n: int) -> str:
+    """``line`` from its ``n``-th command (0-based) on, as written; its last when it has
+    fewer."""
     parts = commands(line.strip())
-    n = _steps(parts)
+    n = min(n, len(parts) - 1)
     return (parts[n][0] + "".join(sep + part for part, sep in parts[n + 1:])).strip()
 
 
