@@ -207,6 +207,12 @@ def test_what_varies_between_runs_of_one_failure_leaves_its_signature_alike() ->
     assert first == second == ["session", "expired", "token", "cached", "app"]
     assert onfailure.signature("12:12PM WRN leaks found: 24") == onfailure.signature(
         "9:03am WRN leaks found: 3")
+    # A short hash (seven hex digits) and a generated id inside a name vary as well.
+    assert onfailure.signature("error: pathspec 'abc1234' did not match any file(s) known to "
+                               "git") == ["pathspec", "match", "known", "git"]
+    assert onfailure.signature("Error: worker build_9z8y7x exited with code 2") == \
+        onfailure.signature("Error: worker build_1a2b3c exited with code 2")
+    assert "sha256" in onfailure.signature("error: sha256 mismatch for e0599-cache")
 
 
 def test_a_failure_is_matched_by_what_a_gotcha_quotes_not_by_its_prose() -> None:

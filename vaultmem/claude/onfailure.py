@@ -83,8 +83,8 @@ _GENERIC = frozenset({
 # What differs between two runs of one failure: paths (POSIX, Windows, home), hex addresses,
 # hashes and ids (five digits or more), so they never make or break a match.
 _SPAN_RE = lazy(r"`+ ?([^`]+?) ?`+")
-# Temporary names (``tmpa1b2c3``) and generated ids mixing digits into letters (``bfc7fc2``,
-# ``n2f9wd``) vary too.
+# Temporary names (``tmpa1b2c3``), short hashes (``def5678``) and ids mixing digits into
+# letters (``bfc7fc2``, ``n2f9wd``, inside a name too: ``build_9z8y7x.sh``) vary too.
 # Also what a redaction left (``[REDACTED_IP]``, ``‹redacted:password›``), ids (UUIDs), dates and
 # times (``2026-01-14T11:05:21Z``, ``12:12PM``) and any word that starts with a digit: a size
 # (``301.2KB``), a version, an address, a duration.
@@ -93,8 +93,9 @@ _VARYING_RE = lazy(r"\[REDACTED[\w-]*\]|\u2039redacted:[^\u203a\s]*\u203a|"
                    r"\b\d{1,4}[-/:]\d{1,2}[-/:]\d{1,4}(?:[T ]?\d{1,2}:\d{2}(?::\d{2})?)?"
                    r"(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?|\b\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?\b|"
                    r"(?:\b[A-Za-z]:|~)?(?:[\\/][^\s'\"`:,;()\\/]+)+[\\/]?|\b0x[0-9a-fA-F.x]+|"
-                   r"\S*\d{5,}\S*|\b[0-9a-f]{8,}\b|\btmp[\w.-]+|\b\d[\w.-]*|"
-                   r"\b(?=[A-Za-z0-9]{6,}\b)[A-Za-z]*\d+[A-Za-z]+\d[A-Za-z0-9]*\b")
+                   r"\S*\d{5,}\S*|\b[0-9a-f]{8,}\b|\b(?=[0-9a-f]*[a-f])[0-9a-f]*\d[0-9a-f]*\b(?<=\w{7})|"
+                   r"\btmp[\w.-]+|\b\d[\w.-]*|(?<![A-Za-z0-9])(?=[A-Za-z0-9]{6,}(?![A-Za-z0-9]))"
+                   r"[A-Za-z]*\d+[A-Za-z]+\d[A-Za-z0-9]*")
 # What a hook runner prints for the checks it ran, when no line of the output is an error line:
 # pre-commit's ``name.....Failed`` and ``- hook id: name``, husky's ``husky - pre-commit script
 # failed``, lint-staged's ``✖ eslint --fix``, a hook script's own ``Running gitleaks scan...``.
