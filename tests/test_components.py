@@ -177,3 +177,22 @@ def test_a_text_speaks_of_the_ci_by_its_own_words() -> None:
                  "./scripts/update_username.sh: bad interpreter: /bin/bash^M",
                  "the city's cinema circle", "Phone number regex matched ISO timestamps"):
         assert not components.speaks_of_ci(said), said
+
+
+@pytest.mark.parametrize(("path", "expected"), [
+    # A script a command runs is its own component, by its file name as commands write it.
+    ("scripts/update_username.sh", "update_username"),
+    ("tools/gen_docs.py", "gen_docs"),
+    ("deploy.sh", "deploy"),
+    ("shop/scripts/sync_logs.py", "sync_logs"),  # a session begun in the parent folder
+    # A file of a component is the component's; a test, a generic name, a deeper file: none.
+    ("src/billing/cli.py", "Billing"),
+    ("scripts/run.sh", None),
+    ("manage.py", None),
+    ("tests/test_auth.py", None),
+    ("scripts/ci/build.sh", None),
+    ("docs/gen.py", None),
+    (".github/workflows/x.sh", None),
+])
+def test_of_script(path: str, expected: str | None) -> None:
+    assert components.of_script(path, project="shop") == expected

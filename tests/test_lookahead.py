@@ -113,3 +113,27 @@ def test_an_item_naming_no_component_goes_to_the_ones_its_turn_names() -> None:
         "The init script reads the server as a list": ("Slate",),
         # The commands a turn ran name no component (`git commit` is no word of its prose).
         "The hook blocked the commit until the secrets were redacted": ("Inbox",)}
+
+
+def test_an_item_naming_nothing_goes_to_the_one_thing_its_turn_s_prompt_names() -> None:
+    # The answer names gitleaks and the pre-commit hook; the person asked about gitleaks.
+    strict = _entry("18:56", "make sure gitleaks is set to max strict",
+                    "**Prompt:** make sure gitleaks is set to max strict",
+                    "**Answer:** Gitleaks runs in max strict mode from the pre-commit hook. "
+                    "Entropy threshold: 3.5 → 3.0 (more sensitive)", "",
+                    "- Ran `gitleaks detect --config=.gitleaks.toml`")
+    note = (f"---\ntype: session\nproject: power-applet\n---\n# Leaks\n\n## Work Log\n\n"
+            f"{strict}\n## Decisions Made\n\n- Entropy threshold: 3.5 → 3.0 (more sensitive)\n")
+    extraction, _ = sessionextract.extract_report(
+        note, REL, CONFIG, known=[("gitleaks", ()), ("pre-commit", ())])
+    assert [i.entities for i in extraction.items] == [("gitleaks",)]
+
+
+def test_a_gotcha_of_a_failing_project_script_goes_to_the_script() -> None:
+    gotchas = ("- Fixed by running `dos2unix scripts/update_user.sh`: `cd ~/power-applet && "
+               "./scripts/update_user.sh bob --dry-run` failed (`bad interpreter: /bin/bash^M`)\n"
+               "- Fixed by editing `src/backend/rapl.rs`: `./scripts/check.sh` failed (`E0412`)\n")
+    note = (f"---\ntype: session\nproject: power-applet\n---\n# Scripts\n\n"
+            f"## Gotchas & Fixes\n\n{gotchas}")
+    extraction, _ = sessionextract.extract_report(note, REL, CONFIG)
+    assert [i.entities for i in extraction.items] == [("update_user",), ("Inbox",)]

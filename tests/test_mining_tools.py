@@ -38,6 +38,28 @@ def test_tool_of(text: str, tool: str | None) -> None:
     assert tools.tool_of(text) == tool
 
 
+@pytest.mark.parametrize(("text", "script"), [
+    ("`cd ~/shop && ./scripts/update_user.sh bob --dry-run` failed (`bad interpreter`)",
+     "scripts/update_user.sh"),
+    ("`python3 scripts/sync.py 2>&1 | head -30` failed (`bad escape`)", "scripts/sync.py"),
+    ("`sudo bash deploy.sh staging` failed: `permission denied`", "deploy.sh"),
+    ("`.venv/bin/python tools/gen.py` failed: `KeyError`", "tools/gen.py"),
+    ("Fixed by editing `scripts/sync.py`: `python scripts/sync.py` failed (`bad escape`)",
+     "scripts/sync.py"),
+    # A fix in another file is about that file; a program, a module, a snippet: no script.
+    ("Fixed by editing `src/app.py`: `python scripts/sync.py` failed (`bad escape`)", None),
+    ("`python -m pytest` failed (`No module named pytest`)", None),
+    ("`node -e 'require(\"x\")'` failed (`Cannot find module`)", None),
+    ("`node_modules/.bin/jest` failed (`x`)", None),
+    ("`/opt/tools/x.py` failed (`x`)", None),
+    ("`git push` failed (`rejected`)", None),
+    ("Run `./deploy.sh` after pulling", None),  # no failure reported
+])
+def test_script_of_is_the_project_file_a_failing_command_runs(text: str, script: str | None
+                                                               ) -> None:
+    assert tools.script_of(text) == script
+
+
 @pytest.mark.parametrize(("text", "hook"), [
     ("Pre-commit Hook Blocked Documentation Commit: gitleaks found example keys", "pre-commit"),
     ("Enhanced pre-commit hook: three layers (gitleaks, PII, credentials)", "pre-commit"),

@@ -50,8 +50,8 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from vaultmem.errors import UnsafePath
-from vaultmem.mining import mentions
-from vaultmem.notes import names
+from vaultmem.mining import mentions, tools
+from vaultmem.notes import names, nearnames
 from vaultmem.notes.lazyre import lazy
 
 # Folders that hold components rather than being one.
@@ -148,6 +148,10 @@ _VENDORED = frozenset({"node_modules", "vendor", "third_party", "deps", "_build"
 TEST_DIRS = frozenset({"tests", "test", "spec", "specs", "__tests__", "testing"})
 TEST_SUBDIRS = frozenset({"unit", "integration", "e2e", "functional", "acceptance", "system",
                           "regression", "smoke", "tests", "test", "__tests__"})
+# Folders of a project's own scripts, each script its own component when a command runs it.
+SCRIPT_DIRS = frozenset({"scripts", "script", "bin", "tools", "tool"})
+# Script names that say nothing about what the script does.
+SCRIPT_STEMS = frozenset({"run", "start", "script", "scripts", "cli", "dev", "do", "go"})
 # Module names that say nothing about what the code is for.
 GENERIC_STEMS = frozenset({
     "main", "index", "app", "__init__", "__main__", "init", "utils", "util", "utilities",
@@ -214,6 +218,37 @@ def origin_of(
         return None
     own = {_key(posixpath.basename(root.rstrip("/"))) if root else "", _key(project)} - {""}
     return _default(parts, own)
+
+
+def of_script(path: str, *, project: str = "") -> str | None:
+    """The component of a file of the project a command runs (``python src/shop/cli.py``: Shop):
+    its folder's (:func:`origin_of`), else, for a script at the project's root or in a folder
+    of scripts (``scripts/``, ``bin/``, ``tools/``), the script itself by its file name without
+    its extension, as commands write it (``scripts/sync_logs.py`` -> ``sync_logs``); None for a
+    test, a hidden file, a deeper file or a name that says nothing (``main``, ``run``)."""
+    found = origin_of(path, project=project)
+    if found is not None:
+        return None if found.from_test or found.name == CI else found.name
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    if len(parts) > 1 and _key(parts[0]) == _key(project):
+        parts = parts[1:]
+    if not parts or len(parts) > 2 or (len(parts) == 2 and parts[0].casefold() not in SCRIPT_DIRS):
+        return None
+    stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1][1:] else parts[-1]
+    low = stem.casefold()
+    if stem.startswith(".") or low in GENERIC_STEMS or low in SCRIPT_STEMS \
+            or _key(stem) in FORBIDDEN or _tested_module(stem):
+        return None
+    return _clean(stem, title=False)
+
+
+def failing_script(text: str, project: str) -> list[str]:
+    """The component of the project's own code that ``text``'s failing command runs
+    (:func:`tools.script_of`, :func:`of_script`), as a list of at most one; ``project``'s own
+    name is none."""
+    script = tools.script_of(text)
+    found = of_script(script, project=project) if script else None
+    return [found] if found and not nearnames.same(found, project) else []
 
 
 def speaks_of_ci(text: str) -> bool:

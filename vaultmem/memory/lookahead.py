@@ -24,6 +24,7 @@ from vaultmem.notes import names, nearnames
 from vaultmem.notes.lazyre import lazy
 
 if TYPE_CHECKING:
+    from vaultmem.memory import routing
     from vaultmem.notes import sections
 
 LOOKAHEAD = 3  # work-log entries after the decision's turn that may do its work
@@ -37,6 +38,7 @@ _CODE = lazy(r"(`+)(?:(?!\1).)+?\1")
 _GLOSS = lazy(r"\s+—\s+.*$|\s+\(`.*$")
 _STOPS = ("context compacted", "session end")  # titles that end the look
 _TIME = lazy(r"^\d\d:\d\d\s+-\s+")
+_PROMPT = "**Prompt:** "
 _RAN = lazy(r"^- (?:Ran|Failed:|Not run:) (`+) ?(.+?) ?\1")  # a command the entry logs
 
 
@@ -49,13 +51,20 @@ class Entry:
     edited: tuple[str, ...]
     prose: str  # its text without code spans: what it says, not the commands it ran
     commands: tuple[str, ...] = ()  # the command lines it ran, as logged
+    prompt: str = ""  # the person's prompt, as prose reads it: what they asked the turn about
 
 
 def entries(lines: Sequence[str], heads: Sequence[sections.Heading]) -> list[Entry]:
     """The work log's entries, in order."""
     return [Entry(head.title, _folded(" ".join(body)), tuple(edited),
-                  _folded(_CODE.sub(" ", " ".join(body))), _commands(body))
+                  _folded(_CODE.sub(" ", " ".join(body))), _commands(body), _prompt(body))
             for head, body, edited in changes.entries(lines, heads)]
+
+
+def _prompt(body: Sequence[str]) -> str:
+    """The prose of an entry's ``**Prompt:**`` line (capture's), "" when it has none."""
+    line = next((line for line in body if line.startswith(_PROMPT)), "")
+    return _folded(_CODE.sub(" ", line[len(_PROMPT):]))
 
 
 def _commands(body: Sequence[str]) -> tuple[str, ...]:
@@ -110,3 +119,22 @@ def _folder(path: str) -> str:
     """A folder as ``## Related Entities`` writes it (``src/auth/``; ``./`` for the root)."""
     path = path.strip().removeprefix("./").strip("/")
     return path + "/" if path and path != "." else "./"
+
+
+def turn_names(text: str, log: Sequence[Entry], said: routing.Subjects,
+               ran: Sequence[Sequence[str]]) -> tuple[str, ...]:
+    """The one thing the turn that said ``text`` names (issue 29: an item goes to Inbox only
+    when nothing is named): the one its prompt names ("make sure gitleaks is set to max
+    strict": an answer's "entropy threshold 3.5 → 3.0" is gitleaks', though the answer also
+    names the pre-commit hook), else the one its prose and its commands (``ran``, per entry)
+    name ("DNS works through slate now" names Slate for the turn's "the init script reads the
+    server as a list"). The CI only for what speaks of it."""
+    turn = turn_of(text, log)
+    if turn is None:
+        return ()
+    ci = speaks_of_ci(text)
+    asked = said.turn_one(said.asked(turn.prompt), ci=ci)
+    if asked:
+        return asked
+    at = next(n for n, entry in enumerate(log) if entry is turn)
+    return said.turn_one([*said.in_turn(turn.prose), *ran[at]], ci=ci)

@@ -181,6 +181,12 @@ class Subjects:
         session (a program it says it ran is a tool of the turn, not its subject)."""
         return [*self.known.find(prose), *self.worked.find(prose)]
 
+    def asked(self, prompt: str) -> list[str]:
+        """What a turn's prompt names: known entities, and the programs, services and machines
+        of the session (the person names what the turn is about: "make sure gitleaks is set to
+        max strict")."""
+        return [*self.known.find(prompt), *self.programs.find(prompt)]
+
     def turn_one(self, names_: Sequence[str], *, ci: bool = False) -> tuple[str, ...]:
         """The one thing a turn names (its prose and its commands): a turn about two things
         lends neither to an item that names none (issue 29); the CI counts only when ``ci``

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from vaultmem.errors import UnsafePath
 from vaultmem.memory import anchors, changes, entityparse, lookahead, routing
-from vaultmem.memory.components import CI, one_home, speaks_of_ci
+from vaultmem.memory.components import CI, failing_script, one_home, speaks_of_ci
 from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.memory.routing import Known
 from vaultmem.mining import choices, factrule, fold, subjects, tools
@@ -510,11 +510,12 @@ def _assign(
 ) -> tuple[Extraction, list[str]]:
     """Each item's entities (:func:`routing.about`): those it links; else what its own words
     name (the tool its failure ran or the git hook it names, the known entities, programs,
-    services and machines of the session it mentions); a decision naming none, the components
-    the next turns of ``log`` edit (:func:`lookahead.ahead`); else the one thing its turn names
-    (its prose and its commands); else the session's one component (``homes``: its ``##
-    Related Entities``), else, when it has none, the one machine it worked on over ssh
-    (``hosts``: ``tools.ssh_hosts``); else the fallback entity. A program, service or machine
+    services and machines of the session it mentions, else the project's own script its failure
+    ran: :func:`components.failing_script`); a decision naming none, the components the next
+    turns of ``log`` edit (:func:`lookahead.ahead`); else the one thing its turn names (its
+    prompt, else its prose and its commands: :func:`lookahead.turn_names`); else the session's
+    one component (``homes``: its ``## Related Entities``), else, when it has none, the one
+    machine it worked on over ssh (``hosts``: ``tools.ssh_hosts``); else the fallback entity. A program, service or machine
     is named as the session's ``note`` spells it (:func:`subjects.spelled`)."""
     # The project itself is no component of it: a session begun in ~ that touched
     # ~/shop/src/… before it moved into ~/shop named the folder "Shop" (issue 29).
@@ -568,11 +569,11 @@ def _assign(
             tool = (tools.hook_of(text) if knowledge else None) or failed
             words = [spelling.get(tool, tool)] if tool and not nearnames.same(tool, own) \
                 else []
-            words += said.named(text)
+            words += said.named(text) or failing_script(text, own)
             if not (linked or words) and item.kind == schema.Kind.DECISION:
                 turn = lookahead.ahead(text, log, folders, own)
             if not (linked or words or turn) and knowledge:
-                turn = _turn_names(text, log, said, ran)
+                turn = lookahead.turn_names(text, log, said, ran)
         elif not linked:
             continue  # what the session said of the project itself: its notes hold it
         # The CI is an item's only by its own words, never its session's nor its turn's.
@@ -583,16 +584,3 @@ def _assign(
             text = choices.plain(text)  # "Which option would you like? — chose: X" -> "Chose: X"
         items.append(replace(item, text=text, entities=entities))
     return replace(extraction, items=tuple(items)), warnings
-
-
-def _turn_names(text: str, log: Sequence[lookahead.Entry], said: routing.Subjects,
-                ran: Sequence[Sequence[str]]) -> tuple[str, ...]:
-    """The one thing the turn that said ``text`` names in its prose or its commands (issue 29:
-    an item goes to Inbox only when nothing is named): "DNS works through slate now" names
-    Slate for the turn's "the init script reads the server as a list". The CI only for what
-    speaks of it."""
-    turn = lookahead.turn_of(text, log)
-    if turn is None:
-        return ()
-    at = next(n for n, entry in enumerate(log) if entry is turn)
-    return said.turn_one([*said.in_turn(turn.prose), *ran[at]], ci=speaks_of_ci(text))

@@ -62,6 +62,10 @@ _RUNNERS = (("uv", "run"), ("uv", "tool", "run"), ("uvx",), ("poetry", "run"), (
 # Interpreters: ``-m module`` runs a tool; a file or ``-c``/``-e`` is the project's own code.
 _INTERPRETERS = frozenset({"python", "python3", "py", "pypy", "pypy3", "node", "deno", "bun",
                            "ruby", "perl", "php", "lua", "Rscript", "elixir", "java"})
+# Shells that run a script file given to them (``bash deploy.sh``).
+_SHELLS = frozenset({"bash", "sh", "zsh", "fish", "dash", "ksh"})
+# A file given by a relative path (not ``/…``, ``~/…`` nor ``C:/…``).
+_RELATIVE_FILE = lazy(r"(?![A-Za-z]:/)[\w.-]+(?:/[\w.-]+)*")
 # Shells, remote shells and everyday utilities: never the tool a gotcha is about.
 _NOT_TOOLS = frozenset({
     "bash", "sh", "zsh", "fish", "dash", "ksh", "csh", "tcsh", "powershell", "pwsh", "cmd",
@@ -89,6 +93,50 @@ def tool_of(text: str) -> str | None:
         error = _ERROR_AFTER.match(after)
         return program(span.group(2), error.group(2) if error else "")
     return None
+
+
+def script_of(text: str) -> str | None:
+    """The file of the project's own code the first command ``text`` says failed runs (a path
+    run directly, ``./scripts/x.sh``, or by an interpreter or a shell, ``python scripts/x.py``,
+    ``bash deploy.sh``), as the command writes it; None when that command runs a program, a
+    module (``python -m x``) or a snippet. Such a gotcha is about that code, not a tool; a
+    failure fixed by editing another file is about that file (None)."""
+    spans = list(_SPAN.finditer(text))
+    edited = spans[0].group(2).removeprefix("./") if spans and _EDIT_FIXED.match(text) else None
+    for span in spans:
+        if text[span.end():].startswith(" failed"):
+            found = _script(span.group(2))
+            return found if edited is None or found == edited else None
+    return None
+
+
+def _script(command: str) -> str | None:
+    words = _first_part(fixes.run_key(command.rstrip("…").strip()))
+    while words:
+        word = words[0].replace("\\", "/")
+        name = _name(posixpath.basename(word))
+        if _own_file(word) and "/" in word and not _runs_scripts(name):
+            return word.removeprefix("./")
+        if name in _WRAPPERS:
+            words = _after_options(words[1:], _WRAPPERS[name])
+            continue
+        if not _runs_scripts(name):
+            return None
+        rest = _after_options(words[1:], 0)
+        file = rest[0].replace("\\", "/") if rest else ""
+        return file.removeprefix("./") if _own_file(file) and "." in file.lstrip(".") else None
+    return None
+
+
+def _runs_scripts(name: str | None) -> bool:
+    """Whether the program ``name`` runs a script file given to it (an interpreter, a shell)."""
+    return name is not None and (name in _SHELLS or re.sub(r"[\d.]+$", "", name) in _INTERPRETERS)
+
+
+def _own_file(word: str) -> bool:
+    """Whether ``word`` is a file of the project by a relative path, outside hidden folders."""
+    return _RELATIVE_FILE.fullmatch(word) is not None and not any(
+        part.startswith(".") and part not in (".", "..") for part in word.split("/")[:-1])
 
 
 def hook_of(text: str) -> str | None:
