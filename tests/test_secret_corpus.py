@@ -400,6 +400,11 @@ ATTACKS: list[tuple[str, str]] = [
     ("docker run -e POSTGRES_PASSWORD=mysecretpassword postgres", "mysecretpassword"),
     ("then `export API_TOKEN=abcdefgh` and rerun", "abcdefgh"),
     ('psql "host=db user=app password=sunshine dbname=x"', "sunshine"),
+    # A copula then a colon; a password's short name; a login's address before the colon.
+    ("the password is: Hunter2x!", "Hunter2x!"),
+    ("the admin password was: sunshine", "sunshine"),
+    ("db pw: sunshine", "sunshine"),
+    ("Password for admin@example.com: Hunter2x!", "Hunter2x!"),
     # Not a YAML tag, not a GPG key's id: no operand after it, no GPG word on its line.
     ("password: !Hunter2x", "!Hunter2x"),
     ("api_key = 8E1F899571345D06", "8E1F899571345D06"),
@@ -474,6 +479,7 @@ FALSE_POSITIVES = [
     "TOKENIZERS_PARALLELISM=false python train.py",
     "conn = psycopg2.connect(host=h, user=u, password=pw)",
     "host=db user=app password=password dbname=x",
+    "the password is: stored in vault",
     # A YAML tag before its operand, a GPG key's id, a sentence after a name and a colon.
     "password: !vault |",
     "  db_password: !Ref DbPassword",

@@ -395,7 +395,10 @@ DICTIONARY = "tange" + "rine"
 ANSWERED = "Zebra!" + "42quagga"
 ENV_WORD = "quokka" + "pass"
 CONNINFO = "wombat" + "secret"
-ROUND_EIGHT = [BOLD_BEFORE, BOLD_AFTER, UNCLOSED, DICTIONARY, ANSWERED, ENV_WORD, CONNINFO]
+COLONED = "Koala!" + "19xq"  # after "is:", a copula and a colon
+ADDRESSED = "Ibis" + "#42wren"  # after "Password for <login address>:"
+ROUND_EIGHT = [BOLD_BEFORE, BOLD_AFTER, UNCLOSED, DICTIONARY, ANSWERED, ENV_WORD, CONNINFO,
+               COLONED, ADDRESSED]
 NEAR_MISSES = ["use **argon2id** as the password hash", "the password is hashed with bcrypt",
                "the admin password? it's stored in Vault", "AUTH_PROVIDER=github npm start"]
 
@@ -409,7 +412,8 @@ def _round_eight_transcript(path: Path) -> None:
             _bash("b1", f"MYSQL_ROOT_PASSWORD={ENV_WORD} docker compose up -d db"),
         ], 2),
         _line("user", "u2", [_result("b1", "Container db Started", False)], 3),
-        _line("user", "u3", f"the replica password? it's {ANSWERED}", 4),
+        _line("user", "u3", f"the replica password? it's {ANSWERED}. The vault password is:"
+                            f" {COLONED}\nPassword for ops@example.com: {ADDRESSED}", 4),
         _line("assistant", "a2", [{"type": "text", "text": (
             f"Done: the staging password is **{BOLD_AFTER}** now, and I set the api key to"
             f" **{UNCLOSED}\n\n"

@@ -62,13 +62,14 @@ WORD = (
 _LINK = (
     r"(?:\s*(?:[:=]|\||->|→|⇒|=>|—|–|\*\*|__"
     r"|(?:is|was|are|were|now|set|to|equals|becomes|changed|reset|updated|ist|est|è"
-    r"|should\s+be|will\s+be|reads)(?=\s))){1,3}"
+    r"|should\s+be|will\s+be|reads)(?=[\s:]))){1,3}"
 )
 VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
 _RULES = {
     "prose": lazy(
         r"(?i)(?<![\w$%-])(?:[a-z0-9]+[_.-])*" + WORD + r"(?![\w-])(?:['’]s)?"  # HEROKU_API_KEY
-        r"(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+(?:\s+[\w.@:/-]+){0,3}|\s*\([^)\n]{1,30}\))?"
+        r"(?:\s+(?:for|of|on|in)\s+[\w.@:/-]*[\w.@/-](?:\s+[\w.@:/-]*[\w.@/-]){0,3}"
+        r"|\s*\([^)\n]{1,30}\))?"
         r"(?:\s+(?:env(?:ironment)?\s+var(?:iable)?|variable|value|setting|field))?"
         r"(" + _LINK + r"|\s)\s*" + VALUE),
     "reverse": lazy(
@@ -194,6 +195,7 @@ _MAIL_WORDS = frozenset({"mailto", "mail", "email", "e-mail", "from", "to", "cc"
                          "git", "ssh", "http", "https"})
 
 
+_PW = lazy(r"(?i)(?<![a-z])pwd?(?![a-z])")  # a password's short name ("db pw:")
 # The links of the prose rule a password of one plain word may follow: a copula or a sign, no
 # verb ("set the password to expire").
 _PLAIN_LINKS = frozenset({"is", "was", "are", "were", "now", "equals", "becomes", ":", "=", "->",
@@ -221,7 +223,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     skip = _ruled_out(text, begin, end)
     for m in _run("prose", skip, text, begin, end):
         linked = bool(m.group(1).strip())
-        kind = "password" if "pass" in m.group(0).lower()[:12] else "secret"
+        named = text[m.start():m.start(1)]
+        kind = "password" if "pass" in named.lower()[:12] or _PW.search(named) else "secret"
         at = m.start(3) if m.group(3) is not None else m.start(4)
         if not linked and kind == "password" and _RIGHT_AFTER.search(text, m.start(), at):
             said = unlinked_password(m.group(3), m.group(4))  # "password Smtp!Plain"
