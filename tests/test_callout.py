@@ -107,3 +107,12 @@ def test_a_huge_answer_is_bounded_and_says_so() -> None:
     whole = callout.answer(huge)
     assert len(whole) < callout.KEPT_MAX_CHARS * 1.2
     assert "more characters left out" in whole
+
+
+def test_knowledge_the_answer_line_says_with_emphasis_is_not_appended_again() -> None:
+    caveat = "Unfortunately, Claude doesn't have an official code review integration."
+    answer = ("Great question! Unfortunately, **Claude doesn't have an official code review "
+              "integration**. However, we can build one with the API!")
+    line, _ = answer_parts(answer, [caveat, "Decision: build it on the `review` workflow"])
+    assert line.count("official code review") == 1
+    assert line.endswith("API! Decision: build it on the `review` workflow")

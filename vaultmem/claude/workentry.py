@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from vaultmem.mining import recap
 from vaultmem.mining.fixes import run_key
+from vaultmem.notes.facts import copy_key
 from vaultmem.notes.inline import code_span, one_line
 
 from . import changelines, console, midturn
@@ -78,14 +79,19 @@ def condense(answer: str, knowledge: Sequence[str], limit: int = ANSWER_MAX_CHAR
 
 def with_knowledge(line: str, knowledge: Sequence[str], limit: int = ANSWER_MAX_CHARS) -> str:
     """``line`` and then the knowledge sentences it does not hold yet, up to ``limit``."""
+    held = f" {copy_key(line)} "
     for sentence in knowledge:
         sentence = one_line(sentence)
-        # Case folded: a mined item may start upper-case where its label stood ("Decision: use").
-        if not sentence or sentence.casefold() in line.casefold():
+        # Compared by words (copy_key): a mined item may start upper-case where its label stood
+        # ("Decision: use"), and the line says it with the emphasis the item was mined without
+        # ("**Claude has no** …").
+        key = copy_key(sentence)
+        if not key or f" {key} " in held:
             continue
         if len(line) + 1 + len(sentence) > limit:
             break
         line = f"{line} {sentence}".strip()
+        held += f"{key} "
     return line
 
 
