@@ -98,3 +98,13 @@ def test_a_list_of_network_addresses_tells_no_more_than_plain_words() -> None:
     # Error codes, ports, versions and durations still tell more.
     told = briefrank.information("0xC0000142 on port 5432 after 330ms with v0.23")
     assert told["0xc0000142"] == told["5432"] == told["330ms"] == told["v0.23"] == 2.0
+
+
+def test_an_answer_starts_after_claude_announces_what_it_does_next() -> None:
+    point = briefrank.from_the_point
+    assert point(["Let me clarify the workflow: — Reviews: others read the change"]) == [
+        "Reviews: others read the change"]
+    assert point(["Now let me write a summary.", "The build passes."]) == ["The build passes."]
+    assert point(["Let me know which host to use.", "The image is built."]) == [
+        "Let me know which host to use.", "The image is built."]  # asking back: no announcement
+    assert point(["Let me look at the logs."]) == ["Let me look at the logs."]  # all it said

@@ -319,7 +319,8 @@ def test_failures_expire_after_some_days_and_some_sessions_even_if_never_passed(
 
 def test_an_earlier_session_brings_its_last_answers_its_last_one_first_when_tight() -> None:
     answers = tuple(Turn(f"1{i}:00", f"step {i}", f"Answer number {i} of the old session. "
-                         + "It says more. " * 20) for i in range(5))
+                         + " ".join(f"It says more, part {k}." for k in range(20)))
+                    for i in range(5))
     sessions = [_session(), _session(rel="p/sessions/2026-11-19-old.md", turns=answers)]
     roomy = context.render("shop", sessions, max_chars=8000)
     # With room to spare, the middle of the session is not left out.
@@ -633,3 +634,37 @@ def test_one_fix_of_one_error_met_by_two_commands_is_said_once() -> None:
     text = context.render("p", [_session()], components=[_entity(gotchas=(
         Item(commit, "2026-11-18"), Item(pull, "2026-11-10"), Item(other, "2026-11-09")))])
     assert text.count("gpg failed to sign") == 1 and "`git tag -s v1`" in text
+
+
+def test_a_caveat_an_answer_line_says_twice_in_other_marks_is_said_once() -> None:
+    # Capture appended a caveat mined from the answer that its line holds in bold already.
+    answer = ("Unfortunately, **the registry has no official webhook integration** like the "
+              "other hosts do. However, we can poll it every minute! Unfortunately, the registry "
+              "has no official webhook integration like the other hosts do.")
+    text = context.render("p", [_session(turns=(Turn("10:00", "webhooks?", answer),))])
+    assert text.count("official webhook integration") == 1
+    assert "we can poll it every minute!" in text
+
+
+def test_an_answer_line_does_not_open_with_claude_announcing_a_move() -> None:
+    turns = (
+        Turn("10:00", "why a pull request?", "Let me clarify the Git workflow: — Code Review: "
+             "others review your changes; CI: the tests run on the PR"),
+        Turn("10:05", "fix it", "Now let me create a final summary. The build passes on main."),
+    )
+    text = context.render("p", [_session(turns=turns)])
+    assert "- 10:00 why a pull request? → Code Review: others review your changes; CI: the " \
+           "tests run on the PR" in text
+    assert "- 10:05 fix it → The build passes on main." in text
+    assert "Let me clarify" not in text and "summary" not in text
+
+
+def test_a_step_appended_to_an_answer_and_listed_as_a_prerequisite_is_said_once() -> None:
+    step, other = "Add STRIPE_KEY to the repository secrets", "Get a test key from the dashboard"
+    answer = f"I'll build the review workflow. It runs on every PR. {step} {other}"
+    last = _session(turns=(Turn("10:00", "add review", answer),), prerequisites=(
+        Item(step, "2026-11-20"), Item(other, "2026-11-20")))
+    text = context.render("p", [last], list(last.prerequisites))
+    assert text.count(step) == 1 and text.count(other) == 1
+    assert "- 10:00 add review → I'll build the review workflow. It runs on every PR.\n" in text
+    assert f"- 2026-11-20 — {step}\n" in text

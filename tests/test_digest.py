@@ -475,3 +475,21 @@ def test_a_request_answered_only_by_a_question_back_is_still_asked() -> None:
         done = note.replace(note[note.index("**Answer:**"):note.index("\n\n### 17:53")],
                             f"**Answer:** {answer}")
         assert digest.session("s.md", done).asked == "", answer
+
+
+def test_a_recap_point_naming_only_paths_is_no_point_and_a_windows_path_keeps_its_backslashes(
+) -> None:
+    log = (
+        "## Work Log\n\n### 17:09 - write the rebase script\n\n"
+        "**Answer:** Here's what I set up:\n\n"
+        "> [!abstract]- Claude's answer (8 lines)\n"
+        "> **`C:\\Users\\me\\Documents\\proj\\`**\n"
+        "> **Script ready:** run it as admin\n"
+        "> - `C:\\Program Files\\Git` - Git installation directory\n"
+        "> - `src/app/main.py` `src/app/cli.py`\n"
+        "> - The rebase script is saved at `C:\\Users\\me\\rebase.ps1` for later\n"
+        "> - Rebase Script: `C:\\Users\\me\\rebase-all.ps1`\n\n- Ran `ls`\n"
+    )
+    (turn,) = digest.session("s.md", log).turns
+    assert turn.answer == "Here's what I set up: — Script ready: run it as admin"
+    assert turn.details == ("The rebase script is saved at `C:\\Users\\me\\rebase.ps1` for later",)

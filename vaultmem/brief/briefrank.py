@@ -196,23 +196,32 @@ _PREAMBLE_PREFIX = lazy(
     r"(?:I (?:can )?see (?:the|what the) (?:issue|problem|cause|error)(?: is)?|(?:Great|Good) "
     r"question|Got it|Understood|I understand)(?:\s*(?::|[—–]|--|,)\s*|\s+-\s+)(?=\S)",
     re.IGNORECASE)
+# "Let me …" announces whatever it names ("Let me clarify the workflow:", "Now let me create a
+# summary."), but "Let me know" asks back.
 _PREAMBLE = lazy(
-    r"(?:I'?ll|I will|Let me|Let's|I'?m going to|I'?d be happy to|I can help)\b"
+    r"(?:(?:now|ok(?:ay)?|first|next|so),? )?(?:"
+    r"let me (?!know\b)\w+|"
+    r"(?:I'?ll|I will|Let's|I'?m going to|I'?d be happy to|I can help)\b"
     r"(?: (?:first|now|quickly))? (?:help|check|look|investigate|examine|explore|read|search|"
-    r"find|start|begin|take|analy[sz]e|review|see|inspect|dig|figure|understand|try|walk)\b",
+    r"find|start|begin|take|analy[sz]e|review|see|inspect|dig|figure|understand|try|walk)\b)",
     re.IGNORECASE)
+# The end of an announcement that leads into what it announces ("Let me clarify: — Reviews: …").
+_LEAD_END = lazy(r":\s+(?:[—–-]+\s+)?(?=\S)")
 
 
 def from_the_point(sentences: list[str]) -> list[str]:
     """The sentences from what was found or done on: leading announcements of a move dropped
-    while a sentence follows them, and a prefix announcing the finding cut off the first."""
+    while a sentence follows them (an announcement leading into its content with a colon cut
+    off it), and a prefix announcing the finding cut off the first."""
     start = 0
     while start < len(sentences) - 1 and _PREAMBLE.match(sentences[start].lstrip("*_ ")):
         start += 1
     out = sentences[start:]
-    cut = _PREAMBLE_PREFIX.match(out[0].strip()) if out else None
-    if cut:
-        rest = out[0].strip()[cut.end():]
+    first = out[0].strip() if out else ""
+    cut = _PREAMBLE_PREFIX.match(first)
+    lead = _LEAD_END.search(first) if not cut and _PREAMBLE.match(first.lstrip("*_ ")) else None
+    if cut or lead:
+        rest = first[(cut or lead).end():]  # type: ignore[union-attr]
         out[0] = rest[:1].upper() + rest[1:]
     return out
 
@@ -234,6 +243,24 @@ def bare_title(point: str) -> bool:
         "," in point or ":" in point)  # "When the cache is cold, the API times out" tells
     return point.rstrip("*_ ").endswith("?") or announces or (
         len(words) <= TITLE_MAX_WORDS and not any(_SPECIFIC.search(w) for w in words))
+
+
+# A word of a path: a folder in it (``src/app``, ``C:\Users``), a drive (``C:``), a file name
+# (``README.md``, ``rebase.ps1``), each in any quotes or brackets.
+_PATH_WORD = lazy(r"[`'\"(\[]*(?:[^\s`]*[/\\][^\s`]*|[A-Za-z]:|[\w.-]+\.[A-Za-z]\w{0,4})"
+                  r"[`'\")\],;:]*")
+
+
+def words_beside_paths(point: str) -> int:
+    """How many words of a recap's point are neither paths nor files (``C:\\Program Files\\Git``,
+    ``src/app/main.py``) nor bare marks: what it says of where something is."""
+    return sum(1 for w in point.split() if _WORD.search(w) and not _PATH_WORD.fullmatch(w))
+
+
+def only_paths(point: str) -> bool:
+    """Whether a recap's point names only paths or files: where something is, nothing said of
+    it."""
+    return words_beside_paths(point) == 0
 
 
 # Words a title leaves in lower case ("Removed from History").

@@ -22,7 +22,7 @@ from vaultmem.notes import inline
 from vaultmem.notes.facts import copy_key
 
 from . import briefrank, failquote, layout, leftopen
-from .dedup import dedup
+from .dedup import CONTAINED_MIN_CHARS, dedup
 from .digest import EntityDigest, Item, SessionDigest, Turn
 from .tree import RELEVANT, Group, Leaf
 
@@ -113,17 +113,44 @@ def _lessons(items: Sequence[Item], *, dated: bool = False) -> list[str]:
 
 class _Known:
     """The normalised text of every item the briefing may list (``keys``), and those of them
-    an answer left a sentence to (``used``), to be said in the item's line only."""
+    an answer left a sentence to (``used``), to be said in the item's line only; ``steps``:
+    the text of each step, prerequisite and question, by its normalised text."""
 
-    def __init__(self, keys: set[str]) -> None:
+    def __init__(self, keys: set[str], steps: dict[str, str]) -> None:
         self.keys = keys
         self.used: set[str] = set()
+        # Each step long enough to be told inside an answer, by its last characters: an answer's
+        # end is looked up, not compared with every step.
+        self.ends: dict[str, list[tuple[str, str]]] = {}
+        for key, text in steps.items():
+            if len(text) >= CONTAINED_MIN_CHARS:
+                self.ends.setdefault(text[-CONTAINED_MIN_CHARS:], []).append((key, text))
 
-    def listed(self, sentence: str) -> bool:
-        """The sentence is an item the briefing lists, or a lead-in to one ("Let me clarify:
-        Want me to …?" whose question is listed)."""
+    def unlisted(self, answer: str) -> str:
+        """``answer`` without the steps capture appended to its line (workentry.with_knowledge:
+        a next step, a prerequisite, a question mined from the turn, one after the other at its
+        end) that the briefing lists: such a line is no lesson inside a longer one (dedup), it
+        stays listed, and the answer would say it twice. (A decision or gotcha appended stays:
+        dedup leaves it to the answer holding it.)"""
+        lead, dash, points = answer.partition(" — ")
+        cut = True
+        while cut:
+            cut = False
+            for key, text in self.ends.get(lead[-CONTAINED_MIN_CHARS:], ()):
+                rest = lead[:-len(text)]
+                if key in self.keys and lead.endswith(text) and rest[-1:].isspace() \
+                        and rest.strip():
+                    lead, cut = rest.rstrip(), True
+                    self.used.add(key)
+                    break
+        return lead + dash + points
+
+    def listed(self, sentence: str, own: str | None = None) -> bool:
+        """The sentence (``own``: its copy_key when known) is an item the briefing lists, or a
+        lead-in to one ("Let me clarify: Want me to …?" whose question is listed)."""
         _, colon, tail = sentence.rpartition(": ")
-        for key in (copy_key(sentence), copy_key(tail) if colon else None):
+        for key in (copy_key(sentence) if own is None else own,
+                    copy_key(tail) if colon else None):
             if key is not None and key in self.keys:
                 self.used.add(key)
                 return True
@@ -159,11 +186,28 @@ def _said(t: Turn, known: _Known, *, ending: bool = False) -> list[str]:
     """The sentences of the turn's answer line that say something no listed item says, from the
     point; with ``ending``, then those of the paragraph its whole answer ends on (a session's
     last answer: where it left off), unless its line holds them already."""
-    said = briefrank.sentences(t.answer)
+    said = briefrank.sentences(known.unlisted(t.answer))
     if ending and t.ending and t.ending not in t.answer:
         said += briefrank.sentences(t.ending)
-    return briefrank.from_the_point([x for x in said
-                                     if briefrank.says_something(x) and not known.listed(x)])
+    return briefrank.from_the_point([x for x, key in _once(said) if briefrank.says_something(x)
+                                     and not known.listed(x, key)])
+
+
+def _once(sentences: Sequence[str]) -> list[tuple[str, str]]:
+    """The sentences, each with its copy_key, without one that says again in its words what
+    one before it said (an answer's line with a caveat mined from it appended in other marks:
+    "**X** doesn't …" and "X doesn't …")."""
+    out: list[tuple[str, str]] = []
+    keys: set[str] = set()
+    said = " "  # the keys so far, parted by " | " (never in a key)
+    for sentence in sentences:
+        key = copy_key(sentence)
+        if key in keys or (len(key) >= CONTAINED_MIN_CHARS and f" {key} " in said):
+            continue
+        out.append((sentence, key))
+        keys.add(key)
+        said += f"{key} | "
+    return out
 
 
 def _ends_kept(head: str, sentences: Sequence[str], limit: int) -> str:
@@ -193,14 +237,18 @@ def _details(s: SessionDigest) -> list[str]:
 
 
 def _known(sessions_: Sequence[SessionDigest], prerequisites: Sequence[Item],
-           components: Sequence[Component]) -> set[str]:
-    """The normalised text of every item the briefing may list."""
-    items = [*prerequisites]
+           components: Sequence[Component]) -> _Known:
+    """The normalised text of every item the briefing may list, and the text of its steps."""
+    steps = [*prerequisites]
     for s in sessions_:
-        items += [*s.decisions, *s.gotchas, *s.prerequisites, *s.open_questions, *s.next_steps]
+        steps += [*s.prerequisites, *s.open_questions, *s.next_steps]
+    items = [*steps]
+    for s in sessions_:
+        items += [*s.decisions, *s.gotchas]
     for c in components:
         items += [*c.digest.decisions, *c.digest.gotchas]
-    return {copy_key(i.text) for i in items}
+    return _Known({copy_key(i.text) for i in items},
+                  {copy_key(i.text): i.text.strip() for i in steps})
 
 
 # -- the tree of what could be said ------------------------------------------------------------
@@ -445,7 +493,7 @@ def render(
     shown: when the budget leaves the item out, the briefing is chosen again with the sentence
     kept in its answer (a few times at most; each time fewer sentences count as listed)."""
     head = HEAD.format(project=_PROJECT_UNSAFE.sub("-", project))
-    known = _Known(_known(sessions_, prerequisites, components))
+    known = _known(sessions_, prerequisites, components)
     text = ""
     told = {copy_key(line) for line in loaded.split("\n")} - {""}
     for _ in range(CHOICES):

@@ -47,8 +47,9 @@ DETAIL_MIN_WORDS = 5  # a shorter point is a section's title ("Plan Summary"), n
 TITLE = lazy(r"\*\*[^*\n]+\*\*[ \t]*:?")
 SOURCE = lazy(r"(?:\*\*)?\[[^\]\n]+\]\([^)\s]+\)(?:\*\*)?[ \t]*")
 CHOICE = lazy(r"[A-H][).][ \t]")  # "A) TOML — simple": a choice offered, not a fact
-# Marks that are no words (emphasis, emoji); a currency sign is part of its amount.
-_NOT_WORDS = lazy(r"[^\w`'\"()/.,:;!?&+=<>@#%$€£¥-]+")
+# Marks that are no words (emphasis, emoji); a currency sign is part of its amount, a backslash
+# part of its Windows path (``C:\Users\me``, not "C: Users me").
+_NOT_WORDS = lazy(r"[^\w`'\"()/\\.,:;!?&+=<>@#%$€£¥-]+")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
 # a command that failed and then passed has its Failed line before its Ran line.
 FAILED = re.compile(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")
@@ -344,7 +345,8 @@ def _work_log(note: _Note) -> _Log:
                 said = _plain_point(point.group(1) or point.group(2)) if point else ""
                 # A heading that only titles its part ("The Fix") tells nothing on one line.
                 if said and said not in points and said not in lead \
-                        and not briefrank.bare_title(said) and len(points) < RECAP_POINTS:
+                        and not briefrank.bare_title(said) and not briefrank.only_paths(said) \
+                        and len(points) < RECAP_POINTS:
                     points.append(said)
                     turns[-1] = replace(turns[-1], answer=f"{lead} — " + "; ".join(points))
                     answer_words = None
@@ -368,8 +370,9 @@ def _work_log(note: _Note) -> _Log:
                     said = ""
                 # Its answer line may say it with emphasis or a dash ("**254** installs"): the
                 # words are compared, not the marks.
-                if len(said.split()) >= DETAIL_MIN_WORDS and said not in details \
-                        and len(details) < DETAILS:
+                # A path is one word at most: a point naming files says little of them.
+                if briefrank.words_beside_paths(said) >= DETAIL_MIN_WORDS \
+                        and said not in details and len(details) < DETAILS:
                     if answer_words is None:
                         answer_words = _words(turns[-1].answer)
                     if _words(said) not in answer_words:
