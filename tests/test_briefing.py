@@ -273,3 +273,21 @@ def test_build_respects_the_configured_cap(shop: Path) -> None:
     assert len(text) <= 1500 and "more items left out" in text
     assert "Support partial refunds" in text  # the last session's next steps come first
     assert "Add rate limiting" not in text  # an earlier session's goes first
+
+
+def _answered(prompt: str, said: str) -> str:
+    """A session note whose one turn's answer is kept whole with a sentence of prose below."""
+    return (f"---\ntype: session\nstatus: ended\n---\n## Work Log\n\n### 10:00 - {prompt}\n\n"
+            f"**Answer:** Done, {prompt} works.\n\n> [!note]- Claude's answer (3 lines)\n"
+            f"> Done, {prompt} works.\n>\n> {said}\n")
+
+
+def test_the_prose_of_the_last_session_s_answers_is_briefed_an_earlier_one_s_is_not_read(
+        vault_root: Path) -> None:
+    _write(vault_root, f"{SESSIONS}/2026-11-20-cache.md",
+           _answered("the cache", "The cache now keeps 5000 entries in `redis_lru` mode."))
+    _write(vault_root, f"{SESSIONS}/2026-11-21-login.md",
+           _answered("the login", "Tokens expire after 3600 seconds since `AUTH_TTL` is set."))
+    text = _build(vault_root)
+    assert "- 10:00 Tokens expire after 3600 seconds since `AUTH_TTL` is set." in text
+    assert "redis_lru" not in text  # an earlier session's recap points only, not its prose

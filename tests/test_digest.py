@@ -493,3 +493,41 @@ def test_a_recap_point_naming_only_paths_is_no_point_and_a_windows_path_keeps_it
     (turn,) = digest.session("s.md", log).turns
     assert turn.answer == "Here's what I set up: — Script ready: run it as admin"
     assert turn.details == ("The rebase script is saved at `C:\\Users\\me\\rebase.ps1` for later",)
+
+
+def test_an_answer_s_prose_and_what_claude_found_along_the_way_tell_its_details() -> None:
+    log = (
+        "## Work Log\n\n### 10:42 - you were stuck, what happened?\n\n"
+        "**Answer:** The panel and the applet are running now.\n\n"
+        "> [!note]- Claude's answer (9 lines)\n> The panel and the applet are running now.\n>\n"
+        "> Let me check the logs again before we go on with `journalctl`.\n"
+        "> The subscription used `stream::unfold()`, but the other applets use "
+        "`stream::channel()`. It polls every 330ms now.\n"
+        "> It works great now!\n>\n> ```\n> PowerUpdate: CPU=0.0W, GPU=Some(5.95)W in the log\n"
+        "> ```\n> | Metric | Value in watts per second |\n\n- Ran `ls`\n\n"
+        "> [!info]- Claude's notes along the way (2)\n"
+        "> I can see the problem: the timeout killed it after 10 seconds (exit code 137).\n>\n"
+        "> **FOUND THE BUG!** I was using `cosmic::app::run` but applets need "
+        "`cosmic::applet::run`.\n\n"
+        "### 10:50 - thanks\n\n**Prompt:** thanks\n\n"
+        "> [!info]- Claude's notes along the way (1)\n"
+        "> No answer in this entry: the port 8080 note belongs to no turn's details.\n"
+    )
+    (turn,) = digest.session("s.md", log).turns
+    assert turn.details == (
+        ("The subscription used `stream::unfold()`, but the other applets use "
+         "`stream::channel()`."),
+        "It polls every 330ms now.",
+        "FOUND THE BUG! I was using `cosmic::app::run` but applets need `cosmic::applet::run`.",
+    )
+
+
+def test_a_recap_heading_that_only_titles_its_part_is_no_point_of_the_answer() -> None:
+    log = (
+        "## Work Log\n\n### 04:03 - review it\n\n**Answer:** Here's the review:\n\n"
+        "> [!note]- Claude's answer (5 lines)\n> ## COMPREHENSIVE REVIEW COMPLETE\n"
+        "> ### Critical Fixes (P0)\n> ### Fixed the UUID redaction in `sync.py`\n"
+        "> ### New Features (P2)\n\n- Ran `ls`\n"
+    )
+    (turn,) = digest.session("s.md", log).turns
+    assert turn.answer == "Here's the review: — Fixed the UUID redaction in `sync.py`"

@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -278,7 +279,10 @@ def build(
         text = _read(vault, rel)
         if text is not None and digest.just_started(text):
             continue  # not parsed: every session opened and closed without a prompt leaves one
-        found = _digest(digest.session, rel, text)
+        # The prose of the answers is read of the last session only: what it established is
+        # worth the room (and the time: an answer kept whole has hundreds of lines), an earlier
+        # one's recap points stand for it.
+        found = _digest(partial(digest.session, prose=not sessions_), rel, text)
         if found is not None and not found.empty:
             sessions_.append(found)
         if len(sessions_) == RECENT_SESSIONS:

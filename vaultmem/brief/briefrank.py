@@ -254,7 +254,14 @@ _PATH_WORD = lazy(r"[`'\"(\[]*(?:[^\s`]*[/\\][^\s`]*|[A-Za-z]:|[\w.-]+\.[A-Za-z]
 def words_beside_paths(point: str) -> int:
     """How many words of a recap's point are neither paths nor files (``C:\\Program Files\\Git``,
     ``src/app/main.py``) nor bare marks: what it says of where something is."""
-    return sum(1 for w in point.split() if _WORD.search(w) and not _PATH_WORD.fullmatch(w))
+    words = point.split()
+    if not _PATHISH.search(point):
+        return len(words) - len(_MARKS.findall(point))
+    return sum(1 for w in words if _WORD.search(w) and not _PATH_WORD.fullmatch(w))
+
+
+_PATHISH = lazy(r"[/\\]|\w\.[A-Za-z]|\b[A-Za-z]:(?!\w)")  # what a path or a file name holds
+_MARKS = lazy(r"(?<!\S)[^\w\s]+(?!\S)")  # a word of marks alone ("-", "→")
 
 
 def only_paths(point: str) -> bool:

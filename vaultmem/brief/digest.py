@@ -17,11 +17,11 @@ from vaultmem.mining import notices, settled
 from vaultmem.notes import mdlines, schema, sections
 from vaultmem.notes.frontmatter import parse
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.noise import ANSWER_NAME
+from vaultmem.notes.noise import ANSWER_NAME, NOTES_TITLE
 from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
-from . import briefrank, recapnext
+from . import briefrank, recapline, recapnext
 
 BLOCK_ID = lazy(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -33,23 +33,6 @@ ENTRY = re.compile(r"(\d{1,2}:\d{2})\s*[-–—]\s*(.*)")
 # A turn's answer, or what Claude Code's compact summary says the session was doing then.
 ANSWER = re.compile(r"\*\*(?:Answer|Outcome):\*\*\s*(.*\S)")
 PROMPT = re.compile(r"\*\*Prompt:\*\*\s*(.*\S)")
-# A point of an answer's recap (a ``> [!abstract]`` callout): a heading, a line all bold, or a
-# bold label and what follows it ("**Power profile:** set to `performance`").
-RECAP_POINT = lazy(r"^>[ \t]?(?:#{1,6}[ \t]+(.+?)[ \t#]*|(?:\d{1,3}[.)][ \t]+)?"
-                         r"(\*\*[^*\n]+\*\*(?:[ \t]*:?[ \t]*\S.*|:)?))[ \t]*$")
-RECAP_POINTS = 6
-# A list item of an answer's recap ("> - **Why:** keys rotate", "> 2. Run the migration").
-RECAP_ITEM = lazy(r"^>[ \t]?(?:[-*+]|\d{1,3}[.)])[ \t]+(.*\S)")
-DETAILS = 12  # recap points kept of one answer
-DETAIL_MIN_WORDS = 5  # a shorter point is a section's title ("Plan Summary"), not a fact
-# A recap's bold line that is only a title ("**Your results:**"), and a list item that is only
-# a link to a source ("[Release notes](https://…)", bold or not).
-TITLE = lazy(r"\*\*[^*\n]+\*\*[ \t]*:?")
-SOURCE = lazy(r"(?:\*\*)?\[[^\]\n]+\]\([^)\s]+\)(?:\*\*)?[ \t]*")
-CHOICE = lazy(r"[A-H][).][ \t]")  # "A) TOML — simple": a choice offered, not a fact
-# Marks that are no words (emphasis, emoji); a currency sign is part of its amount, a backslash
-# part of its Windows path (``C:\Users\me``, not "C: Users me").
-_NOT_WORDS = lazy(r"[^\w`'\"()/\\.,:;!?&+=<>@#%$€£¥-]+")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
 # a command that failed and then passed has its Failed line before its Ran line.
 FAILED = re.compile(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")
@@ -276,8 +259,9 @@ class _Log:
     answered_at: int = -1  # the line of the newest answer
 
 
-def _work_log(note: _Note) -> _Log:
-    """Turns with answers, command failures (and calls that never ran) no later run of that
+def _work_log(note: _Note, prose: bool = True) -> _Log:
+    """Turns with answers (their recap's points and, with ``prose``, its telling sentences as
+    details), command failures (and calls that never ran) no later run of that
     command passed, Claude Code's notice that ended the work, the number of entries.
 
     The log reads in time order: a ``Ran`` line after a command's ``Failed`` line is a run that
@@ -299,12 +283,17 @@ def _work_log(note: _Note) -> _Log:
         details: list[str] | None = None  # the points of the recap of the entry's answer
         upcoming: recapnext.Upcoming | None = None  # what that recap says comes next
         asking = False  # in the recap, below a question: its list items are its options
+        fenced = False  # in a fenced block of a quote
+        answered: int | None = None  # the entry's turn (its place in ``told``) once answered
+        # Sentences of a quote's prose kept as details (none read without ``prose``).
+        told_prose = 0 if prose else recapline.PROSE_DETAILS
         lead = ""
         for n in range(start, end):
             line = note.lines[n].rstrip("\r")
             head = heads.get(n)
             if head is not None:
-                points = details = upcoming = None
+                points = details = upcoming = answered = None
+                told_prose = 0 if prose else recapline.PROSE_DETAILS
                 logged += 1
                 match = ENTRY.fullmatch(head.title)
                 time, title = (match.group(1), match.group(2)) if match else ("", head.title)
@@ -333,49 +322,55 @@ def _work_log(note: _Note) -> _Log:
                     details = []
                     upcoming = recapnext.Upcoming()
                     told.append((details, upcoming))
+                    answered = len(told) - 1
                     answer_words = None
             if kind == "blockquote" and line.startswith("> [!") and ANSWER_NAME not in line:
                 # What Claude reported along the way, a plan approved, a prompt kept whole: no
-                # recap of the answer.
+                # recap of the answer; what Claude found along the way tells its details too.
                 points = details = upcoming = None
+                if answered is not None and NOTES_TITLE in line:
+                    details = told[answered][0]
+            if kind == "blockquote" and line.startswith("> [!"):
+                told_prose = 0 if prose else recapline.PROSE_DETAILS
+                fenced = False
+            # A fence in the quote: its lines are code or output (a string test: an answer has
+            # hundreds of lines).
+            fence = details is not None and kind == "blockquote" \
+                and line[1:].lstrip().startswith(("```", "~~~"))
+            if fence:
+                fenced = not fenced
             if kind == "blockquote" and points is not None and turns:
                 # An answer that ends leading into a list ("Here's what changed:") says its
                 # outcome in the recap kept below it: its headings and bold lines, in order.
-                point = RECAP_POINT.match(line)
-                said = _plain_point(point.group(1) or point.group(2)) if point else ""
-                # A heading that only titles its part ("The Fix") tells nothing on one line.
+                said = recapline.point(line)
                 if said and said not in points and said not in lead \
-                        and not briefrank.bare_title(said) and not briefrank.only_paths(said) \
-                        and len(points) < RECAP_POINTS:
+                        and len(points) < recapline.RECAP_POINTS:
                     points.append(said)
                     turns[-1] = replace(turns[-1], answer=f"{lead} — " + "; ".join(points))
                     answer_words = None
             if kind == "blockquote" and upcoming is not None and turns:
                 upcoming.feed(line)
             if kind == "blockquote" and details is not None and turns:
-                item = RECAP_ITEM.match(line)
-                found = item or RECAP_POINT.match(line)
-                said = _plain_point(next((g for g in found.groups() if g), "")) if found else ""
-                if "?" in said:
-                    # A question asked (the note lists it under Open Questions), and the items
-                    # below it are the choices offered: neither is a fact of the answer.
-                    asking, said = True, ""
-                elif item is None and found is not None:
-                    asking = False
-                    if found.group(1) is not None or TITLE.fullmatch(found.group(2) or ""):
-                        said = ""  # a heading or a bold line alone titles the points below
-                elif item is not None and SOURCE.fullmatch(item.group(1)):
-                    said = ""  # a source cited ("- [Docs page](https://…)"): no fact of its own
-                elif asking or (item is not None and CHOICE.match(said)):
-                    said = ""
+                said, asking, listed = recapline.detail(line, asking)
+                # Its prose's sentences that tell a name, a path or a number (a fenced block's
+                # lines are code or output, a table's its cells).
+                if not listed and not (fenced or fence) \
+                        and told_prose < recapline.PROSE_DETAILS \
+                        and not line.startswith(("> [!", "> |")):
+                    for sentence in recapline.telling_sentences(line[1:]):
+                        if told_prose < recapline.PROSE_DETAILS and sentence not in details:
+                            if answer_words is None:
+                                answer_words = recapline.words(turns[-1].answer)
+                            if recapline.words(sentence) not in answer_words:
+                                details.append(sentence)
+                                told_prose += 1
                 # Its answer line may say it with emphasis or a dash ("**254** installs"): the
                 # words are compared, not the marks.
-                # A path is one word at most: a point naming files says little of them.
-                if briefrank.words_beside_paths(said) >= DETAIL_MIN_WORDS \
-                        and said not in details and len(details) < DETAILS:
+                if len(details) < recapline.DETAILS and recapline.telling(said) \
+                        and said not in details:
                     if answer_words is None:
-                        answer_words = _words(turns[-1].answer)
-                    if _words(said) not in answer_words:
+                        answer_words = recapline.words(turns[-1].answer)
+                    if recapline.words(said) not in answer_words:
                         details.append(said)
             elif kind == "bullet_list" and line.startswith(("- ", "* ")):
                 body = line[2:].strip()
@@ -435,17 +430,6 @@ def _failure_error(failure: str) -> str:
     return error.strip().strip("`").strip() if dash else ""
 
 
-def _words(text: str) -> str:
-    """A text's words alone, case-folded: what two wordings with other marks share."""
-    return " ".join(_plain_point(text).split()).casefold()
-
-
-def _plain_point(text: str) -> str:
-    """A recap point as words: emphasis, emoji and a trailing colon dropped."""
-    text = _NOT_WORDS.sub(" ", text.replace("**", "").replace("__", "")).strip()
-    return text.rstrip(":").strip()
-
-
 def _stem(rel: str) -> str:
     return rel.rsplit("/", 1)[-1].removesuffix(".md")
 
@@ -477,8 +461,9 @@ def just_started(text: str) -> bool:
     return True
 
 
-def session(rel: str, text: str) -> SessionDigest:
-    """Digest a session note (tolerates missing or duplicated sections and invalid YAML)."""
+def session(rel: str, text: str, *, prose: bool = True) -> SessionDigest:
+    """Digest a session note (tolerates missing or duplicated sections and invalid YAML);
+    ``prose``: the sentences of its answers' prose that name something are details too."""
     meta = _meta(text, rel)
     note = _Note(text)
     stem = _stem(rel)
@@ -491,7 +476,7 @@ def session(rel: str, text: str) -> SessionDigest:
     topic = titled or note.title() or (
         stem[11:] if re.match(r"\d{4}-\d{2}-\d{2}-", stem) else stem)
     status = str(meta.get("status") or "active").strip().lower()
-    log = _work_log(note)
+    log = _work_log(note, prose)
     if status == "active" and log.last_entry == ENDED:
         status = "ended"  # below the compaction threshold, its session over: not running
     kinds = {name: tuple(note.items(names)[0]) for name, names in (
