@@ -668,3 +668,17 @@ def test_a_step_appended_to_an_answer_and_listed_as_a_prerequisite_is_said_once(
     assert text.count(step) == 1 and text.count(other) == 1
     assert "- 10:00 add review → I'll build the review workflow. It runs on every PR.\n" in text
     assert f"- 2026-11-20 — {step}\n" in text
+
+
+def test_an_earlier_session_s_steps_are_in_line_after_its_last_answer() -> None:
+    # Taken or overtaken since, an earlier session's steps compete with its other lines by what
+    # they tell, after its last answer (the last session's own steps stay first in line).
+    answer = Turn("09:00", "port?", "Port 9000 was held by `antigravity`: set `AUTOSTART=0`.")
+    earlier = _session(rel="p/sessions/2026-11-19-ports.md", turns=(answer,), decisions=(),
+                       gotchas=(), failing=(), open_questions=(),
+                       next_steps=(Item("Check `/var/log/ports.log` on `edge-2`"),))
+    known = context._known([earlier], [], [])
+    tiers = {leaf.text[:9]: leaf.tier for leaf in context._earlier([earlier], known).leaves()}
+    assert tiers["- 09:00 p"] < tiers["- Check `"]
+    last = context._last_session(_session(next_steps=(Item("Check `/var/log/x.log`"),)), known)
+    assert min(leaf.tier for leaf in last.leaves() if leaf.text.startswith("- Check")) < 2
