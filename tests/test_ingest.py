@@ -671,7 +671,11 @@ def test_notes_along_the_way_are_neutralised_and_no_recap_of_the_answer() -> Non
     assert "> - the cache key drops the tenant id %\\% so two tenants share one entry \\^abc" in note
     assert "Cause" not in [h.title for h in sections.headings(note)]
     (turn,) = digest.session("s.md", note).turns
-    assert turn.details == ("Why: one cart per tenant and user",)
+    # The notes are no recap of the answer (its line says what it says); what they found is a
+    # detail of the turn, read without the escapes that neutralised it.
+    assert turn.answer == "Fixed: the cache key now holds the tenant id. Details:"
+    assert turn.details == ("Why: one cart per tenant and user",
+                            "the cache key drops the tenant id %% so two tenants share one entry abc")
 
 
 def test_a_rule_the_person_sets_is_a_decision_as_said() -> None:

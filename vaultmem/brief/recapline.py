@@ -34,8 +34,15 @@ _NOT_WORDS = lazy(r"[^\w`'\"()/\\.,:;!?&+=<>@#%$€£¥-]+")
 _NAMES = lazy(r"[\d`_/@#]|[a-z][A-Z]|[A-Z]{2}|\w-\w|\w[.:]\w")
 
 
+# A mark escaped by the note's writer or by Markdown (``\%\%``, ``\^abc``, ``\<b>``, ``\_x``):
+# the mark is kept, the backslash is not (``C:\Users`` keeps its own).
+_ESCAPED = lazy(r"\\([%<>^#*_\[\]|`])")
+
+
 def plain(text: str) -> str:
-    """A recap point as words: emphasis, emoji and a trailing colon dropped."""
+    """A recap point as words: emphasis, emoji, escapes and a trailing colon dropped."""
+    if "\\" in text:
+        text = _ESCAPED.sub(r"\1", text)
     text = _NOT_WORDS.sub(" ", text.replace("**", "").replace("__", "")).strip()
     return text.rstrip(":").strip()
 
