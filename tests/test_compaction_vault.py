@@ -579,3 +579,61 @@ def test_entity_notes_tell_the_later_state_what_changed_and_the_outer_component(
     # Billing's folder is inside Auth's: what names neither goes to Auth, not to Inbox.
     assert "Fixed bug in payments rounding" in auth
     assert not (tmp_path / ENTITIES / "Inbox.md").exists()
+
+
+AUDIT = """\
+---
+type: session
+project: demo
+created: 2026-11-20
+---
+# Audit
+
+## Work Log
+
+### 10:00 - audit the open ports
+
+**Prompt:** audit the open ports
+**Answer:** Port 2869 was open.
+
+- Ran `powershell.exe -Command "Get-NetTCPConnection -State Listen"`
+
+### 10:30 - save the report in my shop repo
+
+**Prompt:** save the report in my shop repo
+**Answer:** Saved.
+
+- Edited `Documents/shop/docs/`: `audit.md` (1 file)
+
+## Gotchas & Fixes
+
+- Port 2869 (SSDP) was open: service stopped and disabled
+- The shop repo signs commits with the Windows GnuPG
+
+## Related Entities
+
+- [[Shop]] — `Documents/shop/`
+"""
+
+
+def test_another_project_s_folder_is_no_home_of_a_session_that_worked_elsewhere(
+        tmp_path: Path) -> None:
+    # A session in ~ audited the machine and saved its report in ~/Documents/shop, itself a
+    # project of the vault: the shop folder is a side job, no home for what names nothing;
+    # what names it still goes to it.
+    _write(tmp_path, "claude/projects/shop/_index.md", "# shop\n")
+    rel = _session(tmp_path, "2026-11-20-audit", AUDIT)
+    _compact(tmp_path, rel)
+    inbox, shop = _read(tmp_path, f"{ENTITIES}/Inbox.md"), _read(tmp_path, f"{ENTITIES}/Shop.md")
+    assert "Port 2869" in inbox and "Port 2869" not in shop
+    assert "signs commits with the Windows GnuPG" in shop
+
+
+def test_another_project_s_folder_is_the_home_of_a_session_that_worked_only_there(
+        tmp_path: Path) -> None:
+    _write(tmp_path, "claude/projects/shop/_index.md", "# shop\n")
+    only_there = AUDIT.replace('powershell.exe -Command "Get-NetTCPConnection -State Listen"',
+                               "cd ~/Documents/shop && git status")
+    rel = _session(tmp_path, "2026-11-20-audit", only_there)
+    _compact(tmp_path, rel)
+    assert "Port 2869" in _read(tmp_path, f"{ENTITIES}/Shop.md")

@@ -594,3 +594,13 @@ def test_resolve_note(vault: Vault) -> None:
     assert "Nope" in str(missing.value) and str(vault.root) in str(missing.value)
     with pytest.raises(UnsafePath):
         vault.resolve_note("../outside")
+
+
+def test_folders_lists_the_folders_under_one_hidden_and_files_left_out(tmp_path: Path) -> None:
+    for folder in ("claude/projects/shop/sessions", "claude/projects/home", "claude/projects/.x"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "claude/projects/notes.md").write_text("x", encoding="utf-8")
+    vault = Vault(tmp_path)
+    assert vault.folders("claude/projects") == ["home", "shop"]
+    assert vault.folders("claude/projects/notes.md") == []
+    assert vault.folders("claude/nothing") == []

@@ -270,15 +270,20 @@ class CompactionRun:
         config = self.config
         known = [_known(rel, note) for rel, note in loaded.items()]
         known += [(posixpath.basename(rel)[:-3], ()) for rel in self.unread]
+        # The vault's other projects: a folder of one is never this session's home component.
+        others = [p for p in self.vault.folders(f"{self.layout.namespace}/projects")
+                  if p != project]
         asked = self.extractor
         if asked not in MODEL_EXTRACTORS:
-            extraction, warnings = sessionextract.extract_report(canon, self.rel, config, known=known)
+            extraction, warnings = sessionextract.extract_report(canon, self.rel, config,
+                                                                 known=known, projects=others)
             self.warnings.extend(warnings)
             return extraction
         fallback_warnings: list[str] = []
 
         def fallback() -> Extraction:
-            extraction, warnings = sessionextract.extract_report(canon, self.rel, config, known=known)
+            extraction, warnings = sessionextract.extract_report(canon, self.rel, config,
+                                                                 known=known, projects=others)
             fallback_warnings[:] = warnings
             return extraction
 
@@ -308,7 +313,8 @@ class CompactionRun:
                 settings=llm.settings_from_env(config.model),
                 fallback=fallback,
             )
-        extraction, checked = sessionextract.assign_targets(raw, canon, self.rel, config, known=known)
+        extraction, checked = sessionextract.assign_targets(raw, canon, self.rel, config,
+                                                            known=known, projects=others)
         self.warnings.extend(fallback_warnings or checked)
         self.extractor = extraction.extractor
         self.fallback_reason = extraction.fallback_reason

@@ -121,6 +121,20 @@ def _folder(path: str) -> str:
     return path + "/" if path and path != "." else "./"
 
 
+def worked_outside(folders: Sequence[str], log: Sequence[Entry]) -> bool:
+    """Whether a turn of ``log`` edited files or ran commands, none of them in ``folders``
+    (as the work log shows them: ``Documents/shop/``; a command names one by its path)."""
+    wanted = [f.strip("/") for f in folders if f.strip("./")]
+    for entry in log:
+        if not (entry.edited or entry.commands):
+            continue
+        said = " ".join(entry.commands).replace("\\", "/")
+        if not any(path == f or path.startswith(f + "/") for path in entry.edited
+                   for f in wanted) and not any(f in said for f in wanted):
+            return True
+    return False
+
+
 def turn_names(text: str, log: Sequence[Entry], said: routing.Subjects,
                ran: Sequence[Sequence[str]]) -> tuple[str, ...]:
     """The one thing the turn that said ``text`` names (issue 29: an item goes to Inbox only

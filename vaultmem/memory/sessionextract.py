@@ -309,10 +309,12 @@ def _content_lines(text_lines: Sequence[str], heads: Sequence[sections.Heading],
 
 
 def extract_report(
-    note_text: str, session_rel: str, config: Config, *, known: Sequence[Known] = ()
+    note_text: str, session_rel: str, config: Config, *, known: Sequence[Known] = (),
+    projects: Sequence[str] = (),
 ) -> tuple[Extraction, tuple[str, ...]]:
     """The deterministic extraction of a session note, and warnings (refused links, nothing
-    found). ``known``: the entities that exist (names and aliases), found by mention."""
+    found). ``known``: the entities that exist (names and aliases), found by mention;
+    ``projects``: the vault's other projects (:func:`_assign`)."""
     text = blank_private(note_text)
     split = frontmatter.split(text)
     text_lines = text.split("\n")
@@ -424,7 +426,7 @@ def extract_report(
     linked = [(n, ()) for n in _unique(lk.name for lk in safe if lk.name)]
     entries = lookahead.entries(text_lines, heads)
     assigned, more = _assign(extraction, found_components, entries, session_rel, config,
-                             [*known, *linked], tools.ssh_hosts(text), text)
+                             [*known, *linked], tools.ssh_hosts(text), text, projects)
     return assigned, tuple(warnings + more)
 
 
@@ -459,7 +461,7 @@ def related_entities(note_text: str) -> tuple[str, ...]:
 
 def assign_targets(
     extraction: Extraction, note_text: str, session_rel: str, config: Config,
-    *, known: Sequence[Known] = (),
+    *, known: Sequence[Known] = (), projects: Sequence[str] = (),
 ) -> tuple[Extraction, list[str]]:
     """Every item given its entities (DESIGN §5 step 2, §9): the ones it links, and the known
     entities it mentions; else the single entity under ``## Related Entities``; else
@@ -469,7 +471,8 @@ def assign_targets(
     text = blank_private(note_text)
     log = lookahead.entries(text.split("\n"), sections.headings(text))
     return _assign(extraction, homes, log, session_rel, config,
-                   [*known, *((c.name, ()) for c in homes)], tools.ssh_hosts(text), text)
+                   [*known, *((c.name, ()) for c in homes)], tools.ssh_hosts(text), text,
+                   projects)
 
 
 def session_project(session_rel: str) -> str:
@@ -506,7 +509,7 @@ def _subjects(log: Sequence[lookahead.Entry], known: Sequence[Known], failed: Se
 def _assign(
     extraction: Extraction, homes: Sequence[Component], log: Sequence[lookahead.Entry],
     session_rel: str, config: Config, known: Sequence[Known], hosts: Sequence[str] = (),
-    note: str = "",
+    note: str = "", projects: Sequence[str] = (),
 ) -> tuple[Extraction, list[str]]:
     """Each item's entities (:func:`routing.about`): those it links; else what its own words
     name (the tool its failure ran or the git hook it names, the known entities, programs,
@@ -516,19 +519,26 @@ def _assign(
     prompt, else its prose and its commands: :func:`lookahead.turn_names`); else the session's
     one component (``homes``: its ``## Related Entities``), else, when it has none, the one
     machine it worked on over ssh (``hosts``: ``tools.ssh_hosts``); else the fallback entity. A program, service or machine
-    is named as the session's ``note`` spells it (:func:`subjects.spelled`)."""
+    is named as the session's ``note`` spells it (:func:`subjects.spelled`). A folder that
+    is another of the vault's ``projects`` (``Documents/M-Claude`` of a session in ``~``, while
+    ``m-claude`` is a project) is a side job of a session that also worked elsewhere
+    (:func:`lookahead.worked_outside`): no home of it nor the component next turns edit (a
+    router's DNS fix is no lesson of the repository it saved a report in); an item naming it
+    still goes to it, and a session whose every working turn was there keeps it as its home."""
     # The project itself is no component of it: a session begun in ~ that touched
     # ~/shop/src/… before it moved into ~/shop named the folder "Shop" (issue 29).
     try:
         own = session_project(session_rel)
     except UnsafePath:
         own = ""  # a note read outside a vault's layout (a test, ``extract`` of any file)
-    parts = [c for c in homes if not nearnames.same(c.name, own)]
+    aside = {c.name for c in homes if any(nearnames.same(c.name, p) for p in projects)
+             and lookahead.worked_outside(c.folders, log)}
+    parts = [c for c in homes if not nearnames.same(c.name, own) and c.name not in aside]
     related = tuple(c.name for c in parts)
     machines = [h for h in hosts if not nearnames.same(h, own)]
     # The CI holds what speaks of it, never the rest of a session that also edited a workflow.
     ci_only = len(related) == 1 and names.name_key(related[0]) == names.name_key(CI)
-    folders = [(c.name, c.folders) for c in homes]
+    folders = [(c.name, c.folders) for c in homes if c.name not in aside]
     warnings: list[str] = []
     # Each item with the entities it links (names checked), its text and its failure's tool.
     cleaned: list[tuple[Item, list[str], str, str | None]] = []

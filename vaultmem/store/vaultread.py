@@ -242,6 +242,16 @@ class VaultReader:
 
     # -- listing and names ---------------------------------------------------------------
 
+    def folders(self, under: str) -> list[str]:
+        """The names of the folders right under ``under`` (hidden ones skipped), sorted; []
+        when it is no folder."""
+        try:
+            with os.scandir(self.abspath(under)) as found:
+                return sorted(e.name for e in found
+                              if e.is_dir() and not e.name.startswith("."))
+        except OSError:
+            return []
+
     def iter_notes(self, under: str = "") -> Iterator[str]:
         """Every ``*.md`` note (under a folder), sorted; hidden folders and files, and
         symlinks leading out of the vault, are skipped."""
