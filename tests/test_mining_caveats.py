@@ -50,3 +50,38 @@ def test_a_caveat_said_in_an_answer_is_a_gotcha(text: str) -> None:
 ])
 def test_a_need_a_guess_a_status_or_a_move_is_no_caveat(text: str) -> None:
     assert mine(text) == (), text
+
+
+@pytest.mark.parametrize("text", [
+    "These fork errors are cosmetic and don't affect functionality.",
+    "The `bun install` error is expected: there is no `package.json` in the folder.",
+    "The findings in `Archives/*.jsonl` are false positives from base64 API signatures.",
+    "The MSYS2 fork warnings are harmless.",
+    "`timeout` isn't available on macOS, so the script uses `gtimeout`.",
+    "`proxy-dns` was removed in cloudflared 2025.9.",
+    "Firewall logging requires admin rights.",
+    "The rustup installer needs an interactive terminal to run properly.",
+    "Cannot enable firewall logging without sudo.",
+    "`brew` refuses to run as root.",
+])
+def test_a_harmless_error_a_missing_feature_or_a_privilege_said_is_a_gotcha(text: str) -> None:
+    assert _kinds(text) == [Kind.GOTCHA]
+
+
+@pytest.mark.parametrize("text", [
+    "The warning is harmless.",
+    "That's expected.",
+    "These are false positives.",
+    "If the warning is harmless, we can ignore it.",
+    "The test is expected to fail.",
+    "It isn't available on macOS.",
+    "The old endpoint was removed in this PR.",
+    "I removed it in v2.",
+    "I need sudo to enable the firewall log.",
+    "Let me run it with sudo.",
+    "I can't run sudo commands interactively, but I can tell you the command to run.",
+    "This requires sudo.",
+    "The script needs a password for the database.",
+])
+def test_a_vague_or_own_limit_or_a_move_is_no_gotcha(text: str) -> None:
+    assert mine(text) == (), text

@@ -89,3 +89,52 @@ OTHERWISE = cue(
     r"coming|something|somewhere)\b)(?:\S+ ){1,8}?\S+(?:[,;—–]| -)\s*(?:or else|otherwise)\b,? (?:\S+ ){2}\S",
     "otherwise|or else",
 )
+# An error or warning said to be expected or harmless ("These fork errors are cosmetic and don't
+# affect functionality", "The `bun install` error is expected: there is no manifest", "The
+# findings in `Archives/` are false positives"): what not to chase next time.
+_HARMLESS_SAID = (
+    r"(?:errors?|warnings?|failures?|messages?|notices?|banners?|findings?|alerts?|exit codes?|"
+    r"output|noise|spam)(?: \S+){0,4} (?:is|are|was|were) (?:(?:just|only|all|purely|entirely|"
+    r"completely) )?(?:expected|harmless|benign|cosmetic|safe to ignore|false positives?|a false "
+    r"positive|noise)\b"
+)
+HARMLESS = cue(
+    r"^(?!(?:i|we|you|let|if|when|once|since|because|it|they)\b)"
+    r"(?:(?:the|all|both|any|these|those|this|that) )?(?:"
+    # Either its subject names the thing (code, a name: "The `bun install` error is expected")
+    r"(?=.[^.]*?(?-i:[A-Z0-9\ue000])[^.]*? (?:is|are|was|were) )(?:\S+ ){0,5}" + _HARMLESS_SAID
+    # or a word says which and why follows ("These fork errors are cosmetic and don't affect
+    # the build"; not "The errors are harmless").
+    + r"|(?:\S+ ){0,4}(?!(?:the|all|both|any|these|those|this|that|such)\b)\S+ " + _HARMLESS_SAID
+    + r"(?:\s*(?:[:—–,;]|-\s)|\s+(?:and|because|since|from|so|as|when|on|in|unless)\b)\s*\S)",
+    "expected|harmless|benign|cosmetic|safe to ignore|false positive|noise",
+)
+# What a platform or release lacks: "`timeout` isn't available on macOS", "`proxy-dns` was
+# removed in cloudflared 2025.9". The subject names the thing (no pronoun, not Claude).
+UNAVAILABLE = cue(
+    r"^(?!(?:i|we|you|it|this|that|these|those|they|there|which|nothing|none|let)\b)"
+    r"(?:\S+ ){1,6}(?:isn'?t|is not|aren'?t|are not|wasn'?t|was not) (?:\w+ )?(?:available|"
+    r"supported|included|shipped|installed by default|present by default) (?:on|in|under|with|"
+    r"for|by default|out of the box)\b|"
+    r"^(?!(?:i|we|you|it|this|that|these|those|they|there|which|nothing|none|let)\b)"
+    r"(?:\S+ ){1,6}(?:was|were|has been|have been|is|are) (?:deprecated|removed|dropped|renamed) "
+    r"(?:in|as of|since|from|after) (?:\S+ )?v?\d",
+    "available|supported|included|shipped|installed by default|present by default|deprecated|"
+    "removed|dropped|renamed",
+)
+# What only a privilege or a terminal allows: "Firewall logging requires admin rights", "The
+# rustup installer needs an interactive terminal", "Cannot enable the fan mode without sudo",
+# "`brew` refuses to run as root". Claude's own need ("I need sudo to …") is none.
+_PRIVILEGE = (r"(?:sudo|root|admin(?:istrator)?(?: rights| privileges| access)?|elevat\w+|"
+              r"(?:an? )?(?:interactive )?(?:terminal|tty)|(?:a )?password prompt|"
+              r"full disk access)")
+PRIVILEGED = cue(
+    r"^(?!(?:i|we|you|let|it|this|that|there|which)\b)(?:\S+ ){1,6}(?:needs?|requires?|"
+    r"must (?:be )?run (?:with|as|from|in)|only (?:works|runs) (?:with|as|from|in)) "
+    r"(?:\S+ ){0,1}" + _PRIVILEGE + r"\b|"
+    r"^(?!(?:i|we|you|let)\b)(?:\S+ ){0,5}(?:cannot|can'?t|can not|won'?t) (?:\S+ ){1,6}without "
+    r"(?:\S+ ){0,1}" + _PRIVILEGE + r"\b|"
+    r"^(?!(?:i|we|you|let|it|this|that|there|which)\b)(?:\S+ ){1,5}(?:refuses? to|won'?t|"
+    r"cannot|can'?t|must not|should not|shouldn'?t) (?:be )?run (?:as|with) (?:root|sudo)\b",
+    "sudo|root|admin|elevat|terminal|tty|password|full disk access",
+)

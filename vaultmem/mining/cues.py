@@ -5,7 +5,17 @@ from __future__ import annotations
 import re
 
 from vaultmem.mining import lang
-from vaultmem.mining.caveats import FLAW_NAMED, LIMITATION, NO_NEED, NOTED, OTHERWISE, TREATS
+from vaultmem.mining.caveats import (
+    FLAW_NAMED,
+    HARMLESS,
+    LIMITATION,
+    NO_NEED,
+    NOTED,
+    OTHERWISE,
+    PRIVILEGED,
+    TREATS,
+    UNAVAILABLE,
+)
 from vaultmem.mining.cue import Cue
 from vaultmem.mining.kinds import (
     ACTOR_ACT,
@@ -128,7 +138,8 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
     if _is_decision(bare) or (topic is not None and _topic_decision(text, topic.end())):
         return Kind.DECISION
     if FORM_RULE.search(bare) or LIMITATION.search(bare) or DIAGNOSED.search(bare) \
-            or TREATS.search(bare) or _any(FLAW_NAMED, forms) or _any(NO_NEED, forms):
+            or TREATS.search(bare) or _any(FLAW_NAMED, forms) or _any(NO_NEED, forms) \
+            or HARMLESS.search(bare) or UNAVAILABLE.search(bare) or PRIVILEGED.search(bare):
         return Kind.GOTCHA
     if _is_prerequisite(bare, full, masks, unit.text):
         return Kind.PREREQUISITE

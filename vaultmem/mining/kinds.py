@@ -14,7 +14,17 @@ import re
 from dataclasses import dataclass
 
 from vaultmem.mining import settingvalues
-from vaultmem.mining.caveats import FLAW_NAMED, LIMITATION, NO_NEED, NOTED, OTHERWISE, TREATS
+from vaultmem.mining.caveats import (
+    FLAW_NAMED,
+    HARMLESS,
+    LIMITATION,
+    NO_NEED,
+    NOTED,
+    OTHERWISE,
+    PRIVILEGED,
+    TREATS,
+    UNAVAILABLE,
+)
 from vaultmem.mining.cue import Cue, cue
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
@@ -567,7 +577,8 @@ TABLE: dict[Kind, Rules] = {
                          (RESOLVED, COURTESY, OFFER)),
     Kind.NEXT_STEP: Rules((NEXT,), (NEXT_HEDGE,)),
     Kind.GOTCHA: Rules((GOTCHA, CAUSE_STATED, FIX_STATED, WRONG_USE, LIMITATION, FORM_RULE,
-                        DIAGNOSED, TREATS, FLAW_NAMED, NO_NEED, NOTED, OTHERWISE, GOTCHA_WEAK),
+                        DIAGNOSED, TREATS, FLAW_NAMED, NO_NEED, HARMLESS, UNAVAILABLE, PRIVILEGED, NOTED,
+                        OTHERWISE, GOTCHA_WEAK),
                        (TEST_INTENT,)),
     Kind.DECISION: Rules((DECISION, PASSIVE_CHOICE, PASSIVE_CHOSEN, KEPT_AS_IS, CONTRAST,
                           CONTRAST_LEAD, NOW_INSTEAD, CONTRAST_REASONED, DESIGN_VERB, SUMMARY_MOVE,
