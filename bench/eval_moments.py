@@ -63,6 +63,7 @@ from bench.real_corpus import (
     load_corpus,
     plan_events,
     session_uuid,
+    used_keep,
 )
 
 PROMPTS = FIXTURES / "moments_prompts.json"
@@ -531,6 +532,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="replay into this (empty) folder and keep it")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
+    if (used := used_keep(args.keep, SPLITS if args.part == "all" else (args.part,))) is not None:
+        print(f"eval_moments: {used}: not empty (give --keep an empty or new folder)",
+              file=sys.stderr)
+        return 2
     try:
         corpus = load_corpus(args.facts, [args.corpus] if args.corpus else environ_corpus())
     except CorpusError as err:

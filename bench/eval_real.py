@@ -83,6 +83,7 @@ from bench.real_corpus import (
     session_uuid,
     started,
     thinking_aloud,
+    used_keep,
 )
 
 TOP_SHOWN, TOP_LENIENT = 5, 3
@@ -597,6 +598,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="replay into this (empty) folder, one subfolder per part, and keep it")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
+    parts = SPLITS if args.part == "all" else (args.part,)
+    if (used := used_keep(args.keep, parts)) is not None:
+        print(f"eval_real: {used}: not empty (give --keep an empty or new folder)", file=sys.stderr)
+        return 2
     try:
         corpus = load_corpus(args.facts, [args.corpus] if args.corpus else environ_corpus(),
                              args.session)
@@ -605,7 +610,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     for gone in corpus.missing:
         print(f"eval_real: missing {gone}", file=sys.stderr)
-    parts = SPLITS if args.part == "all" else (args.part,)
     if not any(corpus.part(name).sessions for name in parts):
         print(f"eval_real: no session of the {args.part} part can be read", file=sys.stderr)
         return 2

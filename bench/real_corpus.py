@@ -369,3 +369,14 @@ def is_kept(item: str, facts: Iterable[RealFact], keep: Iterable[str]) -> bool:
 def environ_corpus() -> list[Path]:
     """The transcript folders to try for this checkout and environment."""
     return transcript_dirs(Path(__file__).resolve().parents[1], os.environ)
+
+
+def used_keep(keep: Path | None, parts: Sequence[str]) -> Path | None:
+    """The folder of one of ``parts`` under ``keep`` that an earlier run left (not empty), if any:
+    a replay appends to its transcripts and resumes its vault, so into such a folder every
+    session is captured twice over (each again, as a note that continues the first)."""
+    if keep is None:
+        return None
+    return next((keep / name for name in parts
+                 if (keep / name).is_dir() and any((keep / name).iterdir())), None)
+

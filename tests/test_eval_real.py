@@ -517,3 +517,28 @@ def test_a_briefing_holds_a_fact_only_in_one_line() -> None:
     assert held_by_a_line(brief, ["M-Claude", "router"])
     # Words spread over the briefing's lines state nothing (a path here, a word there).
     assert not held_by_a_line(brief, ["M-Claude", "remote"])
+
+
+def test_keep_refuses_a_folder_an_earlier_run_left(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # A replay appends to its transcripts: into a used folder each session is captured twice.
+    (tmp_path / "tuning" / "transcripts").mkdir(parents=True)
+    (tmp_path / "tuning" / "transcripts" / "a.jsonl").write_text("{}\n")
+    assert eval_real.main(["--keep", str(tmp_path), "--part", "tuning",
+                           "--corpus", str(tmp_path / "none")]) == 2
+    assert "tuning: not empty" in capsys.readouterr().err
+    (tmp_path / "held-out").mkdir()  # an empty folder of the part is fine: the run goes on
+    assert eval_real.main(["--keep", str(tmp_path), "--part", "held-out",
+                           "--corpus", str(tmp_path / "none")]) == 2
+    assert "not empty" not in capsys.readouterr().err
+
+
+def test_moments_keep_refuses_a_used_folder_too(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import eval_moments
+
+    (tmp_path / "held-out").mkdir()
+    (tmp_path / "held-out" / "vault").mkdir()
+    assert eval_moments.main(["--keep", str(tmp_path), "--part", "held-out",
+                              "--corpus", str(tmp_path / "none")]) == 2
+    assert "held-out: not empty" in capsys.readouterr().err
