@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from vaultmem.claude import records
 from vaultmem.notes.inline import without_escapes
 from vaultmem.notes.lazyre import lazy
 
@@ -42,8 +43,6 @@ _TAG = r"<({tags})\b[^>]*>(.*?)</\1\s*>"
 _SHELL = lazy(_TAG.format(tags="bash-input|bash-stdout|bash-stderr"), re.DOTALL | re.IGNORECASE)
 _LOCAL_OUT = lazy(_TAG.format(tags="local-command-stdout|local-command-stderr"),
                   re.DOTALL | re.IGNORECASE)
-_NAME = lazy(r"<command-name\b[^>]*>\s*(/?[\w:.-]+)\s*</command-name", re.IGNORECASE)
-_ARGS = lazy(r"<command-args\b[^>]*>(.*?)</command-args", re.DOTALL | re.IGNORECASE)
 _WORD = lazy(r"[^\W_]{2,}")
 
 
@@ -71,11 +70,10 @@ def parse(text: str) -> Console | None:
         return _shell(text)
     command = None
     if "<command-name" in low:
-        args = _ARGS.search(text)
-        name = _NAME.search(text)
-        if name is None or (args is not None and args.group(1).strip()):
+        named = records.slash_command(text)
+        if named is None or named[1]:
             return None  # "/review the auth module": what the person asked, a prompt
-        command = name.group(1) if name.group(1).startswith("/") else "/" + name.group(1)
+        command = named[0]
     output = _printed(_LOCAL_OUT.findall(text)) if "<local-command-std" in low else None
     if command is None and output is None:
         return None

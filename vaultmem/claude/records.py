@@ -297,12 +297,20 @@ def carry_on(prompt: str | None) -> bool:
                              or _CARRY_ON_OTHER.fullmatch(prompt or "") is not None)
 
 
-def _typed_command(match: re.Match[str]) -> str:
-    block = match.group(0)
-    name = _COMMAND_NAME_RE.search(block)
-    args = _COMMAND_ARGS_RE.search(block)
-    said = " ".join(args.group(1).split()) if args else ""
-    if name is None or not said:
-        return " "  # /clear, /model, /compact: bookkeeping, nothing typed to keep
+def slash_command(text: str) -> tuple[str, str] | None:
+    """The slash command ``text`` names (``<command-name>``, with its leading ``/``) and its
+    arguments as typed, whitespace collapsed (``""`` without any); None when it names none."""
+    name = _COMMAND_NAME_RE.search(text)
+    if name is None:
+        return None
+    args = _COMMAND_ARGS_RE.search(text)
     command = name.group(1)
-    return f" {command if command.startswith('/') else '/' + command} {said} "
+    return (command if command.startswith("/") else "/" + command,
+            " ".join(args.group(1).split()) if args else "")
+
+
+def _typed_command(match: re.Match[str]) -> str:
+    named = slash_command(match.group(0))
+    if named is None or not named[1]:
+        return " "  # /clear, /model, /compact: bookkeeping, nothing typed to keep
+    return f" {named[0]} {named[1]} "
