@@ -111,7 +111,7 @@ def fold(error: str) -> str:
     that only sums up (git's ``error: failed to push some refs``) with the lines above it that
     say why, as capture records it: a push the remote was ahead of and one a repository rule
     declined are two failures."""
-    from vaultmem.claude.onfailure import summary_line
+    from vaultmem.claude.errorline import summary_line
     from vaultmem.mining import toolresults
 
     _, line = toolresults.failure(error, True, lambda text: text)

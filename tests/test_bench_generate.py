@@ -191,7 +191,7 @@ def test_cli_writes_the_vault(tmp_path: Path) -> None:
 
 def test_an_entity_answer_is_a_fix_quoting_the_error_the_failure_row_sends(tmp_path: Path) -> None:
     # As capture writes a fix: the failure hook's quoting tier is what the bench row times.
-    from vaultmem.claude import onfailure
+    from vaultmem.claude import errorline, onfailure
 
     vault = generate(tmp_path / "v", notes=800, seed=5)
     entity = [a for a in vault.answers if "/entities/" in a.rel]
@@ -204,4 +204,4 @@ def test_an_entity_answer_is_a_fix_quoting_the_error_the_failure_row_sends(tmp_p
                                     f"Exit code 1\nE   RetryError: {word} header breaks {anchor} "
                                     "retries")
         assert word in onfailure.quoted(line)
-        assert onfailure.tier(failure, onfailure.signature(failure.error), line) == 0
+        assert onfailure.tier(failure, errorline.signature(failure.error), line) == 0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultmem.claude import onfailure
+from vaultmem.claude import errorline, onfailure
 from vaultmem.memory import compaction, sessionextract
 from vaultmem.memory.extraction import Extraction, Item
 from vaultmem.notes import names, patch
@@ -428,7 +428,7 @@ def test_a_long_gotcha_cut_to_one_line_keeps_the_error_it_quotes() -> None:
     failure = onfailure.Failure("Bash", "sudo systemctl restart nginx", None,
                                 "Exit code 1\nsudo: a terminal is required to read the password; "
                                 "either use the -S option to read from standard input")
-    assert onfailure.tier(failure, onfailure.signature(failure.error), gotcha.text) == 0
+    assert onfailure.tier(failure, errorline.signature(failure.error), gotcha.text) == 0
 
 
 def test_a_reported_fix_folds_into_the_handed_line_keeping_its_error() -> None:

@@ -12,7 +12,7 @@ import pytest
 from hook_kit import hook_env, run_hook
 from transcript_kit import Transcript, note, section, stop
 
-from vaultmem.claude import failfix, onfailure
+from vaultmem.claude import errorline, failfix, onfailure
 from vaultmem.claude.failfix import Met, Said
 from vaultmem.search import index
 from vaultmem.store.vault import Vault
@@ -87,18 +87,18 @@ def test_a_recurrence_matches_the_gotcha_by_its_signature_and_another_error_does
            "to rebase the DLLs with every shell closed.")])
     later = onfailure.Failure("Bash", "git status", None, FORK.replace("12728", "40001").replace(
         "bash", "git"))
-    assert onfailure.tier(later, onfailure.signature(later.error), text) == 0
+    assert onfailure.tier(later, errorline.signature(later.error), text) == 0
     other = onfailure.Failure("Bash", "npm test", None, "TypeError: cannot read properties of "
                               "undefined (reading 'map')")
-    assert onfailure.tier(other, onfailure.signature(other.error), text) is None
+    assert onfailure.tier(other, errorline.signature(other.error), text) is None
 
 
 def test_signatures_leave_out_paths_addresses_and_ids() -> None:
-    assert onfailure.signature("Command failed: cygpath -u 'C:\\Users\\me\\AppData\\Local\\Temp'"
+    assert errorline.signature("Command failed: cygpath -u 'C:\\Users\\me\\AppData\\Local\\Temp'"
                                ) == ["cygpath"]
-    assert "pytest_asyncio" in onfailure.signature(
+    assert "pytest_asyncio" in errorline.signature(
         "ModuleNotFoundError: No module named 'pytest_asyncio'")
-    assert onfailure.signature("error[E0277]: the trait bound is not satisfied")[0] == "e0277"
+    assert errorline.signature("error[E0277]: the trait bound is not satisfied")[0] == "e0277"
 
 
 def test_capture_files_the_explained_failure_as_a_gotcha(env: Path, log: Transcript) -> None:
@@ -144,8 +144,8 @@ def test_an_interrupted_call_gets_no_gotcha(env: Path, log: Transcript) -> None:
 def test_a_command_the_shell_never_started_is_signed_by_the_shell_s_line() -> None:
     # What the command printed after Git Bash's fork failed is not what went wrong.
     error = f"Exit code 1\n      {FORK}\nwhoami: extra operand '/priv'\nTry 'whoami --help'."
-    assert onfailure.error_line(error) == FORK
-    assert "cygheap" in onfailure.signature(error)
+    assert errorline.error_line(error) == FORK
+    assert "cygheap" in errorline.signature(error)
 
 
 def test_a_message_about_something_else_is_not_tied_to_the_failure_before_it() -> None:
@@ -207,10 +207,10 @@ def test_a_failure_the_shell_never_started_finds_the_fix_of_another_error_of_its
         1, "The `cygheap read copy failed` errors come from MSYS2's fork emulation; the fix is "
            "to add Windows Defender exclusions.")])
     later = onfailure.Failure("Bash", "ls", None, "Command failed: cygpath -u 'C:\\Users\\me'")
-    assert onfailure.tier(later, onfailure.signature(later.error), text) == 3
-    assert "cygpath" in onfailure.terms(later, onfailure.signature(later.error))
+    assert onfailure.tier(later, errorline.signature(later.error), text) == 3
+    assert "cygpath" in onfailure.terms(later, errorline.signature(later.error))
     other = onfailure.Failure("Bash", "ls", None, "ls: cannot access 'x': No such file")
-    assert onfailure.tier(other, onfailure.signature(other.error), text) is None
+    assert onfailure.tier(other, errorline.signature(other.error), text) is None
 
 
 def test_a_failed_command_handed_to_the_person_is_tied_to_its_failure() -> None:
@@ -248,7 +248,7 @@ def test_a_handed_command_on_the_failed_command_s_file_is_tied_and_kept_through_
     assert failfix.HANDED in kept and "a terminal is required" in kept
     later = onfailure.Failure("Bash", "sudo socketfilterfw --getglobalstate", None,
                               f"Exit code 1\n{SUDO}")
-    assert onfailure.tier(later, onfailure.signature(later.error), kept) == 0
+    assert onfailure.tier(later, errorline.signature(later.error), kept) == 0
     # A block working on another file answers another question, and the folder a command ran
     # in is no file of it.
     other = message.replace(f"sudo chown $USER:$USER {workflow}", "sudo chown me ./docs/a.md")
@@ -294,7 +294,7 @@ def test_a_fix_the_person_reports_in_the_next_prompt_is_the_gotcha(
     assert gotcha.startswith(f"- {failfix.REPORTED} \u201cI fixed it by adding the deploy key")
     assert "Permission denied (publickey)" in gotcha
     later = onfailure.Failure("Bash", "git push", None, f"Exit code 128\n{DENIED}")
-    assert onfailure.tier(later, onfailure.signature(later.error), gotcha) == 0
+    assert onfailure.tier(later, errorline.signature(later.error), gotcha) == 0
 
 
 @pytest.mark.parametrize("prompt", [
@@ -364,11 +364,11 @@ def test_a_commit_a_hook_blocked_is_recorded_by_the_check_that_blocked_it(
 
 
 def test_the_line_recorded_for_a_failure_without_an_error_line_names_the_check() -> None:
-    assert onfailure.check_line(BLOCKED) == (
+    assert errorline.check_line(BLOCKED) == (
         "\U0001f50d Running leakguard scan (strict mode) on staged files...")
-    assert onfailure.check_line("Exit code 1\nblack....Passed\nflake8.....Failed\n- hook id: "
+    assert errorline.check_line("Exit code 1\nblack....Passed\nflake8.....Failed\n- hook id: "
                                 "flake8") == "flake8.....Failed"
-    assert onfailure.check_line("Exit code 1\nRunning tests...\n3 failed") is None
+    assert errorline.check_line("Exit code 1\nRunning tests...\n3 failed") is None
 
 
 def test_a_failure_of_another_tool_than_bash_and_what_was_said_about_it_is_a_gotcha(

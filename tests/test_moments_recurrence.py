@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hook_kit import hook_env, run_hook
 
-from vaultmem.claude import failfix, injections, moments, onfailure
+from vaultmem.claude import errorline, failfix, injections, moments, onfailure
 from vaultmem.notes.facts import Fact, fact_key
 from vaultmem.search import index
 from vaultmem.store.vault import Vault
@@ -36,7 +36,7 @@ MINED = "mined: "
 
 def _line(error: str) -> str:
     """The line capture records for a failure's output."""
-    line = onfailure.error_line(error)
+    line = errorline.error_line(error)
     assert line is not None
     return line
 
@@ -179,21 +179,21 @@ def test_an_unrelated_failure_is_told_nothing(command: str, error: str, said: st
 
 
 def test_a_hook_runner_s_output_is_signed_by_the_checks_it_ran() -> None:
-    assert onfailure.signature("Exit code 1\nblack.....Passed\nflake8...........Failed\n"
+    assert errorline.signature("Exit code 1\nblack.....Passed\nflake8...........Failed\n"
                                "- hook id: flake8\n- exit code: 1") == ["flake8"]
-    assert onfailure.signature("Exit code 1\n\x1b[33m🔍 Running leakguard scan...\x1b[0m\n"
+    assert errorline.signature("Exit code 1\n\x1b[33m🔍 Running leakguard scan...\x1b[0m\n"
                                "Commit blocked.") == ["leakguard"]
     # Only the first lines say what a hook script runs; generic names say nothing.
-    assert onfailure.signature("Exit code 1\nRunning tests...\n3 failed") == []
-    assert onfailure.signature("Exit code 1\na\nb\nc\nRunning leakguard") == []
+    assert errorline.signature("Exit code 1\nRunning tests...\n3 failed") == []
+    assert errorline.signature("Exit code 1\na\nb\nc\nRunning leakguard") == []
 
 
 def test_what_varies_between_runs_is_left_out_of_a_signature() -> None:
-    assert onfailure.signature("OSError: [Errno 28] No space left on device: '/tmp/tmpab12cd/x'"
-                               ) == onfailure.signature(
+    assert errorline.signature("OSError: [Errno 28] No space left on device: '/tmp/tmpab12cd/x'"
+                               ) == errorline.signature(
         "OSError: [Errno 28] No space left on device: '/tmp/tmpzz99yy/x'")
-    assert "bfc7fc2" not in onfailure.signature("error: snapshot bfc7fc2 is missing")
-    assert "e0599" in onfailure.signature("error[E0599]: no method named `run`")
+    assert "bfc7fc2" not in errorline.signature("error: snapshot bfc7fc2 is missing")
+    assert "e0599" in errorline.signature("error[E0599]: no method named `run`")
 
 
 def test_what_varies_between_runs_of_one_failure_leaves_its_signature_alike() -> None:
@@ -203,16 +203,16 @@ def test_what_varies_between_runs_of_one_failure_leaves_its_signature_alike() ->
             ("Error: session 0c1e2f3a-9b8c-4d7e-a6f5-0123456789ab expired at "
              "2026-02-03T08:00:00+01:00 (token \u2039redacted:api-key\u203a, 12KB cached by "
              "app 2.1.201)")]
-    first, second = (onfailure.signature(run) for run in runs)
+    first, second = (errorline.signature(run) for run in runs)
     assert first == second == ["session", "expired", "token", "cached", "app"]
-    assert onfailure.signature("12:12PM WRN leaks found: 24") == onfailure.signature(
+    assert errorline.signature("12:12PM WRN leaks found: 24") == errorline.signature(
         "9:03am WRN leaks found: 3")
     # A short hash (seven hex digits) and a generated id inside a name vary as well.
-    assert onfailure.signature("error: pathspec 'abc1234' did not match any file(s) known to "
+    assert errorline.signature("error: pathspec 'abc1234' did not match any file(s) known to "
                                "git") == ["pathspec", "match", "known", "git"]
-    assert onfailure.signature("Error: worker build_9z8y7x exited with code 2") == \
-        onfailure.signature("Error: worker build_1a2b3c exited with code 2")
-    assert "sha256" in onfailure.signature("error: sha256 mismatch for e0599-cache")
+    assert errorline.signature("Error: worker build_9z8y7x exited with code 2") == \
+        errorline.signature("Error: worker build_1a2b3c exited with code 2")
+    assert "sha256" in errorline.signature("error: sha256 mismatch for e0599-cache")
 
 
 def test_a_failure_is_matched_by_what_a_gotcha_quotes_not_by_its_prose() -> None:
@@ -240,7 +240,7 @@ def test_a_failure_is_matched_by_what_a_gotcha_quotes_not_by_its_prose() -> None
 ])
 def test_a_call_refused_by_a_rule_or_the_person_has_no_signature(error: str) -> None:
     # Two refusals share their wording ("user", "tool", "rejected", "edit"), not a cause.
-    assert onfailure.signature(error) == []
+    assert errorline.signature(error) == []
     gotcha = ("The user rejected the edit of the hook file: `tool use was rejected, the user "
               "said: no` (`Edit` failed: `The user doesn't want to proceed with this tool use`)")
     failure = onfailure.Failure("Write", None, "/w/app/.git/hooks/pre-commit", error)
@@ -248,7 +248,7 @@ def test_a_call_refused_by_a_rule_or_the_person_has_no_signature(error: str) -> 
 
 
 def test_a_machine_that_never_started_the_command_keeps_its_signature() -> None:
-    assert "child_copy" in onfailure.signature(
+    assert "child_copy" in errorline.signature(
         "0 [main] bash (12728) child_copy: cygheap read copy failed, 0x0..0x800020EF0, done 0, "
         "windows pid 12728, Win32 error 299")
 
@@ -286,7 +286,7 @@ def test_a_rule_of_claude_code_s_file_tools_is_told_nothing(error: str) -> None:
     gotcha = ("I'm unable to read the workflow file because it's owned by root. To edit it, fix "
               "the permissions first. `sudo chown me x.yml` (`cat x.yml` failed: `Permission "
               "denied`)")
-    assert onfailure.signature(error) == []
+    assert errorline.signature(error) == []
     failure = onfailure.Failure("Edit", None, "/w/app/x.yml", error)
     assert onfailure.told(failure, [_found(gotcha)], set()) is None
 
@@ -490,7 +490,7 @@ def test_the_program_a_shell_could_not_find_is_read_from_its_error_line(
 def test_a_missing_program_with_a_short_name_signs_its_failure() -> None:
     # dash names neither itself nor ``rg`` in a word of three letters: the name signs it.
     error = "Exit code 127\nsh: 1: rg: not found"
-    assert onfailure.signature(error) == ["rg"]
+    assert errorline.signature(error) == ["rg"]
     fixed = ("Fixed by running `sudo apt install ripgrep`: `rg TODO` failed (`bash: rg: command "
              "not found`)")
     assert "ripgrep" in (_told("rg -n TODO src", error, [fixed]) or "")

@@ -7,7 +7,7 @@ run a command (``sudo`` needs their terminal). What the session knew then is in 
 after the failure. Two rules read it (issue 31 item 1):
 
 - the message right after the failure, whose line names the error (one of its own words:
-  :func:`onfailure.signature`, or a code span the error line holds) and says why it failed or
+  :func:`errorline.signature`, or a code span the error line holds) and says why it failed or
   what to do about it (a cause, a fix, a workaround, a command for the person to run);
 - a later message whose line names the error (a code span, or two of its words) and says what
   it means, why, or how it was fixed.
@@ -116,7 +116,7 @@ def gotchas(met: Sequence[Met], said: Sequence[Said]) -> list[tuple[int, str]]:
     """(index in ``said`` of the message that tells it, gotcha text) for each failure of ``met``
     something was said about; one per error signature, the first failure of it first. One
     message tells one lesson: the failures it explains are named in one gotcha."""
-    from .onfailure import signature
+    from .errorline import signature
 
     told: dict[int, tuple[list[tuple[int, str]], list[Met]]] = {}  # message -> lines, failures
     signed: set[tuple[str, ...]] = set()

@@ -72,13 +72,13 @@ def on_user_prompt_submit(event: HookEvent, warnings: list[str]) -> str:
 
 def on_post_tool_use_failure(event: HookEvent, warnings: list[str]) -> str:
     """PostToolUseFailure: the fix recorded for this failure, or nothing."""
-    from . import moments, onfailure
+    from . import errorline, moments, onfailure
 
     if not (event.session_id and event.error) or event.is_interrupt:
         return ""
     failure = onfailure.Failure(event.tool_name or "tool", event.command, event.file_path,
                                 event.error)
-    sig = onfailure.signature(failure.error)
+    sig = errorline.signature(failure.error)
     if not sig:
         return ""
     opened = _vault(event)

@@ -215,8 +215,8 @@ def outcomes(content: Any) -> tuple[Outcome, ...]:
 def _check_named(output: str) -> str | None:
     """The line naming the check a hook runner ran, for a failure with no error line (a git
     hook blocking a commit: ``Running gitleaks scan...``): its gotcha then quotes what blocked
-    it, which the failure hook matches (:func:`onfailure.check_line`), not ``Exit code 1``."""
-    from vaultmem.claude.onfailure import check_line
+    it, which the failure hook matches (:func:`errorline.check_line`), not ``Exit code 1``."""
+    from vaultmem.claude.errorline import check_line
 
     line = check_line(strip_wrappers(strip_private(output)))
     if line is None:
