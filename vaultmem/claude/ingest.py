@@ -353,7 +353,11 @@ def story(
         # What a structured record states first: prose mining repeats none of it.
         stated = [(f.kind, f.text) for f in records.found.get(id(turn), ())]
         # A rule the person set, an option they picked in the answer before: decisions as said.
-        stated[:0] = [(Kind.DECISION, text) for text in prompts.decisions(turn.prompt, asked)]
+        # (A directive in a general shape counts once Claude acted on it: called a tool, or
+        # answered without asking back.)
+        acted = turn.called or bool(turn.prose and not turn.prose[-1].rstrip().endswith("?"))
+        stated[:0] = [(Kind.DECISION, text)
+                      for text in prompts.decisions(turn.prompt, asked, acted=acted)]
         asked = turn.answer
         if turn is collected[-1] and turn.interrupted:
             stated += [(Kind.NEXT_STEP, step) for step in left_unfinished(turn)]

@@ -131,7 +131,7 @@ def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = Fa
         for index, unit in enumerate(units):
             if listed_only and unit.label is None and not (unit.item and unit.section):
                 continue
-            kind = classify(unit, masks, index >= trailing_from)
+            kind = classify(unit, masks, index >= trailing_from, final=number >= acted)
             thought = _thinking(unit, realised == unit.block, kind, acting=number < acted)
             if thought is not None:
                 if thought == "realised":

@@ -75,6 +75,7 @@ from vaultmem.mining.kinds import (
     TO_USER,
     WRONG_USE,
 )
+from vaultmem.mining.states import set_up
 from vaultmem.mining.text import (
     PAREN_RE,
     PLACEHOLDER_RE,
@@ -88,9 +89,10 @@ from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
 
 
-def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
+def classify(unit: Unit, masks: Masks, trailing: bool, *, final: bool = False) -> Kind | None:
     """The kind of knowledge ``unit`` holds, None for none; ``trailing``: it is among the
-    questions that end the message."""
+    questions that end the message; ``final``: it is in the turn's final answer, where a state
+    set up by choice is a decision (:mod:`mining.states`)."""
     if unit.label is not None:
         return unit.label
     text = plain_unit(unit.text)
@@ -145,6 +147,8 @@ def classify(unit: Unit, masks: Masks, trailing: bool) -> Kind | None:
         return Kind.PREREQUISITE
     if _any(GOTCHA_WEAK, forms) or NOTED.search(text) or OTHERWISE.search(bare):
         return Kind.GOTCHA
+    if final and any(set_up(form) for form in forms):
+        return Kind.DECISION
     return None
 
 

@@ -322,7 +322,7 @@ CHOSE = (
     r"(?:chose|chosen|picked|agreed (?:to|on)|opted (?:for|to|against|not)|went (?:ahead )?(?:with|for)|"
     r"gone (?:ahead )?(?:with|for)|decided(?! (?:whether|if|how|which|what|yet)\b)|settled on|"
     r"standardi[sz]ed (?:\S+ ){0,4}on|ended up (?:using|going with|with)|"
-    r"switched (?:\S+ ){0,5}(?:to|from)|migrated (?:\S+ ){0,5}(?:to|from)|"
+    r"switched (?:\S+ ){0,5}(?:to|from)(?! (?:the |a |another |a new )?(?:[\w/.-]+ )?branch\b)|migrated (?:\S+ ){0,5}(?:to|from)|"
     r"replaced (?:\S+ ){0,5}with|stuck with)"
 )
 DECISION = cue(

@@ -13,6 +13,12 @@ fewer than ``MIN_WORDS`` words ("never again", "always?") set no rule; a questio
 The rule is the prompt when it is short, else the sentences that state it. The other languages'
 openers are ``mining.lang``'s ``rules`` ("ab jetzt", "désormais", "a partir de ahora").
 
+A directive in a general shape is a rule too, once Claude acts on it (the turn called a tool or
+answered without asking back): "don't use sudo for pip installs", "commits should be signed",
+"the API should return 404 for missing users", "we should use pytest not unittest". Not "don't
+push yet" (for now), "the tests should pass" (an expectation), "we should fix the parser" (a
+request for work) nor "it should work now" (what "it" is, the line alone never says).
+
 A prompt that changes the course of the work is a choice the person made (``Choice from the
 person: …``), kept the same way: a correction that names what to do ("no, use pnpm", "actually,
 let's go with Postgres"), a "don't X, Y instead" ("dont block the commit, instead redact each
@@ -52,6 +58,22 @@ _CUE = lazy(
     re.IGNORECASE,
 )
 _NOT_A_RULE = lazy(r"never ?mind|nevermind", re.IGNORECASE)
+# "don't use sudo for pip": a way of working ruled out ("don't push yet" is for now only).
+_DONT_USE = lazy(r"(?:don'?t|do not|dont) (?:ever )?(?:use|rely on|depend on|hard-?code|mock)\s+"
+                 r"(?!.*\b(?:yet|for now|right now|this time|until|before)\b)\S", re.IGNORECASE)
+# "commits should be signed", "the API should return 404 …": how a thing of the project must be;
+# not a pronoun's ("it should work"), an expectation ("should pass", "should be fixed") or a
+# request for work ("we should fix …": the verb must state how, not what to do now).
+_SHOULD = lazy(
+    r"(?!(?:i|you|it|this|that|these|those|there|they|he|she|which|what|who|how|why|when|"
+    r"everything|something|nothing|all)\b)(?:[\w`'./-]+ ){1,5}(?:should|must|has to|have to|"
+    r"needs? to)(?: (?:always|never|only) \w|(?: not)? (?:use|be|return|stay|live|go|follow|"
+    r"default|point|accept|reject|require|include|exclude|show|display|store|match|raise|throw|"
+    r"ignore|skip|support|contain|prefer|sort|log|print|start with|end with|run on|run in|"
+    r"read from|write to)\b(?! (?:fine|ok|okay|good|able|possible|working|passing|there|enough|"
+    r"done|gone|back|visible|better|easy|fast|faster|safe|run|set up|in place|ready|the same)"
+    r"\b)(?! \w+(?:ed|en)\b(?<!\bsigned)(?<!\bencrypted)))",
+    re.IGNORECASE)
 _CHOOSE = (r"(?:use|switch (?:\S+ ){0,3}?to|go (?:back )?(?:with|to)|stick with|stay with|revert to|"
            r"keep|make (?:it|them|that|this)|change (?:it|them|that|this) to|call (?:it|them)|"
            r"name (?:it|them)|put (?:it|them)|move (?:it|them)|store (?:it|them)|settle on)")
@@ -103,9 +125,21 @@ def _states_rule(sentence: str) -> bool:
     return len(re.findall(r"\w+", text)) >= MIN_WORDS
 
 
-def rule(prompt: str | None) -> str | None:
-    """The ``Rule from the person: …`` item a prompt states, or None."""
-    return _stated(prompt, _states_rule, LABEL)
+def _directs(sentence: str) -> bool:
+    """Whether ``sentence`` is a rule or a directive in a general shape (see the module)."""
+    if _states_rule(sentence):
+        return True
+    text = _LEAD.sub("", sentence.strip(), count=1)
+    if text.rstrip().endswith("?") or _ASKS.match(text) \
+            or len(re.findall(r"\w+", text)) < MIN_WORDS + 1:
+        return False
+    return _DONT_USE.match(text) is not None or _SHOULD.match(text) is not None
+
+
+def rule(prompt: str | None, *, acted: bool = False) -> str | None:
+    """The ``Rule from the person: …`` item a prompt states, or None; ``acted``: Claude acted
+    on the prompt, so a directive in a general shape counts too."""
+    return _stated(prompt, _directs if acted else _states_rule, LABEL)
 
 
 def _stated(prompt: str | None, states: Callable[[str], bool], label: str) -> str | None:
@@ -161,11 +195,12 @@ def redirect(result: str | None) -> str | None:
     return f"{CHOICE_LABEL} {text}"
 
 
-def decisions(prompt: str | None, asked: str | None) -> list[str]:
+def decisions(prompt: str | None, asked: str | None, *, acted: bool = False) -> list[str]:
     """What a prompt decides: the rule it states, the option it picks of those ``asked`` (the
     answer before it) offered, the recommendation of ``asked`` it takes (:mod:`mining.choices`),
-    else the course it sets (:func:`choice`)."""
-    found = [text for text in (rule(prompt), picked(asked, prompt), accepted(asked, prompt))
+    else the course it sets (:func:`choice`); ``acted``: as for :func:`rule`."""
+    found = [text for text in (rule(prompt, acted=acted), picked(asked, prompt),
+                               accepted(asked, prompt))
              if text is not None]
     if not found:
         found += [text for text in (choice(prompt),) if text is not None]
