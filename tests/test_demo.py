@@ -41,6 +41,10 @@ def test_demo_runs_the_story(tmp_path: Path) -> None:
     assert f"[[{PROJECT}/archive/sessions/{stem}|{stem}]] - Archived session (compacted)" in auth
     for name in ("Database", "API Gateway"):
         assert (root / PROJECT / "entities" / f"{name}.md").exists()
+    # The pool gotcha names no component; its workaround's DB_POOL_SIZE is the Database's.
+    database = (root / PROJECT / "entities" / "Database.md").read_text("utf-8")
+    assert "Connection pool exhaustion under load" in database
+    assert not (root / PROJECT / "entities" / "Inbox.md").exists()
     # Block ids are unique within each note (the same decision may land in two entities).
     for entity in (root / PROJECT / "entities").glob("*.md"):
         ids = re.findall(r"\^vm-[0-9a-f]{8}", entity.read_text("utf-8"))

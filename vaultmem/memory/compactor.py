@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from vaultmem import faults
 from vaultmem.errors import CompactionError, InvalidYaml, NoteExists, VaultmemError
-from vaultmem.memory import bases, compaction, entitynote, entityparse, sessionextract
+from vaultmem.memory import bases, compaction, entitynote, entityparse, sessionextract, sharedids
 from vaultmem.memory.extraction import KINDS, Extraction
 from vaultmem.memory.handover import HANDED_OVER, Deadline, HandOver
 from vaultmem.memory.reports import CompactReport
@@ -196,7 +196,10 @@ class CompactionRun:
         try:
             self._step("extract")
             known = self._load_known(project)
-            extraction = self._extract(canon, project, known)
+            extraction = sharedids.refile(  # an item no component is named for: see sharedids
+                self._extract(canon, project, known), privacy.blank_private(canon),
+                {rel: n.text for rel, n in known.items()},
+                self.config.default_entity)
             self.counts = {kind: extraction.count(kind) for kind in KINDS}
             plan = self._plan(extraction, project, known, canon, created)
         except _StepErrors as err:
