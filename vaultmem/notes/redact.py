@@ -13,7 +13,8 @@ keeps the fact (which variable, which database) without the value. What counts a
   END line is missing);
 - the value of an assignment to a secret-like name (detect-secrets' keyword rules, plus ``token``,
   ``auth``, ``credentials``; ``Bearer …``), unless it reads like code (a reference, a call, a
-  type, a placeholder; a shell's ``PGPASSWORD=word`` is none: secretnames.env_secret);
+  type, a placeholder, a setting's ``disabled``, a secret's name such as ``secretRef``; a
+  shell's ``PGPASSWORD=word`` is none: secretnames.env_secret);
 - a high-entropy string (detect-secrets' Shannon entropy) after a secret-like name on its line;
 - a value known by its context whatever its shape (secretcontext): a secret word and its value in
   prose (a password of one dictionary word too: secretwords), a question naming it and its
@@ -170,6 +171,9 @@ _NOT_SECRET = frozenset({
     "none", "null", "nil", "true", "false", "undefined", "str", "string", "bytes", "int",
     "bool", "optional", "any", "secretstr", "required", "redacted", "hidden", "masked",
     "changeme", "placeholder", "example", "xxx", "todo", "tbd", "env", "environ",
+    # a setting's value (``PASSWORD_AUTH=disabled``, ``SECRET_ROTATION: enabled``)
+    "enabled", "disabled", "enable", "disable", "auto", "allow", "allowed", "deny", "denied",
+    "strict", "always", "never", "default",
 })
 _ENTROPY_SPAN = 80  # characters after a secret-like name that the entropy rule looks at
 # After a word in a value's place, the next word of its sentence (not a ``# comment``).
@@ -326,45 +330,7 @@ def _random_part(part: str) -> bool:
 
 # -- finding ----------------------------------------------------------------------------------
 
-_NAME_BEFORE = 80  # how far before a secret-like word its name may start
-_NAME_AFTER = 400  # how far after it its value is looked for
 _PHRASE_BEFORE = 40  # how far before it a phrase naming the secret may start
-
-
-def _line_spans(text: str, starts: Iterable[int]) -> Iterator[tuple[int, int]]:
-    """The (start, end) of each distinct line holding one of ``starts`` (sorted), in order."""
-    last_end = -1
-    for pos in starts:
-        if pos < last_end:
-            continue
-        begin = text.rfind("\n", 0, pos) + 1
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        last_end = end
-        yield begin, end
-
-
-def _windows(text: str, starts: Iterable[int]) -> Iterator[tuple[int, int]]:
-    """Bounded stretches around secret-like words (sorted): from the start of the name holding
-    the word to a little past it, inside its line; overlapping stretches as one."""
-    current: tuple[int, int] | None = None
-    for pos in starts:
-        line_start = text.rfind("\n", 0, pos) + 1
-        line_end = text.find("\n", pos)
-        line_end = len(text) if line_end < 0 else line_end
-        begin = pos
-        floor = max(line_start, pos - _NAME_BEFORE)
-        while begin > floor and not text[begin - 1].isspace():
-            begin -= 1
-        end = min(line_end, pos + _NAME_AFTER)
-        if current is not None and begin <= current[1]:
-            current = (current[0], max(current[1], end))
-            continue
-        if current is not None:
-            yield current
-        current = (begin, end)
-    if current is not None:
-        yield current
 
 
 def _value_span(match: re.Match[str]) -> tuple[int, int]:
@@ -420,14 +386,16 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
         named.append((m.start(3), kind))
         quoted = bool(m.group(2))
         value = m.group(3) if quoted else QUERY_NEXT.split(m.group(3), maxsplit=1)[0]
-        if not quoted and ("_" in value or "." in value) and _variable(text, m.start(3), value):
-            continue  # ``X_HAS_PSK: cryptography_has_psk2``: a variable named a secret
+        if not quoted and ("_" in value or "." in value or _camel(value)) and _variable(
+                text, m.start(3), value):
+            continue  # ``X_HAS_PSK: cryptography_has_psk2``, ``secret: secretRef``: a name
         # ``PGPASSWORD=postgres psql``: a shell's environment assignment's value is a string
         literal = quoted or text[m.end(1):m.start(3)] == "=" and env_secret(m.group(1))
         if not literal and value.isalpha() and ":" in text[m.end(1):m.start(3)] and (
                 _SENTENCE_ON.match(text, m.end(3))):
             continue  # "PASS: Secrets were redacted", "…-auth: Enable Opencode to…": prose
-        if (_looks_secret(value, literal) or (quoted and passphrase(m.group(1), value))) and (
+        if (_looks_secret(value, literal) or (quoted and not c["placeholder"].match(value)
+                                               and passphrase(m.group(1), value))) and (
                 kind == "password" or _has_letter(value) or len(value) >= 12):
             yield Finding(m.start(3), m.start(3) + len(value), kind)
     window = text[begin:end]
@@ -508,6 +476,11 @@ def _variable(text: str, start: int, value: str) -> bool:
     return re.fullmatch(r"[A-Za-z_]\w*", value) is not None and name_kind(value) is not None
 
 
+def _camel(value: str) -> bool:
+    """Whether ``value`` is a camelCase identifier of letters (``secretRef``, ``apiKeyName``)."""
+    return value[:1].islower() and value.isalpha() and not value.islower()
+
+
 def _keyword_kind(match: re.Match[str]) -> str:
     kind = name_kind(_keyword_name(match))
     return kind or "secret"
@@ -556,14 +529,14 @@ def _detect(text: str, *, nested: bool) -> list[Finding]:
                 or ("-----BEGIN" in text and "PRIVATE" in text)):
             found.extend(Finding(m.start(), m.end(), "private-key")
                          for m in _RULES["private_key"].finditer(text))
-        for begin, end in _line_spans(text, shaped):
+        for begin, end in secretfilter.line_spans(text, shaped):
             found.extend(_by_shape(text, begin, end))
-        for begin, end in _windows(text, named):
+        for begin, end in secretfilter.windows(text, named):
             found.extend(_by_name(text, begin, end))
-        for begin, end in _line_spans(text, commands):
+        for begin, end in secretfilter.line_spans(text, commands):
             found.extend(_in_context(text, begin, end))
         if not nested and "\n" in text:
-            lines = [b for b, _ in _line_spans(text, sorted({*shaped, *named, *commands}))]
+            lines = [b for b, _ in secretfilter.line_spans(text, sorted({*shaped, *named, *commands}))]
             found.extend(secretprep.wrapped(text, lines, _nested))
             found.extend(secretprep.labelled(text, lines, _nested))
     if not nested and len(text) >= secretprep.ENCODED_MIN:

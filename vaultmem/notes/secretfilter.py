@@ -6,11 +6,13 @@ literal (secretshapes.CANDIDATE_SHAPES, each compiled only for a text holding it
 secret-like names followed by a value (a regex over the lowercase copy, run only when one of the
 words is in the text); the command and header rules' own literals (secretcontext,
 secretconfig). Most texts have none of them, and redact returns them as they are. Tests check
-every detector's samples against it.
+every detector's samples against it. The detectors then read the lines of the candidates, or
+a bounded stretch around a secret-like name (``windows``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from vaultmem.notes import secretcommands, secretconfig, secretphrase
@@ -88,3 +90,43 @@ def candidates(text: str) -> tuple[list[int], list[int], list[int]]:
 @lru_cache(maxsize=1)
 def _shapes() -> tuple[Gated, ...]:
     return tuple(Gated(shape, 0, (False, (literal,))) for literal, shape in CANDIDATE_SHAPES)
+
+
+NAME_BEFORE = 80  # how far before a secret-like word its name may start
+NAME_AFTER = 400  # how far after it its value is looked for
+
+
+def line_spans(text: str, starts: Iterable[int]) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each distinct line holding one of ``starts`` (sorted), in order."""
+    last_end = -1
+    for pos in starts:
+        if pos < last_end:
+            continue
+        begin = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        last_end = end
+        yield begin, end
+
+
+def windows(text: str, starts: Iterable[int]) -> Iterator[tuple[int, int]]:
+    """Bounded stretches around secret-like words (sorted): from the start of the name holding
+    the word to a little past it, inside its line; overlapping stretches as one."""
+    current: tuple[int, int] | None = None
+    for pos in starts:
+        line_start = text.rfind("\n", 0, pos) + 1
+        line_end = text.find("\n", pos)
+        line_end = len(text) if line_end < 0 else line_end
+        begin = pos
+        floor = max(line_start, pos - NAME_BEFORE)
+        while begin > floor and not text[begin - 1].isspace():
+            begin -= 1
+        end = min(line_end, pos + NAME_AFTER)
+        if current is not None and begin <= current[1]:
+            current = (current[0], max(current[1], end))
+            continue
+        if current is not None:
+            yield current
+        current = (begin, end)
+    if current is not None:
+        yield current

@@ -91,7 +91,7 @@ _PLAIN = lazy(r"[A-Za-z]{4,32}")
 def plain_password(bare: str, after: str) -> str | None:
     """The password of one dictionary word (module docstring) that ``bare`` holds, ``after``
     the rest of its line, or None; Markdown's emphasis around it is kept for secretspan."""
-    value = bare.rstrip(".,;!)")
+    value = bare.rstrip(".,;!)]}")  # a flow map's close too: ``{DB_PASSWORD: sunshine}``
     if value == bare and after.strip():
         return None  # the sentence goes on: the word is no value standing alone
     word = value.strip("*_")
