@@ -34,7 +34,7 @@ rules here read that context:
 A value is only taken when it reads like one: not a placeholder (``$TOKEN``, ``<password>``,
 ``****``), not a plain word ("the password is stored in vault"; four or more words joined by
 hyphens are a passphrase; one word after a password's copula or sign is read by secretwords'
-rule: "the password is sunshine"), not a type or a reference (``password: str``,
+rule: "the password is sunshine", "set the db password to sunshine"), not a type or a reference (``password: str``,
 ``os.environ[...]``); a word before a sentence's ``!`` is no symbol ("the token is invalid!").
 The allowlist (secretspan) is applied afterwards.
 """
@@ -48,7 +48,13 @@ from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretcommands import POSITIONAL, TOOL_FLAGS, tools
 from vaultmem.notes.secretnames import name_kind
 from vaultmem.notes.secretspan import Finding, is_path
-from vaultmem.notes.secretwords import ALGORITHM, plain_password, unlinked_password
+from vaultmem.notes.secretwords import (
+    ALGORITHM,
+    asks_what,
+    plain_password,
+    set_to,
+    unlinked_password,
+)
 
 WORD = (
     r"(?:(?:api|access|private|secret|signing|client|webhook|auth|app|master|deploy|bot|"
@@ -61,7 +67,7 @@ WORD = (
 # Signs, or words followed by a space (``to+0000`` is a value, not "to").
 _LINK = (
     r"(?:\s*(?:[:=]|\||->|→|⇒|=>|—|–|\*\*|__"
-    r"|(?:is|was|are|were|now|set|to|equals|becomes|changed|reset|updated|ist|est|è"
+    r"|(?:is|was|are|were|now|set|to|equals|becomes|changed|reset|updated|ist|est|è|ha[sd]\s+been"
     r"|should\s+be|will\s+be|reads)(?=[\s:]))){1,3}"
 )
 VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
@@ -234,7 +240,7 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         found = [*_value(m, 2, kind, linked=linked, strict=not linked)]
         yield from found
         if not found and kind == "password" and m.group(4) is not None and (
-                _plain_link(m.group(1)) if linked
+                (_plain_link(m.group(1)) or set_to(m.group(1), text, m.start())) if linked
                 else _PHRASE_IS.search(text, m.start(), m.start(4)) is not None):
             line_end = text.find("\n", m.end(4))
             said = plain_password(m.group(4), text[m.end(4):len(text) if line_end < 0 else line_end])
@@ -466,8 +472,9 @@ def _value(match: re.Match[str], group: int, kind: str, *, linked: bool, strict:
 
 def _answered(text: str, match: re.Match[str], kind: str, link: str) -> Iterator[Finding]:
     """The answer in prose to a question naming a secret (the asked rule): a value reading like
-    one that ends its line or its clause; after a word or a sign ("it's", ``A:``, an arrow),
-    a password of one plain word too (secretwords)."""
+    one that ends its line or its clause; after a word or a sign ("it's", ``A:``, an arrow), or
+    a question asking what it is ("what's the password? sunshine"), a password of one plain word
+    too (secretwords)."""
     if match.group(2) is not None:
         yield from _value(match, 1, kind, linked=True, strict=False)
         return
@@ -478,7 +485,8 @@ def _answered(text: str, match: re.Match[str], kind: str, link: str) -> Iterator
         return  # "What's the password? 1Password has it": the sentence goes on
     found = [*_value(match, 1, kind, linked=True, strict=False)]
     yield from found
-    said = plain_password(bare, after) if not found and kind == "password" and link else None
+    said = plain_password(bare, after) if not found and kind == "password" and (
+        link or asks_what(text, match.start())) else None
     if said:
         yield Finding(match.start(3), match.start(3) + len(said), kind)
 

@@ -43,6 +43,7 @@ _AFTER_NAME = (
     r"|[\w.-]{0,60}['\"]?\s*[=:]\s*\{"  # an inline table: ``creds = { alice = "…" }``
     # a label ending its line, the value on the next (secretprep.labelled)
     r"|[\w.-]{0,60}['\"`*]*[ \t]*(?:[:=][ \t]*(?:[|>][-+]?)?|[ \t](?:is|was|are))[ \t]*\r?\n"
+    r"|[\w.-]{0,60}[*_]*[ \t]*\??[ \t]*\r?\n"  # a question, or a line that is only a name
 )
 _AWS_NAMED = r"aws.{0,20}?(?:key|pwd|pw|pass|token).{0,20}?['\"][0-9a-z/+]{40}"
 _AFTER = lazy(_AFTER_NAME)

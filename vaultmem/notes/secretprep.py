@@ -7,8 +7,10 @@
   taken when it is the whole next line, or random-looking (a digit, an inner capital, ``+/=``):
   a word starting the next sentence is not a key's tail.
 - **Labelled.** A label ending its line ("the password is", ``password:``, YAML's
-  ``password: >-``, "signing secret in hex:") gives its value on the next non-blank line: the
-  label and that line are read as one line, and what is found in the value's part is taken.
+  ``password: >-``, "signing secret in hex:", a question "what's the db password?", a line
+  that is only a secret's name: "admin password") gives its value on the next non-blank line:
+  the label and that line are read as one line (a bare name with a colon), and what is found in
+  the value's part is taken.
 - **Encoded.** A base64 blob that decodes to text holding a secret (a pasted ``.env``, a
   ``user:password`` pair, a key) is redacted whole, as the kind found inside. Data URIs are
   images, not secrets; blobs longer than ENCODED_MAX are not decoded.
@@ -40,12 +42,19 @@ _LABEL = lazy(
     r"(?i)(?<![^\s\"'`*(\[{-])[\w.-]*(?:pass(?:word|wd|phrase|code)?|pwd?|secret|token|key|psk"
     r"|credentials?|creds)[\w.-]*['\"`*]*(?:[ \t]+(?:(?:for|of|on|in)[ \t]+[\w.@:/-]+"
     r"(?:[ \t]+[\w.@:/-]+){0,3}|\([^)\n]{0,30}\)))?[ \t]*"
-    r"(?:(?:[:=][ \t]*(?:[|>][-+]?)?)|[ \t](?:is|was|are)(?:[ \t]*:)?)[ \t]*\r?$")
+    r"(?:(?:[:=][ \t]*(?:[|>][-+]?)?)|[ \t](?:is|was|are)(?:[ \t]*:)?|\?)[ \t]*\r?$")
+# A line that is only a secret's name, as a list of logins gives it ("admin password", "**API
+# token**"): its value is the next line's, as if after a colon.
+_BARE_LABEL = lazy(
+    r"(?i)[ \t>*_-]*(?:[\w-]+[ \t]+){0,2}[\w.-]*(?:pass(?:word|wd|phrase)?|pwd?|secret|token"
+    r"|api[ _-]?key|psk)s?[*_]*[ \t]*\r?")
 _LABEL_SPAN = 160  # how much of a line's end the label is looked for in
 _VALUE_LINES = 2  # how many lines down, blank ones included, its value may be
 # The value's line: one token, or a quoted string; not Markdown or code (a fence, a list, a
 # heading) and not the next key of a mapping.
-_VALUE_LINE = lazy(r"(?!```|~~~|[#>*+|<{\[(-]\s|[\w.-]+:(?:\s|$))(?:[^\s'\"`]{3,200}|(['\"`])[^'\"`\n]{3,120}\1)")
+# "It's …" answers a question on the line before.
+_VALUE_LINE = lazy(r"(?!```|~~~|[#>*+|<{\[(-]\s|[\w.-]+:(?:\s|$))(?:[Ii]t(?:['’]s|\s+is)\s+)?"
+                   r"(?:[^\s'\"`]{3,200}|(['\"`])[^'\"`\n]{3,120}\1)")
 _NUMBERED = lazy(r"\d+→\s*")
 _PASSWORD_LABEL = lazy(r"(?i)pass(?:word|wd|phrase|code)?|pwd")
 # A word, maybe with a number after it: a line of its own under a key is a name, not its tail.
@@ -95,7 +104,8 @@ def labelled(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Findin
         if line_end < 0:
             continue
         label = _LABEL.search(text, max(line_start, line_end - _LABEL_SPAN), line_end)
-        if label is None:
+        bare = label is None and _BARE_LABEL.fullmatch(text, line_start, line_end) is not None
+        if label is None and not bare:
             continue
         at = line_end + 1
         for _ in range(_VALUE_LINES):
@@ -109,7 +119,8 @@ def labelled(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Findin
             continue
         numbered = _NUMBERED.match(value)  # a line of a file as the Read tool shows it
         value = value[numbered.end():] if numbered else value
-        if _PASSWORD_LABEL.search(label.group(0)) and passphrase_words(value.strip("'\"`")):
+        said = label.group(0) if label else text[line_start:line_end]
+        if _PASSWORD_LABEL.search(said) and passphrase_words(value.strip("'\"`")):
             origin = text.index(value, at)
             yield Finding(origin, origin + len(value), "password")  # a passphrase of words
             continue
@@ -117,11 +128,11 @@ def labelled(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Findin
             continue  # a sentence, a mapping's next key, code: no value
         head = text[line_start:line_end].rstrip()
         head = head.rstrip("|>-+").rstrip() if head.endswith(("|", ">", "|-", ">-", "|+", ">+")) else head
-        joined = f"{head} {value}"
+        joined = f"{head}{':' if bare else ''} {value}"
         origin = text.index(value, at)
         for found in finder(joined):
-            if found.start > len(head):
-                start = origin + found.start - len(head) - 1
+            if found.start > len(joined) - len(value) - 1:
+                start = origin + found.start - len(joined) + len(value)
                 yield Finding(start, start + found.end - found.start, found.kind)
 
 

@@ -16,7 +16,8 @@ A passphrase of plain words is also what a label on the line above gives (secret
 **A password of one dictionary word** ("the password is sunshine", "my password was letmein.",
 "password: correcthorse"): a password's word (not a token's, a key's or a secret's: those are
 never one English word), linked to the value by a copula or a sign only ("is", "was", "now",
-``:``, ``=``, an arrow; not "to": "set the password to expire"), and the value
+``:``, ``=``, an arrow; "to" after a verb setting it: "set the password to sunshine",
+"set the password to expire" stays by the predicate rule below), and the value
 
 - is one word of 4 to 32 letters, not all capitals (``SSO``, ``NULL`` are names);
 - ends its clause: the line ends after it, or ``.``, ``,``, ``;``, ``!`` or ``)`` follows it
@@ -81,6 +82,10 @@ _PREDICATES = frozenset({
     "through", "huge", "tiny", "small", "large", "similar", "other", "another", "someone",
     "nobody", "cool", "nice", "ascii", "unicode", "lowercase", "uppercase", "whitespace", "expire",
     "expires", "change",
+    # a reply that gives no value ("the password? Nope."), a verb a password is set to do
+    "nope", "yeah", "sure", "both", "either", "neither", "maybe", "dunno", "thanks", "please",
+    "skip", "later", "something", "anything", "nothing", "whatever", "match", "rotate", "work",
+    "comply", "update", "refresh", "renew", "unclear", "uncertain", "private", "public",
 })
 # How a word ending a sentence about a password ends: an adjective, a participle, an adverb.
 _PREDICATE_ENDS = ("ed", "ing", "able", "ible", "ive", "ous", "ful", "less", "al", "ory",
@@ -101,6 +106,44 @@ def plain_password(bare: str, after: str) -> str | None:
     if low in _PREDICATES or low.endswith(_PREDICATE_ENDS) or ALGORITHM.fullmatch(low):
         return None  # "password => bcrypt": how it is hashed
     return value
+
+
+# Before a secret's word, the start of a question asking what the secret is: "what's the",
+# "What is the db", "the admin" (a noun phrase asked alone); not "which", "why", "did you reset
+# the".
+_ASKS_WHAT = lazy(r"(?i)[\s>*_-]*(?:q:\s*)?(?:what(?:['’]s|\s+(?:is|was|are|were))?\s+"
+                  r"(?:(?:the|my|your|our|their)\s+)?|(?:the|my|your|our|their)\s+)"
+                  r"(?:[\w-]+\s+){0,2}")
+
+
+# A verb that gives a password its value, and the words of a link after it ("has been changed
+# to").
+_SET_VERB = lazy(r"(?i)(?<![\w-])(?:set(?:s|ting)?|chang(?:e[sd]?|ing)|reset(?:s|ting)?"
+                 r"|updat(?:e[sd]?|ing)|rotat(?:e[sd]?|ing))(?![\w-])")
+_SET_LINK = frozenset({"is", "was", "now", "has", "had", "been", "set", "changed", "reset",
+                       "updated", "to"})
+
+
+def set_to(link: str, text: str, at: int) -> bool:
+    """Whether the prose rule's ``link`` is "to" after a verb setting the password whose word
+    starts at ``at`` (its sentence's verb before it, or the link's own): "set the password to
+    sunshine", "the password has been changed to sunshine"; not "set the password to expire"
+    (a predicate: plain_password), not "a password to remember" (no verb)."""
+    words = link.lower().split()
+    if not words or words[-1] != "to" or not set(words) <= _SET_LINK:
+        return False
+    head = text[text.rfind("\n", 0, at) + 1:at]
+    head = head[max(head.rfind(f"{mark} ") for mark in ".?!:") + 1:]
+    return _SET_VERB.search(f"{head} {link}") is not None
+
+
+def asks_what(text: str, at: int) -> bool:
+    """Whether the question whose secret word starts at ``at`` asks what the secret is, from
+    its sentence's start: then a plain word answering it is the password ("what's the password?
+    sunshine", "the admin password? sunshine"; not "Which password? Both.")."""
+    head = text[text.rfind("\n", 0, at) + 1:at]
+    cut = max(head.rfind(f"{mark} ") for mark in ".?!:")
+    return _ASKS_WHAT.fullmatch(head[cut + 2:] if cut >= 0 else head) is not None
 
 
 def passphrase_words(value: str) -> bool:
