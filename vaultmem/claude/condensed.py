@@ -22,7 +22,7 @@ from vaultmem.notes import jsontext
 from vaultmem.notes.inline import clip, one_line
 from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
-from vaultmem.notes.redact import Scrub
+from vaultmem.notes.redact import Redaction, Scrub
 
 from .records import prompt_text
 from .toolblocks import FILE_TOOLS
@@ -167,6 +167,9 @@ class _Reader:
             if texts is not None:
                 self.secrets.extend(private_parts("\n".join(texts)))
                 prompt = prompt_text(self.scrub(self.private.feed("\n".join(texts))))
+                said = self.turns[-1].said
+                if prompt is not None and isinstance(self.scrub, Redaction) and said:
+                    prompt = self.scrub.answer(prompt, said[-1])  # a secret Claude asked for
                 if prompt is not None:
                     stamp = entry.get("timestamp")
                     self.turns.append(Turn(prompt=clip(prompt, PROMPT_MAX_CHARS, words=False),

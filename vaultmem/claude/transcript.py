@@ -28,7 +28,9 @@ output in between are private too (Claude may repeat what the span holds).
 
 Secrets are redacted where the text is decoded (``scrub``, :mod:`vaultmem.notes.redact`): prompts,
 Claude's prose, commands, file paths and error lines, each whole before it is cut to length; the
-tool output vaultmem does not keep is not scanned.
+tool output vaultmem does not keep is not scanned. A prompt that is only a value, right after
+Claude asked for a secret (in this read, or the prose before its start), is redacted as that
+secret (:meth:`Redaction.answer`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
@@ -64,7 +66,8 @@ from vaultmem.mining import notices
 from vaultmem.notes import jsontext
 from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
-from vaultmem.notes.redact import Scrub
+from vaultmem.notes.redact import Redaction, Scrub
+from vaultmem.notes.secretanswer import may_answer
 
 # Compiled on first use (lazyre): a read whose lines were all recorded already needs none.
 _PRIVATE_BYTES = re.compile(rb"<private", re.IGNORECASE)
@@ -181,6 +184,7 @@ def parse_lines(
     private: tuple[int, int] = (0, 0),
     scrub: Scrub = DEFAULT_REDACTION,
     topic: bool = True,
+    before: Callable[[], str | None] = lambda: None,
 ) -> Transcript:
     """Turns of the given JSONL lines; lines whose uuid or :attr:`Turn.key` is in ``skip_uuids``
     give no turn.
@@ -189,11 +193,12 @@ def parse_lines(
     ``scrub``: the redaction applied to every field a turn keeps; ``topic``: whether
     :attr:`Transcript.first_prompt` is wanted (a note named already needs none, and telling a
     greeting or a request to carry on in every language compiles ~45 M instructions of
-    patterns)."""
+    patterns); ``before``: the prose Claude ended on before these lines (a prompt right after
+    them may answer it with a secret: :meth:`Redaction.answer`), asked only for such a prompt."""
     token = SCRUB.set(scrub)
     wanted = WANTED.set(set())
     try:
-        return _parse_lines(lines, skip_uuids, private, topic)
+        return _parse_lines(lines, skip_uuids, private, topic, before)
     finally:
         WANTED.reset(wanted)
         SCRUB.reset(token)
@@ -201,7 +206,7 @@ def parse_lines(
 
 def _parse_lines(
     lines: Iterable[str | bytes], skip_uuids: Collection[str], private: tuple[int, int],
-    topic: bool = True,
+    topic: bool = True, before: Callable[[], str | None] = lambda: None,
 ) -> Transcript:
     turns: list[Turn] = []
     seen: set[str] = set()
@@ -214,6 +219,7 @@ def _parse_lines(
     unknown: list[tuple[str, str]] = []
     streams = (PrivateStream(private[0]), PrivateStream(private[1]))
     quiet = False  # the last command the person ran was bookkeeping (``/compact``)
+    asked = _Asked(before)  # what Claude ended on before the next prompt
     for raw in lines:
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
         if not text.strip():
@@ -249,12 +255,13 @@ def _parse_lines(
         # is open in the lines after them. A summary is not the person's: it goes through none.
         if _identity(entry, text)[0] in skip_uuids:
             # Recorded under its uuid: no turn, so nothing in it is redacted or parsed further.
-            prompt = None if summary else _pass_over(entry, streams, asking)
+            prompt = None if summary else _pass_over(entry, streams, asking, asked)
             if asking and _names_topic(prompt):
                 first_prompt, asking = prompt, False
             continue
         turn = _summary_turn(entry, text, streams[0].inside) if summary else \
             _local_turn(entry, text, streams[0]) if local else _turn(entry, text, streams)
+        turn = asked.follow(turn, kind, summary)
         if turn is not None and turn.console is not None:  # bookkeeping and what it printed
             quiet = console.bookkeeping(turn.console) or (quiet and turn.console.command is None)
             turn = None if quiet else turn
@@ -320,11 +327,39 @@ def read(
             handle.seek(at)
             ends = [at]
             parsed = parse_lines(complete_lines(handle, ends), skip_uuids=skip_uuids,
-                                 private=private if at else (0, 0), scrub=scrub, topic=topic)
+                                 private=private if at else (0, 0), scrub=scrub, topic=topic,
+                                 before=lambda: _prose_before(path, at))
             end_mark = mark_before(handle, ends[0])
     except OSError:
         return Transcript((), None, 0, 0)
     return replace(parsed, end=ends[0], mark=end_mark)
+
+
+LOOK_BACK_BYTES = 256 * 1024  # how far before a read's start Claude's last prose is looked for
+
+
+def _prose_before(path: str | PathLike[str], at: int) -> str | None:
+    """The prose of the last assistant line before byte ``at`` of a transcript, when neither a
+    prompt nor a tool's output came after it (within LOOK_BACK_BYTES); else None."""
+    if at <= 0:
+        return None
+    start = max(0, at - LOOK_BACK_BYTES)
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(start)
+            chunk = handle.read(at - start)
+    except (OSError, ValueError):
+        return None
+    lines = chunk.split(b"\n")[1 if start else 0:]  # a cut first line is no line
+    for raw in reversed(lines):
+        entry = _load(raw.decode("utf-8", errors="replace")) if raw.strip() else None
+        if entry is None or entry.get("isMeta") is True or entry.get("isSidechain") is True:
+            continue
+        if entry.get("type") in ("user", "assistant"):
+            message = entry.get("message")
+            texts = toolblocks.texts(message.get("content") if isinstance(message, dict) else None)
+            return "\n\n".join(texts) if texts and entry.get("type") == "assistant" else None
+    return None
 
 
 def private_texts(path: str | PathLike[str], end: int) -> tuple[str, ...]:
@@ -419,18 +454,55 @@ def _turn(entry: dict[str, Any], raw: str, streams: tuple[PrivateStream, Private
 
 
 def _pass_over(entry: dict[str, Any], streams: tuple[PrivateStream, PrivateStream],
-               want_prompt: bool) -> str | None:
+               want_prompt: bool, asked: _Asked) -> str | None:
     """What a line recorded already still does, as :func:`_turn` would: the private spans it
-    opens or closes; and its prompt, when ``want_prompt`` (the read's first prompt is unknown)."""
+    opens or closes, what Claude ended on (``asked``); and its prompt, when ``want_prompt``
+    (the read's first prompt is unknown)."""
     message = entry.get("message")
     content = message.get("content") if isinstance(message, dict) else None
-    if entry.get("type") == "user" and want_prompt:
-        return _prompt(content, streams[0])
+    user = entry.get("type") == "user"
+    if user and want_prompt:
+        prompt = _prompt(content, streams[0])
+        return asked.answer(prompt) if prompt is not None else None
     texts = toolblocks.texts(content)
     if texts:
-        user = entry.get("type") == "user"
-        streams[0 if user else 1].feed(("\n" if user else "\n\n").join(texts))
+        said = streams[0 if user else 1].feed(("\n" if user else "\n\n").join(texts))
+        asked.said(None if user else said)
     return None
+
+
+class _Asked:
+    """The prose Claude ended on before the next prompt, which the prompt may answer with a
+    secret's bare value (:meth:`Redaction.answer`); before a read's first line, ``before``'s
+    (read only when a prompt may be such an answer)."""
+
+    def __init__(self, before: Callable[[], str | None]) -> None:
+        self.before: Callable[[], str | None] | None = before
+        self.prose: str | None = None
+
+    def said(self, prose: str | None) -> None:
+        """Claude said ``prose`` (None: the person spoke, or a tool's output came)."""
+        self.before, self.prose = None, prose
+
+    def answer(self, prompt: str) -> str:
+        """``prompt`` redacted as the answer to what Claude ended on; the person spoke."""
+        scrub = SCRUB.get()
+        if isinstance(scrub, Redaction) and may_answer(prompt):
+            asked = self.before() if self.before is not None else self.prose
+            prompt = scrub.answer(prompt, asked)
+        self.said(None)
+        return prompt
+
+    def follow(self, turn: Turn | None, kind: object, summary: bool) -> Turn | None:
+        """``turn`` (of a line of ``kind``), its prompt redacted as an answer; what it said
+        noted for the next."""
+        if turn is not None and turn.prompt is not None:
+            return replace(turn, prompt=self.answer(turn.prompt))
+        if kind == "assistant" and turn is not None:
+            self.said(turn.text)
+        elif kind == "user" or summary:
+            self.said(None)
+        return turn
 
 
 def _summary_turn(entry: dict[str, Any], raw: str, hidden: bool) -> Turn | None:

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from vaultmem.notes import (
+    secretanswer,
     secretconfig,
     secretcontext,
     secretfilter,
@@ -98,6 +99,13 @@ class Redaction:
     def __call__(self, text: str) -> str:
         """``text`` redacted under these settings (as it is when redaction is off)."""
         return redact(text, allow=self.allow) if self.enabled else text
+
+    def answer(self, prompt: str, asked: str | None) -> str:
+        """``prompt`` (redacted already) with the value it gives redacted when ``asked``, the
+        prose Claude ended on before it, asked for a secret (secretanswer)."""
+        if not self.enabled or not asked or not secretanswer.may_answer(prompt):
+            return prompt
+        return secretanswer.answered(prompt, asked, allowed=_allowed(self.allow))
 
 
 DEFAULT = Redaction()

@@ -486,7 +486,7 @@ def _answered(text: str, match: re.Match[str], kind: str, link: str) -> Iterator
     found = [*_value(match, 1, kind, linked=True, strict=False)]
     yield from found
     said = plain_password(bare, after) if not found and kind == "password" and (
-        link or asks_what(text, match.start())) else None
+        link or asks_what(text, text.rfind("?", match.start(), match.start(3)))) else None
     if said:
         yield Finding(match.start(3), match.start(3) + len(said), kind)
 

@@ -108,14 +108,6 @@ def plain_password(bare: str, after: str) -> str | None:
     return value
 
 
-# Before a secret's word, the start of a question asking what the secret is: "what's the",
-# "What is the db", "the admin" (a noun phrase asked alone); not "which", "why", "did you reset
-# the".
-_ASKS_WHAT = lazy(r"(?i)[\s>*_-]*(?:q:\s*)?(?:what(?:['’]s|\s+(?:is|was|are|were))?\s+"
-                  r"(?:(?:the|my|your|our|their)\s+)?|(?:the|my|your|our|their)\s+)"
-                  r"(?:[\w-]+\s+){0,2}")
-
-
 # A verb that gives a password its value, and the words of a link after it ("has been changed
 # to").
 _SET_VERB = lazy(r"(?i)(?<![\w-])(?:set(?:s|ting)?|chang(?:e[sd]?|ing)|reset(?:s|ting)?"
@@ -137,11 +129,20 @@ def set_to(link: str, text: str, at: int) -> bool:
     return _SET_VERB.search(f"{head} {link}") is not None
 
 
-def asks_what(text: str, at: int) -> bool:
-    """Whether the question whose secret word starts at ``at`` asks what the secret is, from
-    its sentence's start: then a plain word answering it is the password ("what's the password?
-    sunshine", "the admin password? sunshine"; not "Which password? Both.")."""
-    head = text[text.rfind("\n", 0, at) + 1:at]
+# A question asking what a secret is, from its sentence's start to its question mark: "what's
+# the", "What is the db", "the admin" (a noun phrase asked alone), then the secret's word and
+# whose it is; not "which", "why", "did you reset the".
+_ASKS_WHAT = lazy(r"(?i)[\s>*_-]*(?:q:\s*)?(?:what(?:['’]s|\s+(?:is|was|are|were))?\s+"
+                  r"(?:(?:the|my|your|our|their)\s+)?|(?:the|my|your|our|their)\s+)"
+                  r"(?:[\w-]+\s+){0,2}[\w-]*(?:pass\w*|pwd?|token|secret|key|creds?|credentials"
+                  r"|psk)s?(?:\s+(?:for|of|on)\s+[\w.@:/-]+(?:\s+[\w.@:/-]+){0,3})?\s*")
+
+
+def asks_what(text: str, question: int) -> bool:
+    """Whether the sentence ending at the question mark at ``question`` asks what a secret is:
+    then a plain word answering it is the password ("what's the password? sunshine", "the
+    admin password? sunshine"; not "Which password? Both.")."""
+    head = text[text.rfind("\n", 0, question) + 1:question]
     cut = max(head.rfind(f"{mark} ") for mark in ".?!:")
     return _ASKS_WHAT.fullmatch(head[cut + 2:] if cut >= 0 else head) is not None
 

@@ -1,0 +1,108 @@
+"""A secret given in the next record: Claude asks for one, the person's next prompt is its value
+(pure).
+
+"What's the sudo password?" then a prompt that says only "sunshine": no word of the prompt says
+it is a password, so the detectors of one text (redact) cannot see it. The transcript's reader
+passes the prose Claude ended on before each prompt (:func:`answered`); the prompt's value is
+redacted when both hold:
+
+- **Claude asked for a secret's value** in the last sentences of its prose: a question or a
+  request naming a secret (secretcontext.WORD) as what is wanted, after "what" or a verb asking
+  for it ("What's the db password?", "Could you paste your API token?", "Please provide the
+  password for staging.", "I need the GitHub token to continue."); not a question about the
+  secret ("Should I reset the password?", "Which key should I use, staging or prod?": a choice).
+- **The prompt is a bare value**: one token, maybe quoted, in backticks or bold, maybe after
+  "it's", "here it is:", "use"; of four characters or more (with its sentence's mark); not a reply ("yes", "skip",
+  "later"), a path, a URL, an address or a slash command, and not a word of Claude's question
+  (an option it named is a choice, not a secret).
+
+Cheap: the prompt's shape is checked first, and Claude's prose is read only for a prompt of one
+token (rare), so a transcript read pays nothing for the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.secretcontext import WORD
+from vaultmem.notes.secretspan import is_path
+
+_MARK_OPEN, _MARK_CLOSE = "‹redacted:", "›"
+_LEAD = r"(?:it['’]s|it\s+is|here(?:['’]s|\s+it\s+is|\s+you\s+go)?|use|try|sure|ok(?:ay)?)"
+# A prompt that is one value: maybe a lead-in, maybe quoted or in bold, maybe a full stop.
+_BARE = lazy(r"(?is)\s*(?:" + _LEAD + r"[\s:,!-]+)*(?P<q>[`'\"]|\*\*|)(?P<v>[^\s`'\"]{4,200})"
+             r"(?P=q)\s*")
+# Claude's request: "what" or a verb asking for something, then (few words, none "to") the
+# secret's word: "What's the db password", "paste your API token", "need the password"; not
+# "what does the token do", "need me to reset the password".
+_ASKING = lazy(
+    r"(?i)(?<![\w-])(?:what(?:['’]s|\s+is|\s+are|\s+was)?|provide|share|paste|give|send|tell"
+    r"|enter|type|supply|input|post|need)(?:\s+(?:me|us))?\s+"
+    r"(?:(?!(?:to|do|does|did|should|shall|would|could|can|will|if|about|kind|type|sort)\b)"
+    r"[\w-]+\s+){0,3}?"
+    r"(" + WORD + r")(?![\w-])")
+_PROMPT_CHARS, _PROMPT_WORDS = 240, 5  # a bare value's prompt is no longer
+_SENTENCE_END = lazy(r"(?<=[.!?])\s+|\n+")
+_TAIL_CHARS = 400  # how much of the end of Claude's prose its request is looked for in
+_SENTENCES = 3  # in its last sentences
+# Replies that give no value.
+_REPLIES = frozenset({
+    "yes", "yeah", "yep", "yup", "no", "nope", "nah", "ok", "okay", "sure", "done", "skip",
+    "continue", "proceed", "go", "next", "cancel", "stop", "later", "none", "nothing", "idk",
+    "dunno", "thanks", "thx", "retry", "again", "both", "either", "neither", "default",
+    "random", "generate", "fine", "correct", "right", "wrong", "wait", "help", "why", "what",
+    "huh", "same", "unknown", "empty", "blank", "nevermind", "please", "maybe", "agreed",
+    "approved", "confirmed", "confirm", "good", "great", "perfect", "cool", "nice",
+})
+
+
+def may_answer(prompt: str) -> bool:
+    """Whether ``prompt`` is short enough to be a bare value (told without a regex)."""
+    return len(prompt) <= _PROMPT_CHARS and len(prompt.split()) <= _PROMPT_WORDS
+
+
+def answered(prompt: str, asked: str | None,
+             allowed: Callable[[str], bool] = lambda value: False) -> str:
+    """``prompt`` with its value redacted when it is a bare value and ``asked`` (the prose
+    Claude ended on before it) asks for a secret (module docstring); else ``prompt`` as is.
+    ``allowed``: the allowlist's test of a value."""
+    if not asked or not may_answer(prompt):
+        return prompt
+    bare = _BARE.fullmatch(prompt)
+    if bare is None:
+        return prompt
+    value = bare.group("v")
+    said = value.rstrip(".!,;")
+    if not _value(said) or said.lower() in asked.lower() or allowed(value) or allowed(said):
+        return prompt
+    kind = asking(asked)
+    if kind is None:
+        return prompt
+    start = bare.start("v")
+    return f"{prompt[:start]}{_MARK_OPEN}{kind}{_MARK_CLOSE}{prompt[start + len(value):]}"
+
+
+def asking(prose: str) -> str | None:
+    """The kind of secret the end of ``prose`` asks the person for, or None."""
+    tail = prose[-_TAIL_CHARS:]
+    for sentence in _SENTENCE_END.split(tail.strip())[-_SENTENCES:]:
+        m = _ASKING.search(sentence)
+        if m is None:
+            continue
+        word = m.group(1).lower()
+        if "pass" in word or word.startswith("pw"):
+            return "password"
+        return "token" if "token" in word else "api-key" if "key" in word else "secret"
+    return None
+
+
+def _value(value: str) -> bool:
+    """Whether a prompt's one token can be a secret: not a reply, a path, a URL, an address,
+    a slash command, a mark already there, or a number of one or two digits (an option)."""
+    low = value.lower().strip("*_")
+    if len(low) < 4 or low in _REPLIES or _MARK_OPEN in value:
+        return False
+    if value.startswith(("/", "~", "$", "http://", "https://", "<", "#")) or is_path(value):
+        return False
+    return not ("@" in value and "." in value.split("@")[-1])
