@@ -108,3 +108,39 @@ def test_an_answer_starts_after_claude_announces_what_it_does_next() -> None:
     assert point(["Let me know which host to use.", "The image is built."]) == [
         "Let me know which host to use.", "The image is built."]  # asking back: no announcement
     assert point(["Let me look at the logs."]) == ["Let me look at the logs."]  # all it said
+
+
+@pytest.mark.parametrize(("text", "lead"), [
+    ("CI/CD Will Run Automatically::", True), ("Deployment Steps:", True),
+    ("Run the migration:", False), ("Deploy To Production", False),
+    ("Rebuild the applet with debug logging and test:", False),
+])
+def test_a_step_that_is_only_a_heading_leading_into_its_list_is_a_lead_in(text: str,
+                                                                          lead: bool) -> None:
+    assert briefrank.lead_in(text) is lead
+
+
+@pytest.mark.parametrize(("one", "other", "same"), [
+    ("Install macOS 26.2 immediately (may revert problematic change)",
+     "Install macOS 26.2 - May contain NVMe firmware fix", True),
+    ("Run the tests", "Run the tests again: with coverage", True),
+    ("Install macOS 26.2", "Install macOS 26.3 update", False),
+    ("Get API key from: https://console.anthropic.com/",
+     "Add ANTHROPIC_API_KEY to repository secrets", False),
+    ("Run the tests in web/", "Deploy the web/ build to staging", False),
+])
+def test_two_prerequisites_that_name_one_thing_with_other_glosses_are_one(one: str, other: str,
+                                                                          same: bool) -> None:
+    assert briefrank.same_step(one, other) is same
+    assert briefrank.same_step(other, one) is same
+
+
+@pytest.mark.parametrize(("text", "tidy"), [
+    ("does Impact**: Minimal - warnings only", "does Impact: Minimal - warnings only"),
+    ("**Issue**: wildcards **not** supported**", "**Issue**: wildcards **not** supported"),
+    ("a **bold start never closed", "a bold start never closed"),
+    ("CI/CD Will Run Automatically:: tests; lint", "CI/CD Will Run Automatically: tests; lint"),
+    ("use `cosmic::applet::run`, not **app**", "use `cosmic::applet::run`, not **app**"),
+])
+def test_a_line_keeps_no_unpaired_bold_mark_nor_a_doubled_colon(text: str, tidy: str) -> None:
+    assert briefrank.tidy(text) == tidy

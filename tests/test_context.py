@@ -682,3 +682,18 @@ def test_an_earlier_session_s_steps_are_in_line_after_its_last_answer() -> None:
     assert tiers["- 09:00 p"] < tiers["- Check `"]
     last = context._last_session(_session(next_steps=(Item("Check `/var/log/x.log`"),)), known)
     assert min(leaf.tier for leaf in last.leaves() if leaf.text.startswith("- Check")) < 2
+
+
+def test_a_step_that_only_leads_into_its_list_and_a_prerequisite_s_twin_are_not_listed() -> None:
+    last = _session(next_steps=(Item("CI/CD Will Run Automatically:"), Item("Open the PR")),
+                    prerequisites=(Item("Install macOS 26.2 - may contain the NVMe fix"),))
+    text = context.render("p", [last], [Item("Install macOS 26.2 immediately", "2026-11-20"),
+                                        *last.prerequisites])
+    assert "Open the PR" in text and "Automatically" not in text
+    assert "Install macOS 26.2 immediately" in text and "NVMe" not in text
+
+
+def test_a_line_keeps_no_stray_bold_mark() -> None:
+    gotcha = Item("Issue: .gitleaksignore takes no wildcards Impact**: warnings only", "2026-11-19")
+    text = context.render("p", [_session()], [], [_entity(gotchas=(gotcha,))])
+    assert "takes no wildcards Impact: warnings only" in text

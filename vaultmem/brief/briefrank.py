@@ -70,6 +70,58 @@ def exit_only(line: str) -> bool:
     return bool(dash) and bool(_EXIT_ONLY.fullmatch(output.strip("` ")))
 
 
+def lead_in(text: str) -> bool:
+    """Whether a step, question or prerequisite is only a heading that led into its list
+    ("CI/CD Will Run Automatically::", "Deployment Steps:"): the list is not in it."""
+    bare = text.rstrip()
+    return bare.endswith(":") and title_only(bare.rstrip(":*_ "))
+
+
+# What an item leads with before its gloss ("Install macOS 26.2 - may contain the fix",
+# "Install macOS 26.2 immediately (may revert the change)"): the step it names.
+_GLOSS_START = lazy(r"\s+[-–—(]\s*|[:;,]\s+")
+SAME_HEAD_MIN_WORDS = 3
+
+
+def same_step(one: str, other: str) -> bool:
+    """Whether two steps or prerequisites name one thing: most of their words are one's
+    (settled.restates), or the words one leads with (before its gloss, at least
+    SAME_HEAD_MIN_WORDS of them, a version counted) start the other's lead."""
+    if settled.restates(one, other):
+        return True
+    heads = sorted((_GLOSS_START.split(t.strip(), 1)[0].casefold().split() for t in (one, other)),
+                   key=len)
+    short, long = heads
+    return len(short) >= SAME_HEAD_MIN_WORDS and long[:len(short)] == short
+
+
+# A heading's colon doubled ("CI/CD Will Run Automatically:: Multi-platform tests"): a line
+# joined from a recap kept of its heading.
+_DOUBLE_COLON = lazy(r"(?<=\w)::(?=\s|$)")
+_BOLD = lazy(r"\*\*")
+
+
+def tidy(text: str) -> str:
+    """``text`` without a doubled colon after a word, and without a bold mark left unpaired:
+    one that closes where none is open ("… does Impact**: Minimal", a label joined from a recap
+    without its opening mark), else the last one open."""
+    if "::" in text:
+        text = _DOUBLE_COLON.sub(":", text)
+    if text.count("**") % 2 == 0:
+        return text
+    opened: int | None = None
+    for mark in _BOLD.finditer(text):
+        at = mark.start()
+        if opened is not None:
+            opened = None
+        elif at and not text[at - 1].isspace() and not text[at + 2:at + 3].isalnum():
+            return text[:at] + text[at + 2:]  # a close with nothing open
+        else:
+            opened = at
+    at = text.rfind("**") if opened is None else opened
+    return text[:at] + text[at + 2:]
+
+
 def noise_change(text: str) -> bool:
     """Whether a component's change line says nothing: only the session's prompt and its
     folders, or that a session named the component."""

@@ -98,7 +98,7 @@ def _item(i: Item, *, dated: bool = False) -> str:
     # Cut between words, keeping the first code span (a fix after its explanation) or a
     # "<cause>. Fix: <fix>" line's fix. Not the error a failure's quote holds, as capture keeps
     # it for the failure hook: a reader wants the lesson, and the words before the quote are it.
-    return inline.clip_keeping_fix(one_line(text.strip()), ITEM_MAX_CHARS)
+    return inline.clip_keeping_fix(one_line(briefrank.tidy(text.strip())), ITEM_MAX_CHARS)
 
 
 def _items(items: Sequence[Item], *, dated: bool = False) -> list[str]:
@@ -325,8 +325,8 @@ def _last_session(s: SessionDigest, known: _Known) -> Group:
     # its last answers only: an older one's steps were likely taken since). A listed step it
     # says again in other words is said there only.
     said = next((t.upcoming for t in reversed(s.turns[-UPCOMING_TURNS:]) if t.upcoming), ())
-    steps = _items([i for i in s.next_steps
-                    if not any(settled.restates(u, i.text) for u in said)])
+    steps = _items([i for i in s.next_steps if not briefrank.lead_in(i.text)
+                    and not any(settled.restates(u, i.text) for u in said)])
     questions = _items(s.open_questions)
     block.add("Next steps:", steps, _newest(len(steps), LAST_STEPS, 1, 2))
     block.add("Open questions:", questions, _newest(len(questions), LAST_QUESTIONS, 1, 2))
@@ -378,6 +378,22 @@ def _newest(count: int, first: int, tier: float, rest: float) -> list[float]:
     """The tiers of ``count`` lines listed oldest first: the newest ``first`` of them about
     ``tier``, the newer ahead (a hundredth of a tier apart), the older ones ``rest``."""
     return [tier + NEWER * (count - 1 - i) if i >= count - first else rest for i in range(count)]
+
+
+def _distinct(items: Sequence[Item]) -> tuple[list[Item], set[str]]:
+    """The prerequisites (the newest first) but one that only leads into a list it lacks, or
+    names a thing a newer one names (in other words, or with another gloss); and the keys of
+    those left out for a twin."""
+    kept: list[Item] = []
+    twins: set[str] = set()
+    for i in items:
+        if briefrank.lead_in(i.text):
+            continue
+        if any(briefrank.same_step(k.text, i.text) for k in kept):
+            twins.add(copy_key(i.text))
+        else:
+            kept.append(i)
+    return kept, twins
 
 
 def _prerequisites(items: Sequence[Item]) -> Group:
@@ -461,6 +477,7 @@ def _earlier(sessions_: Sequence[SessionDigest], known: _Known,
         # A step a newer session did, or lists again in other words, is not this one's to tell.
         again = [i.text for later in newer for i in later.next_steps]
         steps = _items([i for i in s.next_steps if not settled.completed(i.text, done)
+                        and not briefrank.lead_in(i.text)
                         and not any(settled.restates(step, i.text) for step in again)])
         questions = _items(s.open_questions)
         # Its steps were likely taken or overtaken since: they compete with its other lines by
@@ -497,8 +514,10 @@ def render(
     kept in its answer (a few times at most; each time fewer sentences count as listed)."""
     head = HEAD.format(project=_PROJECT_UNSAFE.sub("-", project))
     known = _known(sessions_, prerequisites, components)
+    prerequisites, twins = _distinct(prerequisites)
     text = ""
-    told = {copy_key(line) for line in loaded.split("\n")} - {""}
+    # A prerequisite left out for its twin is said by it (an answer need not say it either).
+    told = {copy_key(line) for line in loaded.split("\n")} - {""} | twins
     for _ in range(CHOICES):
         known.used.clear()
         blocks = _blocks(sessions_, prerequisites, components, known)
