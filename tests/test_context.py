@@ -684,6 +684,21 @@ def test_an_earlier_session_s_steps_are_in_line_after_its_last_answer() -> None:
     assert min(leaf.tier for leaf in last.leaves() if leaf.text.startswith("- Check")) < 2
 
 
+def test_what_the_last_session_installed_or_set_is_listed_newest_first_in_line() -> None:
+    commands = tuple(f"npm install -g tool{i}" for i in range(10))
+    last = _session(changed=commands)
+    roomy = context.render("p", [last], max_chars=8000)
+    assert "Installed, removed or set (its commands):\n- `npm install -g tool2`" in roomy
+    assert "tool1`" not in roomy  # the newest context.CHANGES only
+    # Tight: the newest ones are in with the open steps, before the answers.
+    tight = next(context.render("p", [last], max_chars=n) for n in range(300, len(roomy))
+                 if "tool9" in context.render("p", [last], max_chars=n))
+    assert "Login works" not in tight and "tool5" not in tight
+    # An earlier session's are not listed.
+    assert "tool9" not in context.render("p", [_session(), _session(
+        rel="p/sessions/2026-11-19-old.md", changed=commands)], max_chars=8000)
+
+
 def test_a_step_that_only_leads_into_its_list_and_a_prerequisite_s_twin_are_not_listed() -> None:
     last = _session(next_steps=(Item("CI/CD Will Run Automatically:"), Item("Open the PR")),
                     prerequisites=(Item("Install macOS 26.2 - may contain the NVMe fix"),))

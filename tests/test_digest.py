@@ -303,6 +303,25 @@ def test_a_question_in_a_recap_and_the_choices_it_offers_are_no_details() -> Non
                             "Sandboxing limits what the app may do on macOS")
 
 
+def test_what_the_last_session_installed_or_set_is_read_from_its_ran_and_labelled_lines() -> None:
+    log = (
+        "## Work Log\n\n### 10:00 - set it up\n\n**Answer:** Set up.\n\n"
+        "- Ran `npm install -g ccusage 2>&1`\n- Ran `git status`\n- Ran `git add -A`\n"
+        "- Ran `cd app && pip install -r requirements-dev.txt && pytest -q`\n"
+        "- Ran `ssh root@router \"uci set dhcp.cachesize='5000' && uci commit\"`\n"
+        "- Set: `uci set dhcp.cachesize='5000'`\n- Set: `git config --global pull.rebase true`\n"
+        "- Ran `npm install -g ccusage`\n"
+    )
+    # Each command that did, as it ran (its output's redirect aside), once; a part capture
+    # labelled that such a command holds is not said again.
+    assert digest.session("s.md", log).changed == (
+        "npm install -g ccusage", "cd app && pip install -r requirements-dev.txt && pytest -q",
+        "ssh root@router \"uci set dhcp.cachesize='5000' && uci commit\"",
+        "git config --global pull.rebase true")
+    # An earlier session's (its prose not read) are not.
+    assert digest.session("s.md", log, prose=False).changed == ()
+
+
 def test_entity_lines_newest_first_from_every_copy_of_a_duplicated_section() -> None:
     rel = "claude/projects/shop/entities/Billing.md"
     d = digest.entity(rel, _fixture(rel))

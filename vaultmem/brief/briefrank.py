@@ -36,7 +36,7 @@ WHAT = {
     "outcome": "answers", "more": "points of answers", "failed": "failures",
     "not": "calls not run", "cut": "stops", "next": "next steps", "open": "open questions",
     "decisions": "decisions", "gotchas": "gotchas", "recent": "changes",
-    "asked": "unanswered requests",
+    "asked": "unanswered requests", "installed,": "installs and settings",
 }
 WHAT_SHOWN = 4  # kinds the last line names, the most left out first
 UNREAD = "older component lines"

@@ -41,6 +41,9 @@ PREREQUISITES_FIRST = 3  # the newest prerequisites first in line; the others co
 # lines (its open steps, newest first, are 1 to 1.07), before the lessons relevant to them.
 STANDING = 1.2
 ANSWER_MAX_CHARS = 420
+# Of the last session's installs and settings, the newest CHANGES_FIRST are the state it left
+# (with its steps in line for room), up to CHANGES of them.
+CHANGES, CHANGES_FIRST = 8, 3
 TITLE_MAX_CHARS = 80
 HEAD = (
     "vaultmem memory for project `{project}`. The fenced blocks below are notes from the "
@@ -347,6 +350,10 @@ def _last_session(s: SessionDigest, known: _Known) -> Group:
     # Why it stopped may be a hook's output (a third party's text): its signature only.
     block.add("Cut short by Claude Code:", [failquote.signature(s.stopped, 200)] if s.stopped else [],
               [1])
+    # What it installed, removed or set: the state it left the machine in (the newest first).
+    changed = [_cut(f"`{c}`", ITEM_MAX_CHARS) for c in s.changed[-CHANGES:]]
+    block.add("Installed, removed or set (its commands):", changed,
+              _newest(len(changed), CHANGES_FIRST, 1, 3))
     wanted = open_words(s)
     block.add("Decisions:", _lessons(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True,
               open_words=wanted)

@@ -21,7 +21,7 @@ from vaultmem.notes.noise import ANSWER_NAME, NOTES_TITLE
 from vaultmem.notes.privacy import strip_private
 
 from ..errors import VaultmemError
-from . import briefrank, recapline, recapnext
+from . import briefrank, installs, recapline, recapnext
 
 BLOCK_ID = lazy(r"\s*\^vm-[0-9a-zA-Z-]+\s*$")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -108,6 +108,7 @@ class SessionDigest:
     # The person's last request when no answer followed it, or one that only asked back: the
     # session ended (or was cut off) while working on it, so the request is what it left open.
     asked: str = ""
+    changed: tuple[str, ...] = ()  # what it installed, removed or set (installs), read if prose
 
     @property
     def empty(self) -> bool:
@@ -257,6 +258,7 @@ class _Log:
     asked: str = ""  # the newest prompt no answer followed
     last_entry: str = ""  # the title of its newest entry ("Session End" once it ended)
     answered_at: int = -1  # the line of the newest answer
+    changed: installs.Changes = field(default_factory=installs.Changes)
 
 
 def _work_log(note: _Note, prose: bool = True) -> _Log:
@@ -374,6 +376,8 @@ def _work_log(note: _Note, prose: bool = True) -> _Log:
                         details.append(said)
             elif kind == "bullet_list" and line.startswith(("- ", "* ")):
                 body = line[2:].strip()
+                if prose:
+                    log.changed.add(body)
                 failed = FAILED.match(body) or NOT_RUN.match(body)
                 ran = None if failed else RAN.match(body)
                 stopped = None if failed or ran else STOPPED.match(body)
@@ -513,6 +517,7 @@ def session(rel: str, text: str, *, prose: bool = True) -> SessionDigest:
         stopped=log.stopped,
         done=tuple(log.done),
         asked=log.asked,
+        changed=log.changed.lines(),
         **kinds,
     )
 
