@@ -712,3 +712,15 @@ def test_a_line_keeps_no_stray_bold_mark() -> None:
     gotcha = Item("Issue: .gitleaksignore takes no wildcards Impact**: warnings only", "2026-11-19")
     text = context.render("p", [_session()], [], [_entity(gotchas=(gotcha,))])
     assert "takes no wildcards Impact: warnings only" in text
+
+
+def test_what_an_answer_says_changed_or_why_comes_before_the_figures_it_lists() -> None:
+    figures = tuple(f"Report {i}: build 2620{i}, 12 cores at 4.{i} GHz, kernel 6.{i}.1"
+                    for i in range(6))
+    last = _session(turns=(Turn("10:00", "tune the router", "Tuned.", (
+        *figures, "Increased the dnsmasq cache from 1000 → 5000 entries")),))
+    roomy = context.render("p", [last], max_chars=8000)
+    assert "Changed, and why (points of its answers):\n- 10:00 Increased" in roomy
+    briefs = [context.render("p", [last], max_chars=n) for n in range(300, len(roomy))]
+    assert any("5000" in b for b in briefs)
+    assert not any("Report" in b and "5000" not in b for b in briefs)

@@ -303,6 +303,22 @@ def test_a_question_in_a_recap_and_the_choices_it_offers_are_no_details() -> Non
                             "Sandboxing limits what the app may do on macOS")
 
 
+def test_a_recap_table_s_rows_are_details_each_cell_under_its_column() -> None:
+    # A report's table of what changed: each row a detail, its cells named by the header (the
+    # header and the separator are none); a table in a fenced block is code, not a recap's.
+    log = (
+        "## Work Log\n\n### 19:17 - rewrite the history\n\n**Answer:** History rewritten.\n\n"
+        "> [!abstract]- Claude's answer (9 lines)\n> History rewritten.\n>\n"
+        "> | Metric | Before | After |\n> |---|:---:|---|\n"
+        "> | **Secret Findings** | 16,684 | 392 (97.6% reduction) |\n"
+        "> | Repository size | 9.0 MB | 784 KB |\n>\n> ```\n"
+        "> | Cache entries in dnsmasq | 1000 | 5000 |\n> ```\n\n- Ran `ls`\n"
+    )
+    (turn,) = digest.session("s.md", log).turns
+    assert turn.details == ("Secret Findings: Before 16,684, After 392 (97.6% reduction)",
+                            "Repository size: Before 9.0 MB, After 784 KB")
+
+
 def test_what_the_last_session_installed_or_set_is_read_from_its_ran_and_labelled_lines() -> None:
     log = (
         "## Work Log\n\n### 10:00 - set it up\n\n**Answer:** Set up.\n\n"

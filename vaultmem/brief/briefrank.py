@@ -37,6 +37,7 @@ WHAT = {
     "not": "calls not run", "cut": "stops", "next": "next steps", "open": "open questions",
     "decisions": "decisions", "gotchas": "gotchas", "recent": "changes",
     "asked": "unanswered requests", "installed,": "installs and settings",
+    "changed,": "points of answers",
 }
 WHAT_SHOWN = 4  # kinds the last line names, the most left out first
 UNREAD = "older component lines"

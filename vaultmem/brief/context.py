@@ -21,7 +21,7 @@ from vaultmem.mining import settled
 from vaultmem.notes import inline
 from vaultmem.notes.facts import copy_key
 
-from . import briefrank, failquote, layout, leftopen
+from . import briefrank, failquote, layout, leftopen, recapline
 from .dedup import CONTAINED_MIN_CHARS, dedup
 from .digest import EntityDigest, Item, SessionDigest, Turn
 from .tree import RELEVANT, Group, Leaf
@@ -359,8 +359,14 @@ def _last_session(s: SessionDigest, known: _Known) -> Group:
               open_words=wanted)
     block.add("Gotchas and fixes:", _lessons(s.gotchas), [2, 2, 2, 2, 2, 3], knowledge=True,
               open_words=wanted)
-    # What the answers' recaps say beyond their lines: only in room nothing else needs.
-    block.add("More of its answers:", _details(s), [4])
+    # What the answers' recaps say beyond their lines: what changed (a value beside the one it
+    # replaced, a verb of change) or why, in line with its answers; the rest (figures a report
+    # lists: a date, a build, a count) only in room nothing else needs. (On the tuning vaults
+    # all of them at one tier held no labelled fact in 1,648 characters.)
+    details = _details(s)
+    told = [d for d in details if recapline.knowledge(d)]
+    block.add("Changed, and why (points of its answers):", told, [3])
+    block.add("More of its answers:", [d for d in details if d not in told], [4])
     # What its todo lists completed and its commits said (stated.Told): the outcome in its own
     # words, in the room left after everything else (the newest five first).
     done = [_cut(d, ITEM_MAX_CHARS) for d in s.done]

@@ -289,7 +289,7 @@ def _work_log(note: _Note, prose: bool = True) -> _Log:
         answered: int | None = None  # the entry's turn (its place in ``told``) once answered
         # Sentences of a quote's prose kept as details (none read without ``prose``).
         told_prose = 0 if prose else recapline.PROSE_DETAILS
-        lead = ""
+        lead, header = "", list[str]()  # an answer's first line; a table's header in its recap
         for n in range(start, end):
             line = note.lines[n].rstrip("\r")
             head = heads.get(n)
@@ -354,6 +354,9 @@ def _work_log(note: _Note, prose: bool = True) -> _Log:
                 upcoming.feed(line)
             if kind == "blockquote" and details is not None and turns:
                 said, asking, listed = recapline.detail(line, asking)
+                below = note.lines[n + 1] if n + 1 < end else ""
+                said, header = recapline.row(line, below, header) \
+                    if line.startswith("> |") and not fenced else (said, [])  # a table's rows
                 # Its prose's sentences that tell a name, a path or a number (a fenced block's
                 # lines are code or output, a table's its cells).
                 if not listed and not (fenced or fence) \

@@ -4,8 +4,11 @@ something. ``digest`` reads an answer's lines in order and keeps the state betwe
 
 from __future__ import annotations
 
+import re
+
 from vaultmem.mining import factrule
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.mdlines import table_cells
 
 from . import briefrank
 
@@ -114,3 +117,41 @@ def telling_sentences(line: str) -> list[str]:
                 and not factrule.flaw(sentence):
             out.append(sentence)
     return out
+
+
+# A point that says what changed or why (a value beside the one it replaced, a verb of change
+# leading it, a cause or a limit), not a figure a report lists ("Current Date: …", "OS: …").
+_CHANGED = lazy(
+    r"→|->|⇒|\bfrom\s+\S+\s+to\b|\(was:?\s|^\W*(?:increased|decreased|raised|lowered|reduced|"
+    r"enabled|disabled|removed|deleted|added|created|installed|uninstalled|set|changed|moved|"
+    r"renamed|replaced|fixed|updated|upgraded|switched|configured|restored|killed|stopped|"
+    r"blocked|excluded|kept|preserved|preserves|boost\w*|merged|tagged|pinned)\b",
+    re.IGNORECASE)
+_WHY = lazy(r"\b(?:because|due to|requires?|needs?|must|cannot|can't|doesn't|does not|won't|"
+            r"isn't|not supported|no longer|instead of)\b", re.IGNORECASE)
+
+
+def knowledge(point_: str) -> bool:
+    """Whether an answer's point says what changed or why (:data:`_CHANGED`, :data:`_WHY`)."""
+    return bool(_CHANGED.search(point_) or _WHY.search(point_))
+
+
+_SEPARATOR = lazy(r"[\s|:-]+")
+
+
+def row(line: str, below: str, header: list[str]) -> tuple[str, list[str]]:
+    """What a row of a recap's table says as a detail, each cell after its column's header
+    ("Secret Findings: Before 16,684, After 392"), and the header of the rows that follow: a row
+    the separator is ``below`` is one ("" for it, for the separator, and for a row under no
+    header). ``header`` is the one read before (digest keeps it for the answer's lines)."""
+    body = line[1:].strip()
+    if _SEPARATOR.fullmatch(body):
+        return "", header
+    cells = [plain(cell) for cell in table_cells(body)]
+    if _SEPARATOR.fullmatch(below.lstrip(">").strip() or "x"):
+        return "", cells
+    if not header:
+        return "", header  # no table's row: a line of pipes with no header above it
+    named = [f"{header[n]} {cell}" if n < len(header) and header[n] else cell
+             for n, cell in enumerate(cells) if n and cell]
+    return (f"{cells[0]}: " + ", ".join(named) if cells[0] and named else ""), header
