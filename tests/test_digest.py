@@ -326,14 +326,16 @@ def test_what_the_last_session_installed_or_set_is_read_from_its_ran_and_labelle
         "- Ran `cd app && pip install -r requirements-dev.txt && pytest -q`\n"
         "- Ran `ssh root@router \"uci set dhcp.cachesize='5000' && uci commit\"`\n"
         "- Set: `uci set dhcp.cachesize='5000'`\n- Set: `git config --global pull.rebase true`\n"
-        "- Ran `npm install -g ccusage`\n"
+        "- Ran `npm install -g ccusage`\n- Ran `gh secret set ANTHROPIC_API_KEY`\n"
+        "- Ran `echo $PATH`\n- Ran `export CARGO_HOME=/opt/cargo && cargo build`\n"
     )
     # Each command that did, as it ran (its output's redirect aside), once; a part capture
     # labelled that such a command holds is not said again.
     assert digest.session("s.md", log).changed == (
         "npm install -g ccusage", "cd app && pip install -r requirements-dev.txt && pytest -q",
         "ssh root@router \"uci set dhcp.cachesize='5000' && uci commit\"",
-        "git config --global pull.rebase true")
+        "git config --global pull.rebase true", "gh secret set ANTHROPIC_API_KEY",
+        "export CARGO_HOME=/opt/cargo && cargo build")
     # An earlier session's (its prose not read) are not.
     assert digest.session("s.md", log, prose=False).changed == ()
 

@@ -24,8 +24,15 @@ _MAYBE = lazy(
     r"\b(?:echo|printf)\b.*>|"
     r"\btee\b|\bsed\s+(?:-\w*i|--in-place)|\breg(?:\.exe)?\s+(?:add|delete)|\bsetx\b|"
     r"-ItemProperty|\bSet-|\bAdd-Mp|NetFirewallRule|\bchsh\b|\bpmset\b|networksetup|scutil|"
-    r"update-rc|rc-update|update-alternatives|firewall-cmd|\bufw\b|\bnvram\b")
+    r"update-rc|rc-update|update-alternatives|firewall-cmd|\bufw\b|\bnvram\b|\bexport\s|setenv|"
+    r"\$env:|SetEnvironmentVariable|\bsecrets?\s|config:set")
 _RAN = lazy(r"Ran\s+(`+)(.+?)\1")
+# A setting mining.settingcmds leaves to the shell's own lines: an environment variable set (in
+# the shell, for the user, on macOS's launchd) or a hosted service's secret or variable set.
+_ENV_SET = lazy(
+    r"(?:^|[;&|(]\s*)(?:export\s+[A-Za-z_]\w*=|launchctl\s+setenv\s|\$env:\w+\s*=|"
+    r"\[(?:System\.)?Environment\]::SetEnvironmentVariable|(?:gh|glab)\s+(?:secret|variable)\s+set\s|"
+    r"[\w-]+\s+secrets?\s+(?:set|put|add)\s|heroku\s+config:set\s|vercel\s+env\s+add\s)")
 # What a shell line appends that says nothing of the change: its output sent elsewhere.
 _REDIRECT = lazy(r"(?:\s+(?:\d?>&\d|\d?>>?\s*/dev/null|\|\|\s*true))+\s*$")
 
@@ -53,7 +60,7 @@ class Changes:
         from vaultmem.mining import settingcmds  # only for a command that may change something
 
         command = _REDIRECT.sub("", ran.group(2).strip())
-        if settingcmds.parts(command):
+        if _ENV_SET.search(command) or settingcmds.parts(command):
             self.read[command] = True
 
     def lines(self) -> tuple[str, ...]:
