@@ -55,6 +55,21 @@ def test_shell_string(words: list[str], inner: str | None) -> None:
     assert commandline.shell_string(words) == inner
 
 
+@pytest.mark.parametrize(("words", "found"), [
+    (["ssh", "-p", "2222", "root@slate", '"uci set a=b && uci commit"'],
+     ("root@slate", "uci set a=b && uci commit")),
+    (["/usr/bin/ssh", "-o", "ConnectTimeout=5", "-t", "nas", "df", "-h"], ("nas", "df -h")),
+    (["ssh", "h", '"/etc/init.d/\\$s stop"'], ("h", "/etc/init.d/$s stop")),  # the escape read
+    (["mosh", "host", "--", "htop"], ("host", "htop")),
+    (["ssh", "slate"], ("slate", "")),  # a login
+    (["ssh", "-i", "key"], None),
+    (["scp", "a", "h:b"], None),
+])
+def test_remote_reads_where_a_remote_shell_runs_and_what(
+        words: list[str], found: tuple[str, str] | None) -> None:
+    assert commandline.remote(words) == found
+
+
 def test_the_miners_read_a_quoted_separator_as_text() -> None:
     # Each of these split inside the quotes before the miners shared one reading.
     assert tools.program("sleep 5 & pytest -q", "pytest: error: x") == "pytest"
@@ -67,6 +82,12 @@ def test_the_miners_read_a_quoted_separator_as_text() -> None:
 def test_a_shell_or_remote_shell_command_is_read_for_its_own_commands() -> None:
     assert settingcmds.parts("sudo sh -c 'apt-get install -y jq && echo ok'") == ("apt-get install -y jq",)
     assert settingcmds.parts('ssh root@h "uci set a.b=1; uci commit"') == ("uci set a.b=1",)
+    # ssh's own options, and a command line it runs unquoted, read as ssh reads them.
+    assert settingcmds.parts("ssh -i ~/.ssh/k -t pi sudo apt-get install -y jq") == (
+        "sudo apt-get install -y jq",)
+    assert settingcmds.parts('ssh h "/etc/init.d/\\$s stop; /etc/init.d/\\$s disable"') == (
+        "/etc/init.d/$s disable",)
+    assert tools.ssh_host("cd x && ssh -p 22 'pi@Pi4' uptime") == "pi4"
     assert [s.name for s in subjects.of_command("bash -c 'systemctl restart nginx'")] == ["nginx"]
 
 

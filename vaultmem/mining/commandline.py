@@ -10,7 +10,8 @@ reads it:
   a quote left open (a command line recorded by its first line) runs to the end;
   :func:`unquoted` reads it as the program gets it (``--name=a b``);
 - a shell given a command line to run (``bash -c "a && b"``, ``sudo sh -c '…'``) runs a
-  command line of its own (:func:`shell_string`);
+  command line of its own (:func:`shell_string`), and so does a remote shell on its host
+  (``ssh -p 22 root@host "uci set … && uci commit"``: :func:`remote`);
 - the commands leading a line that only set the shell up for the work after them (``cd x &&``,
   ``source ~/.cargo/env &&``, ``. venv/bin/activate;``, ``export A=b &&``) are its
   :func:`prelude`, not its work.
@@ -125,6 +126,36 @@ def shell_string(words: list[str]) -> str | None:
         if not word.startswith("-"):
             return None
     return None
+
+
+# Remote shells, and ssh's options that take a value (OpenSSH's ssh(1)): its first other word is
+# the destination.
+_REMOTE_SHELLS = frozenset({"ssh", "mosh"})
+_SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+
+
+def remote(words: list[str]) -> tuple[str, str] | None:
+    """(the destination, the command line it runs there) of an ``ssh`` or ``mosh`` command's
+    words, quotes kept (``ssh -p 2222 root@slate "uci set a=b && uci commit"`` -> ``root@slate``,
+    ``uci set a=b && uci commit``), the command line as the remote shell gets it, "" for a
+    login; None for any other command or when no destination is given."""
+    if not words or posixpath.basename(unquoted(words[0])) not in _REMOTE_SHELLS:
+        return None
+    rest = list(words[1:])
+    while rest and rest[0].startswith("-") and rest[0] != "--":
+        flag = rest.pop(0)
+        if len(flag) == 2 and flag[1] in _SSH_VALUED and rest:
+            rest.pop(0)
+    if not rest or rest[0] == "--":
+        return None
+    given = rest[1:]
+    while given and given[0].startswith("-"):  # options may follow it (``mosh host -- cmd``)
+        flag = given.pop(0)
+        if flag == "--":
+            break
+        if len(flag) == 2 and flag[1] in _SSH_VALUED and given:
+            given.pop(0)
+    return unquoted(rest[0]), " ".join(unquoted(w) for w in given)
 
 
 # A quoted piece of a word (its quotes kept) holding a blank: a sentence, not a name; a path

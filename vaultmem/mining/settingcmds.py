@@ -32,8 +32,6 @@ INSTALLED = "Installed"
 REMOVED = "Removed"
 SETTING = "Set"
 
-# A remote shell's call before the quoted command it runs (``ssh -p 22 root@host "``).
-_REMOTE = lazy(r"\A(?:ssh|mosh)\s.*?\s[\"']")
 _PREFIX = lazy(r"\A(?:(?:sudo|doas|env|command|exec|nice)\s+(?:-\S+\s+)*|[A-Z_][A-Z0-9_]*=\S*\s+)+")
 _INSTALL = lazy(
     r"\A(?:brew\s+(?:install|reinstall|uninstall|remove|tap)|"
@@ -102,31 +100,14 @@ def _pieces(command: str) -> list[str]:
     for piece, _ in commandline.commands(command):
         piece = piece.strip()
         # A remote shell's or a shell's command is a command line of its own, inside the quote.
-        remote = _REMOTE.match(piece)
-        if remote is not None:
-            inner: str | None = piece[remote.end():]
-            if inner and inner.endswith(piece[remote.end() - 1]):
-                inner = inner[:-1]
-        else:
-            inner = commandline.shell_string(commandline.words(_PREFIX.sub("", piece)))
-        if inner is not None:
+        words = commandline.words(_PREFIX.sub("", piece))
+        inner = commandline.shell_string(words) or (commandline.remote(words) or ("", ""))[1]
+        if inner:
             pieces.extend(_pieces(inner))
             continue
-        piece = _unquoted(piece)
         if piece:
             pieces.append(piece)
     return pieces
-
-
-def _unquoted(piece: str) -> str:
-    """``piece`` without the quote a split left unpaired at its start or its end."""
-    for quote in "\"'":
-        if piece.count(quote) % 2:
-            if piece.startswith(quote):
-                piece = piece[1:]
-            elif piece.endswith(quote):
-                piece = piece[:-1]
-    return piece.strip()
 
 
 def _kept(bare: str) -> bool:

@@ -176,17 +176,23 @@ def program(command: str, error: str = "") -> str | None:
 
 def _first_part(command: str) -> list[str]:
     """The words of the first command of a command line (:mod:`commandline`) that is
-    not a ``cd`` or a variable; [] when unreadable."""
-    for words in _command_words(command):
-        if words[0].casefold() not in ("cd", "pushd", "export", "set") and "=" not in words[0]:
+    not a ``cd`` or a variable, as the program gets them; [] when unreadable."""
+    return [commandline.unquoted(w) for w in _first_words(command)]
+
+
+def _first_words(command: str) -> list[str]:
+    """:func:`_first_part`'s words as written, quotes kept."""
+    for words in commandline.command_words(command):
+        head = commandline.unquoted(words[0])
+        if head.casefold() not in ("cd", "pushd", "export", "set") and "=" not in head:
             return words
     return []
 
 
 def _command_words(command: str) -> list[list[str]]:
-    """The words of each command of a command line, quotes taken off; a command without words
-    left out."""
-    return [[w.strip("'\"") for w in words] for words in commandline.command_words(command)]
+    """The words of each command of a command line as the program gets them
+    (:func:`commandline.unquoted`); a command without words left out."""
+    return [[commandline.unquoted(w) for w in words] for words in commandline.command_words(command)]
 
 
 def _speaking_part(command: str, error: str) -> list[str]:
@@ -223,8 +229,6 @@ def _name(word: str) -> str | None:
     return word.casefold() if re.fullmatch(r"[A-Za-z][\w.+-]*", word) else None
 
 
-# ssh's options that take a value (OpenSSH's ssh(1)); its first other word is the destination.
-_SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 _HOST_NAME = lazy(r"[A-Za-z][A-Za-z0-9-]*")  # a machine's own name, not an address
 
 
@@ -232,15 +236,8 @@ def ssh_host(command: str) -> str | None:
     """The machine ``command`` logs into by ssh, by the name people call it (``ssh -p 2222
     root@slate 'uptime'`` -> ``slate``), or None: no ssh command, or a host given by address (an
     IP, a domain name) or as ``localhost``: an address names no machine a person looks up."""
-    words = _first_part(fixes.run_key(command.rstrip("…").strip()))
-    if not words or _name(words[0]) != "ssh":
-        return None
-    rest = words[1:]
-    while rest and rest[0].startswith("-"):
-        flag = rest.pop(0)
-        if len(flag) == 2 and flag[1] in _SSH_VALUED and rest:
-            rest.pop(0)
-    host = rest[0].rpartition("@")[2] if rest else ""
+    found = commandline.remote(_first_words(fixes.run_key(command.rstrip("…").strip())))
+    host = found[0].rpartition("@")[2] if found else ""
     return host.casefold() if _HOST_NAME.fullmatch(host) and host.casefold() != "localhost" \
         else None
 
