@@ -10,8 +10,9 @@ compaction, without the summary (written after the hook; DESIGN §13). Measured:
 - post-compaction coverage: of each compacted session's facts established before the compaction
   (all proof words in the transcript before it), those the summary holds, and those the summary
   and vaultmem's context hold together (goal: all but one), and the context's size (<= 2,400);
-- recurrence: a failure whose error line (digits, paths and hex folded) an earlier session met
-  and got past (the same command passed later in it) is recurring: told its fix? (goal >= 90%);
+- recurrence: a failure whose error line (folded as the hook folds it: paths, ids, hashes,
+  dates, digits) an earlier session met and got past (the same command passed later in it) is
+  recurring: told its fix? (goal >= 90%);
   one no earlier session met is unrelated: told nothing? (goal >= 95%). Repeats within one
   session are counted apart. A silent failure is asked again with the session's injections out
   of the way: when it would then be told something, the hook had told this session those facts
@@ -106,19 +107,26 @@ def _text(content: Any) -> str:
 
 
 def fold(error: str) -> str:
-    """An error line as recurrence compares it: its first error-looking line, case-folded, with
-    paths, hex and numbers folded (``E   psycopg…port 5432`` and ``…port 5433`` are one); a line
-    that only sums up (git's ``error: failed to push some refs``) with the lines above it that
-    say why, as capture records it: a push the remote was ahead of and one a repository rule
-    declined are two failures."""
-    from vaultmem.claude.errorline import summary_line
-    from vaultmem.mining import toolresults
+    """An error line as recurrence compares it: the line the failure hook reads for a failure
+    (:func:`errorline.error_line`: a line that only sums up, git's ``error: failed to push some
+    refs``, with the lines above it that say why, as capture records it: a push the remote was
+    ahead of and one a repository rule declined are two failures), folded as :func:`folded`
+    folds it (``E   psycopg…port 5432`` and ``…port 5433`` are one)."""
+    from vaultmem.claude.errorline import error_line, summary_line
 
-    _, line = toolresults.failure(error, True, lambda text: text)
-    if summary_line(line):  # git's "failed to push some refs": why follows (as capture records)
-        _, line = toolresults.failure(error, True, lambda text: text, said_before=True)
+    line = error_line(error)
+    if summary_line(line):
         line = _MAPPED.sub("#", line or "")
-    return _FOLD.sub("#", line.casefold()) if line and not line.startswith("Exit code") else ""
+    return folded(line) if line and not line.startswith("Exit code") else ""
+
+
+def folded(text: str) -> str:
+    """``text`` with what the failure hook's signature leaves out as varying between runs
+    folded (:func:`errorline.folded`: paths, ids, short hashes, temporary names, dates), then
+    case-folded, with paths, hex and any number folded too."""
+    from vaultmem.claude import errorline
+
+    return _FOLD.sub("#", errorline.folded(text, "#").casefold())
 
 
 def moment_calls(session: str, raw_lines: Sequence[str], cwd0: str) -> list[Call]:
@@ -267,7 +275,7 @@ def _unlogged(root: Path, when: datetime, payload: Mapping[str, Any]) -> str:
 
 def _observe(call: Call, context: str, raw_lines: Sequence[str], report: Report) -> None:
     if context:
-        report.given.setdefault(call.session, []).append((call.upto, context))
+        report.given.setdefault(call.session, []).append((call.upto, context, call.hook))
     if call.hook == "user-prompt-submit" and context:
         report.prompt_chars[call.session] = report.prompt_chars.get(call.session, 0) + len(context)
         report.prompt_max = max(report.prompt_max, len(context))
@@ -330,7 +338,8 @@ def measure_labelled(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
     of each later session that holds one of its error strings, told anything and told the fix
     by the failure hook, and whether the fix was in the session's context by then at all
     (``fix_known``: its briefing or a prompt's facts gave it earlier, so the failure hook, which
-    tells a fix once per session, rightly said nothing)."""
+    tells a fix once per session, rightly said nothing; ``fix_by``: the hook that gave it first,
+    "" when none did)."""
     ids = {s.id for s in corpus.sessions}
     for label in labels:
         if not {label["fixed_in"], *label["later"]} <= ids:
@@ -348,10 +357,10 @@ def measure_labelled(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
                     context = report.contexts.get(key, [""] * (nth + 1))[nth]
                     found.update(met=True, told=bool(context), told_fix=any(
                         holds(context, proof) for proof in label["fix"]))
-                    earlier = [text for upto, text in report.given.get(sid, ())
-                               if upto <= call.upto]
-                    found["fix_known"] = found["told_fix"] or any(
-                        holds(text, proof) for text in earlier for proof in label["fix"])
+                    by = next((hook for upto, text, hook in report.given.get(sid, ())
+                               if upto <= call.upto and text != context and any(
+                                   holds(text, proof) for proof in label["fix"])), "")
+                    found.update(fix_known=found["told_fix"] or bool(by), fix_by=by)
                     break
             report.labelled.append(found)
 
@@ -395,8 +404,7 @@ def _last_cwds(corpus: Corpus) -> dict[str, str]:
 
 
 def _gotchas(vault: Path, without: str = "") -> str:
-    """Every gotcha line the vault holds, case-folded and folded as :func:`fold` folds errors;
-    not those of the notes of session ``without`` (its frontmatter names it), which the failure
+    """Every gotcha line the vault holds, as written; not those of the notes of session ``without`` (its frontmatter names it), which the failure
     hook does not read to that session."""
     from vaultmem.notes.facts import facts
 
@@ -406,7 +414,7 @@ def _gotchas(vault: Path, without: str = "") -> str:
         if without and without in text.split("\n---", 1)[0]:
             continue
         found += [f.text for f in facts(text, stem=path.stem, note_type=None) if f.kind == "gotcha"]
-    return _FOLD.sub("#", "\n".join(found).casefold())
+    return "\n".join(found)
 
 
 def recorded(call: Call, gotchas: str) -> bool:
@@ -417,10 +425,11 @@ def recorded(call: Call, gotchas: str) -> bool:
     whatever command met it and whichever program Cygwin names: a gotcha quoting any such error
     recorded its fix."""
     command = _FOLD.sub("#", call.command.casefold())
+    said = _FOLD.sub("#", gotchas.casefold())  # a command as quoted: what varies kept apart
     unstarted = _UNSTARTED.search(str(call.payload.get("error", "")).casefold())
-    return bool(command and f"{command}` failed" in gotchas) or bool(
-        call.signature and call.signature[:40] in gotchas) or bool(
-        unstarted and _UNSTARTED.search(gotchas))
+    return bool(command and f"{command}` failed" in said) or bool(
+        call.signature and call.signature[:40] in folded(gotchas)) or bool(
+        unstarted and _UNSTARTED.search(said))
 
 
 def measure_probes(corpus: Corpus, root: Path, by_session: Mapping[str, Sequence[Call]],

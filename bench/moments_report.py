@@ -4,6 +4,7 @@ issue's goals, and its printed report."""
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,9 +46,9 @@ class Report:
     probes: list[dict[str, Any]] = field(default_factory=list)  # failures asked again later
     contexts: dict[str, list[str]] = field(default_factory=dict)  # like told: what was told
     labelled: list[dict[str, Any]] = field(default_factory=list)  # recurrences.json, scored
-    # session -> (transcript line, context) of every hook that gave it context, in order: what
-    # the session had been told by a given line (its briefing, a prompt's facts, a failure's fix).
-    given: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    # session -> (transcript line, context, hook) of every hook that gave it context, in order:
+    # what the session had been told by a given line (its briefing, a prompt's facts, a fix).
+    given: dict[str, list[tuple[int, str, str]]] = field(default_factory=dict)
 
 
 def _share(part: int, whole: int) -> str:
@@ -82,6 +83,9 @@ def totals(report: Report) -> dict[str, Any]:
         "labelled_told_fix": sum(x["told_fix"] for x in report.labelled),
         "labelled_fix_known": sum(x.get("fix_known", False) for x in report.labelled),
         "labelled_not_met": sum(not x["met"] for x in report.labelled),
+        # Of the labelled failures not told their fix there, which hook had given it before.
+        "labelled_fix_by": dict(Counter(x["fix_by"] for x in report.labelled
+                                        if x.get("fix_by") and not x["told_fix"])),
         "probes": len(report.probes),
         "probes_recorded": sum(p["recorded"] for p in report.probes),
         "probes_recorded_told": sum(p["told_again"] for p in report.probes if p["recorded"]),
@@ -127,7 +131,10 @@ def render(report: Report, labels_name: str) -> str:
                f"(briefing, prompt or failure) {_share(t['labelled_fix_known'], t['labelled'])}"
                f" (goal >= {GOALS['recurring_told']:.0%})" + (
                    f"; {t['labelled_not_met']} labelled failures not met in the replay"
-                   if t["labelled_not_met"] else ""))
+                   if t["labelled_not_met"] else "") + (
+                   "; not told there, given before by " + ", ".join(
+                       f"{hook} {n}" for hook, n in sorted(t["labelled_fix_by"].items()))
+                   if t["labelled_fix_by"] else ""))
     out.append(f"  failures met earlier in the same session, told: "
                f"{_share(t['repeats_told'], t['repeats'])}")
     out.append(f"  each failure a session got past, met again in a later session: "

@@ -58,6 +58,14 @@ _VARYING_RE = lazy(r"\[REDACTED[\w-]*\]|\u2039redacted:[^\u203a\s]*\u203a|"
                    r"\S*\d{5,}\S*|\b[0-9a-f]{8,}\b|\b(?=[0-9a-f]*[a-f])[0-9a-f]*\d[0-9a-f]*\b(?<=\w{7})|"
                    r"\btmp[\w.-]+|\b\d[\w.-]*|(?<![A-Za-z0-9])(?=[A-Za-z0-9]{6,}(?![A-Za-z0-9]))"
                    r"[A-Za-z]*\d+[A-Za-z]+\d[A-Za-z0-9]*")
+
+
+def folded(text: str, mark: str = " ") -> str:
+    """``text`` with what varies between two runs of one failure (:data:`_VARYING_RE`: paths,
+    ids, short hashes, temporary names, dates, numbers) replaced by ``mark``."""
+    return _VARYING_RE.sub(mark, text)
+
+
 # What a hook runner prints for the checks it ran, when no line of the output is an error line:
 # pre-commit's ``name.....Failed`` and ``- hook id: name``, husky's ``husky - pre-commit script
 # failed``, lint-staged's ``✖ eslint --fix``, a hook script's own ``Running gitleaks scan...``.
@@ -120,7 +128,7 @@ def line_words(error: str) -> list[str]:
     line = error_line(error)
     if line is None or line.startswith("Exit code"):
         return []
-    words = [w for w in moments.words(_VARYING_RE.sub(" ", _LEADERS_RE.sub(" ", line)))
+    words = [w for w in moments.words(folded(_LEADERS_RE.sub(" ", line)))
              if w not in _GENERIC and not w.startswith("/")]
     if len(set(words) - speaker_words(line)) < 2:
         # "cat: '/sys/…/intel-rapl:0/energy_uj': Permission denied" says nothing but the path:
@@ -147,7 +155,7 @@ def _path_words(line: str) -> list[str]:
     for path in _PATH_RE.findall(line):
         parts = [p for p in re.split(r"[\\/]", path) if p not in ("", ".", "..", "~")][-2:]
         for part in parts:
-            found += [w for w in moments.words(_VARYING_RE.sub(" ", part))
+            found += [w for w in moments.words(folded(part))
                       if w not in _SYSTEM_FOLDERS and w not in _GENERIC]
     return list(dict.fromkeys(found))
 
@@ -232,7 +240,7 @@ def cause_of(line: str) -> set[str]:
     if not summary_line(line) or CAUSE_SEP not in line:
         return set()
     head, cause = line.split(CAUSE_SEP, 1)
-    said = set(moments.words(_VARYING_RE.sub(" ", head)))
-    cause = _VARYING_RE.sub(" ", _MAPPED_RE.sub(" ", cause))
+    said = set(moments.words(folded(head)))
+    cause = folded(_MAPPED_RE.sub(" ", cause))
     return {w for w in moments.words(cause) if w not in said and w not in _GENERIC}
 
