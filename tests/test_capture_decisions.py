@@ -105,3 +105,110 @@ def test_a_state_said_between_tool_calls_is_work_in_progress() -> None:
         (Kind.DECISION, said)]
     assert [m.kind for m in mine(said)] == [Kind.DECISION]
 
+
+
+SETTINGS_TABLE = """Done, the pool is tuned for the load test:
+
+| Setting | Value |
+|---|---|
+| `pool_size` | 20 |
+| statement timeout | 5s |
+"""
+
+
+def test_a_table_of_settings_in_the_final_answer_gives_its_states(
+        env: Path, log: Transcript) -> None:
+    log.prompt("tune the database pool for the load test")
+    log.call("e1", "Edit", {"file_path": f"{CWD}/deploy/db.conf",
+                            "old_string": "a", "new_string": "b"})
+    log.result("e1", "The file has been updated.")
+    log.say(SETTINGS_TABLE)
+    stop(log)
+    end(log)
+    decisions = _decisions(env)
+    assert _holds(decisions, "`pool_size`: 20")
+    assert _holds(decisions, "Statement timeout: 5s")
+
+
+def test_a_table_of_settings_between_tool_calls_or_a_reading_is_no_decision() -> None:
+    reading = SETTINGS_TABLE.replace("| Setting | Value |", "| Setting | Current |")
+    assert mine_turn((SETTINGS_TABLE, "All 12 tests pass."), acted=1) == ()
+    assert mine(reading) == ()
+
+
+def test_a_table_row_is_read_as_the_line_of_prose_it_says() -> None:
+    answer = ("Summary of the changes:\n\n| File | Change |\n|---|---|\n"
+              "| `client.py` | The API client now uses httpx |\n"
+              "| `README.md` | Updated the install steps |\n")
+    assert [(m.kind, m.text) for m in mine(answer)] == [
+        (Kind.DECISION, "`client.py`: The API client now uses httpx")]
+    weighed = answer.replace("| File | Change |", "| Option | Pros |")
+    assert mine(weighed) == ()
+
+
+def test_an_alert_callout_is_claudes_own_words_a_quote_is_not() -> None:
+    said = "The worker now uses Redis for its queue."
+    alert = f"Done.\n\n> [!IMPORTANT]\n> {said}\n\nAll tests pass."
+    assert [(m.kind, m.text) for m in mine(alert)] == [(Kind.DECISION, said)]
+    assert mine(f"Done.\n\n> {said}\n\nAll tests pass.") == ()
+
+
+@pytest.mark.parametrize(("answer", "said"), [
+    ("Done. Merged `test_redaction.py` into `Projects/Tests/`:\n\n```\nProjects/Tests/\n```",
+     "Merged `test_redaction.py` into `Projects/Tests/`"),
+    ("Renamed `docs/old/` to `docs/guides/`.", "Renamed `docs/old/` to `docs/guides/`."),
+    ("JSON is now the default output format.", "JSON is now the default output format."),
+    ("Enabled `noImplicitAny` in tsconfig.json.", "Enabled `noImplicitAny` in tsconfig.json."),
+    ("Configured the statusline to show the model name.",
+     "Configured the statusline to show the model name."),
+])
+def test_a_name_a_place_a_default_or_a_switch_the_answer_gives_is_a_decision(
+        env: Path, log: Transcript, answer: str, said: str) -> None:
+    log.prompt("tidy the project layout")
+    log.call("b1", "Bash", {"command": "git mv a b"})
+    log.result("b1", "")
+    log.say(answer)
+    stop(log)
+    end(log)
+    assert _holds(_decisions(env), said)
+
+
+@pytest.mark.parametrize("answer", [
+    "Moved on to the next file.", "Enabled debug logging temporarily to trace it.",
+    "**Disabled Categories:**\n\n- telemetry", "Configured it to run daily.",
+    "Merged the PR into main.", "Renamed `getUser` to `fetchUser`.",
+    "Moved the Stripe calls into `billing/gateway.py`.",
+])
+def test_a_move_on_a_while_a_label_or_a_pronoun_is_no_decision(
+        env: Path, log: Transcript, answer: str) -> None:
+    log.prompt("tidy the project layout")
+    log.call("b1", "Bash", {"command": "git mv a b"})
+    log.result("b1", "")
+    log.say(answer)
+    stop(log)
+    end(log)
+    assert _decisions(env) == []
+
+
+@pytest.mark.parametrize("prompt", [
+    "use pnpm for installs in this repo", "let's use SQLite as the cache", "I prefer tabs over spaces",
+])
+def test_a_tool_given_a_role_or_a_preference_is_a_directive(
+        env: Path, log: Transcript, prompt: str) -> None:
+    log.prompt(prompt)
+    log.call("b1", "Bash", {"command": "ls"})
+    log.result("b1", "package.json")
+    log.say("Done: the setup follows that from now on.")
+    stop(log)
+    end(log)
+    assert _holds(_decisions(env), f"{LABEL} {prompt}")
+
+
+def test_a_tool_used_for_a_task_is_no_directive(env: Path, log: Transcript) -> None:
+    log.prompt("use the vendor CLI to raise the fan speed")
+    log.call("b1", "Bash", {"command": "vendorctl fan --max"})
+    log.result("b1", "ok")
+    log.say("The fans run at full speed.")
+    stop(log)
+    end(log)
+    assert not [d for d in _decisions(env) if LABEL in d]

@@ -131,6 +131,8 @@ def mine_turn(messages: Sequence[str], acted: int = 0, *, listed_only: bool = Fa
         for index, unit in enumerate(units):
             if listed_only and unit.label is None and not (unit.item and unit.section):
                 continue
+            if unit.state and number < acted:
+                continue  # a table of settings between tool calls: work in progress
             kind = classify(unit, masks, index >= trailing_from, final=number >= acted)
             thought = _thinking(unit, realised == unit.block, kind, acting=number < acted)
             if thought is not None:

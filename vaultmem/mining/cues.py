@@ -105,6 +105,9 @@ def classify(unit: Unit, masks: Masks, trailing: bool, *, final: bool = False) -
     if unit.section is not None and unit.item:
         offer = unit.section == Kind.QUESTION and (OFFER.search(bare) or bare_choice(bare))
         return None if offer or NAMES_ONLY.fullmatch(bare) else unit.section
+    if final and text.endswith(":") and len(text.split()) >= 4 \
+            and set_up(text[:-1], plain_unit(masks.restore(unit.text))[:-1]):
+        return Kind.DECISION  # "Merged `x.py` into `tests/`:" and what it holds below
     if text.endswith(":") or len(text.split()) < 4:
         return None  # a lead-in to what follows, or too short to carry knowledge
     other = lang.of(text)  # a sentence in another language: its table's cues too
@@ -147,7 +150,7 @@ def classify(unit: Unit, masks: Masks, trailing: bool, *, final: bool = False) -
         return Kind.PREREQUISITE
     if _any(GOTCHA_WEAK, forms) or NOTED.search(text) or OTHERWISE.search(bare):
         return Kind.GOTCHA
-    if final and any(set_up(form) for form in forms):
+    if final and any(set_up(form, full) for form in forms):
         return Kind.DECISION
     return None
 

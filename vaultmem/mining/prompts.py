@@ -15,6 +15,7 @@ openers are ``mining.lang``'s ``rules`` ("ab jetzt", "désormais", "a partir de 
 
 A directive in a general shape is a rule too, once Claude acts on it (the turn called a tool or
 answered without asking back): "don't use sudo for pip installs", "commits should be signed",
+"use pnpm for installs", "I prefer tabs",
 "the API should return 404 for missing users", "we should use pytest not unittest". Not "don't
 push yet" (for now), "the tests should pass" (an expectation), "we should fix the parser" (a
 request for work) nor "it should work now" (what "it" is, the line alone never says).
@@ -61,6 +62,11 @@ _NOT_A_RULE = lazy(r"never ?mind|nevermind", re.IGNORECASE)
 # "don't use sudo for pip": a way of working ruled out ("don't push yet" is for now only).
 _DONT_USE = lazy(r"(?:don'?t|do not|dont) (?:ever )?(?:use|rely on|depend on|hard-?code|mock)\s+"
                  r"(?!.*\b(?:yet|for now|right now|this time|until|before)\b)\S", re.IGNORECASE)
+# "use pnpm for installs", "let's use SQLite as the cache": a tool given a role ("use the CLI to
+# raise the fan speed" is a task); "I prefer tabs", "I'd rather keep one file": a preference.
+_USE_FOR = lazy(r"(?:let'?s |lets |we(?:'ll| will) |just )?use (?!(?:it|this|that|them)\b)\S+"
+                r"(?: \S+){0,3}? (?:for|as) (?!(?:now|a (?:moment|while|test)|testing|debugging)\b)"
+                r"\S|i(?:'d| would)? (?:prefer|rather)\b", re.IGNORECASE)
 # "commits should be signed", "the API should return 404 …": how a thing of the project must be;
 # not a pronoun's ("it should work"), an expectation ("should pass", "should be fixed") or a
 # request for work ("we should fix …": the verb must state how, not what to do now).
@@ -133,7 +139,7 @@ def _directs(sentence: str) -> bool:
     if text.rstrip().endswith("?") or _ASKS.match(text) \
             or len(re.findall(r"\w+", text)) < MIN_WORDS + 1:
         return False
-    return _DONT_USE.match(text) is not None or _SHOULD.match(text) is not None
+    return any(shape.match(text) is not None for shape in (_DONT_USE, _SHOULD, _USE_FOR))
 
 
 def rule(prompt: str | None, *, acted: bool = False) -> str | None:

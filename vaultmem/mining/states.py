@@ -8,7 +8,11 @@ reason: a later session meets that choice and must not undo it.
   points to the staging queue``, ``Backups now default to zstd`` (not ``it now passes``: a
   subject of its own, and a verb of use or wiring, not a symptom);
 - a thing configured to behave one way: ``Configured nginx to use HTTP/2``, ``The logger is
-  configured to write JSON``;
+  configured to write JSON``; a default or a switch: ``JSON is now the default output``,
+  ``Enabled `noImplicitAny` in tsconfig.json`` (not ``temporarily``, ``to debug``);
+- a file or folder given a name or a place: ``Merged `test_x.py` into `Projects/Tests/```,
+  ``Moved the homeserver files into Projects/Zima`` (not ``Renamed `getUser` to `fetchUser```
+  nor ``Moved the Stripe calls into `billing.py```: refactoring steps);
 - a setting given a value: ``I set the timeout to 30 seconds``, ```max_connections` is now set
   to 50``, ``Changed the log level from DEBUG to INFO``, ``Pinned `numpy` to 1.26`` (the thing
   set is a setting's name or code; ``Set up the database`` is a step, and a bare ``Set the
@@ -37,14 +41,35 @@ _NOW_USES = cue(
     "now",
 )
 _CONFIGURED = cue(
-    r"^(?:(?:i|we)(?:'ve| have)? )?(?:also )?configured (?:[\w`'./\ue000\ue001-]+ ){1,6}?to "
-    r"(?:use|run|point|listen|read|write|connect|store|serve|send|sign|load|skip|ignore|allow|"
-    r"block|exclude|include|accept|reject|require|default|start|bind|route|forward|cache|log|"
-    r"keep|rotate|retry|expire|redact|scan)\b|"
-    + _THING + r"(?:is|are) (?:now )?configured to (?:use|run|point|listen|read|write|connect|"
-    r"store|serve|send|sign|load|skip|ignore|allow|block|exclude|include|accept|reject|require|"
-    r"default|start|bind|route|forward|cache|log|keep|rotate|retry|expire|redact|scan)\b",
+    r"^(?:(?:i|we)(?:'ve| have)? )?(?:also )?configured (?!(?:it|this|that|them)\b)(?:[\w`'./\ue000\ue001-]+ ){1,6}?to "
+    r"(?!be\b)[a-z]+\b|" + _THING + r"(?:is|are) (?:now )?configured to (?!be\b)[a-z]+\b",
     "configured",
+)
+# A thing given a default or a switch: "JSON is now the default output", "Strict mode is now
+# enabled"; said once done ("Enabled `noImplicitAny` in tsconfig.json", "Disabled the telemetry
+# service"), not for a while ("temporarily", "for now", "to debug").
+_IS_NOW = cue(
+    _THING + r"(?:is|are) now (?:the )?(?:default|enabled|disabled|on by default|off by default|"
+    r"required|optional|mandatory|opt-in|opt-out|read-only)\b",
+    "now",
+)
+_SWITCHED = cue(
+    r"^(?:(?:i|we)(?:'ve| have)? )?(?:also )?(?:enabled|disabled) (?!(?:it|this|that|them)\b)"
+    r"(?!.*\b(?:temporar\w*|for now|to (?:debug|test|check|see|verify|investigate)|while)\b)"
+    r"(?:the |a )?\S",
+    "enabled|disabled",
+)
+# A file or folder given a name or a place: "Merged `test_x.py` into `Projects/Tests/`",
+# "Moved the homeserver files into Projects/Zima", "Renamed `docs/old/` to `docs/guides/`"
+# (read with its code: the thing moved is a file or a folder, or it goes into a folder; a
+# function renamed or code moved into a file is a refactoring step, no choice to keep).
+_PATHLIKE = r"`?[\w.~-]*(?:/[\w.~-]*)+`?|`?[\w~-]+\.[a-z][a-z0-9]{0,4}`?"
+_FOLDER = r"`?[\w.~-]*(?:/[\w.~-]*)*/[\w~-]*/?`?(?=[\s,:;)]|\.(?:\s|$)|$)"
+_PLACED = cue(
+    r"^(?:(?:i|we)(?:'ve| have)? )?(?:also )?(?:renamed|moved|merged|relocated|consolidated) "
+    r"(?:(?:the |all )?(?:[^\s,;]+ ){0,4}?(?:" + _PATHLIKE + r")(?: [^\s,;]+){0,3}? "
+    r"(?:to|into|under|in) \S|(?:[^\s,;]+ ){1,6}?(?:to|into|under) (?:the )?" + _FOLDER + r")",
+    "renamed|moved|merged|relocated|consolidated",
 )
 # A setting's name (as ``settingvalues`` spells them) or code, given a value.
 _SETTING = (
@@ -70,7 +95,9 @@ _SET_TO = cue(
 )
 
 
-def set_up(text: str) -> bool:
-    """Whether ``text`` (one sentence, plain: emphasis gone, code masked) says a state was set
-    up by choice (see the module)."""
-    return any(shape.search(text) is not None for shape in (_NOW_USES, _CONFIGURED, _SET_TO))
+def set_up(text: str, full: str) -> bool:
+    """Whether ``text`` (one sentence, plain: emphasis gone, code masked; ``full``: the same
+    with its code) says a state was set up by choice (see the module)."""
+    return any(shape.search(text) is not None
+               for shape in (_NOW_USES, _CONFIGURED, _SET_TO, _IS_NOW, _SWITCHED)) \
+        or _PLACED.search(full) is not None

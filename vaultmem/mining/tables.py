@@ -128,3 +128,59 @@ def explained(rows: Sequence[str]) -> list[tuple[Kind, str]]:
             if named:
                 found.append((Kind.DECISION, f"{' '.join(named)} — why: {said[reason]}"))
     return found
+
+
+# A table of settings and the values they were given ("| Setting | Value |", "| Option | Set to
+# |"): each row is a state set up, "<setting>: <value>" (a decision in a final answer only:
+# ``answers.mine_turn``). Not a table of what a system has now ("| Setting | Current |": an
+# audit's reading) nor one of values measured before and after.
+_SETTING_HEADER_RE = lazy(r"^(?:settings?|options?|parameters?|config(?:uration)?|keys?|"
+                          r"variables?|env(?:ironment)? vars?|properties|property|flags?|"
+                          r"decisions?|choices?)$", re.IGNORECASE)
+_VALUE_HEADER_RE = lazy(r"^(?:values?|new values?|set to|now|new|chosen|choice|decision|"
+                        r"configured|configured value)$", re.IGNORECASE)
+# A table weighing alternatives ("| Option | Pros | Cons |", "| | Redis | SQLite |"): its rows
+# are no statements of the project, so they are not read as prose either.
+_WEIGHED_HEADER_RE = lazy(r"\b(?:pros?|cons?|vs\.?|versus|alternatives?|trade-?offs?|"
+                          r"with(?:out)?|compar\w*|options?|approach(?:es)?|before|after|old|"
+                          r"previous(?:ly)?|was|expected|actual)\b", re.IGNORECASE)
+
+
+def settings(rows: Sequence[str]) -> list[str]:
+    """The ``<setting>: <value>`` states a table of settings and their values gives, in order;
+    none for any other table (one with a reason column is :func:`explained`'s)."""
+    if len(rows) < 3 or not _SEPARATOR_RE.match(rows[1]):
+        return []
+    header = [_plain(cell) for cell in table_cells(rows[0])]
+    if len(header) < 2 or not _SETTING_HEADER_RE.match(header[0]):
+        return []
+    value = next((i for i, cell in enumerate(header) if i and _VALUE_HEADER_RE.match(cell)), None)
+    if value is None:
+        return []
+    found: list[str] = []
+    for row in rows[2:]:
+        cells = [_plain(cell).strip(" .") for cell in table_cells(row)]
+        if len(cells) != len(header) or not cells[0] or _NOTHING_RE.match(cells[value] or "-"):
+            continue
+        found.append(f"{cells[0]}: {cells[value]}")
+    return found
+
+
+def prose_rows(rows: Sequence[str]) -> list[str]:
+    """A table's rows as the lines of prose they say ("| `auth.py` | Switched to RS256 since
+    … |" -> "`auth.py`: Switched to RS256 since …"), to be read as sentences are; none for a
+    table weighing alternatives (its rows are no statements of the project) or one whose
+    columns say how its rows read (an action taken, a problem, a cause, a fix, a reason)."""
+    if len(rows) < 3 or not _SEPARATOR_RE.match(rows[1]):
+        return []
+    header = [_plain(cell) for cell in table_cells(rows[0])]
+    claimed = (_WEIGHED_HEADER_RE, _ACTION_HEADER_RE, _PROBLEM_HEADER_RE, _CAUSE_HEADER_RE,
+               _FIX_HEADER_RE, _REASON_HEADER_RE)  # the columns say how to read its rows
+    if any(p.search(cell) for cell in header for p in claimed):
+        return []
+    found = []
+    for row in rows[2:]:
+        cells = [cell for cell in table_cells(row) if _plain(cell)]
+        if len(cells) >= 2:
+            found.append(f"{cells[0]}: {'; '.join(cells[1:])}")
+    return found

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from vaultmem.mining import lang, recap
-from vaultmem.mining.tables import actions_taken, explained
+from vaultmem.mining.alerts import unquoted
+from vaultmem.mining.tables import actions_taken, explained, prose_rows, settings
 from vaultmem.notes import mdlines
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
@@ -26,6 +27,7 @@ class Unit:
     label: Kind | None  # kind named by the unit's own label
     block: int  # index of the paragraph or list the unit is in
     item: bool  # a list item (taken whole)
+    state: bool = False  # a state a table of settings gives: a decision in a final answer only
 
 
 # ---- masking ---------------------------------------------------------------------------------
@@ -336,11 +338,16 @@ def read_units(text: str, masks: Masks, *, causes: bool = True) -> Iterator[Unit
         nonlocal block
         if not table:
             return
-        for done in actions_taken(table):
-            yield Unit(masks.mask(done), None, Kind.DECISION, block, True)
-        if not actions_taken(table):
-            for kind, said in explained(table):
-                yield Unit(masks.mask(said), None, kind, block, True)
+        found = [(Kind.DECISION, done) for done in actions_taken(table)] or explained(table)
+        for kind, said in found:
+            yield Unit(masks.mask(said), None, kind, block, True)
+        # Else a table of settings gives states, any other (but one weighing alternatives)
+        # rows read as the lines of prose they say.
+        stated = [] if found else settings(table)
+        for said in stated:
+            yield Unit(masks.mask(said), None, Kind.DECISION, block, True, state=True)
+        for said in [] if found or stated else prose_rows(table):
+            yield Unit(masks.mask(said), None, None, block, True)
         table.clear()
         block += 1
 
@@ -348,7 +355,7 @@ def read_units(text: str, masks: Masks, *, causes: bool = True) -> Iterator[Unit
     # its lines while it is read, the lead-in waiting; a one-line command joins the lead-in.
     fenced: list[str] | None = None
 
-    for raw in text.splitlines():
+    for raw in unquoted(text).splitlines():  # an alert callout is prose (mining.alerts)
         fence_match = mdlines.FENCE.match(raw)
         if fence is not None:
             if (
