@@ -160,6 +160,18 @@ def test_a_tables_problem_with_its_cause_or_fix_column_is_a_gotcha_a_row() -> No
                     "`pmset`"))]
 
 
+def test_a_table_cells_code_is_kept_as_written() -> None:
+    # Code is no decoration: a glob's `**`, a `${VAR}` and brackets stay inside their span.
+    text = """| Issue | Fix |
+|---|---|
+| **Tests not collected** | set `testpaths = ["tests/**/*_test.py"]` |
+| Wrong home in CI | use `${HOME}/.cache` instead of `~/.cache` |
+"""
+    assert [(m.kind, m.text) for m in mine(text)] == [
+        ("gotcha", 'Tests not collected — fix: set `testpaths = ["tests/**/*_test.py"]`'),
+        ("gotcha", "Wrong home in CI — fix: use `${HOME}/.cache` instead of `~/.cache`")]
+
+
 def test_a_tables_reason_column_makes_each_row_a_choice_with_its_reason() -> None:
     text = """| Setting | Old | New | Why |
 |---|---|---|---|

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from vaultmem.mining import diagnostics, mentions
-from vaultmem.mining.text import join_detail
+from vaultmem.mining.text import join_detail, unemphasised
 from vaultmem.notes import mdlines
 from vaultmem.notes.mdlines import lines_outside_fences
 from vaultmem.notes.privacy import strip_private
@@ -127,7 +127,6 @@ class _Patterns:
         self.number = re.compile(r"(\d{1,2})[.)](?=\s|\*|_|$)")
         self.bullet = re.compile(r"^( *)(?:[-*+]|\d{1,3}[.)])[ \t]+(.*)$")
         self.spaces = re.compile(r"\s+")
-        self.emphasis = re.compile(r"(\*\*|__)(.+?)\1")
         self.sentence_end = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z`\"'(*_\[])")
         self.fixed = re.compile(
             r"\b(?:fix(?:ed|es)?\b|fix:|resolved|resolve by|solved|worked around|workaround|"
@@ -266,9 +265,8 @@ def sections(text: str) -> tuple[Section, ...]:
 
 
 def _clean(text: str) -> str:
-    """One line: whitespace collapsed, ``**bold**`` markers dropped."""
-    text = _p().emphasis.sub(r"\2", text)
-    return _p().spaces.sub(" ", text).strip()
+    """One line: whitespace collapsed, emphasis markers dropped outside ``code`` spans."""
+    return _p().spaces.sub(" ", unemphasised(text)).strip()
 
 
 def _cut(text: str, limit: int) -> str:
@@ -424,7 +422,7 @@ def _person_chose(body: str) -> list[str]:
     for n, line in enumerate(lines):
         if _p().person_chose.match(line.strip()) is None:
             continue
-        text = _p().emphasis.sub(r"\2", line.strip().lstrip("-*+ ")).strip()
+        text = unemphasised(line.strip().lstrip("-*+ ")).strip()
         if text.endswith(":"):
             listed: list[str] = []
             for below in lines[n + 1:]:

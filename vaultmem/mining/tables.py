@@ -41,12 +41,17 @@ _NOTHING_RE = lazy(r"^(?:none|n/?a|no action|pending|todo|tbd|not (?:yet )?done|
                    re.IGNORECASE)
 _DECOR_RE = lazy(r"\*\*|__|[^\w\s`'’\"().,:;/+<>=&%#@~-]")
 _SPACES_RE = lazy(r"\s+")
+_CODE_RE = lazy(r"(`+[^`]*`+)")
 ACTION_MIN_WORDS = 2
 
 
 def _plain(cell: str) -> str:
-    """A cell without its decoration (emphasis, emoji, status marks)."""
-    return _SPACES_RE.sub(" ", _DECOR_RE.sub("", cell)).strip()
+    """A cell without its decoration (emphasis, emoji, status marks); its ``code`` spans as
+    they are (``src/**/*.py``, ``${HOME}``: code is no decoration)."""
+    parts = _CODE_RE.split(cell)
+    for index in range(0, len(parts), 2):
+        parts[index] = _DECOR_RE.sub("", parts[index])
+    return _SPACES_RE.sub(" ", "".join(parts)).strip()
 
 
 def actions_taken(rows: Sequence[str]) -> list[str]:

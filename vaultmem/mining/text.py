@@ -573,14 +573,18 @@ def plain_unit(masked: str) -> str:
     return WS_RE.sub(" ", text).strip()
 
 
-def clean_line(text: str) -> str:
-    """One readable line: ``code`` spans kept, ** and __ emphasis removed, at most 300 chars."""
-    text = WS_RE.sub(" ", text).strip()
-    text = _LINK_RE.sub(r"\1", text)
+def unemphasised(text: str) -> str:
+    """``text`` without ``**``/``__``/``*`` emphasis, its ``code`` spans as they are: a glob's
+    ``**`` inside a code span is no marker to pair with a bold label after it."""
     parts = re.split(r"(`+[^`]*`+)", text)
     for index in range(0, len(parts), 2):
         parts[index] = _ITALIC_RE.sub(r"\1", _unbold(parts[index])).replace("**", "")
-    text = "".join(parts)
+    return "".join(parts)
+
+
+def clean_line(text: str) -> str:
+    """One readable line: ``code`` spans kept, ** and __ emphasis removed, at most 300 chars."""
+    text = unemphasised(_LINK_RE.sub(r"\1", WS_RE.sub(" ", text).strip()))
     while _LEADING_RE.match(text):
         text = _LEADING_RE.sub("", text, count=1)
     text = text.strip(" \t-—:")
