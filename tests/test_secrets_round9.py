@@ -45,6 +45,11 @@ _MARK = "‹redacted:"
     ("use secret s3cr3tV4lue", "s3cr3tV4lue"),
     ("password: correcthorsebatterystaple", "correcthorsebatterystaple"),
     ("pw=letmein", "letmein"),
+    # The same shapes in a sentence that goes on, a bold label, a spaced flow map.
+    ("please set the sudo password to marmalade and retry", "marmalade"),
+    ("I've set the admin password to sunshine for now", "sunshine"),
+    ("**Password:**\nsunshine", "sunshine"),
+    ("{ password: sunshine }", "sunshine"),
 ])
 def test_a_secret_in_the_shape_of_round_nine_is_redacted(text: str, secret: str) -> None:
     out = redact(text)
@@ -78,6 +83,11 @@ def test_a_secret_in_the_shape_of_round_nine_is_redacted(text: str, secret: str)
     "Forgot password\nClick the link below",
     "password:\n  required: true",
     "token:\n  $TOKEN",
+    "set the password to expire and rotate it",
+    "set the password to something and retry",
+    "Password\nReset",
+    "Secret\nManager",
+    "{ password: required }",
 ])
 def test_a_name_a_setting_or_a_placeholder_is_kept(text: str) -> None:
     assert redact(text) == text

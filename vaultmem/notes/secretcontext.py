@@ -51,6 +51,7 @@ from vaultmem.notes.secretspan import Finding, is_path
 from vaultmem.notes.secretwords import (
     ALGORITHM,
     asks_what,
+    clause_on,
     plain_password,
     set_to,
     unlinked_password,
@@ -239,11 +240,13 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
                 continue
         found = [*_value(m, 2, kind, linked=linked, strict=not linked)]
         yield from found
+        setting = linked and set_to(m.group(1), text, m.start())
         if not found and kind == "password" and m.group(4) is not None and (
-                (_plain_link(m.group(1)) or set_to(m.group(1), text, m.start())) if linked
+                (_plain_link(m.group(1)) or setting) if linked
                 else _PHRASE_IS.search(text, m.start(), m.start(4)) is not None):
             line_end = text.find("\n", m.end(4))
-            said = plain_password(m.group(4), text[m.end(4):len(text) if line_end < 0 else line_end])
+            rest = text[m.end(4):len(text) if line_end < 0 else line_end]
+            said = plain_password(m.group(4), "" if setting and clause_on(rest) else rest)
             if said:  # "the password is sunshine" (secretwords)
                 yield Finding(m.start(4), m.start(4) + len(said), kind)
     for m in _run("foreign", skip, text, begin, end):

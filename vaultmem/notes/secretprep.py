@@ -42,7 +42,7 @@ _LABEL = lazy(
     r"(?i)(?<![^\s\"'`*(\[{-])[\w.-]*(?:pass(?:word|wd|phrase|code)?|pwd?|secret|token|key|psk"
     r"|credentials?|creds)[\w.-]*['\"`*]*(?:[ \t]+(?:(?:for|of|on|in)[ \t]+[\w.@:/-]+"
     r"(?:[ \t]+[\w.@:/-]+){0,3}|\([^)\n]{0,30}\)))?[ \t]*"
-    r"(?:(?:[:=][ \t]*(?:[|>][-+]?)?)|[ \t](?:is|was|are)(?:[ \t]*:)?|\?)[ \t]*\r?$")
+    r"(?:(?:[:=][ \t]*(?:[|>][-+]?)?)|[ \t](?:is|was|are)(?:[ \t]*:)?|\?)[*_]*[ \t]*\r?$")
 # A line that is only a secret's name, as a list of logins gives it ("admin password", "**API
 # token**"): its value is the next line's, as if after a colon.
 _BARE_LABEL = lazy(
@@ -126,8 +126,11 @@ def labelled(text: str, lines: Iterable[int], finder: Finder) -> Iterator[Findin
             continue
         if not _VALUE_LINE.fullmatch(value):
             continue  # a sentence, a mapping's next key, code: no value
+        if bare and value.isalpha() and value[:1].isupper():
+            continue  # "Password⏎Reset", "Secret⏎Manager": a title's words
         head = text[line_start:line_end].rstrip()
         head = head.rstrip("|>-+").rstrip() if head.endswith(("|", ">", "|-", ">-", "|+", ">+")) else head
+        head = head.rstrip("*_") if head.endswith((":**", ":__")) else head
         joined = f"{head}{':' if bare else ''} {value}"
         origin = text.index(value, at)
         for found in finder(joined):

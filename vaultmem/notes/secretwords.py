@@ -97,7 +97,7 @@ def plain_password(bare: str, after: str) -> str | None:
     """The password of one dictionary word (module docstring) that ``bare`` holds, ``after``
     the rest of its line, or None; Markdown's emphasis around it is kept for secretspan."""
     value = bare.rstrip(".,;!)]}")  # a flow map's close too: ``{DB_PASSWORD: sunshine}``
-    if value == bare and after.strip():
+    if value == bare and after.strip(" \t}])"):
         return None  # the sentence goes on: the word is no value standing alone
     word = value.strip("*_")
     if not _PLAIN.fullmatch(word) or word.isupper():
@@ -127,6 +127,17 @@ def set_to(link: str, text: str, at: int) -> bool:
     head = text[text.rfind("\n", 0, at) + 1:at]
     head = head[max(head.rfind(f"{mark} ") for mark in ".?!:") + 1:]
     return _SET_VERB.search(f"{head} {link}") is not None
+
+
+# After the word a password is set to, the sentence's next clause: "… to sunshine and retry",
+# "… to sunshine for now".
+_CLAUSE_ON = lazy(r"[ \t]+(?:and|then|for\s+now|so|before|but|until|while|on|in|via)\b|[ \t]*[(—–]")
+
+
+def clause_on(rest: str) -> bool:
+    """Whether ``rest``, the line after the word a password is set to, starts another clause
+    (the word then ends its own: "set the sudo password to marmalade and retry")."""
+    return _CLAUSE_ON.match(rest) is not None
 
 
 # A question asking what a secret is, from its sentence's start to its question mark: "what's
