@@ -36,6 +36,13 @@ def test_identifiers_are_names_only_code_gives() -> None:
                      "getuser", "invoicerenderer"}
 
 
+def test_identifiers_of_a_file_s_line_and_of_dotted_and_scoped_names() -> None:
+    found = sharedids.identifiers("See scripts/run_sync.py:54:3, `cfg.retry_limit` and "
+                                  "`legion_cli::run`; `Vec::new` and `os.path` are code too.")
+    assert found == {"run_sync.py", "run_sync", "retry_limit", "cfg.retry_limit",
+                     "legion_cli", "legion_cli::run", "vec::new", "os.path"}
+
+
 def test_a_gotcha_shares_its_entry_identifier_with_an_item_filed_here() -> None:
     decision = Item("decision", "Database pool size comes from DB_POOL_SIZE (default 20)",
                     ("Database",), 14)
@@ -72,3 +79,20 @@ def test_an_item_with_a_component_and_a_reference_stay() -> None:
     reference = Item("reference", "DB_POOL_SIZE", ("Inbox",), -1)
     notes = {f"{ENTITIES}/Database.md": _entity("- 2026-11-01 — DB_POOL_SIZE is read once")}
     assert _refile(filed, reference, notes=notes, note="") == [filed, reference]
+
+
+def test_a_gotcha_shares_the_identifiers_of_the_passage_that_says_it() -> None:
+    # Captured from an answer: its statement sits in a passage naming the script it is about.
+    answer = ["### 03:45 - review", "", "**Prompt:** review", "**Answer:** Here is my review.",
+              "", "> [!note]- Claude's answer (9 lines)", "> ### 1. Redaction bug", ">",
+              "> **Issue:** Phone number regex incorrectly matches UUID segments",
+              "> **File:** scripts/sync_raw_logs.py:54", ">",
+              "> ### 2. Tests", "> Add tests/test_redaction.py for convert_md.py", ""]
+    note = "\n".join(["# Review", "", "## Work Log", "", *answer, "## Gotchas & Fixes", ""])
+    gotcha = Item("gotcha", "Phone number regex incorrectly matches UUID segments — fix: "
+                  "exclude UUIDs", ("Inbox",), -1)
+    notes = {f"{ENTITIES}/sync_raw_logs.md": _entity("- 2026-01-01 — sync_raw_logs.py redacts"),
+             f"{ENTITIES}/Converter.md": _entity("- 2026-01-01 — convert_md.py writes one file")}
+    assert _refile(gotcha, notes=notes, note=note)[0].entities == ("sync_raw_logs",)
+    elsewhere = Item("gotcha", "Phone number regex breaks the README of the logs", ("Inbox",), -1)
+    assert _refile(elsewhere, notes=notes, note=note)[0].entities == ("Inbox",)

@@ -4,8 +4,10 @@ The router (:func:`routing.about`) sends a decision or gotcha that names no comp
 fallback entity (``Inbox``). Such an item often names what the component's own lines name: the
 gotcha "Connection pool exhaustion under load" works around it with ``DB_POOL_SIZE``, and the
 Database entity holds the decision on ``DB_POOL_SIZE``. When the identifiers of an item (its
-words, and those of the work-log entry it was cut from) meet the identifiers of exactly one
-entity, it goes there: the entity's note as it was, plus the items this compaction files to it.
+words, those of the work-log entry it was cut from, and those of the passages of the work log
+that say it: "**Issue:** Phone number regex matches UUID segments" beside "**File:**
+scripts/sync_raw_logs.py") meet the identifiers of exactly one entity, it goes there: the
+entity's note as it was, plus the items this compaction files to it.
 
 An identifier is a name only code gives: an environment variable or constant (``DB_POOL_SIZE``),
 a snake_case or lowerCamelCase name (``pool_size``, ``getUser``), a file name (``tokens.py``, and
@@ -33,16 +35,24 @@ _EXTENSIONS = (
     "|hpp|cs|fs|php|pl|lua|ex|exs|erl|hs|ml|dart|r|jl|sh|bash|zsh|fish|ps1|bat|cmd|toml|ya?ml"
     "|json|jsonl|ini|cfg|conf|env|properties|gradle|xml|html|css|scss|sql|proto|tf|nix|service"
     "|timer|socket|desktop|plist|md|txt|csv|lock")
-_FILE = lazy(rf"(?<![\w.-])([\w-]+(?:\.[\w-]+)*\.(?:{_EXTENSIONS}))(?![\w-])")
+_FILE = lazy(rf"[\w-]+(?:\.[\w-]+)*\.(?:{_EXTENSIONS})")
 # CONSTANT_CASE, snake_case, lowerCamelCase: each has a mark no prose word has.
-_CODE_NAME = lazy(r"(?<![\w$])(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
-                  r"|[a-z]{2,}(?:[A-Z][a-z0-9]+)+)(?![\w$])")
-# A span of code holding one name: PascalCase counts there (``InvoiceRenderer``), not in prose
-# ("GitHub", "JavaScript" are words people write).
-_CODE_SPAN = lazy(r"(`+)\s*([A-Za-z_$][\w$]*(?:[.:]{1,2}[A-Za-z_$][\w$]*)*)\s*\1")
-_PASCAL = lazy(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$")
+_CODE_NAME = lazy(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
+                  r"|[a-z]{2,}(?:[A-Z][a-z0-9]+)+")
+# A name as a span of code holds it alone: PascalCase counts there (``InvoiceRenderer``), not
+# in prose ("GitHub", "JavaScript" are words people write); so do dotted and scoped names.
+_SPAN_NAME = lazy(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+")
+# A word of code as it is written: letters, digits and the marks names hold, a code span's
+# backticks kept (one pass over a note: the shapes above are then tried on each word once).
+_PARTS = lazy(r"[.:]+")
+_WORD = lazy(r"`?[\w$.:-]+`?")
 _PLACEHOLDER = lazy(r"‹[^›\n]*›|\[REDACTED[^\]\n]*\]|\bREDACTED\w*")
 _LINK = lazy(r"!?\[\[[^\[\]\n]*\]\]")
+# What follows a statement's words in an item: the fix, the cause, the failure it reports.
+_GLOSS = lazy(r"\s+—\s+.*$|\s+\(`.*$")
+_MARKUP = lazy(r"[`*_>\s]+")
+_BREAK = lazy(r"^[>\s]*(?:#|---|$)")  # a blank line, a quote's blank line, a heading, a rule
+MIN_STATEMENT_CHARS = 20  # a shorter statement is met by chance in passages not about it
 # Files every project of an ecosystem holds: no one component's.
 _EVERYWHERE = frozenset((
     "readme.md", "changelog.md", "license.md", "contributing.md", "claude.md", "agents.md",
@@ -61,17 +71,27 @@ KNOWLEDGE = frozenset((schema.Kind.DECISION, schema.Kind.GOTCHA))
 
 def identifiers(text: str) -> set[str]:
     """The distinctive identifiers ``text`` names, case-folded (see the module's docstring)."""
-    text = _LINK.sub(" ", _PLACEHOLDER.sub(" ", text))
+    if "‹" in text or "REDACTED" in text:
+        text = _PLACEHOLDER.sub(" ", text)
+    if "[[" in text:
+        text = _LINK.sub(" ", text)
     found: set[str] = set()
-    for match in _FILE.finditer(text):
-        name = match.group(1).casefold()
-        if name not in _EVERYWHERE:
-            found.add(name)
-    found.update(m.group(0).casefold() for m in _CODE_NAME.finditer(text))
-    for match in _CODE_SPAN.finditer(text):
-        said = match.group(2)
-        if _PASCAL.match(said) or _CODE_NAME.fullmatch(said) or any(c in said for c in ".:$"):
-            found.add(said.casefold())
+    for word in set(_WORD.findall(text)):
+        spanned = len(word) > 2 and word[0] == word[-1] == "`"
+        bare = word.strip("`").strip(".:-")
+        while ":" in bare and bare.rpartition(":")[2].isdigit():
+            bare = bare.rpartition(":")[0]  # a file's line and column: ``tokens.py:54:3``
+        if len(bare) < MIN_CHARS:
+            continue
+        if _FILE.fullmatch(bare):
+            if bare.casefold() not in _EVERYWHERE:
+                found.add(bare.casefold())
+            bare = bare.rsplit(".", 1)[0]  # its stem, when that is a name of code
+        if _CODE_NAME.fullmatch(bare) or (spanned and _SPAN_NAME.fullmatch(bare)):
+            found.add(bare.casefold())
+        if "." in bare or ":" in bare:  # ``legion_cli::run``, ``cfg.pool_size``: its names
+            found.update(part.casefold() for part in _PARTS.split(bare)
+                         if _CODE_NAME.fullmatch(part))
     return {name for name in found if len(name) >= MIN_CHARS}
 
 
@@ -99,22 +119,50 @@ def refile(extraction: Extraction, note: str, notes: Mapping[str, str],
         if n not in homeless:
             for name in item.entities:
                 add(name, identifiers(item.text))
-    entries = _entries(note)
+    entries, passages = _work_log(note)
     items = list(extraction.items)
     for n in sorted(homeless):
         item = items[n]
-        own = identifiers(f"{item.text} {entries.get(item.line, '')}")
+        said = _statement(item.text)
+        near = [raw for folded, raw in passages if said and said in folded]
+        own = identifiers(" ".join([item.text, entries.get(item.line, ""), *near]))
         sharing = [name for name, found in held.values() if own & found]
         if len(sharing) == 1:
             items[n] = replace(item, entities=(sharing[0],))
     return replace(extraction, items=tuple(items))
 
 
-def _entries(note: str) -> Mapping[int, str]:
-    """Each work-log entry of ``note`` by the line of its heading: the text it holds."""
+def _statement(item: str) -> str:
+    """What of an item its turn says in its words (before a fix, a cause or the failure it
+    quotes), folded as :func:`_work_log` folds passages; "" when too short to find it by."""
+    said = _fold(_GLOSS.sub("", item))
+    return said if len(said) >= MIN_STATEMENT_CHARS else ""
+
+
+def _fold(text: str) -> str:
+    return _MARKUP.sub(" ", text).casefold().strip()
+
+
+def _work_log(note: str) -> tuple[Mapping[int, str], list[tuple[str, str]]]:
+    """Each work-log entry of ``note`` by the line of its heading (the text it holds), and the
+    passages of every entry (folded, as written): runs of lines between blank lines, a quote's
+    blank lines and headings (the paragraph, the list of an answer that says an item)."""
     if not note:
-        return {}
+        return {}, []
     lines: Sequence[str] = note.split("\n")
-    return {head.line: "\n".join(lines[head.body_start:head.subtree_end])
-            for head in sections.headings(note)
-            if len(head.path) >= 2 and head.path[-2] == schema.WORK_LOG}
+    entries: dict[int, str] = {}
+    passages: list[tuple[str, str]] = []
+    for head in sections.headings(note):
+        if len(head.path) < 2 or head.path[-2] != schema.WORK_LOG:
+            continue
+        body = lines[head.body_start:head.subtree_end]
+        entries[head.line] = "\n".join(body)
+        run: list[str] = []
+        for line in [*body, ""]:
+            if _BREAK.match(line):
+                if run:
+                    passages.append((_fold(" ".join(run)), "\n".join(run)))
+                run = []
+            else:
+                run.append(line)
+    return entries, passages
