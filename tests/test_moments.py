@@ -67,7 +67,7 @@ def test_a_recurring_failure_is_told_its_fix_once_per_session(vault: Path, tmp_p
     text = _context(out, "PostToolUseFailure")
     assert err == ""
     assert "docker-compose.yml" in text and "[[2026-11-21-refunds-and-ci]]" in text
-    assert text.count("~~~text") == 1 and len(text) <= 700
+    assert text.count("~~~text") == 1 and len(text) <= onfailure.MAX_CHARS
     # The same failure again in the same session: told already.
     assert _hook("post-tool-use-failure", vault, tmp_path, **failing) == ("", "")
     # Another session is told again.

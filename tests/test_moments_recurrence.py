@@ -178,6 +178,18 @@ def test_an_unrelated_failure_is_told_nothing(command: str, error: str, said: st
         assert _told(other_command, other, gotchas) is None, other
 
 
+def test_two_long_gotchas_quoting_one_error_are_both_told() -> None:
+    # The first one found need not hold the fix: the second has room beside it.
+    error = "Exit code 1\nsudo: a terminal is required to read the password"
+    first = ("`sudo systemctl restart app` failed (`sudo: a terminal is required to read the "
+             "password`): " + "the unit was restarted later from the desktop session " * 4)[:300]
+    second = ("`sudo apt-get install jq` failed (`sudo: a terminal is required to read the "
+              "password`): ask the person to run it in their terminal " * 4)[:300]
+    failure = onfailure.Failure("Bash", "sudo make install", None, error)
+    told = onfailure.told(failure, [_found(first), _found(second)], set())
+    assert told is not None and len(told.keys) == 2 and "in their terminal" in told.text
+
+
 def test_a_hook_runner_s_output_is_signed_by_the_checks_it_ran() -> None:
     assert errorline.signature("Exit code 1\nblack.....Passed\nflake8...........Failed\n"
                                "- hook id: flake8\n- exit code: 1") == ["flake8"]
