@@ -97,6 +97,9 @@ def totals(report: Report) -> dict[str, Any]:
         "probes_host": sum(bool(p.get("host")) for p in report.probes),
         "probes_host_told_elsewhere": sum(p["told_elsewhere"] for p in report.probes
                                           if p.get("host")),
+        "probes_host_recorded": sum(bool(p.get("host")) and p["recorded"] for p in report.probes),
+        "probes_host_recorded_told": sum(p["told_elsewhere"] for p in report.probes
+                                         if p.get("host") and p["recorded"]),
         "prompt_facts_told": told, "prompt_facts_expected": expected,
         "no_task_prompts": len(silent), "no_task_silent": sum(not p["told"] for p in silent),
         "prompt_chars_per_session": dict(report.prompt_chars),
@@ -145,7 +148,9 @@ def render(report: Report, labels_name: str) -> str:
                f"another project's session: told nothing "
                f"{_share(t['probes_silent_elsewhere'], t['probes'] - t['probes_host'])} (goal >= "
                f"{GOALS['unrelated_silent']:.0%}), about the host's tools told there "
-               f"{_share(t['probes_host_told_elsewhere'], t['probes_host'])}")
+               f"{_share(t['probes_host_told_elsewhere'], t['probes_host'])}, of those whose fix "
+               f"the vault recorded "
+               f"{_share(t['probes_host_recorded_told'], t['probes_host_recorded'])}")
     out.append(f"  labelled prompts: facts told {t['prompt_facts_told']}, expected "
                f"{_share(t['prompt_facts_expected'], t['prompt_facts_told'])} (goal >= "
                f"{GOALS['precision']:.0%}); prompts naming no task silent "

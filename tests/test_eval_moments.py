@@ -216,11 +216,15 @@ def test_a_failure_about_the_host_told_in_another_project_is_counted_apart() -> 
     probe = {"session": "a", "project": "p", "recorded": True, "command": "git status",
              "signature": "x", "told_again": True}
     report.probes += [{**probe, "host": True, "told_elsewhere": True},
-                      {**probe, "host": False, "told_elsewhere": False}]
+                      {**probe, "host": False, "told_elsewhere": False},
+                      {**probe, "host": True, "told_elsewhere": False, "recorded": False}]
     t = totals(report)
     assert (t["probes_silent_elsewhere"], t["probes_host"], t["probes_host_told_elsewhere"]) == (
-        1, 1, 1)
-    assert "told nothing 1/1 (100%)" in render(report, "recurrences.json")
+        1, 2, 1)
+    text = render(report, "recurrences.json")
+    assert "told nothing 1/1 (100%)" in text
+    # A host failure no fix was recorded for has nothing to be told: counted apart.
+    assert "told there 1/2 (50%), of those whose fix the vault recorded 1/1 (100%)" in text
     gitbash = ("Command failed: cygpath -u 'C:\\Users\\me'\n 0 [main] cygpath (31128) "
                "child_copy: cygheap read copy failed")
     call = eval_moments.Call(datetime(2026, 1, 1), "s", 3, "post-tool-use-failure", "/",
