@@ -101,10 +101,11 @@ def test_a_name_a_setting_or_a_placeholder_is_kept(text: str) -> None:
     ("Could you paste your API token?", "`rq7Xk2pLm9`", "``"),
     ("Please provide the password for the admin account.", "it's sunshine", "it's "),
     ("I need the GitHub token to continue.", "here you go: ghx7a9k2m", "here you go: "),
+    ("What passphrase should I set for the key?", "purple monkey dishwasher lamp", ""),
 ])
 def test_a_bare_value_answering_claudes_request_for_a_secret_is_redacted(
         asked: str, prompt: str, kept: str) -> None:
-    out = DEFAULT.answer(prompt, asked)
+    out = DEFAULT.answer(prompt, lambda: asked)
     assert _MARK in out and out.replace(out[out.index(_MARK):out.index("›") + 1], "") == kept, out
 
 
@@ -119,10 +120,13 @@ def test_a_bare_value_answering_claudes_request_for_a_secret_is_redacted(
     ("Do you need me to reset your password?", "definitely"),
     ("What does the token do?", "authentication"),
     ("The build passed. Want me to push?", "sunshine"),
+    ("What's the sudo password?", "use the old one"),
+    ("What's the sudo password?", "ask ops first"),
+    ("Could you paste your API token?", "purple monkey dishwasher lamp"),
 ])
 def test_a_reply_or_a_prompt_after_no_request_for_a_secret_is_kept(asked: str, prompt: str) -> None:
-    assert DEFAULT.answer(prompt, asked) == prompt
-    assert Redaction(enabled=False).answer("sunshine", "What's the sudo password?") == "sunshine"
+    assert DEFAULT.answer(prompt, lambda: asked) == prompt
+    assert Redaction(enabled=False).answer("sunshine", lambda: "What's the password?") == "sunshine"
 
 
 def _line(kind: str, uuid: str, content: Any, minute: int = 0) -> str:

@@ -169,7 +169,8 @@ class _Reader:
                 prompt = prompt_text(self.scrub(self.private.feed("\n".join(texts))))
                 said = self.turns[-1].said
                 if prompt is not None and isinstance(self.scrub, Redaction) and said:
-                    prompt = self.scrub.answer(prompt, said[-1])  # a secret Claude asked for
+                    asked = said[-1]
+                    prompt = self.scrub.answer(prompt, lambda: asked)  # a secret Claude asked for
                 if prompt is not None:
                     stamp = entry.get("timestamp")
                     self.turns.append(Turn(prompt=clip(prompt, PROMPT_MAX_CHARS, words=False),

@@ -67,7 +67,6 @@ from vaultmem.notes import jsontext
 from vaultmem.notes.privacy import PrivateStream, private_parts, strip_private
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
 from vaultmem.notes.redact import Redaction, Scrub
-from vaultmem.notes.secretanswer import may_answer
 
 # Compiled on first use (lazyre): a read whose lines were all recorded already needs none.
 _PRIVATE_BYTES = re.compile(rb"<private", re.IGNORECASE)
@@ -487,9 +486,9 @@ class _Asked:
     def answer(self, prompt: str) -> str:
         """``prompt`` redacted as the answer to what Claude ended on; the person spoke."""
         scrub = SCRUB.get()
-        if isinstance(scrub, Redaction) and may_answer(prompt):
-            asked = self.before() if self.before is not None else self.prose
-            prompt = scrub.answer(prompt, asked)
+        if isinstance(scrub, Redaction):
+            before = self.before
+            prompt = scrub.answer(prompt, before if before is not None else lambda: self.prose)
         self.said(None)
         return prompt
 

@@ -52,7 +52,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from vaultmem.notes import (
-    secretanswer,
     secretconfig,
     secretcontext,
     secretfilter,
@@ -100,12 +99,26 @@ class Redaction:
         """``text`` redacted under these settings (as it is when redaction is off)."""
         return redact(text, allow=self.allow) if self.enabled else text
 
-    def answer(self, prompt: str, asked: str | None) -> str:
-        """``prompt`` (redacted already) with the value it gives redacted when ``asked``, the
-        prose Claude ended on before it, asked for a secret (secretanswer)."""
-        if not self.enabled or not asked or not secretanswer.may_answer(prompt):
+    def answer(self, prompt: str, asked: Callable[[], str | None]) -> str:
+        """``prompt`` (redacted already) with the value it gives redacted when the prose Claude
+        ended on before it (``asked()``, called only for a prompt short enough to be a value)
+        asked for a secret (secretanswer, imported then)."""
+        if not self.enabled or not may_answer(prompt):
             return prompt
-        return secretanswer.answered(prompt, asked, allowed=_allowed(self.allow))
+        said = asked()
+        if not said:
+            return prompt
+        from vaultmem.notes import secretanswer
+
+        return secretanswer.answered(prompt, said, allowed=_allowed(self.allow))
+
+
+ANSWER_CHARS, ANSWER_WORDS = 240, 5  # a prompt that is a bare value is no longer
+
+
+def may_answer(prompt: str) -> bool:
+    """Whether ``prompt`` is short enough to be a bare value (told without a regex)."""
+    return len(prompt) <= ANSWER_CHARS and len(prompt.split()) <= ANSWER_WORDS
 
 
 DEFAULT = Redaction()

@@ -12,12 +12,15 @@ redacted when both hold:
   password for staging.", "I need the GitHub token to continue."); not a question about the
   secret ("Should I reset the password?", "Which key should I use, staging or prod?": a choice).
 - **The prompt is a bare value**: one token, maybe quoted, in backticks or bold, maybe after
-  "it's", "here it is:", "use"; of four characters or more (with its sentence's mark); not a reply ("yes", "skip",
+  "it's", "here it is:", "use"; of four characters or more (with its sentence's mark); or, for
+  a password, a passphrase of four or five plain words ("purple monkey dishwasher lamp";
+  not "ask ops first"); not a reply ("yes", "skip",
   "later"), a path, a URL, an address or a slash command, and not a word of Claude's question
   (an option it named is a choice, not a secret).
 
-Cheap: the prompt's shape is checked first, and Claude's prose is read only for a prompt of one
-token (rare), so a transcript read pays nothing for the rest.
+Cheap: the prompt's length is checked first (redact.may_answer: this module is imported, and
+Claude's prose before a read looked for, only for a prompt that short), so a transcript read
+pays nothing for the rest.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.redact import may_answer
 from vaultmem.notes.secretcontext import WORD
 from vaultmem.notes.secretspan import is_path
+from vaultmem.notes.secretwords import passphrase_words
 
 _MARK_OPEN, _MARK_CLOSE = "‹redacted:", "›"
 _LEAD = r"(?:it['’]s|it\s+is|here(?:['’]s|\s+it\s+is|\s+you\s+go)?|use|try|sure|ok(?:ay)?)"
@@ -42,7 +47,6 @@ _ASKING = lazy(
     r"(?:(?!(?:to|do|does|did|should|shall|would|could|can|will|if|about|kind|type|sort)\b)"
     r"[\w-]+\s+){0,3}?"
     r"(" + WORD + r")(?![\w-])")
-_PROMPT_CHARS, _PROMPT_WORDS = 240, 5  # a bare value's prompt is no longer
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+|\n+")
 _TAIL_CHARS = 400  # how much of the end of Claude's prose its request is looked for in
 _SENTENCES = 3  # in its last sentences
@@ -57,11 +61,6 @@ _REPLIES = frozenset({
 })
 
 
-def may_answer(prompt: str) -> bool:
-    """Whether ``prompt`` is short enough to be a bare value (told without a regex)."""
-    return len(prompt) <= _PROMPT_CHARS and len(prompt.split()) <= _PROMPT_WORDS
-
-
 def answered(prompt: str, asked: str | None,
              allowed: Callable[[str], bool] = lambda value: False) -> str:
     """``prompt`` with its value redacted when it is a bare value and ``asked`` (the prose
@@ -71,7 +70,7 @@ def answered(prompt: str, asked: str | None,
         return prompt
     bare = _BARE.fullmatch(prompt)
     if bare is None:
-        return prompt
+        return _passphrase(prompt, asked)
     value = bare.group("v")
     said = value.rstrip(".!,;")
     if not _value(said) or said.lower() in asked.lower() or allowed(value) or allowed(said):
@@ -95,6 +94,17 @@ def asking(prose: str) -> str | None:
             return "password"
         return "token" if "token" in word else "api-key" if "key" in word else "secret"
     return None
+
+
+def _passphrase(prompt: str, asked: str) -> str:
+    """``prompt`` redacted whole when it is a passphrase of four plain words or more ("purple
+    monkey dishwasher lamp": secretwords.passphrase_words) answering a request for a password."""
+    said = prompt.strip().strip("'\"`")
+    if len(said.split()) < 4 or not passphrase_words(said) or asking(asked) != "password" or any(
+            word.lower() in _REPLIES or word.lower() in asked.lower() for word in said.split()):
+        return prompt
+    start = prompt.index(said)
+    return f"{prompt[:start]}{_MARK_OPEN}password{_MARK_CLOSE}{prompt[start + len(said):]}"
 
 
 def _value(value: str) -> bool:
