@@ -118,14 +118,7 @@ SETTINGS_TABLE = """Done, the pool is tuned for the load test:
 
 def test_a_table_of_settings_in_the_final_answer_gives_its_states(
         env: Path, log: Transcript) -> None:
-    log.prompt("tune the database pool for the load test")
-    log.call("e1", "Edit", {"file_path": f"{CWD}/deploy/db.conf",
-                            "old_string": "a", "new_string": "b"})
-    log.result("e1", "The file has been updated.")
-    log.say(SETTINGS_TABLE)
-    stop(log)
-    end(log)
-    decisions = _decisions(env)
+    decisions = _session(env, log, "tune the database pool", SETTINGS_TABLE, edit=True)
     assert _holds(decisions, "`pool_size`: 20")
     assert _holds(decisions, "Statement timeout: 5s")
 
@@ -164,13 +157,7 @@ def test_an_alert_callout_is_claudes_own_words_a_quote_is_not() -> None:
 ])
 def test_a_name_a_place_a_default_or_a_switch_the_answer_gives_is_a_decision(
         env: Path, log: Transcript, answer: str, said: str) -> None:
-    log.prompt("tidy the project layout")
-    log.call("b1", "Bash", {"command": "git mv a b"})
-    log.result("b1", "")
-    log.say(answer)
-    stop(log)
-    end(log)
-    assert _holds(_decisions(env), said)
+    assert _holds(_session(env, log, "tidy the project layout", answer), said)
 
 
 @pytest.mark.parametrize("answer", [
@@ -181,13 +168,7 @@ def test_a_name_a_place_a_default_or_a_switch_the_answer_gives_is_a_decision(
 ])
 def test_a_move_on_a_while_a_label_or_a_pronoun_is_no_decision(
         env: Path, log: Transcript, answer: str) -> None:
-    log.prompt("tidy the project layout")
-    log.call("b1", "Bash", {"command": "git mv a b"})
-    log.result("b1", "")
-    log.say(answer)
-    stop(log)
-    end(log)
-    assert _decisions(env) == []
+    assert _session(env, log, "tidy the project layout", answer) == []
 
 
 @pytest.mark.parametrize("prompt", [
@@ -195,20 +176,12 @@ def test_a_move_on_a_while_a_label_or_a_pronoun_is_no_decision(
 ])
 def test_a_tool_given_a_role_or_a_preference_is_a_directive(
         env: Path, log: Transcript, prompt: str) -> None:
-    log.prompt(prompt)
-    log.call("b1", "Bash", {"command": "ls"})
-    log.result("b1", "package.json")
-    log.say("Done: the setup follows that from now on.")
-    stop(log)
-    end(log)
-    assert _holds(_decisions(env), f"{LABEL} {prompt}")
+    decisions = _session(env, log, prompt, "Done: the setup follows that from now on.")
+    assert _holds(decisions, f"{LABEL} {prompt}")
 
 
 def test_a_tool_used_for_a_task_is_no_directive(env: Path, log: Transcript) -> None:
-    log.prompt("use the vendor CLI to raise the fan speed")
-    log.call("b1", "Bash", {"command": "vendorctl fan --max"})
-    log.result("b1", "ok")
-    log.say("The fans run at full speed.")
-    stop(log)
-    end(log)
-    assert not [d for d in _decisions(env) if LABEL in d]
+    prompt = "use the vendor CLI to raise the fan speed"
+    assert not [d for d in _session(env, log, prompt, "The fans run at full speed.")
+                if LABEL in d]
+
