@@ -44,6 +44,16 @@ def test_a_still_need_part_gives_next_steps_with_their_command() -> None:
                                  "Restart the worker to pick it up"]
 
 
+def test_a_bold_step_ending_in_its_own_colon_takes_its_items_after_that_colon() -> None:
+    text = ("## Next Steps\n\n3. **Review documentation:**\n   - `docs/GUIDE.md` - Complete guide\n"
+            "   - `docs/SECURITY.md` - Security assessment\n4. **Monitor the CI runs:**\n"
+            "   - Check the Actions tab after pushing\n")
+    assert [m.text for m in mine(text) if m.kind.value == "next-step"] == [
+        ("Review documentation: `docs/GUIDE.md` - Complete guide; `docs/SECURITY.md` - Security "
+         "assessment"),
+        "Monitor the CI runs: Check the Actions tab after pushing"]
+
+
 @pytest.mark.parametrize("lead", ["### Action required", "**What you need to do:**",
                                   "## Left to do", "**To finish:**"])
 def test_other_leads_of_what_is_left(lead: str) -> None:

@@ -470,12 +470,12 @@ COMMAND_MAX_CHARS = 160  # a code block longer than this says more than a comman
 
 def join_detail(item: list[str], joined: int, detail: str) -> None:
     """Add a sub-bullet's text to its parent item: after a colon, then semicolons
-    ("Deploy the hook: run install.py; restart the app")."""
+    ("Deploy the hook: run install.py; restart the app"); a parent's own colon inside its
+    emphasis (``**Review the docs:**``) is the colon."""
     last = item[-1].rstrip()
-    if joined:
-        item[-1] = last if last.endswith((";", ":")) else f"{last};"
-    else:
-        item[-1] = last if last.endswith((":", ";")) else f"{last}:"
+    if not last.rstrip("*_").rstrip().endswith((":", ";")):
+        last += ";" if joined else ":"
+    item[-1] = last
     item.append(detail.strip())
 
 
