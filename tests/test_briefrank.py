@@ -141,6 +141,11 @@ def test_two_prerequisites_that_name_one_thing_with_other_glosses_are_one(one: s
     ("a **bold start never closed", "a bold start never closed"),
     ("CI/CD Will Run Automatically:: tests; lint", "CI/CD Will Run Automatically: tests; lint"),
     ("use `cosmic::applet::run`, not **app**", "use `cosmic::applet::run`, not **app**"),
+    # Code is no markup: a glob's marks and a `::` inside a code span stay as written.
+    ("Error: `WRN entry fingerprint=logs/**` Issue: no wildcards",
+     "Error: `WRN entry fingerprint=logs/**` Issue: no wildcards"),
+    ("**Fix**: ignore `src/**` and `a:: b`", "**Fix**: ignore `src/**` and `a:: b`"),
+    ("`x/**` then Impact**: low", "`x/**` then Impact: low"),
 ])
 def test_a_line_keeps_no_unpaired_bold_mark_nor_a_doubled_colon(text: str, tidy: str) -> None:
     assert briefrank.tidy(text) == tidy

@@ -100,26 +100,36 @@ def same_step(one: str, other: str) -> bool:
 # joined from a recap kept of its heading.
 _DOUBLE_COLON = lazy(r"(?<=\w)::(?=\s|$)")
 _BOLD = lazy(r"\*\*")
+_CODE = lazy(r"`+[^`]*`+")
 
 
 def tidy(text: str) -> str:
     """``text`` without a doubled colon after a word, and without a bold mark left unpaired:
     one that closes where none is open ("… does Impact**: Minimal", a label joined from a recap
-    without its opening mark), else the last one open."""
+    without its opening mark), else the last one open. Code is no markup: a glob's ``**`` or a
+    path's ``::`` inside a code span (```logs/**```) stays as written."""
+    if "**" not in text and "::" not in text:
+        return text
+    spans = [(m.start(), m.end()) for m in _CODE.finditer(text)]
+
+    def in_code(at: int) -> bool:
+        return any(start <= at < end for start, end in spans)
+
     if "::" in text:
-        text = _DOUBLE_COLON.sub(":", text)
-    if text.count("**") % 2 == 0:
+        text = _DOUBLE_COLON.sub(lambda m: m.group() if in_code(m.start()) else ":", text)
+        spans = [(m.start(), m.end()) for m in _CODE.finditer(text)]
+    marks = [m.start() for m in _BOLD.finditer(text) if not in_code(m.start())]
+    if len(marks) % 2 == 0:
         return text
     opened: int | None = None
-    for mark in _BOLD.finditer(text):
-        at = mark.start()
+    for at in marks:
         if opened is not None:
             opened = None
         elif at and not text[at - 1].isspace() and not text[at + 2:at + 3].isalnum():
             return text[:at] + text[at + 2:]  # a close with nothing open
         else:
             opened = at
-    at = text.rfind("**") if opened is None else opened
+    at = marks[-1] if opened is None else opened
     return text[:at] + text[at + 2:]
 
 
