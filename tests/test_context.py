@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from property_kit import examples
 
+from vaultmem.brief import answers as answer_lines
 from vaultmem.brief import context, dedup, digest, failquote, tree
 from vaultmem.brief.context import Component
 from vaultmem.brief.digest import EntityDigest, Item, SessionDigest, Turn
@@ -677,7 +678,7 @@ def test_an_earlier_session_s_steps_are_in_line_after_its_last_answer() -> None:
     earlier = _session(rel="p/sessions/2026-11-19-ports.md", turns=(answer,), decisions=(),
                        gotchas=(), failing=(), open_questions=(),
                        next_steps=(Item("Check `/var/log/ports.log` on `edge-2`"),))
-    known = context._known([earlier], [], [])
+    known = answer_lines.known([earlier], [], [])
     tiers = {leaf.text[:9]: leaf.tier for leaf in context._earlier([earlier], known).leaves()}
     assert tiers["- 09:00 p"] < tiers["- Check `"]
     last = context._last_session(_session(next_steps=(Item("Check `/var/log/x.log`"),)), known)
