@@ -328,14 +328,18 @@ def test_what_the_last_session_installed_or_set_is_read_from_its_ran_and_labelle
         "- Set: `uci set dhcp.cachesize='5000'`\n- Set: `git config --global pull.rebase true`\n"
         "- Ran `npm install -g ccusage`\n- Ran `gh secret set ANTHROPIC_API_KEY`\n"
         "- Ran `echo $PATH`\n- Ran `export CARGO_HOME=/opt/cargo && cargo build`\n"
+        "- Ran `cd app && export PATH=\"$HOME/.cargo/bin:$PATH\" && cargo test`\n"
+        "- Ran `export RUST_LOG=debug && npm install -g tsx`\n- Ran `export CARGO_HOME=/opt/cargo`\n"
     )
     # Each command that did, as it ran (its output's redirect aside), once; a part capture
-    # labelled that such a command holds is not said again.
+    # labelled that such a command holds is not said again. A variable exported for the
+    # commands after it in the same call sets nothing that stays (the call's shell ends with
+    # it): what those commands install is read as any command's.
     assert digest.session("s.md", log).changed == (
         "npm install -g ccusage", "cd app && pip install -r requirements-dev.txt && pytest -q",
         "ssh root@router \"uci set dhcp.cachesize='5000' && uci commit\"",
         "git config --global pull.rebase true", "gh secret set ANTHROPIC_API_KEY",
-        "export CARGO_HOME=/opt/cargo && cargo build")
+        "export RUST_LOG=debug && npm install -g tsx", "export CARGO_HOME=/opt/cargo")
     # An earlier session's (its prose not read) are not.
     assert digest.session("s.md", log, prose=False).changed == ()
 

@@ -33,6 +33,10 @@ _ENV_SET = lazy(
     r"(?:^|[;&|(]\s*)(?:export\s+[A-Za-z_]\w*=|launchctl\s+setenv\s|\$env:\w+\s*=|"
     r"\[(?:System\.)?Environment\]::SetEnvironmentVariable|(?:gh|glab)\s+(?:secret|variable)\s+set\s|"
     r"[\w-]+\s+secrets?\s+(?:set|put|add)\s|heroku\s+config:set\s|vercel\s+env\s+add\s)")
+# An environment variable exported for the commands after it in the same call
+# (``export PATH="$HOME/.cargo/bin:$PATH" && cargo build``): the call's shell ends with it, so
+# nothing stays set; what the commands after it change is read as any command's.
+_FOR_THE_CALL = lazy(r"(?:^|(?<=[;&(]))\s*export\s+[A-Za-z_]\w*=(?:\"[^\"]*\"|'[^']*'|[^\s;&|])*\s*(?:&&|;)(?=\s*\S)")
 # What a shell line appends that says nothing of the change: its output sent elsewhere.
 _REDIRECT = lazy(r"(?:\s+(?:\d?>&\d|\d?>>?\s*/dev/null|\|\|\s*true))+\s*$")
 
@@ -60,7 +64,8 @@ class Changes:
         from vaultmem.mining import settingcmds  # only for a command that may change something
 
         command = _REDIRECT.sub("", ran.group(2).strip())
-        if _ENV_SET.search(command) or settingcmds.parts(command):
+        rest = _FOR_THE_CALL.sub("", command).strip()
+        if _ENV_SET.search(rest) or settingcmds.parts(rest):
             self.read[command] = True
 
     def lines(self) -> tuple[str, ...]:
