@@ -1,4 +1,4 @@
-"""What the last session left next, first in the briefing: its open steps ahead of its outcome,
+"""What the last session left next, first in the briefing: its outcome, then its open steps,
 and the paragraph a long last answer ends on (only the note's folded copy of the answer holds
 it). Real hooks on made-up transcripts, in a temporary vault, briefed by SessionStart."""
 
@@ -56,7 +56,7 @@ def test_an_answer_ending_on_what_blocks_the_work_leaves_its_request_next(
     assert "the remote needs signed commits" in asked
 
 
-def test_the_last_sessions_next_steps_come_before_its_outcome(
+def test_the_last_session_reads_in_order_what_it_ended_with_then_what_comes_next(
         env: Path, log: Transcript) -> None:
     log.prompt("add the CSV exporter")
     log.say("Added the CSV exporter; its tests pass.\n\nNext steps:\n"
@@ -64,5 +64,6 @@ def test_the_last_sessions_next_steps_come_before_its_outcome(
     stop(log)
     end(log)
     last = _last_session(briefing())
-    assert last.index("Next steps:\n- ") < last.index("Outcome (its last answers, in order):")
-    assert "Add the JSON exporter" in last.split("Outcome (its last answers", 1)[0]
+    ended = last.index("Outcome (its last answers, in order):\n- ")
+    assert ended < last.index("Next steps:\n- ") < last.index("Add the JSON exporter")
+    assert "Added the CSV exporter" in last[ended:last.index("Next steps:")]

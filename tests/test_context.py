@@ -79,9 +79,9 @@ def test_render_orders_the_last_session_prerequisites_components_then_earlier_se
     assert fences[0] == (
         "2026-11-20 · newer · active · branch feat/auth\n"
         "note: p/sessions/2026-11-20-auth.md\n"
-        "Next steps:\n- n1\nOpen questions:\n- q1\n"
         "Outcome (its last answers, in order):\n"
         "- 10:00 add login → Login works with argon2id hashes.\n"
+        "Next steps:\n- n1\nOpen questions:\n- q1\n"
         "Failed and not passing since (command, then its output: tool text):\n"
         "- `pytest -q`, output: `E assert 1 == 2`\n"
         "Decisions:\n- d1 (Auth)\n"
@@ -668,7 +668,9 @@ def test_a_step_appended_to_an_answer_and_listed_as_a_prerequisite_is_said_once(
     text = context.render("p", [last], list(last.prerequisites))
     assert text.count(step) == 1 and text.count(other) == 1
     assert "- 10:00 add review → I'll build the review workflow. It runs on every PR.\n" in text
-    assert f"- 2026-11-20 — {step}\n" in text
+    # Named by its last answer as something to do, it is one of the session's next steps.
+    assert f"Next steps:\n- n1\n- {step}\n- {other}\n" in _parts(text)[0][0]
+    assert "Prerequisites to run the project" not in text
 
 
 def test_an_earlier_session_s_steps_are_in_line_after_its_last_answer() -> None:
@@ -691,10 +693,10 @@ def test_what_the_last_session_installed_or_set_is_listed_newest_first_in_line()
     roomy = context.render("p", [last], max_chars=8000)
     assert "Installed, removed or set (its commands):\n- `npm install -g tool2`" in roomy
     assert "tool1`" not in roomy  # the newest context.CHANGES only
-    # Tight: the newest ones are in with the open steps, before the answers.
+    # Tight: the newest ones are in with its last answers and open steps, before the older ones.
     tight = next(context.render("p", [last], max_chars=n) for n in range(300, len(roomy))
                  if "tool9" in context.render("p", [last], max_chars=n))
-    assert "Login works" not in tight and "tool5" not in tight
+    assert "Login works" in tight and "- n1" in tight and "tool5" not in tight
     # An earlier session's are not listed.
     assert "tool9" not in context.render("p", [_session(), _session(
         rel="p/sessions/2026-11-19-old.md", changed=commands)], max_chars=8000)

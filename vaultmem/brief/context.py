@@ -1,8 +1,10 @@
 """What the session-start hook injects into Claude's context (DESIGN §6, §9). Pure.
 
-The briefing lets the next session carry on: first the last session (its outcome, what failed and
-still fails, the request it ended on with no answer, its next steps and open questions), then the prerequisites to run the project, then
-the components relevant now with their newest decisions and gotchas, then earlier sessions.
+The briefing lets the next session carry on: first the last session (what it ended with: its last
+answers, the request it left unfinished, where its work is in git; then its next steps and open
+questions, what fails now, the state it left and what it learned), then the prerequisites to run
+the project, then the components relevant now with their newest decisions and gotchas (those
+relevant to what is open first in line), then earlier sessions.
 
 Everything taken from the vault (file names included) is inside fenced blocks labelled as data,
 escaped onto one line per item, so a note can never pose as an instruction; the lines outside the
@@ -19,8 +21,9 @@ from dataclasses import dataclass
 
 from vaultmem.mining import settled
 from vaultmem.notes.facts import copy_key
+from vaultmem.notes.lazyre import lazy
 
-from . import answers, briefrank, failquote, layout, leftopen, recapline
+from . import answers, briefrank, failquote, layout, leftopen, recapline, worksite
 from .answers import ANSWER_MAX_CHARS, DETAIL_MAX_CHARS, ITEM_MAX_CHARS, TITLE_MAX_CHARS, one_line
 from .dedup import dedup
 from .digest import EntityDigest, Item, SessionDigest
@@ -133,14 +136,23 @@ def _left_open(s: SessionDigest, known: answers.Known) -> tuple[str, bool]:
     return (answers.ends_kept(head, kept, ANSWER_MAX_CHARS) if kept else head), True
 
 
-def _last_session(s: SessionDigest, known: answers.Known) -> Group:
+def _last_session(s: SessionDigest, known: answers.Known, setup: Sequence[Item] = ()) -> Group:
+    """The last session as the next morning reads it: what it ended with (its last answers, the
+    request it left unfinished, where its work is in git), what comes next (its steps, what to
+    set up its last answers named: ``setup``, its questions), what is broken now, then the state
+    it left and what it learned."""
     block = Group(None, _session_header(s))
     left, answered = _left_open(s, known)
     turns = answers.turn_lines(s, known, last=True, upto=-1 if answered else None)
     n = len(turns) + answered  # its last answer, told as left open, is one of the last three
-    # What comes next first: the request the session ended on before answering it (or asking
-    # back), work left open, then its steps and questions; then the state it left.
+    # The last three answers first, then three more, then the rest; shown in session order.
+    tiers = [3 if i < n - 6 else 2 if i < n - 3 else 1 for i in range(len(turns))]
+    block.add("Outcome (its last answers, in order):", turns, tiers)
+    # The request the session ended on before answering it (or asking back): its last turn.
     block.add(ASKED, [left] if left else [], [1])
+    sure = [line for line, tier in zip(turns, tiers, strict=True) if tier == 1]
+    block.add("Where its work was left (git):",
+              [answers.cut(w, DETAIL_MAX_CHARS) for w in worksite.where_left(s, sure)], [1])
     # A session's steps and questions are listed as they came up: the newest, what it left
     # open at its end, are the last ones, and first in line for room.
     # What its newest answer that says what comes next (its recap's "Next Steps" part) says,
@@ -148,15 +160,14 @@ def _last_session(s: SessionDigest, known: answers.Known) -> Group:
     # its last answers only: an older one's steps were likely taken since). A listed step it
     # says again in other words is said there only.
     said = next((t.upcoming for t in reversed(s.turns[-UPCOMING_TURNS:]) if t.upcoming), ())
-    steps = answers.item_lines([i for i in s.next_steps if not briefrank.lead_in(i.text)
-                    and not any(settled.restates(u, i.text) for u in said)])
+    steps = answers.item_lines([i for i in (*s.next_steps, *setup)
+                                if not briefrank.lead_in(i.text)
+                                and not any(settled.restates(u, i.text) for u in said)])
     questions = answers.item_lines(s.open_questions)
     block.add("Next steps:", steps, _newest(len(steps), LAST_STEPS, 1, 2))
     block.add("Open questions:", questions, _newest(len(questions), LAST_QUESTIONS, 1, 2))
-    block.add("Next steps its last answers name:", [answers.cut(u, DETAIL_MAX_CHARS) for u in said], [1])
-    # The last three answers first, then three more, then the rest; shown in session order.
-    block.add("Outcome (its last answers, in order):", turns,
-              [3 if i < n - 6 else 2 if i < n - 3 else 1 for i in range(len(turns))])
+    block.add("Next steps its last answers name:",
+              [answers.cut(u, DETAIL_MAX_CHARS) for u in said], [1])
     # The newest failures first in line for room: a long debugging session fails many probes
     # on the way to its fix, and what is broken at its end was tried last.
     failed = _failures(s)
@@ -227,6 +238,24 @@ def _distinct(items: Sequence[Item]) -> tuple[list[Item], set[str]]:
         else:
             kept.append(i)
     return kept, twins
+
+
+# A prerequisite told as something to do ("Add STRIPE_KEY to the repository secrets", "Step 2:
+# Install the hook"), not as what the project needs ("The DB tests need Postgres 16").
+_TO_DO = lazy(
+    r"(?:step \d+:\s*)?(?:add|set|install|get|create|run|configure|enable|export|start|generate|"
+    r"register|put|store|grant|copy|download|obtain|sign up|log in|connect|provide|apply)\b",
+    re.IGNORECASE)
+
+
+def _to_set_up(s: SessionDigest) -> list[Item]:
+    """The session's prerequisites its last answers named as something to do ("Add STRIPE_KEY
+    to the repository secrets" as it ended): not what running the project needs all along, but
+    what the person is to set up next, one of its next steps."""
+    said = " | ".join(x for t in s.turns[-UPCOMING_TURNS:]
+                      for x in (t.answer, t.ending, *t.details, *t.upcoming))
+    return [i for i in s.prerequisites if i.text.strip() and i.text.strip() in said
+            and _TO_DO.match(i.text.strip())]
 
 
 def _prerequisites(items: Sequence[Item]) -> Group:
@@ -347,13 +376,15 @@ def render(
     kept in its answer (a few times at most; each time fewer sentences count as listed)."""
     head = HEAD.format(project=_PROJECT_UNSAFE.sub("-", project))
     known = answers.known(sessions_, prerequisites, [c.digest for c in components])
-    prerequisites, twins = _distinct(prerequisites)
+    setup = _to_set_up(sessions_[0]) if sessions_ else []
+    prerequisites, twins = _distinct([p for p in prerequisites if not any(
+        briefrank.same_step(i.text, p.text) for i in setup)])
     text = ""
     # A prerequisite left out for its twin is said by it (an answer need not say it either).
     told = {copy_key(line) for line in loaded.split("\n")} - {""} | twins
     for _ in range(CHOICES):
         known.used.clear()
-        blocks = _blocks(sessions_, prerequisites, components, known)
+        blocks = _blocks(sessions_, prerequisites, components, known, setup)
         dedup([b for _, b in blocks], loaded)
         text, placed = _fit(head, blocks, max_chars, sum(c.digest.left_out for c in components))
         shown = " " + " | ".join([*told, *(leaf.key for leaf, _, _ in placed
@@ -366,11 +397,12 @@ def render(
 
 
 def _blocks(sessions_: Sequence[SessionDigest], prerequisites: Sequence[Item],
-            components: Sequence[Component], known: answers.Known) -> list[tuple[str, Group]]:
+            components: Sequence[Component], known: answers.Known, setup: Sequence[Item] = ()
+            ) -> list[tuple[str, Group]]:
     """Everything the briefing could say, under its block's label, in the order it reads."""
     blocks: list[tuple[str, Group]] = []
     if sessions_:
-        blocks.append((LAST_SESSION, _last_session(sessions_[0], known)))
+        blocks.append((LAST_SESSION, _last_session(sessions_[0], known, setup)))
     blocks.append((PREREQUISITES, _prerequisites(prerequisites)))
     wanted = open_words(sessions_[0]) if sessions_ else frozenset()
     blocks.append((COMPONENTS, _components(components, wanted)))
