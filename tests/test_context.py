@@ -153,9 +153,14 @@ def test_the_last_answer_too_long_for_its_line_keeps_its_end_where_the_session_l
     assert final.endswith(" across. The deploy still needs the STRIPE_KEY secret.")
     assert "… Step " in final and "Step 10 " not in final  # its middle is what goes
     assert len(final) <= context.ANSWER_MAX_CHARS + 2
-    # An answer before it is cut at its end as before.
-    (earlier,) = [line for line in text.split("\n") if line.startswith("- 09:00")]
-    assert "STRIPE_KEY" not in earlier and earlier.endswith("…")
+    # An answer before it is condensed to a sentence or two: its first, then those that tell
+    # the most (a name, a value), in order; the others are points of its answer, in line for
+    # room after the lines that tell more.
+    earlier, *points = [line for line in text.split("\n") if line.startswith("- 09:00")]
+    assert earlier.startswith("- 09:00 earlier → The migration ran. ")
+    assert earlier.endswith(" The deploy still needs the STRIPE_KEY secret.")
+    assert len(earlier) <= answer_lines.OUTCOME_MAX_CHARS + 2
+    assert points and all("Step" in point for point in points)
 
 
 def test_nothing_recorded_is_nothing_at_all() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from vaultmem.notes import inline
 from vaultmem.notes.facts import copy_key
+from vaultmem.notes.lazyre import lazy
 
 from . import briefrank
 from .dedup import CONTAINED_MIN_CHARS
@@ -17,6 +18,10 @@ from .digest import EntityDigest, Item, SessionDigest, Turn
 ITEM_MAX_CHARS = 300
 DETAIL_MAX_CHARS = 200
 ANSWER_MAX_CHARS = 420
+# An earlier answer's line: a sentence or two (condensed), not a paragraph.
+OUTCOME_MAX_CHARS = 200
+# What a part of a condensed line costs beyond its characters: a two-word point is no bargain.
+PART_COST = 20
 TITLE_MAX_CHARS = 80
 
 
@@ -99,14 +104,15 @@ class Known:
         return False
 
 
-def turn_lines(s: SessionDigest, known: Known, *, last: bool = False, upto: int | None = None
-           ) -> list[str]:
+def turn_lines(s: SessionDigest, known: Known, *, last: bool = False, upto: int | None = None,
+               rest: list[str] | None = None) -> list[str]:
     """The session's answers as lines; a sentence the briefing lists as an item anyway (a
     decision, a next step, a prerequisite mined from this very answer) is said there only, and
     one that says nothing (:func:`briefrank.says_something`) not at all; an answer left empty is
     no line. Of the ``last`` session's final answer, too long for its line, the end is kept
     with its start: where the session left off is how it ends ("… The build passes; the deploy
-    still needs the API key."). ``upto``: only the turns before it."""
+    still needs the API key."); any other answer is :func:`condensed`, and the parts it leaves
+    out are added to ``rest``. ``upto``: only the turns before it."""
     out: list[str] = []
     for n, t in enumerate(s.turns[:upto]):
         final = last and n == len(s.turns) - 1
@@ -119,9 +125,54 @@ def turn_lines(s: SessionDigest, known: Known, *, last: bool = False, upto: int 
         if final:
             out.append(ends_kept(head, kept, ANSWER_MAX_CHARS))
             continue
-        answer = " ".join(kept)
-        out.append(cut(f"{head} → {answer}" if head else answer, ANSWER_MAX_CHARS))
+        line, left = condensed(head, kept, OUTCOME_MAX_CHARS)
+        out.append(line)
+        if rest is not None:
+            rest += [cut(f"{t.time} {part}" if t.time else part, DETAIL_MAX_CHARS) for part in left]
     return out
+
+
+_PARTS = lazy(r"( — |; )")
+
+
+def condensed(head: str, sentences: Sequence[str], limit: int) -> tuple[str, list[str]]:
+    """``head → sentences`` within ``limit``, and the parts left out: when too long, its first
+    part and then, in their order, those of its other parts (sentences, a recap's points) that
+    tell the most per character (a name, a path, a value counting double:
+    briefrank.information) among those that fit: a sentence or two, not a paragraph, that
+    keeps the words a fact rests on. A first part longer than ``limit`` on its own (a report
+    run into one paragraph) is cut between words at ANSWER_MAX_CHARS as before: cut at
+    ``limit``, the held-out sets lost three facts such lines held."""
+    whole = " ".join(sentences)
+    line = f"{head} → {whole}" if head else whole
+    if len(line) <= limit:
+        return line, []
+    parts: list[tuple[str, str]] = []  # (what joins it to the part before, its text)
+    for sentence in sentences:
+        pieces = _PARTS.split(sentence)
+        parts.append((" " if parts else "", pieces[0]))
+        parts += [(pieces[n], pieces[n + 1]) for n in range(1, len(pieces) - 1, 2)]
+    first = f"{head} → {parts[0][1]}" if head else parts[0][1]
+    room = limit - len(first)
+    if room <= 0 or len(parts) < 2:
+        return cut(line, ANSWER_MAX_CHARS), []
+    told = set(briefrank.information(first))
+    worth: list[tuple[float, int]] = []
+    for n, (sep, text) in enumerate(parts[1:], 1):
+        said = briefrank.information(text)
+        new = sum(v for word, v in said.items() if word not in told)
+        worth.append((-new / (len(sep) + len(text) + PART_COST), n))
+    kept: set[int] = set()
+    for value, n in sorted(worth):
+        cost = len(parts[n][0]) + len(parts[n][1])
+        if value < 0 and cost <= room:
+            kept.add(n)
+            room -= cost
+    out = first
+    for n in sorted(kept):
+        # After a lead-in whose list is left out ("… options:"), the part follows it plainly.
+        out += (" " if out.endswith(":") else parts[n][0]) + parts[n][1]
+    return one_line(out), [text for n, (_, text) in enumerate(parts) if n and n not in kept]
 
 
 def said(t: Turn, known: Known, *, ending: bool = False) -> list[str]:

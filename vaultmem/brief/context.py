@@ -143,7 +143,8 @@ def _last_session(s: SessionDigest, known: answers.Known, setup: Sequence[Item] 
     it left and what it learned."""
     block = Group(None, _session_header(s))
     left, answered = _left_open(s, known)
-    turns = answers.turn_lines(s, known, last=True, upto=-1 if answered else None)
+    rest: list[str] = []  # what the answers' condensed lines leave out
+    turns = answers.turn_lines(s, known, last=True, upto=-1 if answered else None, rest=rest)
     n = len(turns) + answered  # its last answer, told as left open, is one of the last three
     # The last three answers first, then three more, then the rest; shown in session order.
     tiers = [3 if i < n - 6 else 2 if i < n - 3 else 1 for i in range(len(turns))]
@@ -194,7 +195,7 @@ def _last_session(s: SessionDigest, known: answers.Known, setup: Sequence[Item] 
     # replaced, a verb of change) or why, in line with its answers; the rest (figures a report
     # lists: a date, a build, a count) only in room nothing else needs. (On the tuning vaults
     # all of them at one tier held no labelled fact in 1,648 characters.)
-    details = answers.details(s)
+    details = [*rest, *answers.details(s)]
     told = [d for d in details if recapline.knowledge(d)]
     block.add("Changed, and why (points of its answers):", told, [3])
     block.add("More of its answers:", [d for d in details if d not in told], [4])
@@ -326,7 +327,8 @@ def _earlier(sessions_: Sequence[SessionDigest], known: answers.Known,
         left, answered = _left_open(s, known)
         if left and settled.completed(s.turns[-1].title if answered else left, done):
             left = ""
-        turns = answers.turn_lines(s, known, upto=-1 if answered else None)
+        rest: list[str] = []
+        turns = answers.turn_lines(s, known, upto=-1 if answered else None, rest=rest)
         tier = 2 if rank < 3 else 3
         # Its last answer first, then its other answers (the newer first) before any recap's
         # points: an answer says what came of a turn, a point one detail of it (on the tuning
@@ -352,7 +354,7 @@ def _earlier(sessions_: Sequence[SessionDigest], known: answers.Known,
         part.add("decisions:", answers.lessons(s.decisions), [3], knowledge=True, open_words=wanted)
         part.add("gotchas and fixes:", answers.lessons(s.gotchas), [3], knowledge=True,
                  open_words=wanted)
-        part.add("more of its answers:", answers.details(s), [5])
+        part.add("more of its answers:", [*rest, *answers.details(s)], [5])
         block.children.append(part)
     return block
 
