@@ -269,6 +269,57 @@ def tier(failure: Failure, sig: Sequence[str], text: str,
     return 3 if isinstance(cls, ErrorClass) and _classed(cls, text) else None
 
 
+# What says a gotcha tells how its failure was got past, not only what it meant, read outside its
+# quotes: the fixes capture writes (``Fixed by running``, ``Got it to run``, ``For the person to
+# run``, ``Fixed by the person``), a fix named (``Fix:``, ``the fix``, ``workaround``, ``solved
+# by``), a change to make (``use … instead``, ``Add … to``, ``install …``, ``needs …``). Plain
+# string tests: a regex of them compiled in the hook cost it 5M instructions (bench.instructions).
+_FIX_LEADS = ("fixed", "got it to run", "for the person to run")
+_FIX_PHRASES = ("fix:", "fixed by", "fixed with", "fix by ", "fix with", "the fix", "worked around",
+                "solved by", "resolved by", "solved with", "resolved with")
+_FIX_WORDS = frozenset({"workaround", "solution", "instead", "must", "need", "needs", "require",
+                        "requires"})
+_DOING = frozenset({"add", "install", "set", "use", "run", "remove", "delete", "kill", "restart",
+                    "export", "enable", "disable", "rebase", "pull", "readd", "re-add", "rerun",
+                    "re-run", "rename", "upgrade", "downgrade", "pin", "chmod", "chown", "grant",
+                    "exclude", "reinstall", "update"})
+_PUNCT = str.maketrans({c: " " for c in ".,;:!?()[]{}\"'"})
+
+
+def states_fix(text: str) -> bool:
+    """Whether the gotcha ``text`` says how its failure was got past (the words above, read
+    outside its code spans: the error it quotes says what failed, not what fixed it), not
+    only what the error meant (``Win32 error 299 = ERROR_PARTIAL_COPY``) or what was tried
+    next."""
+    said = _SPAN_RE.sub(" ", text).strip().casefold()
+    words = said.translate(_PUNCT).split()
+    if words[:1] in (["option"], ["step"]) and words[1:2] and words[1].isdigit():
+        words = words[2:]  # "Option 5: Add Git Bash to …" does what follows the label
+    return said.startswith(_FIX_LEADS) or any(p in said for p in _FIX_PHRASES) or bool(
+        _FIX_WORDS.intersection(words)) or (bool(words) and words[0] in _DOING)
+
+
+REPEATS = 0.8  # of a fact's words in another's: the same lesson told twice
+
+
+def distinct(found: Sequence[moments.Found]) -> tuple[list[moments.Found], dict[str, list[str]]]:
+    """``found`` without the facts that repeat one before them (:data:`REPEATS` of the shorter's
+    words in the longer: an entity's gotcha and its archived session's copy, cut to another
+    length; one fix recorded for ``git commit`` and ``git pull``), and key -> the keys of the
+    facts left out as its repeats."""
+    kept: list[tuple[moments.Found, set[str]]] = []
+    twins: dict[str, list[str]] = {}
+    for item in found:
+        held = set(moments.words(item.fact.text))
+        twin = next((k for k, words in kept if held and words and
+                     len(held & words) >= REPEATS * min(len(held), len(words))), None)
+        if twin is None:
+            kept.append((item, held))
+        else:
+            twins.setdefault(twin.fact.key, []).append(item.fact.key)
+    return [item for item, _ in kept], twins
+
+
 def missing_program(failure: Failure) -> str | None:
     """The program the shell could not find for a failure (``cargo`` of ``zsh: command not
     found: cargo``: :func:`notfound.missing_program`), None for any other failure."""
@@ -361,17 +412,24 @@ def told(failure: Failure, found: Sequence[moments.Found], given: set[str],
             level = None
         if level is not None:
             rerun_given |= rerun
-            # Of a class, the gotchas naming more of its words speak of its root cause more.
-            ranked.append((rerun, level, -len(moments.shared(cls.words, item.fact.text))
-                           if cls is not None and level == 3 else 0, n, item))
+            # Of a class, the gotchas naming more of its words speak of its root cause more; a
+            # gotcha saying how it was got past before one saying only what it meant, and an
+            # entity's (filed, naming its session) before a session note's.
+            ranked.append((rerun, level, not states_fix(item.fact.text),
+                           -len(moments.shared(cls.words, item.fact.text))
+                           if cls is not None and level == 3 else 0,
+                           item.type not in ("entity", "topic"), n, item))
     if not ranked:
         return None
-    ranked.sort(key=lambda r: r[:4])
+    ranked.sort(key=lambda r: r[:6])
+    shown, twins = distinct([item for *_, item in ranked])
     text, keys = moments.fitted(HEAD, (
-        (f"- {said} ({moments.source(item)})", item.fact.key) for *_, item in ranked[
+        (f"- {said} ({moments.source(item)})", item.fact.key) for item in shown[
             :FIXES_SHOWN] if (said := moments.quotable(item.fact.text, ITEM_CHARS))), MAX_CHARS)
     if not text:
         return None
+    # A copy of a fact told (its archived session's, another session's same lesson) is given too.
+    keys = (*keys, *(twin for key in keys for twin in twins.get(key, ())))
     what = code_span(command_shape(" ".join(shape(failure.command)) or failure.tool, 40))
     why = ["error signature", "command shape", "file", "error class"][ranked[0][1]]
     if ranked[0][1] == 0 and missing_program(failure) is not None:
