@@ -365,6 +365,41 @@ def measure_labelled(corpus: Corpus, by_session: Mapping[str, Sequence[Call]],
             report.labelled.append(found)
 
 
+# Claude Code's tools that write what Claude gives them into a file: their input and the
+# snippet their result echoes are Claude's attempt, not a fact the session established.
+_WRITERS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
+
+
+def established(lines: Sequence[str]) -> str:
+    """The text of transcript ``lines`` (JSONL) that can establish a fact: the person's prompts,
+    Claude's messages and thinking, what tools reported; not the code Claude wrote into files
+    (:data:`_WRITERS`' input and result), which a later change may have taken back: a session
+    that wrote ``applet::run``, then replaced it with ``app::run``, had not established that
+    applets start with ``applet::run`` (it found that after its compaction)."""
+    kept: list[str] = []
+    writes: set[str] = set()
+    for raw in lines:
+        message = (_row(raw) or {}).get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, str):
+            kept.append(content)
+            continue
+        for block in content if isinstance(content, list) else ():
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "tool_use":
+                if block.get("name") in _WRITERS:
+                    writes.add(str(block.get("id")))
+                else:
+                    kept.append(json.dumps(block.get("input"), ensure_ascii=False))
+            elif kind == "tool_result" and block.get("tool_use_id") not in writes:
+                kept.append(_text(block.get("content")))
+            elif kind in ("text", "thinking"):
+                kept.append(str(block.get(kind, "")))
+    return "\n".join(kept)
+
+
 def measure_compactions(corpus: Corpus, report: Report) -> None:
     """Coverage of the facts established before each compaction."""
     from vaultmem.claude.aftercompact import summary_of
@@ -373,12 +408,15 @@ def measure_compactions(corpus: Corpus, report: Report) -> None:
         sid = item["session"]
         lines = corpus.paths[sid].read_text(encoding="utf-8", errors="replace").splitlines()
         boundary = report.boundaries.get(sid, item["upto"])
-        before = "\n".join(lines[:boundary])
+        before = established(lines[:boundary])
         summary = summary_of(lines[boundary:item["upto"]]) or ""
-        facts = [f for f in corpus.facts if f.session == sid and holds(before, f.proof)]
+        named = [f for f in corpus.facts if f.session == sid and holds("\n".join(
+            lines[:boundary]), f.proof)]
+        facts = [f for f in named if holds(before, f.proof)]
         alone = [f.name for f in facts if holds(summary, f.proof)]
         both = [f.name for f in facts if holds(summary + "\n" + item["context"], f.proof)]
-        item.update({"facts": len(facts), "summary": len(alone), "with_vaultmem": len(both),
+        item.update({"facts": len(facts), "in_code_only": len(named) - len(facts),
+                     "summary": len(alone), "with_vaultmem": len(both),
                      "chars": len(item["context"]),
                      "missed": [f.name for f in facts if f.name not in both]})
         del item["context"]
@@ -460,6 +498,8 @@ def measure_probes(corpus: Corpus, root: Path, by_session: Mapping[str, Sequence
                            brief=False)
             elsewhere = _later(root, when, f"eval-other-{n}", cwds[others[0]], call.hook,
                                _run_here(call.payload), brief=False) if others else ""
+            report.probe_contexts.append((f"{call.command[:60]} — {call.signature[:80]}", again,
+                                          elsewhere))
             report.probes.append({"session": s.id, "project": projects[s.id],
                                   "recorded": recorded(call, gotchas), "host": _of_host(call),
                                   "command": call.command[:80], "signature": call.signature[:120],
@@ -524,6 +564,22 @@ def evaluate(corpus: Corpus, root: Path, labels: Sequence[Mapping[str, Any]],
     return report
 
 
+def shown(report: Report) -> str:
+    """Every context the hooks gave in ``report``'s replay and its probes, as given, to read
+    them as the developer would (the tuning part only: the held-out notes are not read)."""
+    out = []
+    for sid, items in report.given.items():
+        for upto, context, hook in items:
+            if hook == "session-start" and not context.startswith("vaultmem: this session"):
+                continue  # a briefing: bench.eval_real's to read
+            out.append(f"=== {sid}:{upto} {hook} ({len(context):,} chars)\n{context}")
+    for probe, again, elsewhere in report.probe_contexts:
+        for where, context in (("again", again), ("elsewhere", elsewhere)):
+            if context:
+                out.append(f"=== probe {where}: {probe} ({len(context):,} chars)\n{context}")
+    return "\n\n".join(out) + "\n"
+
+
 def _of_project(corpus: Corpus, project: str) -> Corpus:
     sessions = tuple(s for s in corpus.sessions if s.project == project)
     ids = {s.id for s in sessions}
@@ -540,6 +596,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--project", help="replay only the sessions of this project (quicker)")
     parser.add_argument("--keep", type=Path, help="replay into this (empty) folder and keep it")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--show", type=Path, help="write what the hooks told in the tuning "
+                        "part (every injection, as given) to this file, to read them")
     args = parser.parse_args(argv)
     if (used := used_keep(args.keep, SPLITS if args.part == "all" else (args.part,))) is not None:
         print(f"eval_moments: {used}: not empty (give --keep an empty or new folder)",
@@ -562,10 +620,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             if part.sessions:
                 reports.append(evaluate(part, base / part.sessions[0].split, labels,
                                         recurrences))
+    if args.show:
+        args.show.write_text("\n".join(shown(r) for r in reports if r.part == "tuning"),
+                             encoding="utf-8")
     if args.json:
         # What each failure was told stays out: it is the vault's text, held-out part included.
         print(json.dumps({r.part: {**{k: v for k, v in asdict(r).items()
-                                       if k not in ("contexts", "given", "prompts")},
+                                       if k not in ("contexts", "given", "prompts",
+                                                    "probe_contexts")},
                                    "prompts": [{k: v for k, v in p.items() if k != "unexpected"}
                                                for p in r.prompts],
                                    "totals": totals(r)} for r in reports}, indent=1))

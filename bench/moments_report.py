@@ -49,6 +49,8 @@ class Report:
     # session -> (transcript line, context, hook) of every hook that gave it context, in order:
     # what the session had been told by a given line (its briefing, a prompt's facts, a fix).
     given: dict[str, list[tuple[int, str, str]]] = field(default_factory=dict)
+    # What each failure asked again later was told: (probe, again in its project, elsewhere).
+    probe_contexts: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def _share(part: int, whole: int) -> str:
@@ -100,6 +102,9 @@ def totals(report: Report) -> dict[str, Any]:
         "probes_host_recorded": sum(bool(p.get("host")) and p["recorded"] for p in report.probes),
         "probes_host_recorded_told": sum(p["told_elsewhere"] for p in report.probes
                                          if p.get("host") and p["recorded"]),
+        # A host failure whose fix no note recorded has nothing true to tell: silence is right.
+        "probes_host_unrecorded_silent": sum(not p["told_elsewhere"] for p in report.probes
+                                             if p.get("host") and not p["recorded"]),
         "prompt_facts_told": told, "prompt_facts_expected": expected,
         "no_task_prompts": len(silent), "no_task_silent": sum(not p["told"] for p in silent),
         "prompt_chars_per_session": dict(report.prompt_chars),
@@ -112,7 +117,9 @@ def render(report: Report, labels_name: str) -> str:
     t = totals(report)
     out = [f"{report.part}: {report.sessions} sessions"]
     for c in report.compactions:
-        out.append(f"  after compaction of {c['session']}: facts before it {c['facts']}, "
+        code = (f" (and {c['in_code_only']} named only in code Claude wrote, not counted)"
+                if c.get("in_code_only") else "")
+        out.append(f"  after compaction of {c['session']}: facts before it {c['facts']}{code}, "
                    f"summary {c['summary']}, summary + vaultmem {c['with_vaultmem']} "
                    f"({c['chars']:,} chars); missed: {'; '.join(c['missed']) or '-'}")
     out.append(f"  recurring failures told their fix, at the failure or earlier in this session: "
@@ -147,10 +154,13 @@ def render(report: Report, labels_name: str) -> str:
                f"{_share(t['probes_unrecorded_told'], t['probes'] - t['probes_recorded'])}; in "
                f"another project's session: told nothing "
                f"{_share(t['probes_silent_elsewhere'], t['probes'] - t['probes_host'])} (goal >= "
-               f"{GOALS['unrelated_silent']:.0%}), about the host's tools told there "
-               f"{_share(t['probes_host_told_elsewhere'], t['probes_host'])}, of those whose fix "
-               f"the vault recorded "
-               f"{_share(t['probes_host_recorded_told'], t['probes_host_recorded'])}")
+               f"{GOALS['unrelated_silent']:.0%}); about the host's tools "
+               f"({t['probes_host']}, told there {t['probes_host_told_elsewhere']}): of those "
+               f"whose fix the vault recorded told it there "
+               f"{_share(t['probes_host_recorded_told'], t['probes_host_recorded'])} (goal >= "
+               f"{GOALS['recurring_told']:.0%}), of those with no fix recorded silent there "
+               f"{_share(t['probes_host_unrecorded_silent'], t['probes_host'] - t['probes_host_recorded'])}"
+               f" (right: nothing to tell)")
     out.append(f"  labelled prompts: facts told {t['prompt_facts_told']}, expected "
                f"{_share(t['prompt_facts_expected'], t['prompt_facts_told'])} (goal >= "
                f"{GOALS['precision']:.0%}); prompts naming no task silent "

@@ -224,7 +224,9 @@ def test_a_failure_about_the_host_told_in_another_project_is_counted_apart() -> 
     text = render(report, "recurrences.json")
     assert "told nothing 1/1 (100%)" in text
     # A host failure no fix was recorded for has nothing to be told: counted apart.
-    assert "told there 1/2 (50%), of those whose fix the vault recorded 1/1 (100%)" in text
+    assert ("of those whose fix the vault recorded told it there 1/1 (100%) (goal >= 90%), of "
+            "those with no fix recorded silent there 1/1 (100%) (right: nothing to tell)") in text
+    assert t["probes_host_unrecorded_silent"] == 1
     gitbash = ("Command failed: cygpath -u 'C:\\Users\\me'\n 0 [main] cygpath (31128) "
                "child_copy: cygheap read copy failed")
     call = eval_moments.Call(datetime(2026, 1, 1), "s", 3, "post-tool-use-failure", "/",
@@ -245,3 +247,30 @@ def test_a_summed_up_push_failure_folds_with_its_cause() -> None:
     assert eval_moments.fold(ahead.format("main")) == eval_moments.fold(ahead.format("dev"))
     assert eval_moments.fold(ahead.format("main")) != eval_moments.fold(declined)
     assert "fetch first" in eval_moments.fold(ahead.format("main"))
+
+
+def test_a_fact_named_only_in_code_claude_wrote_is_not_established_by_it() -> None:
+    # Before its compaction the session wrote `applet::run` into main.rs, then replaced it with
+    # `app::run`: the code it wrote is an attempt, not a fact it had established. What a tool
+    # reported (a file read), Claude's messages and the person's prompts establish one.
+    def row(kind: str, content: object) -> str:
+        return json.dumps({"type": kind, "message": {"role": kind, "content": content}})
+
+    lines = [row("user", "build the applet"),
+             row("assistant", [{"type": "tool_use", "id": "w1", "name": "Edit", "input": {
+                 "new_string": "cosmic::applet::run::<App>(())"}}]),
+             row("user", [{"type": "tool_result", "tool_use_id": "w1",
+                           "content": "8    cosmic::applet::run::<App>(())"}]),
+             row("assistant", [{"type": "tool_use", "id": "r1", "name": "Read", "input": {
+                 "file_path": "Cargo.toml"}}]),
+             row("user", [{"type": "tool_result", "tool_use_id": "r1",
+                           "content": 'tokio = { features = ["rt-multi-thread"] }'}]),
+             row("assistant", [{"type": "thinking", "thinking": "the panel restarts it"},
+                               {"type": "text", "text": "Use `cosmic::app::run` here."}]),
+             "{not json"]
+
+    text = eval_moments.established(lines)
+
+    assert "applet::run" not in text
+    assert all(w in text for w in ("build the applet", "rt-multi-thread",
+                                   "the panel restarts it", "cosmic::app::run"))
