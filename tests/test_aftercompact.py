@@ -167,3 +167,25 @@ def test_findings_are_the_asides_lines_that_say_something() -> None:
     recent = dict(aftercompact.findings(note))
     assert recent["Everything looks fine and tidy here"] is True
     assert "Good, it builds." not in recent  # too few words to say anything
+
+
+def test_a_step_done_since_and_a_line_bringing_in_a_list_are_left_out() -> None:
+    # The todo list renamed an item as it completed it; the work log says so, the Next Steps
+    # section (written at an earlier read) still lists it. Told it is open, Claude would do it
+    # again after the compaction.
+    note = NOTE.replace(
+        "- Ran `npm run build`\n",
+        "- Ran `npm run build`\n- Done: Create refunds.ts with the Refund type and its handler\n"
+        "- Done: Add the refunds route\n").replace(
+        "> Good, it builds.\n",
+        "> Good, it builds.\n>\n> Looking carefully at the failing tests, I can see:\n").replace(
+        "- Support partial refunds\n",
+        "- Support partial refunds\n- Create refunds.ts with the Refund model\n"
+        "- Add the refunds route to the API\n")
+
+    text = aftercompact.build(note, None).text
+
+    assert "Support partial refunds" in text and "Write the refunds section" in text
+    assert "Create refunds.ts" not in text and "Add the refunds route" not in text
+    assert "I can see:" not in text
+    assert "because `REFUND_SECRET` is not set" in text

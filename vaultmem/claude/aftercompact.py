@@ -115,7 +115,9 @@ def findings(note_text: str) -> list[tuple[str, bool]]:
             inside = True
             continue
         text = _LIST.sub("", line.lstrip("> ").strip()).replace("**", "").strip()
-        if not inside or len(text.split()) < FOUND_WORDS:
+        # A line bringing in what follows it ("Looking at the screenshot, I can see:") says
+        # nothing by itself.
+        if not inside or len(text.split()) < FOUND_WORDS or text.endswith(":"):
             continue
         if n > recent or _FINDING.search(text) or _SPAN.search(text):
             found.append((text, n > recent))
@@ -125,10 +127,19 @@ def findings(note_text: str) -> list[tuple[str, bool]]:
 def candidates(note_text: str) -> dict[str, list[tuple[str, str]]]:
     """Label -> (text, key) of the note's items worth keeping past a compaction."""
     found: dict[str, list[tuple[str, str]]] = {label: [] for label in ORDER}
+    from vaultmem.mining.settled import completed
+
+    from .stated import done_lines
+
     found[CORRECTIONS] = [(text, facts.fact_key(text)) for text in corrections(note_text)]
+    # A next step the work log says was done since (a todo item completed, renamed as it was:
+    # ``Create app.rs with COSMIC applet structure`` closes ``Create app.rs with Message enum``)
+    # is no open step: told after the compaction, Claude would do it again.
+    done = done_lines(note_text)
     for fact in facts.facts(note_text, stem="", note_type="session"):
         label = _KINDS.get(fact.kind)
-        if label is not None and not instruction_shaped(fact.text):
+        if label is not None and not instruction_shaped(fact.text) and not (
+                label == OPEN and completed(fact.text, done)):
             found[label].append((fact.text, fact.key))
     found[FAILING] = [(text, facts.fact_key(text)) for text in _failing(note_text)]
     found[FOUND] = [(text, facts.fact_key(text)) for text, _ in findings(note_text)

@@ -140,9 +140,15 @@ def left_unfinished(turn: LoggedTurn) -> list[str]:
             + (f" (found so far: {said})" if said else "")]
 
 
+def done_lines(note_text: str) -> list[str]:
+    """What a session note's work log says was done: its ``Done:``, ``Committed:`` and ``Step
+    done:`` lines, without their labels."""
+    return [line.split(": ", 1)[1] for line in note_text.split("\n")
+            if line.startswith((f"- {DONE} ", f"- {COMMITTED} ", f"- {STEP_DONE} "))]
+
+
 def open_steps(note_text: str) -> list[str]:
     """The next steps a session note lists that none of its ``Done:`` lines closes."""
-    done = [line.split(": ", 1)[1] for line in note_text.split("\n")
-            if line.startswith((f"- {DONE} ", f"- {COMMITTED} ", f"- {STEP_DONE} "))]
+    done = done_lines(note_text)
     steps = [anchors.strip(s).strip() for s in fold.listed(note_text).get(Kind.NEXT_STEP, ())]
     return [s for s in steps if s and not settled.completed(s, done)]
