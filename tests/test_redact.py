@@ -11,7 +11,7 @@ import pytest
 
 from vaultmem.claude import condensed, transcript
 from vaultmem.errors import ConfigError, UnsafePath
-from vaultmem.notes import redact
+from vaultmem.notes import redact, secretentropy
 from vaultmem.notes.redact import Redaction, find
 from vaultmem.store.config import load_config
 from vaultmem.store.vault import Vault
@@ -245,11 +245,11 @@ def test_entropy_is_detect_secrets_own() -> None:
 
     rules = from_detect_secrets()
     for sample in ("Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==", "abc", "8f14e45fceea167a5a36dedd4ea2543f"):
-        assert redact.shannon_entropy(sample, rules.base64_charset) == pytest.approx(
+        assert secretentropy.shannon_entropy(sample, rules.base64_charset) == pytest.approx(
             Base64HighEntropyString().calculate_shannon_entropy(sample))
-        assert redact.shannon_entropy(sample, rules.hex_charset) == pytest.approx(
+        assert secretentropy.shannon_entropy(sample, rules.hex_charset) == pytest.approx(
             HexHighEntropyString().calculate_shannon_entropy(sample) if not sample.isdigit()
-            else redact.shannon_entropy(sample, rules.hex_charset))
+            else secretentropy.shannon_entropy(sample, rules.hex_charset))
 
 
 def test_a_second_process_reads_the_rules_from_the_cache_without_importing_detect_secrets(

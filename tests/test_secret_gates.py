@@ -1,5 +1,5 @@
 """The literal gates only skip a rule that could not have matched: the context rules'
-(secretcontext.NEEDS_FOLDED, NEEDS_EXACT, secretconfig.NEEDS) and the shape and keyword
+(secretneeds.NEEDS_FOLDED, NEEDS_EXACT, secretconfig.NEEDS) and the shape and keyword
 detectors' (secretgate). Every text of both corpora, and random lines, give the same findings
 with and without them; generated matches hold their pattern's literals."""
 
@@ -21,6 +21,7 @@ from vaultmem.notes import (
     secretconfig,
     secretcontext,
     secretgate,
+    secretneeds,
     secretrules,
 )
 from vaultmem.notes.secretshapes import CANDIDATE_SHAPES, VENDOR_PATTERNS
@@ -65,17 +66,17 @@ def _all(text: str) -> list[secretcontext.Finding]:
 @pytest.mark.parametrize("text", TEXTS)
 def test_the_gates_change_no_finding(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     gated = _all(text)
-    monkeypatch.setattr(secretcontext, "NEEDS_FOLDED", {})
-    monkeypatch.setattr(secretcontext, "NEEDS_FOLDED_TOO", {})
-    monkeypatch.setattr(secretcontext, "NEEDS_EXACT", {})
+    monkeypatch.setattr(secretneeds, "NEEDS_FOLDED", {})
+    monkeypatch.setattr(secretneeds, "NEEDS_FOLDED_TOO", {})
+    monkeypatch.setattr(secretneeds, "NEEDS_EXACT", {})
     monkeypatch.setattr(secretconfig, "NEEDS", {})
     assert gated == _all(text)
 
 
 def test_a_line_without_any_rules_literal_runs_no_rule() -> None:
     text = "- Split the retry loop: the library's default timeout is infinite"
-    assert secretcontext._ruled_out(text, 0, len(text)) >= {
-        *secretcontext.NEEDS_FOLDED, *secretcontext.NEEDS_EXACT}
+    assert secretneeds.ruled_out(text, 0, len(text)) >= {
+        *secretneeds.NEEDS_FOLDED, *secretneeds.NEEDS_EXACT}
 
 
 _WORD_RULES = {"prose", "reverse", "flag", "escaped", "foreign"}
@@ -93,7 +94,7 @@ _WORD_RULES = {"prose", "reverse", "flag", "escaped", "foreign"}
 ])
 def test_pass_inside_a_word_and_a_dash_run_no_secret_word_rule(
         line: str, ruled_out: set[str]) -> None:
-    assert secretcontext._ruled_out(line, 0, len(line)) >= ruled_out
+    assert secretneeds.ruled_out(line, 0, len(line)) >= ruled_out
 
 
 def test_a_foreign_password_word_spelled_with_other_spaces_is_still_read() -> None:
@@ -104,18 +105,18 @@ def test_a_foreign_password_word_spelled_with_other_spaces_is_still_read() -> No
 
 def test_case_folding_matches_ascii_letters_only_with_the_characters_folded() -> None:
     """re, ignoring case, matches an ASCII letter with its two cases and the characters
-    secretcontext.folded translates, nothing else (on this Python's Unicode tables)."""
+    secretneeds.folded translates, nothing else (on this Python's Unicode tables)."""
     letter = re.compile("[a-z]", re.IGNORECASE)
     others = {chr(code) for code in range(128, 0x110000) if letter.fullmatch(chr(code))}
     assert others == {"\u0130", "\u0131", "\u017f", "\u212a"}
-    assert all(secretcontext.folded(ch).isascii() for ch in others)
+    assert all(secretneeds.folded(ch).isascii() for ch in others)
 
 
 @pytest.mark.parametrize("word", ["mot de passe", "Passwort", "KENNWORT", "contrasena", "senha",
                                   "wachtwoord", "salasana", "haslo", "heslo"])
 def test_the_foreign_rules_ascii_words_pass_its_gate(word: str) -> None:
     text = f"das {word}: Hunter2-xyz9"
-    assert "foreign" not in secretcontext._ruled_out(text, 0, len(text))
+    assert "foreign" not in secretneeds.ruled_out(text, 0, len(text))
     assert any(f.kind == "password" for f in secretcontext.findings(text, 0, len(text)))
 
 
@@ -225,6 +226,6 @@ def test_random_lines_find_the_same_without_the_context_gates(text: str) -> None
     gated = _all(text)
     with pytest.MonkeyPatch.context() as monkeypatch:
         for table in ("NEEDS_FOLDED", "NEEDS_FOLDED_TOO", "NEEDS_EXACT"):
-            monkeypatch.setattr(secretcontext, table, {})
+            monkeypatch.setattr(secretneeds, table, {})
         monkeypatch.setattr(secretconfig, "NEEDS", {})
         assert _all(text) == gated

@@ -15,7 +15,8 @@ keeps the fact (which variable, which database) without the value. What counts a
   ``auth``, ``credentials``; ``Bearer …``), unless it reads like code (a reference, a call, a
   type, a placeholder, a setting's ``disabled``, a secret's name such as ``secretRef``; a
   shell's ``PGPASSWORD=word`` is none: secretnames.env_secret);
-- a high-entropy string (detect-secrets' Shannon entropy) after a secret-like name on its line;
+- a high-entropy string (detect-secrets' Shannon entropy: secretentropy) after a secret-like
+  name on its line;
 - a value known by its context whatever its shape (secretcontext): a secret word and its value in
   prose (a password of one dictionary word too: secretwords), a question naming it and its
   answer, password flags of commands (which commands: secretcommands), URL userinfo with or
@@ -45,7 +46,6 @@ give the same output.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -62,6 +62,7 @@ from vaultmem.notes import (
 )
 from vaultmem.notes.lazyre import LazyPattern, lazy
 from vaultmem.notes.secretcontext import QUERY_NEXT
+from vaultmem.notes.secretentropy import entropy_high
 from vaultmem.notes.secretgate import Gated, lowered
 from vaultmem.notes.secretnames import about_a_secret, env_secret, name_kind, passphrase
 from vaultmem.notes.secretshapes import VENDOR_PATTERNS
@@ -259,26 +260,6 @@ def _indirect() -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
 
-@lru_cache(maxsize=1)
-def _charsets() -> tuple[str, str]:
-    from vaultmem.notes.secretrules import load
-
-    rules = load()
-    return rules.base64_charset, rules.hex_charset
-
-
-def shannon_entropy(data: str, charset: str) -> float:
-    """detect-secrets' Shannon entropy of ``data`` over ``charset`` (bits per character)."""
-    if not data:
-        return 0.0
-    entropy = 0.0
-    for ch in charset:
-        p = data.count(ch) / len(data)
-        if p > 0:
-            entropy -= p * math.log2(p)
-    return entropy
-
-
 @lru_cache(maxsize=16)
 def _allowed(allow: tuple[str, ...]) -> Callable[[str], bool]:
     literal = frozenset(allow)
@@ -321,32 +302,6 @@ def _looks_secret(value: str, quoted: bool) -> bool:
 def _has_letter(value: str) -> bool:
     """Whether ``value`` holds a letter: a count ("Secrets: ~150+") is not a key."""
     return any(ch.isalpha() for ch in value)
-
-
-def _entropy_high(token: str) -> bool:
-    """Whether ``token`` is random enough to be a key (detect-secrets' entropy, a threshold
-    that grows with the length a random string of that length reaches)."""
-    if not (re.search(r"\d", token) and re.search(r"[A-Za-z]", token)):
-        return False
-    if not any(_random_part(part) for part in re.split(r"[-_./+~]", token)):
-        return False  # words and numbers joined (``M-Claude-backup-20260112``), not a key
-    base64, hexa = _charsets()
-    # Hex with letters and digits: detect-secrets' hex entropy is the plain one (its all-digits
-    # discount does not apply).
-    if re.fullmatch(r"[0-9a-fA-F]+", token):
-        return shannon_entropy(token, hexa) >= 3.0
-    return shannon_entropy(token, base64) >= min(4.0, math.log2(len(token)) - 0.6)
-
-
-def _random_part(part: str) -> bool:
-    """Whether a piece of a token mixes letters with digits, or cases inside a word, as random
-    keys do and words, numbers and names do not."""
-    if len(part) < 8:
-        return False
-    letters = any(ch.isalpha() for ch in part)
-    if letters and any(ch.isdigit() for ch in part):
-        return True
-    return sum(ch.isupper() for ch in part[1:]) >= 2 and any(ch.islower() for ch in part)
 
 
 # -- finding ----------------------------------------------------------------------------------
@@ -432,7 +387,7 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
                         _keyword_name(m)):
                     yield Finding(m.start(group), m.start(group) + len(value), _keyword_kind(m))
     for m in c["bearer"].finditer(text, begin, end):
-        if _entropy_high(m.group(2)):
+        if entropy_high(m.group(2)):
             yield Finding(m.start(2), m.end(2), "token")
         named.append((m.start(2), "token"))
     prose = [(m.end(), name_kind(m.group(0).replace(" ", "_")) or "secret")
@@ -444,7 +399,7 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
             token = token if token.endswith("=") else token.rstrip(".-")
             if "/" in token and re.search(r"\.[A-Za-z]{1,5}$", token):
                 continue  # a file path
-            if c["uuid"].fullmatch(token) or not _entropy_high(token):
+            if c["uuid"].fullmatch(token) or not entropy_high(token):
                 continue
             if (at, kind) in prose and (
                     re.fullmatch(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}", token)

@@ -145,7 +145,7 @@ WORDS = ("<add key", "variable \"", "secret set", "secret put", "secrets set", "
 
 
 # A literal each match of a rule holds (case-sensitive, or no letter): where none is in the span
-# the rule is not run nor compiled (as secretcontext.NEEDS_EXACT; tests/test_secret_gates.py).
+# the rule is not run nor compiled (as secretneeds.NEEDS_EXACT; tests/test_secret_gates.py).
 NEEDS: dict[str, tuple[str, ...]] = {
     "element": ("</",), "app_setting": ("=",), "tf_default": ("variable",),
     "store": ("secret", "env", "sudo", "passwd", "-fd"), "keygen": ("ssh-keygen",), "pgpass": (":",),
