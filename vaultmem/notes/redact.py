@@ -114,7 +114,7 @@ class Redaction:
         return secretanswer.answered(prompt, said, allowed=_allowed(self.allow))
 
 
-ANSWER_CHARS, ANSWER_WORDS = 240, 5  # a prompt that is a bare value is no longer
+ANSWER_CHARS, ANSWER_WORDS = 240, 8  # a prompt that is a bare value is no longer
 
 
 def may_answer(prompt: str) -> bool:
@@ -367,6 +367,8 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
             continue  # ``X_HAS_PSK: cryptography_has_psk2``, ``secret: secretRef``: a name
         # ``PGPASSWORD=postgres psql``: a shell's environment assignment's value is a string
         literal = quoted or text[m.end(1):m.start(3)] == "=" and env_secret(m.group(1))
+        if not literal and _word(text, m.start(3), value):
+            continue  # "Password: Reset": the prose rule reads a word (secretwords)
         if not literal and value.isalpha() and ":" in text[m.end(1):m.start(3)] and (
                 _SENTENCE_ON.match(text, m.end(3))):
             continue  # "PASS: Secrets were redacted", "…-auth: Enable Opencode to…": prose
@@ -382,6 +384,8 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
                 value = _NEXT_PAIR.split(m.group(group) or "", maxsplit=1)[0].rstrip(";")
                 if "@" in value and text.endswith("://", 0, m.start()):
                     value = value.rsplit("@", 1)[0]  # ``://x-access-token:…@host``: not the host
+                if _word(text, m.start(group), value):
+                    continue  # "Password: Reset": the prose rule reads a word (secretwords)
                 if value and _looks_secret(value, True) and not _variable(
                         text, m.start(group), value) and not about_a_secret(
                         _keyword_name(m)):
@@ -450,6 +454,12 @@ def _variable(text: str, start: int, value: str) -> bool:
     if _RULES["reference"].match(value) and "." in value:
         return True
     return re.fullmatch(r"[A-Za-z_]\w*", value) is not None and name_kind(value) is not None
+
+
+def _word(text: str, start: int, value: str) -> bool:
+    """Whether an unquoted value is one word of letters, lowercase past its first."""
+    return value.isalpha() and value[1:].islower() and not (
+        start > 0 and text[start - 1] in "'\"`")
 
 
 def _camel(value: str) -> bool:

@@ -12,7 +12,8 @@ redacted when both hold:
   password for staging.", "I need the GitHub token to continue."); not a question about the
   secret ("Should I reset the password?", "Which key should I use, staging or prod?": a choice).
 - **The prompt is a bare value**: one token, maybe quoted, in backticks or bold, maybe after
-  "it's", "here it is:", "use"; of four characters or more (with its sentence's mark); or, for
+  "it's", "here it is:", "use", maybe before words of thanks ("hunter2 thanks", "it's hunter2,
+  go ahead"); of four characters or more (with its sentence's mark); or, for
   a password, a passphrase of four or five plain words ("purple monkey dishwasher lamp";
   not "ask ops first"); not a reply ("yes", "skip",
   "later"), a path, a URL, an address or a slash command, and not a word of Claude's question
@@ -34,10 +35,15 @@ from vaultmem.notes.secretspan import is_path
 from vaultmem.notes.secretwords import passphrase_words
 
 _MARK_OPEN, _MARK_CLOSE = "‹redacted:", "›"
-_LEAD = r"(?:it['’]s|it\s+is|here(?:['’]s|\s+it\s+is|\s+you\s+go)?|use|try|sure|ok(?:ay)?)"
-# A prompt that is one value: maybe a lead-in, maybe quoted or in bold, maybe a full stop.
+_LEAD = (r"(?:it['’]s|it\s+is|(?:it\s+)?should\s+be|i\s+(?:think|believe)|here(?:['’]s|\s+it\s+is"
+         r"|\s+you\s+go)?|use|try|sure|ok(?:ay)?|yes|yeah|the\s+password\s+is|password\s+is|pw\s+is)")
+# Words after the value that say nothing of it ("hunter2 thanks", "it's hunter2, go ahead").
+_TAIL = (r"(?:thanks?(?:\s+you)?|thx|ty|please|pls|cheers|go\s+ahead|i\s+think|iirc|btw"
+         r"|for\s+now|(?:and\s+)?(?:continue|proceed|retry|try\s+again))")
+# A prompt that is one value: maybe a lead-in, maybe quoted or in bold, maybe a full stop, maybe
+# a word of thanks after it.
 _BARE = lazy(r"(?is)\s*(?:" + _LEAD + r"[\s:,!-]+)*(?P<q>[`'\"]|\*\*|)(?P<v>[^\s`'\"]{4,200})"
-             r"(?P=q)\s*")
+             r"(?P=q)(?:[\s,;:!.—–-]+" + _TAIL + r"){0,3}[\s.!]*")
 # Claude's request: "what" or a verb asking for something, then (few words, none "to") the
 # secret's word: "What's the db password", "paste your API token", "need the password"; not
 # "what does the token do", "need me to reset the password".
@@ -46,7 +52,7 @@ _ASKING = lazy(
     r"|enter|type|supply|input|post|need)(?:\s+(?:me|us))?\s+"
     r"(?:(?!(?:to|do|does|did|should|shall|would|could|can|will|if|about|kind|type|sort)\b)"
     r"[\w-]+\s+){0,3}?"
-    r"(" + WORD + r")(?![\w-])")
+    r"(" + WORD + r"|key(?=\s*(?:\?|for\b|to\b|of\b)))(?![\w-])")
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+|\n+")
 _TAIL_CHARS = 400  # how much of the end of Claude's prose its request is looked for in
 _SENTENCES = 3  # in its last sentences
@@ -71,7 +77,7 @@ def answered(prompt: str, asked: str | None,
     bare = _BARE.fullmatch(prompt)
     if bare is None:
         return _passphrase(prompt, asked)
-    value = bare.group("v")
+    value = bare.group("v").rstrip(",;")  # "it's hunter2, go ahead": the comma is the prose's
     said = value.rstrip(".!,;")
     if not _value(said) or said.lower() in asked.lower() or allowed(value) or allowed(said):
         return prompt
@@ -100,7 +106,7 @@ def _passphrase(prompt: str, asked: str) -> str:
     """``prompt`` redacted whole when it is a passphrase of four plain words or more ("purple
     monkey dishwasher lamp": secretwords.passphrase_words) answering a request for a password."""
     said = prompt.strip().strip("'\"`")
-    if len(said.split()) < 4 or not passphrase_words(said) or asking(asked) != "password" or any(
+    if not 4 <= len(said.split()) <= 5 or not passphrase_words(said) or asking(asked) != "password" or any(
             word.lower() in _REPLIES or word.lower() in asked.lower() for word in said.split()):
         return prompt
     start = prompt.index(said)

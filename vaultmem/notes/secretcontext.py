@@ -7,7 +7,9 @@ rules here read that context:
   network's password; the password word of a dozen other languages) followed by
   its value, with or without a colon, ``=`` or a verb ("the prod db password is hunter2-xyz",
   "set the api key to 9f8e…", "password for the admin account: 'Summer2024!'", "use S3cr3t!
-  as the password", "das Passwort ist …", "密码是 …");
+  as the password", "das Passwort ist …", "密码是 …"; which one between: "the password to use
+  is …", "the key you need is …"; a secret's own word with a verb takes one plain word, as a
+  password's does: "my secret is opensesame", "the secret word is …");
 - **command-line flags**: ``--password=…``, ``--password …``, ``--token …``, ``--api-key …``;
   ``-pPASS`` and ``-p PASS`` for the MySQL family, ``-a PASS`` for redis-cli, ``-p PASS`` for
   sshpass (and the table below); ``user:PASS`` after ``-u``/``--user``/``--auth`` (not a Windows
@@ -72,13 +74,16 @@ _LINK = (
     r"|(?:is|was|are|were|now|set|to|equals|becomes|changed|reset|updated|ist|est|è|ha[sd]\s+been"
     r"|should\s+be|will\s+be|reads)(?=[\s:]))){1,3}"
 )
+# Which of them, between the word and its link: "the password to use is", "the key you need is".
+_WHICH = (r"\s+(?:to\s+(?:use|enter|type|try|give|set)|(?:you|we|i|they)(?:['’]ll)?\s+"
+          r"(?:need|use|want|set|chose|picked|gave|should\s+use)|that\s+works)(?=\s+(?:is|was)\s)")
 VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
 _RULES = {
     "prose": lazy(
         r"(?i)(?<![\w$%-])(?:[a-z0-9]+[_.-])*" + WORD + r"(?![\w-])(?:['’]s)?"  # HEROKU_API_KEY
         r"(?:\s+(?:for|of|on|in)\s+[\w.@:/-]*[\w.@/-](?:\s+[\w.@:/-]*[\w.@/-]){0,3}"
-        r"|\s*\([^)\n]{1,30}\))?"
-        r"(?:\s+(?:env(?:ironment)?\s+var(?:iable)?|variable|value|setting|field))?"
+        r"|\s*\([^)\n]{1,30}\)|" + _WHICH + r")?"
+        r"(?:\s+(?:env(?:ironment)?\s+var(?:iable)?|variable|value|setting|field|word|phrase))?"
         r"(" + _LINK + r"|\s)\s*" + VALUE),
     "reverse": lazy(
         r"(?i)(?<![\w-])(?:use|used|using|with|typed|entered|pasted|put)\s+" + VALUE +
@@ -122,10 +127,11 @@ _RULES = {
     # The secret word is what is asked for, a verb or the question mark next ("Which password
     # should admin get?", not "Which password hashing?").
     "asked": lazy(
-        r"(?i)(?<![\w-])" + WORD + r"(?![\w-])(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+"
+        r"(?i)(?<![\w-])(?:" + WORD + r"|key(?=\s+for\s|\?))(?![\w-])(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+"
         r"(?:\s+[\w.@:/-]+){0,3})?"
         r"(?:\s+(?:should|shall|will|would|do|does|did|to|is|are|was|can|could|must|may|goes)\b"
-        r"[^?\n]{0,80})?\?['\"]?(?:\s*(?:—\s*chose:|=)\s*|[ \t]*(?:(?:->|→|=>|[—–:]|a(?:nswer)?:)"
+        r"[^?\n]{0,80})?\?['\"]?(?:\s*(?:—\s*chose:|=)\s*(?:\"?(?:i\s+think\s+)?(?:it|that)(?:['’]s|\s+is)\s+)?"
+        r"|[ \t]*(?:(?:->|→|=>|[—–:]|a(?:nswer)?:)"
         r"[ \t]*)?(?:(?:it|that)(?:['’]s|[ \t]+(?:is|was))[ \t]+)?)" + VALUE),
     # A Cookie header's values (a session id, a CSRF token): the random ones.
     "cookie": lazy(r"(?i)(?:\bcookie\s*:|;)\s*([\w.-]{1,64})=([\w%+/=.~-]{16,})(?=[;\s'\"]|$)"),
@@ -204,10 +210,25 @@ _MAIL_WORDS = frozenset({"mailto", "mail", "email", "e-mail", "from", "to", "cc"
 
 
 _PW = lazy(r"(?i)(?<![a-z])pwd?(?![a-z])")  # a password's short name ("db pw:")
+# A secret's own word ("my secret is …", "the shared secret was …"), not a key's or a token's,
+# and a verb linking it to its value (a label's colon is a page's: "Secret: Manager").
+# Whose: a possessive before it, a word naming which secret, or "word"/"phrase" after it ("my
+# secret is …", "the shared secret was …", "the secret word is …"; not "the secret is magic").
+_VERB_LINK = lazy(r"(?i)\b(?:is|was|equals|becomes|to)\b")
+_SECRET_ITSELF = lazy(r"(?i)(?:([\w-]+)[ _-])?secrets?(?![\w-]|[ _-]?(?:key|token))(\s+(?:word|phrase))?")
+_OWNED = lazy(r"(?i)(?<![\w-])(?:my|our|your|his|her|their)\s+$")
+
+
+def _own_secret(text: str, at: int, named: str, link: str) -> bool:
+    """Whether the prose rule's ``named`` secret at ``at`` takes a value of one plain word."""
+    m = _SECRET_ITSELF.match(named)
+    if m is None or not _VERB_LINK.search(link):
+        return False
+    return bool(m.group(1) or m.group(2)) or _OWNED.search(text, max(0, at - 8), at) is not None
 # The links of the prose rule a password of one plain word may follow: a copula or a sign, no
 # verb ("set the password to expire").
-_PLAIN_LINKS = frozenset({"is", "was", "are", "were", "now", "equals", "becomes", ":", "=", "->",
-                          "→", "⇒", "=>", "—", "–", "**", "__"})
+_PLAIN_LINKS = frozenset({"is", "was", "are", "were", "now", "equals", "becomes", "should", "will",
+                          "be", ":", "=", "->", "→", "⇒", "=>", "—", "–", "**", "__"})
 _LINK_PARTS = lazy(r"->|=>|\*\*|__|[:=→⇒—–]|\w+")
 
 
@@ -242,7 +263,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         found = [*_value(m, 2, kind, linked=linked, strict=not linked)]
         yield from found
         setting = linked and set_to(m.group(1), text, m.start())
-        if not found and kind == "password" and m.group(4) is not None and (
+        if not found and (kind == "password" or _own_secret(text, m.start(), named, m.group(1))) and (
+                m.group(4) is not None) and (
                 (_plain_link(m.group(1)) or setting) if linked
                 else _PHRASE_IS.search(text, m.start(), m.start(4)) is not None):
             line_end = text.find("\n", m.end(4))
@@ -258,8 +280,14 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         kind = "password" if "pass" in m.group(0).lower()[:12] else "secret"
         at = m.start(2) if m.group(2) is not None else m.start(3)
         link = text[text.rfind("?", m.start(), at) + 1:at].strip(" \t'\"")
-        if "chose:" in link or link == "=":  # AskUserQuestion's answer, its choice record
-            yield from _value(m, 1, kind, linked=True, strict=False)
+        if "chose:" in link or link.startswith("="):  # AskUserQuestion's answer, its record
+            found = [*_value(m, 1, kind, linked=True, strict=False)]
+            yield from found
+            if not found and kind == "password" and m.group(3) is not None:
+                after = re.split(r"[\";\n]", text[m.end(3):m.end(3) + 200], maxsplit=1)[0]
+                said = plain_password(m.group(3), after)
+                if said:  # "— chose: it's sunshine, go ahead"
+                    yield Finding(m.start(3), m.start(3) + len(said), kind)
             yield from _not_chosen(text, m.start(), end, kind)
         else:
             yield from _answered(text, m, kind, link)

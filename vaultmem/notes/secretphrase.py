@@ -3,7 +3,9 @@
 - **A passphrase of plain words** after its name and a link, to the line's end ("the
   passphrase is: tundra maple quiver basalt"): the prose rule (secretcontext) takes one token.
 - **A bare key**: ``key``, maybe ``:``, ``=`` or "is", then a long hex or base64 run (``key
-  7c1e9a44…``); a sort key, a cache key or a key's fingerprint is not one (secretwords).
+  7c1e9a44…``); a sort key, a cache key or a key's fingerprint is not one (secretwords); after
+  "the key" (my, your, use...), a short run mixing letters and digits ("the key zx81qq7"; not an
+  algorithm, a key size or a version: ``ed25519``, ``rsa4096``).
 - **A list of logins and their passwords** with no secret word ("alice / Hunter2!x, bob /
   Tr0ub4dor&3"): two pairs or more, separated by commas or semicolons, every part after a
   slash reading like a password (a digit or a symbol; no file name, no fraction); the list
@@ -22,7 +24,14 @@ from collections.abc import Iterator
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretcontext import VALUE, WORD, secretish
 from vaultmem.notes.secretspan import Finding
-from vaultmem.notes.secretwords import ALGORITHM, HASH_SAID, SYMBOLS, bare_key, passphrase_words
+from vaultmem.notes.secretwords import (
+    ALGORITHM,
+    DATA_KEYS,
+    HASH_SAID,
+    SYMBOLS,
+    bare_key,
+    passphrase_words,
+)
 
 # "… the admin password", then where its phrase ends ("the password hash" is no password).
 _THE_WORD = (r"[ \t]+(?:the|my|our|your|a|an)[ \t]+(?:[\w-]+[ \t]+){0,3}?(?:" + WORD
@@ -38,6 +47,11 @@ _RULES = {
     "bare_key": lazy(
         r"(?i)(?<![\w.-])key(?:[ \t]*[:=]|[ \t]+(?:is|was)[ \t]*:?|(?=[ \t]))"
         r"[ \t]*[\"'`]?([A-Za-z0-9+/_-]{32,}={0,2})(?![\w+/=-])"),
+    # A short key after "the key" ("the key zx81qq7", "my key is kq52mm8"): letters and digits.
+    "short_key": lazy(
+        r"(?i)(?<![\w-])(?:the|my|your|our|this|that|use|using|with|enter|paste|try)[ \t]+key"
+        r"(?:[ \t]*[:=]|[ \t]+(?:is|was)"
+        r"[ \t]*:?)?[ \t]+[\"'`*]*([A-Za-z0-9-]{6,31})(?![\w+/=.-])"),
     # The part after a pair's slash, then a comma, a semicolon or the line's end.
     "pair": lazy(r"/[ \t]*([^\s/'\"`<>()\[\]{}|,;]{4,64})(?=[ \t]*(?:[,;]|\r?$|\n))"),
     "file": lazy(r"\.[A-Za-z][A-Za-z0-9]{0,5}$"),
@@ -87,6 +101,10 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             line_end = text.find("\n", m.end())
             said = HASH_SAID.search(text, line_start, len(text) if line_end < 0 else line_end)
             if said is None and bare_key(word.group(1) if word else None, m.group(1)):
+                yield Finding(m.start(1), m.end(1), "api-key")
+    if "key" in low:
+        for m in _RULES["short_key"].finditer(text, begin, end):
+            if _short_key(m.group(1)):
                 yield Finding(m.start(1), m.end(1), "api-key")
     if "/" in low and PAIRS_SHAPE.search(low):
         yield from _pairs(text, begin, end)
@@ -138,3 +156,23 @@ def _password(value: str) -> bool:
     if not any(c.isdigit() or c in SYMBOLS for c in value):
         return False
     return secretish(value, password=True, strict=False)
+
+
+def _short_key(value: str) -> bool:
+    """Whether a short run after "the key" is one: letters and digits mixed, not an algorithm,
+    a key size or a version (``ed25519``, ``rsa4096``, ``v2-beta1``)."""
+    core = value.strip("-")
+    if not (any(c.isdigit() for c in core) and sum(c.isalpha() for c in core) >= 2):
+        return False
+    if len(_RUNS.findall(core)) < 3:
+        return False  # a word and its number (``user123``, ``bindings2``): a map's key
+    low = core.lower()
+    return not (ALGORITHM.fullmatch(low) or low in DATA_KEYS or _SIZED.fullmatch(low)
+                or _TECH.search(low))
+
+
+_RUNS = lazy(r"[A-Za-z]+|\d+")
+_SIZED = lazy(r"(?:rsa|dsa|ecdsa|ed|cv|x|p|secp|prime|aes|sha|v)-?\d+(?:[a-z]\d*)?|v?\d+(?:[.-]\w+)*")
+# Names of tech that hold digits (``utf8mb4``, ``k8s1234``, ``aes256gcm``, ``v2beta1``).
+_TECH = lazy(r"^v\d|k8s|utf-?\d|md\d|sha\d|aes\d|x86|x64|arm\d|i18n|l10n|a11y|ipv\d|http\d|oauth\d"
+             r"|win\d|h26\d|mp[34]|base\d|ec2|s3|gpt\d|py3|es\d|rs\d|ps\d|\d+(?:gb|mb|kb|px|ms)$")

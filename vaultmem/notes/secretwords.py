@@ -23,9 +23,12 @@ never one English word), linked to the value by a copula or a sign only ("is", "
 - ends its clause: the line ends after it, or ``.``, ``,``, ``;``, ``!`` or ``)`` follows it
   ("the password is stored in Vault" goes on; "is the password sunshine?" asks);
 - is no word a sentence about a password ends with: a predicate (``required``, ``wrong``,
-  ``weak``, ``fine``, ``there``... _PREDICATES) or a word ending as an adjective, a participle
-  or an adverb does (``-ed``, ``-ing``, ``-able``, ``-ive``, ``-ous``, ``-al``, ``-ent``,
-  ``-ly``...: "is hashed", "is optional", "is sensitive", "is different").
+  ``optional``, ``static``, ``different``... _PREDICATES) or a word ending as a participle, an
+  adverb or an adjective does (``-ed``, ``-ing``, ``-able``, ``-ive``, ``-ous``, ``-ly``...: "is
+  hashed", "is sensitive"); a noun of an adjective's ending is a value ("is magic", "is
+  crystal", "is golden").
+
+A secret's word ("my secret is opensesame") takes such a word too; a token's or a key's never.
 
 A password that is such a word ("the password is forgotten") is missed: prose about a password
 is far more common than a password that reads like that prose.
@@ -86,10 +89,29 @@ _PREDICATES = frozenset({
     "nope", "yeah", "sure", "both", "either", "neither", "maybe", "dunno", "thanks", "please",
     "skip", "later", "something", "anything", "nothing", "whatever", "match", "rotate", "work",
     "comply", "update", "refresh", "renew", "unclear", "uncertain", "private", "public",
+    # adjectives of endings that nouns a password may be share (crystal, magic, golden, climate)
+    "optional", "global", "local", "internal", "external", "manual", "normal", "personal",
+    "minimal", "critical", "essential", "special", "trivial", "literal", "original", "final",
+    "initial", "actual", "usual", "real", "total", "universal", "identical", "additional",
+    "temporal", "ephemeral", "sequential", "mandatory", "temporary", "necessary", "arbitrary",
+    "binary", "primary", "secondary", "static", "dynamic", "generic", "automatic", "basic",
+    "specific", "numeric", "alphanumeric", "symmetric", "asymmetric", "deterministic", "different",
+    "present", "absent", "sufficient", "insufficient", "current", "consistent", "persistent",
+    "transparent", "independent", "dependent", "important", "constant", "redundant", "relevant",
+    "irrelevant", "significant", "latest", "oldest", "newest", "hidden", "given", "broken",
+    "written", "forgotten", "chosen", "stolen", "taken", "known", "unknown", "shown", "open",
+    "secure", "insecure", "obscure", "separate", "accurate", "appropriate", "adequate",
+    "legitimate", "immediate", "ultimate", "intermediate", "foolish", "rubbish", "english",
+    "legacy", "visible", "invisible", "compliant",
+    # a form's or a page's labels ("Password: Forgot", "Secret: Manager")
+    "forgot", "show", "hide", "toggle", "login", "logout", "submit", "cancel", "confirm",
+    "retype", "repeat", "edit", "save", "copy", "generate", "manager", "policy", "strength",
+    "expiry", "hint", "recovery", "rules", "settings",
 })
-# How a word ending a sentence about a password ends: an adjective, a participle, an adverb.
-_PREDICATE_ENDS = ("ed", "ing", "able", "ible", "ive", "ous", "ful", "less", "al", "ory",
-                   "ary", "ic", "ent", "ant", "ly", "ish", "est", "en", "wn", "ure", "ate")
+# How a word ending a sentence about a password ends: a participle, an adverb, an adjective of a
+# suffix no noun a password is made of ends with ("ic", "al", "en" are crystal, magic, golden:
+# their adjectives are listed above).
+_PREDICATE_ENDS = ("ed", "ing", "able", "ible", "ive", "ous", "ful", "less", "ly")
 _PLAIN = lazy(r"[A-Za-z]{4,32}")
 
 

@@ -1,0 +1,134 @@
+"""Issue 28's secrets, round ten: a low-entropy value named by a secret word in prose (a noun of an
+adjective's ending, a secret's own word, a phrase between the word and its link, a short key
+after "the key"), an answer to Claude's request with words of thanks after it, in a prompt or
+AskUserQuestion's answer; a label whose value is a word of a page kept; and the transcript
+probe (bench.secretprobe) on its small set, through the real hooks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench import secretprobe
+from vaultmem.notes.redact import redact
+from vaultmem.notes.secretanswer import answered
+
+_MARK = "‹redacted:"
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    # A noun a password may be, of an adjective's ending (-ic, -al, -en, -ate).
+    ("the password is magic", "magic"),
+    ("The password is Crystal.", "Crystal"),
+    ("the wifi password is golden", "golden"),
+    ("the root password was chocolate, use it", "chocolate"),
+    # A secret's own word, linked by a verb.
+    ("my secret is opensesame", "opensesame"),
+    ("our shared secret was lollipop.", "lollipop"),
+    ("the secret word is noodle", "noodle"),
+    # Which password, between the word and its link.
+    ("the password to use is sunshine", "sunshine"),
+    ("the admin password to use is biscuit.", "biscuit"),
+    ("the password you need is buttercup", "buttercup"),
+    ("the password I set is waffle", "waffle"),
+    ("the db password should be pretzel", "pretzel"),
+    # A short key after "the key" (my, your, use...).
+    ("the key zx81qq7", "zx81qq7"),
+    ("your key is q7w8e9rt", "q7w8e9rt"),
+    ("the key zx81qq7 opens the bucket", "zx81qq7"),
+    ("use key kx93ml2 for the bucket", "kx93ml2"),
+    # A label's word that is a value.
+    ("Password: Tangerine", "Tangerine"),
+    # AskUserQuestion's answer with a lead and words of thanks, raw and as its choice record.
+    (('User has answered your questions: "Could you paste the admin password?"="it\'s llama8a,'
+      ' go ahead". You can now continue'), "llama8a"),
+    ("What is the admin password? — chose: it's sunshine, go ahead; not chosen: the old one",
+     "sunshine"),
+])
+def test_a_secret_in_the_shape_of_round_ten_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert _MARK in out and secret not in out, out
+
+
+@pytest.mark.parametrize("text", [
+    # A label whose value is a word of a page or a form, not a secret.
+    "Password: Reset",
+    "Password: Forgot",
+    "Token: Refresh",
+    "Secret: Manager",
+    "API Key: Required",
+    "Passphrase: Optional",
+    "**Password:** Reset",
+    "| Password: Reset |",
+    "my secret: doughnut",
+    # Prose about a password: an adjective, not a value.
+    "the password is static",
+    "the password is generic",
+    "the password is optional",
+    "the password is different",
+    "the password should be unique",
+    "the password will be rotated",
+    "the secret is simple",
+    "the secret to success is patience",
+    "the secret key is magic",
+    "the password to use is in the vault",
+    "the token you need is expired",
+    # After "the key": an algorithm, a size, a version, a date, a word.
+    "the key ed25519",
+    "the key rsa4096",
+    "the key v2-beta1",
+    "the key sha256",
+    "the key 2024-01-02",
+    "the key is important",
+    "the key zone is europe",
+])
+def test_a_word_a_label_or_an_algorithm_in_a_secrets_place_is_kept(text: str) -> None:
+    assert redact(text) == text
+
+
+_ASKED = "Done with the schema. What's the staging db password?"
+
+
+@pytest.mark.parametrize(("prompt", "secret"), [
+    ("hunter2 thanks", "hunter2"),
+    ("it's hunter2, go ahead", "hunter2"),
+    ("hunter2, thanks!", "hunter2"),
+    ("I think it's hunter2", "hunter2"),
+    ("sunshine please", "sunshine"),
+    ("it should be hunter2 thx", "hunter2"),
+])
+def test_an_answer_with_words_of_thanks_after_it_is_redacted(prompt: str, secret: str) -> None:
+    out = answered(prompt, _ASKED)
+    assert _MARK in out and secret not in out, out
+
+
+@pytest.mark.parametrize(("asked", "prompt"), [
+    (_ASKED, "yes please"),
+    (_ASKED, "ok go ahead"),
+    (_ASKED, "go ahead thanks"),
+    (_ASKED, "ask ops first thanks"),
+    (_ASKED, "purple monkey dishwasher lamp thanks"),
+    ("What's the key difference between them?", "performance"),
+    ("What's the key for the bucket?", "later thanks"),
+])
+def test_a_reply_with_words_of_thanks_is_kept(asked: str, prompt: str) -> None:
+    assert answered(prompt, asked) == prompt
+
+
+def test_an_answer_to_a_request_for_a_key_is_redacted() -> None:
+    out = answered("zx81qq7 go ahead", "What's the key for the bucket?")
+    assert out == "‹redacted:api-key› go ahead"
+
+
+def test_the_transcript_probe_finds_no_leak_of_its_small_set(tmp_path: Path) -> None:
+    """Each small-set shape in every record kind, through the real hooks and compaction: no
+    value in any file of the vault, its names or the index; a colour no rule reads as a secret,
+    planted beside them the same way, is found (the probe can fail)."""
+    shapes = [s for s in secretprobe.SHAPES if s.name in secretprobe.SMALL]
+    plain = secretprobe.Shape("plain", "the colour is {v}", tuple(
+        f"zebra{n}q" for n in range(len(secretprobe.KINDS))))
+    found, planted = secretprobe.probe([*shapes, plain], tmp_path)
+    assert planted == sum(1 for s in [*shapes, plain] for _ in secretprobe.planted(s)) > 20
+    assert [leak for leak in found if leak.shape != "plain"] == []
+    assert {leak.kind for leak in found} >= {"prompt", "answer", "ai-title"}
