@@ -2,8 +2,8 @@
 
 ``python -m bench.secretprobe [--small] [--keep DIR] [--json]``: for each shape (a sentence
 naming a secret, with a slot for its value), one synthetic session carries it in every record
-kind a transcript has (the first prompt, which names the note; Claude's answer; a tool's input
-and its result; the ``ai-title``; a compact summary; a todo; an AskUserQuestion answer), each
+kind a transcript has (the first prompt, which names the note; Claude's answer; a tool's input,
+a commit's message, and a failed command's output; the ``ai-title``; a compact summary; a todo; an AskUserQuestion answer), each
 kind with a value of its own. The sessions are replayed through the real hooks
 (``python -m vaultmem hook session-start|stop|session-end``) into a new vault, compacted
 (``compact --all --force``), and the whole vault (note names, notes, ``_index.md``, the index
@@ -108,8 +108,8 @@ def _tool(ident: str, name: str, given: dict[str, Any]) -> dict[str, Any]:
     return {"type": "tool_use", "id": ident, "name": name, "input": given}
 
 
-def _result(ident: str, output: str) -> dict[str, Any]:
-    return {"type": "tool_result", "tool_use_id": ident, "is_error": False, "content": output}
+def _result(ident: str, output: str, *, error: bool = False) -> dict[str, Any]:
+    return {"type": "tool_result", "tool_use_id": ident, "is_error": error, "content": output}
 
 
 def _answered(question: str, answer: str) -> str:
@@ -139,14 +139,14 @@ def transcript(shape: Shape, sid: str) -> list[dict[str, Any]]:
         _record("user", sid, 1, said["prompt"]),
         _record("assistant", sid, 2, [
             {"type": "text", "text": "Writing the setup notes."},
-            _tool("w1", "Write", {"file_path": f"{CWD}/docs/setup.md",
-                                  "content": f"# Setup\n\n{said['tool-input']}\n"}),
+            _tool("w1", "Bash", {"command": f"git commit -am \"Set up staging: {said['tool-input']}\""}),
             _tool("b1", "Bash", {"command": "./scripts/provision.sh --dry-run"}),
             _tool("t1", "TodoWrite", {"todos": [{"content": said["todo"], "status": "pending",
                                                  "activeForm": "Setting it up"}]}),
             ask]),
         _record("user", sid, 3, [
-            _result("w1", "ok"), _result("b1", f"provision: {said['tool-result']}\ndone"),
+            _result("w1", "[main 1a2b3c4] Set up staging\n 1 file changed"),
+            _result("b1", f"provision: error: {said['tool-result']}\nexit 1", error=True),
             _result("t1", "ok"), _result("q1", _answered(question, said["question-answer"]))]),
         _record("user", sid, 4, (
             "This session is being continued from a previous conversation.\nSummary:\n"

@@ -38,8 +38,12 @@ _MARK = "‹redacted:"
     ("your key is q7w8e9rt", "q7w8e9rt"),
     ("the key zx81qq7 opens the bucket", "zx81qq7"),
     ("use key kx93ml2 for the bucket", "kx93ml2"),
+    ("my secret is tigerlily", "tigerlily"),
     # A label's word that is a value.
     ("Password: Tangerine", "Tangerine"),
+    # A word ending its clause before a closing quote (a commit's message, a quoted line).
+    ('git commit -am "Set up staging: the password is velvet"', "velvet"),
+    ("say 'the password is magic' now", "magic"),
     # AskUserQuestion's answer with a lead and words of thanks, raw and as its choice record.
     (('User has answered your questions: "Could you paste the admin password?"="it\'s llama8a,'
       ' go ahead". You can now continue'), "llama8a"),
@@ -82,6 +86,10 @@ def test_a_secret_in_the_shape_of_round_ten_is_redacted(text: str, secret: str) 
     "the key 2024-01-02",
     "the key is important",
     "the key zone is europe",
+    # An adverb; a sentence going on inside its quotes.
+    "the password is finally",
+    "the password is generally",
+    'git commit -m "the password is sunshine and more"',
 ])
 def test_a_word_a_label_or_an_algorithm_in_a_secrets_place_is_kept(text: str) -> None:
     assert redact(text) == text
@@ -97,6 +105,7 @@ _ASKED = "Done with the schema. What's the staging db password?"
     ("I think it's hunter2", "hunter2"),
     ("sunshine please", "sunshine"),
     ("it should be hunter2 thx", "hunter2"),
+    ("thanks, hunter2", "hunter2"),
 ])
 def test_an_answer_with_words_of_thanks_after_it_is_redacted(prompt: str, secret: str) -> None:
     out = answered(prompt, _ASKED)

@@ -36,7 +36,8 @@ from vaultmem.notes.secretwords import passphrase_words
 
 _MARK_OPEN, _MARK_CLOSE = "‹redacted:", "›"
 _LEAD = (r"(?:it['’]s|it\s+is|(?:it\s+)?should\s+be|i\s+(?:think|believe)|here(?:['’]s|\s+it\s+is"
-         r"|\s+you\s+go)?|use|try|sure|ok(?:ay)?|yes|yeah|the\s+password\s+is|password\s+is|pw\s+is)")
+         r"|\s+you\s+go)?|use|try|sure|ok(?:ay)?|yes|yeah|thanks|the\s+password\s+is|password\s+is"
+         r"|pw\s+is)")
 # Words after the value that say nothing of it ("hunter2 thanks", "it's hunter2, go ahead").
 _TAIL = (r"(?:thanks?(?:\s+you)?|thx|ty|please|pls|cheers|go\s+ahead|i\s+think|iirc|btw"
          r"|for\s+now|(?:and\s+)?(?:continue|proceed|retry|try\s+again))")
@@ -63,7 +64,8 @@ _REPLIES = frozenset({
     "dunno", "thanks", "thx", "retry", "again", "both", "either", "neither", "default",
     "random", "generate", "fine", "correct", "right", "wrong", "wait", "help", "why", "what",
     "huh", "same", "unknown", "empty", "blank", "nevermind", "please", "maybe", "agreed",
-    "approved", "confirmed", "confirm", "good", "great", "perfect", "cool", "nice",
+    "approved", "confirmed", "confirm", "good", "great", "perfect", "cool", "nice", "mate",
+    "forgot", "dude", "buddy",
 })
 
 

@@ -112,20 +112,26 @@ _PREDICATES = frozenset({
 # suffix no noun a password is made of ends with ("ic", "al", "en" are crystal, magic, golden:
 # their adjectives are listed above).
 _PREDICATE_ENDS = ("ed", "ing", "able", "ible", "ive", "ous", "ful", "less", "ly")
+# Nouns of the adverbs' ending ("tigerlily", "butterfly", "jelly").
+_LY_NOUNS = ("lily", "fly", "jelly", "belly", "family", "anomaly", "assembly", "monopoly")
 _PLAIN = lazy(r"[A-Za-z]{4,32}")
+# The rest of a line after a word that ends its clause: nothing, a close, or a closing quote
+# (``git commit -m "… the password is sunshine"``).
+_ENDED = lazy(r"[ \t}\])]*(?:$|[\"'`])")
 
 
 def plain_password(bare: str, after: str) -> str | None:
     """The password of one dictionary word (module docstring) that ``bare`` holds, ``after``
     the rest of its line, or None; Markdown's emphasis around it is kept for secretspan."""
     value = bare.rstrip(".,;!)]}")  # a flow map's close too: ``{DB_PASSWORD: sunshine}``
-    if value == bare and after.strip(" \t}])"):
+    if value == bare and not _ENDED.match(after):
         return None  # the sentence goes on: the word is no value standing alone
     word = value.strip("*_")
     if not _PLAIN.fullmatch(word) or word.isupper():
         return None
     low = word.lower()
-    if low in _PREDICATES or low.endswith(_PREDICATE_ENDS) or ALGORITHM.fullmatch(low):
+    adjective = low.endswith(_PREDICATE_ENDS) and not low.endswith(_LY_NOUNS)
+    if low in _PREDICATES or adjective or ALGORITHM.fullmatch(low):
         return None  # "password => bcrypt": how it is hashed
     return value
 
