@@ -58,6 +58,8 @@ def test_a_secret_in_the_shape_of_round_ten_is_redacted(text: str, secret: str) 
 @pytest.mark.parametrize("text", [
     # A label whose value is a word of a page or a form, not a secret.
     "Password: Reset",
+    "Password: Reset.",
+    "Password: Unlock",
     "Password: Forgot",
     "Token: Refresh",
     "Secret: Manager",

@@ -457,7 +457,9 @@ def _variable(text: str, start: int, value: str) -> bool:
 
 
 def _word(text: str, start: int, value: str) -> bool:
-    """Whether an unquoted value is one word of letters, lowercase past its first."""
+    """Whether an unquoted value is one word of letters, lowercase past its first (a full stop
+    after it is its sentence's)."""
+    value = value.rstrip(".!,;)")
     return value.isalpha() and value[1:].islower() and not (
         start > 0 and text[start - 1] in "'\"`")
 

@@ -106,7 +106,8 @@ _PREDICATES = frozenset({
     # a form's or a page's labels ("Password: Forgot", "Secret: Manager")
     "forgot", "show", "hide", "toggle", "login", "logout", "submit", "cancel", "confirm",
     "retype", "repeat", "edit", "save", "copy", "generate", "manager", "policy", "strength",
-    "expiry", "hint", "recovery", "rules", "settings",
+    "expiry", "hint", "recovery", "rules", "settings", "unlock", "lock", "reveal", "verify",
+    "validate", "enter",
 })
 # How a word ending a sentence about a password ends: a participle, an adverb, an adjective of a
 # suffix no noun a password is made of ends with ("ic", "al", "en" are crystal, magic, golden:
