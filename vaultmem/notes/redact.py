@@ -62,7 +62,6 @@ from vaultmem.notes import (
 )
 from vaultmem.notes.lazyre import LazyPattern, lazy
 from vaultmem.notes.secretcontext import QUERY_NEXT
-from vaultmem.notes.secretentropy import entropy_high
 from vaultmem.notes.secretgate import Gated, lowered
 from vaultmem.notes.secretnames import about_a_secret, env_secret, name_kind, passphrase
 from vaultmem.notes.secretshapes import VENDOR_PATTERNS
@@ -353,6 +352,8 @@ def _aws_pair(text: str, start: int, stop: int) -> Iterator[Finding]:
 def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
     """Values assigned to secret-like names in ``text[begin:end]``, and high-entropy strings
     after such names."""
+    from vaultmem.notes.secretentropy import entropy_high  # imported by the first name found
+
     c = _RULES
     named: list[tuple[int, str]] = []  # (where a value may start, kind)
     for m in c["assign"].finditer(text, begin, end):

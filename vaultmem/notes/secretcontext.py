@@ -49,7 +49,6 @@ from collections.abc import Iterator
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretcommands import POSITIONAL, tools
 from vaultmem.notes.secretnames import name_kind
-from vaultmem.notes.secretneeds import ruled_out
 from vaultmem.notes.secretspan import Finding, is_path
 from vaultmem.notes.secretwords import (
     ALGORITHM,
@@ -249,6 +248,8 @@ def _run(rule: str, skip: set[str], text: str, begin: int, end: int) -> Iterator
 
 def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     """The context rules' findings in ``text[begin:end]``."""
+    from vaultmem.notes.secretneeds import ruled_out  # imported by the first span read
+
     skip = ruled_out(text, begin, end)
     for m in _run("prose", skip, text, begin, end):
         linked = bool(m.group(1).strip())
