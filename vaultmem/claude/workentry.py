@@ -8,6 +8,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from vaultmem.mining import recap
 from vaultmem.mining.fixes import run_key
@@ -17,6 +18,9 @@ from vaultmem.notes.inline import code_span, one_line
 from . import changelines, console, midturn
 from .console import Console
 from .toolblocks import ToolCall
+
+if TYPE_CHECKING:
+    from vaultmem.mining.setups import Setup
 
 PROMPT_MAX_CHARS = 1500
 ANSWER_MAX_CHARS = 400
@@ -56,6 +60,7 @@ class LoggedTurn:
     # and the parts of commands that installed something or changed a setting
     changed: dict[str, list[str]] = field(default_factory=dict)
     settings: list[str] = field(default_factory=list)
+    setups: list[Setup] = field(default_factory=list)  # the states they set up (mining.setups)
     read: list[str] = field(default_factory=list)
     commands: dict[str, int] = field(default_factory=dict)  # command -> runs
     failures: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # label -> error, n

@@ -94,6 +94,19 @@ def label(part: str) -> str:
     return REMOVED if _REMOVAL.search(found.group(0)[:found.start("args")]) else INSTALLED
 
 
+def bare(part: str) -> str:
+    """A part without what runs it (``sudo``, ``env``, ``VAR=x``): the program comes first."""
+    return _PREFIX.sub("", part)
+
+
+def install_args(part: str) -> tuple[str, str] | None:
+    """(the install or removal command, its arguments) of a part that is one, else None."""
+    found = _INSTALL.match(bare(part))
+    if found is None:
+        return None
+    return found.group(0)[:found.start("args")].strip(), found.group("args")
+
+
 def _pieces(command: str) -> list[str]:
     """The parts of a command line, a remote shell's or a shell's quoted command split too."""
     pieces: list[str] = []

@@ -50,6 +50,8 @@ NEXT_STEPS = "Next Steps"
 RELATED_ENTITIES = "Related Entities"
 # Added by capture below the template's sections when Claude Code compacts its context.
 COMPACT_SUMMARIES = "Compact Summaries"
+# The label of a decision that is a state the session set up (mining.setups).
+SET_UP = "Set up:"
 SESSION_SECTIONS = (CONTEXT, WORK_LOG, DECISIONS_MADE, GOTCHAS_AND_FIXES, PREREQUISITES,
                     OPEN_QUESTIONS, NEXT_STEPS, RELATED_ENTITIES)
 
