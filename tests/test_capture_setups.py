@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from hook_kit import ENTITIES, hook_env, run_cli, session_notes
-from transcript_kit import CWD, Transcript, end, note, section, stop
+from transcript_kit import CWD, Transcript, briefing, end, note, section, stop
 
 from vaultmem.mining import setups
 
@@ -112,6 +112,26 @@ def test_a_setup_is_filed_in_the_entity_note_it_configures(tmp_path: Path, env: 
     git = (env / ENTITIES / "git.md").read_text()
     decided = git.split("## Key Decisions", 1)[1].split("\n## ", 1)[0]
     assert "Set up: git config --global pull.rebase (true)" in decided
+
+
+def test_the_briefing_tells_a_state_the_last_session_set_up_once(
+        env: Path, log: Transcript) -> None:
+    _run(log, [_bash("brew install ripgrep")])
+    end(log)
+    told = briefing()
+    assert "`brew install ripgrep`" in told
+    assert "Set up: ripgrep" not in told
+
+
+def test_a_package_installed_is_no_component_the_session_worked_on(
+        tmp_path: Path, env: Path, log: Transcript) -> None:
+    _run(log, [_bash("brew install ripgrep")])
+    end(log)
+    (session,) = session_notes(env)
+    (env / ENTITIES).mkdir(parents=True, exist_ok=True)
+    (env / ENTITIES / "ripgrep.md").write_text("# ripgrep\n\n## Key Decisions\n\n"
+                                               "- 2026-11-22 — Set up: ripgrep (installed)\n")
+    assert "[[ripgrep]] — touched" not in briefing()
 
 
 def test_the_settings_of_one_turn_under_one_component_are_one_line(

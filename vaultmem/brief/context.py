@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from vaultmem.mining import settled
+from vaultmem.notes import schema
 from vaultmem.notes.facts import copy_key
 from vaultmem.notes.lazyre import lazy
 
@@ -187,7 +188,9 @@ def _last_session(s: SessionDigest, known: answers.Known, setup: Sequence[Item] 
     block.add("Installed, removed or set (its commands):", changed,
               _newest(len(changed), CHANGES_FIRST, 1, 3))
     wanted = open_words(s)
-    block.add("Decisions:", answers.lessons(s.decisions), [2, 2, 2, 2, 2, 3], knowledge=True,
+    # A state it set up is told by the list of what it installed or set, or by its component.
+    decided = [d for d in s.decisions if not d.text.startswith(schema.SET_UP)]
+    block.add("Decisions:", answers.lessons(decided), [2, 2, 2, 2, 2, 3], knowledge=True,
               open_words=wanted)
     block.add("Gotchas and fixes:", answers.lessons(s.gotchas), [2, 2, 2, 2, 2, 3], knowledge=True,
               open_words=wanted)

@@ -505,7 +505,8 @@ def session(rel: str, text: str, *, prose: bool = True) -> SessionDigest:
             if note.kind[n] in ("bullet_list", "ordered_list", "paragraph"):
                 entities += link_targets(note.lines[n])
     for items in kinds.values():
-        entities += [name for i in items for name in i.links]
+        # A state set up names what it configures, not a component the session worked on.
+        entities += [n for i in items if not i.text.startswith(schema.SET_UP) for n in i.links]
     return SessionDigest(
         rel=rel,
         date=date,
