@@ -377,6 +377,9 @@ class Passage:
     text: str  # plain text, at most ``limit`` characters
     spans: tuple[tuple[int, int], ...]  # (start, end) offsets of the matched words in ``text``
     noise: bool  # the line says nothing of its own (``vaultmem.notes.noise``)
+    # The words matched in the part of the note the line is in (its work log entry: the prompt
+    # that asked what the line answers), casefolded: what ranked it with its own words.
+    context: frozenset[str] = frozenset()
 
 
 def best_lines(
@@ -497,5 +500,5 @@ def ranked_lines(
             continue
         seen.add(shown[0].casefold())
         covered |= kept
-        out.append(Passage(shown[0], shown[1], bool(noise)))
+        out.append(Passage(shown[0], shown[1], bool(noise), frozenset(body.part_words(at))))
     return out

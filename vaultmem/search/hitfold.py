@@ -10,8 +10,9 @@ others go in its ``also``.
 
 **Order.** A hit that says something of its own comes before noise (``vaultmem.notes.noise``),
 then a hit holding more of the query's terms before one holding fewer (an any-word search: a
-line holding one word of three is a weaker answer, however its note ranks); otherwise the order
-recall found them in stays.
+line holding one word of three is a weaker answer, however its note ranks), a line's terms counted
+with those of the work log entry it is in (``held_with_context``); otherwise the order recall
+found them in stays.
 """
 
 from __future__ import annotations
@@ -43,6 +44,19 @@ def coverage(text: str, spans: Sequence[tuple[int, int]], terms: Sequence[str]) 
     return len(relevance.held((text[start:end] for start, end in spans), terms))
 
 
+def held_with_context(hit: Shown, terms: Sequence[str]) -> int:
+    """How many of the query's ``terms`` a hit holds, counted twice: in its own matched words,
+    and in those with its context's (``Hit.context``: the work log entry a line is in), as a
+    note's lines were ranked (``passages.ranked_lines``). A line answering in one word of the
+    query what its entry's prompt asked in the others comes before a line of another note
+    holding as many of its words; a fact has no context and counts its own words twice."""
+    own = [hit.text[start:end] for start, end in hit.matches]
+    alone = len(relevance.held(own, terms))
+    if not hit.context:
+        return 2 * alone
+    return alone + len(relevance.held([*own, *hit.context], terms))
+
+
 class Shown(Protocol):
     """What ordering and folding read of a hit."""
 
@@ -54,6 +68,8 @@ class Shown(Protocol):
     def matches(self) -> tuple[tuple[int, int], ...]: ...
     @property
     def also(self) -> tuple[str, ...]: ...
+    @property
+    def context(self) -> frozenset[str]: ...
 
 
 H = TypeVar("H", bound=Shown)
@@ -61,7 +77,7 @@ H = TypeVar("H", bound=Shown)
 
 def ordered(hits: Sequence[tuple[H, bool]], terms: Sequence[str]) -> list[H]:
     """``hits`` (each with whether it is noise) in the order of the module docstring."""
-    keyed = [(int(noise), -coverage(h.text, h.matches, terms), n, h)
+    keyed = [(int(noise), -held_with_context(h, terms), n, h)
              for n, (h, noise) in enumerate(hits)]
     return [h for *_, h in sorted(keyed, key=lambda k: k[:3])]
 

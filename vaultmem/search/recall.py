@@ -10,7 +10,8 @@ combined score of :mod:`vaultmem.search.index`, by their lines that answer best
 times as many notes as lines wanted, those holding most of the query's terms kept); when facts fill the
 limit, a third of it is kept for such lines, and room facts leave goes to the other lines of the
 notes they matched in. Last (``vaultmem.search.hitfold``), a hit that copies one before it is
-folded into it (its note under ``also``) and noise goes after the hits that answer. Every hit
+folded into it (its note under ``also``) and noise goes after the hits that answer. A recall
+ranks at least ``RANKED_AT_LEAST`` hits and shows the best ``limit``. Every hit
 carries the plain text shown (at most ``facts.SHOWN_CHARS`` characters) and the offsets of the
 matched words in it.
 
@@ -83,6 +84,8 @@ class Hit:
     line: int | None = None  # 0-based line of the fact in the note
     sessions: tuple[str, ...] = ()  # the session notes it came from (link targets)
     also: tuple[str, ...] = field(default=())  # other notes holding a copy of the fact
+    # A line's: the words matched in its part of the note (``passages.Passage.context``).
+    context: frozenset[str] = field(default=frozenset(), repr=False)
 
     @property
     def snippet(self) -> str:
@@ -297,8 +300,9 @@ class _Search:
     projects: tuple[str, ...] | None
     types: tuple[str, ...] | None
     folders: tuple[str, ...] | None
-    limit: int
+    limit: int  # hits ranked (at least ``RANKED_AT_LEAST``)
     terms: tuple[str, ...] = ()  # the query's words (``hitfold.coverage``)
+    shown: int = 0  # hits returned, the first of those ranked (0: ``limit``)
 
     def run(self, vault: Vault, conn: sqlite3.Connection, match: str) -> tuple[Hit, ...]:
         """The hits of ``match``: facts, then the best lines of notes none of whose facts match,
@@ -341,17 +345,19 @@ class _Search:
             more = copied
         noise = {id(hit): flag for hit, flag in lines}
         hits = [(replace(hit, also=tuple(also)), noise.get(id(hit), False)) for hit, also in once]
-        # A third of the limit (or what facts leave) stays for lines of notes, as found.
+        # A third of the hits shown (or what facts leave) stays for lines of notes, as found.
+        shown = self.shown or self.limit
+        room = min(len(loose) * shown, max(shown - len(kept), shown // 3))
         reserved = min(room, sum(1 for hit, _ in hits if hit.kind == NOTE))
         out: list[Hit] = []
-        facts_left = self.limit - reserved
+        facts_left = shown - reserved
         for hit in hitfold.ordered(hits, self.terms):
             if hit.kind != NOTE:
                 if facts_left == 0:
                     continue
                 facts_left -= 1
             out.append(hit)
-            if len(out) == self.limit:
+            if len(out) == shown:
                 break
         return tuple(out)
 
@@ -387,7 +393,7 @@ class _Search:
             lines.append(best)
         out: list[tuple[Hit, bool]] = []
         for rank in range(room):
-            out += [(_note_hit(n, found[rank].text, found[rank].spans), found[rank].noise)
+            out += [(_note_hit(n, found[rank]), found[rank].noise)
                     for n, found in zip(notes, lines) if rank < len(found)]
         # The ``room`` lines ``hitfold.ordered`` puts first (those holding most of the query),
         # in the order found.
@@ -435,9 +441,9 @@ def _fact_hit(found: factsearch.Found, also: Sequence[str]) -> Hit:
     )
 
 
-def _note_hit(row: indexquery.IndexHit, text: str, spans: tuple[Span, ...]) -> Hit:
-    return Hit(row.rel, row.title, row.type, row.project, row.updated, NOTE, text, spans,
-               row.score, date=row.updated)
+def _note_hit(row: indexquery.IndexHit, line: passages.Passage) -> Hit:
+    return Hit(row.rel, row.title, row.type, row.project, row.updated, NOTE, line.text,
+               line.spans, row.score, date=row.updated, context=line.context)
 
 
 def recall(
@@ -458,6 +464,7 @@ def recall(
     the vault, a person's own notes outside vaultmem's folder included."""
     if limit < 1:
         raise QueryError(f"--limit must be at least 1, not {limit}")
+    shown, limit = limit, max(limit, RANKED_AT_LEAST)
     day = today or clock.today()
     match = fts_query(query)
     projects = None if whole_vault else scope(config, project, all_projects)
@@ -472,6 +479,7 @@ def recall(
         folders=folders,
         limit=limit,
         terms=tuple(word for word, _ in _terms(query)),
+        shown=shown,
     )
     conn = indexquery.open_reader(vault)
     hits: tuple[Hit, ...] = ()
@@ -481,10 +489,11 @@ def recall(
             if not hits and len(_terms(query)) > 1:
                 match = fts_query(query, any_term=True)
                 hits = search.run(vault, conn, match)
-            elif len(search.terms) >= NEAR_TERMS and _facts_in(hits) < limit:
-                loose = replace(search, limit=limit * NEAR_POOL)
+            elif len(search.terms) >= NEAR_TERMS and _facts_in(hits) < shown:
+                # A third of the hits shown, not of those ranked.
+                loose = replace(search, limit=shown * NEAR_POOL, shown=0)
                 hits = with_near_facts(hits, loose.run(vault, conn, fts_query(
-                    query, any_term=True)), search.terms, limit)
+                    query, any_term=True)), search.terms, shown)
         finally:
             conn.close()
     recorded, suggestions = crossrecall.note_recalls(
@@ -500,6 +509,11 @@ def recall(
     return RecallResult(hits, tuple(suggestions), stats, match, tuple(recorded))
 
 
+# A recall ranks at least this many hits (the default limit) and shows the best ``limit`` of
+# them (facts keeping a third of those shown for lines, as before): the lines of notes and the
+# notes read for them grow with the number ranked, so a list of five ranked alone chose among
+# as few lines as it showed and missed answers the default list puts in its first five.
+RANKED_AT_LEAST = 10
 NEAR_POOL = 3  # times the limit, the hits of any word read for facts missing one word
 NEAR_TERMS = 3  # words a query needs before a fact missing one of them is worth showing
 
