@@ -127,7 +127,7 @@ def test_a_package_installed_is_no_component_the_session_worked_on(
         tmp_path: Path, env: Path, log: Transcript) -> None:
     _run(log, [_bash("brew install ripgrep")])
     end(log)
-    (session,) = session_notes(env)
+    assert len(session_notes(env)) == 1
     (env / ENTITIES).mkdir(parents=True, exist_ok=True)
     (env / ENTITIES / "ripgrep.md").write_text("# ripgrep\n\n## Key Decisions\n\n"
                                                "- 2026-11-22 — Set up: ripgrep (installed)\n")
