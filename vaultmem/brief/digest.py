@@ -35,13 +35,14 @@ ANSWER = re.compile(r"\*\*(?:Answer|Outcome):\*\*\s*(.*\S)")
 PROMPT = re.compile(r"\*\*Prompt:\*\*\s*(.*\S)")
 # ``- Failed: `pytest -q` ×2 — `E   assert 1 == 2``` and ``- Ran `pytest -q` ×3``, in time order:
 # a command that failed and then passed has its Failed line before its Ran line.
-FAILED = re.compile(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")
-NOT_RUN = re.compile(r"Not run:\s*((`+)(.+?)\2.*)")
-STOPPED = re.compile(r"Stopped by Claude Code:\s*(`+)\s?(.+?)\s?\1\s*$")
-RAN = re.compile(r"Ran\s+(`+)(.+?)\1")
+FAILED = lazy(r"Failed(?:\s*×\s*\d+)?:\s*((`+)(.+?)\2.*)")
+NOT_RUN = lazy(r"Not run:\s*((`+)(.+?)\2.*)")
+STOPPED = lazy(r"Stopped by Claude Code:\s*(`+)\s?(.+?)\s?\1\s*$")
+RAN = lazy(r"Ran\s+(`+)(.+?)\1")
 # A todo item completed, a commit made (stated.DONE, stated.COMMITTED): a next step they name is
 # done; a step a later answer reported done (group 1: stated.STEP_DONE) is closed, not shown.
-DONE = re.compile(r"(?:Done|Committed|(Step done)):\s+(.*\S)")
+DONE = lazy(r"(?:Done|Committed|(Step done)):\s+(.*\S)")
+DONE_STARTS = ("Done:", "Committed:", "Step done:")
 STATUS_WORD = re.compile(r"[a-z][a-z_-]{0,29}")
 ENDED = "Session End"  # the work-log entry a session's end writes (memory.sessions.end_session)
 # Claude Code's line saying a background command ended (capture no longer makes it an entry).
@@ -381,10 +382,12 @@ def _work_log(note: _Note, prose: bool = True) -> _Log:
                 body = line[2:].strip()
                 if prose:
                     log.changed.add(body)
-                failed = FAILED.match(body) or NOT_RUN.match(body)
-                ran = None if failed else RAN.match(body)
-                stopped = None if failed or ran else STOPPED.match(body)
-                done = None if failed or ran or stopped else DONE.match(body)
+                # Its first word tells which may match (each compiled on first use, if ever).
+                failed = (FAILED.match(body) if body.startswith("Failed") else None) or (
+                    NOT_RUN.match(body) if body.startswith("Not run") else None)
+                ran = RAN.match(body) if not failed and body.startswith("Ran") else None
+                stopped = STOPPED.match(body) if body.startswith("Stopped") else None
+                done = DONE.match(body) if body.startswith(DONE_STARTS) else None
                 if done:
                     (log.closed if done.group(1) else log.done).append(done.group(2))
                 # Keyed by run: ``REDIS_URL=… pytest -q`` passing passes ``pytest -q`` too.

@@ -30,6 +30,9 @@ _PLACED = lazy(
     r"(?:PR|pull request|merge request|MR)\b|\b(?:PR|MR|pull request|merge request)\s*#?\d+|"
     r"/pull/\d+|/merge_requests/\d+|\bmerged\b.*\b(?:main|master|trunk|develop|branch)\b",
     re.IGNORECASE)
+# A word each of those holds (case-folded): an answer without any says nothing of git.
+_GIT_WORDS = ("push", "commit", "branch", "pull", "merge", "pr ", "pr#", "pr #", "pr.", "pr,", "pr:",
+              "mr ", "mr #", "mr.")
 # What finds it: a name in code, a commit hash, a pull request number, a URL, a branch path.
 _NAME = lazy(r"`[^`\n]*[^`/\n]`|(?<![\w/])(?=[a-f]*\d)[0-9a-f]{7,40}(?![\w/])|#\d+\b|https?://\S+|"
              r"\b\w[\w.-]*/[\w./-]*\w")
@@ -67,6 +70,11 @@ def where_left(s: SessionDigest, shown: Iterable[str] = ()) -> list[str]:
     says anyway) holds every statement already."""
     newer: list[str] = []
     for t in reversed(s.turns):
+        # Most answers say nothing of git: told by a word, without splitting them or compiling
+        # the patterns (SessionStart pays for every one).
+        said = f"{t.answer} {' '.join(t.details)}".casefold()
+        if not any(word in said for word in _GIT_WORDS):
+            continue
         placed = [p for p in _pieces(t) if len(p) <= PIECE_MAX_CHARS and _PLACED.search(p)]
         if not any(_NAME.search(p) for p in placed):
             if placed and not newer:
