@@ -68,6 +68,20 @@ SHAPES = (
         "q7w8e9rt", "hx42pq9", "mz63kd1", "wt85rb4", "cs17ny6", "gl29fv3", "pk40jx8", "dn52hq7")),
     Shape("should-be", "the db password should be {v}", (
         "pretzel", "muffin", "crumpet", "scone", "brioche", "bagel", "strudel", "cannoli")),
+    Shape("contraction", "the password's {v}", (
+        "lemonade", "limeade", "sherbet", "custard", "marshmallow", "licorice", "popsicle",
+        "fondant")),
+    Shape("use-as", "use {v} as the admin password", (
+        "avocado", "broccoli", "cucumber", "eggplant", "fennel", "kohlrabi", "parsnip",
+        "radicchio")),
+    Shape("before-word", "{v} is the staging password", (
+        "tortoise", "hedgehog", "platypus", "armadillo", "meerkat", "narwhal", "ocelot",
+        "pangolin")),
+    Shape("qualified-key", "the license key is {v}", (
+        "lk73vb2q", "mn48xc1w", "pq92zr6e", "st15ty8u", "uv37op4i", "wx69as2d", "yz21df7g",
+        "ab53gh9j")),
+    Shape("to-phrase", "the password to the db is {v}", (
+        "asteroid", "comet", "nebula", "pulsar", "quasarx", "meteor", "galaxy", "zenith")),
     Shape("flag", "psql --password={v} -h db.internal", (
         "Fl4g!Vx9a", "Fl4g!Qm2b", "Fl4g!Rt7c", "Fl4g!Wp3d", "Fl4g!Zk8e", "Fl4g!Ny5f",
         "Fl4g!Hs6g", "Fl4g!Bd1h")),
@@ -80,6 +94,12 @@ SHAPES = (
     Shape("answer-word", "{v} please", (
         "caramel", "toffee", "nougat", "praline", "fudge", "truffle", "meringue", "sorbet"),
         ask="What's the wifi password?"),
+    Shape("answer-oh", "oh it's {v} :)", (
+        "walnut7k", "almond3j", "cashew9h", "pecan5g", "hazel2f", "acorn8d", "chestnut4s",
+        "pistach6a"), ask="Could you share the wifi password?"),
+    Shape("answer-which", "{v} thanks", (
+        "jasmine", "lavender", "peony", "orchid", "tulipa", "magnolia", "azalea", "camellia"),
+        ask="Which password should I use for the db?"),
     Shape("answer-key", "I think it's {v}", (
         "kq81zz3x", "rb27yy5w", "tc93xx1v", "ud46ww8u", "ve58vv2t", "wf60uu4s", "xg72tt6r",
         "yh84ss9q"), ask="What's the key for the backup bucket?"),

@@ -39,6 +39,23 @@ _MARK = "‹redacted:"
     ("the key zx81qq7 opens the bucket", "zx81qq7"),
     ("use key kx93ml2 for the bucket", "kx93ml2"),
     ("my secret is tigerlily", "tigerlily"),
+    # The contraction for the copula, an adverb before the word, a network's key.
+    ("the password's magic", "magic"),
+    ("the password is just magic", "magic"),
+    ("the wifi key is magic", "magic"),
+    ("the secret code is magic", "magic"),
+    # Which one, by a phrase: "to the db", "I gave you", "we agreed on".
+    ("the password to the db is magic", "magic"),
+    ("the password I gave you is magic", "magic"),
+    ("the password we agreed on is magic", "magic"),
+    # The word before its password's word.
+    ("use magic as the password", "magic"),
+    ("magic is the admin password", "magic"),
+    ("use magic for the password", "magic"),
+    ('git commit -m "use cucumber as the admin password"', "cucumber"),
+    # A key named by a word or a phrase.
+    ("the license key is zx81qq7", "zx81qq7"),
+    ("the key for staging is zx81qq7", "zx81qq7"),
     # A label's word that is a value.
     ("Password: Tangerine", "Tangerine"),
     # A word ending its clause before a closing quote (a commit's message, a quoted line).
@@ -88,6 +105,22 @@ def test_a_secret_in_the_shape_of_round_ten_is_redacted(text: str, secret: str) 
     "the key 2024-01-02",
     "the key is important",
     "the key zone is europe",
+    # A possessive and its attribute; a pronoun, a question's word or a tool before the word.
+    "the password's owner",
+    "the password's format.",
+    "the password's too short",
+    "the password is still missing",
+    "use bcrypt as the password hash",
+    "use them for the password",
+    "use Vault for the password",
+    "use sunshine for the passwords",
+    "Where is the password?",
+    "this is the password",
+    "Sunshine is the password manager we use",
+    "the password to the db is required",
+    "the password we use is hashed",
+    "the bucket key is zx81qq7",
+    "the key for this map is user42",
     # An adverb; a sentence going on inside its quotes.
     "the password is finally",
     "the password is generally",
@@ -108,6 +141,9 @@ _ASKED = "Done with the schema. What's the staging db password?"
     ("sunshine please", "sunshine"),
     ("it should be hunter2 thx", "hunter2"),
     ("thanks, hunter2", "hunter2"),
+    ("oh it's hunter2 :)", "hunter2"),
+    ("its hunter2", "hunter2"),
+    ("hunter2 (lowercase)", "hunter2"),
 ])
 def test_an_answer_with_words_of_thanks_after_it_is_redacted(prompt: str, secret: str) -> None:
     out = answered(prompt, _ASKED)
@@ -130,6 +166,13 @@ def test_a_reply_with_words_of_thanks_is_kept(asked: str, prompt: str) -> None:
 def test_an_answer_to_a_request_for_a_key_is_redacted() -> None:
     out = answered("zx81qq7 go ahead", "What's the key for the bucket?")
     assert out == "‹redacted:api-key› go ahead"
+
+
+def test_a_question_asking_which_secret_to_use_with_no_options_asks_for_its_value() -> None:
+    assert answered("sunshine thanks", "Which password should I use for the db?") == (
+        "‹redacted:password› thanks")
+    assert answered("staging", "Which key should I use, staging or prod?") == "staging"
+    assert answered("whatever", "Which password should I use for the db?") == "whatever"
 
 
 def test_the_transcript_probe_finds_no_leak_of_its_small_set(tmp_path: Path) -> None:

@@ -9,8 +9,9 @@ redacted when both hold:
 - **Claude asked for a secret's value** in the last sentences of its prose: a question or a
   request naming a secret (secretcontext.WORD) as what is wanted, after "what" or a verb asking
   for it ("What's the db password?", "Could you paste your API token?", "Please provide the
-  password for staging.", "I need the GitHub token to continue."); not a question about the
-  secret ("Should I reset the password?", "Which key should I use, staging or prod?": a choice).
+  password for staging.", "I need the GitHub token to continue.", "Which password should I
+  use?"); not a question about the secret ("Should I reset the password?", "Which key should
+  I use, staging or prod?": a choice).
 - **The prompt is a bare value**: one token, maybe quoted, in backticks or bold, maybe after
   "it's", "here it is:", "use", maybe before words of thanks ("hunter2 thanks", "it's hunter2,
   go ahead"); of four characters or more (with its sentence's mark); or, for
@@ -35,12 +36,13 @@ from vaultmem.notes.secretspan import is_path
 from vaultmem.notes.secretwords import passphrase_words
 
 _MARK_OPEN, _MARK_CLOSE = "‹redacted:", "›"
-_LEAD = (r"(?:it['’]s|it\s+is|(?:it\s+)?should\s+be|i\s+(?:think|believe)|here(?:['’]s|\s+it\s+is"
+_LEAD = (r"(?:oh|ah|um|its|it['’]s|it\s+is|(?:it\s+)?should\s+be|i\s+(?:think|believe)|here(?:['’]s|\s+it\s+is"
          r"|\s+you\s+go)?|use|try|sure|ok(?:ay)?|yes|yeah|thanks|the\s+password\s+is|password\s+is"
          r"|pw\s+is)")
 # Words after the value that say nothing of it ("hunter2 thanks", "it's hunter2, go ahead").
 _TAIL = (r"(?:thanks?(?:\s+you)?|thx|ty|please|pls|cheers|go\s+ahead|i\s+think|iirc|btw"
-         r"|for\s+now|(?:and\s+)?(?:continue|proceed|retry|try\s+again))")
+         r"|for\s+now|(?:and\s+)?(?:continue|proceed|retry|try\s+again)|lol|:-?\)"
+         r"|\((?:all\s+)?(?:lower|upper)\s*case\)|\(case[- ]sensitive\))")
 # A prompt that is one value: maybe a lead-in, maybe quoted or in bold, maybe a full stop, maybe
 # a word of thanks after it.
 _BARE = lazy(r"(?is)\s*(?:" + _LEAD + r"[\s:,!-]+)*(?P<q>[`'\"]|\*\*|)(?P<v>[^\s`'\"]{4,200})"
@@ -54,6 +56,9 @@ _ASKING = lazy(
     r"(?:(?!(?:to|do|does|did|should|shall|would|could|can|will|if|about|kind|type|sort)\b)"
     r"[\w-]+\s+){0,3}?"
     r"(" + WORD + r"|key(?=\s*(?:\?|for\b|to\b|of\b)))(?![\w-])")
+# "Which password should I use for the db?": a value asked for when no options are named.
+_WHICH_ASK = lazy(r"(?i)(?<![\w-])which\s+(?:[\w-]+\s+){0,2}?(" + WORD + r")(?![\w-])\s+"
+                  r"(?:should|shall|do|can)\s+(?:i|we)\s+(?:use|set|enter|try|give)\b[^?]*\?")
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+|\n+")
 _TAIL_CHARS = 400  # how much of the end of Claude's prose its request is looked for in
 _SENTENCES = 3  # in its last sentences
@@ -65,7 +70,7 @@ _REPLIES = frozenset({
     "random", "generate", "fine", "correct", "right", "wrong", "wait", "help", "why", "what",
     "huh", "same", "unknown", "empty", "blank", "nevermind", "please", "maybe", "agreed",
     "approved", "confirmed", "confirm", "good", "great", "perfect", "cool", "nice", "mate",
-    "forgot", "dude", "buddy",
+    "forgot", "dude", "buddy", "whatever", "anything", "yours", "mine", "existing",
 })
 
 
@@ -95,6 +100,8 @@ def asking(prose: str) -> str | None:
     tail = prose[-_TAIL_CHARS:]
     for sentence in _SENTENCE_END.split(tail.strip())[-_SENTENCES:]:
         m = _ASKING.search(sentence)
+        if m is None and " or " not in sentence and "," not in sentence:
+            m = _WHICH_ASK.search(sentence)  # no options named: the value itself is asked for
         if m is None:
             continue
         word = m.group(1).lower()

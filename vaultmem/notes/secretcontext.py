@@ -8,8 +8,9 @@ rules here read that context:
   its value, with or without a colon, ``=`` or a verb ("the prod db password is hunter2-xyz",
   "set the api key to 9f8e…", "password for the admin account: 'Summer2024!'", "use S3cr3t!
   as the password", "das Passwort ist …", "密码是 …"; which one between: "the password to use
-  is …", "the key you need is …"; a secret's own word with a verb takes one plain word, as a
-  password's does: "my secret is opensesame", "the secret word is …");
+  is …", "the password to the db is …", "the key I gave you is …"; a secret's own word with a
+  verb and a network's key take one plain word, as a password's does: "my secret is
+  opensesame", "the wifi key is …", "the password's …" (the contraction));
 - **command-line flags**: ``--password=…``, ``--password …``, ``--token …``, ``--api-key …``;
   ``-pPASS`` and ``-p PASS`` for the MySQL family, ``-a PASS`` for redis-cli, ``-p PASS`` for
   sshpass (and the table below); ``user:PASS`` after ``-u``/``--user``/``--auth`` (not a Windows
@@ -71,18 +72,18 @@ WORD = (
 _LINK = (
     r"(?:\s*(?:[:=]|\||->|→|⇒|=>|—|–|\*\*|__"
     r"|(?:is|was|are|were|now|set|to|equals|becomes|changed|reset|updated|ist|est|è|ha[sd]\s+been"
-    r"|should\s+be|will\s+be|reads)(?=[\s:]))){1,3}"
+    r"|should\s+be|will\s+be|reads|just|simply|literally|actually|still)(?=[\s:]))){1,3}"
 )
 # Which of them, between the word and its link: "the password to use is", "the key you need is".
-_WHICH = (r"\s+(?:to\s+(?:use|enter|type|try|give|set)|(?:you|we|i|they)(?:['’]ll)?\s+"
-          r"(?:need|use|want|set|chose|picked|gave|should\s+use)|that\s+works)(?=\s+(?:is|was)\s)")
+_WHICH = (r"\s+(?:to\s+(?:the\s+|my\s+|our\s+)?[\w.-]+(?:\s+(?:in|on|into|with))?|(?:you|we|i|they)"
+          r"(?:['’]ll)?(?:\s+[\w-]+){1,3}?|that\s+works)(?=\s+(?:is|was)\s)")
 VALUE = r"(?:(?P<q>['\"`])([^'\"`\n]{3,120})(?P=q)|([^\s'\"`]{3,200}))"
 _RULES = {
     "prose": lazy(
         r"(?i)(?<![\w$%-])(?:[a-z0-9]+[_.-])*" + WORD + r"(?![\w-])(?:['’]s)?"  # HEROKU_API_KEY
         r"(?:\s+(?:for|of|on|in)\s+[\w.@:/-]*[\w.@/-](?:\s+[\w.@:/-]*[\w.@/-]){0,3}"
         r"|\s*\([^)\n]{1,30}\)|" + _WHICH + r")?"
-        r"(?:\s+(?:env(?:ironment)?\s+var(?:iable)?|variable|value|setting|field|word|phrase))?"
+        r"(?:\s+(?:env(?:ironment)?\s+var(?:iable)?|variable|value|setting|field|word|phrase|code))?"
         r"(" + _LINK + r"|\s)\s*" + VALUE),
     "reverse": lazy(
         r"(?i)(?<![\w-])(?:use|used|using|with|typed|entered|pasted|put)\s+" + VALUE +
@@ -129,7 +130,8 @@ _RULES = {
         r"(?i)(?<![\w-])(?:" + WORD + r"|key(?=\s+for\s|\?))(?![\w-])(?:\s+(?:for|of|on|in)\s+[\w.@:/-]+"
         r"(?:\s+[\w.@:/-]+){0,3})?"
         r"(?:\s+(?:should|shall|will|would|do|does|did|to|is|are|was|can|could|must|may|goes)\b"
-        r"[^?\n]{0,80})?\?['\"]?(?:\s*(?:—\s*chose:|=)\s*(?:\"?(?:i\s+think\s+)?(?:it|that)(?:['’]s|\s+is)\s+)?"
+        r"[^?\n]{0,80})?\?['\"]?(?:\s*(?:—\s*chose:|=)\s*(?:\"?(?:(?:oh|ah|um|well|so|i\s+think)[\s,]+)?"
+        r"(?:it|that)(?:['’]s|\s+is)\s+)?"
         r"|[ \t]*(?:(?:->|→|=>|[—–:]|a(?:nswer)?:)"
         r"[ \t]*)?(?:(?:it|that)(?:['’]s|[ \t]+(?:is|was))[ \t]+)?)" + VALUE),
     # A Cookie header's values (a session id, a CSRF token): the random ones.
@@ -214,7 +216,14 @@ _PW = lazy(r"(?i)(?<![a-z])pwd?(?![a-z])")  # a password's short name ("db pw:")
 # Whose: a possessive before it, a word naming which secret, or "word"/"phrase" after it ("my
 # secret is …", "the shared secret was …", "the secret word is …"; not "the secret is magic").
 _VERB_LINK = lazy(r"(?i)\b(?:is|was|equals|becomes|to)\b")
-_SECRET_ITSELF = lazy(r"(?i)(?:([\w-]+)[ _-])?secrets?(?![\w-]|[ _-]?(?:key|token))(\s+(?:word|phrase))?")
+_SECRET_ITSELF = lazy(r"(?i)(?:([\w-]+)[ _-])?secrets?(?![\w-]|[ _-]?(?:key|token))"
+                      r"(\s+(?:word|phrase|code))?")
+# The reverse rule's "as the password" ending its phrase: a plain word before it is its value.
+_AS_PASSWORD = lazy(r"(?i)\sas\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?[\w ]{0,20}?"
+                    r"(?:pass(?:word|phrase|code)?|pwd?)s?$")
+_PHRASE_END = lazy(r"[ \t]*(?:$|\n|[.,;:!?)\]\"'`]|(?:for|on|of|in|at|to|and|but|so|now|here|too)\b)")
+# A network's key is its password ("the wifi key is sunshine").
+_NETWORK_KEY = lazy(r"(?i)(?:wi-?fi|wlan|wpa2?|wep|network)[ _-]?key")
 _OWNED = lazy(r"(?i)(?<![\w-])(?:my|our|your|his|her|their)\s+$")
 
 
@@ -227,7 +236,8 @@ def _own_secret(text: str, at: int, named: str, link: str) -> bool:
 # The links of the prose rule a password of one plain word may follow: a copula or a sign, no
 # verb ("set the password to expire").
 _PLAIN_LINKS = frozenset({"is", "was", "are", "were", "now", "equals", "becomes", "should", "will",
-                          "be", ":", "=", "->", "→", "⇒", "=>", "—", "–", "**", "__"})
+                          "be", "just", "simply", "literally", "actually", "still", ":", "=", "->",
+                          "→", "⇒", "=>", "—", "–", "**", "__"})
 _LINK_PARTS = lazy(r"->|=>|\*\*|__|[:=→⇒—–]|\w+")
 
 
@@ -254,7 +264,10 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in _run("prose", skip, text, begin, end):
         linked = bool(m.group(1).strip())
         named = text[m.start():m.start(1)]
-        kind = "password" if "pass" in named.lower()[:12] or _PW.search(named) else "secret"
+        kind = "password" if "pass" in named.lower()[:12] or _PW.search(named) or (
+            _NETWORK_KEY.match(named)) else "secret"
+        # "the password's magic": the contraction is the copula, for one plain word
+        contracted = not linked and named.endswith(("'s", "’s"))
         at = m.start(3) if m.group(3) is not None else m.start(4)
         if not linked and kind == "password" and _RIGHT_AFTER.search(text, m.start(), at):
             said = unlinked_password(m.group(3), m.group(4))  # "password Smtp!Plain"
@@ -267,7 +280,7 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         if not found and (kind == "password" or _own_secret(text, m.start(), named, m.group(1))) and (
                 m.group(4) is not None) and (
                 (_plain_link(m.group(1)) or setting) if linked
-                else _PHRASE_IS.search(text, m.start(), m.start(4)) is not None):
+                else contracted or _PHRASE_IS.search(text, m.start(), m.start(4)) is not None):
             line_end = text.find("\n", m.end(4))
             rest = text[m.end(4):len(text) if line_end < 0 else line_end]
             said = plain_password(m.group(4), "" if setting and clause_on(rest) else rest)
@@ -294,7 +307,11 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
             yield from _answered(text, m, kind, link)
     for m in _run("reverse", skip, text, begin, end):
         if not ALGORITHM.fullmatch((m.group(2) or m.group(3)).strip("*_")):
-            yield from _value(m, 1, "password", linked=True, strict=False)
+            found = [*_value(m, 1, "password", linked=True, strict=False)]
+            yield from found
+            if not found and m.group(3) is not None and _AS_PASSWORD.search(m.group(0)) and (
+                    _PHRASE_END.match(text, m.end())) and plain_password(m.group(3), ""):
+                yield Finding(m.start(3), m.end(3), "password")  # "use magic as the password"
     for m in _run("flag", skip, text, begin, end):
         kind = "password" if "pass" in m.group(0).lower() or "pwd" in m.group(0).lower() else (
             "token" if "token" in m.group(0).lower() else "secret")

@@ -31,6 +31,7 @@ _AFTER_NAME = (
     r"|s?\b[^\n]{0,60}?[a-z0-9+/_=-]{20}"
     r"|[\w .@-]{0,60}?(?:\s(?:is|was|to|are|be|ist|est|è)\s+|:\s*)\S{3}"  # "the db password is …"
     r"|[a-z]{0,6}\s+['\"`]?[^\s'\"`‹]*\d"  # "password hunter2", ``--token abc123``
+    r"|[\w-]{0,12}['’]s[ \t]+(?:now[ \t]+)?[a-z]{4}"  # "the password's sunshine"
     # after "pass": "password smtp!plain", a quoted passphrase ("passphrase 'ab cd ef'") or word
     r"|(?:word|wd|phrase)?s?\s+(?:[a-z]+[!#$%^&*+=~@?][a-z]|['\"`][a-z]{1,12}\s[a-z]"
     r"|['\"`][a-z]{4,32}['\"`])"

@@ -13,12 +13,14 @@
 - **A value before its secret word**: "`Tr0ub4dor` is the password for staging", "use Blu3Sky!
   for the root password": the word ends the sentence or a preposition follows it ("the password
   hash", "the token limit" name something else), the value reads like one and is no algorithm
-  ("use argon2id for the password").
+  ("use argon2id for the password"); before a password's word, one plain word too ("magic is
+  the admin password", "use magic for the password"; not a tool's name: "use Vault for …").
 - **A wifi network and its password**: "wifi: HomeNet / Pass!77" (not a band: "2.4GHz / 5GHz").
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from vaultmem.notes.lazyre import lazy
@@ -31,11 +33,12 @@ from vaultmem.notes.secretwords import (
     SYMBOLS,
     bare_key,
     passphrase_words,
+    plain_password,
 )
 
 # "… the admin password", then where its phrase ends ("the password hash" is no password).
 _THE_WORD = (r"[ \t]+(?:the|my|our|your|a|an)[ \t]+(?:[\w-]+[ \t]+){0,3}?(?:" + WORD
-             + r"|pin(?:[ -]?code)?)(?=[ \t]*(?:$|\n|[.,;:!?)\]]|(?:for|on|of|in|at|to|and|but|so"
+             + r"|pin(?:[ -]?code)?)(?=[ \t]*(?:$|\n|[.,;:!?)\]\"'`]|(?:for|on|of|in|at|to|and|but|so"
              r"|now|here|too)\b))")
 _RULES = {
     "phrase": lazy(
@@ -49,9 +52,9 @@ _RULES = {
         r"[ \t]*[\"'`]?([A-Za-z0-9+/_-]{32,}={0,2})(?![\w+/=-])"),
     # A short key after "the key" ("the key zx81qq7", "my key is kq52mm8"): letters and digits.
     "short_key": lazy(
-        r"(?i)(?<![\w-])(?:the|my|your|our|this|that|use|using|with|enter|paste|try)[ \t]+key"
-        r"(?:[ \t]*[:=]|[ \t]+(?:is|was)"
-        r"[ \t]*:?)?[ \t]+[\"'`*]*([A-Za-z0-9-]{6,31})(?![\w+/=.-])"),
+        r"(?i)(?<![\w-])(?:the|my|your|our|this|that|use|using|with|enter|paste|try)[ \t]+"
+        r"(?:([a-z][\w-]*)[ \t]+)?key(?:[ \t]+(?:for|to|of|on)[ \t]+(?:the[ \t]+)?[\w.-]+)?"
+        r"(?:[ \t]*[:=]|[ \t]+(?:is|was)[ \t]*:?)?[ \t]+[\"'`*]*([A-Za-z0-9-]{6,31})(?![\w+/=.-])"),
     # The part after a pair's slash, then a comma, a semicolon or the line's end.
     "pair": lazy(r"/[ \t]*([^\s/'\"`<>()\[\]{}|,;]{4,64})(?=[ \t]*(?:[,;]|\r?$|\n))"),
     "file": lazy(r"\.[A-Za-z][A-Za-z0-9]{0,5}$"),
@@ -104,8 +107,9 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
                 yield Finding(m.start(1), m.end(1), "api-key")
     if "key" in low:
         for m in _RULES["short_key"].finditer(text, begin, end):
-            if _short_key(m.group(1)):
-                yield Finding(m.start(1), m.end(1), "api-key")
+            if (m.group(1) is None or m.group(1).lower() not in DATA_KEYS) and _short_key(
+                    m.group(2)):
+                yield Finding(m.start(2), m.end(2), "api-key")
     if "/" in low and PAIRS_SHAPE.search(low):
         yield from _pairs(text, begin, end)
     rules = {"before" if m.group(1) != "for" else "use_for"
@@ -116,8 +120,8 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         for m in _RULES[rule].finditer(text, begin, end):
             quoted = m.group(2) is not None
             value = m.group(2) if quoted else m.group(3).rstrip(".,;:)")
-            if not ALGORITHM.fullmatch(value) and secretish(
-                    value, password=True, strict=False, quoted=quoted):
+            if not ALGORITHM.fullmatch(value) and (secretish(
+                    value, password=True, strict=False, quoted=quoted) or _plain_before(m)):
                 at = m.start(2) if quoted else m.start(3)
                 yield Finding(at, at + len(value), "password")
 
@@ -176,3 +180,18 @@ _SIZED = lazy(r"(?:rsa|dsa|ecdsa|ed|cv|x|p|secp|prime|aes|sha|v)-?\d+(?:[a-z]\d*
 # Names of tech that hold digits (``utf8mb4``, ``k8s1234``, ``aes256gcm``, ``v2beta1``).
 _TECH = lazy(r"^v\d|k8s|utf-?\d|md\d|sha\d|aes\d|x86|x64|arm\d|i18n|l10n|a11y|ipv\d|http\d|oauth\d"
              r"|win\d|h26\d|mp[34]|base\d|ec2|s3|gpt\d|py3|es\d|rs\d|ps\d|\d+(?:gb|mb|kb|px|ms)$")
+
+
+def _plain_before(m: re.Match[str]) -> bool:
+    """Whether a bare value before a password's word is one plain word ("sunshine is the admin
+    password", "use sunshine for the password"; secretwords.plain_password)."""
+    word = m.group(3)
+    if word is None or not _PASSWORD_END.search(m.group(0)):
+        return False
+    if not word.islower() and _USE.match(m.group(0)):
+        return False  # "use Vault for the password": a tool's name
+    return plain_password(word, "") is not None
+
+
+_PASSWORD_END = lazy(r"(?i)(?:pass(?:word|phrase|code)?|pwd?)$")  # one password, not "passwords"
+_USE = lazy(r"(?i)(?:use|using|try|pick|chose|choose|with)\s")

@@ -108,6 +108,11 @@ _PREDICATES = frozenset({
     "retype", "repeat", "edit", "save", "copy", "generate", "manager", "policy", "strength",
     "expiry", "hint", "recovery", "rules", "settings", "unlock", "lock", "reveal", "verify",
     "validate", "enter",
+    # a password's attributes ("the password's owner", "the password's format")
+    "owner", "format", "salt", "history", "scope", "type", "name", "length", "size", "status",
+    "state", "entropy", "complexity", "requirements", "characters", "lifetime", "expiration",
+    # a question's word or a login's other half before "is the password" ("where is the password?")
+    "where", "when", "whose", "email", "username", "them", "these", "those", "they",
 })
 # How a word ending a sentence about a password ends: a participle, an adverb, an adjective of a
 # suffix no noun a password is made of ends with ("ic", "al", "en" are crystal, magic, golden:
