@@ -82,6 +82,11 @@ SHAPES = (
         "ab53gh9j")),
     Shape("to-phrase", "the password to the db is {v}", (
         "asteroid", "comet", "nebula", "pulsar", "quasarx", "meteor", "galaxy", "zenith")),
+    Shape("clause-after", "the password is {v} and the user is admin", (
+        "dolphin", "seahorse", "starfish", "jellyfish", "stingray", "barracuda", "manatee",
+        "anemone")),
+    Shape("paren-after", "the password is {v} (all lowercase)", (
+        "cobalt", "indigo", "vermilion", "saffron", "turquoise", "magenta", "ochre", "umber")),
     Shape("flag", "psql --password={v} -h db.internal", (
         "Fl4g!Vx9a", "Fl4g!Qm2b", "Fl4g!Rt7c", "Fl4g!Wp3d", "Fl4g!Zk8e", "Fl4g!Ny5f",
         "Fl4g!Hs6g", "Fl4g!Bd1h")),

@@ -53,6 +53,13 @@ _MARK = "‹redacted:"
     ("magic is the admin password", "magic"),
     ("use magic for the password", "magic"),
     ('git commit -m "use cucumber as the admin password"', "cucumber"),
+    # A word ending its clause before a comment, a parenthesis, a dash, a new clause, a filler.
+    ("password: magic  # dev only", "magic"),
+    ("the password is magic (lowercase)", "magic"),
+    ("the password is magic - don't share it", "magic"),
+    ("the password is magic and the user is admin", "magic"),
+    ("the password is magic for now", "magic"),
+    ("password is magic btw", "magic"),
     # A key named by a word or a phrase.
     ("the license key is zx81qq7", "zx81qq7"),
     ("the key for staging is zx81qq7", "zx81qq7"),
@@ -121,10 +128,17 @@ def test_a_secret_in_the_shape_of_round_ten_is_redacted(text: str, secret: str) 
     "the password we use is hashed",
     "the bucket key is zx81qq7",
     "the key for this map is user42",
+    # A participle or a predicate before a new clause, a comment, a parenthesis.
+    "the password is sent in cleartext",
+    "the password is kept in vault",
+    "the password is then hashed",
+    "the password is optional (see docs)",
+    "the password is never logged - see redact.py",
+    "password: str  # the user's password",
     # An adverb; a sentence going on inside its quotes.
     "the password is finally",
     "the password is generally",
-    'git commit -m "the password is sunshine and more"',
+    'git commit -m "the password is sunshine yellow"',
 ])
 def test_a_word_a_label_or_an_algorithm_in_a_secrets_place_is_kept(text: str) -> None:
     assert redact(text) == text

@@ -283,7 +283,7 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
                 else contracted or _PHRASE_IS.search(text, m.start(), m.start(4)) is not None):
             line_end = text.find("\n", m.end(4))
             rest = text[m.end(4):len(text) if line_end < 0 else line_end]
-            said = plain_password(m.group(4), "" if setting and clause_on(rest) else rest)
+            said = plain_password(m.group(4), "" if clause_on(rest) else rest)
             if said:  # "the password is sunshine" (secretwords)
                 yield Finding(m.start(4), m.start(4) + len(said), kind)
     for m in _run("foreign", skip, text, begin, end):

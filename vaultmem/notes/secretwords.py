@@ -20,8 +20,9 @@ never one English word), linked to the value by a copula or a sign only ("is", "
 "set the password to expire" stays by the predicate rule below), and the value
 
 - is one word of 4 to 32 letters, not all capitals (``SSO``, ``NULL`` are names);
-- ends its clause: the line ends after it, or ``.``, ``,``, ``;``, ``!`` or ``)`` follows it
-  ("the password is stored in Vault" goes on; "is the password sunshine?" asks);
+- ends its clause: the line ends after it, or ``.``, ``,``, ``;``, ``!``, ``)``, a closing
+  quote, a comment, a parenthesis, a dash or a new clause ("and …", "for now", "in staging")
+  follows it ("the password is stored in Vault" goes on; "is the password sunshine?" asks);
 - is no word a sentence about a password ends with: a predicate (``required``, ``wrong``,
   ``optional``, ``static``, ``different``... _PREDICATES) or a word ending as a participle, an
   adverb or an adjective does (``-ed``, ``-ing``, ``-able``, ``-ive``, ``-ous``, ``-ly``...: "is
@@ -113,6 +114,9 @@ _PREDICATES = frozenset({
     "state", "entropy", "complexity", "requirements", "characters", "lifetime", "expiration",
     # a question's word or a login's other half before "is the password" ("where is the password?")
     "where", "when", "whose", "email", "username", "them", "these", "those", "they",
+    # participles of no -ed ("the password is sent in cleartext")
+    "sent", "kept", "left", "read", "held", "made", "built", "bound", "found", "spent", "told",
+    "paid", "meant", "stuck", "split", "shut", "then", "very", "only", "even",
 })
 # How a word ending a sentence about a password ends: a participle, an adverb, an adjective of a
 # suffix no noun a password is made of ends with ("ic", "al", "en" are crystal, magic, golden:
@@ -121,9 +125,9 @@ _PREDICATE_ENDS = ("ed", "ing", "able", "ible", "ive", "ous", "ful", "less", "ly
 # Nouns of the adverbs' ending ("tigerlily", "butterfly", "jelly").
 _LY_NOUNS = ("lily", "fly", "jelly", "belly", "family", "anomaly", "assembly", "monopoly")
 _PLAIN = lazy(r"[A-Za-z]{4,32}")
-# The rest of a line after a word that ends its clause: nothing, a close, or a closing quote
-# (``git commit -m "… the password is sunshine"``).
-_ENDED = lazy(r"[ \t}\])]*(?:$|[\"'`])")
+# The rest of a line after a word that ends its clause: nothing, a close, a closing quote
+# (``git commit -m "… the password is sunshine"``), a comment, a parenthesis, a dash, a filler.
+_ENDED = lazy(r"[ \t}\])]*(?:$|[\"'`]|[ \t]*(?:#|//|\(|[-—–][ \t])|[ \t]+(?:btw|fyi|iirc|though|lol)\b)")
 
 
 def plain_password(bare: str, after: str) -> str | None:
