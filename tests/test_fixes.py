@@ -687,3 +687,33 @@ def test_a_setup_step_behind_a_prelude_is_the_fix_named_without_it() -> None:
                           [(". .venv/bin/activate && pytest -q", None)])) == [
         (f"Fixed by running `pip install pyyaml`: `. .venv/bin/activate && pytest -q` failed "
         f"(`{error}`)")]
+
+
+def test_a_run_that_passed_without_the_missing_program_taking_its_output_is_a_gotcha() -> None:
+    # `tail` was not on PATH: the same test run passed without the pipe into it.
+    turns = _runs(
+        [("cargo test 2>&1 | tail -30", "zsh: command not found: tail")],
+        [("cargo test 2>&1", None)],
+        [("pytest -q 2>&1 | head -50", "bash: line 1: head: command not found")],
+        [("pytest -q 2>&1", None)],
+    )
+    assert _gotchas(turns) == [
+        ("Fixed by running it without `tail`: `cargo test 2>&1 | tail -30` failed "
+         "(`zsh: command not found: tail`)"),
+        ("Fixed by running it without `head`: `pytest -q 2>&1 | head -50` failed "
+         "(`bash: line 1: head: command not found`)")]
+
+
+@pytest.mark.parametrize(("failed", "error", "passed"), [
+    # The run's own program missing, found by its path: no stage was done without.
+    ("cargo build", "zsh: command not found: cargo", "~/.cargo/bin/cargo build"),
+    # The missing program still runs: it was put on PATH, not done without.
+    ("cargo test | tail -30", "zsh: command not found: tail",
+     "PATH=/usr/bin:$PATH cargo test | tail -30"),
+    # Another program missing than the one left out.
+    ("cargo test | tail -30 | rg ok", "zsh: command not found: rg", "cargo test | rg ok"),
+])
+def test_a_run_that_kept_or_never_piped_into_the_missing_program_did_not_do_without(
+        failed: str, error: str, passed: str) -> None:
+    text = fix_text(_failed(failed, error), _passed(passed), [])
+    assert text is None or "without" not in text

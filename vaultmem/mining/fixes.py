@@ -385,6 +385,8 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str]
     if added:
         names = ", ".join(code_span(n) for n in added)
         return f"Fixed with {names} set: {_failure(failed)}"
+    if (dropped := _dropped(failed, passed)) is not None:
+        return f"Fixed by running it without {code_span(dropped)}: {_failure(failed)}"
     files = plausible(edited, failed.command, failed.error)
     setup = [c for c in other if _tool(c) not in _FORGES
              and (setup_command(c) or works_on(c, failed))]
@@ -398,6 +400,25 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str]
     named = ", ".join(code_span(one_line(p)) for p in files[:FILES_SHOWN])
     more = f" and {len(files) - FILES_SHOWN} more" if len(files) > FILES_SHOWN else ""
     return f"Fixed by editing {named}{more}: {_failure(failed)}"
+
+
+def _dropped(failed: Run, passed: Run) -> str | None:
+    """The program the shell could not find for ``failed`` that only took its output (a stage
+    after the first of a pipeline: ``cargo test | tail -30``, ``zsh: command not found: tail``)
+    and that ``passed`` runs nowhere: the run got past it by doing without; None otherwise
+    (the run's own program missing is found another way: :func:`installed_text`)."""
+    from .notfound import missing_program
+
+    program = missing_program(failed.error, failed.command)
+
+    def named(stage: Sequence[str]) -> str:
+        return stage[0].replace("\\", "/").rsplit("/", 1)[-1].casefold() if stage else ""
+
+    if program is None or not any(named(stage) == program for command in stages(failed.command)
+                                  for stage in command[1:]):
+        return None
+    ran = {named(stage) for command in stages(passed.command) for stage in command}
+    return program if program not in ran else None
 
 
 RERUN = "Fixed by running it again"  # a command the shell never started, passing when rerun
