@@ -30,12 +30,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.redact import may_answer
+from vaultmem.notes.redact import MARK_OPEN, mark, may_answer
 from vaultmem.notes.secretcontext import WORD
 from vaultmem.notes.secretspan import is_path
 from vaultmem.notes.secretwords import passphrase_words
 
-_MARK_OPEN, _MARK_CLOSE = "‹redacted:", "›"
 _LEAD = (r"(?:oh|ah|um|its|it['’]s|it\s+is|(?:it\s+)?should\s+be|i\s+(?:think|believe)|here(?:['’]s|\s+it\s+is"
          r"|\s+you\s+go)?|use|try|sure|ok(?:ay)?|yes|yeah|thanks|the\s+password\s+is|password\s+is"
          r"|pw\s+is)")
@@ -92,7 +91,7 @@ def answered(prompt: str, asked: str | None,
     if kind is None:
         return prompt
     start = bare.start("v")
-    return f"{prompt[:start]}{_MARK_OPEN}{kind}{_MARK_CLOSE}{prompt[start + len(value):]}"
+    return f"{prompt[:start]}{mark(kind)}{prompt[start + len(value):]}"
 
 
 def asking(prose: str) -> str | None:
@@ -119,14 +118,14 @@ def _passphrase(prompt: str, asked: str) -> str:
             word.lower() in _REPLIES or word.lower() in asked.lower() for word in said.split()):
         return prompt
     start = prompt.index(said)
-    return f"{prompt[:start]}{_MARK_OPEN}password{_MARK_CLOSE}{prompt[start + len(said):]}"
+    return f"{prompt[:start]}{mark('password')}{prompt[start + len(said):]}"
 
 
 def _value(value: str) -> bool:
     """Whether a prompt's one token can be a secret: not a reply, a path, a URL, an address,
     a slash command, a mark already there, or a number of one or two digits (an option)."""
     low = value.lower().strip("*_")
-    if len(low) < 4 or low in _REPLIES or _MARK_OPEN in value:
+    if len(low) < 4 or low in _REPLIES or MARK_OPEN in value:
         return False
     if value.startswith(("/", "~", "$", "http://", "https://", "<", "#")) or is_path(value):
         return False
