@@ -27,6 +27,7 @@ from dataclasses import replace
 from vaultmem.memory.extraction import Extraction
 from vaultmem.notes import fences, nearnames, schema, sections
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.links import ANY_LINK
 from vaultmem.notes.names import name_key
 
 MIN_CHARS = 5  # a shorter name (``a_b``, ``x.py``) is too likely to be met by chance
@@ -47,7 +48,6 @@ _SPAN_NAME = lazy(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z_$][\w$]*(?:(?:\.|:
 _PARTS = lazy(r"[.:]+")
 _WORD = lazy(r"`?[\w$.:-]+`?")
 _PLACEHOLDER = lazy(r"‹[^›\n]*›|\[REDACTED[^\]\n]*\]|\bREDACTED\w*")
-_LINK = lazy(r"!?\[\[[^\[\]\n]*\]\]")
 # What follows a statement's words in an item: the fix, the cause, the failure it reports.
 _GLOSS = lazy(r"\s+—\s+.*$|\s+\(`.*$")
 _MARKUP = lazy(r"[`*_>\s]+")
@@ -74,7 +74,7 @@ def identifiers(text: str) -> set[str]:
     if "‹" in text or "REDACTED" in text:
         text = _PLACEHOLDER.sub(" ", text)
     if "[[" in text:
-        text = _LINK.sub(" ", text)
+        text = ANY_LINK.sub(" ", text)
     found: set[str] = set()
     for word in set(_WORD.findall(text)):
         spanned = len(word) > 2 and word[0] == word[-1] == "`"

@@ -54,12 +54,12 @@ from collections.abc import Iterable
 from typing import Literal
 
 from vaultmem.notes.lazyre import lazy
+from vaultmem.notes.links import ANY_LINK
 
 Flaw = Literal["markup", "thinking", "folders", "copied", "label", "failure"]
 MAX_COPIES = 2  # entities one line may be filed under
 
 _CODE_SPAN = lazy(r"(`+)(?:(?!\1).)+?\1")
-_LINK = lazy(r"!?\[\[[^\[\]\n]*\]\]")
 # Claude Code's and IDEs' wrappers, and any tag whose name holds "-" or "_" (no HTML element's
 # does; a custom element in a fact is code and sits in a code span).
 _MARKUP = lazy(
@@ -214,7 +214,7 @@ def is_fact(text: str, copies: int = 1) -> bool:
 
 def only_folders(text: str) -> bool:
     """Whether ``text`` says nothing but folders (after a label or a prompt ending in ":")."""
-    bare = _LINK.sub(" ", text).replace("`", " ").strip(" .—–-:")
+    bare = ANY_LINK.sub(" ", text).replace("`", " ").strip(" .—–-:")
     _, colon, tail = bare.rpartition(": ")
     for said in (bare, tail) if colon else (bare,):
         words = [w for w in _SEPARATORS.split(_CHANGED.sub("", said.strip())) if w]

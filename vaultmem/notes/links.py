@@ -34,6 +34,8 @@ class Link:
 
 # The content of a wikilink never holds brackets or a line break.
 _LINK_RE = lazy(r"\[\[([^\[\]\n]*)\]\]")  # an embed's "!" is looked for before it
+# A whole link or embed, for taking links out of a line's words (no parse, no code-span check).
+ANY_LINK = lazy(r"!?\[\[[^\[\]\n]*\]\]")
 # A fence opener, also inside block quotes and list items (any indent).
 _FENCE_RE = lazy(r"^(?:[ \t]*>)*[ \t]*(`{3,}|~{3,})(.*)$")
 _BACKTICKS_RE = re.compile(r"`+")
