@@ -16,7 +16,8 @@ from property_kit import examples
 from vaultmem.brief import answers as answer_lines
 from vaultmem.brief import context, dedup, digest, failquote, tree
 from vaultmem.brief.context import Component
-from vaultmem.brief.digest import EntityDigest, Item, SessionDigest, Turn
+from vaultmem.brief.digest import EntityDigest, Item, SessionDigest
+from vaultmem.brief.worklog import Turn
 
 SESSION = SessionDigest(
     rel="p/sessions/2026-11-20-auth.md",

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from vaultmem.brief import context, digest
-from vaultmem.brief.digest import Item, SessionDigest, Turn
+from vaultmem.brief.digest import Item, SessionDigest
+from vaultmem.brief.worklog import Turn
 from vaultmem.mining import settled
 
 PENDING = "Debug why webhook events never reach the handler: added debug logging, rebuild and test"

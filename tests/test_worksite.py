@@ -10,7 +10,8 @@ from pathlib import Path
 from transcript_kit import Transcript, briefing, end, stop
 
 from vaultmem.brief import worksite
-from vaultmem.brief.digest import SessionDigest, Turn
+from vaultmem.brief.digest import SessionDigest
+from vaultmem.brief.worklog import Turn
 
 TITLE = "Where its work was left (git):"
 LONG = " ".join(f"Step {n} of the retry logic waits {n * 2} seconds before the next try."

@@ -13,7 +13,8 @@ from vaultmem.notes.lazyre import lazy
 
 from . import briefrank
 from .dedup import CONTAINED_MIN_CHARS
-from .digest import EntityDigest, Item, SessionDigest, Turn
+from .digest import EntityDigest, Item, SessionDigest
+from .worklog import Turn
 
 ITEM_MAX_CHARS = 300
 DETAIL_MAX_CHARS = 200

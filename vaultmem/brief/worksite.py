@@ -18,7 +18,8 @@ from vaultmem.notes.facts import copy_key
 from vaultmem.notes.lazyre import lazy
 
 from . import briefrank
-from .digest import SessionDigest, Turn
+from .digest import SessionDigest
+from .worklog import Turn
 
 PIECE_MAX_CHARS = 160  # a longer piece is a paragraph about git, not a statement of where
 # What says where the work stands in git: a push, a commit (a hash, commits on or ahead of a
