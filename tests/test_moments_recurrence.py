@@ -342,8 +342,10 @@ def test_a_lesson_about_the_host_s_tools_is_told_in_another_project_of_the_vault
 
     sudo = ("Exit code 1\nsudo: a terminal is required to read the password; either use the -S "
             "option to read from standard input or configure an askpass helper")
-    told = json.loads(hook("sudo apt-get install -y jq", sudo))
+    told = json.loads(hook("sudo apt install -y jq", sudo))
     assert "own terminal" in told["hookSpecificOutput"]["additionalContext"]
+    # Another program under sudo: shop's lesson is about apt, not about the host's sudo.
+    assert hook("sudo setcap cap_net_raw=ep ./bin/probe", sudo) == ""
     npm = ("Exit code 1\nnpm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency "
            "tree\nnpm ERR! While resolving: blog@2.0.0")
     assert hook("npm ci", npm) == ""
@@ -367,6 +369,35 @@ def test_a_lesson_about_the_host_s_tools_is_told_in_another_project_of_the_vault
 def test_a_failure_about_the_host_s_tools_is_told_by_its_one_reading(
         command: str, error: str, host: bool) -> None:
     assert onfailure.host_wide(onfailure.Failure("Bash", command, None, error)) is host
+
+
+SUDO = "Exit code 1\nsudo: a terminal is required to read the password"
+NO_TTY = "failed: `sudo: a terminal is required to read the password`)"
+HANDED_CHOWN = ("For the person to run `sudo chown $USER ./ci/deploy.yml`: it is owned by root "
+                f"(`sudo cat ./ci/deploy.yml` {NO_TTY}")
+HANDED_APT = f"For the person to run `sudo apt install jq`: (`sudo apt install jq` {NO_TTY}"
+RAPL = f"The RAPL files are root-only (`sudo setcap cap_dac_read_search=ep…` {NO_TTY}"
+ASKPASS = "`sudo: a terminal is required to read the password`: fixed with an askpass helper"
+
+
+@pytest.mark.parametrize(("gotcha", "command", "host"), [
+    # A command handed to the person in another project is that project's work.
+    (HANDED_CHOWN, "sudo setcap cap_net_raw=ep ./bin/probe", False),
+    (HANDED_APT, "sudo apt install jq", True),
+    (HANDED_APT, "sudo apt install rg", False),
+    # A lesson quoting another program run under sudo; one quoting the error alone.
+    (RAPL, "sudo cat ./ci/deploy.yml", False),
+    (RAPL, "sudo setcap cap_net_raw=ep x && getcap x", True),
+    (ASKPASS, "sudo make install", True),
+])
+def test_another_project_s_lesson_is_told_only_about_the_same_host_tool(
+        gotcha: str, command: str, host: bool) -> None:
+    failure = onfailure.Failure("Bash", command, None, SUDO)
+    assert onfailure.host_wide(failure)
+    assert onfailure.host_level(failure, gotcha) is host
+    # Told by the hook's rule: in its own project always, in another only when host-level.
+    assert onfailure.told(failure, [_found(gotcha)], set(), home=("p",)) is not None
+    assert (onfailure.told(failure, [_found(gotcha)], set(), home=("blog",)) is not None) is host
 
 
 def _vault_with_gotchas(tmp_path: Path, gotchas: str) -> Path:
