@@ -371,3 +371,26 @@ def test_the_project_s_own_subject_and_a_path_s_parts_name_no_task() -> None:
     rebuild = "rebuild the applet and copy the binary to ~/.local/bin"
     assert onprompt.terms(rebuild) == ["rebuild", "applet", "copy", "binary", ".local/bin"]
     assert onprompt.told(rebuild, [setcap], set(), lambda words: weights) is None
+
+
+def test_a_path_matches_as_a_path_and_a_cd_folder_says_where_not_what() -> None:
+    # A Windows path in a prompt is one place, as a POSIX one is, and its parts said again
+    # ("M-Claude") are that place; the folder a fact's command went to run in is no subject.
+    from vaultmem.claude import moments, onprompt
+    from vaultmem.notes.facts import Fact, fact_key
+
+    prompt = r"M-Claude is our repo and local folder(documents\M-Claude"
+    assert onprompt.terms(prompt) == ["repo", "local", "folder", "documents/m-claude"]
+    assert onprompt.terms(r"cd C:\Users\Me\shop and fix gpg") == ["users/me/shop", "fix", "gpg"]
+    gpg = ("Fixed by running `git config --local gpg.program gpg.exe`: `cd ~/Documents/M-Claude "
+           "&& git commit` failed (`error: gpg failed to sign the data:`)")
+    assert onprompt.shared(onprompt.terms(prompt), gpg) == {"local"}
+    assert onprompt.shared(["documents", "m-claude"], gpg) == set()
+    fact = Fact("gotcha", gpg, fact_key(gpg), 0, "2026-11-20")
+    found = moments.Found(fact, f"claude/projects/{PROJECT}/entities/GPG.md", "GPG", "entity",
+                          PROJECT, -1.0)
+    assert onprompt.told(prompt, [found], set()) is None
+    # A path a fact's work names still matches as a path, and a file by its name.
+    setcap = "`sudo setcap cap_dac_read_search=ep ~/.local/bin/applet` in src/app.rs"
+    assert onprompt.shared([".local/bin", "app.rs", "bin", "src"], setcap) == {".local/bin",
+                                                                             "app.rs"}

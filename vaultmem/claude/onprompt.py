@@ -13,7 +13,9 @@ nothing; so does one whose words the vault's facts do not share enough of. A fac
 
 A word more than half of the project's notes hold (:func:`common`: "applet" in a power applet's
 project) names the project, not a task in it: it is not counted among the words a fact shares,
-nor among the prompt's. A path is one word (``~/.local/bin``: one place, not "local" and "bin").
+nor among the prompt's. A path is one word (``~/.local/bin``, ``documents\\M-Claude``: one place,
+not "local" and "bin"), matched as a path, and the folder a fact's command ran in (``cd
+~/Documents/M-Claude && git commit``) is none of its words: it says where, not what about.
 
 At most ``MAX_FACTS`` facts and ``MAX_CHARS`` characters, none told in this session already.
 
@@ -73,26 +75,71 @@ _CHATTER = frozenset({
 })
 
 
-# A path the prompt names (``~/.local/bin``, ``./scripts/x.sh``, ``/etc/hosts``, ``src/app.rs``,
-# ``a/b/c``); not two words joined by a slash (``CPU/GPU``, ``and/or``).
-_PATH_RE = lazy(r"(?<![\w~./-])(?:(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]*)*|[\w.-]+/[\w.-]+/[\w./-]*|"
-                r"[\w.-]+/[\w-]+\.[A-Za-z]\w{0,7}\b)")
-_LEAD_RE = lazy(r"\A(?:~|\.{1,2})?/+")  # where a path starts from: ``~/``, ``./``, ``/``
+# A path the prompt or a fact names (``~/.local/bin``, ``./scripts/x.sh``, ``/etc/hosts``,
+# ``src/app.rs``, ``a/b/c``, Windows' ``documents\M-Claude``, ``C:\Users\me``); not two words
+# joined by a slash (``CPU/GPU``, ``and/or``).
+_PATH_RE = lazy(r"(?<![\w~./\\-])(?:(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]*)*|[\w.-]+/[\w.-]+/[\w./-]*|"
+                r"[\w.-]+/[\w-]+\.[A-Za-z]\w{0,7}\b|(?:[A-Za-z]:|~|\.{1,2})?(?:\\[\w.-]+)+\\?|"
+                r"[\w.-]+(?:\\[\w.-]+)+\\?)")
+# Where a path starts from: ``~/``, ``./``, ``/``, ``C:/``.
+_LEAD_RE = lazy(r"\A(?:[A-Za-z]:(?=/)|~|\.{1,2})?/+")
+
+
+def place(path: str) -> str:
+    """A path as one term: case-folded, ``/`` between its parts, without where it starts from
+    (``~/.local/bin/`` -> ``.local/bin``, ``C:\\Users\\Me`` -> ``users/me``)."""
+    return _LEAD_RE.sub("", path.replace("\\", "/")).rstrip("/").casefold()
+
+
+# Before the folder a command went to run in (``cd ~/x &&``, ``cd "C:\\x" &&``, ``pushd x``).
+_CD_RE = lazy(r"(?:\A|[\s`(;&|])(?:cd|pushd)\s+[\"']?\Z")
+
+
+def _split(text: str) -> tuple[str, list[str]]:
+    """``text`` without the paths it names, and those paths (:func:`place`) but the folders
+    its commands went to run in (``cd ~/Documents/M-Claude && git commit``: where it ran, not
+    what it is about)."""
+    if "/" not in text and "\\" not in text:  # most name no path
+        return text, []
+    rest, places, at = [], [], 0
+    for path in _PATH_RE.finditer(text):
+        rest.append(text[at:path.start()])
+        if not _CD_RE.search(text, max(at, path.start() - 12), path.start()):
+            places.append(place(path.group()))
+        at = path.end()
+    return (" ".join([*rest, text[at:]]) if rest else text), places
 
 
 def terms(prompt: str) -> list[str]:
     """The prompt's own words, without its chatter (:data:`_CHATTER`), a path it names as one
-    term (``~/.local/bin`` -> ``.local/bin``: one place named, not two words shared); none for a
-    prompt that names no task."""
+    term (``~/.local/bin`` -> ``.local/bin``: one place named, not two words shared), and
+    without a word that names a part of such a path again (``M-Claude``, ``documents\\M-Claude``:
+    one place); none for a prompt that names no task."""
     found: list[str] = []
     at = 0
-    for path in _PATH_RE.finditer(prompt) if "/" in prompt else ():  # most name no path
+    for path in _PATH_RE.finditer(prompt) if "/" in prompt or "\\" in prompt else ():
         found += moments.words(prompt[at:path.start()])
-        found.append(_LEAD_RE.sub("", path.group()).rstrip("/").casefold())
+        found.append(place(path.group()))
         at = path.end()
     found += moments.words(prompt[at:])
-    found = [w for w in dict.fromkeys(found) if w and w not in _CHATTER]
+    parts = {part for term in found if "/" in term for part in moments.words(
+        term.replace("/", " "))}
+    found = [w for w in dict.fromkeys(found) if w and w not in _CHATTER and w not in parts]
     return found if len(found) >= MIN_WORDS or trackers(prompt) else []
+
+
+def shared(own: Sequence[str], text: str) -> set[str]:
+    """The prompt's terms ``own`` that the fact ``text`` holds: a path as a path (its parts in
+    order among a path's parts: ``.local/bin`` in ``~/.local/bin/app``), a word outside the
+    fact's paths or as a file's name (``app.rs`` of ``src/app.rs``), never a word of the folder
+    a command it quotes ran in (:func:`_split`)."""
+    rest, places = _split(text)
+    if rest is text:  # it names no path
+        return moments.shared(own, text)
+    names = [path.rpartition("/")[2] for path in places]
+    found = moments.shared([t for t in own if "/" not in t],
+                           " ".join([rest, *(n for n in names if "." in n.strip("."))]))
+    return found | {t for t in own if "/" in t and any(f"/{t}/" in f"/{p}/" for p in places)}
 
 
 def min_shared(count: int) -> int:
@@ -148,7 +195,7 @@ def told(prompt: str, found: Sequence[moments.Found], given: set[str],
             continue
         seen.add(key)
         text = item.fact.text
-        held = moments.shared(own, text)
+        held = shared(own, text)
         if ids and ids & trackers(text):
             chosen.append((0, n, item, "tracker id"))
         elif item.type in ("entity", "topic") and (name := _named(item.title, set(own))) and \
