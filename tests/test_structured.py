@@ -190,6 +190,32 @@ def test_the_last_todo_list_gives_next_steps_and_completed_items_are_done(
     assert "- Done: Write the schema" in text
 
 
+def test_a_new_todo_list_keeps_what_the_list_before_left_open(env: Path, log: Transcript) -> None:
+    # The exporter's list is left for new work (a list sharing none of its items): its step
+    # never done stays a next step; one a later list completed, renamed, does not; a list the
+    # next one goes on with was re-planned (its dropped item is no step).
+    log.prompt("Build the exporter")
+    log.call("t1", "TodoWrite", _todos(("Write the schema", "completed"),
+                                       ("Add the CSV exporter", "pending"),
+                                       ("Test if the export is valid", "pending"),
+                                       ("Document the flags", "pending")))
+    log.result("t1", "Todos have been modified successfully.")
+    log.call("t2", "TodoWrite", _todos(("Write the schema", "completed"),
+                                       ("Add the CSV exporter", "completed"),
+                                       ("Test if the export is valid", "pending")))
+    log.result("t2", "Todos have been modified successfully.")
+    log.say("Exporter in.")
+    log.prompt("now the release notes")
+    log.call("t3", "TodoWrite", _todos(("Draft the release notes", "completed"),
+                                       ("Document the exporter's flags", "completed"),
+                                       ("Tag the release", "pending")))
+    log.result("t3", "Todos have been modified successfully.")
+    log.say("Notes drafted; the tag is next.")
+    stop(log)
+    assert section(note(env), "Next Steps") == ["- Test if the export is valid",
+                                                "- Tag the release"]
+
+
 def test_a_step_a_later_stop_sees_completed_leaves_the_briefing(
         env: Path, log: Transcript) -> None:
     log.prompt("Build the exporter")

@@ -25,8 +25,8 @@ STEP_DONE = "Step done:"  # a work-log line: a next step said earlier that this 
 class Told:
     """What the structured records of a read say (``structured``), gathered as its lines go by:
     answers, approved plans and listings by the turn they came in; the todo lists, of which the
-    last one's open items are the next steps and every completed item a ``Done:`` line; the
-    subjects of the commits made."""
+    open items left (:func:`structured.todo_state`) are the next steps and every completed item
+    a ``Done:`` line; the subjects of the commits made."""
 
     def __init__(self, steps: Sequence[str] = ()) -> None:
         self.steps = list(steps)  # next steps said before the turn read now, still open
@@ -88,15 +88,15 @@ class Told:
         self.found.setdefault(id(turn), []).extend(found)
 
     def close(self) -> None:
-        """The todo lists read: the last one's open items, and the items completed; the plans
-        asked for and not answered when the read ends (the session ended waiting on the person)
-        are kept as proposed, with no decision of theirs."""
+        """The todo lists read: the open items they leave, each by its list's turn, and the
+        items completed; the plans asked for and not answered when the read ends (the session
+        ended waiting on the person) are kept as proposed, with no decision of theirs."""
         for turn, plan in self.asked.values():
             if plan.strip():
                 self.plans.setdefault(id(turn), []).append((plan, False))
         steps, done = structured.todo_state([todos for _, todos in self.todos])
-        if steps:
-            self.found.setdefault(id(self.todos[-1][0]), []).extend(steps)
+        for n, step in steps:
+            self.found.setdefault(id(self.todos[n][0]), []).append(step)
         for n, text in done:
             self.done.setdefault(id(self.todos[n][0]), []).append(text)
 

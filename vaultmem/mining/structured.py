@@ -16,7 +16,8 @@ What a tool call's input and its result already say, read by their shapes:
   than Y since …"); never the whole plan as one item. A rejected plan (a denied call) says
   nothing.
 - ``TodoWrite`` (input ``todos: [{content, status, activeForm}]``): the last list's open items
-  (``pending``, ``in_progress``) are next steps; every item completed is an outcome (``Done:``).
+  (``pending``, ``in_progress``) are next steps, and so are those of an earlier list a new list
+  left behind (:func:`todo_state`); every item completed is an outcome (``Done:``).
 - An issue tracker's listing run from Bash (``gh issue list``, ``glab mr list``, ``jira issue
   list``, ``linear issue list``, ``bd ready``…): each open item as a next step, its tracker id and
   its title only (a listing is data: nothing else of it is kept).
@@ -376,21 +377,37 @@ def _named(text: str, options: dict[str, str]) -> str:
 
 
 def todo_state(lists: Sequence[tuple[Todo, ...]]
-               ) -> tuple[tuple[Found, ...], tuple[tuple[int, str], ...]]:
-    """The next steps of the last of ``lists`` (its open items), and the items completed in any
-    of them that the last one does not hold open: (the list that first says so, its text)."""
+               ) -> tuple[tuple[tuple[int, Found], ...], tuple[tuple[int, str], ...]]:
+    """The next steps ``lists`` leave open, each with the list that says so: the last list's
+    open items, and those of a list work was done on (an item completed) that the next list
+    does not go on with (it shares none of its items: new work began, "Test if the errors are
+    gone" was never done), unless a later list completed them, renamed as they were
+    (:func:`settled.completed`); a list the next one goes on with was re-planned, its items
+    dropped or renamed. And the items completed in any list that the last one does not hold
+    open: (the list that first says so, its text)."""
     if not lists:
         return (), ()
+    from vaultmem.mining.settled import completed
+
     last = lists[-1]
-    steps = tuple(Found(Kind.NEXT_STEP, clip(t.content, TEXT_MAX_CHARS, words=False))
-                  for t in last if t.status in OPEN)
     still = {t.content for t in last if t.status in OPEN}
+    steps: list[tuple[int, Found]] = []
+    for n, todos in enumerate(lists[:-1]):
+        if {t.content for t in todos} & {t.content for t in lists[n + 1]} or not any(
+                t.status == "completed" for t in todos):
+            continue
+        later = [t.content for after in lists[n + 1:] for t in after if t.status == "completed"]
+        steps += [(n, Found(Kind.NEXT_STEP, clip(t.content, TEXT_MAX_CHARS, words=False)))
+                  for t in todos if t.status in OPEN and t.content not in still
+                  and not completed(t.content, later)]
+    steps += [(len(lists) - 1, Found(Kind.NEXT_STEP, clip(t.content, TEXT_MAX_CHARS, words=False)))
+              for t in last if t.status in OPEN]
     done: dict[str, int] = {}
     for n, todos in enumerate(lists):
         for t in todos:
             if t.status == "completed" and t.content not in still:
                 done.setdefault(clip(t.content, TEXT_MAX_CHARS, words=False), n)
-    return steps, tuple((n, text) for text, n in done.items())
+    return tuple(steps), tuple((n, text) for text, n in done.items())
 
 
 # -- an issue tracker's listing -----------------------------------------------------------------
