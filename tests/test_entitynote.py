@@ -251,3 +251,48 @@ def test_key_entities_rows_replace_ours_and_keep_a_persons() -> None:
     assert entityparse.key_entity_rows(got.text) == {
         "auth": auth, "billing": billing, "elsewhere": "- [[Elsewhere]] — a note of mine"}
     assert entitynote.compose_index(got.text, [prereq], rows, today=TODAY).text == got.text
+
+
+def test_a_setup_line_another_line_states_is_left_out() -> None:
+    # Issue 29: the CI entity held "Set up: continue-on-error in security-scan.yml (true)" under
+    # the Recent Changes line saying it in words: one state, one line, the worded one.
+    setup = _line("Set up: continue-on-error in security-scan.yml (true)", "2026-11-05", "s2")
+    change = Line("Recent Changes", "2026-11-05", "Updated 2 workflows with "
+                  "`continue-on-error: true` on all jobs", "vm-12121212", "vm-0", "[[a/s2|s2]]")
+    got = entitynote.compose(ENTITY, [setup, change], today=TODAY)
+    assert "Set up:" not in got.text and "`continue-on-error: true`" in got.text
+    # Stated by a row already there, in any section.
+    assert "Set up:" not in entitynote.compose(got.text, [setup], today=TODAY).text
+    # Not stated: another value, settings left uncounted, a negation, one of two settings.
+    for said in ("Set up: continue-on-error in security-scan.yml (false)",
+                 "Set up: continue-on-error in ci.yml (true) (+2 more)"):
+        assert "Set up:" in entitynote.compose(got.text, [_line(said, "2026-11-06", "s3")],
+                                               today=TODAY).text, said
+    installed = _line("Set up: gitleaks (installed)", "2026-11-06", "s3")
+    noted = _gotcha("The hook warns when gitleaks is not installed", "2026-11-06", "s3")
+    assert "Set up: gitleaks" in entitynote.compose(ENTITY, [installed, noted], today=TODAY).text
+    stated = _gotcha("cachesize=5000 keeps more names", "2026-11-06", "s3")
+    for said, out in (("Set up: uci dhcp.@dnsmasq[0].cachesize (5000)", False),
+                      ("Set up: uci dhcp.cachesize (5000); uci dhcp.logqueries (1)", True)):
+        text = entitynote.compose(ENTITY, [_line(said, "2026-11-06", "s3"), stated],
+                                  today=TODAY).text
+        assert ("Set up:" in text) is out, said
+
+
+def test_a_later_sessions_fix_quoting_a_rows_code_and_its_cut_error_is_that_row() -> None:
+    # Issue 29: "Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to sign the
+    # data:`)" came again a week later under the row quoting the same fix, command and error
+    # (there with the warnings after it); too few words for the telling rule.
+    row = ("Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to sign the "
+           "data:; warning: unable to access…`)")
+    text = entitynote.compose(GOTCHAS, [_gotcha(row, "2026-11-05", "s2")], today=TODAY).text
+    again = _gotcha("Fixed with `--no-gpg-sign`: `git commit` failed (`error: gpg failed to "
+                    "sign the data:`)", "2026-11-09", "s3")
+    got = entitynote.compose(text, [again], today=TODAY)
+    assert (got.added, got.merged) == (0, 1), got.text
+    # Another command, or a short span that only begins the row's, is another lesson.
+    tag = "Fixed with `--no-gpg-sign`: `git tag` failed (`error: gpg failed to sign the data:`)"
+    short = "Fixed with `--no-gpg`: `git commit` failed (`error: gpg failed to sign the data:`)"
+    for said in (tag, short):
+        assert entitynote.compose(text, [_gotcha(said, "2026-11-09", "s3")],
+                                  today=TODAY).added == 1, said

@@ -9,6 +9,11 @@ Of a session's near-copies (an answer and its recap), the most telling is kept; 
 a session quoting the same two or more code spans and no other are one lesson too ("I was using
 `app::run` instead of `applet::run`", "Wrong runtime (`app::run` → `applet::run`)"): what they
 quote is what makes the lesson, their prose only says it twice.
+
+A ``Set up:`` line (:mod:`mining.setups`) whose every setting another line of the note, or of
+the same compaction, states with its value ("Updated 2 workflows with `continue-on-error: true`"
+for "Set up: continue-on-error in security-scan.yml (true)") is left out (:func:`told_setups`):
+the prose line says the state and why, the setup line only repeats it.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from collections.abc import Sequence
 
 from vaultmem.memory import entityparse
 from vaultmem.mining import telling
+from vaultmem.notes import schema
 
 # Rows of a section compared with a new line, at most, for each of its words looked up: a note
 # of one repeated vocabulary is not read whole for each line.
@@ -25,6 +31,9 @@ LESSON_POOL = 16
 _FENCE_LINE = re.compile(r"\n {0,3}(?:`{3,}|~{3,})")  # in "\n" + the rows
 _SPAN = re.compile(r"(`+)(.+?)\1")
 MIN_SPANS = 2  # one span shared (a command, a path) is no lesson shared
+PREFIX_MIN_CHARS = 16  # a shorter span cut from another is another ("git push", "git push -f")
+# One setting of a setup line: "<what> (<value>)", a file's name after it for an export.
+_SETTING = re.compile(r"(?P<what>[^;()]+?) \((?P<value>[^()]+)\)(?: in \S+)?")
 
 # A line bound for a note: its heading, text, block id, and whether it is there already.
 Bound = tuple[str, str, str, bool]
@@ -43,7 +52,8 @@ def folds(note: entityparse.Note, new: Sequence[Bound]) -> dict[int, tuple[str, 
         for n in sorted(at, key=lambda n: -sum(telling.information(new[n][1]).values())):
             _, text, block, _ = new[n]
             same = next((k for k in kept if telling.same_lesson(text, k[0])
-                         or same_quotes(text, k[0])), None) or rows.same_lesson(text)
+                         or same_quotes(text, k[0])), None) or rows.same_lesson(text) \
+                or rows.same_quotes(text)
             if same is None:
                 kept.append((text, block))
             else:
@@ -53,9 +63,20 @@ def folds(note: entityparse.Note, new: Sequence[Bound]) -> dict[int, tuple[str, 
 
 def same_quotes(text: str, other: str) -> bool:
     """Whether ``text`` and ``other`` quote the same MIN_SPANS or more code spans, and no
-    other (case and spacing aside)."""
-    quoted = _quotes(text)
-    return len(quoted) >= MIN_SPANS and quoted == _quotes(other)
+    other (case and spacing aside; an error quoted whole in one and cut in the other, one a
+    prefix of the other of PREFIX_MIN_CHARS or more, is the same span)."""
+    quoted, theirs = _quotes(text), _quotes(other)
+    if len(quoted) < MIN_SPANS or len(quoted) != len(theirs):
+        return False
+    return quoted == theirs or (all(any(_same_span(a, b) for b in theirs) for a in quoted)
+                                and all(any(_same_span(b, a) for a in quoted) for b in theirs))
+
+
+def _same_span(one: str, other: str) -> bool:
+    if one == other:
+        return True
+    short, long = sorted((one.rstrip("…. :;"), other.rstrip("…. :;")), key=len)
+    return len(short) >= PREFIX_MIN_CHARS and long.startswith(short)
 
 
 def _quotes(text: str) -> frozenset[str]:
@@ -96,6 +117,21 @@ class _Rows:
                 return got.text, got.block or ""
         return None
 
+    def same_quotes(self, text: str) -> tuple[str, str] | None:
+        """(text, block id) of a row quoting what ``text`` quotes (:func:`same_quotes`), or
+        None; only rows holding its first quote are read."""
+        first = _SPAN.search(text)
+        if first is None or self.start == self.end:
+            return None
+        if self.folded is None:
+            self.folded = self.text[self.start:self.end].casefold()
+        for start in sorted(self._rows_with(" ".join(first.group(2).split()).casefold())):
+            stop = self.text.find("\n", start, self.end)
+            got = entityparse.read_row(self.text[start: stop if stop >= 0 else self.end])
+            if got is not None and got.text and same_quotes(text, got.text):
+                return got.text, got.block or ""
+        return None
+
     def _rows_with(self, word: str) -> list[int]:
         """Where the rows holding ``word`` start (LESSON_POOL at most)."""
         assert self.folded is not None
@@ -107,3 +143,44 @@ class _Rows:
                 found.append(row)
             at = self.folded.find(word, at + len(word))
         return found
+
+
+def told_setups(note: entityparse.Note, new: Sequence[Bound]) -> set[int]:
+    """The indexes of the ``Set up:`` lines of ``new`` (not there already) each of whose
+    settings a row of ``note`` or another line of ``new`` states: its key and its value side by
+    side ("`continue-on-error: true`", "cachesize=5000", "log_size to 512"), in a line that is
+    no setup line itself. A line with settings left uncounted ("(+2 more)") is kept."""
+    out: set[int] = set()
+    others: list[str] | None = None
+    for n, (_, text, _, there) in enumerate(new):
+        if there or not text.startswith(schema.SET_UP):
+            continue
+        patterns = _setting_patterns(text.removeprefix(schema.SET_UP).strip())
+        if not patterns:
+            continue
+        if others is None:
+            others = [t for _, t, _, _ in new if not t.startswith(schema.SET_UP)] + [
+                row for row in note.whole.split("\n")
+                if row.startswith("- ") and schema.SET_UP not in row]
+        if all(any(p.search(other) for other in others) for p in patterns):
+            out.add(n)
+    return out
+
+
+def _setting_patterns(said: str) -> list[re.Pattern[str]]:
+    """A pattern for each setting of a setup line's text (its key, or the key's last dotted
+    part, then its value, at most a separator apart); none when one cannot be read."""
+    out = []
+    for part in said.split("; "):
+        found = _SETTING.fullmatch(part.strip())
+        if found is None or "," in found.group("what"):
+            return []
+        what = found.group("what").split(" in ")[0].split()
+        key = what[0] if what[-1] == "service" else what[-1]
+        keys = {key, key.rsplit(".", 1)[-1]} - {""}
+        value = found.group("value").split(", was ")[0].strip()
+        out.append(re.compile(
+            r"(?<![\w.-])(?:" + "|".join(re.escape(k) for k in sorted(keys)) + r")[`'\"]?\s*"
+            r"(?:[:=(]|\bto\b|→|->)?\s*[`'\"]?" + re.escape(value) + r"(?![\w.])",
+            re.IGNORECASE))
+    return out

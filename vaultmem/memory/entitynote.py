@@ -453,12 +453,14 @@ def _one_per_lesson(note: entityparse.Note, new: Sequence[Line], blocks: set[str
                     ) -> list[Line]:
     """``new`` with each line that tells what another tells made that line
     (:func:`entitylessons.folds`: a row of its section, which gains the session's link, or the
-    line of ``new`` telling more); lines there already (by id) are left as they are."""
-    into = entitylessons.folds(note, [(line.heading, line.text, line.block,
-                                       line.block in blocks or line.old_block in blocks)
-                                      for line in new])
+    line of ``new`` telling more), and without the setup lines another line states
+    (:func:`entitylessons.told_setups`); lines there already (by id) are left as they are."""
+    bound = [(line.heading, line.text, line.block, line.block in blocks or
+              line.old_block in blocks) for line in new]
+    told = entitylessons.told_setups(note, bound)  # left out: no line folds into them
+    into = entitylessons.folds(note, [(*b[:3], b[3] or n in told) for n, b in enumerate(bound)])
     return [replace(line, text=into[n][0], block=into[n][1] or line.block) if n in into
-            else line for n, line in enumerate(new)]
+            else line for n, line in enumerate(new) if n not in told]
 
 
 def _ids_of(new: Iterable[Line]) -> list[str]:
