@@ -36,6 +36,9 @@ def _kinds(text: str) -> list[Kind]:
     "Keep in mind that `jq -r` prints `null` for missing keys, not an empty string.",
     "Unfortunately, Linux doesn't expose total system power on most laptops.",
     "**Lesson:** the seed script assumes migrations ran first.",
+    "Note: the CLI only handles UTF-8 files.",
+    "Note: Postgres uses the server timezone when the column has no zone.",
+    "Note: the API uses cursor pagination, not offsets.",
     "That's why CI kept failing: the runner has Node 18 and `fetch` is global only from 18.",
     # what a named tool does not do, or does to what it is given
     "Blocky doesn't keep a query list by default - `queryLog` must be configured.",
@@ -65,6 +68,10 @@ def test_a_change_with_its_reason_is_a_decision(text: str) -> None:
     "**Note:** I left the other tests as they were.",
     "Note: you use FIDO2, so you don't have a password anyway.",
     "**Security Note:** This is the highest privilege level on the system.",
+    # a flag naming no trap before what a thing uses or handles gracefully: a fact, no trap
+    "**Security Note:** Hyper-V uses a Type-1 hypervisor with VBS integration.",
+    "Note: The hook gracefully handles when gitleaks is not installed (shows a warning).",
+    "Important: Docker Desktop uses v0.12 of buildkit.",
     "Note: let's run the tests again after the rebuild.",
     "Unfortunately, I couldn't reproduce the crash locally.",
     "Unfortunately, the tests still fail on CI.",

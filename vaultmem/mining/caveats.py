@@ -34,14 +34,26 @@ TREATS = cue(
 # A caveat Claude flags as such: "**Note:** the token expires after an hour, so …", "Important:
 # `filter-repo` drops the `origin` remote", "Keep in mind that …", "Unfortunately, Linux does not
 # expose …". What follows the flag is a statement, not Claude's own move ("Note: I left …" is
-# read by the other rules) nor an address to the person ("Note: you can …" is hedged).
+# read by the other rules) nor an address to the person ("Note: you can …" is hedged). A flag
+# that names no trap ("Note:", "Important:", "Insight:") before what a thing uses, handles or
+# supports, with no limit or condition ("Security Note: Hyper-V uses a Type-1 hypervisor"), or
+# what it handles gracefully ("Note: the hook gracefully handles a missing gitleaks"), states a
+# fact, not a trap.
+_FLAGGED_AS = (r"\s*[:—–]\s*(?!(?:i|we|i'm|i've|i'll|i'd|we've|we'll|we're|let's|let me|my|our|"
+               r"please|you|you'll|you're|you've|your|this|that|these|those|it|it's|they|"
+               r"there)\b)(?=(?:\S+ ){3})")
+_NO_TRAP = (r"(?:not|no|never|only|must|unless|otherwise|but|however|until|without|\w+n'?t|"
+            r"cannot|when|if|whether)")
+_DESCRIBED = (r"(?!(?:(?!" + _NO_TRAP + r"\b)\S+ ){1,4}(?:(?:gracefully|safely|cleanly) handles\b|"
+              r"(?:\w+ly )?(?:uses|supports|provides|includes|contains|offers|integrates)\b"
+              r"(?:(?!\b" + _NO_TRAP + r"\b)(?:[^.;]|\.(?=\S)))*[.;]?\s*$))")
 NOTED = cue(
     r"^(?:[^\w\s]+ ?)?(?:(?:important|security|side|quick|one|final|key|technical) )?"
-    r"(?:note|nb|important|warning|caution|caveat|heads[- ]up|gotcha|limitation|known (?:issue|"
-    r"limitation)|key (?:insight|finding|learning|takeaway)|insight|lessons?(?: learned)?)s?"
-    r"\s*[:—–]\s*(?!(?:i|we|i'm|i've|i'll|i'd|we've|we'll|we're|let's|let me|my|our|please|"
-    r"you|you'll|you're|you've|your|this|that|these|those|it|it's|they|there)\b)"
-    r"(?=(?:\S+ ){3})|"
+    r"(?:warning|caution|caveat|heads[- ]up|gotcha|limitation|known (?:issue|limitation))s?"
+    + _FLAGGED_AS + r"|"
+    r"^(?:[^\w\s]+ ?)?(?:(?:important|security|side|quick|one|final|key|technical) )?"
+    r"(?:note|nb|important|key (?:insight|finding|learning|takeaway)|insight|"
+    r"lessons?(?: learned)?)s?" + _FLAGGED_AS + _DESCRIBED + r"|"
     r"^(?:(?:please )?note|keep in mind|be aware|remember|bear in mind|worth noting|it'?s worth "
     r"noting) that (?!(?:i|we)\b)|"
     r"^unfortunately,? (?!(?:i|we|i'm|i've|i'll|we've|let|there's nothing|nothing)\b)(?!.*\bstill\b)",
