@@ -160,6 +160,18 @@ def test_a_tables_problem_with_its_cause_or_fix_column_is_a_gotcha_a_row() -> No
                     "`pmset`"))]
 
 
+def test_a_long_rows_fix_is_kept_whole_and_its_cause_cut() -> None:
+    # Issue 29: a row whose cause filled the line's 300 characters lost its fix ("— fix: Set…").
+    cause = ("the session cookie was set on the wrong domain because the proxy rewrote the host "
+             "header and the app trusted it without checking the forwarded host list, which the "
+             "framework reads only when TRUST_PROXY is set and the allowed list names the proxy")
+    fix = "Set `TRUST_PROXY=1` and list the proxy in `FORWARDED_ALLOW_IPS`"
+    text = f"| Issue | Cause | Fix |\n|---|---|---|\n| Login loop | {cause} | {fix} |\n"
+    [found] = mine(text)
+    assert found.text.startswith("Login loop: the session cookie was set on the wrong domain")
+    assert found.text.endswith(f"… — fix: {fix}") and len(found.text) <= 300, found.text
+
+
 def test_a_table_cells_code_is_kept_as_written() -> None:
     # Code is no decoration: a glob's `**`, a `${VAR}` and brackets stay inside their span.
     text = """| Issue | Fix |

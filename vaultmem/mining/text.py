@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from vaultmem.mining import lang, recap
 from vaultmem.mining.alerts import unquoted
 from vaultmem.mining.tables import actions_taken, explained, prose_rows, settings
-from vaultmem.notes import mdlines
+from vaultmem.notes import inline, mdlines
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.schema import Kind
 
@@ -583,13 +583,10 @@ def unemphasised(text: str) -> str:
 
 
 def clean_line(text: str) -> str:
-    """One readable line: ``code`` spans kept, ** and __ emphasis removed, at most 300 chars."""
+    """One readable line: ``code`` spans kept, ** and __ emphasis removed, at most 300 chars
+    (a fix after its cause kept whole, the cause cut)."""
     text = unemphasised(_LINK_RE.sub(r"\1", WS_RE.sub(" ", text).strip()))
     while _LEADING_RE.match(text):
         text = _LEADING_RE.sub("", text, count=1)
     text = text.strip(" \t-—:")
-    if len(text) > TEXT_MAX_CHARS:
-        cut = text[: TEXT_MAX_CHARS - 1]
-        space = cut.rfind(" ")
-        text = (cut[:space] if space > TEXT_MAX_CHARS // 2 else cut).rstrip(" ,;:") + "…"
-    return text
+    return inline.cut_keeping_fix(text, TEXT_MAX_CHARS) if len(text) > TEXT_MAX_CHARS else text

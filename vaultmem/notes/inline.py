@@ -127,21 +127,42 @@ def clip_keeping_span(text: str, max_chars: int) -> str:
 
 
 FIX_MARK = " Fix: "  # a gotcha as mining writes a cause and its fix ("<cause>. Fix: <fix>")
+# The other marks mining puts before a fix: a table row's ("<problem>: <cause> — fix: <fix>")
+# and a summary's ("<problem> — solution: <fix>").
+FIX_MARKS = (FIX_MARK, " — fix: ", " — fixed: ", " — solution: ")
+
+
+def fix_at(text: str) -> int:
+    """Where the last fix mark of ``text`` (:data:`FIX_MARKS`) starts, -1 when none."""
+    return max(text.rfind(mark) for mark in FIX_MARKS)
 
 
 def clip_keeping_fix(text: str, max_chars: int) -> str:
     """``text`` cut by :func:`clip_keeping_span`, but a gotcha written "<cause>. Fix: <fix>"
-    that the cut would take its fix from keeps the fix whole and cuts the cause instead, when the
-    fix takes at most half the room: the fix is the lesson ("… BUILD FAILED… Fix: Updated 2 wo…"
-    told the reader nothing of what was done)."""
+    (or with another of :data:`FIX_MARKS`) that the cut would take its fix from keeps the fix
+    whole and cuts the cause instead, when the fix takes at most half the room: the fix is the
+    lesson ("… BUILD FAILED… Fix: Updated 2 wo…" told the reader nothing of what was done)."""
     cut = clip_keeping_span(text, max_chars)
-    at = text.rfind(FIX_MARK)
+    at = fix_at(text)
     if at <= 0 or len(cut) == len(text):
         return cut
     fix = text[at + 1:]
     if fix in cut or len(fix) > max_chars // 2:
         return cut
     return _kept_after(text[:at], fix, max_chars)
+
+
+def cut_keeping_fix(text: str, max_chars: int) -> str:
+    """``text`` (one line) at most ``max_chars`` long: a fix after its cause (a mark of
+    :data:`FIX_MARKS`) kept whole and the cause cut (:func:`clip_keeping_fix`), else cut between
+    words (in the second half) without the comma or colon before the "…"."""
+    if len(text) <= max_chars:
+        return text
+    if fix_at(text) > 0:
+        return clip_keeping_fix(text, max_chars)
+    cut = text[: max_chars - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > max_chars // 2 else cut).rstrip(" ,;:") + "…"
 
 
 def _open_span(text: str) -> int | None:
