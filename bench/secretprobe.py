@@ -5,10 +5,16 @@ naming a secret, with a slot for its value), one synthetic session carries it in
 kind a transcript has (the first prompt, which names the note; Claude's answer; a tool's input,
 a commit's message, and a failed command's output; the ``ai-title``; a compact summary; a todo; an AskUserQuestion answer), each
 kind with a value of its own. The sessions are replayed through the real hooks
-(``python -m vaultmem hook session-start|stop|session-end``) into a new vault, compacted
-(``compact --all --force``), and the whole vault (note names, notes, ``_index.md``, the index
-database, tool state) is searched for each value, byte for byte. A leak is printed as
-``shape/kind: value in FILES``; the last line is the count of leaked values of all planted.
+(``python -m vaultmem hook session-start|user-prompt-submit|stop|session-end``: each prompt's
+UserPromptSubmit payload too) into a new vault, compacted (``compact --all --force``), and the
+whole vault (note names, notes, ``_index.md``, the index database, tool state) is searched for
+each value, byte for byte. A leak is printed as ``shape/kind: value in FILES``, then a table of
+the shapes (planted, leaked); the last line is the count of leaked values of all planted.
+
+A shape to keep (``keep``: prose about a secret that holds none, "use 1Password for the
+password") is planted the same way into a vault of its own; its values must stay: one missing
+from a redacted sentence (redact of the kind's text) is an over-redaction, and so is any mark
+in that vault.
 
 A shape answering Claude's question (``ask``) is put only where an answer goes: the prompt
 after Claude's request, and AskUserQuestion's answer to it. Values are made up for the probe;
@@ -43,6 +49,7 @@ class Shape:
     sentence: str
     values: tuple[str, ...]
     ask: str = ""
+    keep: bool = False
 
 
 SHAPES = (
@@ -109,8 +116,53 @@ SHAPES = (
         "kq81zz3x", "rb27yy5w", "tc93xx1v", "ud46ww8u", "ve58vv2t", "wf60uu4s", "xg72tt6r",
         "yh84ss9q"), ask="What's the key for the backup bucket?"),
 )
+ROUND11 = (
+    Shape("the-secret", "the secret is {v}", (
+        "abracadabra", "hocuspocus", "bibbidi", "shazam", "alakazam", "presto", "kazoo",
+        "skidoo")),
+    Shape("secret-label", "my secret: {v}", (
+        "buttercup", "cornflower", "sweetpea", "foxglove", "snapdragon", "bluebell", "primrose",
+        "hollyhock")),
+    Shape("key-alone", "key {v}", (
+        "tq58wm3", "vr61xk9", "ny24pz7", "jc93fd2", "bw47hs6", "lm15qe8", "zk82ur4", "gx36ta1")),
+    Shape("key-stop", "the key is {v}.", (
+        "qa19zx4", "ws28cd7", "ed37vf1", "rf46bg3", "tg55nh8", "yh64mj2", "uj73ki5", "ik82lo9")),
+    Shape("creds-slash", "creds: admin / {v}", (
+        "sparrow", "kestrel", "plover", "curlew", "bittern", "dunlin", "lapwing", "godwit")),
+    Shape("userpass-colon", "user/pass admin:{v}", (
+        "hunter2a", "hunter3b", "hunter4c", "hunter5d", "hunter6e", "hunter7f", "hunter8g",
+        "hunter9h")),
+    Shape("answer-request", "{v}", (
+        "Qz7!mango", "Qz7!peach", "Qz7!guava", "Qz7!lychee", "Qz7!melon", "Qz7!grape",
+        "Qz7!apple", "Qz7!lemon"), ask="Please paste the deploy token for staging."),
+    Shape("answer-plain", "{v}", (
+        "tapioca", "semolina", "polenta", "couscous", "bulgur", "quinoa", "farina", "millet"),
+        ask="Please enter the sudo password for the build box."),
+)
+# Prose about a secret holding none: each value must stay (the module docstring).
+KEEP = (
+    Shape("keep-manager", "use {v} for the password", (
+        "1Password", "Bitwarden", "LastPass", "KeePassXC", "Dashlane", "Keeper", "Vault",
+        "Doppler"), keep=True),
+    Shape("keep-store", "the password is {v}", (
+        "environment", "dotenv", "keychain", "vault", "config", "1Password", "keyring",
+        "elsewhere"), keep=True),
+    Shape("keep-stored", "the password is stored in the {v}", (
+        "vault", "keychain", "environment", "keyring", "database", "config", "secrets",
+        "cloud"), keep=True),
+    Shape("keep-secret", "the secret is {v}", (
+        "consistency", "patience", "caching", "out", "simplicity", "batching", "practice",
+        "timing"), keep=True),
+    Shape("keep-key", "the key is {v}", (
+        "idempotency", "ordering", "consistency", "important", "missing", "invalid", "rotated",
+        "cached"), keep=True),
+    Shape("keep-creds", "creds: see {v} / ask ops", (
+        "1Password", "Bitwarden", "vault", "keychain", "README", "wiki", "Confluence",
+        "Notion"), keep=True),
+)
 # The default suite's set: one shape of each family, small enough for a test.
 SMALL = ("copula-word", "bare-key", "answer-thanks")
+ALL = (*SHAPES, *ROUND11)
 
 
 @dataclass(frozen=True)
@@ -208,7 +260,11 @@ def replay(shapes: Sequence[Shape], root: Path) -> Path:
         path = root / f"{shape.name}.jsonl"
         path.write_text("".join(json.dumps(r) + "\n" for r in transcript(shape, sid)),
                         encoding="utf-8")
+        prompts = [r["message"]["content"] for r in transcript(shape, sid)
+                   if r["type"] == "user" and isinstance(r["message"]["content"], str)]
         for event, name, extra in (("session-start", "SessionStart", {"source": "startup"}),
+                                   *(("user-prompt-submit", "UserPromptSubmit", {"prompt": p})
+                                     for p in prompts),
                                    ("stop", "Stop", {}),
                                    ("session-end", "SessionEnd", {"reason": "exit"})):
             hook = {"session_id": sid, "transcript_path": str(path), "cwd": CWD,
@@ -241,22 +297,68 @@ def probe(shapes: Sequence[Shape], root: Path) -> tuple[list[Leak], int]:
     return leaks(shapes, vault), sum(1 for shape in shapes for _ in planted(shape))
 
 
+def over_redacted(shapes: Sequence[Shape], root: Path) -> list[Leak]:
+    """The values of the shapes to keep that redaction took: a value missing from its redacted
+    sentence (files: ``redact``), and every mark in the vault they were replayed into (its
+    value: the mark and the text before it)."""
+    from vaultmem.notes.redact import MARK_OPEN, redact
+
+    out = [Leak(shape.name, kind, value, ("redact",))
+           for shape in shapes for kind, value in planted(shape)
+           if value not in redact(shape.sentence.format(v=value))]
+    vault = replay(shapes, root)
+    marks: dict[str, list[str]] = {}  # the words before a mark -> the files holding it
+    for folder, _dirs, names in os.walk(vault):
+        for name in names:
+            path = Path(folder) / name
+            data = path.read_bytes().decode("utf-8", "replace")
+            at = data.find(MARK_OPEN)
+            while at >= 0:
+                said = " ".join(data[max(0, at - 24):at].split()[-3:])
+                marks.setdefault(said, []).append(path.relative_to(vault).as_posix())
+                at = data.find(MARK_OPEN, at + 1)
+    return out + [Leak("vault", "mark", f"{said} {MARK_OPEN}…", tuple(dict.fromkeys(files)))
+                  for said, files in marks.items()]
+
+
+def table(shapes: Sequence[Shape], found: Sequence[Leak]) -> list[str]:
+    """One line per shape: its name, the values planted and how many leaked (or, for a shape to
+    keep, were redacted)."""
+    lines = [f"{'shape':<18} {'planted':>7} {'leaked':>6}"]
+    for shape in shapes:
+        bad = sum(1 for leak in found if leak.shape == shape.name)
+        what = "redacted" if shape.keep else "leaked"
+        lines.append(f"{shape.name:<18} {sum(1 for _ in planted(shape)):>7} {bad:>6}"
+                     + (f"  ({what})" if shape.keep else ""))
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.secretprobe", description=__doc__)
     parser.add_argument("--small", action="store_true", help="only the default suite's shapes")
     parser.add_argument("--keep", type=Path, help="replay into this new folder and keep it")
     parser.add_argument("--json", action="store_true", help="the leaks as JSON")
     args = parser.parse_args(argv)
-    shapes = [s for s in SHAPES if not args.small or s.name in SMALL]
+    shapes = [s for s in ALL if not args.small or s.name in SMALL]
+    kept = [] if args.small else list(KEEP)
     with tempfile.TemporaryDirectory(prefix="secretprobe-") as tmp:
-        found, total = probe(shapes, args.keep or Path(tmp))
+        root = args.keep or Path(tmp)
+        found, total = probe(shapes, root / "leak")
+        over = over_redacted(kept, root / "keep") if kept else []
     if args.json:
-        print(json.dumps({"planted": total, "leaks": [leak.__dict__ for leak in found]}))
+        print(json.dumps({"planted": total, "leaks": [leak.__dict__ for leak in found],
+                          "kept": sum(1 for s in kept for _ in planted(s)),
+                          "over": [leak.__dict__ for leak in over]}))
     else:
-        for leak in found:
+        for leak in [*found, *over]:
             print(f"{leak.shape}/{leak.kind}: {leak.value} in {', '.join(leak.files)}")
+        print("\n".join(table([*shapes, *kept], [*found, *over])))
+        if kept:
+            print(f"{sum(1 for o in over if o.shape != 'vault')} of"
+                  f" {sum(1 for s in kept for _ in planted(s))} values to keep redacted;"
+                  f" {sum(1 for o in over if o.shape == 'vault')} marks in their vault")
         print(f"{len(found)} of {total} planted values leaked")
-    return 1 if found else 0
+    return 1 if found or over else 0
 
 
 if __name__ == "__main__":

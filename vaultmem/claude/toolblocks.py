@@ -18,7 +18,7 @@ from vaultmem.mining import notices, toolresults
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.privacy import strip_private, strip_wrappers
 from vaultmem.notes.redact import DEFAULT as DEFAULT_REDACTION
-from vaultmem.notes.redact import Scrub
+from vaultmem.notes.redact import Redaction, Scrub
 
 if TYPE_CHECKING:
     # Imported where a call or result is read: a read whose lines were all recorded before
@@ -152,6 +152,12 @@ def _clean(text: str) -> str:
     return SCRUB.get()(strip_wrappers(strip_private(text)))
 
 
+def _answers(said: str) -> str:
+    """A kept result, the answers in it to AskUserQuestion's requests for a secret redacted."""
+    scrub = SCRUB.get()
+    return scrub.answers(said) if isinstance(scrub, Redaction) else said
+
+
 def _data(ident: str, name: str, tool_input: dict[str, Any]) -> structured.CallData | None:
     """What a structured call's input says; its id is noted when its result is to be kept."""
     from vaultmem.mining import structured
@@ -206,7 +212,7 @@ def outcomes(content: Any) -> tuple[Outcome, ...]:
                                            SCRUB.get(), said_before=True)
         if failed and (error is None or error.startswith("Exit code")):
             error = _check_named(output) or error
-        said = _clean(output)[:structured.RESULT_KEEP_CHARS] if not failed and (
+        said = _answers(_clean(output))[:structured.RESULT_KEEP_CHARS] if not failed and (
             ident in WANTED.get() or structured.result_shaped(output)) else None
         found.append(Outcome(ident, failed, error, said=said))
     return tuple(found)

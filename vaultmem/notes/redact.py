@@ -113,6 +113,16 @@ class Redaction:
         return secretanswer.answered(prompt, said, allowed=_allowed(self.allow))
 
 
+    def answers(self, said: str) -> str:
+        """AskUserQuestion's result ``said`` (redacted already) with each answer redacted that
+        is the bare value of a secret its question asks for (secretanswer, imported then)."""
+        if not self.enabled or '"="' not in said:
+            return said
+        from vaultmem.notes import secretanswer
+
+        return secretanswer.in_answers(said, _allowed(self.allow))
+
+
 ANSWER_CHARS, ANSWER_WORDS = 240, 8  # a prompt that is a bare value is no longer
 
 
@@ -404,6 +414,8 @@ def _by_name(text: str, begin: int, end: int) -> Iterator[Finding]:
             token = token if token.endswith("=") else token.rstrip(".-")
             if "/" in token and re.search(r"\.[A-Za-z]{1,5}$", token):
                 continue  # a file path
+            if text.endswith("[[", 0, t.start()):
+                continue  # a wikilink's target: a note's path ("… the password ([[sessions/…]])")
             if c["uuid"].fullmatch(token) or not entropy_high(token):
                 continue
             if (at, kind) in prose and (

@@ -20,6 +20,10 @@ redacted when both hold:
   "later"), a path, a URL, an address or a slash command, and not a word of Claude's question
   (an option it named is a choice, not a secret).
 
+AskUserQuestion's answers are read the same way: each ``"question"="answer"`` of its result,
+the question being Claude's request (:func:`in_answers`: "Please paste the deploy token." =
+"Qz7!mango").
+
 Cheap: the prompt's length is checked first (redact.may_answer: this module is imported, and
 Claude's prose before a read looked for, only for a prompt that short), so a transcript read
 pays nothing for the rest.
@@ -27,6 +31,7 @@ pays nothing for the rest.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from vaultmem.notes.lazyre import lazy
@@ -92,6 +97,21 @@ def answered(prompt: str, asked: str | None,
         return prompt
     start = bare.start("v")
     return f"{prompt[:start]}{mark(kind)}{prompt[start + len(value):]}"
+
+
+# AskUserQuestion's result: ``"<question>"="<answer>"`` for each question asked.
+_PAIR = lazy(r'"([^"\n]+?)"="([^"\n]*)"')
+
+
+def in_answers(said: str, allowed: Callable[[str], bool] = lambda value: False) -> str:
+    """AskUserQuestion's result ``said`` with each answer redacted that is a bare value of a
+    secret its question asks for (:func:`answered`: "Please paste the deploy token." =
+    "Qz7!mango"); ``said`` as it is when none is."""
+    def one(m: re.Match[str]) -> str:
+        given = answered(m.group(2), m.group(1), allowed)
+        return m.group(0) if given == m.group(2) else f'"{m.group(1)}"="{given}"'
+
+    return _PAIR.sub(one, said) if '"="' in said else said
 
 
 def asking(prose: str) -> str | None:

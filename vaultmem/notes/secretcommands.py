@@ -94,6 +94,8 @@ BOUNDED = frozenset({
     "cqlsh", "hdbsql", "rabbitmqadmin", "rdesktop", "evil-winrm", "smbmap", "vsql", "ipmitool",
     "nzsql", "login", "log in", "sign in", "signin", "puk", "geheimzahl", "code:", "codes:",
     "codes are", "codes were", "codes (", "mnemonic", "wifi", "wi-fi", "wlan", "ssid",
+    # a login's label naming both halves (the userpass_label rule)
+    "user/p", "user / p", "user:p", "u/p", "u / p", "name/p", "login/p", "login / p",
 })
 COMMAND_WORDS = (*sorted(BOUNDED), "cookie", "-u ", "-u=", "--user", "contrase", "passwort", "kennwort", "senha",
                  "wachtwoord", "salasana", "haslo", "heslo", "parol", "passord", "adgangskode",

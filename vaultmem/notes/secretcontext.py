@@ -10,7 +10,8 @@ rules here read that context:
   as the password", "das Passwort ist …", "密码是 …"; which one between: "the password to use
   is …", "the password to the db is …", "the key I gave you is …"; a secret's own word with a
   verb and a network's key take one plain word, as a password's does: "my secret is
-  opensesame", "the wifi key is …", "the password's …" (the contraction));
+  opensesame", "my secret: …", "the wifi key is …", "the password's …" (the contraction); "the
+  secret is …" when the word is no abstract noun: "the secret is consistency" says how);
 - **command-line flags**: ``--password=…``, ``--password …``, ``--token …``, ``--api-key …``;
   ``-pPASS`` and ``-p PASS`` for the MySQL family, ``-a PASS`` for redis-cli, ``-p PASS`` for
   sshpass (and the table below); ``user:PASS`` after ``-u``/``--user``/``--auth`` (not a Windows
@@ -19,8 +20,9 @@ rules here read that context:
 - **URL userinfo**, with or without a user (``redis://:PASS@host``, ``postgres://u:PASS@host``;
   a password holding ``@`` is taken up to the last ``@`` before the host), and without a scheme
   (``root:PASS@10.0.0.5``: a host with a dot, an IP or ``localhost`` after the ``@``);
-- **a login and its password** in prose: "login with admin / PASS", "creds: admin / PASS",
-  "user admin, pass PASS"; a bare ``user/PASS`` pair wherever a login word is near it in its
+- **a login and its password** in prose: "login with admin / PASS", "creds: admin / PASS" (a
+  plain word too), "user admin, pass PASS", under a label of both halves ("user/pass
+  admin:PASS", "u/p: admin / PASS"); a bare ``user/PASS`` pair wherever a login word is near it in its
   line ("use admin/Admin123! to log in", "sign in to Grafana with admin/Admin123!"): the part
   after the slash must read like a password (a digit or a symbol besides a sentence's ``?``/``!``,
   eight characters or a symbol when short), no space around the slash ("Login screen / unlock?"
@@ -38,14 +40,15 @@ A value is only taken when it reads like one: not a placeholder (``$TOKEN``, ``<
 ``****``), not a plain word ("the password is stored in vault"; four or more words joined by
 hyphens are a passphrase; one word after a password's copula or sign is read by secretwords'
 rule: "the password is sunshine", "set the db password to sunshine"), not a type or a reference (``password: str``,
-``os.environ[...]``); a word before a sentence's ``!`` is no symbol ("the token is invalid!").
+``os.environ[...]``), not where a secret is kept ("use 1Password for the password", "the password
+is environment": secretwords.STORES); a word before a sentence's ``!`` is no symbol ("the token is invalid!").
 The allowlist (secretspan) is applied afterwards.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretcommands import POSITIONAL, tools
@@ -53,9 +56,11 @@ from vaultmem.notes.secretnames import name_kind
 from vaultmem.notes.secretspan import Finding, is_path
 from vaultmem.notes.secretwords import (
     ALGORITHM,
+    STORES,
     asks_what,
     clause_on,
     plain_password,
+    plain_secret,
     set_to,
     unlinked_password,
 )
@@ -102,12 +107,20 @@ _RULES = {
         r"(?<![\w/:.@%+-])([A-Za-z_][\w.+-]{0,63}):([^\s/@:'\"<>]{3,200})@"
         r"(?=(?:\d{1,3}\.){3}\d{1,3}\b|localhost\b|\[[0-9a-fA-F:]+\]"
         r"|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)"),
-    # A login word, a link, the user, then ``/`` (after a link) or ", pass" before the password.
+    # A login word, a link, the user, then ``/`` (after a link), ``:`` or ", pass" before the
+    # password.
     "login": lazy(
         r"(?i)(?<![\w-])(?:log(?:ged)?[ -]?(?:in|on)|sign(?:ed)?[ -]?in|user(?:name)?|creds"
         r"|credentials|login\s+creds)"
         r"(?:(\s+(?:with|as|using|is|are)\s+|\s*[:=]\s*)|\s+)(['\"`]?)([\w.@+-]{1,64})\2"
-        r"(\s*/\s*|\s*,?\s+(?:and\s+)?(?:pass(?:word)?|pw|pwd)(?:\s+is)?\s*[:=]?\s*)" + VALUE),
+        r"(\s*/\s*|:(?=\S)|\s*,?\s+(?:and\s+)?(?:pass(?:word)?|pw|pwd)(?:\s+is)?\s*[:=]?\s*)"
+        + VALUE),
+    # A login's label naming both halves, then the user and the password ("user/pass
+    # admin:hunter2", "u/p: admin / s3cret", "username/password is admin, magic").
+    "userpass_label": lazy(
+        r"(?i)(?<![\w/-])(?:user(?:name)?|login|u)[ \t]*[/:][ \t]*(?:pass(?:word)?|pwd?|p)"
+        r"(?![\w-])(?:[ \t]*[:=]|[ \t]+(?:is|are))?[ \t]*(['\"`]?)([\w.@+-]{1,64})\1"
+        r"(?:[ \t]*[:/,][ \t]*|[ \t]+)" + VALUE),
     # A ``user/PASS`` pair standing alone (no path before or after it); its login word is
     # looked for around it (_LOGIN_NEAR).
     "pair": lazy(r"(?<![\w./~@:$%\\-])([A-Za-z][\w.@+-]{0,63})/"
@@ -227,12 +240,18 @@ _NETWORK_KEY = lazy(r"(?i)(?:wi-?fi|wlan|wpa2?|wep|network)[ _-]?key")
 _OWNED = lazy(r"(?i)(?<![\w-])(?:my|our|your|his|her|their)\s+$")
 
 
-def _own_secret(text: str, at: int, named: str, link: str) -> bool:
-    """Whether the prose rule's ``named`` secret at ``at`` takes a value of one plain word."""
+def _own_secret(text: str, at: int, named: str, link: str) -> Callable[[str, str], str | None] | None:
+    """How the prose rule's ``named`` secret at ``at`` takes a value of one plain word, or None:
+    whose it is named ("my secret is …", "my secret: …", "the shared secret was …"), as a
+    password's (plain_password); "the secret is …" by a verb, when the word is no abstract noun
+    (plain_secret: "the secret is consistency" says how)."""
     m = _SECRET_ITSELF.match(named)
-    if m is None or not _VERB_LINK.search(link):
-        return False
-    return bool(m.group(1) or m.group(2)) or _OWNED.search(text, max(0, at - 8), at) is not None
+    if m is None:
+        return None
+    owned = bool(m.group(1) or m.group(2)) or _OWNED.search(text, max(0, at - 8), at) is not None
+    if _VERB_LINK.search(link):
+        return plain_password if owned else plain_secret
+    return plain_password if owned and link.strip() in (":", "=") else None
 # The links of the prose rule a password of one plain word may follow: a copula or a sign, no
 # verb ("set the password to expire").
 _PLAIN_LINKS = frozenset({"is", "was", "are", "were", "now", "equals", "becomes", "should", "will",
@@ -277,13 +296,15 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         found = [*_value(m, 2, kind, linked=linked, strict=not linked)]
         yield from found
         setting = linked and set_to(m.group(1), text, m.start())
-        if not found and (kind == "password" or _own_secret(text, m.start(), named, m.group(1))) and (
+        word = plain_password if kind == "password" else _own_secret(
+            text, m.start(), named, "is" if contracted else m.group(1))
+        if not found and word is not None and (
                 m.group(4) is not None) and (
                 (_plain_link(m.group(1)) or setting) if linked
                 else contracted or _PHRASE_IS.search(text, m.start(), m.start(4)) is not None):
             line_end = text.find("\n", m.end(4))
             rest = text[m.end(4):len(text) if line_end < 0 else line_end]
-            said = plain_password(m.group(4), "" if clause_on(rest) else rest)
+            said = word(m.group(4), "" if clause_on(rest) else rest)
             if said:  # "the password is sunshine" (secretwords)
                 yield Finding(m.start(4), m.start(4) + len(said), kind)
     for m in _run("foreign", skip, text, begin, end):
@@ -354,9 +375,20 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
         if slash and not m.group(1):
             continue  # "user settings / Profile": a path of words, not a login
         value = m.group(6) or m.group(7) or ""
-        if slash and len(value) < 8 and not any(c in _SYMBOLS for c in value):
+        found = [*_value(m, 5, "password", linked=True, strict=False)]
+        if not found and m.group(1) and _CREDS.match(m.group(0)) and m.group(7) is not None:
+            # "creds: admin / magic": a label of both halves, whatever the password's shape
+            said = plain_password(m.group(7), _line_rest(text, m.end(7)), labelled=True)
+            found = [Finding(m.start(7), m.start(7) + len(said), "password")] if said else []
+        elif slash and len(value) < 8 and not any(c in _SYMBOLS for c in value):
             continue  # "sign in with GitHub / Google2": a choice of words, not a password
-        yield from _value(m, 5, "password", linked=True, strict=False)
+        yield from found
+    for m in _run("userpass_label", skip, text, begin, end):
+        found = [*_value(m, 3, "password", linked=True, strict=False)]
+        if not found and m.group(5) is not None and m.group(5) != m.group(2):
+            said = plain_password(m.group(5), _line_rest(text, m.end(5)), labelled=True)
+            found = [Finding(m.start(5), m.start(5) + len(said), "password")] if said else []
+        yield from found
     for m in _run("pair", skip, text, begin, end):
         yield from _pair(text, m)
     for m in _run("authorization", skip, text, begin, end):
@@ -398,6 +430,15 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in () if "positional" in skip else POSITIONAL.finditer(text, begin, end):
         if not placeholder(m.group(2)) and m.group(2) != "*":
             yield Finding(m.start(2), m.end(2), "password")
+
+
+_CREDS = lazy(r"(?i)cred|login\s+cred")  # the login rule's words naming both halves
+
+
+def _line_rest(text: str, at: int) -> str:
+    """The rest of the line after ``at``."""
+    line_end = text.find("\n", at)
+    return text[at:len(text) if line_end < 0 else line_end]
 
 
 def _codes(text: str, at: int, end: int) -> Iterator[Finding]:
@@ -508,7 +549,7 @@ def secretish(value: str, *, password: bool, strict: bool, quoted: bool = False)
     ``strict``: no linking word or sign came between (needs letters and digits)."""
     bare = value.strip("*_`")
     low = bare.lower()
-    if len(bare) < 4 or "‹" in bare or low in _STOP or placeholder(bare):
+    if len(bare) < 4 or "‹" in bare or low in _STOP or low in STORES or placeholder(bare):
         return False
     if bare.startswith(("http://", "https://", "file:")) or _RULES["date"].match(bare):
         return False

@@ -17,6 +17,7 @@ NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
     "pin": ("pin", "puk", "code", "geheimzahl"), "codes": ("code",),
     "seed": ("phrase", "words", "mnemonic"),
     "login": ("log", "sign", "user", "cred"), "pair": ("log", "sign", "user", "cred"),
+    "userpass_label": ("/p", ":p", "/ p", ": p"),
     # The foreign rule's words that ASCII can spell.
     "foreign": ("mot de passe", "passwort", "passord", "kennwort", "contrasena", "clave",
                 "senha", "wachtwoord", "salasana", "haslo", "heslo", "parol", "adgangskode",
@@ -26,7 +27,7 @@ NEEDS_FOLDED: dict[str, tuple[str, ...]] = {
 # A second literal a rule's every match holds besides one of NEEDS_FOLDED's (case folded too):
 # the login rule's user is followed by ``/`` or a password word ("Add a login module" runs none);
 # an escaped JSON key begins with a backslash and its quote.
-NEEDS_FOLDED_TOO: dict[str, tuple[str, ...]] = {"login": ("/", "pass", "pw"),
+NEEDS_FOLDED_TOO: dict[str, tuple[str, ...]] = {"login": ("/", ":", "pass", "pw"),
                                                 "escaped": ("\\\"", "\\'")}
 NEEDS_EXACT: dict[str, tuple[str, ...]] = {
     "smb": ("-U", "--user"), "switch": ("/p:", "/P:", "/pass", "/Pass", "/PASS", "/pwd", "/PWD"), "userpass": ("-u", "-U", "-a"), "url": ("://",), "pair": ("/",),

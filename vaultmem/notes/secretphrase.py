@@ -5,7 +5,8 @@
 - **A bare key**: ``key``, maybe ``:``, ``=`` or "is", then a long hex or base64 run (``key
   7c1e9a44…``); a sort key, a cache key or a key's fingerprint is not one (secretwords); after
   "the key" (my, your, use...), a short run mixing letters and digits ("the key zx81qq7"; not an
-  algorithm, a key size or a version: ``ed25519``, ``rsa4096``).
+  algorithm, a key size or a version: ``ed25519``, ``rsa4096``); after "key" starting a clause
+  too, when the run ends it ("Note: key zx81qq7"; not "error: key user42x not found").
 - **A list of logins and their passwords** with no secret word ("alice / Hunter2!x, bob /
   Tr0ub4dor&3"): two pairs or more, separated by commas or semicolons, every part after a
   slash reading like a password (a digit or a symbol; no file name, no fraction); the list
@@ -50,11 +51,15 @@ _RULES = {
     "bare_key": lazy(
         r"(?i)(?<![\w.-])key(?:[ \t]*[:=]|[ \t]+(?:is|was)[ \t]*:?|(?=[ \t]))"
         r"[ \t]*[\"'`]?([A-Za-z0-9+/_-]{32,}={0,2})(?![\w+/=-])"),
-    # A short key after "the key" ("the key zx81qq7", "my key is kq52mm8"): letters and digits.
+    # A short key after "the key" ("the key zx81qq7", "my key is kq52mm8"), or after "key" that
+    # starts a clause ("key zx81qq7", "Note: key zx81qq7."): letters and digits; a full stop
+    # after it is its sentence's.
     "short_key": lazy(
-        r"(?i)(?<![\w-])(?:the|my|your|our|this|that|use|using|with|enter|paste|try)[ \t]+"
-        r"(?:([a-z][\w-]*)[ \t]+)?key(?:[ \t]+(?:for|to|of|on)[ \t]+(?:the[ \t]+)?[\w.-]+)?"
-        r"(?:[ \t]*[:=]|[ \t]+(?:is|was)[ \t]*:?)?[ \t]+[\"'`*]*([A-Za-z0-9-]{6,31})(?![\w+/=.-])"),
+        r"(?i)(?:(?<![\w-])(the|my|your|our|this|that|use|using|with|enter|paste|try)[ \t]+"
+        r"(?:([a-z][\w-]*)[ \t]+)?|(?<![^\n:;.!?(>*\"'`-])[ \t]*)"
+        r"key(?:[ \t]+(?:for|to|of|on)[ \t]+(?:the[ \t]+)?[\w.-]+)?"
+        r"(?:[ \t]*[:=]|[ \t]+(?:is|was)[ \t]*:?)?[ \t]+[\"'`*]*([A-Za-z0-9-]{6,31})"
+        r"(?![\w+/=-]|\.\w)"),
     # The part after a pair's slash, then a comma, a semicolon or the line's end.
     "pair": lazy(r"/[ \t]*([^\s/'\"`<>()\[\]{}|,;]{4,64})(?=[ \t]*(?:[,;]|\r?$|\n))"),
     "file": lazy(r"\.[A-Za-z][A-Za-z0-9]{0,5}$"),
@@ -107,9 +112,11 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
                 yield Finding(m.start(1), m.end(1), "api-key")
     if "key" in low:
         for m in _RULES["short_key"].finditer(text, begin, end):
-            if (m.group(1) is None or m.group(1).lower() not in DATA_KEYS) and _short_key(
-                    m.group(2)):
-                yield Finding(m.start(2), m.end(2), "api-key")
+            if m.group(1) is None and not _CLAUSE_END.match(text, m.end()):
+                continue  # "error: key user42x not found": a map's key in a sentence
+            if (m.group(2) is None or m.group(2).lower() not in DATA_KEYS) and _short_key(
+                    m.group(3)):
+                yield Finding(m.start(3), m.end(3), "api-key")
     if "/" in low and PAIRS_SHAPE.search(low):
         yield from _pairs(text, begin, end)
     rules = {"before" if m.group(1) != "for" else "use_for"
@@ -176,6 +183,7 @@ def _short_key(value: str) -> bool:
 
 
 _RUNS = lazy(r"[A-Za-z]+|\d+")
+_CLAUSE_END = lazy(r"[\"'`*]*[ \t]*(?:$|\n|[.,;!)])")
 _SIZED = lazy(r"(?:rsa|dsa|ecdsa|ed|cv|x|p|secp|prime|aes|sha|v)-?\d+(?:[a-z]\d*)?|v?\d+(?:[.-]\w+)*")
 # Names of tech that hold digits (``utf8mb4``, ``k8s1234``, ``aes256gcm``, ``v2beta1``).
 _TECH = lazy(r"^v\d|k8s|utf-?\d|md\d|sha\d|aes\d|x86|x64|arm\d|i18n|l10n|a11y|ipv\d|http\d|oauth\d"

@@ -67,6 +67,19 @@ HASH_SAID = lazy(r"(?i)(?<![\w-])(?:hash(?:es|ed|ing)?|md5|sha-?\d*|digest|check
 ALGORITHM = lazy(
     r"(?i)(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2[\w-]*|sha-?\d+|md5|[hre]s\d{3}|aes-?\d+"
     r"|\d+(?:\.\d+)?\s*g(?:hz)?|802\.11\w*|wpa\d?|wep)")
+# Where a secret is kept, not what it is: a password manager, a secret store, a place ("use
+# 1Password for the password", "the password is environment", "is keychain"). Lowercase. A short
+# list, not a dictionary: "environment" and "magic" are both English words, and only the first is
+# where a password lives (a dictionary would tell them apart by nothing; the package would be a
+# hook's cost and a dependency a fresh install has no Debian word list for).
+STORES = frozenset({
+    "1password", "bitwarden", "vaultwarden", "lastpass", "keepass", "keepassx", "keepassxc",
+    "dashlane", "keeper", "nordpass", "roboform", "enpass", "pass", "gopass", "vault",
+    "doppler", "infisical", "sops", "keychain", "keyring", "keystore", "kwallet", "credstash",
+    "chamber", "akeyless", "conjur", "environment", "env", "dotenv", "config", "configuration",
+    "settings", "clipboard", "database", "secrets", "notion", "confluence", "wiki", "readme",
+    "onepassword", "passbolt", "psono", "teampass", "protonpass",
+})
 _HEX = lazy(r"[0-9a-fA-F]{32,}")
 _FINGERPRINT = lazy(r"[0-9A-F]{40}")  # as gpg prints a key's
 
@@ -117,6 +130,8 @@ _PREDICATES = frozenset({
     # participles of no -ed ("the password is sent in cleartext")
     "sent", "kept", "left", "read", "held", "made", "built", "bound", "found", "spent", "told",
     "paid", "meant", "stuck", "split", "shut", "then", "very", "only", "even",
+    # a default that is no secret (redact's placeholders)
+    "changeme",
 })
 # How a word ending a sentence about a password ends: a participle, an adverb, an adjective of a
 # suffix no noun a password is made of ends with ("ic", "al", "en" are crystal, magic, golden:
@@ -130,9 +145,11 @@ _PLAIN = lazy(r"[A-Za-z]{4,32}")
 _ENDED = lazy(r"[ \t}\])]*(?:$|[\"'`]|[ \t]*(?:#|//|\(|[-—–][ \t])|[ \t]+(?:btw|fyi|iirc|though|lol)\b)")
 
 
-def plain_password(bare: str, after: str) -> str | None:
+def plain_password(bare: str, after: str, *, labelled: bool = False) -> str | None:
     """The password of one dictionary word (module docstring) that ``bare`` holds, ``after``
-    the rest of its line, or None; Markdown's emphasis around it is kept for secretspan."""
+    the rest of its line, or None; Markdown's emphasis around it is kept for secretspan.
+    ``labelled``: a label of both halves of a login put it there ("creds: admin / lapwing"), so
+    a word of a participle's or an adverb's ending is a value too."""
     value = bare.rstrip(".,;!)]}")  # a flow map's close too: ``{DB_PASSWORD: sunshine}``
     if value == bare and not _ENDED.match(after):
         return None  # the sentence goes on: the word is no value standing alone
@@ -140,10 +157,35 @@ def plain_password(bare: str, after: str) -> str | None:
     if not _PLAIN.fullmatch(word) or word.isupper():
         return None
     low = word.lower()
-    adjective = low.endswith(_PREDICATE_ENDS) and not low.endswith(_LY_NOUNS)
-    if low in _PREDICATES or adjective or ALGORITHM.fullmatch(low):
-        return None  # "password => bcrypt": how it is hashed
+    adjective = low.endswith(_PREDICATE_ENDS) and not low.endswith(_LY_NOUNS) and not labelled
+    if low in _PREDICATES or adjective or low in STORES or ALGORITHM.fullmatch(low):
+        return None  # "password => bcrypt": how it is hashed; "is environment": where it is
     return value
+
+
+# How an abstract noun ends: what "the secret is …" names when it tells how a thing is done
+# ("the secret is consistency", "… simplicity", "… patience"), not a value.
+_ABSTRACT_ENDS = ("ness", "ity", "ence", "ance", "ment", "tion", "sion", "ism", "ship", "hood",
+                  "cy", "ure", "dom")
+# Abstract nouns of other endings that end such a sentence. Lowercase.
+_ABSTRACT = frozenset({
+    "practice", "discipline", "focus", "context", "design", "scope", "order", "size", "speed",
+    "time", "timing", "trust", "luck", "work", "effort", "habit", "habits", "sleep", "money",
+    "math", "data", "taste", "care", "love", "balance", "rhythm", "repetition", "restraint",
+    "scale", "small", "less", "more", "simple", "iteration", "feedback", "tests", "types",
+    "defaults", "caching", "indexes", "batches", "logs", "naming", "layering", "lazy",
+})
+
+
+def plain_secret(bare: str, after: str) -> str | None:
+    """The secret of one plain word "the secret is …" names (no owner before it), or None: a
+    password's word (plain_password) that is no abstract noun ("the secret is consistency"
+    tells how, not what)."""
+    value = plain_password(bare, after)
+    if value is None:
+        return None
+    low = value.strip("*_").lower()
+    return None if low in _ABSTRACT or low.endswith(_ABSTRACT_ENDS) else value
 
 
 # A verb that gives a password its value, and the words of a link after it ("has been changed
