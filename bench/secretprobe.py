@@ -132,6 +132,8 @@ ROUND11 = (
     Shape("userpass-colon", "user/pass admin:{v}", (
         "hunter2a", "hunter3b", "hunter4c", "hunter5d", "hunter6e", "hunter7f", "hunter8g",
         "hunter9h")),
+    Shape("flag-quoted", "mysqladmin --password '{v}' status", (
+        "marmoset", "capybara", "chinchilla", "wombat", "quokka", "numbat", "bilby", "dingo")),
     Shape("answer-request", "{v}", (
         "Qz7!mango", "Qz7!peach", "Qz7!guava", "Qz7!lychee", "Qz7!melon", "Qz7!grape",
         "Qz7!apple", "Qz7!lemon"), ask="Please paste the deploy token for staging."),

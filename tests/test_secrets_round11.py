@@ -41,6 +41,9 @@ _MARK = "‹redacted:"
     # The contraction for a secret's copula; a login word before ``user:PASS``.
     ("the secret's opensesame", "opensesame"),
     ("login admin:hunter2", "hunter2"),
+    # A quoted value after a secret's flag and a space.
+    ('somecli --password "correct horse"', "correct horse"),
+    ("somecli --password 'magic'", "magic"),
 ])
 def test_a_secret_said_in_a_round_eleven_shape_is_redacted(text: str, secret: str) -> None:
     out = redact(text)
@@ -84,6 +87,9 @@ def test_a_secret_said_in_a_round_eleven_shape_is_redacted(text: str, secret: st
     "creds: admin / changeme",
     "log in as root:wheel",
     "the secret's owner",
+    'somecli --token "$TOKEN"',
+    'git commit -m "add --token flag"',
+    'somecli --password "<password>"',
     # A wikilink's target after a secret's word is a note's path.
     ("Use Bitwarden for the password ([[claude/projects/probe/sessions/"
      "2026-11-22-use-1password-for-the-password|x]])"),

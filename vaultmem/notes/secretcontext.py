@@ -336,7 +336,9 @@ def findings(text: str, begin: int, end: int) -> Iterator[Finding]:
     for m in _run("flag", skip, text, begin, end):
         kind = "password" if "pass" in m.group(0).lower() or "pwd" in m.group(0).lower() else (
             "token" if "token" in m.group(0).lower() else "secret")
-        yield from _value(m, 2, kind, linked=m.group(1) == "=", strict=False, flag=True)
+        # a quoted value is the flag's own, spaced or not (``--password "correct horse"``)
+        yield from _value(m, 2, kind, linked=m.group(1) == "=" or m.group(3) is not None,
+                          strict=False, flag=True)
     for names, tool, short, spaced in () if "tools" in skip else tools():
         if not any(text.find(name, begin, end) >= 0 for name in names):
             continue  # no program of this tool named here: its patterns stay uncompiled
