@@ -717,3 +717,43 @@ def test_a_run_that_kept_or_never_piped_into_the_missing_program_did_not_do_with
         failed: str, error: str, passed: str) -> None:
     text = fix_text(_failed(failed, error), _passed(passed), [])
     assert text is None or "without" not in text
+
+
+def _edits_between_failures(manifest: str, second: str | None) -> list[str]:
+    """`cargo build` failing on a package, the edit of ``manifest``, then failing on the code
+    (``second``) or passing (None)."""
+    build = 'export PATH="$HOME/.cargo/bin:$PATH" && cargo build --release 2>&1'
+    turns = [
+        Turn("a1", None, None, calls=(_bash("b1", build),)),
+        Turn("r1", None, None, outcomes=(Outcome(
+            "b1", True, "error: no matching package named `tempo-widgets` found"),)),
+        Turn("a2", None, None, calls=(ToolCall("b2", "Edit", path=f"{CWD}/{manifest}"),)),
+        Turn("r2", None, None, outcomes=(Outcome("b2", False),)),
+        Turn("a3", None, None, calls=(_bash("b3", build),)),
+        Turn("r3", None, None, outcomes=(Outcome("b3", second is not None, second),)),
+    ]
+    return _gotchas(turns)
+
+
+def test_a_failure_got_past_by_a_setup_change_is_a_gotcha_though_the_next_run_failed() -> None:
+    # The manifest's edit cleared the missing package; the next run failed on the code.
+    later = "error[E0433]: failed to resolve: use of unresolved module or unlinked crate `iced`"
+    assert _edits_between_failures("Cargo.toml", later) == [
+        ("Fixed by editing `Cargo.toml`: `export PATH=\"$HOME/.cargo/bin:$PATH\" && cargo build "
+        "--release 2>&1` failed (``error: no matching package named `tempo-widgets` found``)")]
+    # An edit of the code got past it too, but the pass at the end of the work tells that.
+    assert _edits_between_failures("src/app.rs", later) == []
+    # The same error again: nothing was got past.
+    assert _edits_between_failures(
+        "Cargo.toml", "error: no matching package named `tempo-widgets` found") == []
+
+
+def test_a_program_given_by_its_path_got_past_a_failed_prelude_though_it_then_failed() -> None:
+    # ``source`` found no env file; the program by its path ran, then failed compiling.
+    failed = "source $HOME/.cargo/env && cargo build --release 2>&1 | tail -20"
+    error = "(eval):source:1: no such file or directory: /.cargo/env"
+    turns = _runs([(failed, error)], [("~/.cargo/bin/cargo build --release 2>&1 | tail -20",
+                                       ("error[E0277]: the trait bound `Text: From<Box<F>>` is "
+                                       "not satisfied"))])
+    assert _gotchas(turns) == [(f"Fixed by running `~/.cargo/bin/cargo build --release`: "
+                               f"`{failed}` failed (`{error}`)")]

@@ -30,6 +30,34 @@ def fixed(found: list[str], history: list[fixes.Run], edits_at: list[tuple[int, 
         found.append(text)
 
 
+def moved_on(found: list[str], history: list[fixes.Run], edits_at: list[tuple[int, str]],
+             ran_at: list[tuple[int, str]]) -> None:
+    """A failing run after a failure of the same command with another error (``cargo build``
+    failed: ``no matching package named `cosmic-time```, then failed on the code): the first
+    error was got past, and a gotcha says how when the change in between was to the setup
+    (:func:`fixes.fix_text`: a setup command, a variable set, a step added, a program done
+    without; an edit of the build's setup only, a manifest: :func:`fixes.setup_edited_text`). A
+    change of the code is work in progress: the pass at its end tells what fixed it. A program
+    or module not there is :func:`retried`'s (what got it to run)."""
+    if len(history) < 2 or not (history[-2].failed and history[-1].failed):
+        return
+    failed, now = history[-2], history[-1]
+    if not failed.error or fixes.missing(failed.error) or \
+            fixes.error_key(failed.error) == fixes.error_key(now.error):
+        return
+    edited = list(dict.fromkeys(p for n, p in edits_at if failed.number < n < now.number))
+    ran = [c for n, c in ran_at if failed.number < n < now.number]
+    text = fixes.fix_text(failed, now, edited, ran) or fixes.setup_edited_text(failed, edited)
+    if text is None or text in found:
+        return
+    if text.startswith("Fixed by editing "):
+        from vaultmem.mining.diagnostics import setup_fix
+
+        if not setup_fix(text.partition(": ")[0]):
+            return
+    found.append(text)
+
+
 def rerun(found: list[str], unstarted: dict[str, fixes.Run], past: set[str], command: str,
            ran_at: Sequence[tuple[int, str]]) -> None:
     """A passing run of a command the machine had not started before: a gotcha saying what got
@@ -47,10 +75,10 @@ def rerun(found: list[str], unstarted: dict[str, fixes.Run], past: set[str], com
 def retried(found: list[str], tries: dict[tuple[str, ...], list[fixes.Run]], run: fixes.Run,
              ran_at: Sequence[tuple[int, str]], edits_at: Sequence[tuple[int, str]] = ()
              ) -> None:
-    """A run of a program that failed since its last pass: a gotcha when it passed with an
-    option that fixed a failure (:func:`fixes.retry_text`) or ran after what one lacked was
-    installed (:func:`fixes.installed_text`: ``pytest`` found, a test red), or when it is a
-    similar run of the last failure (:func:`fixes.similar`: ``pytest tests/test_a.py`` after
+    """A run of a program that failed since its last pass: a gotcha when it passed (or failed
+    with another error) with an option that fixed a failure (:func:`fixes.retry_text`), or ran
+    after what one lacked was installed (:func:`fixes.installed_text`: ``pytest`` found, a test
+    red), or when it is a similar run of the last failure (:func:`fixes.similar`: ``pytest tests/test_a.py`` after
     ``pytest tests/test_a.py::test_x``) and what changed in between plausibly fixed it, as for
     a rerun of the same command (:func:`fixes.fix_text`: an edit of what it ran, a setup
     command, a variable set)."""
@@ -63,6 +91,13 @@ def retried(found: list[str], tries: dict[tuple[str, ...], list[fixes.Run]], run
     earlier = tries.pop(key, [])
     if run.failed:
         tries[key] = [run]
+        # A failure this run got past with another error: the option or the program's path it
+        # changed (:func:`fixes.retry_text`: ``~/.cargo/bin/cargo build`` after ``source
+        # $HOME/.cargo/env && cargo build`` failed, then failed compiling).
+        past = [f for f in earlier if not fixes.missing(f.error) and f.error
+                and fixes.error_key(f.error) != fixes.error_key(run.error)]
+        if past and (text := fixes.retry_text(past[-1], run)) is not None and text not in found:
+            found.append(text)
         earlier = [f for f in earlier if fixes.missing(f.error)]
     for last in reversed(earlier):
         if fixes.run_key(last.command) == fixes.run_key(run.command) and not run.failed:

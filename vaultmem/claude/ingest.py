@@ -289,6 +289,7 @@ def story(
                 history.append(run)
                 if failed:
                     failed_in[number] = current
+                    fixruns.moved_on(current.fixes, history, edits_at, ran_at)
                 else:
                     # A gotcha of its failures that says the service was down is none (below).
                     came_back.update(id(failed_in[r.number]) for r in history

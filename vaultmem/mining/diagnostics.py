@@ -31,15 +31,18 @@ _DIAGNOSTIC_RE = lazy(
 )
 # A fix in the build's setup rather than in the code: a manifest or lock file, a dependency, a
 # feature flag, the toolchain, the environment.
-_SETUP_FIX_RE = lazy(
+_SETUP_FILE = (
     r"\b(?:Cargo\.(?:toml|lock)|package(?:-lock)?\.json|pnpm-lock\.yaml|yarn\.lock|"
     r"pyproject\.toml|setup\.(?:py|cfg)|requirements[\w.-]*\.txt|Pipfile|uv\.lock|poetry\.lock|"
     r"go\.(?:mod|sum)|Gemfile|mix\.(?:exs|lock)|build\.gradle(?:\.kts)?|pom\.xml|"
     r"Package\.(?:swift|resolved)|tsconfig[\w.-]*\.json|CMakeLists\.txt|Makefile|meson\.build|"
-    r"Dockerfile|\.env\b|\.csproj|\.cabal|rust-toolchain(?:\.toml)?|\.nvmrc|\.tool-versions)|"
-    r"\b(?:dependenc(?:y|ies)|features?\b|install(?:s|ed|ing)?\b|upgrad(?:e|ed|ing)|"
-    r"downgrad(?:e|ed|ing)|pinn(?:ed|ing)|version|toolchain|edition|environment|env var|"
-    r"compiler flags?|linker|sdk\b|nightly\b)",
+    r"Dockerfile|\.env\b|\.csproj|\.cabal|rust-toolchain(?:\.toml)?|\.nvmrc|\.tool-versions)"
+)
+_SETUP_FILE_RE = lazy(_SETUP_FILE, re.IGNORECASE)
+_SETUP_FIX_RE = lazy(
+    _SETUP_FILE + r"|\b(?:dependenc(?:y|ies)|features?\b|install(?:s|ed|ing)?\b|"
+    r"upgrad(?:e|ed|ing)|downgrad(?:e|ed|ing)|pinn(?:ed|ing)|version|toolchain|edition|"
+    r"environment|env var|compiler flags?|linker|sdk\b|nightly\b)",
     re.IGNORECASE,
 )
 
@@ -52,6 +55,12 @@ def compile_error(text: str) -> bool:
 def setup_fix(text: str) -> bool:
     """Whether a fix's text changes the build's setup (manifest, dependency, toolchain, env)."""
     return _SETUP_FIX_RE.search(text) is not None
+
+
+def setup_file(path: str) -> bool:
+    """Whether ``path`` is a file of the build's setup (a manifest, a lock file, the toolchain's)
+    by its name: ``Cargo.toml``, not ``src/version.py``."""
+    return _SETUP_FILE_RE.search(path.replace("\\", "/").rsplit("/", 1)[-1]) is not None
 
 
 def code_in_progress(error: str, fix: str) -> bool:

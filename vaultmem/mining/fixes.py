@@ -402,6 +402,16 @@ def fix_text(failed: Run, passed: Run, edited: Sequence[str], ran: Sequence[str]
     return f"Fixed by editing {named}{more}: {_failure(failed)}"
 
 
+def setup_edited_text(failed: Run, edited: Sequence[str]) -> str | None:
+    """The gotcha of a run whose next run got past its error when only files of the build's
+    setup were edited in between (``Cargo.toml``: :func:`diagnostics.setup_file`), however that
+    run ended; None when another file was edited too, or the command only checks."""
+    if not edited or checks_only(failed.command) or not all(map(diagnostics.setup_file, edited)):
+        return None
+    named = ", ".join(code_span(one_line(p)) for p in edited[:FILES_SHOWN])
+    return f"Fixed by editing {named}: {_failure(failed)}"
+
+
 def _dropped(failed: Run, passed: Run) -> str | None:
     """The program the shell could not find for ``failed`` that only took its output (a stage
     after the first of a pipeline: ``cargo test | tail -30``, ``zsh: command not found: tail``)
