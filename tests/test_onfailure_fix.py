@@ -79,6 +79,17 @@ def test_the_fix_filed_in_an_entity_is_told_first_once_with_where_it_was_found(
     assert len(logged.keys) == 3
 
 
+def test_the_log_names_the_failed_command_s_shape_without_its_secrets(tmp_path: Path) -> None:
+    """A flag's value is no subcommand: ``sshpass -p PASS`` is logged as ``sshpass`` (issue 28)."""
+    root = _vault(tmp_path)
+
+    assert "docker compose up -d db" in _hook(root, tmp_path, "s-3",
+                                               "sshpass -p marmalade pytest tests/test_db.py")
+
+    [logged] = injections.read(root / ".vaultmem")
+    assert "`sshpass`" in logged.reason and "marmalade" not in logged.reason
+
+
 def test_without_an_entity_the_session_s_fix_comes_before_what_the_error_meant(
         tmp_path: Path) -> None:
     told = _facts(_hook(_vault(tmp_path, entity=False), tmp_path, "s-2"))

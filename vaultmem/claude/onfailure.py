@@ -43,6 +43,7 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 
 from vaultmem.notes.inline import code_span
 from vaultmem.notes.lazyre import lazy
@@ -108,15 +109,20 @@ def same_cause(failure: Failure, spans: str, text: str) -> bool:
     return 2 * len(moments.shared(cause, text)) > len(cause)
 
 
-def shape(command: str | None) -> list[str]:
+def shape(command: str | None, *, named: bool = False) -> list[str]:
     """The words of what a command runs (``uv run pytest -x tests/a.py`` -> ``pytest``,
-    ``cd x; make 2>&1 | tail`` -> ``make``: :func:`commandline.runs` of its :func:`fixes.run_key`)."""
+    ``cd x; make 2>&1 | tail`` -> ``make``: :func:`commandline.runs` of its :func:`fixes.run_key`).
+    ``named``: only the words before its first flag, as the injection log names it (a flag's
+    value is no subcommand: ``sshpass -p PASS ssh`` is ``sshpass``, not its password)."""
     if not command:
         return []
     from vaultmem.mining.commandline import runs
     from vaultmem.mining.fixes import run_key
 
-    head = [w for w in runs(run_key(command))[:3] if not w.startswith("-")]
+    words = runs(run_key(command))[:3]
+    if named:
+        words = tuple(takewhile(lambda w: not w.startswith("-"), words))
+    head = [w for w in words if not w.startswith("-")]
     while head and head[0] in ("uv", "run", "poetry", "npx", "python", "python3", "-m", "sudo",
                                "time", "bundle", "exec"):
         head = head[1:]
@@ -475,7 +481,8 @@ def told(failure: Failure, found: Sequence[moments.Found], given: set[str],
         return None
     # A copy of a fact told (its archived session's, another session's same lesson) is given too.
     keys = (*keys, *(twin for key in keys for twin in twins.get(key, ())))
-    what = code_span(command_shape(" ".join(shape(failure.command)) or failure.tool, 40))
+    what = code_span(command_shape(" ".join(shape(failure.command, named=True)) or failure.tool,
+                                   40))
     why = ["error signature", "command shape", "file", "error class"][ranked[0][1]]
     if ranked[0][1] == 0 and missing_program(failure) is not None:
         why = "the program missing"
