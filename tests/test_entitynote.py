@@ -296,3 +296,23 @@ def test_a_later_sessions_fix_quoting_a_rows_code_and_its_cut_error_is_that_row(
     for said in (tag, short):
         assert entitynote.compose(text, [_gotcha(said, "2026-11-09", "s3")],
                                   today=TODAY).added == 1, said
+
+
+def test_a_label_restating_the_chosen_option_is_the_choices_line() -> None:
+    # Issue 29: "Type: COSMIC Panel Applet (integrated into cosmic-panel)" stood under the
+    # question's line that chose "COSMIC Panel Applet (Recommended)".
+    asked = _line("Do you want a panel applet or a tray icon? — chose: COSMIC Panel Applet "
+                  "(Recommended); not chosen: Standalone System Tray Icon", "2026-11-05", "s2")
+    said = _line("Type: COSMIC Panel Applet (integrated into cosmic-panel)", "2026-11-05", "s2")
+    got = entitynote.compose(ENTITY, [asked, said], today=TODAY)
+    assert "Type: COSMIC" not in got.text and "— chose: COSMIC Panel Applet" in got.text
+    # Another value, or a value that only begins with the option, is a line of its own.
+    for other in ("Type: GNOME Shell extension", "Type: COSMIC Panel Applet with a menu"):
+        text = entitynote.compose(ENTITY, [asked, _line(other, "2026-11-05", "s2")],
+                                  today=TODAY).text
+        assert other in text, other
+    # A choice put first ("Chose: …") is restated the same way.
+    first = _line("Chose: Update the scanner config; not chosen: Skip the hook", "2026-11-05", "s2")
+    again = _line("Approach: Update the scanner config (suggested by the audit team)",
+                  "2026-11-05", "s2")
+    assert "Approach:" not in entitynote.compose(ENTITY, [first, again], today=TODAY).text

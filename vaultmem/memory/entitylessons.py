@@ -8,7 +8,9 @@ them) and gains the session's link (``entitynote``); a person's row saying it co
 Of a session's near-copies (an answer and its recap), the most telling is kept; two lines of
 a session quoting the same two or more code spans and no other are one lesson too ("I was using
 `app::run` instead of `applet::run`", "Wrong runtime (`app::run` → `applet::run`)"): what they
-quote is what makes the lesson, their prose only says it twice.
+quote is what makes the lesson, their prose only says it twice. A label and a value whose value
+is the option a question's line says was chosen ("Type: COSMIC Panel Applet (integrated)") is
+that line: the answer restated.
 
 A ``Set up:`` line (:mod:`mining.setups`) whose every setting another line of the note, or of
 the same compaction, states with its value ("Updated 2 workflows with `continue-on-error: true`"
@@ -32,6 +34,10 @@ _FENCE_LINE = re.compile(r"\n {0,3}(?:`{3,}|~{3,})")  # in "\n" + the rows
 _SPAN = re.compile(r"(`+)(.+?)\1")
 MIN_SPANS = 2  # one span shared (a command, a path) is no lesson shared
 PREFIX_MIN_CHARS = 16  # a shorter span cut from another is another ("git push", "git push -f")
+# A choice as mining.choices writes it, and a line that is a label and a value.
+_CHOSE = re.compile(r"(?:^| — )[Cc]hose: (?P<chosen>[^;]+?)(?:; not chosen: |$)")
+_LABELLED = re.compile(r"(?P<label>[\w/ -]{1,40}): (?P<value>[^:]+)")
+_PARENS = re.compile(r"\([^()]*\)")
 # One setting of a setup line: "<what> (<value>)", a file's name after it for an export.
 _SETTING = re.compile(r"(?P<what>[^;()]+?) \((?P<value>[^()]+)\)(?: in \S+)?")
 
@@ -52,8 +58,8 @@ def folds(note: entityparse.Note, new: Sequence[Bound]) -> dict[int, tuple[str, 
         for n in sorted(at, key=lambda n: -sum(telling.information(new[n][1]).values())):
             _, text, block, _ = new[n]
             same = next((k for k in kept if telling.same_lesson(text, k[0])
-                         or same_quotes(text, k[0])), None) or rows.same_lesson(text) \
-                or rows.same_quotes(text)
+                         or same_quotes(text, k[0]) or same_choice(text, k[0])), None) \
+                or rows.same_lesson(text) or rows.same_quotes(text)
             if same is None:
                 kept.append((text, block))
             else:
@@ -70,6 +76,19 @@ def same_quotes(text: str, other: str) -> bool:
         return False
     return quoted == theirs or (all(any(_same_span(a, b) for b in theirs) for a in quoted)
                                 and all(any(_same_span(b, a) for a in quoted) for b in theirs))
+
+
+def same_choice(text: str, other: str) -> bool:
+    """Whether ``text`` is a label and a value ("Type: COSMIC Panel Applet (integrated)") whose
+    value, its parentheses aside, is the option ``other`` says was chosen ("… — chose: COSMIC
+    Panel Applet (Recommended); not chosen: …"): the answer restated in a summary."""
+    found, chose = _LABELLED.fullmatch(text), _CHOSE.search(other)
+    return found is not None and chose is not None and \
+        _bare(found.group("value")) == _bare(chose.group("chosen"))
+
+
+def _bare(text: str) -> str:
+    return " ".join(_PARENS.sub(" ", text).split()).casefold().rstrip(".")
 
 
 def _same_span(one: str, other: str) -> bool:
