@@ -243,3 +243,33 @@ def test_what_was_wrong_and_what_was_fixed_labelled_are_one_gotcha() -> None:
     gotchas = [m.text for m in mine(text) if m.kind == "gotcha"]
     assert gotchas[-1] == ("The fixture created the database once per session and a test "
                            "dropped it — what I changed: the fixture is now function-scoped.")
+
+
+OFFERED = """### What Happened
+
+Your desktop client is seeing **39 false positives** from the scanner:
+- 2 hardcoded IPs in `docs/SECURITY.md` (security documentation)
+- 37 detections in `docs/scan-results.json` (SHA hashes misidentified as Twilio account SIDs)
+
+I've pushed a fix to allowlist these files.
+
+### Quick Fix (Immediate)
+
+**Option 1: Pull the latest changes**
+```bash
+git pull origin fix-branch
+```
+"""
+
+
+def test_a_fix_offered_as_an_option_gives_way_to_what_the_problem_section_says_was_done() -> None:
+    # Issue 29: the gotcha's fix was "Option 1: Pull the latest changes." and its cause was cut
+    # before "Twilio account SIDs"; what was done is in the problem's own section.
+    assert problem_fix(OFFERED) == (
+        "Your desktop client is seeing 39 false positives from the scanner: 2 hardcoded IPs in "
+        "`docs/SECURITY.md` (security documentation); 37 detections in `docs/scan-results.json` "
+        "(SHA hashes misidentified as Twilio account SIDs) Fix: Pushed a fix to allowlist "
+        "these files.")
+    # Without a done sentence the offered option stays the fix, as before.
+    offered = OFFERED.replace("I've pushed a fix to allowlist these files.\n\n", "")
+    assert (problem_fix(offered) or "").endswith(" Fix: Option 1: Pull the latest changes.")

@@ -11,7 +11,10 @@ commands), as one gotcha.
 
 Precision first: both headings must be there, the problem's before the fix's, and the fix's
 heading must not offer a choice (``Option 1: Quick Fix``, ``Recommended Fixes``, ``Remaining
-Issues``); a section whose text is empty or only a code block gives nothing.
+Issues``); a section whose text is empty or only a code block gives nothing. A fix section that
+opens with an option offered ("**Option 1: Pull the latest changes**") tells what the person may
+do; when the problem's section says what Claude did ("I've pushed a fix to allowlist these
+files."), that is the fix.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import re
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.mdlines import lines_outside_fences
 
-CAUSE_CHARS = 220  # of the cause kept in the gotcha
+CAUSE_CHARS = 220  # of the cause kept in the gotcha, and the room a shorter fix leaves
 FIX_CHARS = 150  # of the fix kept (the gotcha stays under an entity line's 400)
 CODE_LINES = 3  # one-line commands a fix made only of code gives
 
@@ -45,6 +48,12 @@ _FIX_RE = lazy(
 _CHOICE_RE = lazy(r"\b(?:option|options|recommended|remaining|suggested|possible|ongoing)\b",
                   re.IGNORECASE)
 _LIST_RE = lazy(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_OFFERED_RE = lazy(r"^option\s+\w{1,3}\s*[:.)—–-]", re.IGNORECASE)
+# What Claude did, said in the problem's section: "I've pushed a fix to allowlist these files."
+_DONE_RE = lazy(r"^(?:i|we)(?:'ve| have)? (?=(?:pushed|added|fixed|changed|updated|removed|moved|"
+                r"renamed|excluded|allowlisted|whitelisted|disabled|enabled|reverted|pinned|"
+                r"set|created|replaced)\b)", re.IGNORECASE)
+_SENTENCE_RE = lazy(r"(?<=[.!])\s+")
 _BOLD_RE = lazy(r"\*\*|__")
 _SPACES_RE = lazy(r"\s+")
 
@@ -65,15 +74,20 @@ def problem_fix(text: str) -> str | None:
             else:
                 sections[-1][1].append(line.strip())  # "" marks a paragraph's end
     cause: str | None = None
+    done = ""
     for title, prose, code in sections:
         if _PROBLEM_RE.search(title):
             said = _said(prose)
             if said and (cause is None or _ROOT_RE.search(title)):
-                cause = said
+                cause, done = said, _done(prose) or done
         elif cause is not None and _FIX_RE.search(title) and not _CHOICE_RE.search(title):
-            fix = _clip(_first_line(prose), FIX_CHARS) or _commands(code)
+            first = _first_line(prose)
+            if done and _OFFERED_RE.match(first):
+                first = done
+            fix = _clip(first, FIX_CHARS) or _commands(code)
             if fix:
-                return f"{_clip(cause, CAUSE_CHARS)} Fix: {fix}"
+                # The room a short fix leaves goes to the cause (the line stays as long).
+                return f"{_clip(cause, CAUSE_CHARS + FIX_CHARS - len(fix))} Fix: {fix}"
     return None
 
 
@@ -95,6 +109,17 @@ def _said(prose: list[str]) -> str:
     if items:
         said = f"{said} {'; '.join(items)}" if said else "; ".join(items)
     return _BOLD_RE.sub("", said).strip()
+
+
+def _done(prose: list[str]) -> str:
+    """The first sentence of a later paragraph of a section that says what Claude did, as a
+    commit subject says it ("I've pushed a fix to …" -> "Pushed a fix to …"), or ""."""
+    for n, line in enumerate(prose):
+        found = _DONE_RE.match(line) if n and line and prose[n - 1] == "" else None
+        if found is not None:
+            said = _SENTENCE_RE.split(_BOLD_RE.sub("", line[found.end():]).strip())[0]
+            return said[:1].upper() + said[1:]
+    return ""
 
 
 def _first_line(prose: list[str]) -> str:
