@@ -394,3 +394,9 @@ def test_a_path_matches_as_a_path_and_a_cd_folder_says_where_not_what() -> None:
     setcap = "`sudo setcap cap_dac_read_search=ep ~/.local/bin/applet` in src/app.rs"
     assert onprompt.shared([".local/bin", "app.rs", "bin", "src"], setcap) == {".local/bin",
                                                                              "app.rs"}
+    windows = r"Moved the notes to documents\M-Claude\archive (`cd C:\Users\Me\shop`)"
+    assert onprompt.shared(["documents/m-claude", "users", "shop", "notes"], windows) == {
+        "documents/m-claude", "notes"}
+    # A URL and two words joined by a slash are words.
+    assert onprompt.shared(["github.com", "gpu"], "see https://github.com/a/b for CPU/GPU") == {
+        "github.com", "gpu"}

@@ -81,33 +81,57 @@ _CHATTER = frozenset({
 _PATH_RE = lazy(r"(?<![\w~./\\-])(?:(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]*)*|[\w.-]+/[\w.-]+/[\w./-]*|"
                 r"[\w.-]+/[\w-]+\.[A-Za-z]\w{0,7}\b|(?:[A-Za-z]:|~|\.{1,2})?(?:\\[\w.-]+)+\\?|"
                 r"[\w.-]+(?:\\[\w.-]+)+\\?)")
-# Where a path starts from: ``~/``, ``./``, ``/``, ``C:/``.
-_LEAD_RE = lazy(r"\A(?:[A-Za-z]:(?=/)|~|\.{1,2})?/+")
 
 
 def place(path: str) -> str:
     """A path as one term: case-folded, ``/`` between its parts, without where it starts from
     (``~/.local/bin/`` -> ``.local/bin``, ``C:\\Users\\Me`` -> ``users/me``)."""
-    return _LEAD_RE.sub("", path.replace("\\", "/")).rstrip("/").casefold()
+    plain = path.replace("\\", "/")
+    drive = plain[:2] if plain[1:2] == ":" and plain[:1].isalpha() else "~"
+    for lead in (drive, "~", "..", ".", ""):
+        if plain.startswith(f"{lead}/"):
+            plain = plain[len(lead):].lstrip("/")
+            break
+    return plain.rstrip("/").casefold()
 
 
-# Before the folder a command went to run in (``cd ~/x &&``, ``cd "C:\\x" &&``, ``pushd x``).
-_CD_RE = lazy(r"(?:\A|[\s`(;&|])(?:cd|pushd)\s+[\"']?\Z")
+_WRAP = "`'\"()[]{}<>,;:!?*"  # around a word of a fact: quotes, brackets, punctuation
+
+
+def _is_path(word: str) -> bool:
+    """Whether a word of a fact (its wrapping taken off) is a path, as :data:`_PATH_RE` reads
+    one in a prompt: Windows' (``documents\\M-Claude``), from a root (``~/``, ``./``, ``/``,
+    ``C:/``), of three parts or more, or ending in a file's name (``src/app.rs``); not a URL,
+    not two words joined (``CPU/GPU``)."""
+    if "://" in word:
+        return False
+    plain = word.replace("\\", "/")
+    if "\\" in word or plain.startswith(("~", ".", "/")) or plain[1:3] == ":/":
+        return True  # a Windows path, or one from a root
+    last = plain.rstrip("/").rsplit("/", 1)[-1]
+    return plain.count("/") >= 2 or ("." in last.strip(".") and last.rsplit(".", 1)[1][:1].isalpha())
 
 
 def _split(text: str) -> tuple[str, list[str]]:
     """``text`` without the paths it names, and those paths (:func:`place`) but the folders
     its commands went to run in (``cd ~/Documents/M-Claude && git commit``: where it ran, not
-    what it is about)."""
+    what it is about). Read word by word, no regex: the hook reads every fact it weighs."""
     if "/" not in text and "\\" not in text:  # most name no path
         return text, []
-    rest, places, at = [], [], 0
-    for path in _PATH_RE.finditer(text):
-        rest.append(text[at:path.start()])
-        if not _CD_RE.search(text, max(at, path.start() - 12), path.start()):
-            places.append(place(path.group()))
-        at = path.end()
-    return (" ".join([*rest, text[at:]]) if rest else text), places
+    rest: list[str] = []
+    places: list[str] = []
+    cut = False
+    before = ""
+    for word in text.split():
+        core = word.strip(_WRAP)
+        if ("/" in core or "\\" in core) and _is_path(core):
+            cut = True
+            if before not in ("cd", "pushd"):
+                places.append(place(core))
+        else:
+            rest.append(word)
+        before = core.casefold()
+    return (" ".join(rest) if cut else text), places
 
 
 def terms(prompt: str) -> list[str]:
