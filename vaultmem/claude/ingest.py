@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING
 
 from vaultmem.memory import anchors
 from vaultmem.mining import commits, diagnostics, fixes, fold, mentions, notices, prompts
@@ -36,7 +35,7 @@ from vaultmem.notes.inline import block_safe, clip, code_span, one_line, without
 from vaultmem.notes.patch import Edit, SectionPatch
 from vaultmem.notes.schema import Kind
 
-from . import changelines, console, failfix, fixruns, midturn
+from . import changelines, console, failfix, fixruns, midturn, setupitems
 from .console import Console
 from .notelisted import known_items
 from .notified import background_end
@@ -51,9 +50,6 @@ from .turncomponents import said_components as _said_components
 from .turncomponents import shown as _shown
 from .turncomponents import top as _top
 from .workentry import LoggedTurn, work_entry
-
-if TYPE_CHECKING:
-    from vaultmem.mining.setups import Setup
 
 WORK_LOG = (schema.WORK_LOG,)
 GOTCHAS = (schema.GOTCHAS_AND_FIXES,)
@@ -321,7 +317,7 @@ def story(
                         current.still_failing[other] = False
     records.close()
     # A state left in place is a decision; a later setting of it, or its undoing, supersedes it.
-    left = {id(s) for s in _settled([s for turn in collected for s in turn.setups])}
+    left = {id(s) for s in setupitems.settled([s for turn in collected for s in turn.setups])}
     for index, text in failfix.gotchas(failed_here, said):
         if text not in said_in[index].fixes:
             said_in[index].fixes.append(text)
@@ -389,46 +385,15 @@ def story(
             weighed = [(p, n) for p, n in named if _name_key(n) in from_source] or named
             items.append(Item(kind, text, _about(text, weighed, files), files))
             records.steps += [text] if kind == Kind.NEXT_STEP else []
-        items += _setup_items(turn, left, named, items[first:], files)
+        fixed = [i.text for i in items[first:] if i.kind == Kind.GOTCHA]
+        items += [Item(Kind.DECISION, text, names, files)
+                  for text, names in setupitems.lines(turn, left, named, fixed)]
         entry = records.entry(turn, work_entry(turn, [text for _, text in mined]))
         if entry is not None:
             entries.append(entry)
     where = {name: tuple(paths[:FOLDERS_PER_COMPONENT]) for name, paths in folders.items()}
     tested = frozenset(n for n in folders if _name_key(n) not in from_source)
     return Story(tuple(entries), tuple(items), where, tuple(callouts), tested)
-
-
-def _settled(found: Sequence[Setup]) -> Sequence[Setup]:
-    if not found:
-        return ()
-    from vaultmem.mining import setups
-
-    return setups.settled(found)
-
-
-def _setup_items(turn: LoggedTurn, left: set[int], named: Sequence[tuple[str, str]],
-                 said: Sequence[Item], files: tuple[str, ...]) -> list[Item]:
-    """A decision line per component of the states ``turn`` set up that are ``left`` in place
-    (a state the turn's fix names is that fix's: one fact, one line)."""
-    from vaultmem.mining import setups
-
-    fixed = [i.text for i in said if i.kind == Kind.GOTCHA]
-    by: dict[tuple[str, ...], list[Setup]] = {}
-    for s in turn.setups:
-        if id(s) in left and not (s.source and any(s.source in f for f in fixed)):
-            by.setdefault(_set_up(s, named), []).append(s)
-    return [Item(Kind.DECISION, setups.joined(group), names, files)
-            for names, group in by.items()]
-
-
-def _set_up(setup: Setup, named: Sequence[tuple[str, str]]) -> tuple[str, ...]:
-    """The component a state set up configures: its tool, service or package, else its file's
-    component, else the tool the file's path names (none: the fallback entity)."""
-    from vaultmem.mining import setups
-
-    of_file = [name for path, name in named if path == setup.path]
-    subject = setup.subject or (of_file[0] if of_file else setups.tool_of(setup.path))
-    return (subject,) if subject else ()
 
 
 def _compacted(turn: LoggedTurn, cwd: str | None, rules: Mapping[str, str] | None,

@@ -42,6 +42,7 @@ from vaultmem.memory import anchors, changes, entityparse, lookahead, routing
 from vaultmem.memory.components import CI, failing_script, one_home, speaks_of_ci
 from vaultmem.memory.extraction import Extraction, Item, Kind
 from vaultmem.memory.routing import Known
+from vaultmem.memory.sessionlinks import EntityLink, entity_links, neutralise
 from vaultmem.mining import choices, factrule, fold, subjects, tools
 from vaultmem.notes import (
     frontmatter,
@@ -61,11 +62,6 @@ if TYPE_CHECKING:
 MAX_ITEM_CHARS = 400
 LINKED = changes.LINKED
 
-_SESSION_NAME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:-|$)")
-_ATTACHMENT_RE = re.compile(
-    r"\.(?:png|jpe?g|gif|svg|webp|bmp|pdf|mp3|mp4|m4a|wav|ogg|webm|mov|canvas|base|zip)$",
-    re.IGNORECASE,
-)
 _MARKER_RE = re.compile(r"^\s*(?:(?:>\s*)|(?:[-*+]|\d+[.)])\s+|\[[ xX]\]\s+|#{1,6}\s+)*")
 _TIME_PREFIX_RE = re.compile(r"^\d{1,2}:\d{2}\s*[-–—]\s*")
 _DECIDE_LINKS_RE = re.compile(r"\s*\((?:\s*\[\[[^\[\]\n]*\]\]\s*,?)+\s*\)\s*$")
@@ -91,73 +87,6 @@ def normalised(text: str) -> str:
 def _has_words(text: str) -> bool:
     without = re.sub(r"!?\[\[[^\[\]\n]*\]\]", "", text)
     return any(ch.isalnum() for ch in without)
-
-
-# -- links ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _EntityLink:
-    name: str | None  # None: refused (unsafe)
-    line: int
-    start: int
-    end: int
-    target: str
-    error: str = ""
-
-
-def classify(link: links.Link) -> str | None:
-    """The entity name a link points to; None when it is not an entity link; UnsafePath when
-    it is refused (a path out of the entities folder, a name Obsidian cannot hold)."""
-    target = link.target
-    if link.embed or not target or _ATTACHMENT_RE.search(target):
-        return None
-    if "/" in target or "\\" in target:
-        parts = target.replace("\\", "/").split("/")
-        if target.startswith(("/", "\\")) or ".." in parts or "\\" in target:
-            raise UnsafePath(f"link [[{target}]] points outside the entities folder")
-        if len(parts) >= 2 and parts[-2] == "entities":
-            return links.safe_entity_name(parts[-1])
-        return None
-    bare = target[:-3] if target.lower().endswith(".md") else target
-    if _SESSION_NAME_RE.match(bare) or bare == "_index":
-        return None
-    return links.safe_entity_name(target)
-
-
-def _entity_links(text: str, first_line: int) -> list[_EntityLink]:
-    starts = [0]
-    at = text.find("\n")
-    while at >= 0:
-        starts.append(at + 1)
-        at = text.find("\n", at + 1)
-    found: list[_EntityLink] = []
-    for link in links.parse(text):
-        line = bisect.bisect_right(starts, link.start) - 1
-        if line < first_line:
-            continue  # the frontmatter (continues:, archived_to:) is not the session's content
-        try:
-            name = classify(link)
-        except UnsafePath as err:
-            found.append(_EntityLink(None, line, link.start, link.end, link.target, err.message))
-            continue
-        if name is not None:
-            found.append(_EntityLink(name, line, link.start, link.end, link.target))
-    return found
-
-
-def neutralise(text: str) -> tuple[str, list[str]]:
-    """Refused entity links turned into plain text (their target), with one message each."""
-    problems: list[tuple[int, int, str, str]] = []
-    for link in links.parse(text):
-        try:
-            classify(link)
-        except UnsafePath as err:
-            problems.append((link.start, link.end, link.target, err.message))
-    out = text
-    for start, end, target, _ in reversed(problems):
-        out = out[:start] + target + out[end:]
-    return out, [f"{msg}; kept as plain text" for _, _, _, msg in problems]
 
 
 def _unique(names_: Iterable[str]) -> tuple[str, ...]:
@@ -278,12 +207,12 @@ class Component:
 def components(note_text: str) -> tuple[Component, ...]:
     """The entities under ``## Related Entities`` (``- [[Auth]] — src/auth/``), in order."""
     text = blank_private(note_text)
-    found = _entity_links(text, frontmatter.split(text).body_start)
+    found = entity_links(text, frontmatter.split(text).body_start)
     return _components(text.split("\n"), sections.headings(text), found)
 
 
 def _components(text_lines: Sequence[str], heads: Sequence[sections.Heading],
-                found: Sequence[_EntityLink]) -> tuple[Component, ...]:
+                found: Sequence[EntityLink]) -> tuple[Component, ...]:
     out: dict[str, Component] = {}
     for head in heads:
         if head.title != schema.RELATED_ENTITIES or len(head.path) > 2:
@@ -318,7 +247,7 @@ def extract_report(
     text = blank_private(note_text)
     split = frontmatter.split(text)
     text_lines = text.split("\n")
-    all_links = _entity_links(text, split.body_start)
+    all_links = entity_links(text, split.body_start)
     heads = sections.headings(text)
     warnings = [
         f"{session_rel}:{lk.line + 1}: {lk.error}; kept as plain text"
