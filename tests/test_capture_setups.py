@@ -157,3 +157,28 @@ def test_an_install_s_packages_and_options() -> None:
     assert setups.of_command("cargo add serde --features derive")[0].subject == "serde"
     assert len(setups.of_command("cargo add serde --features derive")) == 1
     assert [s.subject for s in setups.of_command("apt-get install -y a b c")] == ["apt-get"]
+
+
+def test_a_later_read_s_setting_supersedes_an_earlier_read_s_at_compaction() -> None:
+    from vaultmem.memory import sessionextract
+    from vaultmem.store.config import Config
+
+    lines = ["---", "type: session", "project: laptop", "---", "# setup", "",
+             "## Decisions Made", "",
+             "- Set up: git config core.autocrlf (true); git config pull.rebase (true) ([[git]])",
+             "- Set up: ripgrep (installed) ([[ripgrep]])",
+             "- Set up: git config core.autocrlf (input) ([[git]])", ""]
+    found = [i.text for i in sessionextract.extract(
+        "\n".join(lines), "claude/projects/laptop/sessions/2026-01-17-setup.md",
+        Config(vault=Path("/nonexistent"), project="laptop")).items if i.kind == "decision"]
+    assert found == ["Set up: git config pull.rebase (true)", "Set up: ripgrep (installed)",
+                     "Set up: git config core.autocrlf (input)"]
+
+
+def test_what_a_setup_line_sets() -> None:
+    assert setups.superseded(["Set up: EDITOR (vim) in ~/.zshrc", "Set up: EDITOR (nvim) in ~/.zshrc",
+                       "Set up: uci a (+ 1)", "Set up: uci a (+ 2)",
+                       "Set up: TermService (RDP): Disabled, was Manual", "Use X because Y",
+                       "Set up: TermService (RDP): Manual"]) == [
+        "", "Set up: EDITOR (nvim) in ~/.zshrc", "Set up: uci a (+ 1)", "Set up: uci a (+ 2)",
+        "", "Use X because Y", "Set up: TermService (RDP): Manual"]

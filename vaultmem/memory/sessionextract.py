@@ -289,6 +289,7 @@ def extract_report(
                 items.append(Item(kind, item_text, entities, first))
     items = _folded(items, fold.folds([(item.kind, item.text) for item in items],
                                       failures=True))
+    items = _settled(items)
     said = [key for _, key in facts]
     keywords = tuple(k.casefold() for k in config.gotcha_keywords if k.strip())
     for head in heads:
@@ -376,6 +377,21 @@ def _folded(items: Sequence[Item], into: Sequence[int | None]) -> list[Item]:
         body = body.replace("……", "…")  # a cut line cut again: one "…"
         texts[holder] = " ".join(filter(None, (f"{body} ({failure})", anchor)))
     return [replace(item, text=texts[n]) for n, item in enumerate(items) if into[n] == n]
+
+
+def _settled(items: Sequence[Item]) -> list[Item]:
+    """The items with each state set up that a later decision line sets again left out (the
+    session's turns were written by several reads: each read settles only its own)."""
+    if not any(i.text.startswith(schema.SET_UP) for i in items):
+        return list(items)
+    from vaultmem.mining import setups  # only for a note that set something up
+
+    split = [anchors.split(i.text) if i.kind == schema.Kind.DECISION else ("", "") for i in items]
+    left = setups.superseded([body for body, _ in split])
+    return [item if not body.startswith(schema.SET_UP) or now == body else
+            replace(item, text=f"{now} {anchor}".strip())
+            for item, (body, anchor), now in zip(items, split, left, strict=True)
+            if now or not body.startswith(schema.SET_UP)]
 
 
 def extract(note_text: str, session_rel: str, config: Config) -> Extraction:

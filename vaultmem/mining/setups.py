@@ -298,3 +298,34 @@ def tool_of(path: str) -> str:
     name = posixpath.basename(path)
     stem = re.sub(r"\A\.|rc\Z|config\Z|_profile\Z|profile\Z", "", name)
     return stem if name.startswith(".") and stem not in ("", "env") else ""
+
+
+def superseded(lines: Sequence[str]) -> list[str]:
+    """``lines`` (a session's decision lines, oldest first) with each ``Set up:`` setting a
+    later line sets again left out of the earlier line ("" when none of it is left): the state
+    last set is the one in place. A list item added (``uci x (+ v)``) is its own setting."""
+    later: set[str] = set()
+    out: list[str] = []
+    for line in reversed(lines):
+        if not line.startswith(LABEL):
+            out.append(line)
+            continue
+        parts = [p.strip() for p in line[len(LABEL):].split("; ")]
+        kept = [p for p in parts if _setting(p) not in later]
+        later.update(_setting(p) for p in parts)
+        out.append(line if len(kept) == len(parts) else
+                   f"{LABEL} {'; '.join(kept)}" if kept else "")
+    return out[::-1]
+
+
+def _setting(part: str) -> str:
+    """What one part of a ``Set up:`` line sets: ``Lsa LmCompatibilityLevel (5)`` ->
+    ``lsa lmcompatibilitylevel``, ``EDITOR (vim) in ~/.zshrc`` -> ``editor in ~/.zshrc``,
+    ``TermService (RDP): Disabled`` -> ``termservice (rdp)``."""
+    part = part.split(" (+", 1)[0] if part.endswith(" more)") else part
+    if ": " in part and not part.endswith(")"):
+        return part.split(": ", 1)[0].casefold()
+    what, _, rest = part.partition(" (")
+    value, _, where = rest.rpartition(")")
+    added = f" + {value[2:]}" if value.startswith("+ ") else ""
+    return f"{what}{where}{added}".casefold()
