@@ -26,20 +26,21 @@ from collections.abc import Sequence
 from vaultmem.memory import entityparse
 from vaultmem.mining import telling
 from vaultmem.notes import schema
+from vaultmem.notes.lazyre import lazy
 
 # Rows of a section compared with a new line, at most, for each of its words looked up: a note
 # of one repeated vocabulary is not read whole for each line.
 LESSON_POOL = 16
-_FENCE_LINE = re.compile(r"\n {0,3}(?:`{3,}|~{3,})")  # in "\n" + the rows
-_SPAN = re.compile(r"(`+)(.+?)\1")
+_FENCE_LINE = lazy(r"\n {0,3}(?:`{3,}|~{3,})")  # in "\n" + the rows
+_SPAN = lazy(r"(`+)(.+?)\1")
 MIN_SPANS = 2  # one span shared (a command, a path) is no lesson shared
 PREFIX_MIN_CHARS = 16  # a shorter span cut from another is another ("git push", "git push -f")
 # A choice as mining.choices writes it, and a line that is a label and a value.
-_CHOSE = re.compile(r"(?:^| — )[Cc]hose: (?P<chosen>[^;]+?)(?:; not chosen: |$)")
-_LABELLED = re.compile(r"(?P<label>[\w/ -]{1,40}): (?P<value>[^:]+)")
-_PARENS = re.compile(r"\([^()]*\)")
+_CHOSE = lazy(r"(?:^| — )[Cc]hose: (?P<chosen>[^;]+?)(?:; not chosen: |$)")
+_LABELLED = lazy(r"(?P<label>[\w/ -]{1,40}): (?P<value>[^:]+)")
+_PARENS = lazy(r"\([^()]*\)")
 # One setting of a setup line: "<what> (<value>)", a file's name after it for an export.
-_SETTING = re.compile(r"(?P<what>[^;()]+?) \((?P<value>[^()]+)\)(?: in \S+)?")
+_SETTING = lazy(r"(?P<what>[^;()]+?) \((?P<value>[^()]+)\)(?: in \S+)?")
 
 # A line bound for a note: its heading, text, block id, and whether it is there already.
 Bound = tuple[str, str, str, bool]

@@ -34,10 +34,11 @@ from vaultmem.memory.entityquick import LIST_LINE as _LIST_LINE
 from vaultmem.memory.entityquick import dated_new as _dated_new
 from vaultmem.memory.entityquick import merged as _merged
 from vaultmem.notes import fences, names, propedit
+from vaultmem.notes.lazyre import lazy
 
 RECENT_SESSIONS_SHOWN = 10
-_ID = re.compile(r"[A-Za-z0-9-]+")
-_SESSION_ROW = re.compile(r"- \[\[[^\[\]\n|#]*/sessions/[^\[\]\n|#]+\|[^\[\]\n]*\]\] \^vm-[0-9a-f]{8}$")
+_ID = lazy(r"[A-Za-z0-9-]+")
+_SESSION_ROW = lazy(r"- \[\[[^\[\]\n|#]*/sessions/[^\[\]\n|#]+\|[^\[\]\n]*\]\] \^vm-[0-9a-f]{8}$")
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from vaultmem.memory import entityparse
+from vaultmem.notes.lazyre import lazy
 
-LIST_LINE = re.compile(r"\s*(?:[-*+]|\d+[.)])(?:\s|$)")
+LIST_LINE = lazy(r"\s*(?:[-*+]|\d+[.)])(?:\s|$)")
 
 
 class Bound(Protocol):
@@ -35,10 +36,10 @@ class Bound(Protocol):
     def render(self, links_: Sequence[str] | None = None, day: str | None = None) -> str: ...
 
 
-_FENCE_LINE = re.compile(r"\n {0,3}(?:`{3,}|~{3,})")  # in "\n" + the rows
+_FENCE_LINE = lazy(r"\n {0,3}(?:`{3,}|~{3,})")  # in "\n" + the rows
 _DATED_OURS = entityparse.DATE + r"(?: — |: | - )[^\n]* \^vm-[A-Za-z0-9-]*[ \t]*(?:\n|\Z)"
 # A "- " row that is not a dated line of ours ending in its id (those are found by the id).
-_OTHER_ROW = re.compile(r"\n(- (?!" + _DATED_OURS + r")[^\n]*)")
+_OTHER_ROW = lazy(r"\n(- (?!" + _DATED_OURS + r")[^\n]*)")
 _FEW_ROWS = 64
 
 
