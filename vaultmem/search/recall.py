@@ -23,7 +23,9 @@ projects earns a suggestion to promote it.
 Query syntax for people: words are ANDed (every word must occur, stemmed; the words of a
 question that name nothing, ``stopwords``, are left out); when that finds
 nothing, any word may match (OR); when it finds fewer facts than asked, a fact holding every
-word of three or more but one comes after them, before lines of notes (``with_near_facts``). ``word*`` is a prefix search. A word may be written as part of
+word of three or more but one comes after them, before lines of notes (``with_near_facts``),
+and a line of a note whose work log entry holds every word of three or more but one competes with the lines of
+notes holding them all (``with_near_lines``). ``word*`` is a prefix search. A word may be written as part of
 an identifier: two words find the one they make (``PowerMonitor``), an identifier its words
 written apart (``_spellings``). Everything else is literal text:
 quotes, ``AND``/``OR``/``NOT``/``NEAR`` and parentheses carry no FTS5 meaning.
@@ -40,7 +42,7 @@ from typing import Any
 
 from vaultmem import clock
 from vaultmem.errors import VaultmemError
-from vaultmem.notes import facts, passages
+from vaultmem.notes import facts, passages, relevance
 from vaultmem.search import (
     crossrecall,
     factsearch,
@@ -489,11 +491,13 @@ def recall(
             if not hits and len(_terms(query)) > 1:
                 match = fts_query(query, any_term=True)
                 hits = search.run(vault, conn, match)
-            elif len(search.terms) >= NEAR_TERMS and _facts_in(hits) < shown:
+            elif len(search.terms) >= NEAR_TERMS:
                 # A third of the hits shown, not of those ranked.
-                loose = replace(search, limit=shown * NEAR_POOL, shown=0)
-                hits = with_near_facts(hits, loose.run(vault, conn, fts_query(
-                    query, any_term=True)), search.terms, shown)
+                loose = replace(search, limit=shown * NEAR_POOL, shown=0).run(
+                    vault, conn, fts_query(query, any_term=True))
+                if _facts_in(hits) < shown:
+                    hits = with_near_facts(hits, loose, search.terms, shown)
+                hits = with_near_lines(hits, loose, search.terms, shown)
         finally:
             conn.close()
     recorded, suggestions = crossrecall.note_recalls(
@@ -539,3 +543,24 @@ def with_near_facts(hits: Sequence[Hit], loose: Sequence[Hit], terms: Sequence[s
         return tuple(hits)
     at = next((n for n, hit in enumerate(hits) if hit.kind == NOTE), len(hits))
     return tuple([*hits[:at], *near[:room], *hits[at:]][:limit])
+
+
+def with_near_lines(hits: Sequence[Hit], loose: Sequence[Hit], terms: Sequence[str],
+                    limit: int) -> tuple[Hit, ...]:
+    """``hits`` (every word matched) with their lines of notes ranked among the lines of
+    ``loose`` (any word matched) whose work log entry holds all the query's words but one
+    (``Hit.context``), in the order of ``hitfold.ordered`` (``hits``' lines first when equal),
+    after ``hits``' facts: a note that says the answer in other words than one of the query's
+    is not found by every word, and its line answers better than a line of a note found that
+    holds one word of the query."""
+    shown = {(hit.rel, hit.text) for hit in hits} | {
+        (rel, hit.text) for hit in hits for rel in hit.also}
+    lines = [hit for hit in hits if hit.kind == NOTE]
+    near = [hit for hit in loose if hit.kind == NOTE and (hit.rel, hit.text) not in shown
+            and len(relevance.held([*(hit.text[a:b] for a, b in hit.matches), *hit.context],
+                                   terms)) >= len(terms) - 1]
+    if not near:
+        return tuple(hits)
+    room = max(len(lines), limit - _facts_in(hits))
+    best = hitfold.ordered([(hit, False) for hit in [*lines, *near]], terms)[:room]
+    return tuple([*(hit for hit in hits if hit.kind != NOTE), *best][:limit])
