@@ -344,8 +344,8 @@ def test_a_lesson_about_the_host_s_tools_is_told_in_another_project_of_the_vault
             "option to read from standard input or configure an askpass helper")
     told = json.loads(hook("sudo apt install -y jq", sudo))
     assert "own terminal" in told["hookSpecificOutput"]["additionalContext"]
-    # Another program under sudo: shop's lesson is about apt, not about the host's sudo.
-    assert hook("sudo setcap cap_net_raw=ep ./bin/probe", sudo) == ""
+    # Another program under sudo: the lesson is about the host's sudo, told there too.
+    assert "own terminal" in hook("sudo setcap cap_net_raw=ep ./bin/probe", sudo)
     npm = ("Exit code 1\nnpm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency "
            "tree\nnpm ERR! While resolving: blog@2.0.0")
     assert hook("npm ci", npm) == ""
@@ -386,7 +386,7 @@ ASKPASS = "`sudo: a terminal is required to read the password`: fixed with an as
     (HANDED_APT, "sudo apt install jq", True),
     (HANDED_APT, "sudo apt install rg", False),
     # A lesson quoting another program run under sudo; one quoting the error alone.
-    (RAPL, "sudo cat ./ci/deploy.yml", False),
+    (RAPL, "sudo cat ./ci/deploy.yml", True),
     (RAPL, "sudo setcap cap_net_raw=ep x && getcap x", True),
     (ASKPASS, "sudo make install", True),
 ])
