@@ -303,7 +303,8 @@ def over_redacted(shapes: Sequence[Shape], root: Path) -> list[Leak]:
     """The values of the shapes to keep that redaction took: a value missing from its redacted
     sentence (files: ``redact``), and every mark in the vault they were replayed into (its
     value: the mark and the text before it)."""
-    from vaultmem.notes.redact import MARK_OPEN, redact
+    from vaultmem.notes.redact import redact
+    from vaultmem.notes.secretspan import MARK_OPEN
 
     out = [Leak(shape.name, kind, value, ("redact",))
            for shape in shapes for kind, value in planted(shape)

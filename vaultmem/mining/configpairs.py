@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.redact import MARK_OPEN, mark
 from vaultmem.notes.secretnames import name_kind
+from vaultmem.notes.secretspan import MARK_OPEN, mark
 
 PAIRS_MAX = 12  # pairs kept per call (the entry shows fewer: workentry)
 KEY_MAX_CHARS = 48

@@ -33,7 +33,7 @@ from vaultmem.mining import commandline, settingcmds
 from vaultmem.mining.configpairs import ARROW, key_of
 from vaultmem.notes import schema
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.redact import MARK_OPEN
+from vaultmem.notes.secretspan import MARK_OPEN
 
 LABEL = schema.SET_UP
 PACKAGES_APART = 2  # an install of more packages is one line under its installer

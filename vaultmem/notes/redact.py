@@ -65,16 +65,7 @@ from vaultmem.notes.secretcontext import QUERY_NEXT
 from vaultmem.notes.secretgate import Gated, lowered
 from vaultmem.notes.secretnames import about_a_secret, env_secret, name_kind, passphrase
 from vaultmem.notes.secretshapes import VENDOR_PATTERNS
-from vaultmem.notes.secretspan import Finding
-
-MARK_OPEN = "‹redacted:"
-MARK_CLOSE = "›"
-
-
-def mark(kind: str) -> str:
-    """What a secret of ``kind`` is replaced with."""
-    return f"{MARK_OPEN}{kind}{MARK_CLOSE}"
-
+from vaultmem.notes.secretspan import MARK_OPEN, Finding, mark, may_answer
 
 # A line that names a secret and gives its value, and says nothing else ("the prod db password
 # is ‹redacted:password›", "STAGING_KEY=‹redacted:api-key›"): once redacted it tells nothing.
@@ -121,14 +112,6 @@ class Redaction:
         from vaultmem.notes import secretanswer
 
         return secretanswer.in_answers(said, _allowed(self.allow))
-
-
-ANSWER_CHARS, ANSWER_WORDS = 240, 8  # a prompt that is a bare value is no longer
-
-
-def may_answer(prompt: str) -> bool:
-    """Whether ``prompt`` is short enough to be a bare value (told without a regex)."""
-    return len(prompt) <= ANSWER_CHARS and len(prompt.split()) <= ANSWER_WORDS
 
 
 DEFAULT = Redaction()

@@ -24,7 +24,7 @@ AskUserQuestion's answers are read the same way: each ``"question"="answer"`` of
 the question being Claude's request (:func:`in_answers`: "Please paste the deploy token." =
 "Qz7!mango").
 
-Cheap: the prompt's length is checked first (redact.may_answer: this module is imported, and
+Cheap: the prompt's length is checked first (secretspan.may_answer: this module is imported, and
 Claude's prose before a read looked for, only for a prompt that short), so a transcript read
 pays nothing for the rest.
 """
@@ -35,9 +35,8 @@ import re
 from collections.abc import Callable
 
 from vaultmem.notes.lazyre import lazy
-from vaultmem.notes.redact import MARK_OPEN, mark, may_answer
 from vaultmem.notes.secretcontext import WORD
-from vaultmem.notes.secretspan import is_path
+from vaultmem.notes.secretspan import MARK_OPEN, is_path, mark, may_answer
 from vaultmem.notes.secretwords import passphrase_words
 
 _LEAD = (r"(?:oh|ah|um|its|it['’]s|it\s+is|(?:it\s+)?should\s+be|i\s+(?:think|believe)|here(?:['’]s|\s+it\s+is"

@@ -1,6 +1,7 @@
 """Where a secret begins and ends, and what looks like one but is kept (pure).
 
-The rules every detector's finding passes through before it is redacted:
+The rules every detector's finding passes through before it is redacted (and the mark it is
+replaced with, :func:`mark`, which redact and secretanswer both write):
 
 - **The whole token.** A detector whose pattern has a fixed length (detect-secrets' GitHub
   pattern takes 36 characters, a newer token has more) would leave the token's tail in the
@@ -33,6 +34,23 @@ from dataclasses import dataclass
 
 from vaultmem.notes.lazyre import lazy
 from vaultmem.notes.secretnames import name_words
+
+MARK_OPEN = "‹redacted:"
+MARK_CLOSE = "›"
+
+
+def mark(kind: str) -> str:
+    """What a secret of ``kind`` is replaced with (redact writes it; a value holding it is no
+    secret of its own)."""
+    return f"{MARK_OPEN}{kind}{MARK_CLOSE}"
+
+
+ANSWER_CHARS, ANSWER_WORDS = 240, 8  # a prompt that is a bare value is no longer
+
+
+def may_answer(prompt: str) -> bool:
+    """Whether ``prompt`` is short enough to be a bare value (told without a regex)."""
+    return len(prompt) <= ANSWER_CHARS and len(prompt.split()) <= ANSWER_WORDS
 
 
 @dataclass(frozen=True)
