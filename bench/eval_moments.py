@@ -132,7 +132,7 @@ def folded(text: str) -> str:
 def moment_calls(session: str, raw_lines: Sequence[str], cwd0: str) -> list[Call]:
     """The UserPromptSubmit and PostToolUseFailure calls Claude Code made while ``raw_lines``
     were written."""
-    from vaultmem.mining.fixes import run_key
+    from vaultmem.mining.commandline import run_key
 
     rows = [_row(raw) for raw in raw_lines]
     calls: list[Call] = []
@@ -171,7 +171,7 @@ def moment_calls(session: str, raw_lines: Sequence[str], cwd0: str) -> list[Call
 
 def passed_later(raw_lines: Sequence[str]) -> set[str]:
     """The commands (run keys) of a transcript that ran without an error at least once."""
-    from vaultmem.mining.fixes import run_key
+    from vaultmem.mining.commandline import run_key
 
     commands: dict[str, str] = {}
     passed: set[str] = set()

@@ -10,6 +10,7 @@ import pytest
 from vaultmem.claude import ingest
 from vaultmem.claude.toolblocks import Outcome, ToolCall
 from vaultmem.claude.transcript import Turn, parse_lines
+from vaultmem.mining import commandline
 from vaultmem.mining.fixes import (
     Run,
     checks_only,
@@ -19,7 +20,6 @@ from vaultmem.mining.fixes import (
     installed_text,
     plausible,
     retry_text,
-    run_key,
 )
 from vaultmem.notes.patch import Edit, SectionPatch
 
@@ -54,7 +54,7 @@ def _passed(command: str) -> Run:
     ],
 )
 def test_runs_of_one_command_share_a_key(command: str, key: str) -> None:
-    assert run_key(command) == key
+    assert commandline.run_key(command) == key
 
 
 def test_inline_variables_are_named() -> None:
@@ -626,7 +626,7 @@ def test_a_command_is_read_with_the_shells_quoting_once(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(commandline, "commands", counted)
     fixes.stages.cache_clear()
-    fixes.run_key.cache_clear()
+    commandline.run_key.cache_clear()
     command = 'uv run pytest -q "tests/test a.py"'
     assert fixes.state_key(command) == "pytest -q tests/test a.py"
     read = len(made)  # its key, then its words

@@ -119,7 +119,7 @@ def test_a_command_line_is_read_without_the_data_it_quotes(line: str, shape: str
 ])
 def test_what_a_command_line_runs_is_its_last_command_doing_the_work(
         line: str, runs: tuple[str, ...]) -> None:
-    assert commandline.runs(fixes.run_key(line)) == runs
+    assert commandline.runs(commandline.run_key(line)) == runs
 
 
 def test_the_failure_hook_reads_a_command_s_shape_as_the_miners_do() -> None:

@@ -310,7 +310,7 @@ def _same_target(said: str | None, command: str | None) -> bool:
     if not said or not command:
         return False
 
-    from vaultmem.mining.fixes import run_key
+    from vaultmem.mining.commandline import run_key
 
     def tails(text: str) -> set[str]:
         # The folder a command runs in (``cd ~/repo && …``, a lone ``cd ~/repo``) is no file of it.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from vaultmem.mining import fixes
+from vaultmem.mining import commandline, fixes
 
 
 def fixed(found: list[str], history: list[fixes.Run], edits_at: list[tuple[int, str]],
@@ -100,7 +100,7 @@ def retried(found: list[str], tries: dict[tuple[str, ...], list[fixes.Run]], run
             found.append(text)
         earlier = [f for f in earlier if fixes.missing(f.error)]
     for last in reversed(earlier):
-        if fixes.run_key(last.command) == fixes.run_key(run.command) and not run.failed:
+        if commandline.run_key(last.command) == commandline.run_key(run.command) and not run.failed:
             continue  # the same command passing: :func:`fixed` weighs it
         ran = [c for n, c in ran_at if last.number < n < run.number]
         text = (fixes.installed_text(last, run, ran) if run.failed

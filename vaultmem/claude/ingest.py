@@ -27,7 +27,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from vaultmem.memory import anchors
-from vaultmem.mining import commits, diagnostics, fixes, fold, mentions, notices, prompts
+from vaultmem.mining import (
+    commandline,
+    commits,
+    diagnostics,
+    fixes,
+    fold,
+    mentions,
+    notices,
+    prompts,
+)
 from vaultmem.mining.answers import mine_listed, mine_turn
 from vaultmem.mining.outage import outage
 from vaultmem.notes import schema
@@ -178,7 +187,7 @@ def story(
     current: LoggedTurn | None = None
     # run_key(command) -> its runs in order; a failure an earlier hook recorded is event -1
     runs: dict[str, list[fixes.Run]] = {
-        fixes.run_key(command): [fixes.Run(-1, True, error, command)]
+        commandline.run_key(command): [fixes.Run(-1, True, error, command)]
         for command, error in (failing or {}).items()}
     edits_at: list[tuple[int, str]] = []  # (event no, path shown)
     ran_at: list[tuple[int, str]] = []  # (event no, command that passed)
@@ -280,7 +289,7 @@ def story(
                                                  made.path and _shown(made.path, cwd))
             if made.command is not None:
                 command = one_line(made.command)
-                history = runs.setdefault(fixes.run_key(command), [])
+                history = runs.setdefault(commandline.run_key(command), [])
                 run = fixes.Run(number, failed, outcome.error, command)
                 history.append(run)
                 if failed:

@@ -110,13 +110,12 @@ def same_cause(failure: Failure, spans: str, text: str) -> bool:
 
 def shape(command: str | None, *, named: bool = False) -> list[str]:
     """The words of what a command runs (``uv run pytest -x tests/a.py`` -> ``pytest``,
-    ``cd x; make 2>&1 | tail`` -> ``make``: :func:`commandline.runs` of its :func:`fixes.run_key`).
+    ``cd x; make 2>&1 | tail`` -> ``make``: :func:`commandline.runs` of its :func:`commandline.run_key`).
     ``named``: only the words before its first flag, as the injection log names it (a flag's
     value is no subcommand: ``sshpass -p PASS ssh`` is ``sshpass``, not its password)."""
     if not command:
         return []
-    from vaultmem.mining.commandline import runs
-    from vaultmem.mining.fixes import run_key
+    from vaultmem.mining.commandline import run_key, runs
 
     words = runs(run_key(command))[:3]
     if named:

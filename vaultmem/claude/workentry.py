@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from vaultmem.mining import recap
-from vaultmem.mining.fixes import run_key
+from vaultmem.mining.commandline import run_key
 from vaultmem.notes.facts import copy_key
 from vaultmem.notes.inline import code_span, one_line
 

@@ -28,6 +28,13 @@ from vaultmem.notes.lazyre import lazy
 # A POSIX shell (PowerShell's command line is another language, not read here).
 _SHELL = lazy(r"(?:\S*/)?(?:ba|z|da|k)?sh")
 _RUN_OPTION = lazy(r"-[a-z]*c")  # ``-c``, ``-lc``
+# An inline variable or an ``export`` before the command, with the ``&&`` or ``;`` after it.
+ENV_ASSIGN = lazy(r"\A(?:export\s+|env\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:'[^']*'|\"[^\"]*\"|[^\s;&]*)"
+               r"(?:\s*(?:&&|;)\s*|\s+)")
+# A pipe into ``tail`` or ``head`` that only shortens the output, after the command.
+_TAIL = lazy(
+    r"(?:\s*2>&1)?(?:\s*\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)?(?:\s*2>&1)?\s*(?:…)?\s*\Z"
+)
 _WORD = lazy(r"""(?:"(?:[^"\\]|\\.)*(?:"|\Z)|'[^']*(?:'|\Z)|\\.|[^\s"'])+""")
 
 
@@ -248,3 +255,17 @@ def _opened(part: str) -> tuple[str, ...]:
     while found and found[0] in _OPENERS:
         found = found[1:]
     return tuple(found)
+
+
+@functools.lru_cache(maxsize=2048)  # pure, and asked of every run several times
+def run_key(command: str) -> str:
+    """What makes two runs the same command: without inline variables and the shell's prelude
+    before it (``cd … &&``, ``source ~/.cargo/env &&``: :func:`prelude`), and
+    ``2>&1 | tail`` after it."""
+    text = command.strip()
+    while True:
+        stripped = without_prelude(ENV_ASSIGN.sub("", text, count=1))
+        if stripped == text:
+            break
+        text = stripped
+    return _TAIL.sub("", text).strip() or command.strip()

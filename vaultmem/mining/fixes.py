@@ -23,7 +23,7 @@ fixed it (DESIGN §10: a fix is credited only to a change that plausibly caused 
   that edits of source files cleared: an edit of the build's setup (``Cargo.toml``) still does
   (:mod:`diagnostics`).
 
-Runs of one command are matched by :func:`run_key`: inline variables, a leading ``cd … &&`` and
+Runs of one command are matched by :func:`commandline.run_key`: inline variables, a leading ``cd … &&`` and
 a trailing ``2>&1 | tail -n 20`` do not make another command.
 """
 
@@ -56,12 +56,6 @@ class Run:
     command: str  # as shown in the note (one line)
 
 
-# An inline variable or an ``export`` before the command, with the ``&&`` or ``;`` after it.
-_ENV_RE = lazy(r"\A(?:export\s+|env\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:'[^']*'|\"[^\"]*\"|[^\s;&]*)"
-               r"(?:\s*(?:&&|;)\s*|\s+)")
-_TAIL_RE = lazy(
-    r"(?:\s*2>&1)?(?:\s*\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)?(?:\s*2>&1)?\s*(?:…)?\s*\Z"
-)
 # Version control and its forge: their commands are work on the repository, not a fix of a file.
 _FORGES = frozenset({"gh", "git"})
 # A first word (after ``uv run``, ``npx``…) whose failure then pass is never a fix worth keeping.
@@ -81,25 +75,11 @@ _RUNNERS = ("uv run", "poetry run", "pipenv run", "npx", "bunx", "pnpm exec", "b
             "python -m", "python3 -m", "npm run", "yarn run", "pnpm run", "time", "sudo", "nice")
 
 
-@functools.lru_cache(maxsize=2048)  # pure, and asked of every run several times
-def run_key(command: str) -> str:
-    """What makes two runs the same command: without inline variables and the shell's prelude
-    before it (``cd … &&``, ``source ~/.cargo/env &&``: :func:`commandline.prelude`), and
-    ``2>&1 | tail`` after it."""
-    text = command.strip()
-    while True:
-        stripped = commandline.without_prelude(_ENV_RE.sub("", text, count=1))
-        if stripped == text:
-            break
-        text = stripped
-    return _TAIL_RE.sub("", text).strip() or command.strip()
-
-
 def state_key(command: str) -> str:
-    """What makes two runs one check for whether it still fails: :func:`run_key`, read with the
+    """What makes two runs one check for whether it still fails: :func:`commandline.run_key`, read with the
     shell's quoting, without a runner before it (``uv run``, ``poetry run``, ``npx``…): a
     failure of ``pytest -q`` is passed by ``uv run pytest -q``."""
-    key = run_key(command)
+    key = commandline.run_key(command)
     words = _words(key)
     if words is None:
         return key
@@ -118,7 +98,7 @@ def passes(command: str) -> frozenset[str]:
     it ends with (``docker compose up -d db && pytest -q`` passed, so did ``pytest -q``; after
     ``;`` or ``||`` only the last part's status is the command's)."""
     keys = {state_key(command)}
-    parts = commandline.commands(run_key(command))
+    parts = commandline.commands(commandline.run_key(command))
     # The last part's status is the command's (unless ``||`` ran it only when the one before
     # failed); a part ``&&`` joins to a part that ran passed too.
     last = len(parts) - 1
@@ -151,8 +131,8 @@ def stages(command: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
 
 
 def _head(command: str) -> list[str]:
-    """The words of a command line's first command (after :func:`run_key`), quotes read."""
-    return list(stages(run_key(command))[0][0])
+    """The words of a command line's first command (after :func:`commandline.run_key`), quotes read."""
+    return list(stages(commandline.run_key(command))[0][0])
 
 
 def _words(command: str) -> list[str] | None:
@@ -166,7 +146,7 @@ def env_names(command: str) -> tuple[str, ...]:
     names: list[str] = []
     text = command.strip()
     while True:
-        match = _ENV_RE.match(text)
+        match = commandline.ENV_ASSIGN.match(text)
         if match is not None:
             names.append(match.group(1))
             text = text[match.end():]
@@ -176,7 +156,7 @@ def env_names(command: str) -> tuple[str, ...]:
             return tuple(names)
         for step in steps:
             step += " "
-            while (match := _ENV_RE.match(step)) is not None:
+            while (match := commandline.ENV_ASSIGN.match(step)) is not None:
                 names.append(match.group(1))
                 step = step[match.end():]
         text = commandline.without_prelude(text)
@@ -247,7 +227,7 @@ def _looks_up(stages: Sequence[Sequence[str]]) -> bool:
 
 def plausible(edited: Sequence[str], command: str, error: str | None) -> list[str]:
     """The edited paths that share a name with what the command ran or its error names."""
-    wanted = text_keys(run_key(command)) | text_keys(error or "")
+    wanted = text_keys(commandline.run_key(command)) | text_keys(error or "")
     return [path for path in edited if path_keys(path) & wanted]
 
 
@@ -263,7 +243,7 @@ _VARYING_WORD_RE = lazy(r"\S*[\d./\\]\S*")
 
 
 def failure_key(text: str) -> str | None:
-    """What makes two failure-then-fix gotchas one lesson: the command as :func:`run_key` sees
+    """What makes two failure-then-fix gotchas one lesson: the command as :func:`commandline.run_key` sees
     it and its error without the words that vary between runs (ids, numbers, file names); None
     for a text :func:`fix_text` did not write. The fix is left out: the second time the same
     failure passes, the files edited on the way differ, the lesson does not. A command the
@@ -274,7 +254,7 @@ def failure_key(text: str) -> str | None:
         return None
     if found.group("fix") == f"{RERUN}: ":  # the shell's failure: whatever command met it
         return f"\n{error_key(found.group('error'))}"
-    return f"{run_key(found.group('command'))}\n{error_key(found.group('error'))}"
+    return f"{commandline.run_key(found.group('command'))}\n{error_key(found.group('error'))}"
 
 
 # Words of a command that changes the machine's setup (``pip install x``, ``uv sync``, ``git
@@ -325,8 +305,8 @@ def works_on(command: str, failed: Run) -> bool:
     program = _program(command)
     if program is None or program[0] in _FORGES or looks_up_only(command):
         return False
-    named = file_stems(run_key(failed.command)) | file_stems(failed.error or "")
-    return bool(file_stems(run_key(command)) & named)
+    named = file_stems(commandline.run_key(failed.command)) | file_stems(failed.error or "")
+    return bool(file_stems(commandline.run_key(command)) & named)
 
 
 def _tool(command: str) -> str:
@@ -506,7 +486,7 @@ def similar(failed: str, passed: str) -> bool:
     --release`` after ``cargo build --release --quiet``), or the other way round; a run on
     other files, hosts or packages is another task. Both are one command each (``a && b``
     passing after ``c && b`` failed ran other work than ``b``)."""
-    if len(commandline.commands(run_key(failed))) > 1 or len(commandline.commands(run_key(passed))) > 1:
+    if len(commandline.commands(commandline.run_key(failed))) > 1 or len(commandline.commands(commandline.run_key(passed))) > 1:
         return False
     before, after = _last_part(failed), _last_part(passed)
     if before is None or after is None or retry_key(failed) != retry_key(passed):
@@ -584,7 +564,7 @@ def installed_text(failed: Run, passed: Run, ran: Sequence[str]) -> str | None:
 def _last_part(command: str) -> list[str] | None:
     """The words of the last part of a command's ``&&`` chain (the run that passed or failed),
     read with the shell's quoting, case-folded program first; None when unreadable."""
-    part = commandline.commands(run_key(command))[-1][0].strip()
+    part = commandline.commands(commandline.run_key(command))[-1][0].strip()
     program = _program(part)
     words = _words(part)
     if program is None or not words or program[1].startswith("-"):

@@ -56,10 +56,8 @@ def missing_program(line: str | None, command: str | None = None) -> str | None:
         return f"{found.group('git')} {found.group('sub')}".casefold()
     name = next(g for g in found.groups() if g)
     if (found.group("path") or found.group("zpath")) and command is not None:
-        from .fixes import run_key
-
-        ran = {_program_name(words[0]) for words in commandline.command_words(run_key(command))
-               if words}
+        key = commandline.run_key(command)
+        ran = {_program_name(words[0]) for words in commandline.command_words(key) if words}
         if _program_name(name) not in ran:
             return None
     return _program_name(name)

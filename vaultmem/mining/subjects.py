@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from vaultmem.mining import commandline, fixes, tools
+from vaultmem.mining import commandline, tools
 from vaultmem.notes.lazyre import lazy
 
 # Service managers: the word after the verb (or before it, for ``service``) is the service.
@@ -85,7 +85,7 @@ def of_command(command: str) -> tuple[Subject, ...]:
     """The programs, services and machines ``command`` (one command line) works on, in order,
     once each."""
     found: list[Subject] = []
-    line = fixes.run_key(command.rstrip("…").strip())
+    line = commandline.run_key(command.rstrip("…").strip())
     host = tools.ssh_host(line)
     if host is not None or line.split(None, 1)[:1] == ["ssh"]:
         if host is not None:

@@ -11,7 +11,7 @@ The tool is the program of the first command the item says failed ("`cmd` failed
 "`cmd` failed: `error`", as capture writes failures: ``mining.fixes``), read the way a shell
 runs it:
 
-- ``cd … &&``, inline variables and a trailing ``2>&1 | tail`` are skipped (``fixes.run_key``);
+- ``cd … &&``, inline variables and a trailing ``2>&1 | tail`` are skipped (``commandline.run_key``);
   so are wrappers and runners (``sudo``, ``env``, ``nice``, ``time``, ``uv run``, ``npx``…),
   ``python -m pytest`` runs ``pytest``; a wrapper is the tool only when the error is its own
   (``sudo: a terminal is required to read the password``);
@@ -39,7 +39,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from vaultmem.mining import commandline, fixes
+from vaultmem.mining import commandline
 from vaultmem.notes.lazyre import lazy
 
 # How capture writes a failure a change to a file fixed (``fixes.fix_text``).
@@ -111,7 +111,7 @@ def script_of(text: str) -> str | None:
 
 
 def _script(command: str) -> str | None:
-    words = _first_part(fixes.run_key(command.rstrip("…").strip()))
+    words = _first_part(commandline.run_key(command.rstrip("…").strip()))
     while words:
         word = words[0].replace("\\", "/")
         name = _name(posixpath.basename(word))
@@ -148,7 +148,7 @@ def hook_of(text: str) -> str | None:
 def program(command: str, error: str = "") -> str | None:
     """The tool ``command`` runs, ``error`` being what it printed (a wrapper's own error makes
     the wrapper the tool), or None for the project's own code, a shell or a utility."""
-    line = fixes.run_key(command.rstrip("…").strip())
+    line = commandline.run_key(command.rstrip("…").strip())
     words = _speaking_part(line, error) or _first_part(line)
     while words:
         name = _name(words[0])
@@ -236,7 +236,7 @@ def ssh_host(command: str) -> str | None:
     """The machine ``command`` logs into by ssh, by the name people call it (``ssh -p 2222
     root@slate 'uptime'`` -> ``slate``), or None: no ssh command, or a host given by address (an
     IP, a domain name) or as ``localhost``: an address names no machine a person looks up."""
-    found = commandline.remote(_first_words(fixes.run_key(command.rstrip("…").strip())))
+    found = commandline.remote(_first_words(commandline.run_key(command.rstrip("…").strip())))
     host = found[0].rpartition("@")[2] if found else ""
     return host.casefold() if _HOST_NAME.fullmatch(host) and host.casefold() != "localhost" \
         else None
