@@ -526,6 +526,12 @@ def _facts_in(hits: Sequence[Hit]) -> int:
     return sum(1 for hit in hits if hit.kind != NOTE)
 
 
+def _shown(hits: Sequence[Hit]) -> set[tuple[str, str]]:
+    """Each (note, text) ``hits`` show, in their own note or in one they fold (``also``)."""
+    return {(hit.rel, hit.text) for hit in hits} | {
+        (rel, hit.text) for hit in hits for rel in hit.also}
+
+
 def with_near_facts(hits: Sequence[Hit], loose: Sequence[Hit], terms: Sequence[str],
                     limit: int) -> tuple[Hit, ...]:
     """``hits`` (every word matched) with the facts of ``loose`` (any word matched) that hold
@@ -534,8 +540,7 @@ def with_near_facts(hits: Sequence[Hit], loose: Sequence[Hit], terms: Sequence[s
     in other words ("Fixed with `--no-gpg-sign`: `git pull` failed (`gpg failed to sign the
     data`)" for "gpg failed to sign commit") answers better than the work-log lines that
     repeat the failure it fixes."""
-    shown = {(hit.rel, hit.text) for hit in hits} | {
-        (rel, hit.text) for hit in hits for rel in hit.also}
+    shown = _shown(hits)
     near = [hit for hit in loose if hit.kind != NOTE and (hit.rel, hit.text) not in shown
             and hitfold.coverage(hit.text, hit.matches, terms) >= len(terms) - 1]
     room = min(len(near), max(1, limit // 3), limit - _facts_in(hits))
@@ -553,8 +558,7 @@ def with_near_lines(hits: Sequence[Hit], loose: Sequence[Hit], terms: Sequence[s
     after ``hits``' facts: a note that says the answer in other words than one of the query's
     is not found by every word, and its line answers better than a line of a note found that
     holds one word of the query."""
-    shown = {(hit.rel, hit.text) for hit in hits} | {
-        (rel, hit.text) for hit in hits for rel in hit.also}
+    shown = _shown(hits)
     lines = [hit for hit in hits if hit.kind == NOTE]
     near = [hit for hit in loose if hit.kind == NOTE and (hit.rel, hit.text) not in shown
             and len(relevance.held([*(hit.text[a:b] for a, b in hit.matches), *hit.context],
